@@ -1,0 +1,30 @@
+"""rpgkernel: a notebook as a living game-master binder.
+
+``%load_ext rpgkernel`` registers the magics ``%roll`` and ``%rpg``; the
+engines below work without IPython.
+"""
+
+from .dice import Dist, Roll, Rolls, dist, roll, roll_many
+from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, RpgError
+from .rules import rulesets
+from .session import Session
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "Roll", "Rolls", "RpgError",
+    "Session", "__version__", "dist", "load_ipython_extension", "roll", "roll_many", "rulesets",
+    "unload_ipython_extension",
+]
+
+
+def load_ipython_extension(ipython) -> None:  # noqa: ANN001 - IPython's shell
+    """Called by ``%load_ext rpgkernel``."""
+    from .magics import register
+    register(ipython)
+
+
+def unload_ipython_extension(ipython) -> None:  # noqa: ANN001
+    """Called by ``%unload_ext rpgkernel``."""
+    from .magics import unregister
+    unregister(ipython)

@@ -1,0 +1,214 @@
+"""Exact distributions of parsed dice expressions.
+
+Closed forms where they exist: binomial pools for success counting, products
+of CDFs for keep-highest/-lowest of one die, convolution powers for sums.
+Keeping several dice of a pool uses a dynamic programme over the faces in
+order (the multinomial of how many dice show each face).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from functools import lru_cache
+from itertools import product
+from typing import Callable, Mapping
+
+import numpy as np
+
+from ..errors import DiceLimitError
+from ..messages import t
+from . import limits
+from .dist import Dist
+from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool, Selector
+from .parser import parse
+
+
+def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
+    """The exact distribution of the expression ``expr``."""
+    return exact(parse(expr, variables)).labelled(expr.strip())
+
+
+def exact(node: Node) -> Dist:
+    """The exact distribution of a parsed expression."""
+    if isinstance(node, Const):
+        return Dist.const(node.value)
+    if isinstance(node, Paren):
+        return exact(node.inner)
+    if isinstance(node, Neg):
+        return -exact(node.operand)
+    if isinstance(node, BinOp):
+        left, right = exact(node.left), exact(node.right)
+        if node.op == "+":
+            return left + right
+        if node.op == "-":
+            return left - right
+        return left * right
+    if isinstance(node, Call):
+        args = [exact(a) for a in node.args]
+        result = args[0]
+        for a in args[1:]:
+            result = result.maximum(a) if node.name == "max" else result.minimum(a)
+        return result
+    if isinstance(node, Pool):
+        return pool_dist(node)
+    raise TypeError(node)
+
+
+@lru_cache(maxsize=1024)
+def die_dist(die: Die) -> Dist:
+    """One die after its rerolls and explosions."""
+    p = np.full(die.sides, 1.0 / die.sides)
+    if die.reroll is not None:
+        mask = np.array([die.reroll(f) for f in range(1, die.sides + 1)])
+        p_sel = p[mask].sum()
+        kept = np.where(mask, 0.0, p)
+        p = kept + p_sel * p if die.reroll_once else kept / (1.0 - p_sel)
+    rolled = Dist(1, p)
+    if not die.explode or p[-1] == 0.0:
+        return rolled
+    # a maximum face adds another roll of the same die, at most `explode` times
+    top = die.sides
+    chain = rolled
+    for _ in range(die.explode):
+        if limits.MAX_STATES < len(chain.probabilities) + top:
+            raise DiceLimitError(t("limit.exact", size=len(chain.probabilities) + top,
+                                   max=limits.MAX_STATES))
+        tail = chain + top
+        q = np.zeros(tail.max)
+        q[tail.min - 1:] = tail.probabilities * p[-1]
+        q[:top - 1] += p[:-1]
+        chain = Dist(1, q)
+    return chain
+
+
+def _indicator(sel: Selector) -> Callable[[int], int]:
+    return lambda v: 1 if sel(v) else 0
+
+
+def pool_dist(pool: Pool) -> Dist:
+    """The distribution of a pool's value: sum or success count of the kept dice."""
+    groups = [(die_dist(g.die), g.count) for g in pool.groups]
+    n = pool.size
+    keep = pool.keep if pool.keep is not None and pool.keep[1] < n else None
+    count = pool.count
+    if keep is None:
+        if count is not None:
+            return _binomial_sum(groups, count)
+        total: Dist | None = None
+        for d, c in groups:
+            part = d.repeat_sum(c)
+            total = part if total is None else total + part
+        assert total is not None
+        return total
+    highest, k = keep[0] == "h", keep[1]
+    if k == 1:
+        single = _extreme(groups, highest)
+        return single.map(_indicator(count)) if count is not None else single
+    return _keep_dp(groups, k, highest, _indicator(count) if count is not None else None)
+
+
+def _binomial_sum(groups: list[tuple[Dist, int]], sel: Selector) -> Dist:
+    """Successes in a pool: one binomial per kind of die, convolved."""
+    total: Dist | None = None
+    for d, n in groups:
+        p = sum(q for v, q in d.pmf().items() if sel(v))
+        part = _binomial(n, p)
+        total = part if total is None else total + part
+    assert total is not None
+    return total
+
+
+def _binomial(n: int, p: float) -> Dist:
+    if p <= 0.0:
+        return Dist.const(0)
+    if p >= 1.0:
+        return Dist.const(n)
+    k = np.arange(n + 1)
+    log_comb = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                         for i in range(n + 1)])
+    pmf = np.exp(log_comb + k * math.log(p) + (n - k) * math.log1p(-p))
+    return Dist(0, pmf / pmf.sum())
+
+
+def _extreme(groups: list[tuple[Dist, int]], highest: bool) -> Dist:
+    """The highest (or lowest) single die of a pool: a product of CDFs."""
+    lo = min(d.min for d, _ in groups)
+    hi = max(d.max for d, _ in groups)
+    cdf = np.ones(hi - lo + 1)
+    for d, c in groups:
+        full = np.zeros(hi - lo + 1)
+        full[d.min - lo:d.max - lo + 1] = d.probabilities
+        if highest:
+            cdf *= np.minimum(np.cumsum(full), 1.0) ** c
+        else:
+            cdf *= np.minimum(np.cumsum(full[::-1]), 1.0) ** c
+    pmf = np.diff(cdf, prepend=0.0)
+    return Dist(lo, pmf) if highest else Dist(lo, pmf[::-1])
+
+
+def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
+             score: Callable[[int], int] | None) -> Dist:
+    """Sum (or count) of the k highest/lowest dice of a mixed pool.
+
+    Faces are visited from the best to the worst; a state is (dice of each
+    kind not yet placed, dice kept so far) with the distribution of the kept
+    score. Once k dice are kept, the rest only has to fall below: that mass
+    is a product of CDFs, and the state is finished.
+    """
+    pmfs = [d.pmf() for d, _ in groups]
+    counts = tuple(c for _, c in groups)
+    values = sorted({v for pmf in pmfs for v in pmf}, reverse=highest)
+    _check_dp_size(counts, k, len(values))
+    # below[i][g]: probability that a die of kind g falls after values[i]
+    below = []
+    for i in range(len(values)):
+        later = values[i + 1:]
+        below.append([sum(pmf.get(v, 0.0) for v in later) for pmf in pmfs])
+    states: dict[tuple[tuple[int, ...], int], dict[int, float]] = {(counts, 0): {0: 1.0}}
+    final: dict[int, float] = defaultdict(float)
+    for i, v in enumerate(values):
+        gain = score(v) if score is not None else v
+        probs = [pmf.get(v, 0.0) for pmf in pmfs]
+        nxt: dict[tuple[tuple[int, ...], int], dict[int, float]] = defaultdict(lambda: defaultdict(float))
+        for (rem, kept), sums in states.items():
+            choices = [range(r + 1) if q > 0.0 else range(1) for r, q in zip(rem, probs)]
+            for js in product(*choices):
+                w = 1.0
+                for r, j, q in zip(rem, js, probs):
+                    if j:
+                        w *= math.comb(r, j) * q ** j
+                take = min(k - kept, sum(js))
+                new_rem = tuple(r - j for r, j in zip(rem, js))
+                add = take * gain
+                if kept + take == k:
+                    tail = 1.0
+                    for r, b in zip(new_rem, below[i]):
+                        if r:
+                            tail *= b ** r
+                    if tail == 0.0:
+                        continue
+                    for s, p in sums.items():
+                        final[s + add] += p * w * tail
+                else:
+                    target = nxt[(new_rem, kept + take)]
+                    for s, p in sums.items():
+                        target[s + add] += p * w
+        states = nxt
+    return Dist.from_pmf(final)
+
+
+def _check_dp_size(counts: tuple[int, ...], k: int, n_values: int) -> None:
+    # states before k dice are kept: placements of fewer than k dice over the kinds
+    ways = [1] + [0] * (k - 1)
+    for c in counts:
+        nxt = [0] * k
+        for s, w in enumerate(ways):
+            for j in range(min(c, k - 1 - s) + 1):
+                nxt[s + j] += w
+        ways = nxt
+    n_states = sum(ways)
+    transitions = math.prod(c + 1 for c in counts)
+    work = n_values * n_states * transitions * max(1, k)
+    if work > limits.MAX_STATES * 10:
+        raise DiceLimitError(t("limit.exact", size=work, max=limits.MAX_STATES * 10))

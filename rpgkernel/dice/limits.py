@@ -1,0 +1,15 @@
+"""Bounds on the work any dice expression may ask for.
+
+A request beyond them is refused at once with a ``DiceLimitError``; nothing
+hangs or exhausts memory.
+"""
+
+MAX_LENGTH = 2_000          # characters of an expression
+MAX_DEPTH = 64              # nesting of parentheses, braces and functions
+MAX_NUMBER = 10**9          # any literal number
+MAX_DICE = 1_000            # dice in one expression (before explosions)
+MAX_SIDES = 10_000          # faces of one die
+MAX_EXPLODE = 20            # extra dice one exploding die may add
+MAX_STATES = 2_000_000      # cells an exact distribution may touch
+MAX_REROLLS = 100           # shown rerolls of one die (``rr``) before sampling directly
+MAX_ROLLS = 1_000           # rolls of one expression at once (``%roll -n``)

@@ -1,0 +1,151 @@
+"""The syntax tree of the dice language. All nodes are immutable."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Callable, Union
+
+COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "=": operator.eq,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """Faces that satisfy ``face <op> value`` (``r<3``, ``>=5``)."""
+
+    op: str
+    value: int
+
+    def __call__(self, face: int) -> bool:
+        return COMPARISONS[self.op](face, self.value)
+
+    def __str__(self) -> str:
+        return f"{'' if self.op == '=' else self.op}{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One kind of die: ``sides`` faces 1..sides, optional reroll and explosion.
+
+    ``reroll``: faces to roll again; ``reroll_once`` says whether the second
+    result stands (``r``) or rolling repeats until a face outside the
+    selector shows (``rr``). ``explode``: the number of extra dice at most
+    that a maximum face adds to this die's value (``!3``), or None.
+    """
+
+    sides: int
+    reroll: Selector | None = None
+    reroll_once: bool = True
+    explode: int | None = None
+
+    @property
+    def plain(self) -> bool:
+        return self.reroll is None and self.explode is None
+
+    def notation(self) -> str:
+        text = "W%" if self.sides == 100 else f"W{self.sides}"
+        if self.reroll is not None:
+            text += ("r" if self.reroll_once else "rr") + str(self.reroll)
+        if self.explode is not None:
+            text += f"!{self.explode}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """``count`` dice of one kind inside a pool."""
+
+    count: int
+    die: Die
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Dice rolled together: ``3W6``, ``{W8,W4,2W6}kh1``, ``7W6>=5``.
+
+    ``keep`` is ``("h"|"l", k)``: keep the k highest or lowest dice (drops are
+    normalised to keeps by the parser). ``count``: if set, the pool's value
+    is the number of kept dice that satisfy it, else the sum of kept dice.
+    """
+
+    groups: tuple[Group, ...]
+    keep: tuple[str, int] | None = None
+    count: Selector | None = None
+    braces: bool = False
+
+    @property
+    def size(self) -> int:
+        return sum(g.count for g in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: str  # '+', '-', '*'
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    name: str  # 'max' | 'min'
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Paren:
+    """Parentheses kept for faithful rendering; semantically transparent."""
+
+    inner: Node
+
+
+Node = Union[Pool, Const, Neg, BinOp, Call, Paren]
+
+
+def walk(node: Node):
+    """Every node of the tree, depth first, parents before children."""
+    yield node
+    if isinstance(node, (Neg, Paren)):
+        yield from walk(node.operand if isinstance(node, Neg) else node.inner)
+    elif isinstance(node, BinOp):
+        yield from walk(node.left)
+        yield from walk(node.right)
+    elif isinstance(node, Call):
+        for arg in node.args:
+            yield from walk(arg)
+
+
+def notation(node: Node) -> str:
+    """The canonical German notation of a tree (``4W6kh3+2``)."""
+    if isinstance(node, Const):
+        return str(node.value)
+    if isinstance(node, Paren):
+        return f"({notation(node.inner)})"
+    if isinstance(node, Neg):
+        return f"-{notation(node.operand)}"
+    if isinstance(node, BinOp):
+        return f"{notation(node.left)}{node.op}{notation(node.right)}"
+    if isinstance(node, Call):
+        return f"{node.name}({', '.join(notation(a) for a in node.args)})"
+    items = [f"{g.count if g.count > 1 else ''}{g.die.notation()}" for g in node.groups]
+    text = "{" + ",".join(items) + "}" if node.braces else items[0]
+    if node.keep is not None:
+        text += f"k{node.keep[0]}{node.keep[1]}"
+    if node.count is not None:
+        text += f"{node.count.op}{node.count.value}"
+    return text

@@ -1,0 +1,314 @@
+"""Rolling a parsed expression: random or given dice, with every face kept."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
+from ..messages import t
+from . import limits
+from .dist import Dist
+from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool
+from .parser import parse
+
+
+class RandomDice:
+    """Dice from a numpy Generator."""
+
+    given = False
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def face(self, sides: int) -> int:
+        return int(self.rng.integers(1, sides + 1))
+
+    def faces(self, sides: int, n: int) -> list[int]:
+        return self.rng.integers(1, sides + 1, size=n).tolist()
+
+    def finish(self) -> None:
+        pass
+
+
+class GivenDice:
+    """Results entered by hand (physical dice), consumed in order."""
+
+    given = True
+
+    def __init__(self, values: Iterable[object]) -> None:
+        self.values = []
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise GivenDiceError(t("given.not_int", value=v))
+            self.values.append(int(v))
+        self.used = 0
+
+    def face(self, sides: int) -> int:
+        if self.used >= len(self.values):
+            raise GivenDiceError(t("given.too_few", used=len(self.values), sides=sides))
+        v = self.values[self.used]
+        self.used += 1
+        if not 1 <= v <= sides:
+            raise GivenDiceError(t("given.out_of_range", sides=sides, value=v, index=self.used))
+        return v
+
+    def faces(self, sides: int, n: int) -> list[int]:
+        return [self.face(sides) for _ in range(n)]
+
+    def finish(self) -> None:
+        if self.used < len(self.values):
+            raise GivenDiceError(t("given.too_many", given=len(self.values), used=self.used))
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One die: every face it showed, which were rerolled away, its value."""
+
+    sides: int
+    faces: tuple[int, ...]
+    rerolled: tuple[bool, ...]
+    value: int
+    kept: bool = True
+    success: bool | None = None
+
+    def to_dict(self) -> dict:
+        return {"sides": self.sides, "faces": list(self.faces), "rerolled": list(self.rerolled),
+                "value": self.value, "kept": self.kept, "success": self.success}
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """The rolled value of one node of the tree, with its dice or sub-parts."""
+
+    node: Node
+    value: int
+    dice: tuple[DieRoll, ...] = ()
+    children: tuple[Part, ...] = ()
+
+
+def _roll_die(die: Die, source: RandomDice | GivenDice) -> DieRoll:
+    faces: list[int] = []
+    rerolled: list[bool] = []
+    explosions = 0
+    while True:
+        f = source.face(die.sides)
+        if die.reroll is not None and die.reroll(f):
+            attempts = 0
+            while die.reroll(f) and (attempts == 0 or not die.reroll_once):
+                faces.append(f)
+                rerolled.append(True)
+                attempts += 1
+                if not source.given and attempts >= limits.MAX_REROLLS:
+                    allowed = [x for x in range(1, die.sides + 1) if not die.reroll(x)]
+                    f = allowed[source.face(len(allowed)) - 1]
+                    break
+                f = source.face(die.sides)
+        faces.append(f)
+        rerolled.append(False)
+        if die.explode is not None and f == die.sides and explosions < die.explode:
+            explosions += 1
+            continue
+        value = sum(x for x, r in zip(faces, rerolled) if not r)
+        return DieRoll(die.sides, tuple(faces), tuple(rerolled), value)
+
+
+def _roll_pool(pool: Pool, source: RandomDice | GivenDice) -> Part:
+    dice: list[DieRoll] = []
+    for g in pool.groups:
+        d = g.die
+        if d.plain:
+            dice.extend(DieRoll(d.sides, (f,), (False,), f) for f in source.faces(d.sides, g.count))
+        else:
+            dice.extend(_roll_die(d, source) for _ in range(g.count))
+    keep, sel = pool.keep, pool.count
+    if keep is not None:
+        order = sorted(range(len(dice)), key=lambda i: (-dice[i].value if keep[0] == "h" else dice[i].value, i))
+        kept = set(order[:keep[1]])
+        dice = [d if i in kept else DieRoll(d.sides, d.faces, d.rerolled, d.value, False)
+                for i, d in enumerate(dice)]
+    if sel is not None:
+        dice = [DieRoll(d.sides, d.faces, d.rerolled, d.value, d.kept, d.kept and sel(d.value))
+                for d in dice]
+        return Part(pool, sum(1 for d in dice if d.success), tuple(dice))
+    return Part(pool, sum(d.value for d in dice if d.kept), tuple(dice))
+
+
+def _evaluate(node: Node, source: RandomDice | GivenDice) -> Part:
+    if isinstance(node, Pool):
+        return _roll_pool(node, source)
+    if isinstance(node, Const):
+        return Part(node, node.value)
+    if isinstance(node, Paren):
+        inner = _evaluate(node.inner, source)
+        return Part(node, inner.value, children=(inner,))
+    if isinstance(node, Neg):
+        inner = _evaluate(node.operand, source)
+        return Part(node, -inner.value, children=(inner,))
+    if isinstance(node, BinOp):
+        a, b = _evaluate(node.left, source), _evaluate(node.right, source)
+        v = a.value + b.value if node.op == "+" else a.value - b.value if node.op == "-" \
+            else a.value * b.value
+        return Part(node, v, children=(a, b))
+    if isinstance(node, Call):
+        parts = tuple(_evaluate(a, source) for a in node.args)
+        pick = max if node.name == "max" else min
+        return Part(node, pick(p.value for p in parts), children=parts)
+    raise TypeError(node)
+
+
+class Roll:
+    """A rolled expression: every die, what was kept, and the result.
+
+    ``total`` is the value (the number of successes for a counting pool);
+    ``dice`` lists every die in the order rolled; ``given`` says whether the
+    faces were entered by hand. ``dist`` is the exact distribution of the
+    expression, computed on first use.
+    """
+
+    __slots__ = ("expression", "node", "tree", "given", "_dist")
+
+    def __init__(self, expression: str, node: Node, tree: Part, given: bool) -> None:
+        self.expression = expression
+        self.node = node
+        self.tree = tree
+        self.given = given
+        self._dist: Dist | DiceSyntaxError | None = None
+
+    @property
+    def total(self) -> int:
+        return self.tree.value
+
+    @property
+    def counts_successes(self) -> bool:
+        node = self.node
+        while isinstance(node, Paren):
+            node = node.inner
+        return isinstance(node, Pool) and node.count is not None
+
+    @property
+    def successes(self) -> int | None:
+        """The number of successes if the expression counts them, else None."""
+        return self.total if self.counts_successes else None
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        out: list[DieRoll] = []
+        stack = [self.tree]
+        while stack:
+            part = stack.pop()
+            out.extend(part.dice)
+            stack.extend(reversed(part.children))
+        return tuple(out)
+
+    @property
+    def dist(self) -> Dist:
+        """The exact distribution (raises DiceLimitError if too large)."""
+        if self._dist is None:
+            from .exact import exact
+            try:
+                self._dist = exact(self.node).labelled(self.expression)
+            except DiceLimitError as err:
+                self._dist = err
+        if isinstance(self._dist, DiceSyntaxError):
+            raise self._dist
+        return self._dist
+
+    def p_at_least(self) -> float | None:
+        """P(result >= this result), or None when no exact distribution exists."""
+        try:
+            return self.dist.p_at_least(self.total)
+        except DiceLimitError:
+            return None
+
+    def __int__(self) -> int:
+        return self.total
+
+    def __index__(self) -> int:
+        return self.total
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Roll):
+            return self.to_dict() == other.to_dict()
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict:
+        return {"expression": self.expression, "total": self.total,
+                "successes": self.successes, "given": self.given,
+                "dice": [d.to_dict() for d in self.dice]}
+
+    def __str__(self) -> str:
+        from ..render import roll_text
+        return roll_text(self)
+
+    __repr__ = __str__
+
+    def _repr_markdown_(self) -> str:
+        from ..render import roll_markdown
+        return roll_markdown(self)
+
+    def _repr_html_(self) -> str:
+        from ..render import roll_html
+        return roll_html(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import roll_html, roll_text
+        return {"text/plain": roll_text(self), "text/html": roll_html(self)}
+
+
+class Rolls(tuple):
+    """Several rolls of one expression (``%roll -n 5``)."""
+
+    def __str__(self) -> str:
+        from ..render import rolls_text
+        return rolls_text(self)
+
+    __repr__ = __str__
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import rolls_html, rolls_text
+        return {"text/plain": rolls_text(self), "text/html": rolls_html(self)}
+
+
+def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None,
+         rng: np.random.Generator | None = None,
+         variables: Mapping[str, object] | None = None) -> Roll:
+    """Roll ``expr`` (``"3W6+2"``, ``"4d6kh3"``, ``"7W6>=5"``).
+
+    ``dice`` gives the faces of physical dice in the order they are rolled;
+    ``seed`` or ``rng`` choose the random stream (default: the session's).
+    """
+    node = parse(expr, variables)
+    source = _source(seed, dice, rng)
+    tree = _evaluate(node, source)
+    source.finish()
+    return Roll(expr.strip(), node, tree, source.given)
+
+
+def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int] | None = None,
+              rng: np.random.Generator | None = None,
+              variables: Mapping[str, object] | None = None) -> Rolls:
+    """``n`` rolls of ``expr`` from one stream (given dice are shared in order)."""
+    if not 1 <= n <= limits.MAX_ROLLS:
+        raise DiceLimitError(t("limit.rolls", n=n, max=limits.MAX_ROLLS))
+    node = parse(expr, variables)
+    source = _source(seed, dice, rng)
+    trees = [_evaluate(node, source) for _ in range(n)]
+    source.finish()
+    return Rolls(Roll(expr.strip(), node, tree, source.given) for tree in trees)
+
+
+def _source(seed: int | None, dice: Sequence[int] | None,
+            rng: np.random.Generator | None) -> RandomDice | GivenDice:
+    if dice is not None:
+        return GivenDice(dice)
+    if seed is not None:
+        return RandomDice(np.random.default_rng(seed))
+    if rng is None:
+        from ..session import current
+        rng = current().rng
+    return RandomDice(rng)

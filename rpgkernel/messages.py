@@ -1,0 +1,123 @@
+"""The message catalogue: every user-facing text, by language.
+
+Engines and renderers never hold user text themselves; they call
+``t("key", **fields)``. German is the default; another language is added by
+adding a table here, without touching the engines.
+"""
+
+from __future__ import annotations
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "de": {
+        # dice syntax
+        "dice.empty": "Der Würfelausdruck ist leer.",
+        "dice.unexpected": "Unerwartetes Zeichen {char!r}.",
+        "dice.unexpected_end": "Der Ausdruck endet zu früh: {expected} fehlt.",
+        "dice.expected": "Hier wird {expected} erwartet, nicht {found!r}.",
+        "dice.trailing": "Unerwartetes {found!r} nach dem vollständigen Ausdruck.",
+        "dice.number": "eine Zahl",
+        "dice.operand": "eine Zahl, ein Würfel oder eine Klammer",
+        "dice.sides": "die Seitenzahl des Würfels (z. B. W6) oder %",
+        "dice.close_paren": "eine schließende Klammer ')'",
+        "dice.close_brace": "eine schließende Klammer '}}'",
+        "dice.pool_item": "ein Würfel wie W8 oder 2W6",
+        "dice.no_dice": "Mindestens ein Würfel: {n}W… ist nicht möglich.",
+        "dice.no_sides": "Ein Würfel braucht mindestens eine Seite: W{sides} ist nicht möglich.",
+        "dice.modifier_twice": "Der Modifikator {mod!r} steht zweimal.",
+        "dice.keep_one": "Es ist nur eine Auswahl (kh, kl, dh oder dl) pro Würfelgruppe erlaubt.",
+        "dice.keep_range": "{mod}{k}: Es gibt nur {n} Würfel; möglich ist {low} bis {high}.",
+        "dice.reroll_all": "Neu würfeln bei {sel} trifft jede Seite von W{sides}: der Würfel käme nie zur Ruhe.",
+        "dice.unknown_function": "Unbekannte Funktion {name!r}; bekannt sind max und min.",
+        "dice.function_args": "{name}(…) braucht mindestens zwei durch Komma getrennte Werte.",
+        "dice.variable_unknown": "Unbekannte Variable @{name}.",
+        "dice.variable_type": "@{name} muss eine ganze Zahl oder ein Würfelausdruck sein, nicht {type}.",
+        # limits
+        "limit.dice": "Zu viele Würfel: {n} (höchstens {max} pro Ausdruck).",
+        "limit.sides": "Zu viele Seiten: W{sides} (höchstens W{max}).",
+        "limit.explode": "Explodierende Würfel brauchen eine Obergrenze für Zusatzwürfe, z. B. W6!3 (höchstens {max}).",
+        "limit.explode_cap": "Zu viele Zusatzwürfe beim Explodieren: {cap} (höchstens {max}).",
+        "limit.number": "Die Zahl {n} ist zu groß (höchstens {max}).",
+        "limit.depth": "Der Ausdruck ist zu tief verschachtelt (höchstens {max} Ebenen).",
+        "limit.length": "Der Ausdruck ist zu lang: {n} Zeichen (höchstens {max}).",
+        "limit.exact": "Die exakte Verteilung ist zu groß, um sie zu berechnen (etwa {size:,} Zustände, höchstens {max:,}).",
+        "limit.rolls": "Zu viele Würfe auf einmal: {n} (höchstens {max}).",
+        # suggestions
+        "suggest.die": "Meinten Sie {suggestion!r}?",
+        "suggest.keep": "Meinten Sie {suggestion!r} (behalte die höchsten)?",
+        "suggest.explode": "Zum Beispiel {suggestion!r}: höchstens drei Zusatzwürfe.",
+        # given dice
+        "given.too_few": "Zu wenige Würfelergebnisse: {used} angegeben, aber der Wurf braucht mehr (als Nächstes ein W{sides}).",
+        "given.too_many": "Zu viele Würfelergebnisse: {given} angegeben, der Wurf hat nur {used} gebraucht.",
+        "given.out_of_range": "Ein W{sides} kann keine {value} zeigen (Ergebnis Nr. {index}).",
+        "given.not_int": "Würfelergebnisse müssen ganze Zahlen sein, nicht {value!r}.",
+        # rendering
+        "roll.successes": "Erfolge",
+        "roll.total": "Ergebnis",
+        "roll.chance": "P(≥ {value}) = {p}",
+        "roll.chance_title": "Wahrscheinlichkeit, dieses Ergebnis oder mehr zu erreichen",
+        "roll.no_dist": "keine exakte Verteilung: {reason}",
+        "roll.given": "eingegebene Würfel",
+        "roll.dropped": "verworfen",
+        "roll.rerolled": "neu gewürfelt",
+        "rolls.header": "{n} Würfe von {expr}",
+        "rolls.summary": "Summe {sum}, Mittel {mean}",
+        "dist.summary": "{expr}: {low} bis {high}, Mittelwert {mean}, Standardabweichung {sd}",
+        "dist.value": "Wert",
+        "dist.p_eq": "P(=)",
+        "dist.p_ge": "P(≥)",
+        "dist.p_le": "P(≤)",
+        "dist.chart_title": "Verteilung von {expr}",
+        "error.title": "Fehler",
+        # session and magics
+        "rpg.status_title": "rpgkernel",
+        "rpg.ruleset": "Regelwerk",
+        "rpg.ruleset_none": "keines gewählt",
+        "rpg.seed": "Startwert (Seed)",
+        "rpg.seed_none": "zufällig",
+        "rpg.campaign": "Kampagne",
+        "rpg.campaign_none": "keine",
+        "rpg.language": "Sprache",
+        "rpg.rulesets": "Regelwerke",
+        "rpg.implemented": "verfügbar",
+        "rpg.not_implemented": "noch nicht umgesetzt",
+        "rpg.unknown_ruleset": "Unbekanntes Regelwerk {key!r}. Bekannt sind: {known}.",
+        "rpg.unknown_language": "Unbekannte Sprache {lang!r}. Verfügbar: {known}.",
+        "rpg.campaign_unavailable": "Kampagnen (--kampagne) sind noch nicht umgesetzt.",
+        "magic.usage": "Aufruf: {usage}",
+        "magic.bad_option": "Unbekannte Option {option!r}.",
+        "magic.bad_value": "Ungültiger Wert für {option}: {value!r} ({expected}).",
+        "magic.missing_value": "Die Option {option} braucht einen Wert.",
+        "magic.expected_int": "eine ganze Zahl",
+        "magic.expected_dice": "durch Komma getrennte Würfelergebnisse wie 6,2,5",
+        "magic.count_range": "eine Zahl von 1 bis {max}",
+        "magic.given_with_count": "--würfel und --anzahl zusammen: die Ergebnisse werden der Reihe nach auf alle Würfe verteilt.",
+        "magic.no_expression": "Es fehlt ein Würfelausdruck, z. B. %roll 3W6+2.",
+    },
+}
+
+DEFAULT_LANGUAGE = "de"
+_language = DEFAULT_LANGUAGE
+
+
+def languages() -> list[str]:
+    """The languages the catalogue holds."""
+    return sorted(CATALOGUE)
+
+
+def set_language(lang: str) -> None:
+    """Switch every following message to ``lang``."""
+    global _language
+    if lang not in CATALOGUE:
+        raise KeyError(lang)
+    _language = lang
+
+
+def language() -> str:
+    return _language
+
+
+def t(key: str, /, **fields: object) -> str:
+    """The message ``key`` in the current language, filled with ``fields``."""
+    table = CATALOGUE[_language]
+    template = table.get(key) or CATALOGUE[DEFAULT_LANGUAGE][key]
+    return template.format(**fields)

@@ -1,0 +1,155 @@
+"""The magics in a real IPython shell, and in a real kernel."""
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+import rpgkernel
+from rpgkernel import Dist, Roll, Rolls, messages, session
+from rpgkernel.dice import roll_many
+from rpgkernel.magics import roll_line, rpg_line
+
+
+@pytest.fixture(scope="module")
+def shell():
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "rpgkernel")
+    yield ip
+    ip.run_line_magic("unload_ext", "rpgkernel")
+
+
+def run(shell, source):
+    """Run a cell; return (result, captured output)."""
+    with capture_output() as out:
+        result = shell.run_cell(source)
+    return result, out
+
+
+def test_load_and_unload(shell):
+    assert {"roll", "rpg"} <= set(shell.magics_manager.magics["line"])
+    shell.run_line_magic("unload_ext", "rpgkernel")
+    assert "roll" not in shell.magics_manager.magics["line"]
+    shell.run_line_magic("load_ext", "rpgkernel")
+    assert "roll" in shell.magics_manager.magics["line"]
+
+
+def test_roll_returns_the_roll(shell):
+    res, _ = run(shell, "r = %roll --seed 3 3W6+2\nr")
+    assert res.success
+    r = shell.user_ns["r"]
+    assert isinstance(r, Roll) and r.to_dict() == rpgkernel.roll("3W6+2", seed=3).to_dict()
+
+
+def test_braces_and_dollars_are_not_expanded(shell):
+    shell.user_ns["W8"] = "kaputt"
+    res, _ = run(shell, "r = %roll --würfel 7,3,1,5 {W8,W4,2W6}kh1")
+    assert res.success and shell.user_ns["r"].total == 7
+
+
+def test_notebook_variables_with_at(shell):
+    shell.user_ns["bonus"] = 3
+    shell.user_ns["waffe"] = "W8"
+    run(shell, "r = %roll --würfel 10 W20+@bonus")
+    assert shell.user_ns["r"].total == 13
+    run(shell, "r = %roll --würfel 5 @waffe+@bonus")
+    assert shell.user_ns["r"].total == 8
+
+
+def test_options(shell):
+    run(shell, "r = %roll -n 4 --seed 9 W%")
+    rolls = shell.user_ns["r"]
+    assert isinstance(rolls, Rolls) and [x.total for x in rolls] == [
+        x.total for x in roll_many("W%", 4, seed=9)]
+    run(shell, "r = %roll --anzahl=2 --würfel 1,2 W6")
+    assert [x.total for x in shell.user_ns["r"]] == [1, 2]
+    run(shell, "d = %roll --vorschau 2W6")
+    assert isinstance(shell.user_ns["d"], Dist) and shell.user_ns["d"].mean == pytest.approx(7)
+    run(shell, "r = %roll --dice 6,6,6 --count 1 3d6")
+    assert shell.user_ns["r"][0].total == 18
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("%roll 3X6", "Meinten Sie '3W6'?"),
+    ("%roll --würfel 6,2 3W6", "Zu wenige Würfelergebnisse"),
+    ("%roll --würfel 6,x 3W6", "Ungültiger Wert für --würfel"),
+    ("%roll --foo 3W6", "Unbekannte Option '--foo'"),
+    ("%roll -n 0 W6", "eine Zahl von 1 bis 1000"),
+    ("%roll --seed", "braucht einen Wert"),
+    ("%roll", "Es fehlt ein Würfelausdruck"),
+    ("%roll 2000W6", "Zu viele Würfel"),
+    ("%roll W20+@unbekannt", "Unbekannte Variable @unbekannt"),
+    ("%rpg bastionlnd", "Meinten Sie 'bastionland'?"),
+    ("%rpg --sprache xx", "Unbekannte Sprache"),
+    ("%rpg --kampagne k.sqlite", "noch nicht umgesetzt"),
+])
+def test_bad_input_shows_a_german_box_without_traceback(shell, line, fragment):
+    res, out = run(shell, f"x = {line}")
+    assert res.success and res.error_in_exec is None
+    assert shell.user_ns["x"] is None
+    assert "Traceback" not in out.stdout + out.stderr
+    [shown] = out.outputs
+    assert fragment in shown.data["text/plain"] and shown.data["text/plain"].startswith("Fehler:")
+    assert 'class="rpgk-card rpgk-error"' in shown.data["text/html"]
+
+
+def test_rpg_status_lists_rulesets(shell):
+    run(shell, "s = %rpg")
+    text = repr(shell.user_ns["s"])
+    for key in rpgkernel.rulesets():
+        assert key in text
+    assert text.count("noch nicht umgesetzt") == 5
+
+
+def test_rpg_sets_ruleset_and_seed(shell):
+    run(shell, "%rpg midgard --seed 42")
+    s = session.current()
+    assert s.ruleset == "midgard" and s.seed == 42
+    run(shell, "a = %roll 3W6\nb = %roll 3W6")
+    run(shell, "%rpg --seed 42")
+    run(shell, "c = %roll 3W6\nd = %roll 3W6")
+    ns = shell.user_ns
+    assert [ns["a"].total, ns["b"].total] == [ns["c"].total, ns["d"].total]
+    run(shell, "%rpg --sprache de")
+    assert messages.language() == "de"
+
+
+def test_help_documents_examples(shell):
+    doc = shell.magics_manager.magics["line"]["roll"].__doc__
+    for example in ("%roll 3W6+2", "4W6kh3", "{W8,W4,2W6}kh1", "7W6>=5", "--vorschau", "--würfel", "@bonus"):
+        assert example in doc
+
+
+def test_magic_functions_work_without_ipython_running():
+    assert roll_line("--würfel 2,3 2W6").total == 5
+    assert isinstance(rpg_line(""), object) and "Regelwerke" in repr(rpg_line(""))
+
+
+def test_engines_do_not_import_ipython():
+    import subprocess
+    import sys
+    code = ("import sys, rpgkernel; rpgkernel.roll('3W6', seed=1); rpgkernel.dist('4W6kh3'); "
+            "print(any(m == 'IPython' or m.startswith('IPython.') for m in sys.modules))")
+    assert subprocess.check_output([sys.executable, "-c", code], text=True).strip() == "False"
+
+
+@pytest.mark.slow
+def test_in_a_real_kernel():
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                           "language": "python"}})
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
+        "%load_ext rpgkernel",
+        "%roll --seed 1 4W6kh3",
+        "%roll 3X6",
+        "r = %roll --würfel 6,2,5 3W6\nr.total",
+    )]
+    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    roll_out = nb.cells[1].outputs[0]
+    assert roll_out.output_type == "execute_result"
+    assert roll_out.data["text/plain"] == str(rpgkernel.roll("4W6kh3", seed=1))
+    assert "<svg" in roll_out.data["text/html"]
+    [err] = nb.cells[2].outputs
+    assert err.output_type == "display_data" and err.data["text/plain"].startswith("Fehler:")
+    assert nb.cells[3].outputs[0].data["text/plain"] == "13"
