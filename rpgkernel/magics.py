@@ -20,7 +20,7 @@ from .dice.exact import dist
 from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
-from .render import _STYLE, ErrorBox
+from .render import ErrorBox, style
 
 _ROLL_OPTIONS = {
     "--seed": "seed", "-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl",
@@ -169,7 +169,7 @@ class Status:
                 f'<table class="rpgk-table">{rows}</table>'
                 f'<div class="rpgk-head">{html.escape(t("rpg.rulesets"))}</div>'
                 f'<table class="rpgk-table">{rs}</table></div>')
-        return {"text/plain": repr(self), "text/html": _STYLE + body}
+        return {"text/plain": repr(self), "text/html": style() + body}
 
 
 def rpg_line(line: str) -> Status:

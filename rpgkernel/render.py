@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .assets import asset
 from .errors import DiceSyntaxError, RpgError
 from .messages import t
 
@@ -116,30 +117,15 @@ def roll_markdown(roll: Roll) -> str:
     return md + (f" · {chance}" if chance else "")
 
 
-_STYLE = (
-    "<style>"
-    ".rpgk-card{font-family:var(--jp-ui-font-family,sans-serif);color:var(--jp-ui-font-color1,#222);"
-    "border:1px solid var(--jp-border-color2,#ccc);border-radius:6px;padding:8px 12px;"
-    "display:inline-block;background:var(--jp-layout-color1,#fff);max-width:100%}"
-    ".rpgk-head{font-size:0.9em;color:var(--jp-ui-font-color2,#555)}"
-    ".rpgk-total{font-size:1.6em;font-weight:bold;margin:2px 0}"
-    ".rpgk-die{display:inline-block;min-width:1.4em;padding:1px 4px;margin:1px;text-align:center;"
-    "border:1px solid var(--jp-border-color1,#999);border-radius:4px}"
-    ".rpgk-dropped{opacity:0.5}"
-    ".rpgk-success{border-color:#2e7d32;background:rgba(46,125,50,0.15);font-weight:bold}"
-    ".rpgk-chance{color:var(--jp-ui-font-color2,#555)}"
-    ".rpgk-error{border-color:#c62828;background:rgba(198,40,40,0.08)}"
-    ".rpgk-error pre{margin:4px 0;font-family:var(--jp-code-font-family,monospace)}"
-    ".rpgk-table{border-collapse:collapse;font-size:0.85em}"
-    ".rpgk-table td,.rpgk-table th{padding:1px 8px;text-align:right}"
-    "</style>"
-)
+def style() -> str:
+    """The cards' stylesheet as a <style> element."""
+    return f"<style>{asset('card.css')}</style>"
 
 
 def roll_html(roll: Roll, chart: bool = True) -> str:
     detail = _parts(roll.tree, _die_html, "[", "]", html.escape)
     given = f" · {t('roll.given')}" if roll.given else ""
-    out = [_STYLE, '<div class="rpgk-card rpgk-roll">',
+    out = [style(), '<div class="rpgk-card rpgk-roll">',
            f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
            f'<div class="rpgk-dice">{detail}</div>',
            f'<div class="rpgk-total">{html.escape(_result_word(roll))}</div>']
@@ -174,7 +160,7 @@ def rolls_html(rolls: Rolls) -> str:
     rows = "".join(
         f'<tr><td>{i}.</td><td style="text-align:left">{_parts(r.tree, _die_html, "[", "]", html.escape)}</td>'
         f"<td><b>{html.escape(_result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
-    out = [_STYLE, '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
+    out = [style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
            f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>"]
     try:
         out.append(chart_svg(rolls[0].dist, marks=tuple(sorted(set(totals)))))
@@ -205,7 +191,7 @@ def dist_text(d: Dist) -> str:
 
 
 def dist_html(d: Dist) -> str:
-    return (_STYLE + '<div class="rpgk-card rpgk-dist">'
+    return (style() + '<div class="rpgk-card rpgk-dist">'
             f'<div class="rpgk-head">{html.escape(dist_summary(d))}</div>'
             + chart_svg(d) + "</div>")
 
@@ -278,4 +264,4 @@ class ErrorBox:
         if rest:
             body += f"<pre>{html.escape(rest)}</pre>"
         return {"text/plain": repr(self),
-                "text/html": f'{_STYLE}<div class="rpgk-card rpgk-error">{body}</div>'}
+                "text/html": f'{style()}<div class="rpgk-card rpgk-error">{body}</div>'}

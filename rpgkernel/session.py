@@ -19,8 +19,10 @@ class Session:
 
     def reseed(self, seed: int | None) -> None:
         """Restart the random stream; the same seed gives the same rolls everywhere."""
+        from .dice.roll import RandomDice
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.dice = RandomDice(self.rng)
 
 
 _current: Session | None = None

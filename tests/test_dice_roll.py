@@ -97,8 +97,9 @@ def test_session_stream_is_seedable():
     first = [rpgkernel.roll("3W6").total for _ in range(5)]
     s.reseed(11)
     assert [rpgkernel.roll("3W6").total for _ in range(5)] == first
-    own = Session(11)
-    assert [rpgkernel.roll("3W6", rng=own.rng).total for _ in range(5)] == first
+    a, b = Session(11), Session(11)
+    assert [rpgkernel.roll("3W6", rng=a.rng).total for _ in range(5)] == [
+        rpgkernel.roll("3W6", rng=b.rng).total for _ in range(5)]
 
 
 def test_roll_many_shares_one_stream_and_given_dice():
@@ -145,3 +146,16 @@ def test_html_escapes_the_expression():
     assert "W20+@x" in r._repr_html_()
     # nothing unescaped from user text can reach the page
     assert "<script" not in rpgkernel.roll("W6", dice=[1])._repr_html_()
+
+
+@pytest.mark.parametrize("sides", [2, 6, 7, 20, 100])
+def test_random_faces_are_uniform(sides):
+    """Chi-square goodness of fit on a seeded stream (deterministic)."""
+    rolls = roll_many(f"10W{sides}", 600, seed=sides)
+    counts = np.bincount([d.value for r in rolls for d in r.dice], minlength=sides + 1)[1:]
+    expected = 6000 / sides
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    # 99.9 % quantile of chi-square with sides-1 degrees of freedom (Wilson-Hilferty)
+    k = sides - 1
+    bound = k * (1 - 2 / (9 * k) + 3.09 * (2 / (9 * k)) ** 0.5) ** 3
+    assert counts.min() > 0 and chi2 < bound

@@ -32,17 +32,17 @@ class Dist:
     __slots__ = ("_offset", "_p", "label")
 
     def __init__(self, offset: int, probs: np.ndarray, label: str | None = None) -> None:
-        probs = np.asarray(probs, dtype=np.float64)
-        nz = np.flatnonzero(probs)
-        if len(nz) == 0:
-            raise ValueError("empty distribution")
-        lo, hi = int(nz[0]), int(nz[-1])
-        p = probs[lo:hi + 1]
-        if p.base is not None or p.flags.writeable:
-            p = p.copy()
-        p.flags.writeable = False
-        self._offset = int(offset) + lo
-        self._p = p
+        """From the probabilities of ``offset, offset+1, …``; the array is copied."""
+        probs = np.array(probs, dtype=np.float64)
+        if probs.ndim != 1 or not len(probs) or not probs[0] or not probs[-1]:
+            nz = np.flatnonzero(probs)
+            if len(nz) == 0:
+                raise ValueError("empty distribution")
+            offset += int(nz[0])
+            probs = probs[nz[0]:nz[-1] + 1].copy()
+        probs.flags.writeable = False
+        self._offset = int(offset)
+        self._p = probs
         self.label = label
 
     # -- construction --------------------------------------------------

@@ -112,8 +112,8 @@ def _binomial_sum(groups: list[tuple[Dist, int]], sel: Selector) -> Dist:
     """Successes in a pool: one binomial per kind of die, convolved."""
     total: Dist | None = None
     for d, n in groups:
-        p = sum(q for v, q in d.pmf().items() if sel(v))
-        part = _binomial(n, p)
+        hits = np.array([sel(v) for v in range(d.min, d.max + 1)])
+        part = _binomial(n, float(d.probabilities[hits].sum()))
         total = part if total is None else total + part
     assert total is not None
     return total
@@ -125,8 +125,8 @@ def _binomial(n: int, p: float) -> Dist:
     if p >= 1.0:
         return Dist.const(n)
     k = np.arange(n + 1)
-    log_comb = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
-                         for i in range(n + 1)])
+    i = np.arange(1, n + 1)
+    log_comb = np.concatenate(([0.0], np.cumsum(np.log(n + 1 - i) - np.log(i))))
     pmf = np.exp(log_comb + k * math.log(p) + (n - k) * math.log1p(-p))
     return Dist(0, pmf / pmf.sum())
 

@@ -6,6 +6,7 @@ an immutable tree of ``nodes``; results without variables are cached.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Mapping
 
@@ -15,6 +16,9 @@ from . import limits
 from .nodes import BinOp, Call, Const, Die, Group, Neg, Node, Paren, Pool, Selector, walk
 
 _DIE_LETTERS = "WwDd"
+_DIE_MOD_START = ("r", "R", "!")
+_POOL_MOD_START = ("k", "K", "d", "D", "<", ">", "=")
+_NUMBER = re.compile(r"[0-9]+")
 _COMPARE_OPS = ("<=", ">=", "<", ">", "=")
 _FUNCTIONS = ("max", "min")
 
@@ -38,6 +42,7 @@ class _Parser:
         if len(src) > limits.MAX_LENGTH:
             raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
         self.src = src
+        self.spaced = any(c.isspace() for c in src)
         self.i = 0
         self.depth = 0
         self.n_dice = 0
@@ -49,10 +54,11 @@ class _Parser:
         return cls(message, self.src, self.i if pos is None else pos, suggestion)
 
     def skip(self) -> None:
-        src, i = self.src, self.i
-        while i < len(src) and src[i].isspace():
-            i += 1
-        self.i = i
+        if self.spaced:
+            src, i = self.src, self.i
+            while i < len(src) and src[i].isspace():
+                i += 1
+            self.i = i
 
     def peek(self) -> str:
         self.skip()
@@ -75,11 +81,11 @@ class _Parser:
     def expect_number(self, what: str | None = None) -> int:
         self.skip()
         start = self.i
-        while self.i < len(self.src) and self.src[self.i].isdigit():
-            self.i += 1
-        if start == self.i:
+        m = _NUMBER.match(self.src, start)
+        if m is None:
             raise self.missing(what or t("dice.number"))
-        n = int(self.src[start:self.i])
+        self.i = m.end()
+        n = int(m.group())
         if n > limits.MAX_NUMBER:
             raise self.error(t("limit.number", n=n, max=limits.MAX_NUMBER), start, cls=DiceLimitError)
         return n
@@ -117,26 +123,33 @@ class _Parser:
     def sum(self) -> Node:
         node = self.product()
         while True:
-            if self.take("+"):
+            c = self.peek()
+            if c == "+":
+                self.i += 1
                 node = BinOp("+", node, self.product())
-            elif self.take("-") or self.take("−"):
+            elif c in ("-", "−"):
+                self.i += 1
                 node = BinOp("-", node, self.product())
             else:
                 return node
 
     def product(self) -> Node:
         node = self.unary()
-        while self.take("*") or self.take("×") or self.take("·"):
+        while self.peek() in ("*", "×", "·"):
+            self.i += 1
             node = BinOp("*", node, self.unary())
         return node
 
     def unary(self) -> Node:
-        if self.take("-") or self.take("−"):
+        c = self.peek()
+        if c in ("-", "−"):
+            self.i += 1
             self.enter()
             node: Node = Neg(self.unary())
             self.depth -= 1
             return node
-        if self.take("+"):
+        if c == "+":
+            self.i += 1
             return self.unary()
         return self.atom()
 
@@ -198,15 +211,15 @@ class _Parser:
         return Die(sides)
 
     def die_modifiers(self, die: Die) -> Die:
-        while True:
-            self.skip()
+        while self.peek() in _DIE_MOD_START:
             pos = self.i
-            if self.take_ci("rr") or self.take_ci("r"):
+            if self.take_ci("rr") or self.take_ci("r"):  # else: "!"
                 once = self.src[pos:self.i].lower() == "r"
                 if die.reroll is not None:
                     raise self.error(t("dice.modifier_twice", mod="r"), pos)
                 die = Die(die.sides, self.selector("="), once, die.explode)
-            elif self.take("!"):
+            else:
+                self.i += 1
                 if die.explode is not None:
                     raise self.error(t("dice.modifier_twice", mod="!"), pos)
                 if not self.peek().isdigit():
@@ -219,8 +232,7 @@ class _Parser:
                     raise self.error(t("limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE),
                                      cap_pos, cls=DiceLimitError)
                 die = Die(die.sides, die.reroll, die.reroll_once, cap)
-            else:
-                return die
+        return die
 
     def selector(self, default: str) -> Selector:
         self.skip()
@@ -268,8 +280,7 @@ class _Parser:
                              cls=DiceLimitError)
         keep: tuple[str, int] | None = None
         count: Selector | None = None
-        while True:
-            self.skip()
+        while self.peek() in _POOL_MOD_START:
             pos = self.i
             mod = self.src[self.i:self.i + 2].lower()
             if mod in ("kh", "kl", "dh", "dl"):
@@ -291,7 +302,8 @@ class _Parser:
                     raise self.error(t("dice.modifier_twice", mod=self.peek()), pos)
                 count = self.selector("=")
             else:
-                return Pool(groups, keep, count, braces)
+                break
+        return Pool(groups, keep, count, braces)
 
     def call(self, name: str) -> Node:
         pos = self.i

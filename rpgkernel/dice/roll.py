@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
+from ..session import current
 from . import limits
 from .dist import Dist
 from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool
@@ -16,18 +16,43 @@ from .parser import parse
 
 
 class RandomDice:
-    """Dice from a numpy Generator."""
+    """Fair dice from a numpy Generator.
+
+    Raw 64-bit words are drawn in chunks and mapped to faces with Lemire's
+    unbiased multiply-and-reject method, so a face costs no numpy call.
+    """
 
     given = False
+    _MASK = (1 << 64) - 1
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
+        self._buf: list[int] = []
+        self._pos = 0
+        self._chunk = 16
+
+    def _raw(self) -> int:
+        if self._pos >= len(self._buf):
+            self._buf = self.rng.bit_generator.random_raw(self._chunk).tolist()
+            self._pos = 0
+            self._chunk = min(self._chunk * 4, 1024)
+        x = self._buf[self._pos]
+        self._pos += 1
+        return x
 
     def face(self, sides: int) -> int:
-        return int(self.rng.integers(1, sides + 1))
+        m = self._raw() * sides
+        low = m & self._MASK
+        if low < sides:
+            threshold = (self._MASK + 1 - sides) % sides
+            while low < threshold:
+                m = self._raw() * sides
+                low = m & self._MASK
+        return (m >> 64) + 1
 
     def faces(self, sides: int, n: int) -> list[int]:
-        return self.rng.integers(1, sides + 1, size=n).tolist()
+        face = self.face
+        return [face(sides) for _ in range(n)]
 
     def finish(self) -> None:
         pass
@@ -63,8 +88,7 @@ class GivenDice:
             raise GivenDiceError(t("given.too_many", given=len(self.values), used=self.used))
 
 
-@dataclass(frozen=True, slots=True)
-class DieRoll:
+class DieRoll(NamedTuple):
     """One die: every face it showed, which were rerolled away, its value."""
 
     sides: int
@@ -79,8 +103,7 @@ class DieRoll:
                 "value": self.value, "kept": self.kept, "success": self.success}
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     """The rolled value of one node of the tree, with its dice or sub-parts."""
 
     node: Node
@@ -120,7 +143,8 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice) -> Part:
     for g in pool.groups:
         d = g.die
         if d.plain:
-            dice.extend(DieRoll(d.sides, (f,), (False,), f) for f in source.faces(d.sides, g.count))
+            sides = d.sides
+            dice.extend([DieRoll(sides, (f,), (False,), f) for f in source.faces(sides, g.count)])
         else:
             dice.extend(_roll_die(d, source) for _ in range(g.count))
     keep, sel = pool.keep, pool.count
@@ -308,7 +332,4 @@ def _source(seed: int | None, dice: Sequence[int] | None,
         return GivenDice(dice)
     if seed is not None:
         return RandomDice(np.random.default_rng(seed))
-    if rng is None:
-        from ..session import current
-        rng = current().rng
-    return RandomDice(rng)
+    return current().dice if rng is None else RandomDice(rng)
