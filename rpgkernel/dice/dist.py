@@ -69,8 +69,16 @@ class Dist:
             p[int(k) - lo] += float(v)
         return cls(lo, p / p.sum())
 
+    @classmethod
+    def _shared(cls, offset: int, probs: np.ndarray, label: str | None) -> Dist:
+        """A Dist sharing ``probs``, which must be read-only and trimmed already."""
+        d = cls.__new__(cls)
+        d._offset, d._p, d.label = offset, probs, label
+        return d
+
     def labelled(self, label: str) -> Dist:
-        return Dist(self._offset, self._p, label)
+        """The same distribution under another name (for display)."""
+        return Dist._shared(self._offset, self._p, label)
 
     # -- queries -------------------------------------------------------
     @property
@@ -141,16 +149,22 @@ class Dist:
     # -- arithmetic ----------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
         if isinstance(other, Dist):
+            if len(other._p) == 1:
+                return Dist._shared(self._offset + other._offset, self._p, None)
+            if len(self._p) == 1:
+                return Dist._shared(self._offset + other._offset, other._p, None)
             _check_size(len(self._p) * len(other._p))
             return Dist(self._offset + other._offset, np.convolve(self._p, other._p))
         if isinstance(other, (int, np.integer)):
-            return Dist(self._offset + int(other), self._p)
+            return Dist._shared(self._offset + int(other), self._p, None)
         return NotImplemented
 
     __radd__ = __add__
 
     def __neg__(self) -> Dist:
-        return Dist(-self.max, self._p[::-1])
+        flipped = self._p[::-1].copy()
+        flipped.flags.writeable = False
+        return Dist._shared(-self.max, flipped, None)
 
     def __sub__(self, other: Dist | int) -> Dist:
         if isinstance(other, (Dist, int, np.integer)):
@@ -216,7 +230,16 @@ class Dist:
 
     def maximum(self, other: Dist | int) -> Dist:
         """The distribution of max(X, Y) for independent X, Y."""
-        other = other if isinstance(other, Dist) else Dist.const(int(other))
+        if not isinstance(other, Dist) or len(other._p) == 1:
+            floor = other.min if isinstance(other, Dist) else int(other)
+            if floor <= self.min:
+                return self
+            if floor >= self.max:
+                return Dist.const(floor)
+            cut = floor - self._offset
+            p = self._p[cut:].copy()
+            p[0] += self._p[:cut].sum()
+            return Dist(floor, p)
         lo, a, b = self._aligned(other)
         cdf = np.minimum(np.cumsum(a), 1.0) * np.minimum(np.cumsum(b), 1.0)
         return Dist(lo, np.diff(cdf, prepend=0.0))

@@ -26,7 +26,13 @@ from .parser import parse
 
 def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
     """The exact distribution of the expression ``expr``."""
-    return exact(parse(expr, variables)).labelled(expr.strip())
+    return exact_cached(parse(expr, variables)).labelled(expr.strip())
+
+
+@lru_cache(maxsize=512)
+def exact_cached(node: Node) -> Dist:
+    """``exact`` remembered per tree: the same expression is computed once."""
+    return exact(node)
 
 
 def exact(node: Node) -> Dist:
@@ -88,13 +94,16 @@ def _indicator(sel: Selector) -> Callable[[int], int]:
 
 def pool_dist(pool: Pool) -> Dist:
     """The distribution of a pool's value: sum or success count of the kept dice."""
-    groups = [(die_dist(g.die), g.count) for g in pool.groups]
+    kinds: dict[Die, int] = {}
+    for g in pool.groups:
+        kinds[g.die] = kinds.get(g.die, 0) + g.count
     n = pool.size
     keep = pool.keep if pool.keep is not None and pool.keep[1] < n else None
     count = pool.count
+    if keep is None and count is not None:
+        return _binomial_sum(kinds, count)
+    groups = [(die_dist(die), c) for die, c in kinds.items()]
     if keep is None:
-        if count is not None:
-            return _binomial_sum(groups, count)
         total: Dist | None = None
         for d, c in groups:
             part = d.repeat_sum(c)
@@ -108,42 +117,53 @@ def pool_dist(pool: Pool) -> Dist:
     return _keep_dp(groups, k, highest, _indicator(count) if count is not None else None)
 
 
-def _binomial_sum(groups: list[tuple[Dist, int]], sel: Selector) -> Dist:
+def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
     """Successes in a pool: one binomial per kind of die, convolved."""
     total: Dist | None = None
-    for d, n in groups:
-        hits = np.array([sel(v) for v in range(d.min, d.max + 1)])
-        part = _binomial(n, float(d.probabilities[hits].sum()))
+    for die, n in kinds.items():
+        if die.plain:
+            hits, faces = sel.count(1, die.sides), die.sides
+            p = hits / faces
+        else:
+            d = die_dist(die)
+            mask = sel.mask(np.arange(d.min, d.max + 1))
+            possible = d.probabilities > 0
+            hits, faces = int(np.count_nonzero(mask & possible)), int(np.count_nonzero(possible))
+            p = float(d.probabilities[mask].sum())
+        part = Dist.const(0) if hits == 0 else Dist.const(n) if hits == faces else _binomial(n, p)
         total = part if total is None else total + part
     assert total is not None
     return total
 
 
 def _binomial(n: int, p: float) -> Dist:
-    if p <= 0.0:
-        return Dist.const(0)
-    if p >= 1.0:
-        return Dist.const(n)
-    k = np.arange(n + 1)
-    i = np.arange(1, n + 1)
-    log_comb = np.concatenate(([0.0], np.cumsum(np.log(n + 1 - i) - np.log(i))))
-    pmf = np.exp(log_comb + k * math.log(p) + (n - k) * math.log1p(-p))
-    return Dist(0, pmf / pmf.sum())
+    """Binomial(n, p), 0 < p < 1: the mode from log-gamma, the rest by the term ratio."""
+    m = min(n, int((n + 1) * p))
+    pmf = [0.0] * (n + 1)
+    pmf[m] = math.exp(math.lgamma(n + 1) - math.lgamma(m + 1) - math.lgamma(n - m + 1)
+                      + m * math.log(p) + (n - m) * math.log1p(-p))
+    odds = p / (1.0 - p)
+    for k in range(m, n):
+        pmf[k + 1] = pmf[k] * (n - k) / (k + 1) * odds
+    for k in range(m, 0, -1):
+        pmf[k - 1] = pmf[k] * k / (n - k + 1) / odds
+    total = math.fsum(pmf)
+    return Dist(0, [x / total for x in pmf])
 
 
 def _extreme(groups: list[tuple[Dist, int]], highest: bool) -> Dist:
     """The highest (or lowest) single die of a pool: a product of CDFs."""
     lo = min(d.min for d, _ in groups)
     hi = max(d.max for d, _ in groups)
-    cdf = np.ones(hi - lo + 1)
-    for d, c in groups:
-        full = np.zeros(hi - lo + 1)
-        full[d.min - lo:d.max - lo + 1] = d.probabilities
-        if highest:
-            cdf *= np.minimum(np.cumsum(full), 1.0) ** c
-        else:
-            cdf *= np.minimum(np.cumsum(full[::-1]), 1.0) ** c
-    pmf = np.diff(cdf, prepend=0.0)
+    rows = np.zeros((len(groups), hi - lo + 1))
+    for row, (d, _) in zip(rows, groups):
+        row[d.min - lo:d.max - lo + 1] = d.probabilities
+    if not highest:
+        rows = rows[:, ::-1]
+    cdf = np.minimum(rows.cumsum(axis=1), 1.0)
+    joint = np.prod(cdf ** np.array([c for _, c in groups])[:, None], axis=0)
+    pmf = joint.copy()
+    pmf[1:] -= joint[:-1]
     return Dist(lo, pmf) if highest else Dist(lo, pmf[::-1])
 
 

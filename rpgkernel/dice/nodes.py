@@ -6,6 +6,8 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Union
 
+import numpy as np
+
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq,
     "<": operator.lt,
@@ -24,6 +26,17 @@ class Selector:
 
     def __call__(self, face: int) -> bool:
         return COMPARISONS[self.op](face, self.value)
+
+    def mask(self, faces: np.ndarray) -> np.ndarray:
+        """Elementwise ``self(face)`` over an array."""
+        return COMPARISONS[self.op](faces, self.value)
+
+    def count(self, lo: int, hi: int) -> int:
+        """How many integers in lo..hi satisfy the selector."""
+        v = self.value
+        first, last = {"=": (v, v), "<": (lo, v - 1), "<=": (lo, v), ">": (v + 1, hi),
+                       ">=": (v, hi)}[self.op]
+        return max(0, min(hi, last) - max(lo, first) + 1)
 
     def __str__(self) -> str:
         return f"{'' if self.op == '=' else self.op}{self.value}"

@@ -19,6 +19,8 @@ _DIE_LETTERS = "WwDd"
 _DIE_MOD_START = ("r", "R", "!")
 _POOL_MOD_START = ("k", "K", "d", "D", "<", ">", "=")
 _NUMBER = re.compile(r"[0-9]+")
+_SPACE = re.compile(r"\s")
+_SPACES = re.compile(r"\s*")
 _COMPARE_OPS = ("<=", ">=", "<", ">", "=")
 _FUNCTIONS = ("max", "min")
 
@@ -42,7 +44,7 @@ class _Parser:
         if len(src) > limits.MAX_LENGTH:
             raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
         self.src = src
-        self.spaced = any(c.isspace() for c in src)
+        self.spaced = _SPACE.search(src) is not None
         self.i = 0
         self.depth = 0
         self.n_dice = 0
@@ -55,10 +57,7 @@ class _Parser:
 
     def skip(self) -> None:
         if self.spaced:
-            src, i = self.src, self.i
-            while i < len(src) and src[i].isspace():
-                i += 1
-            self.i = i
+            self.i = _SPACES.match(self.src, self.i).end()
 
     def peek(self) -> str:
         self.skip()
@@ -78,12 +77,13 @@ class _Parser:
             return True
         return False
 
-    def expect_number(self, what: str | None = None) -> int:
+    def expect_number(self, what: str = "dice.number") -> int:
+        """Read a number; ``what`` is the catalogue key naming it in an error."""
         self.skip()
         start = self.i
         m = _NUMBER.match(self.src, start)
         if m is None:
-            raise self.missing(what or t("dice.number"))
+            raise self.missing(t(what))
         self.i = m.end()
         n = int(m.group())
         if n > limits.MAX_NUMBER:
@@ -202,7 +202,7 @@ class _Parser:
         if self.take("%"):
             return Die(100)
         pos = self.i
-        sides = self.expect_number(t("dice.sides"))
+        sides = self.expect_number("dice.sides")
         if sides < 1:
             raise self.error(t("dice.no_sides", sides=sides), pos)
         if sides > limits.MAX_SIDES:

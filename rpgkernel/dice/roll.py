@@ -231,9 +231,9 @@ class Roll:
     def dist(self) -> Dist:
         """The exact distribution (raises DiceLimitError if too large)."""
         if self._dist is None:
-            from .exact import exact
+            from .exact import exact_cached
             try:
-                self._dist = exact(self.node).labelled(self.expression)
+                self._dist = exact_cached(self.node).labelled(self.expression)
             except DiceLimitError as err:
                 self._dist = err
         if isinstance(self._dist, DiceSyntaxError):

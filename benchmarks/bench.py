@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""rpgkernel side by side with icepool (exact distributions) and d20 (rolling).
+
+Run ``benchmarks/run`` (see benchmarks/README.md). Only the standard library
+is imported at module level, so this file imports without icepool or d20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import math
+import os
+import platform
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from contextlib import redirect_stdout
+from dataclasses import dataclass, field
+from typing import Callable
+
+EXACT_TARGET = 10.0  # exact distribution: at least 10x faster than icepool, first time
+ROLL_TARGET = 1.0    # rolling: at least as fast as d20
+
+
+# -- cases ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExactCase:
+    name: str
+    expr: str  # rpgkernel notation
+    # icepool formulations of the same distribution: label -> f(icepool) -> Die
+    icepool: dict[str, Callable] = field(default_factory=dict)
+
+
+def _successes(n: int) -> ExactCase:
+    return ExactCase(f"successes {n}W6>=5", f"{n}W6>=5", {
+        f"{n} @ (d6 >= 5)": lambda ip: n @ (ip.d6 >= 5),
+        f"d6.pool({n}).keep_outcomes(>=5).size()":
+            lambda ip: ip.d6.pool(n).keep_outcomes(lambda o: o >= 5).size(),
+    })
+
+
+def _mixed(ip):
+    return [ip.d8, ip.d4, ip.d6, ip.d6]
+
+
+def _ten(ip):
+    return [ip.d12, ip.d10, ip.d10, ip.d8, ip.d8, ip.d8, ip.d6, ip.d6, ip.d4, ip.d4]
+
+
+EXACT_CASES: list[ExactCase] = [
+    *(_successes(n) for n in (5, 15, 30, 60)),
+    ExactCase("max(0, {W8,W4,W6,W6}kh1-2)", "max(0, {W8,W4,W6,W6}kh1-2)", {
+        "(highest(d8,d4,d6,d6) - 2).clip(0)": lambda ip: (ip.highest(*_mixed(ip)) - 2).clip(0),
+        "(Pool([...]).highest(1).sum() - 2).clip(0)":
+            lambda ip: (ip.Pool(_mixed(ip)).highest(1).sum() - 2).clip(0),
+    }),
+    ExactCase("kh1 of W12,2W10,3W8,2W6,2W4", "{W12,W10,W10,W8,W8,W8,W6,W6,W4,W4}kh1", {
+        "highest(d12,d10,...,d4)": lambda ip: ip.highest(*_ten(ip)),
+        "Pool([...]).highest(1).sum()": lambda ip: ip.Pool(_ten(ip)).highest(1).sum(),
+    }),
+    ExactCase("12W4+36", "12W4+36", {
+        "12 @ d4 + 36": lambda ip: 12 @ ip.d4 + 36,
+        "d4.pool(12).sum() + 36": lambda ip: ip.d4.pool(12).sum() + 36,
+    }),
+]
+
+ROLL_CASES = ["3d6", "4d6kh3", "1d20+5", "20d6"]
+
+
+# -- helpers ----------------------------------------------------------------
+
+def fmt_time(seconds: float) -> str:
+    if seconds >= 1.0:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def clear_rpgkernel_caches() -> None:
+    from rpgkernel.dice import clear_caches
+    clear_caches()
+
+
+def icepool_pmf(die) -> dict[int, float]:
+    """Outcome -> probability of an icepool Die (bool outcomes become 0/1)."""
+    total = die.denominator()
+    return {int(o): q / total for o, q in die.items() if q}
+
+
+def max_abs_diff(a: dict[int, float], b: dict[int, float]) -> float:
+    return max(abs(a.get(k, 0.0) - b.get(k, 0.0)) for k in set(a) | set(b))
+
+
+def check_agreement(tol: float = 1e-12) -> list[tuple[str, str, float]]:
+    """Every icepool formulation gives rpgkernel's distribution within ``tol``."""
+    import icepool
+
+    import rpgkernel
+    rows = []
+    for case in EXACT_CASES:
+        ours = rpgkernel.dist(case.expr).pmf()
+        for label, build in case.icepool.items():
+            diff = max_abs_diff(ours, icepool_pmf(build(icepool)))
+            assert diff <= tol, f"{case.expr} vs icepool {label}: max |Δp| = {diff:.3g} > {tol}"
+            rows.append((case.expr, label, diff))
+    return rows
+
+
+def per_call(fns: list[Callable[[], object]], repeat: int) -> list[float]:
+    """Best of ``repeat`` rounds of the time per call of each function.
+
+    Each round times every function in turn (timeit loops of >= 0.2 s), so
+    background load falls on all of them alike.
+    """
+    timers = [timeit.Timer(fn) for fn in fns]
+    numbers = [t.autorange()[0] for t in timers]
+    best = [math.inf] * len(fns)
+    for _ in range(repeat):
+        for i, (t, n) in enumerate(zip(timers, numbers)):
+            best[i] = min(best[i], t.timeit(n) / n)
+    return best
+
+
+@dataclass
+class Row:
+    section: str
+    case: str
+    ours: float
+    ref: float
+    ref_name: str
+    target: float | None  # minimum ratio ref/ours, or None for information only
+
+    @property
+    def ratio(self) -> float:
+        return self.ref / self.ours
+
+    @property
+    def met(self) -> str:
+        if self.target is None:
+            return "-"
+        return "yes" if self.ratio >= self.target else "NO"
+
+
+# -- (A) exact distributions, first time ------------------------------------
+
+# The warmed mode first runs the same kinds of computation on dice that no case
+# uses (W2, W3), so one-time costs of a fresh process (first calls into numpy,
+# lazy set-up) are paid before timing while no cached result can be reused.
+WARMUP_RPGKERNEL = ["2W3+1", "3W3>=2", "max(0, {W3,W2}kh1-1)"]
+
+
+def _warm_icepool(ip) -> None:
+    2 @ ip.d3 + 1
+    3 @ (ip.d3 >= 2)
+    (ip.highest(ip.d3, ip.d2) - 1).clip(0)
+    ip.d3.pool(3).keep_outcomes(lambda o: o >= 2).size()
+    ip.Pool([ip.d3, ip.d2]).highest(1).sum()
+    ip.d3.pool(2).sum()
+
+
+MODES = {"cold": "A first time, fresh process", "warm": "A first time, warmed process"}
+
+
+def _exact_child(lib: str, case_i: int, variant_i: int, mode: str) -> None:
+    """One first-time sample in this fresh process: import, maybe warm up, time one computation."""
+    case = EXACT_CASES[case_i]
+    if lib == "rpgkernel":
+        import rpgkernel
+        if mode == "warm":
+            for expr in WARMUP_RPGKERNEL:
+                rpgkernel.dist(expr)
+        clear_rpgkernel_caches()
+        def fn():
+            return rpgkernel.dist(case.expr)
+    else:
+        import icepool
+        if mode == "warm":
+            _warm_icepool(icepool)
+        build = list(case.icepool.values())[variant_i]
+        def fn():
+            return build(icepool)
+    gc.disable()  # none during the timed call; no gc.collect() before it (it chills the caches)
+    t0 = time.perf_counter()
+    fn()
+    dt = time.perf_counter() - t0
+    gc.enable()
+    print(json.dumps(dt))
+
+
+def _sample(lib: str, case_i: int, variant_i: int, mode: str) -> float:
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib,
+                          str(case_i), str(variant_i), mode],
+                         check=True, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench_exact(samples: int) -> tuple[list[Row], list[str]]:
+    """Medians of first-time samples, each in a fresh process; samples are interleaved."""
+    jobs = [(lib, ci, vi, mode) for mode in MODES for ci, c in enumerate(EXACT_CASES)
+            for lib, vi in [("rpgkernel", 0), *(("icepool", v) for v in range(len(c.icepool)))]]
+    times: dict[tuple, list[float]] = {j: [] for j in jobs}
+    for s in range(samples):
+        print(f"  exact: sample {s + 1}/{samples} ({len(jobs)} fresh processes)", file=sys.stderr)
+        for job in jobs:
+            times[job].append(_sample(*job))
+    rows, details = [], []
+    for mode, section in MODES.items():
+        for ci, case in enumerate(EXACT_CASES):
+            ours = statistics.median(times[("rpgkernel", ci, 0, mode)])
+            variants = [(statistics.median(times[("icepool", ci, vi, mode)]), label)
+                        for vi, label in enumerate(case.icepool)]
+            ref, label = min(variants)
+            rows.append(Row(section, case.name, ours, ref, f"icepool {label}", EXACT_TARGET))
+            for t, lab in variants:
+                details.append(f"  {mode}  {case.expr:<40} icepool {lab:<44} {fmt_time(t):>10}"
+                               f"   ratio {t / ours:6.1f}")
+    return rows, details
+
+
+# -- (B) rolling ------------------------------------------------------------
+
+def load_d20():
+    try:
+        import d20
+    except ImportError:
+        return None
+    return d20
+
+
+def bench_roll(repeat: int) -> list[Row]:
+    d20 = load_d20()
+    if d20 is None:
+        print("NOTE: d20 is not installed: skipping the rolling comparison (B). "
+              "benchmarks/run installs it "
+              "(pip install lark cachetools && pip install --no-deps d20).")
+        return []
+    import numpy as np
+
+    import rpgkernel
+    gen = np.random.default_rng()
+    rows = []
+    for expr in ROLL_CASES:
+        # the same notation means the same thing in both
+        ours_v, ref_v = rpgkernel.roll(expr).total, d20.roll(expr).total
+        assert isinstance(ours_v, int) and isinstance(ref_v, int)
+        ref, ours, ours_rng = per_call([lambda: d20.roll(expr), lambda: rpgkernel.roll(expr),
+                                        lambda: rpgkernel.roll(expr, rng=gen)], repeat)
+        rows.append(Row("B roll", f"{expr}  (session rng)", ours, ref, "d20.roll", ROLL_TARGET))
+        rows.append(Row("B roll", f"{expr}  (rng=generator)", ours_rng, ref, "d20.roll",
+                        ROLL_TARGET))
+    return rows
+
+
+# -- (C) IPython magic latency ----------------------------------------------
+
+def _shell():
+    os.environ.setdefault("IPYTHONDIR", tempfile.mkdtemp(prefix="rpgk-bench-ipython-"))
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+    cfg = Config()
+    cfg.HistoryManager.enabled = False
+    shell = InteractiveShell.instance(config=cfg)
+    shell.extension_manager.load_extension("rpgkernel")
+    shell.register_magic_function(lambda line: None, "line", "noop")
+    return shell
+
+
+def bench_magic(repeat: int) -> list[Row]:
+    shell = _shell()
+    ours, ref = per_call([lambda: shell.run_line_magic("roll", "3W6"),
+                          lambda: shell.run_line_magic("noop", "3W6")], repeat)
+    rows = [Row("C IPython", "%roll 3W6  (run_line_magic)", ours, ref, "no-op line magic", None)]
+    # a whole cell, including display of the result (text and HTML)
+    with open(os.devnull, "w") as null, redirect_stdout(null):
+        ours, ref = per_call([lambda: shell.run_cell("%roll 3W6"),
+                              lambda: shell.run_cell("%noop 3W6")], repeat)
+    rows.append(Row("C IPython", "%roll 3W6  (run_cell, displayed)", ours, ref,
+                    "no-op line magic", None))
+    return rows
+
+
+# -- profiles ---------------------------------------------------------------
+
+def _per_call_us(fn: Callable[[], object], n: int, rounds: int = 5) -> float:
+    """Best of ``rounds`` loops of ``n`` calls, in µs per call."""
+    best = math.inf
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, time.perf_counter() - t0)
+    return best / n * 1e6
+
+
+def profile_row(row: Row, top: int = 15) -> str:
+    """cProfile of rpgkernel's side of a row that missed its target."""
+    import numpy as np
+
+    import rpgkernel
+    out = io.StringIO()
+    prof = cProfile.Profile()
+    if row.section.startswith("A"):
+        from rpgkernel.dice.exact import exact
+        from rpgkernel.dice.parser import parse
+        expr = next(c for c in EXACT_CASES if c.name == row.case).expr
+        n = 500
+
+        def call():
+            clear_rpgkernel_caches()
+            rpgkernel.dist(expr)
+
+        def parse_only():
+            clear_rpgkernel_caches()
+            parse(expr)
+        node = parse(expr)
+
+        def exact_only():
+            clear_rpgkernel_caches()
+            exact(node)
+        call()
+        clear = _per_call_us(clear_rpgkernel_caches, n)
+        out.write(f"--- profile: rpgkernel.dist({expr!r}), caches cleared before each of "
+                  f"{n} calls\n")
+        out.write(f"unprofiled, in a warm process: {_per_call_us(call, n) - clear:.1f} µs/call "
+                  f"(parse {_per_call_us(parse_only, n) - clear:.1f} µs, "
+                  f"exact {_per_call_us(exact_only, n) - clear:.1f} µs)\n")
+    elif row.section.startswith("B"):
+        expr = row.case.split()[0]
+        gen = np.random.default_rng()
+        n = 20000
+        if "rng=" in row.case:
+            def call():
+                rpgkernel.roll(expr, rng=gen)
+        else:
+            def call():
+                rpgkernel.roll(expr)
+        args = f"{expr!r}, rng=gen" if "rng=" in row.case else repr(expr)
+        out.write(f"--- profile: rpgkernel.roll({args}), "
+                  f"{n} calls\n")
+        out.write(f"unprofiled: {_per_call_us(call, n):.1f} µs per call\n")
+    else:
+        return ""
+    prof.enable()
+    for _ in range(n):
+        call()
+    prof.disable()
+    stats = pstats.Stats(prof, stream=out).strip_dirs()
+    stats.sort_stats("tottime").print_stats(top)
+    return out.getvalue().rstrip()
+
+
+# -- output -----------------------------------------------------------------
+
+def environment() -> str:
+    import numpy as np
+    lines = [f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+             f"numpy {np.__version__}"]
+    try:
+        import icepool
+        lines.append(f"icepool {icepool.__version__}")
+    except ImportError:
+        lines.append("icepool not installed")
+    d20 = load_d20()
+    if d20 is not None:
+        from importlib.metadata import version
+        lines.append(f"d20 {version('d20')}")
+    blas = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ}
+    lines.append(f"OPENBLAS_CORETYPE/L2_SIZE: {blas or 'unset'}")
+    try:
+        from threadpoolctl import threadpool_info
+        for info in threadpool_info():
+            if info.get("user_api") == "blas":
+                lines.append(f"BLAS: {info.get('internal_api')} {info.get('version')}, "
+                             f"core {info.get('architecture')}, {info.get('num_threads')} threads")
+    except ImportError:
+        pass
+    return "; ".join(lines[:2]) + "\n" + "\n".join(lines[2:])
+
+
+def table(rows: list[Row]) -> str:
+    head = ["section", "case", "rpgkernel", "reference", "ratio", "target", "met", "reference is"]
+    body = [[r.section, r.case, fmt_time(r.ours), fmt_time(r.ref), f"{r.ratio:.2f}",
+             "-" if r.target is None else f">= {r.target:g}", r.met, r.ref_name] for r in rows]
+    widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
+    right = {2, 3, 4}
+
+    def line(cells):
+        return " | ".join(c.rjust(w) if i in right else c.ljust(w)
+                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    sep = "-+-".join("-" * w for w in widths)
+    return "\n".join([line(head), sep, *(line(b) for b in body)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--samples", type=int, default=7,
+                   help="fresh-process samples per exact case and library (median; default 7)")
+    p.add_argument("--repeat", type=int, default=7,
+                   help="timeit rounds for rolling and magics (best of; default 7)")
+    p.add_argument("--only", default="exact,roll,magic",
+                   help="comma-separated sections: exact, roll, magic")
+    p.add_argument("--profile", action="store_true",
+                   help="print a cProfile of rpgkernel for every row that misses its target")
+    p.add_argument("--child", nargs=4, metavar=("LIB", "CASE", "VARIANT", "MODE"),
+                   help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        _exact_child(args.child[0], int(args.child[1]), int(args.child[2]), args.child[3])
+        return 0
+
+    sections = {s.strip() for s in args.only.split(",")}
+    print(environment())
+    rows: list[Row] = []
+    details: list[str] = []
+    if "exact" in sections:
+        agreed = check_agreement()
+        print(f"agreement: {len(agreed)} icepool formulations match rpgkernel within 1e-12 "
+              f"(largest |Δp| {max(d for *_, d in agreed):.1e})")
+        exact_rows, details = bench_exact(args.samples)
+        rows += exact_rows
+    if "roll" in sections:
+        rows += bench_roll(args.repeat)
+    if "magic" in sections:
+        rows += bench_magic(args.repeat)
+
+    if not rows:
+        return 0
+    print()
+    print("ratio = reference time / rpgkernel time (> 1: rpgkernel is faster)")
+    print(table(rows))
+    if details:
+        print("\nA: every icepool formulation (median of first-time samples; "
+              "the fastest is the reference)")
+        print("\n".join(details))
+    missed = [r for r in rows if r.met == "NO"]
+    print(f"\ntargets: exact >= {EXACT_TARGET:g}x icepool first-time, "
+          f"roll >= {ROLL_TARGET:g}x d20; "
+          f"{sum(r.met == 'yes' for r in rows)} met, {len(missed)} missed")
+    if args.profile:
+        seen = set()
+        for r in missed:
+            key = (r.section[0], r.case)
+            if key not in seen:
+                seen.add(key)
+                print()
+                print(profile_row(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""The benchmark compares like with like; no timing is asserted here."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("rpgkernel_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop(spec.name, None)
+
+
+def test_icepool_agrees_with_every_case(bench):
+    pytest.importorskip("icepool")
+    rows = bench.check_agreement(tol=1e-12)
+    assert len(rows) == sum(len(c.icepool) for c in bench.EXACT_CASES)
+
+
+def test_roll_section_is_skipped_without_d20(bench, monkeypatch, capsys):
+    monkeypatch.setattr(bench, "load_d20", lambda: None)
+    assert bench.bench_roll(repeat=1) == []
+    assert "d20 is not installed" in capsys.readouterr().out
+
+
+def test_table_shows_ratio_and_target(bench):
+    rows = [bench.Row("A", "case", 1e-4, 2e-3, "icepool", 10.0),
+            bench.Row("B", "case", 2e-5, 1e-5, "d20", 1.0)]
+    text = bench.table(rows)
+    assert "20.00" in text and "yes" in text
+    assert "0.50" in text and "NO" in text
