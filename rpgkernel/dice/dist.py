@@ -16,6 +16,10 @@ from ..messages import t
 from . import limits
 
 
+_CERTAIN = np.ones(1)
+_CERTAIN.flags.writeable = False
+
+
 def _check_size(size: int) -> None:
     if size > limits.MAX_STATES:
         raise DiceLimitError(t("limit.exact", size=size, max=limits.MAX_STATES))
@@ -33,17 +37,20 @@ class Dist:
 
     def __init__(self, offset: int, probs: np.ndarray, label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``; the array is copied."""
-        probs = np.array(probs, dtype=np.float64)
+        d = Dist._owned(offset, np.array(probs, dtype=np.float64))
+        self._offset, self._p, self.label = d._offset, d._p, label
+
+    @classmethod
+    def _owned(cls, offset: int, probs: np.ndarray) -> Dist:
+        """A Dist taking over ``probs`` (a fresh 1-d float64 array nobody else holds)."""
         if probs.ndim != 1 or not len(probs) or not probs[0] or not probs[-1]:
             nz = np.flatnonzero(probs)
             if len(nz) == 0:
                 raise ValueError("empty distribution")
             offset += int(nz[0])
-            probs = probs[nz[0]:nz[-1] + 1].copy()
+            probs = probs[nz[0]:nz[-1] + 1]
         probs.flags.writeable = False
-        self._offset = int(offset)
-        self._p = probs
-        self.label = label
+        return cls._shared(int(offset), probs, None)
 
     # -- construction --------------------------------------------------
     @classmethod
@@ -54,7 +61,8 @@ class Dist:
 
     @classmethod
     def const(cls, value: int) -> Dist:
-        return cls(value, np.ones(1), str(value))
+        """The certain outcome ``value``."""
+        return cls._shared(int(value), _CERTAIN, str(value))
 
     @classmethod
     def from_pmf(cls, pmf: Mapping[int, float]) -> Dist:
@@ -154,7 +162,7 @@ class Dist:
             if len(self._p) == 1:
                 return Dist._shared(self._offset + other._offset, other._p, None)
             _check_size(len(self._p) * len(other._p))
-            return Dist(self._offset + other._offset, np.convolve(self._p, other._p))
+            return Dist._owned(self._offset + other._offset, np.convolve(self._p, other._p))
         if isinstance(other, (int, np.integer)):
             return Dist._shared(self._offset + int(other), self._p, None)
         return NotImplemented
@@ -162,12 +170,16 @@ class Dist:
     __radd__ = __add__
 
     def __neg__(self) -> Dist:
+        if len(self._p) == 1:
+            return Dist._shared(-self._offset, self._p, None)
         flipped = self._p[::-1].copy()
         flipped.flags.writeable = False
         return Dist._shared(-self.max, flipped, None)
 
     def __sub__(self, other: Dist | int) -> Dist:
-        if isinstance(other, (Dist, int, np.integer)):
+        if isinstance(other, (int, np.integer)):
+            return self + (-int(other))
+        if isinstance(other, Dist):
             return self + (-other)
         return NotImplemented
 
@@ -188,7 +200,7 @@ class Dist:
         lo = int(prod.min())
         _check_size(int(prod.max()) - lo + 1)
         weights = np.multiply.outer(self._p, other._p).ravel()
-        return Dist(lo, np.bincount(prod - lo, weights=weights))
+        return Dist._owned(lo, np.bincount(prod - lo, weights=weights))
 
     __rmul__ = __mul__
 
@@ -201,7 +213,7 @@ class Dist:
         _check_size((len(self._p) - 1) * c + 1)
         p = np.zeros((len(self._p) - 1) * c + 1)
         p[::c] = self._p
-        return Dist(self._offset * c, p)
+        return Dist._owned(self._offset * c, p)
 
     def repeat_sum(self, n: int) -> Dist:
         """The sum of n independent copies (convolution power by squaring)."""
@@ -230,32 +242,38 @@ class Dist:
 
     def maximum(self, other: Dist | int) -> Dist:
         """The distribution of max(X, Y) for independent X, Y."""
-        if not isinstance(other, Dist) or len(other._p) == 1:
-            floor = other.min if isinstance(other, Dist) else int(other)
-            if floor <= self.min:
-                return self
-            if floor >= self.max:
-                return Dist.const(floor)
-            cut = floor - self._offset
-            p = self._p[cut:].copy()
-            p[0] += self._p[:cut].sum()
-            return Dist(floor, p)
-        lo, a, b = self._aligned(other)
-        cdf = np.minimum(np.cumsum(a), 1.0) * np.minimum(np.cumsum(b), 1.0)
-        return Dist(lo, np.diff(cdf, prepend=0.0))
+        return self._extreme(other, highest=True)
 
     def minimum(self, other: Dist | int) -> Dist:
         """The distribution of min(X, Y) for independent X, Y."""
-        return -((-self).maximum(-other if isinstance(other, Dist) else -int(other)))
+        return self._extreme(other, highest=False)
+
+    def _extreme(self, other: Dist | int, highest: bool) -> Dist:
+        if not isinstance(other, Dist):
+            other = Dist.const(int(other))
+        if len(self._p) == 1 < len(other._p):
+            self, other = other, self
+        if len(other._p) == 1:
+            return self.clip(lower=other._offset) if highest else self.clip(upper=other._offset)
+        lo, a, b = self._aligned(other)
+        if highest:
+            cdf = np.minimum(np.cumsum(a), 1.0) * np.minimum(np.cumsum(b), 1.0)
+            return Dist._owned(lo, np.diff(cdf, prepend=0.0))
+        sf = np.minimum(np.cumsum(a[::-1]), 1.0) * np.minimum(np.cumsum(b[::-1]), 1.0)
+        return Dist._owned(lo, np.diff(sf, prepend=0.0)[::-1].copy())
 
     def clip(self, lower: int | None = None, upper: int | None = None) -> Dist:
         """Outcomes below ``lower`` become ``lower``, above ``upper`` become ``upper``."""
-        d = self
-        if lower is not None:
-            d = d.maximum(lower)
-        if upper is not None:
-            d = d.minimum(upper)
-        return d
+        lo = self.min if lower is None else max(lower, self.min)
+        hi = self.max if upper is None else min(upper, self.max)
+        if lo > hi:  # the bounds cross outside the support: everything lands on one bound
+            return Dist.const(lower if lower is not None and lower > self.max else upper)
+        if lo == self.min and hi == self.max:
+            return self
+        p = self._p[lo - self._offset:hi - self._offset + 1].copy()
+        p[0] += self._p[:lo - self._offset].sum()
+        p[-1] += self._p[hi - self._offset + 1:].sum()
+        return Dist._owned(lo, p)
 
     def map(self, f: Callable[[int], int]) -> Dist:
         """The distribution of f(X)."""

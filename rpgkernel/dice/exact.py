@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product
 from typing import Callable, Mapping
 
 import numpy as np
@@ -70,7 +70,7 @@ def die_dist(die: Die) -> Dist:
         p_sel = p[mask].sum()
         kept = np.where(mask, 0.0, p)
         p = kept + p_sel * p if die.reroll_once else kept / (1.0 - p_sel)
-    rolled = Dist(1, p)
+    rolled = Dist._owned(1, p)
     if not die.explode or p[-1] == 0.0:
         return rolled
     # a maximum face adds another roll of the same die, at most `explode` times
@@ -84,7 +84,7 @@ def die_dist(die: Die) -> Dist:
         q = np.zeros(tail.max)
         q[tail.min - 1:] = tail.probabilities * p[-1]
         q[:top - 1] += p[:-1]
-        chain = Dist(1, q)
+        chain = Dist._owned(1, q)
     return chain
 
 
@@ -102,6 +102,10 @@ def pool_dist(pool: Pool) -> Dist:
     count = pool.count
     if keep is None and count is not None:
         return _binomial_sum(kinds, count)
+    highest = keep is not None and keep[0] == "h"
+    if keep is not None and keep[1] == 1:
+        single = _extreme(kinds, highest)
+        return single.map(_indicator(count)) if count is not None else single
     groups = [(die_dist(die), c) for die, c in kinds.items()]
     if keep is None:
         total: Dist | None = None
@@ -110,11 +114,7 @@ def pool_dist(pool: Pool) -> Dist:
             total = part if total is None else total + part
         assert total is not None
         return total
-    highest, k = keep[0] == "h", keep[1]
-    if k == 1:
-        single = _extreme(groups, highest)
-        return single.map(_indicator(count)) if count is not None else single
-    return _keep_dp(groups, k, highest, _indicator(count) if count is not None else None)
+    return _keep_dp(groups, keep[1], highest, _indicator(count) if count is not None else None)
 
 
 def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
@@ -122,7 +122,7 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
     total: Dist | None = None
     for die, n in kinds.items():
         if die.plain:
-            hits, faces = sel.count(1, die.sides), die.sides
+            hits, faces = sel.matches_in(1, die.sides), die.sides
             p = hits / faces
         else:
             d = die_dist(die)
@@ -148,23 +148,40 @@ def _binomial(n: int, p: float) -> Dist:
     for k in range(m, 0, -1):
         pmf[k - 1] = pmf[k] * k / (n - k + 1) / odds
     total = math.fsum(pmf)
-    return Dist(0, [x / total for x in pmf])
+    return Dist._owned(0, np.array(pmf) / total)
 
 
-def _extreme(groups: list[tuple[Dist, int]], highest: bool) -> Dist:
-    """The highest (or lowest) single die of a pool: a product of CDFs."""
-    lo = min(d.min for d, _ in groups)
-    hi = max(d.max for d, _ in groups)
-    rows = np.zeros((len(groups), hi - lo + 1))
-    for row, (d, _) in zip(rows, groups):
-        row[d.min - lo:d.max - lo + 1] = d.probabilities
-    if not highest:
-        rows = rows[:, ::-1]
-    cdf = np.minimum(rows.cumsum(axis=1), 1.0)
-    joint = np.prod(cdf ** np.array([c for _, c in groups])[:, None], axis=0)
-    pmf = joint.copy()
-    pmf[1:] -= joint[:-1]
-    return Dist(lo, pmf) if highest else Dist(lo, pmf[::-1])
+def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
+    """The highest (or lowest) single die of a pool: a product of CDFs.
+
+    Per kind of die, ``cdf[i]`` is P(die <= lo + i) for the highest and
+    P(die >= lo + i) for the lowest; plain dice get it by arithmetic.
+    """
+    dists = {die: die_dist(die) for die in kinds if not die.plain}
+    lo = min(dists[d].min if d in dists else 1 for d in kinds)
+    hi = max(dists[d].max if d in dists else d.sides for d in kinds)
+    joint = [1.0] * (hi - lo + 1)
+    for die, count in kinds.items():
+        if die in dists:
+            d = dists[die]
+            p = [0.0] * (d.min - lo) + d.probabilities.tolist() + [0.0] * (hi - d.max)
+            cdf = [min(c, 1.0) for c in accumulate(p if highest else p[::-1])]
+            if not highest:
+                cdf.reverse()
+        else:  # faces 1..s, and lo == 1 since a plain die is in the pool
+            s = die.sides
+            if highest:
+                cdf = [v / s for v in range(1, s)] + [1.0] * (hi - s + 1)
+            else:
+                cdf = [(s - v + 1) / s for v in range(1, s + 1)] + [0.0] * (hi - s)
+        if count > 1:
+            cdf = [c ** count for c in cdf]
+        joint = [j * c for j, c in zip(joint, cdf)]
+    if highest:
+        pmf = [joint[0]] + [b - a for a, b in zip(joint, joint[1:])]
+    else:
+        pmf = [a - b for a, b in zip(joint, joint[1:])] + [joint[-1]]
+    return Dist._owned(lo, np.array(pmf))
 
 
 def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,

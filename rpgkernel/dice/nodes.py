@@ -1,10 +1,15 @@
-"""The syntax tree of the dice language. All nodes are immutable."""
+"""The syntax tree of the dice language. All nodes are immutable.
+
+The parts of a pool (``Selector``, ``Die``, ``Group``) are named tuples:
+cheap to build, compared by value. The expression nodes are frozen
+dataclasses, so that nodes of different kinds never compare equal.
+"""
 
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Callable, NamedTuple, Union
 
 import numpy as np
 
@@ -17,8 +22,7 @@ COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Selector:
+class Selector(NamedTuple):
     """Faces that satisfy ``face <op> value`` (``r<3``, ``>=5``)."""
 
     op: str
@@ -31,7 +35,7 @@ class Selector:
         """Elementwise ``self(face)`` over an array."""
         return COMPARISONS[self.op](faces, self.value)
 
-    def count(self, lo: int, hi: int) -> int:
+    def matches_in(self, lo: int, hi: int) -> int:
         """How many integers in lo..hi satisfy the selector."""
         v = self.value
         first, last = {"=": (v, v), "<": (lo, v - 1), "<=": (lo, v), ">": (v + 1, hi),
@@ -42,8 +46,7 @@ class Selector:
         return f"{'' if self.op == '=' else self.op}{self.value}"
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
+class Die(NamedTuple):
     """One kind of die: ``sides`` faces 1..sides, optional reroll and explosion.
 
     ``reroll``: faces to roll again; ``reroll_once`` says whether the second
@@ -70,8 +73,7 @@ class Die:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     """``count`` dice of one kind inside a pool."""
 
     count: int

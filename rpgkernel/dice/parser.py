@@ -1,4 +1,5 @@
-"""A recursive-descent parser for German and English dice notation.
+"""A parser for German and English dice notation: one regular-expression
+pass into tokens, then recursive descent over them.
 
 The grammar is written down in ``docs/wuerfelsprache.md``. ``parse`` returns
 an immutable tree of ``nodes``; results without variables are cached.
@@ -15,14 +16,13 @@ from ..messages import t
 from . import limits
 from .nodes import BinOp, Call, Const, Die, Group, Neg, Node, Paren, Pool, Selector, walk
 
-_DIE_LETTERS = "WwDd"
-_DIE_MOD_START = ("r", "R", "!")
-_POOL_MOD_START = ("k", "K", "d", "D", "<", ">", "=")
-_NUMBER = re.compile(r"[0-9]+")
-_SPACE = re.compile(r"\s")
-_SPACES = re.compile(r"\s*")
-_COMPARE_OPS = ("<=", ">=", "<", ">", "=")
+_TOKEN = re.compile(r"\s*([0-9]+|[^\W\d_]+|<=|>=|@\w*|\S)")
+_WORDS = {"w": "die", "d": "die", "kh": "keep", "kl": "keep", "dh": "keep", "dl": "keep",
+          "r": "reroll", "rr": "reroll"}
+_SYMBOLS = {"−": "-", "×": "*", "·": "*", "<": "cmp", ">": "cmp", "=": "cmp", "<=": "cmp",
+            ">=": "cmp", **{c: c for c in "-+*(){},%!"}}
 _FUNCTIONS = ("max", "min")
+_END = "end"
 
 
 def parse(text: str, variables: Mapping[str, object] | None = None) -> Node:
@@ -39,153 +39,159 @@ def _parse_cached(text: str) -> Node:
     return _Parser(text, None).parse()
 
 
+def _tokens(src: str) -> list[tuple[str, str]]:
+    """(kind, text) for each token; symbols are their own kind.
+
+    A run of letters is a die letter, a modifier (kh, r, …), a function
+    name when "(" follows, or else a fault ("bad"). Positions are found
+    again only when an error needs them.
+    """
+    texts = _TOKEN.findall(src)
+    out = []
+    for i, text in enumerate(texts):
+        c = text[0]
+        if "0" <= c <= "9":
+            kind = "num"
+        elif c.isalpha():
+            kind = _WORDS.get(text.lower()) or (
+                "func" if i + 1 < len(texts) and texts[i + 1] == "(" else "bad")
+        elif c == "@":
+            kind = "var"
+        else:
+            kind = _SYMBOLS.get(text, "bad")
+        out.append((kind, text))
+    out.append((_END, ""))
+    return out
+
+
 class _Parser:
     def __init__(self, src: str, variables: Mapping[str, object] | None) -> None:
         if len(src) > limits.MAX_LENGTH:
             raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
         self.src = src
-        self.spaced = _SPACE.search(src) is not None
-        self.i = 0
+        self.toks = _tokens(src)
+        self.k = 0
         self.depth = 0
         self.n_dice = 0
         self.variables = variables
 
     # -- helpers -------------------------------------------------------
-    def error(self, message: str, pos: int | None = None, suggestion: str | None = None,
-              cls: type[DiceSyntaxError] = DiceSyntaxError) -> DiceSyntaxError:
-        return cls(message, self.src, self.i if pos is None else pos, suggestion)
+    def pos(self, k: int | None = None) -> int:
+        """The position in the source of token ``k`` (default: the current one)."""
+        starts = [m.start(1) for m in _TOKEN.finditer(self.src)] + [len(self.src)]
+        return starts[self.k if k is None else k]
 
-    def skip(self) -> None:
-        if self.spaced:
-            self.i = _SPACES.match(self.src, self.i).end()
+    def error(self, message: str, at: int | None = None, suggestion: str | None = None,
+              cls: type[DiceSyntaxError] = DiceSyntaxError, shift: int = 0) -> DiceSyntaxError:
+        """An error at token ``at`` (default: the current one), ``shift`` characters on."""
+        return cls(message, self.src, self.pos(at) + shift, suggestion)
 
-    def peek(self) -> str:
-        self.skip()
-        return self.src[self.i] if self.i < len(self.src) else ""
+    def kind(self) -> str:
+        return self.toks[self.k][0]
 
-    def take(self, s: str) -> bool:
-        self.skip()
-        if self.src.startswith(s, self.i):
-            self.i += len(s)
-            return True
-        return False
+    def missing(self, expected: str, suggestion: str | None = None) -> DiceSyntaxError:
+        kind, text = self.toks[self.k]
+        if kind == _END:
+            return self.error(t("dice.unexpected_end", expected=expected), suggestion=suggestion)
+        return self.error(t("dice.expected", expected=expected, found=text[0]), suggestion=suggestion)
 
-    def take_ci(self, word: str) -> bool:
-        self.skip()
-        if self.src[self.i:self.i + len(word)].lower() == word:
-            self.i += len(word)
-            return True
-        return False
+    def expect(self, kind: str, expected_key: str) -> None:
+        if self.toks[self.k][0] != kind:
+            raise self.missing(t(expected_key))
+        self.k += 1
 
     def expect_number(self, what: str = "dice.number") -> int:
         """Read a number; ``what`` is the catalogue key naming it in an error."""
-        self.skip()
-        start = self.i
-        m = _NUMBER.match(self.src, start)
-        if m is None:
+        kind, text = self.toks[self.k]
+        if kind != "num":
             raise self.missing(t(what))
-        self.i = m.end()
-        n = int(m.group())
-        if n > limits.MAX_NUMBER:
-            raise self.error(t("limit.number", n=n, max=limits.MAX_NUMBER), start, cls=DiceLimitError)
-        return n
-
-    def missing(self, expected: str, suggestion: str | None = None) -> DiceSyntaxError:
-        if self.i >= len(self.src):
-            return self.error(t("dice.unexpected_end", expected=expected), suggestion=suggestion)
-        return self.error(t("dice.expected", expected=expected, found=self.src[self.i]),
-                          suggestion=suggestion)
+        if len(text) > 10 or int(text) > limits.MAX_NUMBER:
+            raise self.error(t("limit.number", n=text, max=limits.MAX_NUMBER), cls=DiceLimitError)
+        self.k += 1
+        return int(text)
 
     def enter(self) -> None:
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise self.error(t("limit.depth", max=limits.MAX_DEPTH), cls=DiceLimitError)
 
+    def count_dice(self, n: int, at: int) -> None:
+        self.n_dice += n
+        if self.n_dice > limits.MAX_DICE:
+            raise self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), at,
+                             cls=DiceLimitError)
+
     # -- grammar -------------------------------------------------------
     def parse(self) -> Node:
         if not self.src.strip():
             raise DiceSyntaxError(t("dice.empty"))
         node = self.sum()
-        if self.peek():
+        if self.kind() != _END:
             raise self.trailing()
         return node
 
     def trailing(self) -> DiceSyntaxError:
-        found = self.src[self.i]
+        kind, text = self.toks[self.k]
         suggestion = None
-        prev = self.src[:self.i].rstrip()
-        rest = self.src[self.i + 1:]
-        if found.isalpha() and prev[-1:].isdigit() and rest[:1].isdigit():
-            digits = len(prev) - len(prev.rstrip("0123456789"))
-            suggestion = t("suggest.die", suggestion=f"{prev[len(prev) - digits:]}W{_lead_digits(rest)}")
-        return self.error(t("dice.trailing", found=found), suggestion=suggestion)
+        before, after = self.toks[self.k - 1], self.toks[self.k + 1]
+        if kind == "bad" and text.isalpha() and before[0] == "num" and after[0] == "num":
+            suggestion = t("suggest.die", suggestion=f"{before[1]}W{after[1]}")
+        return self.error(t("dice.trailing", found=text[0]), suggestion=suggestion)
 
     def sum(self) -> Node:
         node = self.product()
-        while True:
-            c = self.peek()
-            if c == "+":
-                self.i += 1
-                node = BinOp("+", node, self.product())
-            elif c in ("-", "−"):
-                self.i += 1
-                node = BinOp("-", node, self.product())
-            else:
-                return node
+        while (op := self.kind()) in ("+", "-"):
+            self.k += 1
+            node = BinOp(op, node, self.product())
+        return node
 
     def product(self) -> Node:
         node = self.unary()
-        while self.peek() in ("*", "×", "·"):
-            self.i += 1
+        while self.kind() == "*":
+            self.k += 1
             node = BinOp("*", node, self.unary())
         return node
 
     def unary(self) -> Node:
-        c = self.peek()
-        if c in ("-", "−"):
-            self.i += 1
+        kind = self.kind()
+        if kind == "-":
+            self.k += 1
             self.enter()
             node: Node = Neg(self.unary())
             self.depth -= 1
             return node
-        if c == "+":
-            self.i += 1
+        if kind == "+":
+            self.k += 1
             return self.unary()
         return self.atom()
 
     def atom(self) -> Node:
-        c = self.peek()
-        if c == "(":
-            self.i += 1
+        kind, text = self.toks[self.k]
+        pos = self.k
+        if kind == "(":
+            self.k += 1
             self.enter()
             inner = self.sum()
-            if not self.take(")"):
-                raise self.missing(t("dice.close_paren"))
+            self.expect(")", "dice.close_paren")
             self.depth -= 1
             return Paren(inner)
-        if c == "{":
+        if kind == "{":
             return self.pool()
-        if c == "@":
+        if kind == "var":
             return self.variable()
-        if c.isdigit():
-            start = self.i
+        if kind == "num":
             n = self.expect_number()
-            if self.peek() and self.peek() in _DIE_LETTERS:
-                return self.dice(n, start)
-            return Const(n)
-        if c and c in _DIE_LETTERS:
-            return self.dice(1, self.i)
-        for name in _FUNCTIONS:
-            if self.src[self.i:self.i + len(name)].lower() == name:
-                return self.call(name)
-        if c.isalpha():
-            word = _lead_word(self.src[self.i:])
-            if self.src[self.i + len(word):].lstrip().startswith("("):
-                raise self.error(t("dice.unknown_function", name=word))
+            return self.dice(n, pos) if self.kind() == "die" else Const(n)
+        if kind == "die":
+            return self.dice(1, pos)
+        if kind == "func":
+            if text.lower() not in _FUNCTIONS:
+                raise self.error(t("dice.unknown_function", name=text))
+            return self.call(text.lower())
         raise self.missing(t("dice.operand"))
 
     def dice(self, count: int, start: int) -> Node:
-        self.i += 1  # the die letter
+        self.k += 1  # the die letter
         die = self.die_sides()
         if count < 1:
             raise self.error(t("dice.no_dice", n=count), start)
@@ -199,9 +205,10 @@ class _Parser:
         return die
 
     def die_sides(self) -> Die:
-        if self.take("%"):
+        kind, pos = self.toks[self.k][0], self.k
+        if kind == "%":
+            self.k += 1
             return Die(100)
-        pos = self.i
         sides = self.expect_number("dice.sides")
         if sides < 1:
             raise self.error(t("dice.no_sides", sides=sides), pos)
@@ -211,47 +218,48 @@ class _Parser:
         return Die(sides)
 
     def die_modifiers(self, die: Die) -> Die:
-        while self.peek() in _DIE_MOD_START:
-            pos = self.i
-            if self.take_ci("rr") or self.take_ci("r"):  # else: "!"
-                once = self.src[pos:self.i].lower() == "r"
+        while (kind := self.kind()) in ("reroll", "!"):
+            text, pos = self.toks[self.k][1], self.k
+            self.k += 1
+            if kind == "reroll":
                 if die.reroll is not None:
                     raise self.error(t("dice.modifier_twice", mod="r"), pos)
-                die = Die(die.sides, self.selector("="), once, die.explode)
-            else:
-                self.i += 1
-                if die.explode is not None:
-                    raise self.error(t("dice.modifier_twice", mod="!"), pos)
-                if not self.peek().isdigit():
-                    raise self.error(t("limit.explode", max=limits.MAX_EXPLODE), self.i,
-                                     t("suggest.explode", suggestion=self.src[:self.i] + "3"),
-                                     cls=DiceLimitError)
-                cap_pos = self.i
-                cap = self.expect_number()
-                if cap > limits.MAX_EXPLODE:
-                    raise self.error(t("limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE),
-                                     cap_pos, cls=DiceLimitError)
-                die = Die(die.sides, die.reroll, die.reroll_once, cap)
+                die = Die(die.sides, self.selector(), text.lower() == "r", die.explode)
+                continue
+            if die.explode is not None:
+                raise self.error(t("dice.modifier_twice", mod="!"), pos)
+            if self.kind() != "num":
+                after = self.pos(pos) + 1
+                raise self.error(t("limit.explode", max=limits.MAX_EXPLODE), pos,
+                                 t("suggest.explode", suggestion=self.src[:after] + "3"),
+                                 cls=DiceLimitError, shift=1)
+            cap_pos = self.k
+            cap = self.expect_number()
+            if cap > limits.MAX_EXPLODE:
+                raise self.error(t("limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE),
+                                 cap_pos, cls=DiceLimitError)
+            die = Die(die.sides, die.reroll, die.reroll_once, cap)
         return die
 
-    def selector(self, default: str) -> Selector:
-        self.skip()
-        for op in _COMPARE_OPS:
-            if self.take(op):
-                return Selector(op, self.expect_number())
-        return Selector(default, self.expect_number())
+    def selector(self) -> Selector:
+        """``[op] number``; without an operator the selector is equality."""
+        op = "="
+        if self.kind() == "cmp":
+            op = self.toks[self.k][1]
+            self.k += 1
+        return Selector(op, self.expect_number())
 
     def pool(self) -> Node:
-        start = self.i
-        self.i += 1  # '{'
+        start = self.k
+        self.k += 1  # '{'
         self.enter()
         groups = [self.pool_item()]
-        while self.take(","):
+        while self.kind() == ",":
+            self.k += 1
             groups.append(self.pool_item())
-        if not self.take("}"):
-            raise self.missing(t("dice.close_brace"))
+        self.expect("}", "dice.close_brace")
         self.depth -= 1
-        pos = self.i
+        pos = self.k
         shared = self.die_modifiers(Die(1))
         if not shared.plain:
             if any(not g.die.plain for g in groups):
@@ -261,12 +269,11 @@ class _Parser:
         return self.pool_modifiers(tuple(groups), braces=True, start=start)
 
     def pool_item(self) -> Group:
-        self.skip()
-        start = self.i
-        count = self.expect_number() if self.peek().isdigit() else 1
-        if not (self.peek() and self.peek() in _DIE_LETTERS):
+        start = self.k
+        count = self.expect_number() if self.kind() == "num" else 1
+        if self.kind() != "die":
             raise self.missing(t("dice.pool_item"))
-        self.i += 1
+        self.k += 1
         die = self.settled(self.die_modifiers(self.die_sides()), start)
         if count < 1:
             raise self.error(t("dice.no_dice", n=count), start)
@@ -274,19 +281,17 @@ class _Parser:
 
     def pool_modifiers(self, groups: tuple[Group, ...], braces: bool, start: int) -> Node:
         n = sum(g.count for g in groups)
-        self.n_dice += n
-        if self.n_dice > limits.MAX_DICE:
-            raise self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), start,
-                             cls=DiceLimitError)
+        self.count_dice(n, start)
         keep: tuple[str, int] | None = None
         count: Selector | None = None
-        while self.peek() in _POOL_MOD_START:
-            pos = self.i
-            mod = self.src[self.i:self.i + 2].lower()
-            if mod in ("kh", "kl", "dh", "dl"):
-                self.i += 2
+        while True:
+            kind, text = self.toks[self.k]
+            pos = self.k
+            if kind == "keep":
+                self.k += 1
                 if keep is not None:
                     raise self.error(t("dice.keep_one"), pos)
+                mod = text.lower()
                 k = self.expect_number()
                 low = 1 if mod[0] == "k" else 0
                 if not low <= k <= n - (1 - low):
@@ -294,40 +299,36 @@ class _Parser:
                                        high=n - (1 - low)), pos)
                 keep = ("h", k) if mod == "kh" else ("l", k) if mod == "kl" else \
                     ("l", n - k) if mod == "dh" else ("h", n - k)
-            elif mod[:1].lower() == "k" and self.src[self.i + 1:self.i + 2].isdigit():
-                raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found="k"), pos,
-                                 t("suggest.keep", suggestion="kh" + _lead_digits(self.src[self.i + 1:])))
-            elif self.peek() in ("<", ">", "="):
+            elif kind == "cmp":
                 if count is not None:
-                    raise self.error(t("dice.modifier_twice", mod=self.peek()), pos)
-                count = self.selector("=")
+                    raise self.error(t("dice.modifier_twice", mod=text), pos)
+                count = self.selector()
+            elif kind == "bad" and text in "kK" and self.toks[self.k + 1][0] == "num":
+                raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found=text), pos,
+                                 t("suggest.keep", suggestion="kh" + self.toks[self.k + 1][1]))
             else:
-                break
-        return Pool(groups, keep, count, braces)
+                return Pool(groups, keep, count, braces)
 
     def call(self, name: str) -> Node:
-        pos = self.i
-        self.i += len(name)
-        if not self.take("("):
-            raise self.missing("'('")
+        pos = self.k
+        self.k += 2  # name and '('
         self.enter()
         args = [self.sum()]
-        while self.take(","):
+        while self.kind() == ",":
+            self.k += 1
             args.append(self.sum())
-        if not self.take(")"):
-            raise self.missing(t("dice.close_paren"))
+        self.expect(")", "dice.close_paren")
         self.depth -= 1
         if len(args) < 2:
             raise self.error(t("dice.function_args", name=name), pos)
         return Call(name, tuple(args))
 
     def variable(self) -> Node:
-        pos = self.i
-        self.i += 1
-        name = _lead_word(self.src[self.i:])
+        text, pos = self.toks[self.k][1], self.k
+        name = text[1:]
         if not name:
-            raise self.missing(t("dice.number"))
-        self.i += len(name)
+            raise self.missing(t("dice.operand"))
+        self.k += 1
         vars_ = self.variables or {}
         if name not in vars_:
             raise self.error(t("dice.variable_unknown", name=name), pos)
@@ -340,19 +341,5 @@ class _Parser:
             inner = parse(value)
         except DiceSyntaxError as err:
             raise self.error(f"@{name}: {err.message}", pos, cls=type(err)) from None
-        self.n_dice += sum(node.size for node in walk(inner) if isinstance(node, Pool))
-        if self.n_dice > limits.MAX_DICE:
-            raise self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), pos,
-                             cls=DiceLimitError)
+        self.count_dice(sum(node.size for node in walk(inner) if isinstance(node, Pool)), pos)
         return Paren(inner)
-
-
-def _lead_digits(s: str) -> str:
-    return s[:len(s) - len(s.lstrip("0123456789"))]
-
-
-def _lead_word(s: str) -> str:
-    n = 0
-    while n < len(s) and (s[n].isalnum() or s[n] == "_"):
-        n += 1
-    return s[:n]
