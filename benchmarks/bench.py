@@ -153,22 +153,37 @@ class Row:
 
 # -- (A) exact distributions, first time ------------------------------------
 
-# The warmed mode first runs the same kinds of computation on dice that no case
-# uses (W2, W3), so one-time costs of a fresh process (first calls into numpy,
-# lazy set-up) are paid before timing while no cached result can be reused.
-WARMUP_RPGKERNEL = ["2W3+1", "3W3>=2", "max(0, {W3,W2}kh1-1)"]
+# The warmed mode is a session in use: before timing, both libraries compute
+# distributions of the same kinds on other dice (W2, W3, W5, W7 and other
+# counts, never a case's own dice), each from scratch, so the one-time costs
+# of a fresh process (first calls into numpy, interpreter warm-up, lazy
+# set-up) are paid while no cached result can serve the timed case. This is
+# how a GM meets a new expression in a running notebook; the fresh-process
+# row is the stricter bound.
+WARMUP_SIDES = (2, 3, 5, 7)
+
+
+def _warm_rpgkernel(rk) -> None:
+    for s in WARMUP_SIDES:
+        for expr in (f"{s}W3>=2", f"max(0, {{W{s},W3,W2}}kh1-1)", f"{{W{s},W3,W3,W2}}kh1",
+                     f"{s}W3+{s}"):
+            clear_rpgkernel_caches()
+            rk.dist(expr)
 
 
 def _warm_icepool(ip) -> None:
-    2 @ ip.d3 + 1
-    3 @ (ip.d3 >= 2)
-    (ip.highest(ip.d3, ip.d2) - 1).clip(0)
-    ip.d3.pool(3).keep_outcomes(lambda o: o >= 2).size()
-    ip.Pool([ip.d3, ip.d2]).highest(1).sum()
-    ip.d3.pool(2).sum()
+    for s in WARMUP_SIDES:
+        s @ (ip.d3 >= 2)
+        ip.d3.pool(s).keep_outcomes(lambda o: o >= 2).size()
+        (ip.highest(ip.d(s), ip.d3, ip.d2) - 1).clip(0)
+        (ip.Pool([ip.d(s), ip.d3, ip.d2]).highest(1).sum() - 1).clip(0)
+        ip.highest(ip.d(s), ip.d3, ip.d3, ip.d2)
+        ip.Pool([ip.d(s), ip.d3, ip.d3, ip.d2]).highest(1).sum()
+        s @ ip.d3 + s
+        ip.d3.pool(s).sum() + s
 
 
-MODES = {"cold": "A first time, fresh process", "warm": "A first time, warmed process"}
+MODES = {"cold": "A first time, fresh process", "warm": "A first time, warmed session"}
 
 
 def _exact_child(lib: str, case_i: int, variant_i: int, mode: str) -> None:
@@ -177,8 +192,7 @@ def _exact_child(lib: str, case_i: int, variant_i: int, mode: str) -> None:
     if lib == "rpgkernel":
         import rpgkernel
         if mode == "warm":
-            for expr in WARMUP_RPGKERNEL:
-                rpgkernel.dist(expr)
+            _warm_rpgkernel(rpgkernel)
         clear_rpgkernel_caches()
         def fn():
             return rpgkernel.dist(case.expr)

@@ -8,9 +8,8 @@ notebook outputs stay comparable.
 from __future__ import annotations
 
 import html
+import math
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from .assets import asset
 from .errors import DiceSyntaxError, RpgError
@@ -179,14 +178,10 @@ def dist_summary(d: Dist) -> str:
 def dist_text(d: Dist) -> str:
     """Summary line plus a table of P(=), P(≥), P(≤) for short distributions."""
     lines = [dist_summary(d)]
-    p = d.probabilities
-    if len(p) <= _TABLE_ROWS:
-        ge = np.cumsum(p[::-1])[::-1]
-        le = np.cumsum(p)
+    if d.max - d.min < _TABLE_ROWS:
         lines.append(f"{t('dist.value'):>6} {t('dist.p_eq'):>9} {t('dist.p_ge'):>9} {t('dist.p_le'):>9}")
-        for i in range(len(p)):
-            lines.append(f"{d.min + i:>6} {percent(p[i]):>9} {percent(min(1.0, ge[i])):>9} "
-                         f"{percent(min(1.0, le[i])):>9}")
+        for v, eq, ge, le in zip(range(d.min, d.max + 1), d.probabilities.tolist(), d.sf(), d.cdf()):
+            lines.append(f"{v:>6} {percent(eq):>9} {percent(ge):>9} {percent(le):>9}")
     return "\n".join(lines)
 
 
@@ -202,15 +197,13 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
     Each bar has a hover title with P(=) and P(≥). Ranges wider than 100
     values are drawn in equal bins.
     """
-    p = d.probabilities
+    p = d.probabilities.tolist()
     n = len(p)
     step = -(-n // _CHART_BARS)
     bins = -(-n // step)
-    padded = np.zeros(bins * step)
-    padded[:n] = p
-    heights = padded.reshape(bins, step).sum(axis=1)
-    ge = np.cumsum(p[::-1])[::-1]
-    top = float(heights.max())
+    heights = [math.fsum(p[i:i + step]) for i in range(0, n, step)]
+    ge = d.sf()
+    top = max(heights)
     pad_l, pad_b, pad_t = 4, 16, 4
     bw = (width - 2 * pad_l) / bins
     title = html.escape(t("dist.chart_title", expr=d.label or "Dist"))
@@ -221,12 +214,12 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
     for i, h in enumerate(heights):
         lo_v = d.min + i * step
         hi_v = min(d.max, lo_v + step - 1)
-        bh = (height - pad_b - pad_t) * (float(h) / top if top else 0)
+        bh = (height - pad_b - pad_t) * (h / top if top else 0)
         x = pad_l + i * bw
         y = height - pad_b - bh
         fill = "#e65100" if i in mark_bins else "#5c7cfa"
         label = str(lo_v) if step == 1 else f"{lo_v}–{hi_v}"
-        tip = f"{label}: P(=) {percent(float(h))}, P(≥) {percent(min(1.0, float(ge[lo_v - d.min])))}"
+        tip = f"{label}: P(=) {percent(h)}, P(≥) {percent(ge[lo_v - d.min])}"
         out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bw - 1, 0.5):.2f}" height="{bh:.2f}" '
                    f'fill="{fill}"><title>{html.escape(tip)}</title></rect>')
     for v in _axis_ticks(d.min, d.max):
@@ -242,7 +235,7 @@ def _axis_ticks(lo: int, hi: int) -> list[int]:
     if span <= 12:
         return list(range(lo, hi + 1))
     raw = span / 8
-    mag = 10 ** int(np.floor(np.log10(raw)))
+    mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
     first = -(-lo // step) * step
     return list(range(first, hi + 1, step))

@@ -1,13 +1,17 @@
 """``Dist``: an exact, immutable probability distribution over integers.
 
-Stored densely as an offset and a float64 array of probabilities, accurate
-to within 1e-12. Operations between ``Dist``s treat them as independent.
+Stored densely as an offset and a tuple of float probabilities, accurate to
+within 1e-12. Operations between ``Dist``s treat them as independent.
+Small distributions (what dice usually give) are combined in plain Python,
+which avoids numpy's per-call overhead; large convolutions and products go
+through numpy.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Mapping
+from itertools import accumulate
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -15,14 +19,25 @@ from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
 
-
-_CERTAIN = np.ones(1)
-_CERTAIN.flags.writeable = False
+_NUMPY_FROM = 256  # cells of a convolution or product from which numpy is faster
 
 
 def _check_size(size: int) -> None:
     if size > limits.MAX_STATES:
         raise DiceLimitError(t("limit.exact", size=size, max=limits.MAX_STATES))
+
+
+def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """The probabilities of X + Y for independent X, Y (both starting at 0)."""
+    if len(a) * len(b) >= _NUMPY_FROM:
+        return np.convolve(np.asarray(a), np.asarray(b)).tolist()
+    if len(a) < len(b):
+        a, b = b, a
+    out = [0.0] * (len(a) + len(b) - 1)
+    for j, q in enumerate(b):
+        for i, p in enumerate(a, j):
+            out[i] += p * q
+    return out
 
 
 class Dist:
@@ -35,34 +50,41 @@ class Dist:
 
     __slots__ = ("_offset", "_p", "label")
 
-    def __init__(self, offset: int, probs: np.ndarray, label: str | None = None) -> None:
-        """From the probabilities of ``offset, offset+1, …``; the array is copied."""
-        d = Dist._owned(offset, np.array(probs, dtype=np.float64))
+    def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
+        """From the probabilities of ``offset, offset+1, …``."""
+        values = probs.tolist() if isinstance(probs, np.ndarray) else [float(p) for p in probs]
+        d = Dist._owned(offset, values)
         self._offset, self._p, self.label = d._offset, d._p, label
 
     @classmethod
-    def _owned(cls, offset: int, probs: np.ndarray) -> Dist:
-        """A Dist taking over ``probs`` (a fresh 1-d float64 array nobody else holds)."""
-        if probs.ndim != 1 or not len(probs) or not probs[0] or not probs[-1]:
-            nz = np.flatnonzero(probs)
-            if len(nz) == 0:
+    def _owned(cls, offset: int, probs: list[float] | tuple[float, ...]) -> Dist:
+        """A Dist from a fresh list of probabilities; zeros at both ends are cut."""
+        if not probs[0] or not probs[-1]:
+            nz = [i for i, p in enumerate(probs) if p]
+            if not nz:
                 raise ValueError("empty distribution")
-            offset += int(nz[0])
+            offset += nz[0]
             probs = probs[nz[0]:nz[-1] + 1]
-        probs.flags.writeable = False
-        return cls._shared(int(offset), probs, None)
+        return cls._shared(int(offset), tuple(probs), None)
+
+    @classmethod
+    def _shared(cls, offset: int, probs: tuple[float, ...], label: str | None) -> Dist:
+        """A Dist on ``probs``, which must be trimmed already."""
+        d = cls.__new__(cls)
+        d._offset, d._p, d.label = offset, probs, label
+        return d
 
     # -- construction --------------------------------------------------
     @classmethod
     def die(cls, sides: int) -> Dist:
         """A fair die with faces 1..sides."""
         _check_size(sides)
-        return cls(1, np.full(sides, 1.0 / sides), f"W{sides}")
+        return cls._shared(1, (1.0 / sides,) * sides, f"W{sides}")
 
     @classmethod
     def const(cls, value: int) -> Dist:
         """The certain outcome ``value``."""
-        return cls._shared(int(value), _CERTAIN, str(value))
+        return cls._shared(int(value), (1.0,), str(value))
 
     @classmethod
     def from_pmf(cls, pmf: Mapping[int, float]) -> Dist:
@@ -72,17 +94,12 @@ class Dist:
             raise ValueError("empty distribution")
         lo, hi = min(keys), max(keys)
         _check_size(hi - lo + 1)
-        p = np.zeros(hi - lo + 1)
+        p = [0.0] * (hi - lo + 1)
         for k, v in pmf.items():
-            p[int(k) - lo] += float(v)
-        return cls(lo, p / p.sum())
-
-    @classmethod
-    def _shared(cls, offset: int, probs: np.ndarray, label: str | None) -> Dist:
-        """A Dist sharing ``probs``, which must be read-only and trimmed already."""
-        d = cls.__new__(cls)
-        d._offset, d._p, d.label = offset, probs, label
-        return d
+            if v > 0:
+                p[int(k) - lo] += float(v)
+        total = math.fsum(p)
+        return cls._owned(lo, [x / total for x in p])
 
     def labelled(self, label: str) -> Dist:
         """The same distribution under another name (for display)."""
@@ -96,8 +113,10 @@ class Dist:
 
     @property
     def probabilities(self) -> np.ndarray:
-        """Read-only probabilities of ``offset, offset+1, …, max``."""
-        return self._p
+        """Read-only array of the probabilities of ``offset, offset+1, …, max``."""
+        p = np.array(self._p)
+        p.flags.writeable = False
+        return p
 
     @property
     def min(self) -> int:
@@ -110,20 +129,20 @@ class Dist:
     @property
     def support(self) -> tuple[int, ...]:
         """The outcomes with non-zero probability, ascending."""
-        return tuple(int(i) + self._offset for i in np.flatnonzero(self._p))
+        return tuple(i for i, p in enumerate(self._p, self._offset) if p)
 
     def pmf(self) -> dict[int, float]:
         """Outcome -> probability, for every outcome in the support."""
-        return {int(i) + self._offset: float(self._p[i]) for i in np.flatnonzero(self._p)}
+        return {i: p for i, p in enumerate(self._p, self._offset) if p}
 
     @property
     def mean(self) -> float:
-        return float(np.dot(self._values(), self._p))
+        return math.fsum(i * p for i, p in enumerate(self._p, self._offset))
 
     @property
     def var(self) -> float:
-        d = self._values() - self.mean
-        return float(np.dot(d * d, self._p))
+        m = self.mean
+        return math.fsum((i - m) ** 2 * p for i, p in enumerate(self._p, self._offset))
 
     @property
     def sd(self) -> float:
@@ -131,15 +150,15 @@ class Dist:
 
     def p_exactly(self, x: int) -> float:
         i = x - self._offset
-        return float(self._p[i]) if 0 <= i < len(self._p) else 0.0
+        return self._p[i] if 0 <= i < len(self._p) else 0.0
 
     def p_at_least(self, x: int) -> float:
         i = max(0, math.ceil(x) - self._offset)
-        return float(min(1.0, self._p[i:].sum())) if i < len(self._p) else 0.0
+        return min(1.0, math.fsum(self._p[i:]))
 
     def p_at_most(self, x: int) -> float:
         i = math.floor(x) - self._offset
-        return float(min(1.0, self._p[:i + 1].sum())) if i >= 0 else 0.0
+        return min(1.0, math.fsum(self._p[:i + 1])) if i >= 0 else 0.0
 
     def p_greater(self, x: int) -> float:
         return self.p_at_least(math.floor(x) + 1)
@@ -147,34 +166,31 @@ class Dist:
     def p_less(self, x: int) -> float:
         return self.p_at_most(math.ceil(x) - 1)
 
-    def cdf(self) -> np.ndarray:
+    def cdf(self) -> list[float]:
         """P(X <= offset + i) for each index i."""
-        return np.minimum(np.cumsum(self._p), 1.0)
+        return [min(c, 1.0) for c in accumulate(self._p)]
 
-    def _values(self) -> np.ndarray:
-        return np.arange(self._offset, self._offset + len(self._p), dtype=np.float64)
+    def sf(self) -> list[float]:
+        """P(X >= offset + i) for each index i."""
+        return [min(c, 1.0) for c in accumulate(self._p[::-1])][::-1]
 
     # -- arithmetic ----------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
-        if isinstance(other, Dist):
-            if len(other._p) == 1:
-                return Dist._shared(self._offset + other._offset, self._p, None)
-            if len(self._p) == 1:
-                return Dist._shared(self._offset + other._offset, other._p, None)
-            _check_size(len(self._p) * len(other._p))
-            return Dist._owned(self._offset + other._offset, np.convolve(self._p, other._p))
         if isinstance(other, (int, np.integer)):
             return Dist._shared(self._offset + int(other), self._p, None)
-        return NotImplemented
+        if not isinstance(other, Dist):
+            return NotImplemented
+        if len(other._p) == 1:
+            return Dist._shared(self._offset + other._offset, self._p, None)
+        if len(self._p) == 1:
+            return Dist._shared(self._offset + other._offset, other._p, None)
+        _check_size(len(self._p) * len(other._p))
+        return Dist._owned(self._offset + other._offset, convolve(self._p, other._p))
 
     __radd__ = __add__
 
     def __neg__(self) -> Dist:
-        if len(self._p) == 1:
-            return Dist._shared(-self._offset, self._p, None)
-        flipped = self._p[::-1].copy()
-        flipped.flags.writeable = False
-        return Dist._shared(-self.max, flipped, None)
+        return Dist._shared(-self.max, self._p[::-1], None)
 
     def __sub__(self, other: Dist | int) -> Dist:
         if isinstance(other, (int, np.integer)):
@@ -195,12 +211,25 @@ class Dist:
             return self.scale(other._offset)
         if len(self._p) == 1:
             return other.scale(self._offset)
-        _check_size(len(self._p) * len(other._p))
-        prod = np.multiply.outer(self._values(), other._values()).ravel().astype(np.int64)
+        cells = len(self._p) * len(other._p)
+        _check_size(cells)
+        if cells < _NUMPY_FROM:
+            out: dict[int, float] = {}
+            for i, p in enumerate(self._p, self._offset):
+                for j, q in enumerate(other._p, other._offset):
+                    out[i * j] = out.get(i * j, 0.0) + p * q
+            lo, hi = min(out), max(out)
+            probs = [0.0] * (hi - lo + 1)
+            for v, p in out.items():
+                probs[v - lo] = p
+            return Dist._owned(lo, probs)
+        a = np.arange(self._offset, self.max + 1)
+        b = np.arange(other._offset, other.max + 1)
+        prod = np.multiply.outer(a, b).ravel()
         lo = int(prod.min())
         _check_size(int(prod.max()) - lo + 1)
-        weights = np.multiply.outer(self._p, other._p).ravel()
-        return Dist._owned(lo, np.bincount(prod - lo, weights=weights))
+        weights = np.multiply.outer(np.asarray(self._p), np.asarray(other._p)).ravel()
+        return Dist._owned(lo, np.bincount(prod - lo, weights=weights).tolist())
 
     __rmul__ = __mul__
 
@@ -211,7 +240,7 @@ class Dist:
         if c < 0:
             return (-self).scale(-c)
         _check_size((len(self._p) - 1) * c + 1)
-        p = np.zeros((len(self._p) - 1) * c + 1)
+        p = [0.0] * ((len(self._p) - 1) * c + 1)
         p[::c] = self._p
         return Dist._owned(self._offset * c, p)
 
@@ -231,13 +260,11 @@ class Dist:
         assert result is not None
         return result
 
-    def _aligned(self, other: Dist) -> tuple[int, np.ndarray, np.ndarray]:
+    def _aligned(self, other: Dist) -> tuple[int, list[float], list[float]]:
         lo, hi = min(self.min, other.min), max(self.max, other.max)
         _check_size(hi - lo + 1)
-        a = np.zeros(hi - lo + 1)
-        b = np.zeros(hi - lo + 1)
-        a[self.min - lo:self.max - lo + 1] = self._p
-        b[other.min - lo:other.max - lo + 1] = other._p
+        a = [0.0] * (self.min - lo) + list(self._p) + [0.0] * (hi - self.max)
+        b = [0.0] * (other.min - lo) + list(other._p) + [0.0] * (hi - other.max)
         return lo, a, b
 
     def maximum(self, other: Dist | int) -> Dist:
@@ -256,11 +283,14 @@ class Dist:
         if len(other._p) == 1:
             return self.clip(lower=other._offset) if highest else self.clip(upper=other._offset)
         lo, a, b = self._aligned(other)
-        if highest:
-            cdf = np.minimum(np.cumsum(a), 1.0) * np.minimum(np.cumsum(b), 1.0)
-            return Dist._owned(lo, np.diff(cdf, prepend=0.0))
-        sf = np.minimum(np.cumsum(a[::-1]), 1.0) * np.minimum(np.cumsum(b[::-1]), 1.0)
-        return Dist._owned(lo, np.diff(sf, prepend=0.0)[::-1].copy())
+        if not highest:
+            a.reverse()
+            b.reverse()
+        joint = [min(x, 1.0) * min(y, 1.0) for x, y in zip(accumulate(a), accumulate(b))]
+        pmf = [joint[0]] + [y - x for x, y in zip(joint, joint[1:])]
+        if not highest:
+            pmf.reverse()
+        return Dist._owned(lo, pmf)
 
     def clip(self, lower: int | None = None, upper: int | None = None) -> Dist:
         """Outcomes below ``lower`` become ``lower``, above ``upper`` become ``upper``."""
@@ -270,9 +300,10 @@ class Dist:
             return Dist.const(lower if lower is not None and lower > self.max else upper)
         if lo == self.min and hi == self.max:
             return self
-        p = self._p[lo - self._offset:hi - self._offset + 1].copy()
-        p[0] += self._p[:lo - self._offset].sum()
-        p[-1] += self._p[hi - self._offset + 1:].sum()
+        i, j = lo - self._offset, hi - self._offset
+        p = list(self._p[i:j + 1])
+        p[0] += math.fsum(self._p[:i])
+        p[-1] += math.fsum(self._p[j + 1:])
         return Dist._owned(lo, p)
 
     def map(self, f: Callable[[int], int]) -> Dist:
@@ -285,8 +316,8 @@ class Dist:
 
     def isclose(self, other: Dist, tol: float = 1e-12) -> bool:
         """Whether both give every outcome the same probability within ``tol``."""
-        lo, a, b = self._aligned(other)
-        return bool(np.all(np.abs(a - b) <= tol))
+        _, a, b = self._aligned(other)
+        return all(abs(x - y) <= tol for x, y in zip(a, b))
 
     # -- display -------------------------------------------------------
     def __repr__(self) -> str:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from functools import lru_cache
-from itertools import accumulate, product
+from itertools import product
 from typing import Callable, Mapping
 
-import numpy as np
 
 from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
-from .dist import Dist
+from .dist import Dist, _check_size
 from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool, Selector
 from .parser import parse
 
@@ -64,26 +63,24 @@ def exact(node: Node) -> Dist:
 @lru_cache(maxsize=1024)
 def die_dist(die: Die) -> Dist:
     """One die after its rerolls and explosions."""
-    p = np.full(die.sides, 1.0 / die.sides)
+    sides = die.sides
+    p = [1.0 / sides] * sides
     if die.reroll is not None:
-        mask = np.array([die.reroll(f) for f in range(1, die.sides + 1)])
-        p_sel = p[mask].sum()
-        kept = np.where(mask, 0.0, p)
-        p = kept + p_sel * p if die.reroll_once else kept / (1.0 - p_sel)
+        rerolled = [die.reroll(f) for f in range(1, sides + 1)]
+        p_sel = sum(rerolled) / sides
+        if die.reroll_once:  # the second result stands
+            p = [(0.0 if r else q) + p_sel * q for r, q in zip(rerolled, p)]
+        else:  # uniform over the faces that stay
+            p = [0.0 if r else q / (1.0 - p_sel) for r, q in zip(rerolled, p)]
     rolled = Dist._owned(1, p)
-    if not die.explode or p[-1] == 0.0:
+    if not die.explode or not p[-1]:
         return rolled
     # a maximum face adds another roll of the same die, at most `explode` times
-    top = die.sides
     chain = rolled
     for _ in range(die.explode):
-        if limits.MAX_STATES < len(chain.probabilities) + top:
-            raise DiceLimitError(t("limit.exact", size=len(chain.probabilities) + top,
-                                   max=limits.MAX_STATES))
-        tail = chain + top
-        q = np.zeros(tail.max)
-        q[tail.min - 1:] = tail.probabilities * p[-1]
-        q[:top - 1] += p[:-1]
+        tail = chain + sides
+        _check_size(tail.max)
+        q = p[:-1] + [0.0] * (tail.min - sides) + [x * p[-1] for x in tail._p]
         chain = Dist._owned(1, q)
     return chain
 
@@ -109,12 +106,36 @@ def pool_dist(pool: Pool) -> Dist:
     groups = [(die_dist(die), c) for die, c in kinds.items()]
     if keep is None:
         total: Dist | None = None
-        for d, c in groups:
-            part = d.repeat_sum(c)
+        for (d, c), die in zip(groups, kinds):
+            part = _uniform_sum(die.sides, c) if die.plain else d.repeat_sum(c)
             total = part if total is None else total + part
         assert total is not None
         return total
     return _keep_dp(groups, keep[1], highest, _indicator(count) if count is not None else None)
+
+
+_PACKED_BITS = 1 << 13  # size of the big integer _uniform_sum builds; beyond, convolution is faster
+
+
+def _uniform_sum(sides: int, n: int) -> Dist:
+    """The sum of n fair dice, exactly: the coefficients of (x + … + x^sides)^n.
+
+    The polynomial is packed into one integer, a coefficient per field of
+    ``width`` bits, and raised to the n-th power by Python's big integers;
+    the counts come out exact and are divided by sides^n once. Beyond a
+    size bound, floating-point convolution takes over.
+    """
+    cells = n * (sides - 1) + 1
+    _check_size(cells)
+    width = -(-(n * sides.bit_length() + 1) // 8) * 8
+    if n == 1 or cells * width > _PACKED_BITS:
+        return Dist.die(sides).repeat_sum(n)
+    packed = sum(1 << (width * i) for i in range(sides)) ** n
+    raw = packed.to_bytes(cells * width // 8, "little")
+    step = width // 8
+    total = sides ** n
+    counts = [int.from_bytes(raw[i:i + step], "little") for i in range(0, len(raw), step)]
+    return Dist._owned(n, [c / total for c in counts])
 
 
 def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
@@ -125,11 +146,9 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
             hits, faces = sel.matches_in(1, die.sides), die.sides
             p = hits / faces
         else:
-            d = die_dist(die)
-            mask = sel.mask(np.arange(d.min, d.max + 1))
-            possible = d.probabilities > 0
-            hits, faces = int(np.count_nonzero(mask & possible)), int(np.count_nonzero(possible))
-            p = float(d.probabilities[mask].sum())
+            pmf = die_dist(die).pmf()
+            hits, faces = sum(1 for v in pmf if sel(v)), len(pmf)
+            p = math.fsum(q for v, q in pmf.items() if sel(v))
         part = Dist.const(0) if hits == 0 else Dist.const(n) if hits == faces else _binomial(n, p)
         total = part if total is None else total + part
     assert total is not None
@@ -148,7 +167,7 @@ def _binomial(n: int, p: float) -> Dist:
     for k in range(m, 0, -1):
         pmf[k - 1] = pmf[k] * k / (n - k + 1) / odds
     total = math.fsum(pmf)
-    return Dist._owned(0, np.array(pmf) / total)
+    return Dist._owned(0, [x / total for x in pmf])
 
 
 def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
@@ -164,10 +183,9 @@ def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
     for die, count in kinds.items():
         if die in dists:
             d = dists[die]
-            p = [0.0] * (d.min - lo) + d.probabilities.tolist() + [0.0] * (hi - d.max)
-            cdf = [min(c, 1.0) for c in accumulate(p if highest else p[::-1])]
-            if not highest:
-                cdf.reverse()
+            cdf = d.cdf() if highest else d.sf()
+            cdf = [0.0] * (d.min - lo) + cdf + [1.0] * (hi - d.max) if highest else \
+                [1.0] * (d.min - lo) + cdf + [0.0] * (hi - d.max)
         else:  # faces 1..s, and lo == 1 since a plain die is in the pool
             s = die.sides
             if highest:
@@ -181,7 +199,7 @@ def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
         pmf = [joint[0]] + [b - a for a, b in zip(joint, joint[1:])]
     else:
         pmf = [a - b for a, b in zip(joint, joint[1:])] + [joint[-1]]
-    return Dist._owned(lo, np.array(pmf))
+    return Dist._owned(lo, pmf)
 
 
 def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,

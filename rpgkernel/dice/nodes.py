@@ -11,8 +11,6 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Union
 
-import numpy as np
-
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq,
     "<": operator.lt,
@@ -30,10 +28,6 @@ class Selector(NamedTuple):
 
     def __call__(self, face: int) -> bool:
         return COMPARISONS[self.op](face, self.value)
-
-    def mask(self, faces: np.ndarray) -> np.ndarray:
-        """Elementwise ``self(face)`` over an array."""
-        return COMPARISONS[self.op](faces, self.value)
 
     def matches_in(self, lo: int, hi: int) -> int:
         """How many integers in lo..hi satisfy the selector."""

@@ -22,6 +22,8 @@ _WORDS = {"w": "die", "d": "die", "kh": "keep", "kl": "keep", "dh": "keep", "dl"
 _SYMBOLS = {"−": "-", "×": "*", "·": "*", "<": "cmp", ">": "cmp", "=": "cmp", "<=": "cmp",
             ">=": "cmp", **{c: c for c in "-+*(){},%!"}}
 _FUNCTIONS = ("max", "min")
+_DIE_MODIFIERS = ("reroll", "!")
+_POOL_MODIFIERS = ("keep", "cmp", "bad")
 _END = "end"
 
 
@@ -139,35 +141,40 @@ class _Parser:
         return self.error(t("dice.trailing", found=text[0]), suggestion=suggestion)
 
     def sum(self) -> Node:
-        node = self.product()
-        while (op := self.kind()) in ("+", "-"):
+        """Terms joined by + and -, each a product of operands (left-associative)."""
+        toks = self.toks
+        terms = [self.operand()]
+        ops = []
+        while (op := toks[self.k][0]) in ("+", "-", "*"):
             self.k += 1
-            node = BinOp(op, node, self.product())
+            if op == "*":
+                terms[-1] = BinOp("*", terms[-1], self.operand())
+            else:
+                ops.append(op)
+                terms.append(self.operand())
+        node = terms[0]
+        for op, term in zip(ops, terms[1:]):
+            node = BinOp(op, node, term)
         return node
 
-    def product(self) -> Node:
-        node = self.unary()
-        while self.kind() == "*":
-            self.k += 1
-            node = BinOp("*", node, self.unary())
-        return node
-
-    def unary(self) -> Node:
-        kind = self.kind()
+    def operand(self) -> Node:
+        """A signed number, dice, pool, variable, function call or parenthesis."""
+        kind, text = self.toks[self.k]
+        pos = self.k
+        if kind == "num":
+            n = self.expect_number()
+            return self.dice(n, pos) if self.toks[self.k][0] == "die" else Const(n)
+        if kind == "die":
+            return self.dice(1, pos)
         if kind == "-":
             self.k += 1
             self.enter()
-            node: Node = Neg(self.unary())
+            node: Node = Neg(self.operand())
             self.depth -= 1
             return node
         if kind == "+":
             self.k += 1
-            return self.unary()
-        return self.atom()
-
-    def atom(self) -> Node:
-        kind, text = self.toks[self.k]
-        pos = self.k
+            return self.operand()
         if kind == "(":
             self.k += 1
             self.enter()
@@ -179,11 +186,6 @@ class _Parser:
             return self.pool()
         if kind == "var":
             return self.variable()
-        if kind == "num":
-            n = self.expect_number()
-            return self.dice(n, pos) if self.kind() == "die" else Const(n)
-        if kind == "die":
-            return self.dice(1, pos)
         if kind == "func":
             if text.lower() not in _FUNCTIONS:
                 raise self.error(t("dice.unknown_function", name=text))
@@ -195,7 +197,8 @@ class _Parser:
         die = self.die_sides()
         if count < 1:
             raise self.error(t("dice.no_dice", n=count), start)
-        die = self.settled(self.die_modifiers(die), start)
+        if self.toks[self.k][0] in _DIE_MODIFIERS:
+            die = self.settled(self.die_modifiers(die), start)
         return self.pool_modifiers((Group(count, die),), braces=False, start=start)
 
     def settled(self, die: Die, pos: int) -> Die:
@@ -218,7 +221,7 @@ class _Parser:
         return Die(sides)
 
     def die_modifiers(self, die: Die) -> Die:
-        while (kind := self.kind()) in ("reroll", "!"):
+        while (kind := self.kind()) in _DIE_MODIFIERS:
             text, pos = self.toks[self.k][1], self.k
             self.k += 1
             if kind == "reroll":
@@ -274,7 +277,9 @@ class _Parser:
         if self.kind() != "die":
             raise self.missing(t("dice.pool_item"))
         self.k += 1
-        die = self.settled(self.die_modifiers(self.die_sides()), start)
+        die = self.die_sides()
+        if self.toks[self.k][0] in _DIE_MODIFIERS:
+            die = self.settled(self.die_modifiers(die), start)
         if count < 1:
             raise self.error(t("dice.no_dice", n=count), start)
         return Group(count, die)
@@ -282,6 +287,8 @@ class _Parser:
     def pool_modifiers(self, groups: tuple[Group, ...], braces: bool, start: int) -> Node:
         n = sum(g.count for g in groups)
         self.count_dice(n, start)
+        if self.toks[self.k][0] not in _POOL_MODIFIERS:
+            return Pool(groups, None, None, braces)
         keep: tuple[str, int] | None = None
         count: Selector | None = None
         while True:
