@@ -5,7 +5,7 @@ engines below work without IPython.
 """
 
 from .dice import Dist, Roll, Rolls, dist, roll, roll_many
-from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, RpgError
+from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, RpgError, StoreError
 from .rules import rulesets
 from .session import Session
 
@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "Roll", "Rolls", "RpgError",
-    "Session", "__version__", "dist", "load_ipython_extension", "roll", "roll_many", "rulesets",
+    "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "roll", "roll_many", "rulesets",
     "unload_ipython_extension",
 ]
 

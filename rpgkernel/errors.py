@@ -38,3 +38,7 @@ class DiceLimitError(DiceSyntaxError):
 
 class GivenDiceError(RpgError, ValueError):
     """Given die results that do not fit the roll."""
+
+
+class StoreError(RpgError):
+    """A campaign store that cannot be opened, read or written, or input it refuses."""

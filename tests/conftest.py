@@ -1,5 +1,138 @@
+import glob
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
 from hypothesis import settings
 
 # Derandomised: a failing example is the same on every run and machine.
 settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("rpgkernel")
+
+
+# -- campaign stores: SQLite in tmp_path, PostgreSQL in a throwaway cluster --
+
+PG_NOTE = ("install PostgreSQL (Debian: apt-get install postgresql) and psycopg "
+           "(pip install 'rpgkernel[postgres]'); .ci/run does both")
+
+
+def _pg_bindir() -> Path | None:
+    found = glob.glob("/usr/lib/postgresql/*/bin/pg_ctl")
+    if found:
+        return Path(max(found, key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0)).parent
+    which = shutil.which("pg_ctl")
+    return Path(which).parent if which else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PgCluster:
+    """A PostgreSQL cluster in a temp dir, run by a non-root user, on a free port."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="rpgkernel-pg-"))
+        self.data = self.root / "data"
+        self.password = "geheim-" + secrets.token_hex(4)
+        self.user = "rpg"
+        self.port = 0
+        self._as: dict = {}
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+            import pwd
+            nobody = pwd.getpwnam("nobody")
+            os.chown(self.root, nobody.pw_uid, nobody.pw_gid)
+            self._as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
+        self._count = 0
+
+    def _run(self, *args: str) -> None:
+        env = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C", "HOME": str(self.root)}
+        done = subprocess.run([str(self.bindir / args[0]), *args[1:]], cwd=self.root, env=env,
+                              capture_output=True, text=True, timeout=120, **self._as)
+        if done.returncode:
+            raise RuntimeError(f"{args[0]} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+    def start(self) -> None:
+        pwfile = self.root / "pw"
+        pwfile.write_text(self.password + "\n")
+        if self._as:
+            os.chown(pwfile, self._as["user"], self._as["group"])
+        self._run("initdb", "-D", str(self.data), "-U", self.user, f"--pwfile={pwfile}",
+                  "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C",
+                  "--no-sync")
+        for attempt in range(5):
+            self.port = _free_port()
+            try:
+                self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "60",
+                          "-o", f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1", "start")
+                return
+            except RuntimeError:
+                if attempt == 4:
+                    log = self.root / "log"
+                    raise RuntimeError(log.read_text() if log.exists() else "no server log") from None
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, db: str = "postgres") -> str:
+        return f"postgresql://{self.user}:{self.password}@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        """The URL of a fresh, empty database."""
+        import psycopg
+        self._count += 1
+        name = f"t{self._count}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    def unavailable(reason: str):
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL store tests cannot run: {reason}; {PG_NOTE}", pytrace=False)
+        pytest.skip(f"PostgreSQL store tests skipped: {reason}; {PG_NOTE}")
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        unavailable("psycopg is not installed")
+    bindir = _pg_bindir()
+    if bindir is None or not (bindir / "initdb").exists():
+        unavailable("no PostgreSQL server binaries (initdb, pg_ctl) in /usr/lib/postgresql/*/bin or on PATH")
+    cluster = PgCluster(bindir)
+    started = time.perf_counter()
+    try:
+        cluster.start()
+    except Exception:
+        shutil.rmtree(cluster.root, ignore_errors=True)
+        raise
+    cluster.startup_seconds = time.perf_counter() - started
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def target(backend, request, tmp_path) -> str:
+    """Where a fresh store lives: a SQLite path or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return str(tmp_path / "kampagne.sqlite")
+    return request.getfixturevalue("pg_cluster").new_database()

@@ -1,0 +1,15 @@
+"""Campaign state: the event journal and the stores that keep it.
+
+Events are immutable; a store only appends. ``open_store`` picks SQLite for a
+file path and PostgreSQL for a ``postgresql://`` URL (psycopg is imported only
+then). Nothing here imports IPython.
+"""
+
+from ..errors import StoreError
+from .events import Event, new_tx
+from .postgres import PostgresStore
+from .sqlite import SQLiteStore
+from .store import MAX_EVENT_BYTES, Store, open_store
+
+__all__ = ["MAX_EVENT_BYTES", "Event", "PostgresStore", "SQLiteStore", "Store", "StoreError",
+           "new_tx", "open_store"]

@@ -1,0 +1,77 @@
+"""The store schema and its migrations, for SQLite and PostgreSQL side by side.
+
+Migration ``i`` takes a store from version ``i`` to ``i + 1``; a store is
+brought to ``CURRENT`` on open, each step in one transaction (a step that
+fails leaves the store at the version before it). Never edit a released step:
+append a new one.
+
+Tables (names prefixed, so a shared PostgreSQL database can hold others):
+
+- ``rpg_meta(key, value)``: ``campaign`` (the campaign of a SQLite file) and,
+  in PostgreSQL, ``schema_version`` (SQLite keeps it in ``PRAGMA user_version``
+  and marks its files with ``PRAGMA application_id``).
+- ``rpg_events(seq, campaign, tx, kind, data, at)``: the journal; ``data`` is
+  the JSON text exactly as written, ``at`` an ISO 8601 UTC timestamp.
+- ``rpg_snapshots(campaign, seq, at, state)``: folded state up to ``seq``.
+
+SQLite's ``seq`` is the INTEGER PRIMARY KEY (one campaign per file);
+PostgreSQL's key is ``(campaign, seq)``, seq counted per campaign.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: PRAGMA application_id of a campaign file: b"RPGk"
+SQLITE_APPLICATION_ID = int.from_bytes(b"RPGk", "big")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int  # the version this step produces
+    note: str
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1, "journal of a single campaign",
+        sqlite=(
+            "CREATE TABLE rpg_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "INSERT INTO rpg_meta (key, value) VALUES ('campaign', :campaign)",
+            "CREATE TABLE rpg_events (seq INTEGER PRIMARY KEY, tx TEXT NOT NULL, kind TEXT NOT NULL,"
+            " data TEXT NOT NULL, at TEXT NOT NULL)",
+            f"PRAGMA application_id = {SQLITE_APPLICATION_ID}",
+        ),
+        postgres=(
+            "CREATE TABLE rpg_meta (key text PRIMARY KEY, value text NOT NULL)",
+            "INSERT INTO rpg_meta (key, value) VALUES ('campaign', %(campaign)s)",
+            "CREATE TABLE rpg_events (seq bigint PRIMARY KEY, tx text NOT NULL, kind text NOT NULL,"
+            " data text NOT NULL, at text NOT NULL)",
+        ),
+    ),
+    Migration(
+        2, "campaign column, index by kind, snapshots",
+        sqlite=(
+            "ALTER TABLE rpg_events ADD COLUMN campaign TEXT NOT NULL DEFAULT ''",
+            "UPDATE rpg_events SET campaign = (SELECT value FROM rpg_meta WHERE key = 'campaign')",
+            "CREATE INDEX rpg_events_kind ON rpg_events (campaign, kind, seq)",
+            "CREATE TABLE rpg_snapshots (campaign TEXT NOT NULL, seq INTEGER NOT NULL,"
+            " at TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (campaign, seq))",
+        ),
+        postgres=(
+            "ALTER TABLE rpg_events ADD COLUMN campaign text NOT NULL DEFAULT ''",
+            "UPDATE rpg_events SET campaign ="
+            " coalesce((SELECT value FROM rpg_meta WHERE key = 'campaign'), 'default')",
+            "ALTER TABLE rpg_events DROP CONSTRAINT rpg_events_pkey",
+            "ALTER TABLE rpg_events ADD PRIMARY KEY (campaign, seq)",
+            "CREATE INDEX rpg_events_kind ON rpg_events (campaign, kind, seq)",
+            "CREATE TABLE rpg_snapshots (campaign text NOT NULL, seq bigint NOT NULL,"
+            " at text NOT NULL, state text NOT NULL, PRIMARY KEY (campaign, seq))",
+        ),
+    ),
+)
+
+CURRENT = len(MIGRATIONS)
+assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS))
