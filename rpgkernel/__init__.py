@@ -8,11 +8,12 @@ from .dice import Dist, Roll, Rolls, dist, roll, roll_many
 from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, RpgError, StoreError
 from .rules import rulesets
 from .session import Session
+from .state import Campaign
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "Roll", "Rolls", "RpgError",
+    "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "Roll", "Rolls", "RpgError",
     "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "roll", "roll_many", "rulesets",
     "unload_ipython_extension",
 ]

@@ -258,3 +258,80 @@ class ErrorBox:
             body += f"<pre>{html.escape(rest)}</pre>"
         return {"text/plain": repr(self),
                 "text/html": f'{style()}<div class="rpgk-card rpgk-error">{body}</div>'}
+
+
+# -- campaign ------------------------------------------------------------------
+def _resources_text(data: dict) -> str:
+    res = data.get("resources", {})
+    return ", ".join(f"{k} {v['value']}/{v['max']}" for k, v in res.items())
+
+
+def _conditions_text(data: dict) -> str:
+    parts = []
+    for name, cond in data.get("conditions", {}).items():
+        left = cond.get("remaining")
+        parts.append(name if left is None else f"{name} ({t('condition.left', n=left)})")
+    return ", ".join(parts)
+
+
+def figure_text(data: dict) -> str:
+    line = data["name"]
+    if data.get("resources"):
+        line += " – " + _resources_text(data)
+    if data.get("conditions"):
+        line += " – " + _conditions_text(data)
+    return line
+
+
+def figure_html(data: dict) -> str:
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{v['value']}</td><td>/ {v['max']}</td></tr>"
+                   for k, v in data.get("resources", {}).items())
+    conds = html.escape(_conditions_text(data))
+    return (style() + f'<div class="rpgk-card rpgk-figure"><div class="rpgk-total">{html.escape(data["name"])}</div>'
+            f'<table class="rpgk-table">{rows}</table>'
+            + (f'<div class="rpgk-chance">{conds}</div>' if conds else "") + "</div>")
+
+
+def encounter_text(data: dict) -> str:
+    """``Hinterhalt – Runde 2 – am Zug: Ritter``"""
+    head = data["name"]
+    if not data["round"]:
+        return f"{head} – {t('encounter.not_started', n=len(data['combatants']))}"
+    return f"{head} – " + t("encounter.turn", round=data["round"], figure=data["order"][data["turn"]])
+
+
+def encounter_html(data: dict, state: dict) -> str:
+    from .state.model import figure, figure_path
+    order = data["order"] or list(data["combatants"])
+    left = ' style="text-align:left"'
+    rows = []
+    for i, name in enumerate(order):
+        fig = figure(state, figure_path(state, name, data["name"]))
+        current = bool(data["round"]) and i == data["turn"]
+        cells = ["▶" if current else "", html.escape(name),
+                 html.escape(data["combatants"][name].get("side", "")),
+                 html.escape(_resources_text(fig)), html.escape(_conditions_text(fig))]
+        cls = ' class="rpgk-current"' if current else ""
+        rows.append(f"<tr{cls}>" + "".join(f"<td{left}>{c}</td>" for c in cells) + "</tr>")
+    head = html.escape(encounter_text(data))
+    return (style() + f'<div class="rpgk-card rpgk-encounter"><div class="rpgk-head">{head}</div>'
+            f'<table class="rpgk-table">{"".join(rows)}</table></div>')
+
+
+def journal_text(entries) -> str:
+    if not entries:
+        return t("journal.empty")
+    return "\n".join(f"{e.seq:>5}  {e.kind:<16} {e.data.get('text', '')}" for e in entries)
+
+
+def journal_html(entries) -> str:
+    if not entries:
+        return html.escape(t("journal.empty"))
+    head = "".join(f"<th>{html.escape(t(k))}</th>" for k in
+                   ("journal.col_seq", "journal.col_kind", "journal.col_text", "journal.col_encounter"))
+    left = ' style="text-align:left"'
+    rows = "".join(f"<tr><td>{e.seq}</td><td{left}>{html.escape(e.kind)}</td>"
+                   f"<td{left}>{html.escape(str(e.data.get('text', '')))}</td>"
+                   f"<td{left}>{html.escape(str(e.data.get('encounter') or ''))}</td></tr>"
+                   for e in entries)
+    return style() + f'<div class="rpgk-card"><table class="rpgk-table"><tr>{head}</tr>{rows}</table></div>'

@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from ..errors import RpgError
+from ..messages import t
+from .base import Ruleset
+from .sheet import Sheet
+
+
+class RulesetError(RpgError, KeyError):
+    """An unknown ruleset key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_FREE = Ruleset()
+_FREE.sheet = Sheet(open=True)
+
 # key -> German title; an engine registers itself in IMPLEMENTED when it lands
 RULESETS: dict[str, str] = {
     "adz": "AdZ – Aera der Zauberey",
@@ -11,8 +27,21 @@ RULESETS: dict[str, str] = {
     "osr": "OSR – Kampf",
 }
 IMPLEMENTED: set[str] = set()
+_ENGINES: dict[str, Ruleset] = {}
 
 
 def rulesets() -> list[str]:
     """The ruleset keys, sorted."""
     return sorted(RULESETS)
+
+
+def register(engine: Ruleset) -> None:
+    """Make ``engine`` the ruleset for its key (engines call this on import)."""
+    _ENGINES[engine.key] = engine
+
+
+def get(key: str | None) -> Ruleset:
+    """The engine for ``key``; a plain ``Ruleset`` (no sheet fields) when none is registered."""
+    if key is not None and key not in RULESETS and key not in _ENGINES:
+        raise RulesetError(t("rpg.unknown_ruleset", key=key, known=", ".join(rulesets())))
+    return _ENGINES.get(key or "", _FREE)

@@ -6,10 +6,12 @@ then). Nothing here imports IPython.
 """
 
 from ..errors import StoreError
+from .campaign import Campaign, CampaignError, Encounter, Figure
 from .events import Event, new_tx
+from .journal import Journal
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore
 from .store import MAX_EVENT_BYTES, Store, open_store
 
-__all__ = ["MAX_EVENT_BYTES", "Event", "PostgresStore", "SQLiteStore", "Store", "StoreError",
-           "new_tx", "open_store"]
+__all__ = ["MAX_EVENT_BYTES", "Campaign", "CampaignError", "Encounter", "Event", "Figure", "Journal",
+           "PostgresStore", "SQLiteStore", "Store", "StoreError", "new_tx", "open_store"]

@@ -1,0 +1,38 @@
+"""The interface through which a ruleset plugs into campaigns and encounters.
+
+A ruleset declares its character sheet (fields, validation), the resources a
+sheet gives a figure (GD/VIG, LP/AP, damage tracks, HP), the conditions it
+knows, and how initiative is determined. Procedures (attacks, saves, …) are
+added by the engines; nothing here knows a particular ruleset.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .sheet import Sheet
+
+
+class Ruleset:
+    """Base class of a ruleset engine; subclasses set the class attributes."""
+
+    key: str = ""
+    title: str = ""
+    sheet: Sheet = Sheet()
+    #: condition name -> German description
+    conditions: Mapping[str, str] = {}
+    #: whether rounds are split into segments (e.g. ten per round)
+    segments: int | None = None
+
+    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The resources a validated sheet starts with: name -> {"value", "max"}."""
+        return {}
+
+    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
+                         rolls: Mapping[str, int]) -> list[str]:
+        """The turn order from each combatant's initiative roll (highest first, ties by name)."""
+        return sorted(combatants, key=lambda name: (-rolls[name], name))
+
+    def initiative_expression(self, combatant: Mapping[str, Any]) -> str:
+        """The dice expression a combatant rolls for initiative."""
+        return "W20"

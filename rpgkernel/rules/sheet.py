@@ -1,0 +1,119 @@
+"""Character sheets as data: a ruleset declares its fields, ``Sheet`` validates.
+
+A validation error names the field and what is allowed, in German, and
+suggests the nearest known field for a misspelt one. Input is never
+executed or stored unchecked: unknown fields, wrong types and out-of-range
+values are refused.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import RpgError
+from ..messages import t
+
+MAX_TEXT = 500          # characters in a text field
+MAX_ITEMS = 100         # entries in a list field
+MAX_NUMBER = 10**9      # absolute value of a number field
+
+
+class SheetError(RpgError, ValueError):
+    """A character sheet or stat block that does not fit the ruleset."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a sheet: ``kind`` is "int", "text", "bool" or "list" (of text)."""
+
+    kind: str
+    label: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    required: bool = False
+    default: Any = None
+
+    def allowed(self) -> str:
+        if self.choices:
+            return t("sheet.allowed_choices", choices=", ".join(self.choices))
+        if self.kind == "int":
+            lo = -MAX_NUMBER if self.minimum is None else self.minimum
+            hi = MAX_NUMBER if self.maximum is None else self.maximum
+            return t("sheet.allowed_int", low=lo, high=hi)
+        return t(f"sheet.allowed_{self.kind}", max=MAX_ITEMS if self.kind == "list" else MAX_TEXT)
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value in canonical form, or a SheetError naming the field."""
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "text": isinstance(value, str) and len(value) <= MAX_TEXT,
+            "bool": isinstance(value, bool),
+            "list": isinstance(value, list) and len(value) <= MAX_ITEMS
+            and all(isinstance(v, str) and len(v) <= MAX_TEXT for v in value),
+        }[self.kind]
+        if ok and self.kind == "int":
+            lo = -MAX_NUMBER if self.minimum is None else self.minimum
+            hi = MAX_NUMBER if self.maximum is None else self.maximum
+            ok = lo <= value <= hi
+        if ok and self.choices:
+            ok = value in self.choices
+        if not ok:
+            raise SheetError(t("sheet.bad_value", field=name, label=self.label, allowed=self.allowed(),
+                               value=_short(value)))
+        return list(value) if self.kind == "list" else value
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The fields of a ruleset's character sheet."""
+
+    fields: Mapping[str, Field] = field(default_factory=dict)
+    #: accept fields not declared (numbers, texts, flags, lists of texts)
+    open: bool = False
+
+    def validate(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A complete, checked copy of ``data`` with defaults filled in."""
+        if not isinstance(data, Mapping):
+            raise SheetError(t("sheet.not_mapping", type=type(data).__name__))
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            name = str(key)
+            spec = self.fields.get(name)
+            if spec is None and self.open:
+                spec = _ANY_FIELD
+            if spec is None:
+                close = difflib.get_close_matches(name, list(self.fields), n=1)
+                hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
+                raise SheetError(t("sheet.unknown_field", field=_short(name),
+                                   known=", ".join(self.fields) or "–") + hint)
+            out[name] = spec.check(name, value)
+        for name, spec in self.fields.items():
+            if name not in out:
+                if spec.required:
+                    raise SheetError(t("sheet.missing_field", field=name, label=spec.label,
+                                       allowed=spec.allowed()))
+                if spec.default is not None:
+                    out[name] = spec.default
+        return out
+
+
+class _AnyField(Field):
+    def check(self, name: str, value: Any) -> Any:
+        for kind in ("int", "text", "bool", "list"):
+            try:
+                return Field(kind, name).check(name, value)
+            except SheetError:
+                pass
+        raise SheetError(t("sheet.bad_value", field=name, label=name, allowed=t("sheet.allowed_any"),
+                           value=_short(value)))
+
+
+_ANY_FIELD = _AnyField("any", "")
+
+
+def _short(value: Any, n: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= n else text[:n - 1] + "…"

@@ -1,0 +1,520 @@
+"""``Campaign``: the GM binder's memory, folded from an append-only journal.
+
+Every change goes through a ``Transaction``: it computes reversible changes
+against a working copy of the state and is appended to the store as one
+atomic write; the campaign then folds it in. Reading first catches up with
+events other notebooks have written to the same store.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping
+
+from .. import rules
+from ..errors import RpgError
+from ..messages import t
+from . import changes as ch
+from . import model
+from .events import Event, new_tx
+from .journal import Journal
+from .store import Store, open_store
+
+SNAPSHOT_EVERY = 1000   # events between snapshots
+MAX_NAME = 100          # characters in a figure or encounter name
+TICKS = {"rundenbeginn": "round_start", "rundenende": "round_end",
+         "zugbeginn": "turn_start", "zugende": "turn_end"}
+
+
+class CampaignError(RpgError, ValueError):
+    """A request the campaign cannot carry out (unknown figure, nothing to undo, …)."""
+
+
+def check_name(name: object, what: str) -> str:
+    """A figure or encounter name: non-empty text without control characters."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME \
+            or any(ord(c) < 32 or c == "\x7f" for c in name):
+        raise CampaignError(t("campaign.bad_name", what=t(f"campaign.{what}"), max=MAX_NAME,
+                              name=repr(name)[:60]))
+    return name.strip()
+
+
+class Transaction:
+    """Changes and events collected for one atomic append."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.state = copy.deepcopy(campaign._state)
+        self.tx = new_tx()
+        self.events: list[Event] = []
+        self._pending: list[ch.Change] = []
+
+    def set(self, path: list[str], value: Any) -> None:
+        self._do(ch.set_(path, value, self.state))
+
+    def delete(self, path: list[str]) -> None:
+        self._do(ch.delete(path, self.state))
+
+    def add(self, path: list[str], by: int) -> None:
+        self._do(ch.add(path, by))
+
+    def _do(self, change: ch.Change) -> None:
+        ch.apply(self.state, change)
+        self._pending.append(change)
+
+    def extend(self, changes: list[ch.Change]) -> None:
+        for change in changes:
+            self._do(change)
+
+    def event(self, kind: str, text: str, figures: list[str] = (), encounter: str | None = None,
+              **data: Any) -> None:
+        """Close the changes made since the last event into an event of ``kind``."""
+        payload = {"text": text, "figures": list(figures), "encounter": encounter, **data}
+        if self._pending:
+            payload["changes"] = self._pending
+        self.events.append(Event(kind, payload, self.tx))
+        self._pending = []
+
+
+class Campaign:
+    """Characters, encounters, settings and the journal of one campaign.
+
+    Open one with ``Campaign.open("kampagne.sqlite")`` (or a
+    ``postgresql://`` URL). All state is derived from the journal.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._state = model.initial()
+        snap = store.latest_snapshot()
+        if snap is not None and snap[1].get("format") == model.FORMAT:
+            self._state = snap[1]
+        self._since_snapshot = 0
+        self.refresh()
+
+    @classmethod
+    def open(cls, path_or_url: str | os.PathLike[str], campaign: str | None = None) -> Campaign:
+        """Open or create the campaign stored at ``path_or_url``."""
+        return cls(open_store(path_or_url, campaign))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Campaign:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -------------------------------------------------------
+    def refresh(self) -> None:
+        """Fold in whatever has been appended since (also by other notebooks)."""
+        new = list(self.store.events(after=self._state["seq"]))
+        if new:
+            model.fold(self._state, new)
+            self._since_snapshot += len(new)
+            if self._since_snapshot >= SNAPSHOT_EVERY:
+                self.store.save_snapshot(self._state["seq"], self._state)
+                self._since_snapshot = 0
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """A copy of the current state document."""
+        self.refresh()
+        return copy.deepcopy(self._state)
+
+    @property
+    def ruleset(self) -> str | None:
+        self.refresh()
+        return self._state["settings"]["ruleset"]
+
+    @property
+    def characters(self) -> dict[str, Figure]:
+        self.refresh()
+        return {name: Figure(self, ["characters", name]) for name in self._state["characters"]}
+
+    @property
+    def encounters(self) -> dict[str, Encounter]:
+        self.refresh()
+        return {name: Encounter(self, name) for name in self._state["encounters"]}
+
+    @property
+    def encounter(self) -> Encounter | None:
+        """The active encounter."""
+        self.refresh()
+        name = self._state["active_encounter"]
+        return None if name is None else Encounter(self, name)
+
+    def figure(self, name: str, encounter: str | None = None) -> Figure:
+        """A character, or a combatant of the (active) encounter, by name."""
+        self.refresh()
+        path = model.figure_path(self._state, name, encounter)
+        if path is None:
+            raise CampaignError(self._unknown(name, encounter))
+        return Figure(self, path)
+
+    def _unknown(self, name: str, encounter: str | None) -> str:
+        import difflib
+        enc = self._state["encounters"].get(encounter or self._state["active_encounter"] or "")
+        known = list(self._state["characters"]) + (list(enc["combatants"]) if enc else [])
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
+        return t("campaign.unknown_figure", name=name) + hint
+
+    def journal(self, kind: str | None = None, figure: str | None = None,
+                encounter: str | None = None, last: int | None = None) -> Journal:
+        """Journal entries, optionally of one kind, figure or encounter; the ``last`` n."""
+        return Journal.read(self.store, kind=kind, figure=figure, encounter=encounter, last=last)
+
+    # -- writing -------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """Collect changes; on success they are appended atomically and folded in."""
+        self.refresh()
+        tx = Transaction(self)
+        yield tx
+        if tx._pending:
+            raise RuntimeError("changes without an event")
+        if tx.events:
+            self.store.append(tx.events)
+            self.refresh()
+
+    def set_ruleset(self, key: str | None) -> None:
+        rules.get(key)
+        with self.transaction() as tx:
+            tx.set(["settings", "ruleset"], key)
+            tx.event("einstellung", t("journal.ruleset", key=key or "–"))
+
+    def log_roll(self, roll: Any, figure: str | None = None) -> None:
+        """Write a roll into the journal (it changes nothing, so there is nothing to undo)."""
+        with self.transaction() as tx:
+            tx.event("wurf", str(roll), [figure] if figure else [],
+                     self._state["active_encounter"], roll=roll.to_dict())
+
+    def add_character(self, name: str, sheet: Mapping[str, Any] | None = None,
+                      ruleset: str | None = None, resources: Mapping[str, int] | None = None,
+                      conditions: Mapping[str, Any] | None = None) -> Figure:
+        """Create a character; the sheet is validated by the ruleset."""
+        name = check_name(name, "figure")
+        self.refresh()
+        if name in self._state["characters"]:
+            raise CampaignError(t("campaign.duplicate", name=name))
+        record = self._new_figure(name, sheet, ruleset or self._state["settings"]["ruleset"],
+                                  resources, conditions)
+        with self.transaction() as tx:
+            tx.set(["characters", name], record)
+            tx.event("figur", t("journal.character", name=name), [name])
+        return Figure(self, ["characters", name])
+
+    def _new_figure(self, name: str, sheet: Mapping[str, Any] | None, ruleset: str | None,
+                    resources: Mapping[str, int] | None,
+                    conditions: Mapping[str, Any] | None) -> dict[str, Any]:
+        engine = rules.get(ruleset)
+        checked = engine.sheet.validate(sheet or {})
+        res = engine.resources(checked)
+        for key, value in (resources or {}).items():
+            key = check_name(key, "resource")
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
+                raise CampaignError(t("campaign.bad_resource", name=key, value=repr(value)[:40]))
+            res[key] = {"value": value, "max": max(value, res.get(key, {}).get("max", value))}
+        record = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res, "conditions": {}}
+        for cname, spec in (conditions or {}).items():
+            record["conditions"][check_name(cname, "condition")] = _condition(spec or {}, name)
+        return record
+
+    def new_encounter(self, name: str, activate: bool = True) -> Encounter:
+        name = check_name(name, "encounter")
+        self.refresh()
+        if name in self._state["encounters"]:
+            raise CampaignError(t("campaign.duplicate", name=name))
+        with self.transaction() as tx:
+            tx.set(["encounters", name], {"name": name, "ruleset": self._state["settings"]["ruleset"],
+                                          "round": 0, "turn": 0, "segment": None, "order": [],
+                                          "combatants": {}})
+            if activate:
+                tx.set(["active_encounter"], name)
+            tx.event("begegnung", t("journal.encounter", name=name), encounter=name)
+        return Encounter(self, name)
+
+    def change(self, who: str, resource: str, by: int, reason: str | None = None) -> Figure:
+        """Change a resource of a figure by ``by`` (negative: damage, loss)."""
+        fig = self.figure(who)
+        if resource not in fig.resources:
+            raise CampaignError(t("campaign.unknown_resource", name=resource, figure=who,
+                                  known=", ".join(fig.resources) or "–"))
+        if isinstance(by, bool) or not isinstance(by, int) or abs(by) > 10**9:
+            raise CampaignError(t("campaign.bad_resource", name=resource, value=repr(by)[:40]))
+        old = fig.resources[resource]["value"]
+        with self.transaction() as tx:
+            tx.add(fig.path + ["resources", resource, "value"], by)
+            tx.event("ressource", t("journal.resource", figure=who, resource=resource, old=old,
+                                    new=old + by) + (f" ({reason})" if reason else ""),
+                     [who], self._state["active_encounter"])
+        return self.figure(who)
+
+    def add_condition(self, who: str, condition: str, rounds: int | None = None,
+                      ends: str = "rundenende", of: str | None = None) -> Figure:
+        """Give a figure a condition; with ``rounds`` it ends after that many ``ends`` moments.
+
+        ``ends`` is one of rundenbeginn, rundenende, zugbeginn, zugende; for the
+        turn moments, ``of`` names whose turn counts (default: the figure's own).
+        """
+        fig = self.figure(who)
+        condition = check_name(condition, "condition")
+        spec = _condition({"runden": rounds, "endet": ends, "von": of}, who)
+        with self.transaction() as tx:
+            tx.set(fig.path + ["conditions", condition], spec)
+            tx.event("zustand", t("journal.condition_on", figure=who, condition=condition),
+                     [who], self._state["active_encounter"])
+        return self.figure(who)
+
+    def remove_condition(self, who: str, condition: str) -> Figure:
+        fig = self.figure(who)
+        if condition not in fig.conditions:
+            raise CampaignError(t("campaign.unknown_condition", name=condition, figure=who))
+        with self.transaction() as tx:
+            tx.delete(fig.path + ["conditions", condition])
+            tx.event("zustand", t("journal.condition_off", figure=who, condition=condition),
+                     [who], self._state["active_encounter"])
+        return self.figure(who)
+
+    # -- undo and redo ---------------------------------------------------
+    def undo(self) -> str:
+        """Undo the last change (a resolution, a turn, …) by appending its inverse."""
+        self.refresh()
+        done = self._state["history"]["done"]
+        if not done:
+            raise CampaignError(t("campaign.nothing_to_undo"))
+        entry = done[-1]
+        original = self._tx_changes(entry)
+        with self.transaction() as tx:
+            tx.extend(ch.invert(original))
+            tx.event(model.UNDO, t("journal.undo", what=entry["kind"]), of=entry["tx"])
+        return entry["kind"]
+
+    def redo(self) -> str:
+        """Redo the last undone change."""
+        self.refresh()
+        undone = self._state["history"]["undone"]
+        if not undone:
+            raise CampaignError(t("campaign.nothing_to_redo"))
+        entry = undone[-1]
+        with self.transaction() as tx:
+            tx.extend(self._tx_changes(entry))
+            tx.event(model.REDO, t("journal.redo", what=entry["kind"]), of=entry["tx"])
+        return entry["kind"]
+
+    def _tx_changes(self, entry: Mapping[str, Any]) -> list[ch.Change]:
+        events = self.store.events(after=entry["first"] - 1, limit=entry["last"] - entry["first"] + 1)
+        return [c for e in events if e.tx == entry["tx"] for c in e.data.get("changes", ())]
+
+    def __repr__(self) -> str:
+        self.refresh()
+        return t("campaign.repr", where=self.store.where, characters=len(self._state["characters"]),
+                 encounters=len(self._state["encounters"]), events=self._state["seq"])
+
+
+def _condition(spec: Mapping[str, Any], bearer: str) -> dict[str, Any]:
+    """A condition record from user input (German keys: runden, endet, von)."""
+    unknown = set(spec) - {"runden", "endet", "von"}
+    if unknown:
+        raise CampaignError(t("campaign.bad_condition_key", key=sorted(unknown)[0]))
+    rounds, ends, of = spec.get("runden"), spec.get("endet", "rundenende"), spec.get("von")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                               or not 1 <= rounds <= 10_000):
+        raise CampaignError(t("campaign.bad_rounds", value=repr(rounds)[:40]))
+    if ends not in TICKS:
+        raise CampaignError(t("campaign.bad_ends", value=repr(ends)[:40], known=", ".join(TICKS)))
+    return {"remaining": rounds, "tick": TICKS[ends] if rounds else None,
+            "of": check_name(of, "figure") if of else bearer}
+
+
+class Figure:
+    """A read-only view of a character or combatant."""
+
+    def __init__(self, campaign: Campaign, path: list[str]) -> None:
+        self.campaign = campaign
+        self.path = path
+
+    @property
+    def _data(self) -> dict[str, Any]:
+        self.campaign.refresh()
+        return copy.deepcopy(model.figure(self.campaign._state, self.path))
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def sheet(self) -> dict[str, Any]:
+        return self._data.get("sheet", {})
+
+    @property
+    def resources(self) -> dict[str, dict[str, int]]:
+        return self._data.get("resources", {})
+
+    @property
+    def conditions(self) -> dict[str, dict[str, Any]]:
+        return self._data.get("conditions", {})
+
+    def __repr__(self) -> str:
+        from ..render import figure_text
+        return figure_text(self._data)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import figure_html, figure_text
+        data = self._data
+        return {"text/plain": figure_text(data), "text/html": figure_html(data)}
+
+
+class Encounter:
+    """A view of an encounter with the operations that run it."""
+
+    def __init__(self, campaign: Campaign, name: str) -> None:
+        self.campaign = campaign
+        self.name = name
+
+    @property
+    def _data(self) -> dict[str, Any]:
+        self.campaign.refresh()
+        return copy.deepcopy(self.campaign._state["encounters"][self.name])
+
+    @property
+    def round(self) -> int:
+        return self._data["round"]
+
+    @property
+    def order(self) -> list[str]:
+        return self._data["order"]
+
+    @property
+    def current(self) -> str | None:
+        data = self._data
+        return data["order"][data["turn"]] if data["round"] and data["order"] else None
+
+    @property
+    def combatants(self) -> dict[str, Figure]:
+        return {name: self.campaign.figure(name, self.name) for name in self._data["combatants"]}
+
+    def add(self, name: str, side: str = "", character: str | None = None,
+            sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
+            conditions: Mapping[str, Any] | None = None, count: int = 1,
+            ruleset: str | None = None) -> list[str]:
+        """Add a combatant: a character (``character=``), or a monster/group from a stat block.
+
+        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …).
+        """
+        camp = self.campaign
+        name = check_name(name, "figure")
+        side = check_name(side, "side") if side else ""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
+            raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
+        camp.refresh()
+        enc = camp._state["encounters"][self.name]
+        names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
+        for n in names:
+            if n in enc["combatants"]:
+                raise CampaignError(t("campaign.duplicate", name=n))
+        if character is not None and character not in camp._state["characters"]:
+            raise CampaignError(camp._unknown(character, None))
+        with camp.transaction() as tx:
+            for n in names:
+                if character is not None:
+                    record = {"name": n, "character": character}
+                else:
+                    record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions)
+                    record["character"] = None
+                record["side"] = side
+                tx.set(["encounters", self.name, "combatants", n], record)
+                if enc["round"]:
+                    tx.set(["encounters", self.name, "order"], tx.state["encounters"][self.name]["order"] + [n])
+            key = "journal.combatants" if len(names) > 1 else "journal.combatant"
+            tx.event("kampfteilnehmer", t(key, names=", ".join(names), encounter=self.name), names, self.name)
+        return names
+
+    def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
+              rng: Any = None, dice: Any = None) -> list[str]:
+        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset."""
+        from ..dice import roll as roll_dice
+        camp = self.campaign
+        data = self._data
+        state = camp._state
+        combatants = {n: model.figure(state, model.figure_path(state, n, self.name))
+                      for n in data["combatants"]}
+        if not combatants:
+            raise CampaignError(t("campaign.empty_encounter", name=self.name))
+        engine = rules.get(data["ruleset"])
+        rolled: dict[str, Any] = {}
+        if order is None:
+            if rolls is None:
+                given = iter(dice) if dice is not None else None
+                values = {}
+                for n, c in combatants.items():
+                    expr = engine.initiative_expression(c)
+                    r = roll_dice(expr, rng=rng, dice=[next(given)] if given else None)
+                    values[n], rolled[n] = r.total, r.to_dict()
+                rolls = values
+            unknown = set(rolls) ^ set(combatants)
+            if unknown:
+                raise CampaignError(camp._unknown(sorted(unknown)[0], self.name))
+            order = engine.initiative_order(combatants, rolls)
+        if sorted(order) != sorted(combatants):
+            raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
+        with camp.transaction() as tx:
+            tx.set(["encounters", self.name, "order"], list(order))
+            tx.set(["encounters", self.name, "round"], 1)
+            tx.set(["encounters", self.name, "turn"], 0)
+            tx.extend(model.tick(tx.state, self.name, "round_start", None))
+            tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
+            tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order),
+                     self.name, rolls=rolled or dict(rolls or {}))
+        return list(order)
+
+    def next_turn(self) -> str:
+        """End the current turn (and the round after the last) and start the next; conditions count down."""
+        with self.campaign.transaction() as tx:
+            nxt = self._advance(tx)
+            rnd = tx.state["encounters"][self.name]["round"]
+            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
+        return nxt
+
+    def next_round(self) -> int:
+        """Pass the remaining turns of this round (their moments count) and start the next round."""
+        with self.campaign.transaction() as tx:
+            start = tx.state["encounters"][self.name]["round"]
+            while True:
+                nxt = self._advance(tx)
+                rnd = tx.state["encounters"][self.name]["round"]
+                if rnd != start:
+                    break
+            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
+        return rnd
+
+    def _advance(self, tx: Transaction) -> str:
+        data = tx.state["encounters"][self.name]
+        if not data["round"]:
+            raise CampaignError(t("campaign.not_started", name=self.name))
+        order, turn = data["order"], data["turn"]
+        tx.extend(model.tick(tx.state, self.name, "turn_end", order[turn]))
+        if turn + 1 < len(order):
+            tx.set(["encounters", self.name, "turn"], turn + 1)
+        else:
+            tx.extend(model.tick(tx.state, self.name, "round_end", None))
+            tx.add(["encounters", self.name, "round"], 1)
+            tx.set(["encounters", self.name, "turn"], 0)
+            tx.extend(model.tick(tx.state, self.name, "round_start", None))
+        nxt = order[(turn + 1) % len(order)]
+        tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
+        return nxt
+
+    def __repr__(self) -> str:
+        from ..render import encounter_text
+        return encounter_text(self._data)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import encounter_html, encounter_text
+        data = self._data
+        state = self.campaign._state
+        return {"text/plain": encounter_text(data), "text/html": encounter_html(data, state)}

@@ -1,0 +1,82 @@
+"""Reversible changes to the campaign state, a JSON document.
+
+Every event that changes the state carries a list of changes; each names a
+path into the document and says what it did there, including what was there
+before, so that it can be inverted:
+
+- ``{"op": "set", "path": [...], "value": v, "old": o}``: ``old`` is absent
+  when the key did not exist;
+- ``{"op": "del", "path": [...], "old": o}``;
+- ``{"op": "add", "path": [...], "by": n}``: a number changes by ``n``.
+  Additions commute, so two notebooks changing the same resource at the same
+  time both count.
+
+Undo appends the inverse changes; redo appends the original ones again.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+Change = dict[str, Any]
+Path = list[str]
+
+
+def set_(path: Path, value: Any, state: dict) -> Change:
+    """A change that puts ``value`` at ``path`` (remembering what was there)."""
+    change: Change = {"op": "set", "path": list(path), "value": copy.deepcopy(value)}
+    found, old = lookup(state, path)
+    if found:
+        change["old"] = copy.deepcopy(old)
+    return change
+
+
+def delete(path: Path, state: dict) -> Change:
+    found, old = lookup(state, path)
+    if not found:
+        raise KeyError("/".join(path))
+    return {"op": "del", "path": list(path), "old": copy.deepcopy(old)}
+
+
+def add(path: Path, by: int) -> Change:
+    return {"op": "add", "path": list(path), "by": by}
+
+
+def lookup(state: dict, path: Path) -> tuple[bool, Any]:
+    node: Any = state
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return False, None
+        node = node[key]
+    return True, node
+
+
+def apply(state: dict, change: Change) -> None:
+    """Carry out ``change`` on ``state`` in place (missing parents are created)."""
+    *parents, last = change["path"]
+    node = state
+    for key in parents:
+        node = node.setdefault(key, {})
+    op = change["op"]
+    if op == "set":
+        node[last] = copy.deepcopy(change["value"])
+    elif op == "del":
+        node.pop(last, None)
+    else:
+        node[last] = node.get(last, 0) + change["by"]
+
+
+def invert(changes: list[Change]) -> list[Change]:
+    """The changes that undo ``changes`` (in reverse order)."""
+    out = []
+    for c in reversed(changes):
+        if c["op"] == "add":
+            out.append({"op": "add", "path": c["path"], "by": -c["by"]})
+        elif c["op"] == "del":
+            out.append({"op": "set", "path": c["path"], "value": c["old"]})
+        elif "old" in c:
+            out.append({"op": "set", "path": c["path"], "value": c["old"], "old": c["value"]})
+        else:
+            out.append({"op": "del", "path": c["path"], "old": c["value"]})
+    return out

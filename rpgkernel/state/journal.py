@@ -1,0 +1,53 @@
+"""Listing, filtering and exporting the journal."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from ..errors import RpgError
+from ..messages import t
+from .events import Event
+from .store import Store
+
+
+class Journal(tuple):
+    """Journal entries in seq order (a tuple of ``Event``)."""
+
+    @classmethod
+    def read(cls, store: Store, kind: str | None = None, figure: str | None = None,
+             encounter: str | None = None, last: int | None = None) -> Journal:
+        found = (e for e in store.events(kinds=kind)
+                 if (figure is None or figure in e.data.get("figures", ()))
+                 and (encounter is None or e.data.get("encounter") == encounter))
+        return cls(deque(found, maxlen=last) if last else found)
+
+    def to_jsonl(self, path: str | Path | None = None) -> str:
+        """One JSON object per line; written to ``path`` when given."""
+        text = "".join(e.to_json() + "\n" for e in self)
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame (seq, at, tx, kind, text, encounter, figures, data)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise RpgError(t("journal.no_pandas")) from None
+        rows = [{"seq": e.seq, "at": e.at, "tx": e.tx, "kind": e.kind, "text": e.data.get("text", ""),
+                 "encounter": e.data.get("encounter"), "figures": list(e.data.get("figures", ())),
+                 "data": json.dumps(e.data, ensure_ascii=False)} for e in self]
+        return pd.DataFrame(rows, columns=["seq", "at", "tx", "kind", "text", "encounter", "figures", "data"])
+
+    def __repr__(self) -> str:
+        from ..render import journal_text
+        return journal_text(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import journal_html, journal_text
+        return {"text/plain": journal_text(self), "text/html": journal_html(self)}
+
+

@@ -1,0 +1,109 @@
+"""The campaign state as a JSON document, and the fold that builds it.
+
+The state is never changed except by folding journal events: each event may
+carry ``changes`` (see ``changes.py``), applied in order. The undo history
+is part of the fold: every transaction that changed something is pushed on
+``history.done``; an undo moves it to ``history.undone``, a redo back, and a
+new change clears ``undone``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from . import changes as ch
+from .events import Event
+
+FORMAT = 1              # of the state document (snapshots of another format are ignored)
+HISTORY_LIMIT = 1000    # undoable transactions remembered
+UNDO, REDO = "rückgängig", "wiederholt"
+
+#: moments at which condition durations count down
+MOMENTS = ("round_start", "round_end", "turn_start", "turn_end")
+
+
+def initial() -> dict[str, Any]:
+    return {"format": FORMAT, "seq": 0, "settings": {"ruleset": None, "seed": None},
+            "characters": {}, "encounters": {}, "active_encounter": None,
+            "history": {"done": [], "undone": []}}
+
+
+def fold(state: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
+    """Apply ``events`` (in seq order) to ``state`` in place; return it."""
+    for event in events:
+        for change in event.data.get("changes", ()):
+            ch.apply(state, change)
+        _track(state["history"], event)
+        state["seq"] = event.seq
+    return state
+
+
+def _track(history: dict[str, list], event: Event) -> None:
+    done, undone = history["done"], history["undone"]
+    if event.kind == UNDO:
+        target = event.data["of"]
+        for i in range(len(done) - 1, -1, -1):
+            if done[i]["tx"] == target:
+                undone.append(done.pop(i))
+                break
+    elif event.kind == REDO:
+        target = event.data["of"]
+        for i in range(len(undone) - 1, -1, -1):
+            if undone[i]["tx"] == target:
+                done.append(undone.pop(i))
+                break
+    elif event.data.get("changes"):
+        if done and done[-1]["tx"] == event.tx:
+            done[-1]["last"] = event.seq
+        else:
+            done.append({"tx": event.tx, "kind": event.kind, "first": event.seq, "last": event.seq})
+            del done[:-HISTORY_LIMIT]
+            undone.clear()
+
+
+def figure_path(state: dict[str, Any], name: str, encounter: str | None = None) -> list[str] | None:
+    """Where the figure ``name`` lives: a character, or a combatant of the encounter.
+
+    A combatant that stands for a character resolves to the character, so
+    resources and conditions stay with it after the encounter.
+    """
+    enc = state["encounters"].get(encounter or state["active_encounter"] or "")
+    if enc is not None and name in enc["combatants"]:
+        linked = enc["combatants"][name].get("character")
+        if linked is None:
+            return ["encounters", enc["name"], "combatants", name]
+        return ["characters", linked]
+    if name in state["characters"]:
+        return ["characters", name]
+    return None
+
+
+def figure(state: dict[str, Any], path: list[str]) -> dict[str, Any]:
+    found, node = ch.lookup(state, path)
+    assert found, path
+    return node
+
+
+def tick(state: dict[str, Any], encounter: str, moment: str, whose: str | None) -> list[ch.Change]:
+    """Count down the conditions of the encounter's figures at ``moment``.
+
+    ``whose`` is the combatant whose turn starts or ends (None for round
+    moments). A condition counts down when its ``tick`` is this moment and,
+    for turn moments, when ``of`` names that combatant; at 0 it ends.
+    """
+    out: list[ch.Change] = []
+    enc = state["encounters"][encounter]
+    for name in enc["combatants"]:
+        path = figure_path(state, name, encounter)
+        assert path is not None
+        for cname, cond in figure(state, path).get("conditions", {}).items():
+            if cond.get("tick") != moment or cond.get("remaining") is None:
+                continue
+            if moment.startswith("turn") and cond.get("of", name) != whose:
+                continue
+            cpath = path + ["conditions", cname]
+            if cond["remaining"] <= 1:
+                out.append(ch.delete(cpath, state))
+            else:
+                out.append(ch.add(cpath + ["remaining"], -1))
+    return out
