@@ -261,3 +261,17 @@ def test_journal_filters_and_exports(camp, tmp_path):
     frame = camp.journal().to_dataframe()
     assert isinstance(frame, pd.DataFrame) and list(frame["kind"])[-1] == "wurf"
     assert "Das Journal ist leer." == repr(camp.journal(kind="nichts"))
+
+
+def test_segments_for_rulesets_that_split_rounds(camp, monkeypatch):
+    monkeypatch.setattr(Probe, "segments", 10)
+    camp.set_ruleset("probe")
+    enc = camp.new_encounter("Gefecht")
+    enc.set_segment(4)
+    assert enc.segment == 4
+    with pytest.raises(CampaignError, match="Segment"):
+        enc.set_segment(11)
+    camp.set_ruleset(None)
+    free = camp.new_encounter("Ohne Segmente")
+    with pytest.raises(CampaignError, match="Segment"):
+        free.set_segment(1)

@@ -283,27 +283,23 @@ class Campaign:
     # -- undo and redo ---------------------------------------------------
     def undo(self) -> str:
         """Undo the last change (a resolution, a turn, …) by appending its inverse."""
-        self.refresh()
-        done = self._state["history"]["done"]
-        if not done:
-            raise CampaignError(t("campaign.nothing_to_undo"))
-        entry = done[-1]
-        original = self._tx_changes(entry)
-        with self.transaction() as tx:
-            tx.extend(ch.invert(original))
-            tx.event(model.UNDO, t("journal.undo", what=entry["kind"]), of=entry["tx"])
-        return entry["kind"]
+        return self._replay("done", model.UNDO, ch.invert)
 
     def redo(self) -> str:
-        """Redo the last undone change."""
+        """Redo the last undone change by appending it again."""
+        return self._replay("undone", model.REDO, list)
+
+    def _replay(self, stack: str, kind: str, transform: Any) -> str:
         self.refresh()
-        undone = self._state["history"]["undone"]
-        if not undone:
-            raise CampaignError(t("campaign.nothing_to_redo"))
-        entry = undone[-1]
+        entries = self._state["history"][stack]
+        if not entries:
+            raise CampaignError(t("campaign.nothing_to_undo" if kind == model.UNDO
+                                  else "campaign.nothing_to_redo"))
+        entry = entries[-1]
         with self.transaction() as tx:
-            tx.extend(self._tx_changes(entry))
-            tx.event(model.REDO, t("journal.redo", what=entry["kind"]), of=entry["tx"])
+            tx.extend(transform(self._tx_changes(entry)))
+            tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo", what=entry["kind"]),
+                     of=entry["tx"])
         return entry["kind"]
 
     def _tx_changes(self, entry: Mapping[str, Any]) -> list[ch.Change]:
@@ -393,6 +389,21 @@ class Encounter:
     def current(self) -> str | None:
         data = self._data
         return data["order"][data["turn"]] if data["round"] and data["order"] else None
+
+    @property
+    def segment(self) -> int | None:
+        return self._data["segment"]
+
+    def set_segment(self, segment: int | None) -> None:
+        """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
+        parts = rules.get(self._data["ruleset"]).segments
+        if segment is not None and (parts is None or isinstance(segment, bool)
+                                    or not isinstance(segment, int) or not 1 <= segment <= parts):
+            raise CampaignError(t("campaign.bad_segment", value=repr(segment)[:40], max=parts or 0))
+        with self.campaign.transaction() as tx:
+            tx.set(["encounters", self.name, "segment"], segment)
+            tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
+                     encounter=self.name)
 
     @property
     def combatants(self) -> dict[str, Figure]:

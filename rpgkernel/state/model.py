@@ -41,17 +41,9 @@ def fold(state: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
 def _track(history: dict[str, list], event: Event) -> None:
     done, undone = history["done"], history["undone"]
     if event.kind == UNDO:
-        target = event.data["of"]
-        for i in range(len(done) - 1, -1, -1):
-            if done[i]["tx"] == target:
-                undone.append(done.pop(i))
-                break
+        _move(done, undone, event.data["of"])
     elif event.kind == REDO:
-        target = event.data["of"]
-        for i in range(len(undone) - 1, -1, -1):
-            if undone[i]["tx"] == target:
-                done.append(undone.pop(i))
-                break
+        _move(undone, done, event.data["of"])
     elif event.data.get("changes"):
         if done and done[-1]["tx"] == event.tx:
             done[-1]["last"] = event.seq
@@ -59,6 +51,14 @@ def _track(history: dict[str, list], event: Event) -> None:
             done.append({"tx": event.tx, "kind": event.kind, "first": event.seq, "last": event.seq})
             del done[:-HISTORY_LIMIT]
             undone.clear()
+
+
+def _move(source: list[dict], target: list[dict], tx: str) -> None:
+    """Move the newest entry of transaction ``tx`` from ``source`` to ``target``."""
+    for i in range(len(source) - 1, -1, -1):
+        if source[i]["tx"] == tx:
+            target.append(source.pop(i))
+            return
 
 
 def figure_path(state: dict[str, Any], name: str, encounter: str | None = None) -> list[str] | None:
