@@ -42,3 +42,26 @@ class GivenDiceError(RpgError, ValueError):
 
 class StoreError(RpgError):
     """A campaign store that cannot be opened, read or written, or input it refuses."""
+
+
+class ResolveError(RpgError, ValueError):
+    """A ``%%resolve`` line that cannot be carried out, with line and column.
+
+    ``str(err)`` gives "Zeile L, Spalte C: message", the line and a caret
+    under the column, and a suggestion where one exists.
+    """
+
+    def __init__(self, message: str, source: str = "", line: int = 0, column: int = 1,
+                 suggestion: str | None = None) -> None:
+        self.message, self.source, self.line, self.column = message, source, line, column
+        self.suggestion = suggestion
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        from .messages import t
+        lines = [t("resolve.where", line=self.line, col=self.column) + " " + self.message]
+        if self.source:
+            lines += ["  " + self.source, "  " + " " * (self.column - 1) + "^"]
+        if self.suggestion:
+            lines.append(self.suggestion)
+        return "\n".join(lines)

@@ -1,87 +1,51 @@
 """IPython magics: a thin layer that parses the line, calls the engine, shows the result.
 
-``roll_line`` and ``rpg_line`` are plain functions, testable without a
-running kernel; ``register`` binds them to a shell as ``%roll`` and ``%rpg``
-with IPython's ``{var}``/``$var`` expansion switched off (braces belong to
-the dice language; notebook variables are written ``@name``).
+``roll_line``, ``rpg_line`` and ``figuren_cell`` are plain functions,
+testable without a running kernel; ``register`` binds them to a shell as
+``%roll``, ``%rpg`` and ``%%figuren`` with IPython's ``{var}``/``$var``
+expansion switched off (braces belong to the dice language; notebook
+variables are written ``@name``). Argument parsing is in ``magic_args``.
 """
 
 from __future__ import annotations
 
 import difflib
-import html
 from typing import Callable, Mapping
 
 from IPython.core.magic import no_var_expand
 
-from . import messages, rules, session
+from . import magic_args as args
+from . import messages, rules, session, statblocks
 from .dice import limits
 from .dice.exact import dist
 from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
-from .render import ErrorBox, style
+from .render import ErrorBox, Notice, status_html, status_text
 
 _ROLL_OPTIONS = {
     "--seed": "seed", "-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl",
     "--vorschau": "vorschau", "--preview": "vorschau",
     "--würfel": "würfel", "--wuerfel": "würfel", "--dice": "würfel",
 }
-_FLAGS = {"vorschau"}
-
-
-def _options(line: str, known: Mapping[str, str], usage: str) -> tuple[dict[str, str | bool], list[str]]:
-    """Split a magic line into options and the remaining words."""
-    opts: dict[str, str | bool] = {}
-    rest: list[str] = []
-    words = line.split()
-    i = 0
-    while i < len(words):
-        word = words[i]
-        name, eq, value = word.partition("=")
-        if name in known:
-            key = known[name]
-            if key in _FLAGS:
-                opts[key] = True
-            elif eq:
-                opts[key] = value
-            elif i + 1 < len(words):
-                i += 1
-                opts[key] = words[i]
-            else:
-                raise RpgError(t("magic.missing_value", option=name) + "\n" + t("magic.usage", usage=usage))
-        elif word.startswith("--"):
-            raise RpgError(t("magic.bad_option", option=name) + "\n" + t("magic.usage", usage=usage))
-        else:
-            rest.append(word)
-        i += 1
-    return opts, rest
-
-
-def _int(opts: dict, key: str, option: str, expected: str | None = None) -> int | None:
-    if key not in opts:
-        return None
-    try:
-        return int(str(opts[key]))
-    except ValueError:
-        raise RpgError(t("magic.bad_value", option=option, value=opts[key],
-                         expected=expected or t("magic.expected_int"))) from None
-
-
 _ROLL_USAGE = "%roll [--seed N] [-n ANZAHL] [--vorschau] [--würfel 6,2,5] AUSDRUCK"
 
 
 def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
-    """Run one ``%roll`` line: a ``Roll``, ``Rolls`` (``-n``) or ``Dist`` (``--vorschau``)."""
-    opts, words = _options(line, _ROLL_OPTIONS, _ROLL_USAGE)
+    """Run one ``%roll`` line: a ``Roll``, ``Rolls`` (``-n``) or ``Dist`` (``--vorschau``).
+
+    Rolls (not previews) are written into the session's open campaign.
+    """
+    opts, words = args.options(args.split(line), _ROLL_OPTIONS, _ROLL_USAGE, flags={"vorschau"})
     expr = " ".join(words)
     if not expr:
         raise RpgError(t("magic.no_expression"))
     variables = user_ns if user_ns is not None else {}
     if opts.get("vorschau"):
         return dist(expr, variables)
-    seed = _int(opts, "seed", "--seed")
-    count = _int(opts, "anzahl", "-n/--anzahl", t("magic.count_range", max=limits.MAX_ROLLS))
+    seed = args.integer(opts, "seed", "--seed")
+    count = args.integer(opts, "anzahl", "-n/--anzahl", t("magic.count_range", max=limits.MAX_ROLLS),
+                         low=1, high=limits.MAX_ROLLS)
     given = None
     if "würfel" in opts:
         try:
@@ -90,11 +54,11 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
             raise RpgError(t("magic.bad_value", option="--würfel", value=opts["würfel"],
                              expected=t("magic.expected_dice"))) from None
     if count is not None:
-        if not 1 <= count <= limits.MAX_ROLLS:
-            raise RpgError(t("magic.bad_value", option="-n/--anzahl", value=count,
-                             expected=t("magic.count_range", max=limits.MAX_ROLLS)))
-        return roll_many(expr, count, seed=seed, dice=given, variables=variables)
-    return roll(expr, seed=seed, dice=given, variables=variables)
+        result = roll_many(expr, count, seed=seed, dice=given, variables=variables)
+    else:
+        result = roll(expr, seed=seed, dice=given, variables=variables)
+    session.current().log(result)
+    return result
 
 
 roll_line.__doc__ = """Würfeln mit deutscher oder englischer Notation.
@@ -127,6 +91,9 @@ Optionen (englisch: --count, --preview, --dice):
   --würfel LISTE  gegebene Würfelergebnisse in Wurfreihenfolge
                   (auch --wuerfel)
 
+Mit geöffneter Kampagne (%rpg --kampagne …) kommt jeder Wurf ins Journal
+(die Vorschau nicht).
+
 Die Würfelsprache ist in docs/wuerfelsprache.md beschrieben.
 """
 
@@ -135,17 +102,27 @@ _RPG_OPTIONS = {
     "--seed": "seed", "--kampagne": "kampagne", "--campaign": "kampagne",
     "--sprache": "sprache", "--language": "sprache",
 }
-_RPG_USAGE = "%rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI]"
+_RPG_USAGE = ("%rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]"
+              " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
+              " [--begegnung NAME]")
+_JOURNAL_OPTIONS = {
+    "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
+    "--begegnung": "begegnung", "--encounter": "begegnung",
+}
+_JOURNAL_DEFAULT, _JOURNAL_MAX = 20, 10_000
+_UNDO = {"rückgängig", "rueckgaengig", "undo"}
+_REDO = {"wiederholen", "redo"}
 
 
 class Status:
     """What ``%rpg`` shows: the session's settings and the rulesets."""
 
     def __init__(self, s: session.Session) -> None:
+        where = s.campaign.store.where if s.campaign is not None else t("rpg.campaign_none")
         self.rows = [
             (t("rpg.ruleset"), s.ruleset or t("rpg.ruleset_none")),
             (t("rpg.seed"), t("rpg.seed_none") if s.seed is None else str(s.seed)),
-            (t("rpg.campaign"), s.campaign or t("rpg.campaign_none")),
+            (t("rpg.campaign"), where),
             (t("rpg.language"), messages.language()),
         ]
         self.rulesets = [(key, rules.RULESETS[key],
@@ -153,72 +130,152 @@ class Status:
                          for key in rules.rulesets()]
 
     def __repr__(self) -> str:
-        lines = [f"{k}: {v}" for k, v in self.rows]
-        lines.append(t("rpg.rulesets") + ":")
-        lines += [f"  {key:<12} {title} – {state}" for key, title, state in self.rulesets]
-        return "\n".join(lines)
+        return status_text(self.rows, self.rulesets)
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        rows = "".join(f'<tr><th style="text-align:left">{html.escape(k)}</th><td style="text-align:left">'
-                       f"{html.escape(v)}</td></tr>" for k, v in self.rows)
-        rs = "".join(f'<tr><td style="text-align:left"><code>{html.escape(key)}</code></td>'
-                     f'<td style="text-align:left">{html.escape(title)}</td>'
-                     f'<td style="text-align:left">{html.escape(state)}</td></tr>'
-                     for key, title, state in self.rulesets)
-        body = (f'<div class="rpgk-card"><div class="rpgk-head">{html.escape(t("rpg.status_title"))}</div>'
-                f'<table class="rpgk-table">{rows}</table>'
-                f'<div class="rpgk-head">{html.escape(t("rpg.rulesets"))}</div>'
-                f'<table class="rpgk-table">{rs}</table></div>')
-        return {"text/plain": repr(self), "text/html": style() + body}
+        return {"text/plain": repr(self), "text/html": status_html(self.rows, self.rulesets)}
 
 
-def rpg_line(line: str) -> Status:
-    """Set the session's ruleset, seed and language; show the status."""
-    opts, words = _options(line, _RPG_OPTIONS, _RPG_USAGE)
+def _too_many(words: list[str], usage: str) -> RpgError:
+    return RpgError(t("rpg.words", words=" ".join(words)) + "\n" + t("magic.usage", usage=usage))
+
+
+def rpg_line(line: str) -> object:
+    """Settings (ruleset, seed, language, campaign), or undo, redo, journal."""
+    words = args.split(line, quotes=True)
     s = session.current()
+    command = words[0].lower() if words else ""
+    if command in _UNDO | _REDO:
+        if len(words) > 1:
+            raise _too_many(words[1:], _RPG_USAGE)
+        if command in _UNDO:
+            return Notice(t("rpg.undone", what=s.undo()))
+        return Notice(t("rpg.redone", what=s.redo()))
+    if command == "journal":
+        return _journal(s, words[1:])
+    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE)
     if len(words) > 1:
-        raise RpgError(t("magic.usage", usage=_RPG_USAGE))
+        raise _too_many(words[1:], _RPG_USAGE)
+    key = words[0].lower() if words else None
+    if key is not None and key not in rules.RULESETS:
+        close = difflib.get_close_matches(key, rules.rulesets(), n=1)
+        msg = t("rpg.unknown_ruleset", key=words[0], known=", ".join(rules.rulesets()))
+        raise RpgError(msg + ("\n" + t("suggest.die", suggestion=close[0]) if close else ""))
+    if "sprache" in opts and str(opts["sprache"]) not in messages.languages():
+        raise RpgError(t("rpg.unknown_language", lang=opts["sprache"], known=", ".join(messages.languages())))
+    seed = args.integer(opts, "seed", "--seed")
     if "kampagne" in opts:
-        raise RpgError(t("rpg.campaign_unavailable"))
-    if words:
-        key = words[0].lower()
-        if key not in rules.RULESETS:
-            close = difflib.get_close_matches(key, rules.rulesets(), n=1)
-            msg = t("rpg.unknown_ruleset", key=words[0], known=", ".join(rules.rulesets()))
-            raise RpgError(msg + ("\n" + t("suggest.die", suggestion=close[0]) if close else ""))
-        s.ruleset = key
+        s.open_campaign(str(opts["kampagne"]))
+    if key is not None:
+        s.set_ruleset(key)
     if "sprache" in opts:
-        lang = str(opts["sprache"])
-        if lang not in messages.languages():
-            raise RpgError(t("rpg.unknown_language", lang=lang, known=", ".join(messages.languages())))
-        messages.set_language(lang)
+        messages.set_language(str(opts["sprache"]))
     if "seed" in opts:
-        s.reseed(_int(opts, "seed", "--seed"))
+        s.reseed(seed)
     return Status(s)
 
 
-rpg_line.__doc__ = """Die Sitzung einstellen: Regelwerk, Startwert, Sprache.
+def _journal(s: session.Session, words: list[str]) -> object:
+    opts, rest = args.options(words, _JOURNAL_OPTIONS, _RPG_USAGE)
+    if len(rest) > 1:
+        raise _too_many(rest[1:], _RPG_USAGE)
+    last = _JOURNAL_DEFAULT
+    if rest:
+        last = args.integer({"n": rest[0]}, "n", "journal N", t("rpg.journal_count", max=_JOURNAL_MAX),
+                            low=1, high=_JOURNAL_MAX)
+    entries = s.journal(last, kind=opts.get("art"), figure=opts.get("figur"), encounter=opts.get("begegnung"))
+    filters = [f"{option} {opts[key]}" for key, option in
+               (("art", "--art"), ("figur", "--figur"), ("begegnung", "--begegnung")) if key in opts]
+    if not entries and filters:
+        return Notice(t("rpg.journal_none", filters=", ".join(filters)))
+    return entries
+
+
+rpg_line.__doc__ = """Die Sitzung einstellen, die Kampagne öffnen, rückgängig machen, das Journal zeigen.
 
 Aufruf::
 
-    %rpg [REGELWERK] [--seed N] [--sprache de]
+    %rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]
+    %rpg rückgängig | wiederholen
+    %rpg journal [N] [--art ART] [--figur NAME] [--begegnung NAME]
 
 Ohne Argumente zeigt %rpg die Einstellungen und die Regelwerke
 (adz, bastionland, kampfwerte, midgard, osr) mit ihrem Stand.
 
 Beispiele::
 
-    %rpg                    # Stand anzeigen
-    %rpg --seed 42          # alle folgenden Würfe wiederholbar
-    %rpg bastionland        # Regelwerk wählen
+    %rpg                              # Stand anzeigen
+    %rpg --seed 42                    # alle folgenden Würfe wiederholbar
+    %rpg bastionland                  # Regelwerk wählen (auch für die Kampagne)
+    %rpg --kampagne kampagne.sqlite   # Kampagne öffnen oder anlegen
+    %rpg --kampagne postgresql://spielleitung@server/runde   # geteilte Kampagne
+    %rpg rückgängig                   # letzte Änderung zurücknehmen (auch: undo)
+    %rpg wiederholen                  # zurückgenommene Änderung wiederholen (auch: redo)
+    %rpg journal                      # die letzten 20 Einträge des Journals
+    %rpg journal 50 --art wurf        # die letzten 50 Würfe
+    %rpg journal --figur "Goblin 1"   # Namen mit Leerzeichen in Anführungszeichen
+
+Arten im Journal: wurf, figur, begegnung, kampfteilnehmer, initiative, zug,
+ressource, zustand, einstellung, rückgängig, wiederholt.
+Die Kampagne: docs/kampagne.md.
 """
 
 
-def _guarded(func: Callable[[str], object], doc: str | None) -> Callable[[str], object]:
+_FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung"}
+_FIGUREN_USAGE = "%%figuren [--begegnung NAME]"
+
+
+def figuren_cell(line: str, cell: str) -> statblocks.Loaded:
+    """Create the characters and combatants of the YAML stat block in ``cell``."""
+    opts, rest = args.options(args.split(line, quotes=True), _FIGUREN_OPTIONS, _FIGUREN_USAGE)
+    if rest:
+        raise _too_many(rest, _FIGUREN_USAGE)
+    encounter = opts.get("begegnung")
+    return statblocks.load(session.current().need_campaign(), cell,
+                           encounter=None if encounter is None else str(encounter))
+
+
+figuren_cell.__doc__ = """Figuren und Kampfteilnehmer aus einem YAML-Block anlegen.
+
+Aufruf::
+
+    %%figuren [--begegnung NAME]
+    <YAML>
+
+Eine Liste legt Figuren (Charaktere) der Kampagne an; mit --begegnung NAME
+sind es Teilnehmer dieser Begegnung (sie wird angelegt, wenn es sie nicht
+gibt). Beides zugleich mit den Abschnitten figuren: und begegnung:.
+
+Beispiel::
+
+    %%figuren
+    figuren:
+      - name: Alrik
+        ressourcen: {LP: 12, AP: 20}
+    begegnung:
+      name: Hinterhalt
+      teilnehmer:
+        - figur: Alrik
+          seite: Helden
+        - name: Goblin
+          anzahl: 3
+          seite: Räuber
+          ressourcen: {LP: 5}
+          zustände:
+            vergiftet: {runden: 2, endet: zugende}
+
+Felder einer Figur: name, regelwerk, werte, ressourcen, zustände;
+Teilnehmer zusätzlich: seite, figur (eine vorhandene Figur), anzahl.
+Ein fehlerhafter Block legt nichts an; %rpg rückgängig nimmt den ganzen
+Block zurück. Alle Felder: docs/kampagne.md.
+"""
+
+
+def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., object]:
     """The magic for ``func``: user errors become a German box, not a traceback."""
-    def magic(line: str) -> object:
+    def magic(*arguments: str) -> object:
         try:
-            return func(line)
+            return func(*arguments)
         except RpgError as err:
             from IPython.display import display
             display(ErrorBox(err))
@@ -228,13 +285,14 @@ def _guarded(func: Callable[[str], object], doc: str | None) -> Callable[[str], 
 
 
 def register(ipython) -> None:  # noqa: ANN001
-    """Bind ``%roll`` and ``%rpg`` to an IPython shell."""
+    """Bind ``%roll``, ``%rpg`` and ``%%figuren`` to an IPython shell."""
     ipython.register_magic_function(
         _guarded(lambda line: roll_line(line, ipython.user_ns), roll_line.__doc__), "line", "roll")
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
+    ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
 
 
 def unregister(ipython) -> None:  # noqa: ANN001
     """Remove the magics again."""
-    for name in ("roll", "rpg"):
-        ipython.magics_manager.magics["line"].pop(name, None)
+    for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren")):
+        ipython.magics_manager.magics[kind].pop(name, None)

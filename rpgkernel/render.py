@@ -335,3 +335,80 @@ def journal_html(entries) -> str:
                    f"<td{left}>{html.escape(str(e.data.get('encounter') or ''))}</td></tr>"
                    for e in entries)
     return style() + f'<div class="rpgk-card"><table class="rpgk-table"><tr>{head}</tr>{rows}</table></div>'
+
+
+# -- confirmations and stat blocks -------------------------------------------------
+class Notice:
+    """A short German confirmation (undo, redo, …)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        return {"text/plain": self.text,
+                "text/html": f'{style()}<div class="rpgk-card">{html.escape(self.text)}</div>'}
+
+
+def _loaded_rows(loaded) -> list[tuple[str, str, str, str, str]]:
+    """(what, name, side, resources, conditions) of each figure a stat block created."""
+    out = []
+    for i, (name, side, data) in enumerate(loaded.rows):
+        what = t("statblock.row_character") if i < len(loaded.characters) else t("statblock.row_combatant")
+        out.append((what, name, side, _resources_text(data), _conditions_text(data)))
+    return out
+
+
+def _loaded_head(loaded) -> list[str]:
+    def counted(key: str, n: int, **fields: object) -> str:
+        return t(key + "_1" if n == 1 else key, n=n, **fields)
+
+    heads = []
+    if loaded.characters:
+        heads.append(counted("statblock.loaded_characters", len(loaded.characters)))
+    if loaded.encounter is not None:
+        key = "statblock.loaded_new_encounter" if loaded.new_encounter else "statblock.loaded_encounter"
+        heads.append(counted(key, len(loaded.combatants), name=loaded.encounter))
+    return heads
+
+
+def loaded_text(loaded) -> str:
+    """``Angelegt: 2 Figuren · Begegnung Hinterhalt (neu) mit 3 Teilnehmern`` and a line per figure."""
+    lines = [t("statblock.loaded", what=" · ".join(_loaded_head(loaded)))]
+    for what, name, side, res, conds in _loaded_rows(loaded):
+        line = f"  {what} {name}" + (f" [{side}]" if side else "")
+        lines.append(line + "".join(f" – {part}" for part in (res, conds) if part))
+    return "\n".join(lines)
+
+
+def loaded_html(loaded) -> str:
+    left = ' style="text-align:left"'
+    head = "".join(f"<th{left}>{html.escape(t(k))}</th>" for k in
+                   ("statblock.col_what", "statblock.col_name", "statblock.col_side",
+                    "statblock.col_resources", "statblock.col_conditions"))
+    rows = "".join("<tr>" + "".join(f"<td{left}>{html.escape(c)}</td>" for c in row) + "</tr>"
+                   for row in _loaded_rows(loaded))
+    title = html.escape(t("statblock.loaded", what=" · ".join(_loaded_head(loaded))))
+    return (style() + f'<div class="rpgk-card rpgk-loaded"><div class="rpgk-head">{title}</div>'
+            f'<table class="rpgk-table"><tr>{head}</tr>{rows}</table></div>')
+
+
+# -- session status ------------------------------------------------------------------
+def status_text(rows: list[tuple[str, str]], rulesets: list[tuple[str, str, str]]) -> str:
+    lines = [f"{k}: {v}" for k, v in rows]
+    lines.append(t("rpg.rulesets") + ":")
+    lines += [f"  {key:<12} {title} – {state}" for key, title, state in rulesets]
+    return "\n".join(lines)
+
+
+def status_html(rows: list[tuple[str, str]], rulesets: list[tuple[str, str, str]]) -> str:
+    left = ' style="text-align:left"'
+    body = "".join(f"<tr><th{left}>{html.escape(k)}</th><td{left}>{html.escape(v)}</td></tr>" for k, v in rows)
+    rs = "".join(f"<tr><td{left}><code>{html.escape(key)}</code></td><td{left}>{html.escape(title)}</td>"
+                 f"<td{left}>{html.escape(state)}</td></tr>" for key, title, state in rulesets)
+    return (style() + f'<div class="rpgk-card"><div class="rpgk-head">{html.escape(t("rpg.status_title"))}</div>'
+            f'<table class="rpgk-table">{body}</table>'
+            f'<div class="rpgk-head">{html.escape(t("rpg.rulesets"))}</div>'
+            f'<table class="rpgk-table">{rs}</table></div>')

@@ -1,4 +1,4 @@
-"""The session: one seedable random generator and the chosen ruleset.
+"""The session: one seedable random generator, the chosen ruleset and the open campaign.
 
 Each notebook kernel has one current session (the magics use it); code that
 wants its own stream creates a ``Session`` or passes ``seed=``/``rng=``.
@@ -6,15 +6,24 @@ wants its own stream creates a ``Session`` or passes ``seed=``/``rng=``.
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+from .errors import RpgError
+from .messages import t
+
+if TYPE_CHECKING:
+    from .state import Campaign, Journal
 
 
 class Session:
-    """Settings of one GM session: seed, generator, ruleset, campaign path."""
+    """Settings of one GM session: seed, generator, ruleset, campaign."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.ruleset: str | None = None
-        self.campaign: str | None = None
+        self.campaign: Campaign | None = None
         self.reseed(seed)
 
     def reseed(self, seed: int | None) -> None:
@@ -23,6 +32,65 @@ class Session:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.dice = RandomDice(self.rng)
+
+    # -- the campaign ------------------------------------------------------
+    def open_campaign(self, where: str | os.PathLike[str]) -> Campaign:
+        """Open (or create) the campaign at ``where`` and make it the session's.
+
+        The session takes over the campaign's ruleset when it has one.
+        """
+        from .state import Campaign
+        campaign = Campaign.open(where)
+        self.close_campaign()
+        self.campaign = campaign
+        if campaign.ruleset:
+            self.ruleset = campaign.ruleset
+        return campaign
+
+    def close_campaign(self) -> None:
+        if self.campaign is not None:
+            self.campaign.close()
+            self.campaign = None
+
+    def need_campaign(self) -> Campaign:
+        """The open campaign, or a German error that says how to open one."""
+        if self.campaign is None:
+            raise RpgError(t("rpg.no_campaign"))
+        return self.campaign
+
+    def set_ruleset(self, key: str) -> None:
+        """Choose the ruleset; an open campaign records it (once, not on every repeat)."""
+        self.ruleset = key
+        if self.campaign is not None and self.campaign.ruleset != key:
+            self.campaign.set_ruleset(key)
+
+    def log(self, rolled: Any) -> None:
+        """Write a roll (or the rolls of ``%roll -n``, as one transaction) into the open campaign."""
+        camp = self.campaign
+        if camp is None:
+            return
+        camp.log_rolls([rolled] if hasattr(rolled, "to_dict") else rolled)
+
+    def undo(self) -> str:
+        """Undo the campaign's last change; what it was, in the journal's words."""
+        return _summary(self.need_campaign().undo())
+
+    def redo(self) -> str:
+        """Redo the last undone change; what it was, in the journal's words."""
+        return _summary(self.need_campaign().redo())
+
+    def journal(self, last: int | None = None, kind: str | None = None, figure: str | None = None,
+                encounter: str | None = None) -> Journal:
+        return self.need_campaign().journal(kind=kind, figure=figure, encounter=encounter, last=last)
+
+
+_SHOWN = 3  # journal texts named in an undo/redo confirmation
+
+
+def _summary(texts: list[str]) -> str:
+    """The first journal texts of a transaction, and how many more there are."""
+    more = len(texts) - _SHOWN
+    return "; ".join(texts[:_SHOWN]) + (" " + t("rpg.and_more", n=more) if more > 0 else "")
 
 
 _current: Session | None = None

@@ -89,7 +89,8 @@ def test_encounter_and_initiative_rolled_by_the_ruleset(camp):
     camp.set_ruleset("probe")
     with pytest.raises(SheetError, match="Das Feld 'stärke' \\(Stärke\\) fehlt"):
         encounter(camp)
-    assert [camp.undo() for _ in range(3)] == ["kampfteilnehmer", "begegnung", "figur"]
+    assert [camp.undo() for _ in range(3)] == [["Ritter nimmt an Hinterhalt teil"],
+                                               ["Begegnung Hinterhalt begonnen"], ["Figur Ritter angelegt"]]
     assert camp.encounters == {} and camp.characters == {}
     enc = encounter(camp, goblin_sheet={"stärke": 3})
     assert list(enc.combatants) == ["Ritter", "Goblin 1", "Goblin 2"]
@@ -168,12 +169,12 @@ def test_undo_and_redo_append_and_never_delete(camp):
     camp.change("Ritter", "LP", -5)
     enc.next_turn()
     n = len(camp.journal())
-    assert camp.undo() == "zug" and enc.current == "Ritter"
-    assert camp.undo() == "ressource"
+    assert camp.undo() == ["Runde 1: Goblin 1 ist am Zug"] and enc.current == "Ritter"
+    assert camp.undo() == ["Ritter: LP 12 → 7"]
     after_undo = camp.state
     assert {k: v for k, v in after_undo.items() if k not in ("seq", "history")} == \
         {k: v for k, v in before.items() if k not in ("seq", "history")}
-    assert camp.redo() == "ressource"
+    assert camp.redo() == ["Ritter: LP 12 → 7"]
     assert camp.characters["Ritter"].resources["LP"]["value"] == 7
     assert len(camp.journal()) == n + 3
     # a new change after an undo clears what could be redone
@@ -273,5 +274,22 @@ def test_segments_for_rulesets_that_split_rounds(camp, monkeypatch):
         enc.set_segment(11)
     camp.set_ruleset(None)
     free = camp.new_encounter("Ohne Segmente")
-    with pytest.raises(CampaignError, match="Segment"):
+    with pytest.raises(CampaignError, match="nicht in Segmente"):
         free.set_segment(1)
+
+
+def test_nested_transactions_are_one_step(camp):
+    with camp.transaction():
+        camp.add_character("A", resources={"TP": 1})
+        enc = camp.new_encounter("Kampf")
+        enc.add("Wolf", resources={"TP": 2}, count=2)
+        enc.add("A", character="A")
+    assert len({e.tx for e in camp.journal()}) == 1
+    assert camp.undo() == ["Figur A angelegt", "Begegnung Kampf begonnen", "Wolf 1, Wolf 2 nehmen an Kampf teil",
+                           "A nimmt an Kampf teil"]
+    assert camp.characters == {} and camp.encounters == {}
+    with pytest.raises(CampaignError, match="gibt es schon"):
+        with camp.transaction():
+            camp.add_character("B")
+            camp.add_character("B")
+    assert camp.characters == {}

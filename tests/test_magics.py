@@ -80,7 +80,8 @@ def test_options(shell):
     ("%roll W20+@unbekannt", "Unbekannte Variable @unbekannt"),
     ("%rpg bastionlnd", "Meinten Sie 'bastionland'?"),
     ("%rpg --sprache xx", "Unbekannte Sprache"),
-    ("%rpg --kampagne k.sqlite", "noch nicht umgesetzt"),
+    ("%rpg --kampagne /gibt/es/nicht/k.sqlite", "Der Ordner /gibt/es/nicht existiert nicht"),
+    ("%rpg journal", "Es ist keine Kampagne geöffnet"),
 ])
 def test_bad_input_shows_a_german_box_without_traceback(shell, line, fragment):
     res, out = run(shell, f"x = {line}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import os
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from .. import rules
 from ..errors import RpgError
@@ -24,6 +24,8 @@ from .store import Store, open_store
 
 SNAPSHOT_EVERY = 1000   # events between snapshots
 MAX_NAME = 100          # characters in a figure or encounter name
+MAX_ROUNDS = 10_000     # rounds a condition may last
+MAX_COUNT = 200         # numbered individuals one Encounter.add creates
 TICKS = {"rundenbeginn": "round_start", "rundenende": "round_end",
          "zugbeginn": "turn_start", "zugende": "turn_end"}
 
@@ -92,6 +94,7 @@ class Campaign:
         if snap is not None and snap[1].get("format") == model.FORMAT:
             self._state = snap[1]
         self._since_snapshot = 0
+        self._tx: Transaction | None = None
         self.refresh()
 
     @classmethod
@@ -171,10 +174,20 @@ class Campaign:
     # -- writing -------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
-        """Collect changes; on success they are appended atomically and folded in."""
+        """Collect changes; on success they are appended atomically and folded in.
+
+        Nested use joins the outer transaction: everything lands in one
+        append (and one undo step), or nothing does.
+        """
+        if self._tx is not None:
+            yield self._tx
+            return
         self.refresh()
-        tx = Transaction(self)
-        yield tx
+        tx = self._tx = Transaction(self)
+        try:
+            yield tx
+        finally:
+            self._tx = None
         if tx._pending:
             raise RuntimeError("changes without an event")
         if tx.events:
@@ -189,21 +202,25 @@ class Campaign:
 
     def log_roll(self, roll: Any, figure: str | None = None) -> None:
         """Write a roll into the journal (it changes nothing, so there is nothing to undo)."""
+        self.log_rolls([roll], figure)
+
+    def log_rolls(self, rolls: Iterable[Any], figure: str | None = None) -> None:
+        """Write several rolls in one transaction."""
         with self.transaction() as tx:
-            tx.event("wurf", str(roll), [figure] if figure else [],
-                     self._state["active_encounter"], roll=roll.to_dict())
+            for roll in rolls:
+                tx.event("wurf", str(roll), [figure] if figure else [],
+                         tx.state["active_encounter"], roll=roll.to_dict())
 
     def add_character(self, name: str, sheet: Mapping[str, Any] | None = None,
                       ruleset: str | None = None, resources: Mapping[str, int] | None = None,
                       conditions: Mapping[str, Any] | None = None) -> Figure:
         """Create a character; the sheet is validated by the ruleset."""
         name = check_name(name, "figure")
-        self.refresh()
-        if name in self._state["characters"]:
-            raise CampaignError(t("campaign.duplicate", name=name))
-        record = self._new_figure(name, sheet, ruleset or self._state["settings"]["ruleset"],
-                                  resources, conditions)
         with self.transaction() as tx:
+            if name in tx.state["characters"]:
+                raise CampaignError(t("campaign.duplicate", name=name))
+            record = self._new_figure(name, sheet, ruleset or tx.state["settings"]["ruleset"],
+                                      resources, conditions)
             tx.set(["characters", name], record)
             tx.event("figur", t("journal.character", name=name), [name])
         return Figure(self, ["characters", name])
@@ -226,11 +243,10 @@ class Campaign:
 
     def new_encounter(self, name: str, activate: bool = True) -> Encounter:
         name = check_name(name, "encounter")
-        self.refresh()
-        if name in self._state["encounters"]:
-            raise CampaignError(t("campaign.duplicate", name=name))
         with self.transaction() as tx:
-            tx.set(["encounters", name], {"name": name, "ruleset": self._state["settings"]["ruleset"],
+            if name in tx.state["encounters"]:
+                raise CampaignError(t("campaign.duplicate", name=name))
+            tx.set(["encounters", name], {"name": name, "ruleset": tx.state["settings"]["ruleset"],
                                           "round": 0, "turn": 0, "segment": None, "order": [],
                                           "combatants": {}})
             if activate:
@@ -281,30 +297,31 @@ class Campaign:
         return self.figure(who)
 
     # -- undo and redo ---------------------------------------------------
-    def undo(self) -> str:
-        """Undo the last change (a resolution, a turn, …) by appending its inverse."""
+    def undo(self) -> list[str]:
+        """Undo the last change (a resolution, a turn, …) by appending its inverse.
+
+        Returns the journal texts of what was undone.
+        """
         return self._replay("done", model.UNDO, ch.invert)
 
-    def redo(self) -> str:
-        """Redo the last undone change by appending it again."""
+    def redo(self) -> list[str]:
+        """Redo the last undone change by appending it again; returns its journal texts."""
         return self._replay("undone", model.REDO, list)
 
-    def _replay(self, stack: str, kind: str, transform: Any) -> str:
+    def _replay(self, stack: str, kind: str, transform: Any) -> list[str]:
         self.refresh()
         entries = self._state["history"][stack]
         if not entries:
             raise CampaignError(t("campaign.nothing_to_undo" if kind == model.UNDO
                                   else "campaign.nothing_to_redo"))
         entry = entries[-1]
+        first, last = entry["first"], entry["last"]
+        events = [e for e in self.store.events(after=first - 1, limit=last - first + 1) if e.tx == entry["tx"]]
         with self.transaction() as tx:
-            tx.extend(transform(self._tx_changes(entry)))
+            tx.extend(transform([c for e in events for c in e.data.get("changes", ())]))
             tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo", what=entry["kind"]),
                      of=entry["tx"])
-        return entry["kind"]
-
-    def _tx_changes(self, entry: Mapping[str, Any]) -> list[ch.Change]:
-        events = self.store.events(after=entry["first"] - 1, limit=entry["last"] - entry["first"] + 1)
-        return [c for e in events if e.tx == entry["tx"] for c in e.data.get("changes", ())]
+        return [str(e.data.get("text", "")) for e in events]
 
     def __repr__(self) -> str:
         self.refresh()
@@ -397,9 +414,11 @@ class Encounter:
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
         parts = rules.get(self._data["ruleset"]).segments
-        if segment is not None and (parts is None or isinstance(segment, bool)
-                                    or not isinstance(segment, int) or not 1 <= segment <= parts):
-            raise CampaignError(t("campaign.bad_segment", value=repr(segment)[:40], max=parts or 0))
+        if parts is None:
+            raise CampaignError(t("campaign.no_segments"))
+        if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
+                                    or not 1 <= segment <= parts):
+            raise CampaignError(t("campaign.bad_segment", value=repr(segment)[:40], max=parts))
         with self.campaign.transaction() as tx:
             tx.set(["encounters", self.name, "segment"], segment)
             tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
@@ -420,17 +439,16 @@ class Encounter:
         camp = self.campaign
         name = check_name(name, "figure")
         side = check_name(side, "side") if side else ""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
             raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
-        camp.refresh()
-        enc = camp._state["encounters"][self.name]
         names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
-        for n in names:
-            if n in enc["combatants"]:
-                raise CampaignError(t("campaign.duplicate", name=n))
-        if character is not None and character not in camp._state["characters"]:
-            raise CampaignError(camp._unknown(character, None))
         with camp.transaction() as tx:
+            enc = tx.state["encounters"][self.name]
+            for n in names:
+                if n in enc["combatants"]:
+                    raise CampaignError(t("campaign.duplicate", name=n))
+            if character is not None and character not in tx.state["characters"]:
+                raise CampaignError(camp._unknown(character, None))
             for n in names:
                 if character is not None:
                     record = {"name": n, "character": character}

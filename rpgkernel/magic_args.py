@@ -1,0 +1,78 @@
+"""Splitting a magic's line into options and words, with German errors.
+
+No IPython here: the magics and their tests use these functions directly.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Iterable, Mapping
+
+from .errors import RpgError
+from .messages import t
+
+
+def split(line: str, quotes: bool = False) -> list[str]:
+    """The words of ``line``; with ``quotes``, "two words" or 'two words' stay one.
+
+    Backslashes are kept as they are (Windows paths).
+    """
+    if not quotes:
+        return line.split()
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    lexer.escape = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        raise RpgError(t("magic.open_quote")) from None
+
+
+def options(words: Iterable[str], known: Mapping[str, str], usage: str,
+            flags: Iterable[str] = ()) -> tuple[dict[str, str | bool], list[str]]:
+    """Options (``--name value``, ``--name=value``, flags) and the remaining words.
+
+    ``known`` maps each spelling of an option to its key; keys in ``flags``
+    take no value.
+    """
+    flags = set(flags)
+    words = list(words)
+    opts: dict[str, str | bool] = {}
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if name in known:
+            key = known[name]
+            if key in flags:
+                opts[key] = True
+            elif eq:
+                opts[key] = value
+            elif i + 1 < len(words):
+                i += 1
+                opts[key] = words[i]
+            else:
+                raise RpgError(t("magic.missing_value", option=name) + "\n" + t("magic.usage", usage=usage))
+        elif word.startswith("--"):
+            raise RpgError(t("magic.bad_option", option=name) + "\n" + t("magic.usage", usage=usage))
+        else:
+            rest.append(word)
+        i += 1
+    return opts, rest
+
+
+def integer(opts: Mapping[str, object], key: str, option: str, expected: str | None = None,
+            low: int | None = None, high: int | None = None) -> int | None:
+    """The option ``key`` as an int (None when absent), optionally within ``low``..``high``."""
+    if key not in opts:
+        return None
+    try:
+        value = int(str(opts[key]))
+    except ValueError:
+        value = None
+    if value is None or (low is not None and value < low) or (high is not None and value > high):
+        raise RpgError(t("magic.bad_value", option=option, value=opts[key],
+                         expected=expected or t("magic.expected_int")))
+    return value

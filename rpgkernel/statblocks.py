@@ -1,0 +1,490 @@
+"""YAML stat blocks: characters and combatants written the way a GM reads them.
+
+``load(campaign, yaml_text, encounter=None)`` reads a block (the cell of
+``%%figuren``), checks all of it, and only then creates everything in one
+transaction: a block with an error creates nothing, and one undo takes the
+whole block back. The keys are German; docs/kampagne.md is the reference.
+
+The text is read with ``yaml.safe_load`` only (plain values, nothing is
+executed) after a size check on the composed document, so that anchors and
+aliases cannot blow a short text up into a huge structure.
+"""
+
+from __future__ import annotations
+
+import difflib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+import yaml
+
+from . import rules
+from .errors import RpgError
+from .messages import t
+from .rules.sheet import MAX_NUMBER
+from .state.campaign import MAX_COUNT, MAX_ROUNDS, TICKS, CampaignError, Encounter, check_name
+from .state.model import figure, figure_path
+
+if TYPE_CHECKING:
+    from .state import Campaign
+
+MAX_CHARS = 200_000     # characters of YAML text
+MAX_NODES = 50_000      # values in the document, an alias counted each time it is used
+MAX_DEPTH = 20          # nesting of the document
+MAX_ENTRIES = 500       # entries (characters and combatants) in one block
+MAX_FIGURES = 1_000     # figures created by one block (anzahl counted)
+
+TOP_KEYS = ("figuren", "begegnung")
+ENCOUNTER_KEYS = ("name", "teilnehmer")
+CHARACTER_KEYS = ("name", "regelwerk", "werte", "ressourcen", "zustände")
+COMBATANT_KEYS = ("name", "seite", "figur", "anzahl", "regelwerk", "werte", "ressourcen", "zustände")
+CONDITION_KEYS = ("runden", "endet", "von")
+#: spellings without umlauts
+ALIASES = {"zustaende": "zustände"}
+#: fields a combatant linked to a character (``figur``) must not repeat
+OWN_FIELDS = ("regelwerk", "werte", "ressourcen", "zustände", "anzahl")
+
+
+class StatBlockError(RpgError, ValueError):
+    """A stat block that cannot be read or does not fit; nothing was created."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One checked entry: a character, or combatants of an encounter."""
+
+    label: str
+    name: str
+    ruleset: str | None = None
+    sheet: Mapping[str, Any] | None = None
+    resources: Mapping[str, int] | None = None
+    conditions: Mapping[str, Any] | None = None
+    side: str = ""
+    character: str | None = None
+    count: int = 1
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the figures this entry creates ("Goblin 1", "Goblin 2", … for anzahl > 1)."""
+        return [self.name] if self.count == 1 else [f"{self.name} {i}" for i in range(1, self.count + 1)]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a block creates, checked against the campaign."""
+
+    characters: tuple[Entry, ...]
+    encounter: str | None
+    new_encounter: bool
+    combatants: tuple[Entry, ...]
+
+
+# -- reading the YAML ------------------------------------------------------------
+def parse(text: str) -> Any:
+    """The block as plain Python values; German errors with line and column."""
+    if not isinstance(text, str):
+        raise StatBlockError(t("statblock.not_text", type=type(text).__name__))
+    if len(text) > MAX_CHARS:
+        raise StatBlockError(t("statblock.too_long", n=len(text), max=MAX_CHARS))
+    try:
+        _check_document(yaml.compose(text, Loader=yaml.SafeLoader), text)
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as err:
+        raise StatBlockError(_yaml_message(err, text)) from None
+    except yaml.YAMLError as err:
+        raise StatBlockError(t("statblock.yaml_other", problem=str(err).splitlines()[0])) from None
+    except RecursionError:
+        raise StatBlockError(t("statblock.too_deep", max=MAX_DEPTH)) from None
+
+
+def _check_document(root: yaml.Node | None, text: str) -> None:
+    """Size, depth and duplicate keys of the composed document, before anything is built."""
+    if root is None:
+        return
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            raise StatBlockError(t("statblock.too_many_nodes", max=MAX_NODES))
+        if depth > MAX_DEPTH:
+            raise StatBlockError(_at(node.start_mark, text, t("statblock.too_deep", max=MAX_DEPTH)))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[tuple[str, str]] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if (key.tag, key.value) in keys and key.value != "<<":
+                        raise StatBlockError(_at(key.start_mark, text,
+                                                 t("statblock.duplicate_key", key=_short(key.value))))
+                    keys.add((key.tag, key.value))
+                stack += [(key, depth + 1), (value, depth + 1)]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += [(item, depth + 1) for item in node.value]
+
+
+# PyYAML's problem texts (English) -> catalogue keys
+_PROBLEMS = (
+    ("mapping values are not allowed", "statblock.yaml_colon"),
+    ("found character '\\t'", "statblock.yaml_tab"),
+    ("that cannot start any token", "statblock.yaml_char"),
+    ("could not find expected ':'", "statblock.yaml_missing_colon"),
+    ("expected <block end>", "statblock.yaml_indent"),
+    ("expected <block mapping start>", "statblock.yaml_indent"),
+    ("found undefined alias", "statblock.yaml_alias"),
+    ("could not determine a constructor", "statblock.yaml_tag"),
+    ("expected a single document", "statblock.yaml_documents"),
+    ("found unexpected end of stream", "statblock.yaml_unclosed"),
+    ("expected ',' or ']'", "statblock.yaml_flow"),
+    ("expected ',' or '}'", "statblock.yaml_flow"),
+    ("did not find expected", "statblock.yaml_expected"),
+)
+
+
+def _yaml_message(err: yaml.MarkedYAMLError, text: str) -> str:
+    problem = err.problem or ""
+    said = f"{err.context or ''} {problem}"
+    key = next((k for fragment, k in _PROBLEMS if fragment in said), None)
+    if key == "statblock.yaml_tag":
+        tag = problem.rsplit(" ", 1)[-1].strip("'").replace("tag:yaml.org,2002:", "!!")
+        detail = t(key, tag=_short(tag))
+    elif key is not None:
+        detail = t(key)
+    else:
+        detail = t("statblock.yaml_unknown", problem=problem)
+    mark = err.problem_mark or err.context_mark
+    return _at(mark, text, detail) if mark is not None else t("statblock.yaml_nowhere", detail=detail)
+
+
+def _at(mark: yaml.Mark, text: str, detail: str) -> str:
+    """``YAML-Fehler in Zeile 3, Spalte 8: …`` with the line and a caret under the column."""
+    lines = text.splitlines()
+    head = t("statblock.yaml_at", line=mark.line + 1, column=mark.column + 1, detail=detail)
+    if mark.line < len(lines):
+        source = lines[mark.line].replace("\t", " ")
+        if len(source) <= 120:
+            return f"{head}\n  {source}\n  {' ' * mark.column}^"
+    return head
+
+
+# -- checking ----------------------------------------------------------------------
+def plan(campaign: Campaign, data: Any, encounter: str | None = None) -> Plan:
+    """Check a parsed block against the campaign; what ``create`` would do."""
+    state = campaign.state
+    entries, block = _sections(data, encounter)
+    characters = _entries(entries, "figure", state, state["settings"]["ruleset"], set(state["characters"]))
+    enc_name, new, combatants = None, False, ()
+    if block is not None:
+        enc_name, new = _which_encounter(block, encounter, state)
+        enc = state["encounters"].get(enc_name)
+        enc_ruleset = enc["ruleset"] if enc else state["settings"]["ruleset"]
+        known_characters = set(state["characters"]) | {e.name for e in characters}
+        combatants = _entries(block.get("teilnehmer") or [], "combatant", state, enc_ruleset, known_characters,
+                              taken=set(enc["combatants"]) if enc else set())
+    total = sum(e.count for e in characters + combatants)
+    if len(characters) + len(combatants) > MAX_ENTRIES or total > MAX_FIGURES:
+        raise StatBlockError(t("statblock.too_many", n=total, max=MAX_FIGURES, entries=MAX_ENTRIES))
+    if not characters and not combatants and not new:
+        raise StatBlockError(t("statblock.empty"))
+    return Plan(characters, enc_name, new, combatants)
+
+
+def _sections(data: Any, encounter: str | None) -> tuple[list, dict | None]:
+    """The list of characters and the encounter section (or None)."""
+    if isinstance(data, list):
+        return ([], {"teilnehmer": data}) if encounter is not None else (data, None)
+    if data is None or data == {}:
+        raise StatBlockError(t("statblock.empty"))
+    if not isinstance(data, dict):
+        raise StatBlockError(t("statblock.top_type", value=_short(data)))
+    for key in data:
+        if key not in TOP_KEYS:
+            hint = t("statblock.single_figure") if "name" in data else None
+            raise StatBlockError(_unknown_key(key, TOP_KEYS, hint))
+    entries = data.get("figuren")
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        raise StatBlockError(t("statblock.section_list", section="figuren", value=_short(entries)))
+    block = data.get("begegnung")
+    if block is None:
+        if "begegnung" in data or encounter is not None:
+            block = {}
+    elif not isinstance(block, dict):
+        raise StatBlockError(t("statblock.encounter_type", value=_short(block)))
+    if block is not None:
+        for key in block:
+            if key not in ENCOUNTER_KEYS:
+                raise StatBlockError(t("statblock.in_section", section="begegnung",
+                                       message=_unknown_key(key, ENCOUNTER_KEYS)))
+        if block.get("teilnehmer") is not None and not isinstance(block["teilnehmer"], list):
+            raise StatBlockError(t("statblock.section_list", section="begegnung: teilnehmer",
+                                   value=_short(block["teilnehmer"])))
+    return entries, block
+
+
+def _which_encounter(block: Mapping[str, Any], option: str | None, state: Mapping[str, Any]) -> tuple[str, bool]:
+    """The encounter's name and whether the block creates it."""
+    named = block.get("name")
+    if named is not None:
+        try:
+            named = check_name(named, "encounter")
+        except CampaignError as err:
+            raise StatBlockError(t("statblock.in_section", section="begegnung", message=str(err))) from None
+    if option is not None:
+        option = check_name(option, "encounter")
+        if named is not None and named != option:
+            raise StatBlockError(t("statblock.encounter_conflict", block=named, option=option))
+    name = named or option or state["active_encounter"]
+    if name is None:
+        raise StatBlockError(t("statblock.no_encounter"))
+    return name, name not in state["encounters"]
+
+
+def _entries(raw: list, kind: str, state: Mapping[str, Any], ruleset: str | None,
+             known_characters: set[str], taken: set[str] | None = None) -> tuple[Entry, ...]:
+    out: list[Entry] = []
+    used = set(state["characters"]) if kind == "figure" else set(taken or ())
+    for index, item in enumerate(raw, 1):
+        entry = _entry(item, index, kind, ruleset, known_characters)
+        for name in entry.names:
+            if name in used:
+                raise StatBlockError(t("statblock.in_entry", entry=entry.label,
+                                       message=t("campaign.duplicate", name=name)))
+            used.add(name)
+        out.append(entry)
+    return tuple(out)
+
+
+def _entry(raw: Any, index: int, kind: str, ruleset: str | None, known_characters: set[str]) -> Entry:
+    what = t(f"statblock.{kind}")
+    label = f"{what} {index}"
+    if not isinstance(raw, dict):
+        raise StatBlockError(t("statblock.entry_type", entry=label, value=_short(raw)))
+    shown = raw.get("name", raw.get("figur"))
+    if isinstance(shown, str) and shown.strip():
+        shown = shown.strip()
+        label = t("statblock.entry", what=what, index=index, name=shown if len(shown) <= 40 else shown[:39] + "…")
+
+    def fail(message: str, field: str | None = None) -> StatBlockError:
+        if field is None:
+            return StatBlockError(t("statblock.in_entry", entry=label, message=message))
+        return StatBlockError(t("statblock.in_field", entry=label, field=field, message=message))
+
+    allowed = CHARACTER_KEYS if kind == "figure" else COMBATANT_KEYS
+    fields: dict[str, Any] = {}
+    for key, value in raw.items():
+        canonical = ALIASES.get(key, key) if isinstance(key, str) else key
+        if canonical not in allowed:
+            if canonical in COMBATANT_KEYS:
+                raise fail(t("statblock.combatant_only", field=canonical))
+            raise fail(_unknown_key(key, allowed))
+        if canonical in fields:
+            raise fail(t("statblock.duplicate_key", key=_short(key)))
+        fields[canonical] = value
+
+    linked = fields.get("figur")
+    if linked is not None:
+        if not isinstance(linked, str) or linked.strip() not in known_characters:
+            close = difflib.get_close_matches(str(linked), sorted(known_characters), n=1)
+            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
+            raise fail(t("statblock.unknown_character", name=_short(linked)) + hint, "figur")
+        linked = linked.strip()
+        for field in OWN_FIELDS:
+            if field in fields:
+                raise fail(t("statblock.linked_field", field=field))
+
+    name = fields.get("name", linked)
+    if name is None:
+        raise fail(t("statblock.missing_name"))
+    try:
+        name = check_name(name, "figure")
+    except CampaignError as err:
+        raise fail(str(err), "name") from None
+
+    count = fields.get("anzahl", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise fail(t("statblock.bad_count", max=MAX_COUNT, value=_short(count)), "anzahl")
+    try:
+        check_name(name if count == 1 else f"{name} {count}", "figure")
+    except CampaignError as err:
+        raise fail(str(err), "name") from None
+    side = fields.get("seite")
+    try:
+        side = "" if side is None else check_name(side, "side")
+    except CampaignError as err:
+        raise fail(str(err), "seite") from None
+    if linked is not None:
+        return Entry(label, name, side=side, character=linked)
+    return Entry(label, name, *_own_fields(fields, ruleset, fail), side=side, count=count)
+
+
+def _own_fields(fields: Mapping[str, Any], ruleset: str | None, fail) -> tuple:  # noqa: ANN001
+    """regelwerk, werte, ressourcen, zustände of an entry, checked."""
+    key = fields.get("regelwerk")
+    if key is not None:
+        key = key.strip().lower() if isinstance(key, str) else key
+        try:
+            rules.get(key if isinstance(key, str) else repr(key))
+        except RpgError:
+            close = difflib.get_close_matches(str(key), rules.rulesets(), n=1)
+            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
+            raise fail(t("rpg.unknown_ruleset", key=str(key)[:40], known=", ".join(rules.rulesets())) + hint,
+                       "regelwerk") from None
+    engine_key = key or ruleset
+
+    sheet = {} if fields.get("werte") is None else fields["werte"]
+    if not isinstance(sheet, dict):
+        raise fail(t("statblock.field_mapping", example="st: 12", value=_short(sheet)), "werte")
+    try:
+        sheet = rules.get(engine_key).sheet.validate(sheet)
+    except RpgError as err:
+        raise fail(str(err), "werte") from None
+
+    resources = {} if fields.get("ressourcen") is None else fields["ressourcen"]
+    if not isinstance(resources, dict):
+        raise fail(t("statblock.field_mapping", example="LP: 12", value=_short(resources)), "ressourcen")
+    for res, value in resources.items():
+        try:
+            check_name(res, "resource")
+        except CampaignError as err:
+            raise fail(str(err), "ressourcen") from None
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_NUMBER:
+            allowed_values = t("sheet.allowed_int", low=-MAX_NUMBER, high=MAX_NUMBER)
+            raise fail(t("statblock.bad_resource", name=_short(res), allowed=allowed_values,
+                         value=_short(value)), "ressourcen")
+
+    return engine_key, sheet, dict(resources), _conditions(fields.get("zustände"), fail)
+
+
+def _conditions(raw: Any, fail) -> dict[str, Any]:  # noqa: ANN001
+    """``zustände``: a mapping name -> {runden, endet, von} (or empty), or a list of names."""
+    if raw is None:
+        return {}
+    if isinstance(raw, list):
+        raw = {name: None for name in raw} if all(isinstance(n, str) for n in raw) else raw
+    if not isinstance(raw, dict):
+        raise fail(t("statblock.conditions_type", value=_short(raw)), "zustände")
+    out: dict[str, Any] = {}
+    for name, spec in raw.items():
+        try:
+            name = check_name(name, "condition")
+        except CampaignError as err:
+            raise fail(str(err), "zustände") from None
+        where = f"zustände: {name}"
+        spec = {} if spec is None else spec
+        if not isinstance(spec, dict):
+            raise fail(t("statblock.condition_type", value=_short(spec)), where)
+        for key in spec:
+            if key not in CONDITION_KEYS:
+                raise fail(_unknown_key(key, CONDITION_KEYS), where)
+        rounds = spec.get("runden")
+        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                                   or not 1 <= rounds <= MAX_ROUNDS):
+            raise fail(t("statblock.bad_rounds", max=MAX_ROUNDS, value=_short(rounds)), where + ", runden")
+        ends = spec.get("endet", "rundenende")
+        if ends not in TICKS:
+            close = difflib.get_close_matches(str(ends), list(TICKS), n=1)
+            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
+            raise fail(t("statblock.bad_ends", known=", ".join(TICKS), value=_short(ends)) + hint,
+                       where + ", endet")
+        of = spec.get("von")
+        if of is not None:
+            try:
+                check_name(of, "figure")
+            except CampaignError as err:
+                raise fail(str(err), where + ", von") from None
+        out[name] = dict(spec)
+    return out
+
+
+def _unknown_key(key: Any, allowed: tuple[str, ...], hint: str | None = None) -> str:
+    if not isinstance(key, str):
+        return t("statblock.key_type", key=_short(key), known=", ".join(allowed))
+    close = difflib.get_close_matches(key, list(allowed) + [a for a, k in ALIASES.items() if k in allowed], n=1)
+    if close:
+        return t("statblock.unknown_key_close", key=_short(key), suggestion=ALIASES.get(close[0], close[0]))
+    return t("statblock.unknown_key", key=_short(key), known=", ".join(allowed)) + (" " + hint if hint else "")
+
+
+def _short(value: Any, n: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+# -- creating --------------------------------------------------------------------
+def create(campaign: Campaign, checked: Plan) -> Loaded:
+    """Carry out a checked plan in one transaction (all of it or nothing).
+
+    The campaign checks names once more inside the transaction: another
+    notebook may have written to the campaign since ``plan``.
+    """
+    with campaign.transaction() as tx:
+        for entry in checked.characters:
+            with _labelled(entry):
+                campaign.add_character(entry.name, entry.sheet, entry.ruleset, entry.resources,
+                                       entry.conditions)
+        name = checked.encounter
+        if checked.new_encounter:
+            campaign.new_encounter(name)
+        elif checked.combatants and name not in tx.state["encounters"]:
+            raise StatBlockError(t("statblock.gone_encounter", name=name))
+        for entry in checked.combatants:
+            with _labelled(entry):
+                Encounter(campaign, name).add(entry.name, entry.side, entry.character, entry.sheet,
+                                              entry.resources, entry.conditions, entry.count, entry.ruleset)
+    return Loaded.of(campaign, checked)
+
+
+@contextmanager
+def _labelled(entry: Entry) -> Iterator[None]:
+    """Name the entry in any error the campaign raises for it."""
+    try:
+        yield
+    except StatBlockError:
+        raise
+    except RpgError as err:
+        raise StatBlockError(t("statblock.in_entry", entry=entry.label, message=str(err))) from None
+
+
+def load(campaign: Campaign, yaml_text: str, encounter: str | None = None) -> Loaded:
+    """Create the characters and combatants of a YAML stat block.
+
+    ``encounter`` names the encounter for the combatants (created when it
+    does not exist); without it, ``begegnung: name:`` or the active
+    encounter. Raises ``StatBlockError`` (or another ``RpgError``) with a
+    German message; then nothing was created.
+    """
+    return create(campaign, plan(campaign, parse(yaml_text), encounter))
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a block created: the figures as they stand right after it."""
+
+    characters: tuple[str, ...]
+    encounter: str | None
+    new_encounter: bool
+    combatants: tuple[str, ...]
+    #: (name, side, figure record) of each created figure, in block order
+    rows: tuple[tuple[str, str, dict], ...] = ()
+
+    @classmethod
+    def of(cls, campaign: Campaign, checked: Plan) -> Loaded:
+        state = campaign.state
+        rows = [(n, "", state["characters"][n]) for e in checked.characters for n in e.names]
+        combatants = [n for e in checked.combatants for n in e.names]
+        for n in combatants:
+            record = state["encounters"][checked.encounter]["combatants"][n]
+            rows.append((n, record.get("side", ""), figure(state, figure_path(state, n, checked.encounter))))
+        return cls(tuple(n for e in checked.characters for n in e.names), checked.encounter,
+                   checked.new_encounter, tuple(combatants), tuple(rows))
+
+    def __repr__(self) -> str:
+        from .render import loaded_text
+        return loaded_text(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from .render import loaded_html, loaded_text
+        return {"text/plain": loaded_text(self), "text/html": loaded_html(self)}

@@ -1,0 +1,310 @@
+"""The campaign magics in a real IPython shell: %rpg --kampagne, undo, redo, journal, %%figuren, logged rolls."""
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+import rpgkernel
+from rpgkernel import Campaign, session
+from rpgkernel.render import Notice
+from rpgkernel.statblocks import Loaded
+from rpgkernel.state import Journal
+
+FIGUREN = """\
+%%figuren
+figuren:
+  - name: Alrik
+    ressourcen: {LP: 12}
+begegnung:
+  name: Hinterhalt
+  teilnehmer:
+    - figur: Alrik
+      seite: Helden
+    - name: Goblin
+      anzahl: 2
+      ressourcen: {LP: 5}
+"""
+
+
+@pytest.fixture(scope="module")
+def shell():
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "rpgkernel")
+    yield ip
+    ip.run_line_magic("unload_ext", "rpgkernel")
+
+
+@pytest.fixture(autouse=True)
+def fresh_session():
+    session._current = None
+    yield
+    session.current().close_campaign()
+    session._current = None
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "kampagne.sqlite"
+
+
+def run(shell, source):
+    """Run a cell; return (result, captured output). Every cell must run without a traceback."""
+    with capture_output() as out:
+        result = shell.run_cell(source)
+    assert result.success and result.error_in_exec is None, out.stdout + out.stderr
+    assert "Traceback" not in out.stdout + out.stderr
+    return result, out
+
+
+def error_box(shell, source) -> str:
+    """The text of the German error box a cell shows instead of a traceback."""
+    _, out = run(shell, source)
+    [shown] = out.outputs
+    text = shown.data["text/plain"]
+    assert text.startswith("Fehler: ")
+    assert 'class="rpgk-card rpgk-error"' in shown.data["text/html"]
+    return text
+
+
+def test_kampagne_opens_or_creates_and_shows_where(shell, path):
+    res, _ = run(shell, f"s = %rpg --kampagne {path}")
+    camp = session.current().campaign
+    assert isinstance(camp, Campaign) and path.exists()
+    status = shell.user_ns["s"]
+    assert f"Kampagne: {path}" in repr(status)
+    assert str(path) in status._repr_mimebundle_()["text/html"]
+    run(shell, f"%rpg --kampagne {path}")   # opening again replaces it and closes the old one
+    assert session.current().campaign is not camp and camp.store.closed
+
+
+def test_paths_with_spaces_in_quotes(shell, tmp_path):
+    path = tmp_path / "meine kampagne.sqlite"
+    run(shell, f'%rpg --kampagne "{path}"')
+    assert path.exists()
+    assert "nicht geschlossen" in error_box(shell, '%rpg --kampagne "offen.sqlite')
+
+
+def test_ruleset_is_recorded_in_the_campaign_once(shell, path):
+    run(shell, f"%rpg midgard --kampagne {path}")
+    run(shell, "%rpg midgard")
+    with Campaign.open(path) as other:
+        assert other.ruleset == "midgard"
+        assert [e.data["text"] for e in other.journal(kind="einstellung")] == ["Regelwerk: midgard"]
+    run(shell, "%rpg osr")
+    assert session.current().campaign.ruleset == "osr"
+    # reopening in a fresh session takes the campaign's ruleset
+    session.current().close_campaign()
+    session._current = None
+    run(shell, f"%rpg --kampagne {path}")
+    assert session.current().ruleset == "osr"
+
+
+def test_figuren_creates_and_a_second_campaign_sees_it(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    res, out = run(shell, FIGUREN)
+    loaded = res.result
+    assert isinstance(loaded, Loaded) and loaded.combatants == ("Alrik", "Goblin 1", "Goblin 2")
+    with Campaign.open(path) as other:
+        assert set(other.characters) == {"Alrik"}
+        assert set(other.encounter.combatants) == {"Alrik", "Goblin 1", "Goblin 2"}
+
+
+def test_figuren_with_encounter_option(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, '%%figuren --begegnung "Am Fluss"\n- name: Krokodil\n  ressourcen: {LP: 20}\n')
+    assert list(session.current().campaign.encounters["Am Fluss"].combatants) == ["Krokodil"]
+    # IPython's {var} expansion is off: braces and dollars stay as written
+    shell.user_ns["x"] = "kaputt"
+    run(shell, "%%figuren --begegnung {x}$x\n- name: Wolf\n")
+    assert "{x}$x" in session.current().campaign.encounters
+
+
+@pytest.mark.parametrize("cell, fragment", [
+    ("%%figuren\n- name: Alrik\n  ressorcen: {LP: 3}\n", "Figur 1 ('Alrik'): Unbekanntes Feld 'ressorcen' – "
+                                                        "meinten Sie 'ressourcen'?"),
+    ("%%figuren\n- name: Alrik: der Alte\n", "YAML-Fehler in Zeile 1, Spalte 14"),
+    ("%%figuren\n- name: Alrik\n- name: <b>Bruni</b>\n  ressourcen: {LP: 1e99}\n", "Figur 2 ('<b>Bruni</b>')"),
+    ("%%figuren --gruppe X\n- name: Alrik\n", "Unbekannte Option '--gruppe'"),
+    ("%%figuren Hinterhalt\n- name: Alrik\n", "Zu viele Angaben: Hinterhalt"),
+    ("%%figuren\n# nur ein Kommentar\n", "Der Block legt nichts an"),
+])
+def test_figuren_errors_show_a_box_and_create_nothing(shell, path, cell, fragment):
+    run(shell, f"%rpg --kampagne {path}")
+    camp = session.current().campaign
+    before = camp.store.last_seq()
+    text = error_box(shell, cell)
+    assert fragment in text
+    assert camp.store.last_seq() == before and camp.characters == {}
+
+
+def test_error_box_escapes_html(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    _, out = run(shell, "%%figuren\n- name: <script>x</script>\n  xy: 1\n")
+    [shown] = out.outputs
+    assert "<script>x" not in shown.data["text/html"] and "&lt;script&gt;x" in shown.data["text/html"]
+
+
+def test_figuren_without_campaign(shell):
+    assert "keine Kampagne geöffnet" in error_box(shell, "%%figuren\n- name: Alrik\n")
+
+
+def test_undo_and_redo_with_confirmation(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    camp = session.current().campaign
+    camp.change("Goblin 1", "LP", -3, "Schwerthieb")
+    res, _ = run(shell, "n = %rpg rückgängig")
+    notice = shell.user_ns["n"]
+    assert isinstance(notice, Notice)
+    assert repr(notice) == "Rückgängig gemacht: Goblin 1: LP 5 → 2 (Schwerthieb)"
+    assert "Rückgängig gemacht" in notice._repr_mimebundle_()["text/html"]
+    with Campaign.open(path) as other:
+        assert other.figure("Goblin 1").resources["LP"]["value"] == 5
+    run(shell, "n = %rpg wiederholen")
+    assert repr(shell.user_ns["n"]) == "Wiederholt: Goblin 1: LP 5 → 2 (Schwerthieb)"
+    assert camp.figure("Goblin 1").resources["LP"]["value"] == 2
+    run(shell, "n = %rpg undo")
+    run(shell, "n = %rpg undo")   # the whole %%figuren block in one step
+    assert repr(shell.user_ns["n"]).startswith(
+        "Rückgängig gemacht: Figur Alrik angelegt; Begegnung Hinterhalt begonnen; Alrik nimmt an Hinterhalt teil"
+        " (und 1 weitere)")
+    with Campaign.open(path) as other:
+        assert other.characters == {} and other.encounter is None
+    run(shell, "n = %rpg redo")
+    assert set(camp.characters) == {"Alrik"}
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("%rpg rückgängig", "Es gibt nichts rückgängig zu machen."),
+    ("%rpg wiederholen", "Es gibt nichts zu wiederholen."),
+    ("%rpg undo jetzt", "Zu viele Angaben: jetzt"),
+    ("%rpg journal 0", "Ungültiger Wert für journal N: '0' (eine Zahl von 1 bis 10000)"),
+    ("%rpg journal viele", "Ungültiger Wert für journal N: 'viele'"),
+    ("%rpg journal 5 6", "Zu viele Angaben: 6"),
+    ("%rpg journal --farbe rot", "Unbekannte Option '--farbe'"),
+    ("%rpg journal --art", "Die Option --art braucht einen Wert"),
+    ("%rpg midgard osr", "Zu viele Angaben: osr"),
+])
+def test_bad_campaign_lines_show_a_box(shell, path, line, fragment):
+    run(shell, f"%rpg --kampagne {path}")
+    assert fragment in error_box(shell, f"x = {line}")
+    assert shell.user_ns["x"] is None
+
+
+@pytest.mark.parametrize("line", ["%rpg rückgängig", "%rpg wiederholen", "%rpg journal"])
+def test_campaign_commands_without_campaign(shell, line):
+    assert "Es ist keine Kampagne geöffnet" in error_box(shell, line)
+
+
+def test_kampagne_that_cannot_be_opened(shell, tmp_path):
+    text = error_box(shell, f"%rpg --kampagne {tmp_path}/fehlt/k.sqlite")
+    assert "existiert nicht" in text
+    (tmp_path / "notiz.sqlite").write_text("kein SQLite")
+    assert "ist keine rpgkernel-Kampagne" in error_box(shell, f"%rpg --kampagne {tmp_path}/notiz.sqlite")
+    assert "Unbekannte Adresse" in error_box(shell, "%rpg --kampagne mysql://x/y")
+    assert session.current().campaign is None
+
+
+def test_a_bad_option_opens_nothing(shell, path):
+    assert "Unbekannte Sprache" in error_box(shell, f"%rpg --kampagne {path} --sprache xx")
+    assert session.current().campaign is None and not path.exists()
+
+
+def test_journal_shows_the_last_entries(shell, path):
+    run(shell, f"%rpg --kampagne {path} --seed 5")
+    run(shell, FIGUREN)
+    for _ in range(25):
+        run(shell, "%roll W20")
+    res, _ = run(shell, "j = %rpg journal")
+    journal = shell.user_ns["j"]
+    assert isinstance(journal, Journal) and len(journal) == 20
+    assert all(e.kind == "wurf" for e in journal)
+    bundle = journal._repr_mimebundle_()
+    assert bundle["text/plain"].count("\n") == 19 and "<table" in bundle["text/html"]
+    run(shell, "j = %rpg journal 3")
+    assert len(shell.user_ns["j"]) == 3 and shell.user_ns["j"][-1].seq == journal[-1].seq
+    run(shell, "j = %rpg journal 100 --art kampfteilnehmer")
+    assert [e.data["figures"] for e in shell.user_ns["j"]] == [["Alrik"], ["Goblin 1", "Goblin 2"]]
+    run(shell, '%rpg journal --figur "Goblin 2"')
+    run(shell, 'j = %rpg journal --figur "Goblin 2"')
+    assert [e.kind for e in shell.user_ns["j"]] == ["kampfteilnehmer"]
+    run(shell, "j = %rpg journal --begegnung Hinterhalt --art begegnung")
+    assert [e.data["text"] for e in shell.user_ns["j"]] == ["Begegnung Hinterhalt begonnen"]
+    run(shell, "j = %rpg journal --figur Niemand")
+    assert repr(shell.user_ns["j"]) == "Keine passenden Einträge im Journal (--figur Niemand)."
+
+
+def test_rolls_are_logged_but_not_previews(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    camp = session.current().campaign
+    run(shell, "r = %roll --würfel 6,2,5 3W6")
+    run(shell, "%roll --vorschau 3W6")
+    run(shell, "%roll 3X6")                   # an error box, nothing logged
+    run(shell, "rs = %roll -n 3 --seed 2 W6")
+    rolls = camp.journal(kind="wurf")
+    assert [e.data["roll"]["total"] for e in rolls] == [13] + [r.total for r in shell.user_ns["rs"]]
+    assert rolls[0].data["text"] == str(shell.user_ns["r"]) and rolls[0].data["roll"]["given"] is True
+    assert len({e.tx for e in rolls[1:]}) == 1   # the rolls of -n in one transaction
+    run(shell, FIGUREN)
+    run(shell, "%roll W20")
+    assert camp.journal(kind="wurf")[-1].data["encounter"] == "Hinterhalt"
+    with Campaign.open(path) as other:
+        assert len(other.journal(kind="wurf")) == 5
+
+
+def test_rolls_without_campaign_are_not_logged(shell, path):
+    run(shell, "%roll W20")
+    run(shell, f"%rpg --kampagne {path}")
+    assert len(session.current().campaign.journal()) == 0
+
+
+def test_help_names_the_campaign_commands(shell):
+    rpg = shell.magics_manager.magics["line"]["rpg"].__doc__
+    for word in ("--kampagne", "rückgängig", "wiederholen", "journal", "--art", "--figur", "--begegnung"):
+        assert word in rpg
+    figuren = shell.magics_manager.magics["cell"]["figuren"].__doc__
+    for word in ("--begegnung", "figuren:", "begegnung:", "teilnehmer:", "anzahl", "zustände", "docs/kampagne.md"):
+        assert word in figuren
+
+
+def test_unload_removes_the_cell_magic(shell):
+    shell.run_line_magic("unload_ext", "rpgkernel")
+    assert "figuren" not in shell.magics_manager.magics["cell"]
+    shell.run_line_magic("load_ext", "rpgkernel")
+    assert "figuren" in shell.magics_manager.magics["cell"]
+
+
+def test_shared_campaign_over_postgres(shell, pg_cluster):
+    url = pg_cluster.new_database()
+    run(shell, f"s = %rpg --kampagne {url}")
+    assert pg_cluster.password not in repr(shell.user_ns["s"])
+    run(shell, FIGUREN)
+    run(shell, "%roll --würfel 4 W6")
+    with rpgkernel.Campaign.open(url) as other:
+        assert set(other.encounter.combatants) == {"Alrik", "Goblin 1", "Goblin 2"}
+        other.change("Alrik", "LP", -4)
+    run(shell, "n = %rpg rückgängig")
+    assert repr(shell.user_ns["n"]) == "Rückgängig gemacht: Alrik: LP 12 → 8"
+    run(shell, "j = %rpg journal 2")
+    assert [e.kind for e in shell.user_ns["j"]] == ["ressource", "rückgängig"]
+
+
+def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
+    """The README's campaign walkthrough, block by block (except the server address), shows no error."""
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Kampagne und Journal", 1)[1].split("\n## ", 1)[0]
+    blocks = [b for b in re.findall(r"```(?:python)?\n(.*?)```", section, re.S) if "postgresql://" not in b]
+    assert len(blocks) == 6
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        cells = [block] if not block.startswith("%rpg") else block.splitlines()
+        for cell in cells:
+            res, out = run(shell, cell)
+            for shown in out.outputs:
+                assert not shown.data["text/plain"].startswith("Fehler"), (cell, shown.data["text/plain"])
+    camp = session.current().campaign
+    assert (tmp_path / "kampagne.sqlite").exists() and (tmp_path / "journal.jsonl").exists()
+    assert camp.encounter.current == "Goblin 1" and camp.ruleset == "midgard"
+    assert len(shell.user_ns["tabelle"]) == len(camp.journal())
