@@ -159,3 +159,18 @@ def test_random_faces_are_uniform(sides):
     k = sides - 1
     bound = k * (1 - 2 / (9 * k) + 3.09 * (2 / (9 * k)) ** 0.5) ** 3
     assert counts.min() > 0 and chi2 < bound
+
+
+def test_roller_shares_given_dice_across_expressions():
+    from rpgkernel.dice import Roller
+    r = Roller(dice=[7, 3, 1, 5, 12])
+    attack = r.roll("{W8,W4,2W6}kh1")
+    save = r.roll("W20")
+    assert (attack.total, save.total) == (7, 12) and attack.given
+    r.finish()
+    r = Roller(dice=[2, 2])
+    r.roll("W6")
+    with pytest.raises(GivenDiceError, match="Zu viele"):
+        r.finish()
+    seeded = [Roller(seed=4).roll("3W6").total for _ in range(2)]
+    assert seeded[0] == seeded[1] == rpgkernel.roll("3W6", seed=4).total

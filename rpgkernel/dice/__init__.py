@@ -8,9 +8,9 @@ from . import exact, parser
 from .dist import Dist
 from .exact import dist
 from .parser import parse
-from .roll import DieRoll, Roll, Rolls, roll, roll_many
+from .roll import DieRoll, Roll, Roller, Rolls, roll, roll_many
 
-__all__ = ["Dist", "DieRoll", "Roll", "Rolls", "clear_caches", "dist", "parse", "roll", "roll_many"]
+__all__ = ["Dist", "DieRoll", "Roll", "Roller", "Rolls", "clear_caches", "dist", "parse", "roll", "roll_many"]
 
 
 def clear_caches() -> None:

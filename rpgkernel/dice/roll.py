@@ -326,6 +326,29 @@ def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int]
     return Rolls(Roll(expr.strip(), node, tree, source.given) for tree in trees)
 
 
+class Roller:
+    """The dice of one procedure: several expressions from one stream.
+
+    Given dice (physical results) are consumed in the order the procedure
+    rolls; ``finish`` says whether any were left over.
+    """
+
+    def __init__(self, seed: int | None = None, dice: Sequence[int] | None = None,
+                 rng: np.random.Generator | None = None) -> None:
+        self.source = _source(seed, dice, rng)
+
+    @property
+    def given(self) -> bool:
+        return self.source.given
+
+    def roll(self, expr: str, variables: Mapping[str, object] | None = None) -> Roll:
+        node = parse(expr, variables)
+        return Roll(expr.strip(), node, _evaluate(node, self.source), self.source.given)
+
+    def finish(self) -> None:
+        self.source.finish()
+
+
 def _source(seed: int | None, dice: Sequence[int] | None,
             rng: np.random.Generator | None) -> RandomDice | GivenDice:
     if dice is not None:

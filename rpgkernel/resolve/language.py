@@ -1,0 +1,129 @@
+"""The ``%%resolve`` language: one action per line, read into ``Command``s.
+
+    # comments run to the end of the line
+    angriff Ritter, Knappe -> Söldner bonus=W8 smite
+    probe "Sir Aldric" vig
+
+A line is a verb, the acting figures (comma-separated), optionally ``->``
+and the targets, then options: ``key=value`` or a bare flag. Names with
+spaces are quoted. This module only reads the text; the verbs, figures and
+options are checked against a ruleset and a campaign by ``resolve.run``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import ResolveError
+from ..messages import t
+
+_TOKEN = re.compile(r"""
+    (?P<sp>[ \t]+)
+  | (?P<comment>\#.*)
+  | (?P<arrow>->|→)
+  | (?P<comma>,)
+  | (?P<quoted>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+  | (?P<option>[^\W\d][\w-]*=(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|(?:\{[^}]*\}|\([^)]*\)|[^\s,\#{}()])+))
+  | (?P<word>\w[\w.-]*)
+  | (?P<bad>\S)
+""", re.X)
+
+
+@dataclass(frozen=True)
+class Word:
+    """A piece of a line with its place (1-based line and column) for messages."""
+
+    text: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed line: ``verb actors -> targets options``."""
+
+    verb: Word
+    actors: tuple[Word, ...]
+    targets: tuple[Word, ...] = ()
+    options: dict[str, Word] = field(default_factory=dict)
+    flags: tuple[Word, ...] = ()
+    source: str = ""
+    line: int = 0
+
+
+def error(message: str, source: str, at: Word | None, suggestion: str | None = None,
+          line: int = 0, col: int = 1) -> ResolveError:
+    return ResolveError(message, source, at.line if at else line, at.col if at else col, suggestion)
+
+
+def parse(text: str) -> list[Command]:
+    """Read every action line of ``text`` (blank lines and comments are skipped)."""
+    commands = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = _words(line, number)
+        if words:
+            commands.append(_command(words, line, number))
+    return commands
+
+
+def _words(line: str, number: int) -> list[tuple[str, Word]]:
+    out = []
+    for m in _TOKEN.finditer(line):
+        kind = m.lastgroup
+        if kind in ("sp", "comment"):
+            continue
+        text = m.group()
+        word = Word(_unquote(text) if kind == "quoted" else text, number, m.start() + 1)
+        if kind == "bad":
+            raise error(t("resolve.unexpected", char=text), line, word)
+        if kind == "quoted" and not word.text.strip():
+            raise error(t("resolve.empty_name"), line, word)
+        out.append((kind, word))
+    return out
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text[1:-1])
+
+
+def _command(words: list[tuple[str, Word]], line: str, number: int) -> Command:
+    kind, verb = words[0]
+    if kind != "word":
+        raise error(t("resolve.expected_verb", found=verb.text), line, verb)
+    i = 1
+    actors, i = _names(words, i, line, number, "resolve.expected_actor")
+    targets: tuple[Word, ...] = ()
+    if i < len(words) and words[i][0] == "arrow":
+        targets, i = _names(words, i + 1, line, number, "resolve.expected_target")
+    options: dict[str, Word] = {}
+    flags = []
+    for kind, word in words[i:]:
+        if kind == "option":
+            key, _, value = word.text.partition("=")
+            if key.lower() in options:
+                raise error(t("resolve.option_twice", option=key), line, word)
+            value_col = word.col + len(key) + 1
+            options[key.lower()] = Word(_unquote(value) if value[:1] in "\"'" else value, number, value_col)
+        elif kind == "word":
+            flags.append(Word(word.text.lower(), word.line, word.col))
+        else:
+            raise error(t("resolve.misplaced", found=word.text), line, word)
+    return Command(verb, actors, targets, options, tuple(flags), line, number)
+
+
+def _names(words: list[tuple[str, Word]], i: int, line: str, number: int,
+           expected: str) -> tuple[tuple[Word, ...], int]:
+    """A comma-separated list of names from ``words[i]`` on."""
+    names = []
+    while True:
+        if i >= len(words) or words[i][0] not in ("word", "quoted"):
+            at = words[i][1] if i < len(words) else None
+            col = len(line.rstrip()) + 2
+            raise error(t(expected), line, at, line=number, col=col)
+        names.append(words[i][1])
+        i += 1
+        if i < len(words) and words[i][0] == "comma":
+            i += 1
+            continue
+        return tuple(names), i
