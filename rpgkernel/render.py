@@ -412,3 +412,58 @@ def status_html(rows: list[tuple[str, str]], rulesets: list[tuple[str, str, str]
             f'<table class="rpgk-table">{body}</table>'
             f'<div class="rpgk-head">{html.escape(t("rpg.rulesets"))}</div>'
             f'<table class="rpgk-table">{rs}</table></div>')
+
+
+# -- resolutions ---------------------------------------------------------------
+def _preview_lines(preview) -> list[str]:
+    from .dice import Dist
+    if preview is None:
+        return []
+    if isinstance(preview, float):
+        return [t("resolution.chance", p=percent(preview))]
+    items = preview.items() if isinstance(preview, dict) else [("", preview)]
+    out = []
+    for key, value in items:
+        if isinstance(value, Dist):
+            out.append(dist_summary(value))
+        elif isinstance(value, float):
+            out.append(f"{key}: {percent(value)}")
+    return out
+
+
+def resolution_text(res) -> str:
+    """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
+    head = f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
+    lines = [head]
+    lines += [f"  {t('resolution.preview')}: {p}" for p in _preview_lines(res.preview)]
+    for s in res.steps:
+        lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
+    for e in res.effects:
+        what = f"{e.resource} {e.by:+d}" if e.resource else (e.condition if e.on else f"{e.condition} endet")
+        lines.append(f"  → {e.figure}: {what}")
+    for c in res.choices:
+        lines.append(f"  ? {c.label}" + (f" ({', '.join(c.options)})" if c.options else ""))
+    return "\n".join(lines)
+
+
+def resolution_html(res) -> str:
+    esc = html.escape
+    head = esc(res.action) + ": " + esc(", ".join(res.actors)) + (
+        " → " + esc(", ".join(res.targets)) if res.targets else "")
+    parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
+    for p in _preview_lines(res.preview):
+        parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
+    steps = "".join(
+        f"<li>{esc(s.text)}" + (" " + "".join(_die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
+        + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
+    parts.append(f"<ol>{steps}</ol>")
+    if res.effects:
+        items = "".join(f"<li>{esc(e.figure)}: " + esc(f"{e.resource} {e.by:+d}" if e.resource
+                                                       else (e.condition or "")) + "</li>" for e in res.effects)
+        parts.append(f"<ul>{items}</ul>")
+    if res.choices:
+        items = "".join(f"<li>{esc(c.label)}" + (f" ({esc(', '.join(c.options))})" if c.options else "")
+                        + "</li>" for c in res.choices)
+        parts.append(f'<div class="rpgk-head">{esc(t("resolution.open"))}</div><ul>{items}</ul>')
+    parts.append("</div>")
+    return "".join(parts)

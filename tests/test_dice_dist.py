@@ -123,3 +123,15 @@ def test_roll_without_exact_dist_still_rolls():
     assert 1000 <= r.total <= 10_000_000
     assert r.p_at_least() is None
     assert "keine exakte Verteilung" in r._repr_html_()
+
+
+def test_nth_highest_against_enumeration():
+    from rpgkernel.dice.exact import nth_highest
+    sides = [8, 4, 6, 6]
+    dice = [Dist.die(s) for s in sides]
+    for n in (1, 2, 3, 4):
+        expected = brute([range(1, s + 1) for s in sides], lambda c, n=n: sorted(c)[-n])
+        assert_pmf(nth_highest(dice, n), expected)
+    exploding = [rpgkernel.dist("W6!1"), rpgkernel.dist("W4r1")]
+    assert nth_highest(exploding, 1).isclose(exploding[0].maximum(exploding[1]))
+    assert nth_highest(exploding, 2).isclose(exploding[0].minimum(exploding[1]))

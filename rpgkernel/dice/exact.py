@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 from functools import lru_cache
 from itertools import product
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 
 from ..errors import DiceLimitError
@@ -200,6 +200,32 @@ def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
     else:
         pmf = [a - b for a, b in zip(joint, joint[1:])] + [joint[-1]]
     return Dist._owned(lo, pmf)
+
+
+def nth_highest(dists: Sequence[Dist], n: int) -> Dist:
+    """The n-th highest of independent dice (n = 1: the highest; 2: what is left after removing it).
+
+    P(n-th highest <= v) is the chance that at most n-1 dice exceed v: a
+    Poisson-binomial count, built die by die for each v.
+    """
+    if not 1 <= n <= len(dists):
+        raise ValueError("n out of range")
+    lo = min(d.min for d in dists)
+    hi = max(d.max for d in dists)
+    above = [[1.0 - c for c in [0.0] * (d.min - lo) + d.cdf() + [1.0] * (hi - d.max)] for d in dists]
+    joint = []
+    for i in range(hi - lo + 1):
+        counts = [1.0] + [0.0] * n  # P(k dice above v) for k < n; the last cell gathers k >= n
+        for q in (a[i] for a in above):
+            nxt = [0.0] * (n + 1)
+            for k, p in enumerate(counts):
+                if p:
+                    nxt[k] += p * (1.0 - q)
+                    nxt[min(k + 1, n)] += p * q
+            counts = nxt
+        joint.append(1.0 - counts[n])  # exact 1 where fewer than n dice can be above
+    pmf = [joint[0]] + [b - a for a, b in zip(joint, joint[1:])]
+    return Dist._owned(lo, [max(0.0, x) for x in pmf])
 
 
 def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,

@@ -45,3 +45,6 @@ def get(key: str | None) -> Ruleset:
     if key is not None and key not in RULESETS and key not in _ENGINES:
         raise RulesetError(t("rpg.unknown_ruleset", key=key, known=", ".join(rulesets())))
     return _ENGINES.get(key or "", _FREE)
+
+
+from . import bastionland  # noqa: E402,F401  (engines register themselves)

@@ -33,6 +33,6 @@ class Ruleset:
         """The turn order from each combatant's initiative roll (highest first, ties by name)."""
         return sorted(combatants, key=lambda name: (-rolls[name], name))
 
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str:
-        """The dice expression a combatant rolls for initiative."""
+    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """The dice expression a combatant rolls for initiative; None: no roll."""
         return "W20"

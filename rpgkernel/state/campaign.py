@@ -482,6 +482,9 @@ class Encounter:
                 values = {}
                 for n, c in combatants.items():
                     expr = engine.initiative_expression(c)
+                    if expr is None:
+                        values[n] = 0
+                        continue
                     r = roll_dice(expr, rng=rng, dice=[next(given)] if given else None)
                     values[n], rolled[n] = r.total, r.to_dict()
                 rolls = values

@@ -1,0 +1,108 @@
+"""What a ruleset procedure returns: the steps it took, the outcome, the
+effects on the campaign, the preview computed before the dice fell, and the
+choices still open.
+
+A procedure is a function ``(figures, request, roller) -> Resolution``: it
+reads figures, rolls through the ``Roller`` (random or given dice), records
+every step with the rule it applies, and returns effects instead of changing
+anything. A resolution with open ``choices`` is closed by a later call that
+takes them; only a closed resolution's effects are applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..dice import Dist, Roll
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: German text, the rule (section of the seed) it applies, its dice and value."""
+
+    text: str
+    rule: str = ""
+    rolls: tuple[Roll, ...] = ()
+    value: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "rule": self.rule, "value": self.value,
+                "rolls": [r.to_dict() for r in self.rolls]}
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A change to one figure: a resource by an amount, or a condition on or off."""
+
+    figure: str
+    resource: str | None = None
+    by: int = 0
+    condition: str | None = None
+    on: bool = True
+    rounds: int | None = None
+    ends: str = "rundenende"
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision after the roll that the engine never takes silently (Deny, gambit, luck, grace)."""
+
+    key: str
+    label: str
+    who: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options)}
+
+
+@dataclass
+class Resolution:
+    """The result of a procedure; ``open`` while ``choices`` remain."""
+
+    ruleset: str
+    action: str
+    actors: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    steps: list[Step] = field(default_factory=list)
+    outcome: dict[str, Any] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    preview: Dist | float | dict[str, Any] | None = None
+    choices: list[Choice] = field(default_factory=list)
+
+    @property
+    def open(self) -> bool:
+        return bool(self.choices)
+
+    def step(self, text: str, rule: str = "", *rolls: Roll, value: int | None = None) -> Step:
+        s = Step(text, rule, tuple(rolls), value)
+        self.steps.append(s)
+        return s
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable form (a Dist in the preview as its pmf)."""
+        return {"ruleset": self.ruleset, "action": self.action, "actors": list(self.actors),
+                "targets": list(self.targets), "steps": [s.to_dict() for s in self.steps],
+                "outcome": self.outcome, "effects": [e.to_dict() for e in self.effects],
+                "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open}
+
+    def __repr__(self) -> str:
+        from ..render import resolution_text
+        return resolution_text(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import resolution_html, resolution_text
+        return {"text/plain": resolution_text(self), "text/html": resolution_html(self)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Dist):
+        return {"pmf": {str(k): v for k, v in value.pmf().items()}}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

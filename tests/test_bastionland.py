@@ -1,0 +1,112 @@
+"""Mythic Bastionland: saves, attacks and damage, with given dice (seed 003)."""
+
+import pytest
+
+import rpgkernel
+from rpgkernel.dice import Roller
+from rpgkernel.rules import bastionland as bl
+from rpgkernel.rules.bastionland import Bastionland
+
+
+def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=(), **current):
+    sheet = Bastionland.sheet.validate({"vig": vig, "cla": cla, "spi": spi, "gd": gd, "ruestung": armour,
+                                        "waffen": list(weapons)})
+    res = Bastionland().resources(sheet)
+    for k, v in current.items():
+        res[k.upper()]["value"] = v
+    return {"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions}}
+
+
+def test_the_seed_example():
+    """W8, W4, 2W6 show 7, 3, 1, 5; the 5 is spent on Bolster; armour 2 -> 6 damage."""
+    ritter = figure("Ritter", weapons=["Streitkolben (W8, wuchtig)", "Schild (W4)"])
+    verbuendeter = figure("Verbündeter", weapons=["Dolch (W6)", "Dolch (W6)"])
+    ziel = figure("Söldner", gd=4, vig=13, armour=2)
+    res = bl.attack([ritter, verbuendeter], ziel, Roller(dice=[7, 3, 1, 5]), bolster=[5])
+    assert res.outcome["schaden"] == 6 and res.outcome["höchster"] == 7
+    assert "Höchster Würfel 7 + Bolster 1 − Armour 2 = 6 Schaden" in [s.text for s in res.steps]
+    # 6 against 4 GD: 2 over, VIG 13 -> 11, wounded
+    assert res.outcome["folge"] == "verwundet"
+    assert {(e.resource, e.by) for e in res.effects if e.resource} == {("GD", -4), ("VIG", -2)}
+
+
+def test_saves_roll_under_the_virtue():
+    ritter = figure("Ritter", vig=12)
+    assert bl.probe(ritter, "vig", Roller(dice=[12])).outcome["erfolg"] is True
+    res = bl.probe(ritter, "VIG", Roller(dice=[13]))
+    assert res.outcome == {"erfolg": False, "wurf": 13, "wert": 12} and res.preview == pytest.approx(0.6)
+    with pytest.raises(rpgkernel.RpgError, match="Unbekannte Virtue 'STR'"):
+        bl.probe(ritter, "str", Roller(dice=[1]))
+
+
+@pytest.mark.parametrize("amount, gd, vig, folge", [
+    (0, 5, 12, "kein Schaden"),
+    (3, 5, 12, "entgangen"),
+    (5, 5, 12, "Narbe"),
+    (7, 5, 12, "verwundet"),        # lose 2 of 12
+    (11, 5, 12, "Todeswunde"),      # lose 6 of 12: at least half
+    (17, 5, 12, "tot"),
+])
+def test_damage_against_guard_then_vigour(amount, gd, vig, folge):
+    res = rpgkernel.rules.resolution.Resolution("bastionland", "schaden")
+    bl.damage(figure("Ziel", gd=gd, vig=vig), amount, res)
+    assert res.outcome["folge"] == folge
+
+
+def test_exposed_counts_as_zero_guard():
+    res = rpgkernel.rules.resolution.Resolution("bastionland", "schaden")
+    bl.damage(figure("Ziel", gd=5, vig=12, conditions=["schutzlos"]), 2, res)
+    assert res.outcome["folge"] == "verwundet"
+    res = rpgkernel.rules.resolution.Resolution("bastionland", "schaden")
+    bl.damage(figure("Ziel", gd=5, vig=12, cla=0), 2, res)  # CLA 0: exposed
+    assert res.outcome["folge"] == "verwundet"
+
+
+def test_deny_removes_the_highest_die_and_previews_are_exact():
+    ritter = figure("Ritter", weapons=["Streitkolben (W8)", "Schild (W4)"])
+    ziel = figure("Wolf", gd=3, armour=1)
+    res = bl.attack([ritter], ziel, Roller(dice=[8, 2]), deny="Wolf")
+    assert res.outcome["schaden"] == 1 and res.outcome["folge"] == "entgangen"
+    preview = res.preview
+    expected = rpgkernel.dist("max(0, {W8,W4}kh1-1)")
+    assert preview["schaden"].isclose(expected)
+    assert preview["schaden_mit_deny"].isclose(rpgkernel.dist("max(0, {W8,W4}kl1-1)"))
+    assert preview["p_gambit"] == pytest.approx(1 - (3 / 8) * (3 / 4))
+
+
+def test_undecided_attacks_stay_open_and_apply_nothing():
+    ritter = figure("Ritter", weapons=["Streitkolben (W8)", "Schild (W4)"])
+    res = bl.attack([ritter], figure("Wolf"), Roller(dice=[6, 4]), decided=False)
+    assert res.open and res.effects == []
+    assert [c.key for c in res.choices] == ["deny", "gambit"] and res.choices[1].options == ("6", "4")
+
+
+def test_bad_gambits_and_weapons_are_refused():
+    ritter = figure("Ritter", weapons=["Streitkolben (W8)"])
+    with pytest.raises(rpgkernel.RpgError, match="4 oder mehr"):
+        bl.attack([ritter], figure("Wolf"), Roller(dice=[3]), bolster=[3])
+    with pytest.raises(rpgkernel.RpgError, match="erwartet wird 'Name \\(W8\\)'"):
+        bl.weapon_dice(figure("X", weapons=["Keule W6"]))
+
+
+def test_players_act_first(tmp_path):
+    camp = rpgkernel.Campaign.open(tmp_path / "k.sqlite")
+    camp.set_ruleset("bastionland")
+    enc = camp.new_encounter("Brücke")
+    enc.add("Söldner", side="Feinde", sheet={"vig": 13, "cla": 10, "spi": 10, "gd": 4})
+    enc.add("Ritter", side="Spieler", sheet={"vig": 13, "cla": 10, "spi": 13, "gd": 5})
+    assert enc.start() == ["Ritter", "Söldner"]
+    assert enc.combatants["Söldner"].resources["GD"] == {"value": 4, "max": 4}
+
+
+def test_the_card_shows_steps_rules_effects_and_escapes():
+    ritter = figure("<b>Ritter</b>", weapons=["Streitkolben (W8)", "Schild (W4)"])
+    res = bl.attack([ritter], figure("Wolf", gd=3), Roller(dice=[7, 3]))
+    text = repr(res)
+    assert text.splitlines()[0] == "angriff: <b>Ritter</b> → Wolf"
+    assert "  • Höchster Würfel 7 + Bolster 0 − Armour 0 = 7 Schaden  [Angriffe, Schritte 4-7]" in text
+    assert "  → Wolf: VIG -4" in text and "Vorschau: Schaden nach Armour: 1 bis 8" in text
+    html = res._repr_mimebundle_()["text/html"]
+    assert "<b>Ritter" not in html and "&lt;b&gt;Ritter" in html
+    import json
+    assert json.loads(json.dumps(res.to_dict()))["outcome"]["schaden"] == 7
