@@ -23,6 +23,8 @@ class Ruleset:
     conditions: Mapping[str, str] = {}
     #: whether rounds are split into segments (e.g. ten per round)
     segments: int | None = None
+    #: the %%resolve verbs: German name -> Verb (see rules.resolution)
+    verbs: Mapping[str, Any] = {}
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""

@@ -106,3 +106,37 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+@dataclass
+class Request:
+    """What a ``%%resolve`` line (or a widget click) asks of a procedure.
+
+    ``actors`` and ``targets`` are the figures' campaign records (read-only);
+    ``options`` the line's options, already checked against the verb;
+    ``decisions`` the choices taken on an open resolution this request closes.
+    """
+
+    actors: list[dict[str, Any]]
+    targets: list[dict[str, Any]]
+    options: dict[str, Any]
+    roller: Any
+    decisions: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A ``%%resolve`` verb: German name, aliases, the procedure, what it takes.
+
+    ``options`` maps an option name to its kind: "dice" (an expression),
+    "int", "text", "name" (a figure) or "flag".
+    """
+
+    name: str
+    procedure: Any
+    help: str
+    aliases: tuple[str, ...] = ()
+    targets: str = "none"          # "none", "optional" or "required"
+    options: dict[str, str] = field(default_factory=dict)
+    example: str = ""
