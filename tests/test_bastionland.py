@@ -65,8 +65,9 @@ def test_exposed_counts_as_zero_guard():
 def test_deny_removes_the_highest_die_and_previews_are_exact():
     ritter = figure("Ritter", weapons=["Streitkolben (W8)", "Schild (W4)"])
     ziel = figure("Wolf", gd=3, armour=1)
-    res = bl.attack([ritter], ziel, Roller(dice=[8, 2]), deny="Wolf")
+    res = bl.attack([ritter], ziel, Roller(dice=[8, 2, 15]), deny="Wolf")  # SPI save 15 > 10
     assert res.outcome["schaden"] == 1 and res.outcome["folge"] == "entgangen"
+    assert any(e.figure == "Wolf" and e.condition == "Fatigued" for e in res.effects)
     preview = res.preview
     expected = rpgkernel.dist("max(0, {W8,W4}kh1-1)")
     assert preview["schaden"].isclose(expected)
@@ -78,7 +79,7 @@ def test_undecided_attacks_stay_open_and_apply_nothing():
     ritter = figure("Ritter", weapons=["Streitkolben (W8)", "Schild (W4)"])
     res = bl.attack([ritter], figure("Wolf"), Roller(dice=[6, 4]), decided=False)
     assert res.open and res.effects == []
-    assert [c.key for c in res.choices] == ["deny", "gambit"] and res.choices[1].options == ("6", "4")
+    assert [c.key for c in res.choices] == ["deny", "gambit", "focus"] and res.choices[1].options == ("6", "4")
 
 
 def test_bad_gambits_and_weapons_are_refused():

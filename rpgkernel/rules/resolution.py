@@ -11,6 +11,7 @@ takes them; only a closed resolution's effects are applied.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -113,15 +114,26 @@ class Request:
     """What a ``%%resolve`` line (or a widget click) asks of a procedure.
 
     ``actors`` and ``targets`` are the figures' campaign records (read-only);
-    ``options`` the line's options, already checked against the verb;
-    ``decisions`` the choices taken on an open resolution this request closes.
+    ``figures`` every record the line names (actors, targets, name options);
+    ``options`` the line's options, already checked against the verb
+    ("dice": the expression text, "pool": a list of single dice such as
+    ["W8", "W6"], "int": an int, "text"/"name": a str, "flag": True);
+    ``roller`` the dice (None for a preview).
+
+    ``decisions`` is empty on the first run: a procedure with decisions to
+    take after the roll lists them as ``choices`` and stays open. When a
+    later line closes it, the procedure runs again with the same dice first
+    (``roller`` replays them) and ``decisions`` holds every choice the open
+    resolution offered: a list of the decisions taken (each a dict with
+    ``figures``, ``targets`` and the choice line's options), or [] when
+    declined. It may then close, or offer further choices.
     """
 
     actors: list[dict[str, Any]]
     targets: list[dict[str, Any]]
     options: dict[str, Any]
     roller: Any
-    decisions: dict[str, Any] = field(default_factory=dict)
+    decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     figures: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -129,14 +141,28 @@ class Request:
 class Verb:
     """A ``%%resolve`` verb: German name, aliases, the procedure, what it takes.
 
-    ``options`` maps an option name to its kind: "dice" (an expression),
-    "int", "text", "name" (a figure) or "flag".
+    ``procedure(request) -> Resolution`` carries the line out; ``preview(request)``
+    (request.roller is None) returns what ``--vorschau`` shows: a ``Dist``, a
+    probability or a dict of them, computed without rolling.
+
+    ``actors``: "one" or "many"; ``targets``: "none", "one", "optional" or
+    "required" (one or more). ``options`` maps an option name to its kind:
+    "dice" (an expression), "pool" (single dice: W8, 2W6, {W8,W4}), "int",
+    "text", "name" (a figure) or "flag" (a bare word).
+
+    A verb with ``choice`` set takes that choice (a ``Choice.key``) on the
+    latest open resolution offering it, instead of running a procedure:
+    ``deny Söldner`` or ``gambit Ritter bolster=5``. Consecutive choice lines
+    on one open resolution are decided together.
     """
 
     name: str
-    procedure: Any
+    procedure: Callable[[Request], Resolution] | None
     help: str
     aliases: tuple[str, ...] = ()
-    targets: str = "none"          # "none", "optional" or "required"
+    targets: str = "none"
     options: dict[str, str] = field(default_factory=dict)
     example: str = ""
+    actors: str = "many"
+    choice: str | None = None
+    preview: Callable[[Request], Any] | None = None

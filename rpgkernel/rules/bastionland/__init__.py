@@ -1,29 +1,37 @@
-"""Mythic Bastionland (seed 003_4352dfa8b10f7007.txt): saves, attacks, damage.
+"""Mythic Bastionland (seed 003_4352dfa8b10f7007.txt).
 
 Procedures read figures (the campaign's records: ``sheet``, ``resources``,
-``conditions``), roll through a ``Roller`` and return a ``Resolution`` with
-steps, outcome and effects; they change nothing themselves. Decisions after
-the roll (Deny, gambits, Bolster) are given by the caller; while one is
-undecided the resolution stays open and applies nothing.
+``conditions``, ``side``), roll through a ``Roller`` and return a
+``Resolution`` with steps, outcome and effects; they change nothing
+themselves. Decisions after the roll (Deny, gambits, Focus) are given by
+the caller; while undecided the resolution stays open and applies nothing.
+
+Modules: ``core`` (saves, virtues, recovery, morale), ``attack`` (attacks,
+feats, gambits, duels, previews), ``damage`` (damage, scars, warbands,
+structures, ships), ``warfare`` (example warbands, wall formations);
+``data/`` holds the GM-replaceable data.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from ...dice import Dist, Roller, dist
-from ...dice.exact import nth_highest
-from ...messages import t
 from .. import register
 from ..base import Ruleset
-from ..resolution import Choice, Effect, Resolution
-from ..sheet import Field, Sheet, SheetError
+from ..resolution import Request, Resolution, Verb
+from ..sheet import Field, Sheet
+from .attack import GAMBITS, attack, attack_pool, attack_preview, damage_dist, duel, impaired, load_gambits
+from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, VIRTUES, BastionlandError, Weapon, calm_moment, change_virtue,
+                   morale, probe, reaction, restore, save_chance, surprise, virtue, virtue_gain, virtue_loss,
+                   weapon, weapon_dice)
+from .damage import collide, damage, exposed, ignores, repair, scar, scar_table, thrown_from_saddle
+from .warfare import formation, warband_templates
 
-VIRTUES = ("VIG", "CLA", "SPI")
-GAMBIT_MIN = 4          # a discarded die showing 4+ buys a gambit (Gambits)
-STRONG_GAMBIT_MIN = 8   # 8+ in melee: a Strong Gambit (Strong Gambit)
-_WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
+__all__ = ["Bastionland", "BastionlandError", "GAMBITS", "GAMBIT_MIN", "STRONG_GAMBIT_MIN", "VIRTUES", "Weapon",
+           "attack", "attack_pool", "attack_preview", "calm_moment", "damage_dist", "change_virtue", "collide", "damage", "duel",
+           "exposed", "formation", "ignores", "impaired", "load_gambits", "morale", "probe", "reaction", "repair",
+           "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle", "virtue",
+           "virtue_gain", "virtue_loss", "warband_templates", "weapon", "weapon_dice"]
 
 
 class Bastionland(Ruleset):
@@ -35,7 +43,13 @@ class Bastionland(Ruleset):
         "spi": Field("int", "Spirit", 0, 19, required=True),
         "gd": Field("int", "Guard", 0, 99, required=True),
         "ruestung": Field("int", "Armour", 0, 99, default=0),
+        "ruestung_aus": Field("text", "Armour aus, z. B. 'Kettenhemd, Helm, Schild'"),
         "waffen": Field("list", "Waffen und Schild, z. B. 'Streitkolben (W8, wuchtig)'"),
+        "natuerliche_waffen": Field("bool", "Natürliche Waffen (waffenlos nicht beeinträchtigt)"),
+        "reittier": Field("text", "Reittier, z. B. 'Schlachtross (W8 Trampelschaden)'"),
+        "art": Field("text", "Art", choices=("Person", "Kriegsschar", "Schiff", "Bauwerk")),
+        "material": Field("text", "Material (Schiffe und Bauwerke)", choices=("Holz", "Stein")),
+        "spielfigur": Field("bool", "Spielfigur (kein wankender Kampfeswille)"),
     })
     conditions = {
         "Fatigued": "keine Feats bis zu einem ruhigen Augenblick",
@@ -43,6 +57,17 @@ class Bastionland(Ruleset):
         "verwundet": "Schaden ging über die GD hinaus",
         "Todeswunde": "stirbt, wenn eine Stunde unversorgt",
         "tot": "VIG 0 durch Schaden",
+        "Narbe": "Narbe (Narbentabelle der Spielleitung)",
+        "entkräftet": "VIG 0: kein Angriff nach einer Bewegung im selben Zug",
+        "setzt aus": "verliert den ersten Zug (Überraschung)",
+        "flieht oder ergibt sich": "Kampfeswille gebrochen",
+        "vertrieben": "Kriegsschar: vom Schlachtfeld vertrieben (Todeswunde)",
+        "vernichtet": "Kriegsschar: VIG 0",
+        "gebrochen": "Kriegsschar: SPI 0, befolgt keine Befehle mehr",
+        "führt von vorn": "erleidet bis zum nächsten Zug denselben Schaden wie die Kriegsschar",
+        "zerstört": "Schiff oder Bauwerk bei 0 GD",
+        "abgeworfen": "aus dem Sattel geworfen",
+        "beeinträchtigt": "Angriffe beeinträchtigt (nur W4)",
     }
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
@@ -54,143 +79,72 @@ class Bastionland(Ruleset):
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int]) -> list[str]:
-        """The players' side ("Spieler") first, then the others in the order they joined."""
+        """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
         return sorted(combatants, key=lambda n: combatants[n].get("side", "") != "Spieler")
 
 
-def weapon_dice(figure: Mapping[str, Any]) -> list[str]:
-    """The attack dice of a figure's weapons and shield ("Streitkolben (W8, wuchtig)" -> "W8")."""
-    out = []
-    for entry in figure.get("sheet", {}).get("waffen", ()):
-        m = _WEAPON.match(entry)
-        if m is None:
-            raise SheetError(t("bastionland.bad_weapon", entry=entry))
-        out.append("W" + m.group("die")[1:])
-    return out
+# -- %%resolve verbs: Request -> Resolution ------------------------------------
+
+def _names(value: Any, req: Request) -> list[str]:
+    if value is True:
+        return [a["name"] for a in req.actors]
+    return [value] if isinstance(value, str) else list(value or ())
 
 
-def virtue(figure: Mapping[str, Any], name: str) -> int:
-    return figure["resources"][name]["value"]
+def _angriff(req: Request) -> Resolution:
+    o, d = req.options, req.decisions
+    smite = {"by": req.actors[0]["name"], "art": o["smite"]} if o.get("smite") else None
+    return attack(req.actors, req.targets if len(req.targets) > 1 else req.targets[0], req.roller,
+                  bonus=[b for b in str(o.get("bonus", "")).replace(" ", "").split(",") if b] if o.get("bonus") else (),
+                  deny=d.get("deny"), bolster=d.get("bolster", ()), gambits=d.get("gambits", ()),
+                  focus=d.get("focus", ()), faces=d.get("würfel"), per_target=d.get("ziele"),
+                  decided=bool(d) or bool(o.get("entschieden")), cover=bool(o.get("deckung")),
+                  ranged=bool(o.get("fernkampf")), shield_wall=bool(o.get("schildwall")),
+                  spear_wall=bool(o.get("speerwall")), charge=_names(o.get("sturmangriff"), req),
+                  started_in_melee=_names(o.get("gebunden"), req), moved=_names(o.get("bewegt"), req),
+                  impaired_by=_names(o.get("beeinträchtigt"), req), smite=smite, blast=bool(o.get("blast")),
+                  large_scale=bool(o.get("groß")), cause=o.get("ursache"), bloodless=bool(o.get("unblutig")),
+                  figures=req.figures)
 
 
-def probe(figure: Mapping[str, Any], name: str, roller: Roller) -> Resolution:
-    """A save: W20 equal to or under the virtue (Proben)."""
-    name = name.upper()
-    if name not in VIRTUES:
-        raise SheetError(t("bastionland.bad_virtue", name=name, known=", ".join(VIRTUES)))
-    value = virtue(figure, name)
-    res = Resolution("bastionland", "probe", (figure["name"],))
-    res.preview = min(value, 20) / 20
-    roll = roller.roll("W20")
-    ok = roll.total <= value
-    res.step(t("bastionland.save", figure=figure["name"], roll=roll.total, virtue=name, value=value,
-               result=t("bastionland.success" if ok else "bastionland.failure")), "Proben", roll, value=roll.total)
-    res.outcome = {"erfolg": ok, "wurf": roll.total, "wert": value}
-    return res
-
-
-def exposed(figure: Mapping[str, Any]) -> bool:
-    """Schutzlos: unprepared (the condition) or CLA 0 (Virtue Loss)."""
-    return "schutzlos" in figure.get("conditions", {}) or virtue(figure, "CLA") == 0
-
-
-def damage(figure: Mapping[str, Any], amount: int, res: Resolution) -> None:
-    """Apply an attack's damage against GD, then VIG (Schaden); records steps and effects on ``res``."""
-    name = figure["name"]
-    gd = 0 if exposed(figure) else virtue(figure, "GD")
-    vig = virtue(figure, "VIG")
-    if amount <= 0:
-        res.step(t("bastionland.no_damage", figure=name), "Schaden")
-        res.outcome["folge"] = "kein Schaden"
-        return
-    if exposed(figure):
-        res.step(t("bastionland.exposed", figure=name), "Schutzlos")
-    if amount < gd:
-        res.effects.append(Effect(name, "GD", -amount))
-        res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Schaden", value=gd - amount)
-        res.outcome["folge"] = "entgangen"
-    elif amount == gd:
-        res.effects.append(Effect(name, "GD", -amount))
-        res.step(t("bastionland.scar", figure=name), "Schaden; Narben", value=0)
-        res.outcome["folge"] = "Narbe"
-    else:
-        excess = amount - gd
-        lost = min(excess, vig)
-        if gd:
-            res.effects.append(Effect(name, "GD", -gd))
-        res.effects.append(Effect(name, "VIG", -lost))
-        res.effects.append(Effect(name, condition="verwundet"))
-        res.step(t("bastionland.wounded", figure=name, excess=excess, vig=vig - lost), "Schaden", value=vig - lost)
-        res.outcome["folge"] = "verwundet"
-        if vig - lost == 0:
-            res.effects.append(Effect(name, condition="tot"))
-            res.step(t("bastionland.dead", figure=name), "Schaden")
-            res.outcome["folge"] = "tot"
-        elif 2 * lost >= vig:
-            res.effects.append(Effect(name, condition="Todeswunde"))
-            res.step(t("bastionland.mortal", figure=name), "Schaden")
-            res.outcome["folge"] = "Todeswunde"
-
-
-def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0) -> dict[str, Any]:
-    """Before the roll: damage after armour with and without Deny, and P(a gambit die)."""
-    dice = [dist(d) for d in pool]
-    highest = nth_highest(dice, 1)
-    out: dict[str, Any] = {"schaden": (highest + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_damage"))}
-    if len(dice) > 1:
-        out["schaden_mit_deny"] = (nth_highest(dice, 2) + (bolster - armour)).clip(lower=0).labelled(
-            t("bastionland.preview_deny"))
-    miss = 1.0
-    for d in dice:
-        miss *= d.p_less(GAMBIT_MIN)
-    out["p_gambit"] = 1.0 - miss
-    return out
-
-
-def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any], roller: Roller,
-           bonus: Sequence[str] = (), deny: str | None = None, bolster: Sequence[int] = (),
-           cover: bool = False, decided: bool = True) -> Resolution:
-    """An attack of one or more attackers on one target (Angriffe, steps 1-7).
-
-    ``deny``: who denies (removes the highest die); ``bolster``: the faces
-    of dice discarded for Bolster (+1 damage each). With ``decided`` False
-    the dice are rolled and the open choices listed, but nothing is applied.
-    """
-    names = tuple(a["name"] for a in attackers)
-    res = Resolution("bastionland", "angriff", names, (target["name"],))
-    pool = [d for a in attackers for d in weapon_dice(a)] + list(bonus)
-    if not pool:
-        raise SheetError(t("bastionland.no_dice", figures=", ".join(names)))
-    armour = target.get("sheet", {}).get("ruestung", 0) + (1 if cover else 0)
-    res.preview = attack_preview(pool, armour, len(bolster))
-    rolls = [roller.roll(d) for d in pool]
-    faces = [r.total for r in rolls]
-    res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
-             "Angriffe, Schritt 1", *rolls)
-    remaining = list(faces)
-    if not decided:
-        res.choices.append(Choice("deny", t("bastionland.choice_deny"), (target["name"],)))
-        spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
-        if spendable:
-            res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names, spendable))
-        res.outcome = {"würfel": faces}
-        return res
-    if deny:
-        removed = max(remaining)
-        remaining.remove(removed)
-        res.step(t("bastionland.deny", figure=deny, face=removed), "Angriffe, Schritt 2; Deny")
-    for face in bolster:
-        if face not in remaining or face < GAMBIT_MIN:
-            raise SheetError(t("bastionland.bad_gambit", face=face, faces=", ".join(map(str, remaining))))
-        remaining.remove(face)
-        res.step(t("bastionland.bolster", face=face), "Angriffe, Schritt 3; Gambits")
-    top = max(remaining) if remaining else 0
-    total = max(0, top + len(bolster) - armour)
-    res.step(t("bastionland.total", top=top, bolster=len(bolster), armour=armour, total=total),
-             "Angriffe, Schritte 4-7", value=total)
-    res.outcome = {"würfel": faces, "höchster": top, "schaden": total}
-    damage(target, total, res)
-    return res
-
+VERBS = {
+    "probe": Verb("probe", lambda r: probe(r.actors[0], r.options.get("virtue", "VIG"), r.roller),
+                  "W20 gleich oder unter der Virtue (Proben)", ("save",), options={"virtue": "text"},
+                  example="probe Ritter virtue=CLA"),
+    "reaktion": Verb("reaktion", lambda r: reaction(r.actors[0], r.roller),
+                     "SPI-Probe gegen eine ungünstige Reaktion (Reaktion)", ("reaction",), example="reaktion Wirt"),
+    "überraschung": Verb("überraschung", lambda r: surprise(r.actors, r.roller),
+                         "Nicht kampfbereit: CLA-Probe oder erster Zug entfällt (Überraschung)", ("surprise",),
+                         example="überraschung Söldner Plänkler"),
+    "angriff": Verb("angriff", _angriff, "Angriff mit Deny, Gambits, Feats (Angriffe)", ("attack",), "required",
+                    {"bonus": "text", "smite": "text", "fernkampf": "flag", "deckung": "flag", "schildwall": "flag",
+                     "speerwall": "flag", "sturmangriff": "flag", "gebunden": "flag", "bewegt": "flag",
+                     "beeinträchtigt": "flag", "blast": "flag", "groß": "flag", "ursache": "text",
+                     "unblutig": "flag", "entschieden": "flag"},
+                    example="angriff Ritter Knappe -> Söldner bonus=W8"),
+    "moral": Verb("moral", lambda r: morale(r.actors, r.roller, group=bool(r.options.get("gruppe")),
+                                            organised=not r.options.get("unorganisiert"),
+                                            leader=r.figures.get(r.options.get("anführer", "")),
+                                            lost=r.options.get("verloren", 0), size=r.options.get("größe", 0)),
+                  "Wankender Kampfeswille: SPI-Probe oder fliehen", ("morale",),
+                  options={"gruppe": "flag", "unorganisiert": "flag", "anführer": "name", "verloren": "int",
+                           "größe": "int"}, example="moral Söldner"),
+    "ruhe": Verb("ruhe", lambda r: calm_moment(r.actors), "Ruhiger Augenblick: GD voll, Fatigued endet (Erholung)",
+                 ("rest",), example="ruhe Ritter Knappe"),
+    "erholung": Verb("erholung", lambda r: restore(r.actors, r.options.get("virtue"), r.options.get("mittel", "")),
+                     "Virtue vollständig wiederherstellen (Erholung)", ("recover",),
+                     options={"virtue": "text", "mittel": "text"}, example="erholung Ritter virtue=VIG mittel=handlung"),
+    "verlust": Verb("verlust", lambda r: virtue_loss(r.actors[0], r.options.get("virtue", ""), r.options.get("um", 1),
+                                                     r.options.get("grund", "")),
+                    "Virtue Loss, kein Schaden (Virtue Loss)", ("loss",),
+                    options={"virtue": "text", "um": "int", "grund": "text"}, example="verlust Ritter virtue=SPI um=2"),
+    "zusammenstoß": Verb("zusammenstoß", lambda r: collide(r.actors[0], r.targets[0], r.roller,
+                                                          r.options.get("größer")),
+                         "Zusammenstoßende Schiffe (Holz und Stein)", ("collide",), "required",
+                         {"größer": "name"}, example="zusammenstoß Kogge -> Galeere größer=Galeere"),
+    "reparatur": Verb("reparatur", lambda r: repair(r.actors[0]), "Ein Tag Reparatur (Holz und Stein)", ("repair",),
+                      example="reparatur Kogge"),
+}
+Bastionland.verbs = VERBS
 
 register(Bastionland())

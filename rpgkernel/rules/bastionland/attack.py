@@ -1,0 +1,482 @@
+"""Attacks, feats and gambits (seed 003).
+
+Seed sections: "Angriffe" (steps 1-7), "Besondere Angriffe", "Feats"
+(Smite, Deny, Focus, Fatigued), "Gambits", "Strong Gambit", "Besondere
+Kampfsituationen", "Kriegsscharen", "An vorderster Front".
+
+Order of the dice, for given dice (``Roller(dice=[...])``): the attack dice
+(each attacker's weapons and shield in sheet order, the mount's trample die,
+bonus dice, Smite's W12, a warband's W12); then per target: each Deny's SPI
+save; each gambit's VIG save (and a Dismount's W6); each Focus: its gambit's
+VIG save, then the CLA save; Smite's VIG save; the scar die. Smite's save
+comes after the attack resolves (simpler to play with given dice; its
+effect holds either way). A Blast rolls the attack dice per target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from ...dice import Dist, Roller, dist
+from ...dice.exact import nth_highest
+from ...messages import t
+from ..resolution import Choice, Effect, Resolution
+from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, BastionlandError, conditions, kind, mount_die, mounted,
+                   names, save, save_chance, virtue, weapons)
+from .damage import damage, ignores
+
+DATA = Path(__file__).with_name("data")
+SAVE_EXEMPT = ("Bolster", "Move")      # Gambits: no VIG save against these
+STRONG = ("keine_probe", "größer")      # Strong Gambit: the two options
+WARBAND_BONUS = "W12"                   # Kriegsscharen: attacks on individuals
+SMITE_BONUS = "W12"                     # Smite
+IMPAIRED_DIE = "W4"                     # Besondere Angriffe: Beeinträchtigt
+
+
+def load_gambits(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The gambit effects: default data (see data/gambits.yaml) or the GM's file."""
+    data = yaml.safe_load(Path(path or DATA / "gambits.yaml").read_text(encoding="utf-8"))
+    table = data.get("gambits") if isinstance(data, dict) else None
+    if not isinstance(table, dict) or "Bolster" not in table:
+        raise BastionlandError(t("bastionland.bad_gambit_table", path=str(path)))
+    return {str(k): dict(v or {}) for k, v in table.items()}
+
+
+GAMBITS = load_gambits()
+
+
+def _as_list(value: Any) -> list:
+    if value is None or value == ():
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _feat_user(name: str, feat: str, ctx: "_Context") -> bool:
+    """Checks one use of a feat: not Fatigued before, once per attack per participant."""
+    fig = ctx.figures.get(name)
+    if fig is None:
+        raise BastionlandError(t("bastionland.unknown_figure", figure=name))
+    if "Fatigued" in conditions(fig):
+        raise BastionlandError(t("bastionland.fatigued", figure=name, feat=feat))
+    if (name, feat) in ctx.used:
+        raise BastionlandError(t("bastionland.feat_twice", figure=name, feat=feat))
+    ctx.used.add((name, feat))
+    return name not in ctx.fatigued
+
+
+@dataclass
+class _Context:
+    figures: dict[str, Mapping[str, Any]]
+    roller: Roller
+    melee: bool
+    gambits: Mapping[str, Mapping[str, Any]]
+    used: set = field(default_factory=set)
+    fatigued: set = field(default_factory=set)
+
+
+def impaired(figure: Mapping[str, Any], declared: Sequence[str] = ()) -> str | None:
+    """Why ``figure``'s attacks are impaired, or None (Besondere Angriffe; Virtue Loss; Waffenloser Kampf)."""
+    if figure["name"] in declared:
+        return t("bastionland.impaired_declared")
+    if "beeinträchtigt" in conditions(figure):
+        return t("bastionland.impaired_condition")
+    if kind(figure) in ("Person", "Kriegsschar") and virtue(figure, "SPI") == 0:
+        return t("bastionland.impaired_spi")
+    if not figure.get("sheet", {}).get("waffen") and not figure.get("sheet", {}).get("natuerliche_waffen"):
+        return t("bastionland.impaired_unarmed")
+    return None
+
+
+def attack_pool(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any], *, bonus: Sequence[str] = (),
+                impaired_by: Sequence[str] = (), charge: Sequence[str] = (), smite_w12: bool = False,
+                res: Resolution | None = None) -> list[str]:
+    """The attack dice: weapons and shield, trample, bonus dice, Smite, warband (Angriffe; Bonuswürfel).
+
+    An impaired attacker adds a single W4; bonus dice need at least one
+    attacker who is not impaired. A charging rider adds the mount's trample
+    die against a target on foot (Berittener Kampf).
+    """
+    pool: list[str] = []
+    any_whole = False
+    for a in attackers:
+        why = impaired(a, impaired_by)
+        if why:
+            pool.append(IMPAIRED_DIE)
+            if res is not None:
+                res.step(t("bastionland.impaired", figure=a["name"], why=why), "Besondere Angriffe")
+            continue
+        any_whole = True
+        pool += [w.die for w in weapons(a)]
+        if a["name"] in charge and mounted(a) and not mounted(target):
+            die = mount_die(a)
+            if die:
+                pool.append(die)
+                if res is not None:
+                    res.step(t("bastionland.trample", figure=a["name"], die=die), "Berittener Kampf")
+    if bonus and not any_whole and res is not None:
+        res.step(t("bastionland.no_bonus_impaired"), "Besondere Angriffe")
+    if any_whole:
+        pool += list(bonus)
+        if smite_w12:
+            pool.append(SMITE_BONUS)
+        if any(kind(a) == "Kriegsschar" for a in attackers) and kind(target) == "Person":
+            pool.append(WARBAND_BONUS)
+            if res is not None:
+                res.step(t("bastionland.warband_bonus"), "Kriegsscharen")
+    return pool
+
+
+def _die(d: str) -> Dist:
+    return Dist.die(int(d[1:])) if d[1:].isdigit() else dist(d)
+
+
+def damage_dist(pool: Sequence[str], armour: int, bolster: int = 0, denied: int = 0) -> Dist:
+    """The exact damage after armour: the highest die left after ``denied`` Denies (Angriffe, steps 4-7)."""
+    return (nth_highest([_die(d) for d in pool], 1 + denied) + (bolster - armour)).clip(lower=0)
+
+
+def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0, melee: bool = True) -> dict[str, Any]:
+    """Before the roll: damage after armour with and without Deny, and gambit chances (Angriffe).
+
+    ``p_gambit``: at least one die shows 4+ (a die that may be discarded for
+    a gambit); ``p_gambit_mit_deny``: the same after Deny removed the highest
+    (the second highest shows 4+); ``p_strong``: a die of 8+ (melee only).
+    """
+    dice = [_die(d) for d in pool]
+    highest = nth_highest(dice, 1)
+    out: dict[str, Any] = {
+        "schaden": (highest + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_damage"))}
+    if len(dice) > 1:
+        second = nth_highest(dice, 2)
+        out["schaden_mit_deny"] = (second + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_deny"))
+    out["p_gambit"] = highest.p_at_least(GAMBIT_MIN)
+    if len(dice) > 1:
+        out["p_gambit_mit_deny"] = second.p_at_least(GAMBIT_MIN)
+    if melee:
+        out["p_strong"] = highest.p_at_least(STRONG_GAMBIT_MIN)
+    return out
+
+
+def _gambit(res: Resolution, ctx: _Context, target: Mapping[str, Any], name: str, face: int | None,
+            strong: str | None, extra: list[tuple[str, int]], by: str = "") -> int:
+    """One gambit's effect on the target; returns its Bolster damage (Gambits; Strong Gambit)."""
+    spec = ctx.gambits.get(name)
+    if spec is None:
+        raise BastionlandError(t("bastionland.unknown_gambit", gambit=name, known=", ".join(ctx.gambits)))
+    if strong is not None:
+        if strong not in STRONG:
+            raise BastionlandError(t("bastionland.bad_strong", option=strong, known=", ".join(STRONG)))
+        if face is None or face < STRONG_GAMBIT_MIN or not ctx.melee:
+            raise BastionlandError(t("bastionland.not_strong", face=face if face is not None else "–"))
+    tname = target["name"]
+    res.step(t("bastionland.gambit", gambit=name, text=spec.get("text", ""), figure=tname,
+               face=face if face is not None else "Focus", strong=t(f"bastionland.strong_{strong}") if strong else ""),
+             "Gambits" + ("; Strong Gambit" if strong else ""))
+    resisted = False
+    if name not in SAVE_EXEMPT and strong != "keine_probe":
+        resisted = save(res, target, "VIG", ctx.roller, "Gambits")
+    if resisted:
+        res.step(t("bastionland.gambit_resisted", figure=tname, gambit=name), "Gambits")
+        res.outcome.setdefault("gambits", []).append({"gambit": name, "widerstanden": True, "von": by})
+        return 0
+    res.outcome.setdefault("gambits", []).append({"gambit": name, "widerstanden": False, "von": by,
+                                                  "stark": strong})
+    if strong == "größer" and spec.get("groesser"):
+        res.step(t("bastionland.gambit_bigger", text=spec["groesser"]), "Strong Gambit")
+    if spec.get("zustand"):
+        res.effects.append(Effect(tname, condition=spec["zustand"]))
+    if spec.get("abwurf"):
+        roll = ctx.roller.roll("W6")
+        extra.append(("W6", roll.total))
+        res.step(t("bastionland.thrown_in_fight", figure=tname, roll=roll.total), "Berittener Kampf", roll,
+                 value=roll.total)
+    return 1 if name == "Bolster" else 0  # a bigger effect never raises Bolster's damage
+
+
+def _norm_deny(value: Any) -> list[dict[str, Any]]:
+    out = []
+    for d in _as_list(value):
+        out.append({"by": d, "würfel": None} if isinstance(d, str) else {"würfel": None, **d})
+    return out
+
+
+def _norm_gambits(gambits: Any, bolster: Sequence[int]) -> list[dict[str, Any]]:
+    out = [{"würfel": f, "gambit": "Bolster"} for f in bolster]
+    for g in _as_list(gambits):
+        if isinstance(g, (tuple, list)):
+            g = {"würfel": g[0], "gambit": g[1], **({"stark": g[2]} if len(g) > 2 else {})}
+        out.append(dict(g))
+    return out
+
+
+def _norm_focus(focus: Any) -> list[dict[str, Any]]:
+    out = []
+    for f in _as_list(focus):
+        out.append({"by": f[0], "gambit": f[1]} if isinstance(f, (tuple, list)) else dict(f))
+    return out
+
+
+def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str, Any]],
+                target: Mapping[str, Any], pool: list[str], faces: Sequence[int] | None, armour: int,
+                decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
+                cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
+                front: Sequence[Mapping[str, Any]]) -> None:
+    """Steps 1-7 of an attack against one target (Angriffe)."""
+    tname = target["name"]
+    if faces is None:
+        rolls = [ctx.roller.roll(d) for d in pool]
+        faces = [r.total for r in rolls]
+        res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
+                 "Angriffe, Schritt 1", *rolls)
+    else:
+        faces = list(faces)
+        if len(faces) != len(pool) or any(not 1 <= f <= int(d[1:]) for d, f in zip(pool, faces)):
+            raise BastionlandError(t("bastionland.bad_faces", faces=", ".join(map(str, faces)),
+                                     pool=", ".join(pool)))
+        res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
+                 "Angriffe, Schritt 1")
+    res.outcome["würfel"] = list(faces)
+    if not decided:
+        res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,)))
+        spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
+        if spendable:
+            res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable))
+        able = tuple(a["name"] for a in attackers if "Fatigued" not in conditions(a))
+        if able:
+            res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits)))
+        return
+    remaining = list(zip(pool, faces))
+    # 2. Deny
+    for d in _norm_deny(decisions.get("deny")):
+        who = d["by"]
+        works = _feat_user(who, "Deny", ctx)
+        if not works:
+            res.step(t("bastionland.fatigued_now", figure=who, feat="Deny"), "Feats")
+            continue
+        if not remaining:
+            break
+        face = d["würfel"]
+        if face is None:
+            idx = max(range(len(remaining)), key=lambda i: remaining[i][1])
+        else:
+            idx = next((i for i, r in enumerate(remaining) if r[1] == face), None)
+            if idx is None:
+                raise BastionlandError(t("bastionland.bad_deny", face=face,
+                                         faces=", ".join(str(r[1]) for r in remaining)))
+        removed = remaining.pop(idx)
+        res.step(t("bastionland.deny", figure=who, face=removed[1]), "Angriffe, Schritt 2; Deny")
+        if not save(res, ctx.figures[who], "SPI", ctx.roller, "Deny"):
+            ctx.fatigued.add(who)
+            res.effects.append(Effect(who, condition="Fatigued"))
+            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
+    # 3. Gambits and Focus
+    bolster = 0
+    extra: list[tuple[str, int]] = []
+    for g in _norm_gambits(decisions.get("gambits"), decisions.get("bolster", ())):
+        face = g.get("würfel")
+        idx = next((i for i, r in enumerate(remaining) if r[1] == face), None)
+        if idx is None or face < GAMBIT_MIN:
+            raise BastionlandError(t("bastionland.bad_gambit", face=face,
+                                     faces=", ".join(str(r[1]) for r in remaining)))
+        remaining.pop(idx)
+        bolster += _gambit(res, ctx, target, g.get("gambit", "Bolster"), face, g.get("stark"), extra,
+                           g.get("by", ""))
+    for f in _norm_focus(decisions.get("focus")):
+        who = f["by"]
+        if who not in names(attackers):
+            raise BastionlandError(t("bastionland.focus_not_attacker", figure=who))
+        if not _feat_user(who, "Focus", ctx):
+            res.step(t("bastionland.fatigued_now", figure=who, feat="Focus"), "Feats")
+            continue
+        if ctx.figures[who].get("_impaired"):
+            raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
+        res.step(t("bastionland.focus", figure=who), "Feats; Focus")
+        bolster += _gambit(res, ctx, target, f.get("gambit", "Bolster"), None, None, extra, who)
+        if not save(res, ctx.figures[who], "CLA", ctx.roller, "Focus"):
+            ctx.fatigued.add(who)
+            res.effects.append(Effect(who, condition="Fatigued"))
+            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
+    remaining += extra
+    # 4.-7. highest remaining die + Bolster - armour
+    kept = max(remaining, key=lambda r: r[1]) if remaining else (None, 0)
+    total = max(0, kept[1] + bolster - armour)
+    res.step(t("bastionland.total", top=kept[1], bolster=bolster, armour=armour, total=total),
+             "Angriffe, Schritte 4-7", value=total)
+    res.outcome.update({"höchster": kept[1], "schaden": total, "bolster": bolster, "armour": armour})
+    why = ignores(target, blast=blast, large_scale=large_scale, cause=cause)
+    if why:
+        res.step(why, "Kriegsscharen" if kind(target) == "Kriegsschar" else "Holz und Stein")
+        res.outcome["folge"] = "unversehrt"
+        return
+    damage(target, total, res, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)
+    for leader in front:  # An vorderster Front: the same damage
+        res.step(t("bastionland.front_damage", figure=leader["name"], warband=tname, total=total),
+                 "An vorderster Front")
+        sub = Resolution("bastionland", "schaden")
+        damage(leader, total, sub, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)
+        res.steps += sub.steps
+        res.effects += sub.effects
+        res.outcome.setdefault("vorderste_front", {})[leader["name"]] = sub.outcome.get("folge")
+
+
+def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+           roller: Roller, bonus: Sequence[str] = (), deny: Any = None, bolster: Sequence[int] = (),
+           cover: bool = False, decided: bool = True, *, gambits: Any = (), focus: Any = (),
+           smite: Mapping[str, str] | None = None, blast: bool = False, ranged: bool = False,
+           shield_wall: bool = False, spear_wall: bool = False, charge: Sequence[str] = (),
+           started_in_melee: Sequence[str] = (), moved: Sequence[str] = (), impaired_by: Sequence[str] = (),
+           faces: Sequence[int] | None = None, per_target: Mapping[str, Mapping[str, Any]] | None = None,
+           large_scale: bool = False, cause: str | None = None, bloodless: bool = False,
+           front: Sequence[Mapping[str, Any]] = (), figures: Mapping[str, Mapping[str, Any]] | None = None,
+           scar_table: Mapping[int, str] | None = None, gambit_table: Mapping[str, Mapping[str, Any]] | None = None,
+           ) -> Resolution:
+    """An attack of one or more attackers (Angriffe, steps 1-7; Besondere Angriffe; Feats; Gambits).
+
+    All attackers on one target roll together. ``deny``: a name, or
+    ``{"by": name, "würfel": face}`` (the decider picks the die; default the
+    highest), or a list (each participant once); then the denier's SPI save or
+    Fatigued. ``gambits``: ``{"würfel": face, "gambit": name, "stark":
+    "keine_probe"|"größer"}`` (or tuples); ``bolster``: faces spent on Bolster.
+    ``focus``: ``{"by": name, "gambit": name}`` (CLA save or Fatigued).
+    ``smite``: ``{"by": name, "art": "W12"|"Blast"}`` before a melee attack
+    (VIG save or Fatigued). Blast rolls per target; ``per_target`` holds each
+    target's decisions (deny, gambits, bolster, focus, faces).
+    ``decided`` False: roll and list the open choices, apply nothing; the
+    closing call passes the rolled ``faces``.
+    """
+    targets = [target] if isinstance(target, Mapping) else list(target)
+    res = Resolution("bastionland", "angriff", names(attackers), names(targets))
+    everyone: dict[str, Mapping[str, Any]] = {**(figures or {})}
+    for f in (*attackers, *targets, *front):
+        everyone[f["name"]] = f
+    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or GAMBITS)
+    # refusals (Virtue Loss; Fernkampf; Schild- und Speerwälle)
+    for a in attackers:
+        if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a["name"] in moved:
+            raise BastionlandError(t("bastionland.vig0_moved", figure=a["name"]))
+        if ranged and a["name"] in started_in_melee:
+            raise BastionlandError(t("bastionland.ranged_in_melee", figure=a["name"]))
+        if spear_wall and a["name"] in charge:
+            raise BastionlandError(t("bastionland.spear_wall", figure=a["name"]))
+    impaired_names = {a["name"] for a in attackers if impaired(a, impaired_by)}
+    for n in impaired_names:
+        everyone[n] = {**everyone[n], "_impaired": True}
+    # Smite: before a melee attack, +W12 or Blast
+    smite_w12 = False
+    if smite and decided:
+        who, art = smite["by"], str(smite.get("art", "W12"))
+        if ranged:
+            raise BastionlandError(t("bastionland.smite_melee", figure=who))
+        if who in impaired_names:
+            raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
+        if who not in names(attackers):
+            raise BastionlandError(t("bastionland.focus_not_attacker", figure=who))
+        _feat_user(who, "Smite", ctx)
+        if art.upper() == "BLAST":
+            blast = True
+        elif art.upper() == "W12":
+            smite_w12 = True
+        else:
+            raise BastionlandError(t("bastionland.bad_smite", art=art))
+        res.step(t("bastionland.smite", figure=who, art="Blast" if blast else "+W12"), "Feats; Smite")
+    elif smite:
+        smite_w12 = str(smite.get("art", "W12")).upper() == "W12"
+        blast = blast or not smite_w12
+    warband_attack = any(kind(a) == "Kriegsschar" for a in attackers)
+    if warband_attack and any(kind(x) == "Person" for x in targets):
+        blast = True  # Kriegsscharen: attacks on individuals cause Blast
+    if len(targets) > 1 and not blast:
+        raise BastionlandError(t("bastionland.one_target"))
+    per_target = per_target or {}
+    outcomes = {}
+    for tg in targets:
+        sub = Resolution("bastionland", "angriff", res.actors, (tg["name"],))
+        pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
+                           smite_w12=smite_w12, res=sub)
+        armour = tg.get("sheet", {}).get("ruestung", 0)
+        if cover and ranged:
+            armour += 1
+            sub.step(t("bastionland.cover"), "Fernkampf")
+        if shield_wall:
+            armour += 1
+            sub.step(t("bastionland.shield_wall", figure=tg["name"]), "Schild- und Speerwälle")
+        own = per_target.get(tg["name"], {})
+        decisions = {"deny": own.get("deny", deny if len(targets) == 1 else None),
+                     "gambits": own.get("gambits", gambits if len(targets) == 1 else ()),
+                     "bolster": own.get("bolster", bolster if len(targets) == 1 else ()),
+                     "focus": own.get("focus", focus if len(targets) == 1 else ())}
+        bolster_n = len(decisions["bolster"]) + sum(
+            1 for g in [*_norm_gambits(decisions["gambits"], ()), *_norm_focus(decisions["focus"])]
+            if g.get("gambit", "Bolster") == "Bolster")
+        preview = attack_preview(pool, armour, bolster_n, melee=not ranged)
+        preview.update(_save_previews(tg, decisions, everyone))
+        sub.preview = preview
+        _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None), armour,
+                    decisions, decided, blast, large_scale or warband_attack, cause, bloodless, scar_table, front)
+        res.steps += sub.steps
+        res.effects += sub.effects
+        res.choices += [Choice(c.key + (f":{tg['name']}" if len(targets) > 1 else ""), c.label, c.who, c.options)
+                        for c in sub.choices]
+        outcomes[tg["name"]] = sub.outcome
+        res.preview = sub.preview if len(targets) == 1 else {**(res.preview or {}), **{
+            f"{k} ({tg['name']})": v for k, v in sub.preview.items() if isinstance(v, float)}}
+    if smite and decided:
+        who = smite["by"]
+        if not save(res, everyone[who], "VIG", roller, "Smite"):
+            res.effects.append(Effect(who, condition="Fatigued"))
+            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
+    leaders = [a for a in attackers if kind(a) == "Person"] if warband_attack else []
+    for lead in leaders:  # An vorderster Front
+        res.effects.append(Effect(lead["name"], condition="führt von vorn", rounds=1, ends="zugbeginn"))
+        res.step(t("bastionland.front", figure=lead["name"]), "An vorderster Front")
+    res.outcome = outcomes[targets[0]["name"]] if len(targets) == 1 else {"ziele": outcomes}
+    if blast:
+        res.outcome["blast"] = True
+    return res
+
+
+def _save_previews(target: Mapping[str, Any], decisions: Mapping[str, Any],
+                   figures: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """The chance of every save the declared attack may call for (Proben)."""
+    out = {t("bastionland.preview_resist", figure=target["name"]): save_chance(virtue(target, "VIG"))}
+    for d in _norm_deny(decisions.get("deny")):
+        if d["by"] in figures:
+            out[t("bastionland.preview_deny_save", figure=d["by"])] = save_chance(virtue(figures[d["by"]], "SPI"))
+    for f in _norm_focus(decisions.get("focus")):
+        if f["by"] in figures:
+            out[t("bastionland.preview_focus_save", figure=f["by"])] = save_chance(virtue(figures[f["by"]], "CLA"))
+    return out
+
+
+def duel(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, *, a_decisions: Mapping[str, Any] | None = None,
+         b_decisions: Mapping[str, Any] | None = None, joust: bool = False, bloodless: bool = False,
+         scar_table: Mapping[int, str] | None = None) -> Resolution:
+    """A duel or (mounted) joust: both attacks rolled and resolved at once (Duelle und Tjoste).
+
+    Both pools are rolled first; feats and gambits of both are taken before
+    either attack resolves, and both resolve against the state before the
+    exchange. ``*_decisions``: keyword arguments of ``attack`` (deny, gambits,
+    focus, smite, bonus, …). No scars in a bloodless duel (Narben).
+    """
+    res = Resolution("bastionland", "tjost" if joust else "duell", (a["name"], b["name"]), (a["name"], b["name"]))
+    pairs = [(a, b, dict(a_decisions or {})), (b, a, dict(b_decisions or {}))]
+    rolled = []
+    for att, tgt, dec in pairs:
+        smite = dec.get("smite")
+        pool = attack_pool([att], tgt, bonus=dec.get("bonus", ()), charge=dec.get("charge", ()),
+                           smite_w12=bool(smite) and str(smite.get("art", "W12")).upper() == "W12")
+        rolls = [roller.roll(d) for d in pool]
+        res.step(t("bastionland.duel_pool", figure=att["name"],
+                   dice=", ".join(f"{d}: {r.total}" for d, r in zip(pool, rolls))), "Duelle und Tjoste", *rolls)
+        rolled.append([r.total for r in rolls])
+    for (att, tgt, dec), faces in zip(pairs, rolled):
+        sub = attack([att], tgt, roller, faces=faces, bloodless=bloodless, scar_table=scar_table,
+                     figures={a["name"]: a, b["name"]: b}, **dec)
+        res.steps += sub.steps
+        res.effects += sub.effects
+        res.outcome[att["name"]] = sub.outcome
+    return res

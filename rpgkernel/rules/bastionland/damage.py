@@ -1,0 +1,187 @@
+"""Damage, scars, warbands and structures (seed 003).
+
+Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
+"Holz und Stein", "Berittener Kampf".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .core import BEINGS, BastionlandError, conditions, kind, virtue
+
+#: causes that hurt wooden structures and ships (Holz und Stein)
+WOOD_CAUSES = ("feuer", "belagerung", "groß")
+
+
+def exposed(figure: Mapping[str, Any]) -> bool:
+    """Schutzlos: unprepared (the condition) or CLA 0 (Virtue Loss); only living beings."""
+    return kind(figure) in BEINGS and ("schutzlos" in conditions(figure) or virtue(figure, "CLA") == 0)
+
+
+def scar_table(path: str | Path) -> dict[int, str]:
+    """A scar table from YAML (``roll: text``). GM data: the seed names the table but does not list it."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    table = data.get("narben", data) if isinstance(data, dict) else None
+    if not isinstance(table, dict) or not all(isinstance(k, int) for k in table):
+        raise BastionlandError(t("bastionland.bad_scar_table", path=str(path)))
+    return {int(k): str(v) for k, v in table.items()}
+
+
+def scar(figure: Mapping[str, Any], die: str | None, roller: Roller | None, res: Resolution,
+         table: Mapping[int, str] | None = None, bloodless: bool = False) -> None:
+    """A scar: roll the die that caused it again and read the table (Narben).
+
+    The table is GM data; without it the step gives the roll and says the
+    table is missing. No scars in training or bloodless duels. Virtue loss
+    from a scar is not damage: the GM applies it with ``virtue_loss``.
+    """
+    name = figure["name"]
+    if bloodless:
+        res.step(t("bastionland.scar_bloodless", figure=name), "Narben")
+        res.outcome["folge"] = "entgangen"
+        return
+    res.outcome["folge"] = "Narbe"
+    if die is None or roller is None:
+        res.step(t("bastionland.scar", figure=name), "Schaden; Narben", value=0)
+        res.effects.append(Effect(name, condition="Narbe"))
+        return
+    roll = roller.roll(die)
+    res.outcome["narbe"] = roll.total
+    if table is None:
+        text = t("bastionland.scar_no_table", figure=name, die=die, roll=roll.total)
+    elif roll.total in table:
+        text = t("bastionland.scar_entry", figure=name, die=die, roll=roll.total, entry=table[roll.total])
+        res.outcome["narbe_text"] = table[roll.total]
+    else:
+        text = t("bastionland.scar_no_entry", figure=name, die=die, roll=roll.total)
+    res.step(text, "Schaden; Narben", roll, value=roll.total)
+    res.effects.append(Effect(name, condition="Narbe", text=res.outcome.get("narbe_text", f"{die}: {roll.total}")))
+
+
+def ignores(figure: Mapping[str, Any], *, blast: bool = False, large_scale: bool = False,
+            cause: str | None = None) -> str | None:
+    """Why an attack cannot hurt ``figure``, or None (Kriegsscharen; Holz und Stein)."""
+    k = kind(figure)
+    material = (figure.get("sheet", {}).get("material") or "").lower()
+    if k == "Kriegsschar" and not (blast or large_scale):
+        return t("bastionland.warband_ignores", figure=figure["name"])
+    if k in ("Schiff", "Bauwerk"):
+        if material == "stein" and cause != "außergewöhnlich":
+            return t("bastionland.stone_ignores", figure=figure["name"])
+        if material != "stein" and cause not in WOOD_CAUSES:
+            return t("bastionland.wood_ignores", figure=figure["name"], causes=", ".join(WOOD_CAUSES))
+    return None
+
+
+def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str | None = None,
+           roller: Roller | None = None, table: Mapping[int, str] | None = None, bloodless: bool = False) -> None:
+    """Apply damage against GD, then VIG (Schaden); records steps and effects on ``res``.
+
+    GD left >= 1: avoided; exactly 0: a scar (``die`` rolled again); more:
+    the excess comes off VIG and the target is wounded; losing at least half
+    the remaining VIG: a mortal wound; VIG 0: dead. Exposed counts as 0 GD.
+    A warband is routed by a mortal wound and destroyed at VIG 0
+    (Kriegsscharen); a ship or structure is destroyed at 0 GD (Holz und Stein).
+    """
+    name = figure["name"]
+    k = kind(figure)
+    gd = 0 if exposed(figure) else virtue(figure, "GD")
+    if amount <= 0:
+        res.step(t("bastionland.no_damage", figure=name), "Schaden")
+        res.outcome["folge"] = "kein Schaden"
+        return
+    if exposed(figure):
+        res.step(t("bastionland.exposed", figure=name), "Schutzlos")
+    if k in ("Schiff", "Bauwerk"):
+        lost = min(amount, gd)
+        if lost:
+            res.effects.append(Effect(name, "GD", -lost))
+        if amount >= gd:
+            res.effects.append(Effect(name, condition="zerstört"))
+            res.step(t("bastionland.destroyed", figure=name), "Holz und Stein")
+            res.outcome["folge"] = "zerstört"
+        else:
+            res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Holz und Stein", value=gd - amount)
+            res.outcome["folge"] = "beschädigt"
+        return
+    vig = virtue(figure, "VIG")
+    if amount < gd:
+        res.effects.append(Effect(name, "GD", -amount))
+        res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Schaden", value=gd - amount)
+        res.outcome["folge"] = "entgangen"
+    elif amount == gd:
+        res.effects.append(Effect(name, "GD", -amount))
+        scar(figure, die, roller, res, table, bloodless)
+    else:
+        excess = amount - gd
+        lost = min(excess, vig)
+        if virtue(figure, "GD"):
+            res.effects.append(Effect(name, "GD", -virtue(figure, "GD")))
+        res.effects.append(Effect(name, "VIG", -lost))
+        res.effects.append(Effect(name, condition="verwundet"))
+        res.step(t("bastionland.wounded", figure=name, excess=excess, vig=vig - lost), "Schaden", value=vig - lost)
+        res.outcome["folge"] = "verwundet"
+        warband = k == "Kriegsschar"
+        if vig - lost == 0:
+            res.effects.append(Effect(name, condition="vernichtet" if warband else "tot"))
+            res.step(t("bastionland.warband_destroyed" if warband else "bastionland.dead", figure=name),
+                     "Kriegsscharen" if warband else "Schaden")
+            res.outcome["folge"] = "vernichtet" if warband else "tot"
+        elif 2 * lost >= vig:
+            res.effects.append(Effect(name, condition="vertrieben" if warband else "Todeswunde"))
+            res.step(t("bastionland.warband_routed" if warband else "bastionland.mortal", figure=name),
+                     "Kriegsscharen" if warband else "Schaden")
+            res.outcome["folge"] = "vertrieben" if warband else "Todeswunde"
+
+
+def repair(figure: Mapping[str, Any]) -> Resolution:
+    """A day of repair restores a ship's or structure's GD (Holz und Stein)."""
+    res = Resolution("bastionland", "reparatur", (figure["name"],))
+    gap = figure["resources"]["GD"]["max"] - virtue(figure, "GD")
+    if gap:
+        res.effects.append(Effect(figure["name"], "GD", gap))
+    if "zerstört" in conditions(figure):
+        res.effects.append(Effect(figure["name"], condition="zerstört", on=False))
+    res.step(t("bastionland.repaired", figure=figure["name"], gd=figure["resources"]["GD"]["max"]), "Holz und Stein")
+    return res
+
+
+def collide(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, much_larger: str | None = None) -> Resolution:
+    """Colliding ships take W12 each; a much larger one takes W6 instead (Holz und Stein).
+
+    ``much_larger``: the name of the much larger ship, if any. Armour does not
+    apply (the seed gives the damage plainly).
+    """
+    res = Resolution("bastionland", "zusammenstoß", (a["name"], b["name"]))
+    for ship in (a, b):
+        die = "W6" if ship["name"] == much_larger else "W12"
+        roll = roller.roll(die)
+        res.step(t("bastionland.collision", figure=ship["name"], die=die, roll=roll.total), "Holz und Stein",
+                 roll, value=roll.total)
+        sub = Resolution("bastionland", "schaden")
+        damage(ship, roll.total, sub)
+        res.steps += sub.steps
+        res.effects += sub.effects
+        res.outcome[ship["name"]] = {"schaden": roll.total, "folge": sub.outcome.get("folge")}
+    return res
+
+
+def thrown_from_saddle(figure: Mapping[str, Any], roller: Roller) -> Resolution:
+    """Thrown from the saddle outside a fight: W6 damage (Berittener Kampf).
+
+    In a fight the W6 joins the attack's damage dice instead (``attack``, Dismount).
+    """
+    res = Resolution("bastionland", "abwurf", (figure["name"],))
+    roll = roller.roll("W6")
+    res.step(t("bastionland.thrown", figure=figure["name"], roll=roll.total), "Berittener Kampf", roll,
+             value=roll.total)
+    res.effects.append(Effect(figure["name"], condition="abgeworfen"))
+    damage(figure, roll.total, res, die="W6", roller=roller)
+    return res

@@ -1,0 +1,37 @@
+"""Warfare (seed 003): the example warbands and wall formations.
+
+Seed sections: "Beispielhafte Kriegsscharen", "Schild- und Speerwälle".
+Warband damage, Blast and leading from the front live in ``damage`` and
+``attack``; ships and structures in ``damage``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from .core import weapons
+
+DATA = Path(__file__).with_name("data")
+#: weapons that count as spears for a spear wall ("Speere oder vergleichbare Waffen")
+SPEAR_WORDS = ("speer", "lanze", "pike", "stangenwaffe")
+
+
+def warband_templates(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The example warbands, exactly as the seed lists them (data/kriegsscharen.yaml): name -> sheet."""
+    data = yaml.safe_load(Path(path or DATA / "kriegsscharen.yaml").read_text(encoding="utf-8"))
+    return {str(k): dict(v) for k, v in data.items()}
+
+
+def formation(members: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
+    """Which wall at least three allies form (Schild- und Speerwälle).
+
+    ``schildwall``: all carry shields, no bucklers (+1 armour);
+    ``speerwall``: all carry spears or the like (chargers cannot attack that turn).
+    """
+    enough = len(members) >= 3
+    shields = all(any(w.is_shield and not w.is_buckler for w in weapons(m)) for m in members)
+    spears = all(any(any(s in w.name.lower() for s in SPEAR_WORDS) for w in weapons(m)) for m in members)
+    return {"schildwall": enough and shields, "speerwall": enough and spears}
