@@ -1,11 +1,12 @@
 """rpgkernel: a notebook as a living game-master binder.
 
-``%load_ext rpgkernel`` registers the magics ``%roll`` and ``%rpg``; the
+``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve``; the
 engines below work without IPython.
 """
 
 from .dice import Dist, Roll, Rolls, dist, roll, roll_many
-from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, RpgError, StoreError
+from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveError, RpgError, StoreError
+from .resolve import resolve
 from .rules import rulesets
 from .session import Session
 from .state import Campaign
@@ -13,8 +14,9 @@ from .state import Campaign
 __version__ = "0.1.0"
 
 __all__ = [
-    "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "Roll", "Rolls", "RpgError",
-    "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "roll", "roll_many", "rulesets",
+    "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",
+    "RpgError", "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "resolve", "roll",
+    "roll_many", "rulesets",
     "unload_ipython_extension",
 ]
 

@@ -6,7 +6,7 @@ No IPython here: the magics and their tests use these functions directly.
 from __future__ import annotations
 
 import shlex
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .errors import RpgError
 from .messages import t
@@ -76,3 +76,14 @@ def integer(opts: Mapping[str, object], key: str, option: str, expected: str | N
         raise RpgError(t("magic.bad_value", option=option, value=opts[key],
                          expected=expected or t("magic.expected_int")))
     return value
+
+
+def given_dice(opts: Mapping[str, object]) -> list[int] | None:
+    """The ``--würfel`` option (``7,3,1,5``) as ints; None when absent."""
+    if "würfel" not in opts:
+        return None
+    try:
+        return [int(v) for v in str(opts["würfel"]).replace(";", ",").split(",") if v.strip()]
+    except ValueError:
+        raise RpgError(t("magic.bad_value", option="--würfel", value=opts["würfel"],
+                         expected=t("magic.expected_dice"))) from None

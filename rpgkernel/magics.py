@@ -1,8 +1,8 @@
 """IPython magics: a thin layer that parses the line, calls the engine, shows the result.
 
-``roll_line``, ``rpg_line`` and ``figuren_cell`` are plain functions,
-testable without a running kernel; ``register`` binds them to a shell as
-``%roll``, ``%rpg`` and ``%%figuren`` with IPython's ``{var}``/``$var``
+``roll_line``, ``rpg_line``, ``figuren_cell`` and ``resolve_cell`` are plain
+functions, testable without a running kernel; ``register`` binds them to a
+shell as ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve`` with IPython's ``{var}``/``$var``
 expansion switched off (braces belong to the dice language; notebook
 variables are written ``@name``). Argument parsing is in ``magic_args``.
 """
@@ -10,7 +10,7 @@ variables are written ``@name``). Argument parsing is in ``magic_args``.
 from __future__ import annotations
 
 import difflib
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from IPython.core.magic import no_var_expand
 
@@ -22,6 +22,7 @@ from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
 from .render import ErrorBox, Notice, status_html, status_text
+from .resolve.run import resolve as run_resolve
 
 _ROLL_OPTIONS = {
     "--seed": "seed", "-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl",
@@ -46,13 +47,7 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
     seed = args.integer(opts, "seed", "--seed")
     count = args.integer(opts, "anzahl", "-n/--anzahl", t("magic.count_range", max=limits.MAX_ROLLS),
                          low=1, high=limits.MAX_ROLLS)
-    given = None
-    if "würfel" in opts:
-        try:
-            given = [int(v) for v in str(opts["würfel"]).replace(";", ",").split(",") if v.strip()]
-        except ValueError:
-            raise RpgError(t("magic.bad_value", option="--würfel", value=opts["würfel"],
-                             expected=t("magic.expected_dice"))) from None
+    given = args.given_dice(opts)
     if count is not None:
         result = roll_many(expr, count, seed=seed, dice=given, variables=variables)
     else:
@@ -216,7 +211,7 @@ Beispiele::
     %rpg journal --figur "Goblin 1"   # Namen mit Leerzeichen in Anführungszeichen
 
 Arten im Journal: wurf, figur, begegnung, kampfteilnehmer, initiative, zug,
-ressource, zustand, einstellung, rückgängig, wiederholt.
+ressource, zustand, einstellung, auflösung, rückgängig, wiederholt.
 Die Kampagne: docs/kampagne.md.
 """
 
@@ -271,6 +266,62 @@ Block zurück. Alle Felder: docs/kampagne.md.
 """
 
 
+_RESOLVE_OPTIONS = {
+    "--seed": "seed", "--vorschau": "vorschau", "--preview": "vorschau",
+    "--würfel": "würfel", "--wuerfel": "würfel", "--dice": "würfel",
+}
+_RESOLVE_USAGE = "%%resolve [REGELWERK] [--seed N] [--vorschau] [--würfel 7,3,1,5]"
+
+
+def resolve_cell(line: str, cell: str) -> object:
+    """Carry out the ``%%resolve`` lines of ``cell`` with the session's ruleset and campaign."""
+    opts, words = args.options(args.split(line), _RESOLVE_OPTIONS, _RESOLVE_USAGE, flags={"vorschau"})
+    if len(words) > 1:
+        raise _too_many(words[1:], _RESOLVE_USAGE)
+    s = session.current()
+    key = words[0].lower() if words else s.ruleset or (s.campaign.ruleset if s.campaign is not None else None)
+    seed = args.integer(opts, "seed", "--seed")
+    # a leading line for %%resolve itself: errors count lines as the notebook shows them
+    result = run_resolve("\n" + cell, ruleset=key, campaign=s.campaign, seed=seed, dice=args.given_dice(opts),
+                         preview=bool(opts.get("vorschau")))
+    if isinstance(result, list) and not result:
+        return Notice(t("resolve.empty"))
+    return result
+
+
+resolve_cell.__doc__ = """Prozeduren des Regelwerks ausführen: eine Handlung pro Zeile.
+
+Aufruf::
+
+    %%resolve [REGELWERK] [--seed N] [--vorschau] [--würfel 7,3,1,5]
+    VERB FIGUR[, FIGUR …] [-> ZIEL[, ZIEL …]] [OPTION=WERT …] [SCHALTER …]
+
+Beispiele (Mythic Bastionland)::
+
+    %%resolve
+    probe Ritter vig                           # Rettungswurf auf VIG
+    angriff Ritter, Knappe -> Söldner bonus=W8 # gemeinsamer Angriff
+    deny Söldner                               # offene Entscheidung nehmen
+    gambit Ritter bolster=5
+
+Jede Zeile wird vor dem ersten Wurf geprüft (Verb, Figuren, Optionen); ein
+Fehler nennt Zeile und Spalte, und die Zelle ändert nichts. Alle
+abgeschlossenen Auflösungen kommen in einem Schritt in die Kampagne:
+%rpg rückgängig nimmt die ganze Zelle zurück. Offene Entscheidungen (Deny,
+Gambits, …) bleiben in der Kampagne gespeichert, bis eine spätere Zeile sie
+nimmt (oder 'verzicht FIGUR' auf sie verzichtet).
+
+Optionen (englisch: --preview, --dice):
+  REGELWERK       sonst das der Sitzung bzw. der Kampagne
+  --seed N        Startwert nur für diese Zelle
+  --vorschau      exakte Vorschau, nichts würfeln, nichts ändern
+  --würfel LISTE  echte Würfelergebnisse in der Reihenfolge, in der die
+                  Prozeduren würfeln, über alle Zeilen (auch --wuerfel)
+
+Die Sprache: docs/resolve.md.
+"""
+
+
 def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., object]:
     """The magic for ``func``: user errors become a German box, not a traceback."""
     def magic(*arguments: str) -> object:
@@ -284,15 +335,16 @@ def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., obje
     return no_var_expand(magic)
 
 
-def register(ipython) -> None:  # noqa: ANN001
-    """Bind ``%roll``, ``%rpg`` and ``%%figuren`` to an IPython shell."""
+def register(ipython) -> None:
+    """Bind ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve`` to an IPython shell."""
     ipython.register_magic_function(
         _guarded(lambda line: roll_line(line, ipython.user_ns), roll_line.__doc__), "line", "roll")
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
     ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
+    ipython.register_magic_function(_guarded(resolve_cell, resolve_cell.__doc__), "cell", "resolve")
 
 
-def unregister(ipython) -> None:  # noqa: ANN001
+def unregister(ipython) -> None:
     """Remove the magics again."""
-    for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren")):
+    for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren"), ("cell", "resolve")):
         ipython.magics_manager.magics[kind].pop(name, None)

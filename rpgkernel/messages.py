@@ -337,6 +337,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "resolution.pending": "offen",
         "resolution.yes": "ja",
         "resolution.no": "nein",
+        "preview.p_gambit": "P(mindestens ein Würfel mit 4+ für ein Gambit)",
+        "preview.p_gambit_mit_deny": "P(nach Deny noch ein Würfel mit 4+)",
+        "preview.p_strong": "P(ein Würfel mit 8+: Strong Gambit)",
         # session and magics
         "rpg.status_title": "rpgkernel",
         "rpg.ruleset": "Regelwerk",

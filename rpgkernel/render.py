@@ -427,20 +427,60 @@ def _preview_lines(preview) -> list[str]:
         if isinstance(value, Dist):
             out.append(dist_summary(value))
         elif isinstance(value, float):
-            out.append(f"{key}: {percent(value)}")
+            out.append(f"{_preview_label(key)}: {percent(value)}")
     return out
+
+
+def _head(res) -> str:
+    return f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
+
+
+def _effect_text(e) -> str:
+    if e.resource:
+        return f"{e.resource} {e.by:+d}"
+    return e.condition if e.on else t("resolution.ends", condition=e.condition)
+
+
+def _outcome_text(res) -> str:
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return t("resolution.yes" if v else "resolution.no")
+        if v is None:
+            return "–"
+        if isinstance(v, dict):
+            return "(" + ", ".join(f"{k} {value(x)}" for k, x in v.items()) + ")"
+        if isinstance(v, (list, tuple)):
+            return ", ".join(value(x) for x in v)
+        return str(v)
+    return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
+
+
+def resolution_summary(res) -> str:
+    """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
+    if res.open:
+        return f"{_head(res)} – {t('resolution.pending')}"
+    what = ", ".join(f"{e.figure} {_effect_text(e)}" for e in res.effects) or _outcome_text(res)
+    return _head(res) + (f" – {what}" if what else "")
+
+
+def _preview_label(key: str) -> str:
+    """The German label of a preview entry (the key itself when the catalogue has none)."""
+    try:
+        return t(f"preview.{key}")
+    except KeyError:
+        return key
 
 
 def resolution_text(res) -> str:
     """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
-    head = f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
-    lines = [head]
+    lines = [_head(res)]
     lines += [f"  {t('resolution.preview')}: {p}" for p in _preview_lines(res.preview)]
     for s in res.steps:
         lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
+    if res.outcome:
+        lines.append(f"  {t('resolution.outcome')}: {_outcome_text(res)}")
     for e in res.effects:
-        what = f"{e.resource} {e.by:+d}" if e.resource else (e.condition if e.on else f"{e.condition} endet")
-        lines.append(f"  → {e.figure}: {what}")
+        lines.append(f"  → {e.figure}: {_effect_text(e)}")
     for c in res.choices:
         lines.append(f"  ? {c.label}" + (f" ({', '.join(c.options)})" if c.options else ""))
     return "\n".join(lines)
@@ -457,9 +497,10 @@ def resolution_html(res) -> str:
         f"<li>{esc(s.text)}" + (" " + "".join(_die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
         + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
     parts.append(f"<ol>{steps}</ol>")
+    if res.outcome:
+        parts.append(f'<div class="rpgk-total">{esc(t("resolution.outcome"))}: {esc(_outcome_text(res))}</div>')
     if res.effects:
-        items = "".join(f"<li>{esc(e.figure)}: " + esc(f"{e.resource} {e.by:+d}" if e.resource
-                                                       else (e.condition or "")) + "</li>" for e in res.effects)
+        items = "".join(f"<li>{esc(e.figure)}: {esc(_effect_text(e))}</li>" for e in res.effects)
         parts.append(f"<ul>{items}</ul>")
     if res.choices:
         items = "".join(f"<li>{esc(c.label)}" + (f" ({esc(', '.join(c.options))})" if c.options else "")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -112,7 +113,7 @@ class Part(NamedTuple):
     children: tuple[Part, ...] = ()
 
 
-def _roll_die(die: Die, source: RandomDice | GivenDice) -> DieRoll:
+def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape) -> DieRoll:
     faces: list[int] = []
     rerolled: list[bool] = []
     explosions = 0
@@ -138,7 +139,7 @@ def _roll_die(die: Die, source: RandomDice | GivenDice) -> DieRoll:
         return DieRoll(die.sides, tuple(faces), tuple(rerolled), value)
 
 
-def _roll_pool(pool: Pool, source: RandomDice | GivenDice) -> Part:
+def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape) -> Part:
     dice: list[DieRoll] = []
     for g in pool.groups:
         d = g.die
@@ -160,7 +161,7 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice) -> Part:
     return Part(pool, sum(d.value for d in dice if d.kept), tuple(dice))
 
 
-def _evaluate(node: Node, source: RandomDice | GivenDice) -> Part:
+def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape) -> Part:
     if isinstance(node, Pool):
         return _roll_pool(node, source)
     if isinstance(node, Const):
@@ -327,15 +328,18 @@ def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int]
 
 
 class Roller:
-    """The dice of one procedure: several expressions from one stream.
+    """The dice of one procedure (or one ``%%resolve`` cell): several expressions from one stream.
 
     Given dice (physical results) are consumed in the order the procedure
-    rolls; ``finish`` says whether any were left over.
+    rolls; ``finish`` says whether any were left over. Every face is
+    recorded (``mark``/``since``), and ``replay`` puts recorded faces in
+    front of the stream, so that a procedure re-run to close its open
+    choices sees the same dice and draws new ones after them.
     """
 
     def __init__(self, seed: int | None = None, dice: Sequence[int] | None = None,
                  rng: np.random.Generator | None = None) -> None:
-        self.source = _source(seed, dice, rng)
+        self.source = _Tape(_source(seed, dice, rng))
 
     @property
     def given(self) -> bool:
@@ -345,8 +349,59 @@ class Roller:
         node = parse(expr, variables)
         return Roll(expr.strip(), node, _evaluate(node, self.source), self.source.given)
 
+    def mark(self) -> int:
+        """The position in the record of faces (for ``since``)."""
+        return len(self.source.tape)
+
+    def since(self, mark: int) -> list[int]:
+        """The faces rolled since ``mark``."""
+        return self.source.tape[mark:]
+
+    def replay(self, faces: Iterable[int]) -> None:
+        """Serve ``faces`` before the stream (recorded results of an earlier run); replaces any left."""
+        self.source.replay = [int(f) for f in faces]
+        self.source.at = 0
+
+    def end_replay(self) -> int:
+        """Drop replayed faces not used; returns how many there were."""
+        left = len(self.source.replay) - self.source.at
+        self.source.replay, self.source.at = [], 0
+        return left
+
     def finish(self) -> None:
         self.source.finish()
+
+
+class _Tape:
+    """A dice source that serves replayed faces first, then its source; it records every face."""
+
+    def __init__(self, source: RandomDice | GivenDice) -> None:
+        self.inner = source
+        self.given = source.given
+        self.tape: list[int] = []
+        self.replay: list[int] = []
+        self.at = 0
+
+    def face(self, sides: int) -> int:
+        if self.at < len(self.replay):
+            f = self.replay[self.at]
+            self.at += 1
+            if not 1 <= f <= sides:
+                raise GivenDiceError(t("given.replay_mismatch", sides=sides, value=f))
+        else:
+            f = self.inner.face(sides)
+        self.tape.append(f)
+        return f
+
+    def faces(self, sides: int, n: int) -> list[int]:
+        if self.at < len(self.replay):
+            return [self.face(sides) for _ in range(n)]
+        out = self.inner.faces(sides, n)
+        self.tape.extend(out)
+        return out
+
+    def finish(self) -> None:
+        self.inner.finish()
 
 
 def _source(seed: int | None, dice: Sequence[int] | None,

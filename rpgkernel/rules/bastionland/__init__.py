@@ -91,14 +91,22 @@ def _names(value: Any, req: Request) -> list[str]:
     return [value] if isinstance(value, str) else list(value or ())
 
 
+def _decisions(d: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """%%resolve choice lines (deny, gambit, focus) as the arguments of ``attack``."""
+    deny = [{"by": x["figures"][0], "würfel": x.get("würfel")} for x in d.get("deny", [])]
+    gambits = [{"würfel": x.get("würfel", x.get("bolster")), "gambit": x.get("gambit", "Bolster"),
+                **({"stark": x["stark"]} if x.get("stark") else {})} for x in d.get("gambit", [])]
+    focus = [{"by": x["figures"][0], "gambit": x["gambit"]} for x in d.get("focus", [])]
+    return {"deny": deny, "gambits": gambits, "focus": focus}
+
+
 def _angriff(req: Request) -> Resolution:
-    o, d = req.options, req.decisions
+    o = req.options
+    taken = _decisions(req.decisions)
     smite = {"by": req.actors[0]["name"], "art": o["smite"]} if o.get("smite") else None
     return attack(req.actors, req.targets if len(req.targets) > 1 else req.targets[0], req.roller,
-                  bonus=[b for b in str(o.get("bonus", "")).replace(" ", "").split(",") if b] if o.get("bonus") else (),
-                  deny=d.get("deny"), bolster=d.get("bolster", ()), gambits=d.get("gambits", ()),
-                  focus=d.get("focus", ()), faces=d.get("würfel"), per_target=d.get("ziele"),
-                  decided=bool(d) or bool(o.get("entschieden")), cover=bool(o.get("deckung")),
+                  bonus=o.get("bonus", ()), deny=taken["deny"], gambits=taken["gambits"], focus=taken["focus"],
+                  decided=bool(req.decisions) or bool(o.get("entschieden")), cover=bool(o.get("deckung")),
                   ranged=bool(o.get("fernkampf")), shield_wall=bool(o.get("schildwall")),
                   spear_wall=bool(o.get("speerwall")), charge=_names(o.get("sturmangriff"), req),
                   started_in_melee=_names(o.get("gebunden"), req), moved=_names(o.get("bewegt"), req),
@@ -107,21 +115,32 @@ def _angriff(req: Request) -> Resolution:
                   figures=req.figures)
 
 
+def _angriff_vorschau(req: Request) -> Any:
+    o, target = req.options, req.targets[0]
+    pool = attack_pool(req.actors, target, bonus=o.get("bonus", ()))
+    armour = target.get("sheet", {}).get("ruestung", 0) + (1 if o.get("deckung") else 0)
+    return attack_preview(pool, armour, melee=not o.get("fernkampf"))
+
+
+def _probe_vorschau(req: Request) -> float:
+    return min(virtue(req.actors[0], str(req.options.get("virtue", "VIG")).upper()), 20) / 20
+
+
 VERBS = {
     "probe": Verb("probe", lambda r: probe(r.actors[0], r.options.get("virtue", "VIG"), r.roller),
                   "W20 gleich oder unter der Virtue (Proben)", ("save",), options={"virtue": "text"},
-                  example="probe Ritter virtue=CLA"),
+                  example="probe Ritter virtue=CLA", actors="one", preview=_probe_vorschau),
     "reaktion": Verb("reaktion", lambda r: reaction(r.actors[0], r.roller),
                      "SPI-Probe gegen eine ungünstige Reaktion (Reaktion)", ("reaction",), example="reaktion Wirt"),
     "überraschung": Verb("überraschung", lambda r: surprise(r.actors, r.roller),
                          "Nicht kampfbereit: CLA-Probe oder erster Zug entfällt (Überraschung)", ("surprise",),
-                         example="überraschung Söldner Plänkler"),
+                         example="überraschung Söldner, Plänkler"),
     "angriff": Verb("angriff", _angriff, "Angriff mit Deny, Gambits, Feats (Angriffe)", ("attack",), "required",
-                    {"bonus": "text", "smite": "text", "fernkampf": "flag", "deckung": "flag", "schildwall": "flag",
+                    {"bonus": "pool", "smite": "text", "fernkampf": "flag", "deckung": "flag", "schildwall": "flag",
                      "speerwall": "flag", "sturmangriff": "flag", "gebunden": "flag", "bewegt": "flag",
                      "beeinträchtigt": "flag", "blast": "flag", "groß": "flag", "ursache": "text",
                      "unblutig": "flag", "entschieden": "flag"},
-                    example="angriff Ritter Knappe -> Söldner bonus=W8"),
+                    example="angriff Ritter, Knappe -> Söldner bonus=W8", preview=_angriff_vorschau),
     "moral": Verb("moral", lambda r: morale(r.actors, r.roller, group=bool(r.options.get("gruppe")),
                                             organised=not r.options.get("unorganisiert"),
                                             leader=r.figures.get(r.options.get("anführer", "")),
@@ -130,7 +149,7 @@ VERBS = {
                   options={"gruppe": "flag", "unorganisiert": "flag", "anführer": "name", "verloren": "int",
                            "größe": "int"}, example="moral Söldner"),
     "ruhe": Verb("ruhe", lambda r: calm_moment(r.actors), "Ruhiger Augenblick: GD voll, Fatigued endet (Erholung)",
-                 ("rest",), example="ruhe Ritter Knappe"),
+                 ("rest",), example="ruhe Ritter, Knappe"),
     "erholung": Verb("erholung", lambda r: restore(r.actors, r.options.get("virtue"), r.options.get("mittel", "")),
                      "Virtue vollständig wiederherstellen (Erholung)", ("recover",),
                      options={"virtue": "text", "mittel": "text"}, example="erholung Ritter virtue=VIG mittel=handlung"),
@@ -144,6 +163,13 @@ VERBS = {
                          {"größer": "name"}, example="zusammenstoß Kogge -> Galeere größer=Galeere"),
     "reparatur": Verb("reparatur", lambda r: repair(r.actors[0]), "Ein Tag Reparatur (Holz und Stein)", ("repair",),
                       example="reparatur Kogge"),
+    "deny": Verb("deny", None, "Deny: einen Angriffswürfel entfernen (danach SPI-Probe)", actors="one",
+                 targets="optional", options={"würfel": "int"}, choice="deny", example="deny Söldner"),
+    "gambit": Verb("gambit", None, "Gambit: einen Würfel mit 4+ ablegen", actors="one", targets="optional",
+                   options={"würfel": "int", "gambit": "text", "stark": "text", "bolster": "int"},
+                   choice="gambit", example="gambit Ritter bolster=5"),
+    "focus": Verb("focus", None, "Focus: ein Gambit ohne Würfel (danach CLA-Probe)", actors="one",
+                  targets="optional", options={"gambit": "text"}, choice="focus", example="focus Ritter gambit=Repel"),
 }
 Bastionland.verbs = VERBS
 

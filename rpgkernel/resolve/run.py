@@ -1,0 +1,470 @@
+"""Carrying out a ``%%resolve`` cell.
+
+Every line is read and checked (verb, figures, options) before any runs;
+then each line's procedure runs with one dice stream for the whole cell, and
+all closed resolutions are applied to the campaign in one transaction with a
+journal event each, so one undo takes the whole cell back. A cell with an
+error, or with given dice left over or missing, applies nothing.
+
+A resolution with open choices is kept in the campaign state
+(``state["pending"]``) with the faces it rolled; a later choice line
+(``deny Söldner``) re-runs its procedure with the same faces first and the
+decisions taken.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import rules
+from ..dice.nodes import Pool
+from ..dice.parser import parse as parse_dice
+from ..dice.roll import Roller
+from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
+from ..messages import t
+from ..rules.base import Ruleset
+from ..rules.resolution import Request, Resolution, Verb
+from ..state import changes as ch
+from ..state import model
+from ..state.campaign import CampaignError, _condition
+from .language import Command, Word, error, parse
+
+if TYPE_CHECKING:
+    from ..state import Campaign
+
+KIND = "auflösung"      # journal kind of a resolution
+PASS = "verzicht"       # built-in choice verb: decline what is still open
+
+
+class Resolutions(list):
+    """The resolutions of a cell with several actions, shown as cards one below the other."""
+
+    def __repr__(self) -> str:
+        from ..render import resolution_text
+        return "\n\n".join(resolution_text(r) for r in self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import resolution_html
+        return {"text/plain": repr(self), "text/html": "".join(resolution_html(r) for r in self)}
+
+
+def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Campaign | None = None,
+            seed: int | None = None, dice: Sequence[int] | None = None, preview: bool = False,
+            figures: Mapping[str, Mapping[str, Any]] | None = None) -> Resolution | Resolutions:
+    """Carry out the ``%%resolve`` lines of ``source``.
+
+    ``ruleset`` defaults to the campaign's. ``dice`` are given results in
+    the order the procedures roll (over all lines); ``seed`` a random stream
+    of its own; neither: the session's stream. With ``preview`` nothing is
+    rolled or changed and each line shows its preview. Without a campaign,
+    ``figures`` (name -> record with ``sheet``, ``resources``, ``conditions``)
+    are the figures the lines may name, and nothing is stored.
+
+    Returns the resolution of a one-action cell, else a list of them.
+    """
+    engine = _engine(ruleset, campaign)
+    verbs = _verbs(engine)
+    commands = parse(source)
+    if campaign is None or preview:
+        state = campaign.state if campaign is not None else _scratch_state(figures)
+        return _cell(commands, engine, verbs, _Scratch(state), campaign is not None, seed, dice, preview)
+    with campaign.transaction() as tx:
+        return _cell(commands, engine, verbs, tx, True, seed, dice, preview)
+
+
+# -- the ruleset and its verbs ----------------------------------------------------
+def _engine(ruleset: str | Ruleset | None, campaign: Campaign | None) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        engine = ruleset
+    else:
+        key = ruleset or (campaign.ruleset if campaign is not None else None)
+        if not key:
+            raise RpgError(t("resolve.no_ruleset"))
+        engine = rules.get(key)
+    if not engine.verbs:
+        raise RpgError(t("resolve.no_verbs", key=engine.key or ruleset))
+    return engine
+
+
+def _verbs(engine: Ruleset) -> dict[str, Verb]:
+    """Every spelling (German name, aliases; lower case) -> its verb."""
+    table = dict(engine.verbs)
+    if any(v.choice for v in table.values()) and PASS not in table:
+        table[PASS] = Verb(PASS, None, t("resolve.pass_help"), aliases=("pass",), choice="*",
+                           example="verzicht Söldner")
+    return {n.lower(): v for v in table.values() for n in (v.name, *v.aliases)}
+
+
+# -- checking ---------------------------------------------------------------------
+@dataclass
+class _Line:
+    cmd: Command
+    verb: Verb
+    options: dict[str, Any]
+
+    @property
+    def actors(self) -> list[str]:
+        return [w.text for w in self.cmd.actors]
+
+    @property
+    def targets(self) -> list[str]:
+        return [w.text for w in self.cmd.targets]
+
+    def names(self) -> list[str]:
+        named = [v for k, v in self.options.items() if self.verb.options.get(k) == "name"]
+        return list(dict.fromkeys(self.actors + self.targets + named))
+
+
+def _close_match(word: str, known: list[str]) -> str | None:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _unknown(key: str, word: Word, source: str, known: list[str], also: str | None, **fields: Any) -> ResolveError:
+    close = _close_match(word.text, known) or _close_match(word.text.lower(), [k.lower() for k in known])
+    message = t(key, **fields) + (t("resolve.close", suggestion=close) if close else ".")
+    return error(message, source, word, also)
+
+
+def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign: bool) -> _Line:
+    src = cmd.source
+    verb = verbs.get(cmd.verb.text.lower())
+    if verb is None:
+        names = sorted({v.name for v in verbs.values()})
+        raise _unknown("resolve.unknown_verb", cmd.verb, src, sorted(verbs),
+                       t("resolve.known_verbs", verbs=", ".join(names)), verb=cmd.verb.text)
+    end = len(src.rstrip()) + 2
+    if verb.actors == "one" and len(cmd.actors) > 1:
+        raise error(t("resolve.one_actor", verb=verb.name), src, cmd.actors[1])
+    if verb.targets == "none" and cmd.targets:
+        raise error(t("resolve.no_targets", verb=verb.name), src, cmd.targets[0])
+    if verb.targets in ("one", "required") and not cmd.targets:
+        raise error(t("resolve.needs_target", verb=verb.name), src, None, line=cmd.line, col=end)
+    if verb.targets == "one" and len(cmd.targets) > 1:
+        raise error(t("resolve.one_target", verb=verb.name), src, cmd.targets[1])
+    for word in cmd.actors + cmd.targets:
+        _check_figure(word, src, state, campaign)
+    options: dict[str, Any] = {}
+    known = sorted(verb.options)
+    also = (t("resolve.known_options", verb=verb.name, options=", ".join(known)) if known
+            else t("resolve.no_options", verb=verb.name))
+    for key, value in cmd.options.items():
+        at = Word(key, value.line, value.col - len(key) - 1)
+        kind = verb.options.get(key)
+        if kind is None:
+            raise _unknown("resolve.unknown_option", at, src, known, also, option=key, verb=verb.name)
+        if kind == "flag":
+            raise error(t("resolve.flag_value", option=key), src, at)
+        options[key] = _value(kind, key, value, src, state, campaign)
+    for flag in cmd.flags:
+        kind = verb.options.get(flag.text)
+        if kind is None:
+            raise _unknown("resolve.unknown_flag", flag, src, known, also, flag=flag.text, verb=verb.name)
+        if kind != "flag":
+            raise error(t("resolve.needs_value", option=flag.text), src, flag)
+        options[flag.text] = True
+    return _Line(cmd, verb, options)
+
+
+def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool) -> None:
+    if model.figure_path(state, word.text) is not None:
+        return
+    known = _figure_names(state)
+    if not known and not campaign:
+        raise error(t("resolve.no_campaign", name=word.text), source, word)
+    raise _unknown("resolve.unknown_figure", word, source, known,
+                   t("resolve.known_figures", names=", ".join(known) or "–"), name=word.text)
+
+
+def _figure_names(state: dict[str, Any]) -> list[str]:
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    return list(dict.fromkeys(list(enc["combatants"] if enc else []) + list(state["characters"])))
+
+
+def _value(kind: str, key: str, word: Word, source: str, state: dict[str, Any], campaign: bool) -> Any:
+    text = word.text
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise error(t("resolve.bad_int", option=key, value=text), source, word) from None
+    if kind == "dice":
+        try:
+            parse_dice(text)
+        except DiceSyntaxError as err:
+            raise ResolveError(t("resolve.bad_dice", option=key, value=text, message=err.message), source,
+                               word.line, word.col + (err.position or 0), err.suggestion) from None
+        return text
+    if kind == "pool":
+        return _pool(key, word, source)
+    if kind == "name":
+        _check_figure(word, source, state, campaign)
+    return text
+
+
+def _pool(key: str, word: Word, source: str) -> list[str]:
+    """``W8``, ``2W6`` or ``{W8,W4,2W6}`` -> ["W8"], ["W6", "W6"], ["W8", "W4", "W6", "W6"]."""
+    text = word.text
+    inner, offset = (text[1:-1], 1) if text.startswith("{") and text.endswith("}") else (text, 0)
+    out = []
+    for item in inner.split(","):
+        col = word.col + offset
+        offset += len(item) + 1
+        try:
+            node = parse_dice(item)
+        except DiceSyntaxError as err:
+            raise ResolveError(t("resolve.bad_dice", option=key, value=text, message=err.message), source,
+                               word.line, col + (err.position or 0), err.suggestion) from None
+        groups = node.groups if isinstance(node, Pool) and node.keep is None and node.count is None else ()
+        if len(groups) != 1 or not groups[0].die.plain:
+            raise ResolveError(t("resolve.bad_pool", option=key, value=text), source, word.line, col)
+        out += [f"W{groups[0].die.sides}"] * groups[0].count
+    return out
+
+
+# -- running ----------------------------------------------------------------------
+class _Scratch:
+    """The transaction interface on a plain state (no campaign, or a preview): nothing is stored."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+
+    def set(self, path: list[str], value: Any) -> None:
+        ch.apply(self.state, ch.set_(path, value, self.state))
+
+    def delete(self, path: list[str]) -> None:
+        ch.apply(self.state, ch.delete(path, self.state))
+
+    def add(self, path: list[str], by: int) -> None:
+        ch.apply(self.state, ch.add(path, by))
+
+    def event(self, *args: Any, **data: Any) -> None:
+        pass
+
+
+def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
+    state = model.initial()
+    for name, record in (figures or {}).items():
+        state["characters"][name] = {"sheet": {}, "resources": {}, "conditions": {},
+                                     **copy.deepcopy(dict(record)), "name": name}
+    return state
+
+
+@dataclass
+class _Pending:
+    """An open resolution: stored in the campaign (``stored``) or opened in this cell."""
+
+    id: str
+    record: dict[str, Any]
+    stored: bool
+    result: Resolution | None = None
+    index: int | None = None       # its place among this cell's results
+    changed: bool = False
+    closed: bool = False
+    decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    lines: list[_Line] = field(default_factory=list)
+
+    def offers(self, key: str, targets: Sequence[str] = ()) -> str | None:
+        """The open choice a ``key`` line takes: ``key`` itself, or ``key:target`` (one per target)."""
+        keys = [c["key"] for c in self.record["choices"]]
+        if key == "*":
+            return key
+        for name in targets:
+            if f"{key}:{name}" in keys:
+                return f"{key}:{name}"
+        return next((k for k in keys if k == key or k.startswith(key + ":")), None)
+
+
+def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work: Any, campaign: bool,
+          seed: int | None, dice: Sequence[int] | None, preview: bool) -> Resolution | Resolutions:
+    lines = [_check(cmd, verbs, work.state, campaign) for cmd in commands]
+    if preview:
+        return _result([_preview(line, engine, work.state) for line in lines])
+    cell = _Cell(engine, verbs, work, Roller(seed=seed, dice=dice))
+    for line in lines:
+        cell.run(line)
+    cell.flush()
+    cell.roller.finish()
+    cell.store_open()
+    return _result(cell.results)
+
+
+def _result(results: list[Resolution]) -> Resolution | Resolutions:
+    return results[0] if len(results) == 1 else Resolutions(results)
+
+
+def _records(state: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for name in names:
+        path = model.figure_path(state, name)
+        if path is None:
+            raise CampaignError(t("campaign.unknown_figure", name=name))
+        out[name] = copy.deepcopy(model.figure(state, path))
+    return out
+
+
+def _request(state: dict[str, Any], verb: Verb, actors: list[str], targets: list[str],
+             options: dict[str, Any], roller: Roller | None,
+             decisions: dict[str, list[dict[str, Any]]] | None = None) -> Request:
+    named = [v for k, v in options.items() if verb.options.get(k) == "name"]
+    figures = _records(state, list(dict.fromkeys(actors + targets + named)))
+    return Request([figures[n] for n in actors], [figures[n] for n in targets], dict(options), roller,
+                   decisions or {}, figures)
+
+
+def _call(func: Callable[[Request], Any], request: Request, cmd: Command) -> Any:
+    """Run a procedure or preview; its user errors name the line."""
+    try:
+        return func(request)
+    except (ResolveError, CampaignError):
+        raise
+    except GivenDiceError as err:
+        raise GivenDiceError(t("resolve.in_line", line=cmd.line) + " " + str(err)) from None
+    except RpgError as err:
+        raise ResolveError(str(err), cmd.source, cmd.line, cmd.verb.col) from None
+
+
+def _preview(line: _Line, engine: Ruleset, state: dict[str, Any]) -> Resolution:
+    verb = line.verb
+    res = Resolution(engine.key, verb.name, tuple(line.actors), tuple(line.targets))
+    if verb.choice is not None:
+        res.step(t("resolve.choice_preview"))
+    elif verb.preview is None:
+        res.step(t("resolve.no_preview", verb=verb.name))
+    else:
+        request = _request(state, verb, line.actors, line.targets, line.options, None)
+        res.preview = _call(verb.preview, request, line.cmd)
+        res.step(t("resolve.preview_only"))
+    return res
+
+
+def _plain(data: Any) -> Any:
+    """A JSON-clean copy (tuples become lists)."""
+    return json.loads(json.dumps(data))
+
+
+class _Cell:
+    def __init__(self, engine: Ruleset, verbs: dict[str, Verb], work: Any, roller: Roller) -> None:
+        self.engine, self.work, self.roller = engine, work, roller
+        self.by_name = {v.name: v for v in verbs.values()}
+        self.results: list[Resolution] = []
+        stored = work.state.get("pending", {})
+        self.pending = [_Pending(pid, copy.deepcopy(rec), True) for pid, rec in
+                        sorted(stored.items(), key=lambda kv: (kv[1].get("order", []), kv[0]))
+                        if rec.get("ruleset") == engine.key]
+        self.block: _Pending | None = None
+        self.counter = 0
+
+    def run(self, line: _Line) -> None:
+        if line.verb.choice is not None:
+            self.choose(line)
+            return
+        self.flush()
+        request = _request(self.work.state, line.verb, line.actors, line.targets, line.options, self.roller)
+        mark = self.roller.mark()
+        res = _call(line.verb.procedure, request, line.cmd)
+        faces = self.roller.since(mark)
+        if res.open:
+            self.counter += 1
+            record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
+                      "actors": line.actors, "targets": line.targets, "options": line.options,
+                      "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
+                      "order": [self.work.state.get("seq", 0), self.counter]}
+            self.pending.append(_Pending(uuid.uuid4().hex[:12], _plain(record), False, res,
+                                         len(self.results), changed=True))
+        else:
+            self.close(res)
+        self.results.append(res)
+
+    def choose(self, line: _Line) -> None:
+        key = line.verb.choice
+        found = next((p for p in reversed(self.pending) if not p.closed and p.offers(key, line.targets)), None)
+        if found is None:
+            message = t("resolve.no_pending_any") if key == "*" else t("resolve.no_pending", choice=key)
+            raise error(message, line.cmd.source, line.cmd.verb)
+        if found is not self.block:
+            self.flush()
+            self.block = found
+        found.lines.append(line)
+        if key != "*":
+            found.decisions.setdefault(found.offers(key, line.targets), []).append(
+                {"figures": line.actors, "targets": line.targets, **line.options})
+
+    def flush(self) -> None:
+        """Re-run the open resolution of the current block of choice lines with its dice and the decisions."""
+        p, self.block = self.block, None
+        if p is None:
+            return
+        rec = p.record
+        verb = self.by_name[rec["verb"]]
+        decisions = {k: list(v) for k, v in rec["decisions"].items()}
+        for choice in rec["choices"]:
+            decisions[choice["key"]] = decisions.get(choice["key"], []) + p.decisions.get(choice["key"], [])
+        request = _request(self.work.state, verb, rec["actors"], rec["targets"], rec["options"],
+                           self.roller, _plain(decisions))
+        self.roller.replay(rec["faces"])
+        mark = self.roller.mark()
+        try:
+            res = _call(verb.procedure, request, p.lines[-1].cmd)
+        finally:
+            self.roller.end_replay()
+        rec["faces"] = self.roller.since(mark)
+        rec["decisions"] = _plain(decisions)
+        rec["choices"] = [c.to_dict() for c in res.choices]
+        p.result, p.decisions, p.lines, p.changed = res, {}, [], True
+        if not res.open:
+            p.closed = True
+            if p.stored:
+                self.work.delete(["pending", p.id])
+            self.close(res, p.id)
+        if p.index is None:
+            p.index = len(self.results)
+            self.results.append(res)
+        else:
+            self.results[p.index] = res
+
+    def close(self, res: Resolution, pending: str | None = None) -> None:
+        """Apply a closed resolution's effects and journal it."""
+        state = self.work.state
+        for e in res.effects:
+            path = model.figure_path(state, e.figure)
+            if path is None:
+                raise CampaignError(t("campaign.unknown_figure", name=e.figure))
+            fig = model.figure(state, path)
+            if e.resource is not None:
+                if e.resource not in fig.get("resources", {}):
+                    raise CampaignError(t("campaign.unknown_resource", name=e.resource, figure=e.figure,
+                                          known=", ".join(fig.get("resources", {})) or "–"))
+                self.work.add(path + ["resources", e.resource, "value"], e.by)
+            elif e.condition is not None and e.on:
+                spec = _condition({"runden": e.rounds, "endet": e.ends}, fig["name"])
+                self.work.set(path + ["conditions", e.condition], spec)
+            elif e.condition is not None and e.condition in fig.get("conditions", {}):
+                self.work.delete(path + ["conditions", e.condition])
+        self._event(res, pending)
+
+    def _event(self, res: Resolution, pending: str | None) -> None:
+        from ..render import resolution_summary
+        figures = list(dict.fromkeys(res.actors + res.targets))
+        extra = {"pending": pending} if pending else {}
+        self.work.event(KIND, resolution_summary(res), figures, self.work.state["active_encounter"],
+                        **_plain(res.to_dict()), **extra)
+
+    def store_open(self) -> None:
+        """Keep the resolutions still open in the campaign state (after the dice are known to fit)."""
+        for p in self.pending:
+            if p.changed and not p.closed:
+                self.work.set(["pending", p.id], p.record)
+                self._event(p.result, p.id)
+
+
+def pending(campaign: Campaign, ruleset: str | None = None) -> dict[str, dict[str, Any]]:
+    """The open resolutions stored in ``campaign`` (of ``ruleset``): id -> record."""
+    return {k: v for k, v in campaign.state.get("pending", {}).items()
+            if ruleset is None or v.get("ruleset") == ruleset}

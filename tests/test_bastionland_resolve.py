@@ -1,0 +1,57 @@
+"""Mythic Bastionland through %%resolve: a campaign, given dice, open choices."""
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.errors import ResolveError
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("bastionland")
+    c.add_character("Ritter", {"vig": 13, "cla": 10, "spi": 13, "gd": 5,
+                               "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"]})
+    c.add_character("Knappe", {"vig": 10, "cla": 10, "spi": 10, "gd": 3,
+                               "waffen": ["Dolch (W6)", "Dolch (W6)"]})
+    enc = c.new_encounter("Furt")
+    enc.add("Ritter", side="Spieler", character="Ritter")
+    enc.add("Knappe", side="Spieler", character="Knappe")
+    enc.add("Söldner", side="Feinde", sheet={"vig": 13, "cla": 10, "spi": 10, "gd": 4, "ruestung": 2,
+                                             "waffen": ["Speer (W8, wuchtig)", "Schild (W4)"]})
+    yield c
+    c.close()
+
+
+def test_the_seed_example_as_a_cell(camp):
+    """W8, W4, 2W6 show 7, 3, 1, 5; the 5 is spent on Bolster; armour 2 -> 6 damage."""
+    opened = rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=camp, dice=[7, 3, 1, 5])
+    assert opened.open and camp.figure("Söldner").resources["GD"]["value"] == 4
+    closed = rpgkernel.resolve("gambit Ritter bolster=5\nverzicht Söldner", campaign=camp)
+    assert not closed.open and closed.outcome["schaden"] == 6
+    söldner = camp.figure("Söldner")
+    assert söldner.resources["GD"]["value"] == 0 and söldner.resources["VIG"]["value"] == 11
+    assert "verwundet" in söldner.conditions
+    camp.undo()  # the closing cell: the attack is open again, nothing applied
+    assert camp.figure("Söldner").resources["VIG"]["value"] == 13
+
+
+def test_deny_rolls_the_deniers_save_after_the_recorded_dice(camp):
+    rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[7, 3])
+    res = rpgkernel.resolve("deny Söldner", campaign=camp, dice=[15])  # SPI 10: failed -> Fatigued
+    assert res.outcome["höchster"] == 3 and res.outcome["schaden"] == 1
+    assert "Fatigued" in camp.figure("Söldner").conditions
+
+
+def test_previews_and_errors(camp):
+    preview = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True).preview
+    assert preview["schaden"].isclose(rpgkernel.dist("max(0, {W8,W4}kh1-2)"))
+    assert preview["p_gambit"] == pytest.approx(1 - (3 / 8) * (3 / 4))
+    card = repr(rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True))
+    assert "P(mindestens ein Würfel mit 4+ für ein Gambit): 71,88 %" in card and "p_gambit" not in card
+    with pytest.raises(ResolveError, match="meinten Sie 'Söldner'|Meinten Sie 'Söldner'"):
+        rpgkernel.resolve("angriff Ritter -> Sölner", campaign=camp, dice=[1, 1])
+    with pytest.raises(ResolveError, match="angriff"):
+        rpgkernel.resolve("angrif Ritter -> Söldner", campaign=camp, dice=[1, 1])
+    assert camp.figure("Söldner").resources["GD"]["value"] == 4
