@@ -32,7 +32,7 @@ from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..state import changes as ch
 from ..state import model
-from ..state.campaign import CampaignError, _condition
+from ..state.campaign import CampaignError, Transaction, _condition
 from .language import Command, Word, error, parse
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     commands = parse(source)
     if campaign is None or preview:
         state = campaign.state if campaign is not None else _scratch_state(figures)
-        return _cell(commands, engine, verbs, _Scratch(state), campaign is not None, seed, dice, preview)
+        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
     with campaign.transaction() as tx:
         return _cell(commands, engine, verbs, tx, True, seed, dice, preview)
 
@@ -229,25 +229,6 @@ def _pool(key: str, word: Word, source: str) -> list[str]:
 
 
 # -- running ----------------------------------------------------------------------
-class _Scratch:
-    """The transaction interface on a plain state (no campaign, or a preview): nothing is stored."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.state = state
-
-    def set(self, path: list[str], value: Any) -> None:
-        ch.apply(self.state, ch.set_(path, value, self.state))
-
-    def delete(self, path: list[str]) -> None:
-        ch.apply(self.state, ch.delete(path, self.state))
-
-    def add(self, path: list[str], by: int) -> None:
-        ch.apply(self.state, ch.add(path, by))
-
-    def event(self, *args: Any, **data: Any) -> None:
-        pass
-
-
 def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
     state = model.initial()
     for name, record in (figures or {}).items():

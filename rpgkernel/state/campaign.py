@@ -44,11 +44,14 @@ def check_name(name: object, what: str) -> str:
 
 
 class Transaction:
-    """Changes and events collected for one atomic append."""
+    """Changes and events collected for one atomic append.
 
-    def __init__(self, campaign: Campaign) -> None:
-        self.campaign = campaign
-        self.state = copy.deepcopy(campaign._state)
+    ``state`` is the working state: the state it started from with the
+    changes so far, built by copying only what the changes touch.
+    """
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
         self.tx = new_tx()
         self.events: list[Event] = []
         self._pending: list[ch.Change] = []
@@ -63,7 +66,7 @@ class Transaction:
         self._do(ch.add(path, by))
 
     def _do(self, change: ch.Change) -> None:
-        ch.apply(self.state, change)
+        self.state = ch.applied(self.state, change)
         self._pending.append(change)
 
     def extend(self, changes: list[ch.Change]) -> None:
@@ -183,7 +186,7 @@ class Campaign:
             yield self._tx
             return
         self.refresh()
-        tx = self._tx = Transaction(self)
+        tx = self._tx = Transaction(self._state)
         try:
             yield tx
         finally:

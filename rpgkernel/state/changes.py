@@ -58,6 +58,26 @@ def apply(state: dict, change: Change) -> None:
     node = state
     for key in parents:
         node = node.setdefault(key, {})
+    _carry_out(node, last, change)
+
+
+def applied(state: dict, change: Change) -> dict:
+    """A new state with ``change`` carried out; ``state`` stays as it was.
+
+    Only the dictionaries on the change's path are copied; everything else
+    is shared, so a transaction's working state costs what it touches.
+    """
+    *parents, last = change["path"]
+    root = dict(state)
+    node = root
+    for key in parents:
+        child = node.get(key)
+        node[key] = node = dict(child) if isinstance(child, dict) else {}
+    _carry_out(node, last, change)
+    return root
+
+
+def _carry_out(node: dict, last: str, change: Change) -> None:
     op = change["op"]
     if op == "set":
         node[last] = copy.deepcopy(change["value"])
