@@ -1,0 +1,169 @@
+"""docs/bastionland.md: every verb documented, every example line valid, some of them played."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign, statblocks
+from rpgkernel.resolve.language import parse
+from rpgkernel.resolve.run import PASS
+from rpgkernel.rules.bastionland import VERBS
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "bastionland.md"
+TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+#: every spelling %%resolve accepts for Bastionland (verzicht/pass is built in)
+SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
+
+
+def _example_lines() -> list[str]:
+    return [line.strip() for block in BLOCKS for line in block.splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
+EXAMPLES = _example_lines()
+
+
+def example(line: str) -> str:
+    """``line`` as it stands in the doc (so the doc cannot drift from what is tested)."""
+    assert line in EXAMPLES, f"{line!r} steht nicht als Beispielzeile in docs/bastionland.md"
+    return line
+
+
+def test_the_doc_has_example_blocks():
+    assert len(BLOCKS) >= 15 and len(EXAMPLES) >= 30
+
+
+@pytest.mark.parametrize("name", sorted(VERBS))
+def test_every_verb_and_alias_is_documented(name):
+    verb = VERBS[name]
+    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
+    assert heading, f"kein Abschnitt für {verb.name}"
+    for alias in verb.aliases:
+        assert f"`{alias}`" in heading.group(1), f"Alias {alias} fehlt in der Überschrift von {verb.name}"
+    for option in verb.options:
+        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
+    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
+    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+
+
+def test_pass_is_documented():
+    assert re.search(r"^### `verzicht` \(Alias `pass`\)", TEXT, re.M)
+    assert any(line.startswith("verzicht ") for line in EXAMPLES)
+
+
+def test_gm_data_is_named_plainly():
+    assert "Die Narbentabelle gehört der Spielleitung" in TEXT
+    assert "austauschbare Standarddaten" in TEXT
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_example_line_parses_and_names_a_known_verb(line):
+    commands = parse(line)
+    assert len(commands) == 1
+    cmd = commands[0]
+    assert cmd.verb.text.lower() in SPELLINGS, f"unbekanntes Verb in {line!r}"
+    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
+    if verb is not None:  # options and flags the verb knows, with a value where one is needed
+        for key in cmd.options:
+            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
+        for flag in cmd.flags:
+            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+
+
+# -- played against a small campaign, with given dice ------------------------------
+
+FIGURES = """
+figuren:
+  - name: Ritter
+    werte: {vig: 14, cla: 12, spi: 13, gd: 5, ruestung: 2,
+            waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"], spielfigur: true}
+  - name: Knappe
+    werte: {vig: 10, cla: 9, spi: 11, gd: 3, ruestung: 1, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+    - name: Söldner
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
+    - name: Miliz
+      seite: Feinde
+      werte: {art: Kriegsschar, vig: 10, cla: 10, spi: 7, gd: 3, waffen: ["Rohe Stangenwaffe (W8, lang)"]}
+    - name: Kogge
+      seite: Feinde
+      werte: {art: Schiff, material: Holz, vig: 0, cla: 0, spi: 0, gd: 10}
+    - name: Galeere
+      seite: Feinde
+      werte: {art: Schiff, material: Holz, vig: 0, cla: 0, spi: 0, gd: 20}
+"""
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = Campaign.open(tmp_path / "doc.sqlite")
+    c.set_ruleset("bastionland")
+    statblocks.load(c, FIGURES)
+    yield c
+    c.close()
+
+
+def value(camp, name, resource):
+    return camp.figure(name).resources[resource]["value"]
+
+
+def test_a_save(camp):
+    res = rpgkernel.resolve(example("probe Ritter virtue=CLA"), campaign=camp, dice=[12])
+    assert res.outcome == {"erfolg": True, "wurf": 12, "wert": 12}
+
+
+def test_the_rules_example_with_deny(camp):
+    opened = rpgkernel.resolve(example("angriff Ritter, Knappe -> Söldner bonus=W8"), campaign=camp,
+                               dice=[7, 3, 1, 5, 2])
+    assert opened.open and value(camp, "Söldner", "GD") == 4
+    closing = "\n".join([example("deny Söldner"), example("gambit Ritter bolster=5")])
+    res = rpgkernel.resolve(closing, campaign=camp, dice=[14])  # SPI 10: missed -> Fatigued
+    assert not res.open and res.outcome["höchster"] == 3 and res.outcome["schaden"] == 2
+    assert value(camp, "Söldner", "GD") == 2 and "Fatigued" in camp.figure("Söldner").conditions
+
+
+def test_the_rules_example_without_deny(camp):
+    rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=camp, dice=[7, 3, 1, 5])
+    res = rpgkernel.resolve("\n".join([example("gambit Ritter bolster=5"), example("verzicht Söldner")]),
+                            campaign=camp)
+    assert res.outcome["schaden"] == 6
+    assert value(camp, "Söldner", "GD") == 0 and value(camp, "Söldner", "VIG") == 11
+    assert "verwundet" in camp.figure("Söldner").conditions
+
+
+def test_a_warband_attacks_individuals_with_w12_and_blast(camp):
+    opened = rpgkernel.resolve(example("angriff Miliz -> Ritter, Knappe"), campaign=camp, dice=[6, 9, 2, 6])
+    assert opened.open and opened.outcome["blast"]
+    res = rpgkernel.resolve(example("pass Ritter"), campaign=camp)
+    assert res.outcome["ziele"]["Ritter"]["schaden"] == 7 and res.outcome["ziele"]["Knappe"]["schaden"] == 5
+    assert value(camp, "Ritter", "VIG") == 12 and value(camp, "Knappe", "VIG") == 8
+    rpgkernel.resolve(example("ruhe Ritter, Knappe"), campaign=camp)
+    assert value(camp, "Ritter", "GD") == 5 and value(camp, "Knappe", "GD") == 3
+
+
+def test_only_blast_hurts_a_warband(camp):
+    rpgkernel.resolve(example("angriff Ritter -> Miliz smite=Blast"), campaign=camp, dice=[8, 4])
+    res = rpgkernel.resolve("verzicht Ritter", campaign=camp, dice=[5])  # Smite: VIG save
+    assert res.outcome["folge"] == "vertrieben" and "vertrieben" in camp.figure("Miliz").conditions
+
+
+def test_loss_recovery_and_ships(camp):
+    rpgkernel.resolve(example("verlust Ritter virtue=SPI um=2"), campaign=camp)
+    assert value(camp, "Ritter", "SPI") == 11
+    rpgkernel.resolve(example("recover Ritter, Knappe mittel=jahreszeit"), campaign=camp)
+    assert value(camp, "Ritter", "SPI") == 13
+    res = rpgkernel.resolve(example("zusammenstoß Kogge -> Galeere größer=Galeere"), campaign=camp, dice=[5, 3])
+    assert res.outcome["Kogge"]["schaden"] == 5 and res.outcome["Galeere"]["schaden"] == 3
+    assert value(camp, "Kogge", "GD") == 5
+    rpgkernel.resolve(example("reparatur Kogge"), campaign=camp)
+    assert value(camp, "Kogge", "GD") == 10
