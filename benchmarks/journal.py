@@ -1,80 +1,174 @@
 #!/usr/bin/env python3
-"""How long a SQLite campaign journal takes to open and fold, as it grows.
+"""How long a SQLite campaign takes to open, as its journal grows.
 
-Builds a journal of up to 100,000 events (payloads of 100-200 bytes, one to
-five events per transaction) and, at 10k, 30k and 100k events, times in the
-same process (warm file cache, best of ``--repeat``):
+Plays a seeded campaign through the public ``Campaign`` API until the journal
+holds 100,000 events: four characters; sessions of skill checks, exhaustion
+and lasting conditions between fights; encounters with the party and a monster
+group (initiative from given rolls, attack and damage rolls, damage,
+conditions that count down, turns); a rest after each session; now and then
+an undo, sometimes followed by a redo. Every API call writes one event;
+``Campaign`` saves its own snapshots (one every ``SNAPSHOT_EVERY`` events).
 
-- open the store and read every event; the same plus folding them to a state;
-- open, load the latest snapshot and read (and fold) only the events after it.
+At each size N (10k, 30k, 100k) and at N - 1 (999 events after the latest
+snapshot, the worst case) it times, in the same process (warm file cache,
+best of ``--repeat``, a fresh ``Campaign`` or store each time):
 
-Snapshots follow a "one every 1000 events" policy, measured at its worst case,
-just before the next one: about 999 events after the latest. Run with
-``python benchmarks/journal.py`` (``--help`` for options).
+- ``Campaign.open(path)`` until ``.encounter`` and ``.characters`` are read:
+  load the latest snapshot, fold the events after it;
+- a full fold from scratch: open the store, ``model.fold(model.initial(),
+  store.events())``;
+
+and asserts that both equal the state of the campaign that wrote the journal.
+Run with ``python benchmarks/journal.py`` (``--help`` for options).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
 import random
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from rpgkernel.state import Event, new_tx, open_store
+import numpy as np
 
-NAMES = ["Ritter Aldric", "Knappe Jorin", "Söldnerin Wenke", "Hexe Ysolde", "Räuber 1", "Räuber 2",
-         "Wolf", "Kapitän Brann"]
-CONDITIONS = ["erschöpft", "verwundet", "betäubt", "geblendet", "liegend"]
-SNAPSHOT_EVERY = 1000
+import rpgkernel
+from rpgkernel.state import Campaign, open_store
+from rpgkernel.state import campaign as campaign_module
+from rpgkernel.state import model
 
-
-def make_transaction(rng: random.Random, n: int) -> list[Event]:
-    """One resolution: an attack roll, maybe damage and a condition, a turn marker."""
-    tx = new_tx()
-    actor, target = rng.sample(NAMES, 2)
-    faces = [rng.randint(1, 6) for _ in range(3)]
-    events = [Event("wurf", {"figur": actor, "ausdruck": "3W6+2", "würfel": faces,
-                             "ergebnis": sum(faces) + 2, "ziel": target, "p": round(rng.random(), 6),
-                             "schritt": f"Angriff von {actor} gegen {target}"}, tx)]
-    if rng.random() < 0.6:
-        events.append(Event("schaden", {"figur": target, "quelle": actor, "gd": -rng.randint(0, 6),
-                                        "vig": -rng.randint(0, 3), "waffe": "Langschwert (W8)",
-                                        "würfel": [rng.randint(1, 8)], "rüstung": rng.randint(0, 2)}, tx))
-    if rng.random() < 0.2:
-        events.append(Event("zustand", {"figur": target, "zustand": rng.choice(CONDITIONS),
-                                        "dauer": {"bis": "rundenende", "runden": rng.randint(1, 3)}}, tx))
-    if rng.random() < 0.3:
-        events.append(Event("zug", {"runde": n // 20 + 1, "figur": actor,
-                                    "reihenfolge": rng.sample(NAMES, 5)}, tx))
-    return events
+PARTY = {"Ritter Aldric": (16, 12), "Knappe Jorin": (11, 9), "Söldnerin Wenke": (13, 10),
+         "Hexe Ysolde": (9, 14)}  # name: (GD, VIG)
+MONSTERS = [("Räuber", 6, 4), ("Wolf", 5, 6), ("Ork", 9, 5), ("Skelett", 7, 3), ("Bandit", 6, 5)]
+PLACES = ["Hohlweg", "Mühle", "Grenzwald", "Ruine", "Furt", "Wirtshaus", "Stollen"]
+SKILLS = ["Klettern", "Schleichen", "Spurenlesen", "Überreden", "Wahrnehmung", "Heilkunde"]
+CONDITIONS = ["betäubt", "liegend", "geblendet", "blutend", "erschöpft"]
+LASTING = ["verflucht", "vergiftet", "erkältet"]
+ENDS = ["rundenende", "rundenbeginn", "zugende", "zugbeginn"]
+MAX_ROUNDS = 10
+DURABLE_EVENTS = 500  # events written with synchronous=FULL, for comparison
 
 
-def fold(state: dict, event: Event) -> dict:
-    """A stand-in for the campaign fold: resources, conditions, counters."""
-    d = event.data
-    if event.kind == "wurf":
-        state["würfe"] += 1
-    elif event.kind == "schaden":
-        fig = state["figuren"].setdefault(d["figur"], {"gd": 10, "vig": 12, "zustände": []})
-        fig["gd"] = max(0, fig["gd"] + d["gd"])
-        fig["vig"] = max(0, fig["vig"] + d["vig"])
-    elif event.kind == "zustand":
-        fig = state["figuren"].setdefault(d["figur"], {"gd": 10, "vig": 12, "zustände": []})
-        fig["zustände"] = (fig["zustände"] + [d["zustand"]])[-3:]
-    elif event.kind == "zug":
-        state["runde"] = d["runde"]
-    state["seq"] = event.seq
-    return state
+def play(camp: Campaign, seed: int) -> Iterator[None]:
+    """Session after session; yields after every API call (each writes one event)."""
+    rng = random.Random(seed)
+    dice = np.random.default_rng(seed)
+    for name, (gd, vig) in PARTY.items():
+        camp.add_character(name, resources={"GD": gd, "VIG": vig})
+        yield
+    fights = 0
+    while True:
+        for _ in range(rng.randint(50, 150)):  # between fights
+            yield from explore(camp, rng, dice)
+        for _ in range(rng.randint(1, 2)):
+            fights += 1
+            yield from fight(camp, f"{fights}. {rng.choice(PLACES)}", rng, dice)
+        for name in PARTY:  # rest: full resources, conditions end
+            fig = camp.figure(name)
+            for res, value in fig.resources.items():
+                if value["value"] < value["max"]:
+                    camp.change(name, res, value["max"] - value["value"], reason="Rast")
+                    yield
+            for cond in fig.conditions:
+                camp.remove_condition(name, cond)
+                yield
 
 
-def empty_state() -> dict:
-    return {"format": 1, "seq": 0, "runde": 0, "würfe": 0, "figuren": {}}
+def explore(camp: Campaign, rng: random.Random, dice: np.random.Generator) -> Iterator[None]:
+    who = rng.choice(list(PARTY))
+    check = rpgkernel.roll("W20+3", rng=dice)
+    camp.log_roll(check, figure=who)
+    yield
+    if check.total < 10 and rng.random() < 0.3:
+        camp.change(who, "VIG", -1, reason=rng.choice(SKILLS))
+        yield
+        yield from maybe_undo(camp, rng)
+    if rng.random() < 0.02:
+        camp.add_condition(who, rng.choice(LASTING))
+        yield
+
+
+def fight(camp: Campaign, name: str, rng: random.Random, dice: np.random.Generator) -> Iterator[None]:
+    enc = camp.new_encounter(name)
+    yield
+    for hero in PARTY:
+        enc.add(hero, side="Gruppe", character=hero)
+        yield
+    kind, gd, vig = rng.choice(MONSTERS)
+    foes = enc.add(kind, side="Gegner", resources={"GD": gd, "VIG": vig}, count=rng.randint(2, 5))
+    yield
+    current = enc.start(rolls={n: rpgkernel.roll("W20", rng=dice).total for n in list(PARTY) + foes})[0]
+    yield
+    while enc.round <= MAX_ROUNDS:
+        alive = [f for f in foes if camp.figure(f).resources["GD"]["value"] > 0]
+        if not alive:
+            return
+        if current in PARTY or current in alive:
+            target = rng.choice(alive if current in PARTY else list(PARTY))
+            attack = rpgkernel.roll("W20+4", rng=dice)
+            camp.log_roll(attack, figure=current)
+            yield
+            if attack.total >= 14:
+                damage = rpgkernel.roll("W8+1", rng=dice)
+                camp.log_roll(damage, figure=current)
+                yield
+                camp.change(target, "GD", -damage.total, reason=f"Treffer von {current}")
+                yield
+                yield from maybe_undo(camp, rng)
+                if rng.random() < 0.25:
+                    camp.add_condition(target, rng.choice(CONDITIONS), rounds=rng.randint(1, 3),
+                                       ends=rng.choice(ENDS), of=rng.choice([None, current]))
+                    yield
+                    yield from maybe_undo(camp, rng)
+            if rng.random() < 0.1:
+                camp.change(current, "VIG", -1, reason="Anstrengung")
+                yield
+        conditions = camp.figure(current).conditions
+        if conditions and rng.random() < 0.2:
+            camp.remove_condition(current, rng.choice(sorted(conditions)))
+            yield
+        current = enc.next_turn()
+        yield
+        if (yield from maybe_undo(camp, rng)):
+            current = enc.current
+
+
+def maybe_undo(camp: Campaign, rng: random.Random) -> Iterator[None]:
+    """Now and then undo the last change, sometimes redo it; returns whether it undid."""
+    if rng.random() >= 0.03:
+        return False
+    camp.undo()
+    yield
+    if rng.random() < 0.5:
+        camp.redo()
+        yield
+    return True
+
+
+def fresh(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def advance(camp: Campaign, steps: Iterator[None], total: int) -> None:
+    while camp.store.last_seq() < total:
+        next(steps)
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def best(fn, repeat: int) -> tuple[float, object]:
+    fn()  # warm-up: file cache, first queries
     times, result = [], None
     for _ in range(repeat):
         start = time.perf_counter()
@@ -83,86 +177,100 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return min(times), result
 
 
-def read_all(path: Path, folding: bool) -> tuple[int, dict | None]:
-    with open_store(path) as store:
-        if not folding:
-            return sum(1 for _ in store.events()), None
-        state = empty_state()
-        n = 0
-        for event in store.events():
-            fold(state, event)
-            n += 1
-        return n, state
+def open_campaign(path: Path) -> dict:
+    with Campaign.open(path) as camp:
+        camp.encounter, camp.characters  # noqa: B018 - readable
+        return camp._state  # not .state: its deep copy is not part of opening
 
 
-def from_snapshot(path: Path, folding: bool) -> tuple[int, dict | None]:
+def full_fold(path: Path) -> dict:
     with open_store(path) as store:
-        snap = store.latest_snapshot()
-        seq, state = snap if snap else (0, empty_state())
-        n = 0
-        for event in store.events(after=seq):
-            if folding:
-                fold(state, event)
-            n += 1
-        return n, state
+        return model.fold(model.initial(), store.events())
+
+
+def profile(fn, top: int = 15) -> str:
+    prof = cProfile.Profile()
+    prof.runcall(fn)
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(top)
+    return "\n".join(line for line in out.getvalue().splitlines() if line.strip())
+
+
+def measure(camp: Campaign, path: Path, repeat: int) -> tuple:
+    """One table row for the journal as it is now (the writer stays open, idle)."""
+    total = camp.store.last_seq()
+    state = camp.state
+    mb = sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}")) / 1e6
+    snap_seq, snap = camp.store.latest_snapshot() or (0, {})
+    snap_kb = len(json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()) / 1e3
+    t_open, opened = best(lambda: open_campaign(path), repeat)
+    t_fold, folded = best(lambda: full_fold(path), repeat)
+    assert opened == folded == state, "snapshot + rest, full fold and the writer must agree"
+    return total, mb, snap_kb, total - snap_seq, t_open, t_fold
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,30000,100000", help="journal sizes to measure")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many timings")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the played campaign")
     parser.add_argument("--dir", help="where to build the journal (default: a temp dir)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also a cProfile of 200 API calls, the open and the full fold at the largest size")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
+    every = campaign_module.SNAPSHOT_EVERY
     folder = Path(args.dir or tempfile.mkdtemp(prefix="rpgkernel-journal-"))
     path = folder / "journal.sqlite"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    fresh(path)
 
-    rng = random.Random(1)
-    state = empty_state()
-    rows = []
-    payload = []
-    build_time = 0.0
-    # Bulk building uses synchronous=NORMAL; the durable default is timed separately below.
-    with open_store(path, synchronous="NORMAL") as store:
+    rows, costs, profiles = [], [], []
+    build = 0.0
+    # Bulk building with synchronous=NORMAL; durable appends are compared below.
+    with Campaign(open_store(path, synchronous="NORMAL")) as camp:
+        steps = play(camp, args.seed)
         for size in sizes:
-            start = time.perf_counter()
-            while store.last_seq() < size:
-                last = store.last_seq()
-                stored = store.append(make_transaction(rng, last)[:size - last])
-                for event in stored:
-                    payload.append(len(json.dumps(event.data, ensure_ascii=False).encode()))
-                    fold(state, event)
-                    if event.seq % SNAPSHOT_EVERY == 1:  # worst case at the measured sizes
-                        store.save_snapshot(event.seq, state)
-            build_time += time.perf_counter() - start
-            total = store.last_seq()
-            store_size = sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}"))
-            t_all, (n_all, _) = best(lambda: read_all(path, False), args.repeat)
-            t_fold, (_, folded) = best(lambda: read_all(path, True), args.repeat)
-            t_snap, (n_after, _) = best(lambda: from_snapshot(path, False), args.repeat)
-            t_snap_fold, (_, snapped) = best(lambda: from_snapshot(path, True), args.repeat)
-            assert n_all == total and folded == snapped == state, "snapshot + rest must equal the full fold"
-            rows.append((total, store_size / 1e6, t_all, t_fold, n_after, t_snap, t_snap_fold))
+            first = max(size - every, camp.store.last_seq())
+            build += timed(lambda: advance(camp, steps, first))
+            last = timed(lambda: advance(camp, steps, size - 1))
+            rows.append(measure(camp, path, args.repeat))
+            last += timed(lambda: advance(camp, steps, size))
+            rows.append(measure(camp, path, args.repeat))
+            build += last
+            costs.append(last / (size - first) * 1e3)
+        encounters = len(camp.encounters)
+        if args.profile:
+            last = camp.store.last_seq()
+            profiles.append(("200 API calls", profile(lambda: advance(camp, steps, last + 200))))
+            profiles.append(("Campaign.open", profile(lambda: open_campaign(path))))
+            profiles.append(("full fold", profile(lambda: full_fold(path))))
 
-    with open_store(folder / "durable.sqlite") as store:  # the default: synchronous=FULL
-        txs = [make_transaction(rng, i) for i in range(200)]
-        start = time.perf_counter()
-        for events in txs:
-            store.append(events)
-        append_ms = (time.perf_counter() - start) / len(txs) * 1e3
+    durable = {}
+    for sync in ("FULL", "NORMAL"):  # FULL: the default of Campaign.open
+        other = folder / f"{sync.lower()}.sqlite"
+        fresh(other)
+        with Campaign(open_store(other, synchronous=sync)) as camp:
+            steps = play(camp, args.seed)
+            durable[sync] = timed(lambda: advance(camp, steps, DURABLE_EVENTS)) / DURABLE_EVENTS * 1e3
 
-    print(f"SQLite journal (MB: file + WAL), best of {args.repeat}, warm file cache; "
-          f"payload {min(payload)}-{max(payload)} bytes (mean {sum(payload) / len(payload):.0f}); "
-          f"snapshot every {SNAPSHOT_EVERY} events")
-    head = ("events", "MB", "open+read all", "+fold", "after snap", "open+snap+rest", "+fold")
-    print(f"{head[0]:>8} {head[1]:>8} {head[2]:>14} {head[3]:>9} {head[4]:>11} {head[5]:>15} {head[6]:>9}")
-    for total, mb, t_all, t_fold, n_after, t_snap, t_snap_fold in rows:
-        print(f"{total:>8,} {mb:>8.1f} {t_all * 1e3:>11.0f} ms {t_fold * 1e3:>6.0f} ms {n_after:>11,}"
-              f" {t_snap * 1e3:>12.1f} ms {t_snap_fold * 1e3:>6.1f} ms")
-    print(f"building: {build_time:.1f} s for {rows[-1][0]:,} events (synchronous=NORMAL); "
-          f"append of one transaction with synchronous=FULL: {append_ms:.2f} ms")
+    print(f"Campaign journal in SQLite (MB: file + WAL), best of {args.repeat}, warm file cache, "
+          f"seed {args.seed}; snapshot every {every} events")
+    head = ("events", "MB", "snapshot", "after snapshot", "open (snapshot + rest)", "full fold")
+    print(f"{head[0]:>8} {head[1]:>6} {head[2]:>9} {head[3]:>15} {head[4]:>22} {head[5]:>10}")
+    for total, mb, snap_kb, n_after, t_open, t_fold in rows:
+        print(f"{total:>8,} {mb:>6.1f} {snap_kb:>6.0f} KB {n_after:>15,} {t_open * 1e3:>19.1f} ms"
+              f" {t_fold * 1e3:>7.0f} ms")
+    if len(sizes) > 1:
+        (n0, *_, o0, f0), (n1, *_, o1, f1) = rows[1], rows[-1]
+        print(f"growth from {n0:,} to {n1:,} events, per 10k events: full fold +{(f1 - f0) / (n1 - n0) * 1e7:.0f} ms,"
+              f" open at 0 after snapshot +{(o1 - o0) / (n1 - n0) * 1e7:.1f} ms")
+    print(f"building through the API with synchronous=NORMAL: {build:.0f} s for {sizes[-1]:,} events, "
+          f"{encounters:,} encounters; ms per API call over the {every} events before "
+          + ", ".join(f"{n:,}: {c:.1f}" for n, c in zip(sizes, costs)))
+    print(f"first {DURABLE_EVENTS} events: {durable['FULL']:.2f} ms per API call with synchronous=FULL "
+          f"(the default), {durable['NORMAL']:.2f} ms with NORMAL")
+    for title, text in profiles:
+        print(f"\n--- cProfile: {title} ---\n{text}")
     if not args.dir:
         for p in folder.iterdir():
             p.unlink()
