@@ -337,6 +337,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "resolution.pending": "offen",
         "resolution.yes": "ja",
         "resolution.no": "nein",
+        "bastionland.gambit_needs_die": "{figure}: Welcher Würfel wird abgelegt? Zum Beispiel gambit {figure} würfel=5 gambit=Repel.",
+        "bastionland.focus_needs_gambit": "{figure}: Focus braucht ein Gambit, zum Beispiel focus {figure} gambit=Repel.",
         "preview.p_gambit": "P(mindestens ein Würfel mit 4+ für ein Gambit)",
         "preview.p_gambit_mit_deny": "P(nach Deny noch ein Würfel mit 4+)",
         "preview.p_strong": "P(ein Würfel mit 8+: Strong Gambit)",

@@ -464,9 +464,10 @@ def resolution_summary(res) -> str:
 
 
 def _preview_label(key: str) -> str:
-    """The German label of a preview entry (the key itself when the catalogue has none)."""
+    """The German label of a preview entry; "p_gambit (Knappe)" keeps its figure."""
+    base, sep, rest = key.partition(" (")
     try:
-        return t(f"preview.{key}")
+        return t(f"preview.{base}") + (f" ({rest}" if sep else "")
     except KeyError:
         return key
 

@@ -20,6 +20,7 @@ def camp(tmp_path):
     enc.add("Knappe", side="Spieler", character="Knappe")
     enc.add("Söldner", side="Feinde", sheet={"vig": 13, "cla": 10, "spi": 10, "gd": 4, "ruestung": 2,
                                              "waffen": ["Speer (W8, wuchtig)", "Schild (W4)"]})
+    enc.add("Wache", side="Feinde", sheet={"vig": 10, "cla": 10, "spi": 12, "gd": 3})
     yield c
     c.close()
 
@@ -55,3 +56,33 @@ def test_previews_and_errors(camp):
     with pytest.raises(ResolveError, match="angriff"):
         rpgkernel.resolve("angrif Ritter -> Söldner", campaign=camp, dice=[1, 1])
     assert camp.figure("Söldner").resources["GD"]["value"] == 4
+
+
+def test_an_ally_may_deny(camp):
+    rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[7, 3])
+    res = rpgkernel.resolve("deny Wache", campaign=camp, dice=[5])  # SPI 12: passed
+    assert res.outcome["höchster"] == 3 and "Fatigued" not in camp.figure("Wache").conditions
+
+
+def test_choices_name_who_takes_them_and_need_their_die(camp):
+    rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[7, 4])
+    with pytest.raises(ResolveError, match="Welcher Würfel wird abgelegt"):
+        rpgkernel.resolve("gambit Ritter gambit=Repel", campaign=camp)
+    with pytest.raises(ResolveError, match="Focus braucht ein Gambit"):
+        rpgkernel.resolve("focus Ritter", campaign=camp)
+    res = rpgkernel.resolve("gambit Ritter würfel=4\nverzicht Söldner", campaign=camp)
+    assert [g["von"] for g in res.outcome["gambits"]] == ["Ritter"]
+
+
+def test_blast_choices_go_to_their_target(camp):
+    camp.set_ruleset("bastionland")
+    rpgkernel.resolve("angriff Ritter -> Söldner, Wache blast", campaign=camp, dice=[6, 2, 7, 1])
+    res = rpgkernel.resolve("deny Wache -> Wache\nverzicht Söldner", campaign=camp, dice=[3, 10])
+    steps = " ".join(s.text for s in res.steps)
+    assert "Wache setzt Deny ein" in steps
+
+
+def test_smite_w12_is_in_the_preview(camp):
+    plain = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True).preview["schaden"]
+    smite = rpgkernel.resolve("angriff Ritter -> Söldner smite=W12", campaign=camp, preview=True).preview["schaden"]
+    assert smite.isclose(rpgkernel.dist("max(0, {W8,W4,W12}kh1-2)")) and smite.mean > plain.mean

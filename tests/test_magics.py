@@ -98,7 +98,8 @@ def test_rpg_status_lists_rulesets(shell):
     text = repr(shell.user_ns["s"])
     for key in rpgkernel.rulesets():
         assert key in text
-    assert text.count("noch nicht umgesetzt") == 5
+    assert text.count("noch nicht umgesetzt") == 5 - len(rpgkernel.rules.IMPLEMENTED)
+    assert "bastionland  Mythic Bastionland – verfügbar" in text
 
 
 def test_rpg_sets_ruleset_and_seed(shell):

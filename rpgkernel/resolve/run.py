@@ -294,7 +294,9 @@ def _request(state: dict[str, Any], verb: Verb, actors: list[str], targets: list
              options: dict[str, Any], roller: Roller | None,
              decisions: dict[str, list[dict[str, Any]]] | None = None) -> Request:
     named = [v for k, v in options.items() if verb.options.get(k) == "name"]
-    figures = _records(state, list(dict.fromkeys(actors + targets + named)))
+    deciders = [n for taken in (decisions or {}).values() for x in taken
+                for n in (*x.get("figures", ()), *x.get("targets", ()))]
+    figures = _records(state, list(dict.fromkeys(actors + targets + named + deciders)))
     return Request([figures[n] for n in actors], [figures[n] for n in targets], dict(options), roller,
                    decisions or {}, figures)
 

@@ -18,7 +18,7 @@ class RulesetError(RpgError, KeyError):
 _FREE = Ruleset()
 _FREE.sheet = Sheet(open=True)
 
-# key -> German title; an engine registers itself in IMPLEMENTED when it lands
+# key -> German title; an engine that registers itself counts as implemented
 RULESETS: dict[str, str] = {
     "adz": "AdZ – Aera der Zauberey",
     "bastionland": "Mythic Bastionland",
@@ -38,6 +38,7 @@ def rulesets() -> list[str]:
 def register(engine: Ruleset) -> None:
     """Make ``engine`` the ruleset for its key (engines call this on import)."""
     _ENGINES[engine.key] = engine
+    IMPLEMENTED.add(engine.key)
 
 
 def get(key: str | None) -> Ruleset:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...messages import t
 from .. import register
 from ..base import Ruleset
 from ..resolution import Request, Resolution, Verb
@@ -91,13 +92,32 @@ def _names(value: Any, req: Request) -> list[str]:
     return [value] if isinstance(value, str) else list(value or ())
 
 
-def _decisions(d: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """%%resolve choice lines (deny, gambit, focus) as the arguments of ``attack``."""
-    deny = [{"by": x["figures"][0], "würfel": x.get("würfel")} for x in d.get("deny", [])]
-    gambits = [{"würfel": x.get("würfel", x.get("bolster")), "gambit": x.get("gambit", "Bolster"),
-                **({"stark": x["stark"]} if x.get("stark") else {})} for x in d.get("gambit", [])]
-    focus = [{"by": x["figures"][0], "gambit": x["gambit"]} for x in d.get("focus", [])]
-    return {"deny": deny, "gambits": gambits, "focus": focus}
+def _decisions(d: Mapping[str, Any]) -> dict[str, Any]:
+    """%%resolve choice lines (deny, gambit, focus) as the arguments of ``attack``.
+
+    A Blast attack offers its choices per target ("deny:Knappe"); they go to
+    ``per_target``.
+    """
+    out: dict[str, Any] = {"deny": [], "gambits": [], "focus": [], "per_target": {}}
+    for key, taken in d.items():
+        kind, _, target = key.partition(":")
+        slot = out if not target else out["per_target"].setdefault(target, {"deny": [], "gambits": [],
+                                                                            "focus": []})
+        for x in taken:
+            who = x["figures"][0]
+            if kind == "deny":
+                slot["deny"].append({"by": who, "würfel": x.get("würfel")})
+            elif kind == "gambit":
+                face = x.get("würfel", x.get("bolster"))
+                if face is None:
+                    raise BastionlandError(t("bastionland.gambit_needs_die", figure=who))
+                slot["gambits"].append({"würfel": face, "gambit": x.get("gambit", "Bolster"), "by": who,
+                                        **({"stark": x["stark"]} if x.get("stark") else {})})
+            elif kind == "focus":
+                if not x.get("gambit"):
+                    raise BastionlandError(t("bastionland.focus_needs_gambit", figure=who))
+                slot["focus"].append({"by": who, "gambit": x["gambit"]})
+    return out
 
 
 def _angriff(req: Request) -> Resolution:
@@ -106,6 +126,7 @@ def _angriff(req: Request) -> Resolution:
     smite = {"by": req.actors[0]["name"], "art": o["smite"]} if o.get("smite") else None
     return attack(req.actors, req.targets if len(req.targets) > 1 else req.targets[0], req.roller,
                   bonus=o.get("bonus", ()), deny=taken["deny"], gambits=taken["gambits"], focus=taken["focus"],
+                  per_target=taken["per_target"] or None,
                   decided=bool(req.decisions) or bool(o.get("entschieden")), cover=bool(o.get("deckung")),
                   ranged=bool(o.get("fernkampf")), shield_wall=bool(o.get("schildwall")),
                   spear_wall=bool(o.get("speerwall")), charge=_names(o.get("sturmangriff"), req),
@@ -118,6 +139,8 @@ def _angriff(req: Request) -> Resolution:
 def _angriff_vorschau(req: Request) -> Any:
     o, target = req.options, req.targets[0]
     pool = attack_pool(req.actors, target, bonus=o.get("bonus", ()))
+    if str(o.get("smite", "")).upper() == "W12":
+        pool = [*pool, "W12"]  # Smite: +W12 to a melee attack
     armour = target.get("sheet", {}).get("ruestung", 0) + (1 if o.get("deckung") else 0)
     return attack_preview(pool, armour, melee=not o.get("fernkampf"))
 
@@ -131,7 +154,8 @@ VERBS = {
                   "W20 gleich oder unter der Virtue (Proben)", ("save",), options={"virtue": "text"},
                   example="probe Ritter virtue=CLA", actors="one", preview=_probe_vorschau),
     "reaktion": Verb("reaktion", lambda r: reaction(r.actors[0], r.roller),
-                     "SPI-Probe gegen eine ungünstige Reaktion (Reaktion)", ("reaction",), example="reaktion Wirt"),
+                     "SPI-Probe gegen eine ungünstige Reaktion (Reaktion)", ("reaction",), example="reaktion Wirt",
+                     actors="one"),
     "überraschung": Verb("überraschung", lambda r: surprise(r.actors, r.roller),
                          "Nicht kampfbereit: CLA-Probe oder erster Zug entfällt (Überraschung)", ("surprise",),
                          example="überraschung Söldner, Plänkler"),
@@ -156,13 +180,14 @@ VERBS = {
     "verlust": Verb("verlust", lambda r: virtue_loss(r.actors[0], r.options.get("virtue", ""), r.options.get("um", 1),
                                                      r.options.get("grund", "")),
                     "Virtue Loss, kein Schaden (Virtue Loss)", ("loss",),
-                    options={"virtue": "text", "um": "int", "grund": "text"}, example="verlust Ritter virtue=SPI um=2"),
+                    options={"virtue": "text", "um": "int", "grund": "text"}, example="verlust Ritter virtue=SPI um=2",
+                    actors="one"),
     "zusammenstoß": Verb("zusammenstoß", lambda r: collide(r.actors[0], r.targets[0], r.roller,
                                                           r.options.get("größer")),
                          "Zusammenstoßende Schiffe (Holz und Stein)", ("collide",), "required",
-                         {"größer": "name"}, example="zusammenstoß Kogge -> Galeere größer=Galeere"),
+                         {"größer": "name"}, example="zusammenstoß Kogge -> Galeere größer=Galeere", actors="one"),
     "reparatur": Verb("reparatur", lambda r: repair(r.actors[0]), "Ein Tag Reparatur (Holz und Stein)", ("repair",),
-                      example="reparatur Kogge"),
+                      example="reparatur Kogge", actors="one"),
     "deny": Verb("deny", None, "Deny: einen Angriffswürfel entfernen (danach SPI-Probe)", actors="one",
                  targets="optional", options={"würfel": "int"}, choice="deny", example="deny Söldner"),
     "gambit": Verb("gambit", None, "Gambit: einen Würfel mit 4+ ablegen", actors="one", targets="optional",
