@@ -16,6 +16,16 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
+@pytest.fixture(scope="module")
+def shell():
+    """A real IPython shell with the extension loaded (for magic tests)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "rpgkernel")
+    yield ip
+    ip.run_line_magic("unload_ext", "rpgkernel")
+
+
 # -- campaign stores: SQLite in tmp_path, PostgreSQL in a throwaway cluster --
 
 PG_NOTE = ("install PostgreSQL (Debian: apt-get install postgresql) and psycopg "

@@ -1,7 +1,6 @@
 """The campaign magics in a real IPython shell: %rpg --kampagne, undo, redo, journal, %%figuren, logged rolls."""
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import rpgkernel
@@ -26,12 +25,6 @@ begegnung:
 """
 
 
-@pytest.fixture(scope="module")
-def shell():
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "rpgkernel")
-    yield ip
-    ip.run_line_magic("unload_ext", "rpgkernel")
 
 
 @pytest.fixture(autouse=True)

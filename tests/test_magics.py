@@ -1,7 +1,6 @@
 """The magics in a real IPython shell, and in a real kernel."""
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import rpgkernel
@@ -10,12 +9,6 @@ from rpgkernel.dice import roll_many
 from rpgkernel.magics import roll_line, rpg_line
 
 
-@pytest.fixture(scope="module")
-def shell():
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "rpgkernel")
-    yield ip
-    ip.run_line_magic("unload_ext", "rpgkernel")
 
 
 def run(shell, source):

@@ -1,7 +1,6 @@
 """Carrying out %%resolve cells: checks before any roll, one dice stream, one transaction, open choices."""
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import rpgkernel
@@ -300,12 +299,6 @@ def test_preview_rolls_and_applies_nothing(camp):
 
 
 # -- rendering and the magic in a real shell ----------------------------------------------
-@pytest.fixture(scope="module")
-def shell():
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "rpgkernel")
-    yield ip
-    ip.run_line_magic("unload_ext", "rpgkernel")
 
 
 @pytest.fixture

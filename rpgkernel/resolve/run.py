@@ -30,7 +30,6 @@ from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
-from ..state import changes as ch
 from ..state import model
 from ..state.campaign import CampaignError, Transaction, _condition
 from .language import Command, Word, error, parse

@@ -9,7 +9,6 @@ from typing import Any
 
 from ..errors import RpgError
 from ..messages import t
-from .events import Event
 from .store import Store
 
 
