@@ -10,8 +10,10 @@ an undo, sometimes followed by a redo. Every API call writes one event;
 ``Campaign`` saves its own snapshots (one every ``SNAPSHOT_EVERY`` events).
 
 At each size N (10k, 30k, 100k) and at N - 1 (999 events after the latest
-snapshot, the worst case) it times, in the same process (warm file cache,
-best of ``--repeat``, a fresh ``Campaign`` or store each time):
+snapshot, the worst case) it prints the database size, the space of all
+stored snapshots and the size of the latest, and times, in the same process
+(warm file cache, best of ``--repeat``, a fresh ``Campaign`` or store each
+time, after a ``gc.collect()``):
 
 - ``Campaign.open(path)`` until ``.encounter`` and ``.characters`` are read:
   load the latest snapshot, fold the events after it;
@@ -26,14 +28,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
-import os
 import pstats
 import random
+import sqlite3
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +175,7 @@ def best(fn, repeat: int) -> tuple[float, object]:
     fn()  # warm-up: file cache, first queries
     times, result = [], None
     for _ in range(repeat):
+        gc.collect()  # every timing starts from the same heap
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
@@ -200,13 +205,18 @@ def measure(camp: Campaign, path: Path, repeat: int) -> tuple:
     """One table row for the journal as it is now (the writer stays open, idle)."""
     total = camp.store.last_seq()
     state = camp.state
-    mb = sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}")) / 1e6
     snap_seq, snap = camp.store.latest_snapshot() or (0, {})
     snap_kb = len(json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()) / 1e3
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:  # sizes: not in the Store API
+        mb = db.execute("SELECT page_count * page_size / 1e6 FROM pragma_page_count, pragma_page_size").fetchone()[0]
+        n_snaps, snaps_mb = db.execute("SELECT count(*), coalesce(sum(length(CAST(state AS BLOB))), 0) / 1e6"
+                                       " FROM rpg_snapshots").fetchone()
     t_open, opened = best(lambda: open_campaign(path), repeat)
     t_fold, folded = best(lambda: full_fold(path), repeat)
     assert opened == folded == state, "snapshot + rest, full fold and the writer must agree"
-    return total, mb, snap_kb, total - snap_seq, t_open, t_fold
+    print(f"{total:>8,} {mb:>6.1f} {snaps_mb:>6.1f} ({n_snaps:>3}) {snap_kb:>6.0f} KB {total - snap_seq:>15,}"
+          f" {t_open * 1e3:>19.1f} ms {t_fold * 1e3:>7.0f} ms", flush=True)
+    return total, t_open, t_fold
 
 
 def main() -> None:
@@ -224,6 +234,12 @@ def main() -> None:
     path = folder / "journal.sqlite"
     fresh(path)
 
+    print(f"Campaign journal in SQLite (MB: database pages; snapshots: all stored, their count; latest: the one "
+          f"Campaign.open loads), best of {args.repeat}, warm file cache, seed {args.seed}; "
+          f"snapshot every {every} events", flush=True)
+    head = ("events", "MB", "snapshots MB", "latest", "after snapshot", "open (snapshot + rest)", "full fold")
+    print(f"{head[0]:>8} {head[1]:>6} {head[2]:>12} {head[3]:>9} {head[4]:>15} {head[5]:>22} {head[6]:>10}",
+          flush=True)
     rows, costs, profiles = [], [], []
     build = 0.0
     # Bulk building with synchronous=NORMAL; durable appends are compared below.
@@ -253,15 +269,8 @@ def main() -> None:
             steps = play(camp, args.seed)
             durable[sync] = timed(lambda: advance(camp, steps, DURABLE_EVENTS)) / DURABLE_EVENTS * 1e3
 
-    print(f"Campaign journal in SQLite (MB: file + WAL), best of {args.repeat}, warm file cache, "
-          f"seed {args.seed}; snapshot every {every} events")
-    head = ("events", "MB", "snapshot", "after snapshot", "open (snapshot + rest)", "full fold")
-    print(f"{head[0]:>8} {head[1]:>6} {head[2]:>9} {head[3]:>15} {head[4]:>22} {head[5]:>10}")
-    for total, mb, snap_kb, n_after, t_open, t_fold in rows:
-        print(f"{total:>8,} {mb:>6.1f} {snap_kb:>6.0f} KB {n_after:>15,} {t_open * 1e3:>19.1f} ms"
-              f" {t_fold * 1e3:>7.0f} ms")
     if len(sizes) > 1:
-        (n0, *_, o0, f0), (n1, *_, o1, f1) = rows[1], rows[-1]
+        (n0, o0, f0), (n1, o1, f1) = rows[1], rows[-1]
         print(f"growth from {n0:,} to {n1:,} events, per 10k events: full fold +{(f1 - f0) / (n1 - n0) * 1e7:.0f} ms,"
               f" open at 0 after snapshot +{(o1 - o0) / (n1 - n0) * 1e7:.1f} ms")
     print(f"building through the API with synchronous=NORMAL: {build:.0f} s for {sizes[-1]:,} events, "
