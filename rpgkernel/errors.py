@@ -44,6 +44,10 @@ class StoreError(RpgError):
     """A campaign store that cannot be opened, read or written, or input it refuses."""
 
 
+class StoreConflict(StoreError):
+    """An append refused because another writer changed the journal first."""
+
+
 class ResolveError(RpgError, ValueError):
     """A ``%%resolve`` line that cannot be carried out, with line and column.
 

@@ -374,6 +374,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "magic.given_with_count": "--würfel und --anzahl zusammen: die Ergebnisse werden der Reihe nach auf alle Würfe verteilt.",
         "magic.no_expression": "Es fehlt ein Würfelausdruck, z. B. %roll 3W6+2.",
         # campaign store
+        "store.conflict": "Die Kampagne wurde inzwischen anderswo geändert (Journal bis Nr. {last}, gelesen bis Nr. {seen}); nichts wurde gespeichert – bitte noch einmal ausführen.",
         "store.unknown_scheme": "Unbekannte Adresse {where}: möglich sind ein Dateipfad (SQLite) oder eine URL postgresql://… (PostgreSQL).",
         "store.is_directory": "{where} ist ein Ordner, keine Kampagnendatei.",
         "store.no_folder": "Die Kampagne {where} kann nicht angelegt werden: Der Ordner {folder} existiert nicht.",

@@ -293,3 +293,50 @@ def test_nested_transactions_are_one_step(camp):
             camp.add_character("B")
             camp.add_character("B")
     assert camp.characters == {}
+
+
+def test_a_write_based_on_stale_state_is_refused_or_retried(tmp_path):
+    from rpgkernel.errors import StoreConflict
+    a = Campaign.open(tmp_path / "k.sqlite")
+    b = Campaign.open(tmp_path / "k.sqlite")
+    a.add_character("A", resources={"GD": 10})
+    enc = a.new_encounter("Kampf")
+    enc.add("A", character="A")
+    enc.add("Wolf", resources={"TP": 3})
+    enc.start(order=["A", "Wolf"])
+    # b advances the turn while a's transaction is open: a's append would rest on stale state
+    with pytest.raises(StoreConflict, match="inzwischen anderswo geändert"):
+        with a.transaction():
+            a.encounter.next_turn()
+            b.encounter.next_turn()
+    assert a.encounter.current == "Wolf" and a.encounter.round == 1  # only b's turn happened
+    # a plain call that meets another writer's events is run again on fresh state
+    stale = a._state["seq"]
+    b.encounter.next_turn()
+    assert a._state["seq"] == stale  # a has not seen b's turn yet
+    a.encounter.next_turn()
+    assert a.encounter.round == 2 and a.encounter.current == "Wolf"
+
+
+def test_calls_inside_a_transaction_see_its_changes(camp):
+    camp.add_character("A", resources={"GD": 10})
+    with camp.transaction():
+        camp.change("A", "GD", -3)
+        camp.change("A", "GD", -2)
+        camp.add_character("B", resources={"TP": 4})
+        camp.change("B", "TP", -1)
+        enc = camp.new_encounter("E")
+        camp.add_condition("A", "müde")
+    texts = [e.data["text"] for e in camp.journal()][-6:]
+    assert texts[:2] == ["A: GD 10 → 7", "A: GD 7 → 5"] and texts[3] == "B: TP 4 → 3"
+    assert camp.journal()[-1].data["encounter"] == "E"
+    assert camp.figure("A").resources["GD"]["value"] == 5 and enc.name == "E"
+
+
+def test_only_the_latest_snapshots_are_kept(camp, monkeypatch):
+    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 2)
+    camp.add_character("A", resources={"GD": 10})
+    for _ in range(12):
+        camp.change("A", "GD", -1)
+    rows = camp.store._conn.execute("SELECT count(*) FROM rpg_snapshots").fetchone()[0]
+    assert rows == 2 and camp.state["seq"] - camp.store.latest_snapshot()[0] < 2

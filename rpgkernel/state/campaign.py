@@ -9,12 +9,13 @@ events other notebooks have written to the same store.
 from __future__ import annotations
 
 import copy
+import functools
 import os
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
 from .. import rules
-from ..errors import RpgError
+from ..errors import RpgError, StoreConflict
 from ..messages import t
 from . import changes as ch
 from . import model
@@ -28,6 +29,28 @@ MAX_ROUNDS = 10_000     # rounds a condition may last
 MAX_COUNT = 200         # numbered individuals one Encounter.add creates
 TICKS = {"rundenbeginn": "round_start", "rundenende": "round_end",
          "zugbeginn": "turn_start", "zugende": "turn_end"}
+
+
+RETRIES = 5            # attempts of an API call whose append met another writer's events
+
+
+def _retrying(method: Any) -> Any:
+    """Run a write again on fresh state when another writer got there first.
+
+    Inside an outer transaction the outer caller decides (a conflict then
+    aborts the whole transaction, and nothing is written).
+    """
+    @functools.wraps(method)
+    def write(self: Any, *args: Any, **kwargs: Any) -> Any:
+        campaign = self if isinstance(self, Campaign) else self.campaign
+        for attempt in range(RETRIES):
+            try:
+                return method(self, *args, **kwargs)
+            except StoreConflict:
+                if campaign._tx is not None or attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+    return write
 
 
 class CampaignError(RpgError, ValueError):
@@ -161,10 +184,11 @@ class Campaign:
             raise CampaignError(self._unknown(name, encounter))
         return Figure(self, path)
 
-    def _unknown(self, name: str, encounter: str | None) -> str:
+    def _unknown(self, name: str, encounter: str | None, state: dict[str, Any] | None = None) -> str:
         import difflib
-        enc = self._state["encounters"].get(encounter or self._state["active_encounter"] or "")
-        known = list(self._state["characters"]) + (list(enc["combatants"]) if enc else [])
+        state = self._state if state is None else state
+        enc = state["encounters"].get(encounter or state["active_encounter"] or "")
+        known = list(state["characters"]) + (list(enc["combatants"]) if enc else [])
         close = difflib.get_close_matches(name, known, n=1)
         hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
         return t("campaign.unknown_figure", name=name) + hint
@@ -186,6 +210,7 @@ class Campaign:
             yield self._tx
             return
         self.refresh()
+        seen = self._state["seq"]
         tx = self._tx = Transaction(self._state)
         try:
             yield tx
@@ -194,9 +219,12 @@ class Campaign:
         if tx._pending:
             raise RuntimeError("changes without an event")
         if tx.events:
-            self.store.append(tx.events)
-            self.refresh()
+            try:
+                self.store.append(tx.events, after=seen)
+            finally:
+                self.refresh()
 
+    @_retrying
     def set_ruleset(self, key: str | None) -> None:
         rules.get(key)
         with self.transaction() as tx:
@@ -207,6 +235,7 @@ class Campaign:
         """Write a roll into the journal (it changes nothing, so there is nothing to undo)."""
         self.log_rolls([roll], figure)
 
+    @_retrying
     def log_rolls(self, rolls: Iterable[Any], figure: str | None = None) -> None:
         """Write several rolls in one transaction."""
         with self.transaction() as tx:
@@ -214,6 +243,7 @@ class Campaign:
                 tx.event("wurf", str(roll), [figure] if figure else [],
                          tx.state["active_encounter"], roll=roll.to_dict())
 
+    @_retrying
     def add_character(self, name: str, sheet: Mapping[str, Any] | None = None,
                       ruleset: str | None = None, resources: Mapping[str, int] | None = None,
                       conditions: Mapping[str, Any] | None = None) -> Figure:
@@ -244,6 +274,7 @@ class Campaign:
             record["conditions"][check_name(cname, "condition")] = _condition(spec or {}, name)
         return record
 
+    @_retrying
     def new_encounter(self, name: str, activate: bool = True) -> Encounter:
         name = check_name(name, "encounter")
         with self.transaction() as tx:
@@ -257,22 +288,31 @@ class Campaign:
             tx.event("begegnung", t("journal.encounter", name=name), encounter=name)
         return Encounter(self, name)
 
+    def _figure_in(self, state: dict[str, Any], who: str) -> tuple[list[str], dict[str, Any]]:
+        """Where ``who`` lives in ``state`` (a transaction's working state) and its record."""
+        path = model.figure_path(state, who)
+        if path is None:
+            raise CampaignError(self._unknown(who, None, state))
+        return path, model.figure(state, path)
+
+    @_retrying
     def change(self, who: str, resource: str, by: int, reason: str | None = None) -> Figure:
         """Change a resource of a figure by ``by`` (negative: damage, loss)."""
-        fig = self.figure(who)
-        if resource not in fig.resources:
-            raise CampaignError(t("campaign.unknown_resource", name=resource, figure=who,
-                                  known=", ".join(fig.resources) or "–"))
         if isinstance(by, bool) or not isinstance(by, int) or abs(by) > 10**9:
             raise CampaignError(t("campaign.bad_resource", name=resource, value=repr(by)[:40]))
-        old = fig.resources[resource]["value"]
         with self.transaction() as tx:
-            tx.add(fig.path + ["resources", resource, "value"], by)
+            path, fig = self._figure_in(tx.state, who)
+            if resource not in fig.get("resources", {}):
+                raise CampaignError(t("campaign.unknown_resource", name=resource, figure=who,
+                                      known=", ".join(fig.get("resources", {})) or "–"))
+            old = fig["resources"][resource]["value"]
+            tx.add(path + ["resources", resource, "value"], by)
             tx.event("ressource", t("journal.resource", figure=who, resource=resource, old=old,
                                     new=old + by) + (f" ({reason})" if reason else ""),
-                     [who], self._state["active_encounter"])
-        return self.figure(who)
+                     [who], tx.state["active_encounter"])
+        return Figure(self, path)
 
+    @_retrying
     def add_condition(self, who: str, condition: str, rounds: int | None = None,
                       ends: str = "rundenende", of: str | None = None) -> Figure:
         """Give a figure a condition; with ``rounds`` it ends after that many ``ends`` moments.
@@ -280,24 +320,25 @@ class Campaign:
         ``ends`` is one of rundenbeginn, rundenende, zugbeginn, zugende; for the
         turn moments, ``of`` names whose turn counts (default: the figure's own).
         """
-        fig = self.figure(who)
         condition = check_name(condition, "condition")
         spec = _condition({"runden": rounds, "endet": ends, "von": of}, who)
         with self.transaction() as tx:
-            tx.set(fig.path + ["conditions", condition], spec)
+            path, _ = self._figure_in(tx.state, who)
+            tx.set(path + ["conditions", condition], spec)
             tx.event("zustand", t("journal.condition_on", figure=who, condition=condition),
-                     [who], self._state["active_encounter"])
-        return self.figure(who)
+                     [who], tx.state["active_encounter"])
+        return Figure(self, path)
 
+    @_retrying
     def remove_condition(self, who: str, condition: str) -> Figure:
-        fig = self.figure(who)
-        if condition not in fig.conditions:
-            raise CampaignError(t("campaign.unknown_condition", name=condition, figure=who))
         with self.transaction() as tx:
-            tx.delete(fig.path + ["conditions", condition])
+            path, fig = self._figure_in(tx.state, who)
+            if condition not in fig.get("conditions", {}):
+                raise CampaignError(t("campaign.unknown_condition", name=condition, figure=who))
+            tx.delete(path + ["conditions", condition])
             tx.event("zustand", t("journal.condition_off", figure=who, condition=condition),
-                     [who], self._state["active_encounter"])
-        return self.figure(who)
+                     [who], tx.state["active_encounter"])
+        return Figure(self, path)
 
     # -- undo and redo ---------------------------------------------------
     def undo(self) -> list[str]:
@@ -311,6 +352,7 @@ class Campaign:
         """Redo the last undone change by appending it again; returns its journal texts."""
         return self._replay("undone", model.REDO, list)
 
+    @_retrying
     def _replay(self, stack: str, kind: str, transform: Any) -> list[str]:
         self.refresh()
         entries = self._state["history"][stack]
@@ -414,6 +456,7 @@ class Encounter:
     def segment(self) -> int | None:
         return self._data["segment"]
 
+    @_retrying
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
         parts = rules.get(self._data["ruleset"]).segments
@@ -431,6 +474,7 @@ class Encounter:
     def combatants(self) -> dict[str, Figure]:
         return {name: self.campaign.figure(name, self.name) for name in self._data["combatants"]}
 
+    @_retrying
     def add(self, name: str, side: str = "", character: str | None = None,
             sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
             conditions: Mapping[str, Any] | None = None, count: int = 1,
@@ -466,6 +510,7 @@ class Encounter:
             tx.event("kampfteilnehmer", t(key, names=", ".join(names), encounter=self.name), names, self.name)
         return names
 
+    @_retrying
     def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
               rng: Any = None, dice: Any = None) -> list[str]:
         """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset."""
@@ -507,6 +552,7 @@ class Encounter:
                      self.name, rolls=rolled or dict(rolls or {}))
         return list(order)
 
+    @_retrying
     def next_turn(self) -> str:
         """End the current turn (and the round after the last) and start the next; conditions count down."""
         with self.campaign.transaction() as tx:
@@ -515,6 +561,7 @@ class Encounter:
             tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
         return nxt
 
+    @_retrying
     def next_round(self) -> int:
         """Pass the remaining turns of this round (their moments count) and start the next round."""
         with self.campaign.transaction() as tx:

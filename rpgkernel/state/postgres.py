@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 from ..errors import StoreError
 from ..messages import t
 from .schema import CURRENT, MIGRATIONS
-from .store import DEFAULT_CAMPAIGN, Store, check_name
+from .store import DEFAULT_CAMPAIGN, KEEP_SNAPSHOTS, Store, check_after, check_name
 
 #: advisory lock namespaces (first key of the two-key form): appends, migrations
 LOCK_APPEND = int.from_bytes(b"RPGk", "big")
@@ -99,12 +99,13 @@ class PostgresStore(Store):
 
     # -- backend hooks ----------------------------------------------------
 
-    def _append_rows(self, rows: list[tuple[str, str, str]], at: str) -> list[int]:
+    def _append_rows(self, rows: list[tuple[str, str, str]], at: str, after: int | None) -> list[int]:
         conn = self._conn
         with conn.transaction(), conn.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s::integer, %s::integer)", (LOCK_APPEND, self._key))
             cur.execute("SELECT coalesce(max(seq), 0) FROM rpg_events WHERE campaign = %s", (self.campaign,))
             (last,) = cur.fetchone()
+            check_after(last, after)
             cur.executemany(
                 "INSERT INTO rpg_events (campaign, seq, tx, kind, data, at) VALUES (%s, %s, %s, %s, %s, %s)",
                 [(self.campaign, last + 1 + i, tx, kind, data, at) for i, (kind, tx, data) in enumerate(rows)])
@@ -127,10 +128,15 @@ class PostgresStore(Store):
                                   (self.campaign,)).fetchone()[0]
 
     def _save_snapshot(self, seq: int, state_json: str, at: str) -> None:
-        self._conn.execute(
-            "INSERT INTO rpg_snapshots (campaign, seq, at, state) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT (campaign, seq) DO UPDATE SET at = excluded.at, state = excluded.state",
-            (self.campaign, seq, at, state_json))
+        with self._conn.transaction():
+            self._conn.execute(
+                "INSERT INTO rpg_snapshots (campaign, seq, at, state) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (campaign, seq) DO UPDATE SET at = excluded.at, state = excluded.state",
+                (self.campaign, seq, at, state_json))
+            self._conn.execute(
+                "DELETE FROM rpg_snapshots WHERE campaign = %s AND seq NOT IN"
+                " (SELECT seq FROM rpg_snapshots WHERE campaign = %s ORDER BY seq DESC LIMIT %s)",
+                (self.campaign, self.campaign, KEEP_SNAPSHOTS))
 
     def _latest_snapshot(self) -> tuple[int, str] | None:
         return self._conn.execute(

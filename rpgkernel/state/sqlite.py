@@ -33,7 +33,7 @@ from typing import TypeVar
 from ..errors import StoreError
 from ..messages import t
 from .schema import CURRENT, MIGRATIONS, SQLITE_APPLICATION_ID
-from .store import DEFAULT_CAMPAIGN, Store, check_name
+from .store import DEFAULT_CAMPAIGN, KEEP_SNAPSHOTS, Store, check_after, check_name
 
 _SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 _BUSY_WAIT = 0.002  # seconds SQLite's busy handler waits before we retry ourselves
@@ -154,11 +154,12 @@ class SQLiteStore(Store):
 
     # -- backend hooks ----------------------------------------------------
 
-    def _append_rows(self, rows: list[tuple[str, str, str]], at: str) -> list[int]:
+    def _append_rows(self, rows: list[tuple[str, str, str]], at: str, after: int | None) -> list[int]:
         c = self._conn
         self._begin()
         try:
             (last,) = c.execute("SELECT coalesce(max(seq), 0) FROM rpg_events").fetchone()
+            check_after(last, after)
             c.executemany(
                 "INSERT INTO rpg_events (seq, campaign, tx, kind, data, at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(last + 1 + i, self.campaign, tx, kind, data, at) for i, (kind, tx, data) in enumerate(rows)])
@@ -198,6 +199,9 @@ class SQLiteStore(Store):
             c.execute("INSERT INTO rpg_snapshots (campaign, seq, at, state) VALUES (?, ?, ?, ?)"
                       " ON CONFLICT (campaign, seq) DO UPDATE SET at = excluded.at, state = excluded.state",
                       (self.campaign, seq, at, state_json))
+            c.execute("DELETE FROM rpg_snapshots WHERE campaign = ? AND seq NOT IN"
+                      " (SELECT seq FROM rpg_snapshots WHERE campaign = ? ORDER BY seq DESC LIMIT ?)",
+                      (self.campaign, self.campaign, KEEP_SNAPSHOTS))
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:

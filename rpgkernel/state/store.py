@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any
 
-from ..errors import StoreError
+from ..errors import StoreConflict, StoreError
 from ..messages import t
 from .events import Event
 
@@ -41,6 +41,7 @@ MAX_SNAPSHOT_BYTES = 256_000_000   # JSON of one snapshot
 MAX_NAME_CHARS = 200               # kind, tx, campaign name
 MAX_DEPTH = 100                    # nesting of data and snapshots
 READ_PAGE = 5000                   # rows fetched per query while iterating
+KEEP_SNAPSHOTS = 2                 # snapshots kept per campaign (only the latest is read)
 
 DEFAULT_CAMPAIGN = "default"
 
@@ -81,11 +82,14 @@ class Store(ABC):
 
     # -- public interface -------------------------------------------------
 
-    def append(self, events: Iterable[Event]) -> list[Event]:
+    def append(self, events: Iterable[Event], after: int | None = None) -> list[Event]:
         """Write ``events`` in one transaction; return them with ``seq`` and ``at``.
 
         ``seq`` and ``at`` of the given events are ignored: the store assigns
-        them. If any event is refused, none is written.
+        them. If any event is refused, none is written. With ``after``, the
+        write happens only if the journal still ends at that seq; otherwise
+        ``StoreConflict`` is raised and nothing is written (the caller read a
+        state that another writer has since changed).
         """
         events = list(events)
         rows = encode_events(events)
@@ -93,7 +97,7 @@ class Store(ABC):
             return []
         at = now()
         with self._op("write"):
-            seqs = self._append_rows(rows, at)
+            seqs = self._append_rows(rows, at, after)
         return [e.with_position(s, at) for e, s in zip(events, seqs, strict=True)]
 
     def events(self, after: int = 0, kinds: str | Iterable[str] | None = None,
@@ -168,7 +172,7 @@ class Store(ABC):
     # -- backend hooks ----------------------------------------------------
 
     @abstractmethod
-    def _append_rows(self, rows: list[tuple[str, str, str]], at: str) -> list[int]:
+    def _append_rows(self, rows: list[tuple[str, str, str]], at: str, after: int | None) -> list[int]:
         """Insert ``(kind, tx, data_json)`` rows in one transaction; their seqs."""
 
     @abstractmethod
@@ -234,6 +238,12 @@ class Store(ABC):
 
 
 # -- validation and encoding -------------------------------------------------
+
+def check_after(last: int, after: int | None) -> None:
+    """Refuse an append whose writer has not seen the journal's latest events."""
+    if after is not None and last != after:
+        raise StoreConflict(t("store.conflict", seen=after, last=last))
+
 
 def now() -> str:
     """The current UTC time, ISO 8601 with microseconds."""
