@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import random
+import time
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
@@ -31,7 +33,7 @@ TICKS = {"rundenbeginn": "round_start", "rundenende": "round_end",
          "zugbeginn": "turn_start", "zugende": "turn_end"}
 
 
-RETRIES = 5            # attempts of an API call whose append met another writer's events
+RETRY_SECONDS = 10.0   # how long an API call keeps trying when other writers get there first
 
 
 def _retrying(method: Any) -> Any:
@@ -43,13 +45,16 @@ def _retrying(method: Any) -> Any:
     @functools.wraps(method)
     def write(self: Any, *args: Any, **kwargs: Any) -> Any:
         campaign = self if isinstance(self, Campaign) else self.campaign
-        for attempt in range(RETRIES):
+        deadline = time.monotonic() + RETRY_SECONDS
+        attempt = 0
+        while True:
             try:
                 return method(self, *args, **kwargs)
             except StoreConflict:
-                if campaign._tx is not None or attempt == RETRIES - 1:
+                attempt += 1
+                if campaign._tx is not None or time.monotonic() > deadline:
                     raise
-        raise AssertionError("unreachable")
+                time.sleep(random.uniform(0, min(0.05, 0.002 * attempt)))  # let the other writer finish
     return write
 
 
