@@ -86,3 +86,9 @@ def test_smite_w12_is_in_the_preview(camp):
     plain = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True).preview["schaden"]
     smite = rpgkernel.resolve("angriff Ritter -> Söldner smite=W12", campaign=camp, preview=True).preview["schaden"]
     assert smite.isclose(rpgkernel.dist("max(0, {W8,W4,W12}kh1-2)")) and smite.mean > plain.mean
+
+
+def test_blast_choices_name_their_target(camp):
+    res = rpgkernel.resolve("angriff Ritter -> Söldner, Wache blast", campaign=camp, dice=[6, 2, 7, 1])
+    labels = [c.label for c in res.choices if c.key.startswith("deny")]
+    assert len(labels) == 2 and labels[0].endswith("– Söldner") and labels[1].endswith("– Wache")

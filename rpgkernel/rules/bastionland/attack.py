@@ -419,7 +419,8 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
                     decisions, decided, blast, large_scale or warband_attack, cause, bloodless, scar_table, front)
         res.steps += sub.steps
         res.effects += sub.effects
-        res.choices += [Choice(c.key + (f":{tg['name']}" if len(targets) > 1 else ""), c.label, c.who, c.options)
+        res.choices += [Choice(c.key + (f":{tg['name']}" if len(targets) > 1 else ""),
+                               c.label + (f" – {tg['name']}" if len(targets) > 1 else ""), c.who, c.options)
                         for c in sub.choices]
         outcomes[tg["name"]] = sub.outcome
         res.preview = sub.preview if len(targets) == 1 else {**(res.preview or {}), **{
