@@ -1,0 +1,106 @@
+"""Resolution cards: the steps with their rules, the preview, effects and open choices."""
+
+from __future__ import annotations
+
+import html
+
+from ..messages import t
+from .base import percent, style
+from .dice import _die_html, dist_summary
+
+
+# -- resolutions ---------------------------------------------------------------
+def _preview_lines(preview) -> list[str]:
+    from ..dice import Dist
+    if preview is None:
+        return []
+    if isinstance(preview, float):
+        return [t("resolution.chance", p=percent(preview))]
+    items = preview.items() if isinstance(preview, dict) else [("", preview)]
+    out = []
+    for key, value in items:
+        if isinstance(value, Dist):
+            out.append(dist_summary(value))
+        elif isinstance(value, float):
+            out.append(f"{_preview_label(key)}: {percent(value)}")
+    return out
+
+
+def _head(res) -> str:
+    return f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
+
+
+def _effect_text(e) -> str:
+    if e.resource:
+        return f"{e.resource} {e.by:+d}"
+    return e.condition if e.on else t("resolution.ends", condition=e.condition)
+
+
+def _outcome_text(res) -> str:
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return t("resolution.yes" if v else "resolution.no")
+        if v is None:
+            return "–"
+        if isinstance(v, dict):
+            return "(" + ", ".join(f"{k} {value(x)}" for k, x in v.items()) + ")"
+        if isinstance(v, (list, tuple)):
+            return ", ".join(value(x) for x in v)
+        return str(v)
+    return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
+
+
+def resolution_summary(res) -> str:
+    """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
+    if res.open:
+        return f"{_head(res)} – {t('resolution.pending')}"
+    what = ", ".join(f"{e.figure} {_effect_text(e)}" for e in res.effects) or _outcome_text(res)
+    return _head(res) + (f" – {what}" if what else "")
+
+
+def _preview_label(key: str) -> str:
+    """The German label of a preview entry; "p_gambit (Knappe)" keeps its figure."""
+    base, sep, rest = key.partition(" (")
+    try:
+        return t(f"preview.{base}") + (f" ({rest}" if sep else "")
+    except KeyError:
+        return key
+
+
+def resolution_text(res) -> str:
+    """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
+    lines = [_head(res)]
+    lines += [f"  {t('resolution.preview')}: {p}" for p in _preview_lines(res.preview)]
+    for s in res.steps:
+        lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
+    if res.outcome:
+        lines.append(f"  {t('resolution.outcome')}: {_outcome_text(res)}")
+    for e in res.effects:
+        lines.append(f"  → {e.figure}: {_effect_text(e)}")
+    for c in res.choices:
+        lines.append(f"  ? {c.label}" + (f" ({', '.join(c.options)})" if c.options else ""))
+    return "\n".join(lines)
+
+
+def resolution_html(res) -> str:
+    esc = html.escape
+    head = esc(res.action) + ": " + esc(", ".join(res.actors)) + (
+        " → " + esc(", ".join(res.targets)) if res.targets else "")
+    parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
+    for p in _preview_lines(res.preview):
+        parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
+    steps = "".join(
+        f"<li>{esc(s.text)}" + (" " + "".join(_die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
+        + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
+    parts.append(f"<ol>{steps}</ol>")
+    if res.outcome:
+        parts.append(f'<div class="rpgk-total">{esc(t("resolution.outcome"))}: {esc(_outcome_text(res))}</div>')
+    if res.effects:
+        items = "".join(f"<li>{esc(e.figure)}: {esc(_effect_text(e))}</li>" for e in res.effects)
+        parts.append(f"<ul>{items}</ul>")
+    if res.choices:
+        items = "".join(f"<li>{esc(c.label)}" + (f" ({esc(', '.join(c.options))})" if c.options else "")
+                        + "</li>" for c in res.choices)
+        parts.append(f'<div class="rpgk-head">{esc(t("resolution.open"))}</div><ul>{items}</ul>')
+    parts.append("</div>")
+    return "".join(parts)
