@@ -23,7 +23,8 @@ from . import rules
 from .errors import RpgError
 from .messages import t
 from .rules.sheet import MAX_NUMBER
-from .state.campaign import MAX_COUNT, MAX_ROUNDS, TICKS, CampaignError, Encounter, check_name
+from .state.transaction import MAX_COUNT, MAX_ROUNDS, TICKS, CampaignError, check_name
+from .state.views import Encounter
 from .state.model import figure, figure_path
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from ..messages import t
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..state import model
-from ..state.campaign import CampaignError, Transaction, _condition
+from ..state.transaction import CampaignError, Transaction, condition_record
 from .language import Command, Word, error, parse
 
 if TYPE_CHECKING:
@@ -425,7 +425,7 @@ class _Cell:
                                           known=", ".join(fig.get("resources", {})) or "–"))
                 self.work.add(path + ["resources", e.resource, "value"], e.by)
             elif e.condition is not None and e.on:
-                spec = _condition({"runden": e.rounds, "endet": e.ends}, fig["name"])
+                spec = condition_record({"runden": e.rounds, "endet": e.ends}, fig["name"])
                 self.work.set(path + ["conditions", e.condition], spec)
             elif e.condition is not None and e.condition in fig.get("conditions", {}):
                 self.work.delete(path + ["conditions", e.condition])

@@ -6,7 +6,9 @@ then). Nothing here imports IPython.
 """
 
 from ..errors import StoreError
-from .campaign import Campaign, CampaignError, Encounter, Figure
+from .campaign import Campaign
+from .transaction import CampaignError
+from .views import Encounter, Figure
 from .events import Event, new_tx
 from .journal import Journal
 from .postgres import PostgresStore

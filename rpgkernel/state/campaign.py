@@ -9,107 +9,20 @@ events other notebooks have written to the same store.
 from __future__ import annotations
 
 import copy
-import functools
 import os
-import random
-import time
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
 from .. import rules
-from ..errors import RpgError, StoreConflict
 from ..messages import t
 from . import changes as ch
 from . import model
-from .events import Event, new_tx
 from .journal import Journal
 from .store import Store, open_store
+from .transaction import CampaignError, Transaction, check_name, condition_record, retrying
+from .views import Encounter, Figure
 
 SNAPSHOT_EVERY = 1000   # events between snapshots
-MAX_NAME = 100          # characters in a figure or encounter name
-MAX_ROUNDS = 10_000     # rounds a condition may last
-MAX_COUNT = 200         # numbered individuals one Encounter.add creates
-TICKS = {"rundenbeginn": "round_start", "rundenende": "round_end",
-         "zugbeginn": "turn_start", "zugende": "turn_end"}
-
-
-RETRY_SECONDS = 10.0   # how long an API call keeps trying when other writers get there first
-
-
-def _retrying(method: Any) -> Any:
-    """Run a write again on fresh state when another writer got there first.
-
-    Inside an outer transaction the outer caller decides (a conflict then
-    aborts the whole transaction, and nothing is written).
-    """
-    @functools.wraps(method)
-    def write(self: Any, *args: Any, **kwargs: Any) -> Any:
-        campaign = self if isinstance(self, Campaign) else self.campaign
-        deadline = time.monotonic() + RETRY_SECONDS
-        attempt = 0
-        while True:
-            try:
-                return method(self, *args, **kwargs)
-            except StoreConflict:
-                attempt += 1
-                if campaign._tx is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(random.uniform(0, min(0.05, 0.002 * attempt)))  # let the other writer finish
-    return write
-
-
-class CampaignError(RpgError, ValueError):
-    """A request the campaign cannot carry out (unknown figure, nothing to undo, …)."""
-
-
-def check_name(name: object, what: str) -> str:
-    """A figure or encounter name: non-empty text without control characters."""
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME \
-            or any(ord(c) < 32 or c == "\x7f" for c in name):
-        raise CampaignError(t("campaign.bad_name", what=t(f"campaign.{what}"), max=MAX_NAME,
-                              name=repr(name)[:60]))
-    return name.strip()
-
-
-class Transaction:
-    """Changes and events collected for one atomic append.
-
-    ``state`` is the working state: the state it started from with the
-    changes so far, built by copying only what the changes touch.
-    """
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.state = state
-        self.tx = new_tx()
-        self.events: list[Event] = []
-        self._pending: list[ch.Change] = []
-
-    def set(self, path: list[str], value: Any) -> None:
-        self._do(ch.set_(path, value, self.state))
-
-    def delete(self, path: list[str]) -> None:
-        self._do(ch.delete(path, self.state))
-
-    def add(self, path: list[str], by: int) -> None:
-        self._do(ch.add(path, by))
-
-    def _do(self, change: ch.Change) -> None:
-        self.state = ch.applied(self.state, change)
-        self._pending.append(change)
-
-    def extend(self, changes: list[ch.Change]) -> None:
-        for change in changes:
-            self._do(change)
-
-    def event(self, kind: str, text: str, figures: list[str] = (), encounter: str | None = None,
-              **data: Any) -> None:
-        """Close the changes made since the last event into an event of ``kind``."""
-        payload = {"text": text, "figures": list(figures), "encounter": encounter, **data}
-        if self._pending:
-            payload["changes"] = self._pending
-        self.events.append(Event(kind, payload, self.tx))
-        self._pending = []
-
 
 class Campaign:
     """Characters, encounters, settings and the journal of one campaign.
@@ -229,7 +142,7 @@ class Campaign:
             finally:
                 self.refresh()
 
-    @_retrying
+    @retrying
     def set_ruleset(self, key: str | None) -> None:
         rules.get(key)
         with self.transaction() as tx:
@@ -240,7 +153,7 @@ class Campaign:
         """Write a roll into the journal (it changes nothing, so there is nothing to undo)."""
         self.log_rolls([roll], figure)
 
-    @_retrying
+    @retrying
     def log_rolls(self, rolls: Iterable[Any], figure: str | None = None) -> None:
         """Write several rolls in one transaction."""
         with self.transaction() as tx:
@@ -248,7 +161,7 @@ class Campaign:
                 tx.event("wurf", str(roll), [figure] if figure else [],
                          tx.state["active_encounter"], roll=roll.to_dict())
 
-    @_retrying
+    @retrying
     def add_character(self, name: str, sheet: Mapping[str, Any] | None = None,
                       ruleset: str | None = None, resources: Mapping[str, int] | None = None,
                       conditions: Mapping[str, Any] | None = None) -> Figure:
@@ -276,10 +189,10 @@ class Campaign:
             res[key] = {"value": value, "max": max(value, res.get(key, {}).get("max", value))}
         record = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res, "conditions": {}}
         for cname, spec in (conditions or {}).items():
-            record["conditions"][check_name(cname, "condition")] = _condition(spec or {}, name)
+            record["conditions"][check_name(cname, "condition")] = condition_record(spec or {}, name)
         return record
 
-    @_retrying
+    @retrying
     def new_encounter(self, name: str, activate: bool = True) -> Encounter:
         name = check_name(name, "encounter")
         with self.transaction() as tx:
@@ -300,7 +213,7 @@ class Campaign:
             raise CampaignError(self._unknown(who, None, state))
         return path, model.figure(state, path)
 
-    @_retrying
+    @retrying
     def change(self, who: str, resource: str, by: int, reason: str | None = None) -> Figure:
         """Change a resource of a figure by ``by`` (negative: damage, loss)."""
         if isinstance(by, bool) or not isinstance(by, int) or abs(by) > 10**9:
@@ -317,7 +230,7 @@ class Campaign:
                      [who], tx.state["active_encounter"])
         return Figure(self, path)
 
-    @_retrying
+    @retrying
     def add_condition(self, who: str, condition: str, rounds: int | None = None,
                       ends: str = "rundenende", of: str | None = None) -> Figure:
         """Give a figure a condition; with ``rounds`` it ends after that many ``ends`` moments.
@@ -326,7 +239,7 @@ class Campaign:
         turn moments, ``of`` names whose turn counts (default: the figure's own).
         """
         condition = check_name(condition, "condition")
-        spec = _condition({"runden": rounds, "endet": ends, "von": of}, who)
+        spec = condition_record({"runden": rounds, "endet": ends, "von": of}, who)
         with self.transaction() as tx:
             path, _ = self._figure_in(tx.state, who)
             tx.set(path + ["conditions", condition], spec)
@@ -334,7 +247,7 @@ class Campaign:
                      [who], tx.state["active_encounter"])
         return Figure(self, path)
 
-    @_retrying
+    @retrying
     def remove_condition(self, who: str, condition: str) -> Figure:
         with self.transaction() as tx:
             path, fig = self._figure_in(tx.state, who)
@@ -357,7 +270,7 @@ class Campaign:
         """Redo the last undone change by appending it again; returns its journal texts."""
         return self._replay("undone", model.REDO, list)
 
-    @_retrying
+    @retrying
     def _replay(self, stack: str, kind: str, transform: Any) -> list[str]:
         self.refresh()
         entries = self._state["history"][stack]
@@ -377,231 +290,3 @@ class Campaign:
         self.refresh()
         return t("campaign.repr", where=self.store.where, characters=len(self._state["characters"]),
                  encounters=len(self._state["encounters"]), events=self._state["seq"])
-
-
-def _condition(spec: Mapping[str, Any], bearer: str) -> dict[str, Any]:
-    """A condition record from user input (German keys: runden, endet, von)."""
-    unknown = set(spec) - {"runden", "endet", "von"}
-    if unknown:
-        raise CampaignError(t("campaign.bad_condition_key", key=sorted(unknown)[0]))
-    rounds, ends, of = spec.get("runden"), spec.get("endet", "rundenende"), spec.get("von")
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
-                               or not 1 <= rounds <= 10_000):
-        raise CampaignError(t("campaign.bad_rounds", value=repr(rounds)[:40]))
-    if ends not in TICKS:
-        raise CampaignError(t("campaign.bad_ends", value=repr(ends)[:40], known=", ".join(TICKS)))
-    return {"remaining": rounds, "tick": TICKS[ends] if rounds else None,
-            "of": check_name(of, "figure") if of else bearer}
-
-
-class Figure:
-    """A read-only view of a character or combatant."""
-
-    def __init__(self, campaign: Campaign, path: list[str]) -> None:
-        self.campaign = campaign
-        self.path = path
-
-    @property
-    def _data(self) -> dict[str, Any]:
-        self.campaign.refresh()
-        return copy.deepcopy(model.figure(self.campaign._state, self.path))
-
-    @property
-    def name(self) -> str:
-        return self._data["name"]
-
-    @property
-    def sheet(self) -> dict[str, Any]:
-        return self._data.get("sheet", {})
-
-    @property
-    def resources(self) -> dict[str, dict[str, int]]:
-        return self._data.get("resources", {})
-
-    @property
-    def conditions(self) -> dict[str, dict[str, Any]]:
-        return self._data.get("conditions", {})
-
-    def __repr__(self) -> str:
-        from ..render import figure_text
-        return figure_text(self._data)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import figure_html, figure_text
-        data = self._data
-        return {"text/plain": figure_text(data), "text/html": figure_html(data)}
-
-
-class Encounter:
-    """A view of an encounter with the operations that run it."""
-
-    def __init__(self, campaign: Campaign, name: str) -> None:
-        self.campaign = campaign
-        self.name = name
-
-    @property
-    def _data(self) -> dict[str, Any]:
-        self.campaign.refresh()
-        return copy.deepcopy(self.campaign._state["encounters"][self.name])
-
-    @property
-    def round(self) -> int:
-        return self._data["round"]
-
-    @property
-    def order(self) -> list[str]:
-        return self._data["order"]
-
-    @property
-    def current(self) -> str | None:
-        data = self._data
-        return data["order"][data["turn"]] if data["round"] and data["order"] else None
-
-    @property
-    def segment(self) -> int | None:
-        return self._data["segment"]
-
-    @_retrying
-    def set_segment(self, segment: int | None) -> None:
-        """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
-        parts = rules.get(self._data["ruleset"]).segments
-        if parts is None:
-            raise CampaignError(t("campaign.no_segments"))
-        if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
-                                    or not 1 <= segment <= parts):
-            raise CampaignError(t("campaign.bad_segment", value=repr(segment)[:40], max=parts))
-        with self.campaign.transaction() as tx:
-            tx.set(["encounters", self.name, "segment"], segment)
-            tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
-                     encounter=self.name)
-
-    @property
-    def combatants(self) -> dict[str, Figure]:
-        return {name: self.campaign.figure(name, self.name) for name in self._data["combatants"]}
-
-    @_retrying
-    def add(self, name: str, side: str = "", character: str | None = None,
-            sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
-            conditions: Mapping[str, Any] | None = None, count: int = 1,
-            ruleset: str | None = None) -> list[str]:
-        """Add a combatant: a character (``character=``), or a monster/group from a stat block.
-
-        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …).
-        """
-        camp = self.campaign
-        name = check_name(name, "figure")
-        side = check_name(side, "side") if side else ""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
-        names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
-        with camp.transaction() as tx:
-            enc = tx.state["encounters"][self.name]
-            for n in names:
-                if n in enc["combatants"]:
-                    raise CampaignError(t("campaign.duplicate", name=n))
-            if character is not None and character not in tx.state["characters"]:
-                raise CampaignError(camp._unknown(character, None))
-            for n in names:
-                if character is not None:
-                    record = {"name": n, "character": character}
-                else:
-                    record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions)
-                    record["character"] = None
-                record["side"] = side
-                tx.set(["encounters", self.name, "combatants", n], record)
-                if enc["round"]:
-                    tx.set(["encounters", self.name, "order"], tx.state["encounters"][self.name]["order"] + [n])
-            key = "journal.combatants" if len(names) > 1 else "journal.combatant"
-            tx.event("kampfteilnehmer", t(key, names=", ".join(names), encounter=self.name), names, self.name)
-        return names
-
-    @_retrying
-    def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
-              rng: Any = None, dice: Any = None) -> list[str]:
-        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset."""
-        from ..dice import roll as roll_dice
-        camp = self.campaign
-        data = self._data
-        state = camp._state
-        combatants = {n: model.figure(state, model.figure_path(state, n, self.name))
-                      for n in data["combatants"]}
-        if not combatants:
-            raise CampaignError(t("campaign.empty_encounter", name=self.name))
-        engine = rules.get(data["ruleset"])
-        rolled: dict[str, Any] = {}
-        if order is None:
-            if rolls is None:
-                given = iter(dice) if dice is not None else None
-                values = {}
-                for n, c in combatants.items():
-                    expr = engine.initiative_expression(c)
-                    if expr is None:
-                        values[n] = 0
-                        continue
-                    r = roll_dice(expr, rng=rng, dice=[next(given)] if given else None)
-                    values[n], rolled[n] = r.total, r.to_dict()
-                rolls = values
-            unknown = set(rolls) ^ set(combatants)
-            if unknown:
-                raise CampaignError(camp._unknown(sorted(unknown)[0], self.name))
-            order = engine.initiative_order(combatants, rolls)
-        if sorted(order) != sorted(combatants):
-            raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
-        with camp.transaction() as tx:
-            tx.set(["encounters", self.name, "order"], list(order))
-            tx.set(["encounters", self.name, "round"], 1)
-            tx.set(["encounters", self.name, "turn"], 0)
-            tx.extend(model.tick(tx.state, self.name, "round_start", None))
-            tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
-            tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order),
-                     self.name, rolls=rolled or dict(rolls or {}))
-        return list(order)
-
-    @_retrying
-    def next_turn(self) -> str:
-        """End the current turn (and the round after the last) and start the next; conditions count down."""
-        with self.campaign.transaction() as tx:
-            nxt = self._advance(tx)
-            rnd = tx.state["encounters"][self.name]["round"]
-            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
-        return nxt
-
-    @_retrying
-    def next_round(self) -> int:
-        """Pass the remaining turns of this round (their moments count) and start the next round."""
-        with self.campaign.transaction() as tx:
-            start = tx.state["encounters"][self.name]["round"]
-            while True:
-                nxt = self._advance(tx)
-                rnd = tx.state["encounters"][self.name]["round"]
-                if rnd != start:
-                    break
-            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
-        return rnd
-
-    def _advance(self, tx: Transaction) -> str:
-        data = tx.state["encounters"][self.name]
-        if not data["round"]:
-            raise CampaignError(t("campaign.not_started", name=self.name))
-        order, turn = data["order"], data["turn"]
-        tx.extend(model.tick(tx.state, self.name, "turn_end", order[turn]))
-        if turn + 1 < len(order):
-            tx.set(["encounters", self.name, "turn"], turn + 1)
-        else:
-            tx.extend(model.tick(tx.state, self.name, "round_end", None))
-            tx.add(["encounters", self.name, "round"], 1)
-            tx.set(["encounters", self.name, "turn"], 0)
-            tx.extend(model.tick(tx.state, self.name, "round_start", None))
-        nxt = order[(turn + 1) % len(order)]
-        tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
-        return nxt
-
-    def __repr__(self) -> str:
-        from ..render import encounter_text
-        return encounter_text(self._data)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import encounter_html, encounter_text
-        data = self._data
-        state = self.campaign._state
-        return {"text/plain": encounter_text(data), "text/html": encounter_html(data, state)}

@@ -1,0 +1,227 @@
+"""Views of figures and encounters, with the operations that run an encounter."""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .. import rules
+from ..messages import t
+from . import model
+from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
+
+if TYPE_CHECKING:
+    from .campaign import Campaign
+
+
+class Figure:
+    """A read-only view of a character or combatant."""
+
+    def __init__(self, campaign: Campaign, path: list[str]) -> None:
+        self.campaign = campaign
+        self.path = path
+
+    @property
+    def _data(self) -> dict[str, Any]:
+        self.campaign.refresh()
+        return copy.deepcopy(model.figure(self.campaign._state, self.path))
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def sheet(self) -> dict[str, Any]:
+        return self._data.get("sheet", {})
+
+    @property
+    def resources(self) -> dict[str, dict[str, int]]:
+        return self._data.get("resources", {})
+
+    @property
+    def conditions(self) -> dict[str, dict[str, Any]]:
+        return self._data.get("conditions", {})
+
+    def __repr__(self) -> str:
+        from ..render import figure_text
+        return figure_text(self._data)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import figure_html, figure_text
+        data = self._data
+        return {"text/plain": figure_text(data), "text/html": figure_html(data)}
+
+
+class Encounter:
+    """A view of an encounter with the operations that run it."""
+
+    def __init__(self, campaign: Campaign, name: str) -> None:
+        self.campaign = campaign
+        self.name = name
+
+    @property
+    def _data(self) -> dict[str, Any]:
+        self.campaign.refresh()
+        return copy.deepcopy(self.campaign._state["encounters"][self.name])
+
+    @property
+    def round(self) -> int:
+        return self._data["round"]
+
+    @property
+    def order(self) -> list[str]:
+        return self._data["order"]
+
+    @property
+    def current(self) -> str | None:
+        data = self._data
+        return data["order"][data["turn"]] if data["round"] and data["order"] else None
+
+    @property
+    def segment(self) -> int | None:
+        return self._data["segment"]
+
+    @retrying
+    def set_segment(self, segment: int | None) -> None:
+        """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
+        parts = rules.get(self._data["ruleset"]).segments
+        if parts is None:
+            raise CampaignError(t("campaign.no_segments"))
+        if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
+                                    or not 1 <= segment <= parts):
+            raise CampaignError(t("campaign.bad_segment", value=repr(segment)[:40], max=parts))
+        with self.campaign.transaction() as tx:
+            tx.set(["encounters", self.name, "segment"], segment)
+            tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
+                     encounter=self.name)
+
+    @property
+    def combatants(self) -> dict[str, Figure]:
+        return {name: self.campaign.figure(name, self.name) for name in self._data["combatants"]}
+
+    @retrying
+    def add(self, name: str, side: str = "", character: str | None = None,
+            sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
+            conditions: Mapping[str, Any] | None = None, count: int = 1,
+            ruleset: str | None = None) -> list[str]:
+        """Add a combatant: a character (``character=``), or a monster/group from a stat block.
+
+        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …).
+        """
+        camp = self.campaign
+        name = check_name(name, "figure")
+        side = check_name(side, "side") if side else ""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
+        names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
+        with camp.transaction() as tx:
+            enc = tx.state["encounters"][self.name]
+            for n in names:
+                if n in enc["combatants"]:
+                    raise CampaignError(t("campaign.duplicate", name=n))
+            if character is not None and character not in tx.state["characters"]:
+                raise CampaignError(camp._unknown(character, None))
+            for n in names:
+                if character is not None:
+                    record = {"name": n, "character": character}
+                else:
+                    record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions)
+                    record["character"] = None
+                record["side"] = side
+                tx.set(["encounters", self.name, "combatants", n], record)
+                if enc["round"]:
+                    tx.set(["encounters", self.name, "order"], tx.state["encounters"][self.name]["order"] + [n])
+            key = "journal.combatants" if len(names) > 1 else "journal.combatant"
+            tx.event("kampfteilnehmer", t(key, names=", ".join(names), encounter=self.name), names, self.name)
+        return names
+
+    @retrying
+    def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
+              rng: Any = None, dice: Any = None) -> list[str]:
+        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset."""
+        from ..dice import roll as roll_dice
+        camp = self.campaign
+        data = self._data
+        state = camp._state
+        combatants = {n: model.figure(state, model.figure_path(state, n, self.name))
+                      for n in data["combatants"]}
+        if not combatants:
+            raise CampaignError(t("campaign.empty_encounter", name=self.name))
+        engine = rules.get(data["ruleset"])
+        rolled: dict[str, Any] = {}
+        if order is None:
+            if rolls is None:
+                given = iter(dice) if dice is not None else None
+                values = {}
+                for n, c in combatants.items():
+                    expr = engine.initiative_expression(c)
+                    if expr is None:
+                        values[n] = 0
+                        continue
+                    r = roll_dice(expr, rng=rng, dice=[next(given)] if given else None)
+                    values[n], rolled[n] = r.total, r.to_dict()
+                rolls = values
+            unknown = set(rolls) ^ set(combatants)
+            if unknown:
+                raise CampaignError(camp._unknown(sorted(unknown)[0], self.name))
+            order = engine.initiative_order(combatants, rolls)
+        if sorted(order) != sorted(combatants):
+            raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
+        with camp.transaction() as tx:
+            tx.set(["encounters", self.name, "order"], list(order))
+            tx.set(["encounters", self.name, "round"], 1)
+            tx.set(["encounters", self.name, "turn"], 0)
+            tx.extend(model.tick(tx.state, self.name, "round_start", None))
+            tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
+            tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order),
+                     self.name, rolls=rolled or dict(rolls or {}))
+        return list(order)
+
+    @retrying
+    def next_turn(self) -> str:
+        """End the current turn (and the round after the last) and start the next; conditions count down."""
+        with self.campaign.transaction() as tx:
+            nxt = self._advance(tx)
+            rnd = tx.state["encounters"][self.name]["round"]
+            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
+        return nxt
+
+    @retrying
+    def next_round(self) -> int:
+        """Pass the remaining turns of this round (their moments count) and start the next round."""
+        with self.campaign.transaction() as tx:
+            start = tx.state["encounters"][self.name]["round"]
+            while True:
+                nxt = self._advance(tx)
+                rnd = tx.state["encounters"][self.name]["round"]
+                if rnd != start:
+                    break
+            tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
+        return rnd
+
+    def _advance(self, tx: Transaction) -> str:
+        data = tx.state["encounters"][self.name]
+        if not data["round"]:
+            raise CampaignError(t("campaign.not_started", name=self.name))
+        order, turn = data["order"], data["turn"]
+        tx.extend(model.tick(tx.state, self.name, "turn_end", order[turn]))
+        if turn + 1 < len(order):
+            tx.set(["encounters", self.name, "turn"], turn + 1)
+        else:
+            tx.extend(model.tick(tx.state, self.name, "round_end", None))
+            tx.add(["encounters", self.name, "round"], 1)
+            tx.set(["encounters", self.name, "turn"], 0)
+            tx.extend(model.tick(tx.state, self.name, "round_start", None))
+        nxt = order[(turn + 1) % len(order)]
+        tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
+        return nxt
+
+    def __repr__(self) -> str:
+        from ..render import encounter_text
+        return encounter_text(self._data)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        from ..render import encounter_html, encounter_text
+        data = self._data
+        state = self.campaign._state
+        return {"text/plain": encounter_text(data), "text/html": encounter_html(data, state)}
