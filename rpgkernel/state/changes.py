@@ -53,12 +53,16 @@ def lookup(state: dict, path: Path) -> tuple[bool, Any]:
 
 
 def apply(state: dict, change: Change) -> None:
-    """Carry out ``change`` on ``state`` in place (missing parents are created)."""
+    """Carry out ``change`` on ``state`` in place (missing parents are created).
+
+    The fold uses this on events just read from the store, so values are
+    taken over, not copied: the state owns them from here on.
+    """
     *parents, last = change["path"]
     node = state
     for key in parents:
         node = node.setdefault(key, {})
-    _carry_out(node, last, change)
+    _carry_out(node, last, change, copy_value=False)
 
 
 def applied(state: dict, change: Change) -> dict:
@@ -77,10 +81,10 @@ def applied(state: dict, change: Change) -> dict:
     return root
 
 
-def _carry_out(node: dict, last: str, change: Change) -> None:
+def _carry_out(node: dict, last: str, change: Change, copy_value: bool = True) -> None:
     op = change["op"]
     if op == "set":
-        node[last] = copy.deepcopy(change["value"])
+        node[last] = copy.deepcopy(change["value"]) if copy_value else change["value"]
     elif op == "del":
         node.pop(last, None)
     else:

@@ -29,7 +29,11 @@ def initial() -> dict[str, Any]:
 
 
 def fold(state: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
-    """Apply ``events`` (in seq order) to ``state`` in place; return it."""
+    """Apply ``events`` (in seq order) to ``state`` in place; return it.
+
+    The values in the events' changes become part of the state (they are not
+    copied): pass events read from the store, not ones still in use.
+    """
     for event in events:
         for change in event.data.get("changes", ()):
             ch.apply(state, change)
