@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import DiceSyntaxError
 from ..messages import t
@@ -53,23 +53,24 @@ def _die_markdown(d: DieRoll) -> str:
     return f"**{text[:-1]}**" if d.success else text
 
 
-def _parts(part: Part, die: callable, pool_open: str, pool_close: str, esc) -> str:
+def _parts(part: Part, die: Callable[[DieRoll], str]) -> str:
+    """The rolled expression with each pool's dice, written by ``die``, in brackets."""
     from ..dice.nodes import BinOp, Call, Const, Neg, Paren
     node = part.node
     if isinstance(node, Const):
         return str(node.value)
     if isinstance(node, Paren):
-        return f"({_parts(part.children[0], die, pool_open, pool_close, esc)})"
+        return f"({_parts(part.children[0], die)})"
     if isinstance(node, Neg):
-        return f"−{_parts(part.children[0], die, pool_open, pool_close, esc)}"
+        return f"−{_parts(part.children[0], die)}"
     if isinstance(node, BinOp):
-        a, b = (_parts(c, die, pool_open, pool_close, esc) for c in part.children)
+        a, b = (_parts(c, die) for c in part.children)
         op = {"+": "+", "-": "−", "*": "×"}[node.op]
         return f"{a} {op} {b}"
     if isinstance(node, Call):
-        inner = ", ".join(_parts(c, die, pool_open, pool_close, esc) for c in part.children)
+        inner = ", ".join(_parts(c, die) for c in part.children)
         return f"{node.name}({inner})"
-    return pool_open + ", ".join(die(d) for d in part.dice) + pool_close
+    return "[" + ", ".join(die(d) for d in part.dice) + "]"
 
 
 def _result_word(roll: Roll) -> str:
@@ -83,21 +84,21 @@ def _chance_text(roll: Roll) -> str | None:
 
 def roll_text(roll: Roll) -> str:
     """``4W6kh3 = [6, 5, (2), 4] = 15  ·  P(≥ 15) = 35,49 %``"""
-    detail = _parts(roll.tree, _die_text, "[", "]", str)
+    detail = _parts(roll.tree, _die_text)
     line = f"{roll.expression} = {detail} = {_result_word(roll)}"
     chance = _chance_text(roll)
     return f"{line}  ·  {chance}" if chance else line
 
 
 def roll_markdown(roll: Roll) -> str:
-    detail = _parts(roll.tree, _die_markdown, "[", "]", str)
+    detail = _parts(roll.tree, _die_markdown)
     chance = _chance_text(roll)
     md = f"`{roll.expression}` = {detail} = **{_result_word(roll)}**"
     return md + (f" · {chance}" if chance else "")
 
 
 def roll_html(roll: Roll, chart: bool = True) -> str:
-    detail = _parts(roll.tree, _die_html, "[", "]", html.escape)
+    detail = _parts(roll.tree, _die_html)
     given = f" · {t('roll.given')}" if roll.given else ""
     out = [style(), '<div class="rpgk-card rpgk-roll">',
            f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
@@ -116,28 +117,31 @@ def roll_html(roll: Roll, chart: bool = True) -> str:
     return "".join(out)
 
 
+def _rolls_frame(rolls: Rolls) -> tuple[str, str]:
+    """The header and the summary line of several rolls."""
+    totals = [r.total for r in rolls]
+    return (t("rolls.header", n=len(rolls), expr=rolls[0].expression),
+            t("rolls.summary", sum=sum(totals), mean=number(sum(totals) / len(totals))))
+
+
 def rolls_text(rolls: Rolls) -> str:
     if not rolls:
         return ""
-    totals = [r.total for r in rolls]
-    head = t("rolls.header", n=len(rolls), expr=rolls[0].expression)
-    summary = t("rolls.summary", sum=sum(totals), mean=number(sum(totals) / len(totals)))
+    head, summary = _rolls_frame(rolls)
     return "\n".join([head] + [f"{i}. {roll_text(r)}" for i, r in enumerate(rolls, 1)] + [summary])
 
 
 def rolls_html(rolls: Rolls) -> str:
     if not rolls:
         return ""
-    totals = [r.total for r in rolls]
-    head = t("rolls.header", n=len(rolls), expr=rolls[0].expression)
-    summary = t("rolls.summary", sum=sum(totals), mean=number(sum(totals) / len(totals)))
+    head, summary = _rolls_frame(rolls)
     rows = "".join(
-        f'<tr><td>{i}.</td><td style="text-align:left">{_parts(r.tree, _die_html, "[", "]", html.escape)}</td>'
+        f'<tr><td>{i}.</td><td style="text-align:left">{_parts(r.tree, _die_html)}</td>'
         f"<td><b>{html.escape(_result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
     out = [style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
            f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>"]
     try:
-        out.append(chart_svg(rolls[0].dist, marks=tuple(sorted(set(totals)))))
+        out.append(chart_svg(rolls[0].dist, marks=tuple(sorted({r.total for r in rolls}))))
     except DiceSyntaxError as err:
         out.append(f'<div class="rpgk-chance">{html.escape(t("roll.no_dist", reason=err.message))}</div>')
     out.append("</div>")
