@@ -18,9 +18,6 @@ FORMAT = 1              # of the state document (snapshots of another format are
 HISTORY_LIMIT = 1000    # undoable transactions remembered
 UNDO, REDO = "rückgängig", "wiederholt"
 
-#: moments at which condition durations count down
-MOMENTS = ("round_start", "round_end", "turn_start", "turn_end")
-
 
 def initial() -> dict[str, Any]:
     return {"format": FORMAT, "seq": 0, "settings": {"ruleset": None, "seed": None},
