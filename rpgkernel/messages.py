@@ -412,6 +412,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "store.snapshot_not_json": "Der Schnappschuss lässt sich nicht unverändert als JSON speichern: {problem}",
         "store.snapshot_too_large": "Der Schnappschuss ist zu groß: {size:,} Bytes (höchstens {max:,}).",
         "store.snapshot_seq": "Ein Schnappschuss gehört zu einer Position im Journal von 0 bis {last}, nicht {seq!r}.",
+        # widgets: shared
+        # widgets: chart and dice tray
+        # widgets: encounter panel
+        # widgets: character sheet
     },
 }
 
@@ -434,6 +438,12 @@ def set_language(lang: str) -> None:
 
 def language() -> str:
     return _language
+
+
+def labels(prefix: str) -> dict[str, str]:
+    """Every message whose key starts with ``prefix``, unformatted (for a widget's front end)."""
+    table = {**CATALOGUE[DEFAULT_LANGUAGE], **CATALOGUE[_language]}
+    return {k: v for k, v in table.items() if k.startswith(prefix)}
 
 
 def t(key: str, /, **fields: object) -> str:

@@ -244,6 +244,31 @@ def test_a_second_campaign_object_sees_changes(tmp_path):
     assert b.characters["Ritter"].resources["GD"]["value"] == 4
 
 
+def test_watchers_see_own_and_other_writes_and_can_stop(tmp_path):
+    a = Campaign.open(tmp_path / "k.sqlite")
+    b = Campaign.open(tmp_path / "k.sqlite")
+
+    class Panel:
+        def __init__(self):
+            self.seen = []
+
+        def changed(self, campaign):
+            self.seen.append(campaign.state["seq"])
+
+    panel, plain = Panel(), []
+    a.watch(panel.changed)
+    stop = a.watch(lambda campaign: plain.append(campaign.state["seq"]))
+    a.add_character("Ritter", resources={"GD": 4})
+    b.change("Ritter", "GD", -1)
+    assert panel.seen == [1] and plain == [1]       # b's write is seen when a reads
+    a.refresh()
+    assert panel.seen == [1, 2] and plain == [1, 2]
+    stop()
+    del panel                                        # a bound method is held weakly
+    a.change("Ritter", "GD", -1)
+    assert plain == [1, 2] and a._watchers == []
+
+
 def test_journal_filters_and_exports(camp, tmp_path):
     enc = encounter(camp)
     enc.start(order=["Ritter", "Goblin 1", "Goblin 2"])

@@ -23,7 +23,7 @@ def test_wheel_carries_package_and_front_end(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "rpgkernel/__init__.py" in names and "rpgkernel/dice/exact.py" in names
     front_end = {p.relative_to(ROOT / "widgets").as_posix() for p in (ROOT / "widgets").rglob("*") if p.is_file()}
-    assert front_end and {f"rpgkernel/widgets/{f}" for f in front_end} <= names
+    assert front_end and {f"rpgkernel/frontend/{f}" for f in front_end} <= names
 
 
 def test_installed_wheel_renders_from_its_own_files(wheel, tmp_path):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 import os
+import weakref
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .. import rules
 from ..messages import t
@@ -39,6 +40,7 @@ class Campaign:
             self._state = snap[1]
         self._since_snapshot = 0
         self._tx: Transaction | None = None
+        self._watchers: list[weakref.ref[Any]] = []
         self.refresh()
 
     @classmethod
@@ -65,6 +67,26 @@ class Campaign:
             if self._since_snapshot >= SNAPSHOT_EVERY:
                 self.store.save_snapshot(self._state["seq"], self._state)
                 self._since_snapshot = 0
+            self._notify()
+
+    def watch(self, callback: Callable[[Campaign], None]) -> Callable[[], None]:
+        """Call ``callback(campaign)`` whenever new events have been folded in.
+
+        That is after each write through this object and when reading finds
+        events other notebooks wrote. A bound method is held weakly (a widget
+        that is gone stops being called). Returns a function that stops it.
+        """
+        ref = weakref.WeakMethod(callback) if hasattr(callback, "__self__") else (lambda: callback)
+        self._watchers.append(ref)
+        return lambda: self._watchers.remove(ref) if ref in self._watchers else None
+
+    def _notify(self) -> None:
+        for ref in list(self._watchers):
+            callback = ref()
+            if callback is None:
+                self._watchers.remove(ref)
+            else:
+                callback(self)
 
     @property
     def state(self) -> dict[str, Any]:

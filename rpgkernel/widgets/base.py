@@ -1,0 +1,71 @@
+"""The base of every widget: front end assembled from ``widgets/``, German
+errors instead of tracebacks, a stable plain-text form.
+
+The front end of a widget is one ES module: the shared helpers
+(``common.js``) followed by its own files, concatenated in order, so a
+widget needs no bundler and no network. Only the last part exports.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import anywidget
+import traitlets
+
+from ..assets import asset
+from ..errors import RpgError
+from ..messages import labels
+
+
+class Widget(anywidget.AnyWidget):
+    """An anywidget whose front end is built from files in ``widgets/``.
+
+    Subclasses list their files in ``parts`` (JS, the last one exporting
+    ``render``) and ``styles`` (CSS), and handle front-end messages
+    ``{"type": name, ...}`` in methods ``on_<name>(content)``. An
+    ``RpgError`` raised there is shown in the widget as German text.
+    """
+
+    parts: ClassVar[tuple[str, ...]] = ()
+    styles: ClassVar[tuple[str, ...]] = ()
+    #: catalogue keys with these prefixes go to the front end (``L(model, key)``)
+    label_prefixes: ClassVar[tuple[str, ...]] = ()
+
+    error = traitlets.Unicode("").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "parts" in cls.__dict__:  # not for the subclasses traitlets derives at run time
+            cls._esm = "\n".join(asset(name) for name in ("common.js", *cls.parts))
+            cls._css = "\n".join(asset(name) for name in ("card.css", "widgets.css", *cls.styles))
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.labels = {k: v for p in ("widget.", *self.label_prefixes) for k, v in labels(p).items()}
+        self.on_msg(self._dispatch)
+
+    def _dispatch(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            return
+        handler = getattr(self, "on_" + content["type"], None)
+        if handler is None:
+            return
+        self.handle(handler, content)
+
+    def handle(self, handler: Any, content: dict[str, Any]) -> None:
+        """Run a message handler; its German error (or none) lands in ``error``."""
+        try:
+            handler(content)
+        except RpgError as err:
+            self.error = str(err)
+        else:
+            self.error = ""
+
+    def text(self) -> str:
+        """The plain-text form (stable across runs, for nbval and terminals)."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return self.text()

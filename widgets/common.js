@@ -1,0 +1,59 @@
+// Shared helpers, placed before each widget's own code in its module.
+// User text is only ever set as text (textContent / text nodes), never parsed as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function _fill(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An HTML element: h("button", {class: "x", onclick: f}, "Text", otherNode). */
+function h(tag, attrs, ...children) {
+  return _fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+function s(tag, attrs, ...children) {
+  return _fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** The German text of a catalogue key, sent by Python in the "labels" trait. */
+function L(model, key, fields) {
+  let text = (model.get("labels") || {})[key] ?? key;
+  for (const [name, value] of Object.entries(fields || {})) text = text.replaceAll(`{${name}}`, String(value));
+  return text;
+}
+
+/** Send a message {type, ...payload} to the Python side. */
+function send(model, type, payload) {
+  model.send({ type, ...(payload || {}) });
+}
+
+/** The error box for the model's "error" trait (empty: nothing). */
+function errorBox(model) {
+  const text = model.get("error");
+  return text ? h("div", { class: "rpgk-card rpgk-error", role: "alert" }, h("pre", {}, text)) : null;
+}
+
+/** Re-render `el` with `draw()` whenever one of `traits` changes; keeps focus on the same control. */
+function redrawOn(model, el, traits, draw) {
+  const update = () => {
+    const focused = document.activeElement && el.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-focus") : null;
+    el.replaceChildren(draw());
+    if (focused) el.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  };
+  for (const trait of traits) model.on(`change:${trait}`, update);
+  update();
+  return () => { for (const trait of traits) model.off(`change:${trait}`, update); };
+}
