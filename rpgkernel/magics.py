@@ -342,9 +342,29 @@ def register(ipython) -> None:
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
     ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
     ipython.register_magic_function(_guarded(resolve_cell, resolve_cell.__doc__), "cell", "resolve")
+    for cls, bundle in _widget_views(ipython):
+        ipython.display_formatter.mimebundle_formatter.for_type(cls, bundle)
 
 
 def unregister(ipython) -> None:
     """Remove the magics again."""
     for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren"), ("cell", "resolve")):
         ipython.magics_manager.magics[kind].pop(name, None)
+    formatter = ipython.display_formatter.mimebundle_formatter
+    for cls, bundle in _widget_views(ipython):
+        if formatter.type_printers.get(cls) is bundle:
+            formatter.pop(cls)
+
+
+def _widget_views(ipython) -> list[tuple[type, Callable[..., object]]]:
+    """In a kernel (which can show widgets), rolls and distributions display with their widget too.
+
+    A type's mimebundle formatter takes the place of its ``_repr_mimebundle_``;
+    ``view_bundle`` keeps that bundle and adds the widget view. A terminal
+    shell has no kernel and keeps the plain displays.
+    """
+    if getattr(ipython, "kernel", None) is None:
+        return []
+    from .dice import Dist, Roll, Rolls
+    from .widgets.tray import view_bundle
+    return [(cls, view_bundle) for cls in (Roll, Rolls, Dist)]

@@ -30,7 +30,7 @@ function s(tag, attrs, ...children) {
 /** The German text of a catalogue key, sent by Python in the "labels" trait. */
 function L(model, key, fields) {
   let text = (model.get("labels") || {})[key] ?? key;
-  for (const [name, value] of Object.entries(fields || {})) text = text.replaceAll(`{${name}}`, String(value));
+  for (const [name, value] of Object.entries(fields || {})) text = text.replaceAll(`{${name}}`, () => String(value));
   return text;
 }
 

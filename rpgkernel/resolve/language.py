@@ -87,6 +87,19 @@ def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text[1:-1])
 
 
+_BARE_NAME = re.compile(r"\w[\w.-]*")
+_BARE_VALUE = re.compile(r"(?:\{[^}]*\}|\([^)]*\)|[^\s,#{}()\"'])+")
+
+
+def quote(text: str, value: bool = False) -> str:
+    """``text`` as a line writes it: bare when it reads back as one name
+    (or, with ``value``, one option value), else in double quotes."""
+    bare = _BARE_VALUE if value else _BARE_NAME
+    if bare.fullmatch(text):
+        return text
+    return '"' + re.sub(r'(["\\])', r"\\\1", text) + '"'
+
+
 def _command(words: list[tuple[str, Word]], line: str, number: int) -> Command:
     kind, verb = words[0]
     if kind != "word":

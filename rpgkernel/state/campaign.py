@@ -280,6 +280,55 @@ class Campaign:
                      [who], tx.state["active_encounter"])
         return Figure(self, path)
 
+    @retrying
+    def set_sheet(self, who: str, sheet: Mapping[str, Any], encounter: str | None = None) -> Figure:
+        """Replace the sheet of a figure, validated by the figure's ruleset.
+
+        ``who`` is a character or a combatant of the (active) encounter; a
+        combatant that stands for a character edits the character.
+        Resources follow the ruleset's ``resources(sheet)``: where the
+        derived maximum changes, the resource takes the new maximum and its
+        current value moves by the same difference as the maximum, kept
+        within 0..max (a knight who has lost 3 VIG still lacks 3 after a
+        raise). A derived resource the figure lacks is added as the ruleset
+        gives it; other resources stay as they are. An unchanged sheet
+        writes nothing.
+        """
+        who = check_name(who, "figure")
+        with self.transaction() as tx:
+            path = model.figure_path(tx.state, who, encounter)
+            if path is None:
+                raise CampaignError(self._unknown(who, encounter, tx.state))
+            fig = model.figure(tx.state, path)
+            engine = rules.get(fig.get("ruleset"))
+            new, old = engine.sheet.validate(sheet), fig.get("sheet", {})
+            gone = object()
+            changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
+            if not changed:
+                return Figure(self, path)
+            tx.set(path + ["sheet"], new)
+            before = engine.resources(old)
+            for key, derived in engine.resources(new).items():
+                current = fig.get("resources", {}).get(key)
+                if current is None:
+                    tx.set(path + ["resources", key], dict(derived))
+                elif derived["max"] != before.get(key, {}).get("max") and derived["max"] != current["max"]:
+                    value = min(max(current["value"] + derived["max"] - current["max"], 0), derived["max"])
+                    tx.set(path + ["resources", key, "max"], derived["max"])
+                    if value != current["value"]:
+                        tx.add(path + ["resources", key, "value"], value - current["value"])
+
+            def shown(key: str, values: Mapping[str, Any]) -> str:
+                value = values.get(key, "")
+                text = (t("journal.yes" if value else "journal.no") if isinstance(value, bool)
+                        else ", ".join(value) if isinstance(value, list) else str(value)) or "–"
+                return text if len(text) <= 40 else text[:39] + "…"
+
+            tx.event("bogen", t("journal.sheet", figure=fig["name"], changes="; ".join(
+                t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
+                list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])
+        return Figure(self, path)
+
     # -- undo and redo ---------------------------------------------------
     def undo(self) -> list[str]:
         """Undo the last change (a resolution, a turn, …) by appending its inverse.

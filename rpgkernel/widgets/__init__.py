@@ -5,4 +5,9 @@ IPython; the engines work without it.
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .chart import DistributionChart
+from .encounter import EncounterPanel
+from .sheet import CharacterSheet
+from .tray import DiceTray
+
+__all__: list[str] = ["CharacterSheet", "DiceTray", "DistributionChart", "EncounterPanel"]

@@ -29,6 +29,8 @@ class Widget(anywidget.AnyWidget):
 
     parts: ClassVar[tuple[str, ...]] = ()
     styles: ClassVar[tuple[str, ...]] = ()
+    #: messages that only read: their success leaves a shown error alone
+    reads: ClassVar[frozenset[str]] = frozenset({"poll"})
     #: catalogue keys with these prefixes go to the front end (``L(model, key)``)
     label_prefixes: ClassVar[tuple[str, ...]] = ()
 
@@ -55,13 +57,18 @@ class Widget(anywidget.AnyWidget):
         self.handle(handler, content)
 
     def handle(self, handler: Any, content: dict[str, Any]) -> None:
-        """Run a message handler; its German error (or none) lands in ``error``."""
-        try:
-            handler(content)
-        except RpgError as err:
-            self.error = str(err)
-        else:
-            self.error = ""
+        """Run a message handler; its German error (or none) lands in ``error``.
+
+        The front end receives the resulting state in one message.
+        """
+        with self.hold_sync():
+            try:
+                handler(content)
+            except RpgError as err:
+                self.error = str(err)
+            else:
+                if content["type"] not in self.reads:
+                    self.error = ""
 
     def text(self) -> str:
         """The plain-text form (stable across runs, for nbval and terminals)."""

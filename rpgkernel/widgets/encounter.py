@@ -1,0 +1,240 @@
+"""``EncounterPanel``: the GM's screen during a fight, for any ruleset.
+
+It shows the initiative order with the current turn, each combatant's
+resources and conditions, the open choices and the encounter's journal, and
+runs actions as the ``%%resolve`` lines a GM would type (shown in the panel),
+through ``rpgkernel.resolve`` on the same campaign: the same procedures, the
+same journal. Changes from ``%%resolve`` cells in this kernel show at once
+(``Campaign.watch``); other notebooks' writes when the front end polls.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import traitlets
+
+from .. import rules
+from ..errors import RpgError
+from ..messages import t
+from ..resolve import resolve
+from ..rules.base import Ruleset
+from ..session import _summary
+from ..state import Campaign, Encounter
+from ..state.model import REDO, UNDO
+from . import panel_data as data
+from . import panel_lines as lines
+from .base import Widget
+
+JOURNAL_TAIL = 12   # journal entries the panel shows
+
+
+class EncounterPanel(Widget):
+    """The fight of ``encounter`` (an ``Encounter``, or a ``Campaign``: its active encounter)."""
+
+    parts = ("chart.js", "encounter.js")
+    styles = ("chart.css", "encounter.css")
+    label_prefixes = ("resolution.", "condition.")
+
+    rules = traitlets.Dict().tag(sync=True)      # the ruleset: title, segments, conditions, action verbs
+    panel = traitlets.Dict().tag(sync=True)      # name, round, segment, whose turn, undo/redo possible
+    rows = traitlets.List().tag(sync=True)       # the combatants in turn order
+    pending = traitlets.List().tag(sync=True)    # open resolutions and their choices
+    journal = traitlets.List().tag(sync=True)    # the encounter's latest journal entries
+    form = traitlets.Dict().tag(sync=True)       # what the GM selected and typed (written by the front end)
+    lines = traitlets.Dict().tag(sync=True)      # the cells the form stands for
+    preview = traitlets.Dict().tag(sync=True)    # the last preview
+    result = traitlets.Dict().tag(sync=True)     # the last result (cards) or notice
+
+    def __init__(self, encounter: Encounter | Campaign, **kwargs: Any) -> None:
+        if isinstance(encounter, Campaign):
+            campaign, fixed = encounter, None
+        elif isinstance(encounter, Encounter):
+            campaign, fixed = encounter.campaign, encounter.name
+        else:
+            raise RpgError(t("widget.panel.bad_input", type=type(encounter).__name__))
+        super().__init__(**kwargs)
+        self.campaign = campaign
+        self._fixed = fixed
+        self._shown: str | None = None              # the encounter the journal tail belongs to
+        self._seen = 0                              # journal read up to this seq
+        self._txs: set[str] = set()                 # transactions of the encounter (for undo entries)
+        self._tail: deque[dict[str, Any]] = deque(maxlen=JOURNAL_TAIL)
+        self._turn: tuple[Any, ...] = ()            # (encounter, round, whose turn) last shown
+        self.observe(self._show_lines, "form")
+        self._stop = campaign.watch(self._changed)
+        campaign.refresh()
+        self._changed(campaign)
+
+    # -- reading the campaign -------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        return self.campaign._state  # read only: the folded state, without a copy per change
+
+    def _encounter(self) -> dict[str, Any] | None:
+        state = self._state()
+        name = self._fixed or state["active_encounter"]
+        return state["encounters"].get(name) if name else None
+
+    def _engine(self) -> Ruleset:
+        enc = self._encounter()
+        state = self._state()
+        return rules.get((enc or {}).get("ruleset") or state["settings"]["ruleset"])
+
+    def _changed(self, _campaign: Campaign | None = None) -> None:
+        """Bring every trait up to the campaign's state (unchanged traits are not sent again)."""
+        state, enc, engine = self._state(), self._encounter(), self._engine()
+        with self.hold_sync():
+            self.rules = data.rules_info(engine)
+            self.panel = data.header(state, enc, engine)
+            self.rows = data.rows(state, enc, engine)
+            self.pending = data.pending_list(state, engine)
+            self._read_journal(enc["name"] if enc else None, state["seq"])
+            self._default_form()
+
+    def _default_form(self) -> None:
+        """A verb of the ruleset is chosen; the actor follows the turn; then the lines are shown."""
+        patch: dict[str, Any] = {}
+        turn = (self.panel["name"], self.panel["round"], self.panel["current"])
+        if turn != self._turn and self.form.get("actors"):
+            patch["actors"] = []
+        self._turn = turn
+        names = [v["name"] for v in self.rules["verbs"]]
+        if names and self.form.get("verb") not in names:
+            patch.update(verb=names[0], targets=[], options={})
+        if patch:
+            self._set_form(**patch)  # the form observer shows the lines
+        else:
+            self._show_lines()
+
+    def _read_journal(self, name: str | None, upto: int) -> None:
+        """Keep the tail of the encounter's journal: read only what is new since the last time."""
+        if name != self._shown:
+            self._shown, self._seen = name, 0
+            self._txs.clear()
+            self._tail.clear()
+        if name is not None and upto > self._seen:
+            for event in self.campaign.store.events(after=self._seen):
+                if event.seq > upto:
+                    break
+                self._seen = event.seq
+                if event.data.get("encounter") == name:
+                    self._txs.add(event.tx)
+                elif not (event.kind in (UNDO, REDO) and event.data.get("of") in self._txs):
+                    continue
+                self._tail.append(data.journal_entry(event))
+        self.journal = list(self._tail)
+
+    def _show_lines(self, _change: Any = None) -> None:
+        """Show the cells the form stands for (the action line and the choices taken over)."""
+        verbs = self._verbs()
+        out: dict[str, str] = {}
+        try:
+            if self._encounter() is not None:
+                out["action"] = lines.cell([self._action_line(verbs)], self.form.get("dice"))
+        except RpgError:
+            pass  # no verb chosen yet: nothing to show
+        taken = lines.decision_lines(self.form, verbs)
+        if any(taken):
+            out["decision"] = lines.cell([x for x in taken if x], self.form.get("decision_dice"))
+        self.lines = {**out, "taken": taken}
+
+    def _verbs(self) -> dict[str, Any]:
+        return {v.name: v for v in self._engine().verbs.values()}
+
+    def _action_line(self, verbs: dict[str, Any]) -> str:
+        return lines.action_line(self.form, verbs, data.current(self._encounter()))
+
+    # -- actions ------------------------------------------------------------------
+    def _need(self, active: bool = False) -> Encounter:
+        """The panel's encounter; with ``active``, it must be the one ``%%resolve`` lines act in."""
+        enc = self._encounter()
+        if enc is None:
+            raise RpgError(t("widget.panel.none"))
+        active_name = self._state()["active_encounter"]
+        if active and active_name != enc["name"]:
+            raise RpgError(t("widget.panel.not_active", name=enc["name"], active=active_name or "–"))
+        return Encounter(self.campaign, enc["name"])
+
+    def _run(self, cell_lines: list[str], dice_text: Any) -> None:
+        """Run lines as a ``%%resolve`` cell on the campaign; show the cell and its cards."""
+        self._need(active=True)
+        given = lines.dice(dice_text)
+        out = resolve("\n".join(cell_lines), ruleset=self._engine().key, campaign=self.campaign, dice=given)
+        results = out if isinstance(out, list) else [out]
+        self.result = {"cell": lines.cell(cell_lines, dice_text), "cards": [data.card(r) for r in results]}
+        self.preview = {}
+
+    def _set_form(self, **values: Any) -> None:
+        self.form = {**self.form, **values}
+
+    def on_act(self, _content: dict[str, Any]) -> None:
+        """Run the action form's line (given dice: the form's ``dice``)."""
+        self._run([self._action_line(self._verbs())], self.form.get("dice"))
+        self._set_form(dice="")
+
+    def on_preview(self, _content: dict[str, Any]) -> None:
+        """The probability preview of the action form's line, before any roll."""
+        self._need(active=True)
+        text = self._action_line(self._verbs())
+        res = resolve(text, ruleset=self._engine().key, campaign=self.campaign, preview=True)
+        self.preview = {"cell": lines.cell([text], preview=True), "items": data.preview_items(res.preview),
+                        "steps": [s.text for s in res.steps]}
+
+    def on_choose(self, content: dict[str, Any]) -> None:
+        """Take the choices in the form's ``decisions`` together; ``{"decline": true}``: take none."""
+        if not self.pending:
+            raise RpgError(t("widget.panel.no_pending"))
+        if content.get("decline"):
+            latest = self.pending[-1]
+            who = (latest["actors"] or [c["who"][0] for c in latest["choices"] if c["who"]] or [""])[0]
+            chosen = [lines.decline_line(who)]
+        else:
+            chosen = [x for x in lines.decision_lines(self.form, self._verbs()) if x]
+            if not chosen:
+                raise RpgError(t("widget.panel.no_decisions"))
+        self._run(chosen, self.form.get("decision_dice"))
+        self._set_form(decisions=[], decision_dice="")
+
+    def on_start(self, _content: dict[str, Any]) -> None:
+        """Begin round 1: with the initiative rolls entered in the form, else rolled by the ruleset."""
+        enc = self._need()
+        if enc.round:
+            raise RpgError(t("widget.panel.running", round=enc.round))
+        rolling = [r["name"] for r in self.rows if r.get("roll")]
+        enc.start(rolls=lines.initiative(self.form.get("rolls"), rolling, [r["name"] for r in self.rows]))
+
+    def on_next_turn(self, _content: dict[str, Any]) -> None:
+        self._need().next_turn()
+
+    def on_next_round(self, _content: dict[str, Any]) -> None:
+        self._need().next_round()
+
+    def on_undo(self, _content: dict[str, Any]) -> None:
+        self.result = {"notice": t("widget.panel.undone", what=_summary(self.campaign.undo()))}
+
+    def on_redo(self, _content: dict[str, Any]) -> None:
+        self.result = {"notice": t("widget.panel.redone", what=_summary(self.campaign.redo()))}
+
+    def on_poll(self, _content: dict[str, Any]) -> None:
+        """Fold in what other notebooks wrote (a cheap read when nothing is new)."""
+        self.campaign.refresh()
+
+    # -- plain text, closing ----------------------------------------------------------
+    def text(self) -> str:
+        enc = self._encounter()
+        if enc is None:
+            return t("widget.panel.text_none")
+        who = data.current(enc)
+        if who is None:
+            return t("widget.panel.text_waiting", name=enc["name"], n=len(enc["combatants"]))
+        out = t("encounter.turn", round=enc["round"], figure=who)
+        if enc.get("segment") is not None:
+            out += " – " + t("widget.panel.text_segment", segment=enc["segment"])
+        return out
+
+    def close(self) -> None:
+        stop = getattr(self, "_stop", None)  # absent when __init__ refused its argument
+        if stop is not None:
+            stop()
+        super().close()

@@ -1,0 +1,129 @@
+"""The encounter panel's data: plain JSON built from the campaign state and the
+ruleset interface (resources, conditions, verbs, segments), for any ruleset.
+
+Nothing here changes the campaign; the state passed in is only read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..dice import Dist
+from ..render.resolution import _effect_text, _outcome_text, _preview_lines
+from ..rules.base import Ruleset
+from ..state import model
+from .chart import chart_data
+
+
+def rules_info(engine: Ruleset) -> dict[str, Any]:
+    """The ruleset as the panel's form needs it: its action verbs (no choice verbs) and conditions."""
+    verbs = [{"name": v.name, "help": v.help, "example": v.example, "actors": v.actors, "targets": v.targets,
+              "options": [[k, kind] for k, kind in v.options.items()], "preview": v.preview is not None}
+             for v in engine.verbs.values() if v.choice is None]
+    return {"key": engine.key, "title": engine.title, "segments": engine.segments,
+            "conditions": dict(engine.conditions), "verbs": verbs}
+
+
+def order(enc: Mapping[str, Any]) -> list[str]:
+    """The turn order; before the start, the combatants as they joined."""
+    return list(enc["order"]) if enc["round"] else list(enc["combatants"])
+
+
+def current(enc: Mapping[str, Any] | None) -> str | None:
+    """Whose turn it is (None before the start)."""
+    if not enc or not enc["round"] or not enc["order"]:
+        return None
+    return enc["order"][enc["turn"]]
+
+
+def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset) -> dict[str, Any]:
+    """Name, round, segment, whose turn, whether undo/redo is possible."""
+    history = state["history"]
+    out = {"name": None, "round": 0, "segment": None, "segments": engine.segments, "current": None,
+           "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"])}
+    if enc is not None:
+        out.update(name=enc["name"], round=enc["round"], segment=enc.get("segment"), current=current(enc),
+                   count=len(enc["combatants"]), active=state["active_encounter"] == enc["name"])
+    return out
+
+
+def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset) -> list[dict[str, Any]]:
+    """One row per combatant in turn order: side, resources (value, max), conditions (remaining)."""
+    if enc is None:
+        return []
+    out = []
+    for name in order(enc):
+        fig = model.figure(state, model.figure_path(state, name, enc["name"]))
+        row = {"name": name, "side": enc["combatants"][name].get("side", ""),
+               "res": [[k, r["value"], r["max"]] for k, r in fig.get("resources", {}).items()],
+               "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
+        if not enc["round"] and engine.initiative_expression(fig) is not None:
+            row["roll"] = True  # the ruleset rolls initiative for it: the GM may enter the roll
+        out.append(row)
+    return out
+
+
+def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, Any]]:
+    """The ruleset's open resolutions, oldest first, each choice with the verb and fields that take it.
+
+    A choice line goes to the latest open resolution offering it, so only
+    the last one gets controls in the panel.
+    """
+    by_choice = {v.choice: v for v in engine.verbs.values() if v.choice}
+    out = []
+    records = [(pid, rec) for pid, rec in state.get("pending", {}).items() if rec.get("ruleset") == engine.key]
+    for pid, rec in sorted(records, key=lambda kv: (kv[1].get("order", []), kv[0])):
+        items = []
+        for c in rec.get("choices", []):
+            base, _, target = c["key"].partition(":")
+            verb = by_choice.get(base)
+            if verb is None:
+                continue
+            items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
+                          "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
+                          "fields": _fields(verb.options, c.get("options", ()))})
+        out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
+                    "choices": items})
+    return out
+
+
+def _fields(options: Mapping[str, str], offered: Any) -> list[dict[str, Any]]:
+    """A choice verb's options as form fields; the choice's offered values go to the
+    first option of their kind (numbers: an int option, else a text option)."""
+    offered = [str(x) for x in offered]
+    numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
+    wanted = ("int",) if numeric else ("text", "name")
+    fields, placed = [], False
+    for name, kind in options.items():
+        field: dict[str, Any] = {"name": name, "kind": kind}
+        if offered and not placed and kind in wanted:
+            field["values"], placed = offered, True
+        fields.append(field)
+    return fields
+
+
+def preview_items(preview: Any) -> list[dict[str, Any]]:
+    """A preview (a Dist, a probability, or a dict of them) as German lines, a Dist with its chart data."""
+    if preview is None:
+        return []
+    entries = preview.items() if isinstance(preview, dict) else [(None, preview)]
+    out = []
+    for key, value in entries:
+        for line in _preview_lines(value if key is None else {key: value}):
+            out.append({"text": line, "chart": chart_data(value) if isinstance(value, Dist) else None})
+    return out
+
+
+def card(res: Any) -> dict[str, Any]:
+    """A resolution as structured text: head, steps with their dice, outcome, effects, open choices."""
+    return {"action": res.action, "actors": list(res.actors), "targets": list(res.targets),
+            "steps": [{"text": s.text, "rule": s.rule,
+                       "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept}
+                                for r in s.rolls for d in r.dice]} for s in res.steps],
+            "outcome": _outcome_text(res) if res.outcome else "",
+            "effects": [f"{e.figure}: {_effect_text(e)}" for e in res.effects],
+            "choices": [c.label for c in res.choices], "open": res.open}
+
+
+def journal_entry(event: Any) -> dict[str, Any]:
+    return {"seq": event.seq, "kind": event.kind, "text": str(event.data.get("text", ""))}

@@ -1,0 +1,119 @@
+"""The ``%%resolve`` lines the encounter panel's form stands for.
+
+A click in the panel runs exactly the text a GM would type, so the panel
+builds that text from what was selected (verb, figures, options) with the
+language's quoting rules. The form comes from the browser: every value is
+checked for its type and anything unexpected is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import RpgError
+from ..magic_args import given_dice
+from ..messages import t
+from ..resolve.language import quote
+from ..resolve.run import PASS
+from ..rules.resolution import Verb
+
+
+def plain(value: Any) -> str:
+    """A form value as stripped text ('' for anything that is not text or a number)."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    return str(value).strip() if isinstance(value, (str, int, float)) else ""
+
+
+def _names(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [n for n in (plain(x) for x in items) if n]
+
+
+def line(verb: Verb, actors: Sequence[str], targets: Sequence[str] = (), options: Any = None) -> str:
+    """``verb A, B -> C key=value flag``: the options known to the verb, by their kind."""
+    text = verb.name + (" " + ", ".join(quote(a) for a in actors) if actors else "")
+    if targets:
+        text += " -> " + ", ".join(quote(x) for x in targets)
+    given = options if isinstance(options, Mapping) else {}
+    for key, kind in verb.options.items():
+        value = given.get(key)
+        if kind == "flag":
+            if value is True:
+                text += " " + key
+        elif plain(value):
+            text += f" {key}={quote(plain(value), value=True)}"
+    return text
+
+
+def action_line(form: Mapping[str, Any], verbs: Mapping[str, Verb], current: str | None) -> str:
+    """The line of the action form; no actor chosen: whose turn it is."""
+    name = plain(form.get("verb"))
+    if not name:
+        raise RpgError(t("widget.panel.no_verb"))
+    verb = verbs.get(name)
+    if verb is None or verb.choice is not None:
+        raise RpgError(t("widget.panel.unknown_verb", verb=name))
+    actors = _names(form.get("actors")) or ([current] if current else [])
+    targets = _names(form.get("targets")) if verb.targets != "none" else []
+    return line(verb, actors, targets, form.get("options"))
+
+
+def decision_lines(form: Mapping[str, Any], verbs: Mapping[str, Verb]) -> list[str]:
+    """A line per choice taken over into the form (``gambit Ritter würfel=7``, ``deny Wache -> Wache``);
+    "" for an entry that names no known choice or nobody."""
+    by_choice = {v.choice: v for v in verbs.values() if v.choice}
+    out = []
+    taken = form.get("decisions")
+    for item in taken if isinstance(taken, list) else []:
+        item = item if isinstance(item, Mapping) else {}
+        base, _, target = plain(item.get("key")).partition(":")
+        verb = by_choice.get(base)
+        who = _names(item.get("who"))
+        out.append(line(verb, who[:1], [target] if target else [], item.get("options"))
+                   if verb is not None and who else "")
+    return out
+
+
+def decline_line(who: str) -> str:
+    """``verzicht Ritter``: close the latest open resolution, taking nothing."""
+    return f"{PASS} {quote(who)}"
+
+
+def dice(text: Any) -> list[int] | None:
+    """Given dice typed as ``7,3,1,5``; None when empty (the dice are rolled)."""
+    value = plain(text)
+    return given_dice({"würfel": value}) if value else None
+
+
+def cell(lines: list[str], dice_text: Any = "", preview: bool = False) -> str:
+    """The whole cell as the GM would type it: ``%%resolve --würfel 7,3`` and the lines."""
+    head = "%%resolve" + (" --vorschau" if preview else "")
+    given = "".join(plain(dice_text).split())
+    if given and not preview:
+        head += f" --würfel {given}"
+    return "\n".join([head, *lines])
+
+
+def initiative(entered: Any, rolling: list[str], everyone: list[str]) -> dict[str, int] | None:
+    """Initiative rolls entered for the combatants the ruleset rolls for (all or none).
+
+    None when nothing is entered (the ruleset rolls); the others get 0, as
+    when the ruleset rolls.
+    """
+    entered = entered if isinstance(entered, Mapping) else {}
+    given: dict[str, int] = {}
+    for name in rolling:
+        text = plain(entered.get(name))
+        if text:
+            try:
+                given[name] = int(text)
+            except ValueError:
+                raise RpgError(t("widget.panel.bad_roll", name=name, value=text)) from None
+    if not given:
+        return None
+    missing = [n for n in rolling if n not in given]
+    if missing:
+        raise RpgError(t("widget.panel.rolls_missing", names=", ".join(missing)))
+    return {n: given.get(n, 0) for n in everyone}

@@ -1,0 +1,437 @@
+"""The encounter panel: its data for a real Bastionland campaign, and every sync path
+(front-end messages and trait updates, %%resolve lines on the same campaign, other writers)."""
+
+import json
+import re
+
+import pytest
+from hypothesis import given, strategies as st
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.assets import asset
+from rpgkernel.resolve import pending
+from rpgkernel.resolve.language import parse, quote
+from rpgkernel.rules import get as ruleset
+from rpgkernel.statblocks import load
+from rpgkernel.widgets import EncounterPanel
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+BLOCK = """
+figuren:
+  - name: Ritter
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+  - name: Knappe
+    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+    - name: Söldner
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
+    - name: Wache
+      seite: Feinde
+      werte: {vig: 10, cla: 10, spi: 12, gd: 3}
+      zustände:
+        beeinträchtigt: {runden: 2, endet: zugende}
+"""
+NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
+
+
+def make_campaign(path, start=True):
+    camp = Campaign.open(path)
+    camp.set_ruleset("bastionland")
+    load(camp, BLOCK)
+    if start:
+        camp.encounter.start(rolls={n: 10 for n in NAMES})  # Bastionland: the players' side first
+    return camp
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = make_campaign(tmp_path / "k.sqlite")
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def panel(camp):
+    p = EncounterPanel(camp.encounter)
+    yield p
+    p.close()
+
+
+def send(panel, kind, **content):
+    panel._dispatch(panel, {"type": kind, **content})
+
+
+def set_form(panel, **values):
+    """What the front end does when the GM selects or types something."""
+    panel.set_state({"form": {**panel.form, **values}})
+
+
+def row(panel, name):
+    return next(r for r in panel.rows if r["name"] == name)
+
+
+def normal(events):
+    """Kind and data of journal events, the random ids of open resolutions replaced."""
+    text = json.dumps([(e.kind, e.data) for e in events], ensure_ascii=False, sort_keys=True)
+    ids = {e.data["pending"] for e in events if e.data.get("pending")}
+    for i, pid in enumerate(sorted(ids, key=text.index)):
+        text = text.replace(pid, f"<offen {i}>")
+    return json.loads(text)
+
+
+# -- the data model ---------------------------------------------------------------------------
+def test_panel_data_of_a_bastionland_fight(panel):
+    engine = ruleset("bastionland")
+    assert panel.panel == {"name": "Furt", "round": 1, "segment": None, "segments": None, "current": "Ritter",
+                           "count": 4, "active": True, "undo": True, "redo": False}
+    assert [r["name"] for r in panel.rows] == NAMES
+    assert [r["side"] for r in panel.rows] == ["Spieler", "Spieler", "Feinde", "Feinde"]
+    assert row(panel, "Söldner")["res"] == [["GD", 4, 4], ["VIG", 13, 13], ["CLA", 10, 10], ["SPI", 10, 10]]
+    assert row(panel, "Wache")["cond"] == [["beeinträchtigt", 2]]
+    assert row(panel, "Ritter")["cond"] == []
+    # the verbs of the ruleset, without the choice verbs, with their option kinds
+    verbs = {v["name"]: v for v in panel.rules["verbs"]}
+    assert set(verbs) == {v.name for v in engine.verbs.values() if v.choice is None}
+    assert "deny" not in verbs and "gambit" not in verbs
+    assert verbs["angriff"]["targets"] == "required" and verbs["angriff"]["preview"] is True
+    assert dict(verbs["moral"]["options"]) == engine.verbs["moral"].options
+    assert panel.rules["conditions"] == dict(engine.conditions)
+    assert panel.rules["title"] == "Mythic Bastionland"
+    kinds = [e["kind"] for e in panel.journal]
+    assert kinds[0] == "begegnung" and kinds[-1] == "initiative" and "einstellung" not in kinds
+    assert panel.text() == "Runde 1 – am Zug: Ritter"
+    assert repr(panel) == panel.text()
+    assert panel.form["verb"] == panel.rules["verbs"][0]["name"]   # a verb is chosen from the start
+    assert all(k.startswith(("widget.", "resolution.", "condition.")) for k in panel.labels)
+    assert panel.labels["widget.panel.next_turn"] == "Nächster Zug"
+
+
+def test_before_the_start_and_start_from_the_panel(tmp_path):
+    camp = make_campaign(tmp_path / "k.sqlite", start=False)
+    panel = EncounterPanel(camp)   # a campaign: its active encounter
+    assert panel.text() == "Begegnung Furt: noch nicht begonnen, 4 Teilnehmer"
+    assert panel.panel["round"] == 0 and panel.panel["current"] is None
+    assert not any(r.get("roll") for r in panel.rows)   # Bastionland rolls no initiative
+    send(panel, "start")
+    assert panel.error == ""
+    assert camp.encounter.order == NAMES and panel.panel["current"] == "Ritter"
+    assert panel.text() == "Runde 1 – am Zug: Ritter"
+    send(panel, "next_turn")
+    send(panel, "start")   # a stale button: the running fight is not started again
+    assert panel.error == "Der Kampf läuft schon (Runde 1)." and camp.encounter.current == "Knappe"
+
+
+def test_start_with_initiative_rolls_entered(tmp_path):
+    """A ruleset that rolls initiative (the plain one: W20): the rolls typed in decide the order."""
+    camp = Campaign.open(tmp_path / "frei.sqlite")
+    enc = camp.new_encounter("Hinterhalt")
+    for name in ("Alrik", "Bruni", "Grimm"):
+        enc.add(name, side="Räuber" if name == "Grimm" else "Helden", resources={"LP": 12})
+    panel = EncounterPanel(enc)
+    assert [r.get("roll") for r in panel.rows] == [True, True, True]
+    assert panel.rules["verbs"] == [] and "action" not in panel.lines
+    set_form(panel, rolls={"Alrik": "3", "Bruni": ""})
+    send(panel, "start")
+    assert "Es fehlen Würfe für Bruni, Grimm" in panel.error and enc.round == 0
+    set_form(panel, rolls={"Alrik": "3", "Bruni": "x", "Grimm": "20"})
+    send(panel, "start")
+    assert "Bruni" in panel.error and "'x'" in panel.error and enc.round == 0
+    set_form(panel, rolls={"Alrik": "3", "Bruni": "17", "Grimm": 20})
+    send(panel, "start")
+    assert panel.error == "" and enc.order == ["Grimm", "Bruni", "Alrik"]
+    assert panel.panel["current"] == "Grimm" and not any(r.get("roll") for r in panel.rows)
+    assert camp.journal(kind="initiative")[-1].data["rolls"] == {"Alrik": 3, "Bruni": 17, "Grimm": 20}
+    assert row(panel, "Alrik")["res"] == [["LP", 12, 12]]
+
+
+# -- turns, rounds, undo, redo ---------------------------------------------------------------------
+def test_next_turn_next_round_and_conditions_counting_down(panel, camp):
+    send(panel, "next_turn")
+    assert panel.panel["current"] == "Knappe" and camp.encounter.current == "Knappe"
+    assert panel.text() == "Runde 1 – am Zug: Knappe"
+    send(panel, "next_round")
+    assert panel.panel["round"] == 2 and panel.panel["current"] == "Ritter"
+    assert row(panel, "Wache")["cond"] == [["beeinträchtigt", 1]]   # Wache's turn ended once
+    assert panel.journal[-1]["text"] == "Runde 2: Ritter ist am Zug"
+    send(panel, "next_round")
+    assert row(panel, "Wache")["cond"] == []
+
+
+def test_undo_and_redo(panel, camp):
+    send(panel, "next_turn")
+    send(panel, "undo")
+    assert panel.error == "" and panel.panel["current"] == "Ritter" and panel.panel["redo"]
+    assert panel.result == {"notice": "Rückgängig gemacht: Runde 1: Knappe ist am Zug"}
+    assert panel.journal[-1]["kind"] == "rückgängig"   # the undo of this encounter's turn shows
+    send(panel, "redo")
+    assert panel.panel["current"] == "Knappe" and not panel.panel["redo"]
+    assert panel.result["notice"].startswith("Wiederholt: ")
+    send(panel, "redo")
+    assert panel.error == "Es gibt nichts zu wiederholen."
+
+
+# -- actions: the same lines, the same journal -----------------------------------------------------
+def test_the_form_stands_for_a_resolve_line(panel):
+    set_form(panel, verb="angriff", actors=[], targets=["Söldner"], options={"bonus": "W8", "deckung": True,
+                                                                            "fernkampf": False, "x": "y"})
+    assert panel.lines["action"] == "%%resolve\nangriff Ritter -> Söldner bonus=W8 deckung"
+    set_form(panel, actors=["Ritter", "Knappe"], dice="7, 3,1,5", options={"ursache": "hinter der Mauer"})
+    assert panel.lines["action"] == ('%%resolve --würfel 7,3,1,5\n'
+                                     'angriff Ritter, Knappe -> Söldner ursache="hinter der Mauer"')
+    set_form(panel, verb="probe", options={"virtue": "CLA"})   # no targets for a verb without them
+    assert panel.lines["action"].endswith("\nprobe Ritter, Knappe virtue=CLA")
+    set_form(panel, verb=None)    # what a broken front end might send: no line, no crash
+    assert "action" not in panel.lines
+
+
+def test_a_click_writes_the_same_journal_as_the_line(panel, camp, tmp_path):
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
+    set_form(panel, verb="angriff", actors=["Ritter", "Knappe"], targets=["Söldner"], dice="7,3,1,5")
+    send(panel, "act")
+    assert panel.error == ""
+    line = "angriff Ritter, Knappe -> Söldner"
+    assert panel.result["cell"] == "%%resolve --würfel 7,3,1,5\n" + line
+    rpgkernel.resolve(line, campaign=twin, dice=[7, 3, 1, 5])
+    assert normal(camp.journal()) == normal(twin.journal())
+    card = panel.result["cards"][0]
+    assert card["open"] and card["action"] == "angriff" and card["targets"] == ["Söldner"]
+    assert [d["faces"] for d in card["steps"][0]["dice"]] == [[7], [3], [1], [5]]
+    assert panel.form["dice"] == ""   # the given dice are used up; the rest of the form stays
+    assert panel.form["targets"] == ["Söldner"]
+    # the open choices: Deny for the target, gambits for the attackers with the dice of 4+
+    (open_,) = panel.pending
+    assert open_["source"] == line
+    choices = {c["key"]: c for c in open_["choices"]}
+    assert choices["deny"]["who"] == ["Söldner"] and choices["deny"]["verb"] == "deny"
+    gambit = choices["gambit"]
+    assert gambit["who"] == ["Ritter", "Knappe"] and gambit["values"] == ["7", "5"]
+    assert {"name": "würfel", "kind": "int", "values": ["7", "5"]} in gambit["fields"]
+    assert {"name": "gambit", "kind": "text", "values": choices["focus"]["values"]} in choices["focus"]["fields"]
+    # taking a gambit and declining the rest, as in the cell "gambit Ritter bolster=5 / verzicht Söldner"
+    set_form(panel, decisions=[{"key": "gambit", "who": "Ritter", "options": {"bolster": "5"}}])
+    assert panel.lines["taken"] == ["gambit Ritter bolster=5"]
+    assert panel.lines["decision"] == "%%resolve\ngambit Ritter bolster=5"
+    send(panel, "choose")
+    rpgkernel.resolve("gambit Ritter bolster=5", campaign=twin)
+    assert panel.error == "" and panel.pending == [] and not pending(camp)
+    assert normal(camp.journal()) == normal(twin.journal())
+    assert row(panel, "Söldner")["res"][:2] == [["GD", 0, 4], ["VIG", 11, 13]]
+    assert panel.result["cards"][0]["outcome"] and not panel.result["cards"][0]["open"]
+    assert panel.form["decisions"] == []
+
+
+def test_deny_via_the_panel_closes_the_pending_resolution(panel, camp):
+    rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[7, 3])
+    assert len(panel.pending) == 1   # a line in another cell shows at once
+    set_form(panel, decisions=[{"key": "deny", "who": "Söldner", "options": {}}], decision_dice="15")
+    assert panel.lines["decision"] == "%%resolve --würfel 15\ndeny Söldner"
+    send(panel, "choose")
+    assert panel.error == ""
+    assert panel.pending == [] and pending(camp) == {}
+    assert ["Fatigued", None] in row(panel, "Söldner")["cond"]   # SPI 10 against 15: failed
+    card = panel.result["cards"][0]
+    assert not card["open"] and "höchster 3" in card["outcome"]
+    assert panel.form["decision_dice"] == ""
+
+
+def test_decline_and_errors_of_choices(panel, camp):
+    send(panel, "choose", decline=True)
+    assert panel.error == "Es gibt keine offene Auflösung."
+    rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[7, 4])
+    send(panel, "choose")
+    assert panel.error.startswith("Noch keine Entscheidung übernommen")
+    set_form(panel, decisions=[{"key": "gambit", "who": "Ritter", "options": {"gambit": "Repel"}}])
+    send(panel, "choose")   # a gambit needs its die: the rules say so, nothing changes
+    assert "Welcher Würfel wird abgelegt" in panel.error and len(panel.pending) == 1
+    assert panel.form["decisions"][0]["options"] == {"gambit": "Repel"}   # what was taken stays
+    send(panel, "choose", decline=True)
+    assert panel.error == "" and panel.pending == []
+    assert panel.result["cell"] == "%%resolve\nverzicht Ritter"
+
+
+def test_preview_before_the_roll(panel, camp):
+    seq = camp.state["seq"]
+    set_form(panel, verb="angriff", targets=["Söldner"])
+    send(panel, "preview")
+    assert panel.error == "" and camp.state["seq"] == seq   # nothing rolled, nothing written
+    assert panel.preview["cell"] == "%%resolve --vorschau\nangriff Ritter -> Söldner"
+    items = panel.preview["items"]
+    expected = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True).preview
+    charts = [i["chart"] for i in items if i["chart"]]
+    assert len(charts) == sum(isinstance(v, rpgkernel.Dist) for v in expected.values())
+    damage = expected["schaden"]
+    assert [b["p"] for b in charts[0]["bars"]] == pytest.approx(list(damage.pmf().values()))
+    assert "P(mindestens ein Würfel mit 4+ für ein Gambit): 71,88 %" in [i["text"] for i in items]
+    set_form(panel, verb="probe", options={"virtue": "CLA"})
+    send(panel, "preview")
+    assert [i["text"] for i in panel.preview["items"]] == ["Erfolgschance 50,00 %"]
+    set_form(panel, verb="reaktion")   # no preview: the procedure says so
+    send(panel, "preview")
+    assert panel.preview["items"] == [] and panel.preview["steps"]
+    send(panel, "act")   # after a roll the old preview goes away
+    assert panel.error == "" and panel.preview == {}
+
+
+def test_errors_show_and_the_form_stays(panel, camp):
+    form = {**panel.form, "verb": "angriff", "targets": ["Sölner"], "options": {"bonus": "W8"}, "dice": "7,3"}
+    panel.set_state({"form": form})
+    send(panel, "act")
+    assert "Zeile 1" in panel.error and "Söldner" in panel.error   # the language's own message
+    assert panel.form == form and camp.figure("Söldner").resources["GD"]["value"] == 4
+    set_form(panel, targets=["Söldner"], dice="7,x")
+    send(panel, "act")
+    assert "--würfel" in panel.error and panel.form["dice"] == "7,x"
+    set_form(panel, dice="7")
+    send(panel, "act")   # too few given dice: nothing is written
+    assert panel.error and not pending(camp)
+    set_form(panel, verb="deny")   # choice verbs are not actions
+    send(panel, "act")
+    assert panel.error == "Das Regelwerk kennt das Verb 'deny' nicht."
+    send(panel, "poll")   # the background poll leaves the message for the GM to read
+    assert panel.error == "Das Regelwerk kennt das Verb 'deny' nicht."
+    set_form(panel, verb="probe", dice="")
+    send(panel, "act")
+    assert panel.error == ""   # success clears the error
+
+
+def test_a_fixed_encounter_that_is_not_active(camp):
+    panel = EncounterPanel(camp.encounter)
+    camp.new_encounter("Turm")
+    assert panel.panel["name"] == "Furt" and not panel.panel["active"]
+    send(panel, "act")
+    assert "nicht die aktive" in panel.error and "Turm" in panel.error
+    send(panel, "next_turn")   # turns work on any encounter
+    assert panel.error == "" and panel.panel["current"] == "Knappe"
+    follows = EncounterPanel(camp)
+    assert follows.panel["name"] == "Turm" and follows.rows == [] and follows.journal[0]["kind"] == "begegnung"
+    assert follows.text() == "Begegnung Turm: noch nicht begonnen, 0 Teilnehmer"
+    send(follows, "start")
+    assert "Turm" in follows.error
+
+
+def test_a_campaign_without_encounter_and_bad_input(tmp_path):
+    camp = Campaign.open(tmp_path / "leer.sqlite")
+    panel = EncounterPanel(camp)
+    assert panel.text() == "Keine aktive Begegnung" and panel.rows == [] and panel.pending == []
+    send(panel, "next_turn")
+    assert panel.error.startswith("Keine aktive Begegnung")
+    camp.new_encounter("Gasse")
+    assert panel.panel["name"] == "Gasse"
+    with pytest.raises(rpgkernel.RpgError, match="Begegnung oder eine Kampagne"):
+        EncounterPanel("Furt")
+
+
+# -- other cells and other notebooks -------------------------------------------------------------
+def test_a_resolve_line_on_the_same_campaign_shows_at_once(panel, camp):
+    journal = len(panel.journal)
+    rpgkernel.resolve("angriff Ritter -> Söldner entschieden", campaign=camp, dice=[7, 3])
+    assert row(panel, "Söldner")["res"][0] == ["GD", 0, 4]   # 7 - armour 2 = 5 damage: GD 4 -> 0, VIG -1
+    assert row(panel, "Söldner")["res"][1] == ["VIG", 12, 13]
+    assert panel.journal[-1]["kind"] == "auflösung" and len(panel.journal) == min(journal + 1, 12)
+    camp.encounter.next_turn()
+    assert panel.panel["current"] == "Knappe"
+
+
+def test_another_campaign_object_shows_after_poll(panel, camp, tmp_path):
+    other = Campaign.open(tmp_path / "k.sqlite")
+    rpgkernel.resolve("verlust Söldner virtue=SPI um=3", campaign=other)
+    other.encounter.next_turn()
+    assert row(panel, "Söldner")["res"][3] == ["SPI", 10, 10]   # not read yet
+    send(panel, "poll")
+    assert row(panel, "Söldner")["res"][3] == ["SPI", 7, 10]
+    assert panel.panel["current"] == "Knappe"
+    assert [e["kind"] for e in panel.journal[-2:]] == ["auflösung", "zug"]
+    before = panel.get_state()
+    send(panel, "poll")   # nothing new: nothing changes
+    assert panel.get_state() == before
+    other.close()
+
+
+def test_the_actor_follows_the_turn(panel, camp):
+    set_form(panel, actors=["Knappe"], verb="probe")
+    assert panel.lines["action"].endswith("probe Knappe")
+    send(panel, "next_turn")
+    assert panel.form["actors"] == [] and panel.lines["action"].endswith("probe Knappe")
+    send(panel, "next_turn")
+    assert panel.lines["action"].endswith("probe Söldner")
+
+
+def test_closing_stops_watching(camp):
+    panel = EncounterPanel(camp)
+    panel.close()
+    camp.encounter.next_turn()
+    assert panel.panel["current"] == "Ritter"
+
+
+# -- hostile names, many combatants ---------------------------------------------------------------
+def test_hostile_names_pass_through_as_data(tmp_path):
+    camp = Campaign.open(tmp_path / "boese.sqlite")
+    camp.set_ruleset("bastionland")
+    enc = camp.new_encounter(HOSTILE)
+    enc.add(HOSTILE, side='"><script>alert(1)</script>', sheet={"vig": 10, "cla": 10, "spi": 10, "gd": 3})
+    enc.add("Ritter", side="Spieler", sheet={"vig": 13, "cla": 10, "spi": 13, "gd": 5})
+    panel = EncounterPanel(camp)
+    send(panel, "start")
+    assert panel.panel["name"] == HOSTILE and panel.rows[1]["name"] == HOSTILE
+    assert panel.rows[1]["side"] == '"><script>alert(1)</script>'
+    set_form(panel, verb="probe", actors=[HOSTILE], dice="3")
+    assert panel.lines["action"] == f'%%resolve --würfel 3\nprobe "{HOSTILE}"'
+    send(panel, "act")
+    assert panel.error == "" and panel.result["cards"][0]["actors"] == [HOSTILE]
+    assert any(HOSTILE in e["text"] for e in panel.journal)
+    send(panel, "next_turn")
+    assert panel.text() == f"Runde 1 – am Zug: {HOSTILE}"
+
+
+def test_the_front_end_sets_only_text():
+    source = asset("encounter.js")
+    assert "innerHTML" not in source and "insertAdjacentHTML" not in source and "outerHTML" not in source
+    assert "export default { render }" in source
+    assert EncounterPanel._esm.index("function drawChart") < EncounterPanel._esm.index("function panelTable")
+
+
+def test_two_hundred_combatants(tmp_path):
+    camp = Campaign.open(tmp_path / "gross.sqlite")
+    camp.set_ruleset("bastionland")
+    enc = camp.new_encounter("Schlacht")
+    enc.add("Ritter", side="Spieler", sheet={"vig": 13, "cla": 10, "spi": 13, "gd": 5})
+    enc.add("Goblin", side="Feinde", count=200, sheet={"vig": 8, "cla": 8, "spi": 6, "gd": 2},
+            conditions={"beeinträchtigt": {"runden": 1, "endet": "rundenende"}})
+    panel = EncounterPanel(enc)
+    send(panel, "start")
+    assert len(panel.rows) == 201 and panel.rows[0]["name"] == "Ritter"
+    assert all(r["cond"] == [["beeinträchtigt", 1]] for r in panel.rows[1:])
+    send(panel, "next_round")
+    assert panel.panel["round"] == 2 and all(r["cond"] == [] for r in panel.rows)
+    set_form(panel, verb="angriff", targets=["Goblin 200"], dice="3")   # unarmed: W4
+    send(panel, "act")
+    assert panel.error == "" and panel.pending
+    assert len(json.dumps(panel.get_state(), ensure_ascii=False)) < 400_000
+
+
+# -- the quoting the lines rely on ----------------------------------------------------------------
+_names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=15).filter(
+    lambda s: s == s.strip())
+
+
+@given(_names, st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=15))
+def test_quote_is_the_inverse_of_the_reader(name, value):
+    (cmd,) = parse(f"probe {quote(name)}, Ritter -> {quote(name)} grund={quote(value, value=True)} deckung")
+    assert [w.text for w in cmd.actors] == [name, "Ritter"] and cmd.targets[0].text == name
+    assert cmd.options["grund"].text == value and [f.text for f in cmd.flags] == ["deckung"]
+
+
+def test_quote_leaves_plain_words_bare():
+    assert quote("Söldner") == "Söldner" and quote("Goblin 2") == '"Goblin 2"'
+    assert quote('Der "Rote"') == '"Der \\"Rote\\""'
+    assert quote("{W8,W6}", value=True) == "{W8,W6}" and quote("2W6+1", value=True) == "2W6+1"
+    assert re.fullmatch(r'".*"', quote("a b", value=True))

@@ -1,0 +1,12 @@
+// DistributionChart: the chart alone, under its title. Needs common.js and chart.js before it.
+
+function render({ model, el }) {
+  el.classList.add("rpgk-w", "rpgk-chart-widget");
+  return redrawOn(model, el, ["data", "title", "chart_view", "error"], () => {
+    const data = model.get("data") || {};
+    const title = model.get("title") || (data.label ? L(model, "widget.chart.title", { expr: data.label }) : "");
+    return h("div", {}, title ? h("h3", {}, title) : null, errorBox(model), drawChart(model, data));
+  });
+}
+
+export default { render };

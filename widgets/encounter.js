@@ -1,0 +1,442 @@
+// Encounter panel: initiative order, resources, conditions, actions as %%resolve lines, open choices, journal.
+// Every piece of data arrives as JSON in traits and is shown as text; nothing is parsed as HTML.
+// The order table updates only the rows that changed, so a turn change with hundreds of combatants is cheap.
+
+const PANEL_POLL_MS = 3000;   // how often a visible panel asks Python for other notebooks' writes
+
+/** The form's state as last written by this view (the "form" trait), and a setter that syncs it. */
+function panelForm(model) {
+  const state = { form: { ...(model.get("form") || {}) }, written: null };
+  state.set = (patch) => {
+    state.form = { ...state.form, ...patch };
+    state.written = JSON.stringify(state.form);
+    model.set("form", state.form);
+    model.save_changes();
+  };
+  state.pull = () => {  // a change Python made (or another view): take it over; true if it was not ours
+    const now = model.get("form") || {};
+    const changed = JSON.stringify(now) !== state.written;
+    state.form = { ...now };
+    state.written = JSON.stringify(state.form);
+    return changed;
+  };
+  return state;
+}
+
+function panelNames(model) {
+  return (model.get("rows") || []).map((r) => r.name);
+}
+
+function panelOptions(names, selected, blank) {
+  const chosen = new Set(selected);
+  const out = blank === undefined ? [] : [h("option", { value: "", selected: chosen.size === 0 }, blank)];
+  for (const n of names) out.push(h("option", { value: n, selected: chosen.has(n) }, n));
+  return out;
+}
+
+function panelSelected(select) {
+  return Array.from(select.selectedOptions, (o) => o.value).filter((v) => v !== "");
+}
+
+function panelCode(text) {
+  return text ? h("pre", { class: "rpgk-line" }, h("code", {}, text)) : null;
+}
+
+// -- header and buttons -----------------------------------------------------------------
+function panelHead(model) {
+  const p = model.get("panel") || {};
+  const rules = model.get("rules") || {};
+  if (!p.name) return h("div", {}, h("h3", {}, L(model, "widget.panel.none")));
+  const facts = [];
+  if (p.round) {
+    facts.push(L(model, "widget.panel.round", { round: p.round }));
+    if (p.segments && p.segment != null) {
+      facts.push(L(model, "widget.panel.segment", { segment: p.segment, segments: p.segments }));
+    }
+    facts.push(L(model, "widget.panel.turn", { figure: p.current }));
+  } else {
+    facts.push(L(model, "widget.panel.waiting"), L(model, "widget.panel.count", { n: p.count }));
+  }
+  const button = (type, key, disabled) => h("button", {
+    type: "button", "data-focus": type, disabled: !!disabled, onclick: () => send(model, type),
+  }, L(model, key));
+  const buttons = p.round
+    ? [button("next_turn", "widget.panel.next_turn"), button("next_round", "widget.panel.next_round")]
+    : [button("start", "widget.panel.start", !p.count)];
+  buttons.push(button("undo", "widget.panel.undo", !p.undo), button("redo", "widget.panel.redo", !p.redo));
+  return h("div", {},
+    h("h3", {}, p.name, " ", h("span", { class: "rpgk-muted" }, rules.title || "")),
+    h("div", { class: "rpgk-panel-facts", role: "status" }, facts.join(" · ")),
+    h("div", { class: "rpgk-row" }, buttons));
+}
+
+// -- the order table (keyed rows, only changed rows rebuilt) ---------------------------------
+function panelTable(model, form) {
+  const tbody = h("tbody");
+  const headRow = h("tr");
+  const wrap = h("div", { class: "rpgk-order-wrap" },
+    h("table", { class: "rpgk-table rpgk-order" },
+      h("caption", { class: "rpgk-sr" }, L(model, "widget.panel.order")), h("thead", {}, headRow), tbody));
+  const cache = new Map();   // name -> {key, tr}
+  let rulesKey = null;
+  let headKey = null;
+  let currentName = null;
+
+  const bar = ([name, value, max]) => {
+    const share = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
+    const level = share <= 0 ? "empty" : share < 0.34 ? "low" : "ok";
+    return h("span", {
+      class: `rpgk-meter rpgk-meter-${level}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": Math.max(0, max),
+      "aria-valuenow": Math.max(0, Math.min(value, Math.max(0, max))),
+      "aria-label": L(model, "widget.panel.bar", { name, value, max }),
+    }, h("span", { class: "rpgk-meter-fill", style: `width:${(share * 100).toFixed(1)}%` }),
+    h("span", { class: "rpgk-meter-text" }, `${name} ${value}/${max}`));
+  };
+
+  const row = (r, withRolls) => {
+    const about = (model.get("rules") || {}).conditions || {};
+    const conds = r.cond.map(([name, left]) => h("span", { class: "rpgk-cond", title: about[name] || null },
+      left == null ? name : `${name} (${L(model, "condition.left", { n: left })})`));
+    const cells = [
+      h("th", { scope: "row" }, r.name),
+      h("td", { class: "rpgk-side" }, r.side),
+      h("td", { class: "rpgk-res" }, r.res.map(bar)),
+      h("td", { class: "rpgk-conds" }, conds),
+    ];
+    if (withRolls) {
+      const rolls = form.form.rolls || {};
+      cells.push(h("td", {}, r.roll ? h("input", {
+        type: "number", class: "rpgk-roll", value: rolls[r.name] ?? "", "data-focus": `roll:${r.name}`,
+        "aria-label": L(model, "widget.panel.initiative_of", { name: r.name }),
+        oninput: (e) => form.set({ rolls: { ...(form.form.rolls || {}), [r.name]: e.target.value } }),
+      }) : ""));
+    }
+    return h("tr", {}, cells);
+  };
+
+  const markCurrent = (name) => {
+    const old = currentName !== null ? cache.get(currentName) : null;
+    if (old) old.tr.removeAttribute("aria-current");
+    currentName = name ?? null;
+    const now = currentName !== null ? cache.get(currentName) : null;
+    if (!now) return;
+    now.tr.setAttribute("aria-current", "true");
+    requestAnimationFrame(() => {  // keep the current row in view inside the table's own scroll area
+      const top = now.tr.offsetTop;  // read after this update's DOM changes: one layout, not two
+      if (top < wrap.scrollTop || top + now.tr.offsetHeight > wrap.scrollTop + wrap.clientHeight) {
+        wrap.scrollTop = Math.max(0, top - wrap.clientHeight / 3);
+      }
+    });
+  };
+
+  const update = () => {
+    const rows = model.get("rows") || [];
+    const panel = model.get("panel") || {};
+    const withRolls = !panel.round && rows.some((r) => r.roll);
+    const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls;
+    if (rk !== rulesKey) { cache.clear(); tbody.replaceChildren(); rulesKey = rk; currentName = null; }
+    if (headKey !== String(withRolls)) {
+      headKey = String(withRolls);
+      const cols = ["col_name", "col_side", "col_resources", "col_conditions"];
+      if (withRolls) cols.push("col_initiative");
+      headRow.replaceChildren(...cols.map((k) => h("th", { scope: "col" }, L(model, `widget.panel.${k}`))));
+    }
+    const seen = new Set();
+    rows.forEach((r, i) => {
+      const key = JSON.stringify(r);
+      let entry = cache.get(r.name);
+      if (!entry || entry.key !== key) {
+        const tr = row(r, withRolls);
+        if (entry) {
+          entry.tr.replaceWith(tr);
+          if (r.name === currentName) currentName = null;
+        }
+        entry = { key, tr };
+        cache.set(r.name, entry);
+      }
+      seen.add(r.name);
+      if (tbody.children[i] !== entry.tr) tbody.insertBefore(entry.tr, tbody.children[i] || null);
+    });
+    for (const [name, entry] of cache) {
+      if (!seen.has(name)) { entry.tr.remove(); cache.delete(name); if (name === currentName) currentName = null; }
+    }
+    if (panel.current !== currentName) markCurrent(panel.current);  // a rebuilt current row reset currentName
+  };
+  return { node: wrap, update };
+}
+
+// -- the action form ----------------------------------------------------------------------
+function panelAction(model, form, redraw) {
+  const rules = model.get("rules") || {};
+  const verbs = rules.verbs || [];
+  if (!verbs.length || !(model.get("panel") || {}).name) return h("div");
+  const f = form.form;
+  const verb = verbs.find((v) => v.name === f.verb) || verbs[0];
+  const names = panelNames(model);
+  const current = (model.get("panel") || {}).current;
+  const field = (label, control, hint) => h("label", { class: "rpgk-field" },
+    h("span", { class: "rpgk-field-label" }, label), control, hint ? h("span", { class: "rpgk-muted" }, hint) : null);
+
+  const verbSelect = h("select", {
+    "data-focus": "verb", title: verb.help,
+    onchange: (e) => { form.set({ verb: e.target.value, targets: [], options: {} }); redraw(); },
+  }, verbs.map((v) => h("option", { value: v.name, selected: v.name === verb.name, title: v.help }, v.name)));
+
+  const actors = (f.actors && f.actors.length) ? f.actors : (current ? [current] : []);
+  const many = verb.actors !== "one";
+  const actorSelect = h("select", {
+    "data-focus": "actor", multiple: many, size: many ? Math.min(6, Math.max(2, names.length)) : null,
+    onchange: (e) => form.set({ actors: panelSelected(e.target) }),
+  }, panelOptions(names, actors, many ? undefined : ""));
+  const controls = [
+    field(L(model, "widget.panel.verb"), verbSelect),
+    field(L(model, "widget.panel.actor"), actorSelect, many ? L(model, "widget.panel.multi_hint") : null),
+  ];
+  if (verb.targets !== "none") {
+    const multi = verb.targets === "required";
+    controls.push(field(L(model, multi ? "widget.panel.targets" : "widget.panel.target"), h("select", {
+      "data-focus": "target", multiple: multi, size: multi ? Math.min(6, Math.max(2, names.length)) : null,
+      onchange: (e) => form.set({ targets: panelSelected(e.target) }),
+    }, panelOptions(names, f.targets || [], multi ? undefined : L(model, "widget.panel.no_target"))),
+    multi ? L(model, "widget.panel.multi_hint") : null));
+  }
+  const values = f.options || {};
+  const setOption = (name, value) => form.set({ options: { ...(form.form.options || {}), [name]: value } });
+  const options = verb.options.map(([name, kind]) => {
+    const focus = `opt:${name}`;
+    if (kind === "flag") {
+      return h("label", { class: "rpgk-field rpgk-flag" }, h("input", {
+        type: "checkbox", "data-focus": focus, checked: values[name] === true,
+        onchange: (e) => setOption(name, e.target.checked),
+      }), name);
+    }
+    if (kind === "name") {
+      return field(name, h("select", { "data-focus": focus, onchange: (e) => setOption(name, e.target.value) },
+        panelOptions(names, values[name] ? [values[name]] : [], L(model, "widget.panel.no_figure"))));
+    }
+    return field(name, h("input", {
+      type: kind === "int" ? "number" : "text", "data-focus": focus, value: values[name] ?? "",
+      class: kind === "int" ? "rpgk-num" : null, oninput: (e) => setOption(name, e.target.value),
+    }));
+  });
+  const dice = field(L(model, "widget.panel.dice"), h("input", {
+    type: "text", "data-focus": "dice", value: f.dice ?? "", placeholder: L(model, "widget.panel.dice_hint"),
+    oninput: (e) => form.set({ dice: e.target.value }),
+  }));
+  return h("section", { class: "rpgk-panel-action", "aria-label": L(model, "widget.panel.action") },
+    h("h4", {}, L(model, "widget.panel.action")),
+    h("div", { class: "rpgk-row" }, controls),
+    h("div", { class: "rpgk-muted rpgk-help" }, verb.help, verb.example ? ` – ${verb.example}` : ""),
+    options.length ? h("div", { class: "rpgk-row" }, options) : null,
+    h("div", { class: "rpgk-row" }, dice,
+      h("button", { type: "button", "data-focus": "preview", onclick: () => send(model, "preview") },
+        L(model, "widget.panel.preview")),
+      h("button", { type: "button", class: "rpgk-primary", "data-focus": "act", onclick: () => send(model, "act") },
+        L(model, "widget.panel.run"))));
+}
+
+// -- preview and result ---------------------------------------------------------------------
+function panelPreview(model) {
+  const p = model.get("preview") || {};
+  if (!p.cell) return h("div");
+  const items = (p.items || []).map((item, i) => h("div", { class: "rpgk-preview-item" },
+    h("div", {}, item.text),
+    item.chart ? drawChart(model, item.chart, `preview${i}`) : null));
+  return h("section", { class: "rpgk-panel-preview", "aria-label": L(model, "widget.panel.preview") },
+    h("h4", {}, L(model, "widget.panel.preview")), panelCode(p.cell), items,
+    h("div", { class: "rpgk-muted" }, (p.steps || []).join(" ")));
+}
+
+function panelCard(model, c) {
+  const head = `${c.action}: ${c.actors.join(", ")}` + (c.targets.length ? ` → ${c.targets.join(", ")}` : "");
+  const steps = c.steps.map((s) => h("li", {}, s.text, " ",
+    s.dice.map((d) => h("span", { class: "rpgk-die" + (d.kept ? "" : " rpgk-dropped"), title: `W${d.sides}` },
+      d.faces.join("→"))),
+    s.rule ? h("span", { class: "rpgk-muted" }, ` [${s.rule}]`) : null));
+  return h("div", { class: "rpgk-card rpgk-resolution" },
+    h("div", { class: "rpgk-head" }, head),
+    h("ol", {}, steps),
+    c.outcome ? h("div", { class: "rpgk-outcome" }, `${L(model, "resolution.outcome")}: ${c.outcome}`) : null,
+    c.effects.length ? h("ul", {}, c.effects.map((e) => h("li", {}, e))) : null,
+    c.choices.length ? h("div", {}, h("div", { class: "rpgk-head" }, L(model, "resolution.open")),
+      h("ul", {}, c.choices.map((x) => h("li", {}, x)))) : null);
+}
+
+function panelResult(model) {
+  const r = model.get("result") || {};
+  if (r.notice) return h("div", { class: "rpgk-notice", role: "status" }, r.notice);
+  if (!r.cell) return h("div");
+  return h("section", { class: "rpgk-panel-result", "aria-label": L(model, "widget.panel.result") },
+    h("h4", {}, L(model, "widget.panel.result")), panelCode(r.cell),
+    (r.cards || []).map((c) => panelCard(model, c)));
+}
+
+// -- open choices -----------------------------------------------------------------------------
+function panelChoices(model, form, drafts, takenBox, redraw) {
+  const open = model.get("pending") || [];
+  if (!open.length) return h("div");
+  const latest = open[open.length - 1];
+  const names = panelNames(model);
+
+  const choiceRow = (c) => {
+    const d = drafts[c.key] || (drafts[c.key] = { who: c.who[0] || names[0] || "", options: {} });
+    const focus = (part) => `choice:${c.key}:${part}`;
+    const others = names.filter((n) => !c.who.includes(n));
+    const who = h("select", { "data-focus": focus("who"), onchange: (e) => { d.who = e.target.value; } },
+      panelOptions(c.who, [d.who]),
+      others.length ? h("optgroup", { label: L(model, "widget.panel.others") }, panelOptions(others, [d.who])) : null);
+    const fields = c.fields.map((fl) => {
+      const set = (v) => { d.options[fl.name] = v; };
+      let control;
+      if (fl.kind === "flag") {
+        control = h("input", { type: "checkbox", "data-focus": focus(fl.name), checked: d.options[fl.name] === true,
+          onchange: (e) => set(e.target.checked) });
+      } else if (fl.values) {
+        control = h("select", { "data-focus": focus(fl.name), onchange: (e) => set(e.target.value) },
+          panelOptions(fl.values, [d.options[fl.name] ?? ""], "–"));
+      } else {
+        control = h("input", { type: fl.kind === "int" ? "number" : "text", "data-focus": focus(fl.name),
+          class: fl.kind === "int" ? "rpgk-num" : null, value: d.options[fl.name] ?? "",
+          oninput: (e) => set(e.target.value) });
+      }
+      return h("label", { class: "rpgk-field" }, h("span", { class: "rpgk-field-label" }, fl.name), control);
+    });
+    const take = () => {
+      const entry = { key: c.key, who: d.who, options: { ...d.options } };
+      form.set({ decisions: [...(form.form.decisions || []), entry] });
+      redraw();
+    };
+    return h("fieldset", { class: "rpgk-choice" },
+      h("legend", {}, c.label + (c.target ? ` (${c.target})` : "")),
+      h("div", { class: "rpgk-row" },
+        h("label", { class: "rpgk-field" },
+          h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.actor")), who),
+        fields,
+        h("button", { type: "button", "data-focus": focus("take"), onclick: take }, L(model, "widget.panel.take"))));
+  };
+
+  return h("section", { class: "rpgk-panel-choices", "aria-label": L(model, "widget.panel.choices") },
+    h("h4", {}, L(model, "widget.panel.choices")),
+    open.slice(0, -1).map((p) => h("div", { class: "rpgk-muted" },
+      L(model, "widget.panel.older_pending", { source: p.source }))),
+    panelCode(latest.source),
+    h("div", { class: "rpgk-muted rpgk-help" }, L(model, "widget.panel.choices_hint")),
+    latest.choices.map(choiceRow),
+    takenBox,
+    h("div", { class: "rpgk-row" },
+      h("label", { class: "rpgk-field" }, h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.dice")),
+        h("input", { type: "text", "data-focus": "decision_dice", value: form.form.decision_dice ?? "",
+          placeholder: L(model, "widget.panel.dice_hint"),
+          oninput: (e) => form.set({ decision_dice: e.target.value }) })),
+      h("button", { type: "button", class: "rpgk-primary", "data-focus": "decide",
+        onclick: () => send(model, "choose") }, L(model, "widget.panel.decide")),
+      h("button", { type: "button", "data-focus": "decline", onclick: () => send(model, "choose", { decline: true }) },
+        L(model, "widget.panel.decline"))));
+}
+
+/** The choices taken over so far, as the lines they stand for, each with a button to remove it. */
+function panelTaken(model, form, redraw) {
+  const taken = form.form.decisions || [];
+  const lines = model.get("lines") || {};
+  if (!taken.length) return h("div");
+  return h("div", {},
+    h("ul", { class: "rpgk-taken" }, taken.map((_, i) => {
+      const text = (lines.taken || [])[i] || "";
+      return h("li", {}, h("code", {}, text), " ", h("button", {
+        type: "button", "data-focus": `taken:${i}`, "aria-label": L(model, "widget.panel.remove", { line: text }),
+        onclick: () => { form.set({ decisions: taken.filter((__, j) => j !== i) }); redraw(); },
+      }, "✕"));
+    })),
+    panelCode(lines.decision));
+}
+
+function panelJournal(model) {
+  const entries = model.get("journal") || [];
+  return h("section", { class: "rpgk-panel-journal", "aria-label": L(model, "widget.panel.journal") },
+    h("h4", {}, L(model, "widget.panel.journal")),
+    entries.length
+      ? h("ol", { class: "rpgk-journal" }, entries.map((e) => h("li", { value: e.seq, title: e.text },
+        h("span", { class: "rpgk-muted" }, `${e.kind} `), e.text)))
+      : h("div", { class: "rpgk-muted" }, L(model, "widget.panel.journal_empty")));
+}
+
+// -- assembly -------------------------------------------------------------------------------
+/** A tiny event source with the model's on/off, so redrawOn() can redraw a section on local events too. */
+function panelEvents() {
+  const handlers = new Map();
+  return {
+    on(name, f) { if (!handlers.has(name)) handlers.set(name, new Set()); handlers.get(name).add(f); },
+    off(name, f) { handlers.get(name)?.delete(f); },
+    emit(name) { for (const f of [...(handlers.get(name) || [])]) f(); },
+  };
+}
+
+function render({ model, el }) {
+  const form = panelForm(model);
+  const local = panelEvents();
+  const drafts = { id: null, of: {} };   // choice fields not yet taken over (this view only)
+  const box = (cls) => h("div", { class: cls });
+  const parts = {
+    error: box("rpgk-panel-error"), head: box("rpgk-panel-head"), choices: box(""), taken: box(""),
+    action: box(""), line: box(""), preview: box(""), result: box(""), journal: box(""),
+  };
+  const table = panelTable(model, form);
+  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.choices,
+    parts.action, parts.line, parts.preview, parts.result, parts.journal);
+  el.replaceChildren(root);
+
+  const redrawAction = () => local.emit("change:action");
+  const redrawChoices = () => local.emit("change:choices");
+  const choices = () => {
+    const open = model.get("pending") || [];
+    const id = open.length ? open[open.length - 1].id : null;
+    if (id !== drafts.id) { drafts.id = id; drafts.of = {}; }
+    return panelChoices(model, form, drafts.of, parts.taken, redrawChoices);
+  };
+  const offs = [
+    redrawOn(model, parts.error, ["error"], () => errorBox(model) || h("div")),
+    redrawOn(model, parts.head, ["panel", "rules"], () => panelHead(model)),
+    redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
+    redrawOn(model, parts.result, ["result"], () => panelResult(model)),
+    redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
+    redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
+    redrawOn(model, parts.choices, ["pending"], choices),
+    redrawOn(local, parts.choices, ["choices"], choices),
+    redrawOn(model, parts.taken, ["lines"], () => panelTaken(model, form, redrawChoices)),
+    redrawOn(model, parts.line, ["lines"], () => h("div", {},
+      h("div", { class: "rpgk-field-label rpgk-muted" }, L(model, "widget.panel.line")),
+      panelCode((model.get("lines") || {}).action))),
+  ];
+  // the action form redraws when what it offers changes, not on the keystrokes it syncs itself
+  let actionKey = null;
+  const actionCheck = () => {
+    const p = model.get("panel") || {};
+    const key = JSON.stringify([model.get("rules"), panelNames(model), p.name,
+      (form.form.actors || []).length ? null : p.current]);
+    if (key !== actionKey) { actionKey = key; redrawAction(); }
+  };
+  const formChanged = () => {   // Python changed the form (cleared dice, decisions, the actor)
+    if (form.pull()) { actionKey = null; actionCheck(); redrawChoices(); }
+  };
+  const tableChanged = () => { table.update(); actionCheck(); };
+  const listen = [["change:rows", tableChanged], ["change:panel", tableChanged], ["change:rules", tableChanged],
+    ["change:form", formChanged]];
+  for (const [name, f] of listen) model.on(name, f);
+  tableChanged();
+
+  // other notebooks' writes: poll while the panel is on screen
+  let visible = true;
+  const seen = typeof IntersectionObserver === "function"
+    ? new IntersectionObserver((entries) => { visible = entries.some((e) => e.isIntersecting); }) : null;
+  if (seen) seen.observe(root);
+  const timer = setInterval(() => { if (visible && !document.hidden) send(model, "poll"); }, PANEL_POLL_MS);
+
+  return () => {
+    clearInterval(timer);
+    if (seen) seen.disconnect();
+    for (const off of offs) off();
+    for (const [name, f] of listen) model.off(name, f);
+  };
+}
+
+export default { render };
