@@ -73,11 +73,11 @@ class Session:
 
     def undo(self) -> str:
         """Undo the campaign's last change; what it was, in the journal's words."""
-        return _summary(self.need_campaign().undo())
+        return journal_summary(self.need_campaign().undo())
 
     def redo(self) -> str:
         """Redo the last undone change; what it was, in the journal's words."""
-        return _summary(self.need_campaign().redo())
+        return journal_summary(self.need_campaign().redo())
 
     def journal(self, last: int | None = None, kind: str | None = None, figure: str | None = None,
                 encounter: str | None = None) -> Journal:
@@ -87,7 +87,7 @@ class Session:
 _SHOWN = 3  # journal texts named in an undo/redo confirmation
 
 
-def _summary(texts: list[str]) -> str:
+def journal_summary(texts: list[str]) -> str:
     """The first journal texts of a transaction, and how many more there are."""
     more = len(texts) - _SHOWN
     return "; ".join(texts[:_SHOWN]) + (" " + t("rpg.and_more", n=more) if more > 0 else "")

@@ -316,6 +316,28 @@ def test_a_fixed_encounter_that_is_not_active(camp):
     assert follows.text() == "Begegnung Turm: noch nicht begonnen, 0 Teilnehmer"
     send(follows, "start")
     assert "Turm" in follows.error
+    send(panel, "activate")     # the panel's encounter becomes the active one; actions run again
+    assert panel.error == "" and panel.panel["active"] and camp.encounter.name == "Furt"
+    assert follows.panel["name"] == "Furt"
+    assert camp.journal(last=1)[0].data["text"] == "Begegnung Furt ist jetzt die aktive"
+    set_form(panel, verb="probe", actors=["Knappe"], dice="5")
+    send(panel, "act")
+    assert panel.error == "" and panel.result["cards"]
+    camp.undo()
+    camp.undo()
+    assert camp.encounter.name == "Turm"
+
+
+def test_segments_are_set_from_the_panel(camp, monkeypatch):
+    monkeypatch.setattr(ruleset("bastionland"), "segments", 10)
+    panel = EncounterPanel(camp)
+    assert panel.panel["segments"] == 10 and panel.panel["segment"] is None
+    send(panel, "segment", segment="4")
+    assert panel.error == "" and panel.panel["segment"] == 4 and panel.text().endswith("Segment 4")
+    send(panel, "segment", segment="11")
+    assert "11" in panel.error and panel.panel["segment"] == 4
+    send(panel, "segment", segment="")
+    assert panel.error == "" and panel.panel["segment"] is None
 
 
 def test_a_campaign_without_encounter_and_bad_input(tmp_path):

@@ -64,6 +64,14 @@ function panelHead(model) {
     ? [button("next_turn", "widget.panel.next_turn"), button("next_round", "widget.panel.next_round")]
     : [button("start", "widget.panel.start", !p.count)];
   buttons.push(button("undo", "widget.panel.undo", !p.undo), button("redo", "widget.panel.redo", !p.redo));
+  if (!p.active) buttons.push(button("activate", "widget.panel.activate"));
+  if (p.round && p.segments) {
+    const choices = [h("option", { value: "", selected: p.segment == null }, "–")];
+    for (let i = 1; i <= p.segments; i++) choices.push(h("option", { value: i, selected: p.segment === i }, i));
+    buttons.push(h("label", {}, L(model, "widget.panel.segment_label"), " ",
+      h("select", { "data-focus": "segment", onchange: (e) => send(model, "segment", { segment: e.target.value }) },
+        choices)));
+  }
   return h("div", {},
     h("h3", {}, p.name, " ", h("span", { class: "rpgk-muted" }, rules.title || "")),
     h("div", { class: "rpgk-panel-facts", role: "status" }, facts.join(" · ")),

@@ -31,7 +31,7 @@ def _die_text(d: DieRoll) -> str:
     return text + "*" if d.success else text
 
 
-def _die_html(d: DieRoll) -> str:
+def die_html(d: DieRoll) -> str:
     pieces, prev_rerolled = [], False
     for face, rerolled in zip(d.faces, d.rerolled):
         if pieces:
@@ -53,71 +53,71 @@ def _die_markdown(d: DieRoll) -> str:
     return f"**{text[:-1]}**" if d.success else text
 
 
-def _parts(part: Part, die: Callable[[DieRoll], str]) -> str:
+def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     """The rolled expression with each pool's dice, written by ``die``, in brackets."""
     from ..dice.nodes import BinOp, Call, Const, Neg, Paren
     node = part.node
     if isinstance(node, Const):
         return str(node.value)
     if isinstance(node, Paren):
-        return f"({_parts(part.children[0], die)})"
+        return f"({roll_parts(part.children[0], die)})"
     if isinstance(node, Neg):
-        return f"−{_parts(part.children[0], die)}"
+        return f"−{roll_parts(part.children[0], die)}"
     if isinstance(node, BinOp):
-        a, b = (_parts(c, die) for c in part.children)
+        a, b = (roll_parts(c, die) for c in part.children)
         op = {"+": "+", "-": "−", "*": "×"}[node.op]
         return f"{a} {op} {b}"
     if isinstance(node, Call):
-        inner = ", ".join(_parts(c, die) for c in part.children)
+        inner = ", ".join(roll_parts(c, die) for c in part.children)
         return f"{node.name}({inner})"
     return "[" + ", ".join(die(d) for d in part.dice) + "]"
 
 
-def _result_word(roll: Roll) -> str:
+def result_word(roll: Roll) -> str:
     return f"{roll.total} {t('roll.successes')}" if roll.counts_successes else str(roll.total)
 
 
-def _chance_text(roll: Roll) -> str | None:
+def chance_text(roll: Roll) -> str | None:
     p = roll.p_at_least()
     return None if p is None else t("roll.chance", value=roll.total, p=percent(p))
 
 
 def roll_text(roll: Roll) -> str:
     """``4W6kh3 = [6, 5, (2), 4] = 15  ·  P(≥ 15) = 35,49 %``"""
-    detail = _parts(roll.tree, _die_text)
-    line = f"{roll.expression} = {detail} = {_result_word(roll)}"
-    chance = _chance_text(roll)
+    detail = roll_parts(roll.tree, _die_text)
+    line = f"{roll.expression} = {detail} = {result_word(roll)}"
+    chance = chance_text(roll)
     return f"{line}  ·  {chance}" if chance else line
 
 
 def roll_markdown(roll: Roll) -> str:
-    detail = _parts(roll.tree, _die_markdown)
-    chance = _chance_text(roll)
-    md = f"`{roll.expression}` = {detail} = **{_result_word(roll)}**"
+    detail = roll_parts(roll.tree, _die_markdown)
+    chance = chance_text(roll)
+    md = f"`{roll.expression}` = {detail} = **{result_word(roll)}**"
     return md + (f" · {chance}" if chance else "")
 
 
 def roll_html(roll: Roll, chart: bool = True) -> str:
-    detail = _parts(roll.tree, _die_html)
+    detail = roll_parts(roll.tree, die_html)
     given = f" · {t('roll.given')}" if roll.given else ""
     out = [style(), '<div class="rpgk-card rpgk-roll">',
            f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
            f'<div class="rpgk-dice">{detail}</div>',
-           f'<div class="rpgk-total">{html.escape(_result_word(roll))}</div>']
+           f'<div class="rpgk-total">{html.escape(result_word(roll))}</div>']
     try:
         d = roll.dist
     except DiceSyntaxError as err:
         out.append(f'<div class="rpgk-chance">{html.escape(t("roll.no_dist", reason=err.message))}</div>')
     else:
         out.append(f'<div class="rpgk-chance" title="{html.escape(t("roll.chance_title"))}">'
-                   f'{html.escape(_chance_text(roll) or "")}</div>')
+                   f'{html.escape(chance_text(roll) or "")}</div>')
         if chart:
             out.append(chart_svg(d, marks=(roll.total,)))
     out.append("</div>")
     return "".join(out)
 
 
-def _rolls_frame(rolls: Rolls) -> tuple[str, str]:
+def rolls_frame(rolls: Rolls) -> tuple[str, str]:
     """The header and the summary line of several rolls."""
     totals = [r.total for r in rolls]
     return (t("rolls.header", n=len(rolls), expr=rolls[0].expression),
@@ -127,17 +127,17 @@ def _rolls_frame(rolls: Rolls) -> tuple[str, str]:
 def rolls_text(rolls: Rolls) -> str:
     if not rolls:
         return ""
-    head, summary = _rolls_frame(rolls)
+    head, summary = rolls_frame(rolls)
     return "\n".join([head] + [f"{i}. {roll_text(r)}" for i, r in enumerate(rolls, 1)] + [summary])
 
 
 def rolls_html(rolls: Rolls) -> str:
     if not rolls:
         return ""
-    head, summary = _rolls_frame(rolls)
+    head, summary = rolls_frame(rolls)
     rows = "".join(
-        f'<tr><td>{i}.</td><td style="text-align:left">{_parts(r.tree, _die_html)}</td>'
-        f"<td><b>{html.escape(_result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
+        f'<tr><td>{i}.</td><td style="text-align:left">{roll_parts(r.tree, die_html)}</td>'
+        f"<td><b>{html.escape(result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
     out = [style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
            f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>"]
     try:
@@ -201,7 +201,7 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
         tip = f"{label}: P(=) {percent(h)}, P(≥) {percent(ge[lo_v - d.min])}"
         out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bw - 1, 0.5):.2f}" height="{bh:.2f}" '
                    f'fill="{fill}"><title>{html.escape(tip)}</title></rect>')
-    for v in _axis_ticks(d.min, d.max):
+    for v in axis_ticks(d.min, d.max):
         x = pad_l + ((v - d.min) // step + 0.5) * bw
         out.append(f'<text x="{x:.2f}" y="{height - 3}" font-size="10" text-anchor="middle" '
                    f'fill="currentColor">{v}</text>')
@@ -209,7 +209,7 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
     return "".join(out)
 
 
-def _axis_ticks(lo: int, hi: int) -> list[int]:
+def axis_ticks(lo: int, hi: int) -> list[int]:
     span = hi - lo
     if span <= 12:
         return list(range(lo, hi + 1))

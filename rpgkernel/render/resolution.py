@@ -6,11 +6,11 @@ import html
 
 from ..messages import t
 from .base import percent, style
-from .dice import _die_html, dist_summary
+from .dice import die_html, dist_summary
 
 
 # -- resolutions ---------------------------------------------------------------
-def _preview_lines(preview) -> list[str]:
+def preview_lines(preview) -> list[str]:
     from ..dice import Dist
     if preview is None:
         return []
@@ -30,13 +30,13 @@ def _head(res) -> str:
     return f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
 
 
-def _effect_text(e) -> str:
+def effect_text(e) -> str:
     if e.resource:
         return f"{e.resource} {e.by:+d}"
     return e.condition if e.on else t("resolution.ends", condition=e.condition)
 
 
-def _outcome_text(res) -> str:
+def outcome_text(res) -> str:
     def value(v) -> str:
         if isinstance(v, bool):
             return t("resolution.yes" if v else "resolution.no")
@@ -54,7 +54,7 @@ def resolution_summary(res) -> str:
     """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
     if res.open:
         return f"{_head(res)} – {t('resolution.pending')}"
-    what = ", ".join(f"{e.figure} {_effect_text(e)}" for e in res.effects) or _outcome_text(res)
+    what = ", ".join(f"{e.figure} {effect_text(e)}" for e in res.effects) or outcome_text(res)
     return _head(res) + (f" – {what}" if what else "")
 
 
@@ -70,13 +70,13 @@ def _preview_label(key: str) -> str:
 def resolution_text(res) -> str:
     """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
     lines = [_head(res)]
-    lines += [f"  {t('resolution.preview')}: {p}" for p in _preview_lines(res.preview)]
+    lines += [f"  {t('resolution.preview')}: {p}" for p in preview_lines(res.preview)]
     for s in res.steps:
         lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
     if res.outcome:
-        lines.append(f"  {t('resolution.outcome')}: {_outcome_text(res)}")
+        lines.append(f"  {t('resolution.outcome')}: {outcome_text(res)}")
     for e in res.effects:
-        lines.append(f"  → {e.figure}: {_effect_text(e)}")
+        lines.append(f"  → {e.figure}: {effect_text(e)}")
     for c in res.choices:
         lines.append(f"  ? {c.label}" + (f" ({', '.join(c.options)})" if c.options else ""))
     return "\n".join(lines)
@@ -87,16 +87,16 @@ def resolution_html(res) -> str:
     head = esc(res.action) + ": " + esc(", ".join(res.actors)) + (
         " → " + esc(", ".join(res.targets)) if res.targets else "")
     parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
-    for p in _preview_lines(res.preview):
+    for p in preview_lines(res.preview):
         parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
     steps = "".join(
-        f"<li>{esc(s.text)}" + (" " + "".join(_die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
+        f"<li>{esc(s.text)}" + (" " + "".join(die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
         + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
     parts.append(f"<ol>{steps}</ol>")
     if res.outcome:
-        parts.append(f'<div class="rpgk-total">{esc(t("resolution.outcome"))}: {esc(_outcome_text(res))}</div>')
+        parts.append(f'<div class="rpgk-total">{esc(t("resolution.outcome"))}: {esc(outcome_text(res))}</div>')
     if res.effects:
-        items = "".join(f"<li>{esc(e.figure)}: {esc(_effect_text(e))}</li>" for e in res.effects)
+        items = "".join(f"<li>{esc(e.figure)}: {esc(effect_text(e))}</li>" for e in res.effects)
         parts.append(f"<ul>{items}</ul>")
     if res.choices:
         items = "".join(f"<li>{esc(c.label)}" + (f" ({esc(', '.join(c.options))})" if c.options else "")

@@ -22,33 +22,39 @@ class Figure:
         self.path = path
 
     @property
-    def _data(self) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
+        """A copy of the figure's campaign record (name, ruleset, sheet, resources, conditions, …)."""
         self.campaign.refresh()
         return copy.deepcopy(model.figure(self.campaign._state, self.path))
 
     @property
     def name(self) -> str:
-        return self._data["name"]
+        return self.record["name"]
 
     @property
     def sheet(self) -> dict[str, Any]:
-        return self._data.get("sheet", {})
+        return self.record.get("sheet", {})
+
+    @property
+    def ruleset(self) -> str | None:
+        """The key of the figure's ruleset (a character's copy: the character's)."""
+        return self.record.get("ruleset")
 
     @property
     def resources(self) -> dict[str, dict[str, int]]:
-        return self._data.get("resources", {})
+        return self.record.get("resources", {})
 
     @property
     def conditions(self) -> dict[str, dict[str, Any]]:
-        return self._data.get("conditions", {})
+        return self.record.get("conditions", {})
 
     def __repr__(self) -> str:
         from ..render import figure_text
-        return figure_text(self._data)
+        return figure_text(self.record)
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         from ..render import figure_html, figure_text
-        data = self._data
+        data = self.record
         return {"text/plain": figure_text(data), "text/html": figure_html(data)}
 
 
@@ -94,6 +100,15 @@ class Encounter:
             tx.set(["encounters", self.name, "segment"], segment)
             tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
                      encounter=self.name)
+
+    @retrying
+    def activate(self) -> None:
+        """Make this the campaign's active encounter, the one ``%%resolve`` lines act in."""
+        with self.campaign.transaction() as tx:
+            if tx.state["active_encounter"] == self.name:
+                return
+            tx.set(["active_encounter"], self.name)
+            tx.event("begegnung", t("journal.activate", name=self.name), encounter=self.name)
 
     @property
     def combatants(self) -> dict[str, Figure]:

@@ -12,7 +12,7 @@ import traitlets
 from ..dice import Dist
 from ..messages import t
 from ..render.base import number, percent
-from ..render.dice import _axis_ticks
+from ..render.dice import axis_ticks
 from .base import Widget
 
 #: bars drawn at most; wider supports are drawn in equal bins
@@ -65,7 +65,7 @@ def chart_data(dist: Dist, marked: Any = None) -> dict[str, Any]:
     shown = [m for m in _marks(marked) if dist.min <= m <= dist.max]
     mean, sd = dist.mean, dist.sd
     return {"label": dist.label or "", "min": dist.min, "max": dist.max, "step": step, "bars": bars,
-            "ticks": [{"value": v, "bar": (v - dist.min) // step} for v in _axis_ticks(dist.min, dist.max)],
+            "ticks": [{"value": v, "bar": (v - dist.min) // step} for v in axis_ticks(dist.min, dist.max)],
             "marked": shown, "marked_bars": sorted({(m - dist.min) // step for m in shown}),
             "mean": mean, "sd": sd, "mean_text": number(mean), "sd_text": number(sd)}
 

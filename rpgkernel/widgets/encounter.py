@@ -20,7 +20,7 @@ from ..errors import RpgError
 from ..messages import t
 from ..resolve import resolve
 from ..rules.base import Ruleset
-from ..session import _summary
+from ..session import journal_summary
 from ..state import Campaign, Encounter
 from ..state.model import REDO, UNDO
 from . import panel_data as data
@@ -210,11 +210,24 @@ class EncounterPanel(Widget):
     def on_next_round(self, _content: dict[str, Any]) -> None:
         self._need().next_round()
 
+    def on_activate(self, _content: dict[str, Any]) -> None:
+        """Make the panel's encounter the active one, so that actions may run in it."""
+        self._need().activate()
+
+    def on_segment(self, content: dict[str, Any]) -> None:
+        """Move to a segment of the round (rulesets that split rounds); ``None`` or "": none."""
+        value = content.get("segment")
+        if value in ("", None):
+            value = None
+        elif isinstance(value, str) and value.isdigit():
+            value = int(value)
+        self._need().set_segment(value)
+
     def on_undo(self, _content: dict[str, Any]) -> None:
-        self.result = {"notice": t("widget.panel.undone", what=_summary(self.campaign.undo()))}
+        self.result = {"notice": t("widget.panel.undone", what=journal_summary(self.campaign.undo()))}
 
     def on_redo(self, _content: dict[str, Any]) -> None:
-        self.result = {"notice": t("widget.panel.redone", what=_summary(self.campaign.redo()))}
+        self.result = {"notice": t("widget.panel.redone", what=journal_summary(self.campaign.redo()))}
 
     def on_poll(self, _content: dict[str, Any]) -> None:
         """Fold in what other notebooks wrote (a cheap read when nothing is new)."""

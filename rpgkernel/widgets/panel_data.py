@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..dice import Dist
-from ..render.resolution import _effect_text, _outcome_text, _preview_lines
+from ..render.resolution import effect_text, outcome_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
 from .chart import chart_data
@@ -109,7 +109,7 @@ def preview_items(preview: Any) -> list[dict[str, Any]]:
     entries = preview.items() if isinstance(preview, dict) else [(None, preview)]
     out = []
     for key, value in entries:
-        for line in _preview_lines(value if key is None else {key: value}):
+        for line in preview_lines(value if key is None else {key: value}):
             out.append({"text": line, "chart": chart_data(value) if isinstance(value, Dist) else None})
     return out
 
@@ -120,8 +120,8 @@ def card(res: Any) -> dict[str, Any]:
             "steps": [{"text": s.text, "rule": s.rule,
                        "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept}
                                 for r in s.rolls for d in r.dice]} for s in res.steps],
-            "outcome": _outcome_text(res) if res.outcome else "",
-            "effects": [f"{e.figure}: {_effect_text(e)}" for e in res.effects],
+            "outcome": outcome_text(res) if res.outcome else "",
+            "effects": [f"{e.figure}: {effect_text(e)}" for e in res.effects],
             "choices": [c.label for c in res.choices], "open": res.open}
 
 

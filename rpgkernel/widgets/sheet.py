@@ -91,7 +91,7 @@ class CharacterSheet(Widget):
 
     def _update(self, *, reload: bool = False) -> None:
         """Show the figure as the campaign has it; the form follows unless it holds unsaved edits."""
-        data = self.campaign.figure(self._name, self._encounter)._data
+        data = self.campaign.figure(self._name, self._encounter).record
         key = data.get("ruleset")
         engine = rules.get(key)
         sheet = data.get("sheet", {})

@@ -16,7 +16,7 @@ from ..dice.exact import dist as exact_dist
 from ..dice.roll import roll as roll_expr
 from ..errors import DiceSyntaxError, GivenDiceError, RpgError
 from ..messages import t
-from ..render.dice import _chance_text, _parts, _result_word, _rolls_frame, dist_summary
+from ..render.dice import chance_text, roll_parts, result_word, rolls_frame, dist_summary
 from ..session import Session, current
 from .base import Widget
 from .chart import VIEWS, DistributionChart, chart_data
@@ -39,7 +39,7 @@ def roll_data(roll: Roll) -> dict[str, Any]:
         dice.append(die.to_dict())
         return "\0"
 
-    texts = _parts(roll.tree, slot).split("\0")
+    texts = roll_parts(roll.tree, slot).split("\0")
     parts: list[Any] = []
     for i, text in enumerate(texts):
         parts += [text] if text else []
@@ -49,9 +49,9 @@ def roll_data(roll: Roll) -> dict[str, Any]:
     except DiceSyntaxError as err:
         chance = t("roll.no_dist", reason=err.message)
     else:
-        chance = _chance_text(roll) or ""
+        chance = chance_text(roll) or ""
     return {"expression": roll.expression, "given": roll.given, "parts": parts,
-            "total": _result_word(roll), "chance": chance}
+            "total": result_word(roll), "chance": chance}
 
 
 def _roll_chart(rolls: Sequence[Roll]) -> dict[str, Any]:
@@ -103,7 +103,7 @@ class RollCard(_RollsView):
     def __init__(self, result: Roll | Rolls, **kwargs: Any) -> None:
         self.result = result
         rolls = list(result) if isinstance(result, Rolls) else [result]
-        head, summary = _rolls_frame(result) if isinstance(result, Rolls) and rolls else ("", "")
+        head, summary = rolls_frame(result) if isinstance(result, Rolls) and rolls else ("", "")
         super().__init__(entries=[roll_data(r) for r in rolls], chart=_roll_chart(rolls),
                          head=head, summary=summary, **kwargs)
 
@@ -168,7 +168,7 @@ class DiceTray(_RollsView):
             return t("widget.tray.text_empty")
         n, last = len(self.rolls), self.rolls[-1]
         count = t("widget.tray.count_one") if n == 1 else t("widget.tray.count", n=n)
-        return t("widget.tray.text", count=count, expr=last.expression, total=_result_word(last))
+        return t("widget.tray.text", count=count, expr=last.expression, total=result_word(last))
 
 
 def view_bundle(obj: Roll | Rolls | Dist) -> tuple[dict[str, Any], dict[str, Any]]:
