@@ -2,19 +2,23 @@
 
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
 import pytest
+from browser.fixtures import expect, fixture_chromium, fixture_lab, fixture_notebook, fixture_page  # noqa: F401
+from browser.notebook import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # no build isolation: hatchling comes from the test extra, so building needs no network
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                   check=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(out), str(ROOT)], check=True)
     [whl] = out.glob("rpgkernel-*.whl")
     return whl
 
@@ -35,3 +39,46 @@ def test_installed_wheel_renders_from_its_own_files(wheel, tmp_path):
                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
     home, styled = out.stdout.split()
     assert Path(home) == tmp_path and styled == "True"
+
+
+def _venv_with_wheel(venv: Path, wheel: Path) -> Path:
+    """A fresh virtual environment with the wheel installed; its Python.
+
+    The only way in to this run's packages (ipykernel, anywidget, numpy, …) is a
+    ``.pth`` file naming their site-packages folder: a plain path entry, so the
+    ``.pth`` files in it (the editable install's path to the source tree) are
+    not processed and ``rpgkernel`` can only come from the wheel.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    (Path(site) / "test-environment.pth").write_text("".join(f"{p}\n" for p in ours))
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index",
+                    "-q", str(wheel)], check=True)
+    return python
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_installed_wheel_shows_widgets_in_the_browser(wheel, tmp_path, lab, notebook):
+    venv = tmp_path / "venv"
+    kernel = Kernel("rpgkernel-wheel", "Python (rpgkernel wheel)")
+    lab.add_kernel(kernel.name, kernel.display_name, _venv_with_wheel(venv, wheel))
+    nb = notebook([
+        "import rpgkernel, rpgkernel.assets\n"
+        "print(rpgkernel.__file__)\nprint(rpgkernel.assets.asset_path('common.js'))",
+        'from rpgkernel.widgets import DistributionChart\nDistributionChart(rpgkernel.dist("3W6"))',
+    ], kernel=kernel)
+
+    expect(nb.output(0)).to_contain_text("common.js")
+    package, front_end = nb.output(0).inner_text().split()
+    assert Path(package).is_relative_to(venv) and Path(package).name == "__init__.py"
+    assert Path(front_end).is_relative_to(venv) and Path(front_end).parent.name == "frontend"
+
+    chart = nb.output(1).locator(".rpgk-w svg").first
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box["width"] > 100 and box["height"] > 50
+    assert chart.locator("rect, path, polygon").count() >= 16  # 3W6: sixteen values, a bar each

@@ -1,0 +1,1 @@
+"""Browser tests: notebooks run in a real JupyterLab, shown in headless Chromium."""

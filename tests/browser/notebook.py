@@ -1,0 +1,89 @@
+"""Notebooks in the browser: write one, open it in JupyterLab, run all cells; screenshots for the gallery."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT_MS = 90_000
+
+
+class Kernel(NamedTuple):
+    name: str
+    display_name: str
+
+
+PYTHON3 = Kernel("python3", "Python 3 (ipykernel)")
+
+_PROMPTS = ("() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]"
+            ".map(e => e.textContent.trim())")
+# JupyterLab's "run all" resolves when every cell has run (true) or one failed and stopped the rest (false)
+_RUN_ALL = """ms => Promise.race([
+  window.jupyterapp.commands.execute('notebook:run-all-cells'),
+  new Promise((_, fail) => setTimeout(() => fail(new Error(`cells still running after ${ms} ms`)), ms))])"""
+_STATUS = "text => (document.querySelector('#jp-main-statusbar')?.innerText ?? '').includes(text)"
+
+
+class Notebook:
+    """A notebook open in ``page``; ``output(i)`` is the output area of code cell ``i``."""
+
+    def __init__(self, page, path: Path, kernel: Kernel) -> None:
+        self.page, self.path, self.kernel = page, path, kernel
+        self.cells = page.locator(".jp-Notebook .jp-CodeCell")
+
+    def output(self, index: int):
+        return self.cells.nth(index).locator(".jp-OutputArea-output")
+
+    def wait_idle(self) -> None:
+        """Wait for the status bar's "<kernel> | Idle": only then does the kernel exist."""
+        self.page.wait_for_function(_STATUS, arg=f"{self.kernel.display_name} | Idle", timeout=TIMEOUT_MS)
+
+    def prompts(self) -> list[str]:
+        return self.page.evaluate(_PROMPTS)
+
+    def run_all(self) -> None:
+        """Run every cell; fail unless each one ran (its execution count shows) without an error."""
+        ok = self.page.evaluate(_RUN_ALL, TIMEOUT_MS)
+        self.wait_idle()
+        prompts = self.prompts()
+        if not ok or not all(re.fullmatch(r"\[\d+\]:", p) for p in prompts):
+            errors = self.page.locator(
+                '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+            raise AssertionError(f"not every cell of {self.path.name} ran: prompts {prompts}\n" + "\n".join(errors))
+
+
+def write_notebook(path: Path, cells: list[str], kernel: Kernel = PYTHON3) -> Path:
+    """A notebook of code cells with kernelspec metadata (without it JupyterLab asks for a kernel)."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    nb.metadata["kernelspec"] = {"name": kernel.name, "display_name": kernel.display_name, "language": "python"}
+    nbformat.write(nb, path)
+    return path
+
+
+def open_notebook(page, lab, name: str, cells: list[str], kernel: Kernel = PYTHON3) -> Notebook:
+    """Write ``name``.ipynb into the server's root, open it, run all cells; the open notebook."""
+    path = write_notebook(lab.root / f"{name}.ipynb", cells, kernel)
+    page.goto(lab.url(f"lab/tree/{path.name}?reset"))
+    notebook = Notebook(page, path, kernel)
+    notebook.wait_idle()
+    notebook.run_all()
+    return notebook
+
+
+def gallery_dir() -> Path:
+    """``$RPGKERNEL_GALLERY`` (relative to the repository) or ``tests/.artifacts/gallery``."""
+    return ROOT / os.environ.get("RPGKERNEL_GALLERY", "tests/.artifacts/gallery")
+
+
+def gallery(locator, name: str) -> Path:
+    """Save a screenshot of one element (a card, a widget) as ``<gallery>/<name>.png``."""
+    folder = gallery_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    locator.screenshot(path=str(path), animations="disabled")
+    return path
