@@ -3,6 +3,7 @@
 // The order table updates only the rows that changed, so a turn change with hundreds of combatants is cheap.
 
 const PANEL_POLL_MS = 3000;   // how often a visible panel asks Python for other notebooks' writes
+const PANEL_ROWS_PER_FRAME = 25;  // rows built per frame: the first frame fills the visible part of the table
 
 /** The form's state as last written by this view (the "form" trait), and a setter that syncs it. */
 function panelForm(model) {
@@ -89,6 +90,7 @@ function panelTable(model, form) {
   let rulesKey = null;
   let headKey = null;
   let currentName = null;
+  let later = 0;             // a scheduled frame that builds more rows
 
   const bar = ([name, value, max]) => {
     const share = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
@@ -96,9 +98,8 @@ function panelTable(model, form) {
     return h("span", {
       class: `rpgk-meter rpgk-meter-${level}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": Math.max(0, max),
       "aria-valuenow": Math.max(0, Math.min(value, Math.max(0, max))),
-      "aria-label": L(model, "widget.panel.bar", { name, value, max }),
-    }, h("span", { class: "rpgk-meter-fill", style: `width:${(share * 100).toFixed(1)}%` }),
-    h("span", { class: "rpgk-meter-text" }, `${name} ${value}/${max}`));
+      "aria-label": L(model, "widget.panel.bar", { name, value, max }), style: `--fill:${(share * 100).toFixed(1)}%`,
+    }, `${name} ${value}/${max}`);
   };
 
   const row = (r, withRolls) => {
@@ -150,10 +151,15 @@ function panelTable(model, form) {
       headRow.replaceChildren(...cols.map((k) => h("th", { scope: "col" }, L(model, `widget.panel.${k}`))));
     }
     const seen = new Set();
-    rows.forEach((r, i) => {
+    let built = 0;
+    let i = 0;
+    for (; i < rows.length; i++) {
+      const r = rows[i];
       const key = JSON.stringify(r);
       let entry = cache.get(r.name);
       if (!entry || entry.key !== key) {
+        if (built === PANEL_ROWS_PER_FRAME) break;
+        built++;
         const tr = row(r, withRolls);
         if (entry) {
           entry.tr.replaceWith(tr);
@@ -164,7 +170,11 @@ function panelTable(model, form) {
       }
       seen.add(r.name);
       if (tbody.children[i] !== entry.tr) tbody.insertBefore(entry.tr, tbody.children[i] || null);
-    });
+    }
+    if (i < rows.length) {  // the rows below the first screenful follow in the next frames
+      for (const r of rows.slice(i)) seen.add(r.name);
+      if (!later) later = requestAnimationFrame(() => { later = 0; update(); });
+    }
     for (const [name, entry] of cache) {
       if (!seen.has(name)) { entry.tr.remove(); cache.delete(name); if (name === currentName) currentName = null; }
     }
