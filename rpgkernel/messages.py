@@ -418,6 +418,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "store.snapshot_not_json": "Der Schnappschuss lässt sich nicht unverändert als JSON speichern: {problem}",
         "store.snapshot_too_large": "Der Schnappschuss ist zu groß: {size:,} Bytes (höchstens {max:,}).",
         "store.snapshot_seq": "Ein Schnappschuss gehört zu einer Position im Journal von 0 bis {last}, nicht {seq!r}.",
+        # rules: adz
+        # rules: midgard
         # widgets: shared
         # widgets: chart and dice tray
         "widget.chart.title": "Verteilung von {expr}",

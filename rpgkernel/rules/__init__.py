@@ -48,4 +48,5 @@ def get(key: str | None) -> Ruleset:
     return _ENGINES.get(key or "", _FREE)
 
 
-from . import bastionland  # noqa: E402,F401  (engines register themselves)
+# engines register themselves on import
+from . import bastionland  # noqa: E402,F401
