@@ -303,6 +303,17 @@ def test_errors_show_and_the_form_stays(panel, camp):
     assert panel.error == ""   # success clears the error
 
 
+def test_actions_use_the_form_the_message_carries(camp):
+    """A click's message may overtake the form's state update; it carries the form itself."""
+    panel = EncounterPanel(camp)
+    set_form(panel, verb="probe", actors=["Ritter"], options={"virtue": "VIG"})
+    carried = {**panel.form, "actors": ["Knappe"], "options": {"virtue": "CLA"}, "dice": "4"}
+    send(panel, "act", form=carried)
+    assert panel.error == "" and panel.form["actors"] == ["Knappe"]
+    assert panel.result["cell"].splitlines()[1] == "probe Knappe virtue=CLA"
+    assert camp.journal(last=1)[0].data["text"].startswith("probe: Knappe")
+
+
 def test_a_fixed_encounter_that_is_not_active(camp):
     panel = EncounterPanel(camp.encounter)
     camp.new_encounter("Turm")

@@ -83,6 +83,16 @@ def test_saving_writes_through_the_campaign(camp):
     assert w.draft["vig"] == 12 and w.draft["reittier"] == "" and w.resources[1]["max"] == 12
 
 
+def test_save_uses_the_draft_it_carries(camp):
+    """The save message overtakes a held-back state update: it brings the newest draft along."""
+    w = CharacterSheet(camp, "Ritter")
+    edit(w, vig=1)                                  # the update that arrived
+    send(w, "save", draft={**w.draft, "vig": 14})   # what the GM had typed when pressing Enter
+    assert w.error == "" and camp.characters["Ritter"].sheet["vig"] == 14 and w.draft["vig"] == 14
+    send(w, "save", draft="kaputt")                 # not a dict: ignored, the stored draft counts
+    assert w.error == "" and camp.characters["Ritter"].sheet["vig"] == 14
+
+
 def test_an_untouched_form_changes_nothing(camp):
     w = CharacterSheet(camp, "Ritter")
     seq = camp.state["seq"]

@@ -39,6 +39,16 @@ function send(model, type, payload) {
   model.send({ type, ...(payload || {}) });
 }
 
+/**
+ * A form's keydown handler: Enter in one of its fields submits the form. JupyterLab cancels the browser's
+ * own implicit submission inside notebook cells (it keeps Enter for its shortcuts there).
+ */
+function submitOnEnter(ev) {
+  if (ev.key !== "Enter" || ev.isComposing || !(ev.target instanceof HTMLInputElement)) return;
+  ev.preventDefault();
+  ev.currentTarget.requestSubmit();
+}
+
 /** The error box for the model's "error" trait (empty: nothing). */
 function errorBox(model) {
   const text = model.get("error");

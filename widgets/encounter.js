@@ -14,6 +14,9 @@ function panelForm(model) {
     model.set("form", state.form);
     model.save_changes();
   };
+  // A message to Python with the form as this view has it: a state update still held back by
+  // ipywidgets (one at a time is in flight) must not make an action run on older choices.
+  state.send = (type, payload) => send(model, type, { ...(payload || {}), form: state.form });
   state.pull = () => {  // a change Python made (or another view): take it over; true if it was not ours
     const now = model.get("form") || {};
     const changed = JSON.stringify(now) !== state.written;
@@ -44,7 +47,7 @@ function panelCode(text) {
 }
 
 // -- header and buttons -----------------------------------------------------------------
-function panelHead(model) {
+function panelHead(model, form) {
   const p = model.get("panel") || {};
   const rules = model.get("rules") || {};
   if (!p.name) return h("div", {}, h("h3", {}, L(model, "widget.panel.none")));
@@ -59,7 +62,7 @@ function panelHead(model) {
     facts.push(L(model, "widget.panel.waiting"), L(model, "widget.panel.count", { n: p.count }));
   }
   const button = (type, key, disabled) => h("button", {
-    type: "button", "data-focus": type, disabled: !!disabled, onclick: () => send(model, type),
+    type: "button", "data-focus": type, disabled: !!disabled, onclick: () => form.send(type),
   }, L(model, key));
   const buttons = p.round
     ? [button("next_turn", "widget.panel.next_turn"), button("next_round", "widget.panel.next_round")]
@@ -247,9 +250,9 @@ function panelAction(model, form, redraw) {
     h("div", { class: "rpgk-muted rpgk-help" }, verb.help, verb.example ? ` – ${verb.example}` : ""),
     options.length ? h("div", { class: "rpgk-row" }, options) : null,
     h("div", { class: "rpgk-row" }, dice,
-      h("button", { type: "button", "data-focus": "preview", onclick: () => send(model, "preview") },
+      h("button", { type: "button", "data-focus": "preview", onclick: () => form.send("preview") },
         L(model, "widget.panel.preview")),
-      h("button", { type: "button", class: "rpgk-primary", "data-focus": "act", onclick: () => send(model, "act") },
+      h("button", { type: "button", class: "rpgk-primary", "data-focus": "act", onclick: () => form.send("act") },
         L(model, "widget.panel.run"))));
 }
 
@@ -347,8 +350,8 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
           placeholder: L(model, "widget.panel.dice_hint"),
           oninput: (e) => form.set({ decision_dice: e.target.value }) })),
       h("button", { type: "button", class: "rpgk-primary", "data-focus": "decide",
-        onclick: () => send(model, "choose") }, L(model, "widget.panel.decide")),
-      h("button", { type: "button", "data-focus": "decline", onclick: () => send(model, "choose", { decline: true }) },
+        onclick: () => form.send("choose") }, L(model, "widget.panel.decide")),
+      h("button", { type: "button", "data-focus": "decline", onclick: () => form.send("choose", { decline: true }) },
         L(model, "widget.panel.decline"))));
 }
 
@@ -413,7 +416,7 @@ function render({ model, el }) {
   };
   const offs = [
     redrawOn(model, parts.error, ["error"], () => errorBox(model) || h("div")),
-    redrawOn(model, parts.head, ["panel", "rules"], () => panelHead(model)),
+    redrawOn(model, parts.head, ["panel", "rules"], () => panelHead(model, form)),
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),

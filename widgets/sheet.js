@@ -5,7 +5,6 @@
 const SHEET_TRAITS = ["figure", "ruleset", "extensible", "fields", "revision", "error", "error_field",
   "stale", "resources", "conditions", "labels"];
 const POLL_MS = 5000;   // how often to look for other notebooks' changes while visible
-let sheetCount = 0;
 
 function sheetDraft(model) {
   return model.get("draft") || {};
@@ -122,7 +121,8 @@ function sheetState(model) {
 }
 
 function render({ model, el }) {
-  const uid = `rpgk-sheet-${++sheetCount}`;
+  // unique in the page: each widget's module is a separate instance, so a module-level counter is not
+  const uid = `rpgk-sheet-${Math.random().toString(36).slice(2, 10)}`;
   const added = { name: "", kind: "text" };   // the "new field" inputs survive redraws
   let shownError = "";
   let focusNext = null;
@@ -134,7 +134,7 @@ function render({ model, el }) {
   };
 
   const addForm = () => h("form", {
-    class: "rpgk-row rpgk-sheet-add", novalidate: true,
+    class: "rpgk-row rpgk-sheet-add", novalidate: true, onkeydown: submitOnEnter,
     onsubmit: (e) => {
       e.preventDefault();
       focusNext = `f:${added.name.trim()}`;
@@ -159,11 +159,8 @@ function render({ model, el }) {
     const ruleset = model.get("ruleset");
     const form = h("form", {
       class: "rpgk-sheet-form", novalidate: true, "aria-label": L(model, "widget.sheet.form"),
-      onsubmit: (e) => { e.preventDefault(); send(model, "save"); },
-      // Enter saves from every editor, also from a checkbox
-      onkeydown: (e) => {
-        if (e.key === "Enter" && e.target.type === "checkbox") { e.preventDefault(); form.requestSubmit(); }
-      },
+      onsubmit: (e) => { e.preventDefault(); send(model, "save", { draft: sheetDraft(model) }); },
+      onkeydown: submitOnEnter,   // Enter saves from every editor, also from a checkbox
     },
     fields.length ? fields.map((f, i) => sheetField(model, f, i, uid, redraw))
       : h("p", { class: "rpgk-muted" }, L(model, "widget.sheet.empty")),

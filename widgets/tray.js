@@ -74,6 +74,7 @@ function drawTray(model, el) {
   });
   const form = h("form", {
     class: "rpgk-tray-form",
+    onkeydown: submitOnEnter,
     onsubmit: (ev) => {
       ev.preventDefault();
       send(model, "roll", { expression: expression.value, given: given.value });
@@ -94,6 +95,7 @@ function drawTray(model, el) {
     ["change:entries", () => {
       const last = (model.get("entries") || [])[0];
       said.textContent = last ? `${last.expression} = ${last.total}` : "";
+      given.value = model.get("given") ?? "";   // a new roll has used the given dice up
     }]];
   for (const [event, fn] of listeners) model.on(event, fn);
   const stop = redrawOn(model, body, ["entries", "chart", "chart_view", "error"], () => drawTrayBody(model));

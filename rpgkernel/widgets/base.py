@@ -29,6 +29,9 @@ class Widget(anywidget.AnyWidget):
 
     parts: ClassVar[tuple[str, ...]] = ()
     styles: ClassVar[tuple[str, ...]] = ()
+    #: dict traits the front end sends along with its messages (what it last wrote there): a
+    #: state update that ipywidgets still holds back must not make an action use older input
+    carried: ClassVar[tuple[str, ...]] = ()
     #: messages that only read: their success leaves a shown error alone
     reads: ClassVar[frozenset[str]] = frozenset({"poll"})
     #: catalogue keys with these prefixes go to the front end (``L(model, key)``)
@@ -62,6 +65,9 @@ class Widget(anywidget.AnyWidget):
         The front end receives the resulting state in one message.
         """
         with self.hold_sync():
+            for name in self.carried:
+                if isinstance(content.get(name), dict):
+                    setattr(self, name, content[name])
             try:
                 handler(content)
             except RpgError as err:

@@ -36,6 +36,7 @@ class EncounterPanel(Widget):
     parts = ("chart.js", "encounter.js")
     styles = ("chart.css", "encounter.css")
     label_prefixes = ("resolution.", "condition.")
+    carried = ("form",)
 
     rules = traitlets.Dict().tag(sync=True)      # the ruleset: title, segments, conditions, action verbs
     panel = traitlets.Dict().tag(sync=True)      # name, round, segment, whose turn, undo/redo possible

@@ -49,6 +49,7 @@ class CharacterSheet(Widget):
 
     parts = ("sheet.js",)
     styles = ("sheet.css",)
+    carried = ("draft",)
 
     figure = traitlets.Unicode("").tag(sync=True)          # the figure's name
     ruleset = traitlets.Unicode("").tag(sync=True)         # the ruleset's title ("" for none)
@@ -156,7 +157,7 @@ class CharacterSheet(Widget):
 
     # -- messages from the front end ----------------------------------------------------
     def on_save(self, _content: dict[str, Any]) -> None:
-        """Validate the draft with the ruleset and write it; refused, it stays in the form."""
+        """Validate the draft (carried by the message) with the ruleset and write it; refused, it stays in the form."""
         typed, revision = self._typed(), self.revision
         try:
             self.campaign.set_sheet(self._name, typed, self._encounter)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,6 +28,19 @@ _RUN_ALL = """ms => Promise.race([
   window.jupyterapp.commands.execute('notebook:run-all-cells'),
   new Promise((_, fail) => setTimeout(() => fail(new Error(`cells still running after ${ms} ms`)), ms))])"""
 _STATUS = "text => (document.querySelector('#jp-main-statusbar')?.innerText ?? '').includes(text)"
+# a new code cell at the end of the open notebook, run; resolves like "run all"
+_RUN_NEW = """([source, ms]) => {
+  const app = window.jupyterapp;
+  const notebook = app.shell.currentWidget.content;
+  notebook.activeCellIndex = notebook.widgets.length - 1;
+  return Promise.race([
+    app.commands.execute('notebook:insert-cell-below').then(() => {
+      notebook.activeCell.model.sharedModel.setSource(source);
+      return app.commands.execute('notebook:run-cell');
+    }),
+    new Promise((_, fail) => setTimeout(() => fail(new Error(`cell still running after ${ms} ms`)), ms))]);
+}"""
+_THEME = """name => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"""
 
 
 class Notebook:
@@ -48,7 +62,17 @@ class Notebook:
 
     def run_all(self) -> None:
         """Run every cell; fail unless each one ran (its execution count shows) without an error."""
-        ok = self.page.evaluate(_RUN_ALL, TIMEOUT_MS)
+        self._check(self.page.evaluate(_RUN_ALL, TIMEOUT_MS))
+
+    def run_cell(self, source: str) -> int:
+        """Add a code cell with ``source`` at the end and run it (the widgets above stay on screen).
+
+        Fails like ``run_all`` unless every cell has run; returns the new cell's index for ``output``.
+        """
+        self._check(self.page.evaluate(_RUN_NEW, [source, TIMEOUT_MS]))
+        return self.cells.count() - 1
+
+    def _check(self, ok: bool) -> None:
         self.wait_idle()
         prompts = self.prompts()
         if not ok or not all(re.fullmatch(r"\[\d+\]:", p) for p in prompts):
@@ -75,15 +99,62 @@ def open_notebook(page, lab, name: str, cells: list[str], kernel: Kernel = PYTHO
     return notebook
 
 
+def tab_into(widget, presses: int = 8) -> None:
+    """Enter a widget with the keyboard: select its cell by clicking the widget's heading
+    (nothing focusable there), then press Tab until the focus is in the widget (past the
+    cell's toolbar, if JupyterLab shows it); fails after ``presses`` presses."""
+    widget.locator("h3").first.click()
+    for _ in range(presses):
+        widget.page.keyboard.press("Tab")
+        if widget.evaluate("el => el.contains(document.activeElement)"):
+            return
+    raise AssertionError(f"{presses} presses of Tab did not reach the widget")
+
+
+def _switch_theme(page, name: str) -> None:
+    page.evaluate(_THEME, name)
+    page.wait_for_function("name => document.body.dataset.jpThemeName === name", arg=name, timeout=TIMEOUT_MS)
+
+
+@contextmanager
+def theme(page, lab, name: str):
+    """JupyterLab's theme ``name`` ("JupyterLab Dark") for the open page, until the block ends.
+
+    JupyterLab keeps the choice in the server's settings: afterwards they are reset, also
+    when the block fails, so the next page opens in the default theme again.
+    """
+    settings = Path(lab.env["JUPYTERLAB_SETTINGS_DIR"], "@jupyterlab", "apputils-extension",
+                    "themes.jupyterlab-settings")
+    before = page.evaluate("() => document.body.dataset.jpThemeName")
+    try:
+        _switch_theme(page, name)
+        yield
+        _switch_theme(page, before)
+    finally:
+        settings.unlink(missing_ok=True)
+
+
 def gallery_dir() -> Path:
     """``$RPGKERNEL_GALLERY`` (relative to the repository) or ``tests/.artifacts/gallery``."""
     return ROOT / os.environ.get("RPGKERNEL_GALLERY", "tests/.artifacts/gallery")
 
 
 def gallery(locator, name: str) -> Path:
-    """Save a screenshot of one element (a card, a widget) as ``<gallery>/<name>.png``."""
+    """Save a screenshot of one element (a card, a widget) as ``<gallery>/<name>.png``.
+
+    An element taller than the notebook's view is taken in a window made tall enough for it
+    (JupyterLab scrolls the notebook inside the page: a plain element shot would be cut off).
+    """
     folder = gallery_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    locator.screenshot(path=str(path), animations="disabled")
+    page, size = locator.page, locator.page.viewport_size
+    height = locator.bounding_box()["height"]
+    if size and height > size["height"] - 300:
+        page.set_viewport_size({"width": size["width"], "height": int(height) + 400})
+    try:
+        locator.screenshot(path=str(path), animations="disabled")
+    finally:
+        if size and page.viewport_size != size:
+            page.set_viewport_size(size)
     return path

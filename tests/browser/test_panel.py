@@ -1,0 +1,244 @@
+"""The encounter panel in a real JupyterLab: a Bastionland fight run from the panel, the campaign file
+it writes, a %%resolve cell shown at once, the keyboard, and legible text in the light and dark themes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.resolve import pending
+from rpgkernel.statblocks import load
+
+from .fixtures import expect
+from .notebook import gallery, tab_into, theme
+
+pytestmark = pytest.mark.browser
+
+FIGUREN = """
+figuren:
+  - name: Ritter
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+  - name: Knappe
+    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+    - name: Söldner
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
+    - name: Wache
+      seite: Feinde
+      werte: {vig: 10, cla: 10, spi: 12, gd: 3}
+      zustände:
+        beeinträchtigt: {runden: 2, endet: zugende}
+"""
+NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
+PANEL_CELL = 3
+
+# an attack whose W8 7 the target may Deny; with the W20 15 against SPI 10 the Deny costs the Söldner
+# a failed SPI save (Fatigued), and the W4 3 minus Armour 2 leaves 1 damage (see docs/bastionland.md)
+ATTACK, ATTACK_DICE = "angriff Ritter -> Söldner", [7, 3]
+DENY, DENY_DICE = "deny Söldner", [15]
+LATER = "verlust Söldner virtue=SPI um=3"
+
+# WCAG contrast of text against the colour behind it, from computed styles: translucent colours are
+# laid over the backgrounds of the element and its ancestors
+_COLOURS = """
+  const parse = (text) => {
+    const m = /rgba?\\(([^)]*)\\)/.exec(text || "");
+    if (!m) return null;
+    const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, below) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3])).concat(1);
+  const behind = (el) => {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    return layers.reverse().reduce((acc, c) => over(c, acc), [255, 255, 255, 1]);
+  };
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const lum = (c) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
+  const ratio = (el, bg) => {
+    const [hi, lo] = [lum(over(parse(getComputedStyle(el).color), bg)), lum(bg)].sort((a, b) => b - a);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+"""
+_CONTRAST = "(elements) => {" + _COLOURS + """
+  return elements.map((el) => ({ text: el.innerText.trim().slice(0, 40), ratio: ratio(el, behind(el)),
+    light: lum(behind(el)) > 0.5 }));
+}"""
+# a meter's text against every colour the meter paints (backgrounds and gradients of it and its parts)
+_METER_CONTRAST = "(meters) => {" + _COLOURS + """
+  const painted = (el) => {
+    const style = getComputedStyle(el);
+    return [style.backgroundColor, ...(style.backgroundImage.match(/rgba?\\([^)]*\\)/g) || [])]
+      .map(parse).filter((c) => c && c[3] > 0);
+  };
+  return meters.flatMap((meter) => {
+    const base = behind(meter.parentElement);
+    const colours = [meter, ...meter.querySelectorAll("*")].flatMap(painted).map((c) => over(c, base));
+    const walker = document.createTreeWalker(meter, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    while (walker.nextNode()) if (walker.currentNode.textContent.trim()) texts.push(walker.currentNode.parentElement);
+    const text = meter.getAttribute("aria-label");
+    return texts.flatMap((el) => colours.map((bg) => ({ text, ratio: ratio(el, bg) })));
+  });
+}"""
+# the panel's text: heading, facts, order table, buttons, conditions, form labels, lines, cards, journal
+_TEXT = ("h3, h4, .rpgk-panel-facts, th, td.rpgk-side, .rpgk-cond, button:enabled, .rpgk-field-label, "
+         ".rpgk-muted, .rpgk-line, .rpgk-resolution li, .rpgk-notice, .rpgk-journal li")
+
+
+def _cells(path) -> list[str]:
+    """The fight of FIGUREN in a new Bastionland campaign at ``path``, not yet begun, and its panel."""
+    return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FIGUREN,
+            "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+            "kampagne = rpgkernel.session.current().campaign\nEncounterPanel(kampagne)"]
+
+
+def _illegible(panel, minimum: float = 4.5) -> list[dict]:
+    """The panel's text below the contrast ``minimum`` (WCAG AA for body text: 4.5)."""
+    found = panel.locator(_TEXT).evaluate_all(_CONTRAST)
+    assert len(found) > 30, found   # the selector still finds the panel's text
+    return [f for f in found if f["ratio"] < minimum]
+
+
+def _illegible_meters(panel, minimum: float = 4.5) -> list[dict]:
+    return [f for f in panel.get_by_role("meter").evaluate_all(_METER_CONTRAST) if f["ratio"] < minimum]
+
+
+def _row(panel, name: str):
+    return panel.locator("tbody tr").filter(has=panel.page.get_by_role("rowheader", name=name))
+
+
+def _resolutions(campaign) -> list[dict]:
+    """The rules' record of each resolution in the journal (without the ids of open resolutions)."""
+    keys = ("text", "actors", "targets", "steps", "outcome", "effects", "open")
+    return [{k: e.data.get(k) for k in keys} for e in campaign.journal(kind="auflösung")]
+
+
+def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
+    path = tmp_path / "k.sqlite"
+    nb = notebook(_cells(path))
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    facts = panel.locator(".rpgk-panel-facts")
+    current = panel.locator("tbody tr[aria-current='true'] th")
+    journal = panel.get_by_role("region", name="Journal").locator("li")
+
+    # before the start: the combatants as they joined; "Kampf beginnen" starts round 1
+    expect(facts).to_have_text("noch nicht begonnen · 4 Teilnehmer")
+    expect(panel.get_by_role("rowheader")).to_have_text(NAMES)
+    expect(current).to_have_count(0)
+    panel.get_by_role("button", name="Kampf beginnen").click()
+    expect(facts).to_have_text("Runde 1 · am Zug: Ritter")
+    expect(current).to_have_text("Ritter")
+    expect(_row(panel, "Wache").locator(".rpgk-cond")).to_have_text("beeinträchtigt (noch 2)")
+    expect(_row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4")).to_have_attribute("aria-valuenow", "4")
+    with Campaign.open(path) as camp:
+        assert (camp.encounter.round, camp.encounter.current, camp.encounter.order) == (1, "Ritter", NAMES)
+
+    # keyboard only: Tab to "Nächster Zug", Enter; Tab, Tab to "Rückgängig", Space
+    tab_into(panel)
+    expect(panel.get_by_role("button", name="Nächster Zug")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(current).to_have_text("Knappe")
+    expect(facts).to_have_text("Runde 1 · am Zug: Knappe")
+    with Campaign.open(path) as camp:
+        assert camp.encounter.current == "Knappe"
+        assert camp.journal(last=1)[0].kind == "zug"
+    expect(panel.get_by_role("button", name="Nächster Zug")).to_be_focused()   # kept over the redraw
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(panel.get_by_role("button", name="Rückgängig")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(current).to_have_text("Ritter")
+    expect(panel.locator(".rpgk-notice")).to_have_text("Rückgängig gemacht: Runde 1: Knappe ist am Zug")
+    with Campaign.open(path) as camp:
+        assert camp.encounter.current == "Ritter"
+        assert camp.journal(last=1)[0].kind == "rückgängig"
+        seq = camp.state["seq"]
+
+    # the action form: the line it stands for; a preview before the roll shows the damage as a chart
+    # and writes nothing. Each click waits for the line, which Python writes once it has the form:
+    # ipywidgets holds back a state update while the one before is unanswered, and a click's message
+    # could overtake it.
+    line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
+    panel.locator("[data-focus='verb']").select_option("angriff")
+    panel.locator("[data-focus='target']").select_option("Söldner")
+    expect(line).to_have_text(f"%%resolve\n{ATTACK}")
+    panel.get_by_role("button", name="Vorschau").click()
+    preview = panel.get_by_role("region", name="Vorschau")
+    expect(preview.locator(".rpgk-line")).to_have_text(f"%%resolve --vorschau\n{ATTACK}")
+    expect(preview.locator(".rpgk-chart-svg").first.locator(".rpgk-bar")).not_to_have_count(0)
+    preview.locator(".rpgk-bar").first.hover()
+    expect(preview.locator(".rpgk-chart-readout").first).to_have_text(re.compile(r"^Wert 0: genau \d+,\d\d %"))
+    with Campaign.open(path) as camp:
+        assert camp.state["seq"] == seq
+
+    # the attack with given dice leaves a Deny open; the Deny is taken in the panel and decided
+    panel.locator("[data-focus='dice']").fill(",".join(map(str, ATTACK_DICE)))
+    expect(line).to_have_text(f"%%resolve --würfel 7,3\n{ATTACK}")
+    panel.get_by_role("button", name="Würfeln / Ausführen").click()
+    expect(panel.get_by_role("region", name="Ergebnis").locator(".rpgk-line")).to_have_text(
+        f"%%resolve --würfel 7,3\n{ATTACK}")
+    expect(preview).to_have_count(0)   # the roll replaces the preview
+    choices = panel.get_by_role("region", name="Offene Entscheidungen")
+    deny = choices.get_by_role("group", name=re.compile("^Deny"))
+    expect(deny.get_by_role("combobox")).to_have_value("Söldner")
+    with Campaign.open(path) as camp:
+        assert len(pending(camp)) == 1
+    deny.get_by_role("button", name="Übernehmen").click()
+    expect(choices.locator(".rpgk-taken code")).to_have_text([DENY])
+    choices.locator("[data-focus='decision_dice']").fill(",".join(map(str, DENY_DICE)))
+    expect(choices.locator(".rpgk-line").last).to_have_text(f"%%resolve --würfel 15\n{DENY}")
+    choices.get_by_role("button", name="Entscheiden").click()
+    expect(choices).to_have_count(0)
+    expect(_row(panel, "Söldner").locator(".rpgk-cond")).to_have_text(["Fatigued"])
+    expect(_row(panel, "Söldner").get_by_role("meter", name="GD 3 von 4")).to_be_visible()
+    with Campaign.open(path) as camp:
+        assert pending(camp) == {}
+        assert "Fatigued" in camp.figure("Söldner").conditions
+        closed = camp.journal(kind="auflösung")[-1].data["text"]
+        done = _resolutions(camp)
+    expect(journal.last).to_have_text(re.compile("^auflösung " + re.escape(closed) + "$"))
+    # the panel wrote what the same lines in %%resolve cells write
+    with Campaign.open(tmp_path / "zwilling.sqlite") as twin:
+        twin.set_ruleset("bastionland")
+        load(twin, FIGUREN)
+        twin.encounter.start()
+        rpgkernel.resolve(ATTACK, campaign=twin, dice=ATTACK_DICE)
+        rpgkernel.resolve(DENY, campaign=twin, dice=DENY_DICE)
+        assert done == _resolutions(twin)
+
+    # a %%resolve cell run below the panel shows in it at once: the SPI bar and the journal
+    spi = _row(panel, "Söldner").get_by_role("meter", name=re.compile("^SPI "))
+    expect(spi).to_have_attribute("aria-valuenow", "10")
+    nb.run_cell(f"%%resolve\n{LATER}")
+    expect(spi).to_have_attribute("aria-valuenow", "7")
+    expect(spi).to_have_accessible_name("SPI 7 von 10")
+    with Campaign.open(path) as camp:
+        assert camp.figure("Söldner").resources["SPI"]["value"] == 7
+        last = camp.journal(last=1)[0].data["text"]
+    expect(journal.last).to_have_text(re.compile("^auflösung " + re.escape(last) + "$"))
+
+    # legible in the light and the dark theme
+    assert page.evaluate("document.body.dataset.jpThemeLight") == "true"
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    gallery(panel, "begegnung")
+    light = panel.evaluate("el => getComputedStyle(el).backgroundColor")
+    with theme(page, lab, "JupyterLab Dark"):
+        expect(panel).not_to_have_css("background-color", light)
+        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        assert not any(f["light"] for f in panel.locator(".rpgk-panel-facts").evaluate_all(_CONTRAST))
+        gallery(panel, "begegnung_dunkel")
+
