@@ -50,3 +50,5 @@ def get(key: str | None) -> Ruleset:
 
 # engines register themselves on import
 from . import bastionland  # noqa: E402,F401
+from . import adz  # noqa: E402,F401
+from . import midgard  # noqa: E402,F401

@@ -1,0 +1,358 @@
+"""Combat (seed 004): initiative, the melee chain, two weapons, ranged attacks.
+
+Seed sections: "Initiative", "Runden", "Angriffswurf", "Verteidigungswurf",
+"Schadensermittlung", "Widerstandswurf", "Auswirkungen", "Rüstungen,
+Parierwaffen und Schilde", "Beidhändiger Kampf", "Fernkampf".
+
+Order of the dice, for given dice: the attack roll (then the extra roll of
+two-weapon fighting); the defence roll (then its extra roll) if the attack
+reached its Mindestwurf and the defender defends; the resistance roll if
+damage is left after RS; then each luck decision's dice, each followed by a
+defence or resistance roll that the changed result newly calls for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ...dice import Dist, Roller
+from ...messages import t
+from ..resolution import Resolution
+from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, halbiert, handlungsmali, reaktion,
+                   reaktionswuerfel, wuerfeln)
+from .damage import GEISTIG, KOERPERLICH, schaden, verletzungsmalus
+from .data import AdzError, Waffe, data
+from .exact import angriff_dist, erfolge_dist, kette, p_treffer
+from .sheet import Figur
+
+VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
+
+
+# -- initiative ---------------------------------------------------------------------------
+def initiativebasis(figure: Mapping[str, Any]) -> int:
+    """Initiativebasiswert: the sheet's value, else (attribute + skill) × factor from the GM data."""
+    f = Figur(figure)
+    own = f.sheet.get("initiativebasis")
+    if own is not None:
+        return int(own)
+    rule = data().initiative
+    return (f.attribut(rule["attribut"]) + f.wert("fertigkeiten", rule["fertigkeit"], required=False)[1]) \
+        * int(rule["faktor"])
+
+
+def reihenfolge(werte: Mapping[str, int], roller: Roller, res: Resolution | None = None) -> list[str]:
+    """Descending initiative; participants with equal initiative roll W6 among themselves, again
+    while tied (Initiative)."""
+    groups: dict[int, list[str]] = {}
+    for name, v in werte.items():
+        groups.setdefault(v, []).append(name)
+    order: list[str] = []
+    for v in sorted(groups, reverse=True):
+        order += _ausgewuerfelt(groups[v], v, roller, res)
+    return order
+
+
+def _ausgewuerfelt(names: list[str], value: int, roller: Roller, res: Resolution | None) -> list[str]:
+    if len(names) == 1:
+        return names
+    rolls = {n: roller.roll("W6") for n in names}
+    if res is not None:
+        res.step(t("adz.initiative_tie", value=value, rolls=", ".join(f"{n} {r.total}" for n, r in rolls.items())),
+                 "Initiative", *rolls.values())
+    by: dict[int, list[str]] = {}
+    for n, r in rolls.items():
+        by.setdefault(r.total, []).append(n)
+    return [m for face in sorted(by, reverse=True) for m in _ausgewuerfelt(by[face], value, roller, res)]
+
+
+def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller, modifikator: int = 0) -> Resolution:
+    """Initiative = Initiativebasiswert + situational modifier + 2W6; ties rolled off (Initiative).
+
+    The outcome's ``reihenfolge`` is the order of the action phases; after
+    notable changes the GM has it rolled again.
+    """
+    res = Resolution("adz", "initiative", tuple(f["name"] for f in figures))
+    werte = {}
+    for f in figures:
+        base = initiativebasis(f)
+        roll = roller.roll("2W6")
+        werte[f["name"]] = base + modifikator + roll.total
+        res.step(t("adz.initiative", figure=f["name"], base=base, mod=f"{modifikator:+d}" if modifikator else "",
+                   roll=roll.total, total=werte[f["name"]]), "Initiative", roll, value=werte[f["name"]])
+    order = reihenfolge(werte, roller, res)
+    res.step(t("adz.initiative_order", order=", ".join(order)), "Runden")
+    res.outcome = {"reihenfolge": order, "initiative": werte}
+    return res
+
+
+# -- the melee chain ----------------------------------------------------------------------
+@dataclass
+class Kampfplan:
+    """The pools of one attack, set up before the roll, with the preview."""
+
+    res: Resolution
+    angreifer: Figur
+    verteidiger: Figur
+    waffe: Waffe
+    mw: int
+    angriff: int
+    angriff2: int | None
+    verteidigt: bool
+    verteidigung: int
+    verteidigung2: int | None
+    rs: int
+    widerstand: int
+    leiste: str
+
+
+def _beidhaendig(figur: Figur) -> int:
+    """The Beidhändiger Kampf value; a figure without the skill cannot fight with two weapons."""
+    bk = figur.wert("fertigkeiten", data().beidhaendig, required=False)[1]
+    if bk <= 0:
+        raise AdzError(t("adz.no_two_weapons_skill", figure=figur.name, skill=data().beidhaendig))
+    return bk
+
+
+def _zweitwaffe(figur: Figur, erste: Waffe, name: str | None = None) -> Waffe:
+    """Another weapon entry of the same type as the first (Beidhändiger Kampf)."""
+    weapons = figur.waffen()
+    first = weapons.index(erste)
+    for i, w in enumerate(weapons):
+        if i != first and (name is None or w.name.casefold() == name.casefold()) \
+                and w.fertigkeit.casefold() == erste.fertigkeit.casefold():
+            return w
+    raise AdzError(t("adz.two_weapons_type", figure=figur.name, weapon=erste.name))
+
+
+def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figur, distanz: int | None,
+                  entfernung: str | None, groesse: str | None) -> int:
+    """Mindestwurf 1 (or a manoeuvre's) + distance class + size of the target, at least 1 (Fernkampf)."""
+    d = data()
+    classes = list(d.distanz)
+    if entfernung is not None:
+        cls = next((c for c in classes if c.casefold() == entfernung.casefold().replace("_", " ")), None)
+        if cls is None:
+            raise AdzError(t("adz.unknown_distance", name=entfernung, known=", ".join(classes)))
+    elif distanz is not None:
+        limits = d.reichweitenklassen[waffe.reichweitenklasse]
+        cls = next((c for c, m in zip(classes, limits) if distanz <= m), None)
+        if cls is None or distanz < 0:
+            raise AdzError(t("adz.out_of_range", weapon=waffe.name, distance=distanz, max=limits[-1]))
+    else:
+        raise AdzError(t("adz.needs_distance"))
+    size = groesse or ziel.sheet.get("groesse") or "mittel"
+    if size not in d.groesse:
+        raise AdzError(t("adz.unknown_size", name=size, known=", ".join(d.groesse)))
+    total = max(1, mw + d.distanz[cls] + d.groesse[size])
+    res.step(t("adz.ranged_mw", weapon=waffe.name, rk=waffe.reichweitenklasse, cls=cls,
+               dist=f" ({distanz} m)" if distanz is not None and entfernung is None else "",
+               cls_mod=f"{d.distanz[cls]:+d}", size=size, size_mod=f"{d.groesse[size]:+d}", mw=total), "Fernkampf")
+    return total
+
+
+def kampfplan(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], *, waffe: str | None = None,
+              spezialisierung: str | None = None, mw: int = 1, bonus: int = 0, malus: int = 0,
+              beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
+              v_waffe: str | None = None, v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False,
+              keine_verteidigung: bool = False, w_bonus: int = 0, distanz: int | None = None,
+              entfernung: str | None = None, groesse: str | None = None) -> Kampfplan:
+    """The pools of the melee chain (or a ranged attack), and the exact preview of its damage."""
+    a, v = Figur(angreifer), Figur(verteidiger)
+    if a.name == v.name:
+        raise AdzError(t("adz.attack_self", figure=a.name))
+    if mw < 1:
+        raise AdzError(t("adz.bad_mw", mw=mw))
+    res = Resolution("adz", "angriff", (a.name,), (v.name,))
+    w = a.waffe(waffe)
+    # Angriffswurf: weapon skill + the damage code's attribute (FF at range) − AM
+    attr = "FF" if w.fernkampf else w.attribut
+    skill = a.wert("fertigkeiten", w.fertigkeit, required=False)[1]
+    spec = a.wert("spezialisierungen", spezialisierung)[1] if spezialisierung else 0
+
+    def attack_pool(skill_dice: int) -> Pool:
+        pool = Pool().add(attr, a.attribut(attr)).add(w.fertigkeit, skill_dice)
+        pool.add(spezialisierung or "", spec).add("AM", -a.summe("am"))
+        pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
+        handlungsmali(a, pool)
+        return pool
+
+    pool = attack_pool(skill)
+    if w.fernkampf:
+        mw = _fernkampf_mw(res, w, mw, v, distanz, entfernung, groesse)
+    res.step(t("adz.attack_pool", figure=a.name, weapon=w.name, parts=pool.text(), dice=pool.wuerfel, mw=mw),
+             "Fernkampf" if w.fernkampf else "Angriffswurf")
+    angriff2 = None
+    if beidhaendig:
+        bk = _beidhaendig(a)
+        second = _zweitwaffe(a, w, zweitwaffe)
+        extra = attack_pool(min(skill, bk))
+        angriff2 = extra.wuerfel
+        res.step(t("adz.two_weapons", figure=a.name, weapons=f"{w.name}, {second.name}", bk=bk,
+                   parts=extra.text(), dice=angriff2), "Beidhändiger Kampf")
+    # Verteidigungswurf: Verteidigung (+ Ausweichen/Parade/Schildblock) + VM of weapons, shields, parrying weapons
+    rule = data().verteidigung
+    defends = not keine_verteidigung and verletzungsmalus(v) is not None
+    d_dice, d2_dice = 0, None
+    if defends:
+        art = (verteidigung or "").casefold()
+        if art and art not in VERTEIDIGUNGSARTEN:
+            raise AdzError(t("adz.unknown_defence", name=verteidigung, known=", ".join(VERTEIDIGUNGSARTEN)))
+        spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
+        d_spec = v.wert("spezialisierungen", spec_name, required=False)[1] if spec_name else 0
+        d_skill = v.wert("fertigkeiten", rule["fertigkeit"], required=False)[1]
+        melee = [x for x in v.waffen() if not x.fernkampf]
+        wielded = [v.waffe(v_waffe)] if v_waffe else melee[:1]
+        if v_beidhaendig:
+            if art in ("ausweichen", "schildblock"):
+                raise AdzError(t("adz.two_weapons_not_for", figure=v.name, art=verteidigung))
+            if not wielded:
+                raise AdzError(t("adz.no_weapon", figure=v.name))
+            wielded.append(_zweitwaffe(v, wielded[0], None))
+        vm = sum(x.vm for x in wielded) + v.summe("vm")
+
+        def defence_pool(skill_dice: int) -> Pool:
+            pool = Pool().add(rule["attribut"], v.attribut(rule["attribut"])).add(rule["fertigkeit"], skill_dice)
+            pool.add(spec_name or "", d_spec).add("VM", vm)
+            pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
+            handlungsmali(v, pool)
+            return pool
+
+        dpool = defence_pool(d_skill)
+        res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
+        d_dice = reaktionswuerfel(res, v, dpool)
+        if v_beidhaendig:
+            bk = _beidhaendig(v)
+            extra = defence_pool(min(d_skill, bk))
+            d2_dice = halbiert(v, extra.wuerfel)
+            res.step(t("adz.two_weapons", figure=v.name, weapons=", ".join(x.name for x in wielded), bk=bk,
+                       parts=extra.text(), dice=d2_dice), "Beidhändiger Kampf")
+    else:
+        res.step(t("adz.no_defence" if keine_verteidigung else "adz.no_defence_unconscious", figure=v.name),
+                 "Verteidigungswurf")
+    rs, wb = v.summe("rs"), v.summe("wb")
+    wpool = Pool().add(data().widerstand["attribut"], v.attribut(data().widerstand["attribut"])).add("WB", wb)
+    wpool.add(t("adz.part_bonus"), w_bonus)
+    plan = Kampfplan(res, a, v, w, mw, pool.wuerfel, angriff2, defends, d_dice, d2_dice, rs, wpool.wuerfel,
+                     GEISTIG if w.geistig else KOERPERLICH)
+    res.step(t("adz.damage_plan", gs=w.grundschaden, rs=rs, parts=wpool.text(), dice=wpool.wuerfel,
+               track=t(f"adz.track_{plan.leiste}")), "Schadensermittlung")
+    res.preview = kampf_vorschau(plan)
+    return plan
+
+
+def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:
+    """P(hit) and the exact distribution of the final damage, also with the attacker's luck pool."""
+    att = angriff_dist(plan.angriff, plan.angriff2)
+    dfn = angriff_dist(plan.verteidigung, plan.verteidigung2) if plan.verteidigt else Dist.const(0)
+    res_d = erfolge_dist(plan.widerstand)
+    out: dict[str, Any] = {
+        "p_trifft": p_treffer(att, dfn, plan.mw),
+        "schaden": kette(att, dfn, plan.waffe.grundschaden, plan.rs, res_d, plan.mw).labelled(t("adz.preview_damage")),
+    }
+    luck = plan.angreifer.resource(GLUECK)
+    if luck > 0:
+        lucky = angriff_dist(plan.angriff, plan.angriff2, luck)
+        out["p_trifft_mit_glück"] = p_treffer(lucky, dfn, plan.mw)
+        out["schaden_mit_glück"] = kette(lucky, dfn, plan.waffe.grundschaden, plan.rs, res_d, plan.mw).labelled(
+            t("adz.preview_damage_luck", figure=plan.angreifer.name, dice=luck))
+    return out
+
+
+class _Kette:
+    """The rolls of one attack; defence and resistance are rolled when first needed."""
+
+    def __init__(self, plan: Kampfplan, roller: Roller) -> None:
+        self.plan, self.roller, self.res = plan, roller, plan.res
+        p = plan
+        self.angriff = self._better("angriff", p.angreifer, p.angriff, p.angriff2, p.mw,
+                                    "Fernkampf" if p.waffe.fernkampf else "Angriffswurf", t("adz.roll_attack"))
+        self.verteidigung: Wurf | None = None
+        self.widerstand: Wurf | None = None
+        self.nach_bedarf()
+
+    def _better(self, key: str, figur: Figur, n: int, n2: int | None, mw: int, rule: str, label: str) -> Wurf:
+        first = wuerfeln(self.res, key, figur, n, mw, self.roller, rule, label, gm_test=False)
+        if n2 is None:
+            return first
+        second = wuerfeln(self.res, key, figur, n2, mw, self.roller, "Beidhändiger Kampf", t("adz.roll_extra"),
+                          gm_test=False)
+        best = max((first, second), key=lambda w: w.erfolge)
+        self.res.step(t("adz.better_roll", figure=figur.name, successes=best.erfolge), "Beidhändiger Kampf")
+        return Wurf(key, figur.name, best.wuerfel, best.erfolge, mw, rolls=first.rolls + second.rolls)
+
+    def nach_bedarf(self, _changed: Wurf | None = None) -> None:
+        p = self.plan
+        if p.verteidigt and self.verteidigung is None and self.angriff.erfolge >= p.mw:
+            reaktion(self.res, p.verteidiger)
+            self.verteidigung = self._better("verteidigung", p.verteidiger, p.verteidigung, p.verteidigung2, 0,
+                                             "Verteidigungswurf", t("adz.roll_defence"))
+        if self.vor_widerstand() > 0 and self.widerstand is None:
+            self.widerstand = wuerfeln(self.res, "widerstand", p.verteidiger, p.widerstand, 0, self.roller,
+                                       "Widerstandswurf", t("adz.roll_resistance"), gm_test=False)
+
+    def uebrig(self) -> int:
+        d = self.verteidigung.erfolge if self.verteidigung else 0
+        return self.angriff.erfolge - d if self.angriff.erfolge >= self.plan.mw else 0
+
+    def vor_widerstand(self) -> int:
+        left = self.uebrig()
+        return max(0, self.plan.waffe.grundschaden + left - self.plan.rs) if left >= 1 else 0
+
+    def endschaden(self) -> int:
+        before = self.vor_widerstand()
+        return max(0, before - self.widerstand.erfolge) if before and self.widerstand else before
+
+    def wuerfe(self) -> list[Wurf]:
+        return [w for w in (self.angriff, self.verteidigung, self.widerstand) if w is not None]
+
+    def offen(self) -> list[Wurf]:
+        """The rolls the luck pool could improve: the attack; the defence and resistance of a hit."""
+        out = [self.angriff]
+        if self.verteidigung is not None and self.uebrig() >= 1:
+            out.append(self.verteidigung)
+        if self.widerstand is not None and self.endschaden() > 0:
+            out.append(self.widerstand)
+        return out
+
+
+def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller: Roller, *,
+            glueck: Sequence[Mapping[str, Any]] | None = None, **kwargs: Any) -> Resolution:
+    """One attack through the whole chain (Nahkampf; Fernkampf; Beidhändiger Kampf).
+
+    Attack: weapon skill + the damage code's attribute − AM (ranged: FF +
+    weapon skill, Mindestwurf by distance and size); a Mindestwurf above 1
+    (a manoeuvre) must be reached, and the defence must still cancel every
+    success. Defence (a reaction): each success cancels one attack success;
+    one left is a hit. Damage: Grundschaden + remaining successes − RS;
+    resistance roll KO + WB, each success −1; the rest goes on the track.
+    ``glueck``: None on the first run (open for the luck pool), else the
+    luck decisions ([]: none). Keyword arguments: see ``kampfplan``.
+    """
+    plan = kampfplan(angreifer, verteidiger, **kwargs)
+    res, a, v = plan.res, plan.angreifer, plan.verteidiger
+    chain = _Kette(plan, roller)
+    figures = {a.name: a, v.name: v}
+    if glueck:
+        glueck_einsetzen(res, glueck, chain.wuerfe(), figures, roller, chain.nach_bedarf, chain.offen())
+    left, before, final = chain.uebrig(), chain.vor_widerstand(), chain.endschaden()
+    if chain.angriff.erfolge < plan.mw:
+        res.step(t("adz.attack_failed", figure=a.name, successes=chain.angriff.erfolge, mw=plan.mw), "Angriffswurf")
+    elif left < 1:
+        res.step(t("adz.parried", figure=v.name, a=chain.angriff.erfolge,
+                   d=chain.verteidigung.erfolge if chain.verteidigung else 0), "Verteidigungswurf")
+    else:
+        res.step(t("adz.hit", figure=v.name, left=left, gs=plan.waffe.grundschaden, rs=plan.rs, damage=before),
+                 "Schadensermittlung", value=before)
+        if chain.widerstand is not None:
+            res.step(t("adz.resisted", figure=v.name, successes=chain.widerstand.erfolge, damage=final),
+                     "Widerstandswurf", value=final)
+    if glueck is None:
+        glueck_angebot(res, chain.offen(), figures)
+    if left >= 1:
+        schaden(res, v.record, final, plan.leiste, "Auswirkungen")
+    res.outcome = {"angriff": chain.angriff.erfolge,
+                   "verteidigung": chain.verteidigung.erfolge if chain.verteidigung else None,
+                   "treffer": left >= 1, "übrig": max(left, 0), "schaden_vor_widerstand": before,
+                   "widerstand": chain.widerstand.erfolge if chain.widerstand else None, "schaden": final}
+    return res

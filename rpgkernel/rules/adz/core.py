@@ -1,0 +1,412 @@
+"""Tests, opposed tests and the luck pool (seed 004).
+
+Seed sections: "Probenart und Würfelanzahl", "Umstandsmodifikatoren",
+"Mindestwurf", "Erfolge", "Unterstützende Eigenschaften", "Vergleichende
+Proben", "Glückspool", "Runden" (reactions halve the dice), "Wirkungsdauer"
+(concentration).
+
+Order of the dice, for given dice: each test's pool (initiator first in an
+opposed test); then the luck dice of each ``glück`` decision, in the order
+taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ...dice import Roll, Roller
+from ...messages import t
+from ...render.base import percent
+from ..resolution import Choice, Effect, Resolution
+from .damage import verletzungsmalus
+from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
+from .data import AdzError, data
+from .sheet import Figur
+
+GLUECK = "Glückspool"           # the resource
+REAKTION = "Reaktionen: "       # condition: reactions so far this round
+KONZENTRATION = "Konzentration: "  # condition: a maintained spell
+TESTS = ("probe", "zauber")       # rolls that succeed or fail against a Mindestwurf
+
+
+@dataclass
+class Pool:
+    """The dice of a test, part by part (for the step text)."""
+
+    teile: list[tuple[str, int]] = field(default_factory=list)
+
+    def add(self, label: str, n: int) -> Pool:
+        if n:
+            self.teile.append((label, n))
+        return self
+
+    @property
+    def summe(self) -> int:
+        return sum(n for _, n in self.teile)
+
+    @property
+    def wuerfel(self) -> int:
+        return max(0, self.summe)
+
+    def text(self) -> str:
+        parts = []
+        for i, (label, n) in enumerate(self.teile):
+            sign = ("− " if n < 0 else "+ ") if i else ("−" if n < 0 else "")
+            parts.append(f"{sign}{label} {abs(n)}")
+        return " ".join(parts) or "0"
+
+
+def mindestwurf(mw: int | None, schwierigkeit: str | None, art: str, default: int | None = None) -> int:
+    """The Mindestwurf: given, from the guideline (``art`` "fertigkeit" or "attribut"), or ``default``."""
+    if mw is not None:
+        if mw < 1:
+            raise AdzError(t("adz.bad_mw", mw=mw))
+        return mw
+    if schwierigkeit is not None:
+        table = data().mindestwurf
+        key = schwierigkeit.strip().casefold().replace(" ", "_")
+        row = next((v for k, v in table.items() if k.casefold() == key), None)
+        if row is None:
+            raise AdzError(t("adz.unknown_difficulty", name=schwierigkeit, known=", ".join(table)))
+        value = row.get(art)
+        if value is None:
+            raise AdzError(t("adz.difficulty_not_for", name=schwierigkeit, art=t(f"adz.art_{art}")))
+        return value
+    if default is None:
+        raise AdzError(t("adz.needs_mw"))
+    return default
+
+
+def konzentration(figur: Figur) -> int:
+    """Maintained spells: one die less on every action per spell (Wirkungsdauer)."""
+    return sum(1 for c in figur.conditions if c.startswith(KONZENTRATION))
+
+
+def handlungsmali(figur: Figur, pool: Pool) -> None:
+    """Injury malus (the higher of both tracks) and concentration on an action or reaction."""
+    malus = verletzungsmalus(figur)
+    if malus is None:
+        raise AdzError(t("adz.unconscious", figure=figur.name))
+    pool.add(t("adz.part_injury"), -malus)
+    pool.add(t("adz.part_concentration"), -konzentration(figur))
+
+
+def reaktionen(figur: Figur) -> int:
+    """Reactions this round so far (the condition ``Reaktionen: n``, ending with the round)."""
+    return max((int(c[len(REAKTION):]) for c in figur.conditions
+                if c.startswith(REAKTION) and c[len(REAKTION):].isdigit()), default=0)
+
+
+def halbiert(figur: Figur, wuerfel: int) -> int:
+    """A reaction's dice: halved once per earlier reaction this round, rounded up, at least one (Runden)."""
+    before = reaktionen(figur)
+    return max(1, -(-wuerfel // 2 ** before)) if wuerfel > 0 else 0
+
+
+def reaktion(res: Resolution, figur: Figur) -> None:
+    """Record a reaction: the condition ``Reaktionen: n`` until the round ends (Runden)."""
+    before = reaktionen(figur)
+    if before:
+        res.effects.append(Effect(figur.name, condition=f"{REAKTION}{before}", on=False))
+    res.effects.append(Effect(figur.name, condition=f"{REAKTION}{before + 1}", rounds=1, ends="rundenende"))
+
+
+def reaktionswuerfel(res: Resolution, figur: Figur, pool: Pool) -> int:
+    """A reaction's dice (``halbiert``), with a step when they are halved."""
+    wuerfel = halbiert(figur, pool.wuerfel)
+    if wuerfel != pool.wuerfel:
+        res.step(t("adz.reaction_halved", figure=figur.name, n=reaktionen(figur) + 1, before=pool.wuerfel,
+                   after=wuerfel), "Runden")
+    return wuerfel
+
+
+@dataclass
+class Wurf:
+    """One rolled test: whose, how many dice, successes, Mindestwurf, luck dice added."""
+
+    key: str
+    figur: str
+    wuerfel: int
+    erfolge: int
+    mw: int
+    zulassen: bool = False
+    rolls: list[Roll] = field(default_factory=list)
+    glueck: int = 0
+
+    @property
+    def gelungen(self) -> bool:
+        return gelingt(self.erfolge, self.wuerfel, self.mw, self.zulassen)
+
+    @property
+    def ueberzaehlig(self) -> int:
+        """Successes beyond the Mindestwurf of a successful test."""
+        return max(0, self.erfolge - self.mw) if self.gelungen else 0
+
+
+def wuerfeln(res: Resolution, key: str, figur: Figur, wuerfel: int, mw: int, roller: Roller, rule: str,
+             label: str, zulassen: bool = False, gm_test: bool = True) -> Wurf | None:
+    """Roll ``wuerfel`` W6 for a test (Erfolge); None when the test is impossible and not allowed."""
+    if gm_test and mw > wuerfel and not zulassen:
+        res.step(t("adz.impossible", figure=figur.name, label=label, mw=mw, dice=wuerfel), "Erfolge")
+        return None
+    if wuerfel <= 0:
+        res.step(t("adz.no_dice", figure=figur.name, label=label), rule, value=0)
+        return Wurf(key, figur.name, 0, 0, mw, zulassen)
+    roll = roller.roll(f"{wuerfel}W6>={ERFOLG_AB}")
+    w = Wurf(key, figur.name, wuerfel, roll.total, mw, zulassen, [roll])
+    res.step(t("adz.rolled", figure=figur.name, label=label, dice=wuerfel, successes=roll.total,
+               faces=", ".join(str(d.value) for d in roll.dice)), rule, roll, value=roll.total)
+    return w
+
+
+def ergebnis(res: Resolution, w: Wurf, label: str) -> None:
+    """The step saying whether the test succeeded (Erfolge)."""
+    if w.mw > w.wuerfel and w.zulassen:
+        res.step(t("adz.allowed_all", label=label, successes=w.erfolge, dice=w.wuerfel,
+                   result=t("adz.success" if w.gelungen else "adz.failure")), "Erfolge")
+    else:
+        res.step(t("adz.result", label=label, successes=w.erfolge, mw=w.mw,
+                   result=t("adz.success" if w.gelungen else "adz.failure")), "Erfolge", value=w.erfolge)
+
+
+# -- the luck pool -------------------------------------------------------------------
+def p_nach_glueck(w: Wurf, glueck: int) -> float:
+    """P(a failed test succeeds once ``glueck`` luck dice are added), exactly (Glückspool)."""
+    return sum(p for k, p in erfolge_dist(glueck).pmf().items()
+               if gelingt(w.erfolge + k, w.wuerfel + glueck, w.mw, w.zulassen))
+
+
+def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figur]) -> None:
+    """Offer the luck pool after the roll to whoever has one (Glückspool): one choice ``glück``. A failed
+    test shows its chance of success with the luck dice."""
+    offers: dict[str, list[str]] = {}
+    for w in offen:
+        luck = figures[w.figur].resource(GLUECK)
+        if luck > 0:
+            chance = "" if w.key not in TESTS or w.gelungen else t(
+                "adz.choice_luck_chance", p=percent(p_nach_glueck(w, luck)))
+            offers.setdefault(w.figur, []).append(w.key + chance)
+    if not offers:
+        return
+    label = t("adz.choice_luck", who="; ".join(
+        t("adz.choice_luck_one", figure=n, dice=figures[n].resource(GLUECK), rolls=", ".join(keys))
+        for n, keys in offers.items()))
+    keys = tuple(dict.fromkeys(w.key for w in offen if w.figur in offers))
+    res.choices.append(Choice("glück", label, tuple(offers), keys))
+
+
+def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wuerfe: Sequence[Wurf],
+                     figures: Mapping[str, Figur], roller: Roller, after: Any = None,
+                     angeboten: Sequence[Wurf] = ()) -> None:
+    """Spend the luck pool (Glückspool): bonus dice equal to the pool on a roll already made, then the
+    pool drops by one. ``decisions``: ``{"figures": [name], "wurf": key}`` (``wurf`` may be left out
+    when the figure was offered one roll, or made one), in the order taken; ``after(w)`` re-evaluates
+    what follows."""
+    used: dict[str, int] = {}
+    for d in decisions:
+        name = d["figures"][0]
+        key = d.get("wurf")
+        own = [w for w in wuerfe if w.figur == name]
+        offered = [w for w in angeboten if w.figur == name]
+        fits = [w for w in own if w.key == str(key).casefold()] if key is not None else offered or own
+        if len(fits) != 1 or name not in figures:
+            message = "adz.luck_which" if key is None and len(own) > 1 else "adz.luck_not_own"
+            raise AdzError(t(message, figure=name, roll=key or "–", rolls=", ".join(w.key for w in own) or "–"))
+        w = fits[0]
+        pool = figures[name].resource(GLUECK) - used.get(name, 0)
+        if pool <= 0:
+            raise AdzError(t("adz.luck_empty", figure=name))
+        roll = roller.roll(f"{pool}W6>={ERFOLG_AB}")
+        used[name] = used.get(name, 0) + 1
+        w.erfolge += roll.total
+        w.wuerfel += pool
+        w.glueck += pool
+        w.rolls.append(roll)
+        res.step(t("adz.luck_used", figure=name, dice=pool, roll=w.key, successes=roll.total, total=w.erfolge,
+                   left=pool - 1, faces=", ".join(str(x.value) for x in roll.dice)), "Glückspool", roll,
+                 value=roll.total)
+        res.effects.append(Effect(name, GLUECK, -1))
+        if after is not None:
+            after(w)
+
+
+def auffuellen(figures: Sequence[Mapping[str, Any]], auf: int | None = None) -> Resolution:
+    """The GM refills the luck pool (Glückspool): to GL, or to ``auf``."""
+    res = Resolution("adz", "auffüllen", tuple(f["name"] for f in figures))
+    for record in figures:
+        f = Figur(record)
+        target = f.attribut("GL") if auf is None else auf
+        if target < 0:
+            raise AdzError(t("adz.bad_refill", value=target))
+        by = target - f.resource(GLUECK)
+        if by:
+            res.effects.append(Effect(f.name, GLUECK, by))
+        res.step(t("adz.refilled", figure=f.name, value=target), "Glückspool", value=target)
+    return res
+
+
+# -- tests ------------------------------------------------------------------------------
+def pool_for(figur: Figur, *, attribut: str | None = None, fertigkeit: str | None = None,
+             spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
+             malus: int = 0) -> Pool:
+    """The dice of a skill or attribute test: Attribut (+ Fertigkeit + Spezialisierung), supporting
+    properties, circumstance bonus and malus (Probenart und Würfelanzahl; Umstandsmodifikatoren)."""
+    pool = Pool()
+    if attribut is None:
+        raise AdzError(t("adz.needs_attribute"))
+    pool.add(attribut.upper(), figur.attribut(attribut))
+    if fertigkeit is not None:
+        pool.add(*figur.wert("fertigkeiten", fertigkeit))
+    elif spezialisierung is not None:
+        raise AdzError(t("adz.spec_needs_skill"))
+    if spezialisierung is not None:
+        pool.add(*figur.wert("spezialisierungen", spezialisierung))
+    for name in unterstuetzung:
+        if fertigkeit is None:
+            raise AdzError(t("adz.support_needs_skill"))
+        label, dice = figur.unterstuetzung(name)
+        pool.add(t("adz.part_support", name=label), dice)
+    pool.add(t("adz.part_bonus"), bonus)
+    pool.add(t("adz.part_malus"), -malus)
+    return pool
+
+
+@dataclass
+class Plan:
+    """A test set up before the roll: its resolution (steps, preview), dice and Mindestwurf."""
+
+    res: Resolution
+    figur: Figur
+    wuerfel: int
+    mw: int
+    label: str
+    zulassen: bool = False
+
+
+def probe_plan(figure: Mapping[str, Any], *, attribut: str | None = None, fertigkeit: str | None = None,
+               spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
+               malus: int = 0, mw: int | None = None, schwierigkeit: str | None = None, verwandt: int = 0,
+               zulassen: bool = False, reaktion_: bool = False, handlung: str | None = None) -> Plan:
+    """The dice, Mindestwurf and preview of a skill or attribute test (see ``probe``)."""
+    figur = Figur(figure)
+    if handlung is not None:
+        reaktion_ = reaktion_ or data().handlung(handlung) == "reaktion"
+    art = "fertigkeit" if fertigkeit is not None else "attribut"
+    res = Resolution("adz", "probe", (figur.name,))
+    pool = pool_for(figur, attribut=attribut, fertigkeit=fertigkeit, spezialisierung=spezialisierung,
+                    unterstuetzung=unterstuetzung, bonus=bonus, malus=malus)
+    handlungsmali(figur, pool)
+    base_mw = mindestwurf(mw, schwierigkeit, art)
+    if verwandt:
+        if verwandt < 1:
+            raise AdzError(t("adz.bad_related", value=verwandt))
+        res.step(t("adz.related", by=verwandt, mw=base_mw + verwandt), "Mindestwurf")
+    total_mw = base_mw + verwandt
+    res.step(t("adz.pool", figure=figur.name, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
+               art=t(f"adz.art_{art}")), "Probenart und Würfelanzahl")
+    wuerfel = pool.wuerfel
+    if reaktion_:
+        wuerfel = reaktionswuerfel(res, figur, pool)
+        reaktion(res, figur)
+    res.preview = {"p_gelingt": p_gelingt(wuerfel, total_mw, zulassen)}
+    luck = figur.resource(GLUECK)
+    if luck > 0 and (total_mw <= wuerfel or zulassen):
+        res.preview["p_gelingt_mit_glück"] = p_gelingt(wuerfel + luck, total_mw, zulassen)
+    return Plan(res, figur, wuerfel, total_mw, t(f"adz.art_{art}"), zulassen)
+
+
+def probe(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
+          **kwargs: Any) -> Resolution:
+    """A skill or attribute test (Probenart und Würfelanzahl; Mindestwurf; Erfolge; Unterstützende
+    Eigenschaften).
+
+    Skill test: Attribut + Fertigkeit (+ Spezialisierung); attribute test: the attribute alone.
+    ``verwandt``: a related instead of the fitting skill raises the Mindestwurf (at least 1).
+    ``zulassen``: the GM allows a test whose Mindestwurf is above the dice. ``reaktion_``: the test
+    is a reaction (Runden), as is a ``handlung`` the GM's action examples list as one. ``glueck``:
+    None on the first run (a failed test stays open for the luck pool), else the luck decisions
+    ([]: none).
+    """
+    plan = probe_plan(figure, **kwargs)
+    res, figur = plan.res, plan.figur
+    w = wuerfeln(res, "probe", figur, plan.wuerfel, plan.mw, roller, "Erfolge", plan.label, plan.zulassen)
+    if w is None:
+        res.outcome = {"gelungen": False, "unmöglich": True, "würfel": plan.wuerfel, "mindestwurf": plan.mw}
+        return res
+    ergebnis(res, w, plan.label)
+    if glueck:
+        glueck_einsetzen(res, glueck, [w], {figur.name: figur}, roller)
+        ergebnis(res, w, plan.label)
+    elif glueck is None and not w.gelungen:
+        glueck_angebot(res, [w], {figur.name: figur})
+    res.outcome = {"gelungen": w.gelungen, "erfolge": w.erfolge, "würfel": w.wuerfel, "mindestwurf": plan.mw}
+    return res
+
+
+def vergleiche(a: Wurf, b: Wurf, gleichwertig: bool) -> str:
+    """Who wins an opposed test (Vergleichende Proben): "a" (the initiator), "b", "unentschieden", or
+    "keiner" when neither test succeeds (the seed leaves that case open: nobody wins)."""
+    if a.gelungen != b.gelungen:
+        return "a" if a.gelungen else "b"
+    if not a.gelungen:
+        return "keiner"
+    if a.erfolge != b.erfolge:
+        return "a" if a.erfolge > b.erfolge else "b"
+    return "unentschieden" if gleichwertig else "a"
+
+
+@dataclass
+class Seite:
+    """One side of an opposed test: its test's properties and Mindestwurf (default 1)."""
+
+    attribut: str | None = None
+    fertigkeit: str | None = None
+    spezialisierung: str | None = None
+    bonus: int = 0
+    malus: int = 0
+    mw: int | None = None
+
+
+def vergleich_plan(a: Mapping[str, Any], b: Mapping[str, Any], seite_a: Seite, seite_b: Seite,
+                   gleichwertig: bool = False) -> tuple[Plan, Plan]:
+    """Both sides' dice and Mindestwurf (default 1), and the preview (Vergleichende Proben)."""
+    fa, fb = Figur(a), Figur(b)
+    if fa.name == fb.name:
+        raise AdzError(t("adz.opposed_self", figure=fa.name))
+    res = Resolution("adz", "vergleich", (fa.name,), (fb.name,))
+    plans = []
+    for figur, seite in ((fa, seite_a), (fb, seite_b)):
+        pool = pool_for(figur, attribut=seite.attribut, fertigkeit=seite.fertigkeit,
+                        spezialisierung=seite.spezialisierung, bonus=seite.bonus, malus=seite.malus)
+        handlungsmali(figur, pool)
+        mw = mindestwurf(seite.mw, None, "fertigkeit", default=1)
+        res.step(t("adz.pool", figure=figur.name, parts=pool.text(), dice=pool.wuerfel, mw=mw,
+                   art=t("adz.art_vergleich")), "Vergleichende Proben")
+        plans.append(Plan(res, figur, pool.wuerfel, mw, t("adz.art_vergleich")))
+    pa, pb = plans
+    res.preview = vergleich_chancen(erfolge_dist(pa.wuerfel), pa.wuerfel, pa.mw, erfolge_dist(pb.wuerfel),
+                                    pb.wuerfel, pb.mw, gleichwertig)
+    return pa, pb
+
+
+def vergleich(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, seite_a: Seite, seite_b: Seite, *,
+              gleichwertig: bool = False, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
+    """An opposed test (Vergleichende Proben): both roll (the initiator ``a`` first), Mindestwurf 1
+    unless set; the luck pool is offered to whoever did not win."""
+    plans = vergleich_plan(a, b, seite_a, seite_b, gleichwertig)
+    res = plans[0].res
+    wuerfe = [wuerfeln(res, "vergleich", p.figur, p.wuerfel, p.mw, roller, "Vergleichende Proben", p.label,
+                       gm_test=False) for p in plans]
+    figures = {p.figur.name: p.figur for p in plans}
+    if glueck:
+        glueck_einsetzen(res, glueck, wuerfe, figures, roller)
+    winner = vergleiche(wuerfe[0], wuerfe[1], gleichwertig)
+    names = {"a": plans[0].figur.name, "b": plans[1].figur.name}
+    res.step(t(f"adz.opposed_{'win' if winner in names else winner}", figure=names.get(winner, ""),
+               a=wuerfe[0].erfolge, b=wuerfe[1].erfolge), "Vergleichende Proben")
+    if glueck is None:
+        glueck_angebot(res, [w for k, w in zip("ab", wuerfe) if winner != k], figures)
+    res.outcome = {"sieger": names.get(winner), "ergebnis": "sieg" if winner in names else winner,
+                   "erfolge": {names["a"]: wuerfe[0].erfolge, names["b"]: wuerfe[1].erfolge}}
+    return res

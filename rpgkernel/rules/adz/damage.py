@@ -1,0 +1,157 @@
+"""Damage tracks, injury malus and healing (seed 004).
+
+Seed sections: "Körperlicher Schaden", "Geistiger Schaden". The tracks are
+the resources ``körperlich`` and ``geistig``: the value is the steps still
+free (the maximum: unhurt; 0: the last step is marked). Their length and the
+malus per step are GM data (``schadensleiste``, default 12 steps).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .data import AdzError, data
+from .sheet import Figur
+
+KOERPERLICH, GEISTIG = "körperlich", "geistig"
+LEISTEN = (KOERPERLICH, GEISTIG)
+BEWUSSTLOS = "bewusstlos"
+TOD_NAHE = "dem Tod nahe"                  # the last physical step: saved if treated at once
+JENSEITS = "jenseits der letzten Stufe"    # beyond it: only immediate healing magic
+
+
+def leiste(name: str) -> str:
+    key = name.casefold().replace("ö", "o").replace("oe", "o")
+    for track in LEISTEN:
+        if track.replace("ö", "o") == key or track.replace("ö", "o").startswith(key) and len(key) >= 4:
+            return track
+    raise AdzError(t("adz.unknown_track", name=name, known=", ".join(LEISTEN)))
+
+
+def angekreuzt(figur: Figur, track: str) -> int:
+    """Marked steps of a track."""
+    return max(0, figur.resource_max(track) - figur.resource(track))
+
+
+def verletzungsmalus(figur: Figur) -> int | None:
+    """The injury malus: the higher of both tracks' (never on resistance rolls); None at the last step
+    ("X": unconscious)."""
+    table = data().malus
+    worst = 0
+    for track in LEISTEN:
+        n = angekreuzt(figur, track)
+        if n == 0:
+            continue
+        m = table[min(n, len(table)) - 1]
+        if m == "X":
+            return None
+        worst = max(worst, int(m))
+    return worst
+
+
+def schaden(res: Resolution, figure: Mapping[str, Any], menge: int, track: str = KOERPERLICH,
+            rule: str = "") -> None:
+    """Mark ``menge`` steps on a track (Körperlicher Schaden; Geistiger Schaden).
+
+    Mental damage beyond the last mental step goes on the physical track; the
+    last step of either means unconsciousness; beyond the last physical step
+    only immediate healing magic can save the figure.
+    """
+    figur = Figur(figure)
+    track = leiste(track)
+    if menge < 0:
+        raise AdzError(t("adz.bad_amount", value=menge))
+    if menge == 0:
+        res.step(t("adz.no_damage", figure=figur.name), rule or "Auswirkungen", value=0)
+        return
+    free = figur.resource(track)
+    marked = min(menge, free)
+    if marked:
+        res.effects.append(Effect(figur.name, track, -marked))
+    res.step(t("adz.damage", figure=figur.name, n=menge, track=t(f"adz.track_{track}"), left=free - marked),
+             rule or ("Körperlicher Schaden" if track == KOERPERLICH else "Geistiger Schaden"), value=menge)
+    over = menge - marked
+    if track == GEISTIG:
+        if free - marked == 0:
+            _condition(res, figur, BEWUSSTLOS)
+            res.step(t("adz.mental_unconscious", figure=figur.name), "Geistiger Schaden")
+        if over:
+            res.step(t("adz.mental_overflow", figure=figur.name, n=over), "Geistiger Schaden")
+            _koerperlich(res, figur, over, figur.resource(KOERPERLICH))
+        return
+    _koerperlich(res, figur, over, free - marked, already=True)
+
+
+def _koerperlich(res: Resolution, figur: Figur, menge: int, free: int, already: bool = False) -> None:
+    """Physical steps (``already``: the marking is done, ``menge`` is what went beyond the track)."""
+    if not already:
+        marked = min(menge, free)
+        if marked:
+            res.effects.append(Effect(figur.name, KOERPERLICH, -marked))
+        menge, free = menge - marked, free - marked
+    if free > 0:
+        return
+    _condition(res, figur, BEWUSSTLOS)
+    if menge > 0 or JENSEITS in figur.conditions:
+        _condition(res, figur, JENSEITS)
+        res.step(t("adz.beyond_last", figure=figur.name, n=menge), "Körperlicher Schaden")
+    else:
+        _condition(res, figur, TOD_NAHE)
+        res.step(t("adz.last_step", figure=figur.name), "Körperlicher Schaden")
+
+
+def _condition(res: Resolution, figur: Figur, name: str) -> None:
+    if name not in figur.conditions and not any(e.condition == name and e.figure == figur.name
+                                                for e in res.effects):
+        res.effects.append(Effect(figur.name, condition=name))
+
+
+def schaden_nehmen(figure: Mapping[str, Any], menge: int, track: str = KOERPERLICH) -> Resolution:
+    """Damage from anything but a melee chain or spell: steps marked on a track."""
+    res = Resolution("adz", "schaden", (figure["name"],))
+    schaden(res, figure, menge, track)
+    res.outcome = {"schaden": menge, "leiste": leiste(track)}
+    return res
+
+
+def heilung(figure: Mapping[str, Any], stufen: int, track: str = KOERPERLICH, phasen: int | None = None,
+            magisch: bool = False) -> Resolution:
+    """Healing (Körperlicher Schaden; Geistiger Schaden): steps come off, the last first.
+
+    Natural physical healing takes ``phasen`` rest phases per step (1-3, the
+    GM's estimate); mental about 30 minutes per step without exertion.
+    Beyond the last physical step only healing magic (``magisch``) helps.
+    """
+    figur = Figur(figure)
+    track = leiste(track)
+    res = Resolution("adz", "heilung", (figur.name,))
+    if stufen < 1:
+        raise AdzError(t("adz.bad_steps", value=stufen))
+    if JENSEITS in figur.conditions and not magisch:
+        raise AdzError(t("adz.only_magic", figure=figur.name))
+    healed = min(stufen, angekreuzt(figur, track))
+    if magisch:
+        res.step(t("adz.healed_magic", figure=figur.name, n=healed, track=t(f"adz.track_{track}")),
+                 "Körperlicher Schaden")
+    elif track == KOERPERLICH:
+        low, high = data().heilung["koerperlich_phasen"]
+        if phasen is None or not low <= phasen <= high:
+            raise AdzError(t("adz.needs_phases", low=low, high=high))
+        res.step(t("adz.healed_rest", figure=figur.name, n=healed, phases=phasen, total=healed * phasen),
+                 "Körperlicher Schaden")
+    else:
+        minutes = data().heilung["geistig_minuten"]
+        res.step(t("adz.healed_mind", figure=figur.name, n=healed, minutes=healed * minutes), "Geistiger Schaden")
+    if healed:
+        res.effects.append(Effect(figur.name, track, healed))
+    after = {tr: figur.resource(tr) + (healed if tr == track else 0) for tr in LEISTEN}
+    if after[KOERPERLICH] > 0:
+        for cond in (TOD_NAHE, JENSEITS):
+            if cond in figur.conditions:
+                res.effects.append(Effect(figur.name, condition=cond, on=False))
+    if all(v > 0 for v in after.values()) and BEWUSSTLOS in figur.conditions:
+        res.effects.append(Effect(figur.name, condition=BEWUSSTLOS, on=False))
+    res.outcome = {"geheilt": healed, "leiste": track, "frei": after[track]}
+    return res

@@ -1,0 +1,255 @@
+"""The AdZ engine's GM data: default tables (data/*.yaml) and the GM's replacements.
+
+The seed refers to tables it does not contain (Mindestwurf guideline, damage
+track, range classes, …); their defaults follow the published rules and live
+in ``data/``. ``use_data(path, …)`` merges GM files over them (a file needs
+only the sections it changes; a section's keys replace the default's) and
+makes the result the data every verb uses. Example files (``beispiel_*.yaml``)
+are never loaded unless the GM asks for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from ...errors import RpgError
+from ...messages import t
+
+DATA = Path(__file__).with_name("data")
+DEFAULT_FILES = ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml")
+ATTRIBUTE = ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")
+
+
+class AdzError(RpgError, ValueError):
+    """An AdZ action or GM data the rules do not allow."""
+
+
+@dataclass(frozen=True)
+class Waffe:
+    """A weapon: its skill, the damage code's attribute (None: ranged, FF), Grundschaden, VM,
+    range class (ranged weapons), whether it hurts the mental track (brawling)."""
+
+    name: str
+    fertigkeit: str
+    attribut: str | None
+    grundschaden: int
+    vm: int = 0
+    reichweitenklasse: str | None = None
+    geistig: bool = False
+
+    @property
+    def fernkampf(self) -> bool:
+        return self.reichweitenklasse is not None
+
+
+@dataclass(frozen=True)
+class Ausruestung:
+    """Armour, a shield or a parrying weapon: RS, WB, AM, VM (Rüstungen, Parierwaffen und Schilde)."""
+
+    name: str
+    rs: int = 0
+    wb: int = 0
+    am: int = 0
+    vm: int = 0
+
+
+class Daten:
+    """The merged data: every section checked once, read through properties."""
+
+    def __init__(self, raw: Mapping[str, Any], source: str = "") -> None:
+        self.raw = dict(raw)
+        self.source = source
+        self._check()
+
+    def _section(self, key: str) -> Any:
+        if key not in self.raw:
+            raise AdzError(t("adz.data_missing", section=key, source=self.source))
+        return self.raw[key]
+
+    def _bad(self, key: str, why: str) -> AdzError:
+        return AdzError(t("adz.data_bad", section=key, why=why, source=self.source))
+
+    def _check(self) -> None:
+        tech = self._section("techniken")
+        if not isinstance(tech, list) or not tech or not all(isinstance(x, str) and x for x in tech):
+            raise self._bad("techniken", t("adz.data_names"))
+        malus = self._section("schadensleiste").get("malus")
+        if not isinstance(malus, list) or len(malus) < 2 or malus[-1] != "X" \
+                or not all(isinstance(m, int) and m >= 0 for m in malus[:-1]):
+            raise self._bad("schadensleiste", t("adz.data_malus"))
+        for name, row in self._section("mindestwurf").items():
+            if not isinstance(row, Mapping) or not all(v is None or (isinstance(v, int) and v >= 1)
+                                                       for v in row.values()):
+                raise self._bad("mindestwurf", str(name))
+        scale = self._section("standardskala")
+        if not isinstance(scale, list) or not all(isinstance(v, int) and v > 0 for v in scale):
+            raise self._bad("standardskala", t("adz.data_scale"))
+        for cls, limits in self._section("reichweitenklassen").items():
+            if not isinstance(limits, list) or len(limits) != len(self.distanz) \
+                    or not all(isinstance(v, (int, float)) and v > 0 for v in limits):
+                raise self._bad("reichweitenklassen", str(cls))
+        for key in ("distanz", "groesse"):
+            if not all(isinstance(v, int) for v in self._section(key).values()):
+                raise self._bad(key, t("adz.data_ints"))
+        for attr in (self.initiative["attribut"], self.verteidigung["attribut"], self.widerstand["attribut"],
+                     self.entzug["attribut"], self.rettungswurf["attribut"]):
+            if attr not in ATTRIBUTE:
+                raise self._bad("attribut", str(attr))
+
+    # -- sections --------------------------------------------------------------
+    @property
+    def techniken(self) -> tuple[str, ...]:
+        return tuple(self.raw["techniken"])
+
+    @property
+    def initiative(self) -> Mapping[str, Any]:
+        return self._section("initiative")
+
+    @property
+    def mindestwurf(self) -> Mapping[str, Mapping[str, int | None]]:
+        return self.raw["mindestwurf"]
+
+    @property
+    def malus(self) -> list[int | str]:
+        return list(self.raw["schadensleiste"]["malus"])
+
+    @property
+    def stufen(self) -> int:
+        """Steps of each damage track."""
+        return len(self.raw["schadensleiste"]["malus"])
+
+    @property
+    def malus_auf_entzug(self) -> bool:
+        return bool(self.raw["schadensleiste"].get("auf_entzugswurf", False))
+
+    @property
+    def heilung(self) -> Mapping[str, Any]:
+        return self._section("heilung")
+
+    @property
+    def verteidigung(self) -> Mapping[str, Any]:
+        return self._section("verteidigung")
+
+    @property
+    def widerstand(self) -> Mapping[str, Any]:
+        return self._section("widerstand")
+
+    @property
+    def beidhaendig(self) -> str:
+        return str(self._section("beidhaendig")["fertigkeit"])
+
+    @property
+    def entzug(self) -> Mapping[str, Any]:
+        return self._section("entzug")
+
+    @property
+    def rettungswurf(self) -> Mapping[str, Any]:
+        return self._section("rettungswurf")
+
+    @property
+    def distanz(self) -> dict[str, int]:
+        return dict(self.raw["distanz"])
+
+    @property
+    def groesse(self) -> dict[str, int]:
+        return dict(self.raw["groesse"])
+
+    @property
+    def reichweitenklassen(self) -> dict[str, list[float]]:
+        return {str(k): list(v) for k, v in self.raw["reichweitenklassen"].items()}
+
+    @property
+    def standardskala(self) -> list[int]:
+        return list(self.raw["standardskala"])
+
+    def waffe(self, name: str) -> Waffe | None:
+        """A weapon of the GM's weapon list (section ``waffen``), or None."""
+        row = _lookup(self.raw.get("waffen") or {}, name)
+        if row is None:
+            return None
+        try:
+            return Waffe(name, str(row["fertigkeit"]), row.get("attribut"), int(row["grundschaden"]),
+                         int(row.get("vm", 0)), row.get("reichweitenklasse"), bool(row.get("geistig", False)))
+        except (KeyError, TypeError, ValueError):
+            raise self._bad("waffen", name) from None
+
+    def ausruestung(self, name: str) -> Ausruestung | None:
+        """Armour, shield or parrying weapon of the GM's list (section ``ruestungen``), or None."""
+        row = _lookup(self.raw.get("ruestungen") or {}, name)
+        if row is None:
+            return None
+        try:
+            return Ausruestung(name, **{k: int(row.get(k, 0)) for k in ("rs", "wb", "am", "vm")})
+        except (TypeError, ValueError):
+            raise self._bad("ruestungen", name) from None
+
+    def handlung(self, name: str) -> str:
+        """Whether the GM's action examples (``handlungen``) list ``name`` as "aktion" or "reaktion"."""
+        table = self.raw.get("handlungen") or {}
+        for kind in ("aktionen", "reaktionen"):
+            if any(str(x).casefold() == name.casefold() for x in table.get(kind) or ()):
+                return kind[:-2]
+        known = ", ".join(str(x) for kind in ("aktionen", "reaktionen") for x in table.get(kind) or ()) or "–"
+        raise AdzError(t("adz.unknown_action", name=name, known=known))
+
+    def effekt(self, name: str) -> tuple[str, Mapping[str, Any]] | None:
+        """A spell effect of the GM's effect lists (``magiebereiche``): (area, entry), or None."""
+        for area, spec in (self.raw.get("magiebereiche") or {}).items():
+            row = _lookup((spec or {}).get("effekte") or {}, name)
+            if row is not None:
+                return str(area), row
+        return None
+
+
+def _lookup(table: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    for key, row in table.items():
+        if str(key).casefold() == name.casefold():
+            return row if isinstance(row, Mapping) else {}
+    return None
+
+
+def _read(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise AdzError(t("adz.data_unreadable", path=str(p), reason=err.strerror or str(err))) from None
+    except yaml.YAMLError as err:
+        raise AdzError(t("adz.data_unreadable", path=str(p), reason=str(err).splitlines()[0])) from None
+    if not isinstance(data, dict):
+        raise AdzError(t("adz.data_not_mapping", path=str(p)))
+    return data
+
+
+def load_data(*paths: str | Path) -> Daten:
+    """The default data with the GM's files merged over it, in order."""
+    merged: dict[str, Any] = {}
+    for path in (*(DATA / f for f in DEFAULT_FILES), *paths):
+        for key, value in _read(path).items():
+            if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+    return Daten(merged, ", ".join(str(p) for p in paths) or "Standarddaten")
+
+
+_active = load_data()
+
+
+def data() -> Daten:
+    """The data the verbs use now."""
+    return _active
+
+
+def use_data(*paths: str | Path) -> Daten:
+    """Make the default data with the GM's files the data every verb uses (no paths: the defaults)."""
+    global _active
+    new = load_data(*paths)
+    from . import sheet  # the sheet's technique fields follow the data
+    sheet.rebuild(new)
+    _active = new
+    return new

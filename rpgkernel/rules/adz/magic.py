@@ -1,0 +1,304 @@
+"""Magic (seed 004): spell tests, Krafteinsatz, drain, saving throws, duration, concentration.
+
+Seed sections: "Magiebereich und Technik", "Mindestwurf", "Krafteinsatz",
+"Zauberdauer", "Rettungswurf", "Wirkungsdauer", "Triviale Zauber",
+"Vergleichende Proben" (spells count all their successes).
+
+Order of the dice, for given dice: the spell test; the target's saving
+throw if the test succeeded; the drain roll (WK dice, then one bonus die per surplus success);
+then each luck decision's dice, each followed by the drain dice a changed
+spell test newly calls for (saving throw, more drain dice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .core import (GLUECK, KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen,
+                   handlungsmali, mindestwurf, vergleiche, wuerfeln)
+from .damage import GEISTIG, schaden, verletzungsmalus
+from .data import AdzError, data
+from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
+from .sheet import Figur
+
+
+def krafteinsatz(kp: int | None, stufe: int | None) -> int:
+    """KP given directly (linear effects scale freely), or a step of the standard scale (Krafteinsatz)."""
+    if kp is not None and stufe is not None:
+        raise AdzError(t("adz.kp_twice"))
+    if stufe is not None:
+        scale = data().standardskala
+        if not 1 <= stufe <= len(scale):
+            raise AdzError(t("adz.bad_scale_step", step=stufe, max=len(scale),
+                             scale=", ".join(str(v) for v in scale)))
+        return scale[stufe - 1]
+    if kp is None:
+        raise AdzError(t("adz.needs_kp"))
+    if kp < 0:
+        raise AdzError(t("adz.bad_kp", kp=kp))
+    return kp
+
+
+def _names(value: str | Sequence[str]) -> list[str]:
+    items = value.split("+") if isinstance(value, str) else list(value)
+    return [x.strip() for x in items if x.strip()]
+
+
+@dataclass
+class Zauberplan:
+    """A spell set up before the roll."""
+
+    test: Plan
+    kp: int
+    trivial: bool
+    name: str
+    entzug_wuerfel: int
+    ziel: Figur | None = None
+    rw_wuerfel: int = 0
+
+
+def zauberplan(figure: Mapping[str, Any], *, bereich: str | Sequence[str] | None = None,
+               technik: str | Sequence[str] | None = None, fokus: str | None = None, effekt: str | None = None,
+               mw: int | None = None, schwierigkeit: str | None = None, kp: int | None = None,
+               stufe: int | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0, malus: int = 0,
+               zulassen: bool = False, ziel: Mapping[str, Any] | None = None, rw_attribut: str | None = None,
+               rw_bonus: int = 0, kampf: bool = False, wuerfeln_: bool = False, name: str | None = None,
+               zauberdauer: str | None = None) -> Zauberplan:
+    """The spell test's dice (Magiebereich + Technik + Fokus), Mindestwurf, Krafteinsatz and preview.
+
+    With several areas or techniques (``"Pflanze+Luft"``) the first is the
+    primary property, which gives the dice. ``effekt`` names an entry of the
+    GM's effect lists (area, technique, Mindestwurf, KP, casting time).
+    """
+    f = Figur(figure)
+    res = Resolution("adz", "zauber", (f.name,), (ziel["name"],) if ziel else ())
+    if effekt is not None:
+        found = data().effekt(effekt)
+        if found is None:
+            raise AdzError(t("adz.unknown_effect", name=effekt))
+        area, row = found
+        bereich, technik = bereich or area, technik or row.get("technik")
+        mw = mw if mw is not None or schwierigkeit is not None else row.get("mw")
+        kp = kp if kp is not None or stufe is not None else row.get("kp")
+        zauberdauer = zauberdauer or row.get("zauberdauer")
+    if not bereich or not technik:
+        raise AdzError(t("adz.needs_area_technique"))
+    areas, techs = _names(bereich), _names(technik)
+    pool = Pool().add(*f.wert("magiebereiche", areas[0]))
+    pool.add(techs[0], f.technik(techs[0]))
+    if fokus is not None:
+        pool.add(*f.wert("foki", fokus))
+    for support in unterstuetzung:
+        label, dice = f.unterstuetzung(support)
+        pool.add(t("adz.part_support", name=label), dice)
+    pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
+    handlungsmali(f, pool)
+    if len(areas) > 1 or len(techs) > 1:
+        res.step(t("adz.primary", areas=" + ".join(areas), techs=" + ".join(techs), area=areas[0], tech=techs[0]),
+                 "Magiebereich und Technik")
+    total_mw = mindestwurf(mw, schwierigkeit, "fertigkeit")
+    power = krafteinsatz(kp, stufe)
+    spell = name or effekt or f"{areas[0]} {techs[0]}"
+    res.step(t("adz.spell_pool", figure=f.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
+               kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
+    if zauberdauer:
+        res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
+    trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel or wuerfeln_)
+    rule = data().entzug
+    drain = Pool().add(rule["attribut"], f.attribut(rule["attribut"]))
+    if data().malus_auf_entzug:
+        drain.add(t("adz.part_injury"), -(verletzungsmalus(f) or 0))
+    plan = Zauberplan(Plan(res, f, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
+                      drain.wuerfel)
+    if ziel is not None and verletzungsmalus(Figur(ziel)) is None:
+        res.step(t("adz.save_unconscious", figure=ziel["name"]), "Rettungswurf")
+    elif ziel is not None:
+        z = Figur(ziel)
+        attr = rw_attribut or data().rettungswurf["attribut"]
+        rw = Pool().add(attr.upper(), z.attribut(attr)).add(t("adz.part_bonus"), rw_bonus)
+        handlungsmali(z, rw)
+        plan.ziel, plan.rw_wuerfel = z, rw.wuerfel
+        res.step(t("adz.save_pool", figure=z.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
+    res.preview = zauber_vorschau(plan)
+    return plan
+
+
+def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:
+    """P(the spell test succeeds), P(it beats the saving throw), the mental damage's distribution."""
+    p, rule = plan.test, data().entzug
+    if plan.trivial:
+        return {"p_gelingt": 1.0}
+    out: dict[str, Any] = {"p_gelingt": p_gelingt(p.wuerfel, p.mw, p.zulassen)}
+    luck = p.figur.resource(GLUECK)
+    if luck > 0 and (p.mw <= p.wuerfel or p.zulassen):
+        out["p_gelingt_mit_glück"] = p_gelingt(p.wuerfel + luck, p.mw, p.zulassen)
+    spell = erfolge_dist(p.wuerfel)
+    if plan.ziel is not None:
+        out["p_wirkt"] = vergleich_chancen(spell, p.wuerfel, p.mw, erfolge_dist(plan.rw_wuerfel), plan.rw_wuerfel,
+                                           1)["p_sieg"]
+    out["geistiger_schaden"] = entzug(spell, p.wuerfel, p.mw, plan.entzug_wuerfel, plan.kp,
+                                      int(rule["bonus_je_erfolg"]), bool(rule["bei_misslingen"])).labelled(
+        t("adz.preview_drain", kp=plan.kp))
+    return out
+
+
+class _Zauber:
+    """The rolls of one spell; the drain dice follow the surplus successes."""
+
+    def __init__(self, plan: Zauberplan, roller: Roller) -> None:
+        self.plan, self.roller, self.res = plan, roller, plan.test.res
+        p = plan.test
+        self.test = wuerfeln(self.res, "zauber", p.figur, p.wuerfel, p.mw, roller, "Mindestwurf", p.label,
+                             p.zulassen)
+        if self.test is not None:
+            ergebnis(self.res, self.test, p.label)
+        self.rw: Wurf | None = None
+        self.entzug: Wurf | None = None
+        self.nach_bedarf()
+
+    def entzugswuerfel(self) -> int | None:
+        """Drain dice now called for; None: no drain roll (no test, or a failure the data spares)."""
+        rule = data().entzug
+        if self.test is None or (not self.test.gelungen and not rule["bei_misslingen"]):
+            return None
+        return self.plan.entzug_wuerfel + self.test.ueberzaehlig * int(rule["bonus_je_erfolg"])
+
+    def nach_bedarf(self, _changed: Wurf | None = None) -> None:
+        plan = self.plan
+        if plan.ziel is not None and self.rw is None and self.test is not None and self.test.gelungen:
+            self.rw = wuerfeln(self.res, "rettungswurf", plan.ziel, plan.rw_wuerfel, 1, self.roller, "Rettungswurf",
+                               t("adz.roll_save"), gm_test=False)
+        need = self.entzugswuerfel()
+        if need is None:
+            return
+        f = self.plan.test.figur
+        if self.entzug is None:
+            self.entzug = wuerfeln(self.res, "entzug", f, need, 0, self.roller, "Krafteinsatz",
+                                   t("adz.roll_drain"), gm_test=False)
+        elif need > self.entzug.wuerfel - self.entzug.glueck:
+            more = wuerfeln(self.res, "entzug", f, need - (self.entzug.wuerfel - self.entzug.glueck), 0,
+                            self.roller, "Krafteinsatz", t("adz.roll_drain_more"), gm_test=False)
+            self.entzug.wuerfel += more.wuerfel
+            self.entzug.erfolge += more.erfolge
+            self.entzug.rolls += more.rolls
+
+    def wirkt(self) -> bool:
+        if self.test is None or not self.test.gelungen:
+            return False
+        return self.rw is None or vergleiche(self.test, self.rw, False) == "a"
+
+    def geistiger_schaden(self) -> int:
+        return max(0, self.plan.kp - self.entzug.erfolge) if self.entzug is not None else 0
+
+    def wuerfe(self) -> list[Wurf]:
+        return [w for w in (self.test, self.rw, self.entzug) if w is not None]
+
+    def offen(self) -> list[Wurf]:
+        """The rolls the luck pool could improve: a test that did not work, a saving throw that lost,
+        a drain roll that left mental damage."""
+        out = [] if self.wirkt() else [self.test]
+        if self.rw is not None and self.wirkt():
+            out.append(self.rw)
+        if self.geistiger_schaden() > 0:
+            out.append(self.entzug)
+        return out
+
+
+def zaubern(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
+            aufrecht: bool = False, **kwargs: Any) -> Resolution:
+    """Cast a spell (Festlegen der Zauberparameter; Wirken von Zaubern).
+
+    Spell test: Magiebereich + Technik + Fokus against the Mindestwurf. A
+    trivial spell (Mindestwurf and Krafteinsatz at most 1, at least 3 dice;
+    not in combat, not opposed, not asked for) needs no roll: 1 success, no
+    mental damage. Otherwise the drain roll (WK dice + one bonus die per
+    surplus success) takes successes off the KP; the rest is mental damage.
+    A target makes a saving throw (an opposed test the caster initiated).
+    ``aufrecht``: the caster maintains it by concentration (a condition: one
+    die less on every action). ``glueck``: None on the first run, else the
+    luck decisions. Keyword arguments: see ``zauberplan``.
+    """
+    plan = zauberplan(figure, **kwargs)
+    res, f = plan.test.res, plan.test.figur
+    if plan.trivial:
+        res.step(t("adz.trivial", figure=f.name), "Triviale Zauber")
+        res.outcome = {"gelungen": True, "trivial": True, "erfolge": 1, "kp": plan.kp, "geistiger_schaden": 0}
+        _halten(res, f, plan, aufrecht)
+        return res
+    spell = _Zauber(plan, roller)
+    if spell.test is None:
+        res.outcome = {"gelungen": False, "unmöglich": True, "kp": plan.kp}
+        return res
+    figures = {f.name: f, **({plan.ziel.name: plan.ziel} if plan.ziel else {})}
+    if glueck:
+        glueck_einsetzen(res, glueck, spell.wuerfe(), figures, roller, spell.nach_bedarf, spell.offen())
+        if spell.test.glueck:
+            ergebnis(res, spell.test, plan.test.label)
+    if spell.test.ueberzaehlig:
+        res.step(t("adz.surplus", n=spell.test.ueberzaehlig), "Krafteinsatz")
+    if spell.rw is not None:
+        res.step(t("adz.save_result", figure=plan.ziel.name, a=spell.test.erfolge, b=spell.rw.erfolge,
+                   result=t("adz.save_fails" if spell.wirkt() else "adz.save_holds")), "Rettungswurf")
+    damage = spell.geistiger_schaden()
+    if spell.entzug is not None:
+        res.step(t("adz.drain", kp=plan.kp, successes=spell.entzug.erfolge, damage=damage), "Krafteinsatz",
+                 value=damage)
+        schaden(res, f.record, damage, GEISTIG, "Geistiger Schaden")
+    else:
+        res.step(t("adz.no_drain"), "Krafteinsatz")
+    if glueck is None:
+        glueck_angebot(res, spell.offen(), figures)
+    if spell.wirkt():
+        _halten(res, f, plan, aufrecht)
+    res.outcome = {"gelungen": spell.test.gelungen, "erfolge": spell.test.erfolge,
+                   "überzählig": spell.test.ueberzaehlig, "wirkt": spell.wirkt(), "kp": plan.kp,
+                   "entzug": spell.entzug.erfolge if spell.entzug else None, "geistiger_schaden": damage}
+    return res
+
+
+def _halten(res: Resolution, f: Figur, plan: Zauberplan, aufrecht: bool) -> None:
+    if aufrecht:
+        res.effects.append(Effect(f.name, condition=KONZENTRATION + plan.name))
+        res.step(t("adz.maintained", figure=f.name, spell=plan.name), "Wirkungsdauer")
+
+
+def erneuern(figure: Mapping[str, Any], roller: Roller, kp: int | None = None, stufe: int | None = None,
+             name: str | None = None, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
+    """A spell's duration ran out: supplied with new power it goes on, with a new drain roll (Wirkungsdauer)."""
+    f = Figur(figure)
+    power = krafteinsatz(kp, stufe)
+    res = Resolution("adz", "erneuern", (f.name,))
+    rule = data().entzug
+    pool = Pool().add(rule["attribut"], f.attribut(rule["attribut"]))
+    if data().malus_auf_entzug:
+        pool.add(t("adz.part_injury"), -(verletzungsmalus(f) or 0))
+    res.step(t("adz.renew", figure=f.name, spell=name or "–", kp=power, dice=pool.wuerfel), "Wirkungsdauer")
+    res.preview = {"geistiger_schaden": entzug(None, 0, 0, pool.wuerfel, power).labelled(
+        t("adz.preview_drain", kp=power))}
+    w = wuerfeln(res, "entzug", f, pool.wuerfel, 0, roller, "Krafteinsatz", t("adz.roll_drain"), gm_test=False)
+    if glueck:
+        glueck_einsetzen(res, glueck, [w], {f.name: f}, roller)
+    damage = max(0, power - w.erfolge)
+    res.step(t("adz.drain", kp=power, successes=w.erfolge, damage=damage), "Krafteinsatz", value=damage)
+    schaden(res, f.record, damage, GEISTIG, "Geistiger Schaden")
+    if glueck is None and damage > 0:
+        glueck_angebot(res, [w], {f.name: f})
+    res.outcome = {"kp": power, "entzug": w.erfolge, "geistiger_schaden": damage}
+    return res
+
+
+def beenden(figure: Mapping[str, Any], name: str) -> Resolution:
+    """The caster stops concentrating: the spell ends at once (Wirkungsdauer)."""
+    f = Figur(figure)
+    cond = KONZENTRATION + name
+    if cond not in f.conditions:
+        held = [c[len(KONZENTRATION):] for c in f.conditions if c.startswith(KONZENTRATION)]
+        raise AdzError(t("adz.not_maintained", figure=f.name, spell=name, held=", ".join(held) or "–"))
+    res = Resolution("adz", "beenden", (f.name,))
+    res.effects.append(Effect(f.name, condition=cond, on=False))
+    res.step(t("adz.ended", figure=f.name, spell=name), "Wirkungsdauer")
+    return res

@@ -1,0 +1,247 @@
+"""The AdZ character sheet (Eigenschaften, Attribute, Techniken) and reading a figure.
+
+Attributes and techniques are number fields; skills, magic areas,
+specialisations and foci are lists of "Name Wert" (``"Beidhändiger Kampf 3"``);
+weapons ``"Langschwert (Schwerter, KK, GS 5, VM -1)"`` and equipment
+``"Kettenhemd (RS 2, WB 1, AM 1)"``, or a bare name from the GM's lists.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...messages import t
+from ..sheet import Field, Sheet, SheetError
+from .data import ATTRIBUTE, Ausruestung, Daten, Waffe, data
+
+ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit", "FF": "Fingerfertigkeit",
+                  "KL": "Klugheit", "WK": "Willenskraft", "IN": "Intuition", "CH": "Charisma", "GL": "Glück"}
+#: Eigenschaften kept as lists of "Name Wert": field -> maximum points
+LISTEN = {"fertigkeiten": 10, "magiebereiche": 10, "spezialisierungen": 5, "foki": 5}
+ATTRIBUT_MAX = 10          # Attribute und Techniken: bis zu 10 Punkte
+GROESSEN = ("winzig", "klein", "mittel", "groß", "riesig")
+
+_ENTRY = re.compile(r"^(?P<name>\S.*?)\s*:?\s+(?P<wert>-?\d+)$")
+_ITEM = re.compile(r"^(?P<name>[^()]*?)\s*(?:\((?P<inner>[^()]*)\))?\s*$")
+_KEYED = re.compile(r"^(?P<key>GS|VM|RK|AM|RS|WB)\s*:?\s*(?P<value>[+-]?\w+)$", re.I)
+
+
+def punkte(entries: list[str], field: str, maximum: int) -> dict[str, int]:
+    """``["Schwerter 6", "Reiten: 2"]`` -> {"Schwerter": 6, "Reiten": 2}, each 0..maximum, names unique."""
+    out: dict[str, int] = {}
+    for entry in entries:
+        m = _ENTRY.match(entry.strip())
+        if m is None:
+            raise SheetError(t("adz.bad_entry", field=field, entry=entry))
+        name, value = m.group("name").strip(), int(m.group("wert"))
+        if not 0 <= value <= maximum:
+            raise SheetError(t("adz.entry_range", field=field, name=name, value=value, max=maximum))
+        if name.casefold() in (k.casefold() for k in out):
+            raise SheetError(t("adz.entry_twice", field=field, name=name))
+        out[name] = value
+    return out
+
+
+def _items(entry: str, field: str) -> tuple[str, list[str]]:
+    m = _ITEM.match(entry)
+    if m is None or not m.group("name"):
+        raise SheetError(t("adz.bad_item", field=field, entry=entry))
+    inner = m.group("inner")
+    return m.group("name"), [x.strip() for x in inner.split(",") if x.strip()] if inner is not None else []
+
+
+def _int(value: str, entry: str, field: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise SheetError(t("adz.bad_item", field=field, entry=entry)) from None
+
+
+def waffe(entry: str, daten: Daten | None = None) -> Waffe:
+    """A weapon entry: ``Name (Fertigkeit, Attribut, GS n[, VM n][, RK X][, geistig])`` or a listed name."""
+    name, items = _items(entry, "waffen")
+    if not items:
+        found = (daten or data()).waffe(name)
+        if found is None:
+            raise SheetError(t("adz.unknown_weapon", entry=entry))
+        return found
+    skill, attr, keyed, mental = None, None, {}, False
+    for item in items:
+        k = _KEYED.match(item)
+        if k:
+            keyed[k.group("key").upper()] = k.group("value")
+        elif item.upper() in ATTRIBUTE:
+            attr = item.upper()
+        elif item.casefold() == "geistig":
+            mental = True
+        elif skill is None:
+            skill = item
+        else:
+            raise SheetError(t("adz.bad_weapon", entry=entry))
+    rk = keyed.get("RK")
+    if skill is None or "GS" not in keyed or (attr is None and rk is None):
+        raise SheetError(t("adz.bad_weapon", entry=entry))
+    if rk is not None:
+        rk = rk.upper()
+        classes = (daten or data()).reichweitenklassen
+        if rk not in classes:
+            raise SheetError(t("adz.bad_range_class", entry=entry, known=", ".join(classes)))
+    return Waffe(name, skill, attr, _int(keyed["GS"], entry, "waffen"), _int(keyed.get("VM", "0"), entry, "waffen"),
+                 rk, mental)
+
+
+def ausruestung(entry: str, daten: Daten | None = None) -> Ausruestung:
+    """An equipment entry: ``Name (RS n, WB n, AM n, VM n)`` (any of them) or a listed name."""
+    name, items = _items(entry, "ausruestung")
+    if not items:
+        found = (daten or data()).ausruestung(name)
+        if found is None:
+            raise SheetError(t("adz.unknown_equipment", entry=entry))
+        return found
+    values: dict[str, int] = {}
+    for item in items:
+        k = _KEYED.match(item)
+        if k is None or k.group("key").upper() not in ("RS", "WB", "AM", "VM"):
+            raise SheetError(t("adz.bad_equipment", entry=entry))
+        values[k.group("key").lower()] = _int(k.group("value"), entry, "ausruestung")
+    return Ausruestung(name, **values)
+
+
+class Eintraege(Field):
+    """A list field whose entries are checked as the rules allow (Eigenschaften): ``maximum`` points
+    per "Name Wert" entry, or weapons ("waffen") or equipment ("ausruestung")."""
+
+    def check(self, name: str, value: Any) -> Any:
+        entries = super().check(name, value)
+        if name == "waffen":
+            for entry in entries:
+                waffe(entry)
+        elif name == "ausruestung":
+            for entry in entries:
+                ausruestung(entry)
+        else:
+            punkte(entries, name, self.maximum)
+        return entries
+
+
+def build(daten: Daten) -> Sheet:
+    fields: dict[str, Field] = {a: Field("int", ATTRIBUT_NAMEN[a], 1, ATTRIBUT_MAX, required=True) for a in ATTRIBUTE}
+    fields.update({tech: Field("int", t("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
+                   for tech in daten.techniken})
+    fields.update({
+        "fertigkeiten": Eintraege("list", t("adz.field_skills"), maximum=LISTEN["fertigkeiten"]),
+        "magiebereiche": Eintraege("list", t("adz.field_areas"), maximum=LISTEN["magiebereiche"]),
+        "spezialisierungen": Eintraege("list", t("adz.field_specs"), maximum=LISTEN["spezialisierungen"]),
+        "foki": Eintraege("list", t("adz.field_foci"), maximum=LISTEN["foki"]),
+        "waffen": Eintraege("list", t("adz.field_weapons")),
+        "ausruestung": Eintraege("list", t("adz.field_equipment")),
+        "initiativebasis": Field("int", t("adz.field_initiative"), 0, 1000),
+        "groesse": Field("text", t("adz.field_size"), choices=GROESSEN),
+    })
+    return Sheet(fields)
+
+
+SHEET = build(data())
+
+
+def rebuild(daten: Daten) -> None:
+    """The sheet for new data (technique fields); the ruleset class follows."""
+    global SHEET
+    SHEET = build(daten)
+    from . import AdZ
+    AdZ.sheet = SHEET
+
+
+# -- reading a figure (a campaign record) -------------------------------------------
+def _find(table: Mapping[str, int], name: str) -> tuple[str, int] | None:
+    for key, value in table.items():
+        if key.casefold() == name.casefold():
+            return key, value
+    return None
+
+
+@dataclass(frozen=True)
+class Figur:
+    """A figure's record read as AdZ values."""
+
+    record: Mapping[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.record["name"]
+
+    @property
+    def sheet(self) -> Mapping[str, Any]:
+        return self.record.get("sheet", {})
+
+    def attribut(self, name: str) -> int:
+        key = name.upper()
+        if key not in ATTRIBUTE:
+            raise SheetError(t("adz.unknown_attribute", name=name, known=", ".join(ATTRIBUTE)))
+        return int(self.sheet.get(key, 0))
+
+    def technik(self, name: str) -> int:
+        for tech in data().techniken:
+            if tech.casefold() == name.casefold():
+                return int(self.sheet.get(tech, 0))
+        raise SheetError(t("adz.unknown_technique", name=name, known=", ".join(data().techniken)))
+
+    def liste(self, field: str) -> dict[str, int]:
+        return punkte(self.sheet.get(field, []), field, LISTEN[field])
+
+    def wert(self, field: str, name: str, required: bool = True) -> tuple[str, int]:
+        """(name as written, points) of a skill, area, specialisation or focus; (name, 0) if absent
+        and not ``required``."""
+        found = _find(self.liste(field), name)
+        if found is None:
+            if required:
+                known = ", ".join(self.liste(field)) or "–"
+                raise SheetError(t("adz.unknown_property", figure=self.name, field=t(f"adz.field_{field}_one"),
+                                   name=name, known=known))
+            return name, 0
+        return found
+
+    def waffen(self) -> list[Waffe]:
+        return [waffe(e) for e in self.sheet.get("waffen", [])]
+
+    def waffe(self, name: str | None) -> Waffe:
+        weapons = self.waffen()
+        if name is None:
+            if not weapons:
+                raise SheetError(t("adz.no_weapon", figure=self.name))
+            return weapons[0]
+        for w in weapons:
+            if w.name.casefold() == name.casefold():
+                return w
+        raise SheetError(t("adz.unknown_weapon_of", figure=self.name, name=name,
+                           known=", ".join(w.name for w in weapons) or "–"))
+
+    def ausruestung(self) -> list[Ausruestung]:
+        return [ausruestung(e) for e in self.sheet.get("ausruestung", [])]
+
+    def summe(self, key: str) -> int:
+        """The sum of RS, WB, AM or VM over the equipment (several modifiers add up)."""
+        return sum(getattr(a, key) for a in self.ausruestung())
+
+    def resource(self, name: str) -> int:
+        return int(self.record.get("resources", {}).get(name, {}).get("value", 0))
+
+    def resource_max(self, name: str) -> int:
+        return int(self.record.get("resources", {}).get(name, {}).get("max", 0))
+
+    @property
+    def conditions(self) -> Mapping[str, Any]:
+        return self.record.get("conditions") or {}
+
+    def unterstuetzung(self, name: str) -> tuple[str, int]:
+        """A supporting skill or magic area: (name, bonus dice = ceil(points / 3)) (Unterstützende Eigenschaften)."""
+        for field in ("fertigkeiten", "magiebereiche"):
+            found = _find(self.liste(field), name)
+            if found is not None:
+                return found[0], math.ceil(found[1] / 3)
+        if name.upper() in ATTRIBUTE or any(tech.casefold() == name.casefold() for tech in data().techniken):
+            raise SheetError(t("adz.support_not_allowed", name=name))
+        raise SheetError(t("adz.unknown_support", figure=self.name, name=name))

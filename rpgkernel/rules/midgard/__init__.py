@@ -1,0 +1,72 @@
+"""Midgard house rules (seed 000_6ea9c01ff655f51f.txt, "Haus der Regeln").
+
+Procedures read figures (the campaign's records: ``sheet``, ``resources``,
+``conditions``, ``side``), roll through a ``Roller`` and return a
+``Resolution``; they change nothing themselves. Divine grace keeps a
+resolution open after each roll that a figure with points may have repeated.
+
+Modules: ``core`` (basic rolls, entries), ``einstellungen`` (basic rolls,
+race list, GM tables in use), ``tabellen`` (the GM's tables), ``gnade``
+(rolls open to divine grace), ``proben`` (EW, WW, PW, senses), ``lernen``
+(learning below the minimum), ``kampf`` and ``schaden`` (attacks, defences,
+AP/LP, damage bonus), ``initiative``, ``erschaffung`` (attributes, LP, AP),
+``angeboren``, ``alter``, ``zauber`` (spells, summonings), ``belastung``,
+``bogen`` (the sheet), ``verben`` (%%resolve); ``data/`` holds the race
+list, the basic-roll defaults and an EXAMPLE of the GM's tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .. import register
+from ..base import Ruleset
+from .alter import altern, pruefungen
+from .angeboren import angeboren
+from .belastung import belastung, tragkraft
+from .bogen import FELDER, MidgardBogen, ressourcen
+from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
+from .einstellungen import Einstellungen, aktuell, einrichten
+from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe, uebernehmen
+from .initiative import eigener_bonus, grundwert, initiative, reihenfolge_vorschau
+from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
+from .lernen import fertigkeit_lernen, wm_unter_mindestwert
+from .proben import ew, pw, ww
+from .schaden import ap_verlust_leicht, verlust_schwer
+from .tabellen import Tabellen, laden
+from .verben import VERBS
+from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
+
+__all__ = ["VERBS", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VOLLE_ABWEHR", "abwehr_wm",
+           "aktuell", "altern", "angeboren", "angriff", "angriff_vorschau", "ap_verlust_leicht", "ap_wurf",
+           "attributkauf", "belastung", "beschwoerung", "beschwoerung_kategorie", "beschwoerungslehre",
+           "eigener_bonus", "einrichten", "ew", "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative",
+           "kauf", "laden", "lernpunkte", "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw",
+           "reihenfolge_vorschau", "tragkraft", "uebernehmen", "verlust_schwer", "volle_abwehr",
+           "wm_unter_mindestwert", "ww", "zauber_lernen"]
+
+
+class Midgard(Ruleset):
+    key = "midgard"
+    title = "Midgard – Hausregeln"
+    sheet = MidgardBogen(FELDER)
+    conditions: Mapping[str, str] = {
+        VOLLE_ABWEHR: "verzichtet diese Runde auf Angriffe: WM −2 erst ab der dritten Abwehr",
+        "1. Abwehr": "hat in dieser Runde einmal abgewehrt (die nächste Abwehr: WM −2)",
+        "2. Abwehr": "hat in dieser Runde zweimal abgewehrt (die nächste Abwehr: WM −4)",
+        "merklich belastet": "trägt mehr als die Tragkraft (bis zum Dreifachen)",
+        "schwer belastet": "trägt mehr als das Dreifache der Tragkraft (bis zum Zehnfachen)",
+        "übermäßig belastet": "trägt mehr als das Zehnfache der Tragkraft: Kraftakt",
+    }
+    verbs = VERBS
+
+    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return ressourcen(sheet)
+
+    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """Individual initiative: W6 + floor(RW / 10) + Kampftaktik (the leader option: verb initiative)."""
+        bonus = eigener_bonus(combatant)
+        return f"W6+{bonus}" if bonus else "W6"
+
+
+register(Midgard())

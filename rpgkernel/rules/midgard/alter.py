@@ -1,0 +1,116 @@
+"""Aging adventurers (seed 000, "Alternde Abenteurer").
+
+The effects of age are rolled every five years on the GM's table
+``altern`` (from 80 every year, as the last row). An improvement never
+raises an attribute above 100, a loss never lowers it below 1 - except
+Konstitution: at 0 or less the figure dies within 1W6-1 years (the GM's
+secret roll), and the player is told a false value of at least 1. For elves,
+dwarves and other non-humans the ages scale with the race's age multiplier
+(GM data). A skill whose minimum is no longer met stays usable under the
+rule "Lernen von Fertigkeiten".
+
+Given dice: per check in time order, the row's changes in the table's
+order; then the secret W6 if Ko fell to 0 or below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Resolution
+from .angeboren import sinnes_eintraege
+from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
+from .einstellungen import Einstellungen, aktuell
+from .lernen import mindest_wm
+from .proben import SINNE, erfolgswert
+
+RULE = "Alternde Abenteurer"
+ALLE = 5        # alle fünf Jahre
+JAEHRLICH = 80  # ab 80 Jahren jedes Jahr
+
+
+def pruefungen(von: int, bis: int, multiplikator: int = 1) -> list[int]:
+    """The ages in (von, bis] at which age is rolled (scaled by the race's multiplier)."""
+    out = []
+    for age in range(von + 1, bis + 1):
+        if age % multiplikator:
+            continue
+        human = age // multiplikator
+        if human >= JAEHRLICH or human % ALLE == 0:
+            out.append(age)
+    return out
+
+
+def multiplikator(race: str, cfg: Einstellungen) -> int:
+    if race == "Mensch":
+        return 1
+    table = cfg.tabellen.teil("altern")["multiplikator"]
+    if race not in table:
+        raise MidgardError(t("midgard.no_age_factor", race=race))
+    return table[race]
+
+
+def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: int | None = None,
+           angezeigt: int = 1, cfg: Einstellungen | None = None) -> Resolution:
+    """Age the figure from ``von`` (the sheet's ``alter``) to ``bis`` years (see the module docstring).
+
+    ``angezeigt``: the false Ko the player is told if it fell to 0 or below.
+    """
+    cfg = cfg or aktuell()
+    who = name(figure)
+    von = feld(figure, "alter") if von is None else von
+    if bis < von:
+        raise MidgardError(t("midgard.bad_ages", von=von, bis=bis))
+    if angezeigt < 1:
+        raise MidgardError(t("midgard.bad_shown", value=angezeigt))
+    race = feld(figure, "rasse", "Mensch")
+    factor = multiplikator(race, cfg)
+    rows = cfg.tabellen.teil("altern")["zeilen"]
+    checks = pruefungen(von, bis, factor)
+    res = Resolution("midgard", "altern", (who,))
+    res.step(t("midgard.age_checks", figure=who, von=von, bis=bis, factor=factor,
+               ages=", ".join(map(str, checks)) or "–"), RULE)
+    if roller is None:
+        return res
+    values: dict[str, int] = {}
+    senses: dict[str, int] = {}
+    for age in checks:
+        human = age // factor
+        row = rows[-1] if human >= JAEHRLICH else next((r for r in rows if human <= r["bis"]), rows[-1])
+        for key, expr in row["aenderungen"].items():
+            roll = roller.roll(expr)
+            if key in ATTRIBUTE:
+                old = values.get(key, attribut(figure, key))
+                new = old + roll.total
+                values[key] = new if key == "ko" else max(1, min(100, new))
+                shown = values[key]
+            else:
+                sense = next((s for s in SINNE if s.lower() == key), None)
+                if sense is None:
+                    raise MidgardError(t("midgard.bad_age_key", key=key))
+                old = senses.get(sense, erfolgswert(figure, sense, cfg)[0])
+                senses[sense] = shown = old + roll.total
+            res.step(t("midgard.age_change", age=age, what=key.capitalize(), expr=expr, change=roll.total, old=old,
+                       new=shown), RULE, roll, value=shown)
+    res.outcome = {"alter": bis, "werte": dict(values), "sinne": senses}
+    sheet_values: dict[str, Any] = {"alter": bis, **values}
+    if values.get("ko", 1) <= 0:
+        roll = roller.roll("W6")
+        years = roll.total - 1
+        res.step(t("midgard.age_death", figure=who, ko=values["ko"], years=years, shown=angezeigt), RULE, roll,
+                 value=years)
+        res.outcome.update({"tod_in_jahren": years, "dem_spieler_genannt": {"ko": angezeigt}})
+    if senses:
+        sheet_values["fertigkeiten"] = sinnes_eintraege(figure, senses)
+    res.outcome["bogen"] = sheet_values
+    aged = {**figure, "sheet": {**(figure.get("sheet") or {}), **values}}
+    below = {}
+    for skill in [e.name for e in eintraege(figure, "fertigkeiten").values()]:
+        wm, why = mindest_wm(aged, skill, cfg)
+        if wm and mindest_wm(figure, skill, cfg)[0] != wm:
+            below[skill] = wm
+            res.step(t("midgard.age_skill", skill=skill, why=why), "Lernen von Fertigkeiten")
+    res.outcome["unter_mindestwert"] = below
+    return res

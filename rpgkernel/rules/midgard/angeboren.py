@@ -1,0 +1,79 @@
+"""Innate abilities (seed 000, "Besondere angeborene Fähigkeiten"; "Die Sinne").
+
+The player rolls W% on the GM's table ``angeboren``; an ability may set a
+sense's Erfolgswert (Kurzsichtigkeit: Sehen +4 instead of +8). A 100 lets
+the player choose any ability freely and roll again (again and again while
+100s fall). The free choices are taken after the roll (choice ``wahl``);
+a choice not taken stays open on the sheet as "freie Wahl".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Choice, Resolution
+from .core import MidgardError, eintraege, name
+from .einstellungen import Einstellungen, aktuell
+from .tabellen import zeile
+
+RULE = "Besondere angeborene Fähigkeiten"
+CHOICE = "wahl"
+FREI = 100
+
+
+def sinnes_eintraege(figure: Mapping[str, Any], sinne: Mapping[str, int]) -> list[str]:
+    """The sheet's skills with the senses set to new values ('Sehen +4')."""
+    skills = {k: f"{e.name} {e.wert:+d}" for k, e in eintraege(figure, "fertigkeiten").items()}
+    for sense, value in sinne.items():
+        skills[sense.lower()] = f"{sense} {value:+d}"
+    return list(skills.values())
+
+
+def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
+              decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+              cfg: Einstellungen | None = None) -> Resolution:
+    """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again."""
+    cfg = cfg or aktuell()
+    rows = cfg.tabellen.teil("angeboren")
+    who = name(figure)
+    res = Resolution("midgard", "angeboren", (who,))
+    res.preview = {t("midgard.p_free_choice"): 1 / 100}
+    if roller is None:
+        return res
+    found: list[dict[str, Any]] = []
+    free = 0
+    while True:
+        roll = roller.roll("W%")
+        if roll.total == FREI:
+            free += 1
+            res.step(t("midgard.innate_free", figure=who), RULE, roll, value=FREI)
+            continue
+        row = zeile(rows, roll.total)
+        found.append(row)
+        res.step(t("midgard.innate_rolled", figure=who, face=roll.total, ability=row["faehigkeit"]), RULE, roll,
+                 value=roll.total)
+        break
+    names = [r["faehigkeit"] for r in rows]
+    taken = list((decisions or {}).get(CHOICE, ()))
+    if free and CHOICE not in (decisions or {}):
+        res.choices.append(Choice(CHOICE, t("midgard.choice_innate", n=free), (who,), tuple(names)))
+        return res
+    for k in range(free):
+        if k < len(taken):
+            wanted = str(taken[k].get("fähigkeit", ""))
+            row = next((r for r in rows if r["faehigkeit"].lower() == wanted.lower()), None)
+            if row is None:
+                raise MidgardError(t("midgard.unknown_ability", ability=wanted, known=", ".join(names)))
+            found.append(row)
+            res.step(t("midgard.innate_chosen", figure=who, ability=row["faehigkeit"]), RULE)
+        else:
+            res.step(t("midgard.innate_not_chosen", figure=who), RULE)
+    abilities = [r["faehigkeit"] for r in found] + [t("midgard.free_choice")] * max(0, free - len(taken))
+    senses = {s: v for r in found for s, v in r["sinne"].items()}
+    sheet = {"angeboren": [*(figure.get("sheet") or {}).get("angeboren", ()), *abilities]}
+    if senses:
+        sheet["fertigkeiten"] = sinnes_eintraege(figure, senses)
+    res.outcome = {"fähigkeiten": abilities, "sinne": senses, "bogen": sheet}
+    return res

@@ -1,0 +1,181 @@
+"""Midgard's basic rolls and a figure's values (seed 000, "Haus der Regeln").
+
+The house rules rest on Midgard's basic rolls without restating them; they
+are implemented as documented, configurable defaults (``data/grundregeln.yaml``):
+
+- EW (Erfolgswurf): W20 + Erfolgswert + WM, succeeds at ``mindestwurf`` (20)
+  or more; a natural 20 is a critical success, a natural 1 a critical failure.
+- WW (Widerstandswurf: Abwehr, Resistenz): W20 + value + WM, succeeds when
+  its total is at least the opposing EW's total; the same criticals.
+- PW (Prüfwurf): W% at or under the attribute.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from ...dice import parse
+from ...errors import DiceSyntaxError, RpgError
+from ...messages import t
+from ..sheet import SheetError
+
+DATA = Path(__file__).with_name("data")
+ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
+_ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
+
+
+class MidgardError(RpgError, ValueError):
+    """Something the rules do not allow, or GM data that is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Grundregeln:
+    """The basic rolls the seed presupposes (defaults: data/grundregeln.yaml)."""
+
+    mindestwurf: int = 20
+    kritischer_erfolg: int = 20
+    kritischer_fehler: int = 1
+    ww_bei_gleichstand: bool = True
+    pw_wuerfel: str = "W%"
+
+
+def grundregeln_laden(path: str | Path | None = None) -> Grundregeln:
+    """The basic rolls from YAML (default: data/grundregeln.yaml); unknown keys are refused."""
+    source = Path(path) if path else DATA / "grundregeln.yaml"
+    try:
+        data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
+    known = Grundregeln.__dataclass_fields__
+    if not isinstance(data, dict) or set(data) - set(known):
+        extra = sorted(set(data) - set(known)) if isinstance(data, dict) else ["?"]
+        raise MidgardError(t("midgard.bad_rules", path=str(source), key=extra[0], known=", ".join(known)))
+    for key, value in data.items():
+        want = type(getattr(Grundregeln, key))
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise MidgardError(t("midgard.bad_rules_value", path=str(source), key=key, value=repr(value)[:40]))
+    return Grundregeln(**data)
+
+
+# -- the rolls -------------------------------------------------------------------
+def kritisch(face: int, regeln: Grundregeln) -> str | None:
+    """"kritischer Erfolg", "kritischer Fehler" or None for a natural W20 face."""
+    if face == regeln.kritischer_erfolg:
+        return "kritischer Erfolg"
+    if face == regeln.kritischer_fehler:
+        return "kritischer Fehler"
+    return None
+
+
+def ew_gelingt(face: int, total: int, regeln: Grundregeln) -> bool:
+    """EW: a critical success always succeeds, a critical failure always fails, else total >= mindestwurf."""
+    krit = kritisch(face, regeln)
+    return krit == "kritischer Erfolg" or (krit is None and total >= regeln.mindestwurf)
+
+
+def ww_gelingt(face: int, total: int, gegen: int, regeln: Grundregeln) -> bool:
+    """WW against an EW's total ``gegen``: the criticals as for EW, else total >= gegen (> without ties)."""
+    krit = kritisch(face, regeln)
+    if krit is not None:
+        return krit == "kritischer Erfolg"
+    return total >= gegen if regeln.ww_bei_gleichstand else total > gegen
+
+
+def p_ew(wert: int, regeln: Grundregeln) -> float:
+    """P(EW succeeds) for W20 + ``wert`` (Erfolgswert and every WM), exact."""
+    return sum(ew_gelingt(f, f + wert, regeln) for f in range(1, 21)) / 20
+
+
+def p_ww(wert: int, gegen: int, regeln: Grundregeln) -> float:
+    """P(WW succeeds) for W20 + ``wert`` against the total ``gegen``, exact."""
+    return sum(ww_gelingt(f, f + wert, gegen, regeln) for f in range(1, 21)) / 20
+
+
+def p_pw(wert: int) -> float:
+    """P(W% <= ``wert``), exact."""
+    return max(0, min(wert, 100)) / 100
+
+
+# -- a figure's values --------------------------------------------------------------
+def sheet(figure: Mapping[str, Any]) -> Mapping[str, Any]:
+    return figure.get("sheet") or {}
+
+
+def name(figure: Mapping[str, Any]) -> str:
+    return figure["name"]
+
+
+def attribut(figure: Mapping[str, Any], key: str) -> int:
+    """A basic attribute (st, ge, ko, in, zt, gw) from the sheet, or a clear error when missing."""
+    key = key.lower()
+    if key not in ATTRIBUTE:
+        raise MidgardError(t("midgard.bad_attribute", name=key, known=", ".join(ATTRIBUTE)))
+    value = sheet(figure).get(key)
+    if value is None:
+        raise MidgardError(t("midgard.missing_value", figure=name(figure), field=key))
+    return value
+
+
+def feld(figure: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    """A sheet value; without ``default`` a missing one is an error naming figure and field."""
+    value = sheet(figure).get(key, default)
+    if value is None:
+        raise MidgardError(t("midgard.missing_value", figure=name(figure), field=key))
+    return value
+
+
+def ressource(figure: Mapping[str, Any], key: str) -> int:
+    res = (figure.get("resources") or {}).get(key)
+    return res["value"] if res else 0
+
+
+@dataclass(frozen=True)
+class Eintrag:
+    """A skill or weapon entry: 'Balancieren +12', 'Langschwert +10 (W6+2)'."""
+
+    name: str
+    wert: int
+    schaden: str | None = None
+
+
+def eintrag(text: str, waffe: bool = False) -> Eintrag:
+    """Read an entry; a weapon needs its damage in parentheses, a valid dice expression."""
+    m = _ENTRY.match(text)
+    if m is None or (waffe and not m.group("schaden")):
+        raise SheetError(t("midgard.bad_weapon" if waffe else "midgard.bad_skill", entry=text))
+    damage = m.group("schaden")
+    if damage is not None:
+        damage = damage.strip()
+        try:
+            parse(damage)
+        except DiceSyntaxError:
+            raise SheetError(t("midgard.bad_weapon", entry=text)) from None
+    return Eintrag(m.group("name"), int(m.group("wert").replace(" ", "")), damage)
+
+
+def eintraege(figure: Mapping[str, Any], key: str) -> dict[str, Eintrag]:
+    """The sheet's ``fertigkeiten`` or ``waffen`` by lower-case name."""
+    out = {}
+    for text in sheet(figure).get(key) or ():
+        e = eintrag(text, waffe=key == "waffen")
+        out[e.name.lower()] = e
+    return out
+
+
+def waffe(figure: Mapping[str, Any], wanted: str | None) -> Eintrag:
+    """The weapon ``wanted`` (by name), or the first of the sheet's ``waffen``."""
+    weapons = eintraege(figure, "waffen")
+    if not weapons:
+        raise MidgardError(t("midgard.no_weapon", figure=name(figure)))
+    if wanted is None:
+        return next(iter(weapons.values()))
+    found = weapons.get(wanted.lower())
+    if found is None:
+        raise MidgardError(t("midgard.unknown_weapon", figure=name(figure), weapon=wanted,
+                             known=", ".join(w.name for w in weapons.values())))
+    return found

@@ -1,0 +1,239 @@
+"""Character creation and advancement (seed 000: "Kauf der Attribute",
+"Neue Regelung der LP", "Auswürfeln des AP-Maximums").
+
+Attributes: St, Ge, Ko, In and Zt are bought by tier with points (usually
+8-9 to spend). A race shifts the tiers (the seed's list); the shifted tier
+is the race's 0-cost column; nobody goes beyond the +/-6 column, nor above
+100, the natural limit. Then the exact value is rolled within the tier
+(uniformly: the seed names no die). The tiers and the cost of each column
+are the GM's table ``attributkauf``.
+
+LP = LP base + 1W6 + modifiers (GM table ``lp``): humans (and half-humans)
+by size and shape, where "groß & breit" lowers the AbB by 1 and "klein &
+schlank" raises it by 1; other races by their own modifier.
+
+AP maximum per grade: the race's AP die (the seed's list) once per grade,
+plus the fixed part of the GM's table ``ap_fest`` (by class and grade), plus
+the personal AP bonus.
+
+The results are for the sheet (``outcome["bogen"]``); ``uebernehmen``
+writes them into a campaign.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from ...dice import Dist, Roller, dist
+from ...messages import t
+from ..resolution import Resolution
+from .core import MidgardError, attribut, feld, name
+from .einstellungen import Einstellungen, aktuell
+from .tabellen import GRENZE, Stufe, stufe, zeile
+
+KAUF = ("st", "ge", "ko", "in", "zt")       # Kauf der Attribute: St, Ge, Ko, In und Zt
+RULE_KAUF = "Kauf der Attribute"
+RULE_LP = "Neue Regelung der LP"
+RULE_AP = "Auswürfeln des AP-Maximums"
+_AP_DIE = re.compile(r"^W(\d+)([+-]\d+)?$")
+
+
+def rasse(race: str, cfg: Einstellungen) -> dict[str, Any]:
+    row = cfg.rassen.get(race)
+    if row is None:
+        raise MidgardError(t("midgard.unknown_race", race=race, known=", ".join(cfg.rassen)))
+    return row
+
+
+def _race_of(figure: Mapping[str, Any], given: str | None) -> str:
+    return given or feld(figure, "rasse")
+
+
+def null_stufe(race: str, key: str, cfg: Einstellungen) -> int:
+    """The index of the race's 0-cost tier for attribute ``key`` (kept within the GM's tiers)."""
+    table = cfg.tabellen.teil("attributkauf")
+    index = table["null"][key] + rasse(race, cfg)["stufen"].get(key, 0)
+    return max(0, min(index, len(table["stufen"]) - 1))
+
+
+def spalte(race: str, key: str, wahl: str | int, cfg: Einstellungen) -> int:
+    """The column (tiers above the 0-cost tier) a choice means: a signed offset ("+1", -2) or a tier ("96-99")."""
+    table = cfg.tabellen.teil("attributkauf")
+    text = str(wahl).strip()
+    if isinstance(wahl, int) or text[:1] in "+-" or text == "0":
+        try:
+            return int(text.replace("−", "-"))
+        except ValueError:
+            raise MidgardError(t("midgard.bad_tier", value=text)) from None
+    try:
+        wanted = stufe(text)
+    except ValueError:
+        raise MidgardError(t("midgard.bad_tier", value=text)) from None
+    labels = [s.text for s in table["stufen"]]
+    if wanted.text not in labels:
+        raise MidgardError(t("midgard.unknown_tier", value=text, known=", ".join(labels)))
+    return labels.index(wanted.text) - null_stufe(race, key, cfg)
+
+
+def kauf(race: str, wahl: Mapping[str, str | int], cfg: Einstellungen) -> dict[str, tuple[int, Stufe, int]]:
+    """Each attribute's (column, tier, cost), checked against the +/-6 limit and the tiers (natural limit 100)."""
+    table = cfg.tabellen.teil("attributkauf")
+    unknown = set(wahl) - set(KAUF)
+    if unknown:
+        raise MidgardError(t("midgard.not_bought", name=min(unknown), known=", ".join(KAUF)))
+    out = {}
+    for key in KAUF:
+        column = spalte(race, key, wahl.get(key, 0), cfg)
+        if abs(column) > GRENZE:
+            raise MidgardError(t("midgard.beyond_limit", attribute=key.capitalize(), column=column, limit=GRENZE))
+        index = null_stufe(race, key, cfg) + column
+        if index >= len(table["stufen"]):
+            raise MidgardError(t("midgard.above_hundred", attribute=key.capitalize()))
+        if index < 0:
+            raise MidgardError(t("midgard.below_lowest", attribute=key.capitalize()))
+        if column not in table["spalten"]:
+            raise MidgardError(t("midgard.no_column", column=column))
+        out[key] = (column, table["stufen"][index], table["spalten"][column])
+    return out
+
+
+def _tier_dist(s: Stufe) -> Dist:
+    return Dist.const(s.von) if s.von == s.bis else Dist.die(s.bis - s.von + 1) + (s.von - 1)
+
+
+def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: int, wahl: Mapping[str, str | int],
+                 race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
+    """Buy St, Ge, Ko, In and Zt by tier with ``punkte`` points, then roll each within its tier.
+
+    ``wahl``: attribute -> column ("+1", "-2") or tier ("96-99", "100");
+    unnamed attributes stay in the 0-cost column. Given dice: St, Ge, Ko,
+    In, Zt in this order, one die each whose tier has more than one value.
+    """
+    cfg = cfg or aktuell()
+    race = _race_of(figure, race)
+    bought = kauf(race, wahl, cfg)
+    total = sum(cost for _, _, cost in bought.values())
+    res = Resolution("midgard", "attributkauf", (name(figure),))
+    res.preview = {f"{key.capitalize()} {s.text}": _tier_dist(s).labelled(f"{key.capitalize()} ({s.text})")
+                   for key, (_, s, _) in bought.items()}
+    if total > punkte:
+        raise MidgardError(t("midgard.too_expensive", cost=total, points=punkte))
+    table = cfg.tabellen.teil("attributkauf")
+    for key, (column, s, cost) in bought.items():
+        zero = table["stufen"][null_stufe(race, key, cfg)]
+        res.step(t("midgard.tier_bought", attribute=key.capitalize(), race=race, zero=zero.text, column=column,
+                   tier=s.text, cost=cost), RULE_KAUF, value=cost)
+    res.step(t("midgard.points_spent", cost=total, points=punkte), RULE_KAUF, value=total)
+    if roller is None:
+        return res
+    values = {}
+    for key, (_, s, _) in bought.items():
+        if s.von == s.bis:
+            values[key] = s.von
+            continue
+        roll = roller.roll(f"W{s.bis - s.von + 1}")
+        values[key] = s.von - 1 + roll.total
+        res.step(t("midgard.tier_rolled", attribute=key.capitalize(), tier=s.text, face=roll.total,
+                   value=values[key]), RULE_KAUF, roll, value=values[key])
+    res.outcome = {"rasse": race, "kosten": total, "werte": values, "bogen": {"rasse": race, **values}}
+    return res
+
+
+def lp_ausdruck(figure: Mapping[str, Any], race: str, cfg: Einstellungen, res: Resolution) -> tuple[str, int]:
+    """The LP roll "base + W6 + modifier" with its steps, and the change of the AbB."""
+    table = cfg.tabellen.teil("lp")
+    basis = table["basis"]
+    if isinstance(basis, dict):
+        value = attribut(figure, basis["attribut"])
+        base = zeile(basis["werte"], value)["lp"]
+        res.step(t("midgard.lp_base_by", attribute=basis["attribut"].capitalize(), value=value, lp=base), RULE_LP)
+    else:
+        base = basis
+        res.step(t("midgard.lp_base", lp=base), RULE_LP)
+    abb = 0
+    if rasse(race, cfg)["gestalt_abb"]:
+        size, shape = feld(figure, "groesse", "mittel"), feld(figure, "gestalt", "normal")
+        mod = table["groesse"].get(size, 0) + table["gestalt"].get(shape, 0)
+        res.step(t("midgard.lp_shape", size=size, shape=shape, mod=mod), RULE_LP)
+        abb = -1 if (size, shape) == ("groß", "breit") else 1 if (size, shape) == ("klein", "schlank") else 0
+        if abb:
+            res.step(t("midgard.abb_shape", size=size, shape=shape, abb=abb), RULE_LP)
+    else:
+        mod = table["rassen"].get(race)
+        if mod is None:
+            raise MidgardError(t("midgard.no_race_lp", race=race))
+        res.step(t("midgard.lp_race", race=race, mod=mod), RULE_LP)
+    return f"W6+{base + mod}" if base + mod >= 0 else f"W6-{-(base + mod)}", abb
+
+
+def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | None = None,
+            cfg: Einstellungen | None = None) -> Resolution:
+    """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape."""
+    cfg = cfg or aktuell()
+    race = _race_of(figure, race)
+    res = Resolution("midgard", "lp_wurf", (name(figure),))
+    expr, abb = lp_ausdruck(figure, race, cfg, res)
+    res.preview = dist(expr).labelled(t("midgard.lp_label"))
+    if roller is None:
+        return res
+    roll = roller.roll(expr)
+    res.step(t("midgard.lp_rolled", expr=expr, lp=roll.total), RULE_LP, roll, value=roll.total)
+    res.outcome = {"lp": roll.total, "abb_änderung": abb, "bogen": {"lp": roll.total}}
+    if abb:
+        res.outcome["bogen"]["abb"] = feld(figure, "abb", 0) + abb
+    return res
+
+
+def ap_ausdruck(race: str, klasse: str, grad: int, von: int, bonus: int, cfg: Einstellungen) -> str:
+    """"nW4+n+fixed+bonus": the race's AP die once for each grade above ``von``, the fixed part, the bonus."""
+    m = _AP_DIE.match(rasse(race, cfg)["ap_wuerfel"])
+    if m is None:
+        raise MidgardError(t("midgard.bad_ap_die", race=race, die=rasse(race, cfg)["ap_wuerfel"]))
+    sides, plus = int(m.group(1)), int(m.group(2) or 0)
+    fixed_table = cfg.tabellen.teil("ap_fest")
+    row = fixed_table.get(klasse)
+    if row is None:
+        raise MidgardError(t("midgard.no_class_ap", klasse=klasse, known=", ".join(fixed_table) or "–"))
+    for g in (grad, von) if von else (grad,):
+        if g not in row:
+            raise MidgardError(t("midgard.no_grade_ap", klasse=klasse, grad=g))
+    n = grad - von
+    fixed = row[grad] - (row[von] if von else 0)
+    parts = [f"{n}W{sides}"] + [f"{n * plus}"] * bool(plus) + [str(fixed)] + [str(bonus)] * bool(bonus)
+    return "+".join(parts).replace("+-", "-")
+
+
+def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | None = None, von: int = 0,
+            race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
+    """The AP maximum at ``grad`` (Auswürfeln des AP-Maximums); from grade ``von`` on only the new grades.
+
+    The personal AP bonus counts once (not when rising from ``von``).
+    """
+    cfg = cfg or aktuell()
+    race = _race_of(figure, race)
+    grad = grad or feld(figure, "grad")
+    if not 0 <= von < grad:
+        raise MidgardError(t("midgard.bad_grades", von=von, grad=grad))
+    klasse = feld(figure, "klasse")
+    bonus = 0 if von else feld(figure, "ap_bonus", 0)
+    expr = ap_ausdruck(race, klasse, grad, von, bonus, cfg)
+    res = Resolution("midgard", "ap_wurf", (name(figure),))
+    res.preview = dist(expr).labelled(t("midgard.ap_label"))
+    row = rasse(race, cfg)
+    res.step(t("midgard.ap_formula", race=race, die=row["ap"], klasse=klasse, grad=grad, expr=expr), RULE_AP)
+    if row["ap_zusatz"]:
+        res.step(t("midgard.ap_extra", race=race, extra=row["ap_zusatz"]), RULE_AP)
+    if roller is None:
+        return res
+    roll = roller.roll(expr)
+    old = feld(figure, "ap", 0) if von else 0
+    res.step(t("midgard.ap_rolled", expr=expr, total=roll.total), RULE_AP, roll, value=roll.total)
+    res.outcome = {"ap": old + roll.total, "gewürfelt": roll.total, "bogen": {"ap": old + roll.total, "grad": grad}}
+    return res
+
+
+def uebernehmen(kampagne: Any, res: Resolution) -> Any:
+    """Write a creation result (``outcome["bogen"]``) into the figure's sheet in ``kampagne``."""
+    who = res.actors[0]
+    return kampagne.set_sheet(who, {**kampagne.figure(who).sheet, **res.outcome["bogen"]})

@@ -1,0 +1,108 @@
+"""Divine grace as rerolls (seed 000, "Neue Regelung der Göttlichen Gnade").
+
+Each point of Göttliche Gnade (resource GG) lets its owner have the last
+roll repeated, his own or one directed against him, as long as that roll
+has no follow-up roll yet; a roll may be repeated several times while the
+points last; a spent point is gone.
+
+A procedure rolls through a ``Wurfkette``: after each roll that a figure
+with points left may have repeated, the resolution stays open (choice
+``gnade``) before the next roll. ``gnade FIGUR`` spends a point and repeats
+the roll; ``verzicht`` lets it stand and the procedure goes on to its next
+roll, which may open the question again. Re-running replays the recorded
+dice, so every earlier roll comes out the same.
+
+How a re-run knows what was answered: each pause offers, beside ``gnade``,
+a choice ``weiter:J.C`` (J: the pause's number, C: the grace points taken
+before it) that no verb takes, so only a closing line (any choice line or
+``verzicht``) adds its key to the decisions. A pause whose key is present
+was answered; it was answered with grace when the next pause carries C+1
+(or, when no later pause was answered, when an unused ``gnade`` decision
+exists).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Mapping, Sequence
+
+from ...dice import Roll, Roller
+from ...messages import t
+from ..resolution import Choice, Effect, Resolution
+from .core import MidgardError, ressource
+
+RESOURCE = "GG"
+CHOICE = "gnade"
+_MARK = "weiter"
+
+
+class Offen(Exception):
+    """The roll waits for a grace decision: the procedure stops, the resolution stays open."""
+
+
+class Wurfkette:
+    """The rolls of one procedure in order, each open to divine grace until the next one falls."""
+
+    def __init__(self, res: Resolution, roller: Roller, decisions: Mapping[str, Sequence[Mapping[str, Any]]],
+                 figures: Mapping[str, Mapping[str, Any]], ohne_gnade: bool = False) -> None:
+        self.res, self.roller, self.ohne = res, roller, ohne_gnade
+        self.taken = list(decisions.get(CHOICE, ()))
+        self.keys = set(decisions)
+        self.points = {n: ressource(f, RESOURCE) for n, f in figures.items()}
+        self.spent: Counter[str] = Counter()
+        self.pause = 0
+
+    def left(self, who: str) -> int:
+        return self.points.get(who, 0) - self.spent[who]
+
+    def wurf(self, expr: str, label: str, beteiligte: Sequence[str], rule: str,
+             text: Callable[[Roll], str]) -> Roll:
+        """Roll ``expr`` for ``label`` (a step ``text(roll)`` per roll); offer grace to ``beteiligte``.
+
+        Raises ``Offen`` while a grace decision is still to be taken.
+        """
+        roll = self._roll(expr, rule, text)
+        while True:
+            holders = tuple(n for n in dict.fromkeys(beteiligte) if self.left(n) > 0)
+            if self.ohne or not holders:
+                return roll
+            answer = self._answer()
+            if answer is None:
+                return roll
+            if answer is Offen:
+                self.res.choices.append(Choice(CHOICE, t("midgard.choice_grace", roll=label, total=roll.total,
+                                                         who=", ".join(f"{n} ({self.left(n)})" for n in holders)),
+                                               holders))
+                self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
+                                               t("midgard.choice_go_on")))
+                raise Offen()
+            who = (answer.get("figures") or [""])[0]
+            if who not in holders:
+                raise MidgardError(t("midgard.grace_not_allowed", figure=who, roll=label,
+                                     allowed=", ".join(holders)))
+            self.spent[who] += 1
+            self.res.step(t("midgard.grace_spent", figure=who, roll=label, left=self.left(who)),
+                          "Neue Regelung der Göttlichen Gnade")
+            roll = self._roll(expr, rule, text)
+
+    def _roll(self, expr: str, rule: str, text: Callable[[Roll], str]) -> Roll:
+        roll = self.roller.roll(expr)
+        self.res.step(text(roll), rule, roll, value=roll.total)
+        return roll
+
+    def _answer(self) -> Mapping[str, Any] | None | type[Offen]:
+        """At the next pause: the grace decision taken there, None (it stood), or Offen (undecided)."""
+        j, c = self.pause, sum(self.spent.values())
+        unused = len(self.taken) > c
+        if f"{_MARK}:{j}.{c}" in self.keys:
+            took = f"{_MARK}:{j + 1}.{c + 1}" in self.keys or (f"{_MARK}:{j + 1}.{c}" not in self.keys and unused)
+        elif unused:
+            took = True   # several grace lines in one cell: each repeats the roll again
+        else:
+            return Offen
+        self.pause += 1
+        return self.taken[c] if took else None
+
+    def effekte(self) -> list[Effect]:
+        """The spent points (only when the resolution closes)."""
+        return [Effect(n, RESOURCE, -k) for n, k in self.spent.items() if k]

@@ -1,0 +1,207 @@
+"""Attacks and defences (seed 000: "AP-Verluste bei gelungener Abwehr",
+"Abwehr mehrerer Angriffe", "Neue Regelung der Göttlichen Gnade",
+"Ersetzen des festen Schadensbonus"; EW/WW as the basic-roll defaults).
+
+An attack: EW: Angriff (W20 + weapon); if it succeeds, the defender's
+WW: Abwehr against its total; then the damage. Each roll is open to divine
+grace before the next falls. Order of given dice: EW: Angriff, WW: Abwehr,
+the damage dice (each repeated roll right after the grace that asked for it).
+
+Several defences in a round: every WW: Abwehr after the first has a
+cumulative WM -2; a figure in full defence (condition ``volle Abwehr``) gets
+its first -2 at the third; against several ranged attacks from one
+direction while using a large shield the WM do not accumulate (a flat -2).
+The defences made this round are the condition ``N. Abwehr`` (until the
+round ends).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any, Mapping, Sequence
+
+from ...dice import Dist, Roll, Roller, dist
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
+from .einstellungen import Einstellungen, aktuell
+from .gnade import Offen, Wurfkette
+from .proben import ew_text, ww_text
+from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
+
+VOLLE_ABWEHR = "volle Abwehr"
+_ABWEHREN = re.compile(r"^(\d+)\. Abwehr$")
+RULE_AP = "AP-Verluste bei gelungener Abwehr"
+RULE_MEHR = "Abwehr mehrerer Angriffe"
+
+
+def abwehren(figure: Mapping[str, Any]) -> int:
+    """How many defences the figure has made this round (its condition ``N. Abwehr``)."""
+    found = [int(m.group(1)) for c in (figure.get("conditions") or {}) if (m := _ABWEHREN.match(c))]
+    return max(found, default=0)
+
+
+def abwehr_wm(nummer: int, volle_abwehr: bool = False, nicht_kumulativ: bool = False) -> int:
+    """The WM of the ``nummer``-th defence in a round (Abwehr mehrerer Angriffe)."""
+    k = nummer - 1 if volle_abwehr else nummer
+    if k <= 1:
+        return 0
+    return -2 if nicht_kumulativ else -2 * (k - 1)
+
+
+def _zero_or_shift(weights: Mapping[int | None, float], damage: Dist, cap: int | None) -> Dist:
+    """The loss: with each weight, max(0, damage - shift) (None: no loss), capped at ``cap``."""
+    pmf: dict[int, float] = defaultdict(float)
+    for shift, w in weights.items():
+        if shift is None:
+            pmf[0] += w
+            continue
+        for value, p in damage.pmf().items():
+            loss = max(0, value - shift)
+            pmf[min(loss, cap) if cap is not None else loss] += w * p
+    return Dist.from_pmf(pmf)
+
+
+def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 0, schild_ap: int = 0,
+                     ap: int | None = None, regeln: Grundregeln | None = None) -> dict[str, Any]:
+    """Before the roll, exact: P(EW: Angriff), P(WW: Abwehr | hit), P(schwerer/leichter Treffer),
+    and the distributions of AP and LP lost (AP capped at the ``ap`` the defender has)."""
+    regeln = regeln or Grundregeln()
+    ap_w: dict[int | None, float] = defaultdict(float)
+    lp_w: dict[int | None, float] = defaultdict(float)
+    hit = heavy = light = 0.0
+    for a in range(1, 21):
+        total_a = a + ew_wert
+        if not ew_gelingt(a, total_a, regeln):
+            ap_w[None] += 1 / 20
+            lp_w[None] += 1 / 20
+            continue
+        hit += 1 / 20
+        for d in range(1, 21):
+            total_d = d + abwehr_wert
+            p = 1 / 400
+            if ww_gelingt(d, total_d, total_a, regeln):
+                light += p
+                lp_w[None] += p
+                if kritisch(d, regeln) == "kritischer Erfolg":
+                    ap_w[None] += p
+                else:
+                    ap_w[(total_d - total_a) // 2 + schild_ap] += p
+            else:
+                heavy += p
+                ap_w[rs] += p
+                lp_w[rs] += p
+    return {t("midgard.p_attack"): hit, t("midgard.p_defence"): light / hit if hit else 0.0,
+            t("midgard.p_heavy"): heavy, t("midgard.p_light"): light,
+            "ap": _zero_or_shift(ap_w, damage, ap).labelled(t("midgard.ap_lost")),
+            "lp": _zero_or_shift(lp_w, damage, None).labelled(t("midgard.lp_lost"))}
+
+
+def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller: Roller | None, *,
+            waffe_name: str | None = None, wm: int = 0, abwehr_wm_extra: int = 0, schaden: str | None = None,
+            abwehr_nr: int | None = None, fernkampf: bool = False, eine_richtung: bool = False,
+            decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
+            cfg: Einstellungen | None = None) -> Resolution:
+    """An attack with the defender's WW: Abwehr and the AP/LP it costs (see the module docstring).
+
+    ``abwehr_nr``: which defence of the round this is (default: one more
+    than the defender's ``N. Abwehr``). Without a roller only the preview.
+    """
+    cfg = cfg or aktuell()
+    a_name, v_name = name(angreifer), name(verteidiger)
+    weapon = waffe(angreifer, waffe_name)
+    expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)
+    ew_wert = weapon.wert + wm
+    nummer = abwehr_nr or abwehren(verteidiger) + 1
+    if nummer < 1:
+        raise MidgardError(t("midgard.bad_defence_number", value=nummer))
+    volle = VOLLE_ABWEHR in (verteidiger.get("conditions") or {})
+    flat = fernkampf and eine_richtung and feld(verteidiger, "schild", "") == "groß"
+    multi = abwehr_wm(nummer, volle, flat)
+    abwehr = feld(verteidiger, "abwehr")
+    ww_wm = multi + abwehr_wm_extra
+    rs, schild_ap, ap_now = feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0), ressource(verteidiger, "AP")
+    has_ap = "AP" in (verteidiger.get("resources") or {})
+    res = Resolution("midgard", "angriff", (a_name,), (v_name,))
+    res.preview = angriff_vorschau(ew_wert, abwehr + ww_wm, dist(expr), rs=rs, schild_ap=schild_ap,
+                                   ap=ap_now if has_ap else None, regeln=cfg.regeln)
+    if roller is None:
+        return res
+    if bonus_note:
+        res.step(bonus_note, "Ersetzen des festen Schadensbonus")
+    regeln = cfg.regeln
+    chain = Wurfkette(res, roller, decisions or {}, {a_name: angreifer, v_name: verteidiger}, ohne_gnade)
+    both = [a_name, v_name]
+    ew_label = t("midgard.ew_label", what=t("midgard.attack_with", weapon=weapon.name))
+    ww_label = t("midgard.ww_label", what=t("midgard.defence"))
+    try:
+        a_roll = chain.wurf("W20", ew_label, both, "Grundwürfe (Vorgabe)",
+                            lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln))
+        a_total = a_roll.total + ew_wert
+        res.outcome = {"angriff": a_total, "kritisch": kritisch(a_roll.total, regeln)}
+        if not ew_gelingt(a_roll.total, a_total, regeln):
+            res.outcome["treffer"] = "kein Treffer"
+            if kritisch(a_roll.total, regeln):
+                res.step(t("midgard.attack_fumble", figure=a_name), "Grundwürfe (Vorgabe)")
+            res.effects += chain.effekte()
+            return res
+        if multi:
+            res.step(t("midgard.multi_defence", figure=v_name, n=nummer, wm=multi,
+                       how=t("midgard.multi_flat") if flat else t("midgard.multi_full") if volle else ""), RULE_MEHR)
+        d_roll = chain.wurf("W20", ww_label, both, "Grundwürfe (Vorgabe)",
+                            lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln))
+        d_total = d_roll.total + abwehr + ww_wm
+        defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
+        damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
+                            lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total))
+    except Offen:
+        return res
+    res.effects += _abwehr_gezaehlt(verteidiger, nummer)
+    res.outcome.update({"abwehr": d_total, "schaden": damage.total})
+    _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, rs, schild_ap, ap_now, has_ap, regeln)
+    if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
+        res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
+    res.effects += chain.effekte()
+    return res
+
+
+def _abwehr_gezaehlt(verteidiger: Mapping[str, Any], nummer: int) -> list[Effect]:
+    v = name(verteidiger)
+    old = [Effect(v, condition=c, on=False) for c in (verteidiger.get("conditions") or {}) if _ABWEHREN.match(c)]
+    return old + [Effect(v, condition=f"{nummer}. Abwehr", rounds=1, ends="rundenende")]
+
+
+def _verlust(res: Resolution, verteidiger: Mapping[str, Any], defended: bool, a_total: int, d_roll: Roll,
+             d_total: int, damage: Roll, rs: int, schild_ap: int, ap_now: int, has_ap: bool,
+             regeln: Grundregeln) -> None:
+    v = name(verteidiger)
+    if defended:
+        crit = kritisch(d_roll.total, regeln) == "kritischer Erfolg"
+        ap = ap_verlust_leicht(damage.total, a_total, d_total, schild_ap, crit)
+        key = "midgard.light_hit_critical" if crit else "midgard.light_hit"
+        res.step(t(key, figure=v, damage=damage.total, half=(d_total - a_total) // 2, diff=d_total - a_total,
+                   shield=schild_ap, ap=ap), RULE_AP, value=ap)
+        lp = 0
+        res.outcome["treffer"] = "leichter Treffer"
+    else:
+        ap = lp = verlust_schwer(damage.total, rs)
+        res.step(t("midgard.heavy_hit", figure=v, damage=damage.total, rs=rs, lp=lp), "Grundwürfe (Vorgabe)",
+                 value=lp)
+        res.outcome["treffer"] = "schwerer Treffer"
+    if has_ap:
+        ap = min(ap, ap_now)
+    res.outcome.update({"ap_verlust": ap, "lp_verlust": lp})
+    own = verteidiger.get("resources") or {}
+    for key, loss in (("LP", lp), ("AP", ap)):
+        if loss and key in own:
+            res.effects.append(Effect(v, key, -loss))
+
+
+def volle_abwehr(figure: Mapping[str, Any]) -> Resolution:
+    """The figure gives up all its attacks this round (except open guards after an enemy's fumble):
+    its first defence WM comes only with the third defence (Abwehr mehrerer Angriffe)."""
+    res = Resolution("midgard", "volle_abwehr", (name(figure),))
+    res.effects.append(Effect(name(figure), condition=VOLLE_ABWEHR, rounds=1, ends="rundenende"))
+    res.step(t("midgard.full_defence", figure=name(figure)), RULE_MEHR)
+    return res

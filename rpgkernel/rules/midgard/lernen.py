@@ -1,0 +1,88 @@
+"""Learning skills (seed 000, "Lernen von Fertigkeiten", "Lernen von Spielercharakteren").
+
+Below the attribute minimum a skill can still be learnt or raised: Grund
+becomes Standard, Standard becomes Ausnahme, an Ausnahme skill cannot be
+learnt; every roll with it gets WM -(minimum - value) / 10, rounded up.
+The costs by category and the minima are GM data (``fertigkeiten``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from ...messages import t
+from ..resolution import Resolution
+from .core import MidgardError, attribut, name
+from .einstellungen import Einstellungen, aktuell
+from .tabellen import KATEGORIEN
+
+SCHWERER = {"Grund": "Standard", "Standard": "Ausnahme", "Ausnahme": None}
+RULE = "Lernen von Fertigkeiten"
+
+
+def wm_unter_mindestwert(wert: int, minimum: int) -> int:
+    """-(minimum - wert) / 10 rounded up ("Im Zweifelsfall wird aufgerundet"); 0 at or above the minimum."""
+    return -math.ceil((minimum - wert) / 10) if wert < minimum else 0
+
+
+def mindestwerte(fertigkeit: str, cfg: Einstellungen) -> dict[str, int]:
+    """The skill's minimum attributes from the GM's table; {} when the table or the skill is not there."""
+    table = cfg.tabellen.daten.get("fertigkeiten", {})
+    row = next((r for k, r in table.items() if k.lower() == fertigkeit.lower()), None)
+    return dict(row["mindestwert"]) if row else {}
+
+
+def mindest_wm(figure: Mapping[str, Any], fertigkeit: str, cfg: Einstellungen) -> tuple[int, str]:
+    """The WM on every roll with ``fertigkeit`` from attributes below its minimum, and why.
+
+    With several minimum attributes the worst one counts.
+    """
+    worst, why = 0, ""
+    for key, minimum in mindestwerte(fertigkeit, cfg).items():
+        have = attribut(figure, key)
+        wm = wm_unter_mindestwert(have, minimum)
+        if wm < worst:
+            worst, why = wm, t("midgard.below_minimum", attribute=key.capitalize(), value=have, minimum=minimum,
+                                wm=wm)
+    return worst, why
+
+
+def fertigkeit_lernen(figure: Mapping[str, Any], fertigkeit: str, kategorie: str, *,
+                      von_spielerfigur: bool = False, cfg: Einstellungen | None = None) -> Resolution:
+    """The learning cost of ``fertigkeit`` for ``figure``, whose class learns it as ``kategorie``.
+
+    Below the minimum the category shifts (an Ausnahme skill becomes
+    impossible) and the WM is named. From a player character: 2/3 of the FP
+    in EP (rounded up), the full FP credited, usually no money
+    (Lernen von Spielercharakteren).
+    """
+    cfg = cfg or aktuell()
+    if kategorie not in KATEGORIEN:
+        raise MidgardError(t("midgard.bad_category", value=kategorie, known=", ".join(KATEGORIEN)))
+    table = cfg.tabellen.teil("fertigkeiten")
+    key = next((k for k in table if k.lower() == fertigkeit.lower()), None)
+    if key is None:
+        raise MidgardError(t("midgard.unknown_skill", skill=fertigkeit, known=", ".join(table) or "–"))
+    res = Resolution("midgard", "lernen", (name(figure),))
+    wm, why = mindest_wm(figure, key, cfg)
+    cat = kategorie
+    if wm:
+        cat = SCHWERER[kategorie]
+        res.step(why, RULE)
+        if cat is None:
+            res.step(t("midgard.learn_impossible", figure=name(figure), skill=key), RULE)
+            res.outcome = {"fertigkeit": key, "kategorie": None, "möglich": False, "wm": wm}
+            return res
+        res.step(t("midgard.learn_shift", skill=key, old=kategorie, new=cat, wm=wm), RULE)
+    costs = table[key]["kosten"]
+    if cat not in costs:
+        raise MidgardError(t("midgard.no_cost", skill=key, category=cat))
+    fp = costs[cat]
+    res.step(t("midgard.learn_cost", figure=name(figure), skill=key, category=cat, fp=fp), RULE, value=fp)
+    res.outcome = {"fertigkeit": key, "kategorie": cat, "möglich": True, "fp": fp, "wm": wm}
+    if von_spielerfigur:
+        ep = math.ceil(fp * 2 / 3)
+        res.step(t("midgard.learn_from_pc", fp=fp, ep=ep), "Lernen von Spielercharakteren", value=ep)
+        res.outcome.update({"ep": ep, "gold": 0})
+    return res

@@ -1,0 +1,188 @@
+"""EW, WW and PW as procedures, with previews and divine grace (seed 000).
+
+Seed sections: "Die Sinne" (senses as skills with +8, the sixth sense by
+Zaubertalent replacing Gefahrensinn), "Lernen von Fertigkeiten" (WM below
+the minimum), "Neue Regelung der Göttlichen Gnade"; the basic rolls are the
+documented defaults of ``core``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...dice import Roll, Roller
+from ...messages import t
+from ..resolution import Resolution
+from .core import (
+    Grundregeln,
+    MidgardError,
+    attribut,
+    eintraege,
+    ew_gelingt,
+    feld,
+    kritisch,
+    name,
+    p_ew,
+    p_pw,
+    p_ww,
+    ww_gelingt,
+)
+from .einstellungen import Einstellungen, aktuell
+from .gnade import Offen, Wurfkette
+from .lernen import mindest_wm
+from .tabellen import zeile
+
+SINNE = ("Sehen", "Hören", "Riechen", "Schmecken", "Tasten")
+SINN_STANDARD = 8                  # Die Sinne: der Standarderfolgswert ist +8
+SECHSTER_SINN = "Sechster Sinn"
+ERSETZT = "Gefahrensinn"           # entfällt: der sechste Sinn ersetzt ihn
+GRUND = "Grundwürfe (Vorgabe)"
+
+
+def erfolgswert(figure: Mapping[str, Any], fertigkeit: str, cfg: Einstellungen) -> tuple[int, str, list[str]]:
+    """The Erfolgswert of a skill or sense: (value, the skill's name, notes for the steps)."""
+    notes = []
+    wanted = fertigkeit.strip()
+    if wanted.lower() == ERSETZT.lower():
+        notes.append(t("midgard.sixth_replaces"))
+        wanted = SECHSTER_SINN
+    listed = eintraege(figure, "fertigkeiten").get(wanted.lower())
+    if listed is not None:
+        return listed.wert, listed.name, notes
+    sense = next((s for s in SINNE if s.lower() == wanted.lower()), None)
+    if sense is not None:
+        notes.append(t("midgard.sense_default", sense=sense, value=SINN_STANDARD))
+        return SINN_STANDARD, sense, notes
+    if wanted.lower() == SECHSTER_SINN.lower():
+        zt = attribut(figure, "zt")
+        value = zeile(cfg.tabellen.teil("sechster_sinn"), zt)["wert"]
+        notes.append(t("midgard.sixth_sense", zt=zt, value=value))
+        return value, SECHSTER_SINN, notes
+    known = [e.name for e in eintraege(figure, "fertigkeiten").values()] + list(SINNE) + [SECHSTER_SINN]
+    raise MidgardError(t("midgard.unknown_skill_of", figure=name(figure), skill=fertigkeit, known=", ".join(known)))
+
+
+def _krit_text(face: int, regeln: Grundregeln) -> str:
+    krit = kritisch(face, regeln)
+    return f" ({krit})" if krit else ""
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}".replace("-", "−")
+
+
+def ew_text(who: str, label: str, roll: Roll, wert: int, wm: int, regeln: Grundregeln) -> str:
+    total = roll.total + wert + wm
+    ok = ew_gelingt(roll.total, total, regeln)
+    return t("midgard.ew", figure=who, what=label, face=roll.total, value=_signed(wert),
+             wm=f" WM {_signed(wm)}" if wm else "", total=total, need=regeln.mindestwurf,
+             result=t("midgard.success" if ok else "midgard.failure") + _krit_text(roll.total, regeln))
+
+
+def ww_text(who: str, label: str, roll: Roll, wert: int, wm: int, gegen: int, regeln: Grundregeln) -> str:
+    total = roll.total + wert + wm
+    ok = ww_gelingt(roll.total, total, gegen, regeln)
+    return t("midgard.ww", figure=who, what=label, face=roll.total, value=_signed(wert),
+             wm=f" WM {_signed(wm)}" if wm else "", total=total, against=gegen,
+             result=t("midgard.success" if ok else "midgard.failure") + _krit_text(roll.total, regeln))
+
+
+def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | None = None, wert: int | None = None,
+       wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
+       cfg: Einstellungen | None = None) -> Resolution:
+    """EW: W20 + Erfolgswert + WM against 20 (basic rolls; Die Sinne; Lernen von Fertigkeiten).
+
+    The Erfolgswert is ``wert`` or the skill's (``fertigkeit``: the sheet's
+    ``fertigkeiten``, a sense at +8, the sixth sense from the GM's table).
+    Below a skill's minimum attribute its WM is added. Without a roller
+    only the preview is computed.
+    """
+    cfg = cfg or aktuell()
+    who = name(figure)
+    res = Resolution("midgard", "ew", (who,))
+    label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
+    if wert is None:
+        if not fertigkeit:
+            raise MidgardError(t("midgard.ew_needs_value"))
+        wert, skill, notes = erfolgswert(figure, fertigkeit, cfg)
+        label = t("midgard.ew_label", what=skill)
+        for note in notes:
+            res.step(note, "Die Sinne")
+        extra, why = mindest_wm(figure, skill, cfg)
+        if extra:
+            res.step(why, "Lernen von Fertigkeiten")
+            wm += extra
+    res.preview = {t("midgard.p_success", what=label): p_ew(wert + wm, cfg.regeln)}
+    if roller is None:
+        return res
+    chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
+    try:
+        roll = chain.wurf("W20", label, [who], GRUND,
+                          lambda r: ew_text(who, label, r, wert, wm, cfg.regeln))
+    except Offen:
+        return res
+    total = roll.total + wert + wm
+    res.outcome = {"erfolg": ew_gelingt(roll.total, total, cfg.regeln), "wurf": roll.total, "gesamt": total,
+                   "kritisch": kritisch(roll.total, cfg.regeln)}
+    res.effects += chain.effekte()
+    return res
+
+
+WW_ARTEN = {"abwehr": "Abwehr", "resistenz": "Resistenz"}
+
+
+def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str = "abwehr",
+       wert: int | None = None, wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+       ohne_gnade: bool = False, cfg: Einstellungen | None = None) -> Resolution:
+    """WW: W20 + value + WM, succeeds at the opposing EW's total ``gegen`` or more (basic rolls).
+
+    ``art``: abwehr or resistenz (the sheet's value unless ``wert`` is given).
+    """
+    cfg = cfg or aktuell()
+    key = art.lower()
+    if key not in WW_ARTEN:
+        raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
+    who = name(figure)
+    wert = feld(figure, key) if wert is None else wert
+    label = t("midgard.ww_label", what=WW_ARTEN[key])
+    res = Resolution("midgard", "ww", (who,))
+    res.preview = {t("midgard.p_success", what=label): p_ww(wert + wm, gegen, cfg.regeln)}
+    if roller is None:
+        return res
+    chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
+    try:
+        roll = chain.wurf("W20", label, [who], GRUND,
+                          lambda r: ww_text(who, label, r, wert, wm, gegen, cfg.regeln))
+    except Offen:
+        return res
+    total = roll.total + wert + wm
+    res.outcome = {"erfolg": ww_gelingt(roll.total, total, gegen, cfg.regeln), "wurf": roll.total,
+                   "gesamt": total, "gegen": gegen, "kritisch": kritisch(roll.total, cfg.regeln)}
+    res.effects += chain.effekte()
+    return res
+
+
+def pw(figure: Mapping[str, Any], roller: Roller | None, *, eigenschaft: str, wm: int = 0,
+       decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
+       cfg: Einstellungen | None = None) -> Resolution:
+    """PW: W% at or under the attribute (+ WM in points), basic rolls."""
+    cfg = cfg or aktuell()
+    who = name(figure)
+    value = attribut(figure, eigenschaft) + wm
+    label = t("midgard.pw_label", what=eigenschaft.capitalize())
+    res = Resolution("midgard", "pw", (who,))
+    res.preview = {t("midgard.p_success", what=label): p_pw(value)}
+    if roller is None:
+        return res
+    chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
+
+    def text(r: Roll) -> str:
+        return t("midgard.pw", figure=who, what=label, face=r.total, value=value,
+                 result=t("midgard.success" if r.total <= value else "midgard.failure"))
+    try:
+        roll = chain.wurf(cfg.regeln.pw_wuerfel, label, [who], GRUND, text)
+    except Offen:
+        return res
+    res.outcome = {"erfolg": roll.total <= value, "wurf": roll.total, "wert": value}
+    res.effects += chain.effekte()
+    return res

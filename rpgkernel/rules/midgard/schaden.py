@@ -1,0 +1,53 @@
+"""Damage and what it costs (seed 000: "AP-Verluste bei gelungener Abwehr",
+"Ersetzen des festen Schadensbonus"; the LP/AP of a failed defence are the
+basic rule the seed presupposes).
+
+- Failed defence (schwerer Treffer): LP and AP lost = damage - Rüstungsschutz.
+- Successful defence (leichter Treffer): only AP, reduced by half the
+  difference between WW: Abwehr and EW: Angriff (rounded down) and by the
+  shield; a critical defence loses no AP.
+- A positive damage bonus becomes extra dice from the GM's list
+  (``schadensbonus``); a negative one stays as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...dice import dist
+from ...messages import t
+from .core import Eintrag, MidgardError, feld, name
+from .einstellungen import Einstellungen
+
+
+def ap_verlust_leicht(schaden: int, angriff: int, abwehr: int, schild_ap: int = 0, kritisch: bool = False) -> int:
+    """AP lost after a successful defence: damage - floor((abwehr - angriff) / 2) - shield; 0 if critical."""
+    if kritisch:
+        return 0
+    return max(0, schaden - (abwehr - angriff) // 2 - schild_ap)
+
+
+def verlust_schwer(schaden: int, rs: int = 0) -> int:
+    """LP and AP lost after a failed defence: damage - Rüstungsschutz (basic rule)."""
+    return max(0, schaden - rs)
+
+
+def bonus_wuerfel(schb: int, cfg: Einstellungen) -> str:
+    """The damage bonus as dice: the GM's list for a positive bonus, the number itself otherwise."""
+    if schb <= 0:
+        return f"{schb:+d}" if schb else ""
+    table = cfg.tabellen.teil("schadensbonus")
+    if schb not in table:
+        raise MidgardError(t("midgard.no_bonus_dice", bonus=schb, known=", ".join(f"+{k}" for k in sorted(table))))
+    return "+" + table[schb]
+
+
+def schadensausdruck(figure: Mapping[str, Any], weapon: Eintrag, cfg: Einstellungen,
+                     override: str | None = None) -> tuple[str, str]:
+    """The damage roll of ``weapon`` (or ``override``) with the figure's bonus, floored at 0, and a note."""
+    base = override or weapon.schaden or ""
+    schb = feld(figure, "schb", 0)
+    extra = bonus_wuerfel(schb, cfg)
+    note = t("midgard.bonus_dice", figure=name(figure), bonus=schb, dice=extra[1:]) if schb > 0 else ""
+    expr = f"{base}{extra}"
+    return (f"max(0, {expr})" if dist(expr).min < 0 else expr), note

@@ -1,0 +1,271 @@
+"""GM data: the tables the seed refers to but does not contain.
+
+The point-cost columns of the attribute purchase, the LP base and modifiers,
+the fixed parts of the AP maximum, skill minima and learning costs, the
+sixth sense by Zaubertalent, the innate abilities, the aging table with the
+races' age multipliers, the damage-bonus dice, the spell learning costs and
+the element star. They belong to the GM: a YAML file with one section per
+table (schemas in docs/midgard.md). ``data/beispiel_spielleitung.yaml`` is
+an EXAMPLE to show the format; its numbers are not the published rules.
+
+Every section is checked when the file is read; a procedure that needs a
+section the file lacks says which one and where the schema is described.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from ...dice import parse
+from ...errors import DiceSyntaxError
+from ...messages import t
+from .core import ATTRIBUTE, MidgardError
+
+KATEGORIEN = ("Grund", "Standard", "Ausnahme")
+GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Stufe:
+    """An attribute tier such as 91-95 or 100."""
+
+    von: int
+    bis: int
+
+    @property
+    def text(self) -> str:
+        return str(self.von) if self.von == self.bis else f"{self.von:02d}-{self.bis:02d}"
+
+
+def stufe(text: Any) -> Stufe:
+    m = _RANGE.match(str(text))
+    if m is None:
+        raise ValueError(text)
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if not 1 <= lo <= hi <= 100:
+        raise ValueError(text)
+    return Stufe(lo, hi)
+
+
+@dataclass
+class Tabellen:
+    """The GM's tables, checked; ``quelle`` is the file they came from ("" when none)."""
+
+    daten: dict[str, Any] = field(default_factory=dict)
+    quelle: str = ""
+
+    def teil(self, section: str) -> Any:
+        """A section, or a clear error that the GM has to supply it."""
+        if section not in self.daten:
+            raise MidgardError(t("midgard.table_missing", table=section, source=self.quelle or "–"))
+        return self.daten[section]
+
+
+def laden(path: str | Path) -> Tabellen:
+    """Read and check the GM's tables from ``path`` (YAML)."""
+    source = Path(path)
+    try:
+        data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
+    if not isinstance(data, dict):
+        raise MidgardError(t("midgard.bad_table", table="–", path=str(source), detail=t("midgard.detail_mapping")))
+    checked = {}
+    for key, value in data.items():
+        check = _SECTIONS.get(key)
+        if check is None:
+            raise MidgardError(t("midgard.unknown_table", table=key, path=str(source), known=", ".join(_SECTIONS)))
+        try:
+            checked[key] = check(value)
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            detail = str(err.args[0]) if err.args else type(err).__name__
+            raise MidgardError(t("midgard.bad_table", table=key, path=str(source), detail=detail[:120])) from None
+    return Tabellen(checked, str(source))
+
+
+# -- the sections -------------------------------------------------------------------
+def _mapping(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(t("midgard.detail_mapping"))
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(t("midgard.detail_int", value=repr(value)[:30]))
+    return value
+
+
+def _dice(value: Any) -> str:
+    text = str(value).strip()
+    try:
+        parse(text)
+    except DiceSyntaxError:
+        raise ValueError(t("midgard.detail_dice", value=text[:30])) from None
+    return text
+
+
+def _attribute_key(key: Any) -> str:
+    k = str(key).lower()
+    if k not in ATTRIBUTE:
+        raise ValueError(t("midgard.detail_attribute", value=key, known=", ".join(ATTRIBUTE)))
+    return k
+
+
+def _rows(value: Any, key: str, make: Callable[[dict], Any]) -> list:
+    """A list of rows ``{bis: N, …}`` in rising order of ``key``."""
+    if not isinstance(value, list) or not value:
+        raise ValueError(t("midgard.detail_rows"))
+    rows = [make(_mapping(r)) for r in value]
+    limits = [r[key] for r in rows]
+    if limits != sorted(limits):
+        raise ValueError(t("midgard.detail_order", key=key))
+    return rows
+
+
+def _attributkauf(value: Any) -> dict[str, Any]:
+    v = _mapping(value)
+    tiers = [stufe(x) for x in v["stufen"]]
+    for a, b in pairwise(tiers):
+        if b.von != a.bis + 1:
+            raise ValueError(t("midgard.detail_tiers"))
+    if tiers[-1].bis != 100:
+        raise ValueError(t("midgard.detail_tiers"))
+    labels = {x.text: i for i, x in enumerate(tiers)}
+    zero = v["null_stufe"]
+    zero_map = ({_attribute_key(k): zero_v for k, zero_v in _mapping(zero).items()} if isinstance(zero, dict)
+                else {k: zero for k in ATTRIBUTE})
+    null = {}
+    for k, label in zero_map.items():
+        s = stufe(label).text
+        if s not in labels:
+            raise ValueError(t("midgard.detail_tier_unknown", value=label))
+        null[k] = labels[s]
+    columns = {_int(k): _int(c) for k, c in _mapping(v["spalten"]).items()}
+    if columns.get(0, 0) != 0 or any(abs(k) > GRENZE for k in columns):
+        raise ValueError(t("midgard.detail_columns", limit=GRENZE))
+    return {"stufen": tiers, "null": null, "spalten": columns}
+
+
+def _lp(value: Any) -> dict[str, Any]:
+    v = _mapping(value)
+    basis = v["basis"]
+    if isinstance(basis, dict):
+        basis = {"attribut": _attribute_key(basis["attribut"]),
+                 "werte": _rows(basis["werte"], "bis", lambda r: {"bis": _int(r["bis"]), "lp": _int(r["lp"])})}
+    else:
+        basis = _int(basis)
+    return {"basis": basis,
+            "groesse": {str(k): _int(x) for k, x in _mapping(v.get("groesse", {})).items()},
+            "gestalt": {str(k): _int(x) for k, x in _mapping(v.get("gestalt", {})).items()},
+            "rassen": {str(k): _int(x) for k, x in _mapping(v.get("rassen", {})).items()}}
+
+
+def _ap_fest(value: Any) -> dict[str, dict[int, int]]:
+    return {str(k): {_int(g): _int(x) for g, x in _mapping(row).items()} for k, row in _mapping(value).items()}
+
+
+def _fertigkeiten(value: Any) -> dict[str, dict[str, Any]]:
+    out = {}
+    for k, row in _mapping(value).items():
+        row = _mapping(row)
+        minimum = {_attribute_key(a): _int(x) for a, x in _mapping(row.get("mindestwert", {})).items()}
+        costs = {}
+        for cat, x in _mapping(row.get("kosten", {})).items():
+            if cat not in KATEGORIEN:
+                raise ValueError(t("midgard.detail_category", value=cat, known=", ".join(KATEGORIEN)))
+            costs[cat] = _int(x)
+        out[str(k)] = {"mindestwert": minimum, "kosten": costs}
+    return out
+
+
+def _sechster_sinn(value: Any) -> list[dict[str, int]]:
+    return _rows(value, "bis", lambda r: {"bis": _int(r["bis"]), "wert": _int(r["wert"])})
+
+
+def _angeboren(value: Any) -> list[dict[str, Any]]:
+    rows = _rows(value, "bis", lambda r: {"von": _int(r["von"]), "bis": _int(r["bis"]),
+                                          "faehigkeit": str(r["faehigkeit"]),
+                                          "sinne": {str(s): _int(x) for s, x in _mapping(r.get("sinne", {})).items()}})
+    covered = [n for r in rows for n in range(r["von"], r["bis"] + 1)]
+    if covered != list(range(1, 100)):
+        raise ValueError(t("midgard.detail_innate"))
+    return rows
+
+
+def _altern(value: Any) -> dict[str, Any]:
+    v = _mapping(value)
+
+    def row(r: dict) -> dict[str, Any]:
+        return {"bis": _int(r["bis"]), "aenderungen": {str(k).lower(): _dice(x) for k, x in
+                                                      _mapping(r.get("aenderungen", {})).items()}}
+    return {"zeilen": _rows(v["zeilen"], "bis", row),
+            "multiplikator": {str(k): _int(x) for k, x in _mapping(v.get("multiplikator", {})).items()}}
+
+
+def _schadensbonus(value: Any) -> dict[int, str]:
+    out = {_int(k): _dice(x) for k, x in _mapping(value).items()}
+    if any(k <= 0 for k in out):
+        raise ValueError(t("midgard.detail_positive"))
+    return out
+
+
+def _zauber(value: Any) -> dict[str, Any]:
+    v = _mapping(value)
+    costs = {}
+    for cat, row in _mapping(v.get("kosten", {})).items():
+        if cat not in KATEGORIEN:
+            raise ValueError(t("midgard.detail_category", value=cat, known=", ".join(KATEGORIEN)))
+        costs[cat] = {_int(level): _int(x) for level, x in _mapping(row).items()}
+    spells = {str(k): {"stufe": _int(_mapping(r)["stufe"]), **({"fp": _int(r["fp"])} if "fp" in r else {})}
+              for k, r in _mapping(v.get("sprueche", {})).items()}
+    classes = {}
+    for cls, row in _mapping(v.get("kategorien", {})).items():
+        classes[str(cls)] = {}
+        for spell, cat in _mapping(row).items():
+            if cat not in KATEGORIEN:
+                raise ValueError(t("midgard.detail_category", value=cat, known=", ".join(KATEGORIEN)))
+            classes[str(cls)][str(spell)] = cat
+    return {"kosten": costs, "sprueche": spells, "kategorien": classes}
+
+
+def _elementarstern(value: Any) -> dict[str, Any]:
+    v = _mapping(value)
+    ring = [str(x) for x in v["ring"]]
+    if len(ring) < 3 or len(set(ring)) != len(ring):
+        raise ValueError(t("midgard.detail_ring"))
+    opposite = {str(k): str(x) for k, x in _mapping(v.get("gegensatz", {})).items()}
+    if not set(opposite) | set(opposite.values()) <= set(ring):
+        raise ValueError(t("midgard.detail_ring"))
+    return {"ring": ring, "gegensatz": opposite}
+
+
+_SECTIONS: dict[str, Callable[[Any], Any]] = {
+    "attributkauf": _attributkauf, "lp": _lp, "ap_fest": _ap_fest, "fertigkeiten": _fertigkeiten,
+    "sechster_sinn": _sechster_sinn, "angeboren": _angeboren, "altern": _altern,
+    "schadensbonus": _schadensbonus, "zauber": _zauber, "elementarstern": _elementarstern,
+}
+
+
+def zeile(rows: list[dict[str, Any]], value: int) -> dict[str, Any]:
+    """The first row with ``value <= bis`` (the last row for anything above)."""
+    return next((r for r in rows if value <= r["bis"]), rows[-1])
+
+
+def rassen(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The seed's race list (data/rassen.yaml): shifts in tiers, the AP die."""
+    source = Path(path) if path else Path(__file__).with_name("data") / "rassen.yaml"
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    out = {}
+    for race, row in _mapping(data).items():
+        out[str(race)] = {"stufen": {_attribute_key(k): _int(x) for k, x in _mapping(row.get("stufen", {})).items()},
+                          "ap": str(row["ap"]), "ap_wuerfel": _dice(row["ap_wuerfel"]),
+                          "ap_zusatz": str(row.get("ap_zusatz", "")), "gestalt_abb": bool(row.get("gestalt_abb"))}
+    return out

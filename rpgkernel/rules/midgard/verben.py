@@ -1,0 +1,172 @@
+"""The %%resolve verbs of Midgard: Request -> procedure (German names, English aliases)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...messages import t
+from ..resolution import Request, Verb
+from .alter import altern
+from .angeboren import CHOICE as WAHL
+from .angeboren import angeboren
+from .belastung import belastung
+from .core import MidgardError
+from .erschaffung import KAUF, ap_wurf, attributkauf, lp_wurf
+from .gnade import CHOICE
+from .initiative import initiative
+from .kampf import angriff, volle_abwehr
+from .lernen import fertigkeit_lernen
+from .proben import ew, pw, ww
+from .zauber import beschwoerung, beschwoerungslehre, zauber_lernen
+
+
+def _opt(req: Request) -> dict[str, Any]:
+    o = req.options
+    return {"decisions": req.decisions, "ohne_gnade": bool(o.get("ohne_gnade"))}
+
+
+def _ew(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = ew(req.actors[0], None if preview else req.roller, fertigkeit=o.get("fertigkeit"), wert=o.get("wert"),
+             wm=o.get("wm", 0), **_opt(req))
+    return res.preview if preview else res
+
+
+def _ww(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    if "gegen" not in o:
+        raise MidgardError(t("midgard.ww_needs_against"))
+    res = ww(req.actors[0], None if preview else req.roller, gegen=o["gegen"], art=o.get("art", "abwehr"),
+             wert=o.get("wert"), wm=o.get("wm", 0), **_opt(req))
+    return res.preview if preview else res
+
+
+def _pw(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = pw(req.actors[0], None if preview else req.roller, eigenschaft=o.get("eigenschaft", "ko"),
+             wm=o.get("wm", 0), **_opt(req))
+    return res.preview if preview else res
+
+
+def _angriff(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = angriff(req.actors[0], req.targets[0], None if preview else req.roller, waffe_name=o.get("waffe"),
+                  wm=o.get("wm", 0), abwehr_wm_extra=o.get("abwehr_wm", 0), schaden=o.get("schaden"),
+                  abwehr_nr=o.get("abwehr_nr"), fernkampf=bool(o.get("fernkampf")),
+                  eine_richtung=bool(o.get("eine_richtung")), **_opt(req))
+    return res.preview if preview else res
+
+
+def _names(text: Any) -> list[str]:
+    return [n.strip() for n in str(text or "").split(",") if n.strip()]
+
+
+def _initiative(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = initiative(req.actors, None if preview else req.roller, anfuehrer=_names(o.get("anführer")),
+                     eigene=_names(o.get("eigene")), folgen=_names(o.get("folgen")),
+                     angriffsrang=bool(o.get("angriffsrang")))
+    return res.preview if preview else res
+
+
+def _attributkauf(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = attributkauf(req.actors[0], None if preview else req.roller, punkte=o.get("punkte", 0),
+                       wahl={k: o[k] for k in KAUF if k in o}, race=o.get("rasse"))
+    return res.preview if preview else res
+
+
+def _lp(req: Request, preview: bool = False) -> Any:
+    res = lp_wurf(req.actors[0], None if preview else req.roller, race=req.options.get("rasse"))
+    return res.preview if preview else res
+
+
+def _ap(req: Request, preview: bool = False) -> Any:
+    o = req.options
+    res = ap_wurf(req.actors[0], None if preview else req.roller, grad=o.get("grad"), von=o.get("von", 0),
+                  race=o.get("rasse"))
+    return res.preview if preview else res
+
+
+GNADE = {"ohne_gnade": "flag"}
+
+VERBS = {
+    "ew": Verb("ew", _ew, "Erfolgswurf: W20 + Erfolgswert + WM, gelingt ab 20 (Grundwürfe; Die Sinne)", ("check",),
+               options={"fertigkeit": "text", "wert": "int", "wm": "int", **GNADE},
+               example="ew Marvelus fertigkeit=Balancieren", actors="one",
+               preview=lambda r: _ew(r, True)),
+    "ww": Verb("ww", _ww, "Widerstandswurf gegen den Gesamtwert eines EW (Grundwürfe)", ("resist",),
+               options={"gegen": "int", "art": "text", "wert": "int", "wm": "int", **GNADE},
+               example="ww Schattenelf gegen=23 art=abwehr", actors="one", preview=lambda r: _ww(r, True)),
+    "pw": Verb("pw", _pw, "Prüfwurf: W% gleich oder unter der Eigenschaft (Grundwürfe)", ("attribute",),
+               options={"eigenschaft": "text", "wm": "int", **GNADE}, example="pw Marvelus eigenschaft=ko",
+               actors="one", preview=lambda r: _pw(r, True)),
+    "angriff": Verb("angriff", _angriff, "EW: Angriff, WW: Abwehr, Schaden; AP/LP-Verlust (AP-Verluste bei "
+                    "gelungener Abwehr; Abwehr mehrerer Angriffe)", ("attack",), "one",
+                    {"waffe": "text", "wm": "int", "abwehr_wm": "int", "schaden": "dice", "abwehr_nr": "int",
+                     "fernkampf": "flag", "eine_richtung": "flag", **GNADE},
+                    example='angriff "Wolfgang Krentz" -> Schattenelf', actors="one",
+                    preview=lambda r: _angriff(r, True)),
+    "volle_abwehr": Verb("volle_abwehr", lambda r: volle_abwehr(r.actors[0]),
+                         "Volle Abwehr: keine Angriffe, WM -2 erst ab der dritten Abwehr (Abwehr mehrerer Angriffe)",
+                         ("full_defence",), example="volle_abwehr Schattenelf", actors="one"),
+    "initiative": Verb("initiative", _initiative, "Initiative jeder Figur für diese Runde, mit Anführer "
+                       "(Neue Initiativeregelung für Kämpfe)", ("init",),
+                       options={"anführer": "text", "folgen": "text", "eigene": "text", "angriffsrang": "flag"},
+                       example='initiative Wolfgang, Fritz, Schattenelf anführer=Wolfgang folgen=Fritz',
+                       preview=lambda r: _initiative(r, True)),
+    "attributkauf": Verb("attributkauf", _attributkauf, "St, Ge, Ko, In, Zt nach Stufen kaufen und in der Stufe "
+                         "auswürfeln (Kauf der Attribute)", ("buy_attributes",),
+                         options={"punkte": "int", "rasse": "text", **{k: "text" for k in KAUF}},
+                         example="attributkauf Bilbo rasse=Halbling punkte=8 ge=100", actors="one",
+                         preview=lambda r: _attributkauf(r, True)),
+    "lp_wurf": Verb("lp_wurf", _lp, "LP = LP-Basis + 1W6 + Modifikatoren (Neue Regelung der LP)", ("roll_lp",),
+                    options={"rasse": "text"}, example="lp_wurf Bilbo", actors="one",
+                    preview=lambda r: _lp(r, True)),
+    "ap_wurf": Verb("ap_wurf", _ap, "AP-Maximum auswürfeln: Würfel der Rasse je Grad + fester Anteil + AP-Bonus "
+                    "(Auswürfeln des AP-Maximums)", ("roll_ap",),
+                    options={"grad": "int", "von": "int", "rasse": "text"},
+                    example="ap_wurf Bilbo grad=12", actors="one", preview=lambda r: _ap(r, True)),
+    "lernen": Verb("lernen", lambda r: fertigkeit_lernen(r.actors[0], r.options.get("fertigkeit", ""),
+                                                         r.options.get("kategorie", "Standard"),
+                                                         von_spielerfigur=bool(r.options.get("von_spielerfigur"))),
+                   "Lernkosten einer Fertigkeit, auch unter dem Mindestwert (Lernen von Fertigkeiten; Lernen von "
+                   "Spielercharakteren)", ("learn",),
+                   options={"fertigkeit": "text", "kategorie": "text", "von_spielerfigur": "flag"},
+                   example="lernen Marvelus fertigkeit=Balancieren kategorie=Standard", actors="one"),
+    "angeboren": Verb("angeboren", lambda r: angeboren(r.actors[0], r.roller, decisions=r.decisions),
+                      "Angeborene Fähigkeiten mit W% (100: frei wählen und noch einmal würfeln)", ("innate",),
+                      example="angeboren Bilbo", actors="one", preview=lambda r: angeboren(r.actors[0], None).preview),
+    "wahl": Verb("wahl", None, "Freie Wahl einer angeborenen Fähigkeit nach einer 100", ("choose",), actors="one",
+                 options={"fähigkeit": "text"}, choice=WAHL, example="wahl Bilbo fähigkeit=Nachtsicht"),
+    "altern": Verb("altern", lambda r: altern(r.actors[0], r.roller, bis=r.options.get("bis", 0),
+                                              von=r.options.get("von"), angezeigt=r.options.get("angezeigt", 1)),
+                   "Alterung alle fünf Jahre, ab 80 jährlich (Alternde Abenteurer)", ("age",),
+                   options={"bis": "int", "von": "int", "angezeigt": "int"}, example="altern Marvelus bis=60",
+                   actors="one"),
+    "zauber": Verb("zauber", lambda r: zauber_lernen(r.actors[0], _names(r.options.get("sprüche")),
+                                                     erschaffung=bool(r.options.get("erschaffung")),
+                                                     klasse=r.options.get("klasse")),
+                   "Lernkosten von Zaubersprüchen nach Kategorie und Stufe (Auswahl von Zaubersprüchen)",
+                   ("spells",), options={"sprüche": "text", "klasse": "text", "erschaffung": "flag"},
+                   example="zauber Hexe sprüche='Schmerzen, Zeichen der Macht' erschaffung", actors="one"),
+    "beschwörungslehre": Verb("beschwörungslehre", lambda r: beschwoerungslehre(
+                                  r.actors[0], r.options.get("ziel", ""), r.options.get("form", "Beschwörung"),
+                                  wahl=r.options.get("wahl"), klasse=r.options.get("klasse")),
+                              "Wer welche Beschwörung, welchen Bannzauber, welchen Schutzkreis zu welchen Kosten "
+                              "lernt (Beschwörungen)", ("summoning_lore",),
+                              options={"ziel": "text", "form": "text", "wahl": "text", "klasse": "text"},
+                              example="beschwörungslehre Priester ziel=Feuer form=Bannzauber wahl=Wasser",
+                              actors="one"),
+    "beschwörung": Verb("beschwörung", lambda r: beschwoerung(
+                            r.actors[0], r.roller, grad=r.options.get("grad", 1), opfer=r.options.get("opfer", 1),
+                            fesselung=r.options.get("fesselung"), **_opt(r)),
+                        "Eine Beschwörung: Dauer, Wirkungsdauer, WM durch das Opfer, EW: Fesselung (Beschwörungen)",
+                        ("summon",), options={"grad": "int", "opfer": "int", "fesselung": "int", **GNADE},
+                        example="beschwörung Priester grad=4 opfer=2 fesselung=12", actors="one"),
+    "belastung": Verb("belastung", lambda r: belastung(r.actors[0], r.options.get("gewicht", "0")),
+                      "Tragkraft St/10 kg und Belastung (Tragkraft und Belastung)", ("load",),
+                      options={"gewicht": "text"}, example="belastung Bilbo gewicht=12.5", actors="one"),
+    "gnade": Verb("gnade", None, "Göttliche Gnade: einen Punkt ausgeben, der letzte Wurf wird wiederholt",
+                  ("grace",), actors="one", choice=CHOICE, example="gnade Marvelus"),
+}

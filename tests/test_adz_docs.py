@@ -1,0 +1,118 @@
+"""docs/adz.md: every verb documented, every example line valid and run against a campaign."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign, statblocks
+from rpgkernel.resolve.language import parse
+from rpgkernel.resolve.run import PASS
+from rpgkernel.rules.adz.verbs import VERBS
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "adz.md"
+TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
+EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
+YAML = re.search(r"^```yaml\n(figuren:.*?)^```", TEXT, re.S | re.M).group(1)
+
+
+def test_the_doc_has_example_blocks():
+    assert len(BLOCKS) >= 12 and len(EXAMPLES) >= 30
+
+
+@pytest.mark.parametrize("name", sorted(VERBS))
+def test_every_verb_alias_and_option_is_documented(name):
+    verb = VERBS[name]
+    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
+    assert heading, f"kein Abschnitt für {verb.name}"
+    for alias in verb.aliases:
+        assert f"`{alias}`" in heading.group(1)
+    for option in verb.options:
+        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
+    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
+    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_example_line_names_known_verbs_and_options(line):
+    cmd = parse(line)[0]
+    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
+    if verb is not None:
+        for key in cmd.options:
+            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
+        for flag in cmd.flags:
+            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+
+
+MORE = """
+figuren:
+  - name: Betty
+    werte: {KK: 3, KO: 3, GE: 5, FF: 6, KL: 4, WK: 4, IN: 6, CH: 4, GL: 4}
+  - name: Magierin
+    werte: {KK: 2, KO: 3, GE: 3, FF: 4, KL: 6, WK: 5, IN: 4, CH: 3, GL: 3, erschaffen: 4, beherrschen: 3,
+            magiebereiche: ["Feuer 5", "Pflanze 2", "Luft 4", "Humanoid 3", "Licht 4"], foki: ["Flammen 2"]}
+  - name: Wolf
+    werte: {KK: 4, KO: 4, GE: 6, FF: 1, KL: 1, WK: 2, IN: 6, CH: 1, GL: 1}
+"""
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = Campaign.open(tmp_path / "doc.sqlite")
+    c.set_ruleset("adz")
+    doc_figures = YAML.replace('"Klettern 4"]', '"Klettern 4", "Bögen 3", "Beidhändiger Kampf 2", "Akrobatik 3", '
+                               '"Reiten 2", "Lügen 2"], spezialisierungen: ["Parade 2", "Felswände 1"]').replace(
+        '       spezialisierungen: ["Parade 2"],\n', '').replace(
+        'waffen: ["Langschwert (Schwerter, KK, GS 5)"]',
+        'waffen: ["Langschwert (Schwerter, KK, GS 5)", "Kurzschwert (Schwerter, KK, GS 3)", '
+        '"Kurzbogen (Bögen, GS 3, RK C)"]')
+    statblocks.load(c, doc_figures)
+    statblocks.load(c, MORE)
+    c.encounter.add("Ork", side="Feinde", sheet={"KK": 6, "KO": 5, "GE": 4, "FF": 2, "KL": 2, "WK": 3, "IN": 3,
+                                                 "CH": 1, "GL": 1, "fertigkeiten": ["Äxte 5", "Verteidigung 3"],
+                                                 "waffen": ["Axt (Äxte, KK, GS 6, VM -1)"]})
+    yield c
+    c.close()
+
+
+def test_the_sheet_example_loads(camp):
+    assert camp.figure("Ork 2").resources["körperlich"] == {"value": 12, "max": 12}
+    assert camp.figure("Alrik").resources["Glückspool"] == {"value": 3, "max": 3}
+
+
+@pytest.mark.parametrize("line", [x for x in EXAMPLES if SPELLINGS[parse(x)[0].verb.text.lower()] not in
+                                  ("glück", PASS)])
+def test_every_action_example_runs(camp, line):
+    if line.startswith("beenden"):
+        rpgkernel.resolve("zauber Magierin bereich=Licht technik=erschaffen mw=1 kp=1 aufrecht name=Lichtkugel",
+                          campaign=camp, seed=1)
+    res = rpgkernel.resolve(line, campaign=camp, seed=7)
+    assert res.steps
+
+
+def test_the_choice_examples_close_open_resolutions(camp):
+    rpgkernel.resolve("probe Alrik attribut=CH mw=2", campaign=camp, dice=[1, 1])
+    assert rpgkernel.resolve("glück Alrik", campaign=camp, dice=[1, 1, 1]).outcome["würfel"] == 5
+    rpgkernel.resolve("angriff Alrik -> \"Ork 1\"", campaign=camp, dice=[6] * 4 + [1] * 6 + [1] * 6 + [1] * 5)
+    res = rpgkernel.resolve('glück "Ork 1" wurf=widerstand', campaign=camp, dice=[6])
+    assert res.outcome["widerstand"] == 1 and not res.open
+    rpgkernel.resolve("zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", campaign=camp,
+                      dice=[5, 5] + [1] * 7 + [1] * 5)
+    assert not rpgkernel.resolve("luck Magierin wurf=entzug", campaign=camp, dice=[6, 6, 1]).open
+    rpgkernel.resolve("probe Alrik attribut=CH mw=2", campaign=camp, dice=[1, 1])
+    assert not rpgkernel.resolve("verzicht Alrik", campaign=camp).open
+    rpgkernel.resolve("zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", campaign=camp,
+                      dice=[5, 5] + [1] * 6 + [1] * 5)   # 2 mental steps now: malus 1
+    assert not rpgkernel.resolve("pass Magierin", campaign=camp).open
+
+
+def test_gm_data_is_named_plainly():
+    assert "austauschbare Standarddaten" in TEXT and "Beispieldateien" in TEXT
+    for name in ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml", "beispiel_ausruestung.yaml",
+                 "beispiel_magiebereiche.yaml", "beispiel_handlungen.yaml"):
+        assert name in TEXT and (rpgkernel.rules.adz.DATA / name).exists()
+        text = (rpgkernel.rules.adz.DATA / name).read_text(encoding="utf-8")
+        assert ("BEISPIELDATEN" in text) == name.startswith("beispiel")

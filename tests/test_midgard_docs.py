@@ -1,0 +1,70 @@
+"""docs/midgard.md: every verb documented, every example line valid, the YAML example and the grace
+walkthrough played."""
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign, statblocks
+from rpgkernel.resolve.language import parse
+from rpgkernel.resolve.run import PASS
+from rpgkernel.rules.midgard import VERBS, tabellen
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "midgard.md"
+TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
+EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
+
+
+def test_the_doc_has_example_blocks():
+    assert len(BLOCKS) >= 18 and len(EXAMPLES) >= 35
+
+
+@pytest.mark.parametrize("name", sorted(VERBS))
+def test_every_verb_and_alias_is_documented(name):
+    verb = VERBS[name]
+    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
+    assert heading, f"kein Abschnitt für {verb.name}"
+    for alias in verb.aliases:
+        assert f"`{alias}`" in heading.group(1)
+    for option in verb.options:
+        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
+    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
+    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_example_line_parses_with_known_options(line):
+    cmd = parse(line)[0]
+    assert cmd.verb.text.lower() in SPELLINGS
+    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
+    if verb is not None:
+        for key in cmd.options:
+            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
+        for flag in cmd.flags:
+            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+
+
+def test_gm_data_and_the_example_are_named_plainly():
+    assert "Die Tabellen gehören der Spielleitung" in TEXT and "ein\nBeispiel**" in TEXT
+    for section in tabellen._SECTIONS:
+        assert f"| `{section}` |" in TEXT, f"Tabelle {section} nicht beschrieben"
+
+
+def test_the_yaml_example_and_the_grace_walkthrough(tmp_path):
+    block = textwrap.dedent(re.search(r"```yaml\n(.*?)```", TEXT, re.S).group(1))
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("midgard")
+        statblocks.load(camp, block)
+        cells = re.findall(r"```\n%%resolve --würfel ([\d,]+)\n(.*?)```", TEXT, re.S)
+        assert len(cells) == 2
+        results = [rpgkernel.resolve(src, campaign=camp, dice=[int(x) for x in dice.split(",")])
+                   for dice, src in cells]
+        assert results[0].open and not results[1].open
+        assert results[1].outcome["ap_verlust"] == 2
+        assert camp.figure("Schattenelf").resources["AP"]["value"] == 23
+        assert camp.figure("Wolfgang Krentz").resources["GG"]["value"] == 0
