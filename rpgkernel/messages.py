@@ -796,6 +796,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "widget.panel.running": "Der Kampf läuft schon (Runde {round}).",
         "widget.panel.next_turn": "Nächster Zug",
         "widget.panel.next_round": "Nächste Runde",
+        "widget.panel.new_initiative": "Nächste Runde, neue Initiative",
         "widget.panel.undo": "Rückgängig",
         "widget.panel.redo": "Wiederholen",
         "widget.panel.undone": "Rückgängig gemacht: {what}",

@@ -7,6 +7,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import rules
+from rpgkernel.errors import GivenDiceError
 from rpgkernel.rules.base import Ruleset
 from rpgkernel.rules.sheet import Field, Sheet, SheetError
 from rpgkernel.state import Campaign, CampaignError, campaign as campaign_module, model
@@ -111,6 +112,32 @@ def test_turns_and_rounds(camp):
     assert enc.next_round() == 3 and enc.current == "Ritter"
     with pytest.raises(CampaignError, match="genau einmal"):
         enc.start(order=["Ritter"])
+
+
+def test_initiative_anew_each_round_or_on_request(camp, monkeypatch):
+    camp.set_ruleset("probe")
+    enc = encounter(camp, goblin_sheet={"stärke": 3})
+    enc.start(dice=[3, 6, 1])                                   # Ritter 5, Goblin 1 6, Goblin 2 1
+    assert enc.order == ["Goblin 1", "Ritter", "Goblin 2"]
+    # a ruleset that keeps its order: the next round keeps it, unless asked for a new one
+    assert enc.next_round() == 2 and enc.order == ["Goblin 1", "Ritter", "Goblin 2"]
+    with pytest.raises(GivenDiceError):                           # three dice needed, two given: nothing changes
+        enc.next_round(new_initiative=True, dice=[1, 2])
+    assert enc.round == 2 and enc.current == "Goblin 1"
+    assert enc.next_round(new_initiative=True, dice=[1, 2, 6]) == 3
+    assert enc.order == ["Goblin 2", "Ritter", "Goblin 1"] and enc.current == "Goblin 2"   # 6, 1+2=3, 2
+    # a ruleset that determines initiative every round: rolled when a round begins, from given values too
+    monkeypatch.setattr(Probe, "initiative_each_round", True)
+    assert enc.next_turn() == "Ritter" and enc.order == ["Goblin 2", "Ritter", "Goblin 1"]   # same round
+    enc.next_turn()
+    assert enc.next_turn(rolls={"Ritter": 9, "Goblin 1": 4, "Goblin 2": 7}) == "Ritter"
+    assert enc.round == 4 and enc.order == ["Ritter", "Goblin 2", "Goblin 1"]
+    assert camp.journal(kind="initiative")[-1].data["rolls"] == {"Ritter": 9, "Goblin 1": 4, "Goblin 2": 7}
+    camp.undo()                                                  # the new order goes with the turn
+    assert enc.round == 3 and enc.order == ["Goblin 2", "Ritter", "Goblin 1"] and enc.current == "Goblin 1"
+    enc.next_turn()                                              # rolled from the session's stream
+    assert enc.round == 4 and sorted(enc.order) == ["Goblin 1", "Goblin 2", "Ritter"]
+    assert enc.current == enc.order[0]
 
 
 def test_damage_persists_on_the_character(camp):

@@ -297,3 +297,18 @@ def test_the_encounter_panel_shows_bars_conditions_and_the_grace_choice(camp):
     [pending] = pending_list(camp.state, engine)
     assert [c["verb"] for c in pending["choices"]] == ["gnade"]          # the marker has no verb: not shown
     assert pending["choices"][0]["who"] == ["Schattenelf"]
+
+
+def test_initiative_is_determined_anew_at_the_start_of_each_round(tmp_path):
+    """Neue Initiativeregelung: 'am Anfang einer Kampfrunde neu bestimmt'."""
+    from rpgkernel import Campaign
+    camp = Campaign.open(tmp_path / "k.sqlite")
+    camp.set_ruleset("midgard")
+    enc = camp.new_encounter("Gasse")
+    enc.add("Wolfgang")
+    enc.add("Fritz")
+    enc.start(dice=[6, 1])
+    assert enc.order == ["Wolfgang", "Fritz"]
+    enc.next_turn()
+    assert enc.next_turn(dice=[2, 5]) == "Fritz" and enc.order == ["Fritz", "Wolfgang"] and enc.round == 2
+    camp.close()

@@ -339,6 +339,15 @@ def test_a_fixed_encounter_that_is_not_active(camp):
     assert camp.encounter.name == "Turm"
 
 
+def test_next_round_with_new_initiative_from_the_panel(camp):
+    panel = EncounterPanel(camp)
+    before = len(camp.journal(kind="initiative"))
+    send(panel, "next_round", new_initiative=True)
+    assert panel.error == "" and panel.panel["round"] == 2
+    assert len(camp.journal(kind="initiative")) == before + 1
+    assert [r["name"] for r in panel.rows] == camp.encounter.order
+
+
 def test_segments_are_set_from_the_panel(camp, monkeypatch):
     monkeypatch.setattr(ruleset("bastionland"), "segments", 10)
     panel = EncounterPanel(camp)

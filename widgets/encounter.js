@@ -65,7 +65,9 @@ function panelHead(model, form) {
     type: "button", "data-focus": type, disabled: !!disabled, onclick: () => form.send(type),
   }, L(model, key));
   const buttons = p.round
-    ? [button("next_turn", "widget.panel.next_turn"), button("next_round", "widget.panel.next_round")]
+    ? [button("next_turn", "widget.panel.next_turn"), button("next_round", "widget.panel.next_round"),
+      h("button", { type: "button", "data-focus": "new_initiative",
+        onclick: () => form.send("next_round", { new_initiative: true }) }, L(model, "widget.panel.new_initiative"))]
     : [button("start", "widget.panel.start", !p.count)];
   buttons.push(button("undo", "widget.panel.undo", !p.undo), button("redo", "widget.panel.redo", !p.redo));
   if (!p.active) buttons.push(button("activate", "widget.panel.activate"));

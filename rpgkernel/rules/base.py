@@ -25,10 +25,31 @@ class Ruleset:
     segments: int | None = None
     #: the %%resolve verbs: German name -> Verb (see rules.resolution)
     verbs: Mapping[str, Any] = {}
+    #: whether initiative is determined anew at the start of every round
+    initiative_each_round: bool = False
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""
         return {}
+
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
+                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each combatant's initiative value, rolled through ``roller`` (a ``dice.Roller``),
+        and the rolls for the journal (name -> ``Roll.to_dict()``).
+
+        The default rolls ``initiative_expression`` per combatant (0 where it is None);
+        a ruleset overrides this for shared rolls (a leader's, a side's).
+        """
+        values: dict[str, int] = {}
+        rolled: dict[str, Any] = {}
+        for name, combatant in combatants.items():
+            expr = self.initiative_expression(combatant)
+            if expr is None:
+                values[name] = 0
+                continue
+            r = roller.roll(expr)
+            values[name], rolled[name] = r.total, r.to_dict()
+        return values, rolled
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int]) -> list[str]:

@@ -153,68 +153,80 @@ class Encounter:
     @retrying
     def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
               rng: Any = None, dice: Any = None) -> list[str]:
-        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset."""
-        from ..dice import roll as roll_dice
+        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset
+        (``dice``: physical results for those rolls, in turn; ``rng``: a random stream of its own)."""
         camp = self.campaign
-        data = self._data
-        state = camp._state
-        combatants = {n: model.figure(state, model.figure_path(state, n, self.name))
-                      for n in data["combatants"]}
-        if not combatants:
-            raise CampaignError(t("campaign.empty_encounter", name=self.name))
-        engine = rules.get(data["ruleset"])
-        rolled: dict[str, Any] = {}
-        if order is None:
-            if rolls is None:
-                given = iter(dice) if dice is not None else None
-                values = {}
-                for n, c in combatants.items():
-                    expr = engine.initiative_expression(c)
-                    if expr is None:
-                        values[n] = 0
-                        continue
-                    r = roll_dice(expr, rng=rng, dice=[next(given)] if given else None)
-                    values[n], rolled[n] = r.total, r.to_dict()
-                rolls = values
-            unknown = set(rolls) ^ set(combatants)
-            if unknown:
-                raise CampaignError(camp._unknown(sorted(unknown)[0], self.name))
-            order = engine.initiative_order(combatants, rolls)
-        if sorted(order) != sorted(combatants):
-            raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
         with camp.transaction() as tx:
-            tx.set(["encounters", self.name, "order"], list(order))
+            if not tx.state["encounters"][self.name]["combatants"]:
+                raise CampaignError(t("campaign.empty_encounter", name=self.name))
+            order, rolled = self._initiative(tx, order, rolls, rng, dice)
             tx.set(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
-            tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order),
-                     self.name, rolls=rolled or dict(rolls or {}))
+            self._initiative_event(tx, order, rolled)
         return list(order)
 
+    def _initiative(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,
+                    rng: Any, dice: Any) -> tuple[list[str], dict[str, Any]]:
+        """Set the turn order: given, from given rolls, or rolled by the ruleset; and the rolls."""
+        from ..dice.roll import Roller
+        state = tx.state
+        names = list(state["encounters"][self.name]["combatants"])
+        combatants = {n: model.figure(state, model.figure_path(state, n, self.name)) for n in names}
+        engine = rules.get(state["encounters"][self.name]["ruleset"])
+        rolled: dict[str, Any] = {}
+        if order is None:
+            if rolls is None:
+                roller = Roller(dice=dice, rng=rng)
+                rolls, rolled = engine.initiative_rolls(combatants, roller)
+                roller.finish()
+            unknown = set(rolls) ^ set(combatants)
+            if unknown:
+                raise CampaignError(self.campaign._unknown(sorted(unknown)[0], self.name, state))
+            order = engine.initiative_order(combatants, rolls)
+        if sorted(order) != sorted(combatants):
+            raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
+        tx.set(["encounters", self.name, "order"], list(order))
+        return list(order), rolled or dict(rolls or {})
+
+    def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any]) -> None:
+        tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order), self.name,
+                 rolls=rolled)
+
     @retrying
-    def next_turn(self) -> str:
-        """End the current turn (and the round after the last) and start the next; conditions count down."""
+    def next_turn(self, rolls: Mapping[str, int] | None = None, dice: Any = None) -> str:
+        """End the current turn (and the round after the last) and start the next; conditions count down.
+
+        Where a new round begins and the ruleset determines initiative every round,
+        it is rolled (or taken from ``rolls``/``dice``) before the round starts.
+        """
         with self.campaign.transaction() as tx:
-            nxt = self._advance(tx)
+            nxt = self._advance(tx, False, rolls, dice)
             rnd = tx.state["encounters"][self.name]["round"]
             tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
         return nxt
 
     @retrying
-    def next_round(self) -> int:
-        """Pass the remaining turns of this round (their moments count) and start the next round."""
+    def next_round(self, new_initiative: bool = False, rolls: Mapping[str, int] | None = None,
+                   dice: Any = None) -> int:
+        """Pass the remaining turns of this round (their moments count) and start the next round.
+
+        ``new_initiative``: determine the order anew for it (e.g. after a major change),
+        also where the ruleset keeps one order for the whole fight.
+        """
         with self.campaign.transaction() as tx:
             start = tx.state["encounters"][self.name]["round"]
             while True:
-                nxt = self._advance(tx)
+                nxt = self._advance(tx, new_initiative, rolls, dice)
                 rnd = tx.state["encounters"][self.name]["round"]
                 if rnd != start:
                     break
             tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
         return rnd
 
-    def _advance(self, tx: Transaction) -> str:
+    def _advance(self, tx: Transaction, new_initiative: bool = False,
+                 rolls: Mapping[str, int] | None = None, dice: Any = None) -> str:
         data = tx.state["encounters"][self.name]
         if not data["round"]:
             raise CampaignError(t("campaign.not_started", name=self.name))
@@ -222,12 +234,16 @@ class Encounter:
         tx.extend(model.tick(tx.state, self.name, "turn_end", order[turn]))
         if turn + 1 < len(order):
             tx.set(["encounters", self.name, "turn"], turn + 1)
+            nxt = order[turn + 1]
         else:
             tx.extend(model.tick(tx.state, self.name, "round_end", None))
             tx.add(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
+            if new_initiative or rules.get(data["ruleset"]).initiative_each_round:
+                order, rolled = self._initiative(tx, None, rolls, None, dice)
+                self._initiative_event(tx, order, rolled)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
-        nxt = order[(turn + 1) % len(order)]
+            nxt = order[0]
         tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
         return nxt
 

@@ -208,8 +208,9 @@ class EncounterPanel(Widget):
     def on_next_turn(self, _content: dict[str, Any]) -> None:
         self._need().next_turn()
 
-    def on_next_round(self, _content: dict[str, Any]) -> None:
-        self._need().next_round()
+    def on_next_round(self, content: dict[str, Any]) -> None:
+        """The next round; ``{"new_initiative": true}``: with the order determined anew."""
+        self._need().next_round(new_initiative=content.get("new_initiative") is True)
 
     def on_activate(self, _content: dict[str, Any]) -> None:
         """Make the panel's encounter the active one, so that actions may run in it."""

@@ -63,8 +63,12 @@ class Midgard(Ruleset):
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return ressourcen(sheet)
 
+    #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
+    initiative_each_round = True
+
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """Individual initiative: W6 + floor(RW / 10) + Kampftaktik (the leader option: verb initiative)."""
+        """Individual initiative: W6 + floor(RW / 10) + Kampftaktik, each round (the leader option:
+        verb initiative, whose values ``Encounter.next_round(rolls=...)`` takes for the next round)."""
         bonus = eigener_bonus(combatant)
         return f"W6+{bonus}" if bonus else "W6"
 
