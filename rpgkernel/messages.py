@@ -750,6 +750,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "midgard.load": "{figure}: St {st}, Tragkraft {tk} kg; {kg} kg – {label}.",
         "midgard.load_feat": "Übermäßige Belastung: ein Kraftakt.",
         "midgard.ww_needs_against": "Der WW braucht gegen= (den Gesamtwert des gegnerischen EW).",
+        # rules: osr
+        # rules: kampfwerte
         # widgets: shared
         # widgets: chart and dice tray
         "widget.chart.title": "Verteilung von {expr}",

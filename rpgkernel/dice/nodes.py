@@ -1,14 +1,15 @@
 """The syntax tree of the dice language. All nodes are immutable.
 
-The parts of a pool (``Selector``, ``Die``, ``Group``) are named tuples:
-cheap to build, compared by value. The expression nodes are frozen
-dataclasses, so that nodes of different kinds never compare equal.
+Every node is a named tuple: cheap to build, hashed and compared by value
+in C. The parts of a pool (``Selector``, ``Die``, ``Group``) compare as
+plain tuples; the expression nodes (``Pool``, ``Const``, ``Neg``, ``BinOp``,
+``Call``, ``Paren``) compare their kind too, so that nodes of different
+kinds never compare equal (``Neg(x) != Paren(x)``).
 """
 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
 from typing import Callable, NamedTuple, Union
 
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -31,10 +32,18 @@ class Selector(NamedTuple):
 
     def matches_in(self, lo: int, hi: int) -> int:
         """How many integers in lo..hi satisfy the selector."""
-        v = self.value
-        first, last = {"=": (v, v), "<": (lo, v - 1), "<=": (lo, v), ">": (v + 1, hi),
-                       ">=": (v, hi)}[self.op]
-        return max(0, min(hi, last) - max(lo, first) + 1)
+        op, v = self
+        if op == ">=":
+            lo = max(lo, v)
+        elif op == ">":
+            lo = max(lo, v + 1)
+        elif op == "<=":
+            hi = min(hi, v)
+        elif op == "<":
+            hi = min(hi, v - 1)
+        else:
+            lo, hi = max(lo, v), min(hi, v)
+        return max(0, hi - lo + 1)
 
     def __str__(self) -> str:
         return f"{'' if self.op == '=' else self.op}{self.value}"
@@ -74,8 +83,7 @@ class Group(NamedTuple):
     die: Die
 
 
-@dataclass(frozen=True, slots=True)
-class Pool:
+class Pool(NamedTuple):
     """Dice rolled together: ``3W6``, ``{W8,W4,2W6}kh1``, ``7W6>=5``.
 
     ``keep`` is ``("h"|"l", k)``: keep the k highest or lowest dice (drops are
@@ -93,34 +101,41 @@ class Pool:
         return sum(g.count for g in self.groups)
 
 
-@dataclass(frozen=True, slots=True)
-class Const:
+class Const(NamedTuple):
     value: int
 
 
-@dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(NamedTuple):
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
+class BinOp(NamedTuple):
     op: str  # '+', '-', '*'
     left: Node
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     name: str  # 'max' | 'min'
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Paren:
+class Paren(NamedTuple):
     """Parentheses kept for faithful rendering; semantically transparent."""
 
     inner: Node
+
+
+def _same_node(self: tuple, other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _other_node(self: tuple, other: object) -> bool:
+    return not (type(self) is type(other) and tuple.__eq__(self, other))
+
+
+for _kind in (Pool, Const, Neg, BinOp, Call, Paren):
+    _kind.__eq__, _kind.__ne__, _kind.__hash__ = _same_node, _other_node, tuple.__hash__
 
 
 Node = Union[Pool, Const, Neg, BinOp, Call, Paren]
