@@ -275,3 +275,21 @@ def test_the_procedure_follows_the_distribution_s_rule(a_faces, d_faces, r_faces
     final = max(0, before - r) if before else 0
     assert res.outcome["schaden"] == final
     assert kette(erfolge_dist(10), erfolge_dist(8), 5, 0, erfolge_dist(5), mw).p_exactly(final) > 0
+
+
+def test_initiative_ties_are_rolled_off_with_given_dice_when_the_encounter_starts(tmp_path):
+    """Physical dice: 2W6 per figure, then the W6 of the roll-off, all from the table."""
+    camp = rpgkernel.Campaign.open(tmp_path / "k.sqlite")
+    camp.set_ruleset("adz")
+    enc = camp.new_encounter("Brücke")
+    sheet = {k: 3 for k in ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")}
+    for name in ("A", "B", "C"):
+        enc.add(name, sheet=sheet)
+    base = rpgkernel.rules.adz.initiativebasis({"sheet": sheet})
+    # A and B tie on 2W6 = 7, C has 9; the roll-off: A 2, B 5
+    assert enc.start(dice=[3, 4, 5, 2, 4, 5, 2, 5]) == ["C", "B", "A"]
+    rolls = camp.journal(kind="initiative")[-1].data["rolls"]
+    assert rolls["A"]["total"] == rolls["B"]["total"] == 7 + base and rolls["C"]["total"] == 9 + base
+    with pytest.raises(rpgkernel.GivenDiceError):      # the roll-off needs two more dice
+        enc.next_round(new_initiative=True, dice=[3, 4, 5, 2, 4, 5])
+    camp.close()

@@ -52,8 +52,11 @@ class Ruleset:
         return values, rolled
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int]) -> list[str]:
-        """The turn order from each combatant's initiative roll (highest first, ties by name)."""
+                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
+        """The turn order from each combatant's initiative roll (highest first, ties by name).
+
+        ``roller`` (a ``dice.Roller``, given or random dice) serves rulesets that roll off ties.
+        """
         return sorted(combatants, key=lambda name: (-rolls[name], name))
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:

@@ -177,14 +177,14 @@ class Encounter:
         engine = rules.get(state["encounters"][self.name]["ruleset"])
         rolled: dict[str, Any] = {}
         if order is None:
+            roller = Roller(dice=dice, rng=rng)   # the rolls, then any roll-off of ties
             if rolls is None:
-                roller = Roller(dice=dice, rng=rng)
                 rolls, rolled = engine.initiative_rolls(combatants, roller)
-                roller.finish()
             unknown = set(rolls) ^ set(combatants)
             if unknown:
                 raise CampaignError(self.campaign._unknown(sorted(unknown)[0], self.name, state))
-            order = engine.initiative_order(combatants, rolls)
+            order = engine.initiative_order(combatants, rolls, roller)
+            roller.finish()
         if sorted(order) != sorted(combatants):
             raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
         tx.set(["encounters", self.name, "order"], list(order))

@@ -55,9 +55,10 @@ class AdZ(Ruleset):
         return f"2W6+{base}" if base else "2W6"
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int]) -> list[str]:
-        """Descending initiative; ties rolled off with W6 from the session's dice (Initiative)."""
-        return reihenfolge({n: rolls[n] for n in combatants}, Roller())
+                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
+        """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
+        dice) (Initiative)."""
+        return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
 
 
 from .verbs import VERBS  # noqa: E402

@@ -79,7 +79,7 @@ class Bastionland(Ruleset):
         return None  # no initiative roll: the players' side acts first (Überraschung)
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int]) -> list[str]:
+                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
         return sorted(combatants, key=lambda n: combatants[n].get("side", "") != "Spieler")
 
