@@ -157,7 +157,13 @@ def test_aliases_and_case(camp):
     assert res.action == "probe" and res.outcome == {"erfolg": True}
 
 
-def test_no_ruleset_no_campaign_no_verbs(camp):
+@pytest.fixture
+def osr_without_engine(monkeypatch):
+    """A known ruleset key whose engine is not registered (as before it is built)."""
+    monkeypatch.delitem(rpgkernel.rules._ENGINES, "osr", raising=False)
+
+
+def test_no_ruleset_no_campaign_no_verbs(camp, osr_without_engine):
     with pytest.raises(RpgError, match="Kein Regelwerk gewählt"):
         rpgkernel.resolve("probe Ritter")
     with pytest.raises(RpgError, match="kennt noch keine %%resolve-Verben"):
@@ -357,7 +363,7 @@ def test_magic_ruleset_seed_and_preview(shell, magic_camp):
     ("%%resolve übung extra\nprobe Ritter", "Zu viele Angaben"),
     ("%%resolve\nprobe <b>Söldner</b>", "Unerwartetes '<'"),
 ])
-def test_magic_errors_show_a_box_without_traceback(shell, magic_camp, cell, fragment):
+def test_magic_errors_show_a_box_without_traceback(shell, magic_camp, cell, fragment, osr_without_engine):
     events = len(magic_camp.journal())
     _, out = run(shell, cell)
     [shown] = out.outputs

@@ -282,10 +282,10 @@ def _result(results: list[Resolution]) -> Resolution | Resolutions:
 def _records(state: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     out = {}
     for name in names:
-        path = model.figure_path(state, name)
-        if path is None:
+        record = model.seen_by_rules(state, name)
+        if record is None:
             raise CampaignError(t("campaign.unknown_figure", name=name))
-        out[name] = copy.deepcopy(model.figure(state, path))
+        out[name] = record
     return out
 
 

@@ -52,3 +52,5 @@ def get(key: str | None) -> Ruleset:
 from . import bastionland  # noqa: E402,F401
 from . import adz  # noqa: E402,F401
 from . import midgard  # noqa: E402,F401
+from . import kampfwerte  # noqa: E402,F401
+from . import osr  # noqa: E402,F401

@@ -9,6 +9,8 @@ new change clears ``undone``.
 
 from __future__ import annotations
 
+import copy
+
 from typing import Any, Iterable
 
 from . import changes as ch
@@ -83,6 +85,19 @@ def figure(state: dict[str, Any], path: list[str]) -> dict[str, Any]:
     found, node = ch.lookup(state, path)
     assert found, path
     return node
+
+
+def seen_by_rules(state: dict[str, Any], name: str, encounter: str | None = None) -> dict[str, Any] | None:
+    """A copy of the record a ruleset reads for ``name``: a combatant that stands for a
+    character is the character's record with the combatant's ``side``."""
+    path = figure_path(state, name, encounter)
+    if path is None:
+        return None
+    record = copy.deepcopy(figure(state, path))
+    enc = state["encounters"].get(encounter or state["active_encounter"] or "")
+    if path[0] == "characters" and enc is not None and name in enc["combatants"]:
+        record["side"] = enc["combatants"][name].get("side", "")
+    return record
 
 
 def tick(state: dict[str, Any], encounter: str, moment: str, whose: str | None) -> list[ch.Change]:

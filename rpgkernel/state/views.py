@@ -173,7 +173,7 @@ class Encounter:
         from ..dice.roll import Roller
         state = tx.state
         names = list(state["encounters"][self.name]["combatants"])
-        combatants = {n: model.figure(state, model.figure_path(state, n, self.name)) for n in names}
+        combatants = {n: model.seen_by_rules(state, n, self.name) for n in names}
         engine = rules.get(state["encounters"][self.name]["ruleset"])
         rolled: dict[str, Any] = {}
         if order is None:

@@ -1,0 +1,126 @@
+"""Movement on the hex map (Bewegungspunkte, Bewegungskosten): positions as figure state,
+the reachable fields of a figure, and a move with the test its movement type requires.
+
+A figure's position is its condition ``"Feld q,r"`` (no rounds), so it lives in the
+campaign, is journalled and undone like every other change.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .data import Bewegungsart, KampfwerteError, data
+from .map import Hex, HexKarte
+from .probe import p_gelingt, wuerfeln
+
+FELD = "Feld "
+
+
+def feld_name(h: Hex) -> str:
+    return f"{FELD}{h[0]},{h[1]}"
+
+
+def position(record: Mapping[str, Any]) -> Hex | None:
+    """The figure's field, from its ``Feld q,r`` condition."""
+    for name in record.get("conditions", {}):
+        if name.startswith(FELD):
+            q, _, r = name[len(FELD):].partition(",")
+            return int(q), int(r)
+    return None
+
+
+def art(name: str) -> Bewegungsart:
+    arten = data().bewegungsarten
+    if name not in arten:
+        raise KampfwerteError(t("kampfwerte.unknown_movement", name=str(name)[:40], known=", ".join(arten)))
+    return arten[name]
+
+
+def verfuegbar(record: Mapping[str, Any], a: Bewegungsart) -> Fraction:
+    """The BP a figure has left for this movement; riding adds Reittier-Stufe × ½ BP, so its range on
+    plain ground is 2 × BP + Reittier-Stufe fields (Bewegungskosten: Reiten)."""
+    bp = Fraction(record.get("resources", {}).get("BP", {}).get("value", 0))
+    if a.name == "Reiten" and data().regeln["reiten_reichweite"] == "zusatz_bp":
+        bp += Fraction(record.get("sheet", {}).get("reittier_stufe", 0), 2)
+    return bp
+
+
+def probe_wuerfel(record: Mapping[str, Any], a: Bewegungsart) -> int:
+    """The test's pool: the talent + its modifier (Bewegungskosten: Würfelprobe)."""
+    sheet = record.get("sheet", {})
+    return max(0, sheet.get(a.probe, 0) + (sheet.get(a.modifikator, 0) if a.modifikator else 0))
+
+
+def erreichbar(record: Mapping[str, Any], karte: HexKarte, art_name: str = "Gehen",
+               besetzt: Iterable[Hex] = ()) -> dict[Hex, Fraction]:
+    """The fields the figure can reach this round with its BP left, with their exact costs."""
+    start = position(record)
+    if start is None:
+        raise KampfwerteError(t("kampfwerte.no_position", figure=record.get("name", "?")))
+    a = art(art_name)
+    return karte.erreichbar(start, a, verfuegbar(record, a), besetzt)
+
+
+def platzieren(record: Mapping[str, Any], karte: HexKarte, ziel: Hex) -> Resolution:
+    """Put a figure on a field without cost (placement before the fight)."""
+    karte.pruefe(ziel)
+    name = record["name"]
+    res = Resolution("kampfwerte", "platzieren", (name,))
+    old = position(record)
+    if old is not None:
+        res.effects.append(Effect(name, condition=feld_name(old), on=False))
+    res.effects.append(Effect(name, condition=feld_name(ziel), text=t("kampfwerte.placed", q=ziel[0], r=ziel[1])))
+    res.step(t("kampfwerte.step_placed", figure=name, q=ziel[0], r=ziel[1]), "Bewegungskosten")
+    res.outcome = {"feld": list(ziel)}
+    return res
+
+
+def bewegen(record: Mapping[str, Any], karte: HexKarte, ziel: Hex, art_name: str, roller: Roller,
+            besetzt: Iterable[Hex] = (), schwierigkeit: int | None = None) -> Resolution:
+    """Move along the cheapest path (Bewegungskosten): the cost never exceeds the BP left; every type
+    but Gehen needs its test (Würfelprobe) first. A failed test leaves the figure where it stands and
+    spends no BP (the seed names no consequence; the GM decides). BP are whole points: a fraction of
+    a BP spent (Reiten) counts as a full one."""
+    name = record["name"]
+    a = art(art_name)
+    start = position(record)
+    if start is None:
+        raise KampfwerteError(t("kampfwerte.no_position", figure=name))
+    bp = verfuegbar(record, a)
+    weg = karte.weg(start, ziel, a, bp, besetzt)
+    if weg is None:
+        raise KampfwerteError(t("kampfwerte.unreachable", figure=name, q=ziel[0], r=ziel[1], art=a.name,
+                                bp=_bp(bp)))
+    res = Resolution("kampfwerte", "bewegen", (name,))
+    kosten = bp if weg.hindernis else weg.kosten
+    res.step(t("kampfwerte.step_path", art=a.name, fields=len(weg.felder) - 1, cost=_bp(weg.kosten),
+               bp=_bp(bp)), "Bewegungskosten")
+    if weg.hindernis:
+        res.step(t("kampfwerte.step_obstacle"), "Bewegungskosten")
+    gelungen = True
+    if a.probe:
+        n = probe_wuerfel(record, a)
+        w = wuerfeln(n, roller, schwierigkeit)
+        gelungen = w.gelungen
+        res.preview = p_gelingt(n, w.schwierigkeit)
+        res.step(t("kampfwerte.step_test", talent=a.probe, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
+                   result=t("kampfwerte.ok" if gelungen else "kampfwerte.failed")),
+                 "Bewegungskosten: Würfelprobe", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
+    spent = math.ceil(kosten) if gelungen else 0
+    if gelungen:
+        res.effects += [Effect(name, condition=feld_name(start), on=False),
+                        Effect(name, condition=feld_name(ziel), text=t("kampfwerte.placed", q=ziel[0], r=ziel[1]))]
+        if spent:
+            res.effects.append(Effect(name, resource="BP", by=-spent))
+    res.outcome = {"gelungen": gelungen, "von": list(start), "nach": list(ziel) if gelungen else list(start),
+                   "kosten": _bp(kosten), "bp_abgezogen": spent, "weg": [list(h) for h in weg.felder]}
+    return res
+
+
+def _bp(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"

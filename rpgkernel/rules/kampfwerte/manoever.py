@@ -1,0 +1,261 @@
+"""The manoeuvres (seed: the manoeuvre tables of Athletik and Körperbeherrschung) as data
+(``data/manoever.yaml``): AD cost per level, targets, conditions (``[Stufe] > NK des Gegners``),
+weapon requirements, the reaction each allows and its effects.
+
+The attack test is the W10 test of the GM data (pool: the sheet's ``angriff``); a pending Finte
+gives the next attack 6 successes without a roll. Defences ("Verteidigung") are not in the seed:
+the GM marks a defended attack with ``abgewehrt``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .bewegung import feld_name, position
+from .data import KampfwerteError, data
+from .map import RICHTUNGEN, Hex, abstand, karte
+from .probe import erfolge_dist, p_gelingt, wuerfeln
+
+MAX_STUFE = 5
+FINTE = "Finte +"
+FINTE_ERFOLGE = 6
+
+
+def eintrag(name: str) -> dict[str, Any]:
+    cat = data().manoever
+    if name not in cat:
+        raise KampfwerteError(t("kampfwerte.unknown_manoeuvre", name=str(name)[:40], known=", ".join(cat)))
+    return cat[name]
+
+
+def _stufe(m: Mapping[str, Any], key: str, stufe: int, ziele: int = 0) -> int:
+    """A per-level value of an entry: "stufe" is the level itself, a table maps level -> value."""
+    v = m.get(key)
+    if v == "stufe":
+        return stufe
+    if v == "gegner":
+        return ziele
+    return int(v[stufe]) if isinstance(v, Mapping) else int(v or 0)
+
+
+def kosten(name: str, stufe: int, ziele: int = 1) -> int:
+    """The AD a manoeuvre costs at a level (Kosten); Rundumschlag per the GM's choice of its two forms."""
+    m = eintrag(name)
+    if name == "Rundumschlag" and data().regeln["rundumschlag_kosten"] == "gegner":
+        return ziele
+    return _stufe(m, "kosten", stufe, ziele)
+
+
+def beherrscht(record: Mapping[str, Any], name: str) -> int:
+    """The level the sheet lists for the manoeuvre ("Finte 3"), 0 if none."""
+    for entry in record.get("sheet", {}).get("manoever", []):
+        head, _, level = entry.rpartition(" ")
+        if head.strip() == name and level.isdigit():
+            return int(level)
+    return 0
+
+
+def reaktion_erlaubt(angriff: str, angriff_stufe: int, reaktion: str, stufe: int) -> bool:
+    """Whether ``reaktion`` answers ``angriff``: the attack allows it, and a Riposte/Konterparade
+    needs the same or a higher level ("gleiche oder höhere Stufe")."""
+    m = eintrag(reaktion)
+    return eintrag(angriff).get("reaktion") == reaktion and (angriff not in m.get("antwort_auf", ())
+                                                           or stufe >= angriff_stufe)
+
+
+def finte_bonus(record: Mapping[str, Any]) -> int:
+    """The damage bonus of a pending Finte (condition ``Finte +N``), 0 if none."""
+    for c in record.get("conditions", {}):
+        if c.startswith(FINTE):
+            return int(c[len(FINTE):])
+    return 0
+
+
+def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
+            gegen: tuple[str, int] | None = None) -> int:
+    """Check a manoeuvre before any die falls; its AD cost (Kosten, Bedingung, Reaktion)."""
+    m = eintrag(name)
+    who = actor["name"]
+    if not 1 <= stufe <= MAX_STUFE:
+        raise KampfwerteError(t("kampfwerte.bad_level", max=MAX_STUFE))
+    if beherrscht(actor, name) < stufe:
+        raise KampfwerteError(t("kampfwerte.not_mastered", figure=who, name=name, stufe=stufe,
+                                has=beherrscht(actor, name)))
+    n, want = len(targets), m.get("ziele", "eins")
+    if (want == "eins" and n != 1) or (want == "keine" and n) or (want == "stufe" and not 1 <= n <= stufe):
+        raise KampfwerteError(t(f"kampfwerte.targets_{want}", name=name, stufe=stufe))
+    ad = kosten(name, stufe, n)
+    have = actor.get("resources", {}).get("AD", {}).get("value", 0)
+    if ad > have:
+        raise KampfwerteError(t("kampfwerte.no_ad", figure=who, name=name, cost=ad, have=have))
+    for tgt in targets:
+        nk = tgt.get("sheet", {}).get("NK", 0)
+        if m.get("bedingung") == "nk" and not stufe > nk:
+            raise KampfwerteError(t("kampfwerte.nk", name=name, stufe=stufe, target=tgt["name"], nk=nk))
+        if m.get("entwaffnen") and tgt.get("sheet", {}).get("angriffsstufe", 0) > actor["sheet"].get("angriffsstufe", 0):
+            raise KampfwerteError(t("kampfwerte.disarm_level", target=tgt["name"]))
+    if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor["sheet"].get("waffen", [])):
+        raise KampfwerteError(t("kampfwerte.needs_weapon", name=name, weapon=m["waffe"]))
+    if m.get("angrenzend") or m.get("stossen"):
+        here = position(actor)
+        for tgt in targets:
+            there = position(tgt)
+            if here is None or there is None or abstand(here, there) != 1:
+                raise KampfwerteError(t("kampfwerte.not_adjacent", name=name, target=tgt["name"]))
+    if m.get("antwort_auf"):
+        if gegen is None:
+            raise KampfwerteError(t("kampfwerte.reaction_needs", name=name, to=", ".join(m["antwort_auf"])))
+        if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe):
+            raise KampfwerteError(t("kampfwerte.reaction_refused", name=name, to=gegen[0], stufe=gegen[1]))
+    return ad
+
+
+def schaden_dist_wuerfel(name: str, stufe: int) -> int:
+    """Extra W6 of Schadenserhöhung at a level."""
+    m = eintrag(name)
+    return _stufe(m, "bonus_wuerfel", stufe) if "bonus_wuerfel" in m else 0
+
+
+def multiplikator(name: str, erfolge: int) -> int:
+    """Schattensprung: ×2 at 3-4 successes, ×3 at 5 or more (the table's thresholds)."""
+    steps = eintrag(name).get("multiplikator") or {}
+    return max([f for at, f in steps.items() if erfolge >= int(at)], default=1)
+
+
+def vorschau(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
+             wuerfel: int | None = None) -> dict[str, Any]:
+    """Exact before the roll: the attack's successes, P(hit), P(×2)/P(×3), P(knocked down)."""
+    m = eintrag(name)
+    out: dict[str, Any] = {}
+    if finte_bonus(actor):
+        out["p_treffer"] = 1.0
+        return out
+    n = actor["sheet"].get("angriff", 0) if wuerfel is None else wuerfel
+    e = erfolge_dist(n, data().schwierigkeit)
+    out["erfolge"] = e
+    out["p_treffer"] = e.p_at_least(data().mindest_erfolge)
+    for at, f in sorted((m.get("multiplikator") or {}).items()):
+        upper = [int(a) for a in m["multiplikator"] if int(a) > int(at)]
+        out[f"p_x{f}"] = e.p_at_least(int(at)) - (e.p_at_least(min(upper)) if upper else 0.0)
+    if m.get("niederwerfen") and targets:
+        sw = int(data().regeln["wuchtschlag_parade"][stufe])
+        out["p_niedergeworfen"] = out["p_treffer"] * (1 - p_gelingt(targets[0]["sheet"].get("parade", 0), sw))
+    return out
+
+
+def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
+               roller: Roller, *, schaden: str | None = None, abgewehrt: bool = False, nach: Hex | None = None,
+               gegen: tuple[str, int] | None = None, wuerfel: int | None = None) -> Resolution:
+    """Carry out a manoeuvre (the manoeuvre tables): cost, test, effects."""
+    m = eintrag(name)
+    ad = pruefen(actor, targets, name, stufe, gegen)
+    who = actor["name"]
+    res = Resolution("kampfwerte", name, (who,), tuple(x["name"] for x in targets),
+                     preview=vorschau(actor, targets, name, stufe, wuerfel))
+    res.effects.append(Effect(who, resource="AD", by=-ad))
+    res.step(t("kampfwerte.step_cost", name=name, stufe=stufe, ad=ad), "Manöver: Kosten")
+    out: dict[str, Any] = {"stufe": stufe, "ad": ad}
+    erfolge, treffer = 0, not targets
+    bonus = finte_bonus(actor)
+    if targets:
+        if bonus:
+            erfolge, treffer = FINTE_ERFOLGE, True
+            res.effects.append(Effect(who, condition=f"{FINTE}{bonus}", on=False))
+            res.step(t("kampfwerte.step_feint_used", erfolge=FINTE_ERFOLGE, bonus=bonus), "Finte")
+        else:
+            n = actor["sheet"].get("angriff", 0) if wuerfel is None else wuerfel
+            w = wuerfeln(n, roller)
+            erfolge, treffer = w.erfolge, w.gelungen
+            res.step(t("kampfwerte.step_test", talent=t("kampfwerte.attack"), n=n, sw=w.schwierigkeit,
+                       erfolge=erfolge, result=t("kampfwerte.ok" if treffer else "kampfwerte.failed")),
+                     "Manöver", *(() if w.roll is None else (w.roll,)), value=erfolge)
+        if abgewehrt and not m.get("keine_verteidigung"):
+            treffer = False
+            res.step(t("kampfwerte.step_defended", reaction=m.get("reaktion") or "–"), "Manöver: Reaktion")
+    out.update(erfolge=erfolge, treffer=treffer)
+    if treffer and m.get("finte"):
+        res.effects.append(Effect(who, condition=f"{FINTE}{stufe}", ends="zugende"))
+        res.step(t("kampfwerte.step_feint", stufe=stufe), "Finte")
+    if treffer and schaden and targets and not m.get("finte"):
+        _schaden(res, out, actor, targets, name, stufe, roller, schaden, erfolge, bonus)
+    if treffer and m.get("niederwerfen"):
+        sw = int(data().regeln["wuchtschlag_parade"][stufe])
+        tgt = targets[0]
+        w = wuerfeln(tgt["sheet"].get("parade", 0), roller, sw)
+        res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt["name"]), n=w.wuerfel, sw=sw,
+                   erfolge=w.erfolge, result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")),
+                 "Wuchtschlag", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
+        if not w.gelungen:
+            res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
+    if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
+        res.effects.append(Effect(targets[0]["name"], condition=f"{FINTE}{finte_bonus(targets[0])}", on=False))
+        res.step(t("kampfwerte.step_feint_negated", target=targets[0]["name"]), "Riposte")
+    if treffer and m.get("entwaffnen"):
+        res.effects.append(Effect(targets[0]["name"], condition="entwaffnet"))
+    if treffer and m.get("stossen"):
+        _stossen(res, actor, targets, stufe)
+    if m.get("paraden"):
+        res.effects.append(Effect(who, condition="Klingenschild", rounds=1, ends="zugbeginn"))
+        out["paraden"] = stufe
+    if m.get("initiative"):
+        out["initiative"] = stufe
+        res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe), "Mantel-Parade")
+    if nach is not None:
+        _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name)
+    res.outcome = out
+    return res
+
+
+def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]],
+             name: str, stufe: int, roller: Roller, schaden: str, erfolge: int, finte: int) -> None:
+    m = eintrag(name)
+    extra = schaden_dist_wuerfel(name, stufe)
+    roll = roller.roll(f"{schaden}+{extra}W6" if extra else schaden)
+    total = roll.total + finte + int(m.get("schaden_pro_stufe", 0)) * stufe
+    total *= multiplikator(name, erfolge)
+    each = total // len(targets) if m.get("schaden_geteilt") else total
+    res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
+    out["schaden"] = {}
+    for tgt in targets:
+        armour = tgt["sheet"].get("ruestung", 0)
+        if m.get("ruestung_ignorieren") and erfolge >= int(m["ruestung_ignorieren"]):
+            armour = max(0, armour - stufe)
+        lp = max(0, each - armour)
+        out["schaden"][tgt["name"]] = lp
+        if lp:
+            res.effects.append(Effect(tgt["name"], resource="LP", by=-lp))
+        res.step(t("kampfwerte.step_hit", target=tgt["name"], armour=armour, lp=lp), "Manöver: Schaden")
+
+
+def _versetzen(res: Resolution, actor: Mapping[str, Any], nach: Hex, stufe: int, erlaubt: bool, name: str) -> None:
+    here = position(actor)
+    if not erlaubt or here is None or abstand(here, nach) > stufe:
+        raise KampfwerteError(t("kampfwerte.bad_shift", name=name, stufe=stufe))
+    karte().pruefe(nach)
+    res.effects += [Effect(actor["name"], condition=feld_name(here), on=False),
+                    Effect(actor["name"], condition=feld_name(nach))]
+    res.step(t("kampfwerte.step_placed", figure=actor["name"], q=nach[0], r=nach[1]), name)
+
+
+def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], stufe: int) -> None:
+    """Starker Tritt: each target [Stufe] fields straight back (stopping at the map's edge or an
+    obstacle); several targets are knocked down."""
+    here, k = position(actor), karte()
+    for tgt in targets:
+        there = position(tgt)
+        d = (there[0] - here[0], there[1] - here[1])
+        assert d in RICHTUNGEN
+        to = there
+        for _ in range(stufe):
+            nxt = (to[0] + d[0], to[1] + d[1])
+            if not k.enthaelt(nxt) or nxt in k.hindernisse:
+                break
+            to = nxt
+        res.effects += [Effect(tgt["name"], condition=feld_name(there), on=False),
+                        Effect(tgt["name"], condition=feld_name(to))]
+        res.step(t("kampfwerte.step_placed", figure=tgt["name"], q=to[0], r=to[1]), "Starker Tritt")
+        if len(targets) > 1:
+            res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))

@@ -1,0 +1,70 @@
+"""Proben (GM data, not in the seed): a pool of W10, each die at or above the difficulty is a
+success, a 0 (the ten) counts twice, each 1 cancels a success; the test needs the
+``mindest_erfolge`` (normally 2). Exact distributions with the dice core's ``Dist``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...dice import Dist, Roll, Roller
+from ...messages import t
+from .data import KampfwerteError, data
+
+MAX_POOL = 60
+
+
+def wert(face: int, schwierigkeit: int) -> int:
+    """What one W10 face counts: 0 (the ten) +2, a 1 −1, at or above the difficulty +1."""
+    if face == 10:
+        return 2
+    if face == 1:
+        return -1
+    return int(face >= schwierigkeit)
+
+
+@lru_cache(maxsize=512)
+def erfolge_dist(wuerfel: int, schwierigkeit: int) -> Dist:
+    """The net successes of ``wuerfel`` W10 against ``schwierigkeit``, never below 0, exactly."""
+    if wuerfel <= 0:
+        return Dist.const(0)
+    one = Dist.die(10).map(lambda f: wert(f, schwierigkeit))
+    return one.repeat_sum(wuerfel).clip(lower=0)
+
+
+def check_pool(wuerfel: int) -> int:
+    if not 0 <= wuerfel <= MAX_POOL:
+        raise KampfwerteError(t("kampfwerte.bad_pool", n=wuerfel, max=MAX_POOL))
+    return wuerfel
+
+
+@dataclass(frozen=True)
+class Wurf:
+    """A rolled test: its roll, difficulty and net successes."""
+
+    roll: Roll | None
+    wuerfel: int
+    schwierigkeit: int
+    erfolge: int
+
+    @property
+    def gelungen(self) -> bool:
+        return self.erfolge >= data().mindest_erfolge
+
+
+def wuerfeln(wuerfel: int, roller: Roller, schwierigkeit: int | None = None) -> Wurf:
+    """Roll a test of ``wuerfel`` W10 (Probe); an empty pool has 0 successes."""
+    sw = data().schwierigkeit if schwierigkeit is None else schwierigkeit
+    check_pool(wuerfel)
+    if wuerfel == 0:
+        return Wurf(None, 0, sw, 0)
+    roll = roller.roll(f"{wuerfel}W10")
+    net = sum(wert(d.value, sw) for d in roll.dice)
+    return Wurf(roll, wuerfel, sw, max(0, net))
+
+
+def p_gelingt(wuerfel: int, schwierigkeit: int | None = None) -> float:
+    """P(at least the needed successes), exactly."""
+    sw = data().schwierigkeit if schwierigkeit is None else schwierigkeit
+    return erfolge_dist(check_pool(wuerfel), sw).p_at_least(data().mindest_erfolge)

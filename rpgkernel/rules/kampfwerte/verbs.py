@@ -1,0 +1,109 @@
+"""The ``%%resolve`` verbs of Kampfwerte: Request -> Resolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...messages import t
+from ..resolution import Effect, Request, Resolution, Verb
+from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
+from .data import KampfwerteError, data
+from .manoever import ausfuehren, vorschau
+from .map import karte, parse_hex
+from .probe import erfolge_dist, p_gelingt, wuerfeln
+from .sheet import TALENTE
+
+
+def _besetzt(req: Request, selbst: str) -> set:
+    """Fields held by the other figures the line names (``besetzt=`` names more)."""
+    return {p for n, rec in req.figures.items() if n != selbst and (p := position(rec)) is not None}
+
+
+def _bewege(req: Request) -> Resolution:
+    o, rec = req.options, req.actors[0]
+    return bewegen(rec, karte(), parse_hex(o.get("nach", "")), o.get("art", "Gehen"), req.roller,
+                   _besetzt(req, rec["name"]), o.get("schwierigkeit"))
+
+
+def _bewege_vorschau(req: Request) -> Any:
+    o, rec = req.options, req.actors[0]
+    a = art(o.get("art", "Gehen"))
+    return p_gelingt(probe_wuerfel(rec, a), o.get("schwierigkeit")) if a.probe else 1.0
+
+
+def _talent(req: Request) -> tuple[str, int]:
+    name = str(req.options.get("talent", "")).upper()
+    if name not in TALENTE:
+        raise KampfwerteError(t("kampfwerte.unknown_talent", name=name[:40], known=", ".join(TALENTE)))
+    return name, max(0, req.actors[0]["sheet"][name] + req.options.get("mod", 0))
+
+
+def _probe(req: Request) -> Resolution:
+    name, n = _talent(req)
+    w = wuerfeln(n, req.roller, req.options.get("schwierigkeit"))
+    who = req.actors[0]["name"]
+    res = Resolution("kampfwerte", "probe", (who,), preview=erfolge_dist(n, w.schwierigkeit))
+    res.step(t("kampfwerte.step_test", talent=name, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
+               result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")), "Probe (Spielleitung)",
+             *(() if w.roll is None else (w.roll,)), value=w.erfolge)
+    res.outcome = {"erfolge": w.erfolge, "gelungen": w.gelungen}
+    return res
+
+
+def _probe_vorschau(req: Request) -> Any:
+    name, n = _talent(req)
+    return erfolge_dist(n, req.options.get("schwierigkeit") or data().schwierigkeit)
+
+
+def _neue_runde(req: Request) -> Resolution:
+    """BP refilled per round (Bewegungspunkte: "pro Runde")."""
+    res = Resolution("kampfwerte", "neue Runde", tuple(a["name"] for a in req.actors))
+    for a in req.actors:
+        bp = a["resources"]["BP"]
+        if bp["max"] > bp["value"]:
+            res.effects.append(Effect(a["name"], resource="BP", by=bp["max"] - bp["value"]))
+        res.step(t("kampfwerte.step_bp", figure=a["name"], bp=bp["max"]), "Bewegungspunkte")
+    return res
+
+
+def _gegen(text: Any) -> tuple[str, int] | None:
+    """``gegen=Finte:2``: the manoeuvre a reaction answers and its level."""
+    if not text:
+        return None
+    name, _, level = str(text).rpartition(":")
+    if not level.isdigit():
+        raise KampfwerteError(t("kampfwerte.reaction_needs", name="Reaktion", to=str(text)[:40]))
+    return name, int(level)
+
+
+def _manoever(req: Request) -> Resolution:
+    o = req.options
+    return ausfuehren(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), req.roller,
+                      schaden=o.get("schaden"), abgewehrt=bool(o.get("abgewehrt")),
+                      nach=parse_hex(o["nach"]) if o.get("nach") else None, gegen=_gegen(o.get("gegen")),
+                      wuerfel=o.get("würfel"))
+
+
+def _manoever_vorschau(req: Request) -> Any:
+    o = req.options
+    return vorschau(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), o.get("würfel"))
+
+
+VERBS = {
+    "manöver": Verb("manöver", _manoever, "Manöver mit AD-Kosten, Bedingung und Reaktion (Manöver)",
+                    ("manoever", "manoeuvre"), "optional",
+                    {"manöver": "text", "stufe": "int", "schaden": "dice", "abgewehrt": "flag", "nach": "text",
+                     "gegen": "text", "würfel": "int"},
+                    example='manöver Kael -> Ork manöver=Finte stufe=2', actors="one", preview=_manoever_vorschau),
+    "bewege": Verb("bewege", _bewege, "Bewegung auf dem Hexfeld (Bewegungskosten)", ("move",), "optional",
+                   options={"nach": "text", "art": "text", "schwierigkeit": "int"},
+                   example="bewege Kael nach=(3,2) art=Schleichen", actors="one", preview=_bewege_vorschau),
+    "platziere": Verb("platziere", lambda r: platzieren(r.actors[0], karte(), parse_hex(r.options.get("auf", ""))),
+                      "Figur ohne Kosten auf ein Feld stellen", ("place",), options={"auf": "text"},
+                      example="platziere Kael auf=(0,0)", actors="one"),
+    "probe": Verb("probe", _probe, "Probe: W10-Pool eines Talents (mind. 2 Erfolge)", ("test",),
+                  options={"talent": "text", "mod": "int", "schwierigkeit": "int"},
+                  example="probe Kael talent=HEIMLICHKEIT mod=1", actors="one", preview=_probe_vorschau),
+    "bp": Verb("bp", _neue_runde, "Neue Runde: Bewegungspunkte auffüllen (Bewegungspunkte)", ("runde",),
+               example="bp Kael, Ork"),
+}

@@ -1,0 +1,225 @@
+"""OSR combat (seed 001_d04b9d9955bffb89.txt).
+
+Procedures read figures (``sheet``, ``resources``, ``conditions``, ``side``),
+roll through a ``Roller`` and return a ``Resolution``; they change nothing
+themselves. Modules: ``core`` (settings, weapons, hit dice, the roll needed),
+``initiative`` (surprise, side initiative), ``angriff`` (attacks, modifiers,
+fleeing, previews), ``aktionen`` (declared actions, spells, breaking free);
+``data/`` holds the seed's hit-dice table and the example attack matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import register
+from ..base import Ruleset
+from ..resolution import Request, Resolution, Verb
+from ..sheet import Field, Sheet
+from .aktionen import (
+    abwarten,
+    losreissen,
+    parieren,
+    rueckzug,
+    stemmen,
+    vorruecken,
+    zaubern,
+)
+from .angriff import angriff, fliehen, plan, vorschau
+from .core import (
+    SEGMENTE,
+    Einstellungen,
+    OsrError,
+    Waffe,
+    aktuell,
+    angriffsstufe,
+    einrichten,
+    matrix_laden,
+    mindestwurf,
+    p_treffer,
+    schaden_dist,
+    stufe_aus_tw,
+    waffe,
+    zauberstufe,
+)
+from .initiative import (
+    initiative_vorschau,
+    reihenfolge,
+    seiten,
+    seiteninitiative,
+    ueberraschung,
+    wuerfeln,
+)
+
+__all__ = [
+    "VERBS",
+    "Einstellungen",
+    "Osr",
+    "OsrError",
+    "Waffe",
+    "abwarten",
+    "aktuell",
+    "angriff",
+    "angriffsstufe",
+    "einrichten",
+    "fliehen",
+    "initiative_vorschau",
+    "losreissen",
+    "matrix_laden",
+    "mindestwurf",
+    "p_treffer",
+    "parieren",
+    "plan",
+    "rueckzug",
+    "schaden_dist",
+    "seiteninitiative",
+    "stemmen",
+    "stufe_aus_tw",
+    "ueberraschung",
+    "vorruecken",
+    "vorschau",
+    "waffe",
+    "zaubern",
+    "zauberstufe",
+]
+
+
+class Osr(Ruleset):
+    key = "osr"
+    title = "OSR – Kampf"
+    segments = SEGMENTE
+    initiative_each_round = True
+    sheet = Sheet({
+        "stufe": Field("int", "Stufe (Charaktere)", 0, 40),
+        "tw": Field("text", "Trefferwürfel (Monster), z. B. '1+1', '4', '1-1'"),
+        "angriffsstufe": Field("int", "Besondere Angriffsstufe (z. B. Blutmücken: 5)", 0, 40),
+        "stufe_mod": Field("int", "Anpassung der Angriffsstufe durch die SL (z. B. +1 erhöhte Position)", -20, 20),
+        "klasse": Field("text", "Angriffsmatrix (Standard: Kämpfer)"),
+        "etw0": Field("int", "ETW0 (THAC0): statt der Matrix W20 ≥ ETW0 − RK", -20, 40),
+        "ab": Field("int", "Angriffsbonus bei aufsteigender RK", -20, 40),
+        "rk": Field("int", "Rüstungsklasse (absteigend: 10 ungerüstet)", -20, 30, required=True),
+        "schild": Field("int", "RK-Punkte durch den Schild", 0, 10, default=0),
+        "ges_rk": Field("int", "RK-Bonus durch Geschicklichkeit (Punkte; negativ: Abzug)", -10, 10, default=0),
+        "tp": Field("int", "Trefferpunkte (Maximum)", 1, 10_000, required=True),
+        "angriffsbonus": Field("int", "Stärke- oder Spezialisierungsbonus zum Treffen", -10, 10, default=0),
+        "schadensbonus": Field("int", "Stärkebonus auf Schaden", -10, 20, default=0),
+        "fernkampfbonus": Field("int", "Geschicklichkeitsbonus für Fernkampf (auch Initiative)", -10, 10,
+                                default=0),
+        "waffen": Field("list", "Waffen, die erste in der Hand, z. B. 'Speer (W6, Länge 8, Sturm)'"),
+        "beritten": Field("bool", "Beritten"),
+        "schlachtross": Field("bool", "Kampftrainiertes Reittier (Schlachtross)"),
+        "maximal_belastet": Field("bool", "Maximal belastet"),
+        "reittier_maximal_belastet": Field("bool", "Reittier maximal belastet"),
+    })
+    conditions = {
+        "überrascht": "von der Überraschung getroffen (1W6 der Seite)",
+        "liegend": "Angriffe +4, kein Schild- und Geschicklichkeitsbonus",
+        "betäubt": "Angriffe +4, kein Schild- und Geschicklichkeitsbonus",
+        "unsichtbar": "nur mit bekannter Position angreifbar, −4, nicht von hinten oder der Flanke",
+        "schläft": "natürlicher Schlaf: Tötungschance wie ein Meuchelmörder (Tabelle der SL)",
+        "festgehalten": "kann nicht kämpfen (Ringen)",
+        "zaubert": "kein Geschicklichkeitsbonus; Schaden lässt den Zauber verfallen",
+        "stürmt": "kein Geschicklichkeitsbonus (ohne: RK 1 schlechter)",
+        "hat gestürmt": "nur ein Sturmangriff alle 10 Runden",
+        "gegen Sturm gestemmt": "greift nur einen Stürmenden an, doppelter Schaden",
+        "rückt vor": "vorsichtiges Vorrücken: kein Angriff in dieser Runde",
+        "kein Angriff": "der Gegner rückt vorsichtig vor: erst nächste Runde angreifen",
+        "zieht sich zurück": "kämpfender Rückzug: parieren ja, angreifen nein",
+        "pariert": "kein Angriff; Gegner würfeln um den eigenen Angriffsbonus schlechter",
+        "flieht": "flieht aus dem Kampf",
+        "wartet ab": "handelt, nachdem die andere Seite gehandelt hat",
+        "tot": "getötet",
+    }
+
+    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}
+
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
+                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
+        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus)."""
+        figures = [{**c, "name": n} for n, c in combatants.items()]
+        res, rolls = wuerfeln(figures, roller, aktuell())
+        return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
+
+    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
+                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
+        """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
+        figures = [{**c, "name": n} for n, c in combatants.items()]
+        return reihenfolge(seiten(figures), rolls)
+
+
+# -- %%resolve verbs: Request -> Resolution ------------------------------------
+
+def _angriff(req: Request) -> Resolution:
+    return angriff(req.actors[0], req.targets, req.roller, req.options, aktuell())
+
+
+def _angriff_vorschau(req: Request) -> Any:
+    return vorschau(req.actors[0], req.targets, req.options, aktuell())
+
+
+def _ringen(req: Request) -> Resolution:
+    return angriff(req.actors[0], req.targets, req.roller, {**req.options, "ringen": True}, aktuell())
+
+
+def _ringen_vorschau(req: Request) -> Any:
+    return vorschau(req.actors[0], req.targets, {**req.options, "ringen": True}, aktuell())
+
+
+def _fliehen(req: Request) -> Resolution:
+    return fliehen(req.actors[0], req.targets, req.roller, aktuell())
+
+
+_ANGRIFF_OPTIONEN = {"waffe": "text", "deckung": "int", "tarnung": "int", "flanke": "flag", "hinten": "flag",
+                     "sturmangriff": "flag", "zwei_waffen": "flag", "bonus": "int", "position_bekannt": "flag",
+                     "sieht_unsichtbar": "flag", "toetung": "int"}
+
+VERBS = {
+    "angriff": Verb("angriff", _angriff, "Nah- oder Fernkampfangriff; mehrere Ziele: eines zufällig",
+                    ("attack",), "required", _ANGRIFF_OPTIONEN, "angriff Hauptmann -> Goblin 1 sturmangriff",
+                    "one", preview=_angriff_vorschau),
+    "ringen": Verb("ringen", _ringen, "Ringen (1W2−1, festgehalten); mit sturmangriff: Überwältigen",
+                   ("wrestle",), "required", {k: v for k, v in _ANGRIFF_OPTIONEN.items()
+                                              if k not in ("waffe", "zwei_waffen", "toetung")},
+                   "ringen Hauptmann -> Goblin 2 sturmangriff", "one", preview=_ringen_vorschau),
+    "fliehen": Verb("fliehen", _fliehen, "Aus dem Kampf fliehen: jeder Gegner greift sofort mit +4 an",
+                    ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
+                    preview=lambda r: fliehen(r.actors[0], r.targets, None, aktuell()).preview
+                    if r.targets else None),
+    "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, aktuell(),
+                                                                r.options.get("bis")),
+                         "Überraschung: 1W6 je Seite, überrascht bei 1–2", ("surprise",), options={"bis": "int"},
+                         example="überraschung Hauptmann, Goblin 1",
+                         preview=lambda r: ueberraschung(r.actors, None, aktuell(), r.options.get("bis")).preview),
+    "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, aktuell()),
+                       "Initiative: 1W6 je Seite, Segment nach dem Wurf der anderen Seite", ("init",),
+                       example="initiative Hauptmann, Goblin 1",
+                       preview=lambda r: seiteninitiative(r.actors, None, aktuell()).preview),
+    "vorrücken": Verb("vorrücken", lambda r: vorruecken(r.actors[0], r.targets),
+                      "Vorsichtig vorrücken: kein Angriff, der Gegner auch nicht", ("advance",), "optional",
+                      example="vorrücken Hauptmann -> Goblin 1", actors="one"),
+    "rückzug": Verb("rückzug", lambda r: rueckzug(r.actors[0], r.figures.get(r.options.get("tausch", "")),
+                                                  bool(r.options.get("pariert"))),
+                    "Kämpfender Rückzug: parieren ja, angreifen nein", ("withdraw",),
+                    options={"tausch": "name", "pariert": "flag"}, example="rückzug Hauptmann tausch=Wachmann",
+                    actors="one"),
+    "parieren": Verb("parieren", lambda r: parieren(r.actors[0]), "Parieren: Gegner um den Angriffsbonus schlechter",
+                     ("parry",), example="parieren Hauptmann", actors="one"),
+    "abwarten": Verb("abwarten", lambda r: abwarten(r.actors[0]), "Initiative verzögern", ("delay",),
+                     example="abwarten Magier", actors="one"),
+    "stemmen": Verb("stemmen", lambda r: stemmen(r.actors[0]), "Waffe gegen einen Sturmangriff positionieren",
+                    ("set",), example="stemmen Wachmann", actors="one"),
+    "zaubern": Verb("zaubern", lambda r: zaubern(r.actors[0], r.options.get("spruch") or "Zauber",
+                                                 r.options.get("zeit", 1), r.options.get("segment", 1)),
+                    "Zauber beginnen (im eigenen Segment, Zauberzeit in Segmenten)", ("cast",),
+                    options={"spruch": "text", "zeit": "int", "segment": "int"},
+                    example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one"),
+    "losreißen": Verb("losreißen", lambda r: losreissen(r.actors[0], r.options.get("chance", 0), r.roller),
+                      "Sich aus dem Griff befreien (Chance nach relativer Stärke, W%)", ("break",),
+                      options={"chance": "int"}, example="losreißen Goblin 2 chance=30", actors="one",
+                      preview=lambda r: losreissen(r.actors[0], r.options.get("chance", 0), None).preview),
+}
+Osr.verbs = VERBS
+
+register(Osr())

@@ -1,0 +1,338 @@
+"""Attacks with their modifiers and exact previews (seed 001).
+
+Seed sections: "Nahkampf-Angriff", "Fernkampf-Angriffe", "Sturmangriff",
+"Waffe gegen einen Sturmangriff positionieren", "Aus dem Kampf fliehen",
+"Parieren", "Unbewaffneter Kampf", "Ringen und Überwältigen", "Zaubersprüche",
+"Modifikatoren im Kampf" (Tarnung, Deckung, Flanke, Unsichtbarer Gegner,
+Liegende Gegner, Rückwärtiger Angriff, Schlafender Gegner, Betäubter Gegner,
+Zwei-Waffen-Kampf).
+
+An attack hits when W20 + modifiers >= the roll needed against the target's
+effective armour class (``core.mindestwurf``); the seed sets no automatic hit
+or miss. Order of the dice, for given dice: the target die (W<n>) when
+several targets are named; W% for a sleeping target; then per attack the
+W20 and, on a hit, the damage dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dice import Dist, Roller
+from ...messages import t
+from ..resolution import Effect, Resolution
+from .core import (
+    RINGEN,
+    Einstellungen,
+    OsrError,
+    Waffe,
+    hat,
+    mindestwurf,
+    name,
+    p_treffer,
+    schaden_dist,
+    waffe_von,
+    waffen,
+    wert,
+)
+
+DECKUNG = {25: 2, 50: 4, 75: 7, 90: 10}     # Deckung: % -> AC points better
+TARNUNG = {25: 1, 50: 2, 75: 3, 90: 4}      # Tarnung: a quarter, half, three quarters, nine tenths
+KEIN_ANGRIFF = ("pariert", "zieht sich zurück", "rückt vor", "kein Angriff")
+
+
+@dataclass
+class Plan:
+    """One attack before the dice: the roll needed, every modifier, the damage."""
+
+    angreifer: str
+    ziel: str
+    waffe: Waffe
+    mindestwurf: int
+    rk: int
+    herkunft: str
+    mods: list[tuple[str, int]] = field(default_factory=list)
+    rk_notes: list[str] = field(default_factory=list)
+    faktor: int = 1
+    bonus: int = 0
+    schaden_expr: str = ""
+
+    @property
+    def mod(self) -> int:
+        return sum(v for _, v in self.mods)
+
+    @property
+    def p(self) -> float:
+        return p_treffer(self.mindestwurf, self.mod)
+
+    @property
+    def schaden(self) -> Dist:
+        return schaden_dist(self.schaden_expr, self.faktor, self.bonus)
+
+    def mods_text(self) -> str:
+        return ", ".join(f"{label} {v:+d}" for label, v in self.mods) or t("osr.no_mods")
+
+    def preview(self, into: dict[str, Any], tag: str = "") -> None:
+        """P(hit) with every modifier, the damage on a hit and overall (a miss counts 0)."""
+        p = self.p
+        into[t("osr.p_hit", attacker=self.angreifer, target=self.ziel, weapon=self.waffe.name, tag=tag,
+               mod=self.mod, need=self.mindestwurf, mods=self.mods_text(), rk=self.rk)] = p
+        into[f"schaden{tag}:{self.ziel}"] = self.schaden.labelled(
+            t("osr.damage_on_hit", weapon=self.waffe.name, target=self.ziel))
+        into[f"erwartet{tag}:{self.ziel}"] = _mix(self.schaden, p).labelled(
+            t("osr.damage_overall", weapon=self.waffe.name, target=self.ziel))
+
+
+def _mix(d: Dist, p: float) -> Dist:
+    """The damage of an attack that hits with probability p (a miss: 0)."""
+    pmf = {v: q * p for v, q in d.pmf().items()}
+    pmf[0] = pmf.get(0, 0.0) + (1 - p)
+    return Dist.from_pmf({v: q for v, q in pmf.items() if q > 0})
+
+
+def _besser(rk: int, punkte: int, settings: Einstellungen) -> int:
+    """The armour class ``punkte`` better (descending: lower)."""
+    return rk + punkte if settings.rk_aufsteigend else rk - punkte
+
+
+def darf_angreifen(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+    """Refuse an attack the seed does not allow this round."""
+    a = name(attacker)
+    if hat(attacker, "festgehalten"):
+        raise OsrError(t("osr.held_cannot_fight", figure=a))
+    for c in KEIN_ANGRIFF:
+        if hat(attacker, c):
+            raise OsrError(t("osr.no_attack_now", figure=a, condition=c))
+    if hat(attacker, "gegen Sturm gestemmt") and not hat(target, "stürmt"):
+        raise OsrError(t("osr.set_only_against_charge", figure=a))
+
+
+def plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any], settings: Einstellungen,
+         *, waffe: Waffe | None = None, zusatz: Sequence[tuple[str, int]] = ()) -> Plan:
+    """The attack of ``attacker`` on ``target`` with the options of the line (see the module docstring)."""
+    w = waffe or waffe_von(attacker, o.get("waffe"))
+    melee = not w.fernkampf
+    a, z = name(attacker), name(target)
+    sturm = bool(o.get("sturmangriff"))
+    hinten, flanke = bool(o.get("hinten")), bool(o.get("flanke"))
+    unsichtbar = hat(target, "unsichtbar") and not o.get("sieht_unsichtbar")
+    if sturm and not melee:
+        raise OsrError(t("osr.charge_melee_only", figure=a))
+    if unsichtbar:
+        if not o.get("position_bekannt"):
+            raise OsrError(t("osr.invisible_position", target=z))
+        if hinten or flanke:
+            raise OsrError(t("osr.invisible_no_rear", target=z))
+
+    # armour class: what the target loses, then cover and concealment
+    rk, notes = int(wert(target, "rk")), []
+    schild, ges = int(wert(target, "schild", 0)), int(wert(target, "ges_rk", 0))
+    ohne_schild = [c for c, on in (("flanke", flanke), ("hinten", hinten), ("liegend", hat(target, "liegend")),
+                                   ("betäubt", hat(target, "betäubt"))) if on]
+    ohne_ges = [c for c, on in (("hinten", hinten), ("liegend", hat(target, "liegend")),
+                                ("betäubt", hat(target, "betäubt")), ("zaubert", hat(target, "zaubert")),
+                                ("stürmt", hat(target, "stürmt"))) if on]
+    if ohne_schild and schild:
+        rk = _besser(rk, -schild, settings)
+        notes.append(t("osr.ac_no_shield", points=schild, why=", ".join(ohne_schild)))
+    if ohne_ges and ges > 0:
+        rk = _besser(rk, -ges, settings)
+        notes.append(t("osr.ac_no_dex", points=ges, why=", ".join(ohne_ges)))
+    if hat(target, "stürmt") and ges <= 0:
+        rk = _besser(rk, -1, settings)
+        notes.append(t("osr.ac_charging_no_dex"))
+    for key, table, label in (("deckung", DECKUNG, "osr.ac_cover"), ("tarnung", TARNUNG, "osr.ac_concealment")):
+        if o.get(key):
+            if o[key] not in table:
+                raise OsrError(t("osr.bad_percent", option=key, value=o[key],
+                                 allowed=", ".join(map(str, table))))
+            rk = _besser(rk, table[o[key]], settings)
+            notes.append(t(label, percent=o[key], points=table[o[key]]))
+
+    need, herkunft = mindestwurf(attacker, rk, settings)
+    mods: list[tuple[str, int]] = []
+    if melee and wert(attacker, "angriffsbonus", 0):
+        mods.append((t("osr.mod_strength"), int(wert(attacker, "angriffsbonus"))))
+    if not melee and wert(attacker, "fernkampfbonus", 0):
+        mods.append((t("osr.mod_missile"), int(wert(attacker, "fernkampfbonus"))))
+    for label, on, v in (("osr.mod_charge", sturm, 2), ("osr.mod_rear", hinten, 2),
+                         ("osr.mod_prone", hat(target, "liegend"), 4), ("osr.mod_stunned", hat(target, "betäubt"), 4),
+                         ("osr.mod_invisible", unsichtbar, -4)):
+        if on:
+            mods.append((t(label), v))
+    if hat(target, "pariert") and wert(target, "angriffsbonus", 0) > 0:
+        mods.append((t("osr.mod_parry", target=z), -int(wert(target, "angriffsbonus"))))
+    mods += list(zusatz)
+    if o.get("bonus"):
+        mods.append((t("osr.mod_gm"), int(o["bonus"])))
+
+    faktor, bonus = 1, int(wert(attacker, "schadensbonus", 0)) if melee else 0
+    if sturm and w.lanze and wert(attacker, "beritten", False) and wert(attacker, "schlachtross", False):
+        faktor = 2
+        notes.append(t("osr.lance_double"))
+    if hat(attacker, "gegen Sturm gestemmt") and hat(target, "stürmt"):
+        faktor = 2
+        notes.append(t("osr.set_double"))
+    return Plan(a, z, w, need, rk, herkunft, mods, notes, faktor, bonus, w.schaden)
+
+
+def ringen_plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+                settings: Einstellungen) -> Plan:
+    """A wrestling attack: 1W2-1 damage, no damage bonus (Ringen und Überwältigen)."""
+    p = plan(attacker, target, {**o, "waffe": None}, settings, waffe=Waffe(t("osr.wrestling"), RINGEN))
+    p.bonus = 0
+    return p
+
+
+def zwei_waffen(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+                settings: Einstellungen) -> list[Plan]:
+    """Zwei-Waffen-Kampf: the first two weapons, main -2, off hand (dagger or hand axe) -4, each
+    plus the missile Dex adjustment, never a net bonus; both against the same target."""
+    alle = waffen(attacker)
+    if len(alle) < 2 or not alle[1].nebenhand_tauglich or alle[0].fernkampf:
+        raise OsrError(t("osr.two_weapons", figure=name(attacker)))
+    dex = int(wert(attacker, "fernkampfbonus", 0))
+    return [plan(attacker, target, o, settings, waffe=w, zusatz=[(t(label), min(0, base + dex))])
+            for w, label, base in ((alle[0], "osr.mod_main_hand", -2), (alle[1], "osr.mod_off_hand", -4))]
+
+
+def angriff_plaene(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+                   settings: Einstellungen) -> list[Plan]:
+    darf_angreifen(attacker, target)
+    if o.get("sturmangriff"):
+        _darf_stuermen(attacker)
+    if o.get("ringen"):
+        return [ringen_plan(attacker, target, o, settings)]
+    if o.get("zwei_waffen"):
+        return zwei_waffen(attacker, target, o, settings)
+    return [plan(attacker, target, o, settings)]
+
+
+def _darf_stuermen(attacker: Mapping[str, Any]) -> None:
+    """Sturmangriff: once every 10 rounds; maximally encumbered only mounted on an unencumbered mount."""
+    a = name(attacker)
+    if hat(attacker, "hat gestürmt"):
+        raise OsrError(t("osr.charge_once", figure=a))
+    if wert(attacker, "maximal_belastet", False) and not (
+            wert(attacker, "beritten", False) and not wert(attacker, "reittier_maximal_belastet", False)):
+        raise OsrError(t("osr.charge_encumbered", figure=a))
+
+
+def vorschau(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], o: Mapping[str, Any],
+             settings: Einstellungen) -> dict[str, Any]:
+    """Exact before the roll, per possible target (each 1/n when chosen at random)."""
+    out: dict[str, Any] = {}
+    if len(targets) > 1:
+        for z in targets:
+            out[t("osr.p_target", target=name(z))] = 1 / len(targets)
+    for z in targets:
+        for i, p in enumerate(angriff_plaene(attacker, z, o, settings)):
+            p.preview(out, tag=f" #{i + 1}" if i else "")
+    return out
+
+
+def zufallsziel(res: Resolution, targets: Sequence[Mapping[str, Any]], roller: Roller,
+                fernkampf: bool) -> Mapping[str, Any]:
+    """The target of an attack into a melee: chosen at random (W<n>) among those named."""
+    if len(targets) == 1:
+        return targets[0]
+    roll = roller.roll(f"W{len(targets)}")
+    chosen = targets[roll.total - 1]
+    res.step(t("osr.random_target_missile" if fernkampf else "osr.random_target", n=len(targets),
+               roll=roll.total, target=name(chosen)),
+             "Fernkampf-Angriffe" if fernkampf else "Nahkampf-Angriff", roll, value=roll.total)
+    return chosen
+
+
+def schlag(res: Resolution, p: Plan, roller: Roller, rule: str) -> tuple[bool, int]:
+    """Roll one attack into ``res``: whether it hit, and the damage (0 on a miss)."""
+    for note in p.rk_notes:
+        res.step(note, "Modifikatoren im Kampf")
+    roll = roller.roll("W20")
+    total = roll.total + p.mod
+    hit = total >= p.mindestwurf
+    res.step(t("osr.attack_roll", attacker=p.angreifer, target=p.ziel, weapon=p.waffe.name, roll=roll.total,
+               mods=p.mods_text(), total=total, need=p.mindestwurf, how=p.herkunft,
+               result=t("osr.hit" if hit else "osr.miss")), rule, roll, value=total)
+    if not hit:
+        return False, 0
+    dmg = roller.roll(p.schaden_expr)
+    amount = max(0, dmg.total * p.faktor + p.bonus)
+    res.step(t("osr.damage_roll", roll=dmg.total, faktor=f" × {p.faktor}" if p.faktor > 1 else "",
+               bonus=f" {p.bonus:+d}" if p.bonus else "", amount=amount, target=p.ziel), rule, dmg, value=amount)
+    return True, amount
+
+
+def schaden_anwenden(res: Resolution, target: Mapping[str, Any], amount: int) -> None:
+    """Hit points down; a caster who takes damage loses the spell (Zaubersprüche)."""
+    if amount <= 0:
+        return
+    z = name(target)
+    res.effects.append(Effect(z, "TP", -amount))
+    left = target["resources"]["TP"]["value"] - amount
+    if left <= 0:
+        res.step(t("osr.hp_zero", target=z, value=left), "Kampf", value=left)
+    if hat(target, "zaubert"):
+        res.effects.append(Effect(z, condition="zaubert", on=False))
+        res.step(t("osr.spell_lost", target=z), "Zaubersprüche")
+
+
+def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], roller: Roller,
+            o: Mapping[str, Any], settings: Einstellungen) -> Resolution:
+    """A melee or missile attack, a charge, two weapons, a wrestling or overbearing attack."""
+    res = Resolution("osr", "angriff", (name(attacker),), tuple(name(z) for z in targets))
+    res.preview = vorschau(attacker, targets, o, settings)
+    fern = waffe_von(attacker, o.get("waffe")).fernkampf and not o.get("ringen")
+    target = zufallsziel(res, targets, roller, fern)
+    a, z = name(attacker), name(target)
+    if o.get("sturmangriff"):
+        res.effects += [Effect(a, condition="stürmt", rounds=1), Effect(a, condition="hat gestürmt", rounds=10)]
+        mine, theirs = waffe_von(attacker, o.get("waffe")), waffe_von(target)
+        if (theirs.laenge or 0) > (mine.laenge or 0) and not theirs.fernkampf:
+            res.step(t("osr.longer_weapon_first", target=z, weapon=theirs.name), "Sturmangriff")
+    if hat(target, "schläft"):
+        if o.get("toetung") is None:
+            raise OsrError(t("osr.sleeping_needs_chance", target=z))
+        roll = roller.roll("W%")
+        killed = roll.total <= o["toetung"]
+        res.step(t("osr.sleeping_kill" if killed else "osr.sleeping_no_kill", target=z, roll=roll.total,
+                   chance=o["toetung"]), "Schlafender Gegner", roll, value=roll.total)
+        if killed:
+            res.effects.append(Effect(z, condition="tot"))
+            res.outcome = {"ziel": z, "getötet": True}
+            return res
+    rule = "Ringen und Überwältigen" if o.get("ringen") else (
+        "Fernkampf-Angriffe" if fern else "Sturmangriff" if o.get("sturmangriff") else "Nahkampf-Angriff")
+    total, hits = 0, 0
+    for p in angriff_plaene(attacker, target, o, settings):
+        hit, dmg = schlag(res, p, roller, rule)
+        hits, total = hits + hit, total + dmg
+    schaden_anwenden(res, target, total)
+    if o.get("ringen") and hits:
+        res.effects.append(Effect(z, condition="festgehalten"))
+        res.step(t("osr.held", target=z, by=a), "Ringen und Überwältigen")
+        if o.get("sturmangriff"):
+            res.effects.append(Effect(z, condition="liegend"))
+            res.step(t("osr.overborne", target=z), "Ringen und Überwältigen")
+    res.outcome = {"ziel": z, "treffer": hits, "schaden": total}
+    return res
+
+
+def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], roller: Roller,
+            settings: Einstellungen, o: Mapping[str, Any] | None = None) -> Resolution:
+    """Aus dem Kampf fliehen: each opponent in melee gets an immediate extra attack at +4."""
+    o = o or {}
+    res = Resolution("osr", "fliehen", (name(flieher),), tuple(name(g) for g in gegner))
+    plans = [plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]) for g in gegner]
+    preview: dict[str, Any] = {}
+    for p in plans:
+        p.preview(preview, tag=f" ({p.angreifer})")
+    res.preview = preview
+    res.effects.append(Effect(name(flieher), condition="flieht", rounds=1))
+    res.step(t("osr.flees", figure=name(flieher)), "Aus dem Kampf fliehen")
+    total = sum(schlag(res, p, roller, "Aus dem Kampf fliehen")[1] for p in plans)
+    schaden_anwenden(res, flieher, total)
+    res.outcome = {"schaden": total}
+    return res

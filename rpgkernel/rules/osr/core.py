@@ -1,0 +1,276 @@
+"""OSR basics (seed 001): settings, figures, weapons, hit dice and the attack matrix.
+
+Seed sections: "Kampf", "Nahkampf-Angriff", "Fernkampf-Angriffe",
+"Angriffs- und Rettungswurfmatrizen für Monster". The attack matrix is GM
+data (``data/angriffsmatrix.yaml`` is the documented example); the hit-dice
+table is the seed's (``data/trefferwuerfel.yaml``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ...dice import Dist, dist
+from ...errors import DiceSyntaxError, RpgError
+from ...messages import t
+from ..sheet import SheetError
+
+DATA = Path(__file__).with_name("data")
+NAHKAMPF_REICHWEITE = 10      # feet (Nahkampf-Angriff)
+SEGMENTE = 10                 # six-second segments of a one-minute round (Kampf)
+WAFFENLOS = "W2"              # Unbewaffneter Kampf
+RINGEN = "W2-1"               # Ringen und Überwältigen
+_TW = re.compile(r"^\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
+_LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
+
+
+class OsrError(RpgError, ValueError):
+    """An action or value the seed does not allow."""
+
+
+# -- settings (GM-configurable) ----------------------------------------------
+
+def matrix_laden(path: str | Path | None = None) -> dict[str, Any]:
+    """The attack matrices: the example (data/angriffsmatrix.yaml) or the GM's file, checked."""
+    src = Path(path) if path else DATA / "angriffsmatrix.yaml"
+    try:
+        data = yaml.safe_load(src.read_text(encoding="utf-8"))
+        spalten = [int(x) for x in data["rk"]]
+        matrizen: dict[str, list[tuple[int, int, list[int]]]] = {}
+        for name, zeilen in data["matrizen"].items():
+            rows = []
+            for z in zeilen:
+                lo, hi = (int(x) for x in z["stufen"])
+                wurf = [int(x) for x in z["wurf"]]
+                if len(wurf) != len(spalten) or lo > hi:
+                    raise ValueError
+                rows.append((lo, hi, wurf))
+            matrizen[str(name)] = rows
+        if not matrizen or spalten != sorted(spalten, reverse=True):
+            raise ValueError
+    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError):
+        raise OsrError(t("osr.bad_matrix", path=str(src))) from None
+    return {"rk": spalten, "matrizen": matrizen}
+
+
+@dataclass
+class Einstellungen:
+    """What the GM may configure: surprise range, ties, the attack matrices, AC direction."""
+
+    ueberrascht_bis: int = 2                    # surprised on 1-2 (first-edition default)
+    gleichstand: str = "gleichzeitig"           # or "neu": tied sides roll again
+    rk_aufsteigend: bool = False                # ascending AC with an attack bonus (sheet "ab")
+    matrix: dict[str, Any] = field(default_factory=matrix_laden)
+
+
+_AKTUELL = Einstellungen()
+
+
+def aktuell() -> Einstellungen:
+    """The settings the %%resolve verbs and the encounter's initiative use."""
+    return _AKTUELL
+
+
+def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
+               matrix: str | Path | None = None) -> Einstellungen:
+    """Replace the settings for the session; everything is checked first, a bad value changes nothing."""
+    global _AKTUELL
+    if isinstance(ueberrascht_bis, bool) or not isinstance(ueberrascht_bis, int) or not 0 <= ueberrascht_bis <= 6:
+        raise OsrError(t("osr.bad_surprise_range", value=repr(ueberrascht_bis)[:40]))
+    if gleichstand not in ("gleichzeitig", "neu"):
+        raise OsrError(t("osr.bad_tie_rule", value=repr(gleichstand)[:40]))
+    _AKTUELL = Einstellungen(ueberrascht_bis, gleichstand, bool(rk_aufsteigend), matrix_laden(matrix))
+    return _AKTUELL
+
+
+# -- figures -------------------------------------------------------------------
+
+def sheet(figure: Mapping[str, Any]) -> Mapping[str, Any]:
+    return figure.get("sheet") or {}
+
+
+def wert(figure: Mapping[str, Any], key: str, default: Any = 0) -> Any:
+    value = sheet(figure).get(key)
+    return default if value is None else value
+
+
+def conditions(figure: Mapping[str, Any]) -> Mapping[str, Any]:
+    return figure.get("conditions") or {}
+
+
+def hat(figure: Mapping[str, Any], condition: str) -> bool:
+    return condition in conditions(figure)
+
+
+def name(figure: Mapping[str, Any]) -> str:
+    return figure["name"]
+
+
+# -- weapons -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Waffe:
+    """A weapon entry, e.g. 'Speer (W6, Länge 8, Sturm)' or 'Kurzbogen (W6, Fernkampf)'.
+
+    Qualities: ``Fernkampf`` (missile weapon), ``Sturm`` (can be set against a
+    charge), ``Lanze``, ``Länge N`` (feet, for who strikes first in a charge).
+    """
+
+    name: str
+    schaden: str
+    fernkampf: bool = False
+    sturm: bool = False
+    lanze: bool = False
+    laenge: float | None = None
+
+    @property
+    def nebenhand_tauglich(self) -> bool:
+        """Zwei-Waffen-Kampf: the off-hand weapon must be a dagger or a hand axe."""
+        low = self.name.lower()
+        return "dolch" in low or "handax" in low
+
+
+def waffe(entry: str) -> Waffe:
+    m = _WAFFE.match(entry)
+    if m is None:
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
+    teile = [p.strip() for p in m.group("inhalt").split(",") if p.strip()]
+    if not teile:
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
+    try:
+        dist(teile[0])
+    except (DiceSyntaxError, RpgError):
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80])) from None
+    kw: dict[str, Any] = {}
+    for q in teile[1:]:
+        low, laenge = q.lower(), _LAENGE.match(q)
+        if laenge:
+            kw["laenge"] = float(laenge.group(1).replace(",", "."))
+        elif low in ("fernkampf", "sturm", "lanze"):
+            kw[low] = True
+        else:
+            raise SheetError(t("osr.bad_weapon_quality", entry=entry[:80], quality=q[:40]))
+    return Waffe(m.group("name") or "Waffe", teile[0].upper().replace("D", "W"), **kw)
+
+
+def waffen(figure: Mapping[str, Any]) -> list[Waffe]:
+    return [waffe(e) for e in sheet(figure).get("waffen") or ()]
+
+
+def waffe_von(figure: Mapping[str, Any], wahl: str | None = None) -> Waffe:
+    """The weapon named ``wahl``, else the first listed (the one in hand); unarmed 1W2 without one."""
+    alle = waffen(figure)
+    if wahl:
+        for w in alle:
+            if w.name.lower() == wahl.lower():
+                return w
+        raise OsrError(t("osr.unknown_weapon", figure=name(figure), weapon=wahl[:40],
+                         known=", ".join(w.name for w in alle) or "–"))
+    return alle[0] if alle else Waffe(t("osr.unarmed"), WAFFENLOS)
+
+
+def in_der_hand(figure: Mapping[str, Any]) -> Waffe | None:
+    """The weapon in hand: the first listed."""
+    alle = waffen(figure)
+    return alle[0] if alle else None
+
+
+# -- hit dice and level (Angriffs- und Rettungswurfmatrizen für Monster) ----------
+
+def _tw_schluessel(text: str) -> tuple[int, int]:
+    m = _TW.match(str(text))
+    if m is None:
+        raise OsrError(t("osr.bad_hit_dice", value=str(text)[:40]))
+    n, sign, k = int(m.group(1)), m.group(2), int(m.group(3) or 0)
+    return n, (-k if sign == "-" else k)
+
+
+def _tw_tabelle() -> list[tuple[tuple[int, int], int]]:
+    data = yaml.safe_load((DATA / "trefferwuerfel.yaml").read_text(encoding="utf-8"))
+    return [(_tw_schluessel(tw), int(stufe)) for tw, stufe in data["stufen"]]
+
+
+TW_TABELLE = _tw_tabelle()
+
+
+def stufe_aus_tw(tw: str) -> int:
+    """The level equivalent of a monster's hit dice: the last row at or below them (20 = '20+')."""
+    key = _tw_schluessel(tw)
+    stufe = 0
+    for start, lvl in TW_TABELLE:
+        if key >= start:
+            stufe = lvl
+    return stufe
+
+
+def angriffsstufe(figure: Mapping[str, Any]) -> int:
+    """The level for the attack matrix: a special attack level (blood midges attack as 5), else the
+    level, else the hit dice's equivalent; plus the GM's adjustment (``stufe_mod``: position, …)."""
+    s = sheet(figure)
+    if s.get("angriffsstufe") is not None:
+        base = s["angriffsstufe"]
+    elif s.get("stufe") is not None:
+        base = s["stufe"]
+    elif s.get("tw") is not None:
+        base = stufe_aus_tw(s["tw"])
+    else:
+        raise OsrError(t("osr.no_level", figure=name(figure)))
+    return max(0, base + int(s.get("stufe_mod") or 0))
+
+
+def zauberstufe(figure: Mapping[str, Any]) -> int:
+    """The casting level of a monster: from its hit dice unless its entry says otherwise
+    (an 11-HD dragon casts at level 12)."""
+    stufe = wert(figure, "stufe", None)
+    return stufe if stufe is not None else stufe_aus_tw(wert(figure, "tw", "0"))
+
+
+# -- the roll needed -----------------------------------------------------------------
+
+def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> tuple[int, str]:
+    """The W20 roll needed against armour class ``rk`` and how it was found.
+
+    Ascending AC: ``rk - ab``. Descending: ``thac0 - rk`` when the sheet has a
+    THAC0 (``etw0``), else the GM's attack matrix (``klasse``, default Kämpfer)
+    by the attack level; beyond its columns the roll moves by 1 per AC point.
+    """
+    s = sheet(figure)
+    if settings.rk_aufsteigend:
+        ab = int(s.get("ab") or 0)
+        return rk - ab, t("osr.need_ascending", ab=ab, rk=rk)
+    if s.get("etw0") is not None:
+        return s["etw0"] - rk, t("osr.need_thac0", thac0=s["etw0"], rk=rk)
+    klasse = s.get("klasse") or "Kämpfer"
+    rows = settings.matrix["matrizen"].get(klasse)
+    if rows is None:
+        raise OsrError(t("osr.unknown_matrix", name=klasse[:40], known=", ".join(settings.matrix["matrizen"])))
+    stufe = angriffsstufe(figure)
+    row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
+    if row is None:
+        raise OsrError(t("osr.level_not_in_matrix", level=stufe, name=klasse))
+    spalten = settings.matrix["rk"]
+    if rk > spalten[0]:
+        need, note = row[0] - (rk - spalten[0]), t("osr.beyond_matrix")
+    elif rk < spalten[-1]:
+        need, note = row[-1] + (spalten[-1] - rk), t("osr.beyond_matrix")
+    else:
+        need, note = row[spalten.index(rk)], ""
+    return need, t("osr.need_matrix", name=klasse, level=stufe, rk=rk) + note
+
+
+def p_treffer(need: int, mod: int) -> float:
+    """P(W20 + mod >= need): exact."""
+    return min(20, max(0, 21 - (need - mod))) / 20
+
+
+def schaden_dist(expr: str, faktor: int = 1, bonus: int = 0) -> Dist:
+    """The damage of a hit: the weapon's dice times ``faktor`` (charge with a lance, set weapon),
+    plus bonuses that are not multiplied; never below 0."""
+    return (dist(expr).scale(faktor) + bonus).clip(lower=0)

@@ -1,0 +1,149 @@
+"""Kampfwerte manoeuvres: costs per level, conditions, weapons, reaction chains
+(Finte -> Riposte -> Konterparade), effects, exact previews checked against icepool."""
+
+import icepool
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.errors import RpgError
+from rpgkernel.rules.kampfwerte import HexKarte, use_karte
+from rpgkernel.rules.kampfwerte.manoever import kosten, multiplikator, reaktion_erlaubt, vorschau
+
+BASE = {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 3, "INSTINKT": 3, "HEIMLICHKEIT": 3, "LP": 30}
+KAEL = {**BASE, "AD": 20, "angriff": 5, "angriffsstufe": 3, "spielercharakter": True,
+        "waffen": ["Dolch (Stichwaffe)"],
+        "manoever": ["Finte 3", "Schattensprung 4", "Schadenserhöhung 5", "Wuchtschlag 5", "Schattenhieb 3",
+                     "Rundumschlag 3", "Entwaffnen 3", "Konterparade 3", "Gezielte Attacke 2", "Starker Tritt 2",
+                     "Mantel-Parade 2"]}
+ORK = {**BASE, "AD": 10, "angriff": 4, "NK": 1, "ruestung": 2, "parade": 3, "angriffsstufe": 2,
+       "manoever": ["Riposte 3", "Schattenhieb 1", "Entwaffnen 2"]}
+
+
+def test_costs_per_level_from_the_tables():
+    assert [kosten("Schadenserhöhung", s) for s in range(1, 6)] == [2, 2, 4, 4, 5]
+    assert kosten("Finte", 3) == 3 and kosten("Schattensprung", 4) == 4
+    assert kosten("Rundumschlag", 3, ziele=2) == 2  # default: the "1 AD pro Gegner" form
+
+
+def test_reaction_chain_levels():
+    assert reaktion_erlaubt("Finte", 2, "Riposte", 2) and reaktion_erlaubt("Finte", 2, "Riposte", 3)
+    assert not reaktion_erlaubt("Finte", 3, "Riposte", 2)
+    assert reaktion_erlaubt("Riposte", 2, "Konterparade", 2) and not reaktion_erlaubt("Riposte", 3, "Konterparade", 1)
+    assert not reaktion_erlaubt("Wuchtschlag", 1, "Riposte", 5)  # only Finte allows a Riposte
+
+
+def test_schattensprung_multiplier_and_preview_against_icepool():
+    assert [multiplikator("Schattensprung", e) for e in (2, 3, 4, 5, 8)] == [1, 2, 2, 3, 3]
+    die = icepool.d10.map(lambda f: 2 if f == 10 else (-1 if f == 1 else int(f >= 7)))
+    pool = (5 @ die).map(lambda x: max(0, x))
+    total = pool.denominator()
+    p = lambda lo, hi: sum(pool.quantity(x) for x in pool.outcomes() if lo <= x <= hi) / total  # noqa: E731
+    pv = vorschau({"name": "Kael", "sheet": KAEL, "conditions": {}}, [{"name": "Ork", "sheet": ORK}],
+                  "Schattensprung", 4)
+    assert pv["p_x2"] == pytest.approx(p(3, 4), abs=1e-12)
+    assert pv["p_x3"] == pytest.approx(p(5, 99), abs=1e-12)
+    assert pv["p_treffer"] == pytest.approx(p(2, 99), abs=1e-12)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    use_karte(HexKarte(10, 10))
+    c = Campaign.open(tmp_path / "m.sqlite")
+    c.set_ruleset("kampfwerte")
+    enc = c.new_encounter("Gefecht")
+    enc.add("Kael", sheet=KAEL, side="Spieler")
+    enc.add("Ork", sheet=ORK)
+    enc.add("Goblin", sheet={**ORK, "NK": 3})
+    rpgkernel.resolve("platziere Kael auf=(2,2)\nplatziere Ork auf=(3,2)\nplatziere Goblin auf=(2,3)", campaign=c)
+    yield c
+    c.close()
+    use_karte(HexKarte(20, 20))
+
+
+def lp(camp, name):
+    return camp.figure(name).resources["LP"]["value"]
+
+
+def ad(camp, name):
+    return camp.figure(name).resources["AD"]["value"]
+
+
+def test_finte_riposte_konterparade_chain(camp):
+    # Finte 2 against the Ork (NK 1 < 2): faces 8,8,2,2,2 -> 2 successes, success
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    assert ad(camp, "Kael") == 18 and "Finte +2" in camp.figure("Kael").conditions
+    # a Riposte below the Finte's level is refused, nothing written
+    with pytest.raises(RpgError, match="gleiche oder höhere"):
+        rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=1 gegen=Finte:2", campaign=camp)
+    assert ad(camp, "Ork") == 10
+    # Riposte 2 negates the Finte: faces 9,9,2,2 -> 2 successes
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2", campaign=camp, dice=[9, 9, 2, 2])
+    assert "Finte +2" not in camp.figure("Kael").conditions and ad(camp, "Ork") == 8
+    # Konterparade answers the Riposte at the same level
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp,
+                            dice=[10, 2, 2, 2, 2])
+    assert res.outcome["treffer"] and ad(camp, "Kael") == 16
+
+
+def test_finte_gives_next_attack_six_successes_and_damage_bonus(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=3", campaign=camp, dice=[8, 8, 2, 2, 2])
+    # Schattensprung 4 with 6 successes (no roll): ×3; W6 shows 4: (4 + 3) × 3 = 21, armour 2 -> 19
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Schattensprung stufe=4 schaden=W6 nach=(2,1)",
+                            campaign=camp, dice=[4])
+    assert res.outcome["erfolge"] == 6 and lp(camp, "Ork") == 30 - 19
+    assert "Finte +3" not in camp.figure("Kael").conditions
+    assert "Feld 2,1" in camp.figure("Kael").conditions
+
+
+def test_conditions_and_requirements_are_checked(camp):
+    with pytest.raises(RpgError, match="NK"):      # Goblin NK 3, Finte 2
+        rpgkernel.resolve("manöver Kael -> Goblin manöver=Finte stufe=2", campaign=camp)
+    with pytest.raises(RpgError, match="beherrscht"):
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=4", campaign=camp)
+    with pytest.raises(RpgError, match="Dolch"):
+        rpgkernel.resolve("manöver Ork -> Kael manöver=Schattenhieb stufe=1", campaign=camp)
+    with pytest.raises(RpgError, match="Manöver"):
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Flickflack", campaign=camp)
+    with pytest.raises(RpgError, match="Entwaffnen"):  # Kael's Angriffsstufe 3 is above the Ork's 2
+        rpgkernel.resolve("manöver Ork -> Kael manöver=Entwaffnen stufe=1", campaign=camp)
+    assert ad(camp, "Kael") == 20
+
+
+def test_damage_increase_and_split_and_armour(camp):
+    # Schadenserhöhung 3: +2W6; weapon W6: 3, bonus 5, 6 -> 14, armour 2 -> 12; AD 4
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Schadenserhöhung stufe=3 schaden=W6", campaign=camp,
+                      dice=[8, 8, 2, 2, 2, 3, 5, 6])
+    assert lp(camp, "Ork") == 18 and ad(camp, "Kael") == 16
+    # Rundumschlag 2 on two adjacent targets: W6+5 = 11 -> 5 each, minus armour 2 -> 3 each; AD 2 (per target)
+    rpgkernel.resolve("manöver Kael -> Ork, Goblin manöver=Rundumschlag stufe=2 schaden=W6+5", campaign=camp,
+                      dice=[8, 8, 2, 2, 2, 6])
+    assert lp(camp, "Ork") == 15 and lp(camp, "Goblin") == 27 and ad(camp, "Kael") == 14
+
+
+def test_schattenhieb_ignores_armour_at_three_successes(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Schattenhieb stufe=2 schaden=W6", campaign=camp,
+                      dice=[8, 8, 8, 2, 2, 4])
+    assert lp(camp, "Ork") == 30 - 4  # armour 2 - Stufe 2 = 0
+
+
+def test_wuchtschlag_knocks_down_when_the_parade_fails(camp):
+    # hit (2 successes), no damage given; the Ork parries 3W10 against 0 (only a ten): 9,9,9 fails
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Wuchtschlag stufe=5", campaign=camp,
+                            dice=[8, 8, 2, 2, 2, 9, 9, 9])
+    assert "niedergeworfen" in camp.figure("Ork").conditions
+    parade = (3 @ icepool.d10.map(lambda f: 2 if f == 10 else (-1 if f == 1 else 0)))
+    p_fail = sum(parade.quantity(x) for x in parade.outcomes() if x < 2) / parade.denominator()
+    assert res.preview["p_niedergeworfen"] == pytest.approx(res.preview["p_treffer"] * p_fail, abs=1e-12)
+
+
+def test_starker_tritt_pushes_back(camp):
+    rpgkernel.resolve('manöver Kael -> Ork manöver="Starker Tritt" stufe=2', campaign=camp, dice=[8, 8, 2, 2, 2])
+    assert "Feld 5,2" in camp.figure("Ork").conditions
+
+
+def test_not_enough_ad(camp):
+    rpgkernel.resolve("manöver Kael manöver=Mantel-Parade stufe=2", campaign=camp)
+    camp.change("Kael", "AD", -17)
+    with pytest.raises(RpgError, match="zu wenig AD"):
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp)

@@ -1,0 +1,239 @@
+"""OSR combat (seed 001): hit dice, the roll needed, surprise, side initiative, attacks and actions."""
+
+import icepool
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.dice import Roller
+from rpgkernel.rules import osr
+from rpgkernel.rules.osr import OsrError, aktuell
+
+S = osr.Einstellungen()
+
+
+def fig(name, side="", **sheet):
+    sheet.setdefault("rk", 10)
+    sheet.setdefault("tp", 8)
+    return {"name": name, "side": side, "sheet": osr.Osr.sheet.validate(sheet),
+            "resources": {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}, "conditions": {}}
+
+
+@pytest.mark.parametrize("tw, stufe", [("0", 0), ("1-2", 0), ("1-1", 1), ("1", 2), ("1+1", 3), ("2", 3),
+                                       ("2+1", 4), ("3", 4), ("10+1", 12), ("18+1", 20), ("19+1", 20), ("25", 20)])
+def test_hit_dice_to_level_each_row_starts_a_range(tw, stufe):
+    assert osr.stufe_aus_tw(tw) == stufe
+
+
+def test_special_attack_level_and_gm_adjustment():
+    midge = fig("Blutmücke", tw="1+1", angriffsstufe=5)
+    assert osr.angriffsstufe(midge) == 5
+    assert osr.angriffsstufe(fig("Ork", tw="1", stufe_mod=1)) == 3
+    assert osr.zauberstufe(fig("Drache", tw="11")) == 12
+    with pytest.raises(OsrError, match="weder Stufe"):
+        osr.angriffsstufe(fig("Niemand"))
+    with pytest.raises(OsrError, match="Trefferwürfel"):
+        osr.stufe_aus_tw("viele")
+
+
+@pytest.mark.parametrize("stufe, rk, need", [(1, 10, 10), (1, 0, 20), (2, -5, 20), (1, -6, 21), (1, -10, 25),
+                                             (3, 0, 18), (3, -7, 20), (3, -8, 21), (5, 10, 6), (20, 0, 2),
+                                             (1, -12, 27), (1, 12, 8)])
+def test_the_example_fighter_matrix(stufe, rk, need):
+    """1-2 needs 20 vs AC 0 and 10 vs AC 10, 2 better every two levels, 20 six times; beyond: +1 per point."""
+    assert osr.mindestwurf(fig("K", stufe=stufe), rk, S)[0] == need
+
+
+def test_thac0_and_ascending_ac():
+    assert osr.mindestwurf(fig("K", etw0=19), 5, S)[0] == 14
+    asc = osr.Einstellungen(rk_aufsteigend=True)
+    assert osr.mindestwurf(fig("K", ab=3), 15, asc)[0] == 12
+
+
+@given(st.integers(-30, 40), st.integers(-20, 20))
+def test_hit_chance_is_exact(need, mod):
+    oracle = (icepool.d20 + mod >= need).probability(True)
+    assert osr.p_treffer(need, mod) == pytest.approx(float(oracle), abs=1e-12)
+
+
+def test_surprise_per_side_with_preview():
+    a, b = fig("A", "Gruppe"), fig("B", "Goblins")
+    res = osr.ueberraschung([a, b], Roller(dice=[2, 3]), S)
+    assert res.outcome == {"überrascht": ["Gruppe"]}
+    assert [e.figure for e in res.effects] == ["A"] and res.effects[0].condition == "überrascht"
+    assert all(p == pytest.approx(2 / 6) for p in res.preview.values())
+    assert osr.ueberraschung([a, b], Roller(dice=[3, 3]), S, bis=3).outcome["überrascht"] == ["Gruppe", "Goblins"]
+
+
+def test_side_initiative_segments_missile_bonus_and_ties():
+    archer = fig("Schütze", "Gruppe", fernkampfbonus=2, waffen=["Kurzbogen (W6, Fernkampf)"])
+    knight, gob = fig("Ritter", "Gruppe"), fig("Goblin", "Goblins")
+    res = osr.seiteninitiative([knight, archer, gob], Roller(dice=[2, 3]), S)
+    assert res.outcome["segmente"] == {"Gruppe": 3, "Goblins": 2}
+    assert res.outcome["reihenfolge"] == ["Schütze", "Goblin", "Ritter"]   # 2+2 beats 3
+    tie = osr.seiteninitiative([knight, gob], Roller(dice=[4, 4]), S)
+    assert tie.outcome["gleichzeitig"] == ["Gruppe", "Goblins"]
+    again = osr.seiteninitiative([knight, gob], Roller(dice=[4, 4, 1, 5]), osr.Einstellungen(gleichstand="neu"))
+    assert again.outcome["reihenfolge"] == ["Goblin", "Ritter"]
+    pv = res.preview
+    two = (icepool.d6 > icepool.d6).probability(True)
+    assert pv["P(Gruppe gewinnt die Initiative)"] == pytest.approx(float(two), abs=1e-12)
+    assert pv["P(Gleichstand: gleichzeitig)"] == pytest.approx(1 / 6, abs=1e-12)
+    assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(
+        float((icepool.d6 + 2 > icepool.d6).probability(True)), abs=1e-12)
+
+
+def test_attack_modifiers_and_armour_losses():
+    att = fig("K", stufe=1, angriffsbonus=1, schadensbonus=2, waffen=["Langschwert (W8)"])
+    tgt = fig("Z", rk=4, schild=1, ges_rk=2)
+    assert osr.plan(att, tgt, {}, S).mindestwurf == 16 and osr.plan(att, tgt, {}, S).mod == 1
+    rear = osr.plan(att, tgt, {"hinten": True}, S)       # loses shield and Dex: AC 7, +2
+    assert (rear.rk, rear.mod) == (7, 3)
+    assert osr.plan(att, tgt, {"flanke": True}, S).rk == 5
+    covered = osr.plan(att, tgt, {"deckung": 75, "tarnung": 50}, S)
+    assert covered.rk == 4 - 7 - 2 and covered.mindestwurf == 20   # AC -5: the sixth 20
+    prone = dict(tgt, conditions={"liegend": {}})
+    assert (osr.plan(att, prone, {}, S).rk, osr.plan(att, prone, {}, S).mod) == (7, 5)
+    parrying = dict(fig("P", rk=5, angriffsbonus=2), conditions={"pariert": {}})
+    assert osr.plan(att, parrying, {}, S).mod == 1 - 2
+    charging = dict(fig("C", rk=5), conditions={"stürmt": {}})
+    assert osr.plan(att, charging, {}, S).rk == 6          # no Dex bonus: AC 1 worse
+    inv = dict(tgt, conditions={"unsichtbar": {}})
+    with pytest.raises(OsrError, match="bekannter Position"):
+        osr.plan(att, inv, {}, S)
+    with pytest.raises(OsrError, match="nicht von hinten"):
+        osr.plan(att, inv, {"position_bekannt": True, "hinten": True}, S)
+    assert osr.plan(att, inv, {"position_bekannt": True}, S).mod == 1 - 4
+    with pytest.raises(OsrError, match="erlaubt sind 25, 50, 75, 90"):
+        osr.plan(att, tgt, {"deckung": 30}, S)
+
+
+def test_preview_is_exact_and_two_weapons_never_give_a_bonus():
+    att = fig("K", stufe=1, angriffsbonus=0, schadensbonus=1, fernkampfbonus=3,
+              waffen=["Kurzschwert (W6)", "Dolch (W4)"])
+    tgt = fig("Z", rk=6)
+    pv = osr.vorschau(att, [tgt], {"zwei_waffen": True}, S)
+    hits = [v for k, v in pv.items() if k.startswith("P(Treffer")]
+    assert hits == [pytest.approx(7 / 20), pytest.approx(6 / 20)]   # need 14: +0 (capped) and -1
+    dmg = pv["schaden:Z"]
+    oracle = icepool.d6 + 1
+    assert all(dmg.p_exactly(v) == pytest.approx(float(oracle.probability(v)), abs=1e-12) for v in range(2, 8))
+    mixed = pv["erwartet:Z"]
+    assert mixed.mean == pytest.approx(7 / 20 * 4.5, abs=1e-12)
+    with pytest.raises(OsrError, match="Dolch oder eine Handaxt"):
+        osr.vorschau(fig("X", stufe=1, waffen=["Schwert (W8)", "Keule (W6)"]), [tgt], {"zwei_waffen": True}, S)
+
+
+def test_attack_rolls_damage_and_a_hit_caster_loses_the_spell():
+    att = fig("K", stufe=1, schadensbonus=1, waffen=["Streitaxt (W8)"])
+    mage = dict(fig("M", rk=10, tp=5), conditions={"zaubert": {}})
+    res = osr.angriff(att, [mage], Roller(dice=[10, 4]), {}, S)
+    assert res.outcome == {"ziel": "M", "treffer": 1, "schaden": 5}
+    assert [(e.resource, e.by, e.condition, e.on) for e in res.effects] == [("TP", -5, None, True),
+                                                                             (None, 0, "zaubert", False)]
+    miss = osr.angriff(att, [mage], Roller(dice=[9]), {}, S)
+    assert miss.outcome["schaden"] == 0 and not miss.effects
+
+
+def test_charge_lance_set_spear_and_refusals():
+    rider = fig("R", stufe=1, beritten=True, schlachtross=True, schadensbonus=1, waffen=["Lanze (W8, Lanze, Länge 10)"])
+    spear = fig("S", stufe=1, rk=7, waffen=["Speer (W6, Länge 8, Sturm)"])
+    lance = osr.plan(rider, spear, {"sturmangriff": True}, S)
+    assert lance.faktor == 2 and lance.mod == 2 and lance.schaden.max == 17   # 2×8 + 1, bonus not doubled
+    res = osr.angriff(rider, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+    assert res.outcome["schaden"] == 11
+    assert {e.condition for e in res.effects if e.condition} == {"stürmt", "hat gestürmt"}
+    done = dict(rider, conditions={"hat gestürmt": {}})
+    with pytest.raises(OsrError, match="10 Runden"):
+        osr.angriff(done, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+    heavy = fig("H", stufe=1, maximal_belastet=True, waffen=["Schwert (W8)"])
+    with pytest.raises(OsrError, match="maximal belastet"):
+        osr.angriff(heavy, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+    set_ = osr.stemmen(spear)
+    braced = dict(spear, conditions={"gegen Sturm gestemmt": {}})
+    with pytest.raises(OsrError, match="stürmenden"):
+        osr.angriff(braced, [rider], Roller(dice=[20, 1]), {}, S)
+    charging = dict(rider, conditions={"stürmt": {}})
+    assert osr.plan(braced, charging, {}, S).faktor == 2 and set_.effects[0].condition == "gegen Sturm gestemmt"
+    with pytest.raises(OsrError, match="stemmen"):
+        osr.stemmen(rider)
+
+
+def test_flee_wrestle_overbear_break_free_and_random_target():
+    ork = fig("Ork", rk=7, tp=6)
+    k1 = fig("K1", stufe=1, waffen=["Schwert (W8)"])
+    res = osr.fliehen(ork, [k1], Roller(dice=[9, 3]), S)   # need 13; 9 + 4 = 13 hits
+    assert res.outcome["schaden"] == 3 and res.effects[0].condition == "flieht"
+    w = osr.angriff(k1, [ork], Roller(dice=[13, 1]), {"ringen": True, "sturmangriff": True}, S)
+    assert w.outcome["schaden"] == 0 and {"festgehalten", "liegend"} <= {e.condition for e in w.effects}
+    held = dict(ork, conditions={"festgehalten": {}})
+    with pytest.raises(OsrError, match="festgehalten"):
+        osr.angriff(held, [k1], Roller(dice=[20, 1]), {}, S)
+    free = osr.losreissen(held, 30, Roller(dice=[30]))
+    assert free.outcome == {"frei": True} and free.effects[0].on is False
+    rnd = osr.angriff(k1, [ork, fig("Gob", rk=7)], Roller(dice=[2, 1]), {}, S)
+    assert rnd.outcome["ziel"] == "Gob"
+    sleeping = dict(ork, conditions={"schläft": {}})
+    with pytest.raises(OsrError, match="Meuchelmord"):
+        osr.angriff(k1, [sleeping], Roller(dice=[1]), {}, S)
+    assert osr.angriff(k1, [sleeping], Roller(dice=[40]), {"toetung": 45}, S).outcome["getötet"]
+
+
+def test_declared_actions_and_spells():
+    k = fig("K", angriffsbonus=2)
+    assert osr.parieren(k).effects[0].condition == "pariert"
+    adv = osr.vorruecken(k, [fig("G")])
+    assert [(e.figure, e.condition) for e in adv.effects] == [("K", "rückt vor"), ("G", "kein Angriff")]
+    cast = osr.zaubern(k, "Schlaf", 12, 5)
+    assert cast.outcome == {"zauber": "Schlaf", "runden": 2}
+    with pytest.raises(OsrError, match="kann in dieser Runde nicht angreifen"):
+        osr.angriff(dict(k, conditions={"pariert": {}}), [fig("G")], Roller(dice=[1]), {}, S)
+
+
+def test_bad_weapons_and_settings_are_refused():
+    with pytest.raises(Exception, match="Name \\(Schaden"):
+        osr.waffe("Schwert")
+    with pytest.raises(Exception, match="unbekannte Eigenschaft"):
+        osr.waffe("Schwert (W8, scharf)")
+    with pytest.raises(OsrError, match="0 bis 6"):
+        osr.einrichten(ueberrascht_bis=9)
+    with pytest.raises(OsrError, match="Angriffsmatrix"):
+        osr.matrix_laden(__file__)
+    assert aktuell().ueberrascht_bis == 2
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("osr")
+    enc = c.new_encounter("Höhle")
+    enc.add("Hauptmann", side="Gruppe", sheet={"stufe": 3, "rk": 4, "schild": 1, "ges_rk": 1, "tp": 20,
+                                               "angriffsbonus": 1, "waffen": ["Langschwert (W8, Länge 3.5)"]})
+    enc.add("Schütze", side="Gruppe", sheet={"stufe": 1, "rk": 7, "tp": 6, "fernkampfbonus": 2,
+                                             "waffen": ["Kurzbogen (W6, Fernkampf)"]})
+    enc.add("Goblin", side="Goblins", count=2, sheet={"tw": "1-1", "rk": 6, "tp": 4,
+                                                      "waffen": ["Speer (W6, Länge 8, Sturm)"]})
+    enc.activate()
+    yield c
+    c.close()
+
+
+def test_encounter_rolls_side_initiative_every_round(camp):
+    enc = camp.encounters["Höhle"]
+    assert enc.start(dice=[4, 3]) == ["Schütze", "Hauptmann", "Goblin 1", "Goblin 2"]
+    enc.set_segment(3)
+    assert enc.next_round(dice=[1, 5]) == 2 and enc.order[:2] == ["Goblin 1", "Goblin 2"]
+
+
+def test_resolve_lines_apply_effects(camp):
+    camp.encounters["Höhle"].start(dice=[4, 3])
+    res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1" sturmangriff', campaign=camp, dice=[12, 5])
+    assert res.outcome == {"ziel": "Goblin 1", "treffer": 1, "schaden": 5}
+    assert camp.figure("Goblin 1").resources["TP"]["value"] == -1
+    assert "hat gestürmt" in camp.figure("Hauptmann").conditions
+    pv = rpgkernel.resolve('angriff Schütze -> Hauptmann, "Goblin 2"', campaign=camp, preview=True).preview
+    assert pv["P(Ziel Hauptmann)"] == 0.5
+    card = repr(rpgkernel.resolve('fliehen "Goblin 2" -> Hauptmann', campaign=camp, dice=[1]))
+    assert "Flucht +4" in card
