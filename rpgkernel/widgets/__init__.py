@@ -1,5 +1,5 @@
 """The notebook widgets (anywidget): dice tray, distribution chart,
-encounter panel, character sheet. Only this package and the magics import
+encounter panel, character sheet, hex map. Only this package and the magics import
 IPython; the engines work without it.
 """
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from .chart import DistributionChart
 from .encounter import EncounterPanel
+from .hexmap import HexMap
 from .sheet import CharacterSheet
 from .tray import DiceTray
 
-__all__: list[str] = ["CharacterSheet", "DiceTray", "DistributionChart", "EncounterPanel"]
+__all__: list[str] = ["CharacterSheet", "DiceTray", "DistributionChart", "EncounterPanel", "HexMap"]
