@@ -330,6 +330,8 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
     for p in plans:
         p.preview(preview, tag=f" ({p.angreifer})")
     res.preview = preview
+    if roller is None:
+        return res
     res.effects.append(Effect(name(flieher), condition="flieht", rounds=1))
     res.step(t("osr.flees", figure=name(flieher)), "Aus dem Kampf fliehen")
     total = sum(schlag(res, p, roller, "Aus dem Kampf fliehen")[1] for p in plans)

@@ -1,0 +1,235 @@
+"""docs/osr.md: every verb documented, every example line valid and run, some of them played by hand."""
+
+import re
+from pathlib import Path
+
+import icepool
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign, statblocks
+from rpgkernel.resolve.language import parse
+from rpgkernel.rules import osr
+from rpgkernel.errors import RpgError
+from rpgkernel.rules.osr import VERBS
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "osr.md"
+TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+PYTHON = re.findall(r"^```python\n(.*?)^```", TEXT, re.S | re.M)
+SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)}
+EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
+YAML = re.search(r"^```yaml\n(figuren:.*?)^```", TEXT, re.S | re.M).group(1)
+
+
+def example(line: str) -> str:
+    """``line`` as it stands in the doc (so the doc cannot drift from what is tested)."""
+    assert line in EXAMPLES, f"{line!r} steht nicht als Beispielzeile in docs/osr.md"
+    return line
+
+
+def test_the_doc_has_example_blocks():
+    assert len(BLOCKS) >= 12 and len(EXAMPLES) >= 25
+
+
+@pytest.mark.parametrize("name", sorted(VERBS))
+def test_every_verb_alias_and_option_is_documented(name):
+    verb = VERBS[name]
+    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
+    assert heading, f"kein Abschnitt für {verb.name}"
+    for alias in verb.aliases:
+        assert f"`{alias}`" in heading.group(1)
+    for option in verb.options:
+        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
+    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
+    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+
+
+def test_every_sheet_field_and_condition_is_documented():
+    for key in osr.Osr.sheet.fields:
+        assert f"| `{key}` |" in TEXT, key
+    for condition in osr.Osr.conditions:
+        assert f"| `{condition}` |" in TEXT, condition
+
+
+def test_gm_data_is_named_plainly():
+    assert "Die Angriffsmatrizen gehören der Spielleitung" in TEXT
+    assert (Path(osr.core.DATA) / "angriffsmatrix.yaml").read_text(encoding="utf-8").startswith("# BEISPIEL")
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_example_line_names_known_verbs_and_options(line):
+    commands = parse(line)
+    assert len(commands) == 1
+    verb = VERBS[SPELLINGS[commands[0].verb.text.lower()]]
+    for key in commands[0].options:
+        assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
+    for flag in commands[0].flags:
+        assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+
+
+# -- played against the doc's figures, with given dice -----------------------------
+
+@pytest.fixture
+def camp(tmp_path):
+    c = Campaign.open(tmp_path / "doc.sqlite")
+    c.set_ruleset("osr")
+    statblocks.load(c, YAML)
+    c.encounter.start(dice=[5, 3])
+    yield c
+    c.close()
+
+
+def tp(camp, name):
+    return camp.figure(name).resources["TP"]["value"]
+
+
+def hit_chance(res):
+    return [v for k, v in res.preview.items() if k.startswith("P(Treffer")]
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_example_line_runs_with_a_preview_and_with_dice(camp, line):
+    if "position_bekannt" in line or "sieht_unsichtbar" in line:
+        camp.add_condition("Goblin 2", "unsichtbar")
+    if "toetung" in line:
+        camp.add_condition("Ork", "schläft")
+    rpgkernel.resolve(line, campaign=camp, preview=True)
+    res = rpgkernel.resolve(line, campaign=camp, seed=7)
+    assert res.steps
+
+
+def test_the_python_blocks_run(camp, tmp_path):
+    c = Campaign.open(tmp_path / "py.sqlite")
+    c.set_ruleset("osr")
+    statblocks.load(c, YAML)
+    try:
+        for block in PYTHON:
+            exec(block, {"kampagne": c})
+        enc = c.encounter
+        assert enc.order[:3] == ["Goblin 1", "Goblin 2", "Ork"]   # round 2: Goblins 6 against 2
+        assert {"unsichtbar", "schläft"} <= set(c.figure("Goblin 2").conditions) | set(c.figure("Ork").conditions)
+        assert osr.aktuell().ueberrascht_bis == 2
+    finally:
+        c.close()
+
+
+def test_side_initiative_with_the_missile_bonus(camp):
+    # Gruppe 5, Goblins 3: the archer (5 + 2) first, then the rest of the party by name
+    assert camp.encounter.order == ["Schütze", "Hauptmann", "Magier", "Reiter", "Wachmann",
+                                    "Goblin 1", "Goblin 2", "Ork"]
+    res = rpgkernel.resolve(example('initiative Hauptmann, Schütze, "Goblin 1"'), campaign=camp, dice=[2, 5])
+    assert res.outcome["segmente"] == {"Gruppe": 5, "Goblins": 2}
+    assert res.outcome["reihenfolge"] == ["Goblin 1", "Schütze", "Hauptmann"]   # 5 against 2 + 2
+    pv = res.preview
+    assert pv["P(Gruppe gewinnt die Initiative)"] == pytest.approx(15 / 36, abs=1e-12)
+    assert pv["P(Gleichstand: gleichzeitig)"] == pytest.approx(1 / 6, abs=1e-12)
+    assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(26 / 36, abs=1e-12)
+
+
+def test_surprise_with_a_wider_range(camp):
+    line = example('surprise Hauptmann, Schütze, Wachmann, Magier, Reiter, "Goblin 1", "Goblin 2", Ork bis=3')
+    res = rpgkernel.resolve(line, campaign=camp, dice=[3, 4])
+    assert res.outcome == {"überrascht": ["Gruppe"]}
+    assert all(p == pytest.approx(0.5) for p in res.preview.values())
+    assert "überrascht" in camp.figure("Reiter").conditions and "überrascht" not in camp.figure("Ork").conditions
+
+
+def test_the_charge_preview_of_the_doc_is_exact(camp):
+    res = rpgkernel.resolve(example('angriff Hauptmann -> "Goblin 1" sturmangriff'), campaign=camp, preview=True)
+    assert hit_chance(res) == [pytest.approx(12 / 20, abs=1e-12)]
+    on_hit = res.preview["schaden:Goblin 1"]
+    oracle = icepool.d8 + 1
+    for v in range(2, 10):
+        assert on_hit.p_exactly(v) == pytest.approx(float(oracle.probability(v)), abs=1e-12)
+    assert res.preview["erwartet:Goblin 1"].mean == pytest.approx(0.6 * 5.5, abs=1e-12)
+
+
+def test_missile_fire_into_melee_as_in_the_doc(camp):
+    res = rpgkernel.resolve(example('angriff Schütze -> Hauptmann, "Goblin 2"'), campaign=camp, dice=[2, 15, 4])
+    assert res.outcome == {"ziel": "Goblin 2", "treffer": 1, "schaden": 4}
+    assert tp(camp, "Goblin 2") == 0 and tp(camp, "Hauptmann") == 20
+
+
+def test_a_lance_charge_from_the_warhorse(camp):
+    # level 2 against AC 6 needs 14; 12 + 2 (charge) hits; W8 5 doubled + 1
+    res = rpgkernel.resolve(example("attack Reiter -> Ork sturmangriff"), campaign=camp, dice=[12, 5])
+    assert res.outcome["schaden"] == 11 and tp(camp, "Ork") == -5
+    assert {"stürmt", "hat gestürmt"} <= set(camp.figure("Reiter").conditions)
+    with pytest.raises(RpgError, match="10 Runden"):
+        rpgkernel.resolve("angriff Reiter -> Ork sturmangriff", campaign=camp, dice=[12, 5])
+
+
+def test_a_set_spear_against_a_charge(camp):
+    rpgkernel.resolve(example("stemmen Wachmann"), campaign=camp)
+    with pytest.raises(RpgError, match="stürmenden"):
+        rpgkernel.resolve("angriff Wachmann -> Ork", campaign=camp, dice=[13, 4])
+    card = rpgkernel.resolve("angriff Ork -> Wachmann sturmangriff", campaign=camp, dice=[3])
+    assert "längere Waffe (Speer)" in repr(card)
+    # the charging Ork has no Dex bonus: AC 7, level 1 needs 13; spear W6 4 doubled
+    res = rpgkernel.resolve("angriff Wachmann -> Ork", campaign=camp, dice=[13, 4])
+    assert res.outcome["schaden"] == 8 and tp(camp, "Ork") == -2
+
+
+def test_two_weapons_and_the_modifier_lines(camp):
+    # level 3 against AC 6 needs 12; main +1 -2, off hand +1 -4; damage +1 each
+    res = rpgkernel.resolve(example("angriff Hauptmann -> Ork zwei_waffen"), campaign=camp, dice=[13, 4, 15, 3])
+    assert res.outcome == {"ziel": "Ork", "treffer": 2, "schaden": 9}
+    flank = rpgkernel.resolve(example("angriff Hauptmann -> Ork flanke deckung=50"), campaign=camp, preview=True)
+    assert hit_chance(flank) == [pytest.approx(6 / 20)]          # AC 2: needs 16, +1
+    rear = rpgkernel.resolve(example("angriff Hauptmann -> Ork hinten tarnung=25 bonus=1"), campaign=camp,
+                             preview=True)
+    assert hit_chance(rear) == [pytest.approx(12 / 20)]          # AC 5: needs 13, +1 +2 +1
+
+
+def test_fleeing_gives_each_opponent_an_attack_at_plus_four(camp):
+    # Hauptmann needs 12: 7 + 1 + 4 hits for W8 3 + 1; Wachmann needs 14: 8 + 4 misses
+    res = rpgkernel.resolve(example("fliehen Ork -> Hauptmann, Wachmann"), campaign=camp, dice=[7, 3, 8])
+    assert res.outcome == {"schaden": 4} and tp(camp, "Ork") == 2
+    assert "flieht" in camp.figure("Ork").conditions
+    pv = rpgkernel.resolve("fliehen Ork -> Hauptmann, Wachmann", campaign=camp, preview=True)
+    assert hit_chance(pv) == [pytest.approx(14 / 20), pytest.approx(11 / 20)]
+
+
+def test_overbearing_holds_and_breaking_free(camp):
+    res = rpgkernel.resolve(example('wrestle Hauptmann -> "Goblin 2" sturmangriff'), campaign=camp, dice=[9, 2])
+    assert res.outcome["schaden"] == 1 and {"festgehalten", "liegend"} <= set(camp.figure("Goblin 2").conditions)
+    assert not rpgkernel.resolve(example('losreißen "Goblin 2" chance=30'), campaign=camp, dice=[31]).outcome["frei"]
+    with pytest.raises(RpgError, match="festgehalten"):
+        rpgkernel.resolve('angriff "Goblin 2" -> Hauptmann', campaign=camp, dice=[20, 1])
+
+
+def test_parry_withdrawal_and_advance(camp):
+    rpgkernel.resolve(example("parieren Hauptmann"), campaign=camp)
+    pv = rpgkernel.resolve("angriff Ork -> Hauptmann", campaign=camp, preview=True)
+    assert hit_chance(pv) == [pytest.approx(4 / 20)]             # level 2 against AC 4 needs 16, -1
+    with pytest.raises(RpgError, match="nicht angreifen"):
+        rpgkernel.resolve('angriff Hauptmann -> Ork', campaign=camp, dice=[20, 1])
+    rpgkernel.resolve(example("rückzug Hauptmann tausch=Wachmann pariert"), campaign=camp)
+    assert {"zieht sich zurück", "pariert"} <= set(camp.figure("Hauptmann").conditions)
+    rpgkernel.resolve(example('vorrücken Hauptmann -> "Goblin 1", "Goblin 2"'), campaign=camp)
+    assert "kein Angriff" in camp.figure("Goblin 1").conditions
+
+
+def test_a_caster_hit_loses_the_spell(camp):
+    res = rpgkernel.resolve(example("cast Magier spruch=Feuerball zeit=12 segment=5"), campaign=camp)
+    assert res.outcome == {"zauber": "Feuerball", "runden": 2}
+    # casting: no Dex bonus, AC 10; level 2 needs 10
+    hit = rpgkernel.resolve("angriff Ork -> Magier", campaign=camp, dice=[10, 2])
+    assert hit.outcome["schaden"] == 2 and "zaubert" not in camp.figure("Magier").conditions
+
+
+def test_invisible_and_sleeping_targets(camp):
+    camp.add_condition("Goblin 2", "unsichtbar")
+    with pytest.raises(RpgError, match="bekannter Position"):
+        rpgkernel.resolve('angriff Hauptmann -> "Goblin 2"', campaign=camp, preview=True)
+    pv = rpgkernel.resolve(example('angriff Hauptmann -> "Goblin 2" position_bekannt'), campaign=camp, preview=True)
+    assert hit_chance(pv) == [pytest.approx(6 / 20)]             # needs 12, +1 -4
+    camp.add_condition("Ork", "schläft")
+    res = rpgkernel.resolve(example("angriff Hauptmann -> Ork toetung=40"), campaign=camp, dice=[40])
+    assert res.outcome["getötet"] and "tot" in camp.figure("Ork").conditions
+
+
+def test_the_hit_dice_table_as_described():
+    assert [osr.stufe_aus_tw(tw) for tw in ("0", "1-1", "1", "1+1", "2", "3", "18+1", "19+1", "1-2")] == \
+        [0, 1, 2, 3, 3, 4, 20, 20, 0]
