@@ -86,6 +86,14 @@ def test_finte_riposte_konterparade_chain(camp):
     assert res.outcome["treffer"] and ad(camp, "Kael") == 16
 
 
+def test_a_reaction_does_not_use_up_a_pending_finte(camp):
+    """The Finte serves the next attack: a Konterparade in between rolls its own dice."""
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp,
+                            dice=[10, 2, 2, 2, 2])
+    assert res.outcome["erfolge"] != 6 and "Finte +2" in camp.figure("Kael").conditions
+
+
 def test_finte_gives_next_attack_six_successes_and_damage_bonus(camp):
     rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=3", campaign=camp, dice=[8, 8, 2, 2, 2])
     # Schattensprung 4 with 6 successes (no roll): ×3; W6 shows 4: (4 + 3) × 3 = 21, armour 2 -> 19

@@ -74,6 +74,11 @@ def finte_bonus(record: Mapping[str, Any]) -> int:
     return 0
 
 
+def finte_gilt(actor: Mapping[str, Any], m: Mapping[str, Any]) -> int:
+    """The Finte bonus for this manoeuvre: a Finte serves the next attack, never a reaction."""
+    return 0 if m.get("antwort_auf") else finte_bonus(actor)
+
+
 def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
             gegen: tuple[str, int] | None = None) -> int:
     """Check a manoeuvre before any die falls; its AD cost (Kosten, Bedingung, Reaktion)."""
@@ -130,7 +135,7 @@ def vorschau(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], nam
     """Exact before the roll: the attack's successes, P(hit), P(×2)/P(×3), P(knocked down)."""
     m = eintrag(name)
     out: dict[str, Any] = {}
-    if finte_bonus(actor):
+    if finte_gilt(actor, m):
         out["p_treffer"] = 1.0
         return out
     n = actor["sheet"].get("angriff", 0) if wuerfel is None else wuerfel
@@ -159,7 +164,7 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
     res.step(t("kampfwerte.step_cost", name=name, stufe=stufe, ad=ad), "Manöver: Kosten")
     out: dict[str, Any] = {"stufe": stufe, "ad": ad}
     erfolge, treffer = 0, not targets
-    bonus = finte_bonus(actor)
+    bonus = finte_gilt(actor, m)
     if targets:
         if bonus:
             erfolge, treffer = FINTE_ERFOLGE, True
