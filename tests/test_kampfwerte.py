@@ -12,7 +12,7 @@ from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
 from rpgkernel.rules import get
 from rpgkernel.rules.kampfwerte import (HexKarte, KampfwerteError, abstand, bewegungspunkte, erfolge_dist,
-                                        initiativewert, p_gelingt, use_karte)
+                                        initiativewert, p_gelingt, p_vor, use_karte)
 from rpgkernel.rules.kampfwerte.bewegung import art
 from rpgkernel.rules.sheet import SheetError
 
@@ -211,3 +211,37 @@ def test_named_figures_block_their_fields(camp):
     # Ork at (4,1); walking to it is refused when the line names the Ork
     with pytest.raises(RpgError, match="erreicht Feld"):
         rpgkernel.resolve("bewege Kael -> Ork nach=(4,1)", campaign=camp)
+
+
+def _p_vor_icepool(a, b, a_wins_tie):
+    diff = (icepool.d10 + a) - (icepool.d10 + b)
+    total = diff.denominator()
+    win = sum(diff.quantity(x) for x in diff.outcomes() if x > 0 or (x == 0 and a_wins_tie))
+    return win / total
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12), st.integers(0, 12), st.booleans(),
+       st.integers(0, 4))
+def test_p_vor_equals_icepool(auf_a, auf_b, gew, mod, pc, bonus):
+    a = {"name": "A", "sheet": {**KAEL, "AUFMERKSAMKEIT": auf_a, "GEWANDTHEIT": gew, "spielercharakter": pc},
+         "conditions": {f"Initiative +{bonus}": {}} if bonus else {}}
+    b = {"name": "B", "sheet": {**ORK, "AUFMERKSAMKEIT": auf_b, "ini_mod": mod}, "conditions": {}}
+    ini_a = auf_a + gew + KAEL["INSTINKT"] + KAEL.get("ini_mod", 0) - KAEL.get("ruestungsbehinderung", 0) + bonus
+    ini_b = auf_b + ORK["GEWANDTHEIT"] + ORK["INSTINKT"] + mod - ORK.get("ruestungsbehinderung", 0)
+    a_wins_tie = pc or (auf_a, gew, KAEL["INSTINKT"]) > (auf_b, ORK["GEWANDTHEIT"], ORK["INSTINKT"]) or (
+        (auf_a, gew, KAEL["INSTINKT"]) == (auf_b, ORK["GEWANDTHEIT"], ORK["INSTINKT"]))  # then the name: "A"
+    assert p_vor(a, b) == pytest.approx(_p_vor_icepool(ini_a, ini_b, a_wins_tie), abs=1e-12)
+    assert p_vor(a, b) + p_vor(b, a) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_vor_verb_and_preview_by_enumeration():
+    figs = {"Kael": {"sheet": KAEL, "side": "Spieler"}, "Ork": {"sheet": ORK}}
+    wk, wo = 13, 8   # Kael 4+5+3+2-1, Ork 3+3+4-2
+    # Kael acts first unless the Ork's W10 exceeds Kael's by more than 5 (a tie goes to the player character)
+    p = sum(1 for x in range(1, 11) for y in range(1, 11) if x + wk >= y + wo) / 100
+    assert p == 0.9
+    pv = rpgkernel.resolve("vor Kael -> Ork", ruleset="kampfwerte", figures=figs, preview=True)
+    assert pv.preview == pytest.approx(p, abs=1e-12)
+    res = rpgkernel.resolve("vor Ork -> Kael", ruleset="kampfwerte", figures=figs)
+    assert res.outcome["p_vor"] == pytest.approx(1 - p, abs=1e-12) and not res.effects

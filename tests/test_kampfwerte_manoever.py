@@ -155,3 +155,58 @@ def test_not_enough_ad(camp):
     camp.change("Kael", "AD", -17)
     with pytest.raises(RpgError, match="zu wenig AD"):
         rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp)
+
+
+def test_riposte_is_checked_against_the_real_pending_finte(camp):
+    # no Finte pending on Kael: nothing to answer
+    with pytest.raises(RpgError, match="keine anhängige Finte"):
+        rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2", campaign=camp)
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=3", campaign=camp, dice=[8, 8, 2, 2, 2])
+    # the Ork claims a Finte 1; the real one is Finte +3: refused, naming 3, nothing written
+    with pytest.raises(RpgError, match="Stufe 3"):
+        rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=1 gegen=Finte:1", campaign=camp)
+    assert ad(camp, "Ork") == 10 and "Finte +3" in camp.figure("Kael").conditions
+    assert not any(c.startswith("Riposte") for c in camp.figure("Ork").conditions)
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=3 gegen=Finte:3", campaign=camp, dice=[9, 9, 2, 2])
+    assert "Finte +3" not in camp.figure("Kael").conditions and "Riposte 3" in camp.figure("Ork").conditions
+
+
+def test_konterparade_is_checked_against_the_recorded_riposte(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=3 gegen=Finte:2", campaign=camp, dice=[9, 9, 2, 2])
+    assert "Riposte 3" in camp.figure("Ork").conditions
+    # Kael says Riposte 2 (his Konterparade 2 would suffice for that); the recorded Riposte has level 3
+    with pytest.raises(RpgError, match="Stufe 3"):
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp)
+    assert ad(camp, "Kael") == 18
+    with pytest.raises(RpgError, match="gleiche oder höhere"):  # Konterparade 2 < Riposte 3
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:3", campaign=camp)
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=3 gegen=Riposte:3", campaign=camp,
+                      dice=[10, 2, 2, 2, 2])
+    assert "Riposte 3" not in camp.figure("Ork").conditions and ad(camp, "Kael") == 15
+
+
+def test_recorded_riposte_lapses_at_the_round_end(camp):
+    camp.encounter.start(order=["Kael", "Ork", "Goblin"])
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2", campaign=camp, dice=[9, 2, 2, 2])
+    assert "Riposte 2" in camp.figure("Ork").conditions
+    camp.encounter.next_round()
+    assert "Riposte 2" not in camp.figure("Ork").conditions
+
+
+def test_mantel_parade_raises_the_next_new_initiative(camp):
+    enc = camp.encounter
+    # INI: Kael 9, Ork 9, Goblin 9; W10: 2, 5, 3 -> Ork 14, Goblin 12, Kael 11
+    assert enc.start(dice=[2, 5, 3]) == ["Ork", "Goblin", "Kael"]
+    rpgkernel.resolve("manöver Kael manöver=Mantel-Parade stufe=2", campaign=camp)
+    rpgkernel.resolve("manöver Kael manöver=Mantel-Parade stufe=1", campaign=camp)
+    assert "Initiative +3" in camp.figure("Kael").conditions and ad(camp, "Kael") == 17
+    enc.next_round()                       # the order holds for the fight
+    assert enc.order == ["Ork", "Goblin", "Kael"]
+    # a new initiative: the same W10s, Kael now 9 + 3 + 3 = 15 goes first
+    enc.next_round(new_initiative=True, dice=[3, 5, 3])
+    assert enc.order == ["Kael", "Ork", "Goblin"]
+    # given totals are taken as they are
+    enc.next_round(new_initiative=True, rolls={"Kael": 10, "Ork": 12, "Goblin": 11})
+    assert enc.order == ["Ork", "Goblin", "Kael"]

@@ -237,3 +237,77 @@ def test_resolve_lines_apply_effects(camp):
     assert pv["P(Ziel Hauptmann)"] == 0.5
     card = repr(rpgkernel.resolve('fliehen "Goblin 2" -> Hauptmann', campaign=camp, dice=[1]))
     assert "Flucht +4" in card
+
+
+def test_flee_gives_no_free_attack_to_those_who_may_not_attack():
+    ork = fig("Ork", rk=7, tp=6)
+    frei = fig("Frei", stufe=1, waffen=["Schwert (W8)"])
+    held = dict(fig("Gehalten", stufe=1, waffen=["Schwert (W8)"]), conditions={"festgehalten": {}})
+    parry = dict(fig("Pariert", stufe=1, angriffsbonus=2, waffen=["Schwert (W8)"]), conditions={"pariert": {}})
+    spear = dict(fig("Speer", stufe=1, waffen=["Speer (W6, Sturm)"]), conditions={"gegen Sturm gestemmt": {}})
+    res = osr.fliehen(ork, [held, parry, frei, spear], Roller(dice=[9, 3]), S)   # only Frei: 9 + 4 = 13 hits
+    assert res.outcome == {"schaden": 3}
+    texts = [s.text for s in res.steps]
+    assert sum("Kein Angriff mit +4" in x for x in texts) == 3
+    assert any("festgehalten" in x for x in texts) and any("gestemmt" in x for x in texts)
+    pv = osr.fliehen(ork, [held, parry, frei, spear], None, S).preview
+    assert [k for k in pv if k.startswith("P(Treffer")] == [next(k for k in pv if "Frei" in k)]
+    # a set spear is not barred against a charging figure that flees: it strikes, for double damage
+    stuermt = dict(ork, conditions={"stürmt": {}})
+    res = osr.fliehen(stuermt, [spear], Roller(dice=[8, 2]), S)   # RK 8 (no Dex: 1 worse): needs 12; 8 + 4
+    assert res.outcome == {"schaden": 4}
+    pv = osr.fliehen(stuermt, [spear], None, S).preview
+    assert [v for k, v in pv.items() if k.startswith("P(Treffer")] == [13 / 20]   # W20 >= 8
+
+
+@pytest.mark.parametrize("entry, laenge", [("Langschwert (W8, Länge 3,5)", 3.5), ("Langschwert (W8, Länge 3.5)", 3.5),
+                                           ("Speer (W6,Länge 8,5,Sturm)", 8.5), ("Speer (W6, Sturm, Länge 12)", 12.0)])
+def test_weapon_lengths_with_a_decimal_comma(entry, laenge):
+    w = osr.waffe(entry)
+    assert w.laenge == laenge and w.schaden in ("W8", "W6")
+    assert w.sturm == ("Sturm" in entry)
+
+
+@pytest.mark.parametrize("entry", ["Speer (W6, Länge acht)", "Speer (W6, Länge 3,5,5)", "Speer (W6, Länge)",
+                                   "Speer (W6, Länge -3)"])
+def test_a_malformed_length_is_refused_in_german(entry):
+    with pytest.raises(Exception, match="ist keine Länge"):
+        osr.waffe(entry)
+
+
+def test_saving_throws_by_the_gm_table(tmp_path):
+    table = tmp_path / "rw.yaml"
+    table.write_text("kategorien: [Gift, Odem]\ntabellen:\n  Kämpfer:\n    - stufen: [0, 2]\n      wurf: [14, 17]\n"
+                     "    - stufen: [3, 20]\n      wurf: [11, 13]\n  Kleriker:\n    - stufen: [0, 20]\n"
+                     "      wurf: [9, 15]\n", encoding="utf-8")
+    s = osr.Einstellungen(rettung=osr.rettung_laden(table))
+    ork = fig("Ork", tw="1")                                   # 1 TW -> Stufe 2
+    pv = osr.rettungswurf(ork, "gift", None, s, bonus=2).preview
+    assert list(pv.values()) == [pytest.approx(float((icepool.d20 + 2 >= 14).probability(True)), abs=1e-12)]
+    assert "Stufe 2" in next(iter(pv))
+    assert osr.rettungswurf(fig("Oger", tw="4+1"), "Odem", None, s).preview.popitem()[1] == 8 / 20   # Stufe 6: 13
+    giant = fig("Riese", tw="2", rettungsstufe_mod=-1)         # 2 TW -> 3, minus 1 -> 2
+    assert osr.rettungsstufe(giant) == 2 and osr.rettungsziel(giant, "Gift", s)[0] == 14
+    shaman = fig("Schamane", tw="1", klasse="Kleriker")
+    assert osr.rettungsziel(shaman, "Gift", s)[0] == 9
+    res = osr.rettungswurf(ork, "Gift", Roller(dice=[12]), s, bonus=2)
+    assert res.outcome == {"gelungen": True, "wurf": 14, "nötig": 14}
+    assert osr.rettungswurf(ork, "Gift", Roller(dice=[11]), s, bonus=2).outcome["gelungen"] is False
+    with pytest.raises(OsrError, match="unbekannte Kategorie"):
+        osr.rettungswurf(ork, "Feuer", None, s)
+    with pytest.raises(OsrError, match="Keine Rettungswurftabelle"):
+        osr.rettungswurf(fig("D", tw="1", rettungsklasse="Dieb"), "Gift", None, s)
+    with pytest.raises(OsrError, match="Rettungswurftabelle"):
+        osr.rettung_laden(__file__)
+    with pytest.raises(OsrError, match="Rettungswurftabelle"):
+        osr.einrichten(rettungswuerfe=__file__)
+    assert aktuell().rettung == osr.rettung_laden()
+    example = (osr.core.DATA / "rettungswuerfe.yaml").read_text(encoding="utf-8")
+    assert example.startswith("# BEISPIEL") and "KEINE veröffentlichte Tabelle" in example
+
+
+def test_the_save_verb_through_resolve(camp):
+    res = rpgkernel.resolve('save "Goblin 1" kategorie=Odem bonus=1', campaign=camp, dice=[18])
+    assert res.outcome == {"gelungen": True, "wurf": 19, "nötig": 17}   # example table: 1-1 TW -> Stufe 1, Odem 17
+    pv = rpgkernel.resolve('rettungswurf "Goblin 1" kategorie=Odem bonus=1', campaign=camp, preview=True).preview
+    assert list(pv.values()) == [5 / 20]

@@ -7,7 +7,7 @@ Procedures read figures (campaign records: ``sheet``, ``resources``,
 
 Modules: ``sheet`` (sheet, INI, BP), ``data`` (GM data, ``data/``), ``probe``
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra),
-``bewegung`` (positions and moves), ``manoever`` (the manoeuvres),
+``initiative`` (INI, ties, P(acting before)), ``bewegung`` (positions and moves), ``manoever`` (the manoeuvres),
 ``verbs`` (``%%resolve``).
 """
 
@@ -20,13 +20,14 @@ from .. import register
 from ..base import Ruleset
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .data import KampfwerteError, data, use_data
+from .initiative import gleichstand, ini, p_vor
 from .map import HexKarte, abstand, karte, nachbarn, use_karte
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, spielercharakter
 
 __all__ = ["HexKarte", "Kampfwerte", "KampfwerteError", "SHEET", "TALENTE", "abstand", "bewegen",
            "bewegungspunkte", "data", "erfolge_dist", "erreichbar", "initiativewert", "karte", "nachbarn",
-           "p_gelingt", "platzieren", "position", "spielercharakter", "use_data", "use_karte", "wuerfeln"]
+           "p_gelingt", "p_vor", "platzieren", "position", "spielercharakter", "use_data", "use_karte", "wuerfeln"]
 
 
 class Kampfwerte(Ruleset):
@@ -38,6 +39,8 @@ class Kampfwerte(Ruleset):
         "entwaffnet": t("kampfwerte.cond_disarmed"),
         "Finte": t("kampfwerte.cond_feint"),
         "Klingenschild": t("kampfwerte.cond_blade_shield"),
+        "Riposte": t("kampfwerte.cond_riposte"),
+        "Initiative": t("kampfwerte.cond_ini"),
     }
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
@@ -46,20 +49,16 @@ class Kampfwerte(Ruleset):
                 "BP": {"value": bp, "max": bp}}
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """Initiativewert + 1W10, rolled once at the start of the fight (Initiative)."""
-        wert = initiativewert(combatant.get("sheet", {}))
+        """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
+        the fight and again only when the GM calls for a new initiative (Initiative)."""
+        wert = ini(combatant)
         return f"W10{wert:+d}" if wert else "W10"
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
         INSTINKT (Initiative), then the name."""
-        def key(name: str) -> tuple:
-            rec = combatants[name]
-            s = rec.get("sheet", {})
-            return (-rolls[name], not spielercharakter(rec), -s.get("AUFMERKSAMKEIT", 0),
-                    -s.get("GEWANDTHEIT", 0), -s.get("INSTINKT", 0), name)
-        return sorted(combatants, key=key)
+        return sorted(combatants, key=lambda name: (-rolls[name], *gleichstand(name, combatants[name])))
 
 
 from .verbs import VERBS  # noqa: E402

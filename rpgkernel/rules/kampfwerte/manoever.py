@@ -16,12 +16,18 @@ from ...messages import t
 from ..resolution import Effect, Resolution
 from .bewegung import feld_name, position
 from .data import KampfwerteError, data
+from .initiative import INI_BONUS, ini_bonus
 from .map import RICHTUNGEN, Hex, abstand, karte
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 
 MAX_STUFE = 5
 FINTE = "Finte +"
+RIPOSTE = "Riposte "
 FINTE_ERFOLGE = 6
+#: the condition that records a pending attack a reaction may answer (name -> prefix + level)
+VERMERK = {"Finte": FINTE, "Riposte": RIPOSTE}
+#: attacks a reaction can only answer while their record is pending (a Finte never lapses)
+NUR_VERMERKT = ("Finte",)
 
 
 def eintrag(name: str) -> dict[str, Any]:
@@ -66,12 +72,18 @@ def reaktion_erlaubt(angriff: str, angriff_stufe: int, reaktion: str, stufe: int
                                                            or stufe >= angriff_stufe)
 
 
+def vermerkt(record: Mapping[str, Any], angriff: str) -> int | None:
+    """The level of the figure's pending ``angriff`` (condition ``Finte +N``, ``Riposte N``), None if none."""
+    prefix = VERMERK.get(angriff)
+    for c in record.get("conditions", {}) if prefix else ():
+        if c.startswith(prefix) and c[len(prefix):].isdigit():
+            return int(c[len(prefix):])
+    return None
+
+
 def finte_bonus(record: Mapping[str, Any]) -> int:
     """The damage bonus of a pending Finte (condition ``Finte +N``), 0 if none."""
-    for c in record.get("conditions", {}):
-        if c.startswith(FINTE):
-            return int(c[len(FINTE):])
-    return 0
+    return vermerkt(record, "Finte") or 0
 
 
 def finte_gilt(actor: Mapping[str, Any], m: Mapping[str, Any]) -> int:
@@ -113,6 +125,13 @@ def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name
     if m.get("antwort_auf"):
         if gegen is None:
             raise KampfwerteError(t("kampfwerte.reaction_needs", name=name, to=", ".join(m["antwort_auf"])))
+        echt = vermerkt(targets[0], gegen[0])
+        if echt is None and gegen[0] in NUR_VERMERKT:
+            raise KampfwerteError(t("kampfwerte.reaction_nothing_pending", name=name, to=gegen[0],
+                                    target=targets[0]["name"]))
+        if echt is not None and echt != gegen[1]:
+            raise KampfwerteError(t("kampfwerte.reaction_wrong_level", name=name, to=gegen[0], said=gegen[1],
+                                    target=targets[0]["name"], stufe=echt))
         if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe):
             raise KampfwerteError(t("kampfwerte.reaction_refused", name=name, to=gegen[0], stufe=gegen[1]))
     return ad
@@ -198,6 +217,11 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
     if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
         res.effects.append(Effect(targets[0]["name"], condition=f"{FINTE}{finte_bonus(targets[0])}", on=False))
         res.step(t("kampfwerte.step_feint_negated", target=targets[0]["name"]), "Riposte")
+    if gegen is not None and (echt := vermerkt(targets[0], gegen[0])) is not None and not m.get("negiert_finte"):
+        res.effects.append(Effect(targets[0]["name"], condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
+    if m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # answerable reaction (Riposte)
+        res.effects.append(Effect(who, condition=f"{VERMERK[name]}{stufe}", rounds=1, ends="rundenende"))
+        res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=stufe), name)
     if treffer and m.get("entwaffnen"):
         res.effects.append(Effect(targets[0]["name"], condition="entwaffnet"))
     if treffer and m.get("stossen"):
@@ -206,8 +230,12 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
         res.effects.append(Effect(who, condition="Klingenschild", rounds=1, ends="zugbeginn"))
         out["paraden"] = stufe
     if m.get("initiative"):
+        alt = ini_bonus(actor)
+        if alt:
+            res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt}", on=False))
+        res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt + stufe}"))
         out["initiative"] = stufe
-        res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe), "Mantel-Parade")
+        res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe, total=alt + stufe), "Mantel-Parade")
     if nach is not None:
         _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name)
     res.outcome = out

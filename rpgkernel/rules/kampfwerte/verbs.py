@@ -8,6 +8,7 @@ from ...messages import t
 from ..resolution import Effect, Request, Resolution, Verb
 from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
 from .data import KampfwerteError, data
+from .initiative import ini, p_vor
 from .manoever import ausfuehren, vorschau
 from .map import karte, parse_hex
 from .probe import erfolge_dist, p_gelingt, wuerfeln
@@ -66,6 +67,17 @@ def _neue_runde(req: Request) -> Resolution:
     return res
 
 
+def _vor(req: Request) -> Resolution:
+    """Exact chance to act before the opponent with INI + 1W10 and the tie rules (Initiative)."""
+    a, b = req.actors[0], req.targets[0]
+    p = p_vor(a, b)
+    res = Resolution("kampfwerte", "vor", (a["name"],), (b["name"],), preview=p)
+    res.step(t("kampfwerte.step_before", figure=a["name"], ini=ini(a), target=b["name"], ini_target=ini(b),
+               p=f"{p:.1%}"), "Initiative")
+    res.outcome = {"p_vor": p}
+    return res
+
+
 def _gegen(text: Any) -> tuple[str, int] | None:
     """``gegen=Finte:2``: the manoeuvre a reaction answers and its level."""
     if not text:
@@ -104,6 +116,8 @@ VERBS = {
     "probe": Verb("probe", _probe, "Probe: W10-Pool eines Talents (mind. 2 Erfolge)", ("test",),
                   options={"talent": "text", "mod": "int", "schwierigkeit": "int"},
                   example="probe Kael talent=HEIMLICHKEIT mod=1", actors="one", preview=_probe_vorschau),
+    "vor": Verb("vor", _vor, "Exakte Chance, vor dem Gegner zu handeln (Initiative)", ("before",), "one",
+                example="vor Kael -> Ork", actors="one", preview=lambda r: p_vor(r.actors[0], r.targets[0])),
     "bp": Verb("bp", _neue_runde, "Neue Runde: Bewegungspunkte auffüllen (Bewegungspunkte)", ("runde",),
                example="bp Kael, Ork"),
 }

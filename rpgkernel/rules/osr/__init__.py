@@ -4,8 +4,9 @@ Procedures read figures (``sheet``, ``resources``, ``conditions``, ``side``),
 roll through a ``Roller`` and return a ``Resolution``; they change nothing
 themselves. Modules: ``core`` (settings, weapons, hit dice, the roll needed),
 ``initiative`` (surprise, side initiative), ``angriff`` (attacks, modifiers,
-fleeing, previews), ``aktionen`` (declared actions, spells, breaking free);
-``data/`` holds the seed's hit-dice table and the example attack matrix.
+fleeing, previews), ``aktionen`` (declared actions, spells, breaking free),
+``rettung`` (saving throws); ``data/`` holds the seed's hit-dice table, the
+example attack matrix and the example saving-throw tables.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from .core import (
     matrix_laden,
     mindestwurf,
     p_treffer,
+    rettung_laden,
     schaden_dist,
     stufe_aus_tw,
     waffe,
@@ -51,6 +53,7 @@ from .initiative import (
     ueberraschung,
     wuerfeln,
 )
+from .rettung import rettungsstufe, rettungswurf, rettungsziel
 
 __all__ = [
     "VERBS",
@@ -71,6 +74,10 @@ __all__ = [
     "p_treffer",
     "parieren",
     "plan",
+    "rettung_laden",
+    "rettungsstufe",
+    "rettungswurf",
+    "rettungsziel",
     "rueckzug",
     "schaden_dist",
     "seiteninitiative",
@@ -96,6 +103,9 @@ class Osr(Ruleset):
         "angriffsstufe": Field("int", "Besondere Angriffsstufe (z. B. Blutmücken: 5)", 0, 40),
         "stufe_mod": Field("int", "Anpassung der Angriffsstufe durch die SL (z. B. +1 erhöhte Position)", -20, 20),
         "klasse": Field("text", "Angriffsmatrix (Standard: Kämpfer)"),
+        "rettungsklasse": Field("text", "Rettungswurftabelle (Standard: wie klasse, sonst Kämpfer)"),
+        "rettungsstufe_mod": Field("int", "Anpassung der Stufe für Rettungswürfe (z. B. −2 riesig, unintelligent)",
+                                   -20, 20),
         "etw0": Field("int", "ETW0 (THAC0): statt der Matrix W20 ≥ ETW0 − RK", -20, 40),
         "ab": Field("int", "Angriffsbonus bei aufsteigender RK", -20, 40),
         "rk": Field("int", "Rüstungsklasse (absteigend: 10 ungerüstet)", -20, 30, required=True),
@@ -215,6 +225,13 @@ VERBS = {
                     "Zauber beginnen (im eigenen Segment, Zauberzeit in Segmenten)", ("cast",),
                     options={"spruch": "text", "zeit": "int", "segment": "int"},
                     example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one"),
+    "rettungswurf": Verb("rettungswurf", lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), r.roller,
+                                                                aktuell(), r.options.get("bonus", 0)),
+                         "Rettungswurf nach der Tabelle der SL (W20 ≥ Wert der Kategorie)", ("save",),
+                         options={"kategorie": "text", "bonus": "int"},
+                         example="rettungswurf Ork kategorie=Gift", actors="one",
+                         preview=lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), None, aktuell(),
+                                                        r.options.get("bonus", 0)).preview),
     "losreißen": Verb("losreißen", lambda r: losreissen(r.actors[0], r.options.get("chance", 0), r.roller),
                       "Sich aus dem Griff befreien (Chance nach relativer Stärke, W%)", ("break",),
                       options={"chance": "int"}, example="losreißen Goblin 2 chance=30", actors="one",

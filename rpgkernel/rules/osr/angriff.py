@@ -322,10 +322,21 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
 
 def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], roller: Roller,
             settings: Einstellungen, o: Mapping[str, Any] | None = None) -> Resolution:
-    """Aus dem Kampf fliehen: each opponent in melee gets an immediate extra attack at +4."""
+    """Aus dem Kampf fliehen: each opponent in melee gets an immediate extra attack at +4.
+
+    Only opponents that may attack this round (``darf_angreifen`` against the fleeing figure):
+    one held, parrying, withdrawing, advancing cautiously or with a weapon set against a charge
+    (unless the fleeing figure is charging) gets none."""
     o = o or {}
     res = Resolution("osr", "fliehen", (name(flieher),), tuple(name(g) for g in gegner))
-    plans = [plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]) for g in gegner]
+    plans, gesperrt = [], []
+    for g in gegner:
+        try:
+            darf_angreifen(g, flieher)
+        except OsrError as why:
+            gesperrt.append(str(why))
+            continue
+        plans.append(plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]))
     preview: dict[str, Any] = {}
     for p in plans:
         p.preview(preview, tag=f" ({p.angreifer})")
@@ -334,6 +345,8 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
         return res
     res.effects.append(Effect(name(flieher), condition="flieht", rounds=1))
     res.step(t("osr.flees", figure=name(flieher)), "Aus dem Kampf fliehen")
+    for why in gesperrt:
+        res.step(t("osr.flee_no_free_attack", why=why), "Aus dem Kampf fliehen")
     total = sum(schlag(res, p, roller, "Aus dem Kampf fliehen")[1] for p in plans)
     schaden_anwenden(res, flieher, total)
     res.outcome = {"schaden": total}

@@ -1,9 +1,10 @@
 """OSR basics (seed 001): settings, figures, weapons, hit dice and the attack matrix.
 
 Seed sections: "Kampf", "Nahkampf-Angriff", "Fernkampf-Angriffe",
-"Angriffs- und Rettungswurfmatrizen für Monster". The attack matrix is GM
-data (``data/angriffsmatrix.yaml`` is the documented example); the hit-dice
-table is the seed's (``data/trefferwuerfel.yaml``).
+"Angriffs- und Rettungswurfmatrizen für Monster". The attack matrix and the
+saving-throw tables are GM data (``data/angriffsmatrix.yaml`` and
+``data/rettungswuerfe.yaml`` are examples); the hit-dice table is the seed's
+(``data/trefferwuerfel.yaml``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ RINGEN = "W2-1"               # Ringen und Überwältigen
 _TW = re.compile(r"^\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 _WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
 _LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
+_TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
 
 
 class OsrError(RpgError, ValueError):
@@ -60,14 +62,38 @@ def matrix_laden(path: str | Path | None = None) -> dict[str, Any]:
     return {"rk": spalten, "matrizen": matrizen}
 
 
+def rettung_laden(path: str | Path | None = None) -> dict[str, Any]:
+    """The saving-throw tables: the example (data/rettungswuerfe.yaml) or the GM's file, checked."""
+    src = Path(path) if path else DATA / "rettungswuerfe.yaml"
+    try:
+        data = yaml.safe_load(src.read_text(encoding="utf-8"))
+        kategorien = [str(k) for k in data["kategorien"]]
+        tabellen: dict[str, list[tuple[int, int, list[int]]]] = {}
+        for name, zeilen in data["tabellen"].items():
+            rows = []
+            for z in zeilen:
+                lo, hi = (int(x) for x in z["stufen"])
+                wurf = [int(x) for x in z["wurf"]]
+                if len(wurf) != len(kategorien) or lo > hi:
+                    raise ValueError
+                rows.append((lo, hi, wurf))
+            tabellen[str(name)] = rows
+        if not tabellen or not kategorien or len({k.lower() for k in kategorien}) != len(kategorien):
+            raise ValueError
+    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError):
+        raise OsrError(t("osr.bad_saves", path=str(src))) from None
+    return {"kategorien": kategorien, "tabellen": tabellen}
+
+
 @dataclass
 class Einstellungen:
-    """What the GM may configure: surprise range, ties, the attack matrices, AC direction."""
+    """What the GM may configure: surprise range, ties, the attack matrices, AC direction, saving throws."""
 
     ueberrascht_bis: int = 2                    # surprised on 1-2 (first-edition default)
     gleichstand: str = "gleichzeitig"           # or "neu": tied sides roll again
     rk_aufsteigend: bool = False                # ascending AC with an attack bonus (sheet "ab")
     matrix: dict[str, Any] = field(default_factory=matrix_laden)
+    rettung: dict[str, Any] = field(default_factory=rettung_laden)
 
 
 _AKTUELL = Einstellungen()
@@ -79,14 +105,15 @@ def aktuell() -> Einstellungen:
 
 
 def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
-               matrix: str | Path | None = None) -> Einstellungen:
+               matrix: str | Path | None = None, rettungswuerfe: str | Path | None = None) -> Einstellungen:
     """Replace the settings for the session; everything is checked first, a bad value changes nothing."""
     global _AKTUELL
     if isinstance(ueberrascht_bis, bool) or not isinstance(ueberrascht_bis, int) or not 0 <= ueberrascht_bis <= 6:
         raise OsrError(t("osr.bad_surprise_range", value=repr(ueberrascht_bis)[:40]))
     if gleichstand not in ("gleichzeitig", "neu"):
         raise OsrError(t("osr.bad_tie_rule", value=repr(gleichstand)[:40]))
-    _AKTUELL = Einstellungen(ueberrascht_bis, gleichstand, bool(rk_aufsteigend), matrix_laden(matrix))
+    _AKTUELL = Einstellungen(ueberrascht_bis, gleichstand, bool(rk_aufsteigend), matrix_laden(matrix),
+                             rettung_laden(rettungswuerfe))
     return _AKTUELL
 
 
@@ -117,7 +144,8 @@ def name(figure: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class Waffe:
-    """A weapon entry, e.g. 'Speer (W6, Länge 8, Sturm)' or 'Kurzbogen (W6, Fernkampf)'.
+    """A weapon entry, e.g. 'Speer (W6, Länge 8, Sturm)', 'Langschwert (W8, Länge 3,5)' or
+    'Kurzbogen (W6, Fernkampf)'.
 
     Qualities: ``Fernkampf`` (missile weapon), ``Sturm`` (can be set against a
     charge), ``Lanze``, ``Länge N`` (feet, for who strikes first in a charge).
@@ -141,7 +169,7 @@ def waffe(entry: str) -> Waffe:
     m = _WAFFE.match(entry)
     if m is None:
         raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
-    teile = [p.strip() for p in m.group("inhalt").split(",") if p.strip()]
+    teile = [p.strip() for p in _TRENNER.split(m.group("inhalt")) if p.strip()]
     if not teile:
         raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
     try:
@@ -153,6 +181,8 @@ def waffe(entry: str) -> Waffe:
         low, laenge = q.lower(), _LAENGE.match(q)
         if laenge:
             kw["laenge"] = float(laenge.group(1).replace(",", "."))
+        elif low.startswith("länge"):
+            raise SheetError(t("osr.bad_length", entry=entry[:80], quality=q[:40]))
         elif low in ("fernkampf", "sturm", "lanze"):
             kw[low] = True
         else:
@@ -214,15 +244,18 @@ def angriffsstufe(figure: Mapping[str, Any]) -> int:
     """The level for the attack matrix: a special attack level (blood midges attack as 5), else the
     level, else the hit dice's equivalent; plus the GM's adjustment (``stufe_mod``: position, …)."""
     s = sheet(figure)
-    if s.get("angriffsstufe") is not None:
-        base = s["angriffsstufe"]
-    elif s.get("stufe") is not None:
-        base = s["stufe"]
-    elif s.get("tw") is not None:
-        base = stufe_aus_tw(s["tw"])
-    else:
-        raise OsrError(t("osr.no_level", figure=name(figure)))
+    base = s["angriffsstufe"] if s.get("angriffsstufe") is not None else grundstufe(figure)
     return max(0, base + int(s.get("stufe_mod") or 0))
+
+
+def grundstufe(figure: Mapping[str, Any]) -> int:
+    """The level, else the level equivalent of the hit dice."""
+    s = sheet(figure)
+    if s.get("stufe") is not None:
+        return s["stufe"]
+    if s.get("tw") is not None:
+        return stufe_aus_tw(s["tw"])
+    raise OsrError(t("osr.no_level", figure=name(figure)))
 
 
 def zauberstufe(figure: Mapping[str, Any]) -> int:

@@ -1,0 +1,61 @@
+"""Saving throws by the GM's tables (seed 001, "Angriffs- und Rettungswurfmatrizen für Monster").
+
+The tables are GM data (``core.rettung_laden``); a monster saves at the level
+equivalent of its hit dice, by the fighter's table unless the GM names another
+(``rettungsklasse``, else ``klasse``), with the GM's level adjustment
+(``rettungsstufe_mod``, e.g. lower for huge unintelligent creatures). A save
+succeeds when W20 + modifiers >= the number in the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import Roller
+from ...messages import t
+from ..resolution import Resolution
+from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet
+
+
+def rettungsstufe(figure: Mapping[str, Any]) -> int:
+    """The level for the saving-throw table: level or hit-dice equivalent plus the GM's adjustment."""
+    return max(0, grundstufe(figure) + int(sheet(figure).get("rettungsstufe_mod") or 0))
+
+
+def rettungsziel(figure: Mapping[str, Any], kategorie: str | None, settings: Einstellungen) -> tuple[int, str, str]:
+    """The W20 roll needed, the category as the table spells it, and how it was found."""
+    tabellen, kategorien = settings.rettung["tabellen"], settings.rettung["kategorien"]
+    spalte = next((i for i, k in enumerate(kategorien) if kategorie and k.lower() == kategorie.lower()), None)
+    if spalte is None:
+        raise OsrError(t("osr.unknown_save_category", value=str(kategorie or "")[:40], known=", ".join(kategorien)))
+    s = sheet(figure)
+    klasse = s.get("rettungsklasse") or s.get("klasse") or "Kämpfer"
+    rows = tabellen.get(klasse)
+    if rows is None:
+        raise OsrError(t("osr.unknown_save_table", name=klasse[:40], known=", ".join(tabellen)))
+    stufe = rettungsstufe(figure)
+    row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
+    if row is None:
+        raise OsrError(t("osr.level_not_in_saves", level=stufe, name=klasse))
+    return row[spalte], kategorien[spalte], t("osr.need_save", name=klasse, level=stufe)
+
+
+def rettungswurf(figure: Mapping[str, Any], kategorie: str | None, roller: Roller | None, settings: Einstellungen,
+                 bonus: int = 0) -> Resolution:
+    """A saving throw: P(success) exact before the roll; the GM applies what it saves against."""
+    need, kat, how = rettungsziel(figure, kategorie, settings)
+    f = name(figure)
+    res = Resolution("osr", "rettungswurf", (f,))
+    res.preview = {t("osr.p_save", figure=f, category=kat, mod=bonus, need=need, how=how): p_treffer(need, bonus)}
+    if roller is None:
+        return res
+    roll = roller.roll("W20")
+    total = roll.total + bonus
+    ok = total >= need
+    res.step(t("osr.save_roll", figure=f, category=kat, roll=roll.total,
+               bonus=f" {bonus:+d}" if bonus else "", total=total, need=need, how=how,
+               result=t("osr.save_ok" if ok else "osr.save_fail")),
+             "Angriffs- und Rettungswurfmatrizen für Monster", roll, value=total)
+    res.outcome = {"gelungen": ok, "wurf": total, "nötig": need}
+    return res
