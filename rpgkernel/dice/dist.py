@@ -65,7 +65,9 @@ class Dist:
                 raise ValueError("empty distribution")
             offset += nz[0]
             probs = probs[nz[0]:nz[-1] + 1]
-        return cls._shared(int(offset), tuple(probs), None)
+        d = cls.__new__(cls)
+        d._offset, d._p, d.label = int(offset), tuple(probs), None
+        return d
 
     @classmethod
     def _shared(cls, offset: int, probs: tuple[float, ...], label: str | None) -> Dist:
@@ -176,7 +178,7 @@ class Dist:
 
     # -- arithmetic ----------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
-        if isinstance(other, (int, np.integer)):
+        if isinstance(other, int) or isinstance(other, np.integer):
             return Dist._shared(self._offset + int(other), self._p, None)
         if not isinstance(other, Dist):
             return NotImplemented
@@ -193,8 +195,8 @@ class Dist:
         return Dist._shared(-self.max, self._p[::-1], None)
 
     def __sub__(self, other: Dist | int) -> Dist:
-        if isinstance(other, (int, np.integer)):
-            return self + (-int(other))
+        if isinstance(other, int) or isinstance(other, np.integer):
+            return Dist._shared(self._offset - int(other), self._p, None)
         if isinstance(other, Dist):
             return self + (-other)
         return NotImplemented
@@ -294,16 +296,19 @@ class Dist:
 
     def clip(self, lower: int | None = None, upper: int | None = None) -> Dist:
         """Outcomes below ``lower`` become ``lower``, above ``upper`` become ``upper``."""
-        lo = self.min if lower is None else max(lower, self.min)
-        hi = self.max if upper is None else min(upper, self.max)
+        first, last = self._offset, self._offset + len(self._p) - 1
+        lo = first if lower is None or lower < first else lower
+        hi = last if upper is None or upper > last else upper
         if lo > hi:  # the bounds cross outside the support: everything lands on one bound
-            return Dist.const(lower if lower is not None and lower > self.max else upper)
-        if lo == self.min and hi == self.max:
+            return Dist.const(lower if lower is not None and lower > last else upper)
+        if lo == first and hi == last:
             return self
-        i, j = lo - self._offset, hi - self._offset
+        i, j = lo - first, hi - first
         p = list(self._p[i:j + 1])
-        p[0] += math.fsum(self._p[:i])
-        p[-1] += math.fsum(self._p[j + 1:])
+        if i:
+            p[0] += math.fsum(self._p[:i])
+        if hi < last:
+            p[-1] += math.fsum(self._p[j + 1:])
         return Dist._owned(lo, p)
 
     def map(self, f: Callable[[int], int]) -> Dist:

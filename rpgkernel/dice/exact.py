@@ -14,7 +14,6 @@ from functools import lru_cache
 from itertools import product
 from typing import Callable, Mapping, Sequence
 
-
 from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
@@ -35,28 +34,43 @@ def exact_cached(node: Node) -> Dist:
 
 
 def exact(node: Node) -> Dist:
-    """The exact distribution of a parsed expression."""
+    """The exact distribution of a parsed expression.
+
+    Constants stay ints where they meet a ``Dist`` (``X-2``, ``max(0, X)``):
+    a shift or a clip, without a ``Dist`` of their own.
+    """
+    if isinstance(node, Pool):
+        return pool_dist(node)
     if isinstance(node, Const):
         return Dist.const(node.value)
-    if isinstance(node, Paren):
-        return exact(node.inner)
-    if isinstance(node, Neg):
-        return -exact(node.operand)
     if isinstance(node, BinOp):
-        left, right = exact(node.left), exact(node.right)
+        left, right = exact(node.left), node.right
+        right = right.value if isinstance(right, Const) else exact(right)
         if node.op == "+":
             return left + right
         if node.op == "-":
             return left - right
         return left * right
     if isinstance(node, Call):
-        args = [exact(a) for a in node.args]
-        result = args[0]
-        for a in args[1:]:
-            result = result.maximum(a) if node.name == "max" else result.minimum(a)
-        return result
-    if isinstance(node, Pool):
-        return pool_dist(node)
+        highest = node.name == "max"
+        result: Dist | None = None
+        bound: int | None = None  # the extreme of the constant arguments
+        for arg in node.args:
+            if isinstance(arg, Const):
+                v = arg.value
+                bound = v if bound is None else max(bound, v) if highest else min(bound, v)
+            else:
+                d = exact(arg)
+                result = d if result is None else result.maximum(d) if highest else result.minimum(d)
+        if result is None:
+            return Dist.const(bound)
+        if bound is None:
+            return result
+        return result.clip(lower=bound) if highest else result.clip(upper=bound)
+    if isinstance(node, Paren):
+        return exact(node.inner)
+    if isinstance(node, Neg):
+        return -exact(node.operand)
     raise TypeError(node)
 
 
@@ -89,19 +103,25 @@ def _indicator(sel: Selector) -> Callable[[int], int]:
     return lambda v: 1 if sel(v) else 0
 
 
+_EXACT_DICE = 100  # the highest of at most this many plain dice is counted in integers
+
+
 def pool_dist(pool: Pool) -> Dist:
     """The distribution of a pool's value: sum or success count of the kept dice."""
+    groups, keep, count, _ = pool
     kinds: dict[Die, int] = {}
-    for g in pool.groups:
-        kinds[g.die] = kinds.get(g.die, 0) + g.count
-    n = pool.size
-    keep = pool.keep if pool.keep is not None and pool.keep[1] < n else None
-    count = pool.count
+    n = 0
+    for c, die in groups:
+        kinds[die] = kinds.get(die, 0) + c
+        n += c
+    if keep is not None and keep[1] >= n:
+        keep = None
     if keep is None and count is not None:
         return _binomial_sum(kinds, count)
     highest = keep is not None and keep[0] == "h"
     if keep is not None and keep[1] == 1:
-        single = _extreme(kinds, highest)
+        single = _plain_highest(kinds) if highest and n <= _EXACT_DICE and \
+            all(die.plain for die in kinds) else _extreme(kinds, highest)
         return single.map(_indicator(count)) if count is not None else single
     groups = [(die_dist(die), c) for die, c in kinds.items()]
     if keep is None:
@@ -143,31 +163,33 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
     total: Dist | None = None
     for die, n in kinds.items():
         if die.plain:
-            hits, faces = sel.matches_in(1, die.sides), die.sides
-            p = hits / faces
-        else:
+            hits, sides = sel.matches_in(1, die.sides), die.sides
+            part = Dist.const(0) if hits == 0 else Dist.const(n) if hits == sides else \
+                _binomial(n, hits, sides - hits)
+        else:  # n Bernoulli trials
             pmf = die_dist(die).pmf()
-            hits, faces = sum(1 for v in pmf if sel(v)), len(pmf)
-            p = math.fsum(q for v, q in pmf.items() if sel(v))
-        part = Dist.const(0) if hits == 0 else Dist.const(n) if hits == faces else _binomial(n, p)
+            hit = math.fsum(q for v, q in pmf.items() if sel(v))
+            miss = math.fsum(q for v, q in pmf.items() if not sel(v))
+            part = Dist.const(0) if not hit else Dist.const(n) if not miss else \
+                Dist._owned(0, [miss, hit]).repeat_sum(n)
         total = part if total is None else total + part
     assert total is not None
     return total
 
 
-def _binomial(n: int, p: float) -> Dist:
-    """Binomial(n, p), 0 < p < 1: the mode from log-gamma, the rest by the term ratio."""
-    m = min(n, int((n + 1) * p))
-    pmf = [0.0] * (n + 1)
-    pmf[m] = math.exp(math.lgamma(n + 1) - math.lgamma(m + 1) - math.lgamma(n - m + 1)
-                      + m * math.log(p) + (n - m) * math.log1p(-p))
-    odds = p / (1.0 - p)
-    for k in range(m, n):
-        pmf[k + 1] = pmf[k] * (n - k) / (k + 1) * odds
-    for k in range(m, 0, -1):
-        pmf[k - 1] = pmf[k] * k / (n - k + 1) / odds
-    total = math.fsum(pmf)
-    return Dist._owned(0, [x / total for x in pmf])
+def _binomial(n: int, hit: int, miss: int) -> Dist:
+    """Binomial(n, hit / (hit + miss)) for positive integer weights, exactly.
+
+    The counts C(n, k) hit^k miss^(n-k) are integers, each from the one
+    before; each probability is rounded once, when divided by (hit + miss)^n.
+    """
+    count = miss ** n
+    counts = [count]
+    for k in range(n):
+        count = count * (n - k) * hit // ((k + 1) * miss)
+        counts.append(count)
+    total = (hit + miss) ** n
+    return Dist._owned(0, [c / total for c in counts])
 
 
 def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
@@ -200,6 +222,31 @@ def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
     else:
         pmf = [a - b for a, b in zip(joint, joint[1:])] + [joint[-1]]
     return Dist._owned(lo, pmf)
+
+
+def _plain_highest(kinds: dict[Die, int]) -> Dist:
+    """The highest of plain dice, exactly, from counts of outcomes.
+
+    With the kinds sorted by sides s_1 < s_2 < …, the highest die shows v,
+    for s_{j-1} < v <= s_j, in (v^m - (v-1)^m) · s_1^c_1 ⋯ s_{j-1}^c_{j-1}
+    outcomes: the m dice with s_j or more sides show 1..v and not all of
+    them less, the smaller ones anything. Each probability is rounded once,
+    when divided by the number of all outcomes.
+    """
+    kinds_up = sorted(kinds.items())  # plain dice differ in their sides only
+    m, outcomes = 0, 1
+    for die, count in kinds_up:
+        m += count
+        outcomes *= die.sides ** count
+    pmf: list[float] = []
+    smaller, low = 1, 1  # the outcomes of the dice with fewer sides than v; the first v
+    for die, count in kinds_up:
+        sides = die.sides
+        pmf += [(v ** m - (v - 1) ** m) * smaller / outcomes for v in range(low, sides + 1)]
+        smaller *= sides ** count
+        m -= count
+        low = sides + 1
+    return Dist._owned(1, pmf)
 
 
 def nth_highest(dists: Sequence[Dist], n: int) -> Dist:

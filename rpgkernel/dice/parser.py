@@ -6,9 +6,14 @@ an immutable tree of ``nodes``; results without variables are cached.
 
 The descent reads the token texts directly: a token is recognised by set
 and dict lookups on its text (keywords in every spelling), and a number is
-the only token that starts with a digit. Each method takes the index of
-its first token and returns its node with the index after it; positions in
-the source are found again only when an error needs them.
+the only token that starts with a digit. Each rule takes the index of its
+first token and returns its node with the index after it; positions in the
+source are found again only when an error needs them.
+
+Parsing a short expression for the first time in a process is dominated by
+the first run of each function and line on the way, so the grammar has few
+rules: ``sum`` (with its operands), ``dice`` (one group or a pool in braces,
+with all modifiers) and ``call``; the rarer parts have their own methods.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ _KEEP_TYPOS = frozenset(("k", "K", "kK"))  # 4W6k3: "kh" was meant
 _POOL_MODIFIERS = _KEEP.keys() | _CMP | _KEEP_TYPOS
 _OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*"}
 _FUNCTIONS = ("max", "min")
+_new = tuple.__new__  # builds a node without its Python-level __new__ (hot path)
 
 
 def _is_number(text: str) -> bool:
@@ -56,26 +62,30 @@ def parse(text: str, variables: Mapping[str, object] | None = None) -> Node:
         raise DiceSyntaxError(t("dice.empty"))
     if variables is None or "@" not in text:
         return _parse_cached(text)
-    return _Parser(text, variables).parse()
+    return _parse(text, variables)
 
 
-@lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> Node:
-    return _Parser(text, None).parse()
+def _parse(src: str, variables: Mapping[str, object] | None = None) -> Node:
+    if len(src) > limits.MAX_LENGTH:
+        raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
+    p = _Parser()
+    p.src, p.toks, p.depth, p.n_dice, p.variables = src, _TOKEN.findall(src), 0, 0, variables
+    p.toks.append(_END)
+    if p.toks[0] == _END:  # nothing but white space
+        raise DiceSyntaxError(t("dice.empty"))
+    node, k = p.sum(0)
+    if p.toks[k] != _END:
+        raise p.trailing(k)
+    return node
+
+
+_parse_cached = lru_cache(maxsize=4096)(_parse)
 
 
 class _Parser:
-    __slots__ = ("src", "toks", "depth", "n_dice", "variables")
+    """The state of one parse: the source, its tokens, nesting depth and dice so far."""
 
-    def __init__(self, src: str, variables: Mapping[str, object] | None) -> None:
-        if len(src) > limits.MAX_LENGTH:
-            raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
-        self.src = src
-        self.toks = _TOKEN.findall(src)
-        self.toks.append(_END)
-        self.depth = 0
-        self.n_dice = 0
-        self.variables = variables
+    __slots__ = ("src", "toks", "depth", "n_dice", "variables")
 
     # -- errors --------------------------------------------------------
     def position(self, k: int) -> int:
@@ -101,9 +111,20 @@ class _Parser:
             suggestion = t("suggest.die", suggestion=f"{before}W{after}")
         return self.error(t("dice.trailing", found=text[0]), k, suggestion)
 
+    def too_deep(self, k: int) -> DiceLimitError:
+        return self.error(t("limit.depth", max=limits.MAX_DEPTH), k, cls=DiceLimitError)
+
+    def too_many_dice(self, k: int) -> DiceLimitError:
+        return self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), k,
+                          cls=DiceLimitError)
+
     # -- checks --------------------------------------------------------
     def number(self, k: int, what: str = "dice.number") -> int:
-        """The number at token ``k``; ``what`` is the catalogue key naming it in an error."""
+        """The number at token ``k``; ``what`` is the catalogue key naming it in an error.
+
+        The hot paths read a number of at most 9 digits (below the limit) with
+        ``int`` themselves and call this for anything else.
+        """
         text = self.toks[k]
         if not _is_number(text):
             raise self.missing(k, t(what))
@@ -112,26 +133,12 @@ class _Parser:
                              cls=DiceLimitError)
         return int(text)
 
-    def enter(self, k: int) -> None:
-        self.depth += 1
-        if self.depth > limits.MAX_DEPTH:
-            raise self.error(t("limit.depth", max=limits.MAX_DEPTH), k, cls=DiceLimitError)
-
-    def count_dice(self, n: int, at: int) -> None:
-        self.n_dice += n
-        if self.n_dice > limits.MAX_DICE:
-            raise self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), at,
-                             cls=DiceLimitError)
+    def settled(self, die: Die, at: int) -> None:
+        """Refuse a die whose reroll selector covers every face."""
+        if die.reroll is not None and all(die.reroll(f) for f in range(1, die.sides + 1)):
+            raise self.error(t("dice.reroll_all", sel=str(die.reroll), sides=die.sides), at)
 
     # -- grammar -------------------------------------------------------
-    def parse(self) -> Node:
-        if not self.src.strip():
-            raise DiceSyntaxError(t("dice.empty"))
-        node, k = self.sum(0)
-        if self.toks[k] != _END:
-            raise self.trailing(k)
-        return node
-
     def sum(self, k: int) -> tuple[Node, int]:
         """Terms joined by + and -, each a product of operands (left-associative)."""
         toks = self.toks
@@ -141,9 +148,9 @@ class _Parser:
             op = _OPERATORS.get(toks[k])
             if op == "*":
                 factor, k = self.operand(k + 1)
-                term = BinOp("*", term, factor)
+                term = _new(BinOp, ("*", term, factor))
                 continue
-            total = term if total is None else BinOp(sign, total, term)
+            total = term if total is None else _new(BinOp, (sign, total, term))
             if op is None:
                 return total, k
             sign = op
@@ -156,61 +163,142 @@ class _Parser:
         while text == "+":  # a plus sign changes nothing
             k += 1
             text = toks[k]
-        if _is_number(text):
-            n = self.number(k)
+        if "0" <= text < ":":  # a number
             if toks[k + 1] in _DIE:
-                return self.dice(n, k, k + 1)
-            return Const(n), k + 1
+                return self.dice(k, False)
+            return _new(Const, (int(text) if len(text) < 10 else self.number(k),)), k + 1
         if text in _DIE:
-            return self.dice(1, k, k)
+            return self.dice(k, False)
+        if text == "{":
+            return self.dice(k, True)
         if text == "-" or text == "−":
-            self.enter(k + 1)
+            self.depth += 1
+            if self.depth > limits.MAX_DEPTH:
+                raise self.too_deep(k + 1)
             node, k = self.operand(k + 1)
             self.depth -= 1
             return Neg(node), k
         if text == "(":
-            self.enter(k + 1)
+            self.depth += 1
+            if self.depth > limits.MAX_DEPTH:
+                raise self.too_deep(k + 1)
             inner, k = self.sum(k + 1)
             if toks[k] != ")":
                 raise self.missing(k, t("dice.close_paren"))
             self.depth -= 1
             return Paren(inner), k + 1
-        if text == "{":
-            return self.pool(k)
         if text[:1] == "@":
             return self.variable(k)
         if text[:1].isalpha() and toks[k + 1] == "(" and text not in _WORDS:
-            if text.lower() not in _FUNCTIONS:
+            name = text.lower()
+            if name not in _FUNCTIONS:
                 raise self.error(t("dice.unknown_function", name=text), k)
-            return self.call(text.lower(), k)
+            return self.call(name, k)
         raise self.missing(k, t("dice.operand"))
 
-    def die(self, k: int) -> tuple[Die, int]:
-        """The sides of a die at token ``k`` (after its letter)."""
-        if self.toks[k] == "%":
-            return Die(100), k + 1
-        sides = self.number(k, "dice.sides")
-        if sides < 1:
-            raise self.error(t("dice.no_sides", sides=sides), k)
-        if sides > limits.MAX_SIDES:
-            raise self.error(t("limit.sides", sides=sides, max=limits.MAX_SIDES), k,
-                             cls=DiceLimitError)
-        return Die(sides), k + 1
+    def dice(self, k: int, braces: bool) -> tuple[Node, int]:
+        """Dice from token ``k``: a pool in braces, or one group ``[count] letter sides``.
 
-    def dice(self, count: int, start: int, k: int) -> tuple[Node, int]:
-        """``count`` dice whose letter is token ``k``; the expression began at ``start``."""
-        die, k = self.die(k + 1)
-        if count < 1:
-            raise self.error(t("dice.no_dice", n=count), start)
-        if self.toks[k] in _DIE_MODIFIERS:
-            die, k = self.die_modifiers(die, k)
-            self.settled(die, start)
-        return self.pool_modifiers((Group(count, die),), count, False, start, k)
+        Then the modifiers: for every die of a pool after its braces, and
+        keep or count for the whole. Inlined, as one rule: this is the hot
+        path of nearly every expression.
+        """
+        toks = self.toks
+        start = k
+        if braces:
+            self.depth += 1
+            k += 1
+            if self.depth > limits.MAX_DEPTH:
+                raise self.too_deep(k)
+        groups = []
+        n = 0  # dice so far
+        while True:  # the groups, each from just after "{" or ","
+            item = k
+            text = toks[k]
+            count = 1
+            if "0" <= text < ":":
+                count = int(text) if len(text) < 10 else self.number(k)
+                k += 1
+                text = toks[k]
+            if text not in _DIE:
+                raise self.missing(k, t("dice.pool_item"))
+            k += 1
+            text = toks[k]
+            if text == "%":
+                sides = 100
+            else:
+                sides = int(text) if "0" <= text < ":" and len(text) < 10 else \
+                    self.number(k, "dice.sides")
+                if sides < 1:
+                    raise self.error(t("dice.no_sides", sides=sides), k)
+                if sides > limits.MAX_SIDES:
+                    raise self.error(t("limit.sides", sides=sides, max=limits.MAX_SIDES), k,
+                                     cls=DiceLimitError)
+            die = _new(Die, (sides, None, True, None))
+            k += 1
+            if count < 1 and not braces:  # a single group is refused before its modifiers
+                raise self.error(t("dice.no_dice", n=count), item)
+            if toks[k] in _DIE_MODIFIERS:
+                die, k = self.die_modifiers(die, k)
+                self.settled(die, item)
+            if count < 1:
+                raise self.error(t("dice.no_dice", n=count), item)
+            groups.append(_new(Group, (count, die)))
+            n += count
+            if not braces or toks[k] != ",":
+                break
+            k += 1
+        if braces:
+            if toks[k] != "}":
+                raise self.missing(k, t("dice.close_brace"))
+            self.depth -= 1
+            k += 1
+            if toks[k] in _DIE_MODIFIERS:
+                k = self.share_modifiers(groups, k)
+        self.n_dice += n
+        if self.n_dice > limits.MAX_DICE:
+            raise self.too_many_dice(start)
+        keep: tuple[str, int] | None = None
+        count_sel: Selector | None = None
+        while toks[k] in _POOL_MODIFIERS:
+            text = toks[k]
+            mod = _KEEP.get(text)
+            if mod is not None:
+                if keep is not None:
+                    raise self.error(t("dice.keep_one"), k)
+                text = toks[k + 1]
+                c = int(text) if "0" <= text < ":" and len(text) < 10 else self.number(k + 1)
+                low = 1 if mod[0] == "k" else 0
+                if not low <= c <= n - (1 - low):
+                    raise self.error(t("dice.keep_range", mod=mod, k=c, n=n, low=low,
+                                       high=n - (1 - low)), k)
+                keep = ("h", c) if mod == "kh" else ("l", c) if mod == "kl" else \
+                    ("l", n - c) if mod == "dh" else ("h", n - c)
+                k += 2
+            elif text in _CMP:
+                if count_sel is not None:
+                    raise self.error(t("dice.modifier_twice", mod=text), k)
+                text = toks[k + 1]
+                v = int(text) if "0" <= text < ":" and len(text) < 10 else self.number(k + 1)
+                count_sel = _new(Selector, (toks[k], v))
+                k += 2
+            elif _is_number(toks[k + 1]):  # 4W6k3
+                raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found=text), k,
+                                 t("suggest.keep", suggestion="kh" + toks[k + 1]))
+            else:
+                break
+        return _new(Pool, (tuple(groups), keep, count_sel, braces)), k
 
-    def settled(self, die: Die, at: int) -> None:
-        """Refuse a die whose reroll selector covers every face."""
-        if die.reroll is not None and all(die.reroll(f) for f in range(1, die.sides + 1)):
-            raise self.error(t("dice.reroll_all", sel=str(die.reroll), sides=die.sides), at)
+    def share_modifiers(self, groups: list[Group], k: int) -> int:
+        """Give the die modifiers at token ``k`` (after a pool's braces) to every group."""
+        shared, end = self.die_modifiers(Die(1), k)
+        if any(not g.die.plain for g in groups):
+            raise self.error(t("dice.modifier_twice", mod=shared.notation()[2:]), k)
+        for i, g in enumerate(groups):
+            die = Die(g.die.sides, shared.reroll, shared.reroll_once, shared.explode)
+            self.settled(die, k)
+            groups[i] = Group(g.count, die)
+        return end
 
     def die_modifiers(self, die: Die, k: int) -> tuple[Die, int]:
         toks = self.toks
@@ -220,8 +308,13 @@ class _Parser:
             if once is not None:
                 if die.reroll is not None:
                     raise self.error(t("dice.modifier_twice", mod="r"), k)
-                sel, k = self.selector(k + 1)
-                die = Die(die.sides, sel, once, die.explode)
+                op = toks[k + 1]
+                if op in _CMP:
+                    k += 1
+                else:
+                    op = "="
+                die = Die(die.sides, Selector(op, self.number(k + 1)), once, die.explode)
+                k += 2
             elif text == "!":
                 if die.explode is not None:
                     raise self.error(t("dice.modifier_twice", mod="!"), k)
@@ -239,90 +332,13 @@ class _Parser:
             else:
                 return die, k
 
-    def selector(self, k: int) -> tuple[Selector, int]:
-        """``[op] number``; without an operator the selector is equality."""
-        op = self.toks[k]
-        if op in _CMP:
-            k += 1
-        else:
-            op = "="
-        return Selector(op, self.number(k)), k + 1
-
-    def pool(self, k: int) -> tuple[Node, int]:
-        toks = self.toks
-        start = k
-        self.enter(k + 1)
-        groups = []
-        while True:  # the items, from just after "{" or ","
-            k += 1
-            item = k
-            count = 1
-            if _is_number(toks[k]):
-                count = self.number(k)
-                k += 1
-            if toks[k] not in _DIE:
-                raise self.missing(k, t("dice.pool_item"))
-            die, k = self.die(k + 1)
-            if toks[k] in _DIE_MODIFIERS:
-                die, k = self.die_modifiers(die, k)
-                self.settled(die, item)
-            if count < 1:
-                raise self.error(t("dice.no_dice", n=count), item)
-            groups.append(Group(count, die))
-            if toks[k] != ",":
-                break
-        if toks[k] != "}":
-            raise self.missing(k, t("dice.close_brace"))
-        self.depth -= 1
-        k += 1
-        if toks[k] in _DIE_MODIFIERS:  # modifiers for every die of the pool
-            shared, end = self.die_modifiers(Die(1), k)
-            if any(not g.die.plain for g in groups):
-                raise self.error(t("dice.modifier_twice", mod=shared.notation()[2:]), k)
-            for i, g in enumerate(groups):
-                die = Die(g.die.sides, shared.reroll, shared.reroll_once, shared.explode)
-                self.settled(die, k)
-                groups[i] = Group(g.count, die)
-            k = end
-        return self.pool_modifiers(tuple(groups), sum(g.count for g in groups), True, start, k)
-
-    def pool_modifiers(self, groups: tuple[Group, ...], n: int, braces: bool, start: int,
-                       k: int) -> tuple[Node, int]:
-        """Keep and count modifiers of ``n`` dice at token ``k``."""
-        self.count_dice(n, start)
-        toks = self.toks
-        if toks[k] not in _POOL_MODIFIERS:
-            return Pool(groups, None, None, braces), k
-        keep: tuple[str, int] | None = None
-        count: Selector | None = None
-        while True:
-            text = toks[k]
-            mod = _KEEP.get(text)
-            if mod is not None:
-                if keep is not None:
-                    raise self.error(t("dice.keep_one"), k)
-                c = self.number(k + 1)
-                low = 1 if mod[0] == "k" else 0
-                if not low <= c <= n - (1 - low):
-                    raise self.error(t("dice.keep_range", mod=mod, k=c, n=n, low=low,
-                                       high=n - (1 - low)), k)
-                keep = ("h", c) if mod == "kh" else ("l", c) if mod == "kl" else \
-                    ("l", n - c) if mod == "dh" else ("h", n - c)
-                k += 2
-            elif text in _CMP:
-                if count is not None:
-                    raise self.error(t("dice.modifier_twice", mod=text), k)
-                count, k = self.selector(k)
-            elif text in _KEEP_TYPOS and _is_number(toks[k + 1]):
-                raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found=text), k,
-                                 t("suggest.keep", suggestion="kh" + toks[k + 1]))
-            else:
-                return Pool(groups, keep, count, braces), k
-
     def call(self, name: str, k: int) -> tuple[Node, int]:
         start = k
-        self.enter(k + 2)
-        arg, k = self.sum(k + 2)  # after the name and "("
+        k += 2  # the name and "("
+        self.depth += 1
+        if self.depth > limits.MAX_DEPTH:
+            raise self.too_deep(k)
+        arg, k = self.sum(k)
         args = [arg]
         while self.toks[k] == ",":
             arg, k = self.sum(k + 1)
@@ -332,7 +348,7 @@ class _Parser:
         self.depth -= 1
         if len(args) < 2:
             raise self.error(t("dice.function_args", name=name), start)
-        return Call(name, tuple(args)), k + 1
+        return _new(Call, (name, tuple(args))), k + 1
 
     def variable(self, k: int) -> tuple[Node, int]:
         name = self.toks[k][1:]
@@ -351,5 +367,7 @@ class _Parser:
             inner = parse(value)
         except DiceSyntaxError as err:
             raise self.error(f"@{name}: {err.message}", k, cls=type(err)) from None
-        self.count_dice(sum(node.size for node in walk(inner) if isinstance(node, Pool)), k)
+        self.n_dice += sum(node.size for node in walk(inner) if isinstance(node, Pool))
+        if self.n_dice > limits.MAX_DICE:
+            raise self.too_many_dice(k)
         return Paren(inner), k + 1
