@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from verb_docs import assert_verb_documented
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -26,15 +27,7 @@ def test_the_doc_has_example_blocks():
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_and_alias_is_documented(name):
-    verb = VERBS[name]
-    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
-    assert heading, f"kein Abschnitt für {verb.name}"
-    for alias in verb.aliases:
-        assert f"`{alias}`" in heading.group(1)
-    for option in verb.options:
-        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
-    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
-    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+    assert_verb_documented(VERBS[name], TEXT, EXAMPLES, SPELLINGS)
 
 
 @pytest.mark.parametrize("line", EXAMPLES)
