@@ -417,8 +417,8 @@ def table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--samples", type=int, default=7,
-                   help="fresh-process samples per exact case and library (median; default 7)")
+    p.add_argument("--samples", type=int, default=15,
+                   help="fresh-process samples per exact case and library (median; default 15)")
     p.add_argument("--repeat", type=int, default=7,
                    help="timeit rounds for rolling and magics (best of; default 7)")
     p.add_argument("--only", default="exact,roll,magic",

@@ -53,12 +53,12 @@ class Dist:
     def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``."""
         values = probs.tolist() if isinstance(probs, np.ndarray) else [float(p) for p in probs]
-        d = Dist._owned(offset, values)
+        d = Dist._owned(int(offset), values)
         self._offset, self._p, self.label = d._offset, d._p, label
 
     @classmethod
     def _owned(cls, offset: int, probs: list[float] | tuple[float, ...]) -> Dist:
-        """A Dist from a fresh list of probabilities; zeros at both ends are cut."""
+        """A Dist from a fresh list of probabilities from the int ``offset``; zero ends are cut."""
         if not probs[0] or not probs[-1]:
             nz = [i for i, p in enumerate(probs) if p]
             if not nz:
@@ -66,7 +66,7 @@ class Dist:
             offset += nz[0]
             probs = probs[nz[0]:nz[-1] + 1]
         d = cls.__new__(cls)
-        d._offset, d._p, d.label = int(offset), tuple(probs), None
+        d._offset, d._p, d.label = offset, tuple(probs), None
         return d
 
     @classmethod
@@ -105,7 +105,9 @@ class Dist:
 
     def labelled(self, label: str) -> Dist:
         """The same distribution under another name (for display)."""
-        return Dist._shared(self._offset, self._p, label)
+        d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
+        d._offset, d._p, d.label = self._offset, self._p, label
+        return d
 
     # -- queries -------------------------------------------------------
     @property
@@ -178,8 +180,10 @@ class Dist:
 
     # -- arithmetic ----------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
-        if isinstance(other, int) or isinstance(other, np.integer):
-            return Dist._shared(self._offset + int(other), self._p, None)
+        if isinstance(other, (int, np.integer)):  # a shift
+            d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
+            d._offset, d._p, d.label = self._offset + int(other), self._p, None
+            return d
         if not isinstance(other, Dist):
             return NotImplemented
         if len(other._p) == 1:
@@ -195,8 +199,10 @@ class Dist:
         return Dist._shared(-self.max, self._p[::-1], None)
 
     def __sub__(self, other: Dist | int) -> Dist:
-        if isinstance(other, int) or isinstance(other, np.integer):
-            return Dist._shared(self._offset - int(other), self._p, None)
+        if isinstance(other, (int, np.integer)):  # a shift
+            d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
+            d._offset, d._p, d.label = self._offset - int(other), self._p, None
+            return d
         if isinstance(other, Dist):
             return self + (-other)
         return NotImplemented

@@ -19,18 +19,15 @@ from ..messages import t
 from . import limits
 from .dist import Dist, _check_size
 from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool, Selector
-from .parser import parse
+from .parser import _parse_cached, parse
 
 
 def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
     """The exact distribution of the expression ``expr``."""
-    return exact_cached(parse(expr, variables)).labelled(expr.strip())
-
-
-@lru_cache(maxsize=512)
-def exact_cached(node: Node) -> Dist:
-    """``exact`` remembered per tree: the same expression is computed once."""
-    return exact(node)
+    # what parse() does for a string without variables, inlined (hot path)
+    node = _parse_cached(expr) if variables is None and isinstance(expr, str) else \
+        parse(expr, variables)
+    return exact_cached(node).labelled(expr.strip())
 
 
 def exact(node: Node) -> Dist:
@@ -39,39 +36,46 @@ def exact(node: Node) -> Dist:
     Constants stay ints where they meet a ``Dist`` (``X-2``, ``max(0, X)``):
     a shift or a clip, without a ``Dist`` of their own.
     """
-    if isinstance(node, Pool):
+    kind = type(node)  # the node classes have no subclasses; fields are unpacked
+    if kind is Pool:
         return pool_dist(node)
-    if isinstance(node, Const):
-        return Dist.const(node.value)
-    if isinstance(node, BinOp):
-        left, right = exact(node.left), node.right
-        right = right.value if isinstance(right, Const) else exact(right)
-        if node.op == "+":
+    if kind is Const:
+        return Dist.const(node[0])
+    if kind is BinOp:
+        op, left, right = node
+        left = exact(left)
+        right = right[0] if type(right) is Const else exact(right)
+        if op == "+":
             return left + right
-        if node.op == "-":
+        if op == "-":
             return left - right
         return left * right
-    if isinstance(node, Call):
-        highest = node.name == "max"
+    if kind is Call:
+        name, args = node
+        highest = name == "max"
         result: Dist | None = None
         bound: int | None = None  # the extreme of the constant arguments
-        for arg in node.args:
-            if isinstance(arg, Const):
-                v = arg.value
+        for arg in args:
+            if type(arg) is Const:
+                v = arg[0]
                 bound = v if bound is None else max(bound, v) if highest else min(bound, v)
             else:
                 d = exact(arg)
-                result = d if result is None else result.maximum(d) if highest else result.minimum(d)
+                result = d if result is None else \
+                    result.maximum(d) if highest else result.minimum(d)
         if result is None:
             return Dist.const(bound)
         if bound is None:
             return result
         return result.clip(lower=bound) if highest else result.clip(upper=bound)
-    if isinstance(node, Paren):
-        return exact(node.inner)
-    if isinstance(node, Neg):
-        return -exact(node.operand)
+    if kind is Paren:
+        return exact(node[0])
+    if kind is Neg:
+        return -exact(node[0])
     raise TypeError(node)
+
+
+exact_cached = lru_cache(maxsize=512)(exact)  # the same tree is computed once
 
 
 @lru_cache(maxsize=1024)
@@ -111,27 +115,30 @@ def pool_dist(pool: Pool) -> Dist:
     groups, keep, count, _ = pool
     kinds: dict[Die, int] = {}
     n = 0
+    plain = True  # every die plain (Die.plain, inlined)
     for c, die in groups:
         kinds[die] = kinds.get(die, 0) + c
         n += c
+        if die.reroll is not None or die.explode is not None:
+            plain = False
     if keep is not None and keep[1] >= n:
         keep = None
-    if keep is None and count is not None:
-        return _binomial_sum(kinds, count)
-    highest = keep is not None and keep[0] == "h"
-    if keep is not None and keep[1] == 1:
-        single = _plain_highest(kinds) if highest and n <= _EXACT_DICE and \
-            all(die.plain for die in kinds) else _extreme(kinds, highest)
-        return single.map(_indicator(count)) if count is not None else single
-    groups = [(die_dist(die), c) for die, c in kinds.items()]
     if keep is None:
+        if count is not None:
+            return _binomial_sum(kinds, count, plain)
         total: Dist | None = None
-        for (d, c), die in zip(groups, kinds):
-            part = _uniform_sum(die.sides, c) if die.plain else d.repeat_sum(c)
+        for die, c in kinds.items():
+            part = _uniform_sum(die.sides, c) if plain or die.plain else die_dist(die).repeat_sum(c)
             total = part if total is None else total + part
         assert total is not None
         return total
-    return _keep_dp(groups, keep[1], highest, _indicator(count) if count is not None else None)
+    highest = keep[0] == "h"
+    if keep[1] == 1:
+        single = _plain_highest(kinds) if highest and plain and n <= _EXACT_DICE else \
+            _extreme(kinds, highest)
+        return single.map(_indicator(count)) if count is not None else single
+    return _keep_dp([(die_dist(die), c) for die, c in kinds.items()], keep[1], highest,
+                    _indicator(count) if count is not None else None)
 
 
 _PACKED_BITS = 1 << 13  # size of the big integer _uniform_sum builds; beyond, convolution is faster
@@ -158,38 +165,38 @@ def _uniform_sum(sides: int, n: int) -> Dist:
     return Dist._owned(n, [c / total for c in counts])
 
 
-def _binomial_sum(kinds: dict[Die, int], sel: Selector) -> Dist:
-    """Successes in a pool: one binomial per kind of die, convolved."""
+def _binomial_sum(kinds: dict[Die, int], sel: Selector, plain: bool) -> Dist:
+    """Successes in a pool (``plain``: of plain dice only): one binomial per kind, convolved.
+
+    For n plain dice with ``hit`` of their ``sides`` faces a success, the
+    counts of outcomes C(n, k) hit^k miss^(n-k) are integers, each from the
+    one before; each probability is rounded once, when divided by sides^n.
+    """
     total: Dist | None = None
     for die, n in kinds.items():
-        if die.plain:
-            hits, sides = sel.matches_in(1, die.sides), die.sides
-            part = Dist.const(0) if hits == 0 else Dist.const(n) if hits == sides else \
-                _binomial(n, hits, sides - hits)
+        if plain or die.plain:
+            sides = die.sides
+            hit = sel.matches_in(1, sides)
+            miss = sides - hit
+            if hit and miss:
+                outcomes = sides ** n
+                count = miss ** n
+                pmf = [count / outcomes]
+                for k in range(n):
+                    count = count * (n - k) * hit // ((k + 1) * miss)
+                    pmf.append(count / outcomes)
+                part = Dist._owned(0, pmf)
+            else:
+                part = Dist.const(n if hit else 0)
         else:  # n Bernoulli trials
             pmf = die_dist(die).pmf()
-            hit = math.fsum(q for v, q in pmf.items() if sel(v))
-            miss = math.fsum(q for v, q in pmf.items() if not sel(v))
-            part = Dist.const(0) if not hit else Dist.const(n) if not miss else \
-                Dist._owned(0, [miss, hit]).repeat_sum(n)
+            p_hit = math.fsum(q for v, q in pmf.items() if sel(v))
+            p_miss = math.fsum(q for v, q in pmf.items() if not sel(v))
+            part = Dist.const(0) if not p_hit else Dist.const(n) if not p_miss else \
+                Dist._owned(0, [p_miss, p_hit]).repeat_sum(n)
         total = part if total is None else total + part
     assert total is not None
     return total
-
-
-def _binomial(n: int, hit: int, miss: int) -> Dist:
-    """Binomial(n, hit / (hit + miss)) for positive integer weights, exactly.
-
-    The counts C(n, k) hit^k miss^(n-k) are integers, each from the one
-    before; each probability is rounded once, when divided by (hit + miss)^n.
-    """
-    count = miss ** n
-    counts = [count]
-    for k in range(n):
-        count = count * (n - k) * hit // ((k + 1) * miss)
-        counts.append(count)
-    total = (hit + miss) ** n
-    return Dist._owned(0, [c / total for c in counts])
 
 
 def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
@@ -239,13 +246,14 @@ def _plain_highest(kinds: dict[Die, int]) -> Dist:
         m += count
         outcomes *= die.sides ** count
     pmf: list[float] = []
-    smaller, low = 1, 1  # the outcomes of the dice with fewer sides than v; the first v
+    smaller, v = 1, 1  # the outcomes of the dice with fewer sides than v
     for die, count in kinds_up:
         sides = die.sides
-        pmf += [(v ** m - (v - 1) ** m) * smaller / outcomes for v in range(low, sides + 1)]
+        while v <= sides:
+            pmf.append((v ** m - (v - 1) ** m) * smaller / outcomes)
+            v += 1
         smaller *= sides ** count
         m -= count
-        low = sides + 1
     return Dist._owned(1, pmf)
 
 

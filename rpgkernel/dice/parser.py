@@ -50,6 +50,10 @@ _POOL_MODIFIERS = _KEEP.keys() | _CMP | _KEEP_TYPOS
 _OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*"}
 _FUNCTIONS = ("max", "min")
 _new = tuple.__new__  # builds a node without its Python-level __new__ (hot path)
+# Numbers up to 100 and plain dice with up to 100 sides (and W%) are looked up by their
+# text; anything else goes through ``number`` (and ``sides``).
+_NUMBERS = {str(n): n for n in range(101)}
+_PLAIN_DICE = {"%": Die(100), **{str(s): Die(s) for s in range(1, 101)}}
 
 
 def _is_number(text: str) -> bool:
@@ -85,9 +89,9 @@ _parse_cached = lru_cache(maxsize=4096)(_parse)
 class _Parser:
     """The state of one parse: the source, its tokens, nesting depth and dice so far."""
 
-    __slots__ = ("src", "toks", "depth", "n_dice", "variables")
+    __slots__ = ("depth", "n_dice", "src", "toks", "variables")
 
-    # -- errors --------------------------------------------------------
+    # -- errors (kept out of the grammar methods, which stay short) -------
     def position(self, k: int) -> int:
         """The position in the source of token ``k``."""
         starts = [m.start(1) for m in _TOKEN.finditer(self.src)] + [len(self.src)]
@@ -98,8 +102,17 @@ class _Parser:
         """An error at token ``at``, ``shift`` characters on."""
         return cls(message, self.src, self.position(at) + shift, suggestion)
 
+    def fail(self, at: int, key: str, **fields: object) -> DiceSyntaxError:
+        """The catalogue message ``key`` as an error at token ``at``."""
+        return self.error(t(key, **fields), at)
+
+    def limit(self, at: int, key: str, **fields: object) -> DiceLimitError:
+        """The catalogue message ``key`` as a refused request at token ``at``."""
+        return self.error(t(key, **fields), at, cls=DiceLimitError)
+
     def missing(self, k: int, expected: str, suggestion: str | None = None) -> DiceSyntaxError:
-        text = self.toks[k]
+        """Token ``k`` is not what the catalogue key ``expected`` names."""
+        text, expected = self.toks[k], t(expected)
         if text == _END:
             return self.error(t("dice.unexpected_end", expected=expected), k, suggestion)
         return self.error(t("dice.expected", expected=expected, found=text[0]), k, suggestion)
@@ -112,96 +125,120 @@ class _Parser:
         return self.error(t("dice.trailing", found=text[0]), k, suggestion)
 
     def too_deep(self, k: int) -> DiceLimitError:
-        return self.error(t("limit.depth", max=limits.MAX_DEPTH), k, cls=DiceLimitError)
-
-    def too_many_dice(self, k: int) -> DiceLimitError:
-        return self.error(t("limit.dice", n=self.n_dice, max=limits.MAX_DICE), k,
-                          cls=DiceLimitError)
+        return self.limit(k, "limit.depth", max=limits.MAX_DEPTH)
 
     # -- checks --------------------------------------------------------
     def number(self, k: int, what: str = "dice.number") -> int:
         """The number at token ``k``; ``what`` is the catalogue key naming it in an error.
 
-        The hot paths read a number of at most 9 digits (below the limit) with
-        ``int`` themselves and call this for anything else.
+        The hot paths look numbers up to 100 up in ``_NUMBERS`` and call this
+        for anything else.
         """
         text = self.toks[k]
         if not _is_number(text):
-            raise self.missing(k, t(what))
+            raise self.missing(k, what)
         if len(text) > 9 and (len(text) > 10 or int(text) > limits.MAX_NUMBER):
-            raise self.error(t("limit.number", n=text, max=limits.MAX_NUMBER), k,
-                             cls=DiceLimitError)
+            raise self.limit(k, "limit.number", n=text, max=limits.MAX_NUMBER)
         return int(text)
 
     def settled(self, die: Die, at: int) -> None:
         """Refuse a die whose reroll selector covers every face."""
         if die.reroll is not None and all(die.reroll(f) for f in range(1, die.sides + 1)):
-            raise self.error(t("dice.reroll_all", sel=str(die.reroll), sides=die.sides), at)
+            raise self.fail(at, "dice.reroll_all", sel=str(die.reroll), sides=die.sides)
+
+    def count_dice(self, n: int, at: int) -> None:
+        self.n_dice += n
+        if self.n_dice > limits.MAX_DICE:
+            raise self.limit(at, "limit.dice", n=self.n_dice, max=limits.MAX_DICE)
 
     # -- grammar -------------------------------------------------------
     def sum(self, k: int) -> tuple[Node, int]:
-        """Terms joined by + and -, each a product of operands (left-associative)."""
+        """Terms joined by + and -, each a product of operands (left-associative).
+
+        An operand is a signed number, dice, a pool, or what ``nested`` reads.
+        Signs, numbers and dice are read here, inlined: every expression
+        passes through.
+        """
         toks = self.toks
-        total, sign = None, ""
-        term, k = self.operand(k)
+        total = term = None
+        sign = product = ""  # the + or - before the term; "*" if the operand multiplies it
         while True:
+            negs = 0  # minus signs before the operand, each a level of nesting
+            text = toks[k]
+            while True:
+                if text == "-" or text == "−":
+                    negs += 1
+                    self.depth += 1
+                    if self.depth > limits.MAX_DEPTH:
+                        raise self.too_deep(k + 1)
+                elif text != "+":  # a plus sign changes nothing
+                    break
+                k += 1
+                text = toks[k]
+            if text in _DIE or text == "{" or "0" <= text < ":" and toks[k + 1] in _DIE:
+                node, k = self.dice(k, text == "{")
+            elif "0" <= text < ":":  # a number
+                value = _NUMBERS.get(text)
+                node = _new(Const, (self.number(k) if value is None else value,))
+                k += 1
+            else:
+                node, k = self.nested(k)
+            if negs:
+                self.depth -= negs
+                for _ in range(negs):
+                    node = Neg(node)
+            term = _new(BinOp, ("*", term, node)) if product else node
             op = _OPERATORS.get(toks[k])
+            k += 1
             if op == "*":
-                factor, k = self.operand(k + 1)
-                term = _new(BinOp, ("*", term, factor))
+                product = op
                 continue
             total = term if total is None else _new(BinOp, (sign, total, term))
             if op is None:
-                return total, k
-            sign = op
-            term, k = self.operand(k + 1)
+                return total, k - 1
+            sign, product = op, ""
 
-    def operand(self, k: int) -> tuple[Node, int]:
-        """A signed number, dice, pool, variable, function call or parenthesis."""
+    def nested(self, k: int) -> tuple[Node, int]:
+        """A parenthesis, a function call ``max(…)``/``min(…)`` or a variable at token ``k``."""
         toks = self.toks
         text = toks[k]
-        while text == "+":  # a plus sign changes nothing
-            k += 1
-            text = toks[k]
-        if "0" <= text < ":":  # a number
-            if toks[k + 1] in _DIE:
-                return self.dice(k, False)
-            return _new(Const, (int(text) if len(text) < 10 else self.number(k),)), k + 1
-        if text in _DIE:
-            return self.dice(k, False)
-        if text == "{":
-            return self.dice(k, True)
-        if text == "-" or text == "−":
-            self.depth += 1
-            if self.depth > limits.MAX_DEPTH:
-                raise self.too_deep(k + 1)
-            node, k = self.operand(k + 1)
-            self.depth -= 1
-            return Neg(node), k
+        start = k
         if text == "(":
-            self.depth += 1
-            if self.depth > limits.MAX_DEPTH:
-                raise self.too_deep(k + 1)
-            inner, k = self.sum(k + 1)
-            if toks[k] != ")":
-                raise self.missing(k, t("dice.close_paren"))
-            self.depth -= 1
-            return Paren(inner), k + 1
-        if text[:1] == "@":
-            return self.variable(k)
-        if text[:1].isalpha() and toks[k + 1] == "(" and text not in _WORDS:
+            name = None
+        elif text[:1].isalpha() and toks[k + 1] == "(" and text not in _WORDS:
             name = text.lower()
             if name not in _FUNCTIONS:
-                raise self.error(t("dice.unknown_function", name=text), k)
-            return self.call(name, k)
-        raise self.missing(k, t("dice.operand"))
+                raise self.fail(k, "dice.unknown_function", name=text)
+            k += 1
+        elif text[:1] == "@":
+            return self.variable(k)
+        else:
+            raise self.missing(k, "dice.operand")
+        self.depth += 1
+        if self.depth > limits.MAX_DEPTH:
+            raise self.too_deep(k + 1)
+        arg, k = self.sum(k + 1)  # after "("
+        if name is None:
+            node: Node = Paren(arg)
+        else:
+            args = [arg]
+            while toks[k] == ",":
+                arg, k = self.sum(k + 1)
+                args.append(arg)
+            node = _new(Call, (name, tuple(args)))
+        if toks[k] != ")":
+            raise self.missing(k, "dice.close_paren")
+        self.depth -= 1
+        if name is not None and len(args) < 2:
+            raise self.fail(start, "dice.function_args", name=name)
+        return node, k + 1
 
     def dice(self, k: int, braces: bool) -> tuple[Node, int]:
         """Dice from token ``k``: a pool in braces, or one group ``[count] letter sides``.
 
         Then the modifiers: for every die of a pool after its braces, and
-        keep or count for the whole. Inlined, as one rule: this is the hot
-        path of nearly every expression.
+        keep or count for the whole. One rule, inlined: this is the hot path
+        of nearly every expression.
         """
         toks = self.toks
         start = k
@@ -217,32 +254,23 @@ class _Parser:
             text = toks[k]
             count = 1
             if "0" <= text < ":":
-                count = int(text) if len(text) < 10 else self.number(k)
+                count = _NUMBERS.get(text)
+                if count is None:
+                    count = self.number(k)
                 k += 1
                 text = toks[k]
             if text not in _DIE:
-                raise self.missing(k, t("dice.pool_item"))
+                raise self.missing(k, "dice.pool_item")
             k += 1
-            text = toks[k]
-            if text == "%":
-                sides = 100
-            else:
-                sides = int(text) if "0" <= text < ":" and len(text) < 10 else \
-                    self.number(k, "dice.sides")
-                if sides < 1:
-                    raise self.error(t("dice.no_sides", sides=sides), k)
-                if sides > limits.MAX_SIDES:
-                    raise self.error(t("limit.sides", sides=sides, max=limits.MAX_SIDES), k,
-                                     cls=DiceLimitError)
-            die = _new(Die, (sides, None, True, None))
+            die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None))
             k += 1
             if count < 1 and not braces:  # a single group is refused before its modifiers
-                raise self.error(t("dice.no_dice", n=count), item)
+                raise self.fail(item, "dice.no_dice", n=count)
             if toks[k] in _DIE_MODIFIERS:
                 die, k = self.die_modifiers(die, k)
                 self.settled(die, item)
             if count < 1:
-                raise self.error(t("dice.no_dice", n=count), item)
+                raise self.fail(item, "dice.no_dice", n=count)
             groups.append(_new(Group, (count, die)))
             n += count
             if not braces or toks[k] != ",":
@@ -250,14 +278,12 @@ class _Parser:
             k += 1
         if braces:
             if toks[k] != "}":
-                raise self.missing(k, t("dice.close_brace"))
+                raise self.missing(k, "dice.close_brace")
             self.depth -= 1
             k += 1
             if toks[k] in _DIE_MODIFIERS:
                 k = self.share_modifiers(groups, k)
-        self.n_dice += n
-        if self.n_dice > limits.MAX_DICE:
-            raise self.too_many_dice(start)
+        self.count_dice(n, start)
         keep: tuple[str, int] | None = None
         count_sel: Selector | None = None
         while toks[k] in _POOL_MODIFIERS:
@@ -265,22 +291,19 @@ class _Parser:
             mod = _KEEP.get(text)
             if mod is not None:
                 if keep is not None:
-                    raise self.error(t("dice.keep_one"), k)
-                text = toks[k + 1]
-                c = int(text) if "0" <= text < ":" and len(text) < 10 else self.number(k + 1)
-                low = 1 if mod[0] == "k" else 0
-                if not low <= c <= n - (1 - low):
-                    raise self.error(t("dice.keep_range", mod=mod, k=c, n=n, low=low,
-                                       high=n - (1 - low)), k)
-                keep = ("h", c) if mod == "kh" else ("l", c) if mod == "kl" else \
-                    ("l", n - c) if mod == "dh" else ("h", n - c)
+                    raise self.fail(k, "dice.keep_one")
+                c = _NUMBERS.get(toks[k + 1])
+                if c is None:
+                    c = self.number(k + 1)
+                keep = self.keep(mod, c, n, k)
                 k += 2
             elif text in _CMP:
                 if count_sel is not None:
-                    raise self.error(t("dice.modifier_twice", mod=text), k)
-                text = toks[k + 1]
-                v = int(text) if "0" <= text < ":" and len(text) < 10 else self.number(k + 1)
-                count_sel = _new(Selector, (toks[k], v))
+                    raise self.fail(k, "dice.modifier_twice", mod=text)
+                v = _NUMBERS.get(toks[k + 1])
+                if v is None:
+                    v = self.number(k + 1)
+                count_sel = _new(Selector, (text, v))
                 k += 2
             elif _is_number(toks[k + 1]):  # 4W6k3
                 raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found=text), k,
@@ -289,11 +312,28 @@ class _Parser:
                 break
         return _new(Pool, (tuple(groups), keep, count_sel, braces)), k
 
+    def sides(self, k: int) -> int:
+        """The sides of a die at token ``k``, when not in the table of plain dice."""
+        sides = self.number(k, "dice.sides")
+        if sides < 1:
+            raise self.fail(k, "dice.no_sides", sides=sides)
+        if sides > limits.MAX_SIDES:
+            raise self.limit(k, "limit.sides", sides=sides, max=limits.MAX_SIDES)
+        return sides
+
+    def keep(self, mod: str, c: int, n: int, k: int) -> tuple[str, int]:
+        """``kh``/``kl``/``dh``/``dl`` ``c`` (token ``k``) of ``n`` dice as keep highest/lowest."""
+        low = 1 if mod[0] == "k" else 0
+        if not low <= c <= n - (1 - low):
+            raise self.fail(k, "dice.keep_range", mod=mod, k=c, n=n, low=low, high=n - (1 - low))
+        return ("h", c) if mod == "kh" else ("l", c) if mod == "kl" else \
+            ("l", n - c) if mod == "dh" else ("h", n - c)
+
     def share_modifiers(self, groups: list[Group], k: int) -> int:
         """Give the die modifiers at token ``k`` (after a pool's braces) to every group."""
         shared, end = self.die_modifiers(Die(1), k)
         if any(not g.die.plain for g in groups):
-            raise self.error(t("dice.modifier_twice", mod=shared.notation()[2:]), k)
+            raise self.fail(k, "dice.modifier_twice", mod=shared.notation()[2:])
         for i, g in enumerate(groups):
             die = Die(g.die.sides, shared.reroll, shared.reroll_once, shared.explode)
             self.settled(die, k)
@@ -307,7 +347,7 @@ class _Parser:
             once = _REROLL.get(text)
             if once is not None:
                 if die.reroll is not None:
-                    raise self.error(t("dice.modifier_twice", mod="r"), k)
+                    raise self.fail(k, "dice.modifier_twice", mod="r")
                 op = toks[k + 1]
                 if op in _CMP:
                     k += 1
@@ -317,7 +357,7 @@ class _Parser:
                 k += 2
             elif text == "!":
                 if die.explode is not None:
-                    raise self.error(t("dice.modifier_twice", mod="!"), k)
+                    raise self.fail(k, "dice.modifier_twice", mod="!")
                 if not _is_number(toks[k + 1]):
                     after = self.position(k) + 1
                     raise self.error(t("limit.explode", max=limits.MAX_EXPLODE), k,
@@ -325,41 +365,22 @@ class _Parser:
                                      cls=DiceLimitError, shift=1)
                 cap = self.number(k + 1)
                 if cap > limits.MAX_EXPLODE:
-                    raise self.error(t("limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE),
-                                     k + 1, cls=DiceLimitError)
+                    raise self.limit(k + 1, "limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE)
                 die = Die(die.sides, die.reroll, die.reroll_once, cap)
                 k += 2
             else:
                 return die, k
 
-    def call(self, name: str, k: int) -> tuple[Node, int]:
-        start = k
-        k += 2  # the name and "("
-        self.depth += 1
-        if self.depth > limits.MAX_DEPTH:
-            raise self.too_deep(k)
-        arg, k = self.sum(k)
-        args = [arg]
-        while self.toks[k] == ",":
-            arg, k = self.sum(k + 1)
-            args.append(arg)
-        if self.toks[k] != ")":
-            raise self.missing(k, t("dice.close_paren"))
-        self.depth -= 1
-        if len(args) < 2:
-            raise self.error(t("dice.function_args", name=name), start)
-        return _new(Call, (name, tuple(args))), k + 1
-
     def variable(self, k: int) -> tuple[Node, int]:
         name = self.toks[k][1:]
         if not name:
-            raise self.missing(k, t("dice.operand"))
+            raise self.missing(k, "dice.operand")
         vars_ = self.variables or {}
         if name not in vars_:
-            raise self.error(t("dice.variable_unknown", name=name), k)
+            raise self.fail(k, "dice.variable_unknown", name=name)
         value = vars_[name]
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise self.error(t("dice.variable_type", name=name, type=type(value).__name__), k)
+            raise self.fail(k, "dice.variable_type", name=name, type=type(value).__name__)
         if isinstance(value, int):
             node: Node = Neg(Const(-value)) if value < 0 else Const(value)
             return node, k + 1
@@ -367,7 +388,5 @@ class _Parser:
             inner = parse(value)
         except DiceSyntaxError as err:
             raise self.error(f"@{name}: {err.message}", k, cls=type(err)) from None
-        self.n_dice += sum(node.size for node in walk(inner) if isinstance(node, Pool))
-        if self.n_dice > limits.MAX_DICE:
-            raise self.too_many_dice(k)
+        self.count_dice(sum(node.size for node in walk(inner) if isinstance(node, Pool)), k)
         return Paren(inner), k + 1
