@@ -297,7 +297,7 @@ def _request(state: dict[str, Any], verb: Verb, actors: list[str], targets: list
                 for n in (*x.get("figures", ()), *x.get("targets", ()))]
     figures = _records(state, list(dict.fromkeys(actors + targets + named + deciders)))
     return Request([figures[n] for n in actors], [figures[n] for n in targets], dict(options), roller,
-                   decisions or {}, figures)
+                   decisions or {}, figures, model.data(state))
 
 
 def _call(func: Callable[[Request], Any], request: Request, cmd: Command) -> Any:

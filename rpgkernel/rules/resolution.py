@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from ..dice import Dist, Roll
 
@@ -120,6 +120,9 @@ class Request:
     ["W8", "W6"], "int": an int, "text"/"name": a str, "flag": True);
     ``roller`` the dice (None for a preview).
 
+    ``data`` is the GM's data (tables, maps) the active encounter sees
+    (``Campaign.set_data``), read-only.
+
     ``decisions`` is empty on the first run: a procedure with decisions to
     take after the roll lists them as ``choices`` and stays open. When a
     later line closes it, the procedure runs again with the same dice first
@@ -135,6 +138,7 @@ class Request:
     roller: Any
     decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ events other notebooks have written to the same store.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import weakref
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from .transaction import CampaignError, Transaction, check_name, condition_recor
 from .views import Encounter, Figure
 
 SNAPSHOT_EVERY = 1000   # events between snapshots
+MAX_DATA = 4_000_000    # bytes of JSON per data entry (a 400x400 hex map fits)
 
 class Campaign:
     """Characters, encounters, settings and the journal of one campaign.
@@ -328,6 +330,51 @@ class Campaign:
                 t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
                 list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])
         return Figure(self, path)
+
+    # -- the GM's data ----------------------------------------------------
+    def data(self, name: str, encounter: str | None = None, default: Any = None) -> Any:
+        """The GM's data ``name`` (a table, a map, settings) as an encounter sees it.
+
+        Data set for the encounter (default: the active one) comes first, then
+        the campaign's; ``default`` when neither has it. A copy: change it
+        through ``set_data``.
+        """
+        self.refresh()
+        return copy.deepcopy(model.data(self._state, encounter).get(name, default))
+
+    @retrying
+    def set_data(self, name: str, value: Any, encounter: str | None = None) -> None:
+        """Keep the GM's data ``name`` in the campaign (``encounter``: for that encounter only).
+
+        ``value`` is JSON (numbers, text, lists, dicts with text keys); None
+        removes it. Journalled and undoable like every other change.
+        """
+        name = check_name(name, "data")
+        if value is not None:
+            try:
+                text = json.dumps(value, allow_nan=False)
+            except (TypeError, ValueError):
+                text = None
+            if text is None or json.loads(text) != value:  # e.g. number keys, tuples
+                raise CampaignError(t("campaign.bad_data", name=name, value=type(value).__name__))
+            size = len(text)
+            if size > MAX_DATA:
+                raise CampaignError(t("campaign.data_too_big", name=name, size=size, max=MAX_DATA))
+        with self.transaction() as tx:
+            path = ["data", name]
+            if encounter is not None:
+                if encounter not in tx.state["encounters"]:
+                    raise CampaignError(t("campaign.unknown_encounter", name=encounter))
+                path = ["encounters", encounter, "data", name]
+            found, old = ch.lookup(tx.state, path)
+            if value is None:
+                if not found:
+                    return
+                tx.delete(path)
+                tx.event("daten", t("journal.data_removed", name=name), encounter=encounter)
+            elif not found or old != value:
+                tx.set(path, value)
+                tx.event("daten", t("journal.data", name=name), encounter=encounter)
 
     # -- undo and redo ---------------------------------------------------
     def undo(self) -> list[str]:

@@ -64,6 +64,13 @@ def _move(source: list[dict], target: list[dict], tx: str) -> None:
             return
 
 
+def data(state: dict[str, Any], encounter: str | None = None) -> dict[str, Any]:
+    """The GM's data as ``encounter`` (default: the active one) sees it: its own over the campaign's."""
+    name = encounter or state["active_encounter"]
+    enc = state["encounters"].get(name) if name else None
+    return {**state.get("data", {}), **(enc or {}).get("data", {})}
+
+
 def figure_path(state: dict[str, Any], name: str, encounter: str | None = None) -> list[str] | None:
     """Where the figure ``name`` lives: a character, or a combatant of the encounter.
 

@@ -87,6 +87,14 @@ class Encounter:
     def segment(self) -> int | None:
         return self._data["segment"]
 
+    def data(self, name: str, default: Any = None) -> Any:
+        """The GM's data ``name`` as this encounter sees it (see ``Campaign.data``)."""
+        return self.campaign.data(name, self.name, default)
+
+    def set_data(self, name: str, value: Any) -> None:
+        """Keep the GM's data ``name`` for this encounter only (see ``Campaign.set_data``)."""
+        self.campaign.set_data(name, value, self.name)
+
     @retrying
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
