@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from IPython.core.magic import no_var_expand
 
 from . import magic_args as args
-from . import messages, rules, session, statblocks
+from . import messages, rules, session, sharing, statblocks
 from .dice import limits
 from .dice.exact import dist
 from .dice.roll import roll, roll_many
@@ -99,12 +99,16 @@ _RPG_OPTIONS = {
 }
 _RPG_USAGE = ("%rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]"
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
-              " [--begegnung NAME]")
+              " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
+              " | %rpg teilen FIGUR [--ordner ORDNER]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
 }
 _JOURNAL_DEFAULT, _JOURNAL_MAX = 20, 10_000
+_SHARE = {"teilen", "share"}
+_SHARE_OPTIONS = {"--ordner": "ordner", "--folder": "ordner"}
+_BINDER_OPTIONS = {"--server": "server"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
 
@@ -148,6 +152,10 @@ def rpg_line(line: str) -> object:
         return Notice(t("rpg.redone", what=s.redo()))
     if command == "journal":
         return _journal(s, words[1:])
+    if command in _SHARE:
+        return _share(s, words[1:])
+    if command == "binder":
+        return _binder(s, words[1:])
     opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE)
     if len(words) > 1:
         raise _too_many(words[1:], _RPG_USAGE)
@@ -168,6 +176,30 @@ def rpg_line(line: str) -> object:
     if "seed" in opts:
         s.reseed(seed)
     return Status(s)
+
+
+def _share(s: session.Session, words: list[str]) -> object:
+    opts, rest = args.options(words, _SHARE_OPTIONS, _RPG_USAGE)
+    if not rest:
+        raise RpgError(t("magic.usage", usage=_RPG_USAGE))
+    if len(rest) > 1:
+        raise _too_many(rest[1:], _RPG_USAGE)
+    return sharing.share(s.need_campaign(), rest[0], str(opts.get("ordner", "spieler")))
+
+
+def _binder(s: session.Session, words: list[str]) -> object:
+    opts, rest = args.options(words, _BINDER_OPTIONS, _RPG_USAGE)
+    if len(rest) > 2:
+        raise _too_many(rest[2:], _RPG_USAGE)
+    campaign = s.need_campaign()
+    if rest:
+        binder = sharing.configure(campaign, rest[0], rest[1] if len(rest) > 1 else None,
+                                   str(opts["server"]) if "server" in opts else None)
+    else:
+        binder = sharing.configured(campaign)
+        if binder is None:
+            return Notice(t("share.not_configured"))
+    return Notice(t("share.configured", spec=binder.spec, ref=binder.ref, server=binder.server))
 
 
 def _journal(s: session.Session, words: list[str]) -> object:
@@ -193,6 +225,8 @@ Aufruf::
     %rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]
     %rpg rückgängig | wiederholen
     %rpg journal [N] [--art ART] [--figur NAME] [--begegnung NAME]
+    %rpg binder BESITZER/NAME [REF] [--server URL]
+    %rpg teilen FIGUR [--ordner ORDNER]
 
 Ohne Argumente zeigt %rpg die Einstellungen und die Regelwerke
 (adz, bastionland, kampfwerte, midgard, osr) mit ihrem Stand.
@@ -209,6 +243,8 @@ Beispiele::
     %rpg journal                      # die letzten 20 Einträge des Journals
     %rpg journal 50 --art wurf        # die letzten 50 Würfe
     %rpg journal --figur "Goblin 1"   # Namen mit Leerzeichen in Anführungszeichen
+    %rpg binder meine-gruppe/kampagne main   # wo das Repository der Runde liegt (einmal)
+    %rpg teilen Alrik                 # spieler/Alrik.ipynb schreiben, Binder-Link zeigen
 
 Arten im Journal: wurf, figur, begegnung, kampfteilnehmer, initiative, zug,
 ressource, zustand, einstellung, auflösung, rückgängig, wiederholt.

@@ -2,8 +2,8 @@
 
 The simulated build follows repo2docker's steps for ``binder/`` in a fresh
 virtual environment: install from ``binder/requirements.txt`` at the repo
-root, run ``binder/postBuild``, then execute notebooks with that
-environment's own kernel.
+root, run ``binder/postBuild``, then execute every example notebook with
+that environment's own kernel.
 """
 
 from __future__ import annotations
@@ -182,6 +182,13 @@ def test_binder_build_in_fresh_venv(tmp_path: Path) -> None:
     plain = _plain(rolled)
     assert re.match(r"3W6\+2 = \[\d, \d, \d\] \+ 2 = \d+  ·  P\(≥ \d+\) = \d+,\d\d %", plain), plain
     assert any("<svg" in o.get("data", {}).get("text/html", "") for o in rolled.outputs), rolled.outputs
+
+    # Every ruleset's binder runs too, with the environment's own kernel.
+    for path in sorted((repo / "example_notebooks").glob("*.ipynb")):
+        if path.name != "00_Start.ipynb":
+            done = _execute(python, path, tmp_path, env, repo / "example_notebooks")
+            assert not _errors(done), f"{path.name}:\n" + "\n".join(_errors(done))
+            assert all(c.execution_count for c in done.cells if c.cell_type == "code"), path.name
 
     # Without %load_ext: the magic works because every kernel loads the extension.
     bare = nbformat.v4.new_notebook(cells=[

@@ -289,10 +289,11 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Kampagne und Journal", 1)[1].split("\n## ", 1)[0]
     blocks = [b for b in re.findall(r"```(?:python)?\n(.*?)```", section, re.S) if "postgresql://" not in b]
-    assert len(blocks) == 6
+    assert len(blocks) == 7
     monkeypatch.chdir(tmp_path)
     for block in blocks:
-        cells = [block] if not block.startswith("%rpg") else block.splitlines()
+        block = block.strip()
+        cells = [block] if not block.startswith("%rpg") else [line.strip() for line in block.splitlines()]
         for cell in cells:
             res, out = run(shell, cell)
             for shown in out.outputs:
@@ -300,4 +301,5 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
     camp = session.current().campaign
     assert (tmp_path / "kampagne.sqlite").exists() and (tmp_path / "journal.jsonl").exists()
     assert camp.encounter.current == "Goblin 1" and camp.ruleset == "midgard"
-    assert len(shell.user_ns["tabelle"]) == len(camp.journal())
+    assert camp.data("binder")["spec"] == "gh/meine-runde/kampagne"
+    assert len(shell.user_ns["tabelle"]) == len(camp.journal(kind=None)) - 1  # the binder setting came later

@@ -30,3 +30,15 @@ def test_magic_example():
             shell.run_cell(line)
     name, _, arg = lines[-1][1:].partition(" ")
     assert str(shell.run_line_magic(name, arg)) == shown
+
+
+def test_binder_badge_and_launch_link_open_the_start_page():
+    from rpgkernel.sharing import Binder
+
+    root = Path(__file__).resolve().parent.parent
+    repository = re.search(r'^Repository = "([^"]+)"', (root / "pyproject.toml").read_text(), re.M)[1]
+    expected = Binder.parse(repository).link("example_notebooks/00_Start.ipynb")
+    badge = re.search(r"\[!\[Binder\]\(https://mybinder\.org/badge_logo\.svg\)\]\(([^)]+)\)", README)
+    assert badge and badge[1] == expected
+    assert f"<{expected}>" in README  # the launch link spelled out
+    assert (root / "example_notebooks" / "00_Start.ipynb").is_file()
