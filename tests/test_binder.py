@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from project_copy import copy_project
 
-ROOT = Path(__file__).resolve().parents[1]
-_JUNK = {".git", "__pycache__", ".pytest_cache", ".hypothesis", ".ipynb_checkpoints", "build", "dist"}
 
 # Executes a notebook (argv: source, destination) with the running Python's
 # python3 kernel; errors are kept in the outputs for the test to report.
@@ -34,32 +32,6 @@ NotebookClient(nb, timeout=180, startup_timeout=120, kernel_name="python3", allo
                resources={"metadata": {"path": sys.argv[3]}}).execute()
 nbformat.write(nb, dst)
 """
-
-
-def _project_files(root: Path) -> list[str]:
-    """Relative paths of the project's files: git's tracked and new, unignored files."""
-    try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                             cwd=root, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        names = []
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames
-                           if d not in _JUNK and not d.startswith(".venv") and not d.endswith(".egg-info")]
-            names += [os.path.relpath(os.path.join(dirpath, f), root) for f in filenames
-                      if not f.endswith(".pyc")]
-        return sorted(names)
-    return sorted(n for n in out.decode().split("\0") if n and os.path.lexists(root / n))
-
-
-def _copy_project(dest: Path) -> Path:
-    names = _project_files(ROOT)
-    assert "binder/requirements.txt" in names and "binder/postBuild" in names, names
-    for name in names:
-        target = dest / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target, follow_symlinks=False)
-    return dest
 
 
 def _run(cmd: list[str | os.PathLike], *, timeout: float, **kwargs) -> str:
@@ -92,7 +64,7 @@ def _unescape(name: str) -> str:
 
 
 def test_repo2docker_dockerfile_order_and_python(tmp_path: Path) -> None:
-    repo = _copy_project(tmp_path / "repo")
+    repo = copy_project(tmp_path / "repo")
     proc = subprocess.run([str(_repo2docker()), "--no-build", str(repo)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -157,7 +129,7 @@ def _plain(cell) -> str:
 
 @pytest.mark.slow
 def test_binder_build_in_fresh_venv(tmp_path: Path) -> None:
-    repo = _copy_project(tmp_path / "repo")
+    repo = copy_project(tmp_path / "repo")
     venv = tmp_path / "venv"
     env = _venv_env(tmp_path, venv)
     python = venv / "bin" / "python"
