@@ -2,16 +2,21 @@
 %%resolve moves in other cells, turn changes in the encounter panel, other notebooks' writes,
 the movement type chosen in the front end), German errors that write nothing, hostile names as data."""
 
+import json
 import re
+import subprocess
+import sys
 
+import icepool
 import pytest
 
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.assets import asset
 from rpgkernel.errors import RpgError
+from rpgkernel.render.base import percent
 from rpgkernel.resolve.language import parse
-from rpgkernel.rules.kampfwerte import HexKarte, karte, use_karte
+from rpgkernel.rules.kampfwerte import HexKarte
 from rpgkernel.widgets import EncounterPanel, HexMap
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -37,7 +42,6 @@ def camp(tmp_path):
     c = _campaign(tmp_path / "k.sqlite")
     yield c
     c.close()
-    use_karte(HexKarte(20, 20))
 
 
 def _place_and_start(c, kael="Kael"):
@@ -52,7 +56,7 @@ def _pos(c, name):
 
 def test_model_of_a_kampfwerte_campaign(camp):
     m = HexMap(camp, MAP)
-    assert karte() is MAP  # the widget's map is the one `bewege` moves on
+    assert camp.encounter.data("karte") == MAP.to_dict()  # kept in the campaign: the map `bewege` moves on
     assert m.text() == "Karte 6×4 – niemand am Zug"
     k = m.karte
     assert (k["breite"], k["hoehe"]) == (6, 4) and len(k["fields"]) == 24
@@ -86,7 +90,7 @@ def test_move_message_runs_the_resolve_line(camp):
     seq = camp._state["seq"]
     m._dispatch(m, {"type": "move", "q": 1, "r": 1, "art": "Gehen"})
     assert m.error == ""
-    assert m.result["cell"] == "%%resolve\nbewege Kael nach=(1,1) art=Gehen"
+    assert m.result["cell"] == "%%resolve\nbewege Kael nach=1,1 art=Gehen"
     assert m.result["card"]["action"] == "bewegen"
     assert _pos(camp, "Kael") == ["Feld 1,1"] and camp.figure("Kael").resources["BP"]["value"] == 5
     assert camp._state["seq"] > seq
@@ -168,7 +172,7 @@ def test_bad_targets_give_german_errors_and_write_nothing(camp):
 def test_no_active_encounter_and_wrong_input(tmp_path):
     with Campaign.open(tmp_path / "leer.sqlite") as c:
         m = HexMap(c)
-        assert karte().breite == 20 and m.text() == "Karte 20×20 – niemand am Zug"
+        assert m.karte == {} and m.text() == "Hexkarte – keine Karte in der Kampagne"
         m._dispatch(m, {"type": "move", "q": 1, "r": 1})
         assert m.error.startswith("Keine aktive Begegnung")
     with pytest.raises(RpgError, match="braucht eine Kampagne"):
@@ -190,7 +194,6 @@ def test_hostile_names_stay_data(tmp_path):
         assert m.error == "" and _pos(c, HOSTILE) == ["Feld 1,1"]
     finally:
         c.close()
-        use_karte(HexKarte(20, 20))
     js = asset("hexmap.js")
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|DOMParser", js)
 
@@ -201,3 +204,118 @@ def test_front_end_is_assembled_with_its_labels(camp):
     assert "rpgk-hex-reach" in m._css
     used = set(re.findall(r'"(widget\.hexmap\.[a-z_]+)"', asset("hexmap.js")))
     assert used and used <= set(m.labels)
+
+
+# -- the map in the campaign -----------------------------------------------------------
+
+def test_map_survives_a_restart_in_a_fresh_process(tmp_path):
+    """The map is kept in the campaign file: a new process reads it, shows it and moves on it."""
+    path = tmp_path / "k.sqlite"
+    c = _campaign(path)
+    HexMap(c, MAP).close()
+    _place_and_start(c)
+    c.close()
+    script = f"""
+import json, rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.widgets import HexMap
+c = Campaign.open({str(path)!r})
+m = HexMap(c)
+out = {{"size": [m.karte["breite"], m.karte["hoehe"]], "fields": m.karte["fields"],
+       "reach": m.reachable, "text": m.text()}}
+res = rpgkernel.resolve("bewege Kael nach=1,0", campaign=c)
+out["kosten"], out["bp"] = res.outcome["kosten"], c.figure("Kael").resources["BP"]["value"]
+print(json.dumps(out))
+c.close()
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["size"] == [6, 4] and out["text"] == "Karte 6×4 – am Zug: Kael auf (0,0), 7 BP"
+    by_field = {(q, r): (g, o) for q, r, g, o in out["fields"]}
+    assert by_field[(1, 0)] == ("Bewuchs", False) and by_field[(2, 1)] == ("frei", True)
+    reach = {(q, r): c for q, r, c in out["reach"]}
+    assert reach[(1, 0)] == "2" and reach[(2, 1)] == "7"  # Bewuchs x2; the obstacle takes all 7 BP
+    assert out["kosten"] == "2" and out["bp"] == 5
+    with Campaign.open(path) as again:  # the move of the other process is in the file
+        assert _pos(again, "Kael") == ["Feld 1,0"]
+        assert "Daten der Spielleitung: karte gesetzt" in [e.data["text"] for e in again.journal(kind="daten")]
+
+
+def test_second_notebook_sees_the_map_and_its_changes(camp, tmp_path):
+    m = HexMap(camp, MAP)
+    _place_and_start(camp)
+    with Campaign.open(tmp_path / "k.sqlite") as other:
+        seen = HexMap(other)
+        assert seen.karte == m.karte and seen.reachable == m.reachable
+        # the GM puts a Grube (x3) on (0,1) from the other notebook; the first map follows on poll
+        bigger = HexKarte(6, 4, {**MAP.gelaende, (0, 1): "Grube"}, MAP.hindernisse)
+        HexMap(other, bigger).close()
+        seen.close()
+    m._dispatch(m, {"type": "poll"})
+    reach = {(q, r): c for q, r, c in m.reachable}
+    assert reach[(0, 1)] == "3" and ["Grube", 3] in m.legend
+    camp.undo()  # the map is undoable like every other change
+    assert {(q, r): c for q, r, c in m.reachable}[(0, 1)] == "1"
+
+
+def test_encounter_map_over_campaign_map_and_no_map(tmp_path):
+    with Campaign.open(tmp_path / "k.sqlite") as c:
+        c.set_ruleset("kampfwerte")
+        m = HexMap(c, HexKarte(3, 3))  # no active encounter: the campaign's map
+        assert c.data("karte") == HexKarte(3, 3).to_dict() and m.karte["breite"] == 3
+        enc = c.new_encounter("Gefecht")
+        enc.add("Kael", sheet=KAEL, side="Spieler")
+        assert m.karte["breite"] == 3  # the new encounter sees the campaign's map
+        HexMap(c, MAP).close()         # now the encounter has its own
+        assert m.karte["breite"] == 6 and c.data("karte", encounter="Gefecht")["breite"] == 6
+        assert c.data("karte", encounter=None) == c.data("karte")
+        c.set_data("karte", None)
+        enc.set_data("karte", None)
+        assert m.karte == {} and m.reachable == [] and m.text() == "Hexkarte – keine Karte in der Kampagne"
+        enc.start(order=["Kael"])
+        m._dispatch(m, {"type": "move", "q": 1, "r": 0})
+        assert m.error.startswith("Die Begegnung hat keine Hexkarte")
+        with pytest.raises(RpgError, match="keine Hexkarte"):
+            rpgkernel.resolve("platziere Kael auf=0,0", campaign=c)
+        enc.set_data("karte", {"breite": 2})  # set by hand, no map: shown as an error, nothing breaks
+        assert m.karte == {} and "keine Hexkarte" in m.error
+
+
+# -- physical dice for the move's test ----------------------------------------------------
+
+def test_given_dice_go_with_the_move(camp):
+    m = HexMap(camp, MAP)
+    _place_and_start(camp)
+    m.set_state({"art": "Schleichen"})
+    # HEIMLICHKEIT 4 + mod_schleichen 1 = 5 W10 against 7, at least 2 successes; by icepool
+    pool = (5 @ icepool.d10.map(lambda f: 2 if f == 10 else (-1 if f == 1 else int(f >= 7)))).map(lambda x: max(0, x))
+    p = sum(pool.quantity(x) for x in pool.outcomes() if x >= 2) / pool.denominator()
+    assert m.probe == f"Probe auf HEIMLICHKEIT: 5W10 gegen 7, gelingt mit {percent(p)}"
+    # the front end writes the dice trait, then sends the move: 8,8 -> 2 successes
+    m.set_state({"dice": "8, 8, 2, 2, 2"})
+    m._dispatch(m, {"type": "move", "q": 0, "r": 1})
+    assert m.error == ""
+    assert m.result["cell"] == "%%resolve --würfel 8,8,2,2,2\nbewege Kael nach=0,1 art=Schleichen"
+    steps = [s["text"] for s in m.result["card"]["steps"]]
+    assert "Probe auf HEIMLICHKEIT: 5W10 gegen 7, 2 Erfolge – gelungen." in steps
+    assert _pos(camp, "Kael") == ["Feld 0,1"] and camp.figure("Kael").resources["BP"]["value"] == 5
+    assert m.dice == ""  # used up
+    # the dice carried in the message; a 1 cancels a success: failed, no BP spent, still on (0,1)
+    m._dispatch(m, {"type": "move", "q": 0, "r": 2, "art": "Schleichen", "dice": "8,8,1,2,2"})
+    assert m.error == "" and "1 Erfolge – misslungen" in m.result["card"]["steps"][1]["text"]
+    assert _pos(camp, "Kael") == ["Feld 0,1"] and camp.figure("Kael").resources["BP"]["value"] == 5
+
+
+def test_wrong_given_dice_write_nothing_and_stay(camp):
+    m = HexMap(camp, MAP)
+    _place_and_start(camp)
+    seq = camp._state["seq"]
+    for art, dice, expected in [("Schleichen", "8,x", "--würfel"),
+                                ("Schleichen", "8,8,2", "Würfel"),          # 3 of the 5 dice
+                                ("Gehen", "4", "Würfel")]:                  # walking needs no test
+        m._dispatch(m, {"type": "move", "q": 0, "r": 1, "art": art, "dice": dice})
+        assert expected in m.error and m.dice == dice
+        assert camp._state["seq"] == seq and _pos(camp, "Kael") == ["Feld 0,0"]
+    m._dispatch(m, {"type": "move", "q": 0, "r": 1, "art": "Gehen", "dice": ""})
+    assert m.error == "" and m.probe == "Gehen: keine Probe" and _pos(camp, "Kael") == ["Feld 0,1"]

@@ -10,9 +10,11 @@ from hypothesis import given, settings, strategies as st
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
+from rpgkernel.resolve.language import parse
 from rpgkernel.rules import get
-from rpgkernel.rules.kampfwerte import (HexKarte, KampfwerteError, abstand, bewegungspunkte, erfolge_dist,
-                                        initiativewert, p_gelingt, p_vor, use_karte)
+from rpgkernel.rules.kampfwerte import (HexKarte, KampfwerteError, abstand, bewegungspunkte, daten_setzen,
+                                        data, erfolge_dist, erreichbar, initiativewert, karte_aus, karte_setzen,
+                                        p_gelingt, p_vor)
 from rpgkernel.rules.kampfwerte.bewegung import art
 from rpgkernel.rules.sheet import SheetError
 
@@ -103,8 +105,11 @@ def test_distance_and_bounds():
     assert not k.enthaelt((-1, 0)) and k.enthaelt((-1, 2))  # row 2 is shifted: col 0 is q = -1
     with pytest.raises(KampfwerteError, match="nicht auf der Karte"):
         k.pruefe((9, 9))
-    with pytest.raises(KampfwerteError, match="Gelände"):
-        HexKarte(3, 3, {(0, 0): "Lava"})
+    lava = HexKarte(3, 3, {(0, 0): "Lava"})  # terrain is checked against the rule data in force
+    with pytest.raises(KampfwerteError, match="Unbekanntes Gelände „Lava“"):
+        lava.pruefe_gelaende()
+    with pytest.raises(KampfwerteError, match="Lava"):
+        lava.erreichbar((1, 1), art("Gehen"), 3)
 
 
 def test_path_costs_by_hand():
@@ -160,16 +165,15 @@ def test_reachable_costs_within_bp_and_match_brute_force(w, h, bp, terrain):
 
 @pytest.fixture
 def camp(tmp_path):
-    use_karte(HexKarte(8, 8, {(2, 0): "Bewuchs"}, {(0, 3)}))
     c = Campaign.open(tmp_path / "k.sqlite")
     c.set_ruleset("kampfwerte")
     enc = c.new_encounter("Gefecht")
+    karte_setzen(enc, HexKarte(8, 8, {(2, 0): "Bewuchs"}, {(0, 3)}))
     enc.add("Kael", sheet=KAEL, side="Spieler")
     enc.add("Ork", sheet=ORK)
     rpgkernel.resolve("platziere Kael auf=(0,0)\nplatziere Ork auf=(4,1)", campaign=c)
     yield c
     c.close()
-    use_karte(HexKarte(20, 20))
 
 
 def test_move_walks_and_spends_bp(camp):
@@ -245,3 +249,116 @@ def test_vor_verb_and_preview_by_enumeration():
     assert pv.preview == pytest.approx(p, abs=1e-12)
     res = rpgkernel.resolve("vor Ork -> Kael", ruleset="kampfwerte", figures=figs)
     assert res.outcome["p_vor"] == pytest.approx(1 - p, abs=1e-12) and not res.effects
+
+
+# -- fields written q,r; the map in the campaign ----------------------------------------------
+
+def test_field_as_a_bare_pair_of_integers(camp):
+    """``nach=3,0`` reads as one field (a comma between two integers); the same move as ``nach=(3,0)``."""
+    [cmd] = parse("bewege Kael nach=3,0 art=Gehen")
+    assert cmd.options["nach"].text == "3,0" and cmd.options["art"].text == "Gehen"
+    assert parse("bewege Kael nach=-1,2")[0].options["nach"].text == "-1,2"
+    res = rpgkernel.resolve("bewege Kael nach=3,0", campaign=camp)
+    assert res.outcome["nach"] == [3, 0] and res.outcome["kosten"] == "4"
+    rpgkernel.resolve("platziere Ork auf=-1,2", campaign=camp)
+    assert "Feld -1,2" in camp.figure("Ork").conditions
+    # commas still separate names everywhere else
+    assert [a.text for a in parse("bp Kael, Ork")[0].actors] == ["Kael", "Ork"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("bewege Kael nach=3,x", "nach=3,x: Ein Komma im Wert verbindet nur zwei ganze Zahlen"),
+    ("bewege Kael nach=3,", "nach=3,: Ein Komma im Wert verbindet nur zwei ganze Zahlen"),
+    ("bewege Kael nach=3,2,1", "nach=3,2,1: Ein Komma im Wert verbindet nur zwei ganze Zahlen"),
+    ("bewege Kael nach=3;2", "„3;2“ ist kein Feld; so schreibt man eines: q,r"),
+    ("bewege Kael nach=drei,2", "',' gehört hier nicht hin"),
+    ("bewege Kael nach=(3,x)", "„(3,x)“ ist kein Feld"),
+])
+def test_bad_fields_are_refused_in_german_and_write_nothing(camp, line, message):
+    seq = camp.state["seq"]
+    with pytest.raises(RpgError) as info:
+        rpgkernel.resolve(line, campaign=camp)
+    assert message in str(info.value)
+    assert camp.state["seq"] == seq and "Feld 0,0" in camp.figure("Kael").conditions
+
+
+def test_map_is_campaign_data_read_after_reopen(tmp_path):
+    path = tmp_path / "k.sqlite"
+    with Campaign.open(path) as c:
+        c.set_ruleset("kampfwerte")
+        enc = c.new_encounter("Gefecht")
+        enc.add("Kael", sheet=KAEL, side="Spieler")
+        with pytest.raises(RpgError, match="keine Hexkarte"):
+            rpgkernel.resolve("platziere Kael auf=0,0", campaign=c)
+        with pytest.raises(KampfwerteError, match="keine Hexkarte"):  # checked before it is stored
+            karte_setzen(enc, {"breite": 4})
+        with pytest.raises(KampfwerteError, match="Gelände"):
+            karte_setzen(enc, {"breite": 4, "hoehe": 1, "gelaende": [[0, 0, "Lava"]]})
+        assert enc.data("karte") is None
+        karte_setzen(enc, {"breite": 4, "hoehe": 1, "gelaende": [[1, 0, "Wasser"]], "hindernisse": [[3, 0]]})
+        rpgkernel.resolve("platziere Kael auf=0,0", campaign=c)
+    with Campaign.open(path) as again:
+        # Wasser x3 on (1,0), then (2,0) 1: 4 BP; the obstacle (3,0) takes all 7
+        res = rpgkernel.resolve("bewege Kael nach=2,0", campaign=again)
+        assert res.outcome["weg"] == [[0, 0], [1, 0], [2, 0]] and res.outcome["kosten"] == "4"
+        assert again.figure("Kael").resources["BP"]["value"] == 3
+        with pytest.raises(RpgError, match="nicht auf der Karte"):
+            rpgkernel.resolve("bewege Kael nach=4,0", campaign=again)
+
+
+def test_gm_rule_data_in_the_campaign_survives_reopen(tmp_path):
+    """The GM's terrain table (not in the seed: "x BP pro Feld") and other rule sections are kept in
+    the campaign and are in force for its procedures only."""
+    path = tmp_path / "k.sqlite"
+    lava = HexKarte(5, 1, {(1, 0): "Lava"})
+    with Campaign.open(path) as c:
+        c.set_ruleset("kampfwerte")
+        enc = c.new_encounter("Gefecht")
+        enc.add("Kael", sheet=KAEL, side="Spieler")
+        with pytest.raises(KampfwerteError, match="Unbekanntes Gelände „Lava“"):
+            karte_setzen(enc, lava)
+        with pytest.raises(KampfwerteError, match="Kampfwerte-Daten"):  # checked before it is stored
+            daten_setzen(c, regeln={"rundumschlag_kosten": "beides"})
+        assert c.data("kampfwerte") is None
+        daten_setzen(c, regeln={"gelaende": {"frei": 1, "Lava": 4}, "wuchtschlag_parade": {1: 7, 2: 7, 3: 8, 4: 8,
+                                                                                           5: 9}})
+        assert c.data("kampfwerte")["regeln"]["wuchtschlag_parade"]["1"] == 7  # JSON: text keys
+        karte_setzen(enc, lava)
+        rpgkernel.resolve("platziere Kael auf=0,0", campaign=c)
+    assert "Lava" not in data().gelaende  # outside a procedure: the shipped defaults
+    with Campaign.open(path) as again:
+        res = rpgkernel.resolve("bewege Kael nach=2,0", campaign=again)
+        assert res.outcome["kosten"] == "5"  # Lava x4 + 1
+        again.set_data("kampfwerte", None)  # back to the defaults: the map's Lava is unknown now
+        with pytest.raises(RpgError, match="Unbekanntes Gelände „Lava“"):
+            rpgkernel.resolve("bewege Kael nach=1,0", campaign=again)
+
+
+RIN = {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 4, "INSTINKT": 3, "HEIMLICHKEIT": 3, "AD": 8, "LP": 12,
+       "mod_klettern": 1, "mod_schwimmen": -1, "ruestungsmalus_heimlichkeit": -2, "mod_reiten": 2, "reittier_stufe": 2}
+
+
+@pytest.mark.parametrize("art, extra, dice, test, cost, spent", [
+    # Bewegungskosten table: BP per field, the talent tested and its modifier; Rin has BP 4 + 2 = 6
+    ("Klettern", "", [8, 8, 2, 2, 2], "GEWANDTHEIT: 5W10 gegen 7", "2", 2),
+    ("Schwimmen", " schwierigkeit=8", [8, 9, 2], "GEWANDTHEIT: 3W10 gegen 8", "3", 3),  # currents: harder
+    ("Kriechen", "", [10], "HEIMLICHKEIT: 1W10 gegen 7", "4", 4),              # armour malus -2
+    ("Reiten", "", [8, 8, 2, 2, 2, 2], "GEWANDTHEIT: 6W10 gegen 7", "1/2", 1),  # a fraction counts in full
+])
+def test_each_movement_type_costs_and_tests(camp, art, extra, dice, test, cost, spent):
+    camp.encounter.add("Rin", sheet=RIN)
+    rpgkernel.resolve("platziere Rin auf=0,5", campaign=camp)
+    res = rpgkernel.resolve(f"bewege Rin nach=1,5 art={art}{extra}", campaign=camp, dice=dice)
+    assert res.outcome["gelungen"] and res.outcome["kosten"] == cost
+    assert any(s.text.startswith(f"Probe auf {test}, 2 Erfolge") for s in res.steps)
+    assert camp.figure("Rin").resources["BP"]["value"] == 6 - spent
+
+
+def test_riding_range_on_the_map_with_the_mount_level(camp):
+    camp.encounter.add("Rin", sheet=RIN)
+    rpgkernel.resolve("platziere Rin auf=0,4", campaign=camp)
+    # BP 6, Reittier-Stufe 2: 2 x 6 + 2 = 14 fields; the 8-wide row 4 ends at (5,4) after 5 fields
+    rec, k = camp.figure("Rin").record, karte_aus({"karte": camp.encounter.data("karte")})
+    reach = erreichbar(rec, k, "Reiten")
+    assert reach[(5, 4)] == Fraction(5, 2) and max(reach.values()) <= 7
+    assert len(reach) > len(erreichbar(rec, k, "Gehen"))

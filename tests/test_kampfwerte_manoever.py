@@ -7,8 +7,9 @@ import pytest
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
-from rpgkernel.rules.kampfwerte import HexKarte, use_karte
-from rpgkernel.rules.kampfwerte.manoever import kosten, multiplikator, reaktion_erlaubt, vorschau
+from rpgkernel.rules.kampfwerte import HexKarte, daten_setzen, karte_setzen
+from rpgkernel.rules.kampfwerte.manoever import (kosten, multiplikator, reaktion_erlaubt, schaden_dist_wuerfel,
+                                                 vorschau)
 
 BASE = {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 3, "INSTINKT": 3, "HEIMLICHKEIT": 3, "LP": 30}
 KAEL = {**BASE, "AD": 20, "angriff": 5, "angriffsstufe": 3, "spielercharakter": True,
@@ -48,17 +49,16 @@ def test_schattensprung_multiplier_and_preview_against_icepool():
 
 @pytest.fixture
 def camp(tmp_path):
-    use_karte(HexKarte(10, 10))
     c = Campaign.open(tmp_path / "m.sqlite")
     c.set_ruleset("kampfwerte")
     enc = c.new_encounter("Gefecht")
+    karte_setzen(enc, HexKarte(10, 10))
     enc.add("Kael", sheet=KAEL, side="Spieler")
     enc.add("Ork", sheet=ORK)
     enc.add("Goblin", sheet={**ORK, "NK": 3})
     rpgkernel.resolve("platziere Kael auf=(2,2)\nplatziere Ork auf=(3,2)\nplatziere Goblin auf=(2,3)", campaign=c)
     yield c
     c.close()
-    use_karte(HexKarte(20, 20))
 
 
 def lp(camp, name):
@@ -189,10 +189,15 @@ def test_konterparade_is_checked_against_the_recorded_riposte(camp):
 def test_recorded_riposte_lapses_at_the_round_end(camp):
     camp.encounter.start(order=["Kael", "Ork", "Goblin"])
     rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
-    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2", campaign=camp, dice=[9, 2, 2, 2])
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2 schaden=W6", campaign=camp,
+                      dice=[9, 9, 2, 2, 4])
     assert "Riposte 2" in camp.figure("Ork").conditions
+    assert {"Finte +2 negiert", "Riposte-Schaden 4"} <= set(camp.figure("Kael").conditions)
     camp.encounter.next_round()
+    # unanswered: the Riposte stands for good (the Finte stays negated, the damage stays)
     assert "Riposte 2" not in camp.figure("Ork").conditions
+    assert not any(c.startswith(("Finte", "Riposte")) for c in camp.figure("Kael").conditions)
+    assert lp(camp, "Kael") == 26
 
 
 def test_mantel_parade_raises_the_next_new_initiative(camp):
@@ -210,3 +215,166 @@ def test_mantel_parade_raises_the_next_new_initiative(camp):
     # given totals are taken as they are
     enc.next_round(new_initiative=True, rolls={"Kael": 10, "Ork": 12, "Goblin": 11})
     assert enc.order == ["Ork", "Goblin", "Kael"]
+
+
+def test_konterparade_undoes_the_riposte(camp):
+    """Finte -> Riposte (negates it, counter-attack for 5 LP) -> Konterparade wards the Riposte off:
+    the Finte holds again and serves the next attack, the 5 LP come back; the AD spent stay spent."""
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    # the Ork's 4 W10: 9, 9 -> 2 successes, a hit; W6 shows 5, Kael has no armour
+    res = rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2 schaden=W6",
+                            campaign=camp, dice=[9, 9, 2, 2, 5])
+    assert res.outcome["schaden"] == {"Kael": 5} and lp(camp, "Kael") == 25
+    kael = camp.figure("Kael").conditions
+    assert "Finte +2" not in kael and {"Finte +2 negiert", "Riposte-Schaden 5"} <= set(kael)
+    assert "Riposte 2" in camp.figure("Ork").conditions
+    # the Konterparade deals no damage of its own: schaden= is refused, nothing written
+    with pytest.raises(RpgError, match="keinen eigenen Schaden"):
+        rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2 schaden=W8",
+                          campaign=camp, dice=[10, 2, 2, 2, 2, 3])
+    assert ad(camp, "Kael") == 18
+    # Kael's 5 W10: the 10 counts twice -> 2 successes: the Riposte is warded off
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp,
+                            dice=[10, 2, 2, 2, 2])
+    assert res.outcome["treffer"]
+    kael = camp.figure("Kael").conditions
+    assert "Finte +2" in kael and not any(c.endswith("negiert") or c.startswith("Riposte") for c in kael)
+    assert lp(camp, "Kael") == 30 and ad(camp, "Kael") == 16 and ad(camp, "Ork") == 8
+    assert "Riposte 2" not in camp.figure("Ork").conditions
+    # the restored Finte serves the next attack: 6 successes without a roll, +2 damage;
+    # Gezielte Attacke 2 (+2 per level): W6 3 + 2 + 4 = 9, armour 2 -> 7
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=\"Gezielte Attacke\" stufe=2 schaden=W6", campaign=camp,
+                            dice=[3])
+    assert res.outcome["erfolge"] == 6 and lp(camp, "Ork") == 30 - 7
+    assert "Finte +2" not in camp.figure("Kael").conditions
+
+
+def test_a_failed_konterparade_leaves_the_riposte_standing(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2 schaden=W6", campaign=camp,
+                      dice=[9, 9, 2, 2, 5])
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp,
+                            dice=[9, 2, 2, 2, 2])
+    assert not res.outcome["treffer"]
+    kael = camp.figure("Kael").conditions
+    assert not any(c.startswith(("Finte", "Riposte")) for c in kael)  # answered: nothing left to undo
+    assert lp(camp, "Kael") == 25 and ad(camp, "Kael") == 16
+    # a second Konterparade finds no Riposte to undo: it is answered at the stated level, nothing comes back
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Konterparade stufe=2 gegen=Riposte:2", campaign=camp,
+                      dice=[10, 2, 2, 2, 2])
+    assert lp(camp, "Kael") == 25 and "Finte +2" not in camp.figure("Kael").conditions
+
+
+def test_a_missed_riposte_negates_nothing_and_leaves_nothing_to_answer(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    res = rpgkernel.resolve("manöver Ork -> Kael manöver=Riposte stufe=2 gegen=Finte:2 schaden=W6",
+                            campaign=camp, dice=[9, 2, 2, 2])
+    assert not res.outcome["treffer"] and ad(camp, "Ork") == 8
+    assert "Finte +2" in camp.figure("Kael").conditions and lp(camp, "Kael") == 30
+    assert not any(c.startswith("Riposte") for c in camp.figure("Ork").conditions)
+
+
+# -- the rest of the catalogue, each against the seed's table ------------------------------------
+
+VEX = {**BASE, "AD": 30, "angriff": 5, "angriffsstufe": 1,
+       "manoever": ["Mehrfach-Angriff 3", "Ausweichen Spezial 3", "Mehrfach-Parade 2", "Dreckiger Rückzug 2",
+                    "Schattendolch 2", "Rundumschlag 3", "Schattenhieb 3", "Starker Tritt 4"],
+       "waffen": ["Dolch (Stichwaffe)"]}
+
+
+@pytest.fixture
+def vex(camp):
+    """Vex on (3,3): the Ork (3,2) and the Goblin (2,3) are both adjacent."""
+    camp.encounter.add("Vex", sheet=VEX, side="Spieler")
+    rpgkernel.resolve("platziere Vex auf=3,3", campaign=camp)
+    return camp
+
+
+def test_level_tables():
+    assert [schaden_dist_wuerfel("Schadenserhöhung", s) for s in range(1, 6)] == [1, 1, 2, 2, 3]
+    assert [kosten(n, 3) for n in ("Gezielte Attacke", "Wuchtschlag", "Schattenhieb", "Finte", "Entwaffnen",
+                                   "Mehrfach-Parade", "Mantel-Parade", "Riposte", "Konterparade",
+                                   "Ausweichen Spezial", "Starker Tritt", "Mehrfach-Angriff")] == [3] * 12
+
+
+def test_rundumschlag_both_forms_of_its_cost(vex):
+    # the default form "1 AD pro Gegner": Rundumschlag 3 on two adjacent targets costs 2
+    rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=Rundumschlag stufe=3", campaign=vex,
+                      dice=[8, 8, 2, 2, 2])
+    assert ad(vex, "Vex") == 28
+    daten_setzen(vex, regeln={"rundumschlag_kosten": "stufe"})  # the other form: [Stufe]
+    rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=Rundumschlag stufe=3", campaign=vex,
+                      dice=[8, 8, 2, 2, 2])
+    assert ad(vex, "Vex") == 25
+    with pytest.raises(RpgError, match="angrenzenden"):  # Kael (2,2) is not next to Vex (3,3)
+        rpgkernel.resolve("manöver Vex -> Kael manöver=Rundumschlag stufe=1", campaign=vex)
+
+
+def test_mehrfach_angriff_moves_one_field_per_attack(vex):
+    # Mehrfach-Angriff 2 on Ork and Goblin: 2 AD, W6 4 each (armour 2 -> 2 LP), Vex moves 1 field
+    res = rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=Mehrfach-Angriff stufe=2 schaden=W6 nach=3,4",
+                            campaign=vex, dice=[8, 8, 2, 2, 2, 4])
+    assert res.outcome["schaden"] == {"Ork": 2, "Goblin": 2} and ad(vex, "Vex") == 28
+    assert "Feld 3,4" in vex.figure("Vex").conditions
+    with pytest.raises(RpgError, match="1 bis 2 Ziele"):
+        rpgkernel.resolve("manöver Vex -> Ork, Goblin, Kael manöver=Mehrfach-Angriff stufe=2", campaign=vex)
+    with pytest.raises(RpgError, match="höchstens 1 Felder"):
+        rpgkernel.resolve("manöver Vex -> Ork manöver=Mehrfach-Angriff stufe=1 nach=3,6", campaign=vex)
+
+
+def test_ausweichen_spezial_dreckiger_rueckzug_schattendolch_change_position(vex):
+    rpgkernel.resolve("manöver Vex manöver=\"Ausweichen Spezial\" stufe=2 nach=3,5", campaign=vex)
+    assert "Feld 3,5" in vex.figure("Vex").conditions and ad(vex, "Vex") == 28
+    with pytest.raises(RpgError, match="keinen eigenen Schaden"):
+        rpgkernel.resolve("manöver Vex manöver=\"Ausweichen Spezial\" stufe=1 schaden=W6", campaign=vex)
+    # Dreckiger Rückzug: weapon damage (W6 5, armour 2 -> 3) and 2 fields back
+    rpgkernel.resolve("manöver Vex -> Goblin manöver=\"Dreckiger Rückzug\" stufe=2 schaden=W6 nach=4,6",
+                      campaign=vex, dice=[8, 8, 2, 2, 2, 5])
+    assert lp(vex, "Goblin") == 27 and "Feld 4,6" in vex.figure("Vex").conditions
+    res = rpgkernel.resolve("manöver Vex -> Ork manöver=Schattendolch stufe=2 schaden=W4 nach=4,7",
+                            campaign=vex, dice=[8, 8, 2, 2, 2, 4])
+    assert lp(vex, "Ork") == 28 and "Feld 4,7" in vex.figure("Vex").conditions
+    assert any("Wurfwaffe" in s.text for s in res.steps)
+    assert ad(vex, "Vex") == 24
+
+
+def test_mehrfach_parade_raises_a_blade_shield(vex):
+    res = rpgkernel.resolve("manöver Vex manöver=Mehrfach-Parade stufe=2", campaign=vex)
+    assert res.outcome["paraden"] == 2 and "Klingenschild" in vex.figure("Vex").conditions
+    assert ad(vex, "Vex") == 28
+
+
+def test_schattensprung_allows_no_defence_and_schattenhieb_needs_three_successes(camp):
+    res = rpgkernel.resolve("manöver Kael -> Ork manöver=Schattensprung stufe=1 abgewehrt", campaign=camp,
+                            dice=[8, 8, 2, 2, 2])
+    assert res.outcome["treffer"]  # "keine Verteidigung möglich": abgewehrt does not apply
+    # 2 successes only: the armour (2) counts in full; W6 5 -> 3
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Schattenhieb stufe=2 schaden=W6", campaign=camp,
+                      dice=[8, 8, 2, 2, 2, 5])
+    assert lp(camp, "Ork") == 27
+
+
+def test_starker_tritt_on_several_knocks_them_down(vex):
+    # Ork (3,2) and Goblin (2,3, NK 3 < 4) next to Vex (3,3): each up to 4 fields straight back, stopped
+    # by the map's edge (Ork: (3,1), (3,0); Goblin: (1,3), (0,3), (-1,3)), both knocked down; 4 AD
+    rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=\"Starker Tritt\" stufe=4", campaign=vex,
+                      dice=[8, 8, 2, 2, 2])
+    ork, goblin = vex.figure("Ork").conditions, vex.figure("Goblin").conditions
+    assert "Feld 3,0" in ork and "Feld -1,3" in goblin and ad(vex, "Vex") == 26
+    assert "niedergeworfen" in ork and "niedergeworfen" in goblin
+
+
+def test_entwaffnen_disarms(camp):
+    rpgkernel.resolve("manöver Kael -> Ork manöver=Entwaffnen stufe=2", campaign=camp, dice=[8, 8, 2, 2, 2])
+    assert "entwaffnet" in camp.figure("Ork").conditions
+
+
+@pytest.mark.parametrize("line", ["manöver Kael -> Goblin manöver=Finte stufe=3",
+                                  "manöver Kael -> Goblin manöver=\"Gezielte Attacke\" stufe=2",
+                                  "manöver Kael -> Goblin manöver=\"Starker Tritt\" stufe=2",
+                                  "manöver Kael -> Goblin manöver=Entwaffnen stufe=3"])
+def test_stufe_must_exceed_nk(camp, line):
+    """[Stufe] > NK des Gegners: the Goblin's NK is 3."""
+    with pytest.raises(RpgError, match="Bedingung \\[Stufe\\] > NK verfehlt"):
+        rpgkernel.resolve(line, campaign=camp)
+    assert ad(camp, "Kael") == 20

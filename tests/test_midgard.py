@@ -1,5 +1,7 @@
 """Midgard: the sheet, resources, the basic rolls EW/WW/PW with exact previews, divine grace."""
 
+from pathlib import Path
+
 import icepool
 import pytest
 from hypothesis import given
@@ -12,6 +14,7 @@ from rpgkernel.rules.midgard import Grundregeln, MidgardError, einrichten, ew, g
 from rpgkernel.rules.sheet import SheetError
 
 REGELN = Grundregeln()
+BEISPIEL = Path(rpgkernel.rules.midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"
 
 
 def figure(name="Marvelus", gg=0, **sheet):
@@ -187,14 +190,52 @@ def test_missing_values_and_tables_are_named(camp):
         rpgkernel.resolve("ew Leer", campaign=camp, dice=[3])
 
 
-def test_einrichten_checks_before_it_changes_anything(tmp_path):
+def test_einrichten_checks_before_it_changes_anything(tmp_path, camp):
     bad = tmp_path / "t.yaml"
     bad.write_text("lp: {basis: viel}\n", encoding="utf-8")
     with pytest.raises(MidgardError, match="Tabelle 'lp'"):
-        einrichten(bad)
+        einrichten(bad, kampagne=camp)
     bad.write_text("lpp: {}\n", encoding="utf-8")
     with pytest.raises(MidgardError, match="Unbekannte Tabelle 'lpp'"):
-        einrichten(bad)
+        einrichten(bad, kampagne=camp)
+    assert camp.data("midgard") is None
+
+
+def test_the_gm_tables_are_kept_in_the_campaign_and_survive_a_restart(tmp_path):
+    path = tmp_path / "k.sqlite"
+    with Campaign.open(path) as camp:
+        camp.set_ruleset("midgard")
+        camp.add_character("Bilbo", {"zt": 70})
+        with pytest.raises(ResolveError, match="Die Tabelle 'sechster_sinn' fehlt"):
+            rpgkernel.resolve("ew Bilbo fertigkeit=Gefahrensinn ohne_gnade", campaign=camp, dice=[10])
+        einrichten(BEISPIEL, kampagne=camp)
+        assert camp.data("midgard")["quelle"] == "beispiel_spielleitung.yaml"
+    with Campaign.open(path) as camp:                       # a new process: the tables are still there
+        res = rpgkernel.resolve("ew Bilbo fertigkeit=Gefahrensinn ohne_gnade", campaign=camp, dice=[10])
+        assert res.outcome["gesamt"] == 10 + 2              # Zt 70: +2 in the example table
+        camp.undo()                                         # the resolution
+        camp.undo()                                         # einrichten
+        assert camp.data("midgard") is None
+
+
+def test_other_basic_rolls_for_one_encounter_only(tmp_path, camp):
+    strict = tmp_path / "grund.yaml"
+    strict.write_text("mindestwurf: 21\n", encoding="utf-8")
+    camp.new_encounter("Prüfung")
+    einrichten(grundregeln=strict, kampagne=camp, begegnung="Prüfung")
+    line = "ew Marvelus wert=5 ohne_gnade"
+    assert not rpgkernel.resolve(line, campaign=camp, dice=[15]).outcome["erfolg"]      # 20 < 21
+    camp.new_encounter("Gasse")                              # now the active one: the campaign's defaults
+    assert rpgkernel.resolve(line, campaign=camp, dice=[15]).outcome["erfolg"]
+
+
+def test_kept_data_that_is_not_midgards_is_named(camp):
+    camp.set_data("midgard", {"tabelle": {}})
+    with pytest.raises(ResolveError, match="Die Daten 'midgard' der Kampagne sind keine Einstellungen"):
+        rpgkernel.resolve("ew Marvelus wert=5", campaign=camp, dice=[15])
+    camp.set_data("midgard", {"grundregeln": {"mindestwurf": "hoch"}})
+    with pytest.raises(ResolveError, match="mindestwurf hat den falschen Typ"):
+        rpgkernel.resolve("ew Marvelus wert=5", campaign=camp, dice=[15])
 
 
 def test_two_grace_lines_in_one_cell_repeat_twice(camp):

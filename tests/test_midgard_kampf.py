@@ -49,10 +49,12 @@ def camp(tmp_path):
 
 
 @pytest.fixture
-def tabellen():
-    midgard.einrichten(BEISPIEL)
-    yield
-    midgard.einrichten()
+def tabellen(camp):
+    """The example tables kept in the campaign (the verbs read them there); for direct calls: CFG."""
+    midgard.einrichten(BEISPIEL, kampagne=camp)
+
+
+CFG = midgard.einrichten(BEISPIEL)
 
 
 # -- the seed's example ------------------------------------------------------------------
@@ -127,14 +129,73 @@ def test_full_defence_and_ranged_attacks_against_a_large_shield(camp):
 # -- damage bonus as dice ---------------------------------------------------------------------
 def test_damage_bonus_needs_the_gm_list_and_a_negative_one_stays(camp, tabellen):
     strong = fig("Hüne", waffen=["Keule +8 (W6)"], schb=2)
-    res = angriff(strong, ELF, Roller(dice=[15, 2, 3, 4]))        # W6 3 + W4 4
+    res = angriff(strong, ELF, Roller(dice=[15, 2, 3, 4]), cfg=CFG)        # W6 3 + W4 4
     assert res.outcome["schaden"] == 7 and "W6+W4" in repr(res)
+    dagger = fig("Flink", waffen=["Dolch +5 (W6)"], schb=1)
+    res = angriff(dagger, ELF, Roller(dice=[15, 2, 3, 2]), cfg=CFG)       # W6 3 + W3 2
+    assert res.outcome["schaden"] == 5 and "W6+W3" in repr(res)
     weak = fig("Zwerg", waffen=["Dolch +5 (W6)"], schb=-2)
     res = angriff(weak, ELF, Roller(dice=[19, 2, 1]))
     assert res.outcome["schaden"] == 0 and "max(0, W6-2)" in repr(res)
-    midgard.einrichten()
     with pytest.raises(midgard.MidgardError, match="Die Tabelle 'schadensbonus' fehlt"):
-        angriff(strong, ELF, Roller(dice=[15, 2, 3, 4]))
+        angriff(strong, ELF, Roller(dice=[15, 2, 3, 4]))               # the defaults: no GM tables
+    camp.set_sheet("Wolfgang Krentz", {**camp.figure("Wolfgang Krentz").sheet, "schb": 2})
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[13, 15, 5, 4])
+    assert res.outcome["schaden"] == 5 + 2 + 4                        # W6+2 and the W4 of the campaign's list
+
+
+# -- critical tables ---------------------------------------------------------------------------
+def test_critical_results_roll_the_gms_tables_when_there_are_some(camp, tabellen):
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[20, 2, 5, 100])
+    # 20: critical; defence 2 + 17 = 19 < 30 fails; 5 + 2 = 7 damage - RS 2; the table: W% 100
+    assert res.outcome["kritische_tabellen"] == [{"tabelle": "treffer", "wurf": 100,
+                                                 "zeile": "BEISPIEL: tödlicher Treffer"}]
+    assert "Kritischer Treffer (Schattenelf): W% 100 – BEISPIEL: tödlicher Treffer" in repr(res)
+    assert camp.figure("Schattenelf").resources["LP"]["value"] == 14 - 5
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[1, 95])
+    assert res.outcome["kritische_tabellen"][0]["zeile"] == "BEISPIEL: sich selbst verletzt – 1W6 Schaden"
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf abwehr_nr=1', campaign=camp,
+                            dice=[15, 1, 3, 16])
+    assert res.outcome["kritische_tabellen"] == [{"tabelle": "fehler_abwehr", "wurf": 16,
+                                                 "zeile": "BEISPIEL: Schild oder Waffe verloren"}]
+    res = rpgkernel.resolve("ww Schattenelf gegen=20 ohne_gnade", campaign=camp, dice=[1, 3])
+    assert res.outcome["kritische_tabelle"]["zeile"] == "BEISPIEL: gestolpert – nächste Abwehr WM −2"
+    # no table for a critical EW in the example: only named, no further die
+    res = rpgkernel.resolve("ew Schattenelf wert=5 ohne_gnade", campaign=camp, dice=[20])
+    assert res.outcome["kritisch"] == "kritischer Erfolg" and "kritische_tabelle" not in res.outcome
+
+
+def test_without_tables_a_critical_is_only_named(camp):
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[20, 2, 5])
+    assert "Kritischer Treffer gegen Schattenelf." in repr(res) and "kritische_tabellen" not in res.outcome
+
+
+def test_grace_after_a_critical_hit_repeats_only_the_table_roll(camp, tabellen):
+    """The seed: critically hit, and a 100 on the table - now only the table roll may be repeated."""
+    camp.set_sheet("Schattenelf", {**camp.figure("Schattenelf").sheet, "gg": 1})
+    rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[20])
+    rpgkernel.resolve("verzicht Schattenelf", campaign=camp, dice=[2])       # the EW stands; defence 2
+    rpgkernel.resolve("verzicht Schattenelf", campaign=camp, dice=[5])       # the defence stands; damage 7
+    opened = rpgkernel.resolve("verzicht Schattenelf", campaign=camp, dice=[100])   # the damage stands; table
+    assert opened.open and "Kritischer Treffer (100)" in opened.choices[0].label
+    closed = rpgkernel.resolve("gnade Schattenelf", campaign=camp, dice=[30])
+    assert not closed.open and closed.outcome["angriff"] == 30      # the EW: Angriff was not repeated
+    assert closed.outcome["kritische_tabellen"][0]["zeile"] == "BEISPIEL: Prellung – doppelter AP-Verlust"
+    assert [s.value for s in closed.steps if s.rolls] == [20, 2, 7, 100, 30]
+    assert camp.figure("Schattenelf").resources["GG"]["value"] == 0
+
+
+def test_bad_critical_tables_are_refused(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("kritisch: {patzer: {wuerfel: W20, zeilen: [{von: 1, bis: 20, text: x}]}}\n", encoding="utf-8")
+    with pytest.raises(midgard.MidgardError, match="unbekannte Situation 'patzer'"):
+        midgard.laden(path)
+    path.write_text("kritisch: {treffer: {wuerfel: W%, zeilen: [{von: 1, bis: 99, text: x}]}}\n", encoding="utf-8")
+    with pytest.raises(midgard.MidgardError, match="1 bis 100 lückenlos"):
+        midgard.laden(path)
+    path.write_text("kritisch: {treffer: {wuerfel: W6, zeilen: [{von: 1, bis: 6, text: x}]}}\n", encoding="utf-8")
+    with pytest.raises(midgard.MidgardError, match="erlaubt sind W% und W20"):
+        midgard.laden(path)
 
 
 # -- exact previews -----------------------------------------------------------------------------
@@ -219,30 +280,96 @@ def test_ohne_gnade_rolls_straight_through(camp):
 
 
 # -- initiative ----------------------------------------------------------------------------------
-GROUP = [fig("Anführer", side="Helden", rw=62, kampftaktik=2), fig("Franz", side="Helden", rw=45, kampftaktik=1),
-         fig("Fritz", side="Helden", rw=78), fig("Ork", side="Orks", rw=50, rw_ruestung=-20)]
+FOLGT = {"folgt Anführer": {}}
+GROUP = [fig("Anführer", side="Helden", rw=62, kampftaktik=2),
+         fig("Franz", side="Helden", rw=45, kampftaktik=1, conditions=FOLGT),
+         fig("Fritz", side="Helden", rw=78, conditions=FOLGT), fig("Ork", side="Orks", rw=50, rw_ruestung=-20)]
 
 
-def test_followers_by_side_or_named():
+def test_groups_come_from_the_leader_named_in_advance():
     from rpgkernel.rules.midgard.initiative import gruppen
-    assert gruppen(GROUP, ["Anführer"]) == [("Anführer", ["Anführer", "Franz", "Fritz"]), ("Ork", ["Ork"])]
-    assert gruppen(GROUP, ["Anführer"], eigene=["Franz"])[1] == ("Franz", ["Franz"])
-    assert gruppen(GROUP, ["Anführer"], folgen=["Ork"]) == [("Anführer", ["Anführer", "Ork"]), ("Franz", ["Franz"]),
-                                                            ("Fritz", ["Fritz"])]
+    assert gruppen(GROUP) == ([("Anführer", ["Anführer", "Franz", "Fritz"]), ("Ork", ["Ork"])], {})
+    franz_alone = [GROUP[0], fig("Franz", conditions={**FOLGT, "eigene Initiative": {}}), *GROUP[2:]]
+    assert gruppen(franz_alone) == ([("Anführer", ["Anführer", "Fritz"]), ("Franz", ["Franz"]), ("Ork", ["Ork"])],
+                                    {"Franz": "eigene"})
+    # no leader in the fight, or one without Kampftaktik +1: no instructions, everyone rolls himself
+    assert gruppen(GROUP[1:]) == ([("Franz", ["Franz"]), ("Fritz", ["Fritz"]), ("Ork", ["Ork"])],
+                                  {"Franz": "fehlt", "Fritz": "fehlt"})
+    untrained = [fig("Anführer", rw=62), *GROUP[1:]]
+    assert gruppen(untrained)[1] == {"Franz": "fehlt", "Fritz": "fehlt"}
 
 
 def test_individual_initiative():
-    res = initiative(GROUP, Roller(dice=[3, 4, 5, 6]))
+    alone = [fig(f["name"], side=f["side"], **f["sheet"]) for f in GROUP]
+    res = initiative(alone, Roller(dice=[3, 4, 5, 6]))
     assert res.outcome["initiative"] == {"Anführer": 6 + 2 + 3, "Franz": 4 + 1 + 4, "Fritz": 7 + 5, "Ork": 3 + 6}
     assert res.outcome["reihenfolge"] == ["Fritz", "Anführer", "Franz", "Ork"]
 
 
+def test_initiative_with_the_weapon_rank_modifier_and_its_range():
+    lancer = [fig("Lanzenreiter", rw=62, kampftaktik=2, angriffsrang=3)]
+    assert initiative(lancer, Roller(dice=[4]), angriffsrang=True).outcome["initiative"] == {"Lanzenreiter": 15}
+    assert initiative(lancer, Roller(dice=[4])).outcome["initiative"] == {"Lanzenreiter": 12}
+    # the seed: between 2 and 20 (RW 1..100 after armour, Kampftaktik up to the grades)
+    slow, fast = fig("Langsam", rw=10), fig("Schnell", rw=100, kampftaktik=4)
+    assert initiative([slow, fast], Roller(dice=[1, 6])).outcome["initiative"] == {"Langsam": 2, "Schnell": 20}
+
+
 def test_leader_rolls_once_for_those_who_follow():
-    res = initiative(GROUP, Roller(dice=[4, 5, 1]), anfuehrer=["Anführer"], eigene=["Franz"])
-    # Anführer: W6 4 + KT 2 = 6 passed on; Fritz 7 + 6 = 13; Franz rolls himself 4 + 1 + 5; Ork 3 + 1
+    franz_alone = [GROUP[0], fig("Franz", rw=45, kampftaktik=1, conditions={**FOLGT, "eigene Initiative": {}}),
+                   *GROUP[2:]]
+    res = initiative(franz_alone, Roller(dice=[4, 5, 1]))
+    # Anführer: W6 4 + KT 2 = 6 passed on; Fritz 7 + 6 = 13 (not his own KT); Franz rolls himself 4 + 1 + 5;
+    # Ork 3 + 1
     assert res.outcome["initiative"] == {"Anführer": 12, "Fritz": 13, "Franz": 10, "Ork": 4}
-    with pytest.raises(midgard.MidgardError, match="Kampftaktik \\+1"):
-        initiative(GROUP, Roller(dice=[4]), anfuehrer=["Fritz"])
+    assert "Franz folgt diesmal nicht Anführer" in repr(res)
+
+
+def test_naming_a_leader_opting_out_and_holding_through_resolve(camp):
+    camp.add_character("Knappe", {"rw": 30})
+    camp.add_character("Fritz", {"rw": 45})
+    with pytest.raises(ResolveError, match="Schattenelf kann nicht anführen: dazu braucht es mindestens Kampftaktik"):
+        rpgkernel.resolve("anführer Schattenelf -> Knappe", campaign=camp)
+    res = rpgkernel.resolve('anführer "Wolfgang Krentz" -> Knappe, Fritz', campaign=camp)
+    assert "ab dem nächsten Initiativewurf würfelt er für Knappe, Fritz" in repr(res)
+    assert "folgt Wolfgang Krentz" in camp.figure("Knappe").conditions
+    with pytest.raises(ResolveError, match="Schattenelf folgt keinem Anführer"):
+        rpgkernel.resolve("eigene Schattenelf", campaign=camp)
+    rpgkernel.resolve("eigene Fritz", campaign=camp)
+    res = rpgkernel.resolve('initiative "Wolfgang Krentz", Knappe, Fritz, Schattenelf', campaign=camp,
+                            dice=[6, 2, 1])
+    # Wolfgang: W6 6 + KT 2 = 8: himself 6 + 8, the Knappe 3 + 8; Fritz 4 + 2; Schattenelf 8 + 1
+    assert res.outcome["initiative"] == {"Wolfgang Krentz": 14, "Knappe": 11, "Fritz": 6, "Schattenelf": 9}
+    rpgkernel.resolve("eigene Fritz dauerhaft", campaign=camp)
+    assert not any(c.startswith("folgt") for c in camp.figure("Fritz").conditions)
+    camp.undo()
+    assert "folgt Wolfgang Krentz" in camp.figure("Fritz").conditions
+    res = rpgkernel.resolve("abwarten Fritz", campaign=camp)
+    assert "wartet ab" in camp.figure("Fritz").conditions and "gar nicht" in repr(res)
+    assert any("anführer: Wolfgang Krentz → Knappe, Fritz" in e.data["text"] for e in camp.journal(kind="auflösung"))
+
+
+def test_the_encounter_rolls_the_leaders_initiative_every_round(camp):
+    """The panel's 'Nächste Runde' is next_round(): the leader's roll with no extra step."""
+    camp.add_character("Knappe", {"rw": 30})
+    camp.add_character("Fritz", {"rw": 45})
+    enc = camp.new_encounter("Gasse")
+    for who, side in (("Wolfgang Krentz", "Helden"), ("Knappe", "Helden"), ("Fritz", "Helden"),
+                      ("Schattenelf", "Schatten")):
+        enc.add(who, side=side, character=who)
+    rpgkernel.resolve('anführer "Wolfgang Krentz" -> Knappe, Fritz', campaign=camp)
+    # round 1: Wolfgang's one W6 (1) + KT 2 = 3: Wolfgang 6 + 3 = 9, Knappe 3 + 3 = 6, Fritz 4 + 3 = 7;
+    # Schattenelf 8 + W6 (1) = 9: tie with Wolfgang, by name
+    assert enc.start(dice=[1, 1]) == ["Schattenelf", "Wolfgang Krentz", "Fritz", "Knappe"]
+    rpgkernel.resolve("eigene Fritz", campaign=camp)           # before the leader's next roll
+    # round 2: Wolfgang W6 5 + 2 = 7: Wolfgang 13, Knappe 10; Fritz rolls himself 4 + 6 = 10; Schattenelf 8 + 1
+    enc.next_round(dice=[5, 6, 1])
+    assert enc.order == ["Wolfgang Krentz", "Fritz", "Knappe", "Schattenelf"] and enc.round == 2
+    assert "eigene Initiative" not in camp.figure("Fritz").conditions      # only for that one roll
+    enc.next_round(dice=[1, 6])                                # round 3: Fritz follows again
+    assert enc.order == ["Schattenelf", "Wolfgang Krentz", "Fritz", "Knappe"]
+    [last] = camp.journal(kind="initiative", last=1)
+    assert set(last.data["rolls"]) == {"Wolfgang Krentz", "Schattenelf"}
 
 
 def brute_force_places(sources):
@@ -274,21 +401,23 @@ def test_initiative_through_the_encounter(camp):
     engine = rules.get("midgard")
     assert engine.initiative_expression(camp.figure("Wolfgang Krentz").record) == "W6+8"
     assert enc.start(dice=[1, 2]) == ["Schattenelf", "Wolfgang Krentz"]      # 9 against 10
-    camp.add_character("Knappe", {"rw": 30})
-    res = rpgkernel.resolve('initiative "Wolfgang Krentz", Knappe, Schattenelf anführer="Wolfgang Krentz" '
-                            'folgen=Knappe', campaign=camp, dice=[6, 1])
-    assert res.outcome["initiative"] == {"Wolfgang Krentz": 14, "Knappe": 11, "Schattenelf": 9}
-    with pytest.raises(ResolveError, match="Schattenelf kann nicht anführen"):
-        rpgkernel.resolve("initiative Schattenelf anführer=Schattenelf", campaign=camp, dice=[6])
+    preview = rpgkernel.resolve('initiative "Wolfgang Krentz", Schattenelf', campaign=camp, preview=True).preview
+    # Wolfgang 8 + W6 before the Schattenelf 8 + W6: higher die, or a tie (by name: Schattenelf first)
+    assert preview["P(Wolfgang Krentz handelt zuerst)"] == pytest.approx(15 / 36, abs=1e-12)
 
 
-def test_the_encounter_panel_shows_bars_conditions_and_the_grace_choice(camp):
-    from rpgkernel.widgets.panel_data import pending_list, rows, rules_info
+def _gasse_with_grace(camp):
+    """Wolfgang Krentz and the Schattenelf (one point of grace) in the Gasse, Krentz first."""
     camp.set_sheet("Schattenelf", {**camp.figure("Schattenelf").sheet, "gg": 1})
     enc = camp.new_encounter("Gasse")
     enc.add("Wolfgang Krentz", side="Helden", character="Wolfgang Krentz")
     enc.add("Schattenelf", side="Schatten", character="Schattenelf")
     enc.start(order=["Wolfgang Krentz", "Schattenelf"])
+
+
+def test_the_encounter_panel_shows_bars_conditions_and_the_grace_choice(camp):
+    from rpgkernel.widgets.panel_data import pending_list, rows, rules_info
+    _gasse_with_grace(camp)
     rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[13])
     engine = rules.get("midgard")
     info = rules_info(engine)
@@ -297,6 +426,23 @@ def test_the_encounter_panel_shows_bars_conditions_and_the_grace_choice(camp):
     [pending] = pending_list(camp.state, engine)
     assert [c["verb"] for c in pending["choices"]] == ["gnade"]          # the marker has no verb: not shown
     assert pending["choices"][0]["who"] == ["Schattenelf"]
+
+
+def test_declining_grace_is_named_on_the_card_and_works_from_the_panel(camp):
+    from rpgkernel.widgets import EncounterPanel
+    _gasse_with_grace(camp)
+    opened = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[13])
+    labels = [c.label for c in opened.choices]
+    assert "gnade Schattenelf" in labels[0] and "verzicht Schattenelf" in labels[1] and "„Verzicht“" in labels[1]
+    panel = EncounterPanel(camp)
+    panel.set_state({"form": {**panel.form, "decision_dice": "15"}})
+    panel._dispatch(panel, {"type": "choose", "decline": True})       # the panel's "Verzicht" button
+    assert panel.error == "" and panel.result["cell"].startswith('%%resolve --würfel 15\nverzicht')
+    # the EW stood (13 + 10 = 23); the defence 15 + 17 = 32 fell and waits for grace in its turn
+    [card] = panel.result["cards"]
+    assert card["open"] and "WW: Abwehr (15)" in card["choices"][0]
+    assert camp.figure("Schattenelf").resources["GG"]["value"] == 1
+    panel.close()
 
 
 def test_initiative_is_determined_anew_at_the_start_of_each_round(tmp_path):

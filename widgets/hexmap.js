@@ -1,5 +1,6 @@
 // Hex map (Kampfwerte): terrain, obstacles, the combatants on their fields, the active combatant's reachable
-// fields with their BP cost; a click (or Enter) on one runs the %%resolve move in Python.
+// fields with their BP cost; a click (or Enter) on one runs the %%resolve move in Python, with the physical
+// dice typed into the "Würfel" field for the movement type's test.
 // Every name arrives as JSON data and is set as text; nothing is parsed as HTML.
 
 const HEX_R = 24;                       // hex radius (centre to corner) in SVG units
@@ -36,7 +37,7 @@ function hexShort(name) {
 }
 
 function hexMove(model, q, r) {
-  send(model, "move", { q, r, art: model.get("art") });
+  send(model, "move", { q, r, art: model.get("art"), dice: model.get("dice") });
 }
 
 function hexSvg(model) {
@@ -88,6 +89,7 @@ function hexSvg(model) {
 function hexHead(model) {
   const k = model.get("karte") || {};
   const turn = model.get("turn") || {};
+  if (!k.breite) return h("div", {}, h("p", { class: "rpgk-muted" }, L(model, "widget.hexmap.no_map")));
   let facts;
   if (!turn.figure) facts = L(model, "widget.hexmap.waiting");
   else if (turn.q === null || turn.q === undefined) facts = L(model, "widget.hexmap.turn_unplaced", { figure: turn.figure });
@@ -101,7 +103,22 @@ function hexHead(model) {
   return h("div", {},
     h("h3", {}, L(model, "widget.hexmap.title", { breite: k.breite, hoehe: k.hoehe })),
     h("div", { class: "rpgk-row" }, h("span", { class: "rpgk-hexmap-turn" }, facts),
-      h("label", {}, L(model, "widget.hexmap.art"), " ", select)));
+      h("label", {}, L(model, "widget.hexmap.art"), " ", select)),
+    model.get("probe") ? h("div", { class: "rpgk-muted rpgk-hexmap-probe" }, model.get("probe")) : null);
+}
+
+/** The physical dice for the move's test: one input kept across redraws (typing is not interrupted);
+ *  Python empties it after a move. */
+function hexDice(model) {
+  const input = h("input", {
+    type: "text", "data-focus": "dice", value: model.get("dice") ?? "", size: 16,
+    placeholder: L(model, "widget.hexmap.dice_hint"),
+    oninput: (e) => { model.set("dice", e.target.value); model.save_changes(); },
+  });
+  const sync = () => { if (input.value !== (model.get("dice") ?? "")) input.value = model.get("dice") ?? ""; };
+  model.on("change:dice", sync);
+  const el = h("div", { class: "rpgk-row" }, h("label", {}, L(model, "widget.hexmap.dice"), " ", input));
+  return [el, () => model.off("change:dice", sync)];
 }
 
 function hexLegend(model) {
@@ -134,13 +151,15 @@ function hexResult(model) {
 function render({ model, el }) {
   const root = h("div", { class: "rpgk-w rpgk-hexmap" });
   el.replaceChildren(root);
+  const [dice, offDice] = hexDice(model);
   const parts = { error: h("div"), head: h("div"), map: h("div", { class: "rpgk-hexmap-wrap" }),
     legend: h("div"), result: h("div") };
-  root.append(parts.head, parts.error, parts.map, parts.legend, parts.result);
+  root.append(parts.head, dice, parts.error, parts.map, parts.legend, parts.result);
   const board = ["karte", "legend", "figures", "turn", "reachable", "art", "labels"];
   const offs = [
     redrawOn(model, parts.error, ["error"], () => errorBox(model) || h("div")),
-    redrawOn(model, parts.head, ["karte", "turn", "arten", "art", "labels"], () => hexHead(model)),
+    offDice,
+    redrawOn(model, parts.head, ["karte", "turn", "arten", "art", "probe", "labels"], () => hexHead(model)),
     redrawOn(model, parts.map, board, () => hexSvg(model)),
     redrawOn(model, parts.legend, ["legend", "karte", "figures", "labels"], () => hexLegend(model)),
     redrawOn(model, parts.result, ["result"], () => hexResult(model)),

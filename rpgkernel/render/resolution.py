@@ -31,6 +31,9 @@ def _head(res) -> str:
 
 
 def effect_text(e) -> str:
+    if e.sheet is not None:
+        return t("resolution.sheet", changes="; ".join(
+            f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in e.sheet.items()))
     if e.resource:
         return f"{e.resource} {e.by:+d}"
     return e.condition if e.on else t("resolution.ends", condition=e.condition)

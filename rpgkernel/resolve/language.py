@@ -6,8 +6,10 @@
 
 A line is a verb, the acting figures (comma-separated), optionally ``->``
 and the targets, then options: ``key=value`` or a bare flag. Names with
-spaces are quoted. This module only reads the text; the verbs, figures and
-options are checked against a ruleset and a campaign by ``resolve.run``.
+spaces are quoted. An option value may be a pair of integers (``nach=3,2``),
+the one place where a comma does not separate names. This module only reads
+the text; the verbs, figures and options are checked against a ruleset and a
+campaign by ``resolve.run``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ _TOKEN = re.compile(r"""
   | (?P<arrow>->|→)
   | (?P<comma>,)
   | (?P<quoted>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
-  | (?P<option>[^\W\d][\w-]*=(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|(?:\{[^}]*\}|\([^)]*\)|[^\s,\#{}()])+))
+  | (?P<option>[^\W\d][\w-]*=(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+,-?\d+(?![^\s\#])
+                              |(?:\{[^}]*\}|\([^)]*\)|[^\s,\#{}()])+))
   | (?P<word>\w[\w.-]*)
   | (?P<bad>\S)
 """, re.X)
@@ -88,7 +91,8 @@ def _unquote(text: str) -> str:
 
 
 _BARE_NAME = re.compile(r"\w[\w.-]*")
-_BARE_VALUE = re.compile(r"(?:\{[^}]*\}|\([^)]*\)|[^\s,#{}()\"'])+")
+_BARE_VALUE = re.compile(r"-?\d+,-?\d+|(?:\{[^}]*\}|\([^)]*\)|[^\s,#{}()\"'])+")
+_INT = re.compile(r"-?\d+")
 
 
 def quote(text: str, value: bool = False) -> str:
@@ -111,7 +115,7 @@ def _command(words: list[tuple[str, Word]], line: str, number: int) -> Command:
         targets, i = _names(words, i + 1, line, number, "resolve.expected_target")
     options: dict[str, Word] = {}
     flags = []
-    for kind, word in words[i:]:
+    for at, (kind, word) in enumerate(words[i:], i):
         if kind == "option":
             key, _, value = word.text.partition("=")
             if key.lower() in options:
@@ -120,9 +124,20 @@ def _command(words: list[tuple[str, Word]], line: str, number: int) -> Command:
             options[key.lower()] = Word(_unquote(value) if value[:1] in "\"'" else value, number, value_col)
         elif kind == "word":
             flags.append(Word(word.text.lower(), word.line, word.col))
+        elif kind == "comma" and _pair_half(words[at - 1], word):
+            key, _, value = words[at - 1][1].text.partition("=")
+            raise error(t("resolve.bad_pair", option=key, value=(value + line[word.col - 1:].split()[0])[:40]),
+                        line, word)
         else:
             raise error(t("resolve.misplaced", found=word.text), line, word)
     return Command(verb, actors, targets, options, tuple(flags), line, number)
+
+
+def _pair_half(before: tuple[str, Word], comma: Word) -> bool:
+    """A comma right after an integer option value: a pair of integers (``nach=3,2``) written wrong."""
+    kind, word = before
+    return (kind == "option" and word.col + len(word.text) == comma.col
+            and bool(_INT.fullmatch(word.text.partition("=")[2])))
 
 
 def _names(words: list[tuple[str, Word]], i: int, line: str, number: int,

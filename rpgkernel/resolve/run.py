@@ -31,6 +31,7 @@ from ..messages import t
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..state import model
+from ..state.campaign import write_sheet
 from ..state.transaction import CampaignError, Transaction, condition_record
 from .language import Command, Word, error, parse
 
@@ -71,7 +72,7 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     verbs = _verbs(engine)
     commands = parse(source)
     if campaign is None or preview:
-        state = campaign.state if campaign is not None else _scratch_state(figures)
+        state = campaign.state if campaign is not None else _scratch_state(figures, engine.key)
         return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
     with campaign.transaction() as tx:
         return _cell(commands, engine, verbs, tx, True, seed, dice, preview)
@@ -228,10 +229,10 @@ def _pool(key: str, word: Word, source: str) -> list[str]:
 
 
 # -- running ----------------------------------------------------------------------
-def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
+def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, ruleset: str) -> dict[str, Any]:
     state = model.initial()
     for name, record in (figures or {}).items():
-        state["characters"][name] = {"sheet": {}, "resources": {}, "conditions": {},
+        state["characters"][name] = {"sheet": {}, "resources": {}, "conditions": {}, "ruleset": ruleset,
                                      **copy.deepcopy(dict(record)), "name": name}
     return state
 
@@ -412,14 +413,16 @@ class _Cell:
             self.results[p.index] = res
 
     def close(self, res: Resolution, pending: str | None = None) -> None:
-        """Apply a closed resolution's effects and journal it."""
-        state = self.work.state
-        for e in res.effects:
+        """Apply a closed resolution's effects (sheets first) and journal it."""
+        for e in sorted(res.effects, key=lambda e: e.sheet is None):
+            state = self.work.state
             path = model.figure_path(state, e.figure)
             if path is None:
                 raise CampaignError(t("campaign.unknown_figure", name=e.figure))
             fig = model.figure(state, path)
-            if e.resource is not None:
+            if e.sheet is not None:  # as Campaign.set_sheet does, in this cell's transaction
+                write_sheet(self.work, path, {**fig.get("sheet", {}), **e.sheet}, e.figure)
+            elif e.resource is not None:
                 if e.resource not in fig.get("resources", {}):
                     raise CampaignError(t("campaign.unknown_resource", name=e.resource, figure=e.figure,
                                           known=", ".join(fig.get("resources", {})) or "–"))

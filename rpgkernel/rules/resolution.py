@@ -34,7 +34,12 @@ class Step:
 
 @dataclass(frozen=True)
 class Effect:
-    """A change to one figure: a resource by an amount, or a condition on or off."""
+    """A change to one figure: a resource by an amount, a condition on or off, or sheet fields.
+
+    ``sheet``: fields written onto the figure's sheet (the others stay),
+    validated by its ruleset like ``Campaign.set_sheet``; the resources the
+    ruleset derives from the sheet follow.
+    """
 
     figure: str
     resource: str | None = None
@@ -44,6 +49,7 @@ class Effect:
     rounds: int | None = None
     ends: str = "rundenende"
     text: str = ""
+    sheet: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

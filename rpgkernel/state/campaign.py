@@ -301,34 +301,7 @@ class Campaign:
             path = model.figure_path(tx.state, who, encounter)
             if path is None:
                 raise CampaignError(self._unknown(who, encounter, tx.state))
-            fig = model.figure(tx.state, path)
-            engine = rules.get(fig.get("ruleset"))
-            new, old = engine.sheet.validate(sheet), fig.get("sheet", {})
-            gone = object()
-            changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
-            if not changed:
-                return Figure(self, path)
-            tx.set(path + ["sheet"], new)
-            before = engine.resources(old)
-            for key, derived in engine.resources(new).items():
-                current = fig.get("resources", {}).get(key)
-                if current is None:
-                    tx.set(path + ["resources", key], dict(derived))
-                elif derived["max"] != before.get(key, {}).get("max") and derived["max"] != current["max"]:
-                    value = min(max(current["value"] + derived["max"] - current["max"], 0), derived["max"])
-                    tx.set(path + ["resources", key, "max"], derived["max"])
-                    if value != current["value"]:
-                        tx.add(path + ["resources", key, "value"], value - current["value"])
-
-            def shown(key: str, values: Mapping[str, Any]) -> str:
-                value = values.get(key, "")
-                text = (t("journal.yes" if value else "journal.no") if isinstance(value, bool)
-                        else ", ".join(value) if isinstance(value, list) else str(value)) or "–"
-                return text if len(text) <= 40 else text[:39] + "…"
-
-            tx.event("bogen", t("journal.sheet", figure=fig["name"], changes="; ".join(
-                t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
-                list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])
+            write_sheet(tx, path, sheet, who)
         return Figure(self, path)
 
     # -- the GM's data ----------------------------------------------------
@@ -408,3 +381,36 @@ class Campaign:
         self.refresh()
         return t("campaign.repr", where=self.store.where, characters=len(self._state["characters"]),
                  encounters=len(self._state["encounters"]), events=self._state["seq"])
+
+
+def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who: str) -> None:
+    """Replace the sheet of the figure at ``path`` in ``tx`` (see ``Campaign.set_sheet``):
+    validated by its ruleset, derived resources following, journalled as ``bogen``."""
+    fig = model.figure(tx.state, path)
+    engine = rules.get(fig.get("ruleset"))
+    new, old = engine.sheet.validate(sheet), fig.get("sheet", {})
+    gone = object()
+    changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
+    if not changed:
+        return
+    tx.set(path + ["sheet"], new)
+    before = engine.resources(old)
+    for key, derived in engine.resources(new).items():
+        current = fig.get("resources", {}).get(key)
+        if current is None:
+            tx.set(path + ["resources", key], dict(derived))
+        elif derived["max"] != before.get(key, {}).get("max") and derived["max"] != current["max"]:
+            value = min(max(current["value"] + derived["max"] - current["max"], 0), derived["max"])
+            tx.set(path + ["resources", key, "max"], derived["max"])
+            if value != current["value"]:
+                tx.add(path + ["resources", key, "value"], value - current["value"])
+
+    def shown(key: str, values: Mapping[str, Any]) -> str:
+        value = values.get(key, "")
+        text = (t("journal.yes" if value else "journal.no") if isinstance(value, bool)
+                else ", ".join(value) if isinstance(value, list) else str(value)) or "–"
+        return text if len(text) <= 40 else text[:39] + "…"
+
+    tx.event("bogen", t("journal.sheet", figure=fig["name"], changes="; ".join(
+        t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
+        list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])

@@ -2,23 +2,30 @@
 
 It shows the map (terrain, obstacles), every combatant on its field, whose
 turn it is and the fields that combatant reaches with its BP left for the
-chosen movement type, with their exact cost. A click on such a field runs the
-``%%resolve`` line ``bewege FIGUR nach=(q,r) art=ART`` on the campaign (shown
-in the widget), so the move lands in the journal. Changes from ``%%resolve``
-cells and the encounter panel show at once (``Campaign.watch``).
+chosen movement type, with their exact cost, and the test that type needs
+with its exact chance. A click on such a field runs the ``%%resolve`` line
+``bewege FIGUR nach=q,r art=ART`` on the campaign (shown in the widget; the
+physical dice typed into the widget go along as ``--würfel``), so the move
+lands in the journal. The map itself is GM data in the campaign (the active
+encounter's, else the campaign's): it survives a restart and is the same in
+every notebook. Changes from ``%%resolve`` cells, the encounter panel and
+other notebooks show at once (``Campaign.watch``, polling).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import traitlets
 
 from ..errors import RpgError
 from ..messages import t
+from ..render.base import percent
 from ..resolve import resolve
 from ..resolve.language import quote
 from ..rules import kampfwerte as kw
+from ..rules.kampfwerte import bewegung
 from ..state import Campaign, model
 from . import panel_data
 from . import panel_lines as lines
@@ -28,28 +35,33 @@ RULESET = "kampfwerte"
 
 
 class HexMap(Widget):
-    """The hex map of ``campaign``'s active encounter; ``karte`` (a ``HexKarte``) becomes the fight's map."""
+    """The hex map of ``campaign``'s active encounter; a given ``karte`` (a ``HexKarte``) is kept in the
+    campaign as the active encounter's map (without an active encounter: the campaign's)."""
 
     parts = ("hexmap.js",)
     styles = ("encounter.css", "hexmap.css")  # encounter.css: the shown %%resolve line
 
-    karte = traitlets.Dict().tag(sync=True)      # breite, hoehe, fields [[q, r, terrain, obstacle]]
+    karte = traitlets.Dict().tag(sync=True)      # breite, hoehe, fields [[q, r, terrain, obstacle]]; {}: no map
     legend = traitlets.List().tag(sync=True)     # [[terrain, factor]] of the terrain on the map
     figures = traitlets.List().tag(sync=True)    # [{name, side, q, r, active}] of the placed combatants
     turn = traitlets.Dict().tag(sync=True)       # whose turn: figure, bp, q, r (None: not placed); {}: nobody
     arten = traitlets.List().tag(sync=True)      # [[movement type, BP per field]]
     art = traitlets.Unicode("Gehen").tag(sync=True)  # the chosen movement type (written by the front end)
     reachable = traitlets.List().tag(sync=True)  # [[q, r, cost]] the active combatant may move to
+    probe = traitlets.Unicode("").tag(sync=True)  # the test the chosen type needs, with its exact chance
+    dice = traitlets.Unicode("").tag(sync=True)  # physical dice for the move's test (written by the front end)
     result = traitlets.Dict().tag(sync=True)     # the last move: its cell and card
 
     def __init__(self, campaign: Campaign, karte: kw.HexKarte | None = None, **kwargs: Any) -> None:
         if not isinstance(campaign, Campaign):
             raise RpgError(t("widget.hexmap.bad_input", type=type(campaign).__name__))
         if karte is not None:
-            kw.use_karte(karte)
+            enc = campaign.encounter
+            kw.karte_setzen(campaign if enc is None else enc, karte)
         super().__init__(**kwargs)
         self.campaign = campaign
-        self.arten = [[a.name, str(a.kosten)] for a in kw.data().bewegungsarten.values()]
+        self._roh: Any = None
+        self._karte: kw.HexKarte | None = None
         self.observe(self._on_art, "art")
         self._stop = campaign.watch(self._changed)
         campaign.refresh()
@@ -64,9 +76,29 @@ class HexMap(Widget):
     def _record(self, name: str) -> dict[str, Any]:
         return model.seen_by_rules(self.campaign._state, name) or {"name": name}
 
+    def _map(self) -> kw.HexKarte | None:
+        """The fight's map in the campaign (the active encounter's, else the campaign's); None without one.
+        Read again only when its data changed."""
+        roh = model.data(self.campaign._state).get(kw.KARTE)
+        if roh != self._roh:
+            self._roh, self._karte = copy.deepcopy(roh), None
+            if roh is not None:
+                self._karte = kw.karte_aus({kw.KARTE: roh})
+        return self._karte
+
     def _changed(self, _campaign: Campaign | None = None) -> None:
-        """Bring every trait up to the campaign's state and the fight's map."""
-        k = kw.karte()
+        """Bring every trait up to the campaign's state, its rule data and the fight's map."""
+        try:
+            with kw.in_kraft(model.data(self.campaign._state)):
+                self._update()
+        except RpgError as err:  # rule data set by hand that does not fit
+            self.error = str(err)
+
+    def _update(self) -> None:
+        try:
+            k = self._map()
+        except RpgError as err:  # data set by hand that is no map
+            k, self.error = None, str(err)
         enc = self._encounter()
         current = panel_data.current(enc)
         figures, turn = [], {}
@@ -79,18 +111,22 @@ class HexMap(Widget):
             if pos is not None:
                 figures.append({"name": name, "side": enc["combatants"][name].get("side", ""),
                                 "q": pos[0], "r": pos[1], "active": name == current})
-        used = {k.gelaende.get(h, "frei") for h in k.felder()}
         with self.hold_sync():
-            self.karte = {"breite": k.breite, "hoehe": k.hoehe,
-                          "fields": [[q, r, k.gelaende.get((q, r), "frei"), (q, r) in k.hindernisse]
-                                     for q, r in k.felder()]}
-            self.legend = [[g, f] for g, f in kw.data().gelaende.items() if g in used]
+            self.arten = [[a.name, str(a.kosten)] for a in kw.data().bewegungsarten.values()]
+            if k is None:
+                self.karte, self.legend = {}, []
+            else:
+                used = {k.gelaende.get(h, "frei") for h in k.felder()}
+                self.karte = {"breite": k.breite, "hoehe": k.hoehe,
+                              "fields": [[q, r, k.gelaende.get((q, r), "frei"), (q, r) in k.hindernisse]
+                                         for q, r in k.felder()]}
+                self.legend = [[g, f] for g, f in kw.data().gelaende.items() if g in used]
             self.figures = figures
             self.turn = turn
             self._safe_reach()
 
     def _on_art(self, _change: Any) -> None:
-        with self.hold_sync():
+        with self.hold_sync(), kw.in_kraft(model.data(self.campaign._state)):
             if self._safe_reach():
                 self.error = ""
 
@@ -99,31 +135,44 @@ class HexMap(Widget):
         try:
             self._reach()
         except RpgError as err:
-            self.reachable, self.error = [], str(err)
+            self.reachable, self.probe, self.error = [], "", str(err)
             return False
         return True
 
     def _reach(self) -> None:
-        """The fields the active combatant reaches with the chosen movement type (not those others hold)."""
+        """The fields the active combatant reaches with the chosen movement type (not those others hold),
+        and the test that type needs (Bewegungskosten: Würfelprobe) with its exact chance."""
+        a = bewegung.art(self.art)
         name = self.turn.get("figure")
-        if not name or self.turn.get("q") is None:
+        self.probe = ""
+        if name and a.probe:
+            n = bewegung.probe_wuerfel(self._record(name), a)
+            self.probe = t("widget.hexmap.probe", talent=a.probe, n=n, sw=kw.data().schwierigkeit,
+                           p=percent(kw.p_gelingt(n)))
+        elif name:
+            self.probe = t("widget.hexmap.no_probe", art=a.name)
+        if not name or self.turn.get("q") is None or self._karte is None:
             self.reachable = []
             return
         held = {(f["q"], f["r"]) for f in self.figures if f["name"] != name}
         start = (self.turn["q"], self.turn["r"])
-        costs = kw.erreichbar(self._record(name), kw.karte(), self.art)
+        costs = kw.erreichbar(self._record(name), self._karte, self.art)
         self.reachable = [[q, r, str(c)] for (q, r), c in sorted(costs.items())
                           if (q, r) != start and (q, r) not in held]
 
     # -- actions ------------------------------------------------------------------
     def move_line(self, q: int, r: int) -> str:
         """The ``%%resolve`` line that moves the active combatant to (q, r)."""
-        return f"bewege {quote(self.turn['figure'])} nach=({q},{r}) art={quote(self.art, value=True)}"
+        return f"bewege {quote(self.turn['figure'])} nach={q},{r} art={quote(self.art, value=True)}"
 
     def on_move(self, content: dict[str, Any]) -> None:
-        """Move the active combatant to ``{q, r}`` (with the movement type in ``art``)."""
+        """Move the active combatant to ``{q, r}`` (with the movement type in ``art`` and the physical
+        dice of its test in ``dice``, e.g. ``"8,3,10,1,7"``; empty: rolled). Nothing is written and the
+        dice stay when the move is refused."""
         if self._encounter() is None:
             raise RpgError(t("widget.hexmap.none"))
+        if self._karte is None:
+            raise RpgError(t("kampfwerte.no_map"))
         if not self.turn:
             raise RpgError(t("widget.hexmap.nobody"))
         q, r = content.get("q"), content.get("r")
@@ -131,12 +180,15 @@ class HexMap(Widget):
             raise RpgError(t("widget.hexmap.bad_field"))
         if isinstance(content.get("art"), str):
             self.art = content["art"]
+        if isinstance(content.get("dice"), str):
+            self.dice = content["dice"]
         for f in self.figures:
             if (f["q"], f["r"]) == (q, r) and f["name"] != self.turn["figure"]:
                 raise RpgError(t("widget.hexmap.occupied", q=q, r=r, figure=f["name"]))
         text = self.move_line(q, r)
-        res = resolve(text, ruleset=RULESET, campaign=self.campaign)
-        self.result = {"cell": lines.cell([text]), "card": panel_data.card(res)}
+        res = resolve(text, ruleset=RULESET, campaign=self.campaign, dice=lines.dice(self.dice))
+        self.result = {"cell": lines.cell([text], self.dice), "card": panel_data.card(res)}
+        self.dice = ""
 
     def on_poll(self, _content: dict[str, Any]) -> None:
         """Fold in what other notebooks wrote (a cheap read when nothing is new)."""
@@ -144,6 +196,8 @@ class HexMap(Widget):
 
     # -- plain text, closing ----------------------------------------------------------
     def text(self) -> str:
+        if not self.karte:
+            return t("widget.hexmap.text_no_map")
         size = {"breite": self.karte["breite"], "hoehe": self.karte["hoehe"]}
         if not self.turn:
             return t("widget.hexmap.text_nobody", **size)

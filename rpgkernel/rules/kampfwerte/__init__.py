@@ -8,7 +8,8 @@ Procedures read figures (campaign records: ``sheet``, ``resources``,
 Modules: ``sheet`` (sheet, INI, BP), ``data`` (GM data, ``data/``), ``probe``
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra),
 ``initiative`` (INI, ties, P(acting before)), ``bewegung`` (positions and moves), ``manoever`` (the manoeuvres),
-``verbs`` (``%%resolve``).
+``verbs`` (``%%resolve``). The fight's map is GM data in the campaign (``karte_setzen``), so it survives a
+restart and every notebook on the campaign sees it; so are the GM's rule sections (``daten_setzen``).
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from ...messages import t
 from .. import register
 from ..base import Ruleset
 from .bewegung import bewegen, erreichbar, platzieren, position
-from .data import KampfwerteError, data, use_data
+from .data import KampfwerteError, data, daten_setzen, in_kraft
 from .initiative import gleichstand, ini, p_vor
-from .map import HexKarte, abstand, karte, nachbarn, use_karte
+from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, spielercharakter
 
-__all__ = ["HexKarte", "Kampfwerte", "KampfwerteError", "SHEET", "TALENTE", "abstand", "bewegen",
-           "bewegungspunkte", "data", "erfolge_dist", "erreichbar", "initiativewert", "karte", "nachbarn",
-           "p_gelingt", "p_vor", "platzieren", "position", "spielercharakter", "use_data", "use_karte", "wuerfeln"]
+__all__ = ["KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET", "TALENTE", "abstand", "bewegen",
+           "bewegungspunkte", "data", "daten_setzen", "erfolge_dist", "erreichbar", "in_kraft", "initiativewert", "karte_aus", "karte_setzen",
+           "nachbarn", "p_gelingt", "p_vor", "platzieren", "position", "spielercharakter", "wuerfeln"]
 
 
 class Kampfwerte(Ruleset):
@@ -40,6 +41,8 @@ class Kampfwerte(Ruleset):
         "Finte": t("kampfwerte.cond_feint"),
         "Klingenschild": t("kampfwerte.cond_blade_shield"),
         "Riposte": t("kampfwerte.cond_riposte"),
+        "Finte negiert": t("kampfwerte.cond_feint_negated"),
+        "Riposte-Schaden": t("kampfwerte.cond_riposte_damage"),
         "Initiative": t("kampfwerte.cond_ini"),
     }
 

@@ -17,13 +17,17 @@ from ..resolution import Effect, Resolution
 from .bewegung import feld_name, position
 from .data import KampfwerteError, data
 from .initiative import INI_BONUS, ini_bonus
-from .map import RICHTUNGEN, Hex, abstand, karte
+from .map import RICHTUNGEN, Hex, HexKarte, abstand
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 
 MAX_STUFE = 5
 FINTE = "Finte +"
 RIPOSTE = "Riposte "
 FINTE_ERFOLGE = 6
+#: what a hitting Riposte leaves on its target until the round's end, for a Konterparade to undo:
+#: the negated Finte (``Finte +N negiert``) and the LP its counter-attack took (``Riposte-Schaden N``)
+NEGIERT = " negiert"
+RIPOSTE_SCHADEN = "Riposte-Schaden "
 #: the condition that records a pending attack a reaction may answer (name -> prefix + level)
 VERMERK = {"Finte": FINTE, "Riposte": RIPOSTE}
 #: attacks a reaction can only answer while their record is pending (a Finte never lapses)
@@ -92,7 +96,7 @@ def finte_gilt(actor: Mapping[str, Any], m: Mapping[str, Any]) -> int:
 
 
 def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
-            gegen: tuple[str, int] | None = None) -> int:
+            gegen: tuple[str, int] | None = None, schaden: str | None = None) -> int:
     """Check a manoeuvre before any die falls; its AD cost (Kosten, Bedingung, Reaktion)."""
     m = eintrag(name)
     who = actor["name"]
@@ -114,6 +118,8 @@ def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name
             raise KampfwerteError(t("kampfwerte.nk", name=name, stufe=stufe, target=tgt["name"], nk=nk))
         if m.get("entwaffnen") and tgt.get("sheet", {}).get("angriffsstufe", 0) > actor["sheet"].get("angriffsstufe", 0):
             raise KampfwerteError(t("kampfwerte.disarm_level", target=tgt["name"]))
+    if schaden and (m.get("schaden") is False or not targets):
+        raise KampfwerteError(t("kampfwerte.no_damage", name=name))
     if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor["sheet"].get("waffen", [])):
         raise KampfwerteError(t("kampfwerte.needs_weapon", name=name, weapon=m["waffe"]))
     if m.get("angrenzend") or m.get("stossen"):
@@ -172,10 +178,12 @@ def vorschau(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], nam
 
 def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
                roller: Roller, *, schaden: str | None = None, abgewehrt: bool = False, nach: Hex | None = None,
-               gegen: tuple[str, int] | None = None, wuerfel: int | None = None) -> Resolution:
-    """Carry out a manoeuvre (the manoeuvre tables): cost, test, effects."""
+               gegen: tuple[str, int] | None = None, wuerfel: int | None = None,
+               karte: HexKarte | None = None) -> Resolution:
+    """Carry out a manoeuvre (the manoeuvre tables): cost, test, effects; ``karte``: the fight's map
+    (needed for pushes and position changes)."""
     m = eintrag(name)
-    ad = pruefen(actor, targets, name, stufe, gegen)
+    ad = pruefen(actor, targets, name, stufe, gegen, schaden)
     who = actor["name"]
     res = Resolution("kampfwerte", name, (who,), tuple(x["name"] for x in targets),
                      preview=vorschau(actor, targets, name, stufe, wuerfel))
@@ -203,7 +211,7 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
     if treffer and m.get("finte"):
         res.effects.append(Effect(who, condition=f"{FINTE}{stufe}", ends="zugende"))
         res.step(t("kampfwerte.step_feint", stufe=stufe), "Finte")
-    if treffer and schaden and targets and not m.get("finte"):
+    if treffer and schaden:
         _schaden(res, out, actor, targets, name, stufe, roller, schaden, erfolge, bonus)
     if treffer and m.get("niederwerfen"):
         sw = int(data().regeln["wuchtschlag_parade"][stufe])
@@ -215,17 +223,25 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
         if not w.gelungen:
             res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
     if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
-        res.effects.append(Effect(targets[0]["name"], condition=f"{FINTE}{finte_bonus(targets[0])}", on=False))
+        finte = f"{FINTE}{finte_bonus(targets[0])}"
+        res.effects += [Effect(targets[0]["name"], condition=finte, on=False),
+                        Effect(targets[0]["name"], condition=finte + NEGIERT, rounds=1, ends="rundenende")]
         res.step(t("kampfwerte.step_feint_negated", target=targets[0]["name"]), "Riposte")
     if gegen is not None and (echt := vermerkt(targets[0], gegen[0])) is not None and not m.get("negiert_finte"):
         res.effects.append(Effect(targets[0]["name"], condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
-    if m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # answerable reaction (Riposte)
+    if treffer and m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # a Riposte that hit
         res.effects.append(Effect(who, condition=f"{VERMERK[name]}{stufe}", rounds=1, ends="rundenende"))
+        lp = out.get("schaden", {}).get(targets[0]["name"], 0)
+        if lp:
+            res.effects.append(Effect(targets[0]["name"], condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
+                                      ends="rundenende"))
         res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=stufe), name)
+    if m.get("wehrt_ab"):
+        _riposte_abwehren(res, actor, treffer)
     if treffer and m.get("entwaffnen"):
         res.effects.append(Effect(targets[0]["name"], condition="entwaffnet"))
     if treffer and m.get("stossen"):
-        _stossen(res, actor, targets, stufe)
+        _stossen(res, actor, targets, stufe, _noetig(karte))
     if m.get("paraden"):
         res.effects.append(Effect(who, condition="Klingenschild", rounds=1, ends="zugbeginn"))
         out["paraden"] = stufe
@@ -237,7 +253,7 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
         out["initiative"] = stufe
         res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe, total=alt + stufe), "Mantel-Parade")
     if nach is not None:
-        _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name)
+        _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name, _noetig(karte))
     res.outcome = out
     return res
 
@@ -250,6 +266,8 @@ def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], tar
     total = roll.total + finte + int(m.get("schaden_pro_stufe", 0)) * stufe
     total *= multiplikator(name, erfolge)
     each = total // len(targets) if m.get("schaden_geteilt") else total
+    if m.get("waffe_art"):  # Dreckiger Rückzug, Schattendolch: "Waffenschaden mit Nahkampfwaffe/Wurfwaffe"
+        res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
     res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
     out["schaden"] = {}
     for tgt in targets:
@@ -263,20 +281,48 @@ def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], tar
         res.step(t("kampfwerte.step_hit", target=tgt["name"], armour=armour, lp=lp), "Manöver: Schaden")
 
 
-def _versetzen(res: Resolution, actor: Mapping[str, Any], nach: Hex, stufe: int, erlaubt: bool, name: str) -> None:
+def _riposte_abwehren(res: Resolution, actor: Mapping[str, Any], gelungen: bool) -> None:
+    """Konterparade ("Kontert eine Riposte und wehrt sie ab"): when it succeeds, what the Riposte did
+    to the actor is undone (its negated Finte holds again, the LP its counter-attack took come back).
+    Either way the Riposte is answered: its marks go, so a second Konterparade has nothing to undo."""
+    who = actor["name"]
+    for c in actor.get("conditions", {}):
+        if c.startswith(FINTE) and c.endswith(NEGIERT) and c[len(FINTE):-len(NEGIERT)].isdigit():
+            res.effects.append(Effect(who, condition=c, on=False))
+            if gelungen:
+                res.effects.append(Effect(who, condition=c[:-len(NEGIERT)]))
+                res.step(t("kampfwerte.step_feint_back", figure=who, stufe=c[len(FINTE):-len(NEGIERT)]),
+                         "Konterparade")
+        elif c.startswith(RIPOSTE_SCHADEN) and c[len(RIPOSTE_SCHADEN):].isdigit():
+            res.effects.append(Effect(who, condition=c, on=False))
+            if gelungen:
+                lp = int(c[len(RIPOSTE_SCHADEN):])
+                res.effects.append(Effect(who, resource="LP", by=lp))
+                res.step(t("kampfwerte.step_riposte_parried", figure=who, lp=lp), "Konterparade")
+
+
+def _noetig(karte: HexKarte | None) -> HexKarte:
+    if karte is None:
+        raise KampfwerteError(t("kampfwerte.no_map"))
+    return karte
+
+
+def _versetzen(res: Resolution, actor: Mapping[str, Any], nach: Hex, stufe: int, erlaubt: bool, name: str,
+               k: HexKarte) -> None:
     here = position(actor)
     if not erlaubt or here is None or abstand(here, nach) > stufe:
         raise KampfwerteError(t("kampfwerte.bad_shift", name=name, stufe=stufe))
-    karte().pruefe(nach)
+    k.pruefe(nach)
     res.effects += [Effect(actor["name"], condition=feld_name(here), on=False),
                     Effect(actor["name"], condition=feld_name(nach))]
     res.step(t("kampfwerte.step_placed", figure=actor["name"], q=nach[0], r=nach[1]), name)
 
 
-def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], stufe: int) -> None:
+def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], stufe: int,
+             k: HexKarte) -> None:
     """Starker Tritt: each target [Stufe] fields straight back (stopping at the map's edge or an
     obstacle); several targets are knocked down."""
-    here, k = position(actor), karte()
+    here = position(actor)
     for tgt in targets:
         there = position(tgt)
         d = (there[0] - here[0], there[1] - here[1])

@@ -13,10 +13,10 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ...messages import t
-from .data import Bewegungsart, KampfwerteError, data
+from .data import NAME, Bewegungsart, KampfwerteError, data, in_kraft
 
 Hex = tuple[int, int]
 RICHTUNGEN: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -35,7 +35,7 @@ def abstand(a: Hex, b: Hex) -> int:
 
 
 def parse_hex(text: str) -> Hex:
-    """``"q,r"`` or ``"(q,r)"`` as a hex, or a clear error."""
+    """``"q,r"`` or ``"(q,r)"`` as a hex (``nach=3,2``, ``nach=(3,2)``), or a clear error."""
     parts = str(text).replace(" ", "").strip("()").split(",")
     try:
         q, r = (int(p) for p in parts)
@@ -65,15 +65,17 @@ class HexKarte:
     def __post_init__(self) -> None:
         if not (1 <= self.breite <= MAX_SEITE and 1 <= self.hoehe <= MAX_SEITE):
             raise KampfwerteError(t("kampfwerte.bad_map_size", max=MAX_SEITE))
-        known = data().gelaende
         self.gelaende = {tuple(h): g for h, g in self.gelaende.items()}  # type: ignore[misc]
         self.hindernisse = {tuple(h) for h in self.hindernisse}  # type: ignore[misc]
-        for h, g in self.gelaende.items():
-            if g not in known:
-                raise KampfwerteError(t("kampfwerte.unknown_terrain", name=str(g)[:40], known=", ".join(known)))
+        for h in (*self.gelaende, *self.hindernisse):
             self.pruefe(h)
-        for h in self.hindernisse:
-            self.pruefe(h)
+
+    def pruefe_gelaende(self) -> HexKarte:
+        """Every terrain on the map is one the GM data in force knows (with its cost factor)."""
+        known = data().gelaende
+        for g in set(self.gelaende.values()) - set(known):
+            raise KampfwerteError(t("kampfwerte.unknown_terrain", name=str(g)[:40], known=", ".join(known)))
+        return self
 
     def enthaelt(self, h: Hex) -> bool:
         q, r = h
@@ -89,13 +91,12 @@ class HexKarte:
         """Every field, row by row."""
         return [(col - (r - (r & 1)) // 2, r) for r in range(self.hoehe) for col in range(self.breite)]
 
-    def faktor(self, h: Hex) -> int:
-        return data().gelaende.get(self.gelaende.get(h, "frei"), 1)
-
     def _suche(self, start: Hex, art: Bewegungsart, bp: Fraction,
                besetzt: Iterable[Hex]) -> tuple[dict[Hex, Fraction], dict[Hex, Hex]]:
         """Dijkstra from ``start`` within ``bp``: exact cost and predecessor of every reachable field."""
         self.pruefe(start)
+        self.pruefe_gelaende()
+        faktor = data().gelaende
         unit = art.kosten.denominator
         step = art.kosten.numerator            # cost of a factor-1 field, in 1/unit BP
         budget = math.floor(bp * unit)
@@ -113,7 +114,7 @@ class HexKarte:
                 if n in self.hindernisse:
                     nc = budget if budget - c >= step else None  # all remaining BP
                 else:
-                    nc = c + step * self.faktor(n)
+                    nc = c + step * faktor.get(self.gelaende.get(n, "frei"), 1)
                 if nc is not None and nc <= budget and nc < cost.get(n, budget + 1):
                     cost[n], prev[n] = nc, h
                     heapq.heappush(heap, (nc, n))
@@ -148,22 +149,34 @@ class HexKarte:
             return cls(int(d["breite"]), int(d["hoehe"]),  # type: ignore[arg-type]
                        {(int(q), int(r)): str(g) for q, r, g in d.get("gelaende", ())},  # type: ignore[attr-defined]
                        {(int(q), int(r)) for q, r in d.get("hindernisse", ())})  # type: ignore[attr-defined]
-        except (KeyError, TypeError, ValueError):
+        except KampfwerteError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise KampfwerteError(t("kampfwerte.bad_map")) from None
 
 
-_KARTE = HexKarte(20, 20)
+#: the name of the fight's map among the GM's data (``Campaign.set_data``; per encounter or campaign-wide)
+KARTE = "karte"
 
 
-def karte() -> HexKarte:
-    """The map the ``bewege`` verb moves on (the HexMap widget sets it)."""
-    return _KARTE
+def karte_aus(daten: Mapping[str, object]) -> HexKarte:
+    """The fight's map from the GM's data a procedure sees (``request.data``), checked; a German
+    error when the campaign holds none."""
+    roh = daten.get(KARTE)
+    if roh is None:
+        raise KampfwerteError(t("kampfwerte.no_map"))
+    return HexKarte.from_dict(roh).pruefe_gelaende()  # type: ignore[arg-type]
 
 
-def use_karte(k: HexKarte) -> HexKarte:
-    """Make ``k`` the map of the fight."""
-    global _KARTE
+def karte_setzen(ziel: Any, k: HexKarte | Mapping[str, object]) -> HexKarte:
+    """Keep ``k`` (a ``HexKarte`` or its plain data) as the map of ``ziel``: an encounter (its own
+    map) or a campaign (the map of every encounter without one). Checked before it is stored;
+    journalled and undoable, and read again after a restart or in another notebook."""
+    if isinstance(k, Mapping):
+        k = HexKarte.from_dict(k)
     if not isinstance(k, HexKarte):
         raise KampfwerteError(t("kampfwerte.bad_map"))
-    _KARTE = k
+    with in_kraft({NAME: ziel.data(NAME)}):  # the terrain the target's rule data knows
+        k.pruefe_gelaende()
+    ziel.set_data(KARTE, k.to_dict())
     return k

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Callable
 
 from ...messages import t
 from ..resolution import Effect, Request, Resolution, Verb
 from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
-from .data import KampfwerteError, data
+from .data import KampfwerteError, data, in_kraft
 from .initiative import ini, p_vor
 from .manoever import ausfuehren, vorschau
-from .map import karte, parse_hex
+from .map import KARTE, karte_aus, parse_hex
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .sheet import TALENTE
 
@@ -22,7 +23,7 @@ def _besetzt(req: Request, selbst: str) -> set:
 
 def _bewege(req: Request) -> Resolution:
     o, rec = req.options, req.actors[0]
-    return bewegen(rec, karte(), parse_hex(o.get("nach", "")), o.get("art", "Gehen"), req.roller,
+    return bewegen(rec, karte_aus(req.data), parse_hex(o.get("nach", "")), o.get("art", "Gehen"), req.roller,
                    _besetzt(req, rec["name"]), o.get("schwierigkeit"))
 
 
@@ -93,7 +94,7 @@ def _manoever(req: Request) -> Resolution:
     return ausfuehren(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), req.roller,
                       schaden=o.get("schaden"), abgewehrt=bool(o.get("abgewehrt")),
                       nach=parse_hex(o["nach"]) if o.get("nach") else None, gegen=_gegen(o.get("gegen")),
-                      wuerfel=o.get("würfel"))
+                      wuerfel=o.get("würfel"), karte=karte_aus(req.data) if KARTE in req.data else None)
 
 
 def _manoever_vorschau(req: Request) -> Any:
@@ -109,10 +110,10 @@ VERBS = {
                     example='manöver Kael -> Ork manöver=Finte stufe=2', actors="one", preview=_manoever_vorschau),
     "bewege": Verb("bewege", _bewege, "Bewegung auf dem Hexfeld (Bewegungskosten)", ("move",), "optional",
                    options={"nach": "text", "art": "text", "schwierigkeit": "int"},
-                   example="bewege Kael nach=(3,2) art=Schleichen", actors="one", preview=_bewege_vorschau),
-    "platziere": Verb("platziere", lambda r: platzieren(r.actors[0], karte(), parse_hex(r.options.get("auf", ""))),
+                   example="bewege Kael nach=3,2 art=Schleichen", actors="one", preview=_bewege_vorschau),
+    "platziere": Verb("platziere", lambda r: platzieren(r.actors[0], karte_aus(r.data), parse_hex(r.options.get("auf", ""))),
                       "Figur ohne Kosten auf ein Feld stellen", ("place",), options={"auf": "text"},
-                      example="platziere Kael auf=(0,0)", actors="one"),
+                      example="platziere Kael auf=0,0", actors="one"),
     "probe": Verb("probe", _probe, "Probe: W10-Pool eines Talents (mind. 2 Erfolge)", ("test",),
                   options={"talent": "text", "mod": "int", "schwierigkeit": "int"},
                   example="probe Kael talent=HEIMLICHKEIT mod=1", actors="one", preview=_probe_vorschau),
@@ -121,3 +122,18 @@ VERBS = {
     "bp": Verb("bp", _neue_runde, "Neue Runde: Bewegungspunkte auffüllen (Bewegungspunkte)", ("runde",),
                example="bp Kael, Ork"),
 }
+
+
+def _mit_daten(f: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
+    """``f`` with the campaign's rule data in force (GM data ``kampfwerte``, else the defaults)."""
+    if f is None:
+        return None
+
+    def run(req: Request) -> Any:
+        with in_kraft(req.data):
+            return f(req)
+    return run
+
+
+VERBS = {name: replace(v, procedure=_mit_daten(v.procedure), preview=_mit_daten(v.preview))
+         for name, v in VERBS.items()}

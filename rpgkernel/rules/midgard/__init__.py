@@ -6,10 +6,11 @@ Procedures read figures (the campaign's records: ``sheet``, ``resources``,
 resolution open after each roll that a figure with points may have repeated.
 
 Modules: ``core`` (basic rolls, entries), ``einstellungen`` (basic rolls,
-race list, GM tables in use), ``tabellen`` (the GM's tables), ``gnade``
-(rolls open to divine grace), ``proben`` (EW, WW, PW, senses), ``lernen``
-(learning below the minimum), ``kampf`` and ``schaden`` (attacks, defences,
-AP/LP, damage bonus), ``initiative``, ``erschaffung`` (attributes, LP, AP),
+race list and GM tables, kept in the campaign), ``tabellen`` (the GM's
+tables), ``gnade`` (rolls open to divine grace), ``kritisch`` (the GM's
+critical tables), ``proben`` (EW, WW, PW, senses), ``lernen`` (learning
+below the minimum), ``kampf`` and ``schaden`` (attacks, defences, AP/LP,
+damage bonus), ``initiative`` (with leaders), ``erschaffung`` (attributes, LP, AP),
 ``angeboren``, ``alter``, ``zauber`` (spells, summonings), ``belastung``,
 ``bogen`` (the sheet), ``verben`` (%%resolve); ``data/`` holds the race
 list, the basic-roll defaults and an EXAMPLE of the GM's tables.
@@ -26,9 +27,20 @@ from .angeboren import angeboren
 from .belastung import belastung, tragkraft
 from .bogen import FELDER, MidgardBogen, ressourcen
 from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .einstellungen import Einstellungen, aktuell, einrichten
-from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe, uebernehmen
-from .initiative import eigener_bonus, grundwert, initiative, reihenfolge_vorschau
+from .einstellungen import DATEN, Einstellungen, aus_daten, einrichten, standard
+from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
+from .initiative import (
+    EIGENE,
+    WARTET,
+    abwarten,
+    anfuehrer,
+    eigene,
+    eigener_bonus,
+    grundwert,
+    initiative,
+    reihenfolge_vorschau,
+    wuerfe,
+)
 from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
 from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
@@ -37,13 +49,13 @@ from .tabellen import Tabellen, laden
 from .verben import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
-__all__ = ["VERBS", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VOLLE_ABWEHR", "abwehr_wm",
-           "aktuell", "altern", "angeboren", "angriff", "angriff_vorschau", "ap_verlust_leicht", "ap_wurf",
-           "attributkauf", "belastung", "beschwoerung", "beschwoerung_kategorie", "beschwoerungslehre",
-           "eigener_bonus", "einrichten", "ew", "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative",
-           "kauf", "laden", "lernpunkte", "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw",
-           "reihenfolge_vorschau", "tragkraft", "uebernehmen", "verlust_schwer", "volle_abwehr",
-           "wm_unter_mindestwert", "ww", "zauber_lernen"]
+__all__ = ["DATEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VERBS", "VOLLE_ABWEHR",
+           "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff", "angriff_vorschau",
+           "ap_verlust_leicht", "ap_wurf", "attributkauf", "aus_daten", "belastung", "beschwoerung",
+           "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
+           "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
+           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau", "standard",
+           "tragkraft", "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
 class Midgard(Ruleset):
@@ -57,6 +69,8 @@ class Midgard(Ruleset):
         "merklich belastet": "trägt mehr als die Tragkraft (bis zum Dreifachen)",
         "schwer belastet": "trägt mehr als das Dreifache der Tragkraft (bis zum Zehnfachen)",
         "übermäßig belastet": "trägt mehr als das Zehnfache der Tragkraft: Kraftakt",
+        EIGENE: "folgt beim nächsten Initiativewurf nicht dem Anführer, würfelt selbst (eigene)",
+        WARTET: "handelt später in dieser Runde oder gar nicht (abwarten)",
     }
     verbs = VERBS
 
@@ -67,10 +81,15 @@ class Midgard(Ruleset):
     initiative_each_round = True
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """Individual initiative: W6 + floor(RW / 10) + Kampftaktik, each round (the leader option:
-        verb initiative, whose values ``Encounter.next_round(rolls=...)`` takes for the next round)."""
+        """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
         bonus = eigener_bonus(combatant)
         return f"W6+{bonus}" if bonus else "W6"
+
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
+                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
+        values, rolls, _ = wuerfe([{**c, "name": n} for n, c in combatants.items()], roller)
+        return values, {n: r.to_dict() for n, r in rolls.items()}
 
 
 register(Midgard())

@@ -7,7 +7,9 @@ Konstitution: at 0 or less the figure dies within 1W6-1 years (the GM's
 secret roll), and the player is told a false value of at least 1. For elves,
 dwarves and other non-humans the ages scale with the race's age multiplier
 (GM data). A skill whose minimum is no longer met stays usable under the
-rule "Lernen von Fertigkeiten".
+rule "Lernen von Fertigkeiten". The new values go onto the sheet; a Ko at 0
+or below goes there as the false value the player is told (the true one
+stays in the GM's card and outcome).
 
 Given dice: per check in time order, the row's changes in the table's
 order; then the secret W6 if Ko fell to 0 or below.
@@ -19,10 +21,10 @@ from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Effect, Resolution
 from .angeboren import sinnes_eintraege
 from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
-from .einstellungen import Einstellungen, aktuell
+from .einstellungen import Einstellungen, standard
 from .lernen import mindest_wm
 from .proben import SINNE, erfolgswert
 
@@ -58,7 +60,7 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
 
     ``angezeigt``: the false Ko the player is told if it fell to 0 or below.
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     who = name(figure)
     von = feld(figure, "alter") if von is None else von
     if bis < von:
@@ -102,9 +104,10 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
         res.step(t("midgard.age_death", figure=who, ko=values["ko"], years=years, shown=angezeigt), RULE, roll,
                  value=years)
         res.outcome.update({"tod_in_jahren": years, "dem_spieler_genannt": {"ko": angezeigt}})
+        sheet_values["ko"] = angezeigt
     if senses:
         sheet_values["fertigkeiten"] = sinnes_eintraege(figure, senses)
-    res.outcome["bogen"] = sheet_values
+    res.effects.append(Effect(who, sheet=sheet_values))
     aged = {**figure, "sheet": {**(figure.get("sheet") or {}), **values}}
     below = {}
     for skill in [e.name for e in eintraege(figure, "fertigkeiten").values()]:

@@ -13,9 +13,9 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Choice, Resolution
+from ..resolution import Choice, Effect, Resolution
 from .core import MidgardError, eintraege, name
-from .einstellungen import Einstellungen, aktuell
+from .einstellungen import Einstellungen, standard
 from .tabellen import zeile
 
 RULE = "Besondere angeborene Fähigkeiten"
@@ -35,7 +35,7 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
               decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
               cfg: Einstellungen | None = None) -> Resolution:
     """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again."""
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     rows = cfg.tabellen.teil("angeboren")
     who = name(figure)
     res = Resolution("midgard", "angeboren", (who,))
@@ -75,5 +75,6 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
     sheet = {"angeboren": [*(figure.get("sheet") or {}).get("angeboren", ()), *abilities]}
     if senses:
         sheet["fertigkeiten"] = sinnes_eintraege(figure, senses)
-    res.outcome = {"fähigkeiten": abilities, "sinne": senses, "bogen": sheet}
+    res.outcome = {"fähigkeiten": abilities, "sinne": senses}
+    res.effects.append(Effect(who, sheet=sheet))
     return res

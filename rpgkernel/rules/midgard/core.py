@@ -44,21 +44,31 @@ class Grundregeln:
     pw_wuerfel: str = "W%"
 
 
+def yaml_lesen(path: str | Path) -> Any:
+    """The YAML document at ``path``; a clear error when it cannot be read."""
+    source = Path(path)
+    try:
+        return yaml.safe_load(source.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
+
+
 def grundregeln_laden(path: str | Path | None = None) -> Grundregeln:
     """The basic rolls from YAML (default: data/grundregeln.yaml); unknown keys are refused."""
     source = Path(path) if path else DATA / "grundregeln.yaml"
-    try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
+    return grundregeln_pruefen(yaml_lesen(source) or {}, str(source))
+
+
+def grundregeln_pruefen(data: Any, quelle: str) -> Grundregeln:
+    """The basic rolls from a mapping (read from ``quelle``), every key and type checked."""
     known = Grundregeln.__dataclass_fields__
     if not isinstance(data, dict) or set(data) - set(known):
         extra = sorted(set(data) - set(known)) if isinstance(data, dict) else ["?"]
-        raise MidgardError(t("midgard.bad_rules", path=str(source), key=extra[0], known=", ".join(known)))
+        raise MidgardError(t("midgard.bad_rules", path=quelle, key=extra[0], known=", ".join(known)))
     for key, value in data.items():
         want = type(getattr(Grundregeln, key))
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise MidgardError(t("midgard.bad_rules_value", path=str(source), key=key, value=repr(value)[:40]))
+            raise MidgardError(t("midgard.bad_rules_value", path=quelle, key=key, value=repr(value)[:40]))
     return Grundregeln(**data)
 
 

@@ -1,40 +1,97 @@
 """What the Midgard procedures read besides the figures: the basic rolls, the
-seed's race list and the GM's tables. ``einrichten`` replaces them for the
-session; every procedure also takes them as an argument."""
+seed's race list and the GM's tables.
+
+The GM's choices live in the campaign (data ``midgard``, see
+``Campaign.set_data``): they survive a restart and every notebook on the
+campaign sees them. ``einrichten`` reads and checks the files and puts them
+there; the verbs read them from ``Request.data`` (``aus_daten``). Without
+any, the defaults hold: the documented basic rolls, the seed's race list and
+no GM tables (a procedure that needs one says which).
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from .core import Grundregeln, grundregeln_laden
-from .tabellen import Tabellen, laden, rassen
+from ...messages import t
+from .core import DATA, Grundregeln, MidgardError, grundregeln_pruefen, yaml_lesen
+from .tabellen import Tabellen, pruefen, rassen_pruefen
+
+DATEN = "midgard"       # the name of the GM's data in the campaign
+TEILE = ("tabellen", "grundregeln", "rassen")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Einstellungen:
-    regeln: Grundregeln = field(default_factory=grundregeln_laden)
+    regeln: Grundregeln = field(default_factory=Grundregeln)
     tabellen: Tabellen = field(default_factory=Tabellen)
-    rassen: dict[str, dict[str, Any]] = field(default_factory=rassen)
+    rassen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-_AKTUELL = Einstellungen()
+@lru_cache(maxsize=1)
+def standard() -> Einstellungen:
+    """The defaults: the basic rolls of data/grundregeln.yaml, the seed's race list, no GM tables."""
+    return aus_daten({})
 
 
-def aktuell() -> Einstellungen:
-    """The settings the %%resolve verbs use."""
-    return _AKTUELL
+def aus_daten(data: Mapping[str, Any]) -> Einstellungen:
+    """The settings the GM's data (``Request.data``) holds, checked; the defaults for what it lacks."""
+    return _bauen(json.dumps(data.get(DATEN) or {}))     # key order matters (the aging rows)
+
+
+@lru_cache(maxsize=16)
+def _bauen(text: str) -> Einstellungen:
+    kept = json.loads(text)
+    if not isinstance(kept, dict) or set(kept) - {*TEILE, "quelle"}:
+        raise MidgardError(t("midgard.bad_kept_data", name=DATEN))
+    where = t("midgard.kept_source", source=kept.get("quelle") or "–")
+    regeln = grundregeln_pruefen(kept.get("grundregeln", _yaml("grundregeln.yaml")), where)
+    tabellen = pruefen(kept["tabellen"], kept.get("quelle", "")) if "tabellen" in kept else Tabellen()
+    rassen = rassen_pruefen(kept.get("rassen", _yaml("rassen.yaml")), where)
+    return Einstellungen(regeln, tabellen, rassen)
+
+
+@lru_cache(maxsize=None)
+def _yaml(name: str) -> Any:
+    return yaml_lesen(DATA / name) or {}
+
+
+def _json(value: Any) -> Any:
+    """YAML data as JSON: number keys become text (the checks read both)."""
+    if isinstance(value, dict):
+        return {str(k): _json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json(v) for v in value]
+    return value
 
 
 def einrichten(tabellen: str | Path | None = None, grundregeln: str | Path | None = None,
-               rassenliste: str | Path | None = None) -> Einstellungen:
-    """Use the GM's tables (and other basic rolls or race list) from now on; None keeps the default.
+               rassenliste: str | Path | None = None, *, kampagne: Any = None,
+               begegnung: str | None = None) -> Einstellungen:
+    """Read and check the GM's tables (and other basic rolls or race list; None: the default) and keep
+    them in ``kampagne`` (for ``begegnung`` only, if given), replacing what it kept before.
 
-    Everything is read and checked first: a bad file changes nothing.
+    Everything is checked first: a bad file changes nothing. Without ``kampagne`` only checked and
+    returned (for calling the procedures directly with ``cfg=``).
     """
-    global _AKTUELL
-    new = Einstellungen(grundregeln_laden(grundregeln), laden(tabellen) if tabellen else Tabellen(),
-                        rassen(rassenliste))
-    _AKTUELL = new
-    return new
+    kept: dict[str, Any] = {}
+    for key, path in (("tabellen", tabellen), ("grundregeln", grundregeln), ("rassen", rassenliste)):
+        if path is not None:
+            kept[key] = _json(yaml_lesen(path) or {})
+    if tabellen is not None:
+        kept["quelle"] = Path(tabellen).name
+    # check each file under its own name, then the whole as the verbs will read it
+    if tabellen is not None:
+        pruefen(kept["tabellen"], str(tabellen))
+    if grundregeln is not None:
+        grundregeln_pruefen(kept["grundregeln"], str(grundregeln))
+    if rassenliste is not None:
+        rassen_pruefen(kept["rassen"], str(rassenliste))
+    cfg = aus_daten({DATEN: kept})
+    if kampagne is not None:
+        kampagne.set_data(DATEN, kept or None, encounter=begegnung)
+    return cfg

@@ -16,8 +16,8 @@ AP maximum per grade: the race's AP die (the seed's list) once per grade,
 plus the fixed part of the GM's table ``ap_fest`` (by class and grade), plus
 the personal AP bonus.
 
-The results are for the sheet (``outcome["bogen"]``); ``uebernehmen``
-writes them into a campaign.
+The results go onto the figure's sheet (an ``Effect`` with ``sheet``), the
+derived LP and AP following.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Any, Mapping
 
 from ...dice import Dist, Roller, dist
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Effect, Resolution
 from .core import MidgardError, attribut, feld, name
-from .einstellungen import Einstellungen, aktuell
+from .einstellungen import Einstellungen, standard
 from .tabellen import GRENZE, Stufe, stufe, zeile
 
 KAUF = ("st", "ge", "ko", "in", "zt")       # Kauf der Attribute: St, Ge, Ko, In und Zt
@@ -110,7 +110,7 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
     unnamed attributes stay in the 0-cost column. Given dice: St, Ge, Ko,
     In, Zt in this order, one die each whose tier has more than one value.
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     race = _race_of(figure, race)
     bought = kauf(race, wahl, cfg)
     total = sum(cost for _, _, cost in bought.values())
@@ -136,7 +136,8 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
         values[key] = s.von - 1 + roll.total
         res.step(t("midgard.tier_rolled", attribute=key.capitalize(), tier=s.text, face=roll.total,
                    value=values[key]), RULE_KAUF, roll, value=values[key])
-    res.outcome = {"rasse": race, "kosten": total, "werte": values, "bogen": {"rasse": race, **values}}
+    res.outcome = {"rasse": race, "kosten": total, "werte": values}
+    res.effects.append(Effect(name(figure), sheet={"rasse": race, **values}))
     return res
 
 
@@ -170,7 +171,7 @@ def lp_ausdruck(figure: Mapping[str, Any], race: str, cfg: Einstellungen, res: R
 def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | None = None,
             cfg: Einstellungen | None = None) -> Resolution:
     """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape."""
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     race = _race_of(figure, race)
     res = Resolution("midgard", "lp_wurf", (name(figure),))
     expr, abb = lp_ausdruck(figure, race, cfg, res)
@@ -179,9 +180,9 @@ def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | Non
         return res
     roll = roller.roll(expr)
     res.step(t("midgard.lp_rolled", expr=expr, lp=roll.total), RULE_LP, roll, value=roll.total)
-    res.outcome = {"lp": roll.total, "abb_änderung": abb, "bogen": {"lp": roll.total}}
-    if abb:
-        res.outcome["bogen"]["abb"] = feld(figure, "abb", 0) + abb
+    res.outcome = {"lp": roll.total, "abb_änderung": abb}
+    res.effects.append(Effect(name(figure), sheet={"lp": roll.total, **({"abb": feld(figure, "abb", 0) + abb}
+                                                                         if abb else {})}))
     return res
 
 
@@ -210,7 +211,7 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
 
     The personal AP bonus counts once (not when rising from ``von``).
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     race = _race_of(figure, race)
     grad = grad or feld(figure, "grad")
     if not 0 <= von < grad:
@@ -229,11 +230,6 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
     roll = roller.roll(expr)
     old = feld(figure, "ap", 0) if von else 0
     res.step(t("midgard.ap_rolled", expr=expr, total=roll.total), RULE_AP, roll, value=roll.total)
-    res.outcome = {"ap": old + roll.total, "gewürfelt": roll.total, "bogen": {"ap": old + roll.total, "grad": grad}}
+    res.outcome = {"ap": old + roll.total, "gewürfelt": roll.total}
+    res.effects.append(Effect(name(figure), sheet={"ap": old + roll.total, "grad": grad}))
     return res
-
-
-def uebernehmen(kampagne: Any, res: Resolution) -> Any:
-    """Write a creation result (``outcome["bogen"]``) into the figure's sheet in ``kampagne``."""
-    who = res.actors[0]
-    return kampagne.set_sheet(who, {**kampagne.figure(who).sheet, **res.outcome["bogen"]})

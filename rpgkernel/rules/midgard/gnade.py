@@ -8,9 +8,11 @@ points last; a spent point is gone.
 A procedure rolls through a ``Wurfkette``: after each roll that a figure
 with points left may have repeated, the resolution stays open (choice
 ``gnade``) before the next roll. ``gnade FIGUR`` spends a point and repeats
-the roll; ``verzicht`` lets it stand and the procedure goes on to its next
-roll, which may open the question again. Re-running replays the recorded
-dice, so every earlier roll comes out the same.
+the roll; ``verzicht FIGUR`` (the panel's "Verzicht" button) declines: the
+roll stands and the procedure goes on to its next roll, which may open the
+question again. The card names both lines with the figures who may write
+them. Re-running replays the recorded dice, so every earlier roll comes out
+the same.
 
 How a re-run knows what was answered: each pause offers, beside ``gnade``,
 a choice ``weiter:J.C`` (J: the pause's number, C: the grace points taken
@@ -34,6 +36,11 @@ from .core import MidgardError, ressource
 RESOURCE = "GG"
 CHOICE = "gnade"
 _MARK = "weiter"
+
+
+def _wort(name: str) -> str:
+    """A figure's name as a %%resolve line writes it (quoted when it has spaces or commas)."""
+    return f'"{name}"' if any(c.isspace() or c == "," for c in name) else name
 
 
 class Offen(Exception):
@@ -71,10 +78,11 @@ class Wurfkette:
                 return roll
             if answer is Offen:
                 self.res.choices.append(Choice(CHOICE, t("midgard.choice_grace", roll=label, total=roll.total,
+                                                         lines=" / ".join(f"gnade {_wort(n)}" for n in holders),
                                                          who=", ".join(f"{n} ({self.left(n)})" for n in holders)),
                                                holders))
                 self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
-                                               t("midgard.choice_go_on")))
+                                               t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}")))
                 raise Offen()
             who = (answer.get("figures") or [""])[0]
             if who not in holders:

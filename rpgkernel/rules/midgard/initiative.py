@@ -2,25 +2,35 @@
 
 Initiative = floor(Reaktionswert / 10) (after the armour's change) +
 Kampftaktik + W6, between 2 and 20; optionally the weapon's attack-rank
-modifier, unmodified. A leader named in advance with Kampftaktik +1 or more
-rolls once: his W6 + Kampftaktik goes onto the base of every follower (named,
-or his side in the encounter) who did not opt out before the roll; the others roll for themselves,
-without the leader's bonus. Anyone may act later in the order, or not at all.
-Ties are ordered by name. Given dice: in the order of the figures named,
-one W6 per leader or independent figure (followers do not roll).
+modifier, unmodified. Anyone may act later in the order, or not at all
+(``abwarten`` marks it for the round).
+
+A leader with Kampftaktik +1 or more is named in advance (``anfuehrer``):
+his followers carry the condition ``folgt LEADER``. At the start of a round
+he rolls once: his W6 + Kampftaktik goes onto the base of every follower who
+did not opt out before the roll (``eigene``: the condition ``eigene
+Initiative`` until that round begins); the others, and those whose leader is
+not in the fight or cannot lead, roll for themselves without his bonus. The
+encounter does this at every round's start (``Midgard.initiative_rolls``);
+the verb ``initiative`` shows the same roll with its steps and the exact
+order preview. Ties are ordered by name. Given dice: in the order of the
+figures, one W6 per leader or independent figure (followers do not roll).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...dice import Dist, Roller
+from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Effect, Resolution
 from .core import MidgardError, feld, name
 
 RULE = "Neue Initiativeregelung für Kämpfe"
+FOLGT = "folgt "                    # + the leader's name
+EIGENE = "eigene Initiative"        # opted out before the leader's next roll
+WARTET = "wartet ab"                # acts later this round, or not at all
 
 
 def grundwert(figure: Mapping[str, Any], angriffsrang: bool = False) -> int:
@@ -34,54 +44,69 @@ def eigener_bonus(figure: Mapping[str, Any], angriffsrang: bool = False) -> int:
     return grundwert(figure, angriffsrang) + feld(figure, "kampftaktik", 0)
 
 
-def gruppen(figures: Sequence[Mapping[str, Any]], anfuehrer: Sequence[str] = (), eigene: Sequence[str] = (),
-            folgen: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
-    """Who rolls: (roller, [the figures whose initiative that roll sets]) in the order named.
+def kann_anfuehren(figure: Mapping[str, Any]) -> bool:
+    return feld(figure, "kampftaktik", 0) >= 1
 
-    A leader's followers are those named in ``folgen`` or, without it, the
-    figures of his side (an encounter's ``side``) except those in ``eigene``.
-    """
+
+def folgt(figure: Mapping[str, Any]) -> str | None:
+    """The leader the figure follows (its condition ``folgt LEADER``), or None."""
+    return next((c[len(FOLGT):] for c in figure.get("conditions") or {} if c.startswith(FOLGT)), None)
+
+
+def gruppen(figures: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, list[str]]], dict[str, str]]:
+    """Who rolls: (roller, [the figures whose initiative that roll sets]) in the figures' order, and
+    for each follower who rolls himself why ("eigene": opted out; "fehlt": no leader to follow)."""
     by_name = {name(f): f for f in figures}
-    for who in (*anfuehrer, *eigene, *folgen):
-        if who not in by_name:
-            raise MidgardError(t("midgard.leader_not_here", figure=who))
-    for lead in anfuehrer:
-        if feld(by_name[lead], "kampftaktik", 0) < 1:
-            raise MidgardError(t("midgard.leader_tactics", figure=lead))
+    leaders = {lead for f in figures if (lead := folgt(f)) in by_name and folgt(by_name[lead]) is None
+               and kann_anfuehren(by_name[lead])}
     led: dict[str, str] = {}
-    for lead in anfuehrer:
-        side = by_name[lead].get("side") or None
-        for f in figures:
-            n = name(f)
-            wants = n in folgen if folgen else side is not None and f.get("side") == side
-            if wants and n not in anfuehrer and n not in eigene and n not in led:
-                led[n] = lead
-    out = []
+    alone: dict[str, str] = {}
     for f in figures:
-        n = name(f)
-        if n not in led:
-            out.append((n, [n] + [m for m, lead in led.items() if lead == n]))
-    return out
+        lead = folgt(f)
+        if lead is None or name(f) in leaders:
+            continue
+        if EIGENE in (f.get("conditions") or {}):
+            alone[name(f)] = "eigene"
+        elif lead in leaders:
+            led[name(f)] = lead
+        else:
+            alone[name(f)] = "fehlt"
+    groups = [(n, [n] + [m for m, lead in led.items() if lead == n]) for n in by_name if n not in led]
+    return groups, alone
 
 
-def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *, anfuehrer: Sequence[str] = (),
-               eigene: Sequence[str] = (), folgen: Sequence[str] = (), angriffsrang: bool = False) -> Resolution:
-    """Every figure's initiative for this round and the order (see the module docstring and ``gruppen``)."""
+def wuerfe(figures: Sequence[Mapping[str, Any]], roller: Roller, angriffsrang: bool = False
+           ) -> tuple[dict[str, int], dict[str, Roll], list[tuple[str, list[str]]]]:
+    """Every figure's initiative, the W6 of each roller, and the groups (see ``gruppen``)."""
     by_name = {name(f): f for f in figures}
-    groups = gruppen(figures, anfuehrer, eigene, folgen)
+    groups, _ = gruppen(figures)
+    values: dict[str, int] = {}
+    rolls: dict[str, Roll] = {}
+    for lead, members in groups:
+        roll = rolls[lead] = roller.roll("W6")
+        passed = roll.total + feld(by_name[lead], "kampftaktik", 0)
+        for member in members:
+            values[member] = grundwert(by_name[member], angriffsrang) + passed
+    return values, rolls, groups
+
+
+def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *,
+               angriffsrang: bool = False) -> Resolution:
+    """Every figure's initiative for this round and the order, with the leaders named in advance
+    (see the module docstring); without a roller only the exact order preview."""
+    by_name = {name(f): f for f in figures}
+    groups, alone = gruppen(figures)
     res = Resolution("midgard", "initiative", tuple(by_name))
     bonus = {n: grundwert(f, angriffsrang) for n, f in by_name.items()}
-    sources = [[(m, bonus[m] + feld(by_name[lead], "kampftaktik", 0)) for m in members]
-               for lead, members in groups]
-    res.preview = reihenfolge_vorschau(sources)
+    res.preview = reihenfolge_vorschau([[(m, bonus[m] + feld(by_name[lead], "kampftaktik", 0)) for m in members]
+                                        for lead, members in groups])
     if roller is None:
         return res
-    values = {}
-    for (lead, members), source in zip(groups, sources):
-        roll = roller.roll("W6")
-        tactics = feld(by_name[lead], "kampftaktik", 0)
-        for member, offset in source:
-            values[member] = offset + roll.total
+    for who, why in alone.items():
+        res.step(t(f"midgard.follower_{why}", figure=who, leader=folgt(by_name[who])), RULE)
+    values, rolls, _ = wuerfe(figures, roller, angriffsrang)
+    for lead, members in groups:
+        roll, tactics = rolls[lead], feld(by_name[lead], "kampftaktik", 0)
         if len(members) > 1:
             res.step(t("midgard.leader_roll", figure=lead, roll=roll.total, tactics=tactics,
                        passed=roll.total + tactics, followers=", ".join(members[1:])), RULE, roll, value=roll.total)
@@ -94,6 +119,53 @@ def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *, a
     order = sorted(values, key=lambda n: (-values[n], n))
     res.step(t("midgard.initiative_order", order=", ".join(f"{n} {values[n]}" for n in order)), RULE)
     res.outcome = {"initiative": values, "reihenfolge": order}
+    return res
+
+
+def anfuehrer(leader: Mapping[str, Any], followers: Sequence[Mapping[str, Any]]) -> Resolution:
+    """Name ``leader`` in advance for ``followers``: they follow him from the next initiative roll on."""
+    who = name(leader)
+    if not kann_anfuehren(leader):
+        raise MidgardError(t("midgard.leader_tactics", figure=who))
+    names = [name(f) for f in followers]
+    if who in names:
+        raise MidgardError(t("midgard.leader_follows_himself", figure=who))
+    res = Resolution("midgard", "anführer", (who,), tuple(names))
+    res.effects += [Effect(who, condition=c, on=False) for c in leader.get("conditions") or {} if c.startswith(FOLGT)]
+    for f in followers:
+        have = f.get("conditions") or {}
+        res.effects += [Effect(name(f), condition=c, on=False) for c in have
+                        if (c.startswith(FOLGT) and c != FOLGT + who) or c == EIGENE]
+        if FOLGT + who not in have:
+            res.effects.append(Effect(name(f), condition=FOLGT + who))
+    res.step(t("midgard.leader_named", figure=who, tactics=feld(leader, "kampftaktik", 0), followers=", ".join(names)),
+             RULE)
+    return res
+
+
+def eigene(figures: Sequence[Mapping[str, Any]], dauerhaft: bool = False) -> Resolution:
+    """Followers who do not follow at the leader's next roll (before it: they roll themselves);
+    ``dauerhaft``: they leave the group."""
+    res = Resolution("midgard", "eigene", tuple(name(f) for f in figures))
+    for f in figures:
+        lead = folgt(f)
+        if lead is None:
+            raise MidgardError(t("midgard.follows_nobody", figure=name(f)))
+        if dauerhaft:
+            res.effects.append(Effect(name(f), condition=FOLGT + lead, on=False))
+            res.step(t("midgard.follower_leaves", figure=name(f), leader=lead), RULE)
+        else:
+            res.effects.append(Effect(name(f), condition=EIGENE, rounds=1, ends="rundenbeginn"))
+            res.step(t("midgard.follower_opts_out", figure=name(f), leader=lead), RULE)
+    return res
+
+
+def abwarten(figures: Sequence[Mapping[str, Any]]) -> Resolution:
+    """The figures act later in this round's order, or not at all (``wartet ab`` until the round ends)."""
+    res = Resolution("midgard", "abwarten", tuple(name(f) for f in figures))
+    for f in figures:
+        res.effects.append(Effect(name(f), condition=WARTET, rounds=1, ends="rundenende"))
+        res.step(t("midgard.holds", figure=name(f)), RULE)
     return res
 
 

@@ -3,9 +3,11 @@
 "Ersetzen des festen Schadensbonus"; EW/WW as the basic-roll defaults).
 
 An attack: EW: Angriff (W20 + weapon); if it succeeds, the defender's
-WW: Abwehr against its total; then the damage. Each roll is open to divine
-grace before the next falls. Order of given dice: EW: Angriff, WW: Abwehr,
-the damage dice (each repeated roll right after the grace that asked for it).
+WW: Abwehr against its total; then the damage. A critical hit, a critical
+failure of the attack or of the defence rolls the GM's table for it if there
+is one (``kritisch``). Each roll is open to divine grace before the next
+falls. Order of given dice: EW: Angriff, WW: Abwehr, the damage dice, the
+critical tables (each repeated roll right after the grace that asked for it).
 
 Several defences in a round: every WW: Abwehr after the first has a
 cumulative WM -2; a figure in full defence (condition ``volle Abwehr``) gets
@@ -25,8 +27,9 @@ from ...dice import Dist, Roll, Roller, dist
 from ...messages import t
 from ..resolution import Effect, Resolution
 from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
-from .einstellungen import Einstellungen, aktuell
+from .einstellungen import Einstellungen, standard
 from .gnade import Offen, Wurfkette
+from .kritisch import tabelle_wuerfeln
 from .proben import ew_text, ww_text
 from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
 
@@ -108,7 +111,7 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     ``abwehr_nr``: which defence of the round this is (default: one more
     than the defender's ``N. Abwehr``). Without a roller only the preview.
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     a_name, v_name = name(angreifer), name(verteidiger)
     weapon = waffe(angreifer, waffe_name)
     expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)
@@ -144,6 +147,7 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
             res.outcome["treffer"] = "kein Treffer"
             if kritisch(a_roll.total, regeln):
                 res.step(t("midgard.attack_fumble", figure=a_name), "Grundwürfe (Vorgabe)")
+                _tabelle(res, chain, cfg, "fehler_angriff", a_name, [a_name])
             res.effects += chain.effekte()
             return res
         if multi:
@@ -155,15 +159,27 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
         defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
         damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
                             lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total))
+        if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
+            res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
+            _tabelle(res, chain, cfg, "treffer", v_name, both)
+        if kritisch(d_roll.total, regeln) == "kritischer Fehler":
+            res.step(t("midgard.defence_fumble", figure=v_name), "Grundwürfe (Vorgabe)")
+            _tabelle(res, chain, cfg, "fehler_abwehr", v_name, [v_name])
     except Offen:
         return res
     res.effects += _abwehr_gezaehlt(verteidiger, nummer)
     res.outcome.update({"abwehr": d_total, "schaden": damage.total})
     _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, rs, schild_ap, ap_now, has_ap, regeln)
-    if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
-        res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
     res.effects += chain.effekte()
     return res
+
+
+def _tabelle(res: Resolution, chain: Wurfkette, cfg: Einstellungen, situation: str, who: str,
+             beteiligte: Sequence[str]) -> None:
+    """Roll the GM's critical table (if any); the row taken goes to ``outcome["kritische_tabellen"]``."""
+    row = tabelle_wuerfeln(chain, cfg, situation, who, beteiligte)
+    if row is not None:
+        res.outcome.setdefault("kritische_tabellen", []).append(row)
 
 
 def _abwehr_gezaehlt(verteidiger: Mapping[str, Any], nummer: int) -> list[Effect]:

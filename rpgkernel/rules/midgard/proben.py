@@ -27,8 +27,9 @@ from .core import (
     p_ww,
     ww_gelingt,
 )
-from .einstellungen import Einstellungen, aktuell
+from .einstellungen import Einstellungen, standard
 from .gnade import Offen, Wurfkette
+from .kritisch import tabelle_wuerfeln
 from .lernen import mindest_wm
 from .tabellen import zeile
 
@@ -97,7 +98,7 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
     Below a skill's minimum attribute its WM is added. Without a roller
     only the preview is computed.
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     who = name(figure)
     res = Resolution("midgard", "ew", (who,))
     label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
@@ -119,11 +120,16 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
     try:
         roll = chain.wurf("W20", label, [who], GRUND,
                           lambda r: ew_text(who, label, r, wert, wm, cfg.regeln))
+        krit = kritisch(roll.total, cfg.regeln)
+        row = krit and tabelle_wuerfeln(chain, cfg, "erfolg" if krit == "kritischer Erfolg" else "fehler", who,
+                                        [who])
     except Offen:
         return res
     total = roll.total + wert + wm
     res.outcome = {"erfolg": ew_gelingt(roll.total, total, cfg.regeln), "wurf": roll.total, "gesamt": total,
-                   "kritisch": kritisch(roll.total, cfg.regeln)}
+                   "kritisch": krit}
+    if row:
+        res.outcome["kritische_tabelle"] = row
     res.effects += chain.effekte()
     return res
 
@@ -138,7 +144,7 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
 
     ``art``: abwehr or resistenz (the sheet's value unless ``wert`` is given).
     """
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     key = art.lower()
     if key not in WW_ARTEN:
         raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
@@ -153,11 +159,16 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
     try:
         roll = chain.wurf("W20", label, [who], GRUND,
                           lambda r: ww_text(who, label, r, wert, wm, gegen, cfg.regeln))
+        krit = kritisch(roll.total, cfg.regeln)
+        row = (tabelle_wuerfeln(chain, cfg, "fehler_abwehr", who, [who])
+               if krit == "kritischer Fehler" and key == "abwehr" else None)
     except Offen:
         return res
     total = roll.total + wert + wm
     res.outcome = {"erfolg": ww_gelingt(roll.total, total, gegen, cfg.regeln), "wurf": roll.total,
-                   "gesamt": total, "gegen": gegen, "kritisch": kritisch(roll.total, cfg.regeln)}
+                   "gesamt": total, "gegen": gegen, "kritisch": krit}
+    if row:
+        res.outcome["kritische_tabelle"] = row
     res.effects += chain.effekte()
     return res
 
@@ -166,7 +177,7 @@ def pw(figure: Mapping[str, Any], roller: Roller | None, *, eigenschaft: str, wm
        decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
     """PW: W% at or under the attribute (+ WM in points), basic rolls."""
-    cfg = cfg or aktuell()
+    cfg = cfg or standard()
     who = name(figure)
     value = attribut(figure, eigenschaft) + wm
     label = t("midgard.pw_label", what=eigenschaft.capitalize())

@@ -3,8 +3,8 @@
 The point-cost columns of the attribute purchase, the LP base and modifiers,
 the fixed parts of the AP maximum, skill minima and learning costs, the
 sixth sense by Zaubertalent, the innate abilities, the aging table with the
-races' age multipliers, the damage-bonus dice, the spell learning costs and
-the element star. They belong to the GM: a YAML file with one section per
+races' age multipliers, the damage-bonus dice, the spell learning costs, the
+element star and the critical tables. They belong to the GM: a YAML file with one section per
 table (schemas in docs/midgard.md). ``data/beispiel_spielleitung.yaml`` is
 an EXAMPLE to show the format; its numbers are not the published rules.
 
@@ -20,15 +20,21 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import t
-from .core import ATTRIBUTE, MidgardError
+from .core import ATTRIBUTE, MidgardError, yaml_lesen
 
 KATEGORIEN = ("Grund", "Standard", "Ausnahme")
 GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column
+#: the critical tables (section kritisch): situation -> when its table is rolled
+SITUATIONEN = {
+    "treffer": "ein kritischer Erfolg beim EW: Angriff, der nicht abgewehrt wird (kritischer Treffer)",
+    "fehler_angriff": "ein kritischer Fehler beim EW: Angriff",
+    "fehler_abwehr": "ein kritischer Fehler beim WW: Abwehr",
+    "erfolg": "ein kritischer Erfolg bei einem anderen EW",
+    "fehler": "ein kritischer Fehler bei einem anderen EW",
+}
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -70,24 +76,24 @@ class Tabellen:
 
 def laden(path: str | Path) -> Tabellen:
     """Read and check the GM's tables from ``path`` (YAML)."""
-    source = Path(path)
-    try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
+    return pruefen(yaml_lesen(path) or {}, str(path))
+
+
+def pruefen(data: Any, quelle: str) -> Tabellen:
+    """Check the GM's tables (a mapping of sections, read from ``quelle``)."""
     if not isinstance(data, dict):
-        raise MidgardError(t("midgard.bad_table", table="–", path=str(source), detail=t("midgard.detail_mapping")))
+        raise MidgardError(t("midgard.bad_table", table="–", path=quelle, detail=t("midgard.detail_mapping")))
     checked = {}
     for key, value in data.items():
         check = _SECTIONS.get(key)
         if check is None:
-            raise MidgardError(t("midgard.unknown_table", table=key, path=str(source), known=", ".join(_SECTIONS)))
+            raise MidgardError(t("midgard.unknown_table", table=key, path=quelle, known=", ".join(_SECTIONS)))
         try:
             checked[key] = check(value)
         except (ValueError, TypeError, KeyError, AttributeError) as err:
             detail = str(err.args[0]) if err.args else type(err).__name__
-            raise MidgardError(t("midgard.bad_table", table=key, path=str(source), detail=detail[:120])) from None
-    return Tabellen(checked, str(source))
+            raise MidgardError(t("midgard.bad_table", table=key, path=quelle, detail=detail[:120])) from None
+    return Tabellen(checked, quelle)
 
 
 # -- the sections -------------------------------------------------------------------
@@ -101,6 +107,13 @@ def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(t("midgard.detail_int", value=repr(value)[:30]))
     return value
+
+
+def _nummer(key: Any) -> int:
+    """A number as a key: 12 in YAML, "12" once kept in the campaign (JSON keys are text)."""
+    if isinstance(key, str) and key.lstrip("+-").isdigit():
+        return int(key)
+    return _int(key)
 
 
 def _dice(value: Any) -> str:
@@ -148,7 +161,7 @@ def _attributkauf(value: Any) -> dict[str, Any]:
         if s not in labels:
             raise ValueError(t("midgard.detail_tier_unknown", value=label))
         null[k] = labels[s]
-    columns = {_int(k): _int(c) for k, c in _mapping(v["spalten"]).items()}
+    columns = {_nummer(k): _int(c) for k, c in _mapping(v["spalten"]).items()}
     if columns.get(0, 0) != 0 or any(abs(k) > GRENZE for k in columns):
         raise ValueError(t("midgard.detail_columns", limit=GRENZE))
     return {"stufen": tiers, "null": null, "spalten": columns}
@@ -169,7 +182,7 @@ def _lp(value: Any) -> dict[str, Any]:
 
 
 def _ap_fest(value: Any) -> dict[str, dict[int, int]]:
-    return {str(k): {_int(g): _int(x) for g, x in _mapping(row).items()} for k, row in _mapping(value).items()}
+    return {str(k): {_nummer(g): _int(x) for g, x in _mapping(row).items()} for k, row in _mapping(value).items()}
 
 
 def _fertigkeiten(value: Any) -> dict[str, dict[str, Any]]:
@@ -194,8 +207,7 @@ def _angeboren(value: Any) -> list[dict[str, Any]]:
     rows = _rows(value, "bis", lambda r: {"von": _int(r["von"]), "bis": _int(r["bis"]),
                                           "faehigkeit": str(r["faehigkeit"]),
                                           "sinne": {str(s): _int(x) for s, x in _mapping(r.get("sinne", {})).items()}})
-    covered = [n for r in rows for n in range(r["von"], r["bis"] + 1)]
-    if covered != list(range(1, 100)):
+    if not _luecklos(rows, 1, 99):
         raise ValueError(t("midgard.detail_innate"))
     return rows
 
@@ -211,9 +223,31 @@ def _altern(value: Any) -> dict[str, Any]:
 
 
 def _schadensbonus(value: Any) -> dict[int, str]:
-    out = {_int(k): _dice(x) for k, x in _mapping(value).items()}
+    out = {_nummer(k): _dice(x) for k, x in _mapping(value).items()}
     if any(k <= 0 for k in out):
         raise ValueError(t("midgard.detail_positive"))
+    return out
+
+
+def _luecklos(rows: list[dict[str, Any]], von: int, bis: int) -> bool:
+    return [n for r in rows for n in range(r["von"], r["bis"] + 1)] == list(range(von, bis + 1))
+
+
+def _kritisch(value: Any) -> dict[str, Any]:
+    out = {}
+    for key, table in _mapping(value).items():
+        if key not in SITUATIONEN:
+            raise ValueError(t("midgard.detail_crit_key", value=key, known=", ".join(SITUATIONEN)))
+        table = _mapping(table)
+        die = str(table.get("wuerfel", "W%"))
+        sides = {"W%": 100, "W100": 100, "W20": 20}.get(die)
+        if sides is None:
+            raise ValueError(t("midgard.detail_crit_die", value=die[:30]))
+        rows = _rows(table.get("zeilen"), "bis", lambda r: {"von": _int(r["von"]), "bis": _int(r["bis"]),
+                                                             "text": str(r["text"])})
+        if not _luecklos(rows, 1, sides):
+            raise ValueError(t("midgard.detail_crit_rows", key=key, sides=sides))
+        out[str(key)] = {"wuerfel": die, "zeilen": rows}
     return out
 
 
@@ -223,7 +257,7 @@ def _zauber(value: Any) -> dict[str, Any]:
     for cat, row in _mapping(v.get("kosten", {})).items():
         if cat not in KATEGORIEN:
             raise ValueError(t("midgard.detail_category", value=cat, known=", ".join(KATEGORIEN)))
-        costs[cat] = {_int(level): _int(x) for level, x in _mapping(row).items()}
+        costs[cat] = {_nummer(level): _int(x) for level, x in _mapping(row).items()}
     spells = {str(k): {"stufe": _int(_mapping(r)["stufe"]), **({"fp": _int(r["fp"])} if "fp" in r else {})}
               for k, r in _mapping(v.get("sprueche", {})).items()}
     classes = {}
@@ -250,7 +284,7 @@ def _elementarstern(value: Any) -> dict[str, Any]:
 _SECTIONS: dict[str, Callable[[Any], Any]] = {
     "attributkauf": _attributkauf, "lp": _lp, "ap_fest": _ap_fest, "fertigkeiten": _fertigkeiten,
     "sechster_sinn": _sechster_sinn, "angeboren": _angeboren, "altern": _altern,
-    "schadensbonus": _schadensbonus, "zauber": _zauber, "elementarstern": _elementarstern,
+    "schadensbonus": _schadensbonus, "zauber": _zauber, "elementarstern": _elementarstern, "kritisch": _kritisch,
 }
 
 
@@ -260,12 +294,20 @@ def zeile(rows: list[dict[str, Any]], value: int) -> dict[str, Any]:
 
 
 def rassen(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
-    """The seed's race list (data/rassen.yaml): shifts in tiers, the AP die."""
+    """The seed's race list (data/rassen.yaml, or the GM's): shifts in tiers, the AP die."""
     source = Path(path) if path else Path(__file__).with_name("data") / "rassen.yaml"
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    return rassen_pruefen(yaml_lesen(source), str(source))
+
+
+def rassen_pruefen(data: Any, quelle: str) -> dict[str, dict[str, Any]]:
     out = {}
-    for race, row in _mapping(data).items():
-        out[str(race)] = {"stufen": {_attribute_key(k): _int(x) for k, x in _mapping(row.get("stufen", {})).items()},
-                          "ap": str(row["ap"]), "ap_wuerfel": _dice(row["ap_wuerfel"]),
-                          "ap_zusatz": str(row.get("ap_zusatz", "")), "gestalt_abb": bool(row.get("gestalt_abb"))}
+    try:
+        for race, row in _mapping(data).items():
+            shifts = _mapping(row.get("stufen", {}))
+            out[str(race)] = {"stufen": {_attribute_key(k): _int(x) for k, x in shifts.items()},
+                              "ap": str(row["ap"]), "ap_wuerfel": _dice(row["ap_wuerfel"]),
+                              "ap_zusatz": str(row.get("ap_zusatz", "")), "gestalt_abb": bool(row.get("gestalt_abb"))}
+    except (ValueError, TypeError, KeyError, AttributeError) as err:
+        detail = str(err.args[0]) if err.args else type(err).__name__
+        raise MidgardError(t("midgard.bad_table", table="rassen", path=quelle, detail=detail[:120])) from None
     return out

@@ -11,18 +11,24 @@ from .angeboren import CHOICE as WAHL
 from .angeboren import angeboren
 from .belastung import belastung
 from .core import MidgardError
+from .einstellungen import Einstellungen, aus_daten
 from .erschaffung import KAUF, ap_wurf, attributkauf, lp_wurf
 from .gnade import CHOICE
-from .initiative import initiative
+from .initiative import abwarten, anfuehrer, eigene, initiative
 from .kampf import angriff, volle_abwehr
 from .lernen import fertigkeit_lernen
 from .proben import ew, pw, ww
 from .zauber import beschwoerung, beschwoerungslehre, zauber_lernen
 
 
+def _cfg(req: Request) -> Einstellungen:
+    """The GM's tables and choices kept in the campaign (``einrichten``), else the defaults."""
+    return aus_daten(req.data)
+
+
 def _opt(req: Request) -> dict[str, Any]:
     o = req.options
-    return {"decisions": req.decisions, "ohne_gnade": bool(o.get("ohne_gnade"))}
+    return {"decisions": req.decisions, "ohne_gnade": bool(o.get("ohne_gnade")), "cfg": _cfg(req)}
 
 
 def _ew(req: Request, preview: bool = False) -> Any:
@@ -62,29 +68,26 @@ def _names(text: Any) -> list[str]:
 
 
 def _initiative(req: Request, preview: bool = False) -> Any:
-    o = req.options
-    res = initiative(req.actors, None if preview else req.roller, anfuehrer=_names(o.get("anführer")),
-                     eigene=_names(o.get("eigene")), folgen=_names(o.get("folgen")),
-                     angriffsrang=bool(o.get("angriffsrang")))
+    res = initiative(req.actors, None if preview else req.roller, angriffsrang=bool(req.options.get("angriffsrang")))
     return res.preview if preview else res
 
 
 def _attributkauf(req: Request, preview: bool = False) -> Any:
     o = req.options
     res = attributkauf(req.actors[0], None if preview else req.roller, punkte=o.get("punkte", 0),
-                       wahl={k: o[k] for k in KAUF if k in o}, race=o.get("rasse"))
+                       wahl={k: o[k] for k in KAUF if k in o}, race=o.get("rasse"), cfg=_cfg(req))
     return res.preview if preview else res
 
 
 def _lp(req: Request, preview: bool = False) -> Any:
-    res = lp_wurf(req.actors[0], None if preview else req.roller, race=req.options.get("rasse"))
+    res = lp_wurf(req.actors[0], None if preview else req.roller, race=req.options.get("rasse"), cfg=_cfg(req))
     return res.preview if preview else res
 
 
 def _ap(req: Request, preview: bool = False) -> Any:
     o = req.options
     res = ap_wurf(req.actors[0], None if preview else req.roller, grad=o.get("grad"), von=o.get("von", 0),
-                  race=o.get("rasse"))
+                  race=o.get("rasse"), cfg=_cfg(req))
     return res.preview if preview else res
 
 
@@ -110,11 +113,18 @@ VERBS = {
     "volle_abwehr": Verb("volle_abwehr", lambda r: volle_abwehr(r.actors[0]),
                          "Volle Abwehr: keine Angriffe, WM -2 erst ab der dritten Abwehr (Abwehr mehrerer Angriffe)",
                          ("full_defence",), example="volle_abwehr Schattenelf", actors="one"),
-    "initiative": Verb("initiative", _initiative, "Initiative jeder Figur für diese Runde, mit Anführer "
-                       "(Neue Initiativeregelung für Kämpfe)", ("init",),
-                       options={"anführer": "text", "folgen": "text", "eigene": "text", "angriffsrang": "flag"},
-                       example='initiative Wolfgang, Fritz, Schattenelf anführer=Wolfgang folgen=Fritz',
+    "initiative": Verb("initiative", _initiative, "Initiative jeder Figur für diese Runde, mit den benannten "
+                       "Anführern (Neue Initiativeregelung für Kämpfe)", ("init",),
+                       options={"angriffsrang": "flag"}, example='initiative Wolfgang, Fritz, Schattenelf',
                        preview=lambda r: _initiative(r, True)),
+    "anführer": Verb("anführer", lambda r: anfuehrer(r.actors[0], r.targets), "Einen Anführer (Kampftaktik "
+                     "mindestens +1) im Voraus für seine Gefolgsleute benennen (Neue Initiativeregelung für Kämpfe)",
+                     ("leader",), "required", example="anführer Wolfgang -> Fritz, Franz", actors="one"),
+    "eigene": Verb("eigene", lambda r: eigene(r.actors, bool(r.options.get("dauerhaft"))), "Vor dem Wurf des "
+                   "Anführers erklären, nicht zu folgen: selbst würfeln (Neue Initiativeregelung für Kämpfe)",
+                   ("own_initiative",), options={"dauerhaft": "flag"}, example="eigene Fritz"),
+    "abwarten": Verb("abwarten", lambda r: abwarten(r.actors), "Später in der Reihenfolge oder gar nicht handeln "
+                     "(Neue Initiativeregelung für Kämpfe)", ("hold",), example="abwarten Fritz"),
     "attributkauf": Verb("attributkauf", _attributkauf, "St, Ge, Ko, In, Zt nach Stufen kaufen und in der Stufe "
                          "auswürfeln (Kauf der Attribute)", ("buy_attributes",),
                          options={"punkte": "int", "rasse": "text", **{k: "text" for k in KAUF}},
@@ -129,30 +139,33 @@ VERBS = {
                     example="ap_wurf Bilbo grad=12", actors="one", preview=lambda r: _ap(r, True)),
     "lernen": Verb("lernen", lambda r: fertigkeit_lernen(r.actors[0], r.options.get("fertigkeit", ""),
                                                          r.options.get("kategorie", "Standard"),
-                                                         von_spielerfigur=bool(r.options.get("von_spielerfigur"))),
+                                                         von_spielerfigur=bool(r.options.get("von_spielerfigur")),
+                                                         cfg=_cfg(r)),
                    "Lernkosten einer Fertigkeit, auch unter dem Mindestwert (Lernen von Fertigkeiten; Lernen von "
                    "Spielercharakteren)", ("learn",),
                    options={"fertigkeit": "text", "kategorie": "text", "von_spielerfigur": "flag"},
                    example="lernen Marvelus fertigkeit=Balancieren kategorie=Standard", actors="one"),
-    "angeboren": Verb("angeboren", lambda r: angeboren(r.actors[0], r.roller, decisions=r.decisions),
+    "angeboren": Verb("angeboren", lambda r: angeboren(r.actors[0], r.roller, decisions=r.decisions, cfg=_cfg(r)),
                       "Angeborene Fähigkeiten mit W% (100: frei wählen und noch einmal würfeln)", ("innate",),
-                      example="angeboren Bilbo", actors="one", preview=lambda r: angeboren(r.actors[0], None).preview),
+                      example="angeboren Bilbo", actors="one",
+                      preview=lambda r: angeboren(r.actors[0], None, cfg=_cfg(r)).preview),
     "wahl": Verb("wahl", None, "Freie Wahl einer angeborenen Fähigkeit nach einer 100", ("choose",), actors="one",
                  options={"fähigkeit": "text"}, choice=WAHL, example="wahl Bilbo fähigkeit=Nachtsicht"),
     "altern": Verb("altern", lambda r: altern(r.actors[0], r.roller, bis=r.options.get("bis", 0),
-                                              von=r.options.get("von"), angezeigt=r.options.get("angezeigt", 1)),
+                                              von=r.options.get("von"), angezeigt=r.options.get("angezeigt", 1),
+                                              cfg=_cfg(r)),
                    "Alterung alle fünf Jahre, ab 80 jährlich (Alternde Abenteurer)", ("age",),
                    options={"bis": "int", "von": "int", "angezeigt": "int"}, example="altern Marvelus bis=60",
                    actors="one"),
     "zauber": Verb("zauber", lambda r: zauber_lernen(r.actors[0], _names(r.options.get("sprüche")),
                                                      erschaffung=bool(r.options.get("erschaffung")),
-                                                     klasse=r.options.get("klasse")),
+                                                     klasse=r.options.get("klasse"), cfg=_cfg(r)),
                    "Lernkosten von Zaubersprüchen nach Kategorie und Stufe (Auswahl von Zaubersprüchen)",
                    ("spells",), options={"sprüche": "text", "klasse": "text", "erschaffung": "flag"},
                    example="zauber Hexe sprüche='Schmerzen, Zeichen der Macht' erschaffung", actors="one"),
     "beschwörungslehre": Verb("beschwörungslehre", lambda r: beschwoerungslehre(
                                   r.actors[0], r.options.get("ziel", ""), r.options.get("form", "Beschwörung"),
-                                  wahl=r.options.get("wahl"), klasse=r.options.get("klasse")),
+                                  wahl=r.options.get("wahl"), klasse=r.options.get("klasse"), cfg=_cfg(r)),
                               "Wer welche Beschwörung, welchen Bannzauber, welchen Schutzkreis zu welchen Kosten "
                               "lernt (Beschwörungen)", ("summoning_lore",),
                               options={"ziel": "text", "form": "text", "wahl": "text", "klasse": "text"},
