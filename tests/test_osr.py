@@ -131,10 +131,10 @@ def test_attack_rolls_damage_and_a_hit_caster_loses_the_spell():
     mage = dict(fig("M", rk=10, tp=5), conditions={"zaubert": {}})
     res = osr.angriff(att, [mage], Roller(dice=[10, 4]), {}, S)
     assert res.outcome == {"ziel": "M", "treffer": 1, "schaden": 5}
-    assert [(e.resource, e.by, e.condition, e.on) for e in res.effects] == [("TP", -5, None, True),
-                                                                             (None, 0, "zaubert", False)]
+    assert [(e.figure, e.resource, e.by, e.condition, e.on) for e in res.effects] == [
+        ("K", None, 0, "hat gehandelt", True), ("M", "TP", -5, None, True), ("M", None, 0, "zaubert", False)]
     miss = osr.angriff(att, [mage], Roller(dice=[9]), {}, S)
-    assert miss.outcome["schaden"] == 0 and not miss.effects
+    assert miss.outcome["schaden"] == 0 and [e.condition for e in miss.effects] == ["hat gehandelt"]
 
 
 def test_charge_lance_set_spear_and_refusals():
@@ -144,7 +144,7 @@ def test_charge_lance_set_spear_and_refusals():
     assert lance.faktor == 2 and lance.mod == 2 and lance.schaden.max == 17   # 2×8 + 1, bonus not doubled
     res = osr.angriff(rider, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     assert res.outcome["schaden"] == 11
-    assert {e.condition for e in res.effects if e.condition} == {"stürmt", "hat gestürmt"}
+    assert {e.condition for e in res.effects if e.condition} == {"stürmt", "hat gestürmt", "hat gehandelt"}
     done = dict(rider, conditions={"hat gestürmt": {}})
     with pytest.raises(OsrError, match="10 Runden"):
         osr.angriff(done, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
@@ -229,9 +229,12 @@ def test_encounter_rolls_side_initiative_every_round(camp):
 
 def test_resolve_lines_apply_effects(camp):
     camp.encounters["Höhle"].start(dice=[4, 3])
-    res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1" sturmangriff', campaign=camp, dice=[12, 5])
+    # the goblin's spear (8 ft) is longer than the long sword (3.5 ft): it strikes first, W20 = 3 misses
+    # (level 1 against the charging Hauptmann's AC 5 needs 15); then the Hauptmann: 12 + 1 + 2 >= 12
+    res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1" sturmangriff', campaign=camp, dice=[3, 12, 5])
     assert res.outcome == {"ziel": "Goblin 1", "treffer": 1, "schaden": 5}
     assert camp.figure("Goblin 1").resources["TP"]["value"] == -1
+    assert "hat gehandelt" in camp.figure("Goblin 1").conditions
     assert "hat gestürmt" in camp.figure("Hauptmann").conditions
     pv = rpgkernel.resolve('angriff Schütze -> Hauptmann, "Goblin 2"', campaign=camp, preview=True).preview
     assert pv["P(Ziel Hauptmann)"] == 0.5

@@ -100,7 +100,7 @@ def test_the_python_blocks_run(camp, tmp_path):
         for block in PYTHON:
             exec(block, {"kampagne": c})
         enc = c.encounter
-        assert enc.order[:3] == ["Goblin 1", "Goblin 2", "Ork"]   # round 2: Goblins 6 against 2
+        assert enc.order[:4] == ["Bär", "Goblin 1", "Goblin 2", "Ork"]   # round 2: Goblins 6 against 2
         assert {"unsichtbar", "schläft"} <= set(c.figure("Goblin 2").conditions) | set(c.figure("Ork").conditions)
         assert osr.aktuell().ueberrascht_bis == 2
     finally:
@@ -110,7 +110,7 @@ def test_the_python_blocks_run(camp, tmp_path):
 def test_side_initiative_with_the_missile_bonus(camp):
     # Gruppe 5, Goblins 3: the archer (5 + 2) first, then the rest of the party by name
     assert camp.encounter.order == ["Schütze", "Hauptmann", "Magier", "Reiter", "Wachmann",
-                                    "Goblin 1", "Goblin 2", "Ork"]
+                                    "Bär", "Goblin 1", "Goblin 2", "Ork"]
     res = rpgkernel.resolve(example('initiative Hauptmann, Schütze, "Goblin 1"'), campaign=camp, dice=[2, 5])
     assert res.outcome["segmente"] == {"Gruppe": 5, "Goblins": 2}
     assert res.outcome["reihenfolge"] == ["Goblin 1", "Schütze", "Hauptmann"]   # 5 against 2 + 2
@@ -130,7 +130,10 @@ def test_surprise_with_a_wider_range(camp):
 
 def test_the_charge_preview_of_the_doc_is_exact(camp):
     res = rpgkernel.resolve(example('angriff Hauptmann -> "Goblin 1" sturmangriff'), campaign=camp, preview=True)
-    assert hit_chance(res) == [pytest.approx(12 / 20, abs=1e-12)]
+    # first the goblin's spear (longer): level 1 against AC 5 (charging: no Dex) needs 15, 6/20;
+    # W6 cannot take 20 TP, so the Hauptmann always strikes: 9 or more on the W20, 12/20
+    assert hit_chance(res) == [pytest.approx(6 / 20, abs=1e-12), pytest.approx(12 / 20, abs=1e-12)]
+    assert res.preview["P(Hauptmann fällt durch den Erstschlag von Goblin 1 auf 0 TP oder darunter)"] == 0
     on_hit = res.preview["schaden:Goblin 1"]
     oracle = icepool.d8 + 1
     for v in range(2, 10):
@@ -157,11 +160,12 @@ def test_a_set_spear_against_a_charge(camp):
     rpgkernel.resolve(example("stemmen Wachmann"), campaign=camp)
     with pytest.raises(RpgError, match="stürmenden"):
         rpgkernel.resolve("angriff Wachmann -> Ork", campaign=camp, dice=[13, 4])
-    card = rpgkernel.resolve("angriff Ork -> Wachmann sturmangriff", campaign=camp, dice=[3])
+    # the set spear is longer than the scimitar: the Wachmann strikes first. The charging Ork has no
+    # Dex bonus: AC 7, level 1 needs 13; W20 13 hits, W6 4 doubled = 8 takes the Ork (6 TP) out
+    card = rpgkernel.resolve("angriff Ork -> Wachmann sturmangriff", campaign=camp, dice=[13, 4])
     assert "längere Waffe (Speer)" in repr(card)
-    # the charging Ork has no Dex bonus: AC 7, level 1 needs 13; spear W6 4 doubled
-    res = rpgkernel.resolve("angriff Wachmann -> Ork", campaign=camp, dice=[13, 4])
-    assert res.outcome["schaden"] == 8 and tp(camp, "Ork") == -2
+    assert card.outcome == {"ziel": "Wachmann", "treffer": 0, "schaden": 0, "gefallen": True}
+    assert tp(camp, "Ork") == -2 and tp(camp, "Wachmann") == 8
 
 
 def test_two_weapons_and_the_modifier_lines(camp):
@@ -185,7 +189,8 @@ def test_fleeing_gives_each_opponent_an_attack_at_plus_four(camp):
 
 
 def test_overbearing_holds_and_breaking_free(camp):
-    res = rpgkernel.resolve(example('wrestle Hauptmann -> "Goblin 2" sturmangriff'), campaign=camp, dice=[9, 2])
+    # Goblin 2's spear outreaches bare hands: it strikes first, 9 misses (needs 15 against the charging AC 5)
+    res = rpgkernel.resolve(example('wrestle Hauptmann -> "Goblin 2" sturmangriff'), campaign=camp, dice=[9, 9, 2])
     assert res.outcome["schaden"] == 1 and {"festgehalten", "liegend"} <= set(camp.figure("Goblin 2").conditions)
     assert not rpgkernel.resolve(example('losreißen "Goblin 2" chance=30'), campaign=camp, dice=[31]).outcome["frei"]
     with pytest.raises(RpgError, match="festgehalten"):

@@ -24,10 +24,11 @@ from .aktionen import (
     parieren,
     rueckzug,
     stemmen,
+    verhandeln,
     vorruecken,
     zaubern,
 )
-from .angriff import angriff, fliehen, plan, vorschau
+from .angriff import angriff, erstschlag, fliehen, plan, vorschau
 from .core import (
     SEGMENTE,
     Einstellungen,
@@ -47,6 +48,7 @@ from .core import (
 )
 from .initiative import (
     initiative_vorschau,
+    rang,
     reihenfolge,
     seiten,
     seiteninitiative,
@@ -66,6 +68,7 @@ __all__ = [
     "angriff",
     "angriffsstufe",
     "einrichten",
+    "erstschlag",
     "fliehen",
     "initiative_vorschau",
     "losreissen",
@@ -74,6 +77,8 @@ __all__ = [
     "p_treffer",
     "parieren",
     "plan",
+    "rang",
+    "reihenfolge",
     "rettung_laden",
     "rettungsstufe",
     "rettungswurf",
@@ -84,6 +89,7 @@ __all__ = [
     "stemmen",
     "stufe_aus_tw",
     "ueberraschung",
+    "verhandeln",
     "vorruecken",
     "vorschau",
     "waffe",
@@ -102,8 +108,8 @@ class Osr(Ruleset):
         "tw": Field("text", "Trefferwürfel (Monster), z. B. '1+1', '4', '1-1'"),
         "angriffsstufe": Field("int", "Besondere Angriffsstufe (z. B. Blutmücken: 5)", 0, 40),
         "stufe_mod": Field("int", "Anpassung der Angriffsstufe durch die SL (z. B. +1 erhöhte Position)", -20, 20),
-        "klasse": Field("text", "Angriffsmatrix (Standard: Kämpfer)"),
-        "rettungsklasse": Field("text", "Rettungswurftabelle (Standard: wie klasse, sonst Kämpfer)"),
+        "klasse": Field("text", "Angriffsmatrix (Standard: Kämpfer; mehrere mit '/': die günstigste)"),
+        "rettungsklasse": Field("text", "Rettungswurftabelle (Standard: wie klasse, sonst Kämpfer; mehrere mit '/')"),
         "rettungsstufe_mod": Field("int", "Anpassung der Stufe für Rettungswürfe (z. B. −2 riesig, unintelligent)",
                                    -20, 20),
         "etw0": Field("int", "ETW0 (THAC0): statt der Matrix W20 ≥ ETW0 − RK", -20, 40),
@@ -138,6 +144,8 @@ class Osr(Ruleset):
         "zieht sich zurück": "kämpfender Rückzug: parieren ja, angreifen nein",
         "pariert": "kein Angriff; Gegner würfeln um den eigenen Angriffsbonus schlechter",
         "flieht": "flieht aus dem Kampf",
+        "verhandelt": "verhandelt, um den Kampf abzuwenden oder hinauszuzögern (Ausgang: SL)",
+        "hat gehandelt": "hat in dieser Runde angegriffen: kein Erstschlag gegen einen Sturmangriff mehr",
         "wartet ab": "handelt, nachdem die andere Seite gehandelt hat",
         "tot": "getötet",
     }
@@ -182,8 +190,8 @@ def _fliehen(req: Request) -> Resolution:
 
 
 _ANGRIFF_OPTIONEN = {"waffe": "text", "deckung": "int", "tarnung": "int", "flanke": "flag", "hinten": "flag",
-                     "sturmangriff": "flag", "zwei_waffen": "flag", "bonus": "int", "position_bekannt": "flag",
-                     "sieht_unsichtbar": "flag", "toetung": "int"}
+                     "sturmangriff": "flag", "zwei_waffen": "flag", "routine": "flag", "bonus": "int",
+                     "position_bekannt": "flag", "sieht_unsichtbar": "flag", "toetung": "int"}
 
 VERBS = {
     "angriff": Verb("angriff", _angriff, "Nah- oder Fernkampfangriff; mehrere Ziele: eines zufällig",
@@ -191,7 +199,7 @@ VERBS = {
                     "one", preview=_angriff_vorschau),
     "ringen": Verb("ringen", _ringen, "Ringen (1W2−1, festgehalten); mit sturmangriff: Überwältigen",
                    ("wrestle",), "required", {k: v for k, v in _ANGRIFF_OPTIONEN.items()
-                                              if k not in ("waffe", "zwei_waffen", "toetung")},
+                                              if k not in ("waffe", "zwei_waffen", "routine", "toetung")},
                    "ringen Hauptmann -> Goblin 2 sturmangriff", "one", preview=_ringen_vorschau),
     "fliehen": Verb("fliehen", _fliehen, "Aus dem Kampf fliehen: jeder Gegner greift sofort mit +4 an",
                     ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
@@ -216,6 +224,9 @@ VERBS = {
                     actors="one"),
     "parieren": Verb("parieren", lambda r: parieren(r.actors[0]), "Parieren: Gegner um den Angriffsbonus schlechter",
                      ("parry",), example="parieren Hauptmann", actors="one"),
+    "verhandeln": Verb("verhandeln", lambda r: verhandeln(r.actors, r.targets),
+                       "Verhandeln: den Kampf mit Worten abwenden oder hinauszögern (Ausgang: SL)", ("parley",),
+                       "optional", example="verhandeln Hauptmann -> Ork"),
     "abwarten": Verb("abwarten", lambda r: abwarten(r.actors[0]), "Initiative verzögern", ("delay",),
                      example="abwarten Magier", actors="one"),
     "stemmen": Verb("stemmen", lambda r: stemmen(r.actors[0]), "Waffe gegen einen Sturmangriff positionieren",

@@ -1,8 +1,9 @@
 """Declared actions that set a condition for the round (seed 001, "Aktionen im Kampf").
 
 Seed sections: "In den Kampf vorrücken", "Kämpfender Rückzug", "Parieren",
-"Initiative verzögern", "Waffe gegen einen Sturmangriff positionieren",
-"Zaubersprüche", "Ringen und Überwältigen" (breaking free).
+"Initiative verzögern", "Verhandlung und Diplomatie", "Waffe gegen einen
+Sturmangriff positionieren", "Zaubersprüche", "Ringen und Überwältigen"
+(breaking free).
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ def vorruecken(figure: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]]) -
     res = Resolution("osr", "vorrücken", (name(figure),), tuple(name(g) for g in gegner))
     res.effects.append(Effect(name(figure), condition="rückt vor", rounds=1))
     res.effects += [Effect(name(g), condition="kein Angriff", rounds=1) for g in gegner]
-    res.step(t("osr.advance", figure=name(figure), foes=", ".join(name(g) for g in gegner) or "–"),
-             "In den Kampf vorrücken")
+    if gegner:
+        res.step(t("osr.advance_many" if len(gegner) > 1 else "osr.advance", figure=name(figure),
+                   foes=", ".join(name(g) for g in gegner)), "In den Kampf vorrücken")
+    else:
+        res.step(t("osr.advance_alone", figure=name(figure)), "In den Kampf vorrücken")
     return res
 
 
@@ -59,6 +63,17 @@ def abwarten(figure: Mapping[str, Any]) -> Resolution:
     return res
 
 
+def verhandeln(figures: Sequence[Mapping[str, Any]], gegner: Sequence[Mapping[str, Any]]) -> Resolution:
+    """Verhandlung und Diplomatie: a few well-chosen words (lies included) to avert the fight or
+    delay it. The seed names no roll and no table: the GM plays out how the foes respond."""
+    names = tuple(name(f) for f in figures)
+    res = Resolution("osr", "verhandeln", names, tuple(name(g) for g in gegner))
+    res.effects += [Effect(n, condition="verhandelt", rounds=1) for n in names]
+    res.step(t("osr.parley_many" if len(names) > 1 else "osr.parley", figures=", ".join(names),
+               foes=", ".join(name(g) for g in gegner) or t("osr.parley_no_foes")), "Verhandlung und Diplomatie")
+    return res
+
+
 def stemmen(figure: Mapping[str, Any]) -> Resolution:
     """Set a weapon against a charge: spears, lances not from a mount, most polearms, tridents
     (quality ``Sturm``); attacks only a charging foe, for double damage."""
@@ -80,8 +95,11 @@ def zaubern(figure: Mapping[str, Any], spruch: str, zeit: int, segment: int) -> 
     rounds = (end - 1) // SEGMENTE + 1
     res = Resolution("osr", "zaubern", (name(figure),))
     res.effects.append(Effect(name(figure), condition="zaubert", rounds=rounds, text=spruch))
-    res.step(t("osr.casting", figure=name(figure), spell=spruch, start=segment, zeit=zeit,
-               round=rounds, segment=(end - 1) % SEGMENTE + 1), "Zaubersprüche")
+    wann = t("osr.round_this" if rounds == 1 else "osr.round_next" if rounds == 2 else "osr.round_later",
+             n=rounds - 1)
+    res.step(t("osr.casting", figure=name(figure), spell=spruch, start=segment,
+               zeit=t("osr.segments_one" if zeit == 1 else "osr.segments_many", n=zeit),
+               when=wann, segment=(end - 1) % SEGMENTE + 1), "Zaubersprüche")
     res.outcome = {"zauber": spruch, "runden": rounds}
     return res
 

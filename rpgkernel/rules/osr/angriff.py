@@ -10,8 +10,9 @@ Zwei-Waffen-Kampf).
 An attack hits when W20 + modifiers >= the roll needed against the target's
 effective armour class (``core.mindestwurf``); the seed sets no automatic hit
 or miss. Order of the dice, for given dice: the target die (W<n>) when
-several targets are named; W% for a sleeping target; then per attack the
-W20 and, on a hit, the damage dice.
+several targets are named; in a charge against a longer weapon, the
+defender's first strike (W20, damage on a hit); W% for a sleeping target;
+then per attack the W20 and, on a hit, the damage dice.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .core import (
     Einstellungen,
     OsrError,
     Waffe,
+    conditions,
     hat,
     mindestwurf,
     name,
@@ -74,11 +76,16 @@ class Plan:
     def mods_text(self) -> str:
         return ", ".join(f"{label} {v:+d}" for label, v in self.mods) or t("osr.no_mods")
 
-    def preview(self, into: dict[str, Any], tag: str = "") -> None:
-        """P(hit) with every modifier, the damage on a hit and overall (a miss counts 0)."""
+    def preview(self, into: dict[str, Any], tag: str = "", ueberlebt: float = 1.0) -> None:
+        """P(hit) with every modifier, the damage on a hit and overall (a miss counts 0);
+        ``ueberlebt``: the chance the attacker is still standing to strike (charge, first strike)."""
         p = self.p
         into[t("osr.p_hit", attacker=self.angreifer, target=self.ziel, weapon=self.waffe.name, tag=tag,
                mod=self.mod, need=self.mindestwurf, mods=self.mods_text(), rk=self.rk)] = p
+        if ueberlebt < 1:
+            p *= ueberlebt
+            into[t("osr.p_survives_and_hits", attacker=self.angreifer, target=self.ziel, weapon=self.waffe.name,
+                   tag=tag)] = p
         into[f"schaden{tag}:{self.ziel}"] = self.schaden.labelled(
             t("osr.damage_on_hit", weapon=self.waffe.name, target=self.ziel))
         into[f"erwartet{tag}:{self.ziel}"] = _mix(self.schaden, p).labelled(
@@ -198,6 +205,17 @@ def zwei_waffen(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mappi
             for w, label, base in ((alle[0], "osr.mod_main_hand", -2), (alle[1], "osr.mod_off_hand", -4))]
 
 
+def routine(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+            settings: Einstellungen) -> list[Plan]:
+    """Several attacks of one routine (claw/claw/bite): every listed weapon, all against the same target."""
+    if o.get("zwei_waffen") or o.get("waffe"):
+        raise OsrError(t("osr.routine_alone", figure=name(attacker)))
+    alle = waffen(attacker)
+    if len(alle) < 2:
+        raise OsrError(t("osr.routine_needs_weapons", figure=name(attacker)))
+    return [plan(attacker, target, o, settings, waffe=w) for w in alle]
+
+
 def angriff_plaene(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
                    settings: Einstellungen) -> list[Plan]:
     darf_angreifen(attacker, target)
@@ -205,9 +223,46 @@ def angriff_plaene(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Ma
         _darf_stuermen(attacker)
     if o.get("ringen"):
         return [ringen_plan(attacker, target, o, settings)]
+    if o.get("routine"):
+        return routine(attacker, target, o, settings)
     if o.get("zwei_waffen"):
         return zwei_waffen(attacker, target, o, settings)
     return [plan(attacker, target, o, settings)]
+
+
+def stuermend(figure: Mapping[str, Any]) -> dict[str, Any]:
+    """The figure as it stands in its charge (condition ``stürmt``)."""
+    return {**figure, "conditions": {**conditions(figure), "stürmt": {}}}
+
+
+def erstschlag(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+               settings: Einstellungen) -> tuple[Plan | None, str]:
+    """Sturmangriff: a defender with a longer weapon strikes first unless it already acted this round.
+
+    Returns the defender's attack on the charging figure (None when it does not strike first)
+    and, when a longer weapon does not strike first, why not."""
+    if not o.get("sturmangriff"):
+        return None, ""
+    mine = Waffe(t("osr.wrestling"), RINGEN) if o.get("ringen") else waffe_von(attacker, o.get("waffe"))
+    theirs, z = waffe_von(target), name(target)
+    if theirs.fernkampf or (theirs.laenge or 0) <= (mine.laenge or 0):
+        return None, ""
+    if hat(target, "hat gehandelt"):
+        return None, t("osr.first_strike_acted", target=z, weapon=theirs.name)
+    for c in ("schläft", "tot"):
+        if hat(target, c):
+            return None, t("osr.first_strike_cannot", target=z, weapon=theirs.name, why=c)
+    charger = stuermend(attacker)
+    try:
+        darf_angreifen(target, charger)
+    except OsrError as why:
+        return None, t("osr.first_strike_cannot", target=z, weapon=theirs.name, why=str(why))
+    return plan(target, charger, {}, settings, waffe=theirs), ""
+
+
+def p_faellt(erst: Plan, charger: Mapping[str, Any]) -> float:
+    """P(the first strike takes the charging figure to 0 TP or below): it then does not strike."""
+    return erst.p * erst.schaden.p_at_least(charger["resources"]["TP"]["value"])
 
 
 def _darf_stuermen(attacker: Mapping[str, Any]) -> None:
@@ -228,8 +283,16 @@ def vorschau(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], 
         for z in targets:
             out[t("osr.p_target", target=name(z))] = 1 / len(targets)
     for z in targets:
-        for i, p in enumerate(angriff_plaene(attacker, z, o, settings)):
-            p.preview(out, tag=f" #{i + 1}" if i else "")
+        plaene = angriff_plaene(attacker, z, o, settings)
+        erst, _ = erstschlag(attacker, z, o, settings)
+        ueberlebt = 1.0
+        if erst is not None:
+            erst.preview(out, tag=t("osr.first_strike_tag"))
+            faellt = p_faellt(erst, attacker)
+            out[t("osr.p_charger_falls", attacker=name(attacker), target=name(z))] = faellt
+            ueberlebt = 1 - faellt
+        for i, p in enumerate(plaene):
+            p.preview(out, tag=f" #{i + 1}" if i else "", ueberlebt=ueberlebt)
     return out
 
 
@@ -253,15 +316,19 @@ def schlag(res: Resolution, p: Plan, roller: Roller, rule: str) -> tuple[bool, i
     roll = roller.roll("W20")
     total = roll.total + p.mod
     hit = total >= p.mindestwurf
-    res.step(t("osr.attack_roll", attacker=p.angreifer, target=p.ziel, weapon=p.waffe.name, roll=roll.total,
-               mods=p.mods_text(), total=total, need=p.mindestwurf, how=p.herkunft,
-               result=t("osr.hit" if hit else "osr.miss")), rule, roll, value=total)
+    res.step(t("osr.attack_roll" if p.mods else "osr.attack_roll_plain", attacker=p.angreifer, target=p.ziel,
+               weapon=p.waffe.name, roll=roll.total, mods=p.mods_text(), total=total, need=p.mindestwurf,
+               how=p.herkunft, result=t("osr.hit" if hit else "osr.miss")), rule, roll, value=total)
     if not hit:
         return False, 0
     dmg = roller.roll(p.schaden_expr)
     amount = max(0, dmg.total * p.faktor + p.bonus)
-    res.step(t("osr.damage_roll", roll=dmg.total, faktor=f" × {p.faktor}" if p.faktor > 1 else "",
-               bonus=f" {p.bonus:+d}" if p.bonus else "", amount=amount, target=p.ziel), rule, dmg, value=amount)
+    if p.faktor == 1 and not p.bonus and amount == dmg.total:
+        res.step(t("osr.damage_plain", amount=amount, target=p.ziel), rule, dmg, value=amount)
+    else:
+        res.step(t("osr.damage_roll", roll=dmg.total, faktor=f" × {p.faktor}" if p.faktor > 1 else "",
+                   bonus=f" {p.bonus:+d}" if p.bonus else "", amount=amount, target=p.ziel), rule, dmg,
+                 value=amount)
     return True, amount
 
 
@@ -287,11 +354,12 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
     fern = waffe_von(attacker, o.get("waffe")).fernkampf and not o.get("ringen")
     target = zufallsziel(res, targets, roller, fern)
     a, z = name(attacker), name(target)
+    res.effects.append(Effect(a, condition="hat gehandelt", rounds=1))
     if o.get("sturmangriff"):
         res.effects += [Effect(a, condition="stürmt", rounds=1), Effect(a, condition="hat gestürmt", rounds=10)]
-        mine, theirs = waffe_von(attacker, o.get("waffe")), waffe_von(target)
-        if (theirs.laenge or 0) > (mine.laenge or 0) and not theirs.fernkampf:
-            res.step(t("osr.longer_weapon_first", target=z, weapon=theirs.name), "Sturmangriff")
+        if not zuerst_getroffen(res, attacker, target, roller, o, settings):
+            res.outcome = {"ziel": z, "treffer": 0, "schaden": 0, "gefallen": True}
+            return res
     if hat(target, "schläft"):
         if o.get("toetung") is None:
             raise OsrError(t("osr.sleeping_needs_chance", target=z))
@@ -318,6 +386,25 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
             res.step(t("osr.overborne", target=z), "Ringen und Überwältigen")
     res.outcome = {"ziel": z, "treffer": hits, "schaden": total}
     return res
+
+
+def zuerst_getroffen(res: Resolution, attacker: Mapping[str, Any], target: Mapping[str, Any], roller: Roller,
+                     o: Mapping[str, Any], settings: Einstellungen) -> bool:
+    """The defender's first strike against a charge, applied; False when it takes the charging
+    figure out (0 TP or below: it does not strike, and gets no +2)."""
+    erst, warum = erstschlag(attacker, target, o, settings)
+    if warum:
+        res.step(warum, "Sturmangriff")
+    if erst is None:
+        return True
+    res.step(t("osr.first_strike", target=erst.angreifer, weapon=erst.waffe.name), "Sturmangriff")
+    res.effects.append(Effect(erst.angreifer, condition="hat gehandelt", rounds=1))
+    _, dmg = schlag(res, erst, roller, "Sturmangriff")
+    schaden_anwenden(res, stuermend(attacker), dmg)
+    if attacker["resources"]["TP"]["value"] - dmg > 0:
+        return True
+    res.step(t("osr.charger_falls", attacker=name(attacker)), "Sturmangriff")
+    return False
 
 
 def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], roller: Roller,

@@ -195,14 +195,17 @@ def waffen(figure: Mapping[str, Any]) -> list[Waffe]:
 
 
 def waffe_von(figure: Mapping[str, Any], wahl: str | None = None) -> Waffe:
-    """The weapon named ``wahl``, else the first listed (the one in hand); unarmed 1W2 without one."""
+    """The weapon named ``wahl`` (``waffenlos``: fist, foot, pommel, 1W2), else the first listed
+    (the one in hand); unarmed 1W2 without one (Unbewaffneter Kampf)."""
     alle = waffen(figure)
+    if wahl and wahl.lower() == t("osr.unarmed").lower():
+        return Waffe(t("osr.unarmed"), WAFFENLOS)
     if wahl:
         for w in alle:
             if w.name.lower() == wahl.lower():
                 return w
         raise OsrError(t("osr.unknown_weapon", figure=name(figure), weapon=wahl[:40],
-                         known=", ".join(w.name for w in alle) or "–"))
+                         known=", ".join([*(w.name for w in alle), t("osr.unarmed")])))
     return alle[0] if alle else Waffe(t("osr.unarmed"), WAFFENLOS)
 
 
@@ -267,12 +270,19 @@ def zauberstufe(figure: Mapping[str, Any]) -> int:
 
 # -- the roll needed -----------------------------------------------------------------
 
+def tabellen(text: str | None) -> list[str]:
+    """The table names of ``klasse``/``rettungsklasse``: one, or several separated by '/'
+    (a monster with the abilities of several classes uses the most favourable)."""
+    return [n.strip() for n in (text or "Kämpfer").split("/") if n.strip()] or ["Kämpfer"]
+
+
 def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> tuple[int, str]:
     """The W20 roll needed against armour class ``rk`` and how it was found.
 
     Ascending AC: ``rk - ab``. Descending: ``thac0 - rk`` when the sheet has a
-    THAC0 (``etw0``), else the GM's attack matrix (``klasse``, default Kämpfer)
-    by the attack level; beyond its columns the roll moves by 1 per AC point.
+    THAC0 (``etw0``), else the GM's attack matrix (``klasse``, default Kämpfer;
+    several names: the most favourable) by the attack level; beyond its columns
+    the roll moves by 1 per AC point.
     """
     s = sheet(figure)
     if settings.rk_aufsteigend:
@@ -280,11 +290,15 @@ def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> 
         return rk - ab, t("osr.need_ascending", ab=ab, rk=rk)
     if s.get("etw0") is not None:
         return s["etw0"] - rk, t("osr.need_thac0", thac0=s["etw0"], rk=rk)
-    klasse = s.get("klasse") or "Kämpfer"
+    stufe = angriffsstufe(figure)
+    return min((_aus_matrix(klasse, stufe, rk, settings) for klasse in tabellen(s.get("klasse"))),
+               key=lambda found: found[0])
+
+
+def _aus_matrix(klasse: str, stufe: int, rk: int, settings: Einstellungen) -> tuple[int, str]:
     rows = settings.matrix["matrizen"].get(klasse)
     if rows is None:
         raise OsrError(t("osr.unknown_matrix", name=klasse[:40], known=", ".join(settings.matrix["matrizen"])))
-    stufe = angriffsstufe(figure)
     row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
     if row is None:
         raise OsrError(t("osr.level_not_in_matrix", level=stufe, name=klasse))

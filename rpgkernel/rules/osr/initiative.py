@@ -5,13 +5,18 @@ Initiative: 1W6 per side every round; the higher side acts first, each side
 in the segment shown by the other side's die (with more than two sides: the
 highest of the others'). Ties: both sides act at the same time (default) or,
 configured, the tied sides roll again. A figure holding a missile weapon
-adds its missile bonus to its side's die and may act before its side.
-Given dice: one W6 per side in the order the sides first appear.
+adds its missile bonus to its side's die and may act before its side; it acts
+before a side only when its value beats that side's die (``rang``: the order
+and the preview use the same comparison). Given dice: one W6 per side in the
+order the sides first appear.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import product
 from typing import Any
 
 from ...dice import Dist, Roller
@@ -106,16 +111,23 @@ def wuerfeln(figures: Sequence[Mapping[str, Any]], roller: Roller | None,
     return res, rolls
 
 
+def rang(wert: int, bonus: int) -> tuple[int, bool]:
+    """The place a value earns in the order: higher first; at an equal value a plain side die comes
+    before a value reached with a missile bonus (the bonus must beat a side to act before it)."""
+    return -wert, bonus != 0
+
+
 def reihenfolge(groups: Mapping[str, Sequence[Mapping[str, Any]]], werte: Mapping[str, int]) -> list[str]:
-    """Highest value first; a tie keeps the sides' order, then the names."""
+    """By ``rang``; then the sides' order (tied sides act at the same time), then the names."""
     index = {name(f): i for i, members in enumerate(groups.values()) for f in members}
-    return sorted(werte, key=lambda n: (-werte[n], index[n], n))
+    bonus = {name(f): fernkampfbonus(f) for members in groups.values() for f in members}
+    return sorted(werte, key=lambda n: (*rang(werte[n], bonus[n]), index[n], n))
 
 
 def initiative_vorschau(groups: Mapping[str, Sequence[Mapping[str, Any]]],
                         settings: Einstellungen) -> dict[str, Any]:
     """Exact before the roll: P(a side wins the initiative outright), P(tie), and for a figure
-    with a missile bonus P(it acts before every other side)."""
+    with a missile bonus P(``rang`` puts it before every other side's die)."""
     w6 = Dist.die(6)
     out: dict[str, Any] = {}
     sides = list(groups)
@@ -123,18 +135,54 @@ def initiative_vorschau(groups: Mapping[str, Sequence[Mapping[str, Any]]],
         return out
     others = _maximum([w6] * (len(sides) - 1))
     p_alone = sum(w6.p_exactly(v) * others.p_less(v) for v in range(1, 7))
+    # a side's final die against the highest final die of the others
+    paar = _neu_paar(len(sides)) if settings.gleichstand == "neu" else {
+        (v, m): w6.p_exactly(v) * others.p_exactly(m) for v in w6.support for m in others.support}
     for s in sides:
         # rerolling the tied sides is symmetric: then each side wins with 1/n
         out[t("osr.p_initiative", side=s)] = 1 / len(sides) if settings.gleichstand == "neu" else p_alone
         for f in groups[s]:
             bonus = fernkampfbonus(f)
-            if bonus:
-                mine = w6 + bonus
+            if bonus and paar is not None:
                 out[t("osr.p_missile_first", figure=name(f))] = sum(
-                    mine.p_exactly(v) * others.p_less(v) for v in mine.support)
+                    p for (v, m), p in paar.items() if rang(v + bonus, bonus) < rang(m, 0))
     if settings.gleichstand != "neu":
         out[t("osr.p_initiative_tie")] = 1 - len(sides) * p_alone
     return out
+
+
+NEU_SEITEN = 3   # the exact reroll preview enumerates 6**n dice; more sides: no missile preview
+
+
+@cache
+def _neu_paar(n: int) -> dict[tuple[int, int], float] | None:
+    """With tied sides rolling again (as ``wuerfeln`` does, at most ``MAX_NEU`` times): the joint
+    distribution of the first side's final die and the highest final die of the others."""
+    if n > NEU_SEITEN:
+        return None
+    offen: dict[tuple[int, ...], float] = {w: 6.0 ** -n for w in product(range(1, 7), repeat=n)}
+    ende: dict[tuple[int, ...], float] = defaultdict(float)
+    for _ in range(MAX_NEU):
+        if sum(offen.values()) < 1e-15:   # what is still tied can no longer show at 1e-12
+            break
+        weiter: dict[tuple[int, ...], float] = defaultdict(float)
+        for w, p in offen.items():
+            tied = [i for i, d in enumerate(w) if d == max(w)]
+            if len(tied) < 2:
+                ende[w] += p
+                continue
+            for neu in product(range(1, 7), repeat=len(tied)):
+                x = list(w)
+                for i, d in zip(tied, neu):
+                    x[i] = d
+                weiter[tuple(x)] += p / 6 ** len(tied)
+        offen = weiter
+    for w, p in offen.items():
+        ende[w] += p
+    paar: dict[tuple[int, int], float] = defaultdict(float)
+    for w, p in ende.items():
+        paar[w[0], max(w[1:])] += p
+    return paar
 
 
 def _maximum(ds: Sequence[Dist]) -> Dist:
@@ -142,4 +190,3 @@ def _maximum(ds: Sequence[Dist]) -> Dist:
     for d in ds[1:]:
         out = out.maximum(d)
     return out
-

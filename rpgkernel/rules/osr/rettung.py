@@ -2,7 +2,8 @@
 
 The tables are GM data (``core.rettung_laden``); a monster saves at the level
 equivalent of its hit dice, by the fighter's table unless the GM names another
-(``rettungsklasse``, else ``klasse``), with the GM's level adjustment
+(``rettungsklasse``, else ``klasse``; several separated by '/': the most
+favourable for each category), with the GM's level adjustment
 (``rettungsstufe_mod``, e.g. lower for huge unintelligent creatures). A save
 succeeds when W20 + modifiers >= the number in the table.
 """
@@ -15,7 +16,7 @@ from typing import Any
 from ...dice import Roller
 from ...messages import t
 from ..resolution import Resolution
-from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet
+from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet, tabellen
 
 
 def rettungsstufe(figure: Mapping[str, Any]) -> int:
@@ -25,20 +26,24 @@ def rettungsstufe(figure: Mapping[str, Any]) -> int:
 
 def rettungsziel(figure: Mapping[str, Any], kategorie: str | None, settings: Einstellungen) -> tuple[int, str, str]:
     """The W20 roll needed, the category as the table spells it, and how it was found."""
-    tabellen, kategorien = settings.rettung["tabellen"], settings.rettung["kategorien"]
+    kategorien = settings.rettung["kategorien"]
     spalte = next((i for i, k in enumerate(kategorien) if kategorie and k.lower() == kategorie.lower()), None)
     if spalte is None:
         raise OsrError(t("osr.unknown_save_category", value=str(kategorie or "")[:40], known=", ".join(kategorien)))
-    s = sheet(figure)
-    klasse = s.get("rettungsklasse") or s.get("klasse") or "Kämpfer"
-    rows = tabellen.get(klasse)
+    s, stufe = sheet(figure), rettungsstufe(figure)
+    return min(((_aus_tabelle(klasse, stufe, settings, spalte), kategorien[spalte],
+                 t("osr.need_save", name=klasse, level=stufe))
+                for klasse in tabellen(s.get("rettungsklasse") or s.get("klasse"))), key=lambda x: x[0])
+
+
+def _aus_tabelle(klasse: str, stufe: int, settings: Einstellungen, spalte: int) -> int:
+    rows = settings.rettung["tabellen"].get(klasse)
     if rows is None:
-        raise OsrError(t("osr.unknown_save_table", name=klasse[:40], known=", ".join(tabellen)))
-    stufe = rettungsstufe(figure)
+        raise OsrError(t("osr.unknown_save_table", name=klasse[:40], known=", ".join(settings.rettung["tabellen"])))
     row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
     if row is None:
         raise OsrError(t("osr.level_not_in_saves", level=stufe, name=klasse))
-    return row[spalte], kategorien[spalte], t("osr.need_save", name=klasse, level=stufe)
+    return row[spalte]
 
 
 def rettungswurf(figure: Mapping[str, Any], kategorie: str | None, roller: Roller | None, settings: Einstellungen,
