@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import Roller
+from rpgkernel.errors import ResolveError
 from rpgkernel.rules import osr
-from rpgkernel.rules.osr import OsrError, aktuell
+from rpgkernel.rules.osr import OsrError
 
 S = osr.Einstellungen()
 
@@ -201,7 +202,10 @@ def test_bad_weapons_and_settings_are_refused():
         osr.einrichten(ueberrascht_bis=9)
     with pytest.raises(OsrError, match="Angriffsmatrix"):
         osr.matrix_laden(__file__)
-    assert aktuell().ueberrascht_bis == 2
+    with pytest.raises(OsrError, match="'gleichzeitig' oder 'neu'"):
+        osr.einrichten(gleichstand="später")
+    with pytest.raises(OsrError, match="True oder False"):
+        osr.einrichten(rk_aufsteigend="ja")
 
 
 @pytest.fixture
@@ -304,7 +308,6 @@ def test_saving_throws_by_the_gm_table(tmp_path):
         osr.rettung_laden(__file__)
     with pytest.raises(OsrError, match="Rettungswurftabelle"):
         osr.einrichten(rettungswuerfe=__file__)
-    assert aktuell().rettung == osr.rettung_laden()
     example = (osr.core.DATA / "rettungswuerfe.yaml").read_text(encoding="utf-8")
     assert example.startswith("# BEISPIEL") and "KEINE veröffentlichte Tabelle" in example
 
@@ -314,3 +317,99 @@ def test_the_save_verb_through_resolve(camp):
     assert res.outcome == {"gelungen": True, "wurf": 19, "nötig": 17}   # example table: 1-1 TW -> Stufe 1, Odem 17
     pv = rpgkernel.resolve('rettungswurf "Goblin 1" kategorie=Odem bonus=1', campaign=camp, preview=True).preview
     assert list(pv.values()) == [5 / 20]
+
+
+def _p_surprised(camp):
+    pv = rpgkernel.resolve('überraschung Hauptmann, "Goblin 1"', campaign=camp, preview=True).preview
+    (p,) = set(pv.values())                                    # the same for both sides
+    return p
+
+
+MATRIX = "rk: [6, 5]\nmatrizen:\n  Kämpfer:\n    - stufen: [0, 20]\n      wurf: [3, 4]\n"
+SAVES = "kategorien: [Gift]\ntabellen:\n  Kämpfer:\n    - stufen: [0, 20]\n      wurf: [20]\n"
+
+
+def test_the_gm_settings_are_kept_in_the_campaign_and_survive_a_restart(tmp_path, camp):
+    (tmp_path / "m.yaml").write_text(MATRIX, encoding="utf-8")
+    (tmp_path / "rw.yaml").write_text(SAVES, encoding="utf-8")
+    assert _p_surprised(camp) == 2 / 6
+    cfg = osr.einrichten(ueberrascht_bis=6, matrix=tmp_path / "m.yaml", rettungswuerfe=tmp_path / "rw.yaml",
+                         kampagne=camp)
+    assert cfg.ueberrascht_bis == 6 and camp.data("osr")["matrix"]["rk"] == [6, 5]
+    camp.close()
+    (tmp_path / "m.yaml").unlink()                             # kept in the campaign, not read from the file
+    with Campaign.open(tmp_path / "k.sqlite") as again:        # a new process
+        assert _p_surprised(again) == 1
+        # Hauptmann (Stufe 3, Stärke +1) against Goblin 1 (RK 6): the GM's matrix needs 3, 2+ hits
+        res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1"', campaign=again, dice=[2, 4])
+        assert res.outcome["treffer"] == 1
+        pv = rpgkernel.resolve('rettungswurf "Goblin 1" kategorie=Gift', campaign=again, preview=True).preview
+        assert list(pv.values()) == [1 / 20]                   # the GM's table: 20 needed
+
+
+def test_a_second_notebook_on_the_campaign_sees_the_settings(tmp_path, camp):
+    other = Campaign.open(tmp_path / "k.sqlite")
+    try:
+        osr.einrichten(ueberrascht_bis=0, kampagne=camp)
+        assert _p_surprised(other) == 0
+        osr.einrichten(gleichstand="neu", kampagne=other)
+        # the tie 4:4 is rolled again (1:5); without the setting both sides would act at once
+        res = rpgkernel.resolve('initiative Hauptmann, "Goblin 1"', campaign=camp, dice=[4, 4, 1, 5])
+        assert res.outcome["würfe"] == {"Gruppe": 1, "Goblins": 5} and res.outcome["gleichzeitig"] == []
+    finally:
+        other.close()
+
+
+def test_the_encounters_own_initiative_follows_the_kept_tie_rule(camp):
+    enc = camp.encounters["Höhle"]
+    assert enc.start(dice=[4, 4])[:2] == ["Schütze", "Hauptmann"]  # default: a tie acts at once
+    osr.einrichten(gleichstand="neu", kampagne=camp)
+    enc.next_round(dice=[4, 4, 1, 5])  # the tie 4:4 is rolled again: the Goblins (5) first
+    assert enc.order[:2] == ["Goblin 1", "Goblin 2"]
+    assert [e.data["text"] for e in camp.journal(kind="initiative")][-1].startswith("Initiative: Goblin 1")
+
+
+def test_undo_restores_the_previous_settings(camp):
+    osr.einrichten(ueberrascht_bis=3, kampagne=camp)
+    osr.einrichten(ueberrascht_bis=5, kampagne=camp)
+    assert _p_surprised(camp) == 5 / 6
+    camp.undo()
+    assert camp.data("osr")["ueberrascht_bis"] == 3 and _p_surprised(camp) == 3 / 6
+    camp.undo()
+    assert camp.data("osr") is None and _p_surprised(camp) == 2 / 6
+
+
+def test_bad_settings_change_nothing(tmp_path, camp):
+    osr.einrichten(gleichstand="neu", kampagne=camp)
+    kept = camp.data("osr")
+    for bad, message in (({"ueberrascht_bis": 9}, "0 bis 6"), ({"gleichstand": "später"}, "'neu'"),
+                         ({"rk_aufsteigend": 1}, "True oder False"),
+                         ({"matrix": __file__}, "Die Angriffsmatrix .* ist unvollständig"),
+                         ({"rettungswuerfe": tmp_path / "fehlt.yaml"}, "Die Rettungswurftabelle .*fehlt.yaml")):
+        with pytest.raises(OsrError, match=message):
+            osr.einrichten(**bad, kampagne=camp)
+        assert camp.data("osr") == kept
+    assert kept == {"ueberrascht_bis": 2, "gleichstand": "neu", "rk_aufsteigend": False}
+
+
+@pytest.mark.parametrize("kept, message", [
+    ({"tabelle": {}}, "Die Daten 'osr' der Kampagne sind keine Einstellungen für OSR"),
+    ([2], "Die Daten 'osr' der Kampagne sind keine Einstellungen für OSR"),
+    ({"ueberrascht_bis": 7}, "0 bis 6"),
+    ({"matrix": {"rk": [5, 6], "matrizen": {}}}, "Die Angriffsmatrix in den Daten 'osr' der Kampagne"),
+])
+def test_kept_data_that_is_not_osr_settings_is_named(camp, kept, message):
+    camp.set_data("osr", kept)
+    with pytest.raises(ResolveError, match=message):
+        rpgkernel.resolve('überraschung Hauptmann, "Goblin 1"', campaign=camp, preview=True)
+
+
+def test_settings_for_one_encounter_only(camp):
+    osr.einrichten(ueberrascht_bis=1, kampagne=camp)
+    osr.einrichten(ueberrascht_bis=4, kampagne=camp, begegnung="Höhle")
+    assert _p_surprised(camp) == 4 / 6                         # the encounter's over the campaign's
+    camp.new_encounter("Gasse")
+    assert osr.aus_daten({"osr": camp.data("osr", encounter="Gasse")}).ueberrascht_bis == 1
+    camp.encounters["Höhle"].activate()
+    camp.set_data("osr", None, encounter="Höhle")
+    assert _p_surprised(camp) == 1 / 6

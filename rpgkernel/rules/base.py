@@ -32,10 +32,11 @@ class Ruleset:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""
         return {}
 
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
-                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each combatant's initiative value, rolled through ``roller`` (a ``dice.Roller``),
-        and the rolls for the journal (name -> ``Roll.to_dict()``).
+        and the rolls for the journal (name -> ``Roll.to_dict()``). ``data``: the GM's data
+        the encounter sees (``Campaign.data``), for rulesets with settings.
 
         The default rolls ``initiative_expression`` per combatant (0 where it is None);
         a ruleset overrides this for shared rolls (a leader's, a side's).

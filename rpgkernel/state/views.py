@@ -187,7 +187,7 @@ class Encounter:
         if order is None:
             roller = Roller(dice=dice, rng=rng)   # the rolls, then any roll-off of ties
             if rolls is None:
-                rolls, rolled = engine.initiative_rolls(combatants, roller)
+                rolls, rolled = engine.initiative_rolls(combatants, roller, model.data(state, self.name))
             unknown = set(rolls) ^ set(combatants)
             if unknown:
                 raise CampaignError(self.campaign._unknown(sorted(unknown)[0], self.name, state))

@@ -85,8 +85,8 @@ class Midgard(Ruleset):
         bonus = eigener_bonus(combatant)
         return f"W6+{bonus}" if bonus else "W6"
 
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
-                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
         values, rolls, _ = wuerfe([{**c, "name": n} for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}

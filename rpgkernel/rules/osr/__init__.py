@@ -2,7 +2,8 @@
 
 Procedures read figures (``sheet``, ``resources``, ``conditions``, ``side``),
 roll through a ``Roller`` and return a ``Resolution``; they change nothing
-themselves. Modules: ``core`` (settings, weapons, hit dice, the roll needed),
+themselves; the GM's settings come from the campaign (``Request.data``,
+``core.aus_daten``). Modules: ``core`` (settings, weapons, hit dice, the roll needed),
 ``initiative`` (surprise, side initiative), ``angriff`` (attacks, modifiers,
 fleeing, previews), ``aktionen`` (declared actions, spells, breaking free),
 ``rettung`` (saving throws); ``data/`` holds the seed's hit-dice table, the
@@ -34,14 +35,15 @@ from .core import (
     Einstellungen,
     OsrError,
     Waffe,
-    aktuell,
     angriffsstufe,
+    aus_daten,
     einrichten,
     matrix_laden,
     mindestwurf,
     p_treffer,
     rettung_laden,
     schaden_dist,
+    standard,
     stufe_aus_tw,
     waffe,
     zauberstufe,
@@ -64,9 +66,9 @@ __all__ = [
     "OsrError",
     "Waffe",
     "abwarten",
-    "aktuell",
     "angriff",
     "angriffsstufe",
+    "aus_daten",
     "einrichten",
     "erstschlag",
     "fliehen",
@@ -86,6 +88,7 @@ __all__ = [
     "rueckzug",
     "schaden_dist",
     "seiteninitiative",
+    "standard",
     "stemmen",
     "stufe_aus_tw",
     "ueberraschung",
@@ -128,7 +131,7 @@ class Osr(Ruleset):
         "maximal_belastet": Field("bool", "Maximal belastet"),
         "reittier_maximal_belastet": Field("bool", "Reittier maximal belastet"),
     })
-    conditions = {
+    conditions: Mapping[str, str] = {
         "überrascht": "von der Überraschung getroffen (1W6 der Seite)",
         "liegend": "Angriffe +4, kein Schild- und Geschicklichkeitsbonus",
         "betäubt": "Angriffe +4, kein Schild- und Geschicklichkeitsbonus",
@@ -153,11 +156,12 @@ class Osr(Ruleset):
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}
 
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]],
-                         roller: Any) -> tuple[dict[str, int], dict[str, Any]]:
-        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus)."""
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
+        the GM's settings in ``data``."""
         figures = [{**c, "name": n} for n, c in combatants.items()]
-        res, rolls = wuerfeln(figures, roller, aktuell())
+        res, rolls = wuerfeln(figures, roller, aus_daten(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
@@ -170,23 +174,23 @@ class Osr(Ruleset):
 # -- %%resolve verbs: Request -> Resolution ------------------------------------
 
 def _angriff(req: Request) -> Resolution:
-    return angriff(req.actors[0], req.targets, req.roller, req.options, aktuell())
+    return angriff(req.actors[0], req.targets, req.roller, req.options, aus_daten(req.data))
 
 
 def _angriff_vorschau(req: Request) -> Any:
-    return vorschau(req.actors[0], req.targets, req.options, aktuell())
+    return vorschau(req.actors[0], req.targets, req.options, aus_daten(req.data))
 
 
 def _ringen(req: Request) -> Resolution:
-    return angriff(req.actors[0], req.targets, req.roller, {**req.options, "ringen": True}, aktuell())
+    return angriff(req.actors[0], req.targets, req.roller, {**req.options, "ringen": True}, aus_daten(req.data))
 
 
 def _ringen_vorschau(req: Request) -> Any:
-    return vorschau(req.actors[0], req.targets, {**req.options, "ringen": True}, aktuell())
+    return vorschau(req.actors[0], req.targets, {**req.options, "ringen": True}, aus_daten(req.data))
 
 
 def _fliehen(req: Request) -> Resolution:
-    return fliehen(req.actors[0], req.targets, req.roller, aktuell())
+    return fliehen(req.actors[0], req.targets, req.roller, aus_daten(req.data))
 
 
 _ANGRIFF_OPTIONEN = {"waffe": "text", "deckung": "int", "tarnung": "int", "flanke": "flag", "hinten": "flag",
@@ -203,17 +207,18 @@ VERBS = {
                    "ringen Hauptmann -> Goblin 2 sturmangriff", "one", preview=_ringen_vorschau),
     "fliehen": Verb("fliehen", _fliehen, "Aus dem Kampf fliehen: jeder Gegner greift sofort mit +4 an",
                     ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
-                    preview=lambda r: fliehen(r.actors[0], r.targets, None, aktuell()).preview
+                    preview=lambda r: fliehen(r.actors[0], r.targets, None, aus_daten(r.data)).preview
                     if r.targets else None),
-    "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, aktuell(),
+    "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, aus_daten(r.data),
                                                                 r.options.get("bis")),
                          "Überraschung: 1W6 je Seite, überrascht bei 1–2", ("surprise",), options={"bis": "int"},
                          example="überraschung Hauptmann, Goblin 1",
-                         preview=lambda r: ueberraschung(r.actors, None, aktuell(), r.options.get("bis")).preview),
-    "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, aktuell()),
+                         preview=lambda r: ueberraschung(r.actors, None, aus_daten(r.data),
+                                                         r.options.get("bis")).preview),
+    "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, aus_daten(r.data)),
                        "Initiative: 1W6 je Seite, Segment nach dem Wurf der anderen Seite", ("init",),
                        example="initiative Hauptmann, Goblin 1",
-                       preview=lambda r: seiteninitiative(r.actors, None, aktuell()).preview),
+                       preview=lambda r: seiteninitiative(r.actors, None, aus_daten(r.data)).preview),
     "vorrücken": Verb("vorrücken", lambda r: vorruecken(r.actors[0], r.targets),
                       "Vorsichtig vorrücken: kein Angriff, der Gegner auch nicht", ("advance",), "optional",
                       example="vorrücken Hauptmann -> Goblin 1", actors="one"),
@@ -237,12 +242,12 @@ VERBS = {
                     options={"spruch": "text", "zeit": "int", "segment": "int"},
                     example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one"),
     "rettungswurf": Verb("rettungswurf", lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), r.roller,
-                                                                aktuell(), r.options.get("bonus", 0)),
+                                                                aus_daten(r.data), r.options.get("bonus", 0)),
                          "Rettungswurf nach der Tabelle der SL (W20 ≥ Wert der Kategorie)", ("save",),
                          options={"kategorie": "text", "bonus": "int"},
                          example="rettungswurf Ork kategorie=Gift", actors="one",
-                         preview=lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), None, aktuell(),
-                                                        r.options.get("bonus", 0)).preview),
+                         preview=lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), None,
+                                                        aus_daten(r.data), r.options.get("bonus", 0)).preview),
     "losreißen": Verb("losreißen", lambda r: losreissen(r.actors[0], r.options.get("chance", 0), r.roller),
                       "Sich aus dem Griff befreien (Chance nach relativer Stärke, W%)", ("break",),
                       options={"chance": "int"}, example="losreißen Goblin 2 chance=30", actors="one",
