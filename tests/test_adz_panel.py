@@ -1,6 +1,7 @@
 """AdZ in the encounter panel and the character sheet: bars, conditions, verbs, previews, the luck choice."""
 
 import pytest
+from panel_driving import row, send, set_form
 
 import rpgkernel
 from rpgkernel import Campaign
@@ -40,18 +41,6 @@ def panel(camp):
     p = EncounterPanel(camp.encounter)
     yield p
     p.close()
-
-
-def send(panel, kind, **content):
-    panel._dispatch(panel, {"type": kind, **content})
-
-
-def set_form(panel, **values):
-    panel.set_state({"form": {**panel.form, **values}})
-
-
-def row(panel, name):
-    return next(r for r in panel.rows if r["name"] == name)
 
 
 def test_rows_show_tracks_and_luck_as_bars(panel):

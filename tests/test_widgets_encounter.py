@@ -6,6 +6,7 @@ import re
 
 import pytest
 from hypothesis import given, strategies as st
+from panel_driving import FURT, FURT_NAMES, row, send, set_form
 
 import rpgkernel
 from rpgkernel import Campaign
@@ -18,37 +19,14 @@ from rpgkernel.widgets import EncounterPanel
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
-BLOCK = """
-figuren:
-  - name: Ritter
-    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
-  - name: Knappe
-    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
-begegnung:
-  name: Furt
-  teilnehmer:
-    - figur: Ritter
-      seite: Spieler
-    - figur: Knappe
-      seite: Spieler
-    - name: Söldner
-      seite: Feinde
-      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
-    - name: Wache
-      seite: Feinde
-      werte: {vig: 10, cla: 10, spi: 12, gd: 3}
-      zustände:
-        beeinträchtigt: {runden: 2, endet: zugende}
-"""
-NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
 
 
 def make_campaign(path, start=True):
     camp = Campaign.open(path)
     camp.set_ruleset("bastionland")
-    load(camp, BLOCK)
+    load(camp, FURT)
     if start:
-        camp.encounter.start(rolls={n: 10 for n in NAMES})  # Bastionland: the players' side first
+        camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})  # Bastionland: the players' side first
     return camp
 
 
@@ -66,19 +44,6 @@ def panel(camp):
     p.close()
 
 
-def send(panel, kind, **content):
-    panel._dispatch(panel, {"type": kind, **content})
-
-
-def set_form(panel, **values):
-    """What the front end does when the GM selects or types something."""
-    panel.set_state({"form": {**panel.form, **values}})
-
-
-def row(panel, name):
-    return next(r for r in panel.rows if r["name"] == name)
-
-
 def normal(events):
     """Kind and data of journal events, the random ids of open resolutions replaced."""
     text = json.dumps([(e.kind, e.data) for e in events], ensure_ascii=False, sort_keys=True)
@@ -93,7 +58,7 @@ def test_panel_data_of_a_bastionland_fight(panel):
     engine = ruleset("bastionland")
     assert panel.panel == {"name": "Furt", "round": 1, "segment": None, "segments": None, "current": "Ritter",
                            "count": 4, "active": True, "undo": True, "redo": False}
-    assert [r["name"] for r in panel.rows] == NAMES
+    assert [r["name"] for r in panel.rows] == FURT_NAMES
     assert [r["side"] for r in panel.rows] == ["Spieler", "Spieler", "Feinde", "Feinde"]
     assert row(panel, "Söldner")["res"] == [["GD", 4, 4], ["VIG", 13, 13], ["CLA", 10, 10], ["SPI", 10, 10]]
     assert row(panel, "Wache")["cond"] == [["beeinträchtigt", 2]]
@@ -123,7 +88,7 @@ def test_before_the_start_and_start_from_the_panel(tmp_path):
     assert not any(r.get("roll") for r in panel.rows)   # Bastionland rolls no initiative
     send(panel, "start")
     assert panel.error == ""
-    assert camp.encounter.order == NAMES and panel.panel["current"] == "Ritter"
+    assert camp.encounter.order == FURT_NAMES and panel.panel["current"] == "Ritter"
     assert panel.text() == "Runde 1 – am Zug: Ritter"
     send(panel, "next_turn")
     send(panel, "start")   # a stale button: the running fight is not started again

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from panel_driving import FURT, FURT_NAMES
 
 import rpgkernel
 from rpgkernel import Campaign
@@ -17,29 +18,6 @@ from .notebook import gallery, tab_into, theme
 
 pytestmark = pytest.mark.browser
 
-FIGUREN = """
-figuren:
-  - name: Ritter
-    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
-  - name: Knappe
-    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
-begegnung:
-  name: Furt
-  teilnehmer:
-    - figur: Ritter
-      seite: Spieler
-    - figur: Knappe
-      seite: Spieler
-    - name: Söldner
-      seite: Feinde
-      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
-    - name: Wache
-      seite: Feinde
-      werte: {vig: 10, cla: 10, spi: 12, gd: 3}
-      zustände:
-        beeinträchtigt: {runden: 2, endet: zugende}
-"""
-NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
 PANEL_CELL = 3
 
 # an attack whose W8 7 the target may Deny; with the W20 15 against SPI 10 the Deny costs the Söldner
@@ -100,8 +78,8 @@ _TEXT = ("h3, h4, .rpgk-panel-facts, th, td.rpgk-side, .rpgk-cond, button:enable
 
 
 def _cells(path) -> list[str]:
-    """The fight of FIGUREN in a new Bastionland campaign at ``path``, not yet begun, and its panel."""
-    return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FIGUREN,
+    """The fight of FURT in a new Bastionland campaign at ``path``, not yet begun, and its panel."""
+    return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FURT,
             "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
             "kampagne = rpgkernel.session.current().campaign\nEncounterPanel(kampagne)"]
 
@@ -137,7 +115,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
 
     # before the start: the combatants as they joined; "Kampf beginnen" starts round 1
     expect(facts).to_have_text("noch nicht begonnen · 4 Teilnehmer")
-    expect(panel.get_by_role("rowheader")).to_have_text(NAMES)
+    expect(panel.get_by_role("rowheader")).to_have_text(FURT_NAMES)
     expect(current).to_have_count(0)
     panel.get_by_role("button", name="Kampf beginnen").click()
     expect(facts).to_have_text("Runde 1 · am Zug: Ritter")
@@ -145,7 +123,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     expect(_row(panel, "Wache").locator(".rpgk-cond")).to_have_text("beeinträchtigt (noch 2)")
     expect(_row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4")).to_have_attribute("aria-valuenow", "4")
     with Campaign.open(path) as camp:
-        assert (camp.encounter.round, camp.encounter.current, camp.encounter.order) == (1, "Ritter", NAMES)
+        assert (camp.encounter.round, camp.encounter.current, camp.encounter.order) == (1, "Ritter", FURT_NAMES)
 
     # keyboard only: Tab to "Nächster Zug", Enter; Tab past "Nächste Runde" and "…, neue Initiative"
     # to "Rückgängig", Space
@@ -215,7 +193,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     # the panel wrote what the same lines in %%resolve cells write
     with Campaign.open(tmp_path / "zwilling.sqlite") as twin:
         twin.set_ruleset("bastionland")
-        load(twin, FIGUREN)
+        load(twin, FURT)
         twin.encounter.start()
         rpgkernel.resolve(ATTACK, campaign=twin, dice=ATTACK_DICE)
         rpgkernel.resolve(DENY, campaign=twin, dice=DENY_DICE)

@@ -1,0 +1,39 @@
+"""The ford fight of the panel tests, and driving an ``EncounterPanel`` as its front end would."""
+
+FURT = """
+figuren:
+  - name: Ritter
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+  - name: Knappe
+    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+    - name: Söldner
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
+    - name: Wache
+      seite: Feinde
+      werte: {vig: 10, cla: 10, spi: 12, gd: 3}
+      zustände:
+        beeinträchtigt: {runden: 2, endet: zugende}
+"""
+FURT_NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
+
+
+def send(panel, kind, **content):
+    """A message from the front end (a click, Enter)."""
+    panel._dispatch(panel, {"type": kind, **content})
+
+
+def set_form(panel, **values):
+    """What the front end does when the GM selects or types something."""
+    panel.set_state({"form": {**panel.form, **values}})
+
+
+def row(panel, name):
+    return next(r for r in panel.rows if r["name"] == name)
