@@ -12,16 +12,13 @@ reference. Run: ``python benchmarks/adz.py``.
 
 from __future__ import annotations
 
-import gc
-import json
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import EXACT_TARGET, _warm_icepool, _warm_rpgkernel, clear_rpgkernel_caches, fmt_time  # noqa: E402
+from bench import (  # noqa: E402
+    EXACT_TARGET, _warm_icepool, _warm_rpgkernel, clear_rpgkernel_caches, fmt_time, fresh_sample, time_first_call)
 
 ANGRIFF, VERTEIDIGUNG, WIDERSTAND = 12, 10, 6
 GRUNDSCHADEN, RS = 4, 2
@@ -78,18 +75,11 @@ def _child(lib: str, mode: str, variant: int) -> None:
                 icepool.map(_final, *pools)
                 ((pools[0] - pools[1]).map(lambda x: max(0, x) if x >= 1 else 0) - pools[2]).clip(0, None)
         fn = lambda: build(icepool)  # noqa: E731
-    gc.disable()
-    t0 = time.perf_counter()
-    fn()
-    dt = time.perf_counter() - t0
-    gc.enable()
-    print(json.dumps(dt))
+    time_first_call(fn)
 
 
 def _sample(lib: str, mode: str, variant: int = 0) -> float:
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib, mode, str(variant)],
-                         check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return fresh_sample(__file__, lib, mode, variant)
 
 
 def check_agreement() -> float:

@@ -8,16 +8,13 @@ warmed session (see bench.py). Run: ``python benchmarks/bastionland.py``.
 
 from __future__ import annotations
 
-import gc
-import json
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import EXACT_TARGET, _warm_icepool, _warm_rpgkernel, clear_rpgkernel_caches, fmt_time  # noqa: E402
+from bench import (  # noqa: E402
+    EXACT_TARGET, _warm_icepool, _warm_rpgkernel, clear_rpgkernel_caches, fmt_time, fresh_sample, time_first_call)
 
 POOL = ["W12", "W10", "W8", "W8", "W6", "W4"]
 ARMOUR = 2
@@ -45,18 +42,11 @@ def _child(lib: str, mode: str) -> None:
         if mode == "warm":
             _warm_icepool(icepool)
         fn = lambda: theirs(icepool)  # noqa: E731
-    gc.disable()
-    t0 = time.perf_counter()
-    fn()
-    dt = time.perf_counter() - t0
-    gc.enable()
-    print(json.dumps(dt))
+    time_first_call(fn)
 
 
 def _sample(lib: str, mode: str) -> float:
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib, mode],
-                         check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return fresh_sample(__file__, lib, mode)
 
 
 def main(samples: int = 7) -> int:

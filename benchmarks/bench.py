@@ -203,6 +203,11 @@ def _exact_child(lib: str, case_i: int, variant_i: int, mode: str) -> None:
         build = list(case.icepool.values())[variant_i]
         def fn():
             return build(icepool)
+    time_first_call(fn)
+
+
+def time_first_call(fn: Callable[[], object]) -> None:
+    """Time one call of ``fn`` in this (child) process and print the seconds as JSON."""
     gc.disable()  # none during the timed call; no gc.collect() before it (it chills the caches)
     t0 = time.perf_counter()
     fn()
@@ -211,11 +216,15 @@ def _exact_child(lib: str, case_i: int, variant_i: int, mode: str) -> None:
     print(json.dumps(dt))
 
 
-def _sample(lib: str, case_i: int, variant_i: int, mode: str) -> float:
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib,
-                          str(case_i), str(variant_i), mode],
+def fresh_sample(script: str, *args: object) -> float:
+    """Run ``script --child ARGS`` in a fresh Python process; the seconds its timed call took."""
+    out = subprocess.run([sys.executable, os.path.abspath(script), "--child", *map(str, args)],
                          check=True, capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def _sample(lib: str, case_i: int, variant_i: int, mode: str) -> float:
+    return fresh_sample(__file__, lib, case_i, variant_i, mode)
 
 
 def bench_exact(samples: int) -> tuple[list[Row], list[str]]:
