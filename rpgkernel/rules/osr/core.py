@@ -355,13 +355,20 @@ def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> 
                key=lambda found: found[0])
 
 
-def _aus_matrix(klasse: str, stufe: int, rk: int, settings: Einstellungen) -> tuple[int, str]:
-    rows = settings.matrix["matrizen"].get(klasse)
+def zeile(tables: Mapping[str, Any], klasse: str, stufe: int, unbekannt: str, ohne_stufe: str) -> list[int]:
+    """The row of ``klasse``'s table (rows ``[von, bis, werte]``) for ``stufe``; the catalogue keys
+    ``unbekannt`` and ``ohne_stufe`` name a missing table or level."""
+    rows = tables.get(klasse)
     if rows is None:
-        raise OsrError(t("osr.unknown_matrix", name=klasse[:40], known=", ".join(settings.matrix["matrizen"])))
+        raise OsrError(t(unbekannt, name=klasse[:40], known=", ".join(tables)))
     row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
     if row is None:
-        raise OsrError(t("osr.level_not_in_matrix", level=stufe, name=klasse))
+        raise OsrError(t(ohne_stufe, level=stufe, name=klasse))
+    return row
+
+
+def _aus_matrix(klasse: str, stufe: int, rk: int, settings: Einstellungen) -> tuple[int, str]:
+    row = zeile(settings.matrix["matrizen"], klasse, stufe, "osr.unknown_matrix", "osr.level_not_in_matrix")
     spalten = settings.matrix["rk"]
     if rk > spalten[0]:
         need, note = row[0] - (rk - spalten[0]), t("osr.beyond_matrix")

@@ -16,7 +16,7 @@ from typing import Any
 from ...dice import Roller
 from ...messages import t
 from ..resolution import Resolution
-from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet, tabellen
+from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet, tabellen, zeile
 
 
 def rettungsstufe(figure: Mapping[str, Any]) -> int:
@@ -37,13 +37,8 @@ def rettungsziel(figure: Mapping[str, Any], kategorie: str | None, settings: Ein
 
 
 def _aus_tabelle(klasse: str, stufe: int, settings: Einstellungen, spalte: int) -> int:
-    rows = settings.rettung["tabellen"].get(klasse)
-    if rows is None:
-        raise OsrError(t("osr.unknown_save_table", name=klasse[:40], known=", ".join(settings.rettung["tabellen"])))
-    row = next((w for lo, hi, w in rows if lo <= stufe <= hi), None)
-    if row is None:
-        raise OsrError(t("osr.level_not_in_saves", level=stufe, name=klasse))
-    return row[spalte]
+    return zeile(settings.rettung["tabellen"], klasse, stufe, "osr.unknown_save_table",
+                 "osr.level_not_in_saves")[spalte]
 
 
 def rettungswurf(figure: Mapping[str, Any], kategorie: str | None, roller: Roller | None, settings: Einstellungen,
