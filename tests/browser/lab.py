@@ -62,6 +62,11 @@ class LabServer:
             (self.base / folder).mkdir()
             self.env[var] = str(self.base / folder)
         self.root.mkdir()
+        # "Run all" stops at a failing cell: the kernel cancels the queued cells that arrive within this
+        # window after the error (ipykernel's default of 0 s lets a loaded machine run some of them)
+        profile = self.base / "ipython" / "profile_default"
+        profile.mkdir(parents=True)
+        (profile / "ipython_kernel_config.py").write_text("c.Kernel.stop_on_error_timeout = 2.0\n")
         # no "get notified about news?" toast over the notebook
         settings = self.base / "settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
