@@ -278,8 +278,8 @@ function panelCard(model, c) {
     s.rule ? h("span", { class: "rpgk-muted" }, ` [${s.rule}]`) : null));
   return h("div", { class: "rpgk-card rpgk-resolution" },
     h("div", { class: "rpgk-head" }, head),
+    c.outcome ? h("div", { class: "rpgk-outcome" }, c.outcome) : null,
     h("ol", {}, steps),
-    c.outcome ? h("div", { class: "rpgk-outcome" }, `${L(model, "resolution.outcome")}: ${c.outcome}`) : null,
     c.effects.length ? h("ul", {}, c.effects.map((e) => h("li", {}, e))) : null,
     c.choices.length ? h("div", {}, h("div", { class: "rpgk-head" }, L(model, "resolution.open")),
       h("ul", {}, c.choices.map((x) => h("li", {}, x)))) : null);

@@ -53,6 +53,13 @@ def outcome_text(res) -> str:
     return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
 
 
+def headline(res) -> str:
+    """The card's outcome: the procedure's sentence (the outcome's numbers while a verb has none)."""
+    if res.summary:
+        return res.summary
+    return f"{t('resolution.outcome')}: {outcome_text(res)}" if res.outcome else ""
+
+
 def resolution_summary(res) -> str:
     """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
     if res.open:
@@ -73,11 +80,12 @@ def _preview_label(key: str) -> str:
 def resolution_text(res) -> str:
     """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
     lines = [_head(res)]
+    said = headline(res)
+    if said:
+        lines.append(f"  {said}")
     lines += [f"  {t('resolution.preview')}: {p}" for p in preview_lines(res.preview)]
     for s in res.steps:
         lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
-    if res.outcome:
-        lines.append(f"  {t('resolution.outcome')}: {outcome_text(res)}")
     for e in res.effects:
         lines.append(f"  → {e.figure}: {effect_text(e)}")
     for c in res.choices:
@@ -90,14 +98,15 @@ def resolution_html(res) -> str:
     head = esc(res.action) + ": " + esc(", ".join(res.actors)) + (
         " → " + esc(", ".join(res.targets)) if res.targets else "")
     parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
+    said = headline(res)
+    if said:
+        parts.append(f'<div class="rpgk-total">{esc(said)}</div>')
     for p in preview_lines(res.preview):
         parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
     steps = "".join(
         f"<li>{esc(s.text)}" + (" " + "".join(die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
         + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
     parts.append(f"<ol>{steps}</ol>")
-    if res.outcome:
-        parts.append(f'<div class="rpgk-total">{esc(t("resolution.outcome"))}: {esc(outcome_text(res))}</div>')
     if res.effects:
         items = "".join(f"<li>{esc(e.figure)}: {esc(effect_text(e))}</li>" for e in res.effects)
         parts.append(f"<ul>{items}</ul>")

@@ -70,7 +70,12 @@ class Choice:
 
 @dataclass
 class Resolution:
-    """The result of a procedure; ``open`` while ``choices`` remain."""
+    """The result of a procedure; ``open`` while ``choices`` remain.
+
+    ``summary`` says the outcome as one German sentence a GM reads at a glance
+    ("Söldner 1 verliert 12 VIG und ist tot"); the numbers behind it stay in
+    ``steps`` and ``outcome``.
+    """
 
     ruleset: str
     action: str
@@ -81,6 +86,7 @@ class Resolution:
     effects: list[Effect] = field(default_factory=list)
     preview: Dist | float | dict[str, Any] | None = None
     choices: list[Choice] = field(default_factory=list)
+    summary: str = ""
 
     @property
     def open(self) -> bool:
@@ -96,7 +102,8 @@ class Resolution:
         return {"ruleset": self.ruleset, "action": self.action, "actors": list(self.actors),
                 "targets": list(self.targets), "steps": [s.to_dict() for s in self.steps],
                 "outcome": self.outcome, "effects": [e.to_dict() for e in self.effects],
-                "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open}
+                "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open,
+                "summary": self.summary}
 
     def __repr__(self) -> str:
         from ..render import resolution_text

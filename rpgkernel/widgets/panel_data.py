@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..dice import Dist
-from ..render.resolution import effect_text, outcome_text, preview_lines
+from ..render.resolution import effect_text, headline, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
 from .chart import chart_data
@@ -120,7 +120,7 @@ def card(res: Any) -> dict[str, Any]:
             "steps": [{"text": s.text, "rule": s.rule,
                        "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept}
                                 for r in s.rolls for d in r.dice]} for s in res.steps],
-            "outcome": outcome_text(res) if res.outcome else "",
+            "outcome": headline(res),
             "effects": [f"{e.figure}: {effect_text(e)}" for e in res.effects],
             "choices": [c.label for c in res.choices], "open": res.open}
 
