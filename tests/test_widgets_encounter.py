@@ -204,7 +204,8 @@ def test_deny_via_the_panel_closes_the_pending_resolution(panel, camp):
     assert panel.pending == [] and pending(camp) == {}
     assert ["Fatigued", None] in row(panel, "Söldner")["cond"]   # SPI 10 against 15: failed
     card = panel.result["cards"][0]
-    assert not card["open"] and "höchster 3" in card["outcome"]
+    assert not card["open"] and card["outcome"] == (   # the Deny took the 7: 3 − armour 2 = 1 off GD
+        "Ritter greift Söldner an: Söldner verliert 1 GD und bleibt unverletzt; Söldner ist jetzt Fatigued.")
     assert panel.form["decision_dice"] == ""
 
 

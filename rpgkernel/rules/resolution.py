@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..dice import Dist, Roll
+from ..messages import t
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,25 @@ class Resolution:
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         from ..render import resolution_html, resolution_text
         return {"text/plain": resolution_text(self), "text/html": resolution_html(self)}
+
+
+def listing(items: Sequence[str]) -> str:
+    """Names (or clauses) as German prose: "A", "A und B", "A, B und C"."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {t('resolution.and')} {items[-1]}"
+
+
+def sentence(key: str, subjects: Sequence[str], /, **fields: Any) -> str:
+    """The catalogue text ``key`` about ``subjects`` (its ``{wer}``), in the plural (``key`` + "_viele")
+    for several."""
+    return t(key + ("_viele" if len(subjects) > 1 else ""), wer=listing(subjects), **fields)
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Clauses as one sentence of a summary: "A; B."."""
+    return "; ".join(p for p in parts if p) + "."
 
 
 def _plain(value: Any) -> Any:

@@ -24,7 +24,7 @@ import yaml
 from ...dice import Dist, Roller, dist
 from ...dice.exact import nth_highest
 from ...messages import t
-from ..resolution import Choice, Effect, Resolution
+from ..resolution import Choice, Effect, Resolution, listing, sentence
 from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, BastionlandError, conditions, kind, mount_die, mounted,
                    names, save, save_chance, virtue, weapons)
 from .damage import damage, ignores
@@ -224,8 +224,9 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
                 target: Mapping[str, Any], pool: list[str], faces: Sequence[int] | None, armour: int,
                 decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
                 cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
-                front: Sequence[Mapping[str, Any]]) -> None:
-    """Steps 1-7 of an attack against one target (Angriffe)."""
+                front: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
+    from the front) as clauses of the summary, none while the attack is open."""
     tname = target["name"]
     if faces is None:
         rolls = [ctx.roller.roll(d) for d in pool]
@@ -248,7 +249,7 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
         able = tuple(a["name"] for a in attackers if "Fatigued" not in conditions(a))
         if able:
             res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits)))
-        return
+        return []
     remaining = list(zip(pool, faces))
     # 2. Deny
     for d in _norm_deny(decisions.get("deny")):
@@ -311,16 +312,18 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
     if why:
         res.step(why, "Kriegsscharen" if kind(target) == "Kriegsschar" else "Holz und Stein")
         res.outcome["folge"] = "unversehrt"
-        return
-    damage(target, total, res, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)
+        return [t("bastionland.satz.unversehrt", ziel=tname)]
+    said = [damage(target, total, res, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)]
     for leader in front:  # An vorderster Front: the same damage
         res.step(t("bastionland.front_damage", figure=leader["name"], warband=tname, total=total),
                  "An vorderster Front")
         sub = Resolution("bastionland", "schaden")
-        damage(leader, total, sub, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)
+        said.append(damage(leader, total, sub, die=kept[0], roller=ctx.roller, table=scar_table,
+                           bloodless=bloodless))
         res.steps += sub.steps
         res.effects += sub.effects
         res.outcome.setdefault("vorderste_front", {})[leader["name"]] = sub.outcome.get("folge")
+    return said
 
 
 def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | Sequence[Mapping[str, Any]],
@@ -392,7 +395,7 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
     if len(targets) > 1 and not blast:
         raise BastionlandError(t("bastionland.one_target"))
     per_target = per_target or {}
-    outcomes = {}
+    outcomes, said = {}, []
     for tg in targets:
         sub = Resolution("bastionland", "angriff", res.actors, (tg["name"],))
         pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
@@ -415,8 +418,9 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
         preview = attack_preview(pool, armour, bolster_n, melee=not ranged)
         preview.update(_save_previews(tg, decisions, everyone))
         sub.preview = preview
-        _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None), armour,
-                    decisions, decided, blast, large_scale or warband_attack, cause, bloodless, scar_table, front)
+        said += _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None),
+                            armour, decisions, decided, blast, large_scale or warband_attack, cause, bloodless,
+                            scar_table, front)
         res.steps += sub.steps
         res.effects += sub.effects
         res.choices += [Choice(c.key + (f":{tg['name']}" if len(targets) > 1 else ""),
@@ -437,7 +441,25 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
     res.outcome = outcomes[targets[0]["name"]] if len(targets) == 1 else {"ziele": outcomes}
     if blast:
         res.outcome["blast"] = True
+    res.summary = _summary(res, said)
     return res
+
+
+def _summary(res: Resolution, said: Sequence[str]) -> str:
+    """The attack as one sentence: what befell each target and who is Fatigued now; while open, who
+    may still take which decision (Deny, Gambits, Focus)."""
+    if res.open:
+        waiting: dict[tuple[str, ...], list[str]] = {}
+        for c in res.choices:
+            feat = t("bastionland.satz.wahl_" + c.key.partition(":")[0])
+            if feat not in waiting.setdefault(c.who, []):
+                waiting[c.who].append(feat)
+        return sentence("bastionland.satz.angriff_offen", res.actors, ziel=listing(res.targets),
+                        offen=", ".join(sentence("bastionland.satz.kann", list(who), feats=listing(feats))
+                                        for who, feats in waiting.items()))
+    tired = list(dict.fromkeys(e.figure for e in res.effects if e.condition == "Fatigued" and e.on))
+    folgen = [*said, *([sentence("bastionland.satz.fatigued", tired)] if tired else [])]
+    return sentence("bastionland.satz.angriff", res.actors, ziel=listing(res.targets), folgen="; ".join(folgen))
 
 
 def _save_previews(target: Mapping[str, Any], decisions: Mapping[str, Any],
@@ -480,4 +502,5 @@ def duel(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, *, a_decisi
         res.steps += sub.steps
         res.effects += sub.effects
         res.outcome[att["name"]] = sub.outcome
+        res.summary = " ".join(filter(None, (res.summary, sub.summary)))
     return res

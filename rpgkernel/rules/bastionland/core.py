@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ...dice import Roller
 from ...errors import RpgError
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, listing, sentence
 from ..sheet import SheetError
 
 VIRTUES = ("VIG", "CLA", "SPI")
@@ -132,6 +132,8 @@ def probe(figure: Mapping[str, Any], name: str, roller: Roller) -> Resolution:
     res.step(t("bastionland.save", figure=figure["name"], roll=roll.total, virtue=name, value=value,
                result=t("bastionland.success" if ok else "bastionland.failure")), "Proben", roll, value=roll.total)
     res.outcome = {"erfolg": ok, "wurf": roll.total, "wert": value}
+    res.summary = t("bastionland.satz.probe_bestanden" if ok else "bastionland.satz.probe_misslungen",
+                    wer=figure["name"], virtue=name)
     return res
 
 
@@ -142,6 +144,8 @@ def reaction(figure: Mapping[str, Any], roller: Roller) -> Resolution:
     ok = res.outcome["erfolg"]
     res.step(t("bastionland.reaction_ok" if ok else "bastionland.reaction_bad", figure=figure["name"]), "Reaktion")
     res.outcome["reaktion"] = "nicht ungünstig" if ok else "ungünstig"
+    res.summary = t("bastionland.satz.reaktion_gut" if ok else "bastionland.satz.reaktion_schlecht",
+                    wer=figure["name"])
     return res
 
 
@@ -159,6 +163,9 @@ def surprise(figures: Sequence[Mapping[str, Any]], roller: Roller) -> Resolution
             res.effects.append(Effect(f["name"], condition="setzt aus", rounds=1))
             res.step(t("bastionland.loses_turn", figure=f["name"]), "Überraschung")
     res.outcome = {"setzt_aus": lost}
+    ready = [n for n in res.actors if n not in lost]
+    res.summary = clauses([sentence("bastionland.satz.setzt_aus", lost) if lost else "",
+                           sentence("bastionland.satz.kampfbereit", ready) if ready else ""])
     return res
 
 
@@ -184,15 +191,19 @@ def virtue_loss(figure: Mapping[str, Any], name: str, amount: int, cause: str = 
                cause=f" ({cause})" if cause else ""), "Virtue Loss", value=new)
     if eff:
         res.effects.append(eff)
+    said = "bastionland.satz.verlust"
     if new == 0:
         if kind(figure) == "Kriegsschar" and name == "SPI":
             res.effects.append(Effect(figure["name"], condition="gebrochen"))
             res.step(t("bastionland.warband_broken", figure=figure["name"]), "Kriegsscharen; Anwerbung")
+            said = "bastionland.satz.verlust_gebrochen"
         else:
             res.step(t(f"bastionland.zero_{name.lower()}", figure=figure["name"]), "Virtue Loss")
             if name == "VIG":
                 res.effects.append(Effect(figure["name"], condition="entkräftet"))
+            said = f"bastionland.satz.verlust_{name.lower()}_null"
     res.outcome = {"virtue": name, "wert": new, "tödlich": False}
+    res.summary = t(said, wer=figure["name"], um=abs(amount), virtue=name, wert=new)
     return res
 
 
@@ -206,19 +217,24 @@ def virtue_gain(figure: Mapping[str, Any], name: str, amount: int) -> Resolution
         res.effects.append(eff)
     res.step(t("bastionland.virtue_gain", figure=figure["name"], virtue=name, value=new), "Virtues", value=new)
     res.outcome = {"virtue": name, "wert": new}
+    res.summary = t("bastionland.satz.gewinn", wer=figure["name"], virtue=name, wert=new)
     return res
 
 
 def calm_moment(figures: Sequence[Mapping[str, Any]]) -> Resolution:
     """A calm moment after the danger: GD fully restored, Fatigued ends (Erholung; Feats)."""
     res = Resolution("bastionland", "ruhe", tuple(f["name"] for f in figures))
+    rested = []
     for f in figures:
         gap = virtue_max(f, "GD") - virtue(f, "GD")
         if gap:
             res.effects.append(Effect(f["name"], "GD", gap))
         if "Fatigued" in conditions(f):
             res.effects.append(Effect(f["name"], condition="Fatigued", on=False))
+            rested.append(f["name"])
         res.step(t("bastionland.calm", figure=f["name"], gd=virtue_max(f, "GD")), "Erholung")
+    res.summary = clauses([sentence("bastionland.satz.ruhe", res.actors),
+                           t("bastionland.satz.fatigued_endet", wer=listing(rested)) if rested else ""])
     return res
 
 
@@ -250,6 +266,7 @@ def restore(figures: Sequence[Mapping[str, Any]], name: str | None, means: str) 
             res.step(t("bastionland.restored", figure=f["name"], virtue=v, value=virtue_max(f, v),
                        how=FITTING[v] if means != "jahreszeit" else t("bastionland.season")), "Erholung")
     res.outcome = {"mittel": means, "virtues": list(names)}
+    res.summary = sentence("bastionland.satz.erholung", res.actors, virtues=listing(names))
     return res
 
 
@@ -272,6 +289,7 @@ def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool 
         if 2 * lost < size:
             res.step(t("bastionland.morale_group_holds", lost=lost, size=size), "Wankender Kampfeswille")
             res.outcome = {"flieht": []}
+            res.summary = sentence("bastionland.satz.gruppe_hält", res.actors)
             return res
         rollers = [leader or npcs[0]] if organised and npcs else npcs
     else:
@@ -289,6 +307,9 @@ def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool 
         res.effects.append(Effect(name, condition="flieht oder ergibt sich"))
         res.step(t("bastionland.morale_flees", figure=name), "Wankender Kampfeswille")
     res.outcome = {"flieht": fled}
+    held = [n for n in res.actors if n not in fled]
+    res.summary = clauses([sentence("bastionland.satz.flieht", fled) if fled else "",
+                           sentence("bastionland.satz.hält_stand", held) if held else ""])
     return res
 
 

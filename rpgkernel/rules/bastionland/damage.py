@@ -81,8 +81,9 @@ def ignores(figure: Mapping[str, Any], *, blast: bool = False, large_scale: bool
 
 
 def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str | None = None,
-           roller: Roller | None = None, table: Mapping[int, str] | None = None, bloodless: bool = False) -> None:
-    """Apply damage against GD, then VIG (Schaden); records steps and effects on ``res``.
+           roller: Roller | None = None, table: Mapping[int, str] | None = None, bloodless: bool = False) -> str:
+    """Apply damage against GD, then VIG (Schaden); records steps and effects on ``res`` and returns
+    what befell the figure as a clause of the summary ("Söldner verliert 2 VIG und ist verwundet").
 
     GD left >= 1: avoided; exactly 0: a scar (``die`` rolled again); more:
     the excess comes off VIG and the target is wounded; losing at least half
@@ -96,9 +97,11 @@ def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str 
     if amount <= 0:
         res.step(t("bastionland.no_damage", figure=name), "Schaden")
         res.outcome["folge"] = "kein Schaden"
-        return
+        return t("bastionland.satz.kein_schaden", ziel=name)
+    who = name
     if exposed(figure):
         res.step(t("bastionland.exposed", figure=name), "Schutzlos")
+        who = t("bastionland.satz.schutzlos", ziel=name)
     if k in ("Schiff", "Bauwerk"):
         lost = min(amount, gd)
         if lost:
@@ -107,38 +110,41 @@ def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str 
             res.effects.append(Effect(name, condition="zerstört"))
             res.step(t("bastionland.destroyed", figure=name), "Holz und Stein")
             res.outcome["folge"] = "zerstört"
-        else:
-            res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Holz und Stein", value=gd - amount)
-            res.outcome["folge"] = "beschädigt"
-        return
+            return t("bastionland.satz.zerstört", ziel=who)
+        res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Holz und Stein", value=gd - amount)
+        res.outcome["folge"] = "beschädigt"
+        return t("bastionland.satz.beschädigt", ziel=who, gd=amount, rest=gd - amount)
     vig = virtue(figure, "VIG")
     if amount < gd:
         res.effects.append(Effect(name, "GD", -amount))
         res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Schaden", value=gd - amount)
         res.outcome["folge"] = "entgangen"
-    elif amount == gd:
+        return t("bastionland.satz.entgangen", ziel=who, gd=amount)
+    if amount == gd:
         res.effects.append(Effect(name, "GD", -amount))
         scar(figure, die, roller, res, table, bloodless)
-    else:
-        excess = amount - gd
-        lost = min(excess, vig)
-        if virtue(figure, "GD"):
-            res.effects.append(Effect(name, "GD", -virtue(figure, "GD")))
-        res.effects.append(Effect(name, "VIG", -lost))
-        res.effects.append(Effect(name, condition="verwundet"))
-        res.step(t("bastionland.wounded", figure=name, excess=excess, vig=vig - lost), "Schaden", value=vig - lost)
-        res.outcome["folge"] = "verwundet"
-        warband = k == "Kriegsschar"
-        if vig - lost == 0:
-            res.effects.append(Effect(name, condition="vernichtet" if warband else "tot"))
-            res.step(t("bastionland.warband_destroyed" if warband else "bastionland.dead", figure=name),
-                     "Kriegsscharen" if warband else "Schaden")
-            res.outcome["folge"] = "vernichtet" if warband else "tot"
-        elif 2 * lost >= vig:
-            res.effects.append(Effect(name, condition="vertrieben" if warband else "Todeswunde"))
-            res.step(t("bastionland.warband_routed" if warband else "bastionland.mortal", figure=name),
-                     "Kriegsscharen" if warband else "Schaden")
-            res.outcome["folge"] = "vertrieben" if warband else "Todeswunde"
+        return t("bastionland.satz.narbe" if res.outcome["folge"] == "Narbe" else "bastionland.satz.ohne_narbe",
+                 ziel=who, gd=amount)
+    excess = amount - gd
+    lost = min(excess, vig)
+    if virtue(figure, "GD"):
+        res.effects.append(Effect(name, "GD", -virtue(figure, "GD")))
+    res.effects.append(Effect(name, "VIG", -lost))
+    res.effects.append(Effect(name, condition="verwundet"))
+    res.step(t("bastionland.wounded", figure=name, excess=excess, vig=vig - lost), "Schaden", value=vig - lost)
+    res.outcome["folge"] = "verwundet"
+    warband = k == "Kriegsschar"
+    if vig - lost == 0:
+        res.effects.append(Effect(name, condition="vernichtet" if warband else "tot"))
+        res.step(t("bastionland.warband_destroyed" if warband else "bastionland.dead", figure=name),
+                 "Kriegsscharen" if warband else "Schaden")
+        res.outcome["folge"] = "vernichtet" if warband else "tot"
+    elif 2 * lost >= vig:
+        res.effects.append(Effect(name, condition="vertrieben" if warband else "Todeswunde"))
+        res.step(t("bastionland.warband_routed" if warband else "bastionland.mortal", figure=name),
+                 "Kriegsscharen" if warband else "Schaden")
+        res.outcome["folge"] = "vertrieben" if warband else "Todeswunde"
+    return t("bastionland.satz." + res.outcome["folge"].lower(), ziel=who, vig=lost)
 
 
 def repair(figure: Mapping[str, Any]) -> Resolution:
@@ -150,6 +156,7 @@ def repair(figure: Mapping[str, Any]) -> Resolution:
     if "zerstört" in conditions(figure):
         res.effects.append(Effect(figure["name"], condition="zerstört", on=False))
     res.step(t("bastionland.repaired", figure=figure["name"], gd=figure["resources"]["GD"]["max"]), "Holz und Stein")
+    res.summary = t("bastionland.satz.repariert", wer=figure["name"])
     return res
 
 
@@ -160,16 +167,18 @@ def collide(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, much_lar
     apply (the seed gives the damage plainly).
     """
     res = Resolution("bastionland", "zusammenstoß", (a["name"], b["name"]))
+    said = []
     for ship in (a, b):
         die = "W6" if ship["name"] == much_larger else "W12"
         roll = roller.roll(die)
         res.step(t("bastionland.collision", figure=ship["name"], die=die, roll=roll.total), "Holz und Stein",
                  roll, value=roll.total)
         sub = Resolution("bastionland", "schaden")
-        damage(ship, roll.total, sub)
+        said.append(damage(ship, roll.total, sub))
         res.steps += sub.steps
         res.effects += sub.effects
         res.outcome[ship["name"]] = {"schaden": roll.total, "folge": sub.outcome.get("folge")}
+    res.summary = t("bastionland.satz.zusammenstoß", a=a["name"], b=b["name"], folgen="; ".join(said))
     return res
 
 
@@ -183,5 +192,6 @@ def thrown_from_saddle(figure: Mapping[str, Any], roller: Roller) -> Resolution:
     res.step(t("bastionland.thrown", figure=figure["name"], roll=roll.total), "Berittener Kampf", roll,
              value=roll.total)
     res.effects.append(Effect(figure["name"], condition="abgeworfen"))
-    damage(figure, roll.total, res, die="W6", roller=roller)
+    res.summary = t("bastionland.satz.abwurf", wer=figure["name"],
+                    folge=damage(figure, roll.total, res, die="W6", roller=roller))
     return res
