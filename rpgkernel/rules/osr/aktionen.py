@@ -13,7 +13,7 @@ from typing import Any
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .core import SEGMENTE, OsrError, in_der_hand, name, wert
 
 
@@ -25,8 +25,10 @@ def vorruecken(figure: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]]) -
     if gegner:
         res.step(t("osr.advance_many" if len(gegner) > 1 else "osr.advance", figure=name(figure),
                    foes=", ".join(name(g) for g in gegner)), "In den Kampf vorrücken")
+        res.summary = t("osr.satz.vorrücken", wer=name(figure), gegner=listing(res.targets))
     else:
         res.step(t("osr.advance_alone", figure=name(figure)), "In den Kampf vorrücken")
+        res.summary = t("osr.satz.vorrücken_allein", wer=name(figure))
     return res
 
 
@@ -41,6 +43,8 @@ def rueckzug(figure: Mapping[str, Any], tausch: Mapping[str, Any] | None = None,
         res.effects.append(Effect(name(figure), condition="pariert", rounds=1))
         res.step(t("osr.parry", figure=name(figure), bonus=max(0, int(wert(figure, "angriffsbonus", 0)))),
                  "Parieren")
+    res.summary = clauses([t("osr.satz.rückzug_pariert" if pariert else "osr.satz.rückzug", wer=name(figure)),
+                           t("osr.satz.tausch", wer=name(tausch)) if tausch is not None else ""])
     return res
 
 
@@ -52,6 +56,7 @@ def parieren(figure: Mapping[str, Any]) -> Resolution:
     res.step(t("osr.parry", figure=name(figure), bonus=bonus), "Parieren")
     if not bonus:
         res.step(t("osr.parry_useless", figure=name(figure)), "Parieren")
+    res.summary = t("osr.satz.pariert" if bonus else "osr.satz.pariert_umsonst", wer=name(figure), bonus=bonus)
     return res
 
 
@@ -60,6 +65,7 @@ def abwarten(figure: Mapping[str, Any]) -> Resolution:
     res = Resolution("osr", "abwarten", (name(figure),))
     res.effects.append(Effect(name(figure), condition="wartet ab", rounds=1))
     res.step(t("osr.delay", figure=name(figure)), "Initiative verzögern")
+    res.summary = t("osr.satz.abwarten", wer=name(figure))
     return res
 
 
@@ -71,6 +77,7 @@ def verhandeln(figures: Sequence[Mapping[str, Any]], gegner: Sequence[Mapping[st
     res.effects += [Effect(n, condition="verhandelt", rounds=1) for n in names]
     res.step(t("osr.parley_many" if len(names) > 1 else "osr.parley", figures=", ".join(names),
                foes=", ".join(name(g) for g in gegner) or t("osr.parley_no_foes")), "Verhandlung und Diplomatie")
+    res.summary = sentence("osr.satz.verhandeln", names, gegner=listing(res.targets) or t("osr.parley_no_foes"))
     return res
 
 
@@ -83,6 +90,7 @@ def stemmen(figure: Mapping[str, Any]) -> Resolution:
     res = Resolution("osr", "stemmen", (name(figure),))
     res.effects.append(Effect(name(figure), condition="gegen Sturm gestemmt", rounds=1))
     res.step(t("osr.set", figure=name(figure), weapon=w.name), "Waffe gegen einen Sturmangriff positionieren")
+    res.summary = t("osr.satz.stemmen", wer=name(figure), waffe=w.name)
     return res
 
 
@@ -101,6 +109,7 @@ def zaubern(figure: Mapping[str, Any], spruch: str, zeit: int, segment: int) -> 
                zeit=t("osr.segments_one" if zeit == 1 else "osr.segments_many", n=zeit),
                when=wann, segment=(end - 1) % SEGMENTE + 1), "Zaubersprüche")
     res.outcome = {"zauber": spruch, "runden": rounds}
+    res.summary = t("osr.satz.zaubern", wer=name(figure), zauber=spruch, wann=wann, segment=(end - 1) % SEGMENTE + 1)
     return res
 
 
@@ -119,4 +128,5 @@ def losreissen(figure: Mapping[str, Any], chance: int, roller: Roller | None) ->
     if ok:
         res.effects.append(Effect(name(figure), condition="festgehalten", on=False))
     res.outcome = {"frei": ok}
+    res.summary = t("osr.satz.losgerissen" if ok else "osr.satz.festgehalten_bleibt", wer=name(figure))
     return res

@@ -23,7 +23,7 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, sentence
 from .core import (
     RINGEN,
     Einstellungen,
@@ -332,18 +332,31 @@ def schlag(res: Resolution, p: Plan, roller: Roller, rule: str) -> tuple[bool, i
     return True, amount
 
 
-def schaden_anwenden(res: Resolution, target: Mapping[str, Any], amount: int) -> None:
-    """Hit points down; a caster who takes damage loses the spell (Zaubersprüche)."""
+def schaden_anwenden(res: Resolution, target: Mapping[str, Any], amount: int) -> list[str]:
+    """Hit points down; a caster who takes damage loses the spell (Zaubersprüche). Returns what
+    befell the target as clauses of the summary (the TP left, a lost spell)."""
     if amount <= 0:
-        return
+        return []
     z = name(target)
     res.effects.append(Effect(z, "TP", -amount))
     left = target["resources"]["TP"]["value"] - amount
+    said = [t("osr.satz.tp", ziel=z, tp=left) if left > 0 else t("osr.satz.tp_null", ziel=z)]
     if left <= 0:
         res.step(t("osr.hp_zero", target=z, value=left), "Kampf", value=left)
     if hat(target, "zaubert"):
         res.effects.append(Effect(z, condition="zaubert", on=False))
         res.step(t("osr.spell_lost", target=z), "Zaubersprüche")
+        said.append(t("osr.satz.zauber_verloren", ziel=z))
+    return said
+
+
+def schlag_satz(angreifer: str, ziel: str, treffer: int, angriffe: int, schaden: int) -> str:
+    """An attack's hits (of ``angriffe`` attacks) and damage as a clause of the summary."""
+    if angriffe > 1:
+        return t("osr.satz.trifft_mehrfach" if treffer else "osr.satz.verfehlt_mehrfach", wer=angreifer,
+                 ziel=ziel, treffer=treffer, angriffe=angriffe, schaden=schaden)
+    key = "osr.satz.verfehlt" if not treffer else "osr.satz.trifft" if schaden else "osr.satz.trifft_ohne"
+    return t(key, wer=angreifer, ziel=ziel, schaden=schaden)
 
 
 def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], roller: Roller,
@@ -354,11 +367,13 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
     fern = waffe_von(attacker, o.get("waffe")).fernkampf and not o.get("ringen")
     target = zufallsziel(res, targets, roller, fern)
     a, z = name(attacker), name(target)
+    said: list[str] = []
     res.effects.append(Effect(a, condition="hat gehandelt", rounds=1))
     if o.get("sturmangriff"):
         res.effects += [Effect(a, condition="stürmt", rounds=1), Effect(a, condition="hat gestürmt", rounds=10)]
-        if not zuerst_getroffen(res, attacker, target, roller, o, settings):
+        if not zuerst_getroffen(res, attacker, target, roller, o, settings, said):
             res.outcome = {"ziel": z, "treffer": 0, "schaden": 0, "gefallen": True}
+            res.summary = clauses([*said, t("osr.satz.greift_nicht_an", wer=a)])
             return res
     if hat(target, "schläft"):
         if o.get("toetung") is None:
@@ -370,28 +385,35 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
         if killed:
             res.effects.append(Effect(z, condition="tot"))
             res.outcome = {"ziel": z, "getötet": True}
+            res.summary = t("osr.satz.im_schlaf", wer=a, ziel=z)
             return res
     rule = "Ringen und Überwältigen" if o.get("ringen") else (
         "Fernkampf-Angriffe" if fern else "Sturmangriff" if o.get("sturmangriff") else "Nahkampf-Angriff")
     total, hits = 0, 0
-    for p in angriff_plaene(attacker, target, o, settings):
+    plaene = angriff_plaene(attacker, target, o, settings)
+    for p in plaene:
         hit, dmg = schlag(res, p, roller, rule)
         hits, total = hits + hit, total + dmg
-    schaden_anwenden(res, target, total)
+    said.append(schlag_satz(a, z, hits, len(plaene), total))
+    folgen = schaden_anwenden(res, target, total)
     if o.get("ringen") and hits:
         res.effects.append(Effect(z, condition="festgehalten"))
         res.step(t("osr.held", target=z, by=a), "Ringen und Überwältigen")
+        said.append(t("osr.satz.festgehalten", ziel=z))
         if o.get("sturmangriff"):
             res.effects.append(Effect(z, condition="liegend"))
             res.step(t("osr.overborne", target=z), "Ringen und Überwältigen")
+            said[-1] = t("osr.satz.überwältigt", ziel=z)
     res.outcome = {"ziel": z, "treffer": hits, "schaden": total}
+    res.summary = clauses([*said, *folgen])
     return res
 
 
 def zuerst_getroffen(res: Resolution, attacker: Mapping[str, Any], target: Mapping[str, Any], roller: Roller,
-                     o: Mapping[str, Any], settings: Einstellungen) -> bool:
-    """The defender's first strike against a charge, applied; False when it takes the charging
-    figure out (0 TP or below: it does not strike, and gets no +2)."""
+                     o: Mapping[str, Any], settings: Einstellungen, said: list[str]) -> bool:
+    """The defender's first strike against a charge, applied (its clauses of the summary added to
+    ``said``); False when it takes the charging figure out (0 TP or below: it does not strike, and
+    gets no +2)."""
     erst, warum = erstschlag(attacker, target, o, settings)
     if warum:
         res.step(warum, "Sturmangriff")
@@ -399,8 +421,10 @@ def zuerst_getroffen(res: Resolution, attacker: Mapping[str, Any], target: Mappi
         return True
     res.step(t("osr.first_strike", target=erst.angreifer, weapon=erst.waffe.name), "Sturmangriff")
     res.effects.append(Effect(erst.angreifer, condition="hat gehandelt", rounds=1))
-    _, dmg = schlag(res, erst, roller, "Sturmangriff")
-    schaden_anwenden(res, stuermend(attacker), dmg)
+    hit, dmg = schlag(res, erst, roller, "Sturmangriff")
+    said.append(t("osr.satz.erstschlag_trifft" if hit else "osr.satz.erstschlag_verfehlt", wer=erst.angreifer,
+                  ziel=erst.ziel, schaden=dmg))
+    said += schaden_anwenden(res, stuermend(attacker), dmg)
     if attacker["resources"]["TP"]["value"] - dmg > 0:
         return True
     res.step(t("osr.charger_falls", attacker=name(attacker)), "Sturmangriff")
@@ -416,12 +440,13 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
     (unless the fleeing figure is charging) gets none."""
     o = o or {}
     res = Resolution("osr", "fliehen", (name(flieher),), tuple(name(g) for g in gegner))
-    plans, gesperrt = [], []
+    plans, gesperrt, ohne = [], [], []
     for g in gegner:
         try:
             darf_angreifen(g, flieher)
         except OsrError as why:
             gesperrt.append(str(why))
+            ohne.append(name(g))
             continue
         plans.append(plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]))
     preview: dict[str, Any] = {}
@@ -434,7 +459,16 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
     res.step(t("osr.flees", figure=name(flieher)), "Aus dem Kampf fliehen")
     for why in gesperrt:
         res.step(t("osr.flee_no_free_attack", why=why), "Aus dem Kampf fliehen")
-    total = sum(schlag(res, p, roller, "Aus dem Kampf fliehen")[1] for p in plans)
-    schaden_anwenden(res, flieher, total)
+    said, total = [t("osr.satz.flieht", wer=name(flieher))], 0
+    if not gegner:
+        said.append(t("osr.satz.kein_freier_angriff"))
+    for p in plans:
+        hit, dmg = schlag(res, p, roller, "Aus dem Kampf fliehen")
+        said.append(schlag_satz(p.angreifer, p.ziel, hit, 1, dmg))
+        total += dmg
+    if ohne:
+        said.append(sentence("osr.satz.kein_angriff_mit_vier", ohne))
+    said += schaden_anwenden(res, flieher, total)
     res.outcome = {"schaden": total}
+    res.summary = clauses(said)
     return res

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .core import Einstellungen, in_der_hand, name, wert
 
 RULE = "Kampf"
@@ -61,6 +61,10 @@ def ueberraschung(figures: Sequence[Mapping[str, Any]], roller: Roller | None, s
             surprised.append(side)
             res.effects += [Effect(name(f), condition="überrascht", rounds=1) for f in members]
     res.outcome = {"überrascht": surprised}
+    hit = [name(f) for side in surprised for f in groups[side]]
+    rest = [n for n in res.actors if n not in hit]
+    res.summary = clauses([sentence("osr.satz.überrascht", hit) if hit else "",
+                           sentence("osr.satz.nicht_überrascht", rest) if rest else ""])
     return res
 
 
@@ -108,6 +112,8 @@ def wuerfeln(figures: Sequence[Mapping[str, Any]], roller: Roller | None,
                sides=", ".join(simultaneous), order=", ".join(order)), RULE)
     res.outcome = {"würfe": die, "segmente": segment, "initiative": werte, "reihenfolge": order,
                    "gleichzeitig": simultaneous if len(simultaneous) > 1 else []}
+    res.summary = t("osr.satz.initiative_gleich" if len(simultaneous) > 1 else "osr.satz.initiative",
+                    wer=listing(simultaneous), reihenfolge=", ".join(order))
     return res, rolls
 
 

@@ -58,4 +58,5 @@ def rettungswurf(figure: Mapping[str, Any], kategorie: str | None, roller: Rolle
                result=t("osr.save_ok" if ok else "osr.save_fail")),
              "Angriffs- und Rettungswurfmatrizen für Monster", roll, value=total)
     res.outcome = {"gelungen": ok, "wurf": total, "nötig": need}
+    res.summary = t("osr.satz.rettung_gelungen" if ok else "osr.satz.rettung_misslungen", wer=f, kategorie=kat)
     return res
