@@ -77,6 +77,7 @@ def platzieren(record: Mapping[str, Any], karte: HexKarte, ziel: Hex) -> Resolut
     res.effects.append(Effect(name, condition=feld_name(ziel), text=t("kampfwerte.placed", q=ziel[0], r=ziel[1])))
     res.step(t("kampfwerte.step_placed", figure=name, q=ziel[0], r=ziel[1]), "Bewegungskosten")
     res.outcome = {"feld": list(ziel)}
+    res.summary = t("kampfwerte.satz.platziert", wer=name, q=ziel[0], r=ziel[1])
     return res
 
 
@@ -119,6 +120,8 @@ def bewegen(record: Mapping[str, Any], karte: HexKarte, ziel: Hex, art_name: str
             res.effects.append(Effect(name, resource="BP", by=-spent))
     res.outcome = {"gelungen": gelungen, "von": list(start), "nach": list(ziel) if gelungen else list(start),
                    "kosten": _bp(kosten), "bp_abgezogen": spent, "weg": [list(h) for h in weg.felder]}
+    res.summary = (t("kampfwerte.satz.bewegt", wer=name, art=a.name, q=ziel[0], r=ziel[1], bp=spent) if gelungen
+                   else t("kampfwerte.satz.bewegung_misslungen", wer=name, art=a.name, q=start[0], r=start[1]))
     return res
 
 

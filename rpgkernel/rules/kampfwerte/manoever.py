@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .bewegung import feld_name, position
 from .data import KampfwerteError, data
 from .initiative import INI_BONUS, ini_bonus
@@ -192,6 +192,8 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
     out: dict[str, Any] = {"stufe": stufe, "ad": ad}
     erfolge, treffer = 0, not targets
     bonus = finte_gilt(actor, m)
+    ziele = [x["name"] for x in targets]
+    said = [t("kampfwerte.satz.setzt_ein", wer=who, manoever=name)]
     if targets:
         if bonus:
             erfolge, treffer = FINTE_ERFOLGE, True
@@ -204,15 +206,19 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
             res.step(t("kampfwerte.step_test", talent=t("kampfwerte.attack"), n=n, sw=w.schwierigkeit,
                        erfolge=erfolge, result=t("kampfwerte.ok" if treffer else "kampfwerte.failed")),
                      "Manöver", *(() if w.roll is None else (w.roll,)), value=erfolge)
+        said = [t("kampfwerte.satz.verfehlt" if not treffer else "kampfwerte.satz.kontert" if m.get("wehrt_ab")
+                  else "kampfwerte.satz.trifft", wer=who, ziel=listing(ziele), manoever=name)]
         if abgewehrt and not m.get("keine_verteidigung"):
             treffer = False
             res.step(t("kampfwerte.step_defended", reaction=m.get("reaktion") or "–"), "Manöver: Reaktion")
+            said = [sentence("kampfwerte.satz.abgewehrt", ziele, von=who, manoever=name)]
     out.update(erfolge=erfolge, treffer=treffer)
     if treffer and m.get("finte"):
         res.effects.append(Effect(who, condition=f"{FINTE}{stufe}", ends="zugende"))
         res.step(t("kampfwerte.step_feint", stufe=stufe), "Finte")
+        said.append(t("kampfwerte.satz.finte", wer=who, erfolge=FINTE_ERFOLGE))
     if treffer and schaden:
-        _schaden(res, out, actor, targets, name, stufe, roller, schaden, erfolge, bonus)
+        said += _schaden(res, out, actor, targets, name, stufe, roller, schaden, erfolge, bonus)
     if treffer and m.get("niederwerfen"):
         sw = int(data().regeln["wuchtschlag_parade"][stufe])
         tgt = targets[0]
@@ -222,11 +228,13 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
                  "Wuchtschlag", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
         if not w.gelungen:
             res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
+        said.append(t("kampfwerte.satz.steht" if w.gelungen else "kampfwerte.satz.niedergeworfen", ziel=tgt["name"]))
     if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
         finte = f"{FINTE}{finte_bonus(targets[0])}"
         res.effects += [Effect(targets[0]["name"], condition=finte, on=False),
                         Effect(targets[0]["name"], condition=finte + NEGIERT, rounds=1, ends="rundenende")]
         res.step(t("kampfwerte.step_feint_negated", target=targets[0]["name"]), "Riposte")
+        said.append(t("kampfwerte.satz.finte_negiert", ziel=targets[0]["name"]))
     if gegen is not None and (echt := vermerkt(targets[0], gegen[0])) is not None and not m.get("negiert_finte"):
         res.effects.append(Effect(targets[0]["name"], condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
     if treffer and m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # a Riposte that hit
@@ -236,15 +244,18 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
             res.effects.append(Effect(targets[0]["name"], condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
                                       ends="rundenende"))
         res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=stufe), name)
+        said.append(t("kampfwerte.satz.anhängig", ziel=targets[0]["name"], reaktion=m["reaktion"]))
     if m.get("wehrt_ab"):
-        _riposte_abwehren(res, actor, treffer)
+        said += _riposte_abwehren(res, actor, treffer)
     if treffer and m.get("entwaffnen"):
         res.effects.append(Effect(targets[0]["name"], condition="entwaffnet"))
+        said.append(t("kampfwerte.satz.entwaffnet", ziel=targets[0]["name"]))
     if treffer and m.get("stossen"):
-        _stossen(res, actor, targets, stufe, _noetig(karte))
+        said += _stossen(res, actor, targets, stufe, _noetig(karte))
     if m.get("paraden"):
         res.effects.append(Effect(who, condition="Klingenschild", rounds=1, ends="zugbeginn"))
         out["paraden"] = stufe
+        said.append(t("kampfwerte.satz.klingenschild", wer=who, n=stufe))
     if m.get("initiative"):
         alt = ini_bonus(actor)
         if alt:
@@ -252,14 +263,18 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
         res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt + stufe}"))
         out["initiative"] = stufe
         res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe, total=alt + stufe), "Mantel-Parade")
+        said.append(t("kampfwerte.satz.initiative", wer=who, stufe=stufe))
     if nach is not None:
         _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name, _noetig(karte))
+        said.append(t("kampfwerte.satz.versetzt", wer=who, q=nach[0], r=nach[1]))
     res.outcome = out
+    res.summary = clauses(said)
     return res
 
 
 def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]],
-             name: str, stufe: int, roller: Roller, schaden: str, erfolge: int, finte: int) -> None:
+             name: str, stufe: int, roller: Roller, schaden: str, erfolge: int, finte: int) -> list[str]:
+    """The damage of a hit on each target; the LP each loses as clauses of the summary."""
     m = eintrag(name)
     extra = schaden_dist_wuerfel(name, stufe)
     roll = roller.roll(f"{schaden}+{extra}W6" if extra else schaden)
@@ -269,7 +284,7 @@ def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], tar
     if m.get("waffe_art"):  # Dreckiger Rückzug, Schattendolch: "Waffenschaden mit Nahkampfwaffe/Wurfwaffe"
         res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
     res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
-    out["schaden"] = {}
+    out["schaden"], said = {}, []
     for tgt in targets:
         armour = tgt["sheet"].get("ruestung", 0)
         if m.get("ruestung_ignorieren") and erfolge >= int(m["ruestung_ignorieren"]):
@@ -279,13 +294,16 @@ def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], tar
         if lp:
             res.effects.append(Effect(tgt["name"], resource="LP", by=-lp))
         res.step(t("kampfwerte.step_hit", target=tgt["name"], armour=armour, lp=lp), "Manöver: Schaden")
+        said.append(t("kampfwerte.satz.lp" if lp else "kampfwerte.satz.keine_lp", ziel=tgt["name"], lp=lp))
+    return said
 
 
-def _riposte_abwehren(res: Resolution, actor: Mapping[str, Any], gelungen: bool) -> None:
+def _riposte_abwehren(res: Resolution, actor: Mapping[str, Any], gelungen: bool) -> list[str]:
     """Konterparade ("Kontert eine Riposte und wehrt sie ab"): when it succeeds, what the Riposte did
     to the actor is undone (its negated Finte holds again, the LP its counter-attack took come back).
-    Either way the Riposte is answered: its marks go, so a second Konterparade has nothing to undo."""
-    who = actor["name"]
+    Either way the Riposte is answered: its marks go, so a second Konterparade has nothing to undo.
+    Returns what was undone as clauses of the summary."""
+    who, said = actor["name"], []
     for c in actor.get("conditions", {}):
         if c.startswith(FINTE) and c.endswith(NEGIERT) and c[len(FINTE):-len(NEGIERT)].isdigit():
             res.effects.append(Effect(who, condition=c, on=False))
@@ -293,12 +311,15 @@ def _riposte_abwehren(res: Resolution, actor: Mapping[str, Any], gelungen: bool)
                 res.effects.append(Effect(who, condition=c[:-len(NEGIERT)]))
                 res.step(t("kampfwerte.step_feint_back", figure=who, stufe=c[len(FINTE):-len(NEGIERT)]),
                          "Konterparade")
+                said.append(t("kampfwerte.satz.finte_zurück", wer=who))
         elif c.startswith(RIPOSTE_SCHADEN) and c[len(RIPOSTE_SCHADEN):].isdigit():
             res.effects.append(Effect(who, condition=c, on=False))
             if gelungen:
                 lp = int(c[len(RIPOSTE_SCHADEN):])
                 res.effects.append(Effect(who, resource="LP", by=lp))
                 res.step(t("kampfwerte.step_riposte_parried", figure=who, lp=lp), "Konterparade")
+                said.append(t("kampfwerte.satz.lp_zurück", wer=who, lp=lp))
+    return said
 
 
 def _noetig(karte: HexKarte | None) -> HexKarte:
@@ -319,10 +340,10 @@ def _versetzen(res: Resolution, actor: Mapping[str, Any], nach: Hex, stufe: int,
 
 
 def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], stufe: int,
-             k: HexKarte) -> None:
+             k: HexKarte) -> list[str]:
     """Starker Tritt: each target [Stufe] fields straight back (stopping at the map's edge or an
-    obstacle); several targets are knocked down."""
-    here = position(actor)
+    obstacle); several targets are knocked down. Returns where each lands as clauses of the summary."""
+    here, said = position(actor), []
     for tgt in targets:
         there = position(tgt)
         d = (there[0] - here[0], there[1] - here[1])
@@ -338,3 +359,6 @@ def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mappin
         res.step(t("kampfwerte.step_placed", figure=tgt["name"], q=to[0], r=to[1]), "Starker Tritt")
         if len(targets) > 1:
             res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
+        said.append(t("kampfwerte.satz.gestoßen_nieder" if len(targets) > 1 else "kampfwerte.satz.gestoßen",
+                      ziel=tgt["name"], q=to[0], r=to[1]))
+    return said

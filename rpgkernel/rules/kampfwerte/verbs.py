@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ...messages import t
-from ..resolution import Effect, Request, Resolution, Verb
+from ...render.base import percent
+from ..resolution import Effect, Request, Resolution, Verb, sentence
 from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
 from .data import KampfwerteError, data, in_kraft
 from .initiative import ini, p_vor
@@ -49,6 +50,8 @@ def _probe(req: Request) -> Resolution:
                result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")), "Probe (Spielleitung)",
              *(() if w.roll is None else (w.roll,)), value=w.erfolge)
     res.outcome = {"erfolge": w.erfolge, "gelungen": w.gelungen}
+    res.summary = t("kampfwerte.satz.probe_gelungen" if w.gelungen else "kampfwerte.satz.probe_misslungen",
+                    wer=who, talent=name)
     return res
 
 
@@ -65,6 +68,7 @@ def _neue_runde(req: Request) -> Resolution:
         if bp["max"] > bp["value"]:
             res.effects.append(Effect(a["name"], resource="BP", by=bp["max"] - bp["value"]))
         res.step(t("kampfwerte.step_bp", figure=a["name"], bp=bp["max"]), "Bewegungspunkte")
+    res.summary = sentence("kampfwerte.satz.bp", res.actors)
     return res
 
 
@@ -76,6 +80,7 @@ def _vor(req: Request) -> Resolution:
     res.step(t("kampfwerte.step_before", figure=a["name"], ini=ini(a), target=b["name"], ini_target=ini(b),
                p=f"{p:.1%}"), "Initiative")
     res.outcome = {"p_vor": p}
+    res.summary = t("kampfwerte.satz.vor", wer=a["name"], ziel=b["name"], p=percent(p))
     return res
 
 
