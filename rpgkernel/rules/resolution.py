@@ -129,6 +129,11 @@ def sentence(key: str, subjects: Sequence[str], /, **fields: Any) -> str:
     return t(key + ("_viele" if len(subjects) > 1 else ""), wer=listing(subjects), **fields)
 
 
+def counted(key: str, n: int, /, **fields: Any) -> str:
+    """The catalogue text ``key`` for one (its ``{n}``), ``key`` + "_viele" for any other number."""
+    return t(key + ("" if n == 1 else "_viele"), n=n, **fields)
+
+
 def clauses(parts: Sequence[str]) -> str:
     """Clauses as one sentence of a summary: "A; B."."""
     return "; ".join(p for p in parts if p) + "."
