@@ -18,10 +18,10 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..resolution import Resolution
-from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, halbiert, handlungsmali, reaktion,
-                   reaktionswuerfel, wuerfeln)
-from .damage import GEISTIG, KOERPERLICH, schaden, verletzungsmalus
+from ..resolution import Resolution, clauses
+from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali,
+                   reaktion, reaktionswuerfel, wuerfeln)
+from .damage import GEISTIG, KOERPERLICH, folge_satz, schaden, schadensstufen, verletzungsmalus
 from .data import AdzError, Waffe, data
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
 from .sheet import Figur
@@ -83,6 +83,11 @@ def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller, modifikator
     order = reihenfolge(werte, roller, res)
     res.step(t("adz.initiative_order", order=", ".join(order)), "Runden")
     res.outcome = {"reihenfolge": order, "initiative": werte}
+    if len(order) == 1:
+        res.summary = clauses([t("adz.satz.initiative_einzeln", figure=order[0], wert=werte[order[0]])])
+    else:
+        res.summary = clauses([t("adz.satz.initiative", order=", ".join(
+            t("adz.satz.initiative_eintrag", figure=n, wert=werte[n]) for n in order))])
     return res
 
 
@@ -351,6 +356,16 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
         glueck_angebot(res, chain.offen(), figures)
     if left >= 1:
         schaden(res, v.record, final, plan.leiste, "Auswirkungen")
+    who = {"angreifer": a.name, "ziel": v.name}
+    if chain.angriff.erfolge < plan.mw:
+        said = [t("adz.satz.verfehlt", **who)]
+    elif left < 1:
+        said = [t("adz.satz.abgewehrt", **who)]
+    elif final == 0:
+        said = [t("adz.satz.treffer_ohne", **who)]
+    else:
+        said = [t("adz.satz.treffer", **who, schaden=schadensstufen(final, plan.leiste)), folge_satz(res, v)]
+    res.summary = clauses([*said, glueck_satz(res)])
     res.outcome = {"angriff": chain.angriff.erfolge,
                    "verteidigung": chain.verteidigung.erfolge if chain.verteidigung else None,
                    "treffer": left >= 1, "übrig": max(left, 0), "schaden_vor_widerstand": before,

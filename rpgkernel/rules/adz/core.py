@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from ...dice import Roll, Roller
 from ...messages import t
 from ...render.base import percent
-from ..resolution import Choice, Effect, Resolution
+from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
 from .data import AdzError, data
@@ -170,6 +170,12 @@ def ergebnis(res: Resolution, w: Wurf, label: str) -> None:
                    result=t("adz.success" if w.gelungen else "adz.failure")), "Erfolge", value=w.erfolge)
 
 
+def probe_satz(w: Wurf, label: str) -> str:
+    """The clause of a rolled test: "Alrik besteht die Fertigkeitsprobe mit 3 Erfolgen"."""
+    return t("adz.satz.besteht" if w.gelungen else "adz.satz.scheitert", figure=w.figur, label=label,
+             erfolge=counted("adz.satz.erfolge", w.erfolge))
+
+
 # -- the luck pool -------------------------------------------------------------------
 def p_nach_glueck(w: Wurf, glueck: int) -> float:
     """P(a failed test succeeds once ``glueck`` luck dice are added), exactly (Glückspool)."""
@@ -194,6 +200,12 @@ def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str,
         for n, keys in offers.items()))
     keys = tuple(dict.fromkeys(w.key for w in offen if w.figur in offers))
     res.choices.append(Choice("glück", label, tuple(offers), keys))
+
+
+def glueck_satz(res: Resolution) -> str:
+    """The clause of an open luck choice: who may still spend the luck pool (else "")."""
+    who = next((c.who for c in res.choices if c.key == "glück"), ())
+    return sentence("adz.satz.glueck", who) if who else ""
 
 
 def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wuerfe: Sequence[Wurf],
@@ -234,6 +246,7 @@ def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wu
 def auffuellen(figures: Sequence[Mapping[str, Any]], auf: int | None = None) -> Resolution:
     """The GM refills the luck pool (Glückspool): to GL, or to ``auf``."""
     res = Resolution("adz", "auffüllen", tuple(f["name"] for f in figures))
+    werte = []
     for record in figures:
         f = Figur(record)
         target = f.attribut("GL") if auf is None else auf
@@ -243,6 +256,8 @@ def auffuellen(figures: Sequence[Mapping[str, Any]], auf: int | None = None) -> 
         if by:
             res.effects.append(Effect(f.name, GLUECK, by))
         res.step(t("adz.refilled", figure=f.name, value=target), "Glückspool", value=target)
+        werte.append(t("adz.satz.wert", figure=f.name, wert=target))
+    res.summary = clauses([t("adz.satz.auffuellen", werte=", ".join(werte))])
     return res
 
 
@@ -333,6 +348,7 @@ def probe(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping
     w = wuerfeln(res, "probe", figur, plan.wuerfel, plan.mw, roller, "Erfolge", plan.label, plan.zulassen)
     if w is None:
         res.outcome = {"gelungen": False, "unmöglich": True, "würfel": plan.wuerfel, "mindestwurf": plan.mw}
+        res.summary = clauses([t("adz.satz.unmoeglich", figure=figur.name, label=plan.label)])
         return res
     ergebnis(res, w, plan.label)
     if glueck:
@@ -341,6 +357,7 @@ def probe(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping
     elif glueck is None and not w.gelungen:
         glueck_angebot(res, [w], {figur.name: figur})
     res.outcome = {"gelungen": w.gelungen, "erfolge": w.erfolge, "würfel": w.wuerfel, "mindestwurf": plan.mw}
+    res.summary = clauses([probe_satz(w, plan.label), glueck_satz(res)])
     return res
 
 
@@ -409,4 +426,11 @@ def vergleich(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, seite_
         glueck_angebot(res, [w for k, w in zip("ab", wuerfe) if winner != k], figures)
     res.outcome = {"sieger": names.get(winner), "ergebnis": "sieg" if winner in names else winner,
                    "erfolge": {names["a"]: wuerfe[0].erfolge, names["b"]: wuerfe[1].erfolge}}
+    if winner in names:
+        won, lost = (wuerfe[0], wuerfe[1]) if winner == "a" else (wuerfe[1], wuerfe[0])
+        said = t("adz.satz.vergleich_sieg", sieger=won.figur, gegner=lost.figur, a=won.erfolge, b=lost.erfolge)
+    else:
+        said = t(f"adz.satz.vergleich_{winner}", a_name=names["a"], b_name=names["b"], a=wuerfe[0].erfolge,
+                 b=wuerfe[1].erfolge)
+    res.summary = clauses([said, glueck_satz(res)])
     return res

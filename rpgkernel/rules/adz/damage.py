@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, counted
 from .data import AdzError, data
 from .sheet import Figur
 
@@ -108,11 +108,32 @@ def _condition(res: Resolution, figur: Figur, name: str) -> None:
         res.effects.append(Effect(figur.name, condition=name))
 
 
+def schadensstufen(n: int, track: str) -> str:
+    """``1 Stufe körperlichen Schaden``, ``3 Stufen geistigen Schaden`` (for the card's sentence)."""
+    return counted("adz.satz.stufen", n, art=t(f"adz.satz.art_{track}"))
+
+
+def folge_satz(res: Resolution, figur: Figur) -> str:
+    """The clause saying what the damage leaves the figure: beyond the last step, near death,
+    unconscious (else "")."""
+    now = set(figur.conditions) | {e.condition for e in res.effects if e.figure == figur.name and e.on}
+    for cond, key in ((JENSEITS, "adz.satz.jenseits"), (TOD_NAHE, "adz.satz.tod_nahe"),
+                      (BEWUSSTLOS, "adz.satz.bewusstlos")):
+        if cond in now:
+            return t(key, figure=figur.name)
+    return ""
+
+
 def schaden_nehmen(figure: Mapping[str, Any], menge: int, track: str = KOERPERLICH) -> Resolution:
     """Damage from anything but a melee chain or spell: steps marked on a track."""
     res = Resolution("adz", "schaden", (figure["name"],))
     schaden(res, figure, menge, track)
     res.outcome = {"schaden": menge, "leiste": leiste(track)}
+    if menge:
+        said = t("adz.satz.schaden", figure=figure["name"], schaden=schadensstufen(menge, leiste(track)))
+        res.summary = clauses([said, folge_satz(res, Figur(figure))])
+    else:
+        res.summary = clauses([t("adz.satz.kein_schaden", figure=figure["name"])])
     return res
 
 
@@ -147,11 +168,18 @@ def heilung(figure: Mapping[str, Any], stufen: int, track: str = KOERPERLICH, ph
     if healed:
         res.effects.append(Effect(figur.name, track, healed))
     after = {tr: figur.resource(tr) + (healed if tr == track else 0) for tr in LEISTEN}
+    said = [t("adz.satz.heilung_magisch" if magisch else "adz.satz.heilung", figure=figur.name,
+              schaden=schadensstufen(healed, track)) if healed else
+            t("adz.satz.heilung_nichts", figure=figur.name, art=t(f"adz.satz.art_{track}"))]
     if after[KOERPERLICH] > 0:
         for cond in (TOD_NAHE, JENSEITS):
             if cond in figur.conditions:
                 res.effects.append(Effect(figur.name, condition=cond, on=False))
     if all(v > 0 for v in after.values()) and BEWUSSTLOS in figur.conditions:
         res.effects.append(Effect(figur.name, condition=BEWUSSTLOS, on=False))
+        said.append(t("adz.satz.wach", figure=figur.name))
+    elif any(not e.on for e in res.effects):
+        said.append(t("adz.satz.gerettet", figure=figur.name))
     res.outcome = {"geheilt": healed, "leiste": track, "frei": after[track]}
+    res.summary = clauses(said)
     return res

@@ -17,10 +17,10 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, counted
 from .core import (GLUECK, KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen,
-                   handlungsmali, mindestwurf, vergleiche, wuerfeln)
-from .damage import GEISTIG, schaden, verletzungsmalus
+                   glueck_satz, handlungsmali, mindestwurf, vergleiche, wuerfeln)
+from .damage import GEISTIG, folge_satz, schaden, schadensstufen, verletzungsmalus
 from .data import AdzError, data
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
 from .sheet import Figur
@@ -227,11 +227,12 @@ def zaubern(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mappi
     if plan.trivial:
         res.step(t("adz.trivial", figure=f.name), "Triviale Zauber")
         res.outcome = {"gelungen": True, "trivial": True, "erfolge": 1, "kp": plan.kp, "geistiger_schaden": 0}
-        _halten(res, f, plan, aufrecht)
+        res.summary = clauses([t("adz.satz.trivial", figure=f.name, spell=plan.name), _halten(res, f, plan, aufrecht)])
         return res
     spell = _Zauber(plan, roller)
     if spell.test is None:
         res.outcome = {"gelungen": False, "unmöglich": True, "kp": plan.kp}
+        res.summary = clauses([t("adz.satz.zauber_unmoeglich", figure=f.name, spell=_gezielt(plan))])
         return res
     figures = {f.name: f, **({plan.ziel.name: plan.ziel} if plan.ziel else {})}
     if glueck:
@@ -252,18 +253,45 @@ def zaubern(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mappi
         res.step(t("adz.no_drain"), "Krafteinsatz")
     if glueck is None:
         glueck_angebot(res, spell.offen(), figures)
-    if spell.wirkt():
-        _halten(res, f, plan, aufrecht)
+    held = _halten(res, f, plan, aufrecht) if spell.wirkt() else ""
     res.outcome = {"gelungen": spell.test.gelungen, "erfolge": spell.test.erfolge,
                    "überzählig": spell.test.ueberzaehlig, "wirkt": spell.wirkt(), "kp": plan.kp,
                    "entzug": spell.entzug.erfolge if spell.entzug else None, "geistiger_schaden": damage}
+    res.summary = clauses([_zauber_satz(spell), *(_entzug_saetze(res, f, damage) if spell.entzug else ()), held,
+                           glueck_satz(res)])
     return res
 
 
-def _halten(res: Resolution, f: Figur, plan: Zauberplan, aufrecht: bool) -> None:
-    if aufrecht:
-        res.effects.append(Effect(f.name, condition=KONZENTRATION + plan.name))
-        res.step(t("adz.maintained", figure=f.name, spell=plan.name), "Wirkungsdauer")
+def _gezielt(plan: Zauberplan) -> str:
+    """The spell's name, with its target if it has one ("Humanoid beherrschen auf Ork")."""
+    return t("adz.satz.zauber_auf", spell=plan.name, ziel=plan.ziel.name) if plan.ziel else plan.name
+
+
+def _zauber_satz(spell: _Zauber) -> str:
+    """The clause of a rolled spell: failed, resisted by its target, or worked."""
+    plan, test = spell.plan, spell.test
+    who = {"figure": plan.test.figur.name, "erfolge": counted("adz.satz.erfolge", test.erfolge)}
+    if not test.gelungen:
+        return t("adz.satz.zauber_misslingt", **who, spell=_gezielt(plan))
+    if not spell.wirkt():
+        return t("adz.satz.zauber_widerstanden", **who, spell=plan.name, ziel=plan.ziel.name)
+    return t("adz.satz.zauber", **who, spell=_gezielt(plan))
+
+
+def _entzug_saetze(res: Resolution, f: Figur, damage: int) -> tuple[str, ...]:
+    """The clauses of a drain roll: the mental damage and what it leaves the caster."""
+    if not damage:
+        return (t("adz.satz.entzug_ohne", figure=f.name),)
+    return t("adz.satz.entzug", figure=f.name, schaden=schadensstufen(damage, GEISTIG)), folge_satz(res, f)
+
+
+def _halten(res: Resolution, f: Figur, plan: Zauberplan, aufrecht: bool) -> str:
+    """Maintain the spell by concentration (if ``aufrecht``); the clause saying so."""
+    if not aufrecht:
+        return ""
+    res.effects.append(Effect(f.name, condition=KONZENTRATION + plan.name))
+    res.step(t("adz.maintained", figure=f.name, spell=plan.name), "Wirkungsdauer")
+    return t("adz.satz.aufrecht", figure=f.name, spell=plan.name)
 
 
 def erneuern(figure: Mapping[str, Any], roller: Roller, kp: int | None = None, stufe: int | None = None,
@@ -288,6 +316,9 @@ def erneuern(figure: Mapping[str, Any], roller: Roller, kp: int | None = None, s
     if glueck is None and damage > 0:
         glueck_angebot(res, [w], {f.name: f})
     res.outcome = {"kp": power, "entzug": w.erfolge, "geistiger_schaden": damage}
+    renewed = (t("adz.satz.erneuern", figure=f.name, spell=name) if name else
+               t("adz.satz.erneuern_ohne_name", figure=f.name))
+    res.summary = clauses([renewed, *_entzug_saetze(res, f, damage), glueck_satz(res)])
     return res
 
 
@@ -301,4 +332,5 @@ def beenden(figure: Mapping[str, Any], name: str) -> Resolution:
     res = Resolution("adz", "beenden", (f.name,))
     res.effects.append(Effect(f.name, condition=cond, on=False))
     res.step(t("adz.ended", figure=f.name, spell=name), "Wirkungsdauer")
+    res.summary = clauses([t("adz.satz.beendet", figure=f.name, spell=name)])
     return res
