@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, counted
 from .angeboren import sinnes_eintraege
 from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
 from .einstellungen import Einstellungen, standard
@@ -116,4 +116,14 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
             below[skill] = wm
             res.step(t("midgard.age_skill", skill=skill, why=why), "Lernen von Fertigkeiten")
     res.outcome["unter_mindestwert"] = below
+    changed = [t("midgard.satz.eintrag", was=k.capitalize(), wert=v) for k, v in values.items()] + [
+        t("midgard.satz.sinn", was=s, wert=v) for s, v in senses.items()]
+    aged = (t("midgard.satz.altern", figure=who, bis=bis, werte=", ".join(changed)) if changed else
+            t("midgard.satz.altern_gleich", figure=who, bis=bis))
+    death = ""
+    if "tod_in_jahren" in res.outcome:
+        years = res.outcome["tod_in_jahren"]
+        death = (t("midgard.satz.tod_0", figure=who, shown=angezeigt) if years == 0 else
+                 counted("midgard.satz.tod", years, figure=who, shown=angezeigt))
+    res.summary = clauses([aged, death, t("midgard.satz.unter_mindestwert", skills=", ".join(below)) if below else ""])
     return res

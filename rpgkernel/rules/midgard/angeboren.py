@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Choice, Effect, Resolution
+from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .core import MidgardError, eintraege, name
 from .einstellungen import Einstellungen, standard
 from .tabellen import zeile
@@ -59,6 +59,8 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
     taken = list((decisions or {}).get(CHOICE, ()))
     if free and CHOICE not in (decisions or {}):
         res.choices.append(Choice(CHOICE, t("midgard.choice_innate", n=free), (who,), tuple(names)))
+        res.summary = clauses([counted("midgard.satz.angeboren_wahl", free, figure=who,
+                                       ability=found[0]["faehigkeit"])])
         return res
     for k in range(free):
         if k < len(taken):
@@ -77,4 +79,7 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
         sheet["fertigkeiten"] = sinnes_eintraege(figure, senses)
     res.outcome = {"fähigkeiten": abilities, "sinne": senses}
     res.effects.append(Effect(who, sheet=sheet))
+    left = free - len(taken)
+    res.summary = clauses([sentence("midgard.satz.angeboren", [r["faehigkeit"] for r in found], figure=who),
+                           counted("midgard.satz.wahl_offen", left, figure=who) if left > 0 else ""])
     return res

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses
 from .core import MidgardError, attribut, name
 
 RULE = "Tragkraft und Belastung"
@@ -58,4 +58,6 @@ def belastung(figure: Mapping[str, Any], gewicht: Any) -> Resolution:
     if label in ZUSTAENDE and label not in have:
         res.effects.append(Effect(who, condition=label))
     res.outcome = {"tk": tragkraft(st), "belastung": label}
+    key = "midgard.satz.kraftakt" if label == UEBERMAESSIG else "midgard.satz.belastung"
+    res.summary = clauses([t(key, figure=who, label=label, tk=tragkraft(st))])
     return res

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from ...dice import Dist, Roller, dist
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses
 from .core import MidgardError, attribut, feld, name
 from .einstellungen import Einstellungen, standard
 from .tabellen import GRENZE, Stufe, stufe, zeile
@@ -138,6 +138,8 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
                    value=values[key]), RULE_KAUF, roll, value=values[key])
     res.outcome = {"rasse": race, "kosten": total, "werte": values}
     res.effects.append(Effect(name(figure), sheet={"rasse": race, **values}))
+    res.summary = clauses([t("midgard.satz.attribute", figure=name(figure), rasse=race, werte=", ".join(
+        t("midgard.satz.eintrag", was=key.capitalize(), wert=v) for key, v in values.items()))])
     return res
 
 
@@ -183,6 +185,9 @@ def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | Non
     res.outcome = {"lp": roll.total, "abb_änderung": abb}
     res.effects.append(Effect(name(figure), sheet={"lp": roll.total, **({"abb": feld(figure, "abb", 0) + abb}
                                                                          if abb else {})}))
+    has = (t("midgard.satz.lp_abb", figure=name(figure), lp=roll.total, abb=feld(figure, "abb", 0) + abb) if abb
+           else t("midgard.satz.lp", figure=name(figure), lp=roll.total))
+    res.summary = clauses([has])
     return res
 
 
@@ -232,4 +237,6 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
     res.step(t("midgard.ap_rolled", expr=expr, total=roll.total), RULE_AP, roll, value=roll.total)
     res.outcome = {"ap": old + roll.total, "gewürfelt": roll.total}
     res.effects.append(Effect(name(figure), sheet={"ap": old + roll.total, "grad": grad}))
+    res.summary = clauses([t("midgard.satz.ap_mehr" if von else "midgard.satz.ap", figure=name(figure), grad=grad,
+                               ap=old + roll.total, mehr=roll.total, von=von)])
     return res

@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
-from ..resolution import Choice, Effect, Resolution
+from ..resolution import Choice, Effect, Resolution, clauses, sentence
 from .core import MidgardError, ressource
 
 RESOURCE = "GG"
@@ -63,10 +63,11 @@ class Wurfkette:
         return self.points.get(who, 0) - self.spent[who]
 
     def wurf(self, expr: str, label: str, beteiligte: Sequence[str], rule: str,
-             text: Callable[[Roll], str]) -> Roll:
+             text: Callable[[Roll], str], said: Callable[[Roll], str]) -> Roll:
         """Roll ``expr`` for ``label`` (a step ``text(roll)`` per roll); offer grace to ``beteiligte``.
 
-        Raises ``Offen`` while a grace decision is still to be taken.
+        Raises ``Offen`` while a grace decision is still to be taken; the card's sentence then says
+        the roll (the clause ``said(roll)``) and who may have it repeated.
         """
         roll = self._roll(expr, rule, text)
         while True:
@@ -83,6 +84,7 @@ class Wurfkette:
                                                holders))
                 self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
                                                t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}")))
+                self.res.summary = clauses([said(roll), sentence("midgard.satz.gnade", holders)])
                 raise Offen()
             who = (answer.get("figures") or [""])[0]
             if who not in holders:

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .core import MidgardError, feld, name
 
 RULE = "Neue Initiativeregelung für Kämpfe"
@@ -119,6 +119,11 @@ def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *,
     order = sorted(values, key=lambda n: (-values[n], n))
     res.step(t("midgard.initiative_order", order=", ".join(f"{n} {values[n]}" for n in order)), RULE)
     res.outcome = {"initiative": values, "reihenfolge": order}
+    if len(order) == 1:
+        res.summary = clauses([t("midgard.satz.initiative_einzeln", figure=order[0], wert=values[order[0]])])
+    else:
+        res.summary = clauses([t("midgard.satz.initiative", order=", ".join(
+            t("midgard.satz.initiative_eintrag", figure=n, wert=values[n]) for n in order))])
     return res
 
 
@@ -140,6 +145,7 @@ def anfuehrer(leader: Mapping[str, Any], followers: Sequence[Mapping[str, Any]])
             res.effects.append(Effect(name(f), condition=FOLGT + who))
     res.step(t("midgard.leader_named", figure=who, tactics=feld(leader, "kampftaktik", 0), followers=", ".join(names)),
              RULE)
+    res.summary = clauses([t("midgard.satz.anfuehrer", figure=who, gefolge=listing(names))])
     return res
 
 
@@ -157,6 +163,7 @@ def eigene(figures: Sequence[Mapping[str, Any]], dauerhaft: bool = False) -> Res
         else:
             res.effects.append(Effect(name(f), condition=EIGENE, rounds=1, ends="rundenbeginn"))
             res.step(t("midgard.follower_opts_out", figure=name(f), leader=lead), RULE)
+    res.summary = clauses([sentence("midgard.satz.verlaesst" if dauerhaft else "midgard.satz.eigene", res.actors)])
     return res
 
 
@@ -166,6 +173,7 @@ def abwarten(figures: Sequence[Mapping[str, Any]]) -> Resolution:
     for f in figures:
         res.effects.append(Effect(name(f), condition=WARTET, rounds=1, ends="rundenende"))
         res.step(t("midgard.holds", figure=name(f)), RULE)
+    res.summary = clauses([sentence("midgard.satz.abwarten", res.actors)])
     return res
 
 

@@ -25,12 +25,12 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
 from ...messages import t
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
 from .einstellungen import Einstellungen, standard
 from .gnade import Offen, Wurfkette
-from .kritisch import tabelle_wuerfeln
-from .proben import ew_text, ww_text
+from .kritisch import tabelle_satz, tabelle_wuerfeln
+from .proben import ew_satz, ew_text, ww_satz, ww_text
 from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
 
 VOLLE_ABWEHR = "volle Abwehr"
@@ -137,10 +137,12 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     chain = Wurfkette(res, roller, decisions or {}, {a_name: angreifer, v_name: verteidiger}, ohne_gnade)
     both = [a_name, v_name]
     ew_label = t("midgard.ew_label", what=t("midgard.attack_with", weapon=weapon.name))
+    ew_gegen = t("midgard.satz.angriff_gegen", label=ew_label, ziel=v_name)
     ww_label = t("midgard.ww_label", what=t("midgard.defence"))
     try:
         a_roll = chain.wurf("W20", ew_label, both, "Grundwürfe (Vorgabe)",
-                            lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln))
+                            lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln),
+                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln))
         a_total = a_roll.total + ew_wert
         res.outcome = {"angriff": a_total, "kritisch": kritisch(a_roll.total, regeln)}
         if not ew_gelingt(a_roll.total, a_total, regeln):
@@ -149,16 +151,20 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
                 res.step(t("midgard.attack_fumble", figure=a_name), "Grundwürfe (Vorgabe)")
                 _tabelle(res, chain, cfg, "fehler_angriff", a_name, [a_name])
             res.effects += chain.effekte()
+            missed = "midgard.satz.verfehlt_krit" if kritisch(a_roll.total, regeln) else "midgard.satz.verfehlt"
+            res.summary = clauses([t(missed, angreifer=a_name, ziel=v_name), *_tabellen(res)])
             return res
         if multi:
             res.step(t("midgard.multi_defence", figure=v_name, n=nummer, wm=multi,
                        how=t("midgard.multi_flat") if flat else t("midgard.multi_full") if volle else ""), RULE_MEHR)
         d_roll = chain.wurf("W20", ww_label, both, "Grundwürfe (Vorgabe)",
-                            lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln))
+                            lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
+                            lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln))
         d_total = d_roll.total + abwehr + ww_wm
         defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
         damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
-                            lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total))
+                            lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total),
+                            lambda r: t("midgard.satz.schaden_wurf", figure=a_name, total=r.total, ziel=v_name))
         if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
             res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
             _tabelle(res, chain, cfg, "treffer", v_name, both)
@@ -172,6 +178,11 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, rs, schild_ap, ap_now, has_ap, regeln)
     res.effects += chain.effekte()
     return res
+
+
+def _tabellen(res: Resolution) -> list[str]:
+    """The clauses of the rows taken on the GM's critical tables in this attack."""
+    return [tabelle_satz(row) for row in res.outcome.get("kritische_tabellen", ())]
 
 
 def _tabelle(res: Resolution, chain: Wurfkette, cfg: Einstellungen, situation: str, who: str,
@@ -212,6 +223,30 @@ def _verlust(res: Resolution, verteidiger: Mapping[str, Any], defended: bool, a_
     for key, loss in (("LP", lp), ("AP", ap)):
         if loss and key in own:
             res.effects.append(Effect(v, key, -loss))
+    d_krit = kritisch(d_roll.total, regeln)
+    res.summary = clauses([_treffer_satz(res, defended, d_krit, lp, ap),
+                           t("midgard.satz.abwehr_patzer", ziel=v) if d_krit == "kritischer Fehler" else "",
+                           *_tabellen(res), _leer_satz(verteidiger, lp, ap)])
+
+
+def _treffer_satz(res: Resolution, defended: bool, d_krit: str | None, lp: int, ap: int) -> str:
+    """The clause of an attack that hit: a light hit (defended: AP only) or a heavy one (LP and AP)."""
+    who = {"angreifer": res.actors[0], "ziel": res.targets[0]}
+    if defended:
+        if d_krit == "kritischer Erfolg":
+            return t("midgard.satz.abgewehrt_krit", **who)
+        return t("midgard.satz.abgewehrt", **who, ap=ap) if ap else t("midgard.satz.abgewehrt_ohne", **who)
+    how = t("midgard.satz.kritisch" if res.outcome["kritisch"] == "kritischer Erfolg" else "midgard.satz.schwer")
+    if not lp and not ap:
+        return t("midgard.satz.treffer_ohne", **who, wie=how)
+    return t("midgard.satz.angriff_treffer", **who, wie=how, lp=lp, ap=ap)
+
+
+def _leer_satz(verteidiger: Mapping[str, Any], lp: int, ap: int) -> str:
+    """The clause saying the defender has no LP or AP left (else "")."""
+    own = verteidiger.get("resources") or {}
+    out = [key for key, loss in (("LP", lp), ("AP", ap)) if loss and key in own and own[key]["value"] - loss <= 0]
+    return t(f"midgard.satz.keine_{'_'.join(out).lower()}", figure=name(verteidiger)) if out else ""
 
 
 def volle_abwehr(figure: Mapping[str, Any]) -> Resolution:
@@ -220,4 +255,5 @@ def volle_abwehr(figure: Mapping[str, Any]) -> Resolution:
     res = Resolution("midgard", "volle_abwehr", (name(figure),))
     res.effects.append(Effect(name(figure), condition=VOLLE_ABWEHR, rounds=1, ends="rundenende"))
     res.step(t("midgard.full_defence", figure=name(figure)), RULE_MEHR)
+    res.summary = clauses([t("midgard.satz.volle_abwehr", figure=name(figure))])
     return res

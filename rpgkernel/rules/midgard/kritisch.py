@@ -9,7 +9,7 @@ like every other - and its row shown; otherwise the critical is only named.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...dice import Roll
 from ...messages import t
@@ -35,5 +35,11 @@ def tabelle_wuerfeln(chain: Wurfkette, cfg: Einstellungen, situation: str, who: 
 
     roll = chain.wurf(table["wuerfel"], title, beteiligte, RULE,
                       lambda r: t("midgard.crit_row", figure=who, table=title, die=table["wuerfel"], face=r.total,
-                                  text=row(r)["text"]))
+                                  text=row(r)["text"]),
+                      lambda r: tabelle_satz({"tabelle": situation, "zeile": row(r)["text"]}))
     return {"tabelle": situation, "wurf": roll.total, "zeile": row(roll)["text"]}
+
+
+def tabelle_satz(row: Mapping[str, Any]) -> str:
+    """The clause of a row taken on a GM's critical table: "Kritischer Treffer: Arm gebrochen"."""
+    return t("midgard.satz.tabelle", tabelle=t(f"midgard.crit_{row['tabelle']}"), zeile=row["zeile"].removesuffix("."))

@@ -12,7 +12,7 @@ import math
 from typing import Any, Mapping
 
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Resolution, clauses
 from .core import MidgardError, attribut, name
 from .einstellungen import Einstellungen, standard
 from .tabellen import KATEGORIEN
@@ -73,6 +73,7 @@ def fertigkeit_lernen(figure: Mapping[str, Any], fertigkeit: str, kategorie: str
         if cat is None:
             res.step(t("midgard.learn_impossible", figure=name(figure), skill=key), RULE)
             res.outcome = {"fertigkeit": key, "kategorie": None, "möglich": False, "wm": wm}
+            res.summary = clauses([t("midgard.satz.lernen_unmoeglich", figure=name(figure), skill=key)])
             return res
         res.step(t("midgard.learn_shift", skill=key, old=kategorie, new=cat, wm=wm), RULE)
     costs = table[key]["kosten"]
@@ -81,8 +82,11 @@ def fertigkeit_lernen(figure: Mapping[str, Any], fertigkeit: str, kategorie: str
     fp = costs[cat]
     res.step(t("midgard.learn_cost", figure=name(figure), skill=key, category=cat, fp=fp), RULE, value=fp)
     res.outcome = {"fertigkeit": key, "kategorie": cat, "möglich": True, "fp": fp, "wm": wm}
+    learnt = t("midgard.satz.lernen", figure=name(figure), skill=key, category=cat, fp=fp)
     if von_spielerfigur:
         ep = math.ceil(fp * 2 / 3)
         res.step(t("midgard.learn_from_pc", fp=fp, ep=ep), "Lernen von Spielercharakteren", value=ep)
         res.outcome.update({"ep": ep, "gold": 0})
+        learnt = t("midgard.satz.lernen_spielerfigur", figure=name(figure), skill=key, category=cat, fp=fp, ep=ep)
+    res.summary = clauses([learnt, t("midgard.satz.lernen_wm", wm=wm) if wm else ""])
     return res

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Resolution, clauses
 from .core import (
     Grundregeln,
     MidgardError,
@@ -29,7 +29,7 @@ from .core import (
 )
 from .einstellungen import Einstellungen, standard
 from .gnade import Offen, Wurfkette
-from .kritisch import tabelle_wuerfeln
+from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .lernen import mindest_wm
 from .tabellen import zeile
 
@@ -70,6 +70,29 @@ def _krit_text(face: int, regeln: Grundregeln) -> str:
 
 def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
+
+
+_KRIT = {"kritischer Erfolg": "midgard.satz.krit_erfolg", "kritischer Fehler": "midgard.satz.krit_fehler"}
+
+
+def wurf_satz(who: str, label: str, ok: bool, total: int, krit: str | None = None, gegen: int | None = None) -> str:
+    """The clause of an EW, WW or PW: "Marvelus besteht den EW: Balancieren (23)"."""
+    wert = (t("midgard.satz.gegen", total=total, gegen=gegen) if gegen is not None else
+            t("midgard.satz.wert", total=total))
+    if krit:
+        wert = t("midgard.satz.mit_krit", wert=wert, krit=t(_KRIT[krit]))
+    return t("midgard.satz.besteht" if ok else "midgard.satz.scheitert", figure=who, label=label, wert=wert)
+
+
+def ew_satz(who: str, label: str, roll: Roll, wert: int, wm: int, regeln: Grundregeln) -> str:
+    total = roll.total + wert + wm
+    return wurf_satz(who, label, ew_gelingt(roll.total, total, regeln), total, kritisch(roll.total, regeln))
+
+
+def ww_satz(who: str, label: str, roll: Roll, wert: int, wm: int, gegen: int, regeln: Grundregeln) -> str:
+    total = roll.total + wert + wm
+    return wurf_satz(who, label, ww_gelingt(roll.total, total, gegen, regeln), total, kritisch(roll.total, regeln),
+                     gegen)
 
 
 def ew_text(who: str, label: str, roll: Roll, wert: int, wm: int, regeln: Grundregeln) -> str:
@@ -118,8 +141,8 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
         return res
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
     try:
-        roll = chain.wurf("W20", label, [who], GRUND,
-                          lambda r: ew_text(who, label, r, wert, wm, cfg.regeln))
+        roll = chain.wurf("W20", label, [who], GRUND, lambda r: ew_text(who, label, r, wert, wm, cfg.regeln),
+                          lambda r: ew_satz(who, label, r, wert, wm, cfg.regeln))
         krit = kritisch(roll.total, cfg.regeln)
         row = krit and tabelle_wuerfeln(chain, cfg, "erfolg" if krit == "kritischer Erfolg" else "fehler", who,
                                         [who])
@@ -131,6 +154,7 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
     if row:
         res.outcome["kritische_tabelle"] = row
     res.effects += chain.effekte()
+    res.summary = clauses([ew_satz(who, label, roll, wert, wm, cfg.regeln), tabelle_satz(row) if row else ""])
     return res
 
 
@@ -157,8 +181,8 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
         return res
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
     try:
-        roll = chain.wurf("W20", label, [who], GRUND,
-                          lambda r: ww_text(who, label, r, wert, wm, gegen, cfg.regeln))
+        roll = chain.wurf("W20", label, [who], GRUND, lambda r: ww_text(who, label, r, wert, wm, gegen, cfg.regeln),
+                          lambda r: ww_satz(who, label, r, wert, wm, gegen, cfg.regeln))
         krit = kritisch(roll.total, cfg.regeln)
         row = (tabelle_wuerfeln(chain, cfg, "fehler_abwehr", who, [who])
                if krit == "kritischer Fehler" and key == "abwehr" else None)
@@ -170,6 +194,7 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
     if row:
         res.outcome["kritische_tabelle"] = row
     res.effects += chain.effekte()
+    res.summary = clauses([ww_satz(who, label, roll, wert, wm, gegen, cfg.regeln), tabelle_satz(row) if row else ""])
     return res
 
 
@@ -190,10 +215,14 @@ def pw(figure: Mapping[str, Any], roller: Roller | None, *, eigenschaft: str, wm
     def text(r: Roll) -> str:
         return t("midgard.pw", figure=who, what=label, face=r.total, value=value,
                  result=t("midgard.success" if r.total <= value else "midgard.failure"))
+
+    def said(r: Roll) -> str:
+        return wurf_satz(who, label, r.total <= value, r.total, gegen=value)
     try:
-        roll = chain.wurf(cfg.regeln.pw_wuerfel, label, [who], GRUND, text)
+        roll = chain.wurf(cfg.regeln.pw_wuerfel, label, [who], GRUND, text, said)
     except Offen:
         return res
     res.outcome = {"erfolg": roll.total <= value, "wurf": roll.total, "wert": value}
     res.effects += chain.effekte()
+    res.summary = clauses([said(roll)])
     return res

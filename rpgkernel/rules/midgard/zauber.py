@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..resolution import Resolution
+from ..resolution import Resolution, clauses, counted, listing
 from .core import MidgardError, feld, name
 from .einstellungen import Einstellungen, standard
 from .proben import ew
@@ -84,6 +84,8 @@ def zauber_lernen(figure: Mapping[str, Any], sprueche: Sequence[str], *, erschaf
         raise MidgardError(t("midgard.templar_limit", n=len(sprueche), limit=ORDENSKRIEGER_HOECHSTENS))
     res.step(t("midgard.spells_total", total=total), RULE_ZAUBER, value=total)
     res.outcome = {"lernpunkte": total, "sprüche": list(sprueche)}
+    res.summary = clauses([counted("midgard.satz.sprueche", total, figure=name(figure), spells=listing(sprueche))
+                           if sprueche else t("midgard.satz.keine_sprueche", figure=name(figure))])
     return res
 
 
@@ -137,6 +139,9 @@ def beschwoerungslehre(figure: Mapping[str, Any], ziel: str, form: str = "Beschw
     res.step(t("midgard.summon_category", klasse=klasse, form=form, ziel=ziel,
                category=t(f"midgard.category_{(cat or 'keine').lower()}")), RULE_BESCHWOERUNG)
     res.outcome = {"kategorie": cat}
+    res.summary = clauses([t("midgard.satz.lehre", figure=name(figure), form=form, ziel=ziel,
+                               category=t(f"midgard.category_{cat.lower()}")) if cat else
+                           t("midgard.satz.lehre_keine", figure=name(figure), form=form, ziel=ziel)])
     return res
 
 
@@ -157,6 +162,9 @@ def beschwoerung(figure: Mapping[str, Any], roller: Roller | None, *, grad: int,
     res.step(t("midgard.summon_sacrifice", opfer=opfer, wm=wm), RULE_BESCHWOERUNG, value=wm)
     res.outcome = {"dauer_minuten": grad * MINUTEN_JE_GRAD, "wirkungsdauer_stunden": WIRKUNGSDAUER_STUNDEN,
                    "wm_fesselung": wm}
+    summoned = t("midgard.satz.beschwoerung", figure=name(figure), grad=grad, minuten=grad * MINUTEN_JE_GRAD,
+                     stunden=WIRKUNGSDAUER_STUNDEN)
+    res.summary = clauses([summoned])
     if fesselung is None:
         return res
     binding = ew(figure, roller, fertigkeit=t("midgard.binding"), wert=fesselung, wm=wm, decisions=decisions,
@@ -167,4 +175,5 @@ def beschwoerung(figure: Mapping[str, Any], roller: Roller | None, *, grad: int,
     res.effects += binding.effects
     if binding.outcome:
         res.outcome["fesselung"] = binding.outcome["erfolg"]
+    res.summary = clauses([summoned, binding.summary.removesuffix(".")])
     return res
