@@ -447,6 +447,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "share.nb_sheet": "## Bogen\n\nÄnderungen prüft das Regelwerk; *Speichern* übernimmt sie.",
         "share.nb_tray": "## Würfelschale\n\nEinen Ausdruck eingeben (`W20+5`, `3W6`, `{{W8,W4}}kh1`) und würfeln – oder die echten Würfel eintragen.",
         "share.nb_journal": "## Journal\n\nAlles, was in diesem Notizbuch gewürfelt und geändert wurde.",
+        "share.notebook_unreadable": "Das Spielernotizbuch {file!r} ließ sich nicht lesen: {error}. Es muss im selben Ordner liegen und denselben Namen tragen wie beim Teilen.",
+        "share.notebook_no_figure": "Das Notizbuch {file!r} trägt keine Figur: Die Spielleitung schreibt Spielernotizbücher mit %rpg teilen FIGUR.",
         "magic.open_quote": "Ein Anführungszeichen wird nicht geschlossen.",
         "magic.usage": "Aufruf: {usage}",
         "magic.bad_option": "Unbekannte Option {option!r}.",

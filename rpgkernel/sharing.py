@@ -4,7 +4,7 @@
 (campaign data ``binder``); ``%rpg teilen FIGUR`` writes a notebook for one
 character and gives the Binder link that opens it once it is pushed. The
 player's notebook carries a snapshot of the character (sheet, resources,
-conditions) and opens its own campaign file, so it runs anywhere.
+conditions) as data in its metadata and opens its own campaign file, so it runs anywhere.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import quote, urlsplit
 
+from . import rules
 from .errors import RpgError
 from .messages import t
 from .render.base import style
@@ -27,6 +28,7 @@ from .state.transaction import TICKS
 
 BINDER_SERVER = "https://mybinder.org"
 DATA_KEY = "binder"
+METADATA = "rpgkernel"   # the player notebook's metadata key: the figure it carries
 _ENDS = {tick: word for word, tick in TICKS.items()}
 _GITHUB = re.compile(r"^(?:https?://github\.com/|gh/)?([\w.-]+)/([\w.-]+?)(?:\.git)?/?$")
 
@@ -84,26 +86,44 @@ def configured(campaign: Campaign) -> Binder | None:
 
 
 def snapshot(campaign: Campaign, name: str) -> dict[str, Any]:
-    """What a player's notebook carries of ``name``: ruleset, sheet, resources, conditions."""
+    """What a player's notebook carries of ``name``: an allow-list of what the player's sheet
+    shows (ruleset, the sheet's fields, resources, conditions), nothing else of the record."""
     campaign.figure(name)  # a German error for an unknown figure
     record = model.seen_by_rules(campaign.state, name)
     assert record is not None
+    sheet = rules.get(record.get("ruleset")).sheet
     conditions = {}
     for cname, c in record.get("conditions", {}).items():
         spec = {"runden": c["remaining"], "endet": _ENDS[c["tick"]]} if c.get("remaining") else {}
         conditions[cname] = spec
-    return {"name": record["name"], "ruleset": record.get("ruleset"), "sheet": record.get("sheet", {}),
+    return {"name": record["name"], "ruleset": record.get("ruleset"),
+            "sheet": {k: v for k, v in record.get("sheet", {}).items() if sheet.open or k in sheet.fields},
             "resources": {k: {"value": r["value"], "max": r["max"]}
                           for k, r in record.get("resources", {}).items()},
             "conditions": conditions}
 
 
-def take_figure(campaign: Campaign, figure: Mapping[str, Any]) -> None:
+def figure_of(notebook: str | Path) -> dict[str, Any]:
+    """The figure a player notebook carries (its metadata ``rpgkernel.figur``), read from its file."""
+    try:
+        data = json.loads(Path(notebook).read_text(encoding="utf-8"))
+        figure = data["metadata"][METADATA]["figur"]
+    except OSError as err:
+        raise RpgError(t("share.notebook_unreadable", file=str(notebook),
+                         error=err.strerror or str(err))) from None
+    except (ValueError, KeyError, TypeError):
+        raise RpgError(t("share.notebook_no_figure", file=str(notebook))) from None
+    if not isinstance(figure, dict) or not isinstance(figure.get("name"), str):
+        raise RpgError(t("share.notebook_no_figure", file=str(notebook)))
+    return figure
+
+
+def take_figure(campaign: Campaign, figure: Mapping[str, Any]) -> str:
     """Add the character of a snapshot to ``campaign`` unless it is there already (the player's own
-    changes since stay). Resources start at their maximum and drop to the snapshot's value."""
+    changes since stay); its name. Resources start at their maximum and drop to the snapshot's value."""
     name = figure["name"]
     if name in campaign.characters:
-        return
+        return name
     with campaign.transaction():
         resources = figure.get("resources", {})
         campaign.add_character(name, figure.get("sheet", {}), figure.get("ruleset"),
@@ -111,6 +131,7 @@ def take_figure(campaign: Campaign, figure: Mapping[str, Any]) -> None:
         for key, r in resources.items():
             if r["value"] != r["max"]:
                 campaign.change(name, key, r["value"] - r["max"])
+    return name
 
 
 def file_name(name: str) -> str:
@@ -128,24 +149,30 @@ def repository_root(start: Path) -> Path | None:
     return None
 
 
+def _markdown(text: str) -> str:
+    """User text inside Markdown: shown as typed (no HTML, no Markdown markup)."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$])", r"\\\1", html.escape(text, quote=False))
+
+
 def player_notebook(figure: Mapping[str, Any]) -> dict[str, Any]:
-    """The notebook (nbformat 4) for the player of ``figure``."""
-    name = figure["name"]
-    campaign_file = file_name(name).removesuffix(".ipynb") + ".sqlite"
+    """The notebook (nbformat 4) for the player of ``figure``: short code cells; the figure
+    itself is data in the notebook's metadata (``rpgkernel.figur``), read by ``figure_of``."""
+    notebook = file_name(figure["name"])
+    campaign_file = notebook.removesuffix(".ipynb") + ".sqlite"
+    ruleset = figure.get("ruleset")
     sources = [
-        ("markdown", t("share.nb_intro", name=name, ruleset=figure.get("ruleset") or "–")),
+        ("markdown", t("share.nb_intro", name=_markdown(figure["name"]),
+                                   ruleset=_markdown(rules.RULESETS.get(ruleset or "", "–")))),
         ("code", "%load_ext rpgkernel\n"
-                 + " ".join(["%rpg", *filter(None, [figure.get("ruleset")]),
-                             "--kampagne", json.dumps(campaign_file, ensure_ascii=False)])),
+                 + " ".join(["%rpg", *filter(None, [ruleset]), "--kampagne", f'"{campaign_file}"'])),
         ("code", "import rpgkernel\n"
-                 "from rpgkernel.sharing import take_figure\n"
+                 "from rpgkernel.sharing import figure_of, take_figure\n"
                  "from rpgkernel.widgets import CharacterSheet, DiceTray\n\n"
                  "kampagne = rpgkernel.session.current().campaign\n"
-                 f"figur = {json.dumps(figure, ensure_ascii=False, indent=1)}\n"
-                 "take_figure(kampagne, figur)\n"
-                 "kampagne.figure(figur[\"name\"])"),
+                 f"figur = take_figure(kampagne, figure_of({notebook!r}))\n"
+                 "kampagne.figure(figur)"),
         ("markdown", t("share.nb_sheet")),
-        ("code", f"CharacterSheet(kampagne, {json.dumps(name, ensure_ascii=False)})"),
+        ("code", "CharacterSheet(kampagne, figur)"),
         ("markdown", t("share.nb_tray")),
         ("code", "DiceTray()"),
         ("markdown", t("share.nb_journal")),
@@ -160,7 +187,8 @@ def player_notebook(figure: Mapping[str, Any]) -> dict[str, Any]:
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
                                         "language": "python"},
-                         "language_info": {"name": "python"}}}
+                         "language_info": {"name": "python"},
+                         METADATA: {"figur": dict(figure)}}}
 
 
 @dataclass(frozen=True)

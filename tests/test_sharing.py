@@ -1,20 +1,123 @@
-"""Player notebooks and Binder links: %rpg binder, %rpg teilen, and the notebook a player runs."""
+"""Player notebooks and Binder links: %rpg binder, %rpg teilen, and the notebook a player runs.
+
+Player notebooks are checked over generated figures of every ruleset (sheets of the ruleset's
+fields with booleans, quotes, unicode, long and hostile text; lowered resources; conditions):
+many for the data's round trip through the written file, a few run in a real kernel.
+"""
 
 import json
 import subprocess
+import tempfile
+from pathlib import Path
 from urllib.parse import unquote
 
 import nbformat
 import pytest
+from hypothesis import HealthCheck, example, given, reject, settings
+from hypothesis import strategies as st
+from IPython.core.inputtransformer2 import TransformerManager
 from IPython.utils.capture import capture_output
 from nbclient import NotebookClient
 
-from rpgkernel import Campaign, session
+from rpgkernel import Campaign, rules, session
 from rpgkernel.errors import RpgError
 from rpgkernel.render import Notice
-from rpgkernel.sharing import Binder, Shared, configured, file_name, share, snapshot, take_figure
+from rpgkernel.rules.sheet import MAX_NUMBER, MAX_TEXT
+from rpgkernel.sharing import (Binder, Shared, configured, figure_of, file_name, player_notebook, share, snapshot,
+                               take_figure)
+from rpgkernel.state.transaction import MAX_NAME
 
-RITTER = {"vig": 12, "cla": 10, "spi": 8, "gd": 4}
+RITTER = {"vig": 12, "cla": 10, "spi": 8, "gd": 4, "spielfigur": True}
+CODE_LINES = 8   # no code cell of a player notebook is longer: the figure is data, not code
+
+# -- generated figures ------------------------------------------------------------------------------
+
+HOSTILE = ['"', "'", '"""', "'''", "\\", "\\n", "{x}", "{{", "$x$", "@", "%", "#", "<script>alert(1)</script>",
+           "</textarea>", "&amp;", "`", "*", "_", "[a](b)", "\u2028", "\u00a0", "\u200b", "ß", "Ä", "€", "🎲",
+           "null", "true", "None", "\r\n", "\t", "\x00"]
+_PIECES = st.one_of(st.text(max_size=20), st.sampled_from(HOSTILE))
+texts = st.lists(_PIECES, max_size=6).map("".join).filter(lambda x: len(x) <= MAX_TEXT)
+long_texts = st.one_of(texts, st.builds(lambda a, n: ((a or "x") * n)[:n], texts, st.integers(MAX_TEXT - 20, MAX_TEXT)))
+_NAME_PIECES = st.one_of(st.text(st.characters(blacklist_categories=["Cc", "Cs"]), max_size=12),
+                         st.sampled_from([x for x in HOSTILE if not any(ord(c) < 32 for c in x)]))
+names = st.lists(_NAME_PIECES, min_size=1, max_size=5).map("".join).map(str.strip) \
+    .filter(lambda n: 0 < len(n) <= MAX_NAME)
+
+#: list fields whose entries the ruleset reads (AdZ's entries, Midgard's weapons and skills): valid entries
+ENTRIES = {
+    ("adz", "fertigkeiten"): ["Schwerter 6", "Klettern 4", "Äxte 5"],
+    ("adz", "magiebereiche"): ["Feuer 5", "Licht 3"],
+    ("adz", "spezialisierungen"): ["Parade 2"],
+    ("adz", "foki"): ["Flammen 2"],
+    ("adz", "waffen"): ["Langschwert (Schwerter, KK, GS 5)", "Axt (Äxte, KK, GS 6, VM -1)"],
+    ("adz", "ausruestung"): ["Kettenhemd (RS 2, WB 1, AM 1)", "Lederrüstung (RS 1)"],
+    ("midgard", "waffen"): ["Langschwert +10 (W6+2)", "Dolch +7 (W6)"],
+    ("midgard", "fertigkeiten"): ["Balancieren +12", "Klettern +10"],
+}
+
+
+def field_values(ruleset, name, spec):
+    if spec.choices:
+        return st.sampled_from(spec.choices)
+    if spec.kind == "int":
+        return st.integers(-MAX_NUMBER if spec.minimum is None else spec.minimum,
+                           MAX_NUMBER if spec.maximum is None else spec.maximum)
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "text":
+        return long_texts
+    entries = ENTRIES.get((ruleset, name))
+    return st.lists(texts if entries is None else st.sampled_from(entries), max_size=4, unique=True)
+
+
+@st.composite
+def sheets(draw, ruleset):
+    """A sheet of the ruleset's fields: the required ones, some others (an open sheet: fields of its own)."""
+    sheet = rules.get(ruleset).sheet
+    out = {}
+    for name, spec in sheet.fields.items():
+        if spec.required or draw(st.booleans()):
+            out[name] = draw(field_values(ruleset, name, spec))
+    if sheet.open:
+        own = st.one_of(st.booleans(), st.integers(-MAX_NUMBER, MAX_NUMBER), long_texts, st.lists(texts, max_size=3))
+        out.update(draw(st.dictionaries(names, own, max_size=4)))
+    return out
+
+
+@st.composite
+def figures(draw):
+    """(ruleset, name, sheet, damage per resource, conditions) of one character."""
+    ruleset = draw(st.sampled_from([*rules.rulesets(), None]))
+    sheet = draw(sheets(ruleset))
+    try:
+        checked = rules.get(ruleset).sheet.validate(sheet)
+    except RpgError:   # a combination the ruleset refuses (e.g. an AdZ pool over its limit): another one
+        reject()
+    damage = {k: draw(st.integers(0, 3)) for k in rules.get(ruleset).resources(checked)}
+    conditions = draw(st.dictionaries(names, st.one_of(st.just({}), st.fixed_dictionaries({
+        "runden": st.integers(1, 9), "endet": st.sampled_from(["rundenbeginn", "rundenende", "zugbeginn", "zugende"])})),
+        max_size=3))
+    return ruleset, draw(names), sheet, damage, conditions
+
+
+def gm_campaign(folder: Path, figure) -> Campaign:
+    """The GM's campaign with the figure: its sheet, lowered resources, conditions."""
+    ruleset, name, sheet, damage, conditions = figure
+    camp = Campaign.open(folder / "gm.sqlite")
+    camp.set_ruleset(ruleset)
+    camp.add_character(name, sheet)
+    for key, n in damage.items():
+        if n:
+            camp.change(name, key, -n)
+    for cname, spec in conditions.items():
+        camp.add_condition(name, cname, rounds=spec.get("runden"), ends=spec.get("endet", "zugende"))
+    return camp
+
+
+RITTER_FIGURE = ("bastionland", "Sir Übel", RITTER, {"VIG": 3}, {"erschöpft": {"runden": 2, "endet": "zugende"}})
+HOSTILE_FIGURE = (None, "\"); import os #\\'", {"notiz": '"""\n}\'; raise SystemExit #', "wahr": True, "nichts": False,
+                                                 "liste": ["<b>", "{{x}}", "\u2028"], "zahl": -5},
+                  {}, {"<i>verflucht</i>": {}})
 
 
 @pytest.fixture
@@ -116,6 +219,87 @@ def test_share_outside_a_repository_says_so(campaign, tmp_path):
     shared = share(campaign, "Sir Übel", folder="f", cwd=tmp_path)
     assert shared.path == "f/Sir_Übel.ipynb" and not shared.in_repository
     assert "Kein Git-Repository" in repr(shared)
+
+
+def written(folder: Path, figure) -> tuple[dict, Shared]:
+    """The snapshot of a generated figure and its player notebook, shared from the GM's campaign."""
+    camp = gm_campaign(folder, figure)
+    try:
+        return snapshot(camp, camp.figure(figure[1]).name), share(camp, figure[1], cwd=folder)
+    finally:
+        camp.close()
+
+
+def code_cells(nb) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(figures())
+@example(RITTER_FIGURE)
+@example(HOSTILE_FIGURE)
+def test_player_notebooks_carry_any_figure_as_data_not_code(figure):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        snap, shared = written(folder, figure)
+        nb = nbformat.read(shared.file, as_version=4)
+        nbformat.validate(nb)
+        assert figure_of(shared.file) == snap == nb.metadata["rpgkernel"]["figur"]
+        # the code is the same for every figure but for its file names: nothing of the figure is code
+        stem = shared.file.stem
+        plain = player_notebook({"name": "FIGUR", "ruleset": snap["ruleset"]})
+        same = [c.replace(f"{stem}.ipynb", "FIGUR.ipynb").replace(f"{stem}.sqlite", "FIGUR.sqlite")
+                for c in code_cells(nb)]
+        assert same == [c["source"] for c in plain["cells"] if c["cell_type"] == "code"]
+        for source in code_cells(nb):
+            assert len(source.splitlines()) <= CODE_LINES
+            compile(TransformerManager().transform_cell(source), "<zelle>", "exec")
+        player = Campaign.open(folder / "spieler.sqlite")
+        try:
+            assert take_figure(player, figure_of(shared.file)) == snap["name"]
+            assert snapshot(player, snap["name"]) == snap   # the player's figure is the GM's
+        finally:
+            player.close()
+
+
+def test_the_snapshot_is_an_allow_list_of_what_the_players_sheet_shows(campaign, tmp_path):
+    campaign.set_data("geheimnis", {"notiz": "Der Knappe ist ein Verräter"})
+    campaign.new_encounter("Furt").add("Sir Übel", side="Verräter-Seite", character="Sir Übel")
+    snap = snapshot(campaign, "Sir Übel")
+    assert set(snap) == {"name", "ruleset", "sheet", "resources", "conditions"}
+    assert set(snap["sheet"]) <= set(rules.get("bastionland").sheet.fields)
+    assert all(set(r) == {"value", "max"} for r in snap["resources"].values())
+    assert all(set(c) <= {"runden", "endet"} for c in snap["conditions"].values())
+    text = share(campaign, "Sir Übel", cwd=tmp_path).file.read_text(encoding="utf-8")
+    assert "Verräter" not in text and "geheimnis" not in text
+    meta = json.loads(text)["metadata"]
+    assert set(meta) == {"kernelspec", "language_info", "rpgkernel"} and meta["rpgkernel"] == {"figur": snap}
+
+
+def test_a_notebook_without_its_figure_says_so_in_german(tmp_path):
+    with pytest.raises(RpgError, match="ließ sich nicht lesen"):
+        figure_of(tmp_path / "Fehlt.ipynb")
+    (tmp_path / "Leer.ipynb").write_text(json.dumps({"cells": [], "metadata": {}}))
+    with pytest.raises(RpgError, match="trägt keine Figur"):
+        figure_of(tmp_path / "Leer.ipynb")
+
+
+@pytest.mark.slow
+@settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(figures())
+@example(HOSTILE_FIGURE)
+def test_generated_player_notebooks_run_top_to_bottom_in_a_real_kernel(figure):
+    with tempfile.TemporaryDirectory() as tmp:
+        snap, shared = written(Path(tmp), figure)
+        nb = nbformat.read(shared.file, as_version=4)
+        NotebookClient(nb, timeout=120, kernel_name="python3",
+                       resources={"metadata": {"path": str(shared.file.parent)}}).execute()  # raises on an error
+        assert all(o.output_type != "error" for c in nb.cells for o in c.get("outputs", []))
+        player = Campaign.open(shared.file.with_suffix(".sqlite"))
+        try:
+            assert snapshot(player, snap["name"]) == snap
+        finally:
+            player.close()
 
 
 def test_the_player_notebook_runs_in_a_real_kernel_twice(campaign, tmp_path):
