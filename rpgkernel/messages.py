@@ -1252,6 +1252,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "kampfwerte.satz.initiative": "{wer} erhöht die Initiative um {stufe}",
         "kampfwerte.satz.versetzt": "{wer} wechselt auf Feld ({q},{r})",
         # widgets: shared
+        "widget.closed": "Die Kampagne {where} ist geschlossen; hier steht ihr letzter Stand.",
         # widgets: chart and dice tray
         "widget.chart.title": "Verteilung von {expr}",
         "widget.chart.summary": "Mittel {mean} · Streuung {sd}",

@@ -55,6 +55,29 @@ function errorBox(model) {
   return text ? h("div", { class: "rpgk-card rpgk-error", role: "alert" }, h("pre", {}, text)) : null;
 }
 
+/** The quiet line of a widget whose campaign was closed (the "closed" trait), else the error box (or null). */
+function statusBox(model) {
+  const closed = model.get("closed");
+  return closed ? h("div", { class: "rpgk-muted rpgk-closed", role: "status" }, closed) : errorBox(model);
+}
+
+/**
+ * Send "poll" (Python folds in other notebooks' writes) every `ms` while `el` is on screen and the page is
+ * shown; for good no more once the widget's campaign is closed. Returns the function that stops it.
+ */
+function pollWhileShown(model, el, ms) {
+  let visible = true;
+  const seen = typeof IntersectionObserver === "function"
+    ? new IntersectionObserver((entries) => { visible = entries.some((e) => e.isIntersecting); }) : null;
+  if (seen) seen.observe(el);
+  const stop = () => { clearInterval(timer); if (seen) seen.disconnect(); };
+  const timer = setInterval(() => {
+    if (model.get("closed")) stop();
+    else if (visible && !document.hidden && el.isConnected) send(model, "poll");
+  }, ms);
+  return stop;
+}
+
 /** Re-render `el` with `draw()` whenever one of `traits` changes; keeps focus on the same control. */
 function redrawOn(model, el, traits, draw) {
   const update = () => {

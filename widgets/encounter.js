@@ -417,7 +417,7 @@ function render({ model, el }) {
     return panelChoices(model, form, drafts.of, parts.taken, redrawChoices);
   };
   const offs = [
-    redrawOn(model, parts.error, ["error"], () => errorBox(model) || h("div")),
+    redrawOn(model, parts.error, ["error", "closed"], () => statusBox(model) || h("div")),
     redrawOn(model, parts.head, ["panel", "rules"], () => panelHead(model, form)),
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
@@ -447,16 +447,10 @@ function render({ model, el }) {
   for (const [name, f] of listen) model.on(name, f);
   tableChanged();
 
-  // other notebooks' writes: poll while the panel is on screen
-  let visible = true;
-  const seen = typeof IntersectionObserver === "function"
-    ? new IntersectionObserver((entries) => { visible = entries.some((e) => e.isIntersecting); }) : null;
-  if (seen) seen.observe(root);
-  const timer = setInterval(() => { if (visible && !document.hidden) send(model, "poll"); }, PANEL_POLL_MS);
+  const stopPolling = pollWhileShown(model, root, PANEL_POLL_MS);   // other notebooks' writes
 
   return () => {
-    clearInterval(timer);
-    if (seen) seen.disconnect();
+    stopPolling();
     for (const off of offs) off();
     for (const [name, f] of listen) model.off(name, f);
   };

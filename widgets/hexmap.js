@@ -157,22 +157,16 @@ function render({ model, el }) {
   root.append(parts.head, dice, parts.error, parts.map, parts.legend, parts.result);
   const board = ["karte", "legend", "figures", "turn", "reachable", "art", "labels"];
   const offs = [
-    redrawOn(model, parts.error, ["error"], () => errorBox(model) || h("div")),
+    redrawOn(model, parts.error, ["error", "closed"], () => statusBox(model) || h("div")),
     offDice,
     redrawOn(model, parts.head, ["karte", "turn", "arten", "art", "probe", "labels"], () => hexHead(model)),
     redrawOn(model, parts.map, board, () => hexSvg(model)),
     redrawOn(model, parts.legend, ["legend", "karte", "figures", "labels"], () => hexLegend(model)),
     redrawOn(model, parts.result, ["result"], () => hexResult(model)),
   ];
-  // other notebooks' writes: poll while the map is on screen
-  let visible = true;
-  const seen = typeof IntersectionObserver === "function"
-    ? new IntersectionObserver((entries) => { visible = entries.some((e) => e.isIntersecting); }) : null;
-  if (seen) seen.observe(root);
-  const timer = setInterval(() => { if (visible && !document.hidden) send(model, "poll"); }, HEX_POLL_MS);
+  const stopPolling = pollWhileShown(model, root, HEX_POLL_MS);   // other notebooks' writes
   return () => {
-    clearInterval(timer);
-    if (seen) seen.disconnect();
+    stopPolling();
     for (const off of offs) off();
   };
 }

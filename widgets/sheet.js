@@ -2,7 +2,7 @@
 // "draft" trait without redrawing (the caret stays put); Python refills the form by bumping
 // "revision". Every name and value a user typed is set as text or as an input's value.
 
-const SHEET_TRAITS = ["figure", "ruleset", "extensible", "fields", "revision", "error", "error_field",
+const SHEET_TRAITS = ["figure", "ruleset", "extensible", "fields", "revision", "error", "closed", "error_field",
   "stale", "resources", "conditions", "labels"];
 const POLL_MS = 5000;   // how often to look for other notebooks' changes while visible
 
@@ -175,7 +175,7 @@ function render({ model, el }) {
         L(model, "widget.sheet.stale"), " ",
         h("button", { type: "button", "data-focus": "stale-reload", onclick: () => send(model, "reload") },
           L(model, "widget.sheet.reload"))) : null,
-      errorBox(model),
+      statusBox(model),
       h("div", { class: "rpgk-sheet-body" }, form, sheetState(model)),
       model.get("extensible") ? addForm() : null);
     // after a refused save, go to the field the error is about; after adding a field, to its editor
@@ -190,10 +190,8 @@ function render({ model, el }) {
   };
 
   const stop = redrawOn(model, el, SHEET_TRAITS, draw);
-  const poll = setInterval(() => {
-    if (document.visibilityState === "visible" && el.isConnected) send(model, "poll");
-  }, POLL_MS);
-  return () => { stop(); clearInterval(poll); };
+  const stopPolling = pollWhileShown(model, el, POLL_MS);   // other notebooks' writes
+  return () => { stop(); stopPolling(); };
 }
 
 export default { render };

@@ -1,5 +1,6 @@
 """The base of every widget: front end assembled from ``widgets/``, German
-errors instead of tracebacks, a stable plain-text form.
+errors instead of tracebacks, a stable plain-text form; a widget whose campaign
+was closed says so quietly and stops following it.
 
 The front end of a widget is one ES module: the shared helpers
 (``common.js``) followed by its own files, concatenated in order, so a
@@ -15,7 +16,7 @@ import traitlets
 
 from ..assets import asset
 from ..errors import RpgError
-from ..messages import labels
+from ..messages import labels, t
 
 
 class Widget(anywidget.AnyWidget):
@@ -25,6 +26,11 @@ class Widget(anywidget.AnyWidget):
     ``render``) and ``styles`` (CSS), and handle front-end messages
     ``{"type": name, ...}`` in methods ``on_<name>(content)``. An
     ``RpgError`` raised there is shown in the widget as German text.
+
+    A widget of a campaign keeps it in ``campaign`` and the function that
+    stops watching it in ``_stop``. Once that campaign is closed, a message
+    only sets ``closed`` (a quiet German line; the front end stops polling)
+    and the widget stops watching: it keeps showing the last state.
     """
 
     parts: ClassVar[tuple[str, ...]] = ()
@@ -38,6 +44,7 @@ class Widget(anywidget.AnyWidget):
     label_prefixes: ClassVar[tuple[str, ...]] = ()
 
     error = traitlets.Unicode("").tag(sync=True)
+    closed = traitlets.Unicode("").tag(sync=True)    # the campaign was closed: what the widget says instead
     labels = traitlets.Dict().tag(sync=True)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -65,6 +72,8 @@ class Widget(anywidget.AnyWidget):
         The front end receives the resulting state in one message.
         """
         with self.hold_sync():
+            if self._campaign_closed():
+                return
             for name in self.carried:
                 if isinstance(content.get(name), dict):
                     setattr(self, name, content[name])
@@ -75,6 +84,26 @@ class Widget(anywidget.AnyWidget):
             else:
                 if content["type"] not in self.reads:
                     self.error = ""
+
+    def _campaign_closed(self) -> bool:
+        """Whether the widget's campaign is closed; the first time, say so and stop watching it."""
+        campaign = getattr(self, "campaign", None)
+        if campaign is None or not campaign.store.closed:
+            return False
+        if not self.closed:
+            self.closed = t("widget.closed", where=campaign.store.where)
+            self.error = ""
+            self._unwatch()
+        return True
+
+    def _unwatch(self) -> None:
+        stop, self._stop = getattr(self, "_stop", None), None
+        if stop is not None:
+            stop()
+
+    def close(self) -> None:
+        self._unwatch()
+        super().close()
 
     def text(self) -> str:
         """The plain-text form (stable across runs, for nbval and terminals)."""

@@ -235,7 +235,7 @@ class EncounterPanel(Widget):
         """Fold in what other notebooks wrote (a cheap read when nothing is new)."""
         self.campaign.refresh()
 
-    # -- plain text, closing ----------------------------------------------------------
+    # -- plain text -----------------------------------------------------------------
     def text(self) -> str:
         enc = self._encounter()
         if enc is None:
@@ -248,8 +248,3 @@ class EncounterPanel(Widget):
             out += " – " + t("widget.panel.text_segment", segment=enc["segment"])
         return out
 
-    def close(self) -> None:
-        stop = getattr(self, "_stop", None)  # absent when __init__ refused its argument
-        if stop is not None:
-            stop()
-        super().close()

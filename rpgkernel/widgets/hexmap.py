@@ -194,7 +194,7 @@ class HexMap(Widget):
         """Fold in what other notebooks wrote (a cheap read when nothing is new)."""
         self.campaign.refresh()
 
-    # -- plain text, closing ----------------------------------------------------------
+    # -- plain text -----------------------------------------------------------------
     def text(self) -> str:
         if not self.karte:
             return t("widget.hexmap.text_no_map")
@@ -205,9 +205,3 @@ class HexMap(Widget):
             return t("widget.hexmap.text_unplaced", figure=self.turn["figure"], **size)
         return t("widget.hexmap.text", figure=self.turn["figure"], q=self.turn["q"], r=self.turn["r"],
                  bp=self.turn["bp"], **size)
-
-    def close(self) -> None:
-        stop = getattr(self, "_stop", None)
-        if stop is not None:
-            stop()
-        super().close()

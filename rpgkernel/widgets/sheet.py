@@ -199,7 +199,7 @@ class CharacterSheet(Widget):
             self.draft = {k: v for k, v in self.draft.items() if k != name}
             self.revision += 1
 
-    # -- plain text, closing ------------------------------------------------------------
+    # -- plain text -------------------------------------------------------------------
     def text(self) -> str:
         """``Bogen: Ritter (Mythic Bastionland), VIG 12, CLA 10, SPI 8, GD 4``: the first number fields."""
         head = (t("widget.sheet.text", name=self.figure, ruleset=self.ruleset) if self.ruleset
@@ -207,8 +207,3 @@ class CharacterSheet(Widget):
         numbers = [(f["name"], self._saved[f["name"]]) for f in self.fields if f["kind"] == "int"
                    and isinstance(self._saved.get(f["name"]), int)][:SHOWN_IN_TEXT]
         return ", ".join([head, *(f"{n.upper()} {v}" for n, v in numbers)])
-
-    def close(self) -> None:
-        if hasattr(self, "_stop"):   # not when __init__ failed
-            self._stop()
-        super().close()
