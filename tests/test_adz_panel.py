@@ -5,6 +5,7 @@ from panel_driving import row, send, set_form
 
 import rpgkernel
 from rpgkernel import Campaign
+from rpgkernel.messages import t
 from rpgkernel.statblocks import load
 from rpgkernel.widgets import CharacterSheet, EncounterPanel
 
@@ -48,7 +49,7 @@ def test_rows_show_tracks_and_luck_as_bars(panel):
     assert row(panel, "Ork")["res"] == [["körperlich", 12, 12], ["geistig", 12, 12], ["Glückspool", 1, 1]]
     verbs = {v["name"]: v for v in panel.rules["verbs"]}
     assert "glück" not in verbs and verbs["angriff"]["preview"] and verbs["zauber"]["targets"] == "optional"
-    assert dict(verbs["angriff"]["options"])["verteidigung"] == "text"
+    assert {o["name"]: o["kind"] for o in verbs["angriff"]["options"]}["verteidigung"] == "text"
 
 
 def test_an_attack_from_the_panel_with_preview_and_luck(panel, camp):
@@ -65,7 +66,8 @@ def test_an_attack_from_the_panel_with_preview_and_luck(panel, camp):
     (open_,) = panel.pending
     choice = open_["choices"][0]
     assert choice["verb"] == "glück" and choice["who"] == ["Alrik", "Ork"]
-    assert {"name": "wurf", "kind": "text", "values": ["angriff", "verteidigung", "widerstand"]} in choice["fields"]
+    assert {"name": "wurf", "kind": "text", "label": "Welcher Wurf", "values": ["angriff", "verteidigung", "widerstand"],
+            "help": t("option.adz.wurf.help")} in choice["fields"]
     assert ["Reaktionen: 1", 1] not in row(panel, "Ork")["cond"]     # nothing applies while open
     set_form(panel, decisions=[{"key": "glück", "who": "Ork", "options": {"wurf": "widerstand"}}],
              decision_dice="6")

@@ -11,11 +11,13 @@ from panel_driving import FURT, FURT_NAMES, row, send, set_form
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.assets import asset
+from rpgkernel.messages import labels, t
 from rpgkernel.resolve import pending
 from rpgkernel.resolve.language import parse, quote
 from rpgkernel.rules import get as ruleset
 from rpgkernel.statblocks import load
 from rpgkernel.widgets import EncounterPanel
+from rpgkernel.widgets.panel_data import option_field
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -68,7 +70,9 @@ def test_panel_data_of_a_bastionland_fight(panel):
     assert set(verbs) == {v.name for v in engine.verbs.values() if v.choice is None}
     assert "deny" not in verbs and "gambit" not in verbs
     assert verbs["angriff"]["targets"] == "required" and verbs["angriff"]["preview"] is True
-    assert dict(verbs["moral"]["options"]) == engine.verbs["moral"].options
+    assert {o["name"]: o["kind"] for o in verbs["moral"]["options"]} == engine.verbs["moral"].options
+    assert verbs["moral"]["options"][0] == {"name": "gruppe", "kind": "flag", "label": "Als Gruppe",
+                                            "help": "Die Handelnden sind eine Gruppe."}
     assert panel.rules["conditions"] == dict(engine.conditions)
     assert panel.rules["title"] == "Mythic Bastionland"
     kinds = [e["kind"] for e in panel.journal]
@@ -179,8 +183,10 @@ def test_a_click_writes_the_same_journal_as_the_line(panel, camp, tmp_path):
     assert choices["deny"]["who"] == ["Söldner"] and choices["deny"]["verb"] == "deny"
     gambit = choices["gambit"]
     assert gambit["who"] == ["Ritter", "Knappe"] and gambit["values"] == ["7", "5"]
-    assert {"name": "würfel", "kind": "int", "values": ["7", "5"]} in gambit["fields"]
-    assert {"name": "gambit", "kind": "text", "values": choices["focus"]["values"]} in choices["focus"]["fields"]
+    assert {"name": "würfel", "kind": "int", "label": "Abgelegter Würfel", "values": ["7", "5"],
+            "help": "Die Augenzahl des abgelegten Würfels (4 oder mehr)."} in gambit["fields"]
+    assert {"name": "gambit", "kind": "text", "label": "Gambit", "values": choices["focus"]["values"],
+            "help": t("option.bastionland.gambit.help")} in choices["focus"]["fields"]
     # taking a gambit and declining the rest, as in the cell "gambit Ritter bolster=5 / verzicht Söldner"
     set_form(panel, decisions=[{"key": "gambit", "who": "Ritter", "options": {"bolster": "5"}}])
     assert panel.lines["taken"] == ["gambit Ritter bolster=5"]
@@ -398,6 +404,38 @@ def test_hostile_names_pass_through_as_data(tmp_path):
     assert any(HOSTILE in e["text"] for e in panel.journal)
     send(panel, "next_turn")
     assert panel.text() == f"Runde 1 – am Zug: {HOSTILE}"
+
+
+# -- German labels of the form's fields ---------------------------------------------------------
+def test_every_option_of_every_verb_has_a_german_label_and_help():
+    """Every verb of every ruleset (choice verbs too): its options as the panel's form shows them."""
+    bad = []
+    for key in rpgkernel.rulesets():
+        for verb in ruleset(key).verbs.values():
+            for name, kind in verb.options.items():
+                field = option_field(key, verb.name, name, kind)
+                label, help_text = field["label"], field["help"]
+                if label in (name, name.replace("_", " ")) or "_" in label or not help_text \
+                        or help_text == label:
+                    bad.append(f"{key} {verb.name} {name}: {label!r} / {help_text!r}")
+    assert bad == []
+
+
+def test_every_option_label_in_the_catalogue_belongs_to_an_option():
+    known = {(key, name) for key in rpgkernel.rulesets() for v in ruleset(key).verbs.values() for name in v.options}
+    known |= {(key, f"{v.name}.{name}") for key in rpgkernel.rulesets() for v in ruleset(key).verbs.values()
+              for name in v.options}
+    for catalogue_key in labels("option."):
+        _, key, rest = catalogue_key.split(".", 2)
+        assert (key, rest.removesuffix(".help")) in known, catalogue_key
+
+
+def test_the_panel_form_shows_the_labels(panel):
+    for verb in panel.rules["verbs"]:
+        for option in verb["options"]:
+            assert option["label"] and option["label"] != option["name"] and option["help"], option
+    js = asset("encounter.js")
+    assert "o.label" in js and "fl.label" in js and "o.help" in js and "fl.help" in js
 
 
 def test_the_front_end_sets_only_text():

@@ -225,22 +225,26 @@ function panelAction(model, form, redraw) {
   }
   const values = f.options || {};
   const setOption = (name, value) => form.set({ options: { ...(form.form.options || {}), [name]: value } });
-  const options = verb.options.map(([name, kind]) => {
-    const focus = `opt:${name}`;
-    if (kind === "flag") {
-      return h("label", { class: "rpgk-field rpgk-flag" }, h("input", {
-        type: "checkbox", "data-focus": focus, checked: values[name] === true,
-        onchange: (e) => setOption(name, e.target.checked),
-      }), name);
+  // one line under the options: the help of the option the GM points at or is in
+  const optionHelp = h("div", { class: "rpgk-muted rpgk-help rpgk-option-help", "aria-live": "polite" });
+  const about = (o) => ({ title: o.help, onfocusin: () => { optionHelp.textContent = o.help; },
+    onmouseenter: () => { optionHelp.textContent = o.help; } });
+  const options = verb.options.map((o) => {
+    const focus = `opt:${o.name}`;
+    if (o.kind === "flag") {
+      return h("label", { class: "rpgk-field rpgk-flag", ...about(o) }, h("input", {
+        type: "checkbox", "data-focus": focus, checked: values[o.name] === true,
+        onchange: (e) => setOption(o.name, e.target.checked),
+      }), o.label);
     }
-    if (kind === "name") {
-      return field(name, h("select", { "data-focus": focus, onchange: (e) => setOption(name, e.target.value) },
-        panelOptions(names, values[name] ? [values[name]] : [], L(model, "widget.panel.no_figure"))));
-    }
-    return field(name, h("input", {
-      type: kind === "int" ? "number" : "text", "data-focus": focus, value: values[name] ?? "",
-      class: kind === "int" ? "rpgk-num" : null, oninput: (e) => setOption(name, e.target.value),
-    }));
+    const control = o.kind === "name"
+      ? h("select", { "data-focus": focus, onchange: (e) => setOption(o.name, e.target.value) },
+        panelOptions(names, values[o.name] ? [values[o.name]] : [], L(model, "widget.panel.no_figure")))
+      : h("input", {
+        type: o.kind === "int" ? "number" : "text", "data-focus": focus, value: values[o.name] ?? "",
+        class: o.kind === "int" ? "rpgk-num" : null, oninput: (e) => setOption(o.name, e.target.value),
+      });
+    return h("label", { class: "rpgk-field", ...about(o) }, h("span", { class: "rpgk-field-label" }, o.label), control);
   });
   const dice = field(L(model, "widget.panel.dice"), h("input", {
     type: "text", "data-focus": "dice", value: f.dice ?? "", placeholder: L(model, "widget.panel.dice_hint"),
@@ -251,6 +255,7 @@ function panelAction(model, form, redraw) {
     h("div", { class: "rpgk-row" }, controls),
     h("div", { class: "rpgk-muted rpgk-help" }, verb.help, verb.example ? ` – ${verb.example}` : ""),
     options.length ? h("div", { class: "rpgk-row" }, options) : null,
+    options.length ? optionHelp : null,
     h("div", { class: "rpgk-row" }, dice,
       h("button", { type: "button", "data-focus": "preview", onclick: () => form.send("preview") },
         L(model, "widget.panel.preview")),
@@ -322,7 +327,8 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
           class: fl.kind === "int" ? "rpgk-num" : null, value: d.options[fl.name] ?? "",
           oninput: (e) => set(e.target.value) });
       }
-      return h("label", { class: "rpgk-field" }, h("span", { class: "rpgk-field-label" }, fl.name), control);
+      return h("label", { class: "rpgk-field", title: fl.help }, h("span", { class: "rpgk-field-label" }, fl.label),
+        control);
     });
     const take = () => {
       const entry = { key: c.key, who: d.who, options: { ...d.options } };

@@ -9,16 +9,35 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..dice import Dist
+from ..messages import t
 from ..render.resolution import effect_text, headline, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
 from .chart import chart_data
 
 
+def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
+    """The German label and help of a verb's option: the verb's own (``option.<ruleset>.<verb>.<name>``),
+    else the ruleset's (``option.<ruleset>.<name>``); a ruleset without them shows the name."""
+    for key in (f"option.{ruleset}.{verb}.{name}", f"option.{ruleset}.{name}"):
+        try:
+            return t(key), t(key + ".help")
+        except KeyError:
+            continue
+    return name, ""
+
+
+def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any]:
+    """An option as a form field: its name in the line, its kind, its German label and help."""
+    label, help_text = option_text(ruleset, verb, name)
+    return {"name": name, "kind": kind, "label": label, "help": help_text}
+
+
 def rules_info(engine: Ruleset) -> dict[str, Any]:
     """The ruleset as the panel's form needs it: its action verbs (no choice verbs) and conditions."""
     verbs = [{"name": v.name, "help": v.help, "example": v.example, "actors": v.actors, "targets": v.targets,
-              "options": [[k, kind] for k, kind in v.options.items()], "preview": v.preview is not None}
+              "options": [option_field(engine.key, v.name, k, kind) for k, kind in v.options.items()],
+              "preview": v.preview is not None}
              for v in engine.verbs.values() if v.choice is None]
     return {"key": engine.key, "title": engine.title, "segments": engine.segments,
             "conditions": dict(engine.conditions), "verbs": verbs}
@@ -81,21 +100,21 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
                 continue
             items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
-                          "fields": _fields(verb.options, c.get("options", ()))})
+                          "fields": _fields(engine.key, verb, c.get("options", ()))})
         out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
                     "choices": items})
     return out
 
 
-def _fields(options: Mapping[str, str], offered: Any) -> list[dict[str, Any]]:
+def _fields(ruleset: str, verb: Any, offered: Any) -> list[dict[str, Any]]:
     """A choice verb's options as form fields; the choice's offered values go to the
     first option of their kind (numbers: an int option, else a text option)."""
     offered = [str(x) for x in offered]
     numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
     wanted = ("int",) if numeric else ("text", "name")
     fields, placed = [], False
-    for name, kind in options.items():
-        field: dict[str, Any] = {"name": name, "kind": kind}
+    for name, kind in verb.options.items():
+        field = option_field(ruleset, verb.name, name, kind)
         if offered and not placed and kind in wanted:
             field["values"], placed = offered, True
         fields.append(field)
