@@ -410,9 +410,20 @@ function render({ model, el }) {
     action: box(""), line: box(""), preview: box(""), result: box(""), journal: box(""),
   };
   const table = panelTable(model, form);
-  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.choices,
-    parts.action, parts.line, parts.preview, parts.result, parts.journal);
+  // a roll and the decisions it leaves open stand together, right under the form that rolled it
+  const outcome = h("div", { class: "rpgk-panel-outcome" }, parts.result, parts.choices);
+  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node,
+    parts.action, parts.line, parts.preview, outcome, parts.journal);
   el.replaceChildren(root);
+  // after this view's roll or decision, its outcome is scrolled into view as far as needed
+  let awaiting = false;
+  const sendForm = form.send;
+  form.send = (type, payload) => { if (type === "act" || type === "choose") awaiting = true; sendForm(type, payload); };
+  const reveal = () => {
+    if (!awaiting) return;
+    awaiting = false;
+    requestAnimationFrame(() => outcome.scrollIntoView({ block: "nearest" }));
+  };
 
   const redrawAction = () => local.emit("change:action");
   const redrawChoices = () => local.emit("change:choices");
@@ -449,7 +460,7 @@ function render({ model, el }) {
   };
   const tableChanged = () => { table.update(); actionCheck(); };
   const listen = [["change:rows", tableChanged], ["change:panel", tableChanged], ["change:rules", tableChanged],
-    ["change:form", formChanged]];
+    ["change:form", formChanged], ["change:result", reveal], ["change:error", () => { awaiting = false; }]];
   for (const [name, f] of listen) model.on(name, f);
   tableChanged();
 

@@ -174,6 +174,15 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     choices = panel.get_by_role("region", name="Offene Entscheidungen")
     deny = choices.get_by_role("group", name=re.compile("^Deny"))
     expect(deny.get_by_role("combobox")).to_have_value("Söldner")
+    # where the GM is looking: the roll right under the button, its open decisions right under the roll
+    button = panel.get_by_role("button", name="Würfeln / Ausführen").bounding_box()
+    result = panel.get_by_role("region", name="Ergebnis").bounding_box()
+    decisions = choices.bounding_box()
+    assert button["y"] + button["height"] <= result["y"] < button["y"] + 150, (button, result)
+    assert 0 <= decisions["y"] - (result["y"] + result["height"]) < 30, (result, decisions)
+    assert deny.get_by_role("combobox").evaluate(   # and on screen
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+    gallery(panel, "entscheidung")
     with Campaign.open(path) as camp:
         assert len(pending(camp)) == 1
     deny.get_by_role("button", name="Übernehmen").click()
