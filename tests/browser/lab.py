@@ -44,9 +44,11 @@ class LabServer:
     """JupyterLab on a free port, with its own config, data, settings, workspace and IPython folders.
 
     ``root`` is the folder it serves; notebooks written there open at ``url("lab/tree/NAME")``.
+    ``python`` is the interpreter that runs it (its environment's Jupyter config applies).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, python: str | Path = sys.executable) -> None:
+        self.python = str(python)
         self.base = Path(tempfile.mkdtemp(prefix="rpgkernel-lab-"))
         self.root = self.base / "root"
         self.data_dir = self.base / "data"
@@ -80,7 +82,7 @@ class LabServer:
             self.port = _free_port()
             with open(self.log_path, "ab") as log:
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+                    [self.python, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
                      f"--port={self.port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={self.root}",
                      f"--IdentityProvider.token={self.token}", "--LabApp.news_url=None",
                      "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"],
