@@ -7,6 +7,17 @@ adding a table here, without touching the engines.
 
 from __future__ import annotations
 
+from .numerals import FORMATTER
+
+# One term per concept, in every text (the word first is the one used, the others are not):
+#   Mittelwert, Standardabweichung (not Mittel, Streuung); Teilnehmer of an encounter (not
+#   Kampfteilnehmer); Eintrag of the journal (not Ereignis); Spielleitung (not SL, Spielleiter);
+#   Spielfigur, a player's figure (not Spielerfigur); echte Würfel, results typed in (not eingegebene
+#   or gegebene Würfel); gelungen/misslungen for a roll (not bestanden); Hexkarte (not Karte);
+#   a figure or encounter is angelegt, a fight has begonnen. Journal kinds show as their word
+#   (journal.kind_*), never as the stored key.
+# Numbers: a float field is always German; {n:,} marks a count with thousands separators
+#   (2.512.225), {x:.1f} and {p:.1%} give decimal commas (rpgkernel.numerals); plain {n} stays as typed.
 CATALOGUE: dict[str, dict[str, str]] = {
     "de": {
         # dice syntax
@@ -74,7 +85,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "sheet.unknown_field": "Unbekanntes Feld {field}. Erlaubt sind: {known}.",
         "sheet.missing_field": "Das Feld '{field}' ({label}) fehlt; erlaubt ist {allowed}.",
         "sheet.bad_value": "Feld '{field}' ({label}): erlaubt ist {allowed}, nicht {value}.",
-        "sheet.allowed_int": "eine ganze Zahl von {low} bis {high}",
+        "sheet.allowed_int": "eine ganze Zahl von {low:,} bis {high:,}",
         "sheet.allowed_text": "ein Text mit höchstens {max} Zeichen",
         "sheet.allowed_bool": "ja oder nein (true/false)",
         "sheet.allowed_list": "eine Liste von höchstens {max} Texten",
@@ -89,7 +100,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "campaign.field": "Feld",
         "campaign.data": "Daten",
         "campaign.bad_data": "Daten {name!r}: erwartet werden Zahlen, Texte, Listen und Tabellen (JSON), nicht {value}.",
-        "campaign.data_too_big": "Daten {name!r} sind {size} Bytes groß; höchstens {max} Bytes.",
+        "campaign.data_too_big": "Daten {name!r} sind {size:,} Bytes groß; höchstens {max:,} Bytes.",
         "campaign.unknown_encounter": "Unbekannte Begegnung {name!r}.",
         "campaign.bad_name": "Ungültiger Name für {what}: {name} (nicht leer, höchstens {max} Zeichen, keine Steuerzeichen).",
         "campaign.duplicate": "{name!r} gibt es schon.",
@@ -98,7 +109,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "campaign.unknown_condition": "{figure} hat keinen Zustand {name!r}.",
         "campaign.bad_resource": "Ressource {name!r}: erwartet wird eine ganze Zahl, nicht {value}.",
         "campaign.bad_condition_key": "Unbekannte Angabe {key!r} zu einem Zustand; erlaubt: runden, endet, von.",
-        "campaign.bad_rounds": "Runden eines Zustands: erwartet wird eine ganze Zahl von 1 bis 10000, nicht {value}.",
+        "campaign.bad_rounds": "Runden eines Zustands: erwartet wird eine ganze Zahl von 1 bis 10.000, nicht {value}.",
         "campaign.bad_ends": "Ein Zustand endet bei einem von {known}, nicht {value}.",
         "campaign.bad_count": "Anzahl: erwartet wird eine ganze Zahl von 1 bis 200, nicht {value}.",
         "campaign.empty_encounter": "Die Begegnung {name!r} hat noch keine Teilnehmer.",
@@ -121,7 +132,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "journal.turn": "Runde {round}: {figure} ist am Zug",
         "journal.activate": "Begegnung {name} ist jetzt die aktive",
         "journal.segment": "Segment {segment}",
-        "journal.resource": "{figure}: {resource} {old} → {new}",
+        "journal.resource": "{figure}: {resource} {old:,} → {new:,}",
         "journal.condition_on": "{figure}: {condition}",
         "journal.condition_off": "{figure}: {condition} endet",
         "journal.sheet": "Bogen von {figure} geändert: {changes}",
@@ -146,10 +157,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "statblock.in_field": "{entry}, {field}: {message}",
         "statblock.in_section": "Abschnitt {section}: {message}",
         "statblock.not_text": "Ein Figurenblock ist YAML-Text, nicht {type}.",
-        "statblock.too_long": "Der Block ist zu lang: {n} Zeichen (höchstens {max}).",
+        "statblock.too_long": "Der Block ist zu lang: {n:,} Zeichen (höchstens {max:,}).",
         "statblock.too_deep": "Der Block ist zu tief verschachtelt (höchstens {max} Ebenen).",
-        "statblock.too_many_nodes": "Der Block ist zu groß: mehr als {max} Werte (Verweise mit * zählen jedes Mal).",
-        "statblock.too_many": "Zu viele Figuren auf einmal: {n} (höchstens {max} Figuren in {entries} Einträgen pro Block).",
+        "statblock.too_many_nodes": "Der Block ist zu groß: mehr als {max:,} Werte (Verweise mit * zählen jedes Mal).",
+        "statblock.too_many": "Zu viele Figuren auf einmal: {n:,} (höchstens {max:,} Figuren in {entries:,} Einträgen pro Block).",
         "statblock.empty": "Der Block legt nichts an. Erwartet wird eine Liste von Figuren ('- name: Alrik') oder die Abschnitte figuren: und begegnung:.",
         "statblock.top_type": "Ein Figurenblock ist eine Liste von Figuren oder hat die Abschnitte figuren: und begegnung:, nicht {value}.",
         "statblock.single_figure": "Eine einzelne Figur bitte als Liste schreiben: '- name: …'.",
@@ -167,12 +178,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "statblock.missing_name": "Das Feld 'name' fehlt.",
         "statblock.unknown_character": "Es gibt keine Figur {name} (weder in der Kampagne noch unter figuren: in diesem Block).",
         "statblock.linked_field": "Mit 'figur' stehen Werte, Ressourcen und Zustände bei der Figur selbst; {field!r} ist hier nicht erlaubt.",
-        "statblock.bad_count": "erlaubt ist eine ganze Zahl von 1 bis {max}, nicht {value}.",
+        "statblock.bad_count": "erlaubt ist eine ganze Zahl von 1 bis {max:,}, nicht {value}.",
         "statblock.field_mapping": "erwartet werden Einträge wie '{example}', nicht {value}.",
         "statblock.bad_resource": "Ressource {name}: erlaubt ist {allowed}, nicht {value}.",
         "statblock.conditions_type": "erwartet werden Zustände wie 'liegend: {{runden: 2, endet: zugende}}' oder eine Liste von Namen, nicht {value}.",
         "statblock.condition_type": "erwartet werden runden, endet und von (z. B. {{runden: 2, endet: zugende}}) oder nichts, nicht {value}.",
-        "statblock.bad_rounds": "erlaubt ist eine ganze Zahl von 1 bis {max}, nicht {value}.",
+        "statblock.bad_rounds": "erlaubt ist eine ganze Zahl von 1 bis {max:,}, nicht {value}.",
         "statblock.bad_ends": "erlaubt ist einer der Werte {known}, nicht {value}.",
         "statblock.yaml_at": "YAML-Fehler in Zeile {line}, Spalte {column}: {detail}",
         "statblock.yaml_nowhere": "YAML-Fehler: {detail}",
@@ -429,7 +440,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rpg.redone": "Wiederholt: {what}",
         "rpg.and_more": "(und {n} weitere)",
         "rpg.journal_none": "Keine passenden Einträge im Journal ({filters}).",
-        "rpg.journal_count": "eine Zahl von 1 bis {max}",
+        "rpg.unknown_kind": "Unbekannte Art {kind!r} im Journal. Bekannt sind: {known}.",
+        "rpg.journal_count": "eine Zahl von 1 bis {max:,}",
         "rpg.words": "Zu viele Angaben: {words}.",
         # player notebooks and Binder links (%rpg binder, %rpg teilen)
         "share.bad_repository": "Repository {repository!r}: erwartet wird BESITZER/NAME (GitHub) oder eine https-Adresse eines öffentlichen Git-Repositorys.",
@@ -456,7 +468,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "magic.missing_value": "Die Option {option} braucht einen Wert.",
         "magic.expected_int": "eine ganze Zahl",
         "magic.expected_dice": "durch Komma getrennte Würfelergebnisse wie 6,2,5",
-        "magic.count_range": "eine Zahl von 1 bis {max}",
+        "magic.count_range": "eine Zahl von 1 bis {max:,}",
         "magic.given_with_count": "--würfel und --anzahl zusammen: die Ergebnisse werden der Reihe nach auf alle Würfe verteilt.",
         "magic.no_expression": "Es fehlt ein Würfelausdruck, z. B. %roll 3W6+2.",
         # campaign store
@@ -891,7 +903,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "midgard.summon_time": "Beschwörung eines Wesens vom Grad {grad}: {minutes} Minuten; Wirkungsdauer {hours} Stunden.",
         "midgard.summon_sacrifice": "Opfer {opfer}-fach: WM {wm:+d} auf Fesselung und Verlängerung.",
         "midgard.binding": "Fesselung",
-        "midgard.bad_weight": "{value!r} ist kein Gewicht in kg (z. B. 12 oder 12.5).",
+        "midgard.bad_weight": "{value!r} ist kein Gewicht in kg (z. B. 12 oder 12,5).",
         "midgard.load": "{figure}: St {st}, Tragkraft {tk} kg; {kg} kg – {label}.",
         "midgard.load_feat": "Übermäßige Belastung: ein Kraftakt.",
         "midgard.ww_needs_against": "Der WW braucht gegen= (den Gesamtwert des gegnerischen EW).",
@@ -1725,7 +1737,7 @@ def labels(prefix: str) -> dict[str, str]:
 
 
 def t(key: str, /, **fields: object) -> str:
-    """The message ``key`` in the current language, filled with ``fields``."""
+    """The message ``key`` in the current language, filled with ``fields`` (numbers the German way)."""
     table = CATALOGUE[_language]
     template = table.get(key) or CATALOGUE[DEFAULT_LANGUAGE][key]
-    return template.format(**fields)
+    return FORMATTER.vformat(template, (), fields)

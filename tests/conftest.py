@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from german_numbers import resolutions_speak_german  # noqa: F401  (autouse: every resolution's numbers are German)
 from hypothesis import settings
 
 # Derandomised: a failing example is the same on every run and machine.

@@ -171,7 +171,7 @@ def test_undo_and_redo_with_confirmation(shell, path):
     ("%rpg rückgängig", "Es gibt nichts rückgängig zu machen."),
     ("%rpg wiederholen", "Es gibt nichts zu wiederholen."),
     ("%rpg undo jetzt", "Zu viele Angaben: jetzt"),
-    ("%rpg journal 0", "Ungültiger Wert für journal N: '0' (eine Zahl von 1 bis 10000)"),
+    ("%rpg journal 0", "Ungültiger Wert für journal N: '0' (eine Zahl von 1 bis 10.000)"),
     ("%rpg journal viele", "Ungültiger Wert für journal N: 'viele'"),
     ("%rpg journal 5 6", "Zu viele Angaben: 6"),
     ("%rpg journal --farbe rot", "Unbekannte Option '--farbe'"),

@@ -66,7 +66,7 @@ def test_options(shell):
     ("%roll --würfel 6,2 3W6", "Zu wenige Würfelergebnisse"),
     ("%roll --würfel 6,x 3W6", "Ungültiger Wert für --würfel"),
     ("%roll --foo 3W6", "Unbekannte Option '--foo'"),
-    ("%roll -n 0 W6", "eine Zahl von 1 bis 1000"),
+    ("%roll -n 0 W6", "eine Zahl von 1 bis 1.000"),
     ("%roll --seed", "braucht einen Wert"),
     ("%roll", "Es fehlt ein Würfelausdruck"),
     ("%roll 2000W6", "Zu viele Würfel"),

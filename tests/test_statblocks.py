@@ -146,14 +146,14 @@ ERRORS = [
     ("- name: Alrik\n  werte: {st: 2024-01-01}\n", ["werte: Feld 'st'", "datetime.date"]),
     ("- name: Alrik\n  ressourcen: [LP]\n", ["ressourcen: erwartet werden Einträge wie 'LP: 12'"]),
     ("- name: Alrik\n  ressourcen: {LP: viel}\n", ["Figur 1 ('Alrik'), ressourcen: Ressource 'LP': erlaubt ist "
-                                                   "eine ganze Zahl von -1000000000 bis 1000000000, nicht 'viel'."]),
+                                                   "eine ganze Zahl von −1.000.000.000 bis 1.000.000.000, nicht 'viel'."]),
     ("- name: Alrik\n  ressourcen: {LP: 1.5}\n", ["Ressource 'LP'", "nicht 1.5"]),
     ("- name: Alrik\n  ressourcen: {LP: true}\n", ["Ressource 'LP'", "nicht True"]),
     ("- name: Alrik\n  zustände: 3\n", ["zustände: erwartet werden Zustände wie"]),
     ("- name: Alrik\n  zustände: {liegend: 2}\n", ["zustände: liegend: erwartet werden runden, endet und von"]),
     ("- name: Alrik\n  zustände: {liegend: {dauer: 2}}\n", ["zustände: liegend: Unbekanntes Feld 'dauer'"]),
     ("- name: Alrik\n  zustände: {liegend: {runden: 0}}\n", ["zustände: liegend, runden: erlaubt ist eine ganze "
-                                                              "Zahl von 1 bis 10000, nicht 0."]),
+                                                              "Zahl von 1 bis 10.000, nicht 0."]),
     ("- name: Alrik\n  zustände: {liegend: {endet: zugend}}\n", ["liegend, endet: erlaubt ist einer der Werte",
                                                                   "Meinten Sie 'zugende'?"]),
     ("- name: Alrik\n  zustände: {liegend: {von: ''}}\n", ["liegend, von: Ungültiger Name"]),
@@ -234,12 +234,12 @@ def test_existing_names_are_refused(camp):
 # -- huge and hostile input ----------------------------------------------------------
 
 HUGE = [
-    ("- name: Alrik\n  ressourcen: {LP: 10000000000}\n", "erlaubt ist eine ganze Zahl von -1000000000 bis"),
+    ("- name: Alrik\n  ressourcen: {LP: 10000000000}\n", "erlaubt ist eine ganze Zahl von −1.000.000.000 bis"),
     ("- name: Alrik\n  werte: {st: 10000000000}\n", "werte: Feld 'st'"),
     ("- name: Alrik\n  werte: {notiz: '" + "x" * 600 + "'}\n", "werte: Feld 'notiz'"),
-    ("- name: Alrik\n  zustände: {liegend: {runden: 1000000000}}\n", "von 1 bis 10000"),
+    ("- name: Alrik\n  zustände: {liegend: {runden: 1000000000}}\n", "von 1 bis 10.000"),
     ("- name: Goblin\n  anzahl: 1000000\n", "anzahl: erlaubt ist eine ganze Zahl von 1 bis 200"),
-    ("".join(f"- name: Goblin{i}\n  anzahl: 200\n" for i in range(6)), "Zu viele Figuren auf einmal: 1200"),
+    ("".join(f"- name: Goblin{i}\n  anzahl: 200\n" for i in range(6)), "Zu viele Figuren auf einmal: 1.200"),
     ("- name: '" + "x" * 300_000 + "'\n", "Der Block ist zu lang"),
     ("[" * 5000 + "]" * 5000, "zu tief verschachtelt"),
     ("- name: a\n  werte: {x: " + "[" * 30 + "]" * 30 + "}\n", "zu tief verschachtelt"),

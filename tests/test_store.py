@@ -425,7 +425,7 @@ def test_bad_event_is_refused_and_nothing_written(target, bad):
 def test_limits_are_messages_in_german(target, monkeypatch):
     with open_store(target) as store:
         text = _message(lambda: store.append([Event("riesig", {"a": "x" * 2_000_000}, "t")]))
-        assert "zu groß" in text and "1,000,000" in text
+        assert "zu groß" in text and "1.000.000" in text
         assert "data['a'][1]" in _message(lambda: store.append([Event("k", {"a": [0, {1}]}, "t")]))
         assert len(store.append([Event("k", {"a": "x" * 900_000}, "t")])) == 1  # under the limit
         monkeypatch.setattr(store_module, "MAX_APPEND_BYTES", 5_000)

@@ -39,7 +39,7 @@ def test_chart_data_follows_the_pmf(expr):
     assert [b["low"] for b in bars] == list(range(d.min, d.max + 1))  # dense, gaps included
     assert {b["low"]: b["p"] for b in bars if b["p"]} == pytest.approx(d.pmf(), abs=1e-12)
     for b in bars:
-        assert b["high"] == b["low"] and b["label"] == str(b["low"])
+        assert b["high"] == b["low"] and b["label"] == b["low_text"] == str(b["low"]).replace("-", "−")
         assert b["ge"] == pytest.approx(d.p_at_least(b["low"]), abs=1e-12)
         assert (b["p_text"], b["ge_text"]) == (percent(b["p"]), percent(b["ge"]))
     assert data["mean"] == pytest.approx(d.mean) and data["sd"] == pytest.approx(d.sd)
@@ -82,7 +82,7 @@ def test_large_supports_are_binned(expr):
     for b in bars[::17]:
         assert b["p"] == pytest.approx(math.fsum(pmf.get(v, 0.0) for v in range(b["low"], b["high"] + 1)), abs=1e-12)
         assert b["ge"] == pytest.approx(d.p_at_least(b["low"]), abs=1e-12)
-        assert b["label"] == f"{b['low']}–{b['high']}"
+        assert b["label"] == f"{b['low']:,}–{b['high']:,}".replace(",", ".")   # German thousands
     assert math.fsum(b["p"] for b in bars) == pytest.approx(1.0)
     [i] = data["marked_bars"]
     assert bars[i]["low"] <= d.min + 501 <= bars[i]["high"]

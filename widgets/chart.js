@@ -9,7 +9,7 @@ const CHART_STEPS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, P
 /** The readout (and aria-label) of one bar of chart_data's "bars". */
 function barText(model, bar) {
   return L(model, bar.low === bar.high ? "widget.chart.bar" : "widget.chart.bin",
-    { value: bar.label, p: bar.p_text, low: bar.low, ge: bar.ge_text });
+    { value: bar.label, p: bar.p_text, low: bar.low_text, ge: bar.ge_text });
 }
 
 /**
@@ -76,7 +76,7 @@ function chartParts(model, data, key, view, toggle) {
     y2: base + 0.5, "aria-hidden": "true" })];
   for (const tick of data.ticks || []) {
     axis.push(s("text", { x: x(tick.bar + 0.5).toFixed(2), y: CHART_H - 4, "text-anchor": "middle", "aria-hidden": "true" },
-      String(tick.value)));
+      tick.text));
   }
 
   const point = (i) => {

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import html
+import unicodedata
 
 from ..assets import asset
 from ..errors import RpgError
 from ..messages import t
+from ..numerals import decimal, integer, number, percent
+
+__all__ = ["ErrorBox", "Notice", "decimal", "integer", "number", "pad", "percent", "style", "width"]
 
 
-# -- numbers -----------------------------------------------------------------
-def number(x: float, digits: int = 2) -> str:
-    """``10.5`` -> ``"10,50"``."""
-    return f"{x:.{digits}f}".replace(".", ",").replace("-", "−")
+# -- plain-text columns ----------------------------------------------------------
+def width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: wide (East Asian) characters two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
-def percent(p: float) -> str:
-    p = 1.0 if abs(p - 1.0) < 1e-9 else 0.0 if abs(p) < 1e-15 else p
-    if 0 < p < 0.00005:
-        return "< 0,01 %"
-    if 0.99995 < p < 1:
-        return "> 99,99 %"
-    return number(p * 100) + " %"
+def pad(text: str, columns: int, right: bool = False) -> str:
+    """``text`` filled with spaces to ``columns`` display columns (on the left when ``right``)."""
+    fill = " " * max(columns - width(text), 0)
+    return fill + text if right else text + fill
 
 
 def style() -> str:

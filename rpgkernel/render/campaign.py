@@ -5,13 +5,13 @@ from __future__ import annotations
 import html
 
 from ..messages import t
-from .base import style
+from .base import integer, style
 
 
 # -- campaign ------------------------------------------------------------------
 def _resources_text(data: dict) -> str:
     res = data.get("resources", {})
-    return ", ".join(f"{k} {v['value']}/{v['max']}" for k, v in res.items())
+    return ", ".join(f"{k} {integer(v['value'])}/{integer(v['max'])}" for k, v in res.items())
 
 
 def _conditions_text(data: dict) -> str:
@@ -32,7 +32,7 @@ def figure_text(data: dict) -> str:
 
 
 def figure_html(data: dict) -> str:
-    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{v['value']}</td><td>/ {v['max']}</td></tr>"
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{integer(v['value'])}</td><td>/ {integer(v['max'])}</td></tr>"
                    for k, v in data.get("resources", {}).items())
     conds = html.escape(_conditions_text(data))
     return (style() + f'<div class="rpgk-card rpgk-figure"><div class="rpgk-total">{html.escape(data["name"])}</div>'

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import DiceSyntaxError
 from ..messages import t
-from .base import number, percent, style
+from .base import integer, number, pad, percent, style
 
 if TYPE_CHECKING:
     from ..dice.dist import Dist
@@ -58,7 +58,7 @@ def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     from ..dice.nodes import BinOp, Call, Const, Neg, Paren
     node = part.node
     if isinstance(node, Const):
-        return str(node.value)
+        return integer(node.value)
     if isinstance(node, Paren):
         return f"({roll_parts(part.children[0], die)})"
     if isinstance(node, Neg):
@@ -74,12 +74,12 @@ def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
 
 
 def result_word(roll: Roll) -> str:
-    return f"{roll.total} {t('roll.successes')}" if roll.counts_successes else str(roll.total)
+    return f"{integer(roll.total)} {t('roll.successes')}" if roll.counts_successes else integer(roll.total)
 
 
 def chance_text(roll: Roll) -> str | None:
     p = roll.p_at_least()
-    return None if p is None else t("roll.chance", value=roll.total, p=percent(p))
+    return None if p is None else t("roll.chance", value=integer(roll.total), p=percent(p))
 
 
 def roll_text(roll: Roll) -> str:
@@ -121,7 +121,7 @@ def rolls_frame(rolls: Rolls) -> tuple[str, str]:
     """The header and the summary line of several rolls."""
     totals = [r.total for r in rolls]
     return (t("rolls.header", n=len(rolls), expr=rolls[0].expression),
-            t("rolls.summary", sum=sum(totals), mean=number(sum(totals) / len(totals))))
+            t("rolls.summary", sum=integer(sum(totals)), mean=number(sum(totals) / len(totals))))
 
 
 def rolls_text(rolls: Rolls) -> str:
@@ -150,7 +150,7 @@ def rolls_html(rolls: Rolls) -> str:
 
 # -- distributions ------------------------------------------------------------
 def dist_summary(d: Dist) -> str:
-    return t("dist.summary", expr=d.label or "Dist", low=d.min, high=d.max,
+    return t("dist.summary", expr=d.label or "Dist", low=integer(d.min), high=integer(d.max),
              mean=number(d.mean), sd=number(d.sd))
 
 
@@ -158,9 +158,12 @@ def dist_text(d: Dist) -> str:
     """Summary line plus a table of P(=), P(≥), P(≤) for short distributions."""
     lines = [dist_summary(d)]
     if d.max - d.min < _TABLE_ROWS:
-        lines.append(f"{t('dist.value'):>6} {t('dist.p_eq'):>9} {t('dist.p_ge'):>9} {t('dist.p_le'):>9}")
-        for v, eq, ge, le in zip(range(d.min, d.max + 1), d.probabilities.tolist(), d.sf(), d.cdf()):
-            lines.append(f"{v:>6} {percent(eq):>9} {percent(ge):>9} {percent(le):>9}")
+        values = [integer(v) for v in range(d.min, d.max + 1)]
+        wide = max(6, *(len(v) for v in values))
+        lines.append(" ".join([pad(t("dist.value"), wide, right=True)]
+                              + [pad(t(k), 9, right=True) for k in ("dist.p_eq", "dist.p_ge", "dist.p_le")]))
+        for v, eq, ge, le in zip(values, d.probabilities.tolist(), d.sf(), d.cdf()):
+            lines.append(" ".join([pad(v, wide, right=True)] + [pad(percent(p), 9, right=True) for p in (eq, ge, le)]))
     return "\n".join(lines)
 
 
@@ -197,14 +200,14 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
         x = pad_l + i * bw
         y = height - pad_b - bh
         fill = "#e65100" if i in mark_bins else "#5c7cfa"
-        label = str(lo_v) if step == 1 else f"{lo_v}–{hi_v}"
+        label = integer(lo_v) if step == 1 else f"{integer(lo_v)}–{integer(hi_v)}"
         tip = f"{label}: P(=) {percent(h)}, P(≥) {percent(ge[lo_v - d.min])}"
         out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bw - 1, 0.5):.2f}" height="{bh:.2f}" '
                    f'fill="{fill}"><title>{html.escape(tip)}</title></rect>')
     for v in axis_ticks(d.min, d.max):
         x = pad_l + ((v - d.min) // step + 0.5) * bw
         out.append(f'<text x="{x:.2f}" y="{height - 3}" font-size="10" text-anchor="middle" '
-                   f'fill="currentColor">{v}</text>')
+                   f'fill="currentColor">{integer(v)}</text>')
     out.append("</svg>")
     return "".join(out)
 

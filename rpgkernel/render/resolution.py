@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from ..messages import t
-from .base import percent, style
+from .base import decimal, integer, percent, style
 from .dice import die_html, dist_summary
 
 
@@ -32,8 +32,11 @@ def _head(res) -> str:
 
 def effect_text(e) -> str:
     if e.sheet is not None:
-        return t("resolution.sheet", changes="; ".join(
-            f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in e.sheet.items()))
+        def shown(v) -> str:
+            if isinstance(v, bool):
+                return t("resolution.yes" if v else "resolution.no")
+            return ", ".join(map(str, v)) if isinstance(v, list) else integer(v) if isinstance(v, int) else str(v)
+        return t("resolution.sheet", changes="; ".join(f"{k} {shown(v)}" for k, v in e.sheet.items()))
     if e.resource:
         return f"{e.resource} {e.by:+d}"
     return e.condition if e.on else t("resolution.ends", condition=e.condition)
@@ -49,7 +52,7 @@ def outcome_text(res) -> str:
             return "(" + ", ".join(f"{k} {value(x)}" for k, x in v.items()) + ")"
         if isinstance(v, (list, tuple)):
             return ", ".join(value(x) for x in v)
-        return str(v)
+        return integer(v) if isinstance(v, int) else decimal(v) if isinstance(v, float) else str(v)
     return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
 
 

@@ -11,7 +11,7 @@ import traitlets
 
 from ..dice import Dist
 from ..messages import t
-from ..render.base import number, percent
+from ..render.base import integer, number, percent
 from ..render.dice import axis_ticks
 from .base import Widget
 
@@ -39,11 +39,12 @@ def chart_data(dist: Dist, marked: Any = None) -> dict[str, Any]:
         {"label": "3W6",                 # the Dist's label ("" if none)
          "min": 3, "max": 18, "step": 1,  # step: values per bar (> 1 only above MAX_BARS values)
          "bars": [{"low": 3, "high": 3,   # the values of the bar (low == high when step == 1)
-                   "label": "3",          # "low" or "low–high"
+                   "label": "3",          # "low" or "low–high", German ("1.000–1.009")
+                   "low_text": "3",
                    "p": 0.00463,          # P(low <= X <= high)
                    "ge": 1.0,             # P(X >= low), the "mindestens" view
                    "p_text": "0,46 %", "ge_text": "100,00 %"}, ...],   # ascending, no gaps
-         "ticks": [{"value": 4, "bar": 1}, ...],   # axis labels and the bar they stand under
+         "ticks": [{"value": 4, "text": "4", "bar": 1}, ...],   # axis labels and the bar they stand under
          "marked": [11], "marked_bars": [8],        # highlighted values and their bars
          "mean": 10.5, "sd": 2.958, "mean_text": "10,50", "sd_text": "2,96"}
 
@@ -60,12 +61,14 @@ def chart_data(dist: Dist, marked: Any = None) -> dict[str, Any]:
         low = dist.min + start
         high = min(dist.max, low + step - 1)
         ge = at_least[start]
-        bars.append({"low": low, "high": high, "label": str(low) if low == high else f"{low}–{high}",
-                     "p": q, "ge": ge, "p_text": percent(q), "ge_text": percent(ge)})
+        bars.append({"low": low, "high": high,
+                     "label": integer(low) if low == high else f"{integer(low)}–{integer(high)}",
+                     "low_text": integer(low), "p": q, "ge": ge, "p_text": percent(q), "ge_text": percent(ge)})
     shown = [m for m in _marks(marked) if dist.min <= m <= dist.max]
     mean, sd = dist.mean, dist.sd
     return {"label": dist.label or "", "min": dist.min, "max": dist.max, "step": step, "bars": bars,
-            "ticks": [{"value": v, "bar": (v - dist.min) // step} for v in axis_ticks(dist.min, dist.max)],
+            "ticks": [{"value": v, "text": integer(v), "bar": (v - dist.min) // step}
+                      for v in axis_ticks(dist.min, dist.max)],
             "marked": shown, "marked_bars": sorted({(m - dist.min) // step for m in shown}),
             "mean": mean, "sd": sd, "mean_text": number(mean), "sd_text": number(sd)}
 
@@ -97,4 +100,4 @@ class DistributionChart(Widget):
         d = self.dist
         line = t("widget.chart.text", expr=d.label or "Dist", mean=number(d.mean), sd=number(d.sd))
         shown = self.data.get("marked")
-        return line + (t("widget.chart.text_marked", marked=", ".join(map(str, shown))) if shown else "")
+        return line + (t("widget.chart.text_marked", marked=", ".join(map(integer, shown))) if shown else "")

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
-from ...render.base import percent
+from ...numerals import percent
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ...messages import t
-from ...render.base import percent
+from ...numerals import percent
 from ..resolution import Effect, Request, Resolution, Verb, sentence
 from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
 from .data import KampfwerteError, data, in_kraft
@@ -78,7 +78,7 @@ def _vor(req: Request) -> Resolution:
     p = p_vor(a, b)
     res = Resolution("kampfwerte", "vor", (a["name"],), (b["name"],), preview=p)
     res.step(t("kampfwerte.step_before", figure=a["name"], ini=ini(a), target=b["name"], ini_target=ini(b),
-               p=f"{p:.1%}"), "Initiative")
+               p=percent(p)), "Initiative")
     res.outcome = {"p_vor": p}
     res.summary = t("kampfwerte.satz.vor", wer=a["name"], ziel=b["name"], p=percent(p))
     return res

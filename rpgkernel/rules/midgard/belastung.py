@@ -49,7 +49,7 @@ def belastung(figure: Mapping[str, Any], gewicht: Any) -> Resolution:
     st = attribut(figure, "st")
     label = belastung_von(kg, st)
     res = Resolution("midgard", "belastung", (who,))
-    res.step(t("midgard.load", figure=who, st=st, tk=tragkraft(st), kg=str(gewicht).replace(".", ","),
+    res.step(t("midgard.load", figure=who, st=st, tk=tragkraft(st), kg=float(kg),
                label=label), RULE)
     if label == UEBERMAESSIG:
         res.step(t("midgard.load_feat"), RULE)
