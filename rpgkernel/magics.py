@@ -83,7 +83,7 @@ Optionen (englisch: --count, --preview, --dice):
   --seed N        Startwert nur für diesen Wurf
   -n, --anzahl N  N Würfe auf einmal
   --vorschau      exakte Verteilung ohne zu würfeln
-  --würfel LISTE  gegebene Würfelergebnisse in Wurfreihenfolge
+  --würfel LISTE  echte Würfelergebnisse in Wurfreihenfolge
                   (auch --wuerfel)
 
 Mit geöffneter Kampagne (%rpg --kampagne …) kommt jeder Wurf ins Journal
@@ -266,7 +266,7 @@ def figuren_cell(line: str, cell: str) -> statblocks.Loaded:
                            encounter=None if encounter is None else str(encounter))
 
 
-figuren_cell.__doc__ = """Figuren und Kampfteilnehmer aus einem YAML-Block anlegen.
+figuren_cell.__doc__ = """Figuren und Teilnehmer einer Begegnung aus einem YAML-Block anlegen.
 
 Aufruf::
 

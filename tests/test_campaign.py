@@ -91,7 +91,7 @@ def test_encounter_and_initiative_rolled_by_the_ruleset(camp):
     with pytest.raises(SheetError, match="Das Feld 'stärke' \\(Stärke\\) fehlt"):
         encounter(camp)
     assert [camp.undo() for _ in range(3)] == [["Ritter nimmt an Hinterhalt teil"],
-                                               ["Begegnung Hinterhalt begonnen"], ["Figur Ritter angelegt"]]
+                                               ["Begegnung Hinterhalt angelegt"], ["Figur Ritter angelegt"]]
     assert camp.encounters == {} and camp.characters == {}
     enc = encounter(camp, goblin_sheet={"stärke": 3})
     assert list(enc.combatants) == ["Ritter", "Goblin 1", "Goblin 2"]
@@ -337,7 +337,7 @@ def test_nested_transactions_are_one_step(camp):
         enc.add("Wolf", resources={"TP": 2}, count=2)
         enc.add("A", character="A")
     assert len({e.tx for e in camp.journal()}) == 1
-    assert camp.undo() == ["Figur A angelegt", "Begegnung Kampf begonnen", "Wolf 1, Wolf 2 nehmen an Kampf teil",
+    assert camp.undo() == ["Figur A angelegt", "Begegnung Kampf angelegt", "Wolf 1, Wolf 2 nehmen an Kampf teil",
                            "A nimmt an Kampf teil"]
     assert camp.characters == {} and camp.encounters == {}
     with pytest.raises(CampaignError, match="gibt es schon"):

@@ -159,7 +159,7 @@ def test_undo_and_redo_with_confirmation(shell, path):
     run(shell, "n = %rpg undo")
     run(shell, "n = %rpg undo")   # the whole %%figuren block in one step
     assert repr(shell.user_ns["n"]).startswith(
-        "Rückgängig gemacht: Figur Alrik angelegt; Begegnung Hinterhalt begonnen; Alrik nimmt an Hinterhalt teil"
+        "Rückgängig gemacht: Figur Alrik angelegt; Begegnung Hinterhalt angelegt; Alrik nimmt an Hinterhalt teil"
         " (und 1 weitere)")
     with Campaign.open(path) as other:
         assert other.characters == {} and other.encounter is None
@@ -213,7 +213,7 @@ def test_journal_shows_the_last_entries(shell, path):
     assert isinstance(journal, Journal) and len(journal) == 20
     assert all(e.kind == "wurf" for e in journal)
     bundle = journal._repr_mimebundle_()
-    assert bundle["text/plain"].count("\n") == 19 and "<table" in bundle["text/html"]
+    assert bundle["text/plain"].count("\n") == 20 and "<table" in bundle["text/html"]   # a header and 20 rows
     run(shell, "j = %rpg journal 3")
     assert len(shell.user_ns["j"]) == 3 and shell.user_ns["j"][-1].seq == journal[-1].seq
     run(shell, "j = %rpg journal 100 --art kampfteilnehmer")
@@ -222,9 +222,9 @@ def test_journal_shows_the_last_entries(shell, path):
     run(shell, 'j = %rpg journal --figur "Goblin 2"')
     assert [e.kind for e in shell.user_ns["j"]] == ["kampfteilnehmer"]
     run(shell, "j = %rpg journal --begegnung Hinterhalt --art begegnung")
-    assert [e.data["text"] for e in shell.user_ns["j"]] == ["Begegnung Hinterhalt begonnen"]
-    run(shell, "j = %rpg journal --figur Niemand")
-    assert repr(shell.user_ns["j"]) == "Keine passenden Einträge im Journal (--figur Niemand)."
+    assert [e.data["text"] for e in shell.user_ns["j"]] == ["Begegnung Hinterhalt angelegt"]
+    run(shell, "j = %rpg journal --figur Alrik --art zug")
+    assert repr(shell.user_ns["j"]) == "Keine passenden Einträge im Journal (--art zug, --figur Alrik)."
 
 
 def test_rolls_are_logged_but_not_previews(shell, path):
@@ -303,3 +303,78 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
     assert camp.encounter.current == "Goblin 1" and camp.ruleset == "midgard"
     assert camp.data("binder")["spec"] == "gh/meine-runde/kampagne"
     assert len(shell.user_ns["tabelle"]) == len(camp.journal(kind=None)) - 1  # the binder setting came later
+
+
+# -- the journal in German words, with aligned columns ------------------------------------------
+BASTION = """\
+%%figuren
+figuren:
+  - name: Ritter
+    werte: {vig: 12, cla: 10, spi: 10, gd: 4, waffen: ["Langschwert (W8)"]}
+begegnung:
+  name: Furt 渡し
+  teilnehmer:
+    - figur: Ritter
+    - name: Zoe\u0308
+      werte: {vig: 10, cla: 8, spi: 8, gd: 3}
+"""
+
+
+def columns(text: str) -> int:
+    """Display columns of ``text`` in a terminal (wide characters two, combining marks none)."""
+    import unicodedata
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def test_journal_kinds_show_as_german_words(shell, path):
+    run(shell, f"%rpg bastionland --kampagne {path}")
+    run(shell, BASTION)
+    run(shell, "%%resolve --würfel 3\nprobe Ritter virtue=vig")
+    run(shell, "%roll --würfel 4 W6")
+    session.current().campaign.change("Ritter", "GD", -1)
+    run(shell, "%rpg rückgängig")
+    res, _ = run(shell, "j = %rpg journal")
+    journal = shell.user_ns["j"]
+    assert [e.kind for e in journal] == ["einstellung", "figur", "begegnung", "kampfteilnehmer", "kampfteilnehmer",
+                                         "auflösung", "wurf", "ressource", "rückgängig"]
+    words = ["Einstellung", "Figur", "Begegnung", "Teilnehmer", "Teilnehmer", "Auflösung", "Wurf", "Ressource",
+             "Rückgängig"]
+    rows = repr(journal).splitlines()[1:]
+    assert [row.split()[1] for row in rows] == words
+    html = journal._repr_mimebundle_()["text/html"]
+    for word in words:
+        assert f'<td style="text-align:left">{word}</td>' in html
+    for key in ("auflösung", "kampfteilnehmer", "einstellung"):
+        assert f">{key}<" not in html
+    assert journal[-1].data["text"] == "rückgängig: Ressource"   # the undo names the kind by its word too
+
+
+def test_journal_columns_line_up_by_display_width(shell, path):
+    run(shell, f"%rpg bastionland --kampagne {path}")
+    run(shell, BASTION)
+    run(shell, "%roll --würfel 4 W6")
+    journal = session.current().campaign.journal()
+    header, *rows = repr(journal).splitlines()
+    starts = [columns(header[:header.index(word)]) for word in ("Art", "Begegnung", "Eintrag")]
+    assert header.startswith("Nr.")
+    for event, row in zip(journal, rows):
+        text = event.data["text"]
+        assert columns(row[:row.index(text)]) == starts[2], row
+        assert row[:columns(header[:header.index("Art")])].strip() == str(event.seq)
+        encounter = event.data.get("encounter")
+        if encounter:
+            assert columns(row[:row.index(encounter, 6)]) == starts[1], row
+    assert any("Zoe\u0308" in row for row in rows) and any("Furt 渡し" in row for row in rows)
+
+
+def test_journal_html_headers_align_like_their_cells(shell, path):
+    import re
+    run(shell, f"%rpg bastionland --kampagne {path}")
+    run(shell, BASTION)
+    html = session.current().campaign.journal()._repr_mimebundle_()["text/html"]
+    head, *rows = re.findall(r"<tr>(.*?)</tr>", html)
+    head_styles = re.findall(r"<th([^>]*)>", head)
+    assert len(head_styles) == 4
+    for row in rows:
+        assert re.findall(r"<td([^>]*)>", row) == head_styles
+

@@ -129,7 +129,7 @@ def test_renderings():
     bundle = r._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
     assert "<s>2</s>" in bundle["text/html"] and "<svg" in bundle["text/html"]
-    assert "eingegebene Würfel" in bundle["text/html"]
+    assert "echte Würfel" in bundle["text/html"]
     assert "0x" not in bundle["text/plain"] and "0x" not in bundle["text/html"]
     s = rpgkernel.roll("7W6>=5", dice=[6, 2, 5, 1, 3, 5, 4])
     assert "= 3 Erfolge" in str(s) and "6*" in str(s)

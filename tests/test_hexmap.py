@@ -57,7 +57,7 @@ def _pos(c, name):
 def test_model_of_a_kampfwerte_campaign(camp):
     m = HexMap(camp, MAP)
     assert camp.encounter.data("karte") == MAP.to_dict()  # kept in the campaign: the map `bewege` moves on
-    assert m.text() == "Karte 6×4 – niemand am Zug"
+    assert m.text() == "Hexkarte 6 × 4 – niemand am Zug"
     k = m.karte
     assert (k["breite"], k["hoehe"]) == (6, 4) and len(k["fields"]) == 24
     by_field = {(q, r): (g, o) for q, r, g, o in k["fields"]}
@@ -70,7 +70,7 @@ def test_model_of_a_kampfwerte_campaign(camp):
     assert m.figures == [] and m.turn == {} and m.reachable == []
 
     _place_and_start(camp)
-    assert m.text() == "Karte 6×4 – am Zug: Kael auf (0,0), 7 BP"
+    assert m.text() == "Hexkarte 6 × 4 – am Zug: Kael auf (0,0), 7 BP"
     assert m.turn == {"figure": "Kael", "bp": 7, "q": 0, "r": 0}
     assert m.figures == [{"name": "Kael", "side": "Spieler", "q": 0, "r": 0, "active": True},
                          {"name": "Ork", "side": "", "q": 3, "r": 0, "active": False}]
@@ -107,7 +107,7 @@ def test_resolve_move_and_panel_turn_update_the_map(camp):
     _place_and_start(camp)
     rpgkernel.resolve("bewege Kael nach=(0,2)", campaign=camp)
     assert m.turn == {"figure": "Kael", "bp": 5, "q": 0, "r": 2}
-    assert m.text() == "Karte 6×4 – am Zug: Kael auf (0,2), 5 BP"
+    assert m.text() == "Hexkarte 6 × 4 – am Zug: Kael auf (0,2), 5 BP"
     assert {"name": "Kael", "side": "Spieler", "q": 0, "r": 2, "active": True} in m.figures
     panel = EncounterPanel(camp)
     panel._dispatch(panel, {"type": "next_turn"})
@@ -187,7 +187,7 @@ def test_hostile_names_stay_data(tmp_path):
         m = HexMap(c, MAP)
         _place_and_start(c, kael=HOSTILE)
         assert m.turn["figure"] == HOSTILE and m.figures[0]["name"] == HOSTILE
-        assert m.text() == f"Karte 6×4 – am Zug: {HOSTILE} auf (0,0), 7 BP"
+        assert m.text() == f"Hexkarte 6 × 4 – am Zug: {HOSTILE} auf (0,0), 7 BP"
         line = m.move_line(1, 1)
         assert [a.text for a in parse(line)[0].actors] == [HOSTILE]
         m._dispatch(m, {"type": "move", "q": 1, "r": 1})
@@ -231,7 +231,7 @@ c.close()
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout.strip().splitlines()[-1])
-    assert out["size"] == [6, 4] and out["text"] == "Karte 6×4 – am Zug: Kael auf (0,0), 7 BP"
+    assert out["size"] == [6, 4] and out["text"] == "Hexkarte 6 × 4 – am Zug: Kael auf (0,0), 7 BP"
     by_field = {(q, r): (g, o) for q, r, g, o in out["fields"]}
     assert by_field[(1, 0)] == ("Bewuchs", False) and by_field[(2, 1)] == ("frei", True)
     reach = {(q, r): c for q, r, c in out["reach"]}

@@ -97,9 +97,9 @@ def test_sixty_w6_keeps_every_value():
 # -- DistributionChart -----------------------------------------------------------
 def test_chart_text_is_stable():
     chart = DistributionChart(rpgkernel.dist("3W6"))
-    assert chart.text() == repr(chart) == "Verteilung 3W6: Mittel 10,50, Streuung 2,96"
+    assert chart.text() == repr(chart) == "Verteilung 3W6: Mittelwert 10,50, Standardabweichung 2,96"
     assert repr(DistributionChart(rpgkernel.dist("3W6"), marked=11)) == (
-        "Verteilung 3W6: Mittel 10,50, Streuung 2,96, markiert 11")
+        "Verteilung 3W6: Mittelwert 10,50, Standardabweichung 2,96, markiert 11")
     assert "0x" not in repr(chart)
 
 
@@ -112,7 +112,7 @@ def test_chart_follows_python_changes():
     state = chart.get_state()["data"]
     assert state["label"] == "2W6" and state["min"] == 2 and state["marked"] == [12]
     chart.marked = None
-    assert chart.data["marked"] == [] and repr(chart).startswith("Verteilung 2W6: Mittel 7,00")
+    assert chart.data["marked"] == [] and repr(chart).startswith("Verteilung 2W6: Mittelwert 7,00")
 
 
 def test_chart_view_toggle_from_the_front_end():
@@ -204,7 +204,7 @@ def test_roll_card():
 def test_rolls_card():
     rolls = rpgkernel.roll_many("W%", 3, dice=[27, 30, 82])
     card = RollCard(rolls)
-    assert card.head == "3 Würfe von W%" and card.summary == "Summe 139, Mittel 46,33"
+    assert card.head == "3 Würfe von W%" and card.summary == "Summe 139, Mittelwert 46,33"
     assert [e["total"] for e in card.entries] == ["27", "30", "82"]
     assert card.chart["marked"] == [27, 30, 82]
     assert repr(card) == rolls_text(rolls)

@@ -385,7 +385,7 @@ function panelJournal(model) {
     h("h4", {}, L(model, "widget.panel.journal")),
     entries.length
       ? h("ol", { class: "rpgk-journal" }, entries.map((e) => h("li", { value: e.seq, title: e.text },
-        h("span", { class: "rpgk-muted" }, `${e.kind} `), e.text)))
+        h("span", { class: "rpgk-muted" }, `${e.label} `), e.text)))
       : h("div", { class: "rpgk-muted" }, L(model, "widget.panel.journal_empty")));
 }
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import html
+import re
 
-from ..messages import t
-from .base import integer, style
+from ..messages import labels, t
+from .base import integer, pad, style, width
+
+_KIND = "journal.kind_"   # catalogue prefix of the journal kinds' German words
 
 
 # -- campaign ------------------------------------------------------------------
@@ -66,22 +69,45 @@ def encounter_html(data: dict, state: dict) -> str:
             f'<table class="rpgk-table">{"".join(rows)}</table></div>')
 
 
+def journal_kinds() -> dict[str, str]:
+    """Every journal kind and its German word: ``{"auflösung": "Auflösung", …}``."""
+    return {key[len(_KIND):]: word for key, word in labels(_KIND).items()}
+
+
+def kind_label(kind: str) -> str:
+    """The German word for a journal kind; a kind the catalogue does not know as it is."""
+    return journal_kinds().get(kind, kind)
+
+
+_JOURNAL_COLUMNS = ("journal.col_seq", "journal.col_kind", "journal.col_encounter", "journal.col_text")
+
+
+def _journal_rows(entries) -> list[tuple[str, str, str, str]]:
+    """(number, kind, encounter, text) of each entry, each cell on one line."""
+    def line(value: object) -> str:
+        return re.sub(r"[\r\n\t\v\f]+", " ", str(value or ""))
+    return [(str(e.seq), kind_label(e.kind), line(e.data.get("encounter")), line(e.data.get("text")))
+            for e in entries]
+
+
 def journal_text(entries) -> str:
+    """The journal as a table: number (right-aligned), kind, encounter, entry, padded by display width."""
     if not entries:
         return t("journal.empty")
-    return "\n".join(f"{e.seq:>5}  {e.kind:<16} {e.data.get('text', '')}" for e in entries)
+    table = [tuple(t(k) for k in _JOURNAL_COLUMNS), *_journal_rows(entries)]
+    widths = [max(width(row[i]) for row in table) for i in range(3)]
+    return "\n".join("  ".join([pad(row[0], widths[0], right=True), pad(row[1], widths[1]),
+                                pad(row[2], widths[2]), row[3]]).rstrip() for row in table)
 
 
 def journal_html(entries) -> str:
     if not entries:
         return html.escape(t("journal.empty"))
-    head = "".join(f"<th>{html.escape(t(k))}</th>" for k in
-                   ("journal.col_seq", "journal.col_kind", "journal.col_text", "journal.col_encounter"))
     left = ' style="text-align:left"'
-    rows = "".join(f"<tr><td>{e.seq}</td><td{left}>{html.escape(e.kind)}</td>"
-                   f"<td{left}>{html.escape(str(e.data.get('text', '')))}</td>"
-                   f"<td{left}>{html.escape(str(e.data.get('encounter') or ''))}</td></tr>"
-                   for e in entries)
+    aligns = ("", left, left, left)   # the number column stays right-aligned, header and cells alike
+    head = "".join(f"<th{a}>{html.escape(t(k))}</th>" for a, k in zip(aligns, _JOURNAL_COLUMNS))
+    rows = "".join("<tr>" + "".join(f"<td{a}>{html.escape(c)}</td>" for a, c in zip(aligns, row)) + "</tr>"
+                   for row in _journal_rows(entries))
     return style() + f'<div class="rpgk-card"><table class="rpgk-table"><tr>{head}</tr>{rows}</table></div>'
 
 

@@ -371,10 +371,11 @@ class Campaign:
         entry = entries[-1]
         first, last = entry["first"], entry["last"]
         events = [e for e in self.store.events(after=first - 1, limit=last - first + 1) if e.tx == entry["tx"]]
+        from ..render.campaign import kind_label
         with self.transaction() as tx:
             tx.extend(transform([c for e in events for c in e.data.get("changes", ())]))
-            tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo", what=entry["kind"]),
-                     of=entry["tx"])
+            tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo",
+                             what=kind_label(entry["kind"])), of=entry["tx"])
         return [str(e.data.get("text", "")) for e in events]
 
     def __repr__(self) -> str:

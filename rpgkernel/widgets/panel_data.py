@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from ..dice import Dist
 from ..messages import t
+from ..render.campaign import kind_label
 from ..render.resolution import effect_text, headline, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
@@ -145,4 +146,5 @@ def card(res: Any) -> dict[str, Any]:
 
 
 def journal_entry(event: Any) -> dict[str, Any]:
-    return {"seq": event.seq, "kind": event.kind, "text": str(event.data.get("text", ""))}
+    return {"seq": event.seq, "kind": event.kind, "label": kind_label(event.kind),
+            "text": str(event.data.get("text", ""))}

@@ -41,7 +41,7 @@ def test_roll_cards_show_dice_total_and_chance(notebook):
 
     card = nb.output(2).locator(CARD).first
     expect(card.locator(".rpgk-total")).to_have_text("13")
-    expect(card.locator(".rpgk-head")).to_have_text("4W6kh3 · eingegebene Würfel")
+    expect(card.locator(".rpgk-head")).to_have_text("4W6kh3 · echte Würfel")
     assert card.locator(".rpgk-die").evaluate_all(_FACES) == [["6", False], ["2", False], ["5", False],
                                                               ["1", True]]
     expect(card.locator(".rpgk-dropped")).to_have_attribute("title", "W6 – verworfen")
