@@ -5,6 +5,7 @@ No IPython here: the magics and their tests use these functions directly.
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Iterable, Mapping
 
@@ -56,7 +57,9 @@ def options(words: Iterable[str], known: Mapping[str, str], usage: str,
             else:
                 raise RpgError(t("magic.missing_value", option=name) + "\n" + t("magic.usage", usage=usage))
         elif word.startswith("--"):
-            raise RpgError(t("magic.bad_option", option=name) + "\n" + t("magic.usage", usage=usage))
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = "\n" + t("suggest.die", suggestion=close[0]) if close else ""
+            raise RpgError(t("magic.bad_option", option=name) + hint + "\n" + t("magic.usage", usage=usage))
         else:
             rest.append(word)
         i += 1

@@ -22,6 +22,7 @@ from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
 from .render import ErrorBox, Notice, status_html, status_text
+from .render.campaign import journal_kinds
 from .resolve.run import resolve as run_resolve
 
 _ROLL_OPTIONS = {
@@ -95,9 +96,9 @@ Die Würfelsprache ist in docs/wuerfelsprache.md beschrieben.
 
 _RPG_OPTIONS = {
     "--seed": "seed", "--kampagne": "kampagne", "--campaign": "kampagne",
-    "--sprache": "sprache", "--language": "sprache",
+    "--sprache": "sprache", "--language": "sprache", "--wechseln": "wechseln", "--switch": "wechseln",
 }
-_RPG_USAGE = ("%rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]"
+_RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]"
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
               " | %rpg teilen FIGUR [--ordner ORDNER]")
@@ -111,6 +112,8 @@ _SHARE_OPTIONS = {"--ordner": "ordner", "--folder": "ordner"}
 _BINDER_OPTIONS = {"--server": "server"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
+_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen")   # as the help names them
+_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE))                   # every way to write one
 
 
 class Status:
@@ -139,6 +142,27 @@ def _too_many(words: list[str], usage: str) -> RpgError:
     return RpgError(t("rpg.words", words=" ".join(words)) + "\n" + t("magic.usage", usage=usage))
 
 
+def _suggestion(word: str, candidates) -> str:
+    """A line ``Meinten Sie 'x'?`` for the candidate closest to ``word`` (case and umlauts aside), or nothing."""
+    spelled: dict[str, str] = {}
+    for c in candidates:
+        spelled.setdefault(_folded(c), c)
+    close = difflib.get_close_matches(_folded(word), list(spelled), n=1)
+    return "\n" + t("suggest.die", suggestion=spelled[close[0]]) if close else ""
+
+
+def _folded(word: str) -> str:
+    return word.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+
+
+def _unknown_word(word: str) -> RpgError:
+    """A first word that is neither a ruleset nor a subcommand, with the closest of both."""
+    if any(c in word for c in ".:/\\@"):   # a file or an address (never echoed: it may hold a password)
+        return RpgError(t("rpg.bare_place"))
+    msg = t("rpg.unknown_word", word=word, rulesets=", ".join(rules.rulesets()), commands=", ".join(_COMMANDS))
+    return RpgError(msg + _suggestion(word, [*rules.rulesets(), *_SPELLINGS]))
+
+
 def rpg_line(line: str) -> object:
     """Settings (ruleset, seed, language, campaign), or undo, redo, journal."""
     words = args.split(line, quotes=True)
@@ -156,23 +180,27 @@ def rpg_line(line: str) -> object:
         return _share(s, words[1:])
     if command == "binder":
         return _binder(s, words[1:])
-    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE)
-    if len(words) > 1:
-        raise _too_many(words[1:], _RPG_USAGE)
+    if command and not command.startswith("-") and command not in rules.RULESETS:
+        raise _unknown_word(words[0])
+    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln"})
     key = words[0].lower() if words else None
     if key is not None and key not in rules.RULESETS:
-        close = difflib.get_close_matches(key, rules.rulesets(), n=1)
-        msg = t("rpg.unknown_ruleset", key=words[0], known=", ".join(rules.rulesets()))
-        raise RpgError(msg + ("\n" + t("suggest.die", suggestion=close[0]) if close else ""))
-    if "sprache" in opts and str(opts["sprache"]) not in messages.languages():
-        raise RpgError(t("rpg.unknown_language", lang=opts["sprache"], known=", ".join(messages.languages())))
+        raise _unknown_word(words[0])
+    if len(words) > 1:
+        raise _too_many(words[1:], _RPG_USAGE)
+    if opts.get("wechseln") and key is None:
+        raise RpgError(t("rpg.switch_needs_ruleset"))
+    lang = str(opts.get("sprache", "")).lower()
+    if "sprache" in opts and lang not in messages.languages():
+        raise RpgError(t("rpg.unknown_language", lang=opts["sprache"], known=", ".join(messages.languages()))
+                       + _suggestion(lang, messages.languages()))
     seed = args.integer(opts, "seed", "--seed")
     if "kampagne" in opts:
         s.open_campaign(str(opts["kampagne"]))
     if key is not None:
-        s.set_ruleset(key)
+        s.set_ruleset(key, switch=bool(opts.get("wechseln")))
     if "sprache" in opts:
-        messages.set_language(str(opts["sprache"]))
+        messages.set_language(lang)
     if "seed" in opts:
         s.reseed(seed)
     return Status(s)
@@ -210,7 +238,14 @@ def _journal(s: session.Session, words: list[str]) -> object:
     if rest:
         last = args.integer({"n": rest[0]}, "n", "journal N", t("rpg.journal_count", max=_JOURNAL_MAX),
                             low=1, high=_JOURNAL_MAX)
-    entries = s.journal(last, kind=opts.get("art"), figure=opts.get("figur"), encounter=opts.get("begegnung"))
+    camp = s.need_campaign()
+    kind = None if "art" not in opts else _journal_kind(str(opts["art"]))
+    figure, encounter = (None if opts.get(k) is None else str(opts[k]) for k in ("figur", "begegnung"))
+    entries = s.journal(last, kind=kind, figure=figure, encounter=encounter)
+    if not entries and figure is not None:
+        _known_name(figure, session.figure_names(camp), "campaign.unknown_figure")
+    if not entries and encounter is not None:
+        _known_name(encounter, list(camp.encounters), "campaign.unknown_encounter")
     filters = [f"{option} {opts[key]}" for key, option in
                (("art", "--art"), ("figur", "--figur"), ("begegnung", "--begegnung")) if key in opts]
     if not entries and filters:
@@ -218,11 +253,27 @@ def _journal(s: session.Session, words: list[str]) -> object:
     return entries
 
 
+def _journal_kind(word: str) -> str:
+    """The journal kind ``--art`` names: its stored key or its German word, case and umlauts aside."""
+    kinds = journal_kinds()
+    spelled = {_folded(name): key for key, label in kinds.items() for name in (key, label)}
+    if _folded(word) in spelled:
+        return spelled[_folded(word)]
+    raise RpgError(t("rpg.unknown_kind", kind=word, known=", ".join(kinds.values()))
+                   + _suggestion(word, [name.lower() for key, label in kinds.items() for name in (key, label)]))
+
+
+def _known_name(name: str, known: list[str], key: str) -> None:
+    """A name no entry matched must at least exist: otherwise an error with the closest name."""
+    if name not in known:
+        raise RpgError(t(key, name=name) + _suggestion(name, known))
+
+
 rpg_line.__doc__ = """Die Sitzung einstellen, die Kampagne öffnen, rückgängig machen, das Journal zeigen.
 
 Aufruf::
 
-    %rpg [REGELWERK] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]
+    %rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]
     %rpg rückgängig | wiederholen
     %rpg journal [N] [--art ART] [--figur NAME] [--begegnung NAME]
     %rpg binder BESITZER/NAME [REF] [--server URL]
@@ -235,7 +286,8 @@ Beispiele::
 
     %rpg                              # Stand anzeigen
     %rpg --seed 42                    # alle folgenden Würfe wiederholbar
-    %rpg bastionland                  # Regelwerk wählen (auch für die Kampagne)
+    %rpg bastionland                  # Regelwerk wählen (auch für eine Kampagne ohne Regelwerk)
+    %rpg midgard --wechseln           # das Regelwerk der Kampagne bewusst wechseln
     %rpg --kampagne kampagne.sqlite   # Kampagne öffnen oder anlegen
     %rpg --kampagne postgresql://spielleitung@server/runde   # geteilte Kampagne
     %rpg rückgängig                   # letzte Änderung zurücknehmen (auch: undo)
@@ -246,8 +298,12 @@ Beispiele::
     %rpg binder meine-gruppe/kampagne main   # wo das Repository der Runde liegt (einmal)
     %rpg teilen Alrik                 # spieler/Alrik.ipynb schreiben, Binder-Link zeigen
 
-Arten im Journal: wurf, figur, begegnung, kampfteilnehmer, initiative, zug,
-ressource, zustand, einstellung, auflösung, rückgängig, wiederholt.
+Eine Kampagne, die schon nach einem anderen Regelwerk spielt, wechselt es nur
+mit --wechseln; ohne nennt %rpg ihr Regelwerk und ihre Figuren.
+
+Arten im Journal (--art, groß oder klein): Wurf, Figur, Begegnung, Teilnehmer,
+Initiative, Zug, Ressource, Zustand, Bogen, Daten, Einstellung, Auflösung,
+Rückgängig, Wiederholt.
 Die Kampagne: docs/kampagne.md.
 """
 

@@ -58,11 +58,19 @@ class Session:
             raise RpgError(t("rpg.no_campaign"))
         return self.campaign
 
-    def set_ruleset(self, key: str) -> None:
-        """Choose the ruleset; an open campaign records it (once, not on every repeat)."""
+    def set_ruleset(self, key: str, switch: bool = False) -> None:
+        """Choose the ruleset; an open campaign records it (once, not on every repeat).
+
+        A campaign that already plays another ruleset changes only with
+        ``switch``; otherwise a German error names its ruleset, its figures
+        and how to switch. A campaign without a ruleset takes ``key``.
+        """
+        camp = self.campaign
+        if camp is not None and camp.ruleset not in (None, key) and not switch:
+            raise RpgError(_ruleset_kept(camp, key))
         self.ruleset = key
-        if self.campaign is not None and self.campaign.ruleset != key:
-            self.campaign.set_ruleset(key)
+        if camp is not None and camp.ruleset != key:
+            camp.set_ruleset(key)
 
     def log(self, rolled: Any) -> None:
         """Write a roll (or the rolls of ``%roll -n``, as one transaction) into the open campaign."""
@@ -85,6 +93,28 @@ class Session:
 
 
 _SHOWN = 3  # journal texts named in an undo/redo confirmation
+_FIGURES_SHOWN = 6  # figures named when a ruleset switch is refused
+
+
+def figure_names(camp: Campaign) -> list[str]:
+    """The campaign's characters, then the combatants of each encounter, each name once."""
+    names = list(camp.characters)
+    for enc in camp.encounters.values():
+        names += enc.combatants
+    return list(dict.fromkeys(names))
+
+
+def _ruleset_kept(camp: Campaign, key: str) -> str:
+    """Why ``camp`` keeps its ruleset instead of ``key``: its ruleset, its figures, the explicit switch."""
+    from . import rules
+    names = figure_names(camp)
+    more = len(names) - _FIGURES_SHOWN
+    figures = (t("rpg.campaign_figures", names=", ".join(names[:_FIGURES_SHOWN])
+                 + (" " + t("rpg.and_more", n=more) if more > 0 else ""))
+               if names else t("rpg.campaign_no_figures"))
+    current = camp.ruleset
+    return t("rpg.ruleset_kept", where=camp.store.where, current=current, title=rules.RULESETS.get(current, current),
+             figures=figures, key=key)
 
 
 def journal_summary(texts: list[str]) -> str:

@@ -83,7 +83,7 @@ def test_ruleset_is_recorded_in_the_campaign_once(shell, path):
     with Campaign.open(path) as other:
         assert other.ruleset == "midgard"
         assert [e.data["text"] for e in other.journal(kind="einstellung")] == ["Regelwerk: midgard"]
-    run(shell, "%rpg osr")
+    run(shell, "%rpg osr --wechseln")
     assert session.current().campaign.ruleset == "osr"
     # reopening in a fresh session takes the campaign's ruleset
     session.current().close_campaign()
@@ -253,7 +253,8 @@ def test_rolls_without_campaign_are_not_logged(shell, path):
 
 def test_help_names_the_campaign_commands(shell):
     rpg = shell.magics_manager.magics["line"]["rpg"].__doc__
-    for word in ("--kampagne", "rückgängig", "wiederholen", "journal", "--art", "--figur", "--begegnung"):
+    for word in ("--kampagne", "--wechseln", "rückgängig", "wiederholen", "journal", "--art", "--figur",
+                 "--begegnung"):
         assert word in rpg
     figuren = shell.magics_manager.magics["cell"]["figuren"].__doc__
     for word in ("--begegnung", "figuren:", "begegnung:", "teilnehmer:", "anzahl", "zustände", "docs/kampagne.md"):
@@ -378,3 +379,101 @@ def test_journal_html_headers_align_like_their_cells(shell, path):
     for row in rows:
         assert re.findall(r"<td([^>]*)>", row) == head_styles
 
+
+# -- an existing campaign's ruleset changes only on purpose --------------------------------------
+def test_a_campaign_keeps_its_ruleset_unless_switched(shell, path):
+    run(shell, f"%rpg bastionland --kampagne {path}")
+    run(shell, BASTION)
+    camp = session.current().campaign
+    text = error_box(shell, "x = %rpg midgard")
+    for part in ("Die Kampagne", str(path), "Mythic Bastionland (bastionland)", "die Figuren Ritter, Zoe\u0308",
+                 "Das Regelwerk bleibt bastionland", "%rpg midgard --wechseln"):
+        assert part in text, part
+    assert shell.user_ns["x"] is None
+    assert camp.ruleset == "bastionland" and session.current().ruleset == "bastionland"
+    assert [e.data["text"] for e in camp.journal(kind="einstellung")] == ["Regelwerk: bastionland"]
+    run(shell, "s = %rpg midgard --wechseln")
+    assert camp.ruleset == "midgard" and session.current().ruleset == "midgard"
+    assert "Regelwerk: midgard" in repr(shell.user_ns["s"])
+    assert camp.figure("Ritter").ruleset == "bastionland"   # the figures keep their sheets
+    run(shell, "%rpg midgard")   # the same ruleset again: nothing to ask
+    assert len(camp.journal(kind="einstellung")) == 2
+
+
+def test_opening_a_campaign_with_another_ruleset_keeps_it(shell, path):
+    with Campaign.open(path) as other:
+        other.set_ruleset("osr")
+    run(shell, "%rpg midgard")
+    assert session.current().ruleset == "midgard"       # no campaign yet: the session's choice
+    assert "Regelwerk bleibt osr" in error_box(shell, f"%rpg midgard --kampagne {path}")
+    assert session.current().campaign.ruleset == "osr" and session.current().ruleset == "osr"
+    assert "noch keine Figuren" in error_box(shell, "%rpg adz")
+
+
+def test_a_campaign_without_ruleset_takes_one_silently(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    _, out = run(shell, "s = %rpg midgard")
+    assert not out.outputs and session.current().campaign.ruleset == "midgard"
+
+
+def test_switch_needs_a_ruleset(shell, path):
+    run(shell, f"%rpg osr --kampagne {path}")
+    assert "--wechseln braucht das neue Regelwerk" in error_box(shell, "%rpg --wechseln")
+    assert session.current().campaign.ruleset == "osr"
+
+
+# -- typos get a suggestion, across subcommands, rulesets, kinds, names, languages, options -------
+@pytest.mark.parametrize("line, fragments", [
+    ("%rpg rückgänig", ["Unbekanntes Regelwerk oder unbekannter Befehl 'rückgänig'", "Meinten Sie 'rückgängig'?",
+                        "Befehle: rückgängig, wiederholen, journal, binder, teilen"]),
+    ("%rpg wiederholn", ["Meinten Sie 'wiederholen'?"]),
+    ("%rpg journl 5", ["Meinten Sie 'journal'?"]),
+    ("%rpg Journl --art wurf", ["Meinten Sie 'journal'?"]),
+    ("%rpg teilne Alrik", ["Meinten Sie 'teilen'?"]),
+    ("%rpg bindr gruppe/kampagne", ["Meinten Sie 'binder'?"]),
+    ("%rpg midgrd --seed 3", ["Meinten Sie 'midgard'?", "Regelwerke: adz, bastionland"]),
+    ("%rpg --seed 3 bastionlnd", ["Meinten Sie 'bastionland'?"]),
+    ("%rpg journal --art wurff", ["Unbekannte Art 'wurff' im Journal", "Bekannt sind: Wurf, Figur, Begegnung,",
+                                  "Meinten Sie 'wurf'?"]),
+    ("%rpg journal --art kampfteilnehmr", ["Meinten Sie 'kampfteilnehmer'?"]),
+    ("%rpg journal --art Auflösng", ["Meinten Sie 'auflösung'?"]),
+    ("%rpg journal --figur Alirk", ["Unbekannte Figur 'Alirk'.\nMeinten Sie 'Alrik'?"]),
+    ('%rpg journal --figur "Goblin 3"', ["Unbekannte Figur 'Goblin 3'"]),
+    ("%rpg journal --begegnung Hinterhallt", ["Unbekannte Begegnung 'Hinterhallt'.\nMeinten Sie 'Hinterhalt'?"]),
+    ("%rpg --sprache dee", ["Unbekannte Sprache 'dee'", "Meinten Sie 'de'?"]),
+    ("%rpg --kampange neu.sqlite", ["Unbekannte Option '--kampange'", "Meinten Sie '--kampagne'?"]),
+    ("%rpg journal --atr wurf", ["Unbekannte Option '--atr'", "Meinten Sie '--art'?"]),
+])
+def test_typos_get_a_suggestion(shell, path, line, fragments):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    before = session.current().campaign.store.last_seq()
+    text = error_box(shell, f"x = {line}")
+    for fragment in fragments:
+        assert fragment in text, (fragment, text)
+    assert shell.user_ns["x"] is None and session.current().campaign.store.last_seq() == before
+
+
+@pytest.mark.parametrize("spelling", ["Teilnehmer", "teilnehmer", "TEILNEHMER", "kampfteilnehmer"])
+def test_journal_kinds_by_word_or_key(shell, path, spelling):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    run(shell, f"j = %rpg journal --art {spelling}")
+    assert [e.kind for e in shell.user_ns["j"]] == ["kampfteilnehmer", "kampfteilnehmer"]
+
+
+def test_umlauts_may_be_written_out(shell, path):
+    run(shell, f"%rpg osr --kampagne {path}")
+    run(shell, FIGUREN)
+    run(shell, "%rpg rueckgaengig")
+    run(shell, "j = %rpg journal --art Rueckgaengig")
+    assert [e.kind for e in shell.user_ns["j"]] == ["rückgängig"]
+    run(shell, "%rpg --sprache DE")
+
+
+@pytest.mark.parametrize("line", ["%rpg kampagne.sqlite", "%rpg postgresql://rpg:geheim@server/runde",
+                                  "%rpg C:\\kampagnen\\k.sqlite"])
+def test_a_bare_place_is_not_echoed_and_says_how_to_open(shell, line):
+    text = error_box(shell, line)
+    assert "%rpg --kampagne DATEI_ODER_URL" in text and "geheim" not in text and "k.sqlite" not in text

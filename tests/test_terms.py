@@ -6,6 +6,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
+from rpgkernel.magics import rpg_line
 from rpgkernel.messages import CATALOGUE
 from rpgkernel.render.campaign import journal_kinds, kind_label
 from rpgkernel.widgets.chart import DistributionChart
@@ -69,6 +70,13 @@ def test_every_kind_the_journal_writes_has_a_german_word(tmp_path):
 
 def test_an_unknown_kind_shows_as_it_is():
     assert kind_label("eigene_art") == "eigene_art"
+
+
+def test_the_help_lists_the_kinds_by_their_words():
+    doc = rpg_line.__doc__
+    for word in journal_kinds().values():
+        assert word in doc, word
+    assert "kampfteilnehmer" not in doc
 
 
 def test_the_panel_journal_shows_the_kinds_words(tmp_path):
