@@ -79,6 +79,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dist.p_ge": "P(≥)",
         "dist.p_le": "P(≤)",
         "dist.chart_title": "Verteilung von {expr}",
+        "dist.unnamed": "Verteilung",
         "error.title": "Fehler",
         # sheets and stat blocks
         "sheet.not_mapping": "Ein Bogen muss aus Feldern mit Werten bestehen, nicht {type}.",
@@ -1290,6 +1291,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "widget.chart.title": "Verteilung von {expr}",
         "widget.chart.summary": "Mittelwert {mean} · Standardabweichung {sd}",
         "widget.chart.text": "Verteilung {expr}: Mittelwert {mean}, Standardabweichung {sd}",
+        "widget.chart.text_unnamed": "Verteilung: Mittelwert {mean}, Standardabweichung {sd}",
         "widget.chart.text_marked": ", markiert {marked}",
         "widget.chart.at_least": "Mindestens-Ansicht",
         "widget.chart.hint_exact": "Balkenhöhe: Wahrscheinlichkeit für genau diesen Wert",

@@ -86,3 +86,12 @@ def test_the_panel_journal_shows_the_kinds_words(tmp_path):
         panel = EncounterPanel(camp)
         assert [(e["kind"], e["label"]) for e in panel.journal] == [("begegnung", "Begegnung"),
                                                                    ("kampfteilnehmer", "Teilnehmer")]
+
+
+def test_an_unnamed_distribution_is_a_verteilung_not_a_python_type():
+    d = rpgkernel.dist("3W6") + rpgkernel.dist("W4")
+    assert d.label is None
+    shown = [repr(d), d._repr_mimebundle_()["text/html"], DistributionChart(d).text()]
+    assert all("Dist" not in text for text in shown)
+    assert repr(d).startswith("Verteilung: 4 bis 22, Mittelwert 13,00")
+    assert DistributionChart(d).text() == "Verteilung: Mittelwert 13,00, Standardabweichung 3,16"

@@ -150,7 +150,7 @@ def rolls_html(rolls: Rolls) -> str:
 
 # -- distributions ------------------------------------------------------------
 def dist_summary(d: Dist) -> str:
-    return t("dist.summary", expr=d.label or "Dist", low=integer(d.min), high=integer(d.max),
+    return t("dist.summary", expr=d.label or t("dist.unnamed"), low=integer(d.min), high=integer(d.max),
              mean=number(d.mean), sd=number(d.sd))
 
 
@@ -188,7 +188,7 @@ def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: in
     top = max(heights)
     pad_l, pad_b, pad_t = 4, 16, 4
     bw = (width - 2 * pad_l) / bins
-    title = html.escape(t("dist.chart_title", expr=d.label or "Dist"))
+    title = html.escape(t("dist.chart_title", expr=d.label) if d.label else t("dist.unnamed"))
     out = [f'<svg class="rpgk-chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
            f"<title>{title}</title>"]

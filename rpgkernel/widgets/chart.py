@@ -98,6 +98,7 @@ class DistributionChart(Widget):
 
     def text(self) -> str:
         d = self.dist
-        line = t("widget.chart.text", expr=d.label or "Dist", mean=number(d.mean), sd=number(d.sd))
+        line = (t("widget.chart.text", expr=d.label, mean=number(d.mean), sd=number(d.sd)) if d.label
+                else t("widget.chart.text_unnamed", mean=number(d.mean), sd=number(d.sd)))
         shown = self.data.get("marked")
         return line + (t("widget.chart.text_marked", marked=", ".join(map(integer, shown))) if shown else "")
