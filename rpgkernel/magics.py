@@ -10,6 +10,7 @@ variables are written ``@name``). Argument parsing is in ``magic_args``.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping
 
 from IPython.core.magic import no_var_expand
@@ -155,9 +156,12 @@ def _folded(word: str) -> str:
     return word.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
 
 
+_PLACE = re.compile(r"://|@|\.(sqlite3?|db)$|^(/|\./|\.\./|~|[A-Za-z]:\\)", re.IGNORECASE)  # a file or address
+
+
 def _unknown_word(word: str) -> RpgError:
     """A first word that is neither a ruleset nor a subcommand, with the closest of both."""
-    if any(c in word for c in ".:/\\@"):   # a file or an address (never echoed: it may hold a password)
+    if _PLACE.search(word):   # a campaign without --kampagne: never echoed, an address may hold a password
         return RpgError(t("rpg.bare_place"))
     msg = t("rpg.unknown_word", word=word, rulesets=", ".join(rules.rulesets()), commands=", ".join(_COMMANDS))
     return RpgError(msg + _suggestion(word, [*rules.rulesets(), *_SPELLINGS]))

@@ -473,7 +473,7 @@ def test_umlauts_may_be_written_out(shell, path):
 
 
 @pytest.mark.parametrize("line", ["%rpg kampagne.sqlite", "%rpg postgresql://rpg:geheim@server/runde",
-                                  "%rpg C:\\kampagnen\\k.sqlite"])
+                                  "%rpg rpg:geheim@server/runde", "%rpg ./k.sqlite", "%rpg C:\\kampagnen\\k.sqlite"])
 def test_a_bare_place_is_not_echoed_and_says_how_to_open(shell, line):
     text = error_box(shell, line)
     assert "%rpg --kampagne DATEI_ODER_URL" in text and "geheim" not in text and "k.sqlite" not in text

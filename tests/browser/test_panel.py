@@ -198,7 +198,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
         assert "Fatigued" in camp.figure("Söldner").conditions
         closed = camp.journal(kind="auflösung")[-1].data["text"]
         done = _resolutions(camp)
-    expect(journal.last).to_have_text(re.compile("^auflösung " + re.escape(closed) + "$"))
+    expect(journal.last).to_have_text(re.compile("^Auflösung " + re.escape(closed) + "$"))
     # the panel wrote what the same lines in %%resolve cells write
     with Campaign.open(tmp_path / "zwilling.sqlite") as twin:
         twin.set_ruleset("bastionland")
@@ -217,7 +217,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     with Campaign.open(path) as camp:
         assert camp.figure("Söldner").resources["SPI"]["value"] == 7
         last = camp.journal(last=1)[0].data["text"]
-    expect(journal.last).to_have_text(re.compile("^auflösung " + re.escape(last) + "$"))
+    expect(journal.last).to_have_text(re.compile("^Auflösung " + re.escape(last) + "$"))
 
     # legible in the light and the dark theme
     assert page.evaluate("document.body.dataset.jpThemeLight") == "true"

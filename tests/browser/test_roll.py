@@ -72,7 +72,7 @@ def test_hostile_text_shows_literally_and_runs_nothing(notebook, page):
                            timeout=30_000)
     for cell, key, message in ((2, "img", "@x muss eine ganze Zahl oder ein Würfelausdruck sein, nicht "),
                                (3, "details", "Hier wird eine Zahl, ein Würfel oder eine Klammer erwartet"),
-                               (4, "script", "Unbekanntes Regelwerk")):
+                               (4, "script", "Unbekanntes Regelwerk oder unbekannter Befehl")):
         box = nb.output(cell).locator(".rpgk-card.rpgk-error")
         expect(box).to_contain_text(_PAYLOADS[key])
         assert box.inner_text().startswith("Fehler: " + message), box.inner_text()
