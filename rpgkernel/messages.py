@@ -7,7 +7,7 @@ adding a table here, without touching the engines.
 
 from __future__ import annotations
 
-from .numerals import FORMATTER
+from .numerals import fill
 
 # One term per concept, in every text (the word first is the one used, the others are not):
 #   Mittelwert, Standardabweichung (not Mittel, Streuung); Teilnehmer of an encounter (not
@@ -1763,4 +1763,4 @@ def t(key: str, /, **fields: object) -> str:
     """The message ``key`` in the current language, filled with ``fields`` (numbers the German way)."""
     table = CATALOGUE[_language]
     template = table.get(key) or CATALOGUE[DEFAULT_LANGUAGE][key]
-    return FORMATTER.vformat(template, (), fields)
+    return fill(template, fields)

@@ -13,6 +13,7 @@ all use it.
 from __future__ import annotations
 
 import string
+from functools import lru_cache
 
 MINUS = "−"   # the typographic minus of shown numbers
 _SWAP = str.maketrans(",.", ".,")
@@ -63,3 +64,17 @@ class _Formatter(string.Formatter):
 
 
 FORMATTER = _Formatter()
+
+
+@lru_cache(maxsize=4096)
+def _plain(template: str) -> bool:
+    """True when no field of ``template`` asks for separators (``,``, ``.`` or ``%`` in its spec)."""
+    return not any(spec and any(c in spec for c in ",.%") for _, name, spec, _ in FORMATTER.parse(template)
+                   if name is not None)
+
+
+def fill(template: str, fields: dict[str, object]) -> str:
+    """``template`` filled with ``fields``, its numbers German (plain ``str.format`` where nothing is German)."""
+    if _plain(template) and not any(isinstance(v, float) for v in fields.values()):
+        return template.format(**fields)
+    return FORMATTER.vformat(template, (), fields)

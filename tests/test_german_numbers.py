@@ -152,3 +152,12 @@ def test_kampfwerte_chance_to_act_first_is_a_german_percentage():
     [step] = res.steps
     assert step.text.endswith(f"mit {numerals.percent(res.outcome['p_vor'])}.") and " %" in step.text
     assert not english_in_bundle(res)
+
+
+def test_t_is_german_on_its_fast_path_too():
+    """t() uses plain str.format where no field is German; a float field always takes the German path."""
+    assert t("midgard.load", figure="Alrik", st=80, tk=8, kg=12.5, label="unbelastet") == \
+        "Alrik: St 80, Tragkraft 8 kg; 12,5 kg – unbelastet."
+    assert t("journal.turn", round=12345, figure="Ritter") == "Runde 12345: Ritter ist am Zug"
+    assert t("journal.resource", figure="Drache", resource="LP", old=12000, new=-1500) == \
+        "Drache: LP 12.000 → −1.500"
