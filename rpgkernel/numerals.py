@@ -2,7 +2,7 @@
 
 ``integer(2512225)`` -> ``2.512.225``, ``number(10.5)`` -> ``10,50``,
 ``percent(0.125)`` -> ``12,50 %``, ``decimal(12.5)`` -> ``12,5``.
-``FORMATTER`` fills the catalogue's templates the same way: a float field is
+``fill`` (what ``t()`` calls) fills the catalogue's templates the same way: a float field is
 always German, and a format spec with ``,``, ``.`` or ``%`` (``{n:,}``,
 ``{x:.1f}``, ``{p:.1%}``) gives German separators. Plain ints (``{seq}``,
 ``{wm:+d}``) stay as they are: numbers, seeds and modifiers a user types back.
