@@ -82,7 +82,7 @@ def said(camp, cell, dice, conditions=None):
 
 def test_a_hit_to_zero_a_hit_a_miss_and_several_attacks(camp):
     down = said(camp, "angriff Hauptmann -> Ork", [15, 5])
-    assert down == "Hauptmann trifft Ork mit 6 Schaden; Ork ist bei 0 TP oder darunter (die Folgen regelt die SL)."
+    assert down == "Hauptmann trifft Ork mit 6 Schaden; Ork ist bei 0 TP oder darunter (die Folgen regelt die Spielleitung)."
     assert f"angriff: Hauptmann → Ork\n  {down}\n" in DOC.read_text(encoding="utf-8")   # the doc's card
     assert said(camp, 'angriff Schütze -> Hauptmann, "Goblin 2"', [2, 20, 3]) == (
         "Schütze trifft Goblin 2 mit 3 Schaden; Goblin 2 hat noch 1 TP.")
@@ -94,7 +94,7 @@ def test_a_hit_to_zero_a_hit_a_miss_and_several_attacks(camp):
 def test_a_charge_a_sleeping_target_a_caster_and_wrestling(camp):
     assert said(camp, 'angriff Magier -> "Goblin 2" sturmangriff', [20, 4]) == (
         "Goblin 2 schlägt zuerst zu und trifft Magier mit 4 Schaden; Magier ist bei 0 TP oder darunter "
-        "(die Folgen regelt die SL); Magier greift nicht mehr an.")
+        "(die Folgen regelt die Spielleitung); Magier greift nicht mehr an.")
     assert said(camp, "angriff Hauptmann -> Ork toetung=45", [40], {"Ork": "schläft"}) == (
         "Hauptmann tötet Ork im Schlaf.")
     assert said(camp, "angriff Bär -> Wachmann", [20, 2], {"Wachmann": "zaubert"}) == (
@@ -106,7 +106,7 @@ def test_a_charge_a_sleeping_target_a_caster_and_wrestling(camp):
 def test_fleeing_surprise_initiative_and_a_failed_save(camp):
     assert said(camp, "fliehen Ork -> Hauptmann, Wachmann", [20, 5, 1]) == (
         "Ork flieht; Hauptmann trifft Ork mit 6 Schaden; Wachmann verfehlt Ork; "
-        "Ork ist bei 0 TP oder darunter (die Folgen regelt die SL).")
+        "Ork ist bei 0 TP oder darunter (die Folgen regelt die Spielleitung).")
     assert said(camp, "fliehen Bär -> Wachmann", [], {"Wachmann": "pariert"}) == (
         "Bär flieht; Wachmann greift nicht mit +4 an.")
     assert said(camp, 'überraschung Hauptmann, Schütze, "Goblin 1", "Goblin 2"', [1, 5]) == (
