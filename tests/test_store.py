@@ -259,15 +259,30 @@ def raw_execute(backend, target, statements, rows=()):
 def test_old_schema_is_migrated_and_keeps_its_events(backend, target):
     raw_execute(backend, target, V1_SQLITE if backend == "sqlite" else V1_POSTGRES, V1_ROWS)
     with open_store(target, "Altland") as store:
-        assert store.schema_version() == CURRENT == 2
+        assert store.schema_version() == CURRENT == 3
         old = list(store.events())
         assert [(e.seq, e.tx, e.kind, json.dumps(e.data, separators=(",", ":")), e.at) for e in old] == V1_ROWS
         store.append(tx_events("neu", 2))
         store.save_snapshot(4, {"format": 1})
         assert [e.seq for e in store.events()] == [1, 2, 3, 4, 5]
         assert [e.seq for e in store.events(kinds="wurf")] == [1, 3]
+        assert store.check() == [] and store.damage == ()
     with open_store(target, "Altland") as store:  # opening again migrates nothing
-        assert store.schema_version() == 2 and store.last_seq() == 5
+        assert store.schema_version() == 3 and store.last_seq() == 5
+    # rows written before schema 3 carry no checksum; every later one does
+    assert raw_query(backend, target, "SELECT seq, sum IS NULL FROM rpg_events ORDER BY seq") == \
+        [(1, True), (2, True), (3, True), (4, False), (5, False)]
+
+
+def raw_query(backend, target, sql):
+    if backend == "sqlite":
+        conn = sqlite3.connect(target)
+        rows = [tuple(bool(v) if i else v for i, v in enumerate(row)) for row in conn.execute(sql).fetchall()]
+        conn.close()
+        return rows
+    import psycopg
+    with psycopg.connect(target, autocommit=True) as conn:
+        return [tuple(row) for row in conn.execute(sql).fetchall()]
 
 
 def test_newer_schema_is_refused(backend, target):
@@ -518,6 +533,7 @@ def test_two_processes_writing_at_once(target):
             deadline = time.monotonic() + 300
             while any(proc.poll() is None for proc in procs) and time.monotonic() < deadline:
                 polled += [e.seq for e in reader.events(after=polled[-1] if polled else 0)]
+                assert reader.check() == []  # the end row and the last seq, read while both move
                 time.sleep(0.001)
             polled += [e.seq for e in reader.events(after=polled[-1] if polled else 0)]
         for proc in procs:

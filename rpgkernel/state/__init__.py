@@ -2,11 +2,13 @@
 
 Events are immutable; a store only appends. ``open_store`` picks SQLite for a
 file path and PostgreSQL for a ``postgresql://`` URL (psycopg is imported only
-then). Nothing here imports IPython.
+then). What is damaged is a ``Damage``, raised as ``CampaignDamaged``.
+Nothing here imports IPython.
 """
 
 from ..errors import StoreError
 from .campaign import Campaign
+from .damage import CampaignDamaged, Damage
 from .transaction import CampaignError
 from .views import Encounter, Figure
 from .events import Event, new_tx
@@ -15,5 +17,6 @@ from .postgres import PostgresStore
 from .sqlite import SQLiteStore
 from .store import MAX_EVENT_BYTES, Store, open_store
 
-__all__ = ["MAX_EVENT_BYTES", "Campaign", "CampaignError", "Encounter", "Event", "Figure", "Journal",
+__all__ = ["MAX_EVENT_BYTES", "Campaign", "CampaignDamaged", "CampaignError", "Damage", "Encounter", "Event",
+           "Figure", "Journal",
            "PostgresStore", "SQLiteStore", "Store", "StoreError", "new_tx", "open_store"]

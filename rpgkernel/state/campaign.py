@@ -4,6 +4,14 @@ Every change goes through a ``Transaction``: it computes reversible changes
 against a working copy of the state and is appended to the store as one
 atomic write; the campaign then folds it in. Reading first catches up with
 events other notebooks have written to the same store.
+
+A damaged campaign (``damage.py``) does not open: ``CampaignDamaged`` names
+what is damaged. Opened with ``read_only=True`` it shows its intact part: the
+newest readable snapshot and the events after it, folded up to the first
+damaged or missing one (without a readable snapshot, everything before that
+one). The events after it are still listed in the journal and exported, but
+not folded: a state built past a lost event never existed. ``export`` copies
+a campaign (damaged or not) into a new one or into JSON Lines (``rescue.py``).
 """
 
 from __future__ import annotations
@@ -16,9 +24,12 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .. import rules
+from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
 from . import model
+from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
+from .events import Event
 from .journal import Journal
 from .store import Store, open_store
 from .transaction import CampaignError, Transaction, check_name, condition_record, retrying
@@ -36,19 +47,33 @@ class Campaign:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._state = model.initial()
-        snap = store.latest_snapshot()
-        if snap is not None and snap[1].get("format") == model.FORMAT:
-            self._state = snap[1]
-        self._since_snapshot = 0
         self._tx: Transaction | None = None
         self._watchers: list[weakref.ref[Any]] = []
+        self._since_snapshot = 0
+        self._halt: Damage | None = None  # read-only: the fold stopped before this
+        found = [d for d in store.check() if d.fatal]
+        if found and not store.read_only:
+            raise CampaignDamaged(store.where, found)
+        self._state, stale = self._from_snapshot()
         self.refresh()
+        if stale and not store.read_only and self._state["seq"]:
+            store.save_snapshot(self._state["seq"], self._state)  # replaces the unreadable one
 
     @classmethod
-    def open(cls, path_or_url: str | os.PathLike[str], campaign: str | None = None) -> Campaign:
-        """Open or create the campaign stored at ``path_or_url``."""
-        return cls(open_store(path_or_url, campaign))
+    def open(cls, path_or_url: str | os.PathLike[str], campaign: str | None = None, *,
+             read_only: bool = False) -> Campaign:
+        """Open or create the campaign stored at ``path_or_url``.
+
+        ``read_only=True`` creates, migrates and writes nothing and opens a
+        damaged campaign too: ``damage`` lists what is damaged, ``state`` is
+        its intact part, ``export`` rescues it.
+        """
+        store = open_store(path_or_url, campaign, read_only=read_only)
+        try:
+            return cls(store)
+        except BaseException:
+            store.close()
+            raise
 
     def close(self) -> None:
         self.store.close()
@@ -59,17 +84,89 @@ class Campaign:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def damage(self) -> tuple[Damage, ...]:
+        """What has been found damaged (empty for a sound campaign); see ``docs/kampagne.md``."""
+        return self.store.damage
+
+    def export(self, target: str | os.PathLike[str]) -> Any:
+        """Copy this campaign to ``target``: a new campaign (a SQLite path or a PostgreSQL URL),
+        or every stored row as JSON Lines (a path ending in ``.jsonl``). See ``rescue.export``."""
+        from .rescue import export
+        return export(self, target)
+
+    def _from_snapshot(self, before: int | None = None) -> tuple[dict[str, Any], bool]:
+        """The state of the newest usable snapshot (below seq ``before``), or the initial one;
+        and whether a newer snapshot was unusable. Snapshots of another format are skipped."""
+        stale = False
+        last = None
+        for item in self.store.snapshots():
+            if isinstance(item, Damage):
+                stale = True
+                continue
+            seq, state = item
+            if (before is not None and seq >= before) or state.get("format") != model.FORMAT:
+                continue
+            problem = model.snapshot_problem(state, seq)
+            if problem is not None:
+                self.store.note(Damage(SNAPSHOTS, seq, problem))
+                stale = True
+                continue
+            last = self.store.last_seq() if last is None else last
+            if seq > last:  # the journal ends before the snapshot (a file without head row): events lost
+                lost = Damage(EVENTS, last + 1, t("store.damage_end", head=seq), last=seq)
+                self.store.note(lost)
+                if not self.store.read_only:
+                    raise CampaignDamaged(self.store.where, [lost])
+            return state, stale
+        return model.initial(), stale
+
     # -- reading -------------------------------------------------------
     def refresh(self) -> None:
-        """Fold in whatever has been appended since (also by other notebooks)."""
-        new = list(self.store.events(after=self._state["seq"]))
+        """Fold in whatever has been appended since (also by other notebooks).
+
+        Damage raises ``CampaignDamaged``; a read-only campaign stops folding there.
+        """
+        if self._halt is not None:
+            return
+        new: list[Event] = []
+        halt = None
+        for item in self.store.scan(after=self._state["seq"]):
+            if isinstance(item, Damage):
+                halt = item
+                break
+            new.append(item)
         if new:
-            model.fold(self._state, new)
+            try:
+                model.fold(self._state, new)
+            except model.FoldError as err:
+                halt = Damage(EVENTS, err.seq, err.reason)
+                self.store.note(halt)
+                self._state = self._rebuilt(err.seq)
             self._since_snapshot += len(new)
-            if self._since_snapshot >= SNAPSHOT_EVERY:
+            if self._since_snapshot >= SNAPSHOT_EVERY and halt is None and not self.store.read_only:
                 self.store.save_snapshot(self._state["seq"], self._state)
                 self._since_snapshot = 0
+        if halt is not None:
+            if not self.store.read_only:
+                raise CampaignDamaged(self.store.where, [halt])
+            self._halt = halt
+        if new:
             self._notify()
+
+    def _rebuilt(self, seq: int) -> dict[str, Any]:
+        """The state after the events before ``seq`` (when ``seq`` failed half way through its fold)."""
+        state, _ = self._from_snapshot(before=seq)
+        events = []
+        for item in self.store.scan(after=state["seq"]):
+            if isinstance(item, Damage) or item.seq >= seq:
+                break
+            events.append(item)
+        return model.fold(state, events)
 
     def watch(self, callback: Callable[[Campaign], None]) -> Callable[[], None]:
         """Call ``callback(campaign)`` whenever new events have been folded in.
@@ -151,6 +248,8 @@ class Campaign:
         if self._tx is not None:
             yield self._tx
             return
+        if self.store.read_only:
+            raise StoreError(t("store.read_only", where=self.store.where))
         self.refresh()
         seen = self._state["seq"]
         tx = self._tx = Transaction(self._state)
@@ -380,8 +479,13 @@ class Campaign:
 
     def __repr__(self) -> str:
         self.refresh()
-        return t("campaign.repr", where=self.store.where, characters=len(self._state["characters"]),
+        text = t("campaign.repr", where=self.store.where, characters=len(self._state["characters"]),
                  encounters=len(self._state["encounters"]), events=self._state["seq"])
+        if self.read_only:
+            text += " " + t("campaign.repr_read_only")
+        if any(d.fatal for d in self.damage):
+            text += " " + t("campaign.repr_damage")
+        return text
 
 
 def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who: str) -> None:

@@ -52,17 +52,42 @@ def lookup(state: dict, path: Path) -> tuple[bool, Any]:
     return True, node
 
 
-def apply(state: dict, change: Change) -> None:
+class BrokenChange(ValueError):
+    """A change record that is not one (no op, an unknown op, a bad path, a missing value)."""
+
+
+def apply(state: dict, change: Change, copy_value: bool = False) -> None:
     """Carry out ``change`` on ``state`` in place (missing parents are created).
 
     The fold uses this on events just read from the store, so values are
-    taken over, not copied: the state owns them from here on.
+    taken over, not copied: the state owns them from here on (``copy_value``
+    copies them, for events still in use). A record that is no change raises
+    ``BrokenChange``, ``KeyError`` or ``TypeError``, and a path through
+    something that is not a dict ``AttributeError`` or ``TypeError``, each
+    before this change alters anything (``problem`` tells which).
     """
-    *parents, last = change["path"]
+    path = change["path"]
+    if type(path) is not list:
+        raise BrokenChange()
+    *parents, last = path
     node = state
     for key in parents:
+        if type(key) is not str:
+            raise BrokenChange()
         node = node.setdefault(key, {})
-    _carry_out(node, last, change, copy_value=False)
+    if type(last) is not str:
+        raise BrokenChange()
+    _carry_out(node, last, change, copy_value)
+
+
+def problem(change: object) -> bool:
+    """Whether ``change`` is no well-formed change record (rather than one that does not fit the state)."""
+    if type(change) is not dict:
+        return True
+    path, op = change.get("path"), change.get("op")
+    return (type(path) is not list or not path or any(type(k) is not str for k in path)
+            or op not in ("set", "del", "add") or (op == "set" and "value" not in change)
+            or (op == "add" and type(change.get("by")) not in (int, float)))
 
 
 def applied(state: dict, change: Change) -> dict:
@@ -83,12 +108,31 @@ def applied(state: dict, change: Change) -> dict:
 
 def _carry_out(node: dict, last: str, change: Change, copy_value: bool = True) -> None:
     op = change["op"]
-    if op == "set":
+    if op == "add":
+        node[last] = node.get(last, 0) + change["by"]
+    elif op == "set":
         node[last] = copy.deepcopy(change["value"]) if copy_value else change["value"]
     elif op == "del":
         node.pop(last, None)
     else:
-        node[last] = node.get(last, 0) + change["by"]
+        raise BrokenChange()
+
+
+def diff(old: dict, new: dict, path: Path | None = None) -> list[Change]:
+    """Changes that turn the document ``old`` into ``new`` (``set`` and ``del``, as deep as both are dicts)."""
+    path = path or []
+    out: list[Change] = [{"op": "del", "path": [*path, k], "old": copy.deepcopy(v)}
+                         for k, v in old.items() if k not in new]
+    for key, value in new.items():
+        if key not in old:
+            out.append({"op": "set", "path": [*path, key], "value": copy.deepcopy(value)})
+        elif old[key] != value:
+            if type(old[key]) is dict and type(value) is dict:
+                out += diff(old[key], value, [*path, key])
+            else:
+                out.append({"op": "set", "path": [*path, key], "value": copy.deepcopy(value),
+                            "old": copy.deepcopy(old[key])})
+    return out
 
 
 def invert(changes: list[Change]) -> list[Change]:

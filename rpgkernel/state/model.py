@@ -13,12 +13,25 @@ import copy
 
 from typing import Any, Iterable
 
+from ..messages import t
 from . import changes as ch
 from .events import Event
 
 FORMAT = 1              # of the state document (snapshots of another format are ignored)
 HISTORY_LIMIT = 1000    # undoable transactions remembered
 UNDO, REDO = "rückgängig", "wiederholt"
+DAMAGED, REPAIR = "beschädigt", "reparatur"   # a rescued journal's stand-in for a damaged entry; its repair
+
+
+class FoldError(Exception):
+    """An event that does not fold: ``seq`` and the German ``reason``.
+
+    The state is left with the events before it and part of it applied.
+    """
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(seq, reason)
+        self.seq, self.reason = seq, reason
 
 
 def initial() -> dict[str, Any]:
@@ -27,31 +40,59 @@ def initial() -> dict[str, Any]:
             "history": {"done": [], "undone": []}}
 
 
-def fold(state: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
+def fold(state: dict[str, Any], events: Iterable[Event], copy_values: bool = False) -> dict[str, Any]:
     """Apply ``events`` (in seq order) to ``state`` in place; return it.
 
     The values in the events' changes become part of the state (they are not
-    copied): pass events read from the store, not ones still in use.
+    copied): pass events read from the store, not ones still in use (or
+    ``copy_values=True``). An event that does not fold raises ``FoldError``.
     """
     for event in events:
-        for change in event.data.get("changes", ()):
-            ch.apply(state, change)
-        _track(state["history"], event)
+        changes = event.data.get("changes")
+        try:
+            if changes:
+                if type(changes) is not list:
+                    raise FoldError(event.seq, t("store.damage_changes"))
+                for change in changes:
+                    ch.apply(state, change, copy_values)
+            _track(state["history"], event)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            raise FoldError(event.seq, _unfit(changes, state)) from None
         state["seq"] = event.seq
     return state
 
 
+def _unfit(changes: list[Any], state: dict[str, Any]) -> str:
+    """Why an event's changes did not fold (German): the first that is no change record, else
+    the first that does not fit the state."""
+    changes = changes if type(changes) is list else []
+    for i, change in enumerate(changes, 1):
+        if ch.problem(change):
+            return t("store.damage_change", i=i, why=t("store.damage_change_shape"))
+    for i, change in enumerate(changes, 1):
+        try:
+            ch.apply(copy.deepcopy(state), change)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            return t("store.damage_change", i=i, why=t("store.damage_change_state"))
+    return t("store.damage_change", i=max(len(changes), 1), why=t("store.damage_change_state"))
+
+
 def _track(history: dict[str, list], event: Event) -> None:
     done, undone = history["done"], history["undone"]
-    if event.kind == UNDO:
-        _move(done, undone, event.data["of"])
-    elif event.kind == REDO:
-        _move(undone, done, event.data["of"])
-    elif event.data.get("changes"):
+    kind = event.kind
+    if kind == UNDO or kind == REDO:
+        of = event.data.get("of")
+        if type(of) is not str:
+            raise FoldError(event.seq, t("store.damage_undo"))
+        if kind == UNDO:
+            _move(done, undone, of)
+        else:
+            _move(undone, done, of)
+    elif event.data.get("changes") and kind != REPAIR:  # a rescue's repair only makes the fold match
         if done and done[-1]["tx"] == event.tx:
             done[-1]["last"] = event.seq
         else:
-            done.append({"tx": event.tx, "kind": event.kind, "first": event.seq, "last": event.seq})
+            done.append({"tx": event.tx, "kind": kind, "first": event.seq, "last": event.seq})
             del done[:-HISTORY_LIMIT]
             undone.clear()
 
@@ -62,6 +103,17 @@ def _move(source: list[dict], target: list[dict], tx: str) -> None:
         if source[i]["tx"] == tx:
             target.append(source.pop(i))
             return
+
+
+def snapshot_problem(state: dict[str, Any], seq: int) -> str | None:
+    """Why a snapshot of this ``FORMAT`` at ``seq`` is not a campaign state (German), or None."""
+    history = state.get("history")
+    usable = (type(state.get("seq")) is int and state["seq"] == seq
+              and all(type(state.get(key)) is dict for key in ("settings", "characters", "encounters"))
+              and (state.get("active_encounter") is None or type(state["active_encounter"]) is str)
+              and type(history) is dict and type(history.get("done")) is list
+              and type(history.get("undone")) is list)
+    return None if usable else t("store.damage_snapshot_shape")
 
 
 def data(state: dict[str, Any], encounter: str | None = None) -> dict[str, Any]:

@@ -10,9 +10,17 @@ Tables (names prefixed, so a shared PostgreSQL database can hold others):
 - ``rpg_meta(key, value)``: ``campaign`` (the campaign of a SQLite file) and,
   in PostgreSQL, ``schema_version`` (SQLite keeps it in ``PRAGMA user_version``
   and marks its files with ``PRAGMA application_id``).
-- ``rpg_events(seq, campaign, tx, kind, data, at)``: the journal; ``data`` is
+- ``rpg_events(seq, campaign, tx, kind, data, at, sum)``: the journal; ``data`` is
   the JSON text exactly as written, ``at`` an ISO 8601 UTC timestamp.
-- ``rpg_snapshots(campaign, seq, at, state)``: folded state up to ``seq``.
+- ``rpg_snapshots(campaign, seq, at, state, sum)``: folded state up to ``seq``.
+- ``rpg_heads(campaign, seq, checked_from)``: the last seq of each campaign's
+  journal, moved by every append in the same transaction (a journal that
+  ends earlier has lost its last events), and the first seq whose rows carry
+  a checksum (rows written before schema 3 have none).
+
+``sum`` (schema 3) is a CRC-32 of the row as written (``store.row_sum``,
+``store.snapshot_sum``), checked on every read: damage shows instead of
+folding silently into the state.
 
 SQLite's ``seq`` is the INTEGER PRIMARY KEY (one campaign per file);
 PostgreSQL's key is ``(campaign, seq)``, seq counted per campaign.
@@ -69,6 +77,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX rpg_events_kind ON rpg_events (campaign, kind, seq)",
             "CREATE TABLE rpg_snapshots (campaign text NOT NULL, seq bigint NOT NULL,"
             " at text NOT NULL, state text NOT NULL, PRIMARY KEY (campaign, seq))",
+        ),
+    ),
+    Migration(
+        3, "checksums, the head of each journal",
+        sqlite=(
+            "ALTER TABLE rpg_events ADD COLUMN sum INTEGER",
+            "ALTER TABLE rpg_snapshots ADD COLUMN sum INTEGER",
+            "CREATE TABLE rpg_heads (campaign TEXT PRIMARY KEY, seq INTEGER NOT NULL,"
+            " checked_from INTEGER NOT NULL)",
+            "INSERT INTO rpg_heads (campaign, seq, checked_from)"
+            " SELECT value, (SELECT coalesce(max(seq), 0) FROM rpg_events),"
+            " (SELECT coalesce(max(seq), 0) + 1 FROM rpg_events) FROM rpg_meta WHERE key = 'campaign'",
+        ),
+        postgres=(
+            "ALTER TABLE rpg_events ADD COLUMN sum bigint",
+            "ALTER TABLE rpg_snapshots ADD COLUMN sum bigint",
+            "CREATE TABLE rpg_heads (campaign text PRIMARY KEY, seq bigint NOT NULL,"
+            " checked_from bigint NOT NULL)",
+            "INSERT INTO rpg_heads (campaign, seq, checked_from)"
+            " SELECT campaign, max(seq), max(seq) + 1 FROM rpg_events GROUP BY campaign",
         ),
     ),
 )

@@ -6,12 +6,19 @@ URL (several campaigns may share one database). Both keep the same schema
 (``schema.py``) and the same guarantees:
 
 - ``append(events)`` is one atomic transaction: all events or none.
-- ``seq`` is strictly increasing per campaign and follows commit order, so a
-  reader polling ``events(after=last)`` never misses an event.
+- ``seq`` is strictly increasing per campaign, without gaps, and follows
+  commit order, so a reader polling ``events(after=last)`` never misses an
+  event. The head row (``rpg_heads``) holds the last seq, written in the same
+  transaction: a journal that ends earlier has lost events.
 - Events are written with parameterised queries only; ``kind``, ``tx`` and the
   JSON of ``data`` come back verbatim. Input that cannot be stored verbatim
   (not JSON, too large, see the limits below) is refused with a
   ``StoreError`` before anything is written.
+- Every row carries a checksum of what was written (``row_sum``); rows are
+  checked as they are read. What is damaged (``damage.py``) raises
+  ``CampaignDamaged`` naming table and seq; a store opened with
+  ``read_only=True`` skips it instead and lists it in ``damage``, and
+  ``scan`` yields every seq, damaged or not, for whoever rescues the rest.
 - A snapshot is a cache of the folded state at a ``seq``: the JSON object is
   stored verbatim; the caller puts a format version inside it and ignores
   snapshots it cannot read. Deleting snapshots never loses anything.
@@ -22,8 +29,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import threading
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -32,6 +39,8 @@ from typing import Any
 
 from ..errors import StoreConflict, StoreError
 from ..messages import t
+from . import address
+from .damage import EVENTS, FILE, HEADS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 
 MAX_EVENT_BYTES = 1_000_000        # kind + tx + JSON of data, UTF-8
@@ -41,11 +50,11 @@ MAX_SNAPSHOT_BYTES = 256_000_000   # JSON of one snapshot
 MAX_NAME_CHARS = 200               # kind, tx, campaign name
 MAX_DEPTH = 100                    # nesting of data and snapshots
 READ_PAGE = 5000                   # rows fetched per query while iterating
-KEEP_SNAPSHOTS = 2                 # snapshots kept per campaign (only the latest is read)
+RESTORE_PAGE = 5000                # events checked at a time by restore
+KEEP_SNAPSHOTS = 2                 # snapshots kept per campaign (the latest readable one is used)
 
 DEFAULT_CAMPAIGN = "default"
-
-_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+NO_SUMS = 2**62                    # checked_from of a store without checksums (schema < 3)
 
 
 def open_store(path_or_url: str | os.PathLike[str], campaign: str | None = None, **options: Any) -> Store:
@@ -53,20 +62,31 @@ def open_store(path_or_url: str | os.PathLike[str], campaign: str | None = None,
 
     A ``postgresql://`` (or ``postgres://``) URL selects PostgreSQL; anything
     else without a URL scheme is a SQLite file path. ``campaign`` defaults to
-    the file's campaign (SQLite) or ``"default"`` (PostgreSQL).
+    the file's campaign (SQLite) or ``"default"`` (PostgreSQL). With
+    ``read_only=True`` nothing is created, migrated or written, and damage is
+    listed instead of refused.
     """
     if not isinstance(path_or_url, (str, os.PathLike)):
         raise StoreError(t("store.unknown_scheme", where=repr(path_or_url)))
     target = os.fspath(path_or_url)
-    match = _URL.match(target) if isinstance(target, str) else None
-    if match is None:
+    if not isinstance(target, str) or not address.is_url(target):
+        if isinstance(target, str) and address.looks_like_conninfo(target):
+            raise StoreError(t("store.conninfo", where=address.shown(target)))
         from .sqlite import SQLiteStore
         return SQLiteStore(target, campaign, **options)
-    if match.group(1).lower() in ("postgresql", "postgres"):
+    scheme = target.split(":", 1)[0].lower()
+    if scheme in ("postgresql", "postgres"):
         from .postgres import PostgresStore
         return PostgresStore(target, campaign, **options)
-    from .postgres import redact_url
-    raise StoreError(t("store.unknown_scheme", where=redact_url(target)))
+    raise StoreError(t("store.unknown_scheme", where=address.shown(target)))
+
+
+class Unreadable(Exception):
+    """Raised by a backend hook when the database cannot read a page or row (damage)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Store(ABC):
@@ -76,9 +96,13 @@ class Store(ABC):
     where: str
     campaign: str
 
-    def __init__(self) -> None:
+    def __init__(self, read_only: bool = False) -> None:
         self._lock = threading.RLock()
         self._closed = False
+        self.read_only = read_only
+        #: the first seq whose rows must carry a checksum (rows before schema 3 have none)
+        self._checked_from = 1
+        self._found: dict[tuple[str, int | None], Damage] = {}
 
     # -- public interface -------------------------------------------------
 
@@ -89,29 +113,95 @@ class Store(ABC):
         them. If any event is refused, none is written. With ``after``, the
         write happens only if the journal still ends at that seq; otherwise
         ``StoreConflict`` is raised and nothing is written (the caller read a
-        state that another writer has since changed).
+        state that another writer has since changed). A journal whose end
+        does not match its head row is not written to (``CampaignDamaged``).
         """
+        self._check_writable()
         events = list(events)
         rows = encode_events(events)
         if not rows:
             return []
         at = now()
         with self._op("write"):
-            seqs = self._append_rows(rows, at, after)
+            seqs = self._append_rows([(kind, tx, data, at) for kind, tx, data in rows], after)
         return [e.with_position(s, at) for e, s in zip(events, seqs, strict=True)]
+
+    def restore(self, events: Iterable[Event]) -> int:
+        """Write ``events`` with their own ``seq`` (1, 2, …) and ``at`` into this empty store.
+
+        For exports: a copy keeps the journal's numbering and times. One
+        transaction (all or nothing); returns how many.
+        """
+        self._check_writable()
+        events = list(events)
+        last = self.last_seq()
+        if last:
+            raise StoreError(t("store.restore_not_empty", where=self.where, n=last))
+        for i, event in enumerate(events, 1):
+            if not isinstance(event, Event) or event.seq != i or not isinstance(event.at, str):
+                raise StoreError(t("store.restore_order", n=i))
+        rows: list[tuple[str, str, str, str]] = []
+        for start in range(0, len(events), RESTORE_PAGE):  # checked in pages, written at once
+            chunk = events[start:start + RESTORE_PAGE]
+            rows += [(kind, tx, data, e.at) for (kind, tx, data), e in zip(encode_events(chunk), chunk)]
+        if rows:
+            with self._op("write"):
+                self._append_rows(rows, 0)
+        return len(events)
 
     def events(self, after: int = 0, kinds: str | Iterable[str] | None = None,
                limit: int | None = None) -> Iterator[Event]:
         """The events with ``seq > after`` in seq order, optionally of some ``kinds`` only.
 
         Rows are read in pages: events committed while iterating show up at
-        the end, never in between.
+        the end, never in between. A damaged row (or, without ``kinds``, a gap)
+        raises ``CampaignDamaged``; a read-only store skips it and lists it in
+        ``damage``.
         """
         after = _count("after", after)
         limit = None if limit is None else _count("limit", limit)
         kind_list = _kinds(kinds)
         self._check_open()
-        return self._iter_events(after, kind_list, limit)
+        return self._rows(after, kind_list, limit, "skip" if self.read_only else "raise")
+
+    def scan(self, after: int = 0) -> Iterator[Event | Damage]:
+        """Every seq after ``after`` in order: its event, or the ``Damage`` that stands in its place.
+
+        A run of missing rows is one ``Damage``; damage is listed in
+        ``damage`` and never raised. The end of the journal is ``check``'s.
+        """
+        after = _count("after", after)
+        self._check_open()
+        return self._rows(after, None, None)
+
+    def check(self) -> list[Damage]:
+        """What is wrong with the journal as a whole: its end against the head row, missing rows.
+
+        Cheap (no row is read): a count and the last seq; gaps are looked up
+        only when the count says there are some.
+        """
+        found: list[Damage] = []
+        try:
+            with self._op("read"):
+                head, last, count = self._end()
+                gaps = self._gaps() if count < last else []
+        except Unreadable as err:
+            found.append(Damage(FILE, None, t("store.damage_unreadable_all", reason=err.reason)))
+        else:
+            found += [Damage(EVENTS, a, t("store.damage_missing"), last=b) for a, b in gaps]
+            found += end_damage(head, last)
+        for damage in found:
+            self.note(damage)
+        return found
+
+    @property
+    def damage(self) -> tuple[Damage, ...]:
+        """Everything found damaged so far (by ``check``, reading, and ``note``), in order."""
+        return tuple(sorted(self._found.values()))
+
+    def note(self, damage: Damage) -> None:
+        """Add a finding to ``damage`` (a campaign adds what does not fold)."""
+        self._found.setdefault((damage.table, damage.seq), damage)
 
     def last_seq(self) -> int:
         """The seq of the newest event (0 for an empty journal)."""
@@ -120,6 +210,7 @@ class Store(ABC):
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Store ``state`` as the fold of the journal up to and including ``seq``."""
+        self._check_writable()
         if not isinstance(state, dict):
             raise StoreError(t("store.snapshot_not_object", type=type(state).__name__))
         problem = json_problem(state)
@@ -135,15 +226,30 @@ class Store(ABC):
             last = self._last_seq()
             if type(seq) is not int or not 0 <= seq <= last:
                 raise StoreError(t("store.snapshot_seq", seq=seq, last=last))
-            self._save_snapshot(seq, text, now())
+            at = now()
+            self._save_snapshot(seq, text, at, snapshot_sum(seq, at, text))
+
+    def snapshots(self) -> Iterator[tuple[int, dict[str, Any]] | Damage]:
+        """The stored snapshots, newest first: ``(seq, state)``, or the ``Damage`` of an unreadable one."""
+        with self._op("read"):
+            seqs = self._snapshot_seqs()
+        for seq in seqs:
+            try:
+                with self._op("read"):
+                    row = self._snapshot_row(seq)
+            except Unreadable as err:
+                item: tuple[int, dict[str, Any]] | Damage = Damage(SNAPSHOTS, seq, err.reason)
+            else:
+                if row is None:
+                    continue  # replaced meanwhile
+                item = decode_snapshot(seq, *row, checked_from=self._checked_from)
+            if isinstance(item, Damage):
+                self.note(item)
+            yield item
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
-        """``(seq, state)`` of the newest snapshot, or None."""
-        with self._op("read"):
-            row = self._latest_snapshot()
-        if row is None:
-            return None
-        return row[0], json.loads(row[1])
+        """``(seq, state)`` of the newest readable snapshot, or None (unreadable ones are ignored)."""
+        return next((s for s in self.snapshots() if not isinstance(s, Damage)), None)
 
     def schema_version(self) -> int:
         with self._op("read"):
@@ -166,28 +272,48 @@ class Store(ABC):
         self.close()
 
     def __repr__(self) -> str:
-        state = "geschlossen" if self._closed else "offen"
+        state = "geschlossen" if self._closed else "nur lesen" if self.read_only else "offen"
         return f"<{type(self).__name__} {self.where} Kampagne={self.campaign!r} ({state})>"
 
     # -- backend hooks ----------------------------------------------------
 
     @abstractmethod
-    def _append_rows(self, rows: list[tuple[str, str, str]], at: str, after: int | None) -> list[int]:
-        """Insert ``(kind, tx, data_json)`` rows in one transaction; their seqs."""
+    def _append_rows(self, rows: list[tuple[str, str, str, str]], after: int | None) -> list[int]:
+        """Insert ``(kind, tx, data_json, at)`` rows with their ``row_sum`` in one transaction,
+        moving the head row along; their seqs. A head that is not the last seq is damage."""
 
     @abstractmethod
     def _read_page(self, after: int, kinds: tuple[str, ...] | None,
-                   n: int) -> list[tuple[int, str, str, str, str]]:
-        """Up to ``n`` rows ``(seq, at, tx, kind, data_json)`` with seq > after."""
+                   n: int) -> list[tuple[int, Any, Any, Any, Any, Any]]:
+        """Up to ``n`` rows ``(seq, at, tx, kind, data_json, sum)`` with seq > after (``Unreadable``
+        if the database cannot read them)."""
+
+    @abstractmethod
+    def _read_row(self, seq: int) -> tuple[int, Any, Any, Any, Any, Any] | None:
+        """The row ``seq`` as ``_read_page`` gives it, None if there is none (``Unreadable``)."""
+
+    @abstractmethod
+    def _end(self) -> tuple[int | None, int, int]:
+        """``(head, last, count)``: the head row's seq (None if missing; the last seq for a
+        schema without head rows), the last seq, the number of rows."""
+
+    @abstractmethod
+    def _gaps(self) -> list[tuple[int, int]]:
+        """The runs ``(first, last)`` of seqs missing below the last seq."""
 
     @abstractmethod
     def _last_seq(self) -> int: ...
 
     @abstractmethod
-    def _save_snapshot(self, seq: int, state_json: str, at: str) -> None: ...
+    def _save_snapshot(self, seq: int, state_json: str, at: str, total: int) -> None: ...
 
     @abstractmethod
-    def _latest_snapshot(self) -> tuple[int, str] | None: ...
+    def _snapshot_seqs(self) -> list[int]:
+        """The seqs of the stored snapshots, newest first."""
+
+    @abstractmethod
+    def _snapshot_row(self, seq: int) -> tuple[Any, Any, Any] | None:
+        """``(at, state_json, sum)`` of the snapshot at ``seq`` (``Unreadable``)."""
 
     @abstractmethod
     def _schema_version(self) -> int: ...
@@ -205,13 +331,18 @@ class Store(ABC):
         if self._closed:
             raise StoreError(t("store.closed", where=self.where))
 
+    def _check_writable(self) -> None:
+        self._check_open()
+        if self.read_only:
+            raise StoreError(t("store.read_only", where=self.where))
+
     @contextmanager
     def _op(self, action: str) -> Iterator[None]:
         with self._lock:
             self._check_open()
             try:
                 yield
-            except StoreError:
+            except (StoreError, Unreadable):
                 raise
             except Exception as err:
                 wrapped = self._wrap(err, action)
@@ -219,22 +350,196 @@ class Store(ABC):
                     raise
                 raise wrapped from err
 
-    def _iter_events(self, after: int, kinds: tuple[str, ...] | None,
-                     limit: int | None) -> Iterator[Event]:
+    def _damaged(self, damage: list[Damage]) -> CampaignDamaged:
+        for d in damage:
+            self.note(d)
+        return CampaignDamaged(self.where, damage)
+
+    def _damage(self, damage: Damage, damaged: str) -> Damage | None:
+        """Note ``damage``; then it is yielded, skipped (None) or raised, as ``damaged`` says."""
+        self.note(damage)
+        if damaged == "raise":
+            raise CampaignDamaged(self.where, [damage])
+        return None if damaged == "skip" else damage
+
+    def _rows(self, after: int, kinds: tuple[str, ...] | None, limit: int | None,
+              damaged: str = "yield") -> Iterator[Any]:
+        """Decoded rows after ``after``; without ``kinds`` also the gaps between them.
+
+        Damage is noted, then (``damaged``) yielded, skipped, or raised as ``CampaignDamaged``.
+        """
         if kinds == ():
             return
+        expect = after + 1
         remaining = limit
+        checked_from = self._checked_from
         while remaining is None or remaining > 0:
             n = READ_PAGE if remaining is None else min(READ_PAGE, remaining)
-            with self._op("read"):
-                rows = self._read_page(after, kinds, n)
-            for seq, at, tx, kind, data in rows:
-                yield Event(kind, json.loads(data), tx, seq, at)
+            try:
+                with self._op("read"):
+                    rows = self._read_page(after, kinds, n)
+            except Unreadable as err:
+                yield from self._rows_one_by_one(after, kinds, remaining, err, damaged)
+                return
+            for row in rows:
+                seq = row[0]
+                if seq > expect and kinds is None:
+                    gap = self._damage(Damage(EVENTS, expect, t("store.damage_missing"), last=seq - 1), damaged)
+                    if gap is not None:
+                        yield gap
+                expect = seq + 1
+                item = decode_row(row, checked_from)
+                if type(item) is Damage and self._damage(item, damaged) is None:
+                    continue
+                yield item
             if len(rows) < n:
                 return
             after = rows[-1][0]
             if remaining is not None:
                 remaining -= len(rows)
+
+    def _rows_one_by_one(self, after: int, kinds: tuple[str, ...] | None, remaining: int | None,
+                         err: Unreadable, damaged: str) -> Iterator[Event | Damage]:
+        """Past a page the database cannot read: row by row, up to the last seq it knows of."""
+        try:
+            with self._op("read"):
+                last = self._end()[1]
+        except Unreadable:
+            item = self._damage(Damage(EVENTS, after + 1, t("store.damage_unreadable_from", reason=err.reason)),
+                                damaged)
+            if item is not None:
+                yield item
+            return
+        run: Damage | None = None
+        for seq in range(after + 1, last + 1):
+            if remaining is not None and remaining <= 0:
+                break
+            try:
+                with self._op("read"):
+                    row = self._read_row(seq)
+            except Unreadable as bad:
+                if run is not None and run.reason == bad.reason and run.last == seq - 1:
+                    run = Damage(EVENTS, run.seq, run.reason, last=seq)
+                else:
+                    if run is not None and self._damage(run, damaged) is not None:
+                        yield run
+                    run = Damage(EVENTS, seq, bad.reason, last=seq)
+                continue
+            if run is not None and self._damage(run, damaged) is not None:
+                yield run
+            run = None
+            if row is None:
+                if kinds is None:
+                    gap = self._damage(Damage(EVENTS, seq, t("store.damage_missing"), last=seq), damaged)
+                    if gap is not None:
+                        yield gap
+                continue
+            if kinds is not None and row[3] not in kinds:
+                continue
+            if remaining is not None:
+                remaining -= 1
+            item = decode_row(row, self._checked_from)
+            if type(item) is Damage and self._damage(item, damaged) is None:
+                continue
+            yield item
+        if run is not None and self._damage(run, damaged) is not None:
+            yield run
+
+
+# -- checksums and decoding ----------------------------------------------------
+
+def end_damage(head: int | None, last: int) -> list[Damage]:
+    """What is wrong when the journal's last seq is ``last`` and its head row says ``head``."""
+    if head is None:
+        return [Damage(HEADS, None, t("store.damage_no_head", last=last))] if last else []
+    if head > last:
+        return [Damage(EVENTS, last + 1, t("store.damage_end", head=head), last=head)]
+    if head < last:
+        return [Damage(EVENTS, head + 1, t("store.damage_beyond", head=head), last=last)]
+    return []
+
+
+_loads, _crc32 = json.loads, zlib.crc32
+
+
+def row_sum(seq: int, tx: str, kind: str, at: str, data: str) -> int:
+    """The checksum of a journal row (CRC-32 of its columns; NUL cannot occur in tx, kind, at)."""
+    return zlib.crc32(f"{seq}\x00{tx}\x00{kind}\x00{at}\x00{data}".encode("utf-8"))
+
+
+def snapshot_sum(seq: int, at: str, state: str) -> int:
+    return zlib.crc32(f"{seq}\x00{at}\x00{state}".encode("utf-8"))
+
+
+def decode_row(row: tuple[int, Any, Any, Any, Any, Any], checked_from: int) -> Event | Damage:
+    """The event of a stored row, or the ``Damage`` that says what is wrong with it."""
+    seq, at, tx, kind, data, total = row
+    try:  # the sound row, quickly: a JSON object whose checksum (row_sum, inlined) fits
+        parsed = _loads(data)
+        if type(parsed) is dict and total == _crc32(f"{seq}\x00{tx}\x00{kind}\x00{at}\x00{data}".encode("utf-8")):
+            return Event(kind, parsed, tx, seq, at)
+    except (ValueError, TypeError, RecursionError, UnicodeEncodeError):
+        pass
+    if type(tx) is not str or type(kind) is not str or type(at) is not str or type(data) is not str:
+        return _bad_row(row, "store.damage_text", column=_not_text(row))
+    problem, parsed = _parse(data)
+    if problem:
+        return _bad_row(row, problem[0], **problem[1])
+    try:
+        if total is None:
+            if seq >= checked_from:
+                return _bad_row(row, "store.damage_no_sum")
+            f"{tx}{kind}{at}{data}".encode("utf-8")  # text read back with escapes (not UTF-8)
+        elif row_sum(seq, tx, kind, at, data) != total:
+            return _bad_row(row, "store.damage_sum")
+    except UnicodeEncodeError:
+        return _bad_row(row, "store.damage_text", column=_not_text(row))
+    return Event(kind, parsed, tx, seq, at)
+
+
+def decode_snapshot(seq: int, at: Any, state: Any, total: Any, checked_from: int) -> tuple[int, dict[str, Any]] | Damage:
+    raw = {"at": at, "state": state, "sum": total}
+    if type(at) is not str or type(state) is not str:
+        return Damage(SNAPSHOTS, seq, t("store.damage_text", column="state"), raw=raw)
+    problem, parsed = _parse(state)
+    if problem:
+        return Damage(SNAPSHOTS, seq, t(problem[0], **problem[1]), raw=raw)
+    try:
+        if total is None:
+            if seq >= checked_from:
+                return Damage(SNAPSHOTS, seq, t("store.damage_no_sum"), raw=raw)
+        elif snapshot_sum(seq, at, state) != total:
+            return Damage(SNAPSHOTS, seq, t("store.damage_sum"), raw=raw)
+    except UnicodeEncodeError:
+        return Damage(SNAPSHOTS, seq, t("store.damage_text", column="state"), raw=raw)
+    return seq, parsed
+
+
+def _not_text(row: tuple[Any, ...]) -> str:
+    """The first column of a row that is not text that can be stored as UTF-8."""
+    for name, value in zip(("at", "tx", "kind", "data"), row[1:5]):
+        if type(value) is not str or _utf8_size(value) is None:
+            return name
+    return "data"
+
+
+def _parse(text: str) -> tuple[tuple[str, dict[str, Any]] | None, Any]:
+    try:
+        parsed = json.loads(text)
+    except ValueError as err:
+        pos = getattr(err, "pos", None)
+        return ("store.damage_json", {"pos": "–" if pos is None else pos + 1}), None
+    except RecursionError:
+        return ("store.damage_json", {"pos": "–"}), None
+    if type(parsed) is not dict:
+        kind = "list" if type(parsed) is list else "str" if type(parsed) is str else "other"
+        return ("store.damage_object", {"type": t(f"store.json_{kind}")}), None
+    return None, parsed
+
+
+def _bad_row(row: tuple[Any, ...], key: str, **fields: Any) -> Damage:
+    seq, at, tx, kind, data, total = row
+    return Damage(EVENTS, seq, t(key, **fields), raw={"at": at, "tx": tx, "kind": kind, "data": data, "sum": total})
 
 
 # -- validation and encoding -------------------------------------------------
