@@ -25,6 +25,7 @@ from .messages import t
 from .render import ErrorBox, Notice, status_html, status_text
 from .render.campaign import journal_kinds
 from .resolve.run import resolve as run_resolve
+from .state import address
 
 _ROLL_OPTIONS = {
     "--seed": "seed", "-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl",
@@ -98,8 +99,10 @@ Die Würfelsprache ist in docs/wuerfelsprache.md beschrieben.
 _RPG_OPTIONS = {
     "--seed": "seed", "--kampagne": "kampagne", "--campaign": "kampagne",
     "--sprache": "sprache", "--language": "sprache", "--wechseln": "wechseln", "--switch": "wechseln",
+    "--nur-lesen": "nur_lesen", "--read-only": "nur_lesen", "--exportieren": "exportieren", "--export": "exportieren",
 }
-_RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]"
+_RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL [--nur-lesen]"
+              " [--exportieren ZIEL]]"
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
               " | %rpg teilen FIGUR [--ordner ORDNER]")
@@ -122,12 +125,18 @@ class Status:
 
     def __init__(self, s: session.Session) -> None:
         where = s.campaign.store.where if s.campaign is not None else t("rpg.campaign_none")
+        if s.campaign is not None and s.campaign.read_only:
+            where += " " + t("campaign.repr_read_only")
         self.rows = [
             (t("rpg.ruleset"), s.ruleset or t("rpg.ruleset_none")),
             (t("rpg.seed"), t("rpg.seed_none") if s.seed is None else str(s.seed)),
             (t("rpg.campaign"), where),
             (t("rpg.language"), messages.language()),
         ]
+        damage = s.campaign.damage if s.campaign is not None else ()
+        if damage:
+            self.rows.insert(3, (t("rpg.damage"), "; ".join(str(d) for d in damage[:5])
+                                 + (" " + t("damage.more", n=len(damage) - 5) if len(damage) > 5 else "")))
         self.rulesets = [(key, rules.RULESETS[key],
                           t("rpg.implemented") if key in rules.IMPLEMENTED else t("rpg.not_implemented"))
                          for key in rules.rulesets()]
@@ -161,8 +170,6 @@ _PLACE = re.compile(r"://|@|\.(sqlite3?|db)$|^(/|\./|\.\./|~|[A-Za-z]:\\)", re.I
 
 def _unknown_word(word: str) -> RpgError:
     """A first word that is neither a ruleset nor a subcommand, with the closest of both."""
-    if _PLACE.search(word):   # a campaign without --kampagne: never echoed, an address may hold a password
-        return RpgError(t("rpg.bare_place"))
     msg = t("rpg.unknown_word", word=word, rulesets=", ".join(rules.rulesets()), commands=", ".join(_COMMANDS))
     return RpgError(msg + _suggestion(word, [*rules.rulesets(), *_SPELLINGS]))
 
@@ -185,8 +192,10 @@ def rpg_line(line: str) -> object:
     if command == "binder":
         return _binder(s, words[1:])
     if command and not command.startswith("-") and command not in rules.RULESETS:
+        _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
-    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln"})
+    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln", "nur_lesen"})
+    _campaign_without_option(words)
     key = words[0].lower() if words else None
     if key is not None and key not in rules.RULESETS:
         raise _unknown_word(words[0])
@@ -200,14 +209,27 @@ def rpg_line(line: str) -> object:
                        + _suggestion(lang, messages.languages()))
     seed = args.integer(opts, "seed", "--seed")
     if "kampagne" in opts:
-        s.open_campaign(str(opts["kampagne"]))
+        s.open_campaign(str(opts["kampagne"]), read_only=bool(opts.get("nur_lesen")))
+    elif opts.get("nur_lesen"):
+        raise RpgError(t("rpg.read_only_alone"))
     if key is not None:
         s.set_ruleset(key, switch=bool(opts.get("wechseln")))
     if "sprache" in opts:
         messages.set_language(lang)
     if "seed" in opts:
         s.reseed(seed)
+    if "exportieren" in opts:
+        return Notice(str(s.need_campaign().export(str(opts["exportieren"]))))
     return Status(s)
+
+
+def _campaign_without_option(words: list[str]) -> None:
+    """A campaign named without ``--kampagne`` (``%rpg kampagne URL``): a German hint, no password."""
+    for i, word in enumerate(words):
+        named = word.lower().lstrip("-") in ("kampagne", "campaign")
+        if named or address.is_url(word) or address.looks_like_conninfo(word) or _PLACE.search(word):
+            target = (words[i + 1] if i + 1 < len(words) else "DATEI_ODER_URL") if named else word
+            raise RpgError(t("rpg.campaign_option", where=address.shown(target)))
 
 
 def _share(s: session.Session, words: list[str]) -> object:
@@ -277,7 +299,8 @@ rpg_line.__doc__ = """Die Sitzung einstellen, die Kampagne öffnen, rückgängig
 
 Aufruf::
 
-    %rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL]
+    %rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL [--nur-lesen]]
+         [--exportieren ZIEL]
     %rpg rückgängig | wiederholen
     %rpg journal [N] [--art ART] [--figur NAME] [--begegnung NAME]
     %rpg binder BESITZER/NAME [REF] [--server URL]
@@ -294,6 +317,8 @@ Beispiele::
     %rpg midgard --wechseln           # das Regelwerk der Kampagne bewusst wechseln
     %rpg --kampagne kampagne.sqlite   # Kampagne öffnen oder anlegen
     %rpg --kampagne postgresql://spielleitung@server/runde   # geteilte Kampagne
+    %rpg --kampagne alt.sqlite --nur-lesen   # nur lesen (auch eine beschädigte Kampagne)
+    %rpg --kampagne alt.sqlite --nur-lesen --exportieren neu.sqlite   # den lesbaren Teil retten
     %rpg rückgängig                   # letzte Änderung zurücknehmen (auch: undo)
     %rpg wiederholen                  # zurückgenommene Änderung wiederholen (auch: redo)
     %rpg journal                      # die letzten 20 Einträge des Journals

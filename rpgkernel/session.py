@@ -34,13 +34,15 @@ class Session:
         self.dice = RandomDice(self.rng)
 
     # -- the campaign ------------------------------------------------------
-    def open_campaign(self, where: str | os.PathLike[str]) -> Campaign:
+    def open_campaign(self, where: str | os.PathLike[str], read_only: bool = False) -> Campaign:
         """Open (or create) the campaign at ``where`` and make it the session's.
 
-        The session takes over the campaign's ruleset when it has one.
+        The session takes over the campaign's ruleset when it has one. A
+        campaign opened ``read_only`` (also a damaged one: its intact part)
+        records neither rolls nor a ruleset.
         """
         from .state import Campaign
-        campaign = Campaign.open(where)
+        campaign = Campaign.open(where, read_only=read_only)
         self.close_campaign()
         self.campaign = campaign
         if campaign.ruleset:
@@ -69,13 +71,13 @@ class Session:
         if camp is not None and camp.ruleset not in (None, key) and not switch:
             raise RpgError(_ruleset_kept(camp, key))
         self.ruleset = key
-        if camp is not None and camp.ruleset != key:
+        if camp is not None and not camp.read_only and camp.ruleset != key:
             camp.set_ruleset(key)
 
     def log(self, rolled: Any) -> None:
         """Write a roll (or the rolls of ``%roll -n``, as one transaction) into the open campaign."""
         camp = self.campaign
-        if camp is None:
+        if camp is None or camp.read_only:
             return
         camp.log_rolls([rolled] if hasattr(rolled, "to_dict") else rolled)
 

@@ -245,6 +245,52 @@ def test_rolls_are_logged_but_not_previews(shell, path):
         assert len(other.journal(kind="wurf")) == 5
 
 
+def test_a_damaged_campaign_read_only_and_rescued_from_the_magic(shell, path, tmp_path):
+    """%rpg --kampagne names the damage; --nur-lesen shows the intact part; --exportieren rescues it."""
+    import sqlite3
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    for _ in range(3):
+        session.current().campaign.change("Alrik", "LP", -1)
+    total = session.current().campaign.store.last_seq()
+    session.current().close_campaign()
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM rpg_events WHERE seq = 3")
+    conn.commit()
+    conn.close()
+    text = error_box(shell, f"%rpg --kampagne {path}")
+    assert "ist beschädigt: Eintrag Nr. 3 (Tabelle rpg_events): nicht vorhanden" in text
+    assert f"%rpg --kampagne {path} --nur-lesen" in text and session.current().campaign is None
+    run(shell, f"s = %rpg osr --kampagne {path} --nur-lesen")
+    status = repr(shell.user_ns["s"])
+    assert f"Kampagne: {path} (nur zum Lesen)" in status and "Schäden: Eintrag Nr. 3 (Tabelle rpg_events)" in status
+    camp = session.current().campaign
+    assert camp.read_only and camp.state["seq"] == 2 and camp.ruleset is None  # osr is the session's only
+    run(shell, "%roll W20")  # rolled, not journalled
+    assert "nur zum Lesen" in error_box(shell, "%rpg rückgängig")
+    run(shell, "j = %rpg journal")
+    assert [e.seq for e in shell.user_ns["j"]] == [1, 2, *range(4, total + 1)]  # every readable entry
+    rescued = tmp_path / "gerettet.sqlite"
+    run(shell, f"n = %rpg --kampagne {path} --nur-lesen --exportieren {rescued}")
+    notice = repr(shell.user_ns["n"])
+    assert isinstance(shell.user_ns["n"], Notice) and f"Exportiert nach {rescued}: 2 Einträge." in notice
+    assert f"Nr. 3 bis {total}" in notice and f"Weiterspielen: %rpg --kampagne {rescued}" in notice
+    run(shell, f"%rpg --kampagne {rescued}")
+    assert session.current().campaign.state["seq"] == 2 and not session.current().campaign.damage
+    assert "--nur-lesen gilt für die Kampagne" in error_box(shell, "%rpg --nur-lesen")
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("%rpg kampagne {path}", "%rpg --kampagne {path}"),
+    ("%rpg {path}", "%rpg --kampagne {path}"),
+    ("%rpg midgard kampagne", "%rpg --kampagne DATEI_ODER_URL"),
+])
+def test_a_campaign_named_without_the_option_gets_a_hint(shell, path, line, hint):
+    text = error_box(shell, line.format(path=path))
+    assert "öffnet die Option --kampagne (mit zwei Strichen davor)" in text and hint.format(path=path) in text
+    assert session.current().campaign is None and not path.exists()
+
+
 def test_rolls_without_campaign_are_not_logged(shell, path):
     run(shell, "%roll W20")
     run(shell, f"%rpg --kampagne {path}")
@@ -476,4 +522,4 @@ def test_umlauts_may_be_written_out(shell, path):
                                   "%rpg rpg:geheim@server/runde", "%rpg ./k.sqlite", "%rpg C:\\kampagnen\\k.sqlite"])
 def test_a_bare_place_is_not_echoed_and_says_how_to_open(shell, line):
     text = error_box(shell, line)
-    assert "%rpg --kampagne DATEI_ODER_URL" in text and "geheim" not in text and "k.sqlite" not in text
+    assert "%rpg --kampagne " in text and "geheim" not in text
