@@ -482,29 +482,34 @@ def writer(mode, target, name, count=0, **kw):
 
 
 @pytest.mark.slow
-def test_writer_killed_at_random_points_loses_no_committed_transaction(tmp_path):
-    path = tmp_path / "kampagne.sqlite"
-    open_store(path).close()
+def test_writer_killed_at_random_points_loses_no_committed_transaction(backend, target):
+    """100 writers killed by SIGKILL mid-append: nothing committed lost, nothing half written,
+    the journal's end row still right (SQLite recovers its WAL; PostgreSQL rolls the dead client back)."""
+    open_store(target).close()
     rng = random.Random(20240531)
     reported: set[str] = set()
     runs_with_commits = 0
     for run in range(100):
-        proc = writer("kill", path, f"r{run}")
+        proc = writer("kill", target, f"r{run}")
         ready = proc.stdout.readline()
         assert ready == "bereit\n", proc.stderr.read()
-        time.sleep(rng.uniform(0.0, 0.04))
+        # a random number of commits first (however fast this machine is), then a random moment
+        committed = [proc.stdout.readline().rstrip("\n") for _ in range(rng.randint(0, 12))]
+        time.sleep(rng.uniform(0.0, 0.01))
         os.kill(proc.pid, signal.SIGKILL)
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL, err
-        committed = out.split("\n")[:-1]  # complete lines only
+        committed += out.split("\n")[:-1]  # complete lines only
         runs_with_commits += bool(committed)
         reported.update(committed)
 
-        with open_store(path) as store:  # opens (recovering the WAL) after every kill
+        with open_store(target) as store:  # opens (recovering the WAL) after every kill
             events = list(store.events())
-        conn = sqlite3.connect(path)
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        conn.close()
+            assert store.check() == [] and store.last_seq() == len(events)
+        if backend == "sqlite":
+            conn = sqlite3.connect(target)
+            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            conn.close()
         seqs = [e.seq for e in events]
         assert seqs == sorted(set(seqs))
         by_tx: dict[str, list[Event]] = defaultdict(list)
@@ -515,7 +520,7 @@ def test_writer_killed_at_random_points_loses_no_committed_transaction(tmp_path)
             assert [e.seq for e in group] == list(range(group[0].seq, group[0].seq + 5)), tx
         missing = reported - set(by_tx)
         assert not missing, f"run {run}: committed but lost: {sorted(missing)[:5]}"
-    assert runs_with_commits >= 50 and len(reported) >= 500
+    assert runs_with_commits >= 80 and len(reported) >= 500
 
 
 @pytest.mark.slow
