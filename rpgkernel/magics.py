@@ -26,6 +26,7 @@ from .render import ErrorBox, Notice, status_html, status_text
 from .render.campaign import journal_kinds
 from .resolve.run import resolve as run_resolve
 from .state import address
+from .state.damage import listing
 
 _ROLL_OPTIONS = {
     "--seed": "seed", "-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl",
@@ -133,10 +134,8 @@ class Status:
             (t("rpg.campaign"), where),
             (t("rpg.language"), messages.language()),
         ]
-        damage = s.campaign.damage if s.campaign is not None else ()
-        if damage:
-            self.rows.insert(3, (t("rpg.damage"), "; ".join(str(d) for d in damage[:5])
-                                 + (" " + t("damage.more", n=len(damage) - 5) if len(damage) > 5 else "")))
+        if s.campaign is not None and s.campaign.damage:
+            self.rows.insert(3, (t("rpg.damage"), listing(s.campaign.damage)))
         self.rulesets = [(key, rules.RULESETS[key],
                           t("rpg.implemented") if key in rules.IMPLEMENTED else t("rpg.not_implemented"))
                          for key in rules.rulesets()]

@@ -462,6 +462,8 @@ def test_a_campaign_in_a_read_only_folder(read_only_folder):
     assert text.startswith("FEHLER") and "der Ordner" in text and "ist schreibgeschützt" in text
     assert "--nur-lesen" in text and not any(word in text for word in ENGLISH), text
     assert as_user(path, read_only=True) == f"OK {lp_after[20]} 20 True"
+    text = as_user(read_only_folder / "neu.sqlite", read_only=False)
+    assert text.startswith("FEHLER") and "lässt sich nicht anlegen: der Ordner" in text, text
     assert sorted(p.name for p in read_only_folder.iterdir()) == ["kampagne.sqlite"]
 
 

@@ -57,6 +57,12 @@ class Damage:
         return out
 
 
+def listing(damage: list[Damage] | tuple[Damage, ...]) -> str:
+    """The first findings in a line (``SHOWN`` of them), and how many more there are."""
+    text = "; ".join(str(d) for d in damage[:SHOWN])
+    return text + (" " + t("damage.more", n=len(damage) - SHOWN) if len(damage) > SHOWN else "")
+
+
 def plain(value: Any) -> Any:
     """A stored value as JSON can hold it (undecodable bytes written as escapes)."""
     if isinstance(value, bytes):
@@ -80,9 +86,7 @@ class CampaignDamaged(StoreError):
     def __init__(self, where: str, damage: list[Damage] | tuple[Damage, ...], hint: bool = True) -> None:
         self.where = where
         self.damage = tuple(sorted(damage))
-        listed = "; ".join(str(d) for d in self.damage[:SHOWN])
-        if len(self.damage) > SHOWN:
-            listed += " " + t("damage.more", n=len(self.damage) - SHOWN)
+        listed = listing(self.damage)
         quoted = f'"{where}"' if any(c.isspace() for c in where) else where
         after = t("store.damaged_hint", where=quoted) if hint else t("store.damaged_unreadable")
         super().__init__(t("store.damaged", where=where, what=listed) + "\n" + after)

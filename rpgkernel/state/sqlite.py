@@ -123,13 +123,17 @@ class SQLiteStore(Store):
         """Build the new campaign in a hidden file beside ``path`` and link it into place complete."""
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}-{secrets.token_hex(4)}.neu")
         try:
+            reason = None
             try:
                 self._conn = sqlite3.connect(tmp, timeout=_BUSY_WAIT, isolation_level=None)
-                self._prepare(campaign, "FULL")
-                self._conn.close()
+                try:
+                    self._prepare(campaign, "FULL")
+                finally:
+                    self._conn.close()
             except sqlite3.Error as err:
-                raise StoreError(t("store.create_failed", where=self.where,
-                                   reason=self._place(err) or sqlite_reason(err))) from None
+                reason = self._place(err) or sqlite_reason(err)
+            if reason is not None:
+                raise StoreError(t("store.create_failed", where=self.where, reason=reason))
             try:
                 os.link(tmp, self.path)
             except FileExistsError:
