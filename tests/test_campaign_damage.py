@@ -227,6 +227,51 @@ def test_a_gap_bridged_by_a_snapshot_is_rescued_with_a_stand_in(backend, target,
         assert lp(rescued) == lp_after[14]
 
 
+def test_an_old_row_is_checked_when_it_is_read(backend, target, tmp_path, monkeypatch):
+    """A damaged row before the snapshot: the campaign opens (its state is the snapshot's), and
+    reading that row (journal, undo, export) names it; the rescue keeps the state."""
+    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 10)
+    lp_after = build(target, 15)
+    set_data(backend, target, 4, '{"text": "zerbissen')
+    with Campaign.open(target) as camp:
+        assert lp(camp) == lp_after[15] and not camp.damage
+        with pytest.raises(CampaignDamaged, match=r"Eintrag Nr. 4 \(Tabelle rpg_events\): die Daten sind kein"):
+            camp.journal()
+    with Campaign.open(target, read_only=True) as camp:
+        assert [e.seq for e in camp.journal()] == [s for s in range(1, 16) if s != 4]
+        report = camp.export(tmp_path / "gerettet.sqlite")
+    assert report.stand_ins == (4,) and report.repaired and report.left_out is None
+    with Campaign.open(tmp_path / "gerettet.sqlite") as rescued:
+        assert lp(rescued) == lp_after[15] and [e.kind for e in rescued.journal()][3] == model.DAMAGED
+
+
+def test_an_entry_that_needed_the_lost_one_becomes_a_stand_in_too(backend, target, tmp_path, monkeypatch):
+    """Entry 2 turned a text into a table that entry 3 writes into: without 2, 3 cannot fold."""
+    from rpgkernel.state import Event
+    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 5)
+    with Campaign.open(target) as camp:
+        for i, change in enumerate([{"op": "set", "path": ["data", "karte"], "value": "Skizze"},
+                                    {"op": "set", "path": ["data", "karte"], "value": {}, "old": "Skizze"},
+                                    {"op": "set", "path": ["data", "karte", "feld"], "value": 7}], 1):
+            camp.store.append([Event("daten", {"text": f"Karte {i}", "changes": [change]}, f"t{i}")])
+        camp.set_ruleset(None)
+        camp.add_character("Ritter", resources={"LP": LP})
+        for _ in range(3):
+            camp.change("Ritter", "LP", -1)
+        want = camp.state
+        assert want["data"] == {"karte": {"feld": 7}} and camp.store.latest_snapshot()[0] == 5
+    sql(backend, target, "DELETE FROM rpg_events WHERE seq = 2")
+    with Campaign.open(target, read_only=True) as camp:
+        assert camp.state == want
+        report = camp.export(tmp_path / "gerettet.sqlite")
+    assert report.stand_ins == (2, 3) and report.repaired
+    with Campaign.open(tmp_path / "gerettet.sqlite") as rescued:
+        assert rescued.data("karte") == {"feld": 7} and lp(rescued) == LP - 3
+        journal = rescued.journal()
+        assert [e.kind for e in journal][1:3] == [model.DAMAGED, model.DAMAGED]
+        assert "passt nicht zum Stand" in journal[2].data["text"]
+
+
 # -- snapshots (a cache: ignored when unreadable, the state comes from the journal) --
 
 @pytest.mark.parametrize("damage", ["not json", "a list", "changed number", "not a state"])

@@ -90,13 +90,13 @@ def _to_campaign(campaign: Campaign, target: str) -> Exported:
         if item.seq > end:
             break
         if isinstance(item, Damage):
-            last = end if item.last is None else min(item.last, end)
+            last = item.seq if item.last is None else min(item.last, end)
             for seq in range(item.seq, last + 1):
                 kept.append(_stand_in(item, seq))
                 stand_ins.append(seq)
         else:
             kept.append(item)
-    while len(kept) < end:  # the journal ends before the snapshot the state came from
+    while len(kept) < end:  # the journal (or what can be read of it) ends before the state's snapshot
         seq = len(kept) + 1
         kept.append(_stand_in(Damage(EVENTS, seq, t("store.damage_missing")), seq))
         stand_ins.append(seq)
