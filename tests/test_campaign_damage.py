@@ -441,6 +441,18 @@ def test_read_only_changes_nothing(tmp_path):
     assert not (tmp_path / "fehlt.sqlite").exists()
 
 
+def test_reading_creates_nothing(pg_cluster, tmp_path):
+    url = pg_cluster.new_database()
+    for target in (url, tmp_path / "fehlt.sqlite"):
+        with pytest.raises(StoreError, match="gibt es nicht"):
+            Campaign.open(target, read_only=True)
+    build(url)
+    with pytest.raises(StoreError, match=r"gibt es nicht"):
+        Campaign.open(url, "Tippfehler", read_only=True)
+    with Campaign.open(url, read_only=True) as camp:
+        assert lp(camp) == LP - 19
+
+
 def test_export_of_a_sound_campaign_is_a_copy(backend, target, tmp_path, other_backend):
     """The same export serves moving a sound campaign, e.g. from a file to a server."""
     lp_after = build(target, 30)

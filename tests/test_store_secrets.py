@@ -163,6 +163,7 @@ def test_a_working_password_with_every_special_character_shows_nowhere(pg_cluste
         for line in (f"--kampagne {urls[0]}", f"--kampagne {urls[1]} --nur-lesen"):
             status = magics.rpg_line(line)
             outputs += [repr(status), status._repr_mimebundle_()["text/html"]]
+            outputs.append(repr(magics.roll_line("--würfel 4 W6")))  # journalled by the first only
     finally:
         session.current().close_campaign()
         session._current = None

@@ -104,6 +104,8 @@ class PostgresStore(Store):
             row = self._conn.execute("SELECT checked_from FROM rpg_heads WHERE campaign = %s",
                                      (self.campaign,)).fetchone()
             self._checked_from = row[0] if row is not None else 1
+        if self.read_only and self._last_seq() == 0:  # reading creates nothing: a campaign not there is an error
+            raise StoreError(t("store.missing", where=f"{self.where} ({self.campaign})"))
 
     def _version(self) -> int:
         cur = self._conn.execute("SELECT to_regclass('rpg_meta') IS NOT NULL")
