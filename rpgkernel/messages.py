@@ -176,6 +176,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "journal.kind_auflösung": "Auflösung",
         "journal.kind_rückgängig": "Rückgängig",
         "journal.kind_wiederholt": "Wiederholt",
+        "journal.kind_beschädigt": "Beschädigt",
+        "journal.kind_reparatur": "Reparatur",
         # stat blocks (%%figuren)
         "statblock.figure": "Figur",
         "statblock.combatant": "Teilnehmer",
