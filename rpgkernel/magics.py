@@ -331,7 +331,7 @@ mit --wechseln; ohne nennt %rpg ihr Regelwerk und ihre Figuren.
 
 Arten im Journal (--art, groß oder klein): Wurf, Figur, Begegnung, Teilnehmer,
 Initiative, Zug, Ressource, Zustand, Bogen, Daten, Einstellung, Auflösung,
-Rückgängig, Wiederholt.
+Rückgängig, Wiederholt; in einer geretteten Kampagne auch Beschädigt, Reparatur.
 Die Kampagne: docs/kampagne.md.
 """
 

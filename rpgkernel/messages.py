@@ -589,7 +589,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "store.wal_unreadable": "Die Kampagne {where} lässt sich in diesem schreibgeschützten Ordner nicht lesen: Ihre letzten Änderungen stehen in {wal}, und SQLite kann die Datei …-shm dazu nicht anlegen. Die Dateien in einen beschreibbaren Ordner kopieren (oder den Ordner beschreibbar machen).",
         "store.read_only": "Die Kampagne {where} ist nur zum Lesen geöffnet; nichts wurde gespeichert.",
         "store.restore_not_empty": "Das Ziel {where} enthält schon eine Kampagne mit {n} Einträgen; exportiert wird nur in eine neue.",
-        "store.restore_order": "Übernommen werden nur Ereignisse, die ab Nr. 1 lückenlos nummeriert sind und eine Zeit haben (nicht Ereignis {n}).",
+        "store.restore_order": "Übernommen werden nur Einträge, die ab Nr. 1 lückenlos nummeriert sind und eine Zeit haben (nicht Eintrag {n}).",
         # damaged campaigns: what is damaged, and the way to the intact part
         "store.damaged": "Die Kampagne {where} ist beschädigt: {what}.",
         "store.damaged_hint": "Am Journal wurde nichts verändert. Den lesbaren Teil zeigen: %rpg --kampagne {where} --nur-lesen; ihn als neue Kampagne retten: %rpg --kampagne {where} --nur-lesen --exportieren gerettet.sqlite (in Python: Campaign.open(…, read_only=True), dann .export(…)). Mehr in docs/kampagne.md unter „Beschädigte Kampagnen“.",

@@ -125,6 +125,7 @@ def test_addresses_as_shown():
     assert shown("postgresql://rpg@db/runde?password=a&b&sslmode=disable") == "postgresql://rpg@db/runde?sslmode=disable"
     assert shown("kampagne.sqlite") == "kampagne.sqlite"
     assert shown("host=db password='ge heim' user=rpg") == "host=db password=***"
+    assert shown("rpg:geheim@server/runde") == "rpg@server/runde" and shown("rpg:ge@he:im@db/x") == "rpg@db/x"
     assert ambiguous("postgresql://rpg:ge@heim@db/x") and ambiguous("postgresql://rpg:ge/heim@db/x")
     assert not ambiguous("postgresql://rpg:ge%40heim@db/x") and not ambiguous("postgresql://rpg:ge?he#im@db/x")
     assert secrets("postgresql://rpg@db/x?password=a%26b&sslmode=disable") == {"a%26b", "a&b"}

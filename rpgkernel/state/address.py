@@ -43,7 +43,10 @@ def shown(target: str) -> str:
     match = _URL.match(target)
     if match is None:  # a path, or a key=value connection string: nothing after its password
         word = _WORD.search(target)
-        return target if word is None else target[:word.start(2)] + HIDDEN
+        if word is not None:
+            return target[:word.start(2)] + HIDDEN
+        user, at, tail = target.rpartition("@")  # an address without its scheme: user:password@host
+        return user.split(":", 1)[0] + at + tail if at and ":" in user else target
     scheme, rest = match.group(0), _without_password(target[match.end():])
     if "@" not in rest:
         return scheme + rest
