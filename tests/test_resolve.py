@@ -1,5 +1,8 @@
 """Carrying out %%resolve cells: checks before any roll, one dice stream, one transaction, open choices."""
 
+import dataclasses
+import re
+
 import pytest
 from IPython.utils.capture import capture_output
 
@@ -7,17 +10,23 @@ import rpgkernel
 from rpgkernel import Campaign, GivenDiceError, ResolveError, RpgError, rules, session
 from rpgkernel.dice import Dist, dist
 from rpgkernel.resolve import Resolutions, pending
+from rpgkernel.resolve.language import MAX_ACTIONS, MAX_CHARS, MAX_LINE
 from rpgkernel.rules.base import Ruleset
 from rpgkernel.rules.resolution import Choice, Effect, Resolution, Verb
 from rpgkernel.rules.sheet import Field, Sheet
 
 
 # -- a small ruleset with a save and an attack that leaves choices open --------------
+ARTEN = {"normal": 0, "leicht": 4}
+
+
 def probe(req):
-    """W20 (+bonus) under Stärke; a failure makes the figure erschöpft."""
+    """W20 (+bonus) under Stärke, or ``würfel`` W20 of which one must be; a failure makes the figure erschöpft."""
     [fig] = req.actors
+    if req.options.get("art", "normal") not in ARTEN:
+        raise RpgError(f"Unbekannte Art {req.options['art']!r}.")
     res = Resolution("übung", "probe", (fig["name"],))
-    r = req.roller.roll("W20")
+    r = req.roller.roll(f"{req.options['würfel']}W20kl1" if "würfel" in req.options else "W20")
     total = r.total + req.options.get("bonus", 0)
     ok = total <= fig["sheet"]["stärke"]
     res.step(f"{fig['name']}: W20 = {r.total}", "Probe", r, value=total)
@@ -77,8 +86,10 @@ class Uebung(Ruleset):
     sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True)})
     verbs = {
         "probe": Verb("probe", probe, "Probe", aliases=("check",), actors="one",
-                      options={"bonus": "int", "schwer": "flag"},
-                      preview=lambda req: min(req.actors[0]["sheet"]["stärke"], 20) / 20),
+                      options={"bonus": "int", "schwer": "flag", "art": "text", "würfel": "int"},
+                      preview=lambda req: min(req.actors[0]["sheet"]["stärke"]
+                                              + ARTEN[req.options.get("art", "normal")], 20) / 20,
+                      bounds={"würfel": (1, 5000)}),
         "angriff": Verb("angriff", attack, "Angriff", aliases=("attack",), targets="one",
                         options={"bonus": "pool", "wucht": "int", "hinweis": "text", "helfer": "name",
                                  "formel": "dice"}, preview=attack_preview),
@@ -142,6 +153,79 @@ def test_errors_name_line_and_column_and_apply_nothing(camp, cell, line, col, fr
     assert (err.line, err.column) == (line, col), str(err)
     assert str(err).splitlines()[2] == "  " + " " * (col - 1) + "^"
     assert camp.state == before and journal_size(camp) == events
+
+
+@pytest.mark.parametrize("cell, line, col, fragment, hint", [
+    ('angriff Ritter "Söldner"', 1, 16, "'Söldner' gehört hier nicht hin.",
+     "Fehlt '->'? So ginge es: angriff Ritter -> \"Söldner\""),
+    ("angriff Ritter Söldner wucht=2", 1, 32, "angriff braucht ein Ziel",
+     "Fehlt '->'? So ginge es: angriff Ritter -> Söldner wucht=2"),
+    ("angriff Ritter, Söldner", 1, 25, "angriff braucht ein Ziel", "Fehlt '->'? So ginge es: angriff Ritter -> Söldner"),
+    ("angriff Ritter -> Söldner Knappe", 1, 27, "'Knappe' gehört hier nicht hin.",
+     "Fehlt ','? So ginge es: angriff Ritter -> Söldner, Knappe"),
+])
+def test_a_forgotten_arrow_or_comma_is_suggested(camp, cell, line, col, fragment, hint):
+    with pytest.raises(ResolveError) as info:
+        rpgkernel.resolve(cell, campaign=camp, dice=[])
+    assert (info.value.line, info.value.column) == (line, col) and fragment in info.value.message
+    assert info.value.suggestion == hint and str(info.value).endswith(hint)
+
+
+def test_integer_options_are_bounded(camp):
+    """A value beyond the verb's range (or INT_RANGE) is refused before anything is rolled, shortened."""
+    for line, fragment in (("probe Ritter bonus=101", "bonus=101: erlaubt ist −100 bis 100."),
+                           ("probe Ritter bonus=-" + "1" * 311, "bonus=-11111111111111… (311 Stellen): erlaubt ist"),
+                           ("probe Ritter würfel=0", "würfel=0: erlaubt ist 1 bis 5000."),
+                           ("probe Ritter bonus=1.5", "bonus='1.5': erwartet wird eine ganze Zahl.")):
+        with pytest.raises(ResolveError, match=re.escape(fragment)):
+            rpgkernel.resolve(line, campaign=camp, dice=[])
+    for text in ("+2", "−2", "100"):
+        res = rpgkernel.resolve(f"probe Ritter bonus={text}", campaign=camp, dice=[10])
+        assert res.outcome["erfolg"] == (10 + int(text.replace("−", "-")) <= 12)
+    assert journal_size(camp) == 4 + 3
+
+
+def test_a_pool_counts_its_dice_across_items(camp):
+    with pytest.raises(ResolveError, match=r"bonus: zu viele Würfel im Pool \(höchstens 1000 zusammen\)"):
+        rpgkernel.resolve("angriff Ritter -> Söldner bonus={500W6,501W6}", campaign=camp, preview=True)
+    res = rpgkernel.resolve("angriff Ritter -> Söldner bonus={500W6,499W6}", campaign=camp, seed=1)
+    assert len(res.outcome["würfel"]) == 1 + 999
+
+
+def test_a_cell_is_bounded(camp):
+    """Too many actions, too long a line or cell: refused at once, naming the limit."""
+    many = "\n".join(["probe Ritter"] * (MAX_ACTIONS + 1))
+    with pytest.raises(ResolveError, match=f"Zu viele Handlungen in einer Zelle: höchstens {MAX_ACTIONS}") as info:
+        rpgkernel.resolve(many, campaign=camp, dice=[])
+    assert info.value.line == MAX_ACTIONS + 1
+    with pytest.raises(ResolveError, match=f"Die Zeile ist zu lang: {MAX_LINE + 1} Zeichen"):
+        rpgkernel.resolve("probe Ritter # " + "x" * (MAX_LINE - 14), campaign=camp, dice=[])
+    with pytest.raises(ResolveError, match=f"höchstens {MAX_CHARS} Zeichen") as info:
+        rpgkernel.resolve("\n" * 10**6 + "probe Ritter", campaign=camp, dice=[])
+    assert info.value.line == MAX_CHARS + 1
+    out = rpgkernel.resolve("\n".join(["probe Ritter"] * MAX_ACTIONS), campaign=camp, preview=True)
+    assert len(out) == MAX_ACTIONS and journal_size(camp) == 4
+
+
+def test_a_cell_plays_by_the_ruleset_of_its_figures(camp, monkeypatch):
+    """A cell of another ruleset than the campaign's, the active encounter's or a figure's is refused."""
+    monkeypatch.setitem(rules._ENGINES, "zweit", Uebung())
+    monkeypatch.setattr(rules._ENGINES["zweit"], "key", "zweit", raising=False)
+    monkeypatch.setitem(rules.RULESETS, "zweit", "Zweit")
+    with pytest.raises(RpgError, match="Die Zelle spielt nach Übung \\(zweit\\), die Kampagne nach Übung "
+                                       "\\(übung\\);.*Für sie: %%resolve übung"):
+        rpgkernel.resolve("probe Ritter", ruleset="zweit", campaign=camp, dice=[1])
+    camp.add_character("Gast", {"stärke": 5}, ruleset="zweit")
+    with pytest.raises(ResolveError, match="Die Figur 'Gast' gehört zu Übung \\(zweit\\), die Zelle spielt nach "
+                                           "Übung \\(übung\\)") as info:
+        rpgkernel.resolve("probe Ritter\nprobe Gast", campaign=camp, dice=[1, 1])
+    assert (info.value.line, info.value.column) == (2, 7)
+    enc = camp.new_encounter("Alt")
+    enc.activate()
+    camp.set_ruleset("zweit")  # the encounter keeps the ruleset it began with
+    with pytest.raises(RpgError, match="die aktive Begegnung 'Alt' nach Übung \\(übung\\)"):
+        rpgkernel.resolve("probe Ritter", campaign=camp, dice=[1])
+    assert rpgkernel.resolve("probe Ritter", ruleset="übung", campaign=camp, dice=[1]).outcome["erfolg"]
 
 
 def test_the_last_line_is_checked_before_the_first_rolls(camp):
@@ -294,6 +378,30 @@ def test_open_choices_without_campaign_live_in_the_cell():
 
 
 # -- previews ----------------------------------------------------------------------------
+def test_a_preview_is_checked_like_its_roll(camp):
+    """The procedure's own checks run for --vorschau too: up to its first die, whose expression
+    is read like a roll's (the preview alone would raise KeyError, or compute 2000 dice)."""
+    for line, fragment in (("probe Ritter art=schwer", "Unbekannte Art 'schwer'."),
+                           ("probe Ritter würfel=2000", "Zu viele Würfel: 2000 (höchstens 1000")):
+        for preview in (True, False):
+            with pytest.raises(ResolveError, match=re.escape(fragment)):
+                rpgkernel.resolve(line, campaign=camp, dice=[], preview=preview)
+    assert rpgkernel.resolve("probe Ritter art=leicht", campaign=camp, dice=[], preview=True).preview == 0.8
+    assert journal_size(camp) == 4
+
+
+def test_previews_are_computed_only_where_shown(camp, monkeypatch):
+    """A roll never calls a verb's preview; --vorschau calls it once per line."""
+    calls = []
+    verbs = rules.get("übung").verbs
+    spy = dataclasses.replace(verbs["angriff"], preview=lambda req: calls.append(req.roller) or attack_preview(req))
+    monkeypatch.setitem(verbs, "angriff", spy)
+    rpgkernel.resolve("angriff Ritter -> Söldner bonus=W8\nverzicht Ritter", campaign=camp, dice=[3, 5])
+    assert calls == []
+    rpgkernel.resolve("angriff Ritter -> Söldner bonus=W8", campaign=camp, preview=True)
+    assert calls == [None]
+
+
 def test_preview_rolls_and_applies_nothing(camp):
     events, state = journal_size(camp), camp.state
     out = rpgkernel.resolve("probe Ritter\nangriff Ritter -> Söldner bonus={W8,W4}\ndeny Söldner",

@@ -9,7 +9,8 @@ and the targets, then options: ``key=value`` or a bare flag. Names with
 spaces are quoted. An option value may be a pair of integers (``nach=3,2``),
 the one place where a comma does not separate names. This module only reads
 the text; the verbs, figures and options are checked against a ruleset and a
-campaign by ``resolve.run``.
+campaign by ``resolve.run``. A cell is bounded (``MAX_CHARS``, ``MAX_LINE``,
+``MAX_ACTIONS``) so that no cell can keep the notebook busy for long.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from dataclasses import dataclass, field
 
 from ..errors import ResolveError
 from ..messages import t
+
+MAX_CHARS = 100_000     # characters of a cell
+MAX_LINE = 4_000        # characters of one line (a dice expression may have 2,000)
+MAX_ACTIONS = 100       # action lines of a cell
 
 _TOKEN = re.compile(r"""
     (?P<sp>[ \t]+)
@@ -63,9 +68,17 @@ def error(message: str, source: str, at: Word | None, suggestion: str | None = N
 def parse(text: str) -> list[Command]:
     """Read every action line of ``text`` (blank lines and comments are skipped)."""
     commands = []
+    size = 0
     for number, line in enumerate(text.splitlines(), 1):
+        size += len(line) + 1
+        if size > MAX_CHARS:
+            raise error(t("resolve.cell_too_long", max=MAX_CHARS), line[:80], None, line=number)
+        if len(line) > MAX_LINE:
+            raise error(t("resolve.line_too_long", n=len(line), max=MAX_LINE), line[:80], None, line=number)
         words = _words(line, number)
         if words:
+            if len(commands) == MAX_ACTIONS:
+                raise error(t("resolve.too_many_actions", max=MAX_ACTIONS), line, words[0][1])
             commands.append(_command(words, line, number))
     return commands
 
@@ -128,9 +141,19 @@ def _command(words: list[tuple[str, Word]], line: str, number: int) -> Command:
             key, _, value = words[at - 1][1].text.partition("=")
             raise error(t("resolve.bad_pair", option=key, value=(value + line[word.col - 1:].split()[0])[:40]),
                         line, word)
+        elif kind == "quoted" and at == i:
+            # a name right after the figures: the arrow (or, after the targets, a comma) is missing
+            joined = "," if targets else " ->"
+            raise error(t("resolve.misplaced", found=word.text), line, word,
+                        t("resolve.missing_join", join=joined.strip(), line=insert(line, word.col, joined)))
         else:
             raise error(t("resolve.misplaced", found=word.text), line, word)
     return Command(verb, actors, targets, options, tuple(flags), line, number)
+
+
+def insert(line: str, col: int, text: str) -> str:
+    """``line`` (stripped) with ``text`` and a space put in before column ``col``."""
+    return (line[:col - 1].rstrip() + text + " " + line[col - 1:]).strip()
 
 
 def _pair_half(before: tuple[str, Word], comma: Word) -> bool:

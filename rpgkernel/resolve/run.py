@@ -17,15 +17,17 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import rules
+from ..dice import limits
 from ..dice.nodes import Pool
 from ..dice.parser import parse as parse_dice
-from ..dice.roll import Roller
+from ..dice.roll import Roll, Roller
 from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
 from ..rules.base import Ruleset
@@ -33,7 +35,7 @@ from ..rules.resolution import Request, Resolution, Verb
 from ..state import model
 from ..state.campaign import write_sheet
 from ..state.transaction import CampaignError, Transaction, condition_record
-from .language import Command, Word, error, parse
+from .language import Command, Word, error, insert, parse, quote
 
 if TYPE_CHECKING:
     from ..state import Campaign
@@ -69,6 +71,8 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     Returns the resolution of a one-action cell, else a list of them.
     """
     engine = _engine(ruleset, campaign)
+    if campaign is not None:
+        _same_ruleset(engine, campaign.state)
     verbs = _verbs(engine)
     commands = parse(source)
     if campaign is None or preview:
@@ -90,6 +94,22 @@ def _engine(ruleset: str | Ruleset | None, campaign: Campaign | None) -> Ruleset
     if not engine.verbs:
         raise RpgError(t("resolve.no_verbs", key=engine.key or ruleset))
     return engine
+
+
+def _title(key: str) -> str:
+    return f"{rules.get(key).title or key} ({key})"
+
+
+def _same_ruleset(engine: Ruleset, state: dict[str, Any]) -> None:
+    """A cell plays by the ruleset of the active encounter (else of the campaign) or is refused."""
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    if enc is not None and enc.get("ruleset"):
+        key, where = enc["ruleset"], t("resolve.of_encounter", name=enc["name"])
+    else:
+        key, where = state["settings"]["ruleset"], t("resolve.of_campaign")
+    if key and key != engine.key:
+        raise RpgError(t("resolve.other_ruleset", cell=_title(engine.key), where=where, own=_title(key),
+                         key=key, other=engine.key, other_title=engine.title or engine.key))
 
 
 def _verbs(engine: Ruleset) -> dict[str, Verb]:
@@ -132,7 +152,7 @@ def _unknown(key: str, word: Word, source: str, known: list[str], also: str | No
     return error(message, source, word, also)
 
 
-def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign: bool) -> _Line:
+def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign: bool, key: str) -> _Line:
     src = cmd.source
     verb = verbs.get(cmd.verb.text.lower())
     if verb is None:
@@ -145,26 +165,34 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
     if verb.targets == "none" and cmd.targets:
         raise error(t("resolve.no_targets", verb=verb.name), src, cmd.targets[0])
     if verb.targets in ("one", "required") and not cmd.targets:
-        raise error(t("resolve.needs_target", verb=verb.name), src, None, line=cmd.line, col=end)
+        named = _figure_at(cmd, cmd.flags[0], state) if cmd.flags else None
+        hint = (t("resolve.missing_join", join="->", line=_joined(cmd, cmd.flags[0], named)) if named
+                else _arrow_hint(cmd, state))
+        raise error(t("resolve.needs_target", verb=verb.name), src, None, hint, line=cmd.line, col=end)
     if verb.targets == "one" and len(cmd.targets) > 1:
         raise error(t("resolve.one_target", verb=verb.name), src, cmd.targets[1])
     for word in cmd.actors + cmd.targets:
-        _check_figure(word, src, state, campaign)
+        _check_figure(word, src, state, campaign, key)
     options: dict[str, Any] = {}
     known = sorted(verb.options)
     also = (t("resolve.known_options", verb=verb.name, options=", ".join(known)) if known
             else t("resolve.no_options", verb=verb.name))
-    for key, value in cmd.options.items():
-        at = Word(key, value.line, value.col - len(key) - 1)
-        kind = verb.options.get(key)
+    for name, value in cmd.options.items():
+        at = Word(name, value.line, value.col - len(name) - 1)
+        kind = verb.options.get(name)
         if kind is None:
-            raise _unknown("resolve.unknown_option", at, src, known, also, option=key, verb=verb.name)
+            raise _unknown("resolve.unknown_option", at, src, known, also, option=name, verb=verb.name)
         if kind == "flag":
-            raise error(t("resolve.flag_value", option=key), src, at)
-        options[key] = _value(kind, key, value, src, state, campaign)
+            raise error(t("resolve.flag_value", option=name), src, at)
+        options[name] = _value(verb, kind, name, value, src, state, campaign, key)
     for flag in cmd.flags:
         kind = verb.options.get(flag.text)
         if kind is None:
+            named = _figure_at(cmd, flag, state) if verb.targets != "none" else None
+            if named is not None:
+                raise error(t("resolve.misplaced", found=named[0]), src, flag,
+                            t("resolve.missing_join", join="," if cmd.targets else "->",
+                              line=_joined(cmd, flag, named)))
             raise _unknown("resolve.unknown_flag", flag, src, known, also, flag=flag.text, verb=verb.name)
         if kind != "flag":
             raise error(t("resolve.needs_value", option=flag.text), src, flag)
@@ -172,8 +200,49 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
     return _Line(cmd, verb, options)
 
 
-def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool) -> None:
-    if model.figure_path(state, word.text) is not None:
+def _figure_at(cmd: Command, flag: Word, state: dict[str, Any]) -> tuple[str, int] | None:
+    """The figure named by the words from ``flag`` on when they follow the line's figures
+    (a forgotten ``->`` or comma): its name and the column where its words end; else None."""
+    if flag is not cmd.flags[0] or any(w.col < flag.col for w in cmd.options.values()):
+        return None
+    start = flag.col - 1
+    words = []
+    for m in re.finditer(r"\S+", cmd.source[start:].partition("#")[0]):
+        if set(m.group()) & set("=\"'"):
+            break
+        words.append(m)
+    by_lower = {n.lower(): n for n in _figure_names(state)}
+    for n in range(len(words), 0, -1):
+        name = by_lower.get(" ".join(w.group() for w in words[:n]).lower())
+        if name is not None:
+            return name, start + words[n - 1].end()
+    return None
+
+
+def _joined(cmd: Command, flag: Word, named: tuple[str, int]) -> str:
+    """The line with ``->`` (after the targets: a comma) before the figure at ``flag``, quoted as needed."""
+    name, end = named
+    src = cmd.source
+    fixed = src[:flag.col - 1] + quote(name) + src[end:]
+    return insert(fixed, flag.col, "," if cmd.targets else " ->")
+
+
+def _arrow_hint(cmd: Command, state: dict[str, Any]) -> str | None:
+    """For a verb without its target: the line with the last of several figures after ``->``."""
+    if len(cmd.actors) < 2 or model.figure_path(state, cmd.actors[-1].text) is None:
+        return None
+    src = cmd.source
+    comma = src.rindex(",", 0, cmd.actors[-1].col - 1)
+    return t("resolve.missing_join", join="->", line=(src[:comma].rstrip() + " -> " + src[comma + 1:].lstrip()).strip())
+
+
+def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool, key: str) -> None:
+    path = model.figure_path(state, word.text)
+    if path is not None:
+        own = model.figure(state, path).get("ruleset")
+        if own and own != key:
+            raise error(t("resolve.figure_ruleset", name=word.text, own=_title(own), cell=_title(key)),
+                        source, word)
         return
     known = _figure_names(state)
     if not known and not campaign:
@@ -187,44 +256,68 @@ def _figure_names(state: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(list(enc["combatants"] if enc else []) + list(state["characters"])))
 
 
-def _value(kind: str, key: str, word: Word, source: str, state: dict[str, Any], campaign: bool) -> Any:
+def _value(verb: Verb, kind: str, key: str, word: Word, source: str, state: dict[str, Any], campaign: bool,
+           ruleset: str) -> Any:
     text = word.text
     if kind == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise error(t("resolve.bad_int", option=key, value=text), source, word) from None
+        return _int(verb, key, word, source)
     if kind == "dice":
         try:
             parse_dice(text)
         except DiceSyntaxError as err:
-            raise ResolveError(t("resolve.bad_dice", option=key, value=text, message=err.message), source,
+            raise ResolveError(t("resolve.bad_dice", option=key, value=_short(text), message=err.message), source,
                                word.line, word.col + (err.position or 0), err.suggestion) from None
         return text
     if kind == "pool":
         return _pool(key, word, source)
     if kind == "name":
-        _check_figure(word, source, state, campaign)
+        _check_figure(word, source, state, campaign, ruleset)
     return text
+
+
+_INT = re.compile(r"[+-]?\d+")
+
+
+def _short(text: str, size: int = 40) -> str:
+    """``text`` cut to ``size`` characters for a message."""
+    return text if len(text) <= size else text[:size - 1] + "…"
+
+
+def _int(verb: Verb, key: str, word: Word, source: str) -> int:
+    """An integer option, within the verb's range for it (``Verb.bounds``)."""
+    low, high = verb.range(key)
+    text = word.text.replace("−", "-")
+    if not _INT.fullmatch(text):
+        raise error(t("resolve.bad_int", option=key, value=_short(word.text)), source, word)
+    digits = text.lstrip("+-").lstrip("0")
+    value = int(text) if len(digits) <= 20 else None  # longer: far outside any range
+    if value is None or not low <= value <= high:
+        from ..render import number
+        shown = _short(text, 16) + (t("resolve.digits", n=len(digits)) if len(digits) > 15 else "")
+        raise error(t("resolve.int_range", option=key, value=shown, low=number(low, 0), high=number(high, 0)),
+                    source, word)
+    return value
 
 
 def _pool(key: str, word: Word, source: str) -> list[str]:
     """``W8``, ``2W6`` or ``{W8,W4,2W6}`` -> ["W8"], ["W6", "W6"], ["W8", "W4", "W6", "W6"]."""
     text = word.text
     inner, offset = (text[1:-1], 1) if text.startswith("{") and text.endswith("}") else (text, 0)
-    out = []
+    out: list[str] = []
     for item in inner.split(","):
         col = word.col + offset
         offset += len(item) + 1
         try:
             node = parse_dice(item)
         except DiceSyntaxError as err:
-            raise ResolveError(t("resolve.bad_dice", option=key, value=text, message=err.message), source,
+            raise ResolveError(t("resolve.bad_dice", option=key, value=_short(text), message=err.message), source,
                                word.line, col + (err.position or 0), err.suggestion) from None
         groups = node.groups if isinstance(node, Pool) and node.keep is None and node.count is None else ()
         if len(groups) != 1 or not groups[0].die.plain:
-            raise ResolveError(t("resolve.bad_pool", option=key, value=text), source, word.line, col)
+            raise ResolveError(t("resolve.bad_pool", option=key, value=_short(text)), source, word.line, col)
         out += [f"W{groups[0].die.sides}"] * groups[0].count
+        if len(out) > limits.MAX_DICE:  # the limit of one dice expression holds for the whole pool
+            raise ResolveError(t("resolve.pool_dice", option=key, max=limits.MAX_DICE), source, word.line, col)
     return out
 
 
@@ -264,7 +357,7 @@ class _Pending:
 
 def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work: Any, campaign: bool,
           seed: int | None, dice: Sequence[int] | None, preview: bool) -> Resolution | Resolutions:
-    lines = [_check(cmd, verbs, work.state, campaign) for cmd in commands]
+    lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
     cell = _Cell(engine, verbs, work, Roller(seed=seed, dice=dice))
@@ -313,12 +406,35 @@ def _call(func: Callable[[Request], Any], request: Request, cmd: Command) -> Any
         raise ResolveError(str(err), cmd.source, cmd.line, cmd.verb.col) from None
 
 
+class _FirstDie(BaseException):
+    """Where a procedure run only for its checks would roll its first die (not an error)."""
+
+
+class _Unrolled:
+    """The dice of a run that only checks a line: the procedure stops at its first roll, after
+    the roll's expression is read (and refused where a roll would refuse it)."""
+
+    given = False
+
+    def roll(self, expr: str, variables: Mapping[str, object] | None = None) -> Roll:
+        parse_dice(expr, variables)
+        raise _FirstDie
+
+
 def _preview(line: _Line, engine: Ruleset, state: dict[str, Any]) -> Resolution:
+    """The preview of a line, after the same checks as its roll: the procedure runs up to its
+    first die (nothing is rolled; what it returns is dropped)."""
     verb = line.verb
     res = Resolution(engine.key, verb.name, tuple(line.actors), tuple(line.targets))
     if verb.choice is not None:
         res.step(t("resolve.choice_preview"))
-    elif verb.preview is None:
+        return res
+    assert verb.procedure is not None
+    try:
+        _call(verb.procedure, _request(state, verb, line.actors, line.targets, line.options, _Unrolled()), line.cmd)
+    except _FirstDie:
+        pass
+    if verb.preview is None:
         res.step(t("resolve.no_preview", verb=verb.name))
     else:
         request = _request(state, verb, line.actors, line.targets, line.options, None)

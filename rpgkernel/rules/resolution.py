@@ -192,6 +192,10 @@ class Verb:
     "dice" (an expression), "pool" (single dice: W8, 2W6, {W8,W4}), "int",
     "text", "name" (a figure) or "flag" (a bare word).
 
+    An "int" option lies within ``bounds[name]`` (the seed's range for it),
+    else within ``INT_RANGE``; ``%%resolve`` refuses any other value before
+    anything is rolled (``range``).
+
     A verb with ``choice`` set takes that choice (a ``Choice.key``) on the
     latest open resolution offering it, instead of running a procedure:
     ``deny Söldner`` or ``gambit Ritter bolster=5``. Consecutive choice lines
@@ -208,3 +212,13 @@ class Verb:
     actors: str = "many"
     choice: str | None = None
     preview: Callable[[Request], Any] | None = None
+    bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def range(self, option: str) -> tuple[int, int]:
+        """The lowest and highest value of the "int" option ``option``."""
+        return self.bounds.get(option, INT_RANGE)
+
+
+#: the values an "int" option may take where its verb names no range of its own: modifiers,
+#: bonus dice and counts at a table stay far inside it, and so the work they cause stays small
+INT_RANGE = (-100, 100)

@@ -88,6 +88,9 @@ def _zauber_args(req: Request) -> dict[str, Any]:
     return out
 
 
+_KP = {"kp": (0, 10_000)}   # Krafteinsatz: the standard scale reaches 5.000 KP and goes on
+
+
 def _verbs(*verbs: Verb) -> dict[str, Verb]:
     return {v.name: v for v in verbs}
 
@@ -112,18 +115,18 @@ VERBS: dict[str, Verb] = _verbs(
          options={"modifikator": "int"}, example="initiative Alrik, Ork, Wolf"),
     Verb("angriff", lambda r: angriff(r.actors[0], r.targets[0], r.roller, glueck=_luck(r), **_angriff_args(r)),
          t("adz.verb_angriff"), ("attack",), "one", _ANGRIFF,
-         example="angriff Alrik -> Ork verteidigung=parade", actors="one",
+         example="angriff Alrik -> Ork verteidigung=parade", actors="one", bounds={"distanz": (0, 10_000)},
          preview=lambda r: kampfplan(r.actors[0], r.targets[0], **_angriff_args(r)).res.preview),
     Verb("zauber", lambda r: zaubern(r.actors[0], r.roller, glueck=_luck(r), aufrecht=bool(r.options.get("aufrecht")),
                                      **_zauber_args(r)),
          t("adz.verb_zauber"), ("cast",), "optional",
-         _ZAUBER, example="zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", actors="one",
+         _ZAUBER, example="zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", actors="one", bounds=_KP,
          preview=lambda r: zauberplan(r.actors[0], **_zauber_args(r)).test.res.preview),
     Verb("erneuern", lambda r: erneuern(r.actors[0], r.roller, r.options.get("kp"), r.options.get("stufe"),
                                         r.options.get("name"), _luck(r)),
          t("adz.verb_erneuern"), ("renew",),
          options={"kp": "int", "stufe": "int", "name": "text", "entschieden": "flag"},
-         example="erneuern Magierin kp=2 name=Lichtkugel", actors="one"),
+         example="erneuern Magierin kp=2 name=Lichtkugel", actors="one", bounds=_KP),
     Verb("beenden", lambda r: beenden(r.actors[0], _needs(r, "name")),
          t("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
          example="beenden Magierin name=Lichtkugel", actors="one"),

@@ -19,10 +19,12 @@ from typing import Any, Mapping
 from ...messages import t
 from .. import register
 from ..base import Ruleset
+from ...dice.limits import MAX_SIDES
 from ..resolution import Request, Resolution, Verb
 from ..sheet import Field, Sheet
 from .attack import GAMBITS, attack, attack_pool, attack_preview, damage_dist, duel, impaired, load_gambits
-from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, VIRTUES, BastionlandError, Weapon, calm_moment, change_virtue,
+from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, VIRTUE_MAX, VIRTUES, BastionlandError, Weapon, calm_moment,
+                   change_virtue,
                    morale, probe, reaction, restore, save_chance, surprise, virtue, virtue_gain, virtue_loss,
                    weapon, weapon_dice)
 from .damage import collide, damage, exposed, ignores, repair, scar, scar_table, thrown_from_saddle
@@ -149,6 +151,9 @@ def _probe_vorschau(req: Request) -> float:
     return min(virtue(req.actors[0], str(req.options.get("virtue", "VIG")).upper()), 20) / 20
 
 
+_COUNT = (0, 1000)           # members of a group
+_FACE = (1, MAX_SIDES)       # a face of one of the attack dice
+
 VERBS = {
     "probe": Verb("probe", lambda r: probe(r.actors[0], r.options.get("virtue", "VIG"), r.roller),
                   "W20 gleich oder unter der Virtue (Proben)", ("save",), options={"virtue": "text"},
@@ -171,7 +176,7 @@ VERBS = {
                                             lost=r.options.get("verloren", 0), size=r.options.get("größe", 0)),
                   "Wankender Kampfeswille: SPI-Probe oder fliehen", ("morale",),
                   options={"gruppe": "flag", "unorganisiert": "flag", "anführer": "name", "verloren": "int",
-                           "größe": "int"}, example="moral Söldner"),
+                           "größe": "int"}, example="moral Söldner", bounds={"verloren": _COUNT, "größe": _COUNT}),
     "ruhe": Verb("ruhe", lambda r: calm_moment(r.actors), "Ruhiger Augenblick: GD voll, Fatigued endet (Erholung)",
                  ("rest",), example="ruhe Ritter, Knappe"),
     "erholung": Verb("erholung", lambda r: restore(r.actors, r.options.get("virtue"), r.options.get("mittel", "")),
@@ -181,7 +186,7 @@ VERBS = {
                                                      r.options.get("grund", "")),
                     "Virtue Loss, kein Schaden (Virtue Loss)", ("loss",),
                     options={"virtue": "text", "um": "int", "grund": "text"}, example="verlust Ritter virtue=SPI um=2",
-                    actors="one"),
+                    actors="one", bounds={"um": (0, VIRTUE_MAX)}),
     "zusammenstoß": Verb("zusammenstoß", lambda r: collide(r.actors[0], r.targets[0], r.roller,
                                                           r.options.get("größer")),
                          "Zusammenstoßende Schiffe (Holz und Stein)", ("collide",), "required",
@@ -189,10 +194,11 @@ VERBS = {
     "reparatur": Verb("reparatur", lambda r: repair(r.actors[0]), "Ein Tag Reparatur (Holz und Stein)", ("repair",),
                       example="reparatur Kogge", actors="one"),
     "deny": Verb("deny", None, "Deny: einen Angriffswürfel entfernen (danach SPI-Probe)", actors="one",
-                 targets="optional", options={"würfel": "int"}, choice="deny", example="deny Söldner"),
+                 targets="optional", options={"würfel": "int"}, choice="deny", example="deny Söldner",
+                 bounds={"würfel": _FACE}),
     "gambit": Verb("gambit", None, "Gambit: einen Würfel mit 4+ ablegen", actors="one", targets="optional",
                    options={"würfel": "int", "gambit": "text", "stark": "text", "bolster": "int"},
-                   choice="gambit", example="gambit Ritter bolster=5"),
+                   choice="gambit", example="gambit Ritter bolster=5", bounds={"würfel": _FACE, "bolster": _FACE}),
     "focus": Verb("focus", None, "Focus: ein Gambit ohne Würfel (danach CLA-Probe)", actors="one",
                   targets="optional", options={"gambit": "text"}, choice="focus", example="focus Ritter gambit=Repel"),
 }

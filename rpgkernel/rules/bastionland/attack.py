@@ -23,6 +23,7 @@ import yaml
 
 from ...dice import Dist, Roller, dist
 from ...dice.exact import nth_highest
+from ...errors import DiceLimitError
 from ...messages import t
 from ..resolution import Choice, Effect, Resolution, listing, sentence
 from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, BastionlandError, conditions, kind, mount_die, mounted,
@@ -35,6 +36,7 @@ STRONG = ("keine_probe", "größer")      # Strong Gambit: the two options
 WARBAND_BONUS = "W12"                   # Kriegsscharen: attacks on individuals
 SMITE_BONUS = "W12"                     # Smite
 IMPAIRED_DIE = "W4"                     # Besondere Angriffe: Beeinträchtigt
+PREVIEW_CELLS = 40_000                  # dice x faces an exact preview may take (about 0.2 s)
 
 
 def load_gambits(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
@@ -147,6 +149,11 @@ def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0, melee: bo
     (the second highest shows 4+); ``p_strong``: a die of 8+ (melee only).
     """
     dice = [_die(d) for d in pool]
+    cells = len(dice) * (max(d.max for d in dice) - min(d.min for d in dice) + 1)
+    if cells > PREVIEW_CELLS:  # nth_highest walks every face of every die
+        from ...render import number
+        raise DiceLimitError(t("bastionland.preview_too_costly", n=len(dice), cells=number(cells, 0),
+                               max=number(PREVIEW_CELLS, 0)))
     highest = nth_highest(dice, 1)
     out: dict[str, Any] = {
         "schaden": (highest + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_damage"))}
@@ -415,7 +422,11 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
         bolster_n = len(decisions["bolster"]) + sum(
             1 for g in [*_norm_gambits(decisions["gambits"], ()), *_norm_focus(decisions["focus"])]
             if g.get("gambit", "Bolster") == "Bolster")
-        preview = attack_preview(pool, armour, bolster_n, melee=not ranged)
+        try:
+            preview = attack_preview(pool, armour, bolster_n, melee=not ranged)
+        except DiceLimitError as err:  # the attack goes on; its card says why it shows no preview
+            preview = {}
+            sub.step(err.message, "Angriffe")
         preview.update(_save_previews(tg, decisions, everyone))
         sub.preview = preview
         said += _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None),

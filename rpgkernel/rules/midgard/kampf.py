@@ -24,6 +24,7 @@ from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
+from ...errors import DiceLimitError
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
@@ -127,8 +128,13 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     rs, schild_ap, ap_now = feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0), ressource(verteidiger, "AP")
     has_ap = "AP" in (verteidiger.get("resources") or {})
     res = Resolution("midgard", "angriff", (a_name,), (v_name,))
-    res.preview = angriff_vorschau(ew_wert, abwehr + ww_wm, dist(expr), rs=rs, schild_ap=schild_ap,
-                                   ap=ap_now if has_ap else None, regeln=cfg.regeln)
+    try:
+        res.preview = angriff_vorschau(ew_wert, abwehr + ww_wm, dist(expr), rs=rs, schild_ap=schild_ap,
+                                       ap=ap_now if has_ap else None, regeln=cfg.regeln)
+    except DiceLimitError as err:
+        if roller is None:  # the preview alone: refused with its reason
+            raise
+        res.step(t("midgard.no_preview", reason=err.message), "Grundwürfe (Vorgabe)")
     if roller is None:
         return res
     if bonus_note:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...dice import dist
+from ...errors import DiceLimitError
 from ...messages import t
 from .core import Eintrag, MidgardError, feld, name
 from .einstellungen import Einstellungen
@@ -50,4 +51,8 @@ def schadensausdruck(figure: Mapping[str, Any], weapon: Eintrag, cfg: Einstellun
     extra = bonus_wuerfel(schb, cfg)
     note = t("midgard.bonus_dice", figure=name(figure), bonus=schb, dice=extra[1:]) if schb > 0 else ""
     expr = f"{base}{extra}"
-    return (f"max(0, {expr})" if dist(expr).min < 0 else expr), note
+    try:
+        negative = dist(expr).min < 0
+    except DiceLimitError:  # too large to know exactly: the floor at 0 is right either way
+        negative = True
+    return (f"max(0, {expr})" if negative else expr), note

@@ -92,6 +92,7 @@ def _ap(req: Request, preview: bool = False) -> Any:
 
 
 GNADE = {"ohne_gnade": "flag"}
+_ALTER = (0, 2000)   # years: an elf ages ten times slower than a human (the GM's age multiplier)
 
 VERBS = {
     "ew": Verb("ew", _ew, "Erfolgswurf: W20 + Erfolgswert + WM, gelingt ab 20 (Grundwürfe; Die Sinne)", ("check",),
@@ -156,7 +157,7 @@ VERBS = {
                                               cfg=_cfg(r)),
                    "Alterung alle fünf Jahre, ab 80 jährlich (Alternde Abenteurer)", ("age",),
                    options={"bis": "int", "von": "int", "angezeigt": "int"}, example="altern Marvelus bis=60",
-                   actors="one"),
+                   actors="one", bounds={"bis": _ALTER, "von": _ALTER, "angezeigt": (1, 100)}),
     "zauber": Verb("zauber", lambda r: zauber_lernen(r.actors[0], _names(r.options.get("sprüche")),
                                                      erschaffung=bool(r.options.get("erschaffung")),
                                                      klasse=r.options.get("klasse"), cfg=_cfg(r)),

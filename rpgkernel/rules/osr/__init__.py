@@ -193,18 +193,21 @@ def _fliehen(req: Request) -> Resolution:
     return fliehen(req.actors[0], req.targets, req.roller, aus_daten(req.data))
 
 
+_PROZENT = (0, 100)   # W%: Deckung, Tarnung, Tötungschance, Losreißen
+_ANGRIFF_GRENZEN = {"deckung": _PROZENT, "tarnung": _PROZENT, "toetung": _PROZENT}
 _ANGRIFF_OPTIONEN = {"waffe": "text", "deckung": "int", "tarnung": "int", "flanke": "flag", "hinten": "flag",
                      "sturmangriff": "flag", "zwei_waffen": "flag", "routine": "flag", "bonus": "int",
                      "position_bekannt": "flag", "sieht_unsichtbar": "flag", "toetung": "int"}
 
 VERBS = {
     "angriff": Verb("angriff", _angriff, "Nah- oder Fernkampfangriff; mehrere Ziele: eines zufällig",
-                    ("attack",), "required", _ANGRIFF_OPTIONEN, "angriff Hauptmann -> Goblin 1 sturmangriff",
-                    "one", preview=_angriff_vorschau),
+                    ("attack",), "required", _ANGRIFF_OPTIONEN, 'angriff Hauptmann -> "Goblin 1" sturmangriff',
+                    "one", preview=_angriff_vorschau, bounds=_ANGRIFF_GRENZEN),
     "ringen": Verb("ringen", _ringen, "Ringen (1W2−1, festgehalten); mit sturmangriff: Überwältigen",
                    ("wrestle",), "required", {k: v for k, v in _ANGRIFF_OPTIONEN.items()
                                               if k not in ("waffe", "zwei_waffen", "routine", "toetung")},
-                   "ringen Hauptmann -> Goblin 2 sturmangriff", "one", preview=_ringen_vorschau),
+                   'ringen Hauptmann -> "Goblin 2" sturmangriff', "one", preview=_ringen_vorschau,
+                   bounds=_ANGRIFF_GRENZEN),
     "fliehen": Verb("fliehen", _fliehen, "Aus dem Kampf fliehen: jeder Gegner greift sofort mit +4 an",
                     ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
                     preview=lambda r: fliehen(r.actors[0], r.targets, None, aus_daten(r.data)).preview
@@ -212,16 +215,16 @@ VERBS = {
     "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, aus_daten(r.data),
                                                                 r.options.get("bis")),
                          "Überraschung: 1W6 je Seite, überrascht bei 1–2", ("surprise",), options={"bis": "int"},
-                         example="überraschung Hauptmann, Goblin 1",
+                         example='überraschung Hauptmann, "Goblin 1"', bounds={"bis": (0, 6)},
                          preview=lambda r: ueberraschung(r.actors, None, aus_daten(r.data),
                                                          r.options.get("bis")).preview),
     "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, aus_daten(r.data)),
                        "Initiative: 1W6 je Seite, Segment nach dem Wurf der anderen Seite", ("init",),
-                       example="initiative Hauptmann, Goblin 1",
+                       example='initiative Hauptmann, "Goblin 1"',
                        preview=lambda r: seiteninitiative(r.actors, None, aus_daten(r.data)).preview),
     "vorrücken": Verb("vorrücken", lambda r: vorruecken(r.actors[0], r.targets),
                       "Vorsichtig vorrücken: kein Angriff, der Gegner auch nicht", ("advance",), "optional",
-                      example="vorrücken Hauptmann -> Goblin 1", actors="one"),
+                      example='vorrücken Hauptmann -> "Goblin 1"', actors="one"),
     "rückzug": Verb("rückzug", lambda r: rueckzug(r.actors[0], r.figures.get(r.options.get("tausch", "")),
                                                   bool(r.options.get("pariert"))),
                     "Kämpfender Rückzug: parieren ja, angreifen nein", ("withdraw",),
@@ -240,7 +243,8 @@ VERBS = {
                                                  r.options.get("zeit", 1), r.options.get("segment", 1)),
                     "Zauber beginnen (im eigenen Segment, Zauberzeit in Segmenten)", ("cast",),
                     options={"spruch": "text", "zeit": "int", "segment": "int"},
-                    example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one"),
+                    example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one",
+                    bounds={"segment": (1, SEGMENTE), "zeit": (0, 1000)}),
     "rettungswurf": Verb("rettungswurf", lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), r.roller,
                                                                 aus_daten(r.data), r.options.get("bonus", 0)),
                          "Rettungswurf nach der Tabelle der Spielleitung (W20 ≥ Wert der Kategorie)", ("save",),
@@ -250,7 +254,8 @@ VERBS = {
                                                         aus_daten(r.data), r.options.get("bonus", 0)).preview),
     "losreißen": Verb("losreißen", lambda r: losreissen(r.actors[0], r.options.get("chance", 0), r.roller),
                       "Sich aus dem Griff befreien (Chance nach relativer Stärke, W%)", ("break",),
-                      options={"chance": "int"}, example="losreißen Goblin 2 chance=30", actors="one",
+                      options={"chance": "int"}, example='losreißen "Goblin 2" chance=30', actors="one",
+                      bounds={"chance": _PROZENT},
                       preview=lambda r: losreissen(r.actors[0], r.options.get("chance", 0), None).preview),
 }
 Osr.verbs = VERBS

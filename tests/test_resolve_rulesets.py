@@ -1,0 +1,186 @@
+"""%%resolve against the five rulesets: previews checked like rolls, bounded options, bounded
+previews, the ruleset of a cell, and the verbs' own example lines."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign, ResolveError, RpgError, rules
+from rpgkernel.resolve.language import parse, quote
+
+from resolve_campaigns import RULESETS, campaign, figure_names, hang_guard
+
+# a bad value of every kind an option can have
+BAD = {"int": ["101", "-101", "x", "1" * 400, "2.5"], "text": ["FOO", "<b>x</b>", "", "{0}"],
+       "dice": ["W", "2000W6", "W6+"], "pool": ["{600W6,600W6}", "W6+1", "W0"], "name": ["Niemand"]}
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """Each ruleset's fixture campaign as a closed file (copied for every run that may change it)."""
+    root = tmp_path_factory.mktemp("rulesets")
+    out = {}
+    for key in RULESETS:
+        c = campaign(key, root / f"{key}.sqlite")
+        out[key] = (root / f"{key}.sqlite", figure_names(c))
+        c.close()
+    return out
+
+
+class Runner:
+    def __init__(self, pristine, ruleset: str, where) -> None:
+        self.path, self.figures = pristine[ruleset]
+        self.where = where
+        self.count = 0
+
+    def outcome(self, source: str, **kw) -> str:
+        """"ok", or the first line of the German error without its place; anything else fails the test."""
+        self.count += 1
+        target = self.where / f"run{self.count}.sqlite"
+        shutil.copy(self.path, target)
+        camp = Campaign.open(target)
+        try:
+            repr(rpgkernel.resolve(source, campaign=camp, **kw))
+            return "ok"
+        except RpgError as err:
+            return re.sub(r"^Zeile \d+, Spalte \d+: ", "", str(err).splitlines()[0])
+        finally:
+            camp.close()
+
+
+def _base(run: Runner, verb) -> str | None:
+    """A line of ``verb`` with the options of its example that previews and rolls in the fixture campaign."""
+    [cmd] = parse(verb.example)
+    options = [f"{k}={quote(w.text, value=True)}" for k, w in cmd.options.items()] + [f.text for f in cmd.flags]
+    for actor in run.figures:
+        targets = [None] if verb.targets == "none" else [f for f in run.figures if f != actor]
+        for target in targets + ([None] if verb.targets == "optional" else []):
+            line = " ".join([verb.name, quote(actor), *(["->", quote(target)] if target else []), *options])
+            if run.outcome(line, preview=True) == "ok" and run.outcome(line, seed=1) == "ok":
+                return line
+    return None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_previews_are_checked_exactly_like_rolls(pristine, tmp_path, ruleset):
+    """Every verb, every option, every kind of bad value: --vorschau refuses what the roll refuses,
+    with the same German message (before, Bastionland's probe raised KeyError on virtue=FOO and
+    Kampfwerte's previews took any nach= and gegen=)."""
+    run = Runner(pristine, ruleset, tmp_path)
+    checked = 0
+    for verb in rules.get(ruleset).verbs.values():
+        if verb.choice is not None:
+            continue
+        base = _base(run, verb)
+        if base is None:
+            assert verb.preview is None, f"no line of {verb.name} runs in the fixture campaign"
+            continue
+        for key, kind in verb.options.items():
+            for bad in BAD.get(kind, []):
+                line = re.sub(rf"\s{re.escape(key)}=(\"[^\"]*\"|\S+)", "", base) + f" {key}={quote(bad, value=True)}"
+                assert run.outcome(line, preview=True) == run.outcome(line, seed=1), line
+                checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_verb_example_is_a_line_of_its_verb(ruleset):
+    """The example the panel and the docs show reads back as the verb with its own options
+    (OSR's wrote 'Goblin 1' unquoted: a target 'Goblin' and a flag '1')."""
+    for verb in rules.get(ruleset).verbs.values():
+        [cmd] = parse(verb.example)
+        assert cmd.verb.text.lower() in (verb.name, *verb.aliases)
+        assert set(cmd.options) | {f.text for f in cmd.flags} <= set(verb.options), verb.example
+
+
+@pytest.fixture
+def camp(pristine, tmp_path, request):
+    path, _ = pristine[request.param]
+    shutil.copy(path, tmp_path / "c.sqlite")
+    c = Campaign.open(tmp_path / "c.sqlite")
+    yield c
+    c.close()
+
+
+def _message(camp, source, **kw) -> str:
+    with pytest.raises(ResolveError) as info:
+        rpgkernel.resolve(source, campaign=camp, **kw)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("camp", ["bastionland"], indirect=True)
+def test_probe_preview_refuses_an_unknown_virtue(camp):
+    text = _message(camp, "probe Ritter virtue=FOO", preview=True)
+    assert "Unbekannte Virtue 'FOO'; möglich sind VIG, CLA, SPI." in text
+
+
+# -- bounded integers ------------------------------------------------------------------
+@pytest.mark.parametrize("camp, line, fragment", [
+    ("adz", "zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=" + "9" * 311,
+     "kp=999999999999999… (311 Stellen): erlaubt ist 0 bis 10000."),
+    ("adz", "erneuern Magierin kp=-1 name=Licht", "kp=-1: erlaubt ist 0 bis 10000."),
+    ("bastionland", "verlust Ritter virtue=SPI um=1000000000000000000",
+     "um=100000000000000… (19 Stellen): erlaubt ist 0 bis 19."),
+    ("bastionland", "verlust Ritter virtue=SPI um=20", "um=20: erlaubt ist 0 bis 19."),
+    ("osr", 'losreißen "Goblin 2" chance=101', "chance=101: erlaubt ist 0 bis 100."),
+    ("osr", 'zaubern Hauptmann spruch=Schlaf segment=11', "segment=11: erlaubt ist 1 bis 10."),
+    ("kampfwerte", "probe Kael talent=HEIMLICHKEIT schwierigkeit=11", "schwierigkeit=11: erlaubt ist 1 bis 10."),
+    ("kampfwerte", "manöver Kael -> Ork manöver=Finte stufe=6", "stufe=6: erlaubt ist 1 bis 5."),
+    ("midgard", "altern Marvelus bis=2001", "bis=2001: erlaubt ist 0 bis 2000."),
+    ("midgard", 'ew Marvelus fertigkeit=Balancieren wm=101', "wm=101: erlaubt ist −100 bis 100."),
+], indirect=["camp"])
+def test_integer_options_are_bounded_before_anything_is_rolled(camp, line, fragment):
+    seq = camp.state["seq"]
+    for preview in (False, True):
+        assert fragment in _message(camp, line, preview=preview, dice=[])
+    assert camp.state["seq"] == seq
+
+
+@pytest.mark.parametrize("camp", ["adz"], indirect=True)
+def test_the_largest_kp_is_stored_and_shown(camp):
+    """kp=<311 digits> was stored and then made the card raise OverflowError."""
+    res = rpgkernel.resolve("erneuern Magierin kp=10000 name=Licht", campaign=camp, seed=1)
+    assert "10000" in repr(res) and res._repr_mimebundle_()["text/html"]
+    assert res.outcome["kp"] == 10_000
+
+
+# -- bounded previews ------------------------------------------------------------------
+@pytest.mark.parametrize("camp", ["bastionland"], indirect=True)
+def test_a_huge_attack_pool_rolls_without_computing_a_preview_it_cannot_afford(camp):
+    """bonus={1000W10000} took 10-85 s and 0.5 GB on every roll for the card's preview."""
+    line = "angriff Ritter -> Söldner bonus={1000W10000}"
+    with hang_guard(10):
+        res = rpgkernel.resolve(line, campaign=camp, seed=1)
+        text = repr(res)
+        assert "Keine Vorschau des Schadens: 1002 Angriffswürfel" in text and "höchstens 40000" in text
+        assert len(res.outcome["würfel"]) == 1002 and "schaden" not in (res.preview or {})
+        assert "Keine Vorschau des Schadens" in _message(camp, line, preview=True)
+    small = rpgkernel.resolve("angriff Ritter -> Söldner bonus={W8,W6}", campaign=camp, preview=True)
+    assert small.preview["schaden"].isclose(rpgkernel.dist("max(0, {W8,W4,W8,W6}kh1-2)"))
+
+
+@pytest.mark.parametrize("camp", ["midgard"], indirect=True)
+def test_a_damage_roll_beyond_exact_distributions_still_rolls(camp):
+    """schaden=10W10000 was refused: the card's preview (and the check whether damage can be
+    negative) needed its exact distribution."""
+    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf schaden=10W10000', campaign=camp, seed=1)
+    assert res.preview is None and "Ohne Vorschau: Die exakte Verteilung ist zu groß" in repr(res)
+    assert res.outcome["schaden"] >= 10
+    assert "zu groß" in _message(camp, 'angriff "Wolfgang Krentz" -> Schattenelf schaden=10W10000', preview=True)
+
+
+# -- the ruleset of a cell -------------------------------------------------------------
+@pytest.mark.parametrize("camp", ["bastionland"], indirect=True)
+def test_a_cell_of_another_ruleset_is_refused(camp):
+    seq = camp.state["seq"]
+    with pytest.raises(RpgError) as info:
+        rpgkernel.resolve("ew Ritter fertigkeit=Balancieren", ruleset="midgard", campaign=camp)
+    text = str(info.value)
+    assert "Die Zelle spielt nach Midgard – Hausregeln (midgard), die aktive Begegnung 'Furt' nach " \
+           "Mythic Bastionland (bastionland)" in text
+    assert "%%resolve bastionland" in text and "%rpg midgard" in text and "%rpg --kampagne" in text
+    assert camp.state["seq"] == seq
