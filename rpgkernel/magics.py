@@ -405,8 +405,21 @@ def resolve_cell(line: str, cell: str) -> object:
     result = run_resolve("\n" + cell, ruleset=key, campaign=s.campaign, seed=seed, dice=args.given_dice(opts),
                          preview=bool(opts.get("vorschau")))
     if isinstance(result, list) and not result:
-        return Notice(t("resolve.empty"))
+        example = next((v.example for v in rules.get(key).verbs.values() if v.example), "")
+        return Notice(t("resolve.empty") + (" " + t("resolve.empty_example", example=example) if example else ""))
     return result
+
+
+def _empty_resolve_cell(lines: list[str]) -> list[str]:
+    """A ``%%resolve`` cell without a body gets an empty line as its body.
+
+    IPython refuses a cell magic whose body is empty with an English
+    ``UsageError`` before the magic runs; this input transformer (run before
+    IPython's own) lets ``resolve_cell`` say so in German instead.
+    """
+    if lines and re.match(r"%%resolve(\s|$)", lines[0]) and not "".join(lines[1:]).strip("\n"):
+        return [lines[0].rstrip("\n") + "\n", "\n"]
+    return lines
 
 
 resolve_cell.__doc__ = """Prozeduren des Regelwerks ausführen: eine Handlung pro Zeile.
@@ -462,6 +475,8 @@ def register(ipython) -> None:
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
     ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
     ipython.register_magic_function(_guarded(resolve_cell, resolve_cell.__doc__), "cell", "resolve")
+    if _empty_resolve_cell not in ipython.input_transformers_cleanup:
+        ipython.input_transformers_cleanup.append(_empty_resolve_cell)
     for cls, bundle in _widget_views(ipython):
         ipython.display_formatter.mimebundle_formatter.for_type(cls, bundle)
 
@@ -470,6 +485,8 @@ def unregister(ipython) -> None:
     """Remove the magics again."""
     for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren"), ("cell", "resolve")):
         ipython.magics_manager.magics[kind].pop(name, None)
+    if _empty_resolve_cell in ipython.input_transformers_cleanup:
+        ipython.input_transformers_cleanup.remove(_empty_resolve_cell)
     formatter = ipython.display_formatter.mimebundle_formatter
     for cls, bundle in _widget_views(ipython):
         if formatter.type_printers.get(cls) is bundle:

@@ -89,7 +89,7 @@ class Uebung(Ruleset):
                       options={"bonus": "int", "schwer": "flag", "art": "text", "würfel": "int"},
                       preview=lambda req: min(req.actors[0]["sheet"]["stärke"]
                                               + ARTEN[req.options.get("art", "normal")], 20) / 20,
-                      bounds={"würfel": (1, 5000)}),
+                      bounds={"würfel": (1, 5000)}, example="probe Ritter bonus=2"),
         "angriff": Verb("angriff", attack, "Angriff", aliases=("attack",), targets="one",
                         options={"bonus": "pool", "wucht": "int", "hinweis": "text", "helfer": "name",
                                  "formel": "dice"}, preview=attack_preview),
@@ -488,8 +488,13 @@ def test_magic_caret_under_the_column(shell, magic_camp):
 
 
 def test_magic_empty_cell_and_help(shell, magic_camp):
+    empty = "Die Zelle enthält keine Handlung. Unter %%resolve steht je Zeile eine Handlung, z. B.: probe Ritter bonus=2"
     shown, _ = run(shell, "%%resolve\n# nichts\n")
-    assert shown["text/plain"] == "Die Zelle enthält keine Handlung."
+    assert shown["text/plain"] == empty
+    # IPython refuses a cell magic with an empty body in English before the magic runs
+    for cell in ("%%resolve", "%%resolve\n", "%%resolve --vorschau  \n\n"):
+        shown, _ = run(shell, cell)
+        assert shown["text/plain"] == empty
     doc = shell.magics_manager.magics["cell"]["resolve"].__doc__
     for example in ("--vorschau", "--würfel", "deny Söldner", "verzicht"):
         assert example in doc
