@@ -10,6 +10,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import Campaign, ResolveError, RpgError, rules
+from rpgkernel.render.resolution import preview_lines
 from rpgkernel.resolve.language import parse, quote
 
 from resolve_campaigns import RULESETS, campaign, figure_names, hang_guard
@@ -156,7 +157,7 @@ def test_a_huge_attack_pool_rolls_without_computing_a_preview_it_cannot_afford(c
     with hang_guard(10):
         res = rpgkernel.resolve(line, campaign=camp, seed=1)
         text = repr(res)
-        assert "Keine Vorschau des Schadens: 1002 Angriffswürfel" in text and "höchstens 40000" in text
+        assert "Keine Vorschau des Schadens: 1002 Angriffswürfel" in text and "höchstens 10000" in text
         assert len(res.outcome["würfel"]) == 1002 and "schaden" not in (res.preview or {})
         assert "Keine Vorschau des Schadens" in _message(camp, line, preview=True)
     small = rpgkernel.resolve("angriff Ritter -> Söldner bonus={W8,W6}", campaign=camp, preview=True)
@@ -166,11 +167,22 @@ def test_a_huge_attack_pool_rolls_without_computing_a_preview_it_cannot_afford(c
 @pytest.mark.parametrize("camp", ["midgard"], indirect=True)
 def test_a_damage_roll_beyond_exact_distributions_still_rolls(camp):
     """schaden=10W10000 was refused: the card's preview (and the check whether damage can be
-    negative) needed its exact distribution."""
-    res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf schaden=10W10000', campaign=camp, seed=1)
+    negative) needed its exact distribution; W10000*W200 took two minutes for the preview's
+    AP and LP loss and was then refused by the journal (24 MB of preview in one entry)."""
+    line = 'angriff "Wolfgang Krentz" -> Schattenelf schaden='
+    res = rpgkernel.resolve(line + "10W10000", campaign=camp, seed=1)
     assert res.preview is None and "Ohne Vorschau: Die exakte Verteilung ist zu groß" in repr(res)
     assert res.outcome["schaden"] >= 10
-    assert "zu groß" in _message(camp, 'angriff "Wolfgang Krentz" -> Schattenelf schaden=10W10000', preview=True)
+    assert "zu groß" in _message(camp, line + "10W10000", preview=True)
+    with hang_guard(20):
+        res = rpgkernel.resolve(line + "W10000*W200", campaign=camp, seed=2)
+    assert "Ohne Vorschau: Der Schaden hat 2000000 mögliche Werte" in repr(res)
+    assert "zu viele für eine exakte Vorschau (höchstens 10000)" in _message(camp, line + "W10000*W200",
+                                                                              preview=True)
+    shown = rpgkernel.resolve(line + "W100*W100", campaign=camp, seed=3)
+    assert shown.preview["lp"].max == max(0, 10_000 - 2)
+    [entry] = camp.journal(kind="auflösung", last=1)  # the preview as the card shows it, not 10,000 values
+    assert entry.data["preview"] == preview_lines(shown.preview) and len(entry.data["preview"]) == 6
 
 
 # -- the ruleset of a cell -------------------------------------------------------------

@@ -20,7 +20,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import rules
@@ -552,10 +552,13 @@ class _Cell:
 
     def _event(self, res: Resolution, pending: str | None) -> None:
         from ..render import resolution_summary
+        from ..render.resolution import preview_lines
         figures = list(dict.fromkeys(res.actors + res.targets))
         extra = {"pending": pending} if pending else {}
+        # the preview as the card shows it: a distribution's every value would make the entry huge
+        data = {**_plain(replace(res, preview=None).to_dict()), "preview": preview_lines(res.preview)}
         self.work.event(KIND, resolution_summary(res), figures, self.work.state["active_encounter"],
-                        **_plain(res.to_dict()), **extra)
+                        **data, **extra)
 
     def store_open(self) -> None:
         """Keep the resolutions still open in the campaign state (after the dice are known to fit)."""

@@ -36,7 +36,7 @@ STRONG = ("keine_probe", "größer")      # Strong Gambit: the two options
 WARBAND_BONUS = "W12"                   # Kriegsscharen: attacks on individuals
 SMITE_BONUS = "W12"                     # Smite
 IMPAIRED_DIE = "W4"                     # Besondere Angriffe: Beeinträchtigt
-PREVIEW_CELLS = 40_000                  # dice x faces an exact preview may take (about 0.2 s)
+PREVIEW_CELLS = 10_000                  # dice x faces an exact preview may take (about 0.1 s)
 
 
 def load_gambits(path: str | Path | None = None) -> dict[str, dict[str, Any]]:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+
+import numpy as np
 from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
@@ -38,6 +40,7 @@ VOLLE_ABWEHR = "volle Abwehr"
 _ABWEHREN = re.compile(r"^(\d+)\. Abwehr$")
 RULE_AP = "AP-Verluste bei gelungener Abwehr"
 RULE_MEHR = "Abwehr mehrerer Angriffe"
+PREVIEW_VALUES = 10_000   # values of a damage roll the exact preview of AP and LP loss may take
 
 
 def abwehren(figure: Mapping[str, Any]) -> int:
@@ -56,21 +59,23 @@ def abwehr_wm(nummer: int, volle_abwehr: bool = False, nicht_kumulativ: bool = F
 
 def _zero_or_shift(weights: Mapping[int | None, float], damage: Dist, cap: int | None) -> Dist:
     """The loss: with each weight, max(0, damage - shift) (None: no loss), capped at ``cap``."""
-    pmf: dict[int, float] = defaultdict(float)
-    for shift, w in weights.items():
-        if shift is None:
-            pmf[0] += w
-            continue
-        for value, p in damage.pmf().items():
-            loss = max(0, value - shift)
-            pmf[min(loss, cap) if cap is not None else loss] += w * p
-    return Dist.from_pmf(pmf)
+    parts = [(w, Dist.const(0) if shift is None else (damage - shift).clip(lower=0, upper=cap))
+             for shift, w in weights.items()]
+    low = min(d.min for _, d in parts)
+    probs = np.zeros(max(d.max for _, d in parts) - low + 1)
+    for w, d in parts:  # a mixture, face by face as arrays (a damage roll may have millions of values)
+        probs[d.min - low:d.max - low + 1] += w * d.probabilities
+    return Dist(low, probs)
 
 
 def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 0, schild_ap: int = 0,
                      ap: int | None = None, regeln: Grundregeln | None = None) -> dict[str, Any]:
     """Before the roll, exact: P(EW: Angriff), P(WW: Abwehr | hit), P(schwerer/leichter Treffer),
     and the distributions of AP and LP lost (AP capped at the ``ap`` the defender has)."""
+    if damage.max - damage.min + 1 > PREVIEW_VALUES:
+        from ...render import number
+        raise DiceLimitError(t("midgard.preview_too_costly", n=number(damage.max - damage.min + 1, 0),
+                               max=number(PREVIEW_VALUES, 0)))
     regeln = regeln or Grundregeln()
     ap_w: dict[int | None, float] = defaultdict(float)
     lp_w: dict[int | None, float] = defaultdict(float)
