@@ -160,7 +160,8 @@ def test_errors_name_line_and_column_and_apply_nothing(camp, cell, line, col, fr
      "Fehlt '->'? So ginge es: angriff Ritter -> \"Söldner\""),
     ("angriff Ritter Söldner wucht=2", 1, 32, "angriff braucht ein Ziel",
      "Fehlt '->'? So ginge es: angriff Ritter -> Söldner wucht=2"),
-    ("angriff Ritter, Söldner", 1, 25, "angriff braucht ein Ziel", "Fehlt '->'? So ginge es: angriff Ritter -> Söldner"),
+    ("angriff Ritter, Söldner", 1, 25, "angriff braucht ein Ziel",
+     "Fehlt '->'? So ginge es: angriff Ritter -> Söldner"),
     ("angriff Ritter -> Söldner Knappe", 1, 27, "'Knappe' gehört hier nicht hin.",
      "Fehlt ','? So ginge es: angriff Ritter -> Söldner, Knappe"),
 ])
@@ -488,7 +489,8 @@ def test_magic_caret_under_the_column(shell, magic_camp):
 
 
 def test_magic_empty_cell_and_help(shell, magic_camp):
-    empty = "Die Zelle enthält keine Handlung. Unter %%resolve steht je Zeile eine Handlung, z. B.: probe Ritter bonus=2"
+    empty = ("Die Zelle enthält keine Handlung. Unter %%resolve steht je Zeile eine Handlung, "
+             "z. B.: probe Ritter bonus=2")
     shown, _ = run(shell, "%%resolve\n# nichts\n")
     assert shown["text/plain"] == empty
     # IPython refuses a cell magic with an empty body in English before the magic runs

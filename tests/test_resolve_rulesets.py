@@ -132,6 +132,7 @@ def test_probe_preview_refuses_an_unknown_virtue(camp):
     ("kampfwerte", "probe Kael talent=HEIMLICHKEIT schwierigkeit=11", "schwierigkeit=11: erlaubt ist 1 bis 10."),
     ("kampfwerte", "manöver Kael -> Ork manöver=Finte stufe=6", "stufe=6: erlaubt ist 1 bis 5."),
     ("midgard", "altern Marvelus bis=2001", "bis=2001: erlaubt ist 0 bis 2000."),
+    ("midgard", "beschwörung Marvelus grad=4 opfer=5 fesselung=12", "opfer=5: erlaubt ist 1 bis 4."),
     ("midgard", 'ew Marvelus fertigkeit=Balancieren wm=101', "wm=101: erlaubt ist −100 bis 100."),
 ], indirect=["camp"])
 def test_integer_options_are_bounded_before_anything_is_rolled(camp, line, fragment):

@@ -233,7 +233,8 @@ def _arrow_hint(cmd: Command, state: dict[str, Any]) -> str | None:
         return None
     src = cmd.source
     comma = src.rindex(",", 0, cmd.actors[-1].col - 1)
-    return t("resolve.missing_join", join="->", line=(src[:comma].rstrip() + " -> " + src[comma + 1:].lstrip()).strip())
+    fixed = src[:comma].rstrip() + " -> " + src[comma + 1:].lstrip()
+    return t("resolve.missing_join", join="->", line=fixed.strip())
 
 
 def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool, key: str) -> None:

@@ -18,7 +18,7 @@ from .initiative import abwarten, anfuehrer, eigene, initiative
 from .kampf import angriff, volle_abwehr
 from .lernen import fertigkeit_lernen
 from .proben import ew, pw, ww
-from .zauber import beschwoerung, beschwoerungslehre, zauber_lernen
+from .zauber import OPFER_WM, beschwoerung, beschwoerungslehre, zauber_lernen
 
 
 def _cfg(req: Request) -> Einstellungen:
@@ -177,7 +177,8 @@ VERBS = {
                             fesselung=r.options.get("fesselung"), **_opt(r)),
                         "Eine Beschwörung: Dauer, Wirkungsdauer, WM durch das Opfer, EW: Fesselung (Beschwörungen)",
                         ("summon",), options={"grad": "int", "opfer": "int", "fesselung": "int", **GNADE},
-                        example="beschwörung Priester grad=4 opfer=2 fesselung=12", actors="one"),
+                        example="beschwörung Priester grad=4 opfer=2 fesselung=12", actors="one",
+                        bounds={"opfer": (min(OPFER_WM), max(OPFER_WM))}),
     "belastung": Verb("belastung", lambda r: belastung(r.actors[0], r.options.get("gewicht", "0")),
                       "Tragkraft St/10 kg und Belastung (Tragkraft und Belastung)", ("load",),
                       options={"gewicht": "text"}, example="belastung Bilbo gewicht=12.5", actors="one"),
