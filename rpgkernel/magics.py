@@ -437,8 +437,10 @@ Beispiele (Mythic Bastionland)::
     deny Söldner                               # offene Entscheidung nehmen
     gambit Ritter bolster=5
 
-Jede Zeile wird vor dem ersten Wurf geprüft (Verb, Figuren, Optionen); ein
-Fehler nennt Zeile und Spalte, und die Zelle ändert nichts. Alle
+Jede Zeile wird vor dem ersten Wurf geprüft (Verb, Figuren, Optionen, der
+Bereich jeder Zahl; mit --vorschau genauso); ein Fehler nennt Zeile und
+Spalte, und die Zelle ändert nichts. Eine Zelle hat höchstens 100
+Handlungen und spielt nach dem Regelwerk ihrer Figuren. Alle
 abgeschlossenen Auflösungen kommen in einem Schritt in die Kampagne:
 %rpg rückgängig nimmt die ganze Zelle zurück. Offene Entscheidungen (Deny,
 Gambits, …) bleiben in der Kampagne gespeichert, bis eine spätere Zeile sie
