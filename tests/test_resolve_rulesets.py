@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import rpgkernel
-from rpgkernel import Campaign, ResolveError, RpgError, rules
+from rpgkernel import Campaign, ResolveError, RpgError, rules, statblocks
 from rpgkernel.render.resolution import preview_lines
 from rpgkernel.resolve.language import parse, quote
 
@@ -184,6 +184,23 @@ def test_a_damage_roll_beyond_exact_distributions_still_rolls(camp):
     assert shown.preview["lp"].max == max(0, 10_000 - 2)
     [entry] = camp.journal(kind="auflösung", last=1)  # the preview as the card shows it, not 10,000 values
     assert entry.data["preview"] == preview_lines(shown.preview) and len(entry.data["preview"]) == 6
+
+
+@pytest.mark.parametrize("camp", ["midgard"], indirect=True)
+def test_initiative_of_a_crowd_rolls_without_its_order_preview(camp):
+    """The exact order preview grows with the cube of the figures: 120 took seconds on every roll."""
+    statblocks.load(camp, "figuren:\n" + "".join(f"  - name: Wache {i}\n    werte: {{rw: {40 + i % 50}}}\n"
+                                                  for i in range(120)))
+    line = "initiative " + ", ".join(f'"Wache {i}"' for i in range(120))
+    with hang_guard(5):
+        res = rpgkernel.resolve(line, campaign=camp, seed=1)
+    assert res.preview is None and len(res.outcome["reihenfolge"]) == 120
+    assert "Ohne Vorschau: 120 Figuren sind zu viele für eine exakte Vorschau der Reihenfolge (höchstens 30)." \
+        in repr(res)
+    assert "120 Figuren sind zu viele" in _message(camp, line, preview=True)
+    few = rpgkernel.resolve("initiative " + ", ".join(f'"Wache {i}"' for i in range(30)), campaign=camp,
+                            preview=True)
+    assert sum(few.preview[f"P(Wache {i} handelt zuerst)"] for i in range(30)) == pytest.approx(1)
 
 
 # -- the ruleset of a cell -------------------------------------------------------------

@@ -23,11 +23,13 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
+from ...errors import DiceLimitError
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .core import MidgardError, feld, name
 
 RULE = "Neue Initiativeregelung für Kämpfe"
+PREVIEW_FIGURES = 30   # figures the exact order preview may take (its work grows with their cube)
 FOLGT = "folgt "                    # + the leader's name
 EIGENE = "eigene Initiative"        # opted out before the leader's next roll
 WARTET = "wartet ab"                # acts later this round, or not at all
@@ -98,8 +100,13 @@ def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *,
     groups, alone = gruppen(figures)
     res = Resolution("midgard", "initiative", tuple(by_name))
     bonus = {n: grundwert(f, angriffsrang) for n, f in by_name.items()}
-    res.preview = reihenfolge_vorschau([[(m, bonus[m] + feld(by_name[lead], "kampftaktik", 0)) for m in members]
-                                        for lead, members in groups])
+    try:
+        res.preview = reihenfolge_vorschau([[(m, bonus[m] + feld(by_name[lead], "kampftaktik", 0))
+                                             for m in members] for lead, members in groups])
+    except DiceLimitError as err:
+        if roller is None:  # the preview alone: refused with its reason
+            raise
+        res.step(t("midgard.no_preview", reason=err.message), RULE)
     if roller is None:
         return res
     for who, why in alone.items():
@@ -188,6 +195,9 @@ def reihenfolge_vorschau(sources: Sequence[Sequence[tuple[str, int]]]) -> dict[s
     ``sources``: one per W6 rolled, the figures it sets with their offsets
     (value = offset + W6); ties go by name.
     """
+    figures = sum(len(x) for x in sources)
+    if figures > PREVIEW_FIGURES:
+        raise DiceLimitError(t("midgard.order_too_costly", n=figures, max=PREVIEW_FIGURES))
     out: dict[str, Any] = {}
     for s, source in enumerate(sources):
         for me, off in source:
