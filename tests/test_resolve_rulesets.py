@@ -3,6 +3,7 @@ previews, the ruleset of a cell, and the verbs' own example lines."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 
@@ -163,6 +164,20 @@ def test_a_huge_attack_pool_rolls_without_computing_a_preview_it_cannot_afford(c
         assert "Keine Vorschau des Schadens" in _message(camp, line, preview=True)
     small = rpgkernel.resolve("angriff Ritter -> Söldner bonus={W8,W6}", campaign=camp, preview=True)
     assert small.preview["schaden"].isclose(rpgkernel.dist("max(0, {W8,W4,W8,W6}kh1-2)"))
+
+
+@pytest.mark.parametrize("camp", ["bastionland"], indirect=True)
+def test_a_blast_computes_its_pools_order_statistics_once(camp, monkeypatch):
+    """Each target of a Blast showed the same pool's preview, computed anew for every target."""
+    module = importlib.import_module("rpgkernel.rules.bastionland.attack")
+    calls = []
+    real = module.nth_highest
+    monkeypatch.setattr(module, "nth_highest", lambda dice, n: calls.append(n) or real(dice, n))
+    module._highest_two.cache_clear()
+    res = rpgkernel.resolve('angriff Ritter -> Knappe, Söldner, "Räuber 1", "Räuber 2" blast bonus={W20,W20}',
+                            campaign=camp, seed=1)
+    assert len(res.targets) == 4 and "p_gambit (Söldner)" in res.preview
+    assert sorted(calls) == [1, 2]
 
 
 @pytest.mark.parametrize("camp", ["midgard"], indirect=True)

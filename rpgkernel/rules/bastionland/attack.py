@@ -16,6 +16,7 @@ effect holds either way). A Blast rolls the attack dice per target.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -141,6 +142,19 @@ def damage_dist(pool: Sequence[str], armour: int, bolster: int = 0, denied: int 
     return (nth_highest([_die(d) for d in pool], 1 + denied) + (bolster - armour)).clip(lower=0)
 
 
+@lru_cache(maxsize=64)
+def _highest_two(pool: tuple[str, ...]) -> tuple[Dist, Dist | None]:
+    """The highest and the second highest die of a pool (None for one die), for every target of a
+    Blast at once; refused beyond ``PREVIEW_CELLS`` (nth_highest walks every face of every die)."""
+    dice = [_die(d) for d in pool]
+    cells = len(dice) * (max(d.max for d in dice) - min(d.min for d in dice) + 1)
+    if cells > PREVIEW_CELLS:
+        from ...render import number
+        raise DiceLimitError(t("bastionland.preview_too_costly", n=len(dice), cells=number(cells, 0),
+                               max=number(PREVIEW_CELLS, 0)))
+    return nth_highest(dice, 1), nth_highest(dice, 2) if len(dice) > 1 else None
+
+
 def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0, melee: bool = True) -> dict[str, Any]:
     """Before the roll: damage after armour with and without Deny, and gambit chances (Angriffe).
 
@@ -148,20 +162,13 @@ def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0, melee: bo
     a gambit); ``p_gambit_mit_deny``: the same after Deny removed the highest
     (the second highest shows 4+); ``p_strong``: a die of 8+ (melee only).
     """
-    dice = [_die(d) for d in pool]
-    cells = len(dice) * (max(d.max for d in dice) - min(d.min for d in dice) + 1)
-    if cells > PREVIEW_CELLS:  # nth_highest walks every face of every die
-        from ...render import number
-        raise DiceLimitError(t("bastionland.preview_too_costly", n=len(dice), cells=number(cells, 0),
-                               max=number(PREVIEW_CELLS, 0)))
-    highest = nth_highest(dice, 1)
+    highest, second = _highest_two(tuple(pool))
     out: dict[str, Any] = {
         "schaden": (highest + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_damage"))}
-    if len(dice) > 1:
-        second = nth_highest(dice, 2)
+    if second is not None:
         out["schaden_mit_deny"] = (second + (bolster - armour)).clip(lower=0).labelled(t("bastionland.preview_deny"))
     out["p_gambit"] = highest.p_at_least(GAMBIT_MIN)
-    if len(dice) > 1:
+    if second is not None:
         out["p_gambit_mit_deny"] = second.p_at_least(GAMBIT_MIN)
     if melee:
         out["p_strong"] = highest.p_at_least(STRONG_GAMBIT_MIN)
