@@ -140,6 +140,8 @@ def hang_guard(seconds: float = HANG_GUARD):
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
+    except Hang as err:  # raised inside whatever ran: a fresh traceback that reports cleanly
+        raise Hang(str(err)) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
