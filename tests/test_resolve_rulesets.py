@@ -218,6 +218,19 @@ def test_initiative_of_a_crowd_rolls_without_its_order_preview(camp):
     assert sum(few.preview[f"P(Wache {i} handelt zuerst)"] for i in range(30)) == pytest.approx(1)
 
 
+@pytest.mark.parametrize("camp", ["midgard"], indirect=True)
+def test_damage_without_a_minus_is_never_negative_without_a_distribution(camp, monkeypatch):
+    """Whether damage needs the floor max(0, …) took the damage's whole exact distribution."""
+    module = importlib.import_module("rpgkernel.rules.midgard.schaden")
+    asked = []
+    monkeypatch.setattr(module, "dist", lambda expr: asked.append(expr) or rpgkernel.dist(expr))
+    line = 'angriff "Wolfgang Krentz" -> Schattenelf schaden='
+    res = rpgkernel.resolve(line + "W6+W3*2", campaign=camp, dice=[15, 3, 4, 2])
+    assert asked == [] and "Schaden von Wolfgang Krentz: W6+W3*2 = 8" in repr(res)
+    res = rpgkernel.resolve(line + "W6-3", campaign=camp, dice=[15, 3, 2])
+    assert asked == ["W6-3"] and "max(0, W6-3) = 0" in repr(res)
+
+
 # -- the ruleset of a cell -------------------------------------------------------------
 @pytest.mark.parametrize("camp", ["bastionland"], indirect=True)
 def test_a_cell_of_another_ruleset_is_refused(camp):

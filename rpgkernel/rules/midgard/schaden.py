@@ -51,8 +51,16 @@ def schadensausdruck(figure: Mapping[str, Any], weapon: Eintrag, cfg: Einstellun
     extra = bonus_wuerfel(schb, cfg)
     note = t("midgard.bonus_dice", figure=name(figure), bonus=schb, dice=extra[1:]) if schb > 0 else ""
     expr = f"{base}{extra}"
+    return (f"max(0, {expr})" if _may_be_negative(expr) else expr), note
+
+
+def _may_be_negative(expr: str) -> bool:
+    """Whether a damage roll can fall below 0: only with a minus in it (dice, numbers, sums,
+    products, max and min of them are never negative); then its exact distribution tells, or,
+    when that is too large to compute, the floor at 0 is kept (it is right either way)."""
+    if "-" not in expr and "−" not in expr:
+        return False
     try:
-        negative = dist(expr).min < 0
-    except DiceLimitError:  # too large to know exactly: the floor at 0 is right either way
-        negative = True
-    return (f"max(0, {expr})" if negative else expr), note
+        return dist(expr).min < 0
+    except DiceLimitError:
+        return True
