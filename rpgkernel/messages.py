@@ -863,6 +863,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # rules: midgard
         "midgard.bad_file": "Die Datei {path} lässt sich nicht lesen: {error}",
         "midgard.no_preview": "Ohne Vorschau: {reason}",
+        "midgard.too_many_age_checks": "{figure} von {von} bis {bis} Jahre: {n} Alterungsproben sind zu viele für eine Zeile (höchstens {max}); in Schritten altern, zuerst bis={step}.",
         "midgard.order_too_costly": "{n} Figuren sind zu viele für eine exakte Vorschau der Reihenfolge (höchstens {max}).",
         "midgard.preview_too_costly": "Der Schaden hat {n} mögliche Werte, zu viele für eine exakte Vorschau (höchstens {max}).",
         "midgard.bad_rules": "{path}: Unbekannter Eintrag {key!r} der Grundwürfe; bekannt sind {known}.",

@@ -31,6 +31,7 @@ from .proben import SINNE, erfolgswert
 RULE = "Alternde Abenteurer"
 ALLE = 5        # alle fünf Jahre
 JAEHRLICH = 80  # ab 80 Jahren jedes Jahr
+MAX_CHECKS = 200  # age checks one line may roll (a human from 40 to 2000 would take 1920)
 
 
 def pruefungen(von: int, bis: int, multiplikator: int = 1) -> list[int]:
@@ -71,6 +72,9 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
     factor = multiplikator(race, cfg)
     rows = cfg.tabellen.teil("altern")["zeilen"]
     checks = pruefungen(von, bis, factor)
+    if len(checks) > MAX_CHECKS:
+        raise MidgardError(t("midgard.too_many_age_checks", figure=who, von=von, bis=bis, n=len(checks),
+                             max=MAX_CHECKS, step=checks[MAX_CHECKS - 1]))
     res = Resolution("midgard", "altern", (who,))
     res.step(t("midgard.age_checks", figure=who, von=von, bis=bis, factor=factor,
                ages=", ".join(map(str, checks)) or "–"), RULE)
