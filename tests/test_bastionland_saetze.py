@@ -59,8 +59,8 @@ SCENARIOS = {
               ("moral Söldner, Wache gruppe unorganisiert verloren=3 größe=4", [5, 5])],
     "ruhe": [("ruhe Ritter, Söldner", [])],
     "erholung": [("erholung Ritter virtue=VIG mittel=handlung", []), ("erholung Ritter, Knappe mittel=jahreszeit", [])],
-    "verlust": [("verlust Ritter virtue=SPI um=2", []), ("verlust Knappe virtue=VIG um=20", []),
-                ("verlust Knappe virtue=CLA um=20", []), ("verlust Knappe virtue=SPI um=20 grund=Albtraum", []),
+    "verlust": [("verlust Ritter virtue=SPI um=2", []), ("verlust Knappe virtue=VIG um=19", []),
+                ("verlust Knappe virtue=CLA um=19", []), ("verlust Knappe virtue=SPI um=19 grund=Albtraum", []),
                 ("verlust Miliz virtue=SPI um=7", [])],
     "zusammenstoß": [("zusammenstoß Kogge -> Galeere größer=Galeere", [12, 3]),
                      ("zusammenstoß Kogge -> Galeere", [4, 12])],
@@ -131,7 +131,7 @@ def test_saves_surprise_morale_and_virtue_loss(camp):
     camp.add_condition("Söldner", "verwundet")
     assert said(camp, "moral Söldner, Wache, Ritter", [15]) == (
         "Söldner flieht oder ergibt sich; Wache und Ritter halten stand.")
-    assert said(camp, "verlust Knappe virtue=CLA um=20", []) == "Knappe verliert 20 CLA und ist schutzlos (CLA 0)."
+    assert said(camp, "verlust Knappe virtue=CLA um=19", []) == "Knappe verliert 19 CLA und ist schutzlos (CLA 0)."
 
 
 def test_the_docs_show_the_sentences_the_cards_say(camp):

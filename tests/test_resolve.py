@@ -176,7 +176,7 @@ def test_integer_options_are_bounded(camp):
     """A value beyond the verb's range (or INT_RANGE) is refused before anything is rolled, shortened."""
     for line, fragment in (("probe Ritter bonus=101", "bonus=101: erlaubt ist −100 bis 100."),
                            ("probe Ritter bonus=-" + "1" * 311, "bonus=-11111111111111… (311 Stellen): erlaubt ist"),
-                           ("probe Ritter würfel=0", "würfel=0: erlaubt ist 1 bis 5000."),
+                           ("probe Ritter würfel=0", "würfel=0: erlaubt ist 1 bis 5.000."),
                            ("probe Ritter bonus=1.5", "bonus='1.5': erwartet wird eine ganze Zahl.")):
         with pytest.raises(ResolveError, match=re.escape(fragment)):
             rpgkernel.resolve(line, campaign=camp, dice=[])

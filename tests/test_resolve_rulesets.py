@@ -123,8 +123,8 @@ def test_probe_preview_refuses_an_unknown_virtue(camp):
 # -- bounded integers ------------------------------------------------------------------
 @pytest.mark.parametrize("camp, line, fragment", [
     ("adz", "zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=" + "9" * 311,
-     "kp=999999999999999… (311 Stellen): erlaubt ist 0 bis 10000."),
-    ("adz", "erneuern Magierin kp=-1 name=Licht", "kp=-1: erlaubt ist 0 bis 10000."),
+     "kp=999999999999999… (311 Stellen): erlaubt ist 0 bis 10.000."),
+    ("adz", "erneuern Magierin kp=-1 name=Licht", "kp=-1: erlaubt ist 0 bis 10.000."),
     ("bastionland", "verlust Ritter virtue=SPI um=1000000000000000000",
      "um=100000000000000… (19 Stellen): erlaubt ist 0 bis 19."),
     ("bastionland", "verlust Ritter virtue=SPI um=20", "um=20: erlaubt ist 0 bis 19."),
@@ -132,7 +132,7 @@ def test_probe_preview_refuses_an_unknown_virtue(camp):
     ("osr", 'zaubern Hauptmann spruch=Schlaf segment=11', "segment=11: erlaubt ist 1 bis 10."),
     ("kampfwerte", "probe Kael talent=HEIMLICHKEIT schwierigkeit=11", "schwierigkeit=11: erlaubt ist 1 bis 10."),
     ("kampfwerte", "manöver Kael -> Ork manöver=Finte stufe=6", "stufe=6: erlaubt ist 1 bis 5."),
-    ("midgard", "altern Marvelus bis=2001", "bis=2001: erlaubt ist 0 bis 2000."),
+    ("midgard", "altern Marvelus bis=2001", "bis=2001: erlaubt ist 0 bis 2.000."),
     ("midgard", "beschwörung Marvelus grad=4 opfer=5 fesselung=12", "opfer=5: erlaubt ist 1 bis 4."),
     ("midgard", 'ew Marvelus fertigkeit=Balancieren wm=101', "wm=101: erlaubt ist −100 bis 100."),
 ], indirect=["camp"])
@@ -159,7 +159,7 @@ def test_a_huge_attack_pool_rolls_without_computing_a_preview_it_cannot_afford(c
     with hang_guard(10):
         res = rpgkernel.resolve(line, campaign=camp, seed=1)
         text = repr(res)
-        assert "Keine Vorschau des Schadens: 1002 Angriffswürfel" in text and "höchstens 10000" in text
+        assert "Keine Vorschau des Schadens: 1.002 Angriffswürfel" in text and "höchstens 10.000" in text
         assert len(res.outcome["würfel"]) == 1002 and "schaden" not in (res.preview or {})
         assert "Keine Vorschau des Schadens" in _message(camp, line, preview=True)
     small = rpgkernel.resolve("angriff Ritter -> Söldner bonus={W8,W6}", campaign=camp, preview=True)
@@ -192,8 +192,8 @@ def test_a_damage_roll_beyond_exact_distributions_still_rolls(camp):
     assert "zu groß" in _message(camp, line + "10W10000", preview=True)
     with hang_guard(20):
         res = rpgkernel.resolve(line + "W10000*W200", campaign=camp, seed=2)
-    assert "Ohne Vorschau: Der Schaden hat 2000000 mögliche Werte" in repr(res)
-    assert "zu viele für eine exakte Vorschau (höchstens 10000)" in _message(camp, line + "W10000*W200",
+    assert "Ohne Vorschau: Der Schaden hat 2.000.000 mögliche Werte" in repr(res)
+    assert "zu viele für eine exakte Vorschau (höchstens 10.000)" in _message(camp, line + "W10000*W200",
                                                                               preview=True)
     shown = rpgkernel.resolve(line + "W100*W100", campaign=camp, seed=3)
     assert shown.preview["lp"].max == max(0, 10_000 - 2)

@@ -30,6 +30,7 @@ from ..dice.parser import parse as parse_dice
 from ..dice.roll import Roll, Roller
 from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
+from ..numerals import integer
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..state import model
@@ -293,9 +294,8 @@ def _int(verb: Verb, key: str, word: Word, source: str) -> int:
     digits = text.lstrip("+-").lstrip("0")
     value = int(text) if len(digits) <= 20 else None  # longer: far outside any range
     if value is None or not low <= value <= high:
-        from ..render import number
         shown = _short(text, 16) + (t("resolve.digits", n=len(digits)) if len(digits) > 15 else "")
-        raise error(t("resolve.int_range", option=key, value=shown, low=number(low, 0), high=number(high, 0)),
+        raise error(t("resolve.int_range", option=key, value=shown, low=integer(low), high=integer(high)),
                     source, word)
     return value
 

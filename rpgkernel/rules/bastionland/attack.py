@@ -149,9 +149,7 @@ def _highest_two(pool: tuple[str, ...]) -> tuple[Dist, Dist | None]:
     dice = [_die(d) for d in pool]
     cells = len(dice) * (max(d.max for d in dice) - min(d.min for d in dice) + 1)
     if cells > PREVIEW_CELLS:
-        from ...render import number
-        raise DiceLimitError(t("bastionland.preview_too_costly", n=len(dice), cells=number(cells, 0),
-                               max=number(PREVIEW_CELLS, 0)))
+        raise DiceLimitError(t("bastionland.preview_too_costly", n=len(dice), cells=cells, max=PREVIEW_CELLS))
     return nth_highest(dice, 1), nth_highest(dice, 2) if len(dice) > 1 else None
 
 

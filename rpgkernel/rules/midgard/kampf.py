@@ -73,9 +73,7 @@ def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 
     """Before the roll, exact: P(EW: Angriff), P(WW: Abwehr | hit), P(schwerer/leichter Treffer),
     and the distributions of AP and LP lost (AP capped at the ``ap`` the defender has)."""
     if damage.max - damage.min + 1 > PREVIEW_VALUES:
-        from ...render import number
-        raise DiceLimitError(t("midgard.preview_too_costly", n=number(damage.max - damage.min + 1, 0),
-                               max=number(PREVIEW_VALUES, 0)))
+        raise DiceLimitError(t("midgard.preview_too_costly", n=damage.max - damage.min + 1, max=PREVIEW_VALUES))
     regeln = regeln or Grundregeln()
     ap_w: dict[int | None, float] = defaultdict(float)
     lp_w: dict[int | None, float] = defaultdict(float)
