@@ -500,3 +500,13 @@ def test_magic_empty_cell_and_help(shell, magic_camp):
     doc = shell.magics_manager.magics["cell"]["resolve"].__doc__
     for example in ("--vorschau", "--würfel", "deny Söldner", "verzicht"):
         assert example in doc
+
+
+def test_figures_without_a_campaign_get_the_resources_their_sheet_gives():
+    """rpgkernel.resolve(figures=...) with sheets only raised a raw KeyError ('VIG') in the attack."""
+    figures = {"Ritter": {"sheet": {"vig": 12, "cla": 10, "spi": 9, "gd": 4, "waffen": ["Langschwert (W8)"]}},
+               "Söldner": {"sheet": {"vig": 5, "cla": 8, "spi": 7, "gd": 3, "waffen": ["Speer (W8)"]}}}
+    res = rpgkernel.resolve("angriff Ritter -> Söldner entschieden", ruleset="bastionland", figures=figures, dice=[8])
+    assert res.summary == "Ritter greift Söldner an: Söldner verliert 5 VIG und ist tot."
+    with pytest.raises(RpgError, match="vig"):
+        rpgkernel.resolve("probe Ritter", ruleset="bastionland", figures={"Ritter": {"sheet": {"vig": 99}}})

@@ -77,7 +77,7 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     verbs = _verbs(engine)
     commands = parse(source)
     if campaign is None or preview:
-        state = campaign.state if campaign is not None else _scratch_state(figures, engine.key)
+        state = campaign.state if campaign is not None else _scratch_state(figures, engine)
         return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
     with campaign.transaction() as tx:
         return _cell(commands, engine, verbs, tx, True, seed, dice, preview)
@@ -323,11 +323,14 @@ def _pool(key: str, word: Word, source: str) -> list[str]:
 
 
 # -- running ----------------------------------------------------------------------
-def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, ruleset: str) -> dict[str, Any]:
+def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, engine: Ruleset) -> dict[str, Any]:
+    """A state holding ``figures``; a record without resources gets those its sheet gives (checked)."""
     state = model.initial()
     for name, record in (figures or {}).items():
-        state["characters"][name] = {"sheet": {}, "resources": {}, "conditions": {}, "ruleset": ruleset,
-                                     **copy.deepcopy(dict(record)), "name": name}
+        fig = {"sheet": {}, "conditions": {}, "ruleset": engine.key, **copy.deepcopy(dict(record)), "name": name}
+        if "resources" not in fig:
+            fig["resources"] = engine.resources(engine.sheet.validate(fig["sheet"]))
+        state["characters"][name] = fig
     return state
 
 
