@@ -496,6 +496,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # player notebooks and Binder links (%rpg binder, %rpg teilen)
         "share.bad_repository": "Repository {repository!r}: erwartet wird BESITZER/NAME (GitHub) oder eine https-Adresse eines öffentlichen Git-Repositorys.",
         "share.bad_ref": "Ref {ref!r}: erwartet wird ein Branch, Tag oder Commit ohne Leerzeichen.",
+        "share.credentials": "Binder öffnet nur öffentliche Repositorys: Die Adresse darf keinen Benutzernamen, kein Passwort und kein Token enthalten (es stünde sonst im Journal und im öffentlichen Link).",
         "share.bad_server": "Binder-Server {server!r}: erwartet wird eine http(s)-Adresse.",
         "share.configured": "Binder: {spec} @ {ref} auf {server}. %rpg teilen FIGUR schreibt ein Spielernotizbuch mit Link.",
         "share.not_configured": "Für die Kampagne ist kein Binder-Repository eingestellt: %rpg binder BESITZER/NAME [REF]",

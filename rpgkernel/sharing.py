@@ -45,6 +45,9 @@ class Binder:
     def parse(cls, repository: str, ref: str | None = None, server: str | None = None) -> Binder:
         """From ``owner/repo``, a GitHub or GitLab address, or any public git URL (https)."""
         repository = repository.strip()
+        for address in (repository, server or ""):
+            if urlsplit(address).username is not None:  # a token would land in the journal and the public link
+                raise RpgError(t("share.credentials"))
         m = _GITHUB.match(repository)
         if m:
             spec = f"gh/{m[1]}/{m[2]}"

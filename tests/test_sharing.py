@@ -23,7 +23,7 @@ from rpgkernel import Campaign, rules, session
 from rpgkernel.errors import RpgError
 from rpgkernel.render import Notice
 from rpgkernel.rules.sheet import MAX_NUMBER, MAX_TEXT
-from rpgkernel.sharing import (Binder, Shared, configured, figure_of, file_name, player_notebook, share, snapshot,
+from rpgkernel.sharing import (Binder, Shared, configure, configured, figure_of, file_name, player_notebook, share, snapshot,
                                take_figure)
 from rpgkernel.state.transaction import MAX_NAME
 
@@ -162,6 +162,17 @@ def test_binder_links_follow_binders_url_scheme(repository, ref, link):
 def test_bad_binder_settings_are_refused_in_german(repository, ref, message):
     with pytest.raises(RpgError, match=message):
         Binder.parse(repository, ref)
+
+
+@pytest.mark.parametrize("repository, server", [
+    ("https://gm:ghp_geheim@github.com/runde/akten", None), ("https://ghp_geheim@gitlab.com/runde/akten", None),
+    ("runde/akten", "https://gm:ghp_geheim@binder.example")])
+def test_an_address_with_credentials_is_refused_and_never_shown(tmp_path, repository, server):
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        with pytest.raises(RpgError) as err:
+            configure(camp, repository, server=server)
+        assert "Token" in str(err.value) and "geheim" not in str(err.value)
+        assert configured(camp) is None and all("geheim" not in str(e.data) for e in camp.journal())
 
 
 def test_file_names_are_safe():
