@@ -432,7 +432,7 @@ Aufruf::
 Beispiele (Mythic Bastionland)::
 
     %%resolve
-    probe Ritter vig                           # Rettungswurf auf VIG
+    probe Ritter virtue=VIG                    # Rettungswurf auf VIG
     angriff Ritter, Knappe -> Söldner bonus=W8 # gemeinsamer Angriff
     deny Söldner                               # offene Entscheidung nehmen
     gambit Ritter bolster=5

@@ -510,3 +510,18 @@ def test_figures_without_a_campaign_get_the_resources_their_sheet_gives():
     assert res.summary == "Ritter greift Söldner an: Söldner verliert 5 VIG und ist tot."
     with pytest.raises(RpgError, match="vig"):
         rpgkernel.resolve("probe Ritter", ruleset="bastionland", figures={"Ritter": {"sheet": {"vig": 99}}})
+
+
+def test_the_examples_of_the_magics_help_run(tmp_path):
+    """%%resolve? showed 'probe Ritter vig', which reads as an unknown flag."""
+    from rpgkernel.magics import resolve_cell
+    block = resolve_cell.__doc__.split("Beispiele (Mythic Bastionland)::")[1].split("\n\n")[1]
+    cell = "\n".join(line.split("#")[0].rstrip() for line in block.splitlines()[1:])
+    with Campaign.open(tmp_path / "b.sqlite") as c:
+        c.set_ruleset("bastionland")
+        for name, sheet in (("Ritter", {"vig": 12, "cla": 10, "spi": 9, "gd": 4, "waffen": ["Langschwert (W8)"]}),
+                            ("Knappe", {"vig": 8, "cla": 8, "spi": 8, "gd": 2, "waffen": ["Dolch (W6)"]}),
+                            ("Söldner", {"vig": 9, "cla": 7, "spi": 7, "gd": 3, "waffen": ["Speer (W8)"]})):
+            c.add_character(name, sheet)
+        results = rpgkernel.resolve(cell, campaign=c, dice=[12, 8, 6, 5, 3])
+    assert [r.action for r in results] == ["probe", "angriff"] and not results[1].open
