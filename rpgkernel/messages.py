@@ -451,7 +451,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "resolution.chance": "Erfolgschance {p}",
         "resolution.preview": "Vorschau",
         "resolution.open": "Noch offen",
-        "resolution.outcome": "Ergebnis",
         "resolution.ends": "{condition} endet",
         "resolution.sheet": "Bogen: {changes}",
         "resolution.pending": "offen",

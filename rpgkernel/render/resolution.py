@@ -56,18 +56,11 @@ def outcome_text(res) -> str:
     return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
 
 
-def headline(res) -> str:
-    """The card's outcome: the procedure's sentence (the outcome's numbers while a verb has none)."""
-    if res.summary:
-        return res.summary
-    return f"{t('resolution.outcome')}: {outcome_text(res)}" if res.outcome else ""
-
-
 def resolution_summary(res) -> str:
     """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
     if res.open:
         return f"{_head(res)} – {t('resolution.pending')}"
-    what = ", ".join(f"{e.figure} {effect_text(e)}" for e in res.effects) or outcome_text(res)
+    what = ", ".join(f"{e.figure} {effect_text(e)}" for e in res.effects) or res.summary or outcome_text(res)
     return _head(res) + (f" – {what}" if what else "")
 
 
@@ -83,9 +76,8 @@ def _preview_label(key: str) -> str:
 def resolution_text(res) -> str:
     """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
     lines = [_head(res)]
-    said = headline(res)
-    if said:
-        lines.append(f"  {said}")
+    if res.summary:
+        lines.append(f"  {res.summary}")
     lines += [f"  {t('resolution.preview')}: {p}" for p in preview_lines(res.preview)]
     for s in res.steps:
         lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
@@ -101,9 +93,8 @@ def resolution_html(res) -> str:
     head = esc(res.action) + ": " + esc(", ".join(res.actors)) + (
         " → " + esc(", ".join(res.targets)) if res.targets else "")
     parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
-    said = headline(res)
-    if said:
-        parts.append(f'<div class="rpgk-total">{esc(said)}</div>')
+    if res.summary:
+        parts.append(f'<div class="rpgk-total">{esc(res.summary)}</div>')
     for p in preview_lines(res.preview):
         parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
     steps = "".join(

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from ..dice import Dist
 from ..messages import t
 from ..render.campaign import kind_label
-from ..render.resolution import effect_text, headline, preview_lines
+from ..render.resolution import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
 from .chart import chart_data
@@ -140,7 +140,7 @@ def card(res: Any) -> dict[str, Any]:
             "steps": [{"text": s.text, "rule": s.rule,
                        "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept}
                                 for r in s.rolls for d in r.dice]} for s in res.steps],
-            "outcome": headline(res),
+            "outcome": res.summary,
             "effects": [f"{e.figure}: {effect_text(e)}" for e in res.effects],
             "choices": [c.label for c in res.choices], "open": res.open}
 
