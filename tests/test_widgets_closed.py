@@ -36,11 +36,11 @@ def test_a_closed_campaign_is_a_quiet_line_not_an_error(camp, kind, click):
     message = action if click else {"type": "poll"}
     widget = make(camp)
     before = widget.get_state()
-    camp.close()
-    widget._dispatch(widget, message)   # the front end's next poll or click
-    assert widget.error == ""
+    camp.close()                        # the widget says so at once, whether it is on screen or not
     assert widget.closed == f"Die Kampagne {camp.store.where} ist geschlossen; hier steht ihr letzter Stand."
     assert camp._watchers == []          # it no longer follows the campaign
+    widget._dispatch(widget, message)   # the front end's next poll or click
+    assert widget.error == ""
     after = widget.get_state()
     assert {k: v for k, v in after.items() if k != "closed"} == {k: v for k, v in before.items() if k != "closed"}
     widget._dispatch(widget, {"type": "poll"})

@@ -76,7 +76,10 @@ class Campaign:
             raise
 
     def close(self) -> None:
-        self.store.close()
+        """Close the store; its watchers are called once more and find ``store.closed``."""
+        if not self.store.closed:
+            self.store.close()
+            self._notify()
 
     def __enter__(self) -> Campaign:
         return self
@@ -172,7 +175,8 @@ class Campaign:
         """Call ``callback(campaign)`` whenever new events have been folded in.
 
         That is after each write through this object and when reading finds
-        events other notebooks wrote. A bound method is held weakly (a widget
+        events other notebooks wrote, and once when it is closed (then
+        ``campaign.store.closed``). A bound method is held weakly (a widget
         that is gone stops being called). Returns a function that stops it.
         """
         ref = weakref.WeakMethod(callback) if hasattr(callback, "__self__") else (lambda: callback)

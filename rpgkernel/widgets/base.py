@@ -27,10 +27,11 @@ class Widget(anywidget.AnyWidget):
     ``{"type": name, ...}`` in methods ``on_<name>(content)``. An
     ``RpgError`` raised there is shown in the widget as German text.
 
-    A widget of a campaign keeps it in ``campaign`` and the function that
-    stops watching it in ``_stop``. Once that campaign is closed, a message
-    only sets ``closed`` (a quiet German line; the front end stops polling)
-    and the widget stops watching: it keeps showing the last state.
+    A widget of a campaign keeps it in ``campaign`` and follows it with
+    ``_follow``: ``_changed`` after each change. When that campaign is
+    closed, ``closed`` is set at once (a quiet German line; the front end
+    stops polling), the widget stops watching and keeps its last state; a
+    message after that changes nothing.
     """
 
     parts: ClassVar[tuple[str, ...]] = ()
@@ -84,6 +85,13 @@ class Widget(anywidget.AnyWidget):
             else:
                 if content["type"] not in self.reads:
                     self.error = ""
+
+    def _follow(self, campaign: Any) -> None:
+        self._stop = campaign.watch(self._on_campaign)
+
+    def _on_campaign(self, campaign: Any) -> None:
+        if not self._campaign_closed():
+            self._changed(campaign)
 
     def _campaign_closed(self) -> bool:
         """Whether the widget's campaign is closed; the first time, say so and stop watching it."""

@@ -64,7 +64,7 @@ class EncounterPanel(Widget):
         self._tail: deque[dict[str, Any]] = deque(maxlen=JOURNAL_TAIL)
         self._turn: tuple[Any, ...] = ()            # (encounter, round, whose turn) last shown
         self.observe(self._show_lines, "form")
-        self._stop = campaign.watch(self._changed)
+        self._follow(self.campaign)
         campaign.refresh()
         self._changed(campaign)
 

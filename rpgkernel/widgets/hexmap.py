@@ -63,7 +63,7 @@ class HexMap(Widget):
         self._roh: Any = None
         self._karte: kw.HexKarte | None = None
         self.observe(self._on_art, "art")
-        self._stop = campaign.watch(self._changed)
+        self._follow(self.campaign)
         campaign.refresh()
         self._changed(campaign)
 

@@ -75,7 +75,7 @@ class CharacterSheet(Widget):
         self._spec = Sheet()
         self._gone = ""                                    # the error shown while the figure is gone
         self._update(reload=True)
-        self._stop = self.campaign.watch(self._changed)
+        self._follow(self.campaign)
 
     # -- reading the campaign ---------------------------------------------------------
     def _changed(self, _campaign: Campaign) -> None:
