@@ -2,7 +2,7 @@ import pytest
 
 from rpgkernel import DiceLimitError, DiceSyntaxError
 from rpgkernel.dice import parse
-from rpgkernel.dice.nodes import BinOp, Const, Die, Group, Pool, Selector, notation
+from rpgkernel.dice.nodes import Chain, Const, Die, Group, Pool, Selector, notation
 
 
 def test_german_and_english_notation_are_the_same_tree():
@@ -13,8 +13,11 @@ def test_german_and_english_notation_are_the_same_tree():
 
 def test_precedence_and_parentheses():
     tree = parse("2+3*4")
-    assert tree == BinOp("+", Const(2), BinOp("*", Const(3), Const(4)))
-    assert parse("(2+3)*4").left.inner == BinOp("+", Const(2), Const(3))
+    assert tree == Chain(("+",), (Const(2), Chain(("*",), (Const(3), Const(4)))))
+    assert parse("(2+3)*4").terms[0].inner == Chain(("+",), (Const(2), Const(3)))
+    # a flat chain is one node, left to right
+    assert parse("1-2+3*4*5-6") == Chain(("-", "+", "-"), (
+        Const(1), Const(2), Chain(("*", "*"), (Const(3), Const(4), Const(5))), Const(6)))
     assert parse("3 − 1") == parse("3-1")
     assert parse("2×W6") == parse("2*W6")
 
@@ -105,7 +108,7 @@ def test_absurd_requests_are_refused_at_once(text):
 
 def test_variables():
     assert parse("W20+@bonus", {"bonus": 3}) == parse("W20+3")
-    assert parse("@angriff+1", {"angriff": "2W6"}).left.inner == parse("2W6")
+    assert parse("@angriff+1", {"angriff": "2W6"}).terms[0].inner == parse("2W6")
     assert parse("W20+@malus", {"malus": -2}) == parse("W20+-2")
     with pytest.raises(DiceSyntaxError, match="Unbekannte Variable @nix"):
         parse("W20+@nix", {})

@@ -18,7 +18,7 @@ from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
 from .dist import Dist, _check_size
-from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool, Selector
+from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, Selector
 from .parser import _parse_cached, parse
 
 
@@ -41,15 +41,13 @@ def exact(node: Node) -> Dist:
         return pool_dist(node)
     if kind is Const:
         return Dist.const(node[0])
-    if kind is BinOp:
-        op, left, right = node
-        left = exact(left)
-        right = right[0] if type(right) is Const else exact(right)
-        if op == "+":
-            return left + right
-        if op == "-":
-            return left - right
-        return left * right
+    if kind is Chain:
+        ops, terms = node
+        acc = exact(terms[0])
+        for op, term in zip(ops, terms[1:]):
+            right = term[0] if type(term) is Const else exact(term)
+            acc = acc + right if op == "+" else acc - right if op == "-" else acc * right
+        return acc
     if kind is Call:
         name, args = node
         highest = name == "max"

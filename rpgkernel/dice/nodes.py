@@ -2,9 +2,13 @@
 
 Every node is a named tuple: cheap to build, hashed and compared by value
 in C. The parts of a pool (``Selector``, ``Die``, ``Group``) compare as
-plain tuples; the expression nodes (``Pool``, ``Const``, ``Neg``, ``BinOp``,
+plain tuples; the expression nodes (``Pool``, ``Const``, ``Neg``, ``Chain``,
 ``Call``, ``Paren``) compare their kind too, so that nodes of different
 kinds never compare equal (``Neg(x) != Paren(x)``).
+
+Sums and products are flat chains, not nested pairs: a tree is only as deep
+as its parentheses, functions and signs (at most ``limits.MAX_DEPTH``), so
+no function over it comes near Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -109,10 +113,14 @@ class Neg(NamedTuple):
     operand: Node
 
 
-class BinOp(NamedTuple):
-    op: str  # '+', '-', '*'
-    left: Node
-    right: Node
+class Chain(NamedTuple):
+    """Operands joined left to right by operators of one precedence: ``a+b-c``, ``a*b*c``.
+
+    ``ops[i]`` (``'+'``, ``'-'`` or ``'*'``) joins ``terms[i]`` and ``terms[i + 1]``.
+    """
+
+    ops: tuple[str, ...]
+    terms: tuple[Node, ...]
 
 
 class Call(NamedTuple):
@@ -134,24 +142,32 @@ def _other_node(self: tuple, other: object) -> bool:
     return not (type(self) is type(other) and tuple.__eq__(self, other))
 
 
-for _kind in (Pool, Const, Neg, BinOp, Call, Paren):
+for _kind in (Pool, Const, Neg, Chain, Call, Paren):
     _kind.__eq__, _kind.__ne__, _kind.__hash__ = _same_node, _other_node, tuple.__hash__
 
 
-Node = Union[Pool, Const, Neg, BinOp, Call, Paren]
+Node = Union[Pool, Const, Neg, Chain, Call, Paren]
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The operands of a node, left to right (none for a pool or a number)."""
+    kind = type(node)
+    if kind is Chain:
+        return node.terms
+    if kind is Call:
+        return node.args
+    if kind is Neg or kind is Paren:
+        return (node[0],)
+    return ()
 
 
 def walk(node: Node):
     """Every node of the tree, depth first, parents before children."""
-    yield node
-    if isinstance(node, (Neg, Paren)):
-        yield from walk(node.operand if isinstance(node, Neg) else node.inner)
-    elif isinstance(node, BinOp):
-        yield from walk(node.left)
-        yield from walk(node.right)
-    elif isinstance(node, Call):
-        for arg in node.args:
-            yield from walk(arg)
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
 
 
 def notation(node: Node) -> str:
@@ -162,8 +178,8 @@ def notation(node: Node) -> str:
         return f"({notation(node.inner)})"
     if isinstance(node, Neg):
         return f"-{notation(node.operand)}"
-    if isinstance(node, BinOp):
-        return f"{notation(node.left)}{node.op}{notation(node.right)}"
+    if isinstance(node, Chain):
+        return notation(node.terms[0]) + "".join(op + notation(t) for op, t in zip(node.ops, node.terms[1:]))
     if isinstance(node, Call):
         return f"{node.name}({', '.join(notation(a) for a in node.args)})"
     items = [f"{g.count if g.count > 1 else ''}{g.die.notation()}" for g in node.groups]

@@ -25,7 +25,7 @@ from typing import Mapping
 from ..errors import DiceLimitError, DiceSyntaxError
 from ..messages import t
 from . import limits
-from .nodes import BinOp, Call, Const, Die, Group, Neg, Node, Paren, Pool, Selector, walk
+from .nodes import Call, Chain, Const, Die, Group, Neg, Node, Paren, Pool, Selector, walk
 
 _TOKEN = re.compile(r"\s*([0-9]+|[^\W\d_]+|<=|>=|@\w*|\S)")
 _END = ""  # the token after the last one
@@ -69,11 +69,12 @@ def parse(text: str, variables: Mapping[str, object] | None = None) -> Node:
     return _parse(text, variables)
 
 
-def _parse(src: str, variables: Mapping[str, object] | None = None) -> Node:
+def _parse(src: str, variables: Mapping[str, object] | None = None, depth: int = 0) -> Node:
+    """``src`` as a tree; ``depth``: the nesting it sits in (a variable's expression)."""
     if len(src) > limits.MAX_LENGTH:
         raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
     p = _Parser()
-    p.src, p.toks, p.depth, p.n_dice, p.variables = src, _TOKEN.findall(src), 0, 0, variables
+    p.src, p.toks, p.depth, p.n_dice, p.variables = src, _TOKEN.findall(src), depth, 0, variables
     p.toks.append(_END)
     if p.toks[0] == _END:  # nothing but white space
         raise DiceSyntaxError(t("dice.empty"))
@@ -153,15 +154,16 @@ class _Parser:
 
     # -- grammar -------------------------------------------------------
     def sum(self, k: int) -> tuple[Node, int]:
-        """Terms joined by + and -, each a product of operands (left-associative).
+        """Terms joined by + and -, each a product of operands: a ``Chain`` of ``Chain``s.
 
         An operand is a signed number, dice, a pool, or what ``nested`` reads.
         Signs, numbers and dice are read here, inlined: every expression
         passes through.
         """
         toks = self.toks
-        total = term = None
-        sign = product = ""  # the + or - before the term; "*" if the operand multiplies it
+        terms: list[Node] = []
+        signs: list[str] = []  # the + or - before each term after the first
+        factors: list[Node] | None = None  # the operands of the product being read
         while True:
             negs = 0  # minus signs before the operand, each a level of nesting
             text = toks[k]
@@ -187,16 +189,24 @@ class _Parser:
                 self.depth -= negs
                 for _ in range(negs):
                     node = Neg(node)
-            term = _new(BinOp, ("*", term, node)) if product else node
             op = _OPERATORS.get(toks[k])
             k += 1
             if op == "*":
-                product = op
+                if factors is None:
+                    factors = [node]
+                else:
+                    factors.append(node)
                 continue
-            total = term if total is None else _new(BinOp, (sign, total, term))
+            if factors is not None:
+                factors.append(node)
+                node = _new(Chain, (("*",) * (len(factors) - 1), tuple(factors)))
+                factors = None
+            terms.append(node)
             if op is None:
-                return total, k - 1
-            sign, product = op, ""
+                if len(terms) == 1:
+                    return node, k - 1
+                return _new(Chain, (tuple(signs), tuple(terms))), k - 1
+            signs.append(op)
 
     def nested(self, k: int) -> tuple[Node, int]:
         """A parenthesis, a function call ``max(…)``/``min(…)`` or a variable at token ``k``."""
@@ -384,8 +394,10 @@ class _Parser:
         if isinstance(value, int):
             node: Node = Neg(Const(-value)) if value < 0 else Const(value)
             return node, k + 1
+        if self.depth >= limits.MAX_DEPTH:  # the expression counts as one level of parentheses
+            raise self.too_deep(k)
         try:
-            inner = parse(value)
+            inner = _parse(value, None, self.depth + 1)
         except DiceSyntaxError as err:
             raise self.error(f"@{name}: {err.message}", k, cls=type(err)) from None
         self.count_dice(sum(node.size for node in walk(inner) if isinstance(node, Pool)), k)

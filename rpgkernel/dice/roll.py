@@ -12,7 +12,7 @@ from ..messages import t
 from ..session import current
 from . import limits
 from .dist import Dist
-from .nodes import BinOp, Call, Const, Die, Neg, Node, Paren, Pool
+from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool
 from .parser import parse
 
 
@@ -172,11 +172,12 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape) -> Part:
     if isinstance(node, Neg):
         inner = _evaluate(node.operand, source)
         return Part(node, -inner.value, children=(inner,))
-    if isinstance(node, BinOp):
-        a, b = _evaluate(node.left, source), _evaluate(node.right, source)
-        v = a.value + b.value if node.op == "+" else a.value - b.value if node.op == "-" \
-            else a.value * b.value
-        return Part(node, v, children=(a, b))
+    if isinstance(node, Chain):
+        parts = tuple(_evaluate(t, source) for t in node.terms)
+        v = parts[0].value
+        for op, part in zip(node.ops, parts[1:]):
+            v = v + part.value if op == "+" else v - part.value if op == "-" else v * part.value
+        return Part(node, v, children=parts)
     if isinstance(node, Call):
         parts = tuple(_evaluate(a, source) for a in node.args)
         pick = max if node.name == "max" else min

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 _CHART_BARS = 100      # bars drawn at most; wider ranges are binned
 _TABLE_ROWS = 40       # rows of a plain-text distribution table at most
+_SYMBOLS = {"+": "+", "-": "−", "*": "×"}  # the operators as a rolled expression shows them
 
 
 # -- dice --------------------------------------------------------------------
@@ -55,7 +56,7 @@ def _die_markdown(d: DieRoll) -> str:
 
 def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     """The rolled expression with each pool's dice, written by ``die``, in brackets."""
-    from ..dice.nodes import BinOp, Call, Const, Neg, Paren
+    from ..dice.nodes import Call, Chain, Const, Neg, Paren
     node = part.node
     if isinstance(node, Const):
         return integer(node.value)
@@ -63,10 +64,9 @@ def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
         return f"({roll_parts(part.children[0], die)})"
     if isinstance(node, Neg):
         return f"−{roll_parts(part.children[0], die)}"
-    if isinstance(node, BinOp):
-        a, b = (roll_parts(c, die) for c in part.children)
-        op = {"+": "+", "-": "−", "*": "×"}[node.op]
-        return f"{a} {op} {b}"
+    if isinstance(node, Chain):
+        first, *rest = (roll_parts(c, die) for c in part.children)
+        return first + "".join(f" {_SYMBOLS[op]} {text}" for op, text in zip(node.ops, rest))
     if isinstance(node, Call):
         inner = ", ".join(roll_parts(c, die) for c in part.children)
         return f"{node.name}({inner})"

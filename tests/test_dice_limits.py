@@ -1,0 +1,88 @@
+"""Limits of the dice language: no input reaches Python's recursion limit, every number is bounded."""
+
+import sys
+
+import pytest
+
+import rpgkernel
+from rpgkernel import DiceLimitError
+from rpgkernel.dice import limits, parse, roll_many
+from rpgkernel.dice.nodes import notation, walk
+from rpgkernel.render import (dist_html, dist_text, roll_html, roll_markdown, roll_text, rolls_html,
+                              rolls_text)
+from rpgkernel.widgets.tray import roll_data
+
+DEPTH = limits.MAX_DEPTH
+
+
+def show_everything(expr: str, variables=None) -> None:
+    """Parse, roll, roll several times, compute and render ``expr`` in every form."""
+    node = parse(expr, variables)
+    assert parse(notation(node)) == node
+    assert list(walk(node))[0] is node
+    r = rpgkernel.roll(expr, seed=1, variables=variables)
+    rs = roll_many(expr, 3, seed=1, variables=variables)
+    for text in (roll_text(r), roll_markdown(r), roll_html(r), rolls_text(rs), rolls_html(rs)):
+        assert text
+    assert roll_data(r)["parts"]
+    try:
+        d = rpgkernel.dist(expr, variables)
+    except DiceLimitError:
+        return
+    assert dist_text(d) and dist_html(d)
+
+
+@pytest.mark.parametrize("expr", [
+    "+".join(["1"] * 1000),
+    "-".join(["1"] * 1000),
+    "*".join(["1"] * 1000),
+    "+".join(["1*1"] * 500)[:1999],
+    "-".join(["W6"] * 600),
+    "+".join(["-1"] * 666),
+], ids=["plus", "minus", "times", "sum of products", "dice", "signed terms"])
+def test_long_flat_chains_are_flat_trees(expr):
+    assert len(expr) <= limits.MAX_LENGTH
+    show_everything(expr)
+    node = parse(expr)
+    assert len(node.terms) >= 500  # one node for the whole chain
+
+
+@pytest.mark.parametrize("expr", [
+    "(" * DEPTH + "W6" + ")" * DEPTH,
+    "(" * (DEPTH - 1) + "+".join(["W6"] * 200) + ")" * (DEPTH - 1),
+    "-" * DEPTH + "W6",
+    "max(" * DEPTH + "W6" + ",1)" * DEPTH,
+    "(1+" * DEPTH + "W6" + ")*2" * DEPTH,
+    "{W6,W8}kh1+" * 3 + "-(" * (DEPTH // 2) + "W4*W4" + ")" * (DEPTH // 2),
+], ids=["parentheses", "parenthesised chain", "minus signs", "max", "mixed", "pools and signs"])
+def test_the_deepest_nesting_allowed_works_everywhere(expr):
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(_frames()) + 600)  # far below the default, still plenty
+    try:
+        show_everything(expr)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _frames() -> list:
+    frames, f = [], sys._getframe()
+    while f is not None:
+        frames.append(f)
+        f = f.f_back
+    return frames
+
+
+def test_one_level_deeper_is_refused():
+    for expr in ("(" * (DEPTH + 1) + "1" + ")" * (DEPTH + 1), "-" * (DEPTH + 1) + "1",
+                 "max(" * (DEPTH + 1) + "1" + ",1)" * (DEPTH + 1)):
+        with pytest.raises(DiceLimitError, match="zu tief verschachtelt"):
+            parse(expr)
+
+
+def test_a_variable_holding_an_expression_counts_its_nesting():
+    inner = "(" * (DEPTH - 1) + "W6" + ")" * (DEPTH - 1)
+    show_everything("@x+1", {"x": inner})  # the variable is one level, its text the rest
+    with pytest.raises(DiceLimitError, match="zu tief verschachtelt"):
+        parse("(@x)", {"x": inner})
+    with pytest.raises(DiceLimitError, match="zu tief verschachtelt"):
+        parse("(" * DEPTH + "@x" + ")" * DEPTH, {"x": "1"})
