@@ -1,5 +1,6 @@
 """Limits of the dice language: no input reaches Python's recursion limit, every number is bounded."""
 
+import re
 import sys
 
 import pytest
@@ -86,3 +87,22 @@ def test_a_variable_holding_an_expression_counts_its_nesting():
         parse("(@x)", {"x": inner})
     with pytest.raises(DiceLimitError, match="zu tief verschachtelt"):
         parse("(" * DEPTH + "@x" + ")" * DEPTH, {"x": "1"})
+
+
+# -- numbers in messages ---------------------------------------------------------
+
+@pytest.mark.parametrize("expr, numbers", [
+    ("1001W6", ["1.001", "1.000"]),
+    ("W100000", ["10.000"]),
+    ("W6+" + "1" * 11, ["1.000.000.000"]),
+    ("1+" * 1001, ["2.002", "2.000"]),
+])
+def test_limit_messages_write_numbers_the_german_way(expr, numbers):
+    with pytest.raises(DiceLimitError) as info:
+        parse(expr)
+    message = info.value.message
+    for n in numbers:
+        assert n in message
+    assert not re.search(r"\d,\d{3}", message), message
+    if expr == "W100000":
+        assert "W100000" in message  # a die as it is typed

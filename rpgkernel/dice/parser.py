@@ -328,7 +328,7 @@ class _Parser:
         if sides < 1:
             raise self.fail(k, "dice.no_sides", sides=sides)
         if sides > limits.MAX_SIDES:
-            raise self.limit(k, "limit.sides", sides=sides, max=limits.MAX_SIDES)
+            raise self.limit(k, "limit.sides", sides=str(sides), max=limits.MAX_SIDES)
         return sides
 
     def keep(self, mod: str, c: int, n: int, k: int) -> tuple[str, int]:
