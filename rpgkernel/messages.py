@@ -48,6 +48,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "limit.explode": "Explodierende Würfel brauchen eine Obergrenze für Zusatzwürfe, z. B. W6!3 (höchstens {max}).",
         "limit.explode_cap": "Zu viele Zusatzwürfe beim Explodieren: {cap} (höchstens {max}).",
         "limit.number": "Die Zahl {n} ist zu groß (höchstens {max:,}).",
+        "limit.variable": "@{name} ist zu groß: erlaubt sind ganze Zahlen von −{max:,} bis {max:,}.",
+        "limit.value": "Der Ausdruck kann zu große Werte ergeben (bis {value:,}); erlaubt sind Werte von −{max:,} bis {max:,}.",
         "limit.depth": "Der Ausdruck ist zu tief verschachtelt (höchstens {max} Ebenen).",
         "limit.length": "Der Ausdruck ist zu lang: {n:,} Zeichen (höchstens {max:,}).",
         "limit.exact": "Die exakte Verteilung ist zu groß, um sie zu berechnen (etwa {size:,} Zustände, höchstens {max:,}).",

@@ -53,7 +53,7 @@ def test_long_flat_chains_are_flat_trees(expr):
     "(" * (DEPTH - 1) + "+".join(["W6"] * 200) + ")" * (DEPTH - 1),
     "-" * DEPTH + "W6",
     "max(" * DEPTH + "W6" + ",1)" * DEPTH,
-    "(1+" * DEPTH + "W6" + ")*2" * DEPTH,
+    "(1+" * DEPTH + "W6" + ")*1" * DEPTH,
     "{W6,W8}kh1+" * 3 + "-(" * (DEPTH // 2) + "W4*W4" + ")" * (DEPTH // 2),
 ], ids=["parentheses", "parenthesised chain", "minus signs", "max", "mixed", "pools and signs"])
 def test_the_deepest_nesting_allowed_works_everywhere(expr):
@@ -106,3 +106,46 @@ def test_limit_messages_write_numbers_the_german_way(expr, numbers):
     assert not re.search(r"\d,\d{3}", message), message
     if expr == "W100000":
         assert "W100000" in message  # a die as it is typed
+
+
+# -- bounded integers --------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [10**5000, -10**5000, limits.MAX_NUMBER + 1],
+                         ids=["10^5000", "-10^5000", "MAX_NUMBER+1"])
+def test_an_integer_variable_is_bounded(value):
+    for compute in (parse, lambda e, v: rpgkernel.roll(e, seed=1, variables=v), rpgkernel.dist):
+        with pytest.raises(DiceLimitError, match="@big ist zu groß") as info:
+            compute("W20+@big", {"big": value})
+        assert "1.000.000.000" in info.value.message and info.value.position == 4
+
+
+def test_integer_variables_of_any_integer_type_within_the_bound_are_read():
+    import numpy as np
+    r = rpgkernel.roll("W20+@b-@c", dice=[7], variables={"b": np.int64(3), "c": -limits.MAX_NUMBER})
+    assert r.total == 7 + 3 + limits.MAX_NUMBER
+
+
+@pytest.mark.parametrize("expr", [
+    "999999999*999999999",
+    "*".join(["999999999"] * 40),           # 10^360: beyond a float
+    "W10000!20*W10000!20*W10000!20",       # dice at their largest: 9.261 * 10^15
+    "1000000000*1000000000*0",             # the product on the way is too big
+    "(1000000000*1000000+1)",
+    "-(W6*1000000000)*(-1000000)",
+    "@x*@x", "max(1, 999999999*1000002)",
+])
+def test_values_beyond_the_bound_are_refused(expr):
+    variables = {"x": "1000000000*100000"}
+    for compute in (lambda e: parse(e, variables), lambda e: rpgkernel.roll(e, seed=1, variables=variables),
+                    lambda e: rpgkernel.dist(e, variables)):
+        with pytest.raises(DiceLimitError, match="zu große Werte") as info:
+            compute(expr)
+        assert "1.000.000.000.000.000" in info.value.message
+
+
+def test_values_up_to_the_bound_roll_and_show():
+    expr = "1000000000*1000000"
+    r = rpgkernel.roll(expr, seed=1)
+    assert r.total == limits.MAX_VALUE
+    show_everything(expr)
+    show_everything("-1000000000*1000000+W6")

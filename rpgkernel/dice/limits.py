@@ -6,7 +6,8 @@ hangs or exhausts memory.
 
 MAX_LENGTH = 2_000          # characters of an expression
 MAX_DEPTH = 64              # nesting of parentheses, braces and functions
-MAX_NUMBER = 10**9          # any literal number
+MAX_NUMBER = 10**9          # any literal number, and an integer variable
+MAX_VALUE = 10**15          # any value a part of an expression can take (float-exact, int64-safe)
 MAX_DICE = 1_000            # dice in one expression (before explosions)
 MAX_SIDES = 10_000          # faces of one die
 MAX_EXPLODE = 20            # extra dice one exploding die may add
