@@ -18,7 +18,7 @@ from IPython.core.magic import no_var_expand
 from . import magic_args as args
 from . import messages, rules, session, sharing, statblocks
 from .dice import limits
-from .dice.exact import dist
+from .dice.estimate import preview
 from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
@@ -37,7 +37,7 @@ _ROLL_USAGE = "%roll [--seed N] [-n ANZAHL] [--vorschau] [--würfel 6,2,5] AUSDR
 
 
 def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
-    """Run one ``%roll`` line: a ``Roll``, ``Rolls`` (``-n``) or ``Dist`` (``--vorschau``).
+    """Run one ``%roll`` line: a ``Roll``, ``Rolls`` (``-n``) or ``Dist``/``Estimate`` (``--vorschau``).
 
     Rolls (not previews) are written into the session's open campaign.
     """
@@ -47,7 +47,7 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
         raise RpgError(t("magic.no_expression"))
     variables = user_ns if user_ns is not None else {}
     if opts.get("vorschau"):
-        return dist(expr, variables)
+        return preview(expr, variables)
     seed = args.integer(opts, "seed", "--seed")
     count = args.integer(opts, "anzahl", "-n/--anzahl", t("magic.count_range", max=limits.MAX_ROLLS),
                          low=1, high=limits.MAX_ROLLS)
@@ -86,7 +86,8 @@ Beispiele::
 Optionen (englisch: --count, --preview, --dice):
   --seed N        Startwert nur für diesen Wurf
   -n, --anzahl N  N Würfe auf einmal
-  --vorschau      exakte Verteilung ohne zu würfeln
+  --vorschau      die Verteilung ohne zu würfeln (exakt; geschätzt, wo
+                  die exakte zu aufwendig wäre)
   --würfel LISTE  echte Würfelergebnisse in Wurfreihenfolge
                   (auch --wuerfel)
 

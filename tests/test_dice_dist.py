@@ -115,14 +115,16 @@ def test_renderings_are_stable_and_german():
 def test_too_large_state_spaces_are_refused(expr):
     with pytest.raises(DiceLimitError) as info:
         rpgkernel.dist(expr)
-    assert "zu groß" in info.value.message
+    assert "zu aufwendig" in info.value.message
 
 
-def test_roll_without_exact_dist_still_rolls():
+def test_roll_without_exact_dist_still_rolls_and_shows_an_estimate():
     r = rpgkernel.roll("1000W10000", seed=1)
     assert 1000 <= r.total <= 10_000_000
     assert r.p_at_least() is None
-    assert "keine exakte Verteilung" in r._repr_html_()
+    with pytest.raises(DiceLimitError):
+        r.dist
+    assert "geschätzt aus" in r._repr_html_() and "geschätzt aus" in str(r)
 
 
 def test_nth_highest_against_enumeration():
@@ -135,3 +137,16 @@ def test_nth_highest_against_enumeration():
     exploding = [rpgkernel.dist("W6!1"), rpgkernel.dist("W4r1")]
     assert nth_highest(exploding, 1).isclose(exploding[0].maximum(exploding[1]))
     assert nth_highest(exploding, 2).isclose(exploding[0].minimum(exploding[1]))
+
+
+def test_derived_values_are_kept_and_shared_by_labelled_copies():
+    d = Dist(1, [1 / 300] * 300)
+    copy = d.labelled("300er")
+    assert copy.mean == d.mean == pytest.approx(150.5) and copy.sd == d.sd
+    assert copy.survival[0] == pytest.approx(1.0) and copy.survival[-1] == pytest.approx(1 / 300)
+    assert list(copy.survival) == d.sf() and copy.cdf()[-1] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        copy.survival[0] = 0.5
+    small = Dist.die(6)
+    assert small.sf() == pytest.approx([1.0, 5 / 6, 4 / 6, 0.5, 2 / 6, 1 / 6], abs=1e-15)
+    assert list(small.survival) == small.sf()  # the same running sums, whichever way

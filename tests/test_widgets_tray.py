@@ -184,11 +184,15 @@ def test_roll_data_successes_and_rerolls():
     assert die["faces"] == [1, 4] and die["rerolled"] == [True, False]
 
 
-def test_roll_without_exact_distribution():
-    r = rpgkernel.roll("1000W10000", seed=1)
+def test_roll_without_exact_distribution_shows_an_estimate():
+    r = rpgkernel.roll("4W10000kh3", seed=1)
     card = RollCard(r)
-    assert card.chart == {}
-    assert card.entries[0]["chance"].startswith("keine exakte Verteilung")
+    assert card.entries[0]["chance"].startswith(f"P(≥ {r.total:,}) ≈ ".replace(",", "."))
+    assert "geschätzt aus 20.000 Würfen" in card.entries[0]["chance"]
+    assert "geschätzt aus 20.000 Würfen" in card.chart["label"] and card.chart["marked"] == [r.total]
+    # values spread too widely to keep as frequencies: the chance is estimated, no chart
+    wide = RollCard(rpgkernel.roll("W10000*W10000", seed=1))
+    assert wide.chart == {} and "geschätzt aus" in wide.entries[0]["chance"]
 
 
 # -- the roll card --------------------------------------------------------------

@@ -3,8 +3,9 @@
 Stored densely as an offset and a tuple of float probabilities, accurate to
 within 1e-12. Operations between ``Dist``s treat them as independent.
 Small distributions (what dice usually give) are combined in plain Python,
-which avoids numpy's per-call overhead; large convolutions and products go
-through numpy.
+which avoids numpy's per-call overhead; large convolutions, products and
+queries go through numpy. Every operation that can be large charges its
+work first (``work.charge``).
 """
 
 from __future__ import annotations
@@ -15,20 +16,19 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import DiceLimitError
-from ..messages import t
-from . import limits
+from .work import NUMPY_CELLS, OUTPUT, charge
 
-_NUMPY_FROM = 256  # cells of a convolution or product from which numpy is faster
+_NUMPY_FROM = 256  # cells of a convolution or product (or values of a query) from which numpy is faster
 
 
-def _check_size(size: int) -> None:
-    if size > limits.MAX_STATES:
-        raise DiceLimitError(t("limit.exact", size=size, max=limits.MAX_STATES))
+def convolution_steps(m: int, n: int) -> int:
+    """The work of ``convolve`` on m and n probabilities."""
+    cells = m * n
+    return cells if cells < _NUMPY_FROM else cells // NUMPY_CELLS + OUTPUT * (m + n - 1)
 
 
 def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    """The probabilities of X + Y for independent X, Y (both starting at 0)."""
+    """The probabilities of X + Y for independent X, Y (both starting at 0); uncharged."""
     if len(a) * len(b) >= _NUMPY_FROM:
         return np.convolve(np.asarray(a), np.asarray(b)).tolist()
     if len(a) < len(b):
@@ -48,13 +48,13 @@ class Dist:
     and other ``Dist``s), ``maximum``, ``minimum``, ``clip`` and ``map``.
     """
 
-    __slots__ = ("_offset", "_p", "label")
+    __slots__ = ("_offset", "_p", "label", "_memo")  # _memo: derived values (mean, …), kept on first use
 
     def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``."""
         values = probs.tolist() if isinstance(probs, np.ndarray) else [float(p) for p in probs]
         d = Dist._owned(int(offset), values)
-        self._offset, self._p, self.label = d._offset, d._p, label
+        self._offset, self._p, self.label, self._memo = d._offset, d._p, label, None
 
     @classmethod
     def _owned(cls, offset: int, probs: list[float] | tuple[float, ...]) -> Dist:
@@ -66,21 +66,21 @@ class Dist:
             offset += nz[0]
             probs = probs[nz[0]:nz[-1] + 1]
         d = cls.__new__(cls)
-        d._offset, d._p, d.label = offset, tuple(probs), None
+        d._offset, d._p, d.label, d._memo = offset, tuple(probs), None, None
         return d
 
     @classmethod
     def _shared(cls, offset: int, probs: tuple[float, ...], label: str | None) -> Dist:
         """A Dist on ``probs``, which must be trimmed already."""
         d = cls.__new__(cls)
-        d._offset, d._p, d.label = offset, probs, label
+        d._offset, d._p, d.label, d._memo = offset, probs, label, None
         return d
 
     # -- construction --------------------------------------------------
     @classmethod
     def die(cls, sides: int) -> Dist:
         """A fair die with faces 1..sides."""
-        _check_size(sides)
+        charge(sides)
         return cls._shared(1, (1.0 / sides,) * sides, f"W{sides}")
 
     @classmethod
@@ -95,7 +95,7 @@ class Dist:
         if not keys:
             raise ValueError("empty distribution")
         lo, hi = min(keys), max(keys)
-        _check_size(hi - lo + 1)
+        charge(OUTPUT * (hi - lo + 1) + len(pmf))
         p = [0.0] * (hi - lo + 1)
         for k, v in pmf.items():
             if v > 0:
@@ -106,7 +106,10 @@ class Dist:
     def labelled(self, label: str) -> Dist:
         """The same distribution under another name (for display)."""
         d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
-        d._offset, d._p, d.label = self._offset, self._p, label
+        memo = self._memo
+        if memo is None:  # the derived values are the same: share them
+            memo = self._memo = {}
+        d._offset, d._p, d.label, d._memo = self._offset, self._p, label, memo
         return d
 
     # -- queries -------------------------------------------------------
@@ -118,9 +121,31 @@ class Dist:
     @property
     def probabilities(self) -> np.ndarray:
         """Read-only array of the probabilities of ``offset, offset+1, …, max``."""
+        return self._memoised("array", self._array)
+
+    def _array(self) -> np.ndarray:
         p = np.array(self._p)
         p.flags.writeable = False
         return p
+
+    @property
+    def survival(self) -> np.ndarray:
+        """Read-only array of P(X >= offset + i) for each index i (the running sums from the top)."""
+        return self._memoised("survival", self._survival)
+
+    def _survival(self) -> np.ndarray:
+        ge = np.minimum(np.cumsum(self.probabilities[::-1]), 1.0)[::-1]
+        ge.flags.writeable = False
+        return ge
+
+    def _memoised(self, key: str, compute: Callable[[], object]):
+        """``compute()``, kept for the next call (a Dist never changes)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     @property
     def min(self) -> int:
@@ -141,12 +166,26 @@ class Dist:
 
     @property
     def mean(self) -> float:
+        return self._memoised("mean", self._mean)
+
+    def _mean(self) -> float:
+        if len(self._p) >= _NUMPY_FROM:  # the same products, summed exactly the same way
+            return math.fsum((self._values() * self.probabilities).tolist())
         return math.fsum(i * p for i, p in enumerate(self._p, self._offset))
 
     @property
     def var(self) -> float:
+        return self._memoised("var", self._var)
+
+    def _var(self) -> float:
         m = self.mean
+        if len(self._p) >= _NUMPY_FROM:
+            return math.fsum(((self._values() - m) ** 2 * self.probabilities).tolist())
         return math.fsum((i - m) ** 2 * p for i, p in enumerate(self._p, self._offset))
+
+    def _values(self) -> np.ndarray:
+        """The outcomes ``offset, …, max`` as floats."""
+        return np.arange(len(self._p), dtype=float) + float(self._offset)
 
     @property
     def sd(self) -> float:
@@ -172,17 +211,21 @@ class Dist:
 
     def cdf(self) -> list[float]:
         """P(X <= offset + i) for each index i."""
+        if len(self._p) >= _NUMPY_FROM:  # a running sum in the same order, as accumulate does
+            return np.minimum(np.cumsum(self.probabilities), 1.0).tolist()
         return [min(c, 1.0) for c in accumulate(self._p)]
 
     def sf(self) -> list[float]:
         """P(X >= offset + i) for each index i."""
+        if len(self._p) >= _NUMPY_FROM:
+            return self.survival.tolist()
         return [min(c, 1.0) for c in accumulate(self._p[::-1])][::-1]
 
     # -- arithmetic ----------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
         if isinstance(other, (int, np.integer)):  # a shift
             d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
-            d._offset, d._p, d.label = self._offset + int(other), self._p, None
+            d._offset, d._p, d.label, d._memo = self._offset + int(other), self._p, None, None
             return d
         if not isinstance(other, Dist):
             return NotImplemented
@@ -190,7 +233,7 @@ class Dist:
             return Dist._shared(self._offset + other._offset, self._p, None)
         if len(self._p) == 1:
             return Dist._shared(self._offset + other._offset, other._p, None)
-        _check_size(len(self._p) * len(other._p))
+        charge(convolution_steps(len(self._p), len(other._p)))
         return Dist._owned(self._offset + other._offset, convolve(self._p, other._p))
 
     __radd__ = __add__
@@ -201,7 +244,7 @@ class Dist:
     def __sub__(self, other: Dist | int) -> Dist:
         if isinstance(other, (int, np.integer)):  # a shift
             d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
-            d._offset, d._p, d.label = self._offset - int(other), self._p, None
+            d._offset, d._p, d.label, d._memo = self._offset - int(other), self._p, None, None
             return d
         if isinstance(other, Dist):
             return self + (-other)
@@ -220,8 +263,8 @@ class Dist:
         if len(self._p) == 1:
             return other.scale(self._offset)
         cells = len(self._p) * len(other._p)
-        _check_size(cells)
         if cells < _NUMPY_FROM:
+            charge(3 * cells)
             out: dict[int, float] = {}
             for i, p in enumerate(self._p, self._offset):
                 for j, q in enumerate(other._p, other._offset):
@@ -231,11 +274,12 @@ class Dist:
             for v, p in out.items():
                 probs[v - lo] = p
             return Dist._owned(lo, probs)
+        corners = [x * y for x in (self.min, self.max) for y in (other.min, other.max)]
+        charge(cells // 2 + OUTPUT * (max(corners) - min(corners) + 1))
         a = np.arange(self._offset, self.max + 1)
         b = np.arange(other._offset, other.max + 1)
         prod = np.multiply.outer(a, b).ravel()
         lo = int(prod.min())
-        _check_size(int(prod.max()) - lo + 1)
         weights = np.multiply.outer(np.asarray(self._p), np.asarray(other._p)).ravel()
         return Dist._owned(lo, np.bincount(prod - lo, weights=weights).tolist())
 
@@ -247,30 +291,48 @@ class Dist:
             return Dist.const(0)
         if c < 0:
             return (-self).scale(-c)
-        _check_size((len(self._p) - 1) * c + 1)
+        charge(OUTPUT * ((len(self._p) - 1) * c + 1))
         p = [0.0] * ((len(self._p) - 1) * c + 1)
         p[::c] = self._p
         return Dist._owned(self._offset * c, p)
 
     def repeat_sum(self, n: int) -> Dist:
-        """The sum of n independent copies (convolution power by squaring)."""
+        """The sum of n independent copies (convolution power by squaring).
+
+        The work of every convolution on the way is charged before the first.
+        """
         if n < 1:
             raise ValueError("n must be positive")
-        _check_size(n * (len(self._p) - 1) + 1)
+        width, steps, left = len(self._p) - 1, 0, n
+        base, done = width, None  # the widths (outcomes - 1) of the square and of the result so far
+        while left:
+            if left & 1:
+                if done is not None:
+                    steps += convolution_steps(done + 1, base + 1)
+                done = base if done is None else done + base
+            left >>= 1
+            if left:
+                steps += convolution_steps(base + 1, base + 1)
+                base *= 2
+        charge(steps)
         result: Dist | None = None
-        base: Dist = self
+        square: Dist = self
         while n:
             if n & 1:
-                result = base if result is None else result + base
+                result = square if result is None else result._plus(square)
             n >>= 1
             if n:
-                base = base + base
+                square = square._plus(square)
         assert result is not None
         return result
 
+    def _plus(self, other: Dist) -> Dist:
+        """``self + other`` for two Dists whose work is charged already."""
+        return Dist._owned(self._offset + other._offset, convolve(self._p, other._p))
+
     def _aligned(self, other: Dist) -> tuple[int, list[float], list[float]]:
         lo, hi = min(self.min, other.min), max(self.max, other.max)
-        _check_size(hi - lo + 1)
+        charge(8 * (hi - lo + 1))
         a = [0.0] * (self.min - lo) + list(self._p) + [0.0] * (hi - self.max)
         b = [0.0] * (other.min - lo) + list(other._p) + [0.0] * (hi - other.max)
         return lo, a, b
@@ -310,6 +372,7 @@ class Dist:
         if lo == first and hi == last:
             return self
         i, j = lo - first, hi - first
+        charge(len(self._p))
         p = list(self._p[i:j + 1])
         if i:
             p[0] += math.fsum(self._p[:i])
@@ -319,6 +382,7 @@ class Dist:
 
     def map(self, f: Callable[[int], int]) -> Dist:
         """The distribution of f(X)."""
+        charge(4 * len(self._p))
         out: dict[int, float] = {}
         for v, p in self.pmf().items():
             w = int(f(v))

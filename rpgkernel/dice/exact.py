@@ -4,6 +4,9 @@ Closed forms where they exist: binomial pools for success counting, products
 of CDFs for keep-highest/-lowest of one die, convolution powers for sums.
 Keeping several dice of a pool uses a dynamic programme over the faces in
 order (the multinomial of how many dice show each face).
+
+Every step charges its work before it runs (``work``): ``exact_cached`` and
+``dist`` compute within the budget ``limits.MAX_WORK`` or refuse at once.
 """
 
 from __future__ import annotations
@@ -15,11 +18,11 @@ from itertools import product
 from typing import Callable, Mapping, Sequence
 
 from ..errors import DiceLimitError
-from ..messages import t
 from . import limits
-from .dist import Dist, _check_size
+from .dist import Dist
 from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, Selector
 from .parser import _parse_cached, parse
+from .work import OUTPUT, charge, counted
 
 
 def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
@@ -73,12 +76,33 @@ def exact(node: Node) -> Dist:
     raise TypeError(node)
 
 
-exact_cached = lru_cache(maxsize=512)(exact)  # the same tree is computed once
+def exact_cached(node: Node) -> Dist:
+    """``exact(node)`` as one computation within the budget (``work.counted``), each tree once.
+
+    A refusal is remembered as well: asking again costs nothing.
+    """
+    result = _exact_or_refusal(node)
+    if isinstance(result, DiceLimitError):
+        raise result.with_traceback(None)
+    return result
+
+
+@lru_cache(maxsize=512)
+def _exact_or_refusal(node: Node) -> Dist | DiceLimitError:
+    try:
+        return counted(exact, node)
+    except DiceLimitError as err:
+        return err
+
+
+def die_dist(die: Die) -> Dist:
+    """One die after its rerolls and explosions (its work charged also when it is cached)."""
+    charge(OUTPUT * die.sides * (1 + (die.explode or 0)))
+    return _die_dist(die)
 
 
 @lru_cache(maxsize=1024)
-def die_dist(die: Die) -> Dist:
-    """One die after its rerolls and explosions."""
+def _die_dist(die: Die) -> Dist:
     sides = die.sides
     p = [1.0 / sides] * sides
     if die.reroll is not None:
@@ -88,17 +112,20 @@ def die_dist(die: Die) -> Dist:
             p = [(0.0 if r else q) + p_sel * q for r, q in zip(rerolled, p)]
         else:  # uniform over the faces that stay
             p = [0.0 if r else q / (1.0 - p_sel) for r, q in zip(rerolled, p)]
-    rolled = Dist._owned(1, p)
-    if not die.explode or not p[-1]:
-        return rolled
-    # a maximum face adds another roll of the same die, at most `explode` times
-    chain = rolled
+    top = p[-1]
+    if not die.explode or not top:
+        return Dist._owned(1, p)
+    # a maximum face adds another roll of the same die, at most `explode` times: after m
+    # maximum faces, a face f below the maximum ends the die at m * sides + f (the last roll
+    # may show any face)
+    pmf: list[float] = []
+    roll = p
     for _ in range(die.explode):
-        tail = chain + sides
-        _check_size(tail.max)
-        q = p[:-1] + [0.0] * (tail.min - sides) + [x * p[-1] for x in tail._p]
-        chain = Dist._owned(1, q)
-    return chain
+        pmf += roll[:-1]
+        pmf.append(0.0)  # (m + 1) * sides is reached only by exploding further
+        roll = [x * top for x in roll]
+    pmf += roll
+    return Dist._owned(1, pmf)
 
 
 def _indicator(sel: Selector) -> Callable[[int], int]:
@@ -151,16 +178,21 @@ def _uniform_sum(sides: int, n: int) -> Dist:
     size bound, floating-point convolution takes over.
     """
     cells = n * (sides - 1) + 1
-    _check_size(cells)
     width = -(-(n * sides.bit_length() + 1) // 8) * 8
     if n == 1 or cells * width > _PACKED_BITS:
         return Dist.die(sides).repeat_sum(n)
+    charge(OUTPUT * cells)
     packed = sum(1 << (width * i) for i in range(sides)) ** n
     raw = packed.to_bytes(cells * width // 8, "little")
     step = width // 8
     total = sides ** n
     counts = [int.from_bytes(raw[i:i + step], "little") for i in range(0, len(raw), step)]
     return Dist._owned(n, [c / total for c in counts])
+
+
+_CHANCE = {">=": Dist.p_at_least, ">": Dist.p_greater, "<=": Dist.p_at_most, "<": Dist.p_less,
+           "=": Dist.p_exactly}  # P(X op v)
+_OTHERWISE = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 
 
 def _binomial_sum(kinds: dict[Die, int], sel: Selector, plain: bool) -> Dist:
@@ -177,6 +209,7 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector, plain: bool) -> Dist:
             hit = sel.matches_in(1, sides)
             miss = sides - hit
             if hit and miss:
+                charge(OUTPUT * (n + 1))
                 outcomes = sides ** n
                 count = miss ** n
                 pmf = [count / outcomes]
@@ -187,9 +220,10 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector, plain: bool) -> Dist:
             else:
                 part = Dist.const(n if hit else 0)
         else:  # n Bernoulli trials
-            pmf = die_dist(die).pmf()
-            p_hit = math.fsum(q for v, q in pmf.items() if sel(v))
-            p_miss = math.fsum(q for v, q in pmf.items() if not sel(v))
+            d = die_dist(die)
+            op, v = sel
+            p_hit = _CHANCE[op](d, v)
+            p_miss = _CHANCE[_OTHERWISE[op]](d, v) if op != "=" else d.p_less(v) + d.p_greater(v)
             part = Dist.const(0) if not p_hit else Dist.const(n) if not p_miss else \
                 Dist._owned(0, [p_miss, p_hit]).repeat_sum(n)
         total = part if total is None else total + part
@@ -206,6 +240,7 @@ def _extreme(kinds: dict[Die, int], highest: bool) -> Dist:
     dists = {die: die_dist(die) for die in kinds if not die.plain}
     lo = min(dists[d].min if d in dists else 1 for d in kinds)
     hi = max(dists[d].max if d in dists else d.sides for d in kinds)
+    charge((2 + 2 * len(kinds)) * (hi - lo + 1))
     joint = [1.0] * (hi - lo + 1)
     for die, count in kinds.items():
         if die in dists:
@@ -243,6 +278,7 @@ def _plain_highest(kinds: dict[Die, int]) -> Dist:
     for die, count in kinds_up:
         m += count
         outcomes *= die.sides ** count
+    charge(kinds_up[-1][0].sides * (OUTPUT + m // 8))  # two powers of m-digit integers per value
     pmf: list[float] = []
     smaller, v = 1, 1  # the outcomes of the dice with fewer sides than v
     for die, count in kinds_up:
@@ -265,6 +301,7 @@ def nth_highest(dists: Sequence[Dist], n: int) -> Dist:
         raise ValueError("n out of range")
     lo = min(d.min for d in dists)
     hi = max(d.max for d in dists)
+    charge((hi - lo + 1) * len(dists) * (2 + 2 * n))
     above = [[1.0 - c for c in [0.0] * (d.min - lo) + d.cdf() + [1.0] * (hi - d.max)] for d in dists]
     joint = []
     for i in range(hi - lo + 1):
@@ -293,7 +330,7 @@ def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
     pmfs = [d.pmf() for d, _ in groups]
     counts = tuple(c for _, c in groups)
     values = sorted({v for pmf in pmfs for v in pmf}, reverse=highest)
-    _check_dp_size(counts, k, len(values))
+    charge(_keep_dp_steps(counts, k, values))
     # below[i][g]: probability that a die of kind g falls after values[i]
     below = []
     for i in range(len(values)):
@@ -332,17 +369,29 @@ def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
     return Dist.from_pmf(final)
 
 
-def _check_dp_size(counts: tuple[int, ...], k: int, n_values: int) -> None:
-    # states before k dice are kept: placements of fewer than k dice over the kinds
-    ways = [1] + [0] * (k - 1)
+DP_TRANSITION = 25  # steps of one transition of the keep programme (choosing how many dice show a face)
+DP_SUM = 5          # steps per kept sum a transition carries
+
+
+def _keep_dp_steps(counts: tuple[int, ...], k: int, values: list[int]) -> int:
+    """An upper bound on the work of ``_keep_dp``, from the pool alone.
+
+    At every face, each state (dice placed so far per kind, fewer than k in
+    all) makes one transition per choice of dice showing the face, and each
+    carries the kept sums the state holds: at most s * span + 1 for s dice
+    kept among the faces seen so far, which span ``span``.
+    """
+    # weights[s]: the states with s dice placed, each counted with its transitions
+    weights = [1] + [0] * (k - 1)
     for c in counts:
         nxt = [0] * k
-        for s, w in enumerate(ways):
-            for j in range(min(c, k - 1 - s) + 1):
-                nxt[s + j] += w
-        ways = nxt
-    n_states = sum(ways)
-    transitions = math.prod(c + 1 for c in counts)
-    work = n_values * n_states * transitions * max(1, k)
-    if work > limits.MAX_STATES * 10:
-        raise DiceLimitError(t("limit.exact", size=work, max=limits.MAX_STATES * 10))
+        for s, w in enumerate(weights):
+            if w:
+                for j in range(min(c, k - 1 - s) + 1):
+                    nxt[s + j] += w * (c - j + 1)
+        weights = nxt
+        if sum(weights) * len(values) * DP_TRANSITION > limits.MAX_WORK:
+            break  # refused in any case: the rest need not be counted
+    spans = sum(abs(values[0] - v) for v in values[:-1])  # the spans of the faces before each face
+    return sum(w * (len(values) * (DP_TRANSITION + DP_SUM) + DP_SUM * s * spans)
+               for s, w in enumerate(weights))

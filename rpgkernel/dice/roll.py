@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -14,6 +14,9 @@ from . import limits
 from .dist import Dist
 from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool
 from .parser import parse
+
+if TYPE_CHECKING:
+    from .estimate import Estimate
 
 
 class RandomDice:
@@ -191,10 +194,11 @@ class Roll:
     ``total`` is the value (the number of successes for a counting pool);
     ``dice`` lists every die in the order rolled; ``given`` says whether the
     faces were entered by hand. ``dist`` is the exact distribution of the
-    expression, computed on first use.
+    expression and ``preview`` what the card shows (the exact one, or an
+    estimate where it is beyond the budget), both computed on first use.
     """
 
-    __slots__ = ("expression", "node", "tree", "given", "_dist")
+    __slots__ = ("expression", "node", "tree", "given", "_dist", "_preview")
 
     def __init__(self, expression: str, node: Node, tree: Part, given: bool) -> None:
         self.expression = expression
@@ -202,6 +206,7 @@ class Roll:
         self.tree = tree
         self.given = given
         self._dist: Dist | DiceSyntaxError | None = None
+        self._preview: Dist | Estimate | DiceSyntaxError | None = None
 
     @property
     def total(self) -> int:
@@ -239,8 +244,21 @@ class Roll:
             except DiceLimitError as err:
                 self._dist = err
         if isinstance(self._dist, DiceSyntaxError):
-            raise self._dist
+            raise self._dist.with_traceback(None)
         return self._dist
+
+    @property
+    def preview(self) -> Dist | Estimate:
+        """The distribution the card shows: exact within the budget, else estimated (``DiceLimitError`` if neither)."""
+        if self._preview is None:
+            from .estimate import shown
+            try:
+                self._preview = shown(self.node, self.expression)
+            except DiceLimitError as err:
+                self._preview = err
+        if isinstance(self._preview, DiceSyntaxError):
+            raise self._preview.with_traceback(None)
+        return self._preview
 
     def p_at_least(self) -> float | None:
         """P(result >= this result), or None when no exact distribution exists."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 import html
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
+
+import numpy as np
 
 from ..errors import DiceSyntaxError
 from ..messages import t
@@ -12,6 +15,7 @@ from .base import integer, number, pad, percent, style
 
 if TYPE_CHECKING:
     from ..dice.dist import Dist
+    from ..dice.estimate import Estimate
     from ..dice.roll import DieRoll, Part, Roll, Rolls
 
 _CHART_BARS = 100      # bars drawn at most; wider ranges are binned
@@ -77,16 +81,64 @@ def result_word(roll: Roll) -> str:
     return f"{integer(roll.total)} {t('roll.successes')}" if roll.counts_successes else integer(roll.total)
 
 
-def chance_text(roll: Roll) -> str | None:
-    p = roll.p_at_least()
-    return None if p is None else t("roll.chance", value=integer(roll.total), p=percent(p))
+class Odds(NamedTuple):
+    """What the cards of one expression say about chances, computed once for all its rolls (``odds``).
+
+    ``shown``: the distribution drawn (exact, or an estimate), None if there
+    is none; ``line(total)``: the chance line of a result; ``note``: the
+    hover text of that line, or why there is no distribution.
+    """
+
+    shown: Dist | Estimate | None
+    line: Callable[[int], str] | None
+    note: str
 
 
-def roll_text(roll: Roll) -> str:
+def odds(roll: Roll) -> Odds:
+    """The odds of ``roll``'s expression: ``P(≥ 15) = 35,49 %``, or an estimate's ``P(≥ 16) ≈ 13 % (…)``."""
+    from ..dice.estimate import Estimate
+    try:
+        shown = roll.preview
+    except DiceSyntaxError as err:
+        return Odds(None, None, t("roll.no_dist", reason=err.message))
+    if isinstance(shown, Estimate):
+        def line(total: int) -> str:
+            p = shown.p_at_least(total)
+            p_text, margin = estimated_percent(p, shown.margin(p))
+            return t("roll.chance_estimate", value=integer(total), p=p_text,
+                     n=integer(shown.samples), margin=margin)
+        return Odds(shown, line, t("roll.chance_estimate_title"))
+    at_least, lo = shown.survival, shown.min
+
+    def line(total: int) -> str:
+        i = total - lo
+        p = float(at_least[i]) if 0 <= i < len(at_least) else 1.0 if i < 0 else 0.0
+        return t("roll.chance", value=integer(total), p=percent(p))
+    return Odds(shown, line, t("roll.chance_title"))
+
+
+def estimated_percent(p: float, margin: float) -> tuple[str, str]:
+    """An estimated share and its margin as percentages, to the precision the margin allows.
+
+    The margin has one significant digit; the share one decimal less
+    (``0.1302, 0.0047`` -> ``("13 %", "0,5 %")``).
+    """
+    m = max(margin * 100, 1e-9)
+    digits = max(0, -math.floor(math.log10(m)))
+    return number(p * 100, max(0, digits - 1)) + " %", number(round(m, digits), digits) + " %"
+
+
+def chance_text(roll: Roll, shared: Odds | None = None) -> str | None:
+    """The chance line of ``roll`` (``shared``: the odds of its expression, if known), None without odds."""
+    o = odds(roll) if shared is None else shared
+    return None if o.line is None else o.line(roll.total)
+
+
+def roll_text(roll: Roll, shared: Odds | None = None) -> str:
     """``4W6kh3 = [6, 5, (2), 4] = 15  ·  P(≥ 15) = 35,49 %``"""
     detail = roll_parts(roll.tree, _die_text)
     line = f"{roll.expression} = {detail} = {result_word(roll)}"
-    chance = chance_text(roll)
+    chance = chance_text(roll, shared)
     return f"{line}  ·  {chance}" if chance else line
 
 
@@ -97,24 +149,24 @@ def roll_markdown(roll: Roll) -> str:
     return md + (f" · {chance}" if chance else "")
 
 
+def _odds_html(o: Odds, marks: tuple[int, ...], chart: bool = True) -> str:
+    """The chance line of ``marks`` (one result) or the reason there is none, and the chart."""
+    if o.shown is None:
+        return f'<div class="rpgk-chance">{html.escape(o.note)}</div>'
+    out = ""
+    if len(marks) == 1:
+        out = f'<div class="rpgk-chance" title="{html.escape(o.note)}">{html.escape(o.line(marks[0]))}</div>'
+    return out + (chart_svg(o.shown, marks=marks) if chart else "")
+
+
 def roll_html(roll: Roll, chart: bool = True) -> str:
     detail = roll_parts(roll.tree, die_html)
     given = f" · {t('roll.given')}" if roll.given else ""
-    out = [style(), '<div class="rpgk-card rpgk-roll">',
-           f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
-           f'<div class="rpgk-dice">{detail}</div>',
-           f'<div class="rpgk-total">{html.escape(result_word(roll))}</div>']
-    try:
-        d = roll.dist
-    except DiceSyntaxError as err:
-        out.append(f'<div class="rpgk-chance">{html.escape(t("roll.no_dist", reason=err.message))}</div>')
-    else:
-        out.append(f'<div class="rpgk-chance" title="{html.escape(t("roll.chance_title"))}">'
-                   f'{html.escape(chance_text(roll) or "")}</div>')
-        if chart:
-            out.append(chart_svg(d, marks=(roll.total,)))
-    out.append("</div>")
-    return "".join(out)
+    return "".join([style(), '<div class="rpgk-card rpgk-roll">',
+                    f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
+                    f'<div class="rpgk-dice">{detail}</div>',
+                    f'<div class="rpgk-total">{html.escape(result_word(roll))}</div>',
+                    _odds_html(odds(roll), (roll.total,), chart), "</div>"])
 
 
 def rolls_frame(rolls: Rolls) -> tuple[str, str]:
@@ -128,7 +180,8 @@ def rolls_text(rolls: Rolls) -> str:
     if not rolls:
         return ""
     head, summary = rolls_frame(rolls)
-    return "\n".join([head] + [f"{i}. {roll_text(r)}" for i, r in enumerate(rolls, 1)] + [summary])
+    shared = odds(rolls[0])
+    return "\n".join([head] + [f"{i}. {roll_text(r, shared)}" for i, r in enumerate(rolls, 1)] + [summary])
 
 
 def rolls_html(rolls: Rolls) -> str:
@@ -138,14 +191,9 @@ def rolls_html(rolls: Rolls) -> str:
     rows = "".join(
         f'<tr><td>{i}.</td><td style="text-align:left">{roll_parts(r.tree, die_html)}</td>'
         f"<td><b>{html.escape(result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
-    out = [style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
-           f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>"]
-    try:
-        out.append(chart_svg(rolls[0].dist, marks=tuple(sorted({r.total for r in rolls}))))
-    except DiceSyntaxError as err:
-        out.append(f'<div class="rpgk-chance">{html.escape(t("roll.no_dist", reason=err.message))}</div>')
-    out.append("</div>")
-    return "".join(out)
+    return "".join([style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
+                    f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>",
+                    _odds_html(odds(rolls[0]), tuple(sorted({r.total for r in rolls}))), "</div>"])
 
 
 # -- distributions ------------------------------------------------------------
@@ -173,40 +221,77 @@ def dist_html(d: Dist) -> str:
             + chart_svg(d) + "</div>")
 
 
-def chart_svg(d: Dist, marks: tuple[int, ...] = (), width: int = 420, height: int = 140) -> str:
-    """A bar chart of ``d`` as inline SVG; bars holding a value in ``marks`` are highlighted.
+# -- estimated distributions --------------------------------------------------
+def estimate_summary(e: Estimate) -> str:
+    """The range, mean and spread of the samples; mean and spread to the digits their precision allows."""
+    mean, sd = e.mean, e.sd
+    error = 2 * sd / math.sqrt(e.samples)  # about the 95 % margin of the mean
+    digits = 2 if error < 0.01 else 0 if error >= 1 else -math.floor(math.log10(error))
+    return t("estimate.summary", expr=e.label, n=integer(e.samples), low=integer(e.min),
+             high=integer(e.max), mean=number(mean, digits), sd=number(sd, digits))
+
+
+def estimate_text(e: Estimate) -> str:
+    return estimate_summary(e)
+
+
+def estimate_html(e: Estimate) -> str:
+    return (style() + '<div class="rpgk-card rpgk-dist">'
+            f'<div class="rpgk-head">{html.escape(estimate_summary(e))}</div>'
+            + chart_svg(e) + "</div>")
+
+
+# -- the chart ------------------------------------------------------------------
+def _bars(x: Dist | Estimate) -> tuple[list[int], list[float], list[float]]:
+    """At most ``_CHART_BARS`` equal ranges of values: their first values (and one past the last), P(=), P(≥)."""
+    d = getattr(x, "dist", x)  # an estimate's sampled frequencies, if it keeps them
+    if d is None:
+        edges, heights = x.histogram(_CHART_BARS)
+        return edges, heights, [x.p_at_least(v) for v in edges[:-1]]
+    n = d.max - d.min + 1
+    step = -(-n // _CHART_BARS)
+    p = d.probabilities
+    heights = np.add.reduceat(p, np.arange(0, n, step)) if step > 1 else p
+    return list(range(d.min, d.max + 1, step)) + [d.max + 1], heights.tolist(), d.survival[::step].tolist()
+
+
+def chart_svg(x: Dist | Estimate, marks: tuple[int, ...] = (), width: int = 420, height: int = 140) -> str:
+    """A bar chart of a distribution (or an estimate) as inline SVG; bars holding a value in ``marks`` are highlighted.
 
     Each bar has a hover title with P(=) and P(≥). Ranges wider than 100
     values are drawn in equal bins.
     """
-    p = d.probabilities.tolist()
-    n = len(p)
-    step = -(-n // _CHART_BARS)
-    bins = -(-n // step)
-    heights = [math.fsum(p[i:i + step]) for i in range(0, n, step)]
-    ge = d.sf()
+    edges, heights, ge = _bars(x)
+    bins = len(heights)
     top = max(heights)
     pad_l, pad_b, pad_t = 4, 16, 4
     bw = (width - 2 * pad_l) / bins
-    title = html.escape(t("dist.chart_title", expr=d.label) if d.label else t("dist.unnamed"))
+    if hasattr(x, "samples"):
+        title = html.escape(t("estimate.chart_title", expr=x.label, n=integer(x.samples)))
+    else:
+        title = html.escape(t("dist.chart_title", expr=x.label) if x.label else t("dist.unnamed"))
     out = [f'<svg class="rpgk-chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{title}" xmlns="http://www.w3.org/2000/svg">',
            f"<title>{title}</title>"]
-    mark_bins = {(m - d.min) // step for m in marks if d.min <= m <= d.max}
+    lo, hi = edges[0], edges[-1] - 1
+
+    def bar(v: int) -> int:
+        return bisect.bisect_right(edges, v) - 1
+
+    mark_bins = {bar(m) for m in marks if lo <= m <= hi}
     for i, h in enumerate(heights):
-        lo_v = d.min + i * step
-        hi_v = min(d.max, lo_v + step - 1)
+        lo_v, hi_v = edges[i], edges[i + 1] - 1
         bh = (height - pad_b - pad_t) * (h / top if top else 0)
-        x = pad_l + i * bw
+        x_pos = pad_l + i * bw
         y = height - pad_b - bh
         fill = "#e65100" if i in mark_bins else "#5c7cfa"
-        label = integer(lo_v) if step == 1 else f"{integer(lo_v)}–{integer(hi_v)}"
-        tip = f"{label}: P(=) {percent(h)}, P(≥) {percent(ge[lo_v - d.min])}"
-        out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bw - 1, 0.5):.2f}" height="{bh:.2f}" '
+        label = integer(lo_v) if lo_v == hi_v else f"{integer(lo_v)}–{integer(hi_v)}"
+        tip = f"{label}: P(=) {percent(h)}, P(≥) {percent(ge[i])}"
+        out.append(f'<rect x="{x_pos:.2f}" y="{y:.2f}" width="{max(bw - 1, 0.5):.2f}" height="{bh:.2f}" '
                    f'fill="{fill}"><title>{html.escape(tip)}</title></rect>')
-    for v in axis_ticks(d.min, d.max):
-        x = pad_l + ((v - d.min) // step + 0.5) * bw
-        out.append(f'<text x="{x:.2f}" y="{height - 3}" font-size="10" text-anchor="middle" '
+    for v in axis_ticks(lo, hi):
+        x_pos = pad_l + (bar(v) + 0.5) * bw
+        out.append(f'<text x="{x_pos:.2f}" y="{height - 3}" font-size="10" text-anchor="middle" '
                    f'fill="currentColor">{integer(v)}</text>')
     out.append("</svg>")
     return "".join(out)

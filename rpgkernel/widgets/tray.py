@@ -11,12 +11,13 @@ from typing import Any
 
 import traitlets
 
-from ..dice import Dist, Roll, Rolls
-from ..dice.exact import dist as exact_dist
+from ..dice import Dist, Estimate, Roll, Rolls
+from ..dice.estimate import preview
 from ..dice.roll import roll as roll_expr
-from ..errors import DiceSyntaxError, GivenDiceError, RpgError
+from ..errors import GivenDiceError, RpgError
 from ..messages import t
-from ..render.dice import chance_text, roll_parts, result_word, rolls_frame, dist_summary
+from ..render.base import integer
+from ..render.dice import Odds, dist_summary, odds, result_word, roll_parts, rolls_frame
 from ..session import Session, current
 from .base import Widget
 from .chart import VIEWS, DistributionChart, chart_data
@@ -26,8 +27,8 @@ HISTORY = 100
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def roll_data(roll: Roll) -> dict[str, Any]:
-    """A roll for the front end.
+def roll_data(roll: Roll, shared: Odds | None = None) -> dict[str, Any]:
+    """A roll for the front end (``shared``: the odds of its expression, if known).
 
     ``parts`` is the rolled expression as the text form writes it, each die
     replaced by its ``DieRoll.to_dict()``: ``["[", {die}, ", ", {die}, "] + 2"]``.
@@ -44,23 +45,20 @@ def roll_data(roll: Roll) -> dict[str, Any]:
     for i, text in enumerate(texts):
         parts += [text] if text else []
         parts += dice[i:i + 1]
-    try:
-        roll.dist
-    except DiceSyntaxError as err:
-        chance = t("roll.no_dist", reason=err.message)
-    else:
-        chance = chance_text(roll) or ""
+    o = odds(roll) if shared is None else shared
+    chance = o.note if o.line is None else o.line(roll.total)
     return {"expression": roll.expression, "given": roll.given, "parts": parts,
             "total": result_word(roll), "chance": chance}
 
 
-def _roll_chart(rolls: Sequence[Roll]) -> dict[str, Any]:
-    """The chart of the rolls' expression with their totals marked ({} without an exact distribution)."""
-    try:
-        d = rolls[0].dist
-    except (IndexError, DiceSyntaxError):
-        return {}
-    return chart_data(d, [r.total for r in rolls])
+def _chart(shown: Dist | Estimate | None, marked: Any) -> dict[str, Any]:
+    """The chart of a distribution or of an estimate's sampled frequencies ({} without either)."""
+    if isinstance(shown, Estimate):
+        d = shown.dist
+        if d is None:
+            return {}
+        shown = d.labelled(t("estimate.label", expr=shown.label, n=integer(shown.samples)))
+    return {} if shown is None else chart_data(shown, marked)
 
 
 def _given(text: str) -> list[int] | None:
@@ -104,7 +102,9 @@ class RollCard(_RollsView):
         self.result = result
         rolls = list(result) if isinstance(result, Rolls) else [result]
         head, summary = rolls_frame(result) if isinstance(result, Rolls) and rolls else ("", "")
-        super().__init__(entries=[roll_data(r) for r in rolls], chart=_roll_chart(rolls),
+        shared = odds(rolls[0]) if rolls else Odds(None, None, "")
+        super().__init__(entries=[roll_data(r, shared) for r in rolls],
+                         chart=_chart(shared.shown, [r.total for r in rolls]),
                          head=head, summary=summary, **kwargs)
 
     def text(self) -> str:
@@ -149,19 +149,21 @@ class DiceTray(_RollsView):
         s.log(result)
         self.rolls.append(result)
         self.given = ""
-        self.entries = [roll_data(result), *self.entries][:HISTORY]
-        self.chart = _roll_chart([result])
+        shared = odds(result)
+        self.entries = [roll_data(result, shared), *self.entries][:HISTORY]
+        self.chart = _chart(shared.shown, [result.total])
 
     @traitlets.observe("expression")
     def _preview(self, change: Any) -> None:
-        """The chart follows the expression field; the last result stays marked if it is the same expression."""
+        """The chart follows the expression field (estimated where the exact one is beyond the budget);
+        the last result stays marked if it is the same expression."""
         try:
-            d = exact_dist(change["new"], _variables())
+            d = preview(change["new"], _variables())
         except RpgError:
             self.chart = {}
             return
         last = self.rolls[-1] if self.rolls else None
-        self.chart = chart_data(d, last.total if last is not None and last.expression == d.label else None)
+        self.chart = _chart(d, last.total if last is not None and last.expression == d.label else None)
 
     def text(self) -> str:
         if not self.rolls:

@@ -1,0 +1,247 @@
+"""Estimated distributions: seeded Monte-Carlo rolls, for showing odds where the exact ones are beyond the budget.
+
+``preview`` gives what a card shows: the exact ``Dist`` when it fits the
+budget (``limits.MAX_WORK``), else an ``Estimate``. The rolls are simulated
+with numpy, all samples at once; the generator is seeded from the
+expression's canonical notation, so the same expression gives the same
+estimate in every run. The number of samples follows the die rolls one
+sample needs: at most ``SAMPLES``, within ``limits.MAX_DRAWS`` rolls; an
+expression that would leave fewer than ``MIN_SAMPLES`` is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ..errors import DiceLimitError
+from ..messages import t
+from . import limits
+from .dist import Dist
+from .exact import exact_cached
+from .nodes import Chain, Const, Die, Neg, Node, Paren, Pool, notation
+from .parser import parse
+
+SAMPLES = 20_000       # samples of an estimate at most
+MIN_SAMPLES = 1_000    # fewer would not say enough: refused
+DENSE = 200_000        # widest range of sampled values an estimate keeps as a Dist of frequencies
+_CHUNK = 1 << 20       # dice values simulated at once
+_Z95 = 1.959964        # the normal quantile of a two-sided 95 % interval
+
+
+class Estimate:
+    """A distribution estimated from ``samples`` seeded rolls; never exact, and every rendering says so.
+
+    ``p_at_least(x)`` is the share of rolls with x or more and ``margin(p)``
+    the half-width of its 95 % confidence interval; ``dist`` holds the
+    sampled frequencies as a ``Dist`` for charts (None when the values
+    spread over more than ``DENSE`` integers).
+    """
+
+    __slots__ = ("_counts", "_values", "dist", "label", "samples")
+
+    def __init__(self, values: np.ndarray, counts: np.ndarray, label: str) -> None:
+        self._values, self._counts = values, counts  # sorted distinct sampled values, how often each came
+        self.samples = int(counts.sum())
+        self.label = label
+        self.dist: Dist | None = None
+        lo, hi = int(values[0]), int(values[-1])
+        if hi - lo < DENSE:
+            freq = np.zeros(hi - lo + 1)
+            freq[values - lo] = counts / self.samples
+            self.dist = Dist._owned(lo, freq.tolist())
+            self.dist.label = label
+
+    def labelled(self, label: str) -> Estimate:
+        """The same estimate under another name."""
+        e = Estimate.__new__(Estimate)
+        e._values, e._counts, e.samples, e.label = self._values, self._counts, self.samples, label
+        e.dist = None if self.dist is None else self.dist.labelled(label)
+        return e
+
+    @property
+    def min(self) -> int:
+        return int(self._values[0])
+
+    @property
+    def max(self) -> int:
+        return int(self._values[-1])
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(self._values, self._counts)) / self.samples
+
+    @property
+    def sd(self) -> float:
+        d = self._values - self.mean
+        return math.sqrt(float(np.dot(d * d, self._counts)) / self.samples)
+
+    def p_at_least(self, x: int) -> float:
+        """The share of the samples that are ``x`` or more."""
+        below = int(self._counts[:np.searchsorted(self._values, x)].sum())
+        return (self.samples - below) / self.samples
+
+    def margin(self, p: float) -> float:
+        """The half-width of the 95 % confidence interval of an estimated share ``p`` (Agresti-Coull)."""
+        n = self.samples + _Z95 ** 2
+        q = (p * self.samples + _Z95 ** 2 / 2) / n
+        return _Z95 * math.sqrt(q * (1.0 - q) / n)
+
+    def histogram(self, bins: int) -> tuple[list[int], list[float]]:
+        """At most ``bins`` equal ranges of integers: their first values (and one past the last) and shares."""
+        lo, hi = self.min, self.max
+        step = -(-(hi - lo + 1) // bins)
+        edges = list(range(lo, hi + 1, step)) + [hi + 1]
+        idx = np.searchsorted(np.asarray(edges[1:]), self._values, side="right")
+        shares = np.bincount(idx, weights=self._counts, minlength=len(edges) - 1) / self.samples
+        return edges, shares.tolist()
+
+    def __repr__(self) -> str:
+        from ..render import estimate_text
+        return estimate_text(self)
+
+    def _repr_mimebundle_(self, include: Iterable[str] | None = None,
+                          exclude: Iterable[str] | None = None) -> dict[str, str]:
+        from ..render import estimate_html, estimate_text
+        return {"text/plain": estimate_text(self), "text/html": estimate_html(self)}
+
+
+def preview(expr: str, variables: Mapping[str, object] | None = None) -> Dist | Estimate:
+    """The distribution of ``expr``: exact within the budget, else estimated (``DiceLimitError`` if neither)."""
+    return shown(parse(expr, variables), expr.strip())
+
+
+def shown(node: Node, label: str) -> Dist | Estimate:
+    """The exact distribution of ``node`` if it fits the budget, else its estimate; labelled ``label``."""
+    try:
+        return exact_cached(node).labelled(label)
+    except DiceLimitError:
+        return estimate(node).labelled(label)
+
+
+@lru_cache(maxsize=64)
+def estimate(node: Node) -> Estimate:
+    """The estimate of ``node``, always the same for the same tree."""
+    draws = _draws(node)
+    n = min(SAMPLES, limits.MAX_DRAWS // draws)
+    if n < MIN_SAMPLES:
+        raise DiceLimitError(t("limit.estimate", draws=draws, max=limits.MAX_DRAWS // MIN_SAMPLES))
+    text = notation(node)
+    seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+    values, counts = np.unique(sample(node, np.random.default_rng(seed), n), return_counts=True)
+    return Estimate(values, counts, text)
+
+
+# -- the cost of one sample ------------------------------------------------------
+
+def _rolls(die: Die) -> float:
+    """The expected faces one die draws: its rerolls, and the explosions its top face brings."""
+    sides, sel = die.sides, die.reroll
+    hit = sel.matches_in(1, sides) if sel is not None else 0
+    top_rerolled = sel is not None and sel(sides)
+    if sel is None:
+        p_top = 1.0 / sides
+    elif die.reroll_once:
+        p_top = (0.0 if top_rerolled else 1.0 / sides) + hit / sides / sides
+    else:
+        p_top = 0.0 if top_rerolled else 1.0 / (sides - hit)
+    per_roll = 2.0 if sel is not None and die.reroll_once else 1.0
+    return per_roll * sum(p_top ** i for i in range((die.explode or 0) + 1))
+
+
+def _draws(node: Node) -> int:
+    """The work of one sample of ``node``: die faces drawn, plus a step per die kept or counted and per node."""
+    total = 0.0
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        total += 1
+        if kind is Pool:
+            total += sum(g.count * _rolls(g.die) for g in node.groups)
+            if node.keep is not None or node.count is not None:
+                total += node.size
+        elif kind is Chain:
+            stack.extend(node.terms)
+        elif kind is Neg or kind is Paren:
+            stack.append(node[0])
+        elif kind is not Const:
+            stack.extend(node.args)
+    return math.ceil(total)
+
+
+# -- sampling --------------------------------------------------------------------
+
+def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` independent values of ``node`` (int64)."""
+    kind = type(node)
+    if kind is Pool:
+        return _pool(node, rng, n)
+    if kind is Const:
+        return np.full(n, node[0], dtype=np.int64)
+    if kind is Paren:
+        return sample(node[0], rng, n)
+    if kind is Neg:
+        return -sample(node[0], rng, n)
+    if kind is Chain:
+        ops, terms = node
+        acc = sample(terms[0], rng, n)
+        for op, term in zip(ops, terms[1:]):
+            right = sample(term, rng, n)
+            acc = acc + right if op == "+" else acc - right if op == "-" else acc * right
+        return acc
+    pick = np.maximum if node.name == "max" else np.minimum
+    acc = sample(node.args[0], rng, n)
+    for arg in node.args[1:]:
+        acc = pick(acc, sample(arg, rng, n))
+    return acc
+
+
+def _pool(pool: Pool, rng: np.random.Generator, n: int) -> np.ndarray:
+    """A pool's value in ``n`` samples, simulated in chunks of at most ``_CHUNK`` dice."""
+    groups, keep, count, _ = pool
+    size = pool.size
+    rows = max(1, _CHUNK // size)
+    out = np.empty(n, dtype=np.int64)
+    for start in range(0, n, rows):
+        m = min(rows, n - start)
+        dice = np.concatenate([_die(g.die, rng, m * g.count).reshape(m, g.count) for g in groups], axis=1)
+        if keep is not None and keep[1] < size:
+            k = keep[1]
+            dice = np.partition(dice, size - k, axis=1)[:, size - k:] if keep[0] == "h" else \
+                np.partition(dice, k - 1, axis=1)[:, :k]
+        out[start:start + m] = count(dice).sum(axis=1) if count is not None else dice.sum(axis=1)
+    return out
+
+
+def _die(die: Die, rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` values of one kind of die: rerolled, then exploding on its top face."""
+    values = _faces(die, rng, n)
+    if die.explode:
+        going = np.flatnonzero(values == die.sides)  # the dice whose last face was the top
+        for _ in range(die.explode):
+            if not going.size:
+                break
+            more = _faces(die, rng, going.size)
+            values[going] += more
+            going = going[more == die.sides]
+    return values
+
+
+def _faces(die: Die, rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` faces of one roll of ``die`` each, after its rerolls."""
+    sides, sel = die.sides, die.reroll
+    if sel is None:
+        return rng.integers(1, sides + 1, size=n)
+    if die.reroll_once:  # the second result stands
+        faces = rng.integers(1, sides + 1, size=n)
+        again = np.flatnonzero(sel(faces))
+        faces[again] = rng.integers(1, sides + 1, size=again.size)
+        return faces
+    staying = np.arange(1, sides + 1)
+    staying = staying[~sel(staying)]  # rerolling until another face shows: uniform over those
+    return staying[rng.integers(0, staying.size, size=n)]
