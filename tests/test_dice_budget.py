@@ -187,3 +187,65 @@ def test_many_rolls_share_one_estimate():
     text = finishes(rolls_text, rolls)
     assert text.count("geschätzt aus 20.000 Würfen") == 200
     assert "<svg" in finishes(rolls_html, rolls)
+
+
+# -- rolling: many faces at once, rerolls until, several rolls ----------------------
+
+@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 20, 64, 100, 1000, 9999, 10000])
+def test_many_faces_at_once_are_the_faces_one_at_a_time(sides):
+    import numpy as np
+    from rpgkernel.dice.roll import RandomDice
+    together, one_by_one = RandomDice(np.random.default_rng(sides)), RandomDice(np.random.default_rng(sides))
+    for n in (3, 60, 500, 1000, 2, 999, 1):  # across the chunks the words come in
+        assert together.faces(sides, n) == [one_by_one.face(sides) for _ in range(n)]
+    assert together.face(sides) == one_by_one.face(sides)  # and the stream goes on alike
+
+
+def test_a_rejected_word_is_drawn_again_as_one_face_at_a_time_does():
+    import numpy as np
+    from rpgkernel.dice.roll import RandomDice
+
+    class Words:  # a generator whose every fifth word is 0, which a W3 must reject
+        def __init__(self):
+            self.bit_generator, self.n = self, 0
+
+        def random_raw(self, size):
+            out = [0 if (self.n + i) % 5 == 0 else (self.n + i) * 0x9E3779B97F4A7C15 % 2**64 for i in range(size)]
+            self.n += size
+            return np.array(out, dtype=np.uint64)
+
+    together, one_by_one = RandomDice(Words()), RandomDice(Words())
+    assert together.faces(3, 200) == [one_by_one.face(3) for _ in range(200)]
+    assert together.face(3) == one_by_one.face(3)
+
+
+def test_several_rolls_at_once_are_bounded_by_their_faces():
+    assert len(roll_many("20W6", 1000, seed=1)) == 1000  # 20.000 faces
+    for expr, n in [("21W6", 1000), ("1000W10000", 1000), ("W6!20", 1000), ("{10W6r1,W8}", 1000)]:
+        with pytest.raises(DiceLimitError, match="Zu viele Würfel auf einmal") as info:
+            finishes(roll_many, expr, n, seed=1)
+        assert "20.000" in info.value.message and "--vorschau" in info.value.message
+    from rpgkernel.magics import roll_line
+    with pytest.raises(DiceLimitError, match="1.000 Würfe"):
+        roll_line("-n 1000 1000W10000")
+
+
+def test_rerolls_until_on_a_huge_pool_are_shown_only_as_far_as_the_bound_allows():
+    r = finishes(rpgkernel.roll, "1000W10000rr<10000!20", seed=1)  # only the 10.000 stands, and explodes
+    assert r.total == 1000 * 21 * 10000
+    faces = sum(len(d.faces) for d in r.dice)
+    assert 21_000 <= faces <= 2 * 21_000
+    assert all(d.faces[-1] == 10000 for d in r.dice)
+    assert finishes(roll_text, r) and finishes(roll_html, r)
+    # a small pool still shows up to MAX_REROLLS rerolls of a die
+    assert rpgkernel.roll("W100rr<100", seed=3).dice[0].faces[-1] == 100
+    from rpgkernel.dice.roll import shown_rerolls
+    assert shown_rerolls(parse("W100rr<100")) == limits.MAX_REROLLS
+    assert shown_rerolls(parse("1000W10000rr<10000!20")) == 1
+
+
+def test_keeping_marks_the_same_dice_as_before():
+    r = rpgkernel.roll("6W6kh3", dice=[4, 6, 4, 1, 6, 4])
+    assert [d.kept for d in r.dice] == [True, True, False, False, True, False]  # the first of equal dice
+    r = rpgkernel.roll("6W6kl2", dice=[4, 6, 4, 1, 6, 4])
+    assert [d.kept for d in r.dice] == [True, False, False, True, False, False]

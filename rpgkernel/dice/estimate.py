@@ -42,11 +42,12 @@ class Estimate:
     spread over more than ``DENSE`` integers).
     """
 
-    __slots__ = ("_counts", "_values", "dist", "label", "samples")
+    __slots__ = ("_below", "_counts", "_values", "dist", "label", "samples")
 
     def __init__(self, values: np.ndarray, counts: np.ndarray, label: str) -> None:
         self._values, self._counts = values, counts  # sorted distinct sampled values, how often each came
-        self.samples = int(counts.sum())
+        self._below = np.concatenate(([0], np.cumsum(counts)))  # samples below each value (and all)
+        self.samples = int(self._below[-1])
         self.label = label
         self.dist: Dist | None = None
         lo, hi = int(values[0]), int(values[-1])
@@ -59,7 +60,7 @@ class Estimate:
     def labelled(self, label: str) -> Estimate:
         """The same estimate under another name."""
         e = Estimate.__new__(Estimate)
-        e._values, e._counts, e.samples, e.label = self._values, self._counts, self.samples, label
+        e._values, e._counts, e._below, e.samples, e.label = self._values, self._counts, self._below, self.samples, label
         e.dist = None if self.dist is None else self.dist.labelled(label)
         return e
 
@@ -82,8 +83,7 @@ class Estimate:
 
     def p_at_least(self, x: int) -> float:
         """The share of the samples that are ``x`` or more."""
-        below = int(self._counts[:np.searchsorted(self._values, x)].sum())
-        return (self.samples - below) / self.samples
+        return (self.samples - int(self._below[np.searchsorted(self._values, x)])) / self.samples
 
     def margin(self, p: float) -> float:
         """The half-width of the 95 % confidence interval of an estimated share ``p`` (Agresti-Coull)."""

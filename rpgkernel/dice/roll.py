@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -12,7 +13,7 @@ from ..messages import t
 from ..session import current
 from . import limits
 from .dist import Dist
-from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool
+from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, walk
 from .parser import parse
 
 if TYPE_CHECKING:
@@ -23,7 +24,8 @@ class RandomDice:
     """Fair dice from a numpy Generator.
 
     Raw 64-bit words are drawn in chunks and mapped to faces with Lemire's
-    unbiased multiply-and-reject method, so a face costs no numpy call.
+    unbiased multiply-and-reject method, so a face costs no numpy call; many
+    faces at once are mapped in numpy, word for word the same way.
     """
 
     given = False
@@ -55,11 +57,32 @@ class RandomDice:
         return (m >> 64) + 1
 
     def faces(self, sides: int, n: int) -> list[int]:
-        face = self.face
-        return [face(sides) for _ in range(n)]
+        if n < _VECTOR_FROM:
+            face = self.face
+            return [face(sides) for _ in range(n)]
+        while len(self._buf) - self._pos < n:  # the chunks face() would fetch on the way
+            self._buf = self._buf[self._pos:] + self.rng.bit_generator.random_raw(self._chunk).tolist()
+            self._pos = 0
+            self._chunk = min(self._chunk * 4, 1024)
+        words = np.array(self._buf[self._pos:self._pos + n], dtype=np.uint64)
+        s = np.uint64(sides)
+        low = words * s  # the low 64 bits of each product, and below the high ones (sides < 2**32)
+        high = ((words >> _32) * s + (((words & _LOW32) * s) >> _32)) >> _32
+        threshold = (self._MASK + 1 - sides) % sides
+        rejected = np.flatnonzero(low < np.uint64(threshold)) if threshold else ()
+        if len(rejected):  # face() draws again for this word: continue word by word from there
+            k = int(rejected[0])
+            self._pos += k
+            return (high[:k] + 1).tolist() + [self.face(sides)] + self.faces(sides, n - k - 1)
+        self._pos += n
+        return (high + 1).tolist()
 
     def finish(self) -> None:
         pass
+
+
+_VECTOR_FROM = 48  # faces from which RandomDice.faces maps the words in numpy
+_32, _LOW32 = np.uint64(32), np.uint64(0xFFFFFFFF)
 
 
 class GivenDice:
@@ -116,7 +139,12 @@ class Part(NamedTuple):
     children: tuple[Part, ...] = ()
 
 
-def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape) -> DieRoll:
+def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape, rerolls: int) -> DieRoll:
+    """One die with its rerolls and explosions; random dice show ``rerolls`` rerolls until (``rr``) at most.
+
+    After them the face is drawn directly among those that stay, which is
+    the same distribution.
+    """
     faces: list[int] = []
     rerolled: list[bool] = []
     explosions = 0
@@ -128,9 +156,8 @@ def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape) -> DieRoll:
                 faces.append(f)
                 rerolled.append(True)
                 attempts += 1
-                if not source.given and attempts >= limits.MAX_REROLLS:
-                    allowed = [x for x in range(1, die.sides + 1) if not die.reroll(x)]
-                    f = allowed[source.face(len(allowed)) - 1]
+                if not source.given and attempts >= rerolls:
+                    f = _standing(die, source.face(die.sides - die.reroll.matches_in(1, die.sides)))
                     break
                 f = source.face(die.sides)
         faces.append(f)
@@ -142,21 +169,36 @@ def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape) -> DieRoll:
         return DieRoll(die.sides, tuple(faces), tuple(rerolled), value)
 
 
-def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape) -> Part:
+def _standing(die: Die, i: int) -> int:
+    """The ``i``-th face (from 1) of ``die`` that its reroll selector lets stand."""
+    op, v = die.reroll
+    if op == "=":
+        return i if i < v else i + 1
+    if op in ("<", "<="):  # the faces above the selector stand
+        return max(v if op == "<" else v + 1, 1) - 1 + i
+    return i  # ">" and ">=": the faces below stand
+
+
+_STANDING = (False,)  # a plain die's only face stands
+
+
+def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
     dice: list[DieRoll] = []
     for g in pool.groups:
         d = g.die
         if d.plain:
             sides = d.sides
-            dice.extend([DieRoll(sides, (f,), (False,), f) for f in source.faces(sides, g.count)])
+            dice.extend([DieRoll(sides, (f,), _STANDING, f) for f in source.faces(sides, g.count)])
         else:
-            dice.extend(_roll_die(d, source) for _ in range(g.count))
+            dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
     keep, sel = pool.keep, pool.count
     if keep is not None:
-        order = sorted(range(len(dice)), key=lambda i: (-dice[i].value if keep[0] == "h" else dice[i].value, i))
-        kept = set(order[:keep[1]])
-        dice = [d if i in kept else DieRoll(d.sides, d.faces, d.rerolled, d.value, False)
-                for i, d in enumerate(dice)]
+        # the highest (lowest) first; among equal values the one rolled first (a stable sort)
+        rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
+        order = sorted(range(len(dice)), key=rank.__getitem__)
+        dropped = order[keep[1]:]
+        for i in dropped:
+            dice[i] = dice[i]._replace(kept=False)
     if sel is not None:
         dice = [DieRoll(d.sides, d.faces, d.rerolled, d.value, d.kept, d.kept and sel(d.value))
                 for d in dice]
@@ -164,28 +206,62 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape) -> Part:
     return Part(pool, sum(d.value for d in dice if d.kept), tuple(dice))
 
 
-def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape) -> Part:
+def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
+    """``node`` rolled from ``source`` (``rerolls``: the rerolls until one random die shows at most)."""
     if isinstance(node, Pool):
-        return _roll_pool(node, source)
+        return _roll_pool(node, source, rerolls)
     if isinstance(node, Const):
         return Part(node, node.value)
     if isinstance(node, Paren):
-        inner = _evaluate(node.inner, source)
+        inner = _evaluate(node.inner, source, rerolls)
         return Part(node, inner.value, children=(inner,))
     if isinstance(node, Neg):
-        inner = _evaluate(node.operand, source)
+        inner = _evaluate(node.operand, source, rerolls)
         return Part(node, -inner.value, children=(inner,))
     if isinstance(node, Chain):
-        parts = tuple(_evaluate(t, source) for t in node.terms)
+        parts = tuple(_evaluate(t, source, rerolls) for t in node.terms)
         v = parts[0].value
         for op, part in zip(node.ops, parts[1:]):
             v = v + part.value if op == "+" else v - part.value if op == "-" else v * part.value
         return Part(node, v, children=parts)
     if isinstance(node, Call):
-        parts = tuple(_evaluate(a, source) for a in node.args)
+        parts = tuple(_evaluate(a, source, rerolls) for a in node.args)
         pick = max if node.name == "max" else min
         return Part(node, pick(p.value for p in parts), children=parts)
     raise TypeError(node)
+
+
+@lru_cache(maxsize=1024)
+def _faces(node: Node) -> tuple[int, int]:
+    """The faces one roll of ``node`` draws at most without its rerolls until, and per reroll until shown."""
+    fixed = until = 0
+    for part in walk(node):
+        if type(part) is Pool:
+            for count, die in part.groups:
+                rolls = count * (1 + (die.explode or 0))
+                if die.reroll is None:
+                    fixed += rolls
+                elif die.reroll_once:
+                    fixed += 2 * rolls
+                else:
+                    fixed += rolls
+                    until += rolls
+    return fixed, until
+
+
+def shown_rerolls(node: Node, n: int = 1) -> int:
+    """The rerolls until (``rr``) one random die shows at most when ``node`` is rolled ``n`` times.
+
+    All the rolls together draw at most ``limits.MAX_FACES`` faces (a single
+    roll at least one reroll a die): rerolls shown beyond that are drawn
+    directly. More than one roll that cannot stay within it is refused.
+    """
+    fixed, until = _faces(node)
+    if n > 1 and n * (fixed + until) > limits.MAX_FACES:
+        raise DiceLimitError(t("limit.faces", n=n, faces=fixed + until, max=limits.MAX_FACES))
+    if not until:
+        return limits.MAX_REROLLS
+    return max(1, min(limits.MAX_REROLLS, (limits.MAX_FACES // n - fixed) // until))
 
 
 class Roll:
@@ -328,7 +404,7 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     """
     node = parse(expr, variables)
     source = _source(seed, dice, rng)
-    tree = _evaluate(node, source)
+    tree = _evaluate(node, source, shown_rerolls(node))
     source.finish()
     return Roll(expr.strip(), node, tree, source.given)
 
@@ -340,8 +416,9 @@ def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int]
     if not 1 <= n <= limits.MAX_ROLLS:
         raise DiceLimitError(t("limit.rolls", n=n, max=limits.MAX_ROLLS))
     node = parse(expr, variables)
+    rerolls = shown_rerolls(node, n)
     source = _source(seed, dice, rng)
-    trees = [_evaluate(node, source) for _ in range(n)]
+    trees = [_evaluate(node, source, rerolls) for _ in range(n)]
     source.finish()
     return Rolls(Roll(expr.strip(), node, tree, source.given) for tree in trees)
 
@@ -366,7 +443,7 @@ class Roller:
 
     def roll(self, expr: str, variables: Mapping[str, object] | None = None) -> Roll:
         node = parse(expr, variables)
-        return Roll(expr.strip(), node, _evaluate(node, self.source), self.source.given)
+        return Roll(expr.strip(), node, _evaluate(node, self.source, shown_rerolls(node)), self.source.given)
 
     def mark(self) -> int:
         """The position in the record of faces (for ``since``)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
+from ..dice.nodes import Call, Chain, Const, Neg, Paren, Pool
 from ..errors import DiceSyntaxError
 from ..messages import t
 from .base import integer, number, pad, percent, style
@@ -25,12 +26,15 @@ _SYMBOLS = {"+": "+", "-": "−", "*": "×"}  # the operators as a rolled expres
 
 # -- dice --------------------------------------------------------------------
 def _die_text(d: DieRoll) -> str:
-    pieces, prev_rerolled = [], False
-    for face, rerolled in zip(d.faces, d.rerolled):
-        sep = "" if not pieces else ("→" if prev_rerolled else "+")
-        pieces.append(f"{sep}{face}")
-        prev_rerolled = rerolled
-    text = "".join(pieces)
+    if len(d.faces) == 1:  # no reroll, no explosion: the common case
+        text = str(d.faces[0])
+    else:
+        pieces, prev_rerolled = [], False
+        for face, rerolled in zip(d.faces, d.rerolled):
+            sep = "" if not pieces else ("→" if prev_rerolled else "+")
+            pieces.append(f"{sep}{face}")
+            prev_rerolled = rerolled
+        text = "".join(pieces)
     if not d.kept:
         return f"({text})"
     return text + "*" if d.success else text
@@ -60,8 +64,9 @@ def _die_markdown(d: DieRoll) -> str:
 
 def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     """The rolled expression with each pool's dice, written by ``die``, in brackets."""
-    from ..dice.nodes import Call, Chain, Const, Neg, Paren
     node = part.node
+    if type(node) is Pool:
+        return "[" + ", ".join([die(d) for d in part.dice]) + "]"
     if isinstance(node, Const):
         return integer(node.value)
     if isinstance(node, Paren):
