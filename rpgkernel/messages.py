@@ -55,7 +55,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "limit.exact": "Die exakte Verteilung wäre zu aufwendig: mindestens {size:,} Rechenschritte, höchstens {max:,} sind erlaubt.",
         "limit.estimate": "Auch eine Schätzung der Verteilung wäre zu aufwendig: {draws:,} Würfelergebnisse pro Wurf, höchstens {max:,}.",
         "limit.rolls": "Zu viele Würfe auf einmal: {n:,} (höchstens {max:,}).",
-        "limit.faces": "Zu viele Würfel auf einmal: {n:,} Würfe mit bis zu {faces:,} Würfelergebnissen je Wurf (höchstens {max:,} zusammen); die Verteilung zeigt --vorschau.",
+        "limit.shown": "Zu viele Würfe auf einmal: {n:,} Würfe mit je bis zu {parts:,} Würfelergebnissen und Teilen des Ausdrucks, höchstens {max:,} zusammen. Die Verteilung zeigt --vorschau.",
         # suggestions
         "suggest.die": "Meinten Sie {suggestion!r}?",
         "suggest.keep": "Meinten Sie {suggestion!r} (behalte die höchsten)?",

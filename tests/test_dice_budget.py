@@ -52,7 +52,7 @@ def test_exact_distributions_beyond_the_budget_are_refused_before_the_work(expr)
 def test_cards_beyond_the_budget_show_a_labelled_estimate(expr):
     r = finishes(rpgkernel.roll, expr, seed=7)
     text = finishes(roll_text, r)
-    assert f"P(≥ {rpgkernel.render.number(r.total, 0)}) ≈ " in text
+    assert f"P(≥ {rpgkernel.render.integer(r.total)}) ≈ " in text
     assert "geschätzt aus" in text and "Würfen, ± " in text
     html = finishes(roll_html, r)
     assert "geschätzt aus" in html and "95-%-Vertrauensbereich" in html
@@ -139,7 +139,7 @@ def test_huge_pools_take_fewer_samples_and_say_so():
     est = preview("1000W10000")
     assert isinstance(est, Estimate) and MIN_SAMPLES <= est.samples < SAMPLES
     assert est.samples == limits.MAX_DRAWS // 1001
-    assert f"geschätzt aus {rpgkernel.render.number(est.samples, 0)} Würfen" in estimate_text(est)
+    assert f"geschätzt aus {rpgkernel.render.integer(est.samples)} Würfen" in estimate_text(est)
     assert 4_900_000 < est.mean < 5_100_000
     assert est.dist is None  # its values spread too widely to keep every frequency
     assert "<rect" in est._repr_mimebundle_()["text/html"]  # drawn in ranges instead
@@ -219,12 +219,15 @@ def test_a_rejected_word_is_drawn_again_as_one_face_at_a_time_does():
     assert together.face(3) == one_by_one.face(3)
 
 
-def test_several_rolls_at_once_are_bounded_by_their_faces():
-    assert len(roll_many("20W6", 1000, seed=1)) == 1000  # 20.000 faces
-    for expr, n in [("21W6", 1000), ("1000W10000", 1000), ("W6!20", 1000), ("{10W6r1,W8}", 1000)]:
-        with pytest.raises(DiceLimitError, match="Zu viele Würfel auf einmal") as info:
+def test_several_rolls_at_once_are_bounded_by_what_they_show():
+    assert len(roll_many("19W6", 1000, seed=1)) == 1000  # 19 faces and the pool: 20.000 parts
+    deep = "(" * limits.MAX_DEPTH + "W6" + ")" * limits.MAX_DEPTH
+    for expr, n in [("20W6", 1000), ("1000W10000", 1000), ("W6!20", 1000), ("{10W6r1,W8}", 1000),
+                    ("+".join(["1"] * 1000), 20), (deep, 1000)]:
+        with pytest.raises(DiceLimitError, match="Zu viele Würfe auf einmal") as info:
             finishes(roll_many, expr, n, seed=1)
         assert "20.000" in info.value.message and "--vorschau" in info.value.message
+    assert len(roll_many(deep, 300, seed=1)) == 300
     from rpgkernel.magics import roll_line
     with pytest.raises(DiceLimitError, match="1.000 Würfe"):
         roll_line("-n 1000 1000W10000")

@@ -15,4 +15,4 @@ MAX_WORK = 2_000_000        # steps of work an exact distribution may take (see 
 MAX_DRAWS = 4_000_000       # die faces one estimated distribution may simulate (see estimate.py)
 MAX_REROLLS = 100           # shown rerolls of one die (``rr``) before sampling directly
 MAX_ROLLS = 1_000           # rolls of one expression at once (``%roll -n``)
-MAX_FACES = 20_000          # die faces several rolls at once may draw at most (see roll.shown_rerolls)
+MAX_SHOWN = 20_000          # die faces and parts of the expression several rolls at once may show (roll.shown_rerolls)

@@ -232,10 +232,11 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
 
 
 @lru_cache(maxsize=1024)
-def _faces(node: Node) -> tuple[int, int]:
-    """The faces one roll of ``node`` draws at most without its rerolls until, and per reroll until shown."""
+def _size(node: Node) -> tuple[int, int]:
+    """What one roll of ``node`` shows at most: its parts and faces without rerolls until; faces per reroll shown."""
     fixed = until = 0
     for part in walk(node):
+        fixed += 1
         if type(part) is Pool:
             for count, die in part.groups:
                 rolls = count * (1 + (die.explode or 0))
@@ -252,16 +253,17 @@ def _faces(node: Node) -> tuple[int, int]:
 def shown_rerolls(node: Node, n: int = 1) -> int:
     """The rerolls until (``rr``) one random die shows at most when ``node`` is rolled ``n`` times.
 
-    All the rolls together draw at most ``limits.MAX_FACES`` faces (a single
-    roll at least one reroll a die): rerolls shown beyond that are drawn
-    directly. More than one roll that cannot stay within it is refused.
+    All the rolls together show at most ``limits.MAX_SHOWN`` faces and parts
+    of the expression (a single roll at least one reroll a die): rerolls
+    beyond that are drawn directly. Several rolls that cannot stay within it
+    are refused.
     """
-    fixed, until = _faces(node)
-    if n > 1 and n * (fixed + until) > limits.MAX_FACES:
-        raise DiceLimitError(t("limit.faces", n=n, faces=fixed + until, max=limits.MAX_FACES))
+    fixed, until = _size(node)
+    if n > 1 and n * (fixed + until) > limits.MAX_SHOWN:
+        raise DiceLimitError(t("limit.shown", n=n, parts=fixed + until, max=limits.MAX_SHOWN))
     if not until:
         return limits.MAX_REROLLS
-    return max(1, min(limits.MAX_REROLLS, (limits.MAX_FACES // n - fixed) // until))
+    return max(1, min(limits.MAX_REROLLS, (limits.MAX_SHOWN // n - fixed) // until))
 
 
 class Roll:

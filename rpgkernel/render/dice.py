@@ -107,11 +107,12 @@ def odds(roll: Roll) -> Odds:
     except DiceSyntaxError as err:
         return Odds(None, None, t("roll.no_dist", reason=err.message))
     if isinstance(shown, Estimate):
+        samples = integer(shown.samples)
+
         def line(total: int) -> str:
             p = shown.p_at_least(total)
             p_text, margin = estimated_percent(p, shown.margin(p))
-            return t("roll.chance_estimate", value=integer(total), p=p_text,
-                     n=integer(shown.samples), margin=margin)
+            return t("roll.chance_estimate", value=integer(total), p=p_text, n=samples, margin=margin)
         return Odds(shown, line, t("roll.chance_estimate_title"))
     at_least, lo = shown.survival, shown.min
 
