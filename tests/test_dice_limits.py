@@ -149,3 +149,31 @@ def test_values_up_to_the_bound_roll_and_show():
     assert r.total == limits.MAX_VALUE
     show_everything(expr)
     show_everything("-1000000000*1000000+W6")
+
+
+def test_the_docs_state_the_real_limits():
+    """Each row of the limits table in docs/wuerfelsprache.md gives the number the code uses."""
+    from pathlib import Path
+
+    from rpgkernel.render import integer
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "wuerfelsprache.md").read_text(encoding="utf-8")
+    [table] = [block for block in docs.split("## Grenzen", 1)[1].split("\n\n") if block.startswith("| Grenze")]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        what, value = line.strip("|").rsplit("|", 1)
+        rows[what.strip()] = value.strip()
+    expected = {
+        "Länge": limits.MAX_LENGTH, "Verschachtelung": limits.MAX_DEPTH, "Würfel pro Ausdruck": limits.MAX_DICE,
+        "Seiten": limits.MAX_SIDES, "Zusatzwürfe eines": limits.MAX_EXPLODE, "eine Zahl im Ausdruck": limits.MAX_NUMBER,
+        "jeder Wert": limits.MAX_VALUE, "Würfe auf einmal (": limits.MAX_ROLLS,
+        "Würfe auf einmal, zusammen": limits.MAX_SHOWN, "Rechenschritte": limits.MAX_WORK,
+        "geschätzten": limits.MAX_DRAWS,
+    }
+    assert len(rows) == len(expected)
+    for fragment, value in expected.items():
+        [row] = [v for k, v in rows.items() if fragment in k]
+        assert row.split()[0] == integer(value), (fragment, row)
+    with pytest.raises(DiceLimitError) as info:
+        rpgkernel.dist("4W10000kh3")
+    assert f"höchstens {integer(limits.MAX_WORK)} sind erlaubt" in info.value.message
+    assert f"höchstens {limits.MAX_REROLLS} Neuwürfe" in docs
