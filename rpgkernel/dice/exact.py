@@ -331,11 +331,11 @@ def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
     counts = tuple(c for _, c in groups)
     values = sorted({v for pmf in pmfs for v in pmf}, reverse=highest)
     charge(_keep_dp_steps(counts, k, values))
-    # below[i][g]: probability that a die of kind g falls after values[i]
-    below = []
-    for i in range(len(values)):
-        later = values[i + 1:]
-        below.append([sum(pmf.get(v, 0.0) for v in later) for pmf in pmfs])
+    # below[i][g]: probability that a die of kind g falls after values[i] (running sums from the end)
+    below = [[0.0] * len(pmfs)]
+    for v in reversed(values[1:]):
+        below.append([b + pmf.get(v, 0.0) for b, pmf in zip(below[-1], pmfs)])
+    below.reverse()
     states: dict[tuple[tuple[int, ...], int], dict[int, float]] = {(counts, 0): {0: 1.0}}
     final: dict[int, float] = defaultdict(float)
     for i, v in enumerate(values):
