@@ -48,7 +48,7 @@ class Dist:
     and other ``Dist``s), ``maximum``, ``minimum``, ``clip`` and ``map``.
     """
 
-    __slots__ = ("_offset", "_p", "label", "_memo")  # _memo: derived values (mean, …), kept on first use
+    __slots__ = ("_offset", "_p", "label", "_memo")  # _memo: derived values (mean, …), or the Dist copied
 
     def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``."""
@@ -106,10 +106,8 @@ class Dist:
     def labelled(self, label: str) -> Dist:
         """The same distribution under another name (for display)."""
         d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
-        memo = self._memo
-        if memo is None:  # the derived values are the same: share them
-            memo = self._memo = {}
-        d._offset, d._p, d.label, d._memo = self._offset, self._p, label, memo
+        memo = self._memo  # the derived values are the same: kept by the first of the copies
+        d._offset, d._p, d.label, d._memo = self._offset, self._p, label, memo if type(memo) is Dist else self
         return d
 
     # -- queries -------------------------------------------------------
@@ -139,8 +137,10 @@ class Dist:
         return ge
 
     def _memoised(self, key: str, compute: Callable[[], object]):
-        """``compute()``, kept for the next call (a Dist never changes)."""
+        """``compute()``, kept for the next call (a Dist never changes; a labelled copy asks its original)."""
         memo = self._memo
+        if type(memo) is Dist:
+            return memo._memoised(key, compute)
         if memo is None:
             memo = self._memo = {}
         if key not in memo:

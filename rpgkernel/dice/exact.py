@@ -22,7 +22,7 @@ from . import limits
 from .dist import Dist
 from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, Selector
 from .parser import _parse_cached, parse
-from .work import OUTPUT, charge, counted
+from .work import COUNT, IDLE, OUTPUT, charge, counter
 
 
 def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
@@ -30,7 +30,10 @@ def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
     # what parse() does for a string without variables, inlined (hot path)
     node = _parse_cached(expr) if variables is None and isinstance(expr, str) else \
         parse(expr, variables)
-    return exact_cached(node).labelled(expr.strip())
+    result = _exact_or_refusal(node)  # exact_cached, inlined (hot path)
+    if type(result) is DiceLimitError:
+        raise result.with_traceback(None)
+    return result.labelled(expr.strip())
 
 
 def exact(node: Node) -> Dist:
@@ -47,7 +50,8 @@ def exact(node: Node) -> Dist:
     if kind is Chain:
         ops, terms = node
         acc = exact(terms[0])
-        for op, term in zip(ops, terms[1:]):
+        for i, op in enumerate(ops, 1):
+            term = terms[i]
             right = term[0] if type(term) is Const else exact(term)
             acc = acc + right if op == "+" else acc - right if op == "-" else acc * right
         return acc
@@ -77,22 +81,28 @@ def exact(node: Node) -> Dist:
 
 
 def exact_cached(node: Node) -> Dist:
-    """``exact(node)`` as one computation within the budget (``work.counted``), each tree once.
+    """``exact(node)`` as one computation within the budget (``work.counter``), each tree once.
 
     A refusal is remembered as well: asking again costs nothing.
     """
     result = _exact_or_refusal(node)
-    if isinstance(result, DiceLimitError):
+    if type(result) is DiceLimitError:
         raise result.with_traceback(None)
     return result
 
 
 @lru_cache(maxsize=512)
 def _exact_or_refusal(node: Node) -> Dist | DiceLimitError:
+    count = COUNT.get() or counter()
+    if count[0] >= 0:  # within a computation that counts already: its budget
+        return exact(node)
+    count[0] = 0
     try:
-        return counted(exact, node)
+        return exact(node)
     except DiceLimitError as err:
         return err
+    finally:
+        count[0] = IDLE
 
 
 def die_dist(die: Die) -> Dist:
@@ -181,7 +191,7 @@ def _uniform_sum(sides: int, n: int) -> Dist:
     width = -(-(n * sides.bit_length() + 1) // 8) * 8
     if n == 1 or cells * width > _PACKED_BITS:
         return Dist.die(sides).repeat_sum(n)
-    charge(OUTPUT * cells)
+    # uncharged: at most _PACKED_BITS / 8 counts, for one pool of at least two of the 1,000 dice
     packed = sum(1 << (width * i) for i in range(sides)) ** n
     raw = packed.to_bytes(cells * width // 8, "little")
     step = width // 8
@@ -208,8 +218,7 @@ def _binomial_sum(kinds: dict[Die, int], sel: Selector, plain: bool) -> Dist:
             sides = die.sides
             hit = sel.matches_in(1, sides)
             miss = sides - hit
-            if hit and miss:
-                charge(OUTPUT * (n + 1))
+            if hit and miss:  # uncharged: n + 1 counts, and 1,000 dice at most in all pools together
                 outcomes = sides ** n
                 count = miss ** n
                 pmf = [count / outcomes]

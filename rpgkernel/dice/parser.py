@@ -75,8 +75,7 @@ def _parse(src: str, variables: Mapping[str, object] | None = None, depth: int =
     if len(src) > limits.MAX_LENGTH:
         raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
     p = _Parser()
-    p.src, p.toks, p.depth, p.n_dice, p.variables = src, _TOKEN.findall(src), depth, 0, variables
-    p.wide = False
+    p.src, p.toks, p.depth, p.n_dice, p.variables, p.wide = src, _TOKEN.findall(src), depth, 0, variables, False
     p.toks.append(_END)
     if p.toks[0] == _END:  # nothing but white space
         raise DiceSyntaxError(t("dice.empty"))
@@ -212,8 +211,8 @@ class _Parser:
         passes through.
         """
         toks = self.toks
-        terms: list[Node] = []
-        signs: list[str] = []  # the + or - before each term after the first
+        terms: list[Node] | None = None  # the terms so far (None while there is one)
+        signs: list[str] | None = None  # the + or - before each term after the first (made with terms)
         factors: list[Node] | None = None  # the operands of the product being read
         while True:
             negs = 0  # minus signs before the operand, each a level of nesting
@@ -253,12 +252,16 @@ class _Parser:
                 factors.append(node)
                 node = _new(Chain, (("*",) * (len(factors) - 1), tuple(factors)))
                 factors = None
-            terms.append(node)
             if op is None:
-                if len(terms) == 1:
+                if terms is None:
                     return node, k - 1
+                terms.append(node)
                 return _new(Chain, (tuple(signs), tuple(terms))), k - 1
-            signs.append(op)
+            if terms is None:
+                terms, signs = [node], [op]
+            else:
+                terms.append(node)
+                signs.append(op)
 
     def nested(self, k: int) -> tuple[Node, int]:
         """A parenthesis, a function call ``max(…)``/``min(…)`` or a variable at token ``k``."""
