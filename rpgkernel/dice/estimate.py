@@ -11,7 +11,6 @@ expression that would leave fewer than ``MIN_SAMPLES`` is refused.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from functools import lru_cache
 from typing import Iterable, Mapping
@@ -131,7 +130,7 @@ def estimate(node: Node) -> Estimate:
     if n < MIN_SAMPLES:
         raise DiceLimitError(t("limit.estimate", draws=draws, max=limits.MAX_DRAWS // MIN_SAMPLES))
     text = notation(node)
-    seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+    seed = int.from_bytes(text.encode(), "little")  # the notation itself: numpy's seeding mixes any integer
     values, counts = np.unique(sample(node, np.random.default_rng(seed), n), return_counts=True)
     return Estimate(values, counts, text)
 
