@@ -383,7 +383,7 @@ def test_a_preview_is_checked_like_its_roll(camp):
     """The procedure's own checks run for --vorschau too: up to its first die, whose expression
     is read like a roll's (the preview alone would raise KeyError, or compute 2000 dice)."""
     for line, fragment in (("probe Ritter art=schwer", "Unbekannte Art 'schwer'."),
-                           ("probe Ritter würfel=2000", "Zu viele Würfel: 2000 (höchstens 1000")):
+                           ("probe Ritter würfel=2000", "Zu viele Würfel: 2.000 (höchstens 1.000")):
         for preview in (True, False):
             with pytest.raises(ResolveError, match=re.escape(fragment)):
                 rpgkernel.resolve(line, campaign=camp, dice=[], preview=preview)
