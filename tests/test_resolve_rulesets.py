@@ -187,13 +187,15 @@ def test_a_damage_roll_beyond_exact_distributions_still_rolls(camp):
     AP and LP loss and was then refused by the journal (24 MB of preview in one entry)."""
     line = 'angriff "Wolfgang Krentz" -> Schattenelf schaden='
     res = rpgkernel.resolve(line + "10W10000", campaign=camp, seed=1)
-    assert res.preview is None and "Ohne Vorschau: Die exakte Verteilung ist zu groß" in repr(res)
+    assert res.preview is None and "Ohne Vorschau: Die exakte Verteilung wäre zu aufwendig" in repr(res)
     assert res.outcome["schaden"] >= 10
-    assert "zu groß" in _message(camp, line + "10W10000", preview=True)
+    assert "zu aufwendig" in _message(camp, line + "10W10000", preview=True)
     with hang_guard(20):
         res = rpgkernel.resolve(line + "W10000*W200", campaign=camp, seed=2)
-    assert "Ohne Vorschau: Der Schaden hat 2.000.000 mögliche Werte" in repr(res)
-    assert "zu viele für eine exakte Vorschau (höchstens 10.000)" in _message(camp, line + "W10000*W200",
+    assert "Ohne Vorschau: Die exakte Verteilung wäre zu aufwendig" in repr(res)
+    res = rpgkernel.resolve(line + "W100*W200", campaign=camp, seed=2)   # exact, but too wide for a card
+    assert "Ohne Vorschau: Der Schaden hat 20.000 mögliche Werte" in repr(res)
+    assert "zu viele für eine exakte Vorschau (höchstens 10.000)" in _message(camp, line + "W100*W200",
                                                                               preview=True)
     shown = rpgkernel.resolve(line + "W100*W100", campaign=camp, seed=3)
     assert shown.preview["lp"].max == max(0, 10_000 - 2)
