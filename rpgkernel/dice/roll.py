@@ -188,10 +188,13 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
         d = g.die
         if d.plain:
             sides = d.sides
-            dice.extend([DieRoll(sides, (f,), _STANDING, f) for f in source.faces(sides, g.count)])
+            faces = [source.face(sides)] if g.count == 1 else source.faces(sides, g.count)
+            dice += [DieRoll(sides, (f,), _STANDING, f) for f in faces]
         else:
             dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
     keep, sel = pool.keep, pool.count
+    if keep is None and sel is None:
+        return Part(pool, sum([d.value for d in dice]), tuple(dice))
     if keep is not None:
         # the highest (lowest) first; among equal values the one rolled first (a stable sort)
         rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
@@ -208,26 +211,24 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
 
 def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
     """``node`` rolled from ``source`` (``rerolls``: the rerolls until one random die shows at most)."""
-    if isinstance(node, Pool):
+    kind = type(node)
+    if kind is Pool:
         return _roll_pool(node, source, rerolls)
-    if isinstance(node, Const):
+    if kind is Const:
         return Part(node, node.value)
-    if isinstance(node, Paren):
-        inner = _evaluate(node.inner, source, rerolls)
-        return Part(node, inner.value, children=(inner,))
-    if isinstance(node, Neg):
-        inner = _evaluate(node.operand, source, rerolls)
-        return Part(node, -inner.value, children=(inner,))
-    if isinstance(node, Chain):
-        parts = tuple(_evaluate(t, source, rerolls) for t in node.terms)
+    if kind is Chain:
+        parts = [_evaluate(term, source, rerolls) for term in node.terms]
         v = parts[0].value
         for op, part in zip(node.ops, parts[1:]):
             v = v + part.value if op == "+" else v - part.value if op == "-" else v * part.value
-        return Part(node, v, children=parts)
-    if isinstance(node, Call):
-        parts = tuple(_evaluate(a, source, rerolls) for a in node.args)
+        return Part(node, v, (), tuple(parts))
+    if kind is Paren or kind is Neg:
+        inner = _evaluate(node.inner if kind is Paren else node.operand, source, rerolls)
+        return Part(node, inner.value if kind is Paren else -inner.value, (), (inner,))
+    if kind is Call:
+        parts = [_evaluate(a, source, rerolls) for a in node.args]
         pick = max if node.name == "max" else min
-        return Part(node, pick(p.value for p in parts), children=parts)
+        return Part(node, pick(p.value for p in parts), (), tuple(parts))
     raise TypeError(node)
 
 
