@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .dice.roll import RandomDice, use_stream
 from .errors import RpgError
 from .messages import t
 
@@ -28,7 +29,6 @@ class Session:
 
     def reseed(self, seed: int | None) -> None:
         """Restart the random stream; the same seed gives the same rolls everywhere."""
-        from .dice.roll import RandomDice
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.dice = RandomDice(self.rng)
@@ -134,3 +134,6 @@ def current() -> Session:
     if _current is None:
         _current = Session()
     return _current
+
+
+use_stream(lambda: current().dice)  # the dice roll from the kernel's session

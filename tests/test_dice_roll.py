@@ -1,6 +1,8 @@
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,6 +102,23 @@ def test_session_stream_is_seedable():
     a, b = Session(11), Session(11)
     assert [rpgkernel.roll("3W6", rng=a.rng).total for _ in range(5)] == [
         rpgkernel.roll("3W6", rng=b.rng).total for _ in range(5)]
+
+
+def test_the_dice_know_no_session_and_the_session_sets_their_stream():
+    """The dice sit at the bottom with a default stream of their own; the session above registers its
+    current stream there (another session keeps its own)."""
+    dice = Path(rpgkernel.__file__).parent / "dice"
+    imported = {node.module for path in dice.glob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+                if isinstance(node, ast.ImportFrom) and node.level == 2}
+    assert imported and "session" not in imported, imported
+    from rpgkernel import session
+    from rpgkernel.dice.roll import default_stream
+    s = session.current()
+    s.reseed(3)
+    assert default_stream() is s.dice
+    Session(4)   # not the current one: the default stays
+    assert default_stream() is s.dice
+    assert rpgkernel.roll("20W6").to_dict() == rpgkernel.roll("20W6", seed=3).to_dict()
 
 
 def test_roll_many_shares_one_stream_and_given_dice():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -10,7 +10,6 @@ import numpy as np
 
 from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
-from ..session import current
 from . import limits
 from .dist import Dist
 from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, walk
@@ -403,7 +402,7 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     """Roll ``expr`` (``"3W6+2"``, ``"4d6kh3"``, ``"7W6>=5"``).
 
     ``dice`` gives the faces of physical dice in the order they are rolled;
-    ``seed`` or ``rng`` choose the random stream (default: the session's).
+    ``seed`` or ``rng`` choose the random stream (default: ``default_stream()``, the session's).
     """
     node = parse(expr, variables)
     source = _source(seed, dice, rng)
@@ -503,10 +502,29 @@ class _Tape:
         self.inner.finish()
 
 
+@lru_cache(maxsize=1)
+def _unseeded() -> RandomDice:
+    return RandomDice(np.random.default_rng())
+
+
+_stream: Callable[[], RandomDice] = _unseeded  # replaced by the session above: its current stream
+
+
+def use_stream(stream: Callable[[], RandomDice]) -> None:
+    """Rolls without ``seed``, ``rng`` or given dice draw from ``stream()`` (unseeded dice until then)."""
+    global _stream
+    _stream = stream
+
+
+def default_stream() -> RandomDice:
+    """The stream rolls draw from by default."""
+    return _stream()
+
+
 def _source(seed: int | None, dice: Sequence[int] | None,
             rng: np.random.Generator | None) -> RandomDice | GivenDice:
     if dice is not None:
         return GivenDice(dice)
     if seed is not None:
         return RandomDice(np.random.default_rng(seed))
-    return current().dice if rng is None else RandomDice(rng)
+    return default_stream() if rng is None else RandomDice(rng)
