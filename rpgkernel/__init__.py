@@ -4,7 +4,10 @@
 engines below work without IPython.
 """
 
+from importlib import import_module
+
 from .dice import Dist, Roll, Rolls, dist, roll, roll_many
+from .display import load_with
 from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveError, RpgError, StoreError
 from .resolve import resolve
 from .rules import rulesets
@@ -12,6 +15,8 @@ from .session import Session
 from .state import Campaign
 
 __version__ = "0.1.0"
+
+load_with(lambda: import_module(".render", __name__))  # values show themselves through the forms it registers
 
 __all__ = [
     "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 import yaml
 
 from . import rules
+from .display import Shown
 from .errors import RpgError
 from .messages import t
 from .rules.sheet import MAX_NUMBER
@@ -460,8 +461,8 @@ def load(campaign: Campaign, yaml_text: str, encounter: str | None = None) -> Lo
     return create(campaign, plan(campaign, parse(yaml_text), encounter))
 
 
-@dataclass(frozen=True)
-class Loaded:
+@dataclass(frozen=True, repr=False)
+class Loaded(Shown):
     """What a block created: the figures as they stand right after it."""
 
     characters: tuple[str, ...]
@@ -482,10 +483,3 @@ class Loaded:
         return cls(tuple(n for e in checked.characters for n in e.names), checked.encounter,
                    checked.new_encounter, tuple(combatants), tuple(rows))
 
-    def __repr__(self) -> str:
-        from .render import loaded_text
-        return loaded_text(self)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from .render import loaded_html, loaded_text
-        return {"text/plain": loaded_text(self), "text/html": loaded_html(self)}

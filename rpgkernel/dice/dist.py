@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..display import Shown
 from .work import NUMPY_CELLS, OUTPUT, charge
 
 _NUMPY_FROM = 256  # cells of a convolution or product (or values of a query) from which numpy is faster
@@ -40,7 +41,7 @@ def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
     return out
 
 
-class Dist:
+class Dist(Shown):
     """A finite distribution over integers.
 
     Build one with ``rpgkernel.dist("3W6")``, ``Dist.die(6)``, ``Dist.const(2)``
@@ -394,16 +395,3 @@ class Dist:
         _, a, b = self._aligned(other)
         return all(abs(x - y) <= tol for x, y in zip(a, b))
 
-    # -- display -------------------------------------------------------
-    def __repr__(self) -> str:
-        from ..render import dist_text
-        return dist_text(self)
-
-    def _repr_mimebundle_(self, include: Iterable[str] | None = None,
-                          exclude: Iterable[str] | None = None) -> dict[str, str]:
-        from ..render import dist_html, dist_text
-        return {"text/plain": dist_text(self), "text/html": dist_html(self)}
-
-    def _repr_html_(self) -> str:
-        from ..render import dist_html
-        return dist_html(self)

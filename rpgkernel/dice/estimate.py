@@ -17,6 +17,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from ..display import Shown
 from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
@@ -32,7 +33,7 @@ _CHUNK = 1 << 20       # dice values simulated at once
 _Z95 = 1.959964        # the normal quantile of a two-sided 95 % interval
 
 
-class Estimate:
+class Estimate(Shown):
     """A distribution estimated from ``samples`` seeded rolls; never exact, and every rendering says so.
 
     ``p_at_least(x)`` is the share of rolls with x or more and ``margin(p)``
@@ -99,14 +100,6 @@ class Estimate:
         shares = np.bincount(idx, weights=self._counts, minlength=len(edges) - 1) / self.samples
         return edges, shares.tolist()
 
-    def __repr__(self) -> str:
-        from ..render import estimate_text
-        return estimate_text(self)
-
-    def _repr_mimebundle_(self, include: Iterable[str] | None = None,
-                          exclude: Iterable[str] | None = None) -> dict[str, str]:
-        from ..render import estimate_html, estimate_text
-        return {"text/plain": estimate_text(self), "text/html": estimate_html(self)}
 
 
 def preview(expr: str, variables: Mapping[str, object] | None = None) -> Dist | Estimate:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..display import Shown
 from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
 from . import limits
@@ -266,7 +267,7 @@ def shown_rerolls(node: Node, n: int = 1) -> int:
     return max(1, min(limits.MAX_REROLLS, (limits.MAX_SHOWN // n - fixed) // until))
 
 
-class Roll:
+class Roll(Shown):
     """A rolled expression: every die, what was kept, and the result.
 
     ``total`` is the value (the number of successes for a counting pool);
@@ -363,37 +364,9 @@ class Roll:
                 "successes": self.successes, "given": self.given,
                 "dice": [d.to_dict() for d in self.dice]}
 
-    def __str__(self) -> str:
-        from ..render import roll_text
-        return roll_text(self)
 
-    __repr__ = __str__
-
-    def _repr_markdown_(self) -> str:
-        from ..render import roll_markdown
-        return roll_markdown(self)
-
-    def _repr_html_(self) -> str:
-        from ..render import roll_html
-        return roll_html(self)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import roll_html, roll_text
-        return {"text/plain": roll_text(self), "text/html": roll_html(self)}
-
-
-class Rolls(tuple):
+class Rolls(Shown, tuple):
     """Several rolls of one expression (``%roll -n 5``)."""
-
-    def __str__(self) -> str:
-        from ..render import rolls_text
-        return rolls_text(self)
-
-    __repr__ = __str__
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import rolls_html, rolls_text
-        return {"text/plain": rolls_text(self), "text/html": rolls_html(self)}
 
 
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None,

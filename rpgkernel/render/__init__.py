@@ -2,7 +2,8 @@
 
 One renderer per format; every piece of user text is escaped. Numbers are
 written the German way (``rpgkernel.numerals``: ``2.512.225``, ``12,5 %``) and
-nothing varies between runs, so notebook outputs stay comparable.
+nothing varies between runs, so notebook outputs stay comparable. Importing
+it registers how each value shows itself (``forms``, ``rpgkernel.display``).
 """
 
 from .base import ErrorBox, Notice, integer, number, percent, style
@@ -11,6 +12,7 @@ from .campaign import (encounter_html, encounter_text, figure_html, figure_text,
 from .dice import (chart_svg, dist_html, dist_summary, dist_text, estimate_html, estimate_summary, estimate_text,
                    roll_html, roll_markdown, roll_text, rolls_html, rolls_text)
 from .resolution import resolution_html, resolution_summary, resolution_text
+from . import forms  # registers the forms above with display
 
 __all__ = ["ErrorBox", "Notice", "chart_svg", "dist_html", "dist_summary", "dist_text", "encounter_html",
            "encounter_text", "estimate_html", "estimate_summary", "estimate_text", "figure_html", "figure_text",

@@ -23,11 +23,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .. import rules
+from .. import display, rules
 from ..dice import limits
 from ..dice.nodes import Pool
 from ..dice.parser import parse as parse_dice
 from ..dice.roll import Roll, Roller
+from ..display import Shown
 from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
 from ..numerals import integer
@@ -45,16 +46,12 @@ KIND = "auflösung"      # journal kind of a resolution
 PASS = "verzicht"       # built-in choice verb: decline what is still open
 
 
-class Resolutions(list):
+class Resolutions(Shown, list):
     """The resolutions of a cell with several actions, shown as cards one below the other."""
 
-    def __repr__(self) -> str:
-        from ..render import resolution_text
-        return "\n\n".join(resolution_text(r) for r in self)
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import resolution_html
-        return {"text/plain": repr(self), "text/html": "".join(resolution_html(r) for r in self)}
+display.register(f"{__name__}.Resolutions", lambda rs: "\n\n".join(map(repr, rs)),
+                 lambda rs: "".join(r._repr_html_() or "" for r in rs))
 
 
 def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Campaign | None = None,

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..dice import Dist, Roll
+from ..display import Shown
 from ..messages import t
 
 
@@ -69,8 +70,8 @@ class Choice:
         return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options)}
 
 
-@dataclass
-class Resolution:
+@dataclass(repr=False)
+class Resolution(Shown):
     """The result of a procedure; ``open`` while ``choices`` remain.
 
     ``summary`` says the outcome as one German sentence a GM reads at a glance
@@ -106,13 +107,6 @@ class Resolution:
                 "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open,
                 "summary": self.summary}
 
-    def __repr__(self) -> str:
-        from ..render import resolution_text
-        return resolution_text(self)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import resolution_html, resolution_text
-        return {"text/plain": resolution_text(self), "text/html": resolution_html(self)}
 
 
 def listing(items: Sequence[str]) -> str:

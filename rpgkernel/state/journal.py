@@ -7,12 +7,13 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from ..display import Shown
 from ..errors import RpgError
 from ..messages import t
 from .store import Store
 
 
-class Journal(tuple):
+class Journal(Shown, tuple):
     """Journal entries in seq order (a tuple of ``Event``)."""
 
     @classmethod
@@ -41,12 +42,5 @@ class Journal(tuple):
                  "data": json.dumps(e.data, ensure_ascii=False)} for e in self]
         return pd.DataFrame(rows, columns=["seq", "at", "tx", "kind", "text", "encounter", "figures", "data"])
 
-    def __repr__(self) -> str:
-        from ..render import journal_text
-        return journal_text(self)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import journal_html, journal_text
-        return {"text/plain": journal_text(self), "text/html": journal_html(self)}
 
 

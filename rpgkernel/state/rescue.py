@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreError
 from ..messages import t
+from ..numerals import integer
 from . import address, model
 from . import changes as ch
 from .damage import EVENTS, SNAPSHOTS, Damage
@@ -53,11 +54,10 @@ class Exported:
     damaged: int = 0                   # damaged rows among the JSON Lines
 
     def __str__(self) -> str:
-        from ..render import number
         if self.lines:
-            return t("campaign.exported_rows", target=self.target, n=number(self.rows, 0),
-                     damaged=number(self.damaged, 0))
-        parts = [t("campaign.exported", target=self.target, n=number(self.rows, 0))]
+            return t("campaign.exported_rows", target=self.target, n=integer(self.rows),
+                     damaged=integer(self.damaged))
+        parts = [t("campaign.exported", target=self.target, n=integer(self.rows))]
         if self.stand_ins:
             parts.append(t("campaign.exported_stand_ins", seqs=_runs(self.stand_ins)))
         if self.repaired:

@@ -6,6 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .. import rules
+from ..display import Shown
 from ..messages import t
 from . import model
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from .campaign import Campaign
 
 
-class Figure:
+class Figure(Shown):
     """A read-only view of a character or combatant."""
 
     def __init__(self, campaign: Campaign, path: list[str]) -> None:
@@ -48,17 +49,9 @@ class Figure:
     def conditions(self) -> dict[str, dict[str, Any]]:
         return self.record.get("conditions", {})
 
-    def __repr__(self) -> str:
-        from ..render import figure_text
-        return figure_text(self.record)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import figure_html, figure_text
-        data = self.record
-        return {"text/plain": figure_text(data), "text/html": figure_html(data)}
 
 
-class Encounter:
+class Encounter(Shown):
     """A view of an encounter with the operations that run it."""
 
     def __init__(self, campaign: Campaign, name: str) -> None:
@@ -255,12 +248,3 @@ class Encounter:
         tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
         return nxt
 
-    def __repr__(self) -> str:
-        from ..render import encounter_text
-        return encounter_text(self._data)
-
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        from ..render import encounter_html, encounter_text
-        data = self._data
-        state = self.campaign._state
-        return {"text/plain": encounter_text(data), "text/html": encounter_html(data, state)}
