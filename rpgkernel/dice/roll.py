@@ -193,8 +193,6 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
         else:
             dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
     keep, sel = pool.keep, pool.count
-    if keep is None and sel is None:
-        return Part(pool, sum([d.value for d in dice]), tuple(dice))
     if keep is not None:
         # the highest (lowest) first; among equal values the one rolled first (a stable sort)
         rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
@@ -222,9 +220,12 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
         for op, part in zip(node.ops, parts[1:]):
             v = v + part.value if op == "+" else v - part.value if op == "-" else v * part.value
         return Part(node, v, (), tuple(parts))
-    if kind is Paren or kind is Neg:
-        inner = _evaluate(node.inner if kind is Paren else node.operand, source, rerolls)
-        return Part(node, inner.value if kind is Paren else -inner.value, (), (inner,))
+    if kind is Paren:
+        inner = _evaluate(node.inner, source, rerolls)
+        return Part(node, inner.value, (), (inner,))
+    if kind is Neg:
+        inner = _evaluate(node.operand, source, rerolls)
+        return Part(node, -inner.value, (), (inner,))
     if kind is Call:
         parts = [_evaluate(a, source, rerolls) for a in node.args]
         pick = max if node.name == "max" else min
