@@ -23,7 +23,7 @@ from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
 from .render import ErrorBox, Notice, status_html, status_text
-from .render.campaign import journal_kinds
+from .state.journal import journal_kinds
 from .resolve.run import resolve as run_resolve
 from .state import address
 from .state.damage import listing

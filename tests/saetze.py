@@ -4,7 +4,7 @@ import html
 from dataclasses import replace
 
 from rpgkernel.render import resolution_html, resolution_text
-from rpgkernel.render.resolution import outcome_text
+from rpgkernel.rules.wording import outcome_text
 
 
 def each(out):

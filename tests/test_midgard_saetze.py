@@ -10,7 +10,7 @@ import pytest
 import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.render import resolution_html, resolution_text
-from rpgkernel.render.resolution import outcome_text
+from rpgkernel.rules.wording import outcome_text
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules import midgard

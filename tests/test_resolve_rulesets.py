@@ -11,7 +11,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import Campaign, ResolveError, RpgError, rules, statblocks
-from rpgkernel.render.resolution import preview_lines
+from rpgkernel.rules.wording import preview_lines
 from rpgkernel.resolve.language import parse, quote
 
 from resolve_campaigns import RULESETS, campaign, figure_names, hang_guard

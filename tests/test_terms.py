@@ -9,7 +9,7 @@ from rpgkernel.state import model
 from rpgkernel import Campaign, statblocks
 from rpgkernel.magics import rpg_line
 from rpgkernel.messages import CATALOGUE
-from rpgkernel.render.campaign import journal_kinds, kind_label
+from rpgkernel.state.journal import journal_kinds, kind_label
 from rpgkernel.widgets.chart import DistributionChart
 
 # the term not used -> the term used instead (the catalogue's header comment names the same choices)

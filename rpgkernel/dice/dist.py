@@ -17,6 +17,8 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..display import Shown
+from ..messages import t
+from ..numerals import integer, number
 from .work import NUMPY_CELLS, OUTPUT, charge
 
 _NUMPY_FROM = 256  # cells of a convolution or product (or values of a query) from which numpy is faster
@@ -191,6 +193,11 @@ class Dist(Shown):
     @property
     def sd(self) -> float:
         return math.sqrt(self.var)
+
+    def summary(self) -> str:
+        """One German line: the expression, its range, mean and standard deviation."""
+        return t("dist.summary", expr=self.label or t("dist.unnamed"), low=integer(self.min), high=integer(self.max),
+                 mean=number(self.mean), sd=number(self.sd))
 
     def p_exactly(self, x: int) -> float:
         i = x - self._offset

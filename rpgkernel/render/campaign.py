@@ -5,10 +5,9 @@ from __future__ import annotations
 import html
 import re
 
-from ..messages import labels, t
+from ..messages import t
+from ..state.journal import kind_label
 from .base import integer, pad, style, width
-
-_KIND = "journal.kind_"   # catalogue prefix of the journal kinds' German words
 
 
 # -- campaign ------------------------------------------------------------------
@@ -67,16 +66,6 @@ def encounter_html(data: dict, state: dict) -> str:
     head = html.escape(encounter_text(data))
     return (style() + f'<div class="rpgk-card rpgk-encounter"><div class="rpgk-head">{head}</div>'
             f'<table class="rpgk-table">{"".join(rows)}</table></div>')
-
-
-def journal_kinds() -> dict[str, str]:
-    """Every journal kind and its German word: ``{"auflösung": "Auflösung", …}``."""
-    return {key[len(_KIND):]: word for key, word in labels(_KIND).items()}
-
-
-def kind_label(kind: str) -> str:
-    """The German word for a journal kind; a kind the catalogue does not know as it is."""
-    return journal_kinds().get(kind, kind)
 
 
 _JOURNAL_COLUMNS = ("journal.col_seq", "journal.col_kind", "journal.col_encounter", "journal.col_text")

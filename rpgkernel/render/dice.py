@@ -203,14 +203,9 @@ def rolls_html(rolls: Rolls) -> str:
 
 
 # -- distributions ------------------------------------------------------------
-def dist_summary(d: Dist) -> str:
-    return t("dist.summary", expr=d.label or t("dist.unnamed"), low=integer(d.min), high=integer(d.max),
-             mean=number(d.mean), sd=number(d.sd))
-
-
 def dist_text(d: Dist) -> str:
     """Summary line plus a table of P(=), P(≥), P(≤) for short distributions."""
-    lines = [dist_summary(d)]
+    lines = [d.summary()]
     if d.max - d.min < _TABLE_ROWS:
         values = [integer(v) for v in range(d.min, d.max + 1)]
         wide = max(6, *(len(v) for v in values))
@@ -223,7 +218,7 @@ def dist_text(d: Dist) -> str:
 
 def dist_html(d: Dist) -> str:
     return (style() + '<div class="rpgk-card rpgk-dist">'
-            f'<div class="rpgk-head">{html.escape(dist_summary(d))}</div>'
+            f'<div class="rpgk-head">{html.escape(d.summary())}</div>'
             + chart_svg(d) + "</div>")
 
 

@@ -34,6 +34,7 @@ from ..messages import t
 from ..numerals import integer
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
+from ..rules.wording import journal_line, preview_lines
 from ..state import model
 from ..state.campaign import write_sheet
 from ..state.transaction import CampaignError, Transaction, condition_record
@@ -552,13 +553,11 @@ class _Cell:
         self._event(res, pending)
 
     def _event(self, res: Resolution, pending: str | None) -> None:
-        from ..render import resolution_summary
-        from ..render.resolution import preview_lines
         figures = list(dict.fromkeys(res.actors + res.targets))
         extra = {"pending": pending} if pending else {}
         # the preview as the card shows it: a distribution's every value would make the entry huge
         data = {**_plain(replace(res, preview=None).to_dict()), "preview": preview_lines(res.preview)}
-        self.work.event(KIND, resolution_summary(res), figures, self.work.state["active_encounter"],
+        self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
                         **data, **extra)
 
     def store_open(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import RpgError
 from ..messages import t
+from ..state import rulebook
 from .base import Ruleset
 from .sheet import Sheet
 
@@ -47,6 +48,8 @@ def get(key: str | None) -> Ruleset:
         raise RulesetError(t("rpg.unknown_ruleset", key=key, known=", ".join(rulesets())))
     return _ENGINES.get(key or "", _FREE)
 
+
+rulebook.use(get)  # the campaign state finds rulesets here
 
 # engines register themselves on import
 from . import bastionland  # noqa: E402,F401

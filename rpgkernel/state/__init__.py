@@ -15,7 +15,8 @@ from .events import Event, new_tx
 from .journal import Journal
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore
-from .store import MAX_EVENT_BYTES, Store, open_store
+from .opening import open_store
+from .store import MAX_EVENT_BYTES, Store
 
 __all__ = ["MAX_EVENT_BYTES", "Campaign", "CampaignDamaged", "CampaignError", "Damage", "Encounter", "Event",
            "Figure", "Journal",

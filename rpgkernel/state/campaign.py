@@ -23,15 +23,16 @@ import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from .. import rules
+from .rulebook import rulebook
 from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
 from . import model
 from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
-from .journal import Journal
-from .store import Store, open_store
+from .journal import Journal, kind_label
+from .opening import open_store
+from .store import Store
 from .transaction import CampaignError, Transaction, check_name, condition_record, retrying
 from .views import Encounter, Figure
 
@@ -271,7 +272,7 @@ class Campaign:
 
     @retrying
     def set_ruleset(self, key: str | None) -> None:
-        rules.get(key)
+        rulebook(key)
         with self.transaction() as tx:
             tx.set(["settings", "ruleset"], key)
             tx.event("einstellung", t("journal.ruleset", key=key or "–"))
@@ -306,7 +307,7 @@ class Campaign:
     def _new_figure(self, name: str, sheet: Mapping[str, Any] | None, ruleset: str | None,
                     resources: Mapping[str, int] | None,
                     conditions: Mapping[str, Any] | None) -> dict[str, Any]:
-        engine = rules.get(ruleset)
+        engine = rulebook(ruleset)
         checked = engine.sheet.validate(sheet or {})
         res = engine.resources(checked)
         for key, value in (resources or {}).items():
@@ -474,7 +475,6 @@ class Campaign:
         entry = entries[-1]
         first, last = entry["first"], entry["last"]
         events = [e for e in self.store.events(after=first - 1, limit=last - first + 1) if e.tx == entry["tx"]]
-        from ..render.campaign import kind_label
         with self.transaction() as tx:
             tx.extend(transform([c for e in events for c in e.data.get("changes", ())]))
             tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo",
@@ -496,7 +496,7 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
     """Replace the sheet of the figure at ``path`` in ``tx`` (see ``Campaign.set_sheet``):
     validated by its ruleset, derived resources following, journalled as ``bogen``."""
     fig = model.figure(tx.state, path)
-    engine = rules.get(fig.get("ruleset"))
+    engine = rulebook(fig.get("ruleset"))
     new, old = engine.sheet.validate(sheet), fig.get("sheet", {})
     gone = object()
     changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]

@@ -9,8 +9,10 @@ from typing import Any
 
 from ..display import Shown
 from ..errors import RpgError
-from ..messages import t
+from ..messages import labels, t
 from .store import Store
+
+_KIND = "journal.kind_"   # catalogue prefix of the journal kinds' German words
 
 
 class Journal(Shown, tuple):
@@ -43,4 +45,11 @@ class Journal(Shown, tuple):
         return pd.DataFrame(rows, columns=["seq", "at", "tx", "kind", "text", "encounter", "figures", "data"])
 
 
+def journal_kinds() -> dict[str, str]:
+    """Every journal kind and its German word: ``{"auflösung": "Auflösung", …}``."""
+    return {key[len(_KIND):]: word for key, word in labels(_KIND).items()}
 
+
+def kind_label(kind: str) -> str:
+    """The German word for a journal kind; a kind the catalogue does not know as it is."""
+    return journal_kinds().get(kind, kind)

@@ -35,7 +35,8 @@ from . import address, model
 from . import changes as ch
 from .damage import EVENTS, SNAPSHOTS, Damage
 from .events import Event, new_tx
-from .store import check_name, now, open_store
+from .opening import open_store
+from .store import check_name, now
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -78,7 +79,6 @@ def export(campaign: Campaign, target: str | os.PathLike[str]) -> Exported:
 
 
 def _to_campaign(campaign: Campaign, target: str) -> Exported:
-    from .campaign import Campaign
     source = campaign.store
     campaign.refresh()
     known = copy.deepcopy(campaign._state)
@@ -110,7 +110,7 @@ def _to_campaign(campaign: Campaign, target: str) -> Exported:
     store = open_store(target, source.campaign)
     try:
         store.restore(kept)
-        copied = Campaign(store)  # folds it as anyone who opens it will, and keeps a snapshot
+        copied = type(campaign)(store)  # folds it as anyone who opens it will, and keeps a snapshot
         if _without_seq(copied._state) != _without_seq(known):
             raise RuntimeError("the exported journal does not fold to the state of its source")
         shown = store.where

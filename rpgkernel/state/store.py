@@ -1,6 +1,6 @@
 """The journal store: an append-only event log per campaign, plus snapshots.
 
-``open_store(path_or_url)`` gives a ``SQLiteStore`` for a file path (the
+``open_store(path_or_url)`` (``opening.py``) gives a ``SQLiteStore`` for a file path (the
 default; created if missing) or a ``PostgresStore`` for a ``postgresql://``
 URL (several campaigns may share one database). Both keep the same schema
 (``schema.py``) and the same guarantees:
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import threading
 import zlib
 from abc import ABC, abstractmethod
@@ -39,7 +38,6 @@ from typing import Any
 
 from ..errors import StoreConflict, StoreError
 from ..messages import t
-from . import address
 from .damage import EVENTS, FILE, HEADS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 
@@ -55,30 +53,6 @@ KEEP_SNAPSHOTS = 2                 # snapshots kept per campaign (the latest rea
 
 DEFAULT_CAMPAIGN = "default"
 NO_SUMS = 2**62                    # checked_from of a store without checksums (schema < 3)
-
-
-def open_store(path_or_url: str | os.PathLike[str], campaign: str | None = None, **options: Any) -> Store:
-    """Open (or create) the store of ``campaign`` at ``path_or_url``.
-
-    A ``postgresql://`` (or ``postgres://``) URL selects PostgreSQL; anything
-    else without a URL scheme is a SQLite file path. ``campaign`` defaults to
-    the file's campaign (SQLite) or ``"default"`` (PostgreSQL). With
-    ``read_only=True`` nothing is created, migrated or written, and damage is
-    listed instead of refused.
-    """
-    if not isinstance(path_or_url, (str, os.PathLike)):
-        raise StoreError(t("store.unknown_scheme", where=repr(path_or_url)))
-    target = os.fspath(path_or_url)
-    if not isinstance(target, str) or not address.is_url(target):
-        if isinstance(target, str) and address.looks_like_conninfo(target):
-            raise StoreError(t("store.conninfo", where=address.shown(target)))
-        from .sqlite import SQLiteStore
-        return SQLiteStore(target, campaign, **options)
-    scheme = target.split(":", 1)[0].lower()
-    if scheme in ("postgresql", "postgres"):
-        from .postgres import PostgresStore
-        return PostgresStore(target, campaign, **options)
-    raise StoreError(t("store.unknown_scheme", where=address.shown(target)))
 
 
 class Unreadable(Exception):

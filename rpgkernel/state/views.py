@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .. import rules
+from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
 from . import model
@@ -91,7 +91,7 @@ class Encounter(Shown):
     @retrying
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
-        parts = rules.get(self._data["ruleset"]).segments
+        parts = rulebook(self._data["ruleset"]).segments
         if parts is None:
             raise CampaignError(t("campaign.no_segments"))
         if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
@@ -175,7 +175,7 @@ class Encounter(Shown):
         state = tx.state
         names = list(state["encounters"][self.name]["combatants"])
         combatants = {n: model.seen_by_rules(state, n, self.name) for n in names}
-        engine = rules.get(state["encounters"][self.name]["ruleset"])
+        engine = rulebook(state["encounters"][self.name]["ruleset"])
         rolled: dict[str, Any] = {}
         if order is None:
             roller = Roller(dice=dice, rng=rng)   # the rolls, then any roll-off of ties
@@ -240,7 +240,7 @@ class Encounter(Shown):
             tx.extend(model.tick(tx.state, self.name, "round_end", None))
             tx.add(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
-            if new_initiative or rules.get(data["ruleset"]).initiative_each_round:
+            if new_initiative or rulebook(data["ruleset"]).initiative_each_round:
                 order, rolled = self._initiative(tx, None, rolls, None, dice)
                 self._initiative_event(tx, order, rolled)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))

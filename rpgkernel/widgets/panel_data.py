@@ -10,8 +10,8 @@ from typing import Any, Mapping
 
 from ..dice import Dist
 from ..messages import t
-from ..render.campaign import kind_label
-from ..render.resolution import effect_text, preview_lines
+from ..state.journal import kind_label
+from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import model
 from .chart import chart_data

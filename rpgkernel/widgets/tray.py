@@ -17,7 +17,7 @@ from ..dice.roll import roll as roll_expr
 from ..errors import GivenDiceError, RpgError
 from ..messages import t
 from ..render.base import integer
-from ..render.dice import Odds, dist_summary, odds, result_word, roll_parts, rolls_frame
+from ..render.dice import Odds, odds, result_word, roll_parts, rolls_frame
 from ..session import Session, current
 from .base import Widget
 from .chart import VIEWS, DistributionChart, chart_data
@@ -182,7 +182,7 @@ def view_bundle(obj: Roll | Rolls | Dist) -> tuple[dict[str, Any], dict[str, Any
     """
     own = obj._repr_mimebundle_()
     data, meta = own if isinstance(own, tuple) else (own, {})
-    widget = DistributionChart(obj, title=dist_summary(obj)) if isinstance(obj, Dist) else RollCard(obj)
+    widget = DistributionChart(obj, title=obj.summary()) if isinstance(obj, Dist) else RollCard(obj)
     view, view_meta = widget._repr_mimebundle_()
     return ({**data, WIDGET_VIEW: view[WIDGET_VIEW]},
             {**meta, **{k: v for k, v in view_meta.items() if k == WIDGET_VIEW}})

@@ -1,0 +1,43 @@
+"""What the campaign state asks of a ruleset, and where it finds one.
+
+The state never imports the rules: the rules layer registers its lookup
+(``use``) when it is imported, as the session gives the dice their stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Protocol
+
+
+class SheetCheck(Protocol):
+    def validate(self, sheet: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+class Rulebook(Protocol):
+    """The part of a ruleset the state uses: sheets, resources, segments and initiative."""
+
+    key: str
+    sheet: SheetCheck
+    segments: int | None
+    initiative_each_round: bool
+
+    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]: ...
+
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]: ...
+
+    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
+                         rolls: Mapping[str, int], roller: Any = None) -> list[str]: ...
+
+
+_lookup: list[Callable[[str | None], Rulebook]] = []
+
+
+def use(lookup: Callable[[str | None], Rulebook]) -> None:
+    """Find rulesets through ``lookup`` (a key, or None for play without a ruleset)."""
+    _lookup[:] = [lookup]
+
+
+def rulebook(key: str | None) -> Rulebook:
+    """The ruleset for ``key``; its lookup raises for an unknown key."""
+    return _lookup[0](key)

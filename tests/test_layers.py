@@ -1,0 +1,150 @@
+"""The package's layers point one way: an import graph read from the source (module-level and
+function-level imports; ``if TYPE_CHECKING:`` blocks are not imports at run time)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rpgkernel"
+
+#: floor of each top-level part; a module may import its own floor and those below.
+#: Everything not named (session, magics, widgets, server, ...) sits above the render floor.
+FLOORS = {"errors": 0, "numerals": 0, "messages": 0, "display": 0, "assets": 0,
+          "dice": 1, "state": 2, "rules": 3, "resolve": 4, "render": 5}
+TOP = 6
+FRONT_ENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
+
+#: cycles still to be taken apart (each a sorted tuple of modules); the list may only shrink
+KNOWN_CYCLES: set[tuple[str, ...]] = {
+    ("rpgkernel.rules", "rpgkernel.rules.adz", "rpgkernel.rules.adz.combat", "rpgkernel.rules.adz.core",
+     "rpgkernel.rules.adz.damage", "rpgkernel.rules.adz.data", "rpgkernel.rules.adz.magic",
+     "rpgkernel.rules.adz.sheet", "rpgkernel.rules.adz.verbs", "rpgkernel.rules.bastionland",
+     "rpgkernel.rules.kampfwerte", "rpgkernel.rules.midgard", "rpgkernel.rules.osr"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement outside ``if TYPE_CHECKING:`` blocks."""
+    found = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo += node.orelse
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        todo += ast.iter_child_nodes(node)
+    return found
+
+
+def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """module -> package modules it imports; module -> other top-level packages it imports."""
+    modules = _modules()
+    inside: dict[str, set[str]] = {m: set() for m in modules}
+    outside: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif node.level:
+                base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                targets = [node.module or ""]
+            for target in targets:
+                if not target.startswith("rpgkernel"):
+                    outside[name].add(target.split(".")[0])
+                    continue
+                while target not in modules:
+                    target = target.rpartition(".")[0]
+                if target != name:
+                    inside[name].add(target)
+    return inside, outside
+
+
+def _floor(module: str) -> int:
+    parts = module.split(".")
+    return TOP + 1 if len(parts) == 1 else FLOORS.get(parts[1], TOP)
+
+
+def _cycles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
+    """The strongly connected parts of more than one module (Tarjan, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = set()
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, todo = work[-1]
+            nxt = next(todo, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.add(tuple(sorted(part)))
+    return found
+
+
+def test_no_module_imports_a_higher_floor():
+    inside, _ = _graph()
+    upward = sorted((a, b) for a, targets in inside.items() for b in targets if _floor(b) > _floor(a))
+    assert upward == []
+
+
+def test_the_import_cycles_are_only_those_still_to_be_taken_apart():
+    inside, _ = _graph()
+    assert _cycles(inside) == KNOWN_CYCLES
+
+
+def test_the_graph_sees_what_it_must():
+    """The reader is itself checked: a known arrow, a function-level import, a cycle it is shown."""
+    inside, outside = _graph()
+    assert "rpgkernel.state.opening" in inside["rpgkernel.state.campaign"]
+    assert "rpgkernel.rules.wording" in inside["rpgkernel.render.resolution"]
+    assert "rpgkernel.dice.roll" in inside["rpgkernel.state.views"]          # imported inside a function
+    assert "rpgkernel.state.campaign" not in inside["rpgkernel.state.views"]  # only under TYPE_CHECKING
+    assert "IPython" in outside["rpgkernel.magics"]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
+    assert _floor("rpgkernel.dice.roll") < _floor("rpgkernel.state.campaign") < _floor("rpgkernel.render.base")
+
+
+def test_engines_and_values_import_no_front_end():
+    _, outside = _graph()
+    for module, packages in outside.items():
+        if _floor(module) < TOP:
+            assert not packages & set(FRONT_ENDS), (module, packages)
