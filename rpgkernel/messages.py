@@ -483,6 +483,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rpg.rulesets": "Regelwerke",
         "rpg.implemented": "verfügbar",
         "rpg.not_implemented": "noch nicht umgesetzt",
+        "rules.bad_file": "Die Datei {path} lässt sich nicht lesen: {reason}.",
         "rpg.unknown_ruleset": "Unbekanntes Regelwerk {key!r}. Bekannt sind: {known}.",
         "rpg.unknown_word": "Unbekanntes Regelwerk oder unbekannter Befehl {word!r}. Regelwerke: {rulesets}; Befehle: {commands}.",
         "rpg.unknown_language": "Unbekannte Sprache {lang!r}. Verfügbar: {known}.",

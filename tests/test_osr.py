@@ -409,7 +409,8 @@ def test_settings_for_one_encounter_only(camp):
     osr.einrichten(ueberrascht_bis=4, kampagne=camp, begegnung="Höhle")
     assert _p_surprised(camp) == 4 / 6                         # the encounter's over the campaign's
     camp.new_encounter("Gasse")
-    assert osr.aus_daten({"osr": camp.data("osr", encounter="Gasse")}).ueberrascht_bis == 1
+    assert osr.EINSTELLUNGEN.kept_in(camp, "Gasse").ueberrascht_bis == 1
+    assert osr.EINSTELLUNGEN.kept_in(camp, "Höhle").ueberrascht_bis == 4
     camp.encounters["Höhle"].activate()
     camp.set_data("osr", None, encounter="Höhle")
     assert _p_surprised(camp) == 1 / 6

@@ -385,7 +385,7 @@ def _records(state: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any
     return out
 
 
-def _request(state: dict[str, Any], verb: Verb, actors: list[str], targets: list[str],
+def _request(engine: Ruleset, state: dict[str, Any], verb: Verb, actors: list[str], targets: list[str],
              options: dict[str, Any], roller: Roller | None,
              decisions: dict[str, list[dict[str, Any]]] | None = None) -> Request:
     named = [v for k, v in options.items() if verb.options.get(k) == "name"]
@@ -393,7 +393,7 @@ def _request(state: dict[str, Any], verb: Verb, actors: list[str], targets: list
                 for n in (*x.get("figures", ()), *x.get("targets", ()))]
     figures = _records(state, list(dict.fromkeys(actors + targets + named + deciders)))
     return Request([figures[n] for n in actors], [figures[n] for n in targets], dict(options), roller,
-                   decisions or {}, figures, model.data(state))
+                   decisions or {}, figures, model.data(state), engine.settings)
 
 
 def _call(func: Callable[[Request], Any], request: Request, cmd: Command) -> Any:
@@ -433,13 +433,14 @@ def _preview(line: _Line, engine: Ruleset, state: dict[str, Any]) -> Resolution:
         return res
     assert verb.procedure is not None
     try:
-        _call(verb.procedure, _request(state, verb, line.actors, line.targets, line.options, _Unrolled()), line.cmd)
+        unrolled = _request(engine, state, verb, line.actors, line.targets, line.options, _Unrolled())
+        _call(verb.procedure, unrolled, line.cmd)
     except _FirstDie:
         pass
     if verb.preview is None:
         res.step(t("resolve.no_preview", verb=verb.name))
     else:
-        request = _request(state, verb, line.actors, line.targets, line.options, None)
+        request = _request(engine, state, verb, line.actors, line.targets, line.options, None)
         res.preview = _call(verb.preview, request, line.cmd)
         res.step(t("resolve.preview_only"))
     return res
@@ -467,7 +468,8 @@ class _Cell:
             self.choose(line)
             return
         self.flush()
-        request = _request(self.work.state, line.verb, line.actors, line.targets, line.options, self.roller)
+        request = _request(self.engine, self.work.state, line.verb, line.actors, line.targets, line.options,
+                           self.roller)
         mark = self.roller.mark()
         res = _call(line.verb.procedure, request, line.cmd)
         faces = self.roller.since(mark)
@@ -507,7 +509,7 @@ class _Cell:
         decisions = {k: list(v) for k, v in rec["decisions"].items()}
         for choice in rec["choices"]:
             decisions[choice["key"]] = decisions.get(choice["key"], []) + p.decisions.get(choice["key"], [])
-        request = _request(self.work.state, verb, rec["actors"], rec["targets"], rec["options"],
+        request = _request(self.engine, self.work.state, verb, rec["actors"], rec["targets"], rec["options"],
                            self.roller, _plain(decisions))
         self.roller.replay(rec["faces"])
         mark = self.roller.mark()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .settings import Settings
 from .sheet import Sheet
 
 
@@ -27,6 +28,8 @@ class Ruleset:
     verbs: Mapping[str, Any] = {}
     #: whether initiative is determined anew at the start of every round
     initiative_each_round: bool = False
+    #: the GM's settings (``rules.settings``), None for a ruleset without any
+    settings: Settings[Any] | None = None
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""

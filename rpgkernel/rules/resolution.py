@@ -16,8 +16,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..dice import Dist, Roll
+from ..dice.roll import Roller
 from ..display import Shown
 from ..messages import t
+from .figure import Figure, view
+from .settings import Settings
 
 
 @dataclass(frozen=True)
@@ -145,15 +148,16 @@ def _plain(value: Any) -> Any:
 class Request:
     """What a ``%%resolve`` line (or a widget click) asks of a procedure.
 
-    ``actors`` and ``targets`` are the figures' campaign records (read-only);
-    ``figures`` every record the line names (actors, targets, name options);
-    ``options`` the line's options, already checked against the verb
-    ("dice": the expression text, "pool": a list of single dice such as
-    ["W8", "W6"], "int": an int, "text"/"name": a str, "flag": True);
-    ``roller`` the dice (None for a preview).
+    ``actors`` and ``targets`` are the figures (read-only views of their
+    campaign records, ``rules.figure``); ``figures`` every figure the line
+    names (actors, targets, name options); ``options`` the line's options,
+    already checked against the verb ("dice": the expression text, "pool": a
+    list of single dice such as ["W8", "W6"], "int": an int, "text"/"name": a
+    str, "flag": True); ``roller`` the dice (None for a preview).
 
     ``data`` is the GM's data (tables, maps) the active encounter sees
-    (``Campaign.set_data``), read-only.
+    (``Campaign.set_data``), read-only; ``settings`` the ruleset's GM settings
+    built from it (``Ruleset.settings``), checked once.
 
     ``decisions`` is empty on the first run: a procedure with decisions to
     take after the roll lists them as ``choices`` and stays open. When a
@@ -164,13 +168,26 @@ class Request:
     declined. It may then close, or offer further choices.
     """
 
-    actors: list[dict[str, Any]]
-    targets: list[dict[str, Any]]
+    actors: list[Figure]
+    targets: list[Figure]
     options: dict[str, Any]
-    roller: Any
+    roller: Roller | None
     decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
     data: Mapping[str, Any] = field(default_factory=dict)
+    kept: Settings[Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.actors = [view(f) for f in self.actors]
+        self.targets = [view(f) for f in self.targets]
+        self.figures = {k: view(f) for k, f in self.figures.items()}
+
+    @property
+    def settings(self) -> Any:
+        """The ruleset's GM settings in ``data`` (its defaults where the GM kept none)."""
+        if self.kept is None:
+            raise TypeError("this ruleset has no settings")
+        return self.kept.of(self.data)
 
 
 @dataclass(frozen=True)

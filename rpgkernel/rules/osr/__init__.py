@@ -2,8 +2,8 @@
 
 Procedures read figures (``sheet``, ``resources``, ``conditions``, ``side``),
 roll through a ``Roller`` and return a ``Resolution``; they change nothing
-themselves; the GM's settings come from the campaign (``Request.data``,
-``core.aus_daten``). Modules: ``core`` (settings, weapons, hit dice, the roll needed),
+themselves; the GM's settings come from the campaign (``Request.settings``,
+``EINSTELLUNGEN``). Modules: ``core`` (settings, weapons, hit dice, the roll needed),
 ``initiative`` (surprise, side initiative), ``angriff`` (attacks, modifiers,
 fleeing, previews), ``aktionen`` (declared actions, spells, breaking free),
 ``rettung`` (saving throws); ``data/`` holds the seed's hit-dice table, the
@@ -31,19 +31,18 @@ from .aktionen import (
 )
 from .angriff import angriff, erstschlag, fliehen, plan, vorschau
 from .core import (
+    EINSTELLUNGEN,
     SEGMENTE,
     Einstellungen,
     OsrError,
     Waffe,
     angriffsstufe,
-    aus_daten,
     einrichten,
     matrix_laden,
     mindestwurf,
     p_treffer,
     rettung_laden,
     schaden_dist,
-    standard,
     stufe_aus_tw,
     waffe,
     zauberstufe,
@@ -60,6 +59,7 @@ from .initiative import (
 from .rettung import rettungsstufe, rettungswurf, rettungsziel
 
 __all__ = [
+    "EINSTELLUNGEN",
     "VERBS",
     "Einstellungen",
     "Osr",
@@ -68,7 +68,6 @@ __all__ = [
     "abwarten",
     "angriff",
     "angriffsstufe",
-    "aus_daten",
     "einrichten",
     "erstschlag",
     "fliehen",
@@ -88,7 +87,6 @@ __all__ = [
     "rueckzug",
     "schaden_dist",
     "seiteninitiative",
-    "standard",
     "stemmen",
     "stufe_aus_tw",
     "ueberraschung",
@@ -106,6 +104,7 @@ class Osr(Ruleset):
     title = "OSR – Kampf"
     segments = SEGMENTE
     initiative_each_round = True
+    settings = EINSTELLUNGEN
     sheet = Sheet({
         "stufe": Field("int", "Stufe (Charaktere)", 0, 40),
         "tw": Field("text", "Trefferwürfel (Monster), z. B. '1+1', '4', '1-1'"),
@@ -161,7 +160,7 @@ class Osr(Ruleset):
         """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
         the GM's settings in ``data``."""
         figures = [{**c, "name": n} for n, c in combatants.items()]
-        res, rolls = wuerfeln(figures, roller, aus_daten(data or {}))
+        res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
@@ -174,23 +173,23 @@ class Osr(Ruleset):
 # -- %%resolve verbs: Request -> Resolution ------------------------------------
 
 def _angriff(req: Request) -> Resolution:
-    return angriff(req.actors[0], req.targets, req.roller, req.options, aus_daten(req.data))
+    return angriff(req.actors[0], req.targets, req.roller, req.options, req.settings)
 
 
 def _angriff_vorschau(req: Request) -> Any:
-    return vorschau(req.actors[0], req.targets, req.options, aus_daten(req.data))
+    return vorschau(req.actors[0], req.targets, req.options, req.settings)
 
 
 def _ringen(req: Request) -> Resolution:
-    return angriff(req.actors[0], req.targets, req.roller, {**req.options, "ringen": True}, aus_daten(req.data))
+    return angriff(req.actors[0], req.targets, req.roller, {**req.options, "ringen": True}, req.settings)
 
 
 def _ringen_vorschau(req: Request) -> Any:
-    return vorschau(req.actors[0], req.targets, {**req.options, "ringen": True}, aus_daten(req.data))
+    return vorschau(req.actors[0], req.targets, {**req.options, "ringen": True}, req.settings)
 
 
 def _fliehen(req: Request) -> Resolution:
-    return fliehen(req.actors[0], req.targets, req.roller, aus_daten(req.data))
+    return fliehen(req.actors[0], req.targets, req.roller, req.settings)
 
 
 _PROZENT = (0, 100)   # W%: Deckung, Tarnung, Tötungschance, Losreißen
@@ -210,18 +209,18 @@ VERBS = {
                    bounds=_ANGRIFF_GRENZEN),
     "fliehen": Verb("fliehen", _fliehen, "Aus dem Kampf fliehen: jeder Gegner greift sofort mit +4 an",
                     ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
-                    preview=lambda r: fliehen(r.actors[0], r.targets, None, aus_daten(r.data)).preview
+                    preview=lambda r: fliehen(r.actors[0], r.targets, None, r.settings).preview
                     if r.targets else None),
-    "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, aus_daten(r.data),
+    "überraschung": Verb("überraschung", lambda r: ueberraschung(r.actors, r.roller, r.settings,
                                                                 r.options.get("bis")),
                          "Überraschung: 1W6 je Seite, überrascht bei 1–2", ("surprise",), options={"bis": "int"},
                          example='überraschung Hauptmann, "Goblin 1"', bounds={"bis": (0, 6)},
-                         preview=lambda r: ueberraschung(r.actors, None, aus_daten(r.data),
+                         preview=lambda r: ueberraschung(r.actors, None, r.settings,
                                                          r.options.get("bis")).preview),
-    "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, aus_daten(r.data)),
+    "initiative": Verb("initiative", lambda r: seiteninitiative(r.actors, r.roller, r.settings),
                        "Initiative: 1W6 je Seite, Segment nach dem Wurf der anderen Seite", ("init",),
                        example='initiative Hauptmann, "Goblin 1"',
-                       preview=lambda r: seiteninitiative(r.actors, None, aus_daten(r.data)).preview),
+                       preview=lambda r: seiteninitiative(r.actors, None, r.settings).preview),
     "vorrücken": Verb("vorrücken", lambda r: vorruecken(r.actors[0], r.targets),
                       "Vorsichtig vorrücken: kein Angriff, der Gegner auch nicht", ("advance",), "optional",
                       example='vorrücken Hauptmann -> "Goblin 1"', actors="one"),
@@ -246,12 +245,12 @@ VERBS = {
                     example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one",
                     bounds={"segment": (1, SEGMENTE), "zeit": (0, 1000)}),
     "rettungswurf": Verb("rettungswurf", lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), r.roller,
-                                                                aus_daten(r.data), r.options.get("bonus", 0)),
+                                                                r.settings, r.options.get("bonus", 0)),
                          "Rettungswurf nach der Tabelle der Spielleitung (W20 ≥ Wert der Kategorie)", ("save",),
                          options={"kategorie": "text", "bonus": "int"},
                          example="rettungswurf Ork kategorie=Gift", actors="one",
                          preview=lambda r: rettungswurf(r.actors[0], r.options.get("kategorie"), None,
-                                                        aus_daten(r.data), r.options.get("bonus", 0)).preview),
+                                                        r.settings, r.options.get("bonus", 0)).preview),
     "losreißen": Verb("losreißen", lambda r: losreissen(r.actors[0], r.options.get("chance", 0), r.roller),
                       "Sich aus dem Griff befreien (Chance nach relativer Stärke, W%)", ("break",),
                       options={"chance": "int"}, example='losreißen "Goblin 2" chance=30', actors="one",

@@ -6,25 +6,23 @@ saving-throw tables are GM data (``data/angriffsmatrix.yaml`` and
 ``data/rettungswuerfe.yaml`` are examples); the hit-dice table is the seed's
 (``data/trefferwuerfel.yaml``). The GM's settings live in the campaign (data
 ``osr``, see ``Campaign.set_data``): ``einrichten`` checks them and puts them
-there, the verbs read them from ``Request.data`` (``aus_daten``); without any,
-the defaults hold (``standard``).
+there, the verbs read them as ``Request.settings`` (``EINSTELLUNGEN.of`` of the
+campaign's data); without any, the defaults hold (``EINSTELLUNGEN.defaults()``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from ...dice import Dist, dist
 from ...errors import DiceSyntaxError, RpgError
 from ...messages import t
+from ..errors import RulesError, read_yaml
+from ..settings import Settings
 from ..sheet import SheetError
 
 DATA = Path(__file__).with_name("data")
@@ -38,7 +36,7 @@ _LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
 _TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
 
 
-class OsrError(RpgError, ValueError):
+class OsrError(RulesError):
     """An action or value the seed does not allow."""
 
 
@@ -46,13 +44,6 @@ class OsrError(RpgError, ValueError):
 
 DATEN = "osr"        # the name of the GM's settings among the campaign's data
 TEILE = ("ueberrascht_bis", "gleichstand", "rk_aufsteigend", "matrix", "rettungswuerfe")
-
-
-def _lesen(path: Path, fehler: str) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        raise OsrError(t(fehler, path=str(path))) from None
 
 
 def _zeilen(zeilen: Any, breite: int) -> list[tuple[int, int, list[int]]]:
@@ -93,13 +84,13 @@ def rettung_pruefen(data: Any, where: str) -> dict[str, Any]:
 def matrix_laden(path: str | Path | None = None) -> dict[str, Any]:
     """The attack matrices: the example (data/angriffsmatrix.yaml) or the GM's file, checked."""
     src = Path(path) if path else DATA / "angriffsmatrix.yaml"
-    return matrix_pruefen(_lesen(src, "osr.bad_matrix"), str(src))
+    return matrix_pruefen(read_yaml(src, OsrError, "osr.bad_matrix"), str(src))
 
 
 def rettung_laden(path: str | Path | None = None) -> dict[str, Any]:
     """The saving-throw tables: the example (data/rettungswuerfe.yaml) or the GM's file, checked."""
     src = Path(path) if path else DATA / "rettungswuerfe.yaml"
-    return rettung_pruefen(_lesen(src, "osr.bad_saves"), str(src))
+    return rettung_pruefen(read_yaml(src, OsrError, "osr.bad_saves"), str(src))
 
 
 def _als_daten(checked: Mapping[str, Any], spalten: str, tabellen: str) -> dict[str, Any]:
@@ -129,29 +120,19 @@ def _werte_pruefen(ueberrascht_bis: Any, gleichstand: Any, rk_aufsteigend: Any) 
         raise OsrError(t("osr.bad_ascending", value=repr(rk_aufsteigend)[:40]))
 
 
-@lru_cache(maxsize=1)
-def standard() -> Einstellungen:
-    """The shipped defaults: surprised on 1-2, ties simultaneous, descending AC, the example tables."""
-    return Einstellungen()
-
-
-def aus_daten(data: Mapping[str, Any]) -> Einstellungen:
-    """The settings the GM's data (``Request.data``, ``Campaign.data``) holds, checked; the defaults without."""
-    kept = data.get(DATEN)
-    return standard() if kept is None else _bauen(json.dumps(kept, sort_keys=True))
-
-
-@lru_cache(maxsize=16)
-def _bauen(text: str) -> Einstellungen:
-    kept = json.loads(text)
+def _bauen(kept: Any) -> Einstellungen:
+    """The settings of the GM's kept data (``{}``: the defaults), checked."""
     if not isinstance(kept, dict) or set(kept) - set(TEILE):
         raise OsrError(t("osr.bad_kept_data", name=DATEN, known=", ".join(TEILE)))
-    werte = {k: kept.get(k, getattr(standard(), k)) for k in TEILE[:3]}
+    werte = {f.name: kept.get(f.name, f.default) for f in fields(Einstellungen)[:3]}
     _werte_pruefen(**werte)
     where = t("osr.kept_source", name=DATEN)
     matrix = matrix_pruefen(kept["matrix"], where) if "matrix" in kept else matrix_laden()
     rettung = rettung_pruefen(kept["rettungswuerfe"], where) if "rettungswuerfe" in kept else rettung_laden()
     return Einstellungen(**werte, matrix=matrix, rettung=rettung)
+
+
+EINSTELLUNGEN = Settings(DATEN, _bauen)
 
 
 def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
@@ -171,10 +152,7 @@ def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", r
         kept["matrix"] = _als_daten(matrix_laden(matrix), "rk", "matrizen")
     if rettungswuerfe is not None:
         kept["rettungswuerfe"] = _als_daten(rettung_laden(rettungswuerfe), "kategorien", "tabellen")
-    cfg = aus_daten({DATEN: kept})
-    if kampagne is not None:
-        kampagne.set_data(DATEN, kept, encounter=begegnung)
-    return cfg
+    return EINSTELLUNGEN.keep(kept, kampagne, begegnung)
 
 
 # -- figures -------------------------------------------------------------------
@@ -286,7 +264,7 @@ def _tw_schluessel(text: str) -> tuple[int, int]:
 
 
 def _tw_tabelle() -> list[tuple[tuple[int, int], int]]:
-    data = yaml.safe_load((DATA / "trefferwuerfel.yaml").read_text(encoding="utf-8"))
+    data = read_yaml(DATA / "trefferwuerfel.yaml", OsrError)
     return [(_tw_schluessel(tw), int(stufe)) for tw, stufe in data["stufen"]]
 
 

@@ -1,0 +1,95 @@
+"""A figure as a ruleset reads it: a read-only view of its campaign record.
+
+Procedures get figures as views (``Request.actors``, ``targets``, ``figures``);
+what a sheet holds, what a resource stands at and which conditions apply is
+asked through one set of accessors, never by indexing the record's layout.
+A view is also a read-only mapping of the record, for the engines not yet
+moved onto the accessors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource's standing: ``value`` of ``max`` (GD 3/6, LP 12/15)."""
+
+    value: int
+    max: int
+
+
+class Figure(Mapping[str, Any]):
+    """The read-only view of one figure's record (a character, or a combatant of an encounter)."""
+
+    __slots__ = ("_record",)
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        self._record = record
+
+    # -- the record's parts -------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._record["name"]
+
+    @property
+    def ruleset(self) -> str | None:
+        return self._record.get("ruleset")
+
+    @property
+    def side(self) -> str:
+        """The side in the active encounter ("" for none)."""
+        return self._record.get("side") or ""
+
+    @property
+    def sheet(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._record.get("sheet") or {})
+
+    @property
+    def conditions(self) -> Mapping[str, Mapping[str, Any]]:
+        """Condition name -> its record (rounds left, when it ends)."""
+        return MappingProxyType(self._record.get("conditions") or {})
+
+    @property
+    def resources(self) -> Mapping[str, Resource]:
+        return MappingProxyType({k: Resource(v["value"], v["max"])
+                                 for k, v in (self._record.get("resources") or {}).items()})
+
+    # -- the accessors every ruleset uses -----------------------------------------
+    def value(self, key: str, default: Any = 0) -> Any:
+        """The sheet value ``key``; ``default`` where the sheet has none (or None)."""
+        found = self.sheet.get(key)
+        return default if found is None else found
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    def resource(self, key: str) -> Resource | None:
+        return self.resources.get(key)
+
+    def current(self, key: str, default: int = 0) -> int:
+        """The value a resource stands at; ``default`` for a figure without it."""
+        found = self.resource(key)
+        return default if found is None else found.value
+
+    # -- a read-only mapping of the record -------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        return self._record[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._record)
+
+    def __len__(self) -> int:
+        return len(self._record)
+
+    def __repr__(self) -> str:
+        return f"Figure({self.name!r})"
+
+
+def view(record: Mapping[str, Any]) -> Figure:
+    """``record`` as a view (a view stays itself)."""
+    return record if isinstance(record, Figure) else Figure(record)

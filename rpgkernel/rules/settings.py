@@ -1,0 +1,60 @@
+"""A ruleset's GM settings: defaults shipped as data beside the engine, replaced per campaign or
+per encounter through the campaign journal, checked once, read the same way from Python,
+``%%resolve`` and the widgets.
+
+What the GM keeps is plain JSON data in the campaign under the settings' name
+(``Campaign.set_data``), so it survives a restart and every notebook on the
+campaign sees it; an encounter's own data covers the campaign's. A ruleset
+builds its typed settings from that data (``build``: the kept data, ``{}`` for
+the defaults -> the settings, raising the ruleset's error for what does not
+fit); ``of`` caches the result per distinct data, so a verb may ask on every
+line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any, Generic, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Keeper(Protocol):
+    """Where settings are kept: a campaign (``Campaign.set_data``)."""
+
+    def data(self, name: str, encounter: str | None = None) -> Any: ...
+
+    def set_data(self, name: str, value: Any, encounter: str | None = None) -> None: ...
+
+
+class Settings(Generic[T]):
+    """The GM settings of one ruleset, kept as campaign data ``name``."""
+
+    def __init__(self, name: str, build: Callable[[Mapping[str, Any]], T], *, sort_keys: bool = True) -> None:
+        self.name = name
+        self._sort_keys = sort_keys   # False where the order of the kept data means something
+        self._built = lru_cache(maxsize=16)(lambda text: build(json.loads(text)))
+
+    def of(self, data: Mapping[str, Any]) -> T:
+        """The settings the GM's data (``Request.data``, ``Campaign.data``) holds, checked;
+        the defaults for what it lacks."""
+        return self._built(json.dumps(data.get(self.name) or {}, sort_keys=self._sort_keys, ensure_ascii=False))
+
+    def defaults(self) -> T:
+        return self.of({})
+
+    def kept_in(self, campaign: Keeper, encounter: str | None = None) -> T:
+        """The settings that hold in ``campaign`` (in ``encounter``, default: the active one)."""
+        return self.of({self.name: campaign.data(self.name, encounter)})
+
+    def keep(self, kept: Mapping[str, Any] | None, campaign: Keeper | None = None,
+             encounter: str | None = None) -> T:
+        """Check ``kept`` and keep it in ``campaign`` (for ``encounter`` only, if given), replacing
+        what it kept before; None: back to the defaults. Nothing is kept unless all of it fits.
+        Without ``campaign`` only checked and returned (for calling procedures directly)."""
+        checked = self.of({self.name: kept})
+        if campaign is not None:
+            campaign.set_data(self.name, dict(kept) if kept else None, encounter=encounter)
+        return checked

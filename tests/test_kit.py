@@ -1,0 +1,85 @@
+"""The ruleset kit (rpgkernel.rules.kit): figure views, GM settings, the one error base and data reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from rpgkernel import Campaign
+from rpgkernel.rules import kit, osr
+from rpgkernel.rules.figure import view
+
+RECORD = {"name": "Ritter", "ruleset": "osr", "side": "Hof", "sheet": {"rk": 4, "tp": 8, "stufe": None},
+          "resources": {"TP": {"value": 5, "max": 8}}, "conditions": {"liegend": {"remaining": 2}}}
+
+
+def test_a_figure_view_reads_the_record_through_accessors_and_cannot_change_it():
+    fig = view(RECORD)
+    assert (fig.name, fig.ruleset, fig.side) == ("Ritter", "osr", "Hof")
+    assert fig.value("rk") == 4 and fig.value("stufe", 1) == 1 and fig.value("fehlt") == 0
+    assert fig.resource("TP") == kit.Resource(5, 8) and fig.current("TP") == 5 and fig.current("GD", -1) == -1
+    assert fig.has("liegend") and not fig.has("tot")
+    assert view(fig) is fig and fig["sheet"]["tp"] == 8 and dict(fig) == RECORD
+    with pytest.raises(TypeError):
+        fig.sheet["rk"] = 9          # type: ignore[index]
+    with pytest.raises(TypeError):
+        fig["name"] = "Knappe"        # type: ignore[index]
+    assert view({"name": "Leer"}).resources == {} and not view({"name": "Leer"}).sheet
+
+
+def test_a_request_hands_procedures_views_and_the_rulesets_settings():
+    req = kit.Request([RECORD], [], {}, None, data={"osr": {"ueberrascht_bis": 5}}, kept=osr.EINSTELLUNGEN)
+    assert isinstance(req.actors[0], kit.Figure) and req.actors[0].name == "Ritter"
+    assert req.settings.ueberrascht_bis == 5 and req.settings is osr.EINSTELLUNGEN.of(req.data)
+    with pytest.raises(TypeError):
+        _ = kit.Request([], [], {}, None).settings
+
+
+def _built(kept):
+    if set(kept) - {"stufe"} or not isinstance(kept.get("stufe", 1), int):
+        raise kit.RulesError(f"schlecht: {sorted(kept)}")
+    return {"stufe": kept.get("stufe", 1), "built": object()}
+
+
+def test_settings_are_checked_once_per_data_and_kept_only_when_all_of_it_fits(tmp_path):
+    settings = kit.Settings("probe", _built)
+    assert settings.defaults()["stufe"] == 1
+    first = settings.of({"probe": {"stufe": 3}})
+    assert first["stufe"] == 3 and settings.of({"probe": {"stufe": 3}}) is first   # built once
+    camp = Campaign.open(tmp_path / "k.sqlite")
+    try:
+        camp.new_encounter("Höhle")
+        camp.new_encounter("Gasse")
+        settings.keep({"stufe": 2}, camp)
+        settings.keep({"stufe": 4}, camp, "Höhle")
+        with pytest.raises(kit.RulesError):
+            settings.keep({"stufe": "hoch"}, camp)
+        assert camp.data("probe", encounter="Gasse") == {"stufe": 2}       # nothing kept from the bad call
+        assert settings.kept_in(camp, "Höhle")["stufe"] == 4               # the encounter's over the campaign's
+        assert settings.kept_in(camp, "Gasse")["stufe"] == 2               # the campaign's
+        settings.keep(None, camp)
+        assert camp.data("probe", encounter="Gasse") is None
+        assert settings.kept_in(camp, "Gasse")["stufe"] == 1               # back to the defaults
+        assert settings.kept_in(camp, "Höhle")["stufe"] == 4
+    finally:
+        camp.close()
+
+
+def test_the_one_reader_of_data_files_names_the_file_and_the_reason(tmp_path):
+    class ProbeError(kit.RulesError):
+        pass
+
+    good = tmp_path / "gut.yaml"
+    good.write_text("a: [1, 2]\n", encoding="utf-8")
+    assert kit.read_yaml(good) == {"a": [1, 2]}
+    bad = tmp_path / "kaputt.yaml"
+    bad.write_text("a: [1, 2\n", encoding="utf-8")
+    with pytest.raises(ProbeError, match=r"kaputt.yaml lässt sich nicht lesen: .+"):
+        kit.read_yaml(bad, ProbeError)
+    with pytest.raises(kit.RulesError, match="fehlt.yaml lässt sich nicht lesen"):
+        kit.read_yaml(tmp_path / "fehlt.yaml")
+    with pytest.raises(osr.OsrError, match="Die Angriffsmatrix .*kaputt.yaml ist unvollständig"):
+        kit.read_yaml(bad, osr.OsrError, "osr.bad_matrix")
+
+
+def test_every_ruleset_error_is_a_rules_error():
+    assert issubclass(osr.OsrError, kit.RulesError)
