@@ -8,6 +8,7 @@ import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import Roller
 from rpgkernel.rules import osr
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.osr import OsrError
 from rpgkernel.rules.osr.angriff import angriff_plaene
 
@@ -17,8 +18,8 @@ S = osr.Einstellungen()
 def fig(name, side="", conditions=(), **sheet):
     sheet.setdefault("rk", 10)
     sheet.setdefault("tp", 8)
-    return {"name": name, "side": side, "sheet": osr.Osr.sheet.validate(sheet),
-            "resources": {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}, "conditions": {c: {} for c in conditions}}
+    return view({"name": name, "side": side, "sheet": osr.Osr.sheet.validate(sheet),
+            "resources": {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}, "conditions": {c: {} for c in conditions}})
 
 
 def hits(res):

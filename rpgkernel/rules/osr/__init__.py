@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import register
 from ..base import Ruleset
+from ..figure import view
 from ..resolution import Request, Resolution, Verb
 from ..sheet import Field, Sheet
 from .aktionen import (
@@ -159,14 +160,14 @@ class Osr(Ruleset):
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
         the GM's settings in ``data``."""
-        figures = [{**c, "name": n} for n, c in combatants.items()]
+        figures = [view({**c, "name": n}) for n, c in combatants.items()]
         res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
-        figures = [{**c, "name": n} for n, c in combatants.items()]
+        figures = [view({**c, "name": n}) for n, c in combatants.items()]
         return reihenfolge(seiten(figures), rolls)
 
 

@@ -23,21 +23,18 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..figure import Figure, view
 from ..resolution import Effect, Resolution, clauses, sentence
 from .core import (
     RINGEN,
     Einstellungen,
     OsrError,
     Waffe,
-    conditions,
-    hat,
     mindestwurf,
-    name,
     p_treffer,
     schaden_dist,
     waffe_von,
     waffen,
-    wert,
 )
 
 DECKUNG = {25: 2, 50: 4, 75: 7, 90: 10}     # Deckung: % -> AC points better
@@ -104,27 +101,27 @@ def _besser(rk: int, punkte: int, settings: Einstellungen) -> int:
     return rk + punkte if settings.rk_aufsteigend else rk - punkte
 
 
-def darf_angreifen(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+def darf_angreifen(attacker: Figure, target: Figure) -> None:
     """Refuse an attack the seed does not allow this round."""
-    a = name(attacker)
-    if hat(attacker, "festgehalten"):
+    a = attacker.name
+    if attacker.has("festgehalten"):
         raise OsrError(t("osr.held_cannot_fight", figure=a))
     for c in KEIN_ANGRIFF:
-        if hat(attacker, c):
+        if attacker.has(c):
             raise OsrError(t("osr.no_attack_now", figure=a, condition=c))
-    if hat(attacker, "gegen Sturm gestemmt") and not hat(target, "stürmt"):
+    if attacker.has("gegen Sturm gestemmt") and not target.has("stürmt"):
         raise OsrError(t("osr.set_only_against_charge", figure=a))
 
 
-def plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any], settings: Einstellungen,
+def plan(attacker: Figure, target: Figure, o: Mapping[str, Any], settings: Einstellungen,
          *, waffe: Waffe | None = None, zusatz: Sequence[tuple[str, int]] = ()) -> Plan:
     """The attack of ``attacker`` on ``target`` with the options of the line (see the module docstring)."""
     w = waffe or waffe_von(attacker, o.get("waffe"))
     melee = not w.fernkampf
-    a, z = name(attacker), name(target)
+    a, z = attacker.name, target.name
     sturm = bool(o.get("sturmangriff"))
     hinten, flanke = bool(o.get("hinten")), bool(o.get("flanke"))
-    unsichtbar = hat(target, "unsichtbar") and not o.get("sieht_unsichtbar")
+    unsichtbar = target.has("unsichtbar") and not o.get("sieht_unsichtbar")
     if sturm and not melee:
         raise OsrError(t("osr.charge_melee_only", figure=a))
     if unsichtbar:
@@ -134,20 +131,20 @@ def plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str,
             raise OsrError(t("osr.invisible_no_rear", target=z))
 
     # armour class: what the target loses, then cover and concealment
-    rk, notes = int(wert(target, "rk")), []
-    schild, ges = int(wert(target, "schild", 0)), int(wert(target, "ges_rk", 0))
-    ohne_schild = [c for c, on in (("flanke", flanke), ("hinten", hinten), ("liegend", hat(target, "liegend")),
-                                   ("betäubt", hat(target, "betäubt"))) if on]
-    ohne_ges = [c for c, on in (("hinten", hinten), ("liegend", hat(target, "liegend")),
-                                ("betäubt", hat(target, "betäubt")), ("zaubert", hat(target, "zaubert")),
-                                ("stürmt", hat(target, "stürmt"))) if on]
+    rk, notes = int(target.value("rk")), []
+    schild, ges = int(target.value("schild", 0)), int(target.value("ges_rk", 0))
+    ohne_schild = [c for c, on in (("flanke", flanke), ("hinten", hinten), ("liegend", target.has("liegend")),
+                                   ("betäubt", target.has("betäubt"))) if on]
+    ohne_ges = [c for c, on in (("hinten", hinten), ("liegend", target.has("liegend")),
+                                ("betäubt", target.has("betäubt")), ("zaubert", target.has("zaubert")),
+                                ("stürmt", target.has("stürmt"))) if on]
     if ohne_schild and schild:
         rk = _besser(rk, -schild, settings)
         notes.append(t("osr.ac_no_shield", points=schild, why=", ".join(ohne_schild)))
     if ohne_ges and ges > 0:
         rk = _besser(rk, -ges, settings)
         notes.append(t("osr.ac_no_dex", points=ges, why=", ".join(ohne_ges)))
-    if hat(target, "stürmt") and ges <= 0:
+    if target.has("stürmt") and ges <= 0:
         rk = _besser(rk, -1, settings)
         notes.append(t("osr.ac_charging_no_dex"))
     for key, table, label in (("deckung", DECKUNG, "osr.ac_cover"), ("tarnung", TARNUNG, "osr.ac_concealment")):
@@ -160,32 +157,32 @@ def plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str,
 
     need, herkunft = mindestwurf(attacker, rk, settings)
     mods: list[tuple[str, int]] = []
-    if melee and wert(attacker, "angriffsbonus", 0):
-        mods.append((t("osr.mod_strength"), int(wert(attacker, "angriffsbonus"))))
-    if not melee and wert(attacker, "fernkampfbonus", 0):
-        mods.append((t("osr.mod_missile"), int(wert(attacker, "fernkampfbonus"))))
+    if melee and attacker.value("angriffsbonus", 0):
+        mods.append((t("osr.mod_strength"), int(attacker.value("angriffsbonus"))))
+    if not melee and attacker.value("fernkampfbonus", 0):
+        mods.append((t("osr.mod_missile"), int(attacker.value("fernkampfbonus"))))
     for label, on, v in (("osr.mod_charge", sturm, 2), ("osr.mod_rear", hinten, 2),
-                         ("osr.mod_prone", hat(target, "liegend"), 4), ("osr.mod_stunned", hat(target, "betäubt"), 4),
+                         ("osr.mod_prone", target.has("liegend"), 4), ("osr.mod_stunned", target.has("betäubt"), 4),
                          ("osr.mod_invisible", unsichtbar, -4)):
         if on:
             mods.append((t(label), v))
-    if hat(target, "pariert") and wert(target, "angriffsbonus", 0) > 0:
-        mods.append((t("osr.mod_parry", target=z), -int(wert(target, "angriffsbonus"))))
+    if target.has("pariert") and target.value("angriffsbonus", 0) > 0:
+        mods.append((t("osr.mod_parry", target=z), -int(target.value("angriffsbonus"))))
     mods += list(zusatz)
     if o.get("bonus"):
         mods.append((t("osr.mod_gm"), int(o["bonus"])))
 
-    faktor, bonus = 1, int(wert(attacker, "schadensbonus", 0)) if melee else 0
-    if sturm and w.lanze and wert(attacker, "beritten", False) and wert(attacker, "schlachtross", False):
+    faktor, bonus = 1, int(attacker.value("schadensbonus", 0)) if melee else 0
+    if sturm and w.lanze and attacker.value("beritten", False) and attacker.value("schlachtross", False):
         faktor = 2
         notes.append(t("osr.lance_double"))
-    if hat(attacker, "gegen Sturm gestemmt") and hat(target, "stürmt"):
+    if attacker.has("gegen Sturm gestemmt") and target.has("stürmt"):
         faktor = 2
         notes.append(t("osr.set_double"))
     return Plan(a, z, w, need, rk, herkunft, mods, notes, faktor, bonus, w.schaden)
 
 
-def ringen_plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+def ringen_plan(attacker: Figure, target: Figure, o: Mapping[str, Any],
                 settings: Einstellungen) -> Plan:
     """A wrestling attack: 1W2-1 damage, no damage bonus (Ringen und Überwältigen)."""
     p = plan(attacker, target, {**o, "waffe": None}, settings, waffe=Waffe(t("osr.wrestling"), RINGEN))
@@ -193,30 +190,30 @@ def ringen_plan(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mappi
     return p
 
 
-def zwei_waffen(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+def zwei_waffen(attacker: Figure, target: Figure, o: Mapping[str, Any],
                 settings: Einstellungen) -> list[Plan]:
     """Zwei-Waffen-Kampf: the first two weapons, main -2, off hand (dagger or hand axe) -4, each
     plus the missile Dex adjustment, never a net bonus; both against the same target."""
     alle = waffen(attacker)
     if len(alle) < 2 or not alle[1].nebenhand_tauglich or alle[0].fernkampf:
-        raise OsrError(t("osr.two_weapons", figure=name(attacker)))
-    dex = int(wert(attacker, "fernkampfbonus", 0))
+        raise OsrError(t("osr.two_weapons", figure=attacker.name))
+    dex = int(attacker.value("fernkampfbonus", 0))
     return [plan(attacker, target, o, settings, waffe=w, zusatz=[(t(label), min(0, base + dex))])
             for w, label, base in ((alle[0], "osr.mod_main_hand", -2), (alle[1], "osr.mod_off_hand", -4))]
 
 
-def routine(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+def routine(attacker: Figure, target: Figure, o: Mapping[str, Any],
             settings: Einstellungen) -> list[Plan]:
     """Several attacks of one routine (claw/claw/bite): every listed weapon, all against the same target."""
     if o.get("zwei_waffen") or o.get("waffe"):
-        raise OsrError(t("osr.routine_alone", figure=name(attacker)))
+        raise OsrError(t("osr.routine_alone", figure=attacker.name))
     alle = waffen(attacker)
     if len(alle) < 2:
-        raise OsrError(t("osr.routine_needs_weapons", figure=name(attacker)))
+        raise OsrError(t("osr.routine_needs_weapons", figure=attacker.name))
     return [plan(attacker, target, o, settings, waffe=w) for w in alle]
 
 
-def angriff_plaene(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+def angriff_plaene(attacker: Figure, target: Figure, o: Mapping[str, Any],
                    settings: Einstellungen) -> list[Plan]:
     darf_angreifen(attacker, target)
     if o.get("sturmangriff"):
@@ -230,12 +227,12 @@ def angriff_plaene(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Ma
     return [plan(attacker, target, o, settings)]
 
 
-def stuermend(figure: Mapping[str, Any]) -> dict[str, Any]:
+def stuermend(figure: Figure) -> Figure:
     """The figure as it stands in its charge (condition ``stürmt``)."""
-    return {**figure, "conditions": {**conditions(figure), "stürmt": {}}}
+    return view({**figure, "conditions": {**figure.conditions, "stürmt": {}}})
 
 
-def erstschlag(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mapping[str, Any],
+def erstschlag(attacker: Figure, target: Figure, o: Mapping[str, Any],
                settings: Einstellungen) -> tuple[Plan | None, str]:
     """Sturmangriff: a defender with a longer weapon strikes first unless it already acted this round.
 
@@ -244,13 +241,13 @@ def erstschlag(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mappin
     if not o.get("sturmangriff"):
         return None, ""
     mine = Waffe(t("osr.wrestling"), RINGEN) if o.get("ringen") else waffe_von(attacker, o.get("waffe"))
-    theirs, z = waffe_von(target), name(target)
+    theirs, z = waffe_von(target), target.name
     if theirs.fernkampf or (theirs.laenge or 0) <= (mine.laenge or 0):
         return None, ""
-    if hat(target, "hat gehandelt"):
+    if target.has("hat gehandelt"):
         return None, t("osr.first_strike_acted", target=z, weapon=theirs.name)
     for c in ("schläft", "tot"):
-        if hat(target, c):
+        if target.has(c):
             return None, t("osr.first_strike_cannot", target=z, weapon=theirs.name, why=c)
     charger = stuermend(attacker)
     try:
@@ -260,28 +257,28 @@ def erstschlag(attacker: Mapping[str, Any], target: Mapping[str, Any], o: Mappin
     return plan(target, charger, {}, settings, waffe=theirs), ""
 
 
-def p_faellt(erst: Plan, charger: Mapping[str, Any]) -> float:
+def p_faellt(erst: Plan, charger: Figure) -> float:
     """P(the first strike takes the charging figure to 0 TP or below): it then does not strike."""
-    return erst.p * erst.schaden.p_at_least(charger["resources"]["TP"]["value"])
+    return erst.p * erst.schaden.p_at_least(charger.current("TP"))
 
 
-def _darf_stuermen(attacker: Mapping[str, Any]) -> None:
+def _darf_stuermen(attacker: Figure) -> None:
     """Sturmangriff: once every 10 rounds; maximally encumbered only mounted on an unencumbered mount."""
-    a = name(attacker)
-    if hat(attacker, "hat gestürmt"):
+    a = attacker.name
+    if attacker.has("hat gestürmt"):
         raise OsrError(t("osr.charge_once", figure=a))
-    if wert(attacker, "maximal_belastet", False) and not (
-            wert(attacker, "beritten", False) and not wert(attacker, "reittier_maximal_belastet", False)):
+    if attacker.value("maximal_belastet", False) and not (
+            attacker.value("beritten", False) and not attacker.value("reittier_maximal_belastet", False)):
         raise OsrError(t("osr.charge_encumbered", figure=a))
 
 
-def vorschau(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], o: Mapping[str, Any],
+def vorschau(attacker: Figure, targets: Sequence[Figure], o: Mapping[str, Any],
              settings: Einstellungen) -> dict[str, Any]:
     """Exact before the roll, per possible target (each 1/n when chosen at random)."""
     out: dict[str, Any] = {}
     if len(targets) > 1:
         for z in targets:
-            out[t("osr.p_target", target=name(z))] = 1 / len(targets)
+            out[t("osr.p_target", target=z.name)] = 1 / len(targets)
     for z in targets:
         plaene = angriff_plaene(attacker, z, o, settings)
         erst, _ = erstschlag(attacker, z, o, settings)
@@ -289,22 +286,22 @@ def vorschau(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], 
         if erst is not None:
             erst.preview(out, tag=t("osr.first_strike_tag"))
             faellt = p_faellt(erst, attacker)
-            out[t("osr.p_charger_falls", attacker=name(attacker), target=name(z))] = faellt
+            out[t("osr.p_charger_falls", attacker=attacker.name, target=z.name)] = faellt
             ueberlebt = 1 - faellt
         for i, p in enumerate(plaene):
             p.preview(out, tag=f" #{i + 1}" if i else "", ueberlebt=ueberlebt)
     return out
 
 
-def zufallsziel(res: Resolution, targets: Sequence[Mapping[str, Any]], roller: Roller,
-                fernkampf: bool) -> Mapping[str, Any]:
+def zufallsziel(res: Resolution, targets: Sequence[Figure], roller: Roller,
+                fernkampf: bool) -> Figure:
     """The target of an attack into a melee: chosen at random (W<n>) among those named."""
     if len(targets) == 1:
         return targets[0]
     roll = roller.roll(f"W{len(targets)}")
     chosen = targets[roll.total - 1]
     res.step(t("osr.random_target_missile" if fernkampf else "osr.random_target", n=len(targets),
-               roll=roll.total, target=name(chosen)),
+               roll=roll.total, target=chosen.name),
              "Fernkampf-Angriffe" if fernkampf else "Nahkampf-Angriff", roll, value=roll.total)
     return chosen
 
@@ -332,18 +329,18 @@ def schlag(res: Resolution, p: Plan, roller: Roller, rule: str) -> tuple[bool, i
     return True, amount
 
 
-def schaden_anwenden(res: Resolution, target: Mapping[str, Any], amount: int) -> list[str]:
+def schaden_anwenden(res: Resolution, target: Figure, amount: int) -> list[str]:
     """Hit points down; a caster who takes damage loses the spell (Zaubersprüche). Returns what
     befell the target as clauses of the summary (the TP left, a lost spell)."""
     if amount <= 0:
         return []
-    z = name(target)
+    z = target.name
     res.effects.append(Effect(z, "TP", -amount))
-    left = target["resources"]["TP"]["value"] - amount
+    left = target.current("TP") - amount
     said = [t("osr.satz.tp", ziel=z, tp=left) if left > 0 else t("osr.satz.tp_null", ziel=z)]
     if left <= 0:
         res.step(t("osr.hp_zero", target=z, value=left), "Kampf", value=left)
-    if hat(target, "zaubert"):
+    if target.has("zaubert"):
         res.effects.append(Effect(z, condition="zaubert", on=False))
         res.step(t("osr.spell_lost", target=z), "Zaubersprüche")
         said.append(t("osr.satz.zauber_verloren", ziel=z))
@@ -359,14 +356,14 @@ def schlag_satz(angreifer: str, ziel: str, treffer: int, angriffe: int, schaden:
     return t(key, wer=angreifer, ziel=ziel, schaden=schaden)
 
 
-def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], roller: Roller,
+def angriff(attacker: Figure, targets: Sequence[Figure], roller: Roller,
             o: Mapping[str, Any], settings: Einstellungen) -> Resolution:
     """A melee or missile attack, a charge, two weapons, a wrestling or overbearing attack."""
-    res = Resolution("osr", "angriff", (name(attacker),), tuple(name(z) for z in targets))
+    res = Resolution("osr", "angriff", (attacker.name,), tuple(z.name for z in targets))
     res.preview = vorschau(attacker, targets, o, settings)
     fern = waffe_von(attacker, o.get("waffe")).fernkampf and not o.get("ringen")
     target = zufallsziel(res, targets, roller, fern)
-    a, z = name(attacker), name(target)
+    a, z = attacker.name, target.name
     said: list[str] = []
     res.effects.append(Effect(a, condition="hat gehandelt", rounds=1))
     if o.get("sturmangriff"):
@@ -375,7 +372,7 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
             res.outcome = {"ziel": z, "treffer": 0, "schaden": 0, "gefallen": True}
             res.summary = clauses([*said, t("osr.satz.greift_nicht_an", wer=a)])
             return res
-    if hat(target, "schläft"):
+    if target.has("schläft"):
         if o.get("toetung") is None:
             raise OsrError(t("osr.sleeping_needs_chance", target=z))
         roll = roller.roll("W%")
@@ -409,7 +406,7 @@ def angriff(attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], r
     return res
 
 
-def zuerst_getroffen(res: Resolution, attacker: Mapping[str, Any], target: Mapping[str, Any], roller: Roller,
+def zuerst_getroffen(res: Resolution, attacker: Figure, target: Figure, roller: Roller,
                      o: Mapping[str, Any], settings: Einstellungen, said: list[str]) -> bool:
     """The defender's first strike against a charge, applied (its clauses of the summary added to
     ``said``); False when it takes the charging figure out (0 TP or below: it does not strike, and
@@ -425,13 +422,13 @@ def zuerst_getroffen(res: Resolution, attacker: Mapping[str, Any], target: Mappi
     said.append(t("osr.satz.erstschlag_trifft" if hit else "osr.satz.erstschlag_verfehlt", wer=erst.angreifer,
                   ziel=erst.ziel, schaden=dmg))
     said += schaden_anwenden(res, stuermend(attacker), dmg)
-    if attacker["resources"]["TP"]["value"] - dmg > 0:
+    if attacker.current("TP") - dmg > 0:
         return True
-    res.step(t("osr.charger_falls", attacker=name(attacker)), "Sturmangriff")
+    res.step(t("osr.charger_falls", attacker=attacker.name), "Sturmangriff")
     return False
 
 
-def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], roller: Roller,
+def fliehen(flieher: Figure, gegner: Sequence[Figure], roller: Roller,
             settings: Einstellungen, o: Mapping[str, Any] | None = None) -> Resolution:
     """Aus dem Kampf fliehen: each opponent in melee gets an immediate extra attack at +4.
 
@@ -439,14 +436,14 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
     one held, parrying, withdrawing, advancing cautiously or with a weapon set against a charge
     (unless the fleeing figure is charging) gets none."""
     o = o or {}
-    res = Resolution("osr", "fliehen", (name(flieher),), tuple(name(g) for g in gegner))
+    res = Resolution("osr", "fliehen", (flieher.name,), tuple(g.name for g in gegner))
     plans, gesperrt, ohne = [], [], []
     for g in gegner:
         try:
             darf_angreifen(g, flieher)
         except OsrError as why:
             gesperrt.append(str(why))
-            ohne.append(name(g))
+            ohne.append(g.name)
             continue
         plans.append(plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]))
     preview: dict[str, Any] = {}
@@ -455,11 +452,11 @@ def fliehen(flieher: Mapping[str, Any], gegner: Sequence[Mapping[str, Any]], rol
     res.preview = preview
     if roller is None:
         return res
-    res.effects.append(Effect(name(flieher), condition="flieht", rounds=1))
-    res.step(t("osr.flees", figure=name(flieher)), "Aus dem Kampf fliehen")
+    res.effects.append(Effect(flieher.name, condition="flieht", rounds=1))
+    res.step(t("osr.flees", figure=flieher.name), "Aus dem Kampf fliehen")
     for why in gesperrt:
         res.step(t("osr.flee_no_free_attack", why=why), "Aus dem Kampf fliehen")
-    said, total = [t("osr.satz.flieht", wer=name(flieher))], 0
+    said, total = [t("osr.satz.flieht", wer=flieher.name)], 0
     if not gegner:
         said.append(t("osr.satz.kein_freier_angriff"))
     for p in plans:

@@ -22,6 +22,7 @@ from ...dice import Dist, dist
 from ...errors import DiceSyntaxError, RpgError
 from ...messages import t
 from ..errors import RulesError, read_yaml
+from ..figure import Figure
 from ..settings import Settings
 from ..sheet import SheetError
 
@@ -155,29 +156,6 @@ def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", r
     return EINSTELLUNGEN.keep(kept, kampagne, begegnung)
 
 
-# -- figures -------------------------------------------------------------------
-
-def sheet(figure: Mapping[str, Any]) -> Mapping[str, Any]:
-    return figure.get("sheet") or {}
-
-
-def wert(figure: Mapping[str, Any], key: str, default: Any = 0) -> Any:
-    value = sheet(figure).get(key)
-    return default if value is None else value
-
-
-def conditions(figure: Mapping[str, Any]) -> Mapping[str, Any]:
-    return figure.get("conditions") or {}
-
-
-def hat(figure: Mapping[str, Any], condition: str) -> bool:
-    return condition in conditions(figure)
-
-
-def name(figure: Mapping[str, Any]) -> str:
-    return figure["name"]
-
-
 # -- weapons -------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -228,11 +206,11 @@ def waffe(entry: str) -> Waffe:
     return Waffe(m.group("name") or "Waffe", teile[0].upper().replace("D", "W"), **kw)
 
 
-def waffen(figure: Mapping[str, Any]) -> list[Waffe]:
-    return [waffe(e) for e in sheet(figure).get("waffen") or ()]
+def waffen(figure: Figure) -> list[Waffe]:
+    return [waffe(e) for e in figure.sheet.get("waffen") or ()]
 
 
-def waffe_von(figure: Mapping[str, Any], wahl: str | None = None) -> Waffe:
+def waffe_von(figure: Figure, wahl: str | None = None) -> Waffe:
     """The weapon named ``wahl`` (``waffenlos``: fist, foot, pommel, 1W2), else the first listed
     (the one in hand); unarmed 1W2 without one (Unbewaffneter Kampf)."""
     alle = waffen(figure)
@@ -242,12 +220,12 @@ def waffe_von(figure: Mapping[str, Any], wahl: str | None = None) -> Waffe:
         for w in alle:
             if w.name.lower() == wahl.lower():
                 return w
-        raise OsrError(t("osr.unknown_weapon", figure=name(figure), weapon=wahl[:40],
+        raise OsrError(t("osr.unknown_weapon", figure=figure.name, weapon=wahl[:40],
                          known=", ".join([*(w.name for w in alle), t("osr.unarmed")])))
     return alle[0] if alle else Waffe(t("osr.unarmed"), WAFFENLOS)
 
 
-def in_der_hand(figure: Mapping[str, Any]) -> Waffe | None:
+def in_der_hand(figure: Figure) -> Waffe | None:
     """The weapon in hand: the first listed."""
     alle = waffen(figure)
     return alle[0] if alle else None
@@ -281,29 +259,29 @@ def stufe_aus_tw(tw: str) -> int:
     return stufe
 
 
-def angriffsstufe(figure: Mapping[str, Any]) -> int:
+def angriffsstufe(figure: Figure) -> int:
     """The level for the attack matrix: a special attack level (blood midges attack as 5), else the
     level, else the hit dice's equivalent; plus the GM's adjustment (``stufe_mod``: position, …)."""
-    s = sheet(figure)
+    s = figure.sheet
     base = s["angriffsstufe"] if s.get("angriffsstufe") is not None else grundstufe(figure)
     return max(0, base + int(s.get("stufe_mod") or 0))
 
 
-def grundstufe(figure: Mapping[str, Any]) -> int:
+def grundstufe(figure: Figure) -> int:
     """The level, else the level equivalent of the hit dice."""
-    s = sheet(figure)
+    s = figure.sheet
     if s.get("stufe") is not None:
         return s["stufe"]
     if s.get("tw") is not None:
         return stufe_aus_tw(s["tw"])
-    raise OsrError(t("osr.no_level", figure=name(figure)))
+    raise OsrError(t("osr.no_level", figure=figure.name))
 
 
-def zauberstufe(figure: Mapping[str, Any]) -> int:
+def zauberstufe(figure: Figure) -> int:
     """The casting level of a monster: from its hit dice unless its entry says otherwise
     (an 11-HD dragon casts at level 12)."""
-    stufe = wert(figure, "stufe", None)
-    return stufe if stufe is not None else stufe_aus_tw(wert(figure, "tw", "0"))
+    stufe = figure.value("stufe", None)
+    return stufe if stufe is not None else stufe_aus_tw(figure.value("tw", "0"))
 
 
 # -- the roll needed -----------------------------------------------------------------
@@ -314,7 +292,7 @@ def tabellen(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "Kämpfer").split("/") if n.strip()] or ["Kämpfer"]
 
 
-def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> tuple[int, str]:
+def mindestwurf(figure: Figure, rk: int, settings: Einstellungen) -> tuple[int, str]:
     """The W20 roll needed against armour class ``rk`` and how it was found.
 
     Ascending AC: ``rk - ab``. Descending: ``thac0 - rk`` when the sheet has a
@@ -322,7 +300,7 @@ def mindestwurf(figure: Mapping[str, Any], rk: int, settings: Einstellungen) -> 
     several names: the most favourable) by the attack level; beyond its columns
     the roll moves by 1 per AC point.
     """
-    s = sheet(figure)
+    s = figure.sheet
     if settings.rk_aufsteigend:
         ab = int(s.get("ab") or 0)
         return rk - ab, t("osr.need_ascending", ab=ab, rk=rk)

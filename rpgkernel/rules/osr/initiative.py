@@ -21,33 +21,34 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
-from .core import Einstellungen, in_der_hand, name, wert
+from .core import Einstellungen, in_der_hand
 
 RULE = "Kampf"
 MAX_NEU = 50   # rerolls of a tie before it counts as simultaneous after all
 
 
-def seiten(figures: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+def seiten(figures: Sequence[Figure]) -> dict[str, list[Figure]]:
     """The figures by side, in the order the sides first appear (no side: a side of its own)."""
-    out: dict[str, list[Mapping[str, Any]]] = {}
+    out: dict[str, list[Figure]] = {}
     for f in figures:
-        out.setdefault(f.get("side") or name(f), []).append(f)
+        out.setdefault(f.side or f.name, []).append(f)
     return out
 
 
-def fernkampfbonus(figure: Mapping[str, Any]) -> int:
+def fernkampfbonus(figure: Figure) -> int:
     """The missile bonus a figure adds to initiative: only with a missile weapon in hand."""
     w = in_der_hand(figure)
-    return int(wert(figure, "fernkampfbonus", 0)) if w is not None and w.fernkampf else 0
+    return int(figure.value("fernkampfbonus", 0)) if w is not None and w.fernkampf else 0
 
 
-def ueberraschung(figures: Sequence[Mapping[str, Any]], roller: Roller | None, settings: Einstellungen,
+def ueberraschung(figures: Sequence[Figure], roller: Roller | None, settings: Einstellungen,
                   bis: int | None = None) -> Resolution:
     """Surprise: 1W6 per side, surprised on 1 to ``bis`` (Kampf: "Überraschung bestimmen (1W6)")."""
     bis = settings.ueberrascht_bis if bis is None else bis
     groups = seiten(figures)
-    res = Resolution("osr", "überraschung", tuple(name(f) for f in figures))
+    res = Resolution("osr", "überraschung", tuple(f.name for f in figures))
     res.preview = {t("osr.p_surprised", side=side): max(0, min(bis, 6)) / 6 for side in groups}
     if roller is None:
         return res
@@ -59,26 +60,26 @@ def ueberraschung(figures: Sequence[Mapping[str, Any]], roller: Roller | None, s
                    result=t("osr.surprised" if hit else "osr.not_surprised")), RULE, roll, value=roll.total)
         if hit:
             surprised.append(side)
-            res.effects += [Effect(name(f), condition="überrascht", rounds=1) for f in members]
+            res.effects += [Effect(f.name, condition="überrascht", rounds=1) for f in members]
     res.outcome = {"überrascht": surprised}
-    hit = [name(f) for side in surprised for f in groups[side]]
+    hit = [f.name for side in surprised for f in groups[side]]
     rest = [n for n in res.actors if n not in hit]
     res.summary = clauses([sentence("osr.satz.überrascht", hit) if hit else "",
                            sentence("osr.satz.nicht_überrascht", rest) if rest else ""])
     return res
 
 
-def seiteninitiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None,
+def seiteninitiative(figures: Sequence[Figure], roller: Roller | None,
                      settings: Einstellungen) -> Resolution:
     """Side initiative for one round (Kampf; the missile bonus: Fernkampf-Angriffe)."""
     return wuerfeln(figures, roller, settings)[0]
 
 
-def wuerfeln(figures: Sequence[Mapping[str, Any]], roller: Roller | None,
+def wuerfeln(figures: Sequence[Figure], roller: Roller | None,
              settings: Einstellungen) -> tuple[Resolution, dict[str, Any]]:
     """``seiteninitiative`` and each side's final roll (side -> ``Roll``) for the journal."""
     groups = seiten(figures)
-    res = Resolution("osr", "initiative", tuple(name(f) for f in figures))
+    res = Resolution("osr", "initiative", tuple(f.name for f in figures))
     res.preview = initiative_vorschau(groups, settings)
     if roller is None:
         return res, {}
@@ -101,10 +102,10 @@ def wuerfeln(figures: Sequence[Mapping[str, Any]], roller: Roller | None,
         res.step(t("osr.initiative_segment", side=side, segment=segment[side]), RULE, value=segment[side])
         for f in members:
             bonus = fernkampfbonus(f)
-            werte[name(f)] = die[side] + bonus
+            werte[f.name] = die[side] + bonus
             if bonus:
-                res.step(t("osr.initiative_missile", figure=name(f), bonus=bonus, value=werte[name(f)]),
-                         "Fernkampf-Angriffe", value=werte[name(f)])
+                res.step(t("osr.initiative_missile", figure=f.name, bonus=bonus, value=werte[f.name]),
+                         "Fernkampf-Angriffe", value=werte[f.name])
     order = reihenfolge(groups, werte)
     top = max(die.values())
     simultaneous = [s for s, d in die.items() if d == top]
@@ -123,14 +124,14 @@ def rang(wert: int, bonus: int) -> tuple[int, bool]:
     return -wert, bonus != 0
 
 
-def reihenfolge(groups: Mapping[str, Sequence[Mapping[str, Any]]], werte: Mapping[str, int]) -> list[str]:
+def reihenfolge(groups: Mapping[str, Sequence[Figure]], werte: Mapping[str, int]) -> list[str]:
     """By ``rang``; then the sides' order (tied sides act at the same time), then the names."""
-    index = {name(f): i for i, members in enumerate(groups.values()) for f in members}
-    bonus = {name(f): fernkampfbonus(f) for members in groups.values() for f in members}
+    index = {f.name: i for i, members in enumerate(groups.values()) for f in members}
+    bonus = {f.name: fernkampfbonus(f) for members in groups.values() for f in members}
     return sorted(werte, key=lambda n: (*rang(werte[n], bonus[n]), index[n], n))
 
 
-def initiative_vorschau(groups: Mapping[str, Sequence[Mapping[str, Any]]],
+def initiative_vorschau(groups: Mapping[str, Sequence[Figure]],
                         settings: Einstellungen) -> dict[str, Any]:
     """Exact before the roll: P(a side wins the initiative outright), P(tie), and for a figure
     with a missile bonus P(``rang`` puts it before every other side's die)."""
@@ -150,7 +151,7 @@ def initiative_vorschau(groups: Mapping[str, Sequence[Mapping[str, Any]]],
         for f in groups[s]:
             bonus = fernkampfbonus(f)
             if bonus and paar is not None:
-                out[t("osr.p_missile_first", figure=name(f))] = sum(
+                out[t("osr.p_missile_first", figure=f.name)] = sum(
                     p for (v, m), p in paar.items() if rang(v + bonus, bonus) < rang(m, 0))
     if settings.gleichstand != "neu":
         out[t("osr.p_initiative_tie")] = 1 - len(sides) * p_alone

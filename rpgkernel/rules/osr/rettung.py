@@ -10,27 +10,26 @@ succeeds when W20 + modifiers >= the number in the table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Resolution
-from .core import Einstellungen, OsrError, grundstufe, name, p_treffer, sheet, tabellen, zeile
+from .core import Einstellungen, OsrError, grundstufe, p_treffer, tabellen, zeile
 
 
-def rettungsstufe(figure: Mapping[str, Any]) -> int:
+def rettungsstufe(figure: Figure) -> int:
     """The level for the saving-throw table: level or hit-dice equivalent plus the GM's adjustment."""
-    return max(0, grundstufe(figure) + int(sheet(figure).get("rettungsstufe_mod") or 0))
+    return max(0, grundstufe(figure) + int(figure.sheet.get("rettungsstufe_mod") or 0))
 
 
-def rettungsziel(figure: Mapping[str, Any], kategorie: str | None, settings: Einstellungen) -> tuple[int, str, str]:
+def rettungsziel(figure: Figure, kategorie: str | None, settings: Einstellungen) -> tuple[int, str, str]:
     """The W20 roll needed, the category as the table spells it, and how it was found."""
     kategorien = settings.rettung["kategorien"]
     spalte = next((i for i, k in enumerate(kategorien) if kategorie and k.lower() == kategorie.lower()), None)
     if spalte is None:
         raise OsrError(t("osr.unknown_save_category", value=str(kategorie or "")[:40], known=", ".join(kategorien)))
-    s, stufe = sheet(figure), rettungsstufe(figure)
+    s, stufe = figure.sheet, rettungsstufe(figure)
     return min(((_aus_tabelle(klasse, stufe, settings, spalte), kategorien[spalte],
                  t("osr.need_save", name=klasse, level=stufe))
                 for klasse in tabellen(s.get("rettungsklasse") or s.get("klasse"))), key=lambda x: x[0])
@@ -41,11 +40,11 @@ def _aus_tabelle(klasse: str, stufe: int, settings: Einstellungen, spalte: int) 
                  "osr.level_not_in_saves")[spalte]
 
 
-def rettungswurf(figure: Mapping[str, Any], kategorie: str | None, roller: Roller | None, settings: Einstellungen,
+def rettungswurf(figure: Figure, kategorie: str | None, roller: Roller | None, settings: Einstellungen,
                  bonus: int = 0) -> Resolution:
     """A saving throw: P(success) exact before the roll; the GM applies what it saves against."""
     need, kat, how = rettungsziel(figure, kategorie, settings)
-    f = name(figure)
+    f = figure.name
     res = Resolution("osr", "rettungswurf", (f,))
     res.preview = {t("osr.p_save", figure=f, category=kat, mod=bonus, need=need, how=how): p_treffer(need, bonus)}
     if roller is None:
