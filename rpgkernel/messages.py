@@ -871,7 +871,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "preview.p_niederlage": "P(Niederlage des Auslösenden)",
         "preview.p_keiner_gelingt": "P(keine Probe gelingt)",
         # rules: midgard
-        "midgard.bad_file": "Die Datei {path} lässt sich nicht lesen: {error}",
         "midgard.no_preview": "Ohne Vorschau: {reason}",
         "midgard.too_many_age_checks": "{figure} von {von} bis {bis} Jahre: {n} Alterungsproben sind zu viele für eine Zeile (höchstens {max}); in Schritten altern, zuerst bis={step}.",
         "midgard.order_too_costly": "{n} Figuren sind zu viele für eine exakte Vorschau der Reihenfolge (höchstens {max}).",

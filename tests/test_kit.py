@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rpgkernel import Campaign
-from rpgkernel.rules import kit, osr
+from rpgkernel.rules import kit, midgard, osr
 from rpgkernel.rules.figure import view
 
 RECORD = {"name": "Ritter", "ruleset": "osr", "side": "Hof", "sheet": {"rk": 4, "tp": 8, "stufe": None},
@@ -81,5 +81,7 @@ def test_the_one_reader_of_data_files_names_the_file_and_the_reason(tmp_path):
         kit.read_yaml(bad, osr.OsrError, "osr.bad_matrix")
 
 
-def test_every_ruleset_error_is_a_rules_error():
-    assert issubclass(osr.OsrError, kit.RulesError)
+def test_the_rulesets_on_the_kit_share_its_error_base_and_settings():
+    for engine, error in ((osr.Osr, osr.OsrError), (midgard.Midgard, midgard.MidgardError)):
+        assert issubclass(error, kit.RulesError)
+        assert isinstance(engine.settings, kit.Settings) and engine.settings.defaults() is engine.settings.of({})

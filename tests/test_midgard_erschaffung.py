@@ -106,7 +106,7 @@ def test_the_tier_preview_is_uniform():
 
 
 def test_every_race_of_the_seed_is_listed():
-    races = midgard.standard().rassen
+    races = midgard.EINSTELLUNGEN.defaults().rassen
     assert set(races) == {"Mensch", "Amazone", "Arracht", "Dunkelzwerg", "Echsenmensch", "Eistroll", "Elf", "Fee",
                           "Fischmensch", "Gnom", "Halbling", "Höhlenmensch", "Kentaur", "Kobold", "Ork", "Sritra",
                           "Schrat", "Schwarzalb", "Vogelmensch", "Zwerg"}

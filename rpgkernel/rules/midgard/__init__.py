@@ -27,7 +27,7 @@ from .angeboren import angeboren
 from .belastung import belastung, tragkraft
 from .bogen import FELDER, MidgardBogen, ressourcen
 from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .einstellungen import DATEN, Einstellungen, aus_daten, einrichten, standard
+from .einstellungen import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
 from .initiative import (
     EIGENE,
@@ -49,12 +49,12 @@ from .tabellen import Tabellen, laden
 from .verben import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
-__all__ = ["DATEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VERBS", "VOLLE_ABWEHR",
-           "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff", "angriff_vorschau",
-           "ap_verlust_leicht", "ap_wurf", "attributkauf", "aus_daten", "belastung", "beschwoerung",
+__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VERBS",
+           "VOLLE_ABWEHR", "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff", "angriff_vorschau",
+           "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
            "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
            "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau", "standard",
+           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau",
            "tragkraft", "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
@@ -62,6 +62,7 @@ class Midgard(Ruleset):
     key = "midgard"
     title = "Midgard – Hausregeln"
     sheet = MidgardBogen(FELDER)
+    settings = EINSTELLUNGEN
     conditions: Mapping[str, str] = {
         VOLLE_ABWEHR: "verzichtet diese Runde auf Angriffe: WM −2 erst ab der dritten Abwehr",
         "1. Abwehr": "hat in dieser Runde einmal abgewehrt (die nächste Abwehr: WM −2)",

@@ -24,7 +24,7 @@ from ...messages import t
 from ..resolution import Effect, Resolution, clauses, counted
 from .angeboren import sinnes_eintraege
 from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .lernen import mindest_wm
 from .proben import SINNE, erfolgswert
 
@@ -61,7 +61,7 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
 
     ``angezeigt``: the false Ko the player is told if it fell to 0 or below.
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     who = name(figure)
     von = feld(figure, "alter") if von is None else von
     if bis < von:

@@ -15,7 +15,7 @@ from ...dice import Roller
 from ...messages import t
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .core import MidgardError, eintraege, name
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .tabellen import zeile
 
 RULE = "Besondere angeborene Fähigkeiten"
@@ -35,7 +35,7 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
               decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
               cfg: Einstellungen | None = None) -> Resolution:
     """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     rows = cfg.tabellen.teil("angeboren")
     who = name(figure)
     res = Resolution("midgard", "angeboren", (who,))

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
 from ...dice import parse
-from ...errors import DiceSyntaxError, RpgError
+from ...errors import DiceSyntaxError
 from ...messages import t
+from ..errors import RulesError, read_yaml
 from ..sheet import SheetError
 
 DATA = Path(__file__).with_name("data")
@@ -29,7 +28,7 @@ ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
 _ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
 
 
-class MidgardError(RpgError, ValueError):
+class MidgardError(RulesError):
     """Something the rules do not allow, or GM data that is missing or malformed."""
 
 
@@ -44,19 +43,10 @@ class Grundregeln:
     pw_wuerfel: str = "W%"
 
 
-def yaml_lesen(path: str | Path) -> Any:
-    """The YAML document at ``path``; a clear error when it cannot be read."""
-    source = Path(path)
-    try:
-        return yaml.safe_load(source.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise MidgardError(t("midgard.bad_file", path=str(source), error=str(err).splitlines()[0])) from None
-
-
 def grundregeln_laden(path: str | Path | None = None) -> Grundregeln:
     """The basic rolls from YAML (default: data/grundregeln.yaml); unknown keys are refused."""
     source = Path(path) if path else DATA / "grundregeln.yaml"
-    return grundregeln_pruefen(yaml_lesen(source) or {}, str(source))
+    return grundregeln_pruefen(read_yaml(source, MidgardError) or {}, str(source))
 
 
 def grundregeln_pruefen(data: Any, quelle: str) -> Grundregeln:

@@ -4,21 +4,22 @@ seed's race list and the GM's tables.
 The GM's choices live in the campaign (data ``midgard``, see
 ``Campaign.set_data``): they survive a restart and every notebook on the
 campaign sees them. ``einrichten`` reads and checks the files and puts them
-there; the verbs read them from ``Request.data`` (``aus_daten``). Without
-any, the defaults hold: the documented basic rolls, the seed's race list and
+there; the verbs read them as ``Request.settings`` (``EINSTELLUNGEN``). Without
+any, the defaults hold (``EINSTELLUNGEN.defaults()``): the documented basic rolls, the seed's race list and
 no GM tables (a procedure that needs one says which).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ...messages import t
-from .core import DATA, Grundregeln, MidgardError, grundregeln_pruefen, yaml_lesen
+from ..errors import read_yaml
+from ..settings import Settings
+from .core import DATA, Grundregeln, MidgardError, grundregeln_pruefen
 from .tabellen import Tabellen, pruefen, rassen_pruefen
 
 DATEN = "midgard"       # the name of the GM's data in the campaign
@@ -32,20 +33,8 @@ class Einstellungen:
     rassen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=1)
-def standard() -> Einstellungen:
-    """The defaults: the basic rolls of data/grundregeln.yaml, the seed's race list, no GM tables."""
-    return aus_daten({})
-
-
-def aus_daten(data: Mapping[str, Any]) -> Einstellungen:
-    """The settings the GM's data (``Request.data``) holds, checked; the defaults for what it lacks."""
-    return _bauen(json.dumps(data.get(DATEN) or {}))     # key order matters (the aging rows)
-
-
-@lru_cache(maxsize=16)
-def _bauen(text: str) -> Einstellungen:
-    kept = json.loads(text)
+def _bauen(kept: Any) -> Einstellungen:
+    """The settings of the GM's kept data (``{}``: the defaults), checked."""
     if not isinstance(kept, dict) or set(kept) - {*TEILE, "quelle"}:
         raise MidgardError(t("midgard.bad_kept_data", name=DATEN))
     where = t("midgard.kept_source", source=kept.get("quelle") or "–")
@@ -55,9 +44,12 @@ def _bauen(text: str) -> Einstellungen:
     return Einstellungen(regeln, tabellen, rassen)
 
 
+EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False)     # key order matters (the aging rows)
+
+
 @lru_cache(maxsize=None)
 def _yaml(name: str) -> Any:
-    return yaml_lesen(DATA / name) or {}
+    return read_yaml(DATA / name, MidgardError) or {}
 
 
 def _json(value: Any) -> Any:
@@ -81,7 +73,7 @@ def einrichten(tabellen: str | Path | None = None, grundregeln: str | Path | Non
     kept: dict[str, Any] = {}
     for key, path in (("tabellen", tabellen), ("grundregeln", grundregeln), ("rassen", rassenliste)):
         if path is not None:
-            kept[key] = _json(yaml_lesen(path) or {})
+            kept[key] = _json(read_yaml(path, MidgardError) or {})
     if tabellen is not None:
         kept["quelle"] = Path(tabellen).name
     # check each file under its own name, then the whole as the verbs will read it
@@ -91,7 +83,4 @@ def einrichten(tabellen: str | Path | None = None, grundregeln: str | Path | Non
         grundregeln_pruefen(kept["grundregeln"], str(grundregeln))
     if rassenliste is not None:
         rassen_pruefen(kept["rassen"], str(rassenliste))
-    cfg = aus_daten({DATEN: kept})
-    if kampagne is not None:
-        kampagne.set_data(DATEN, kept or None, encounter=begegnung)
-    return cfg
+    return EINSTELLUNGEN.keep(kept, kampagne, begegnung)

@@ -29,7 +29,7 @@ from ...dice import Dist, Roller, dist
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses
 from .core import MidgardError, attribut, feld, name
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .tabellen import GRENZE, Stufe, stufe, zeile
 
 KAUF = ("st", "ge", "ko", "in", "zt")       # Kauf der Attribute: St, Ge, Ko, In und Zt
@@ -110,7 +110,7 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
     unnamed attributes stay in the 0-cost column. Given dice: St, Ge, Ko,
     In, Zt in this order, one die each whose tier has more than one value.
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     race = _race_of(figure, race)
     bought = kauf(race, wahl, cfg)
     total = sum(cost for _, _, cost in bought.values())
@@ -173,7 +173,7 @@ def lp_ausdruck(figure: Mapping[str, Any], race: str, cfg: Einstellungen, res: R
 def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | None = None,
             cfg: Einstellungen | None = None) -> Resolution:
     """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     race = _race_of(figure, race)
     res = Resolution("midgard", "lp_wurf", (name(figure),))
     expr, abb = lp_ausdruck(figure, race, cfg, res)
@@ -216,7 +216,7 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
 
     The personal AP bonus counts once (not when rising from ``von``).
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     race = _race_of(figure, race)
     grad = grad or feld(figure, "grad")
     if not 0 <= von < grad:

@@ -30,7 +30,7 @@ from ...errors import DiceLimitError
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text
@@ -115,7 +115,7 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     ``abwehr_nr``: which defence of the round this is (default: one more
     than the defender's ``N. Abwehr``). Without a roller only the preview.
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     a_name, v_name = name(angreifer), name(verteidiger)
     weapon = waffe(angreifer, waffe_name)
     expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from ...messages import t
 from ..resolution import Resolution, clauses
 from .core import MidgardError, attribut, name
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .tabellen import KATEGORIEN
 
 SCHWERER = {"Grund": "Standard", "Standard": "Ausnahme", "Ausnahme": None}
@@ -57,7 +57,7 @@ def fertigkeit_lernen(figure: Mapping[str, Any], fertigkeit: str, kategorie: str
     in EP (rounded up), the full FP credited, usually no money
     (Lernen von Spielercharakteren).
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     if kategorie not in KATEGORIEN:
         raise MidgardError(t("midgard.bad_category", value=kategorie, known=", ".join(KATEGORIEN)))
     table = cfg.tabellen.teil("fertigkeiten")

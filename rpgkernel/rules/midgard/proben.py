@@ -27,7 +27,7 @@ from .core import (
     p_ww,
     ww_gelingt,
 )
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .lernen import mindest_wm
@@ -121,7 +121,7 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
     Below a skill's minimum attribute its WM is added. Without a roller
     only the preview is computed.
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     who = name(figure)
     res = Resolution("midgard", "ew", (who,))
     label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
@@ -168,7 +168,7 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
 
     ``art``: abwehr or resistenz (the sheet's value unless ``wert`` is given).
     """
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     key = art.lower()
     if key not in WW_ARTEN:
         raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
@@ -202,7 +202,7 @@ def pw(figure: Mapping[str, Any], roller: Roller | None, *, eigenschaft: str, wm
        decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
     """PW: W% at or under the attribute (+ WM in points), basic rolls."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     who = name(figure)
     value = attribut(figure, eigenschaft) + wm
     label = t("midgard.pw_label", what=eigenschaft.capitalize())

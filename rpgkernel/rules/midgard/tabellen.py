@@ -23,7 +23,8 @@ from typing import Any, Callable
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import t
-from .core import ATTRIBUTE, MidgardError, yaml_lesen
+from ..errors import read_yaml
+from .core import ATTRIBUTE, MidgardError
 
 KATEGORIEN = ("Grund", "Standard", "Ausnahme")
 GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column
@@ -76,7 +77,7 @@ class Tabellen:
 
 def laden(path: str | Path) -> Tabellen:
     """Read and check the GM's tables from ``path`` (YAML)."""
-    return pruefen(yaml_lesen(path) or {}, str(path))
+    return pruefen(read_yaml(path, MidgardError) or {}, str(path))
 
 
 def pruefen(data: Any, quelle: str) -> Tabellen:
@@ -296,7 +297,7 @@ def zeile(rows: list[dict[str, Any]], value: int) -> dict[str, Any]:
 def rassen(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
     """The seed's race list (data/rassen.yaml, or the GM's): shifts in tiers, the AP die."""
     source = Path(path) if path else Path(__file__).with_name("data") / "rassen.yaml"
-    return rassen_pruefen(yaml_lesen(source), str(source))
+    return rassen_pruefen(read_yaml(source, MidgardError), str(source))
 
 
 def rassen_pruefen(data: Any, quelle: str) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ from .angeboren import CHOICE as WAHL
 from .angeboren import angeboren
 from .belastung import belastung
 from .core import MidgardError
-from .einstellungen import Einstellungen, aus_daten
+from .einstellungen import Einstellungen
 from .erschaffung import KAUF, ap_wurf, attributkauf, lp_wurf
 from .gnade import CHOICE
 from .initiative import abwarten, anfuehrer, eigene, initiative
@@ -23,7 +23,7 @@ from .zauber import OPFER_WM, beschwoerung, beschwoerungslehre, zauber_lernen
 
 def _cfg(req: Request) -> Einstellungen:
     """The GM's tables and choices kept in the campaign (``einrichten``), else the defaults."""
-    return aus_daten(req.data)
+    return req.settings
 
 
 def _opt(req: Request) -> dict[str, Any]:

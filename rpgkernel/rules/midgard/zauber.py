@@ -28,7 +28,7 @@ from ...dice import Roller
 from ...messages import t
 from ..resolution import Resolution, clauses, counted, listing
 from .core import MidgardError, feld, name
-from .einstellungen import Einstellungen, standard
+from .einstellungen import EINSTELLUNGEN, Einstellungen
 from .proben import ew
 
 RULE_ZAUBER = "Auswahl von Zaubersprüchen"
@@ -67,7 +67,7 @@ def lernpunkte(klasse: str, spruch: str, cfg: Einstellungen) -> tuple[int, str, 
 def zauber_lernen(figure: Mapping[str, Any], sprueche: Sequence[str], *, erschaffung: bool = False,
                   klasse: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """The learning points of ``sprueche`` for the figure's class, with the limits at creation."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     klasse = klasse or feld(figure, "klasse")
     res = Resolution("midgard", "zauber", (name(figure),))
     total, level3 = 0, 0
@@ -108,7 +108,7 @@ def beschwoerung_kategorie(klasse: str, ziel: str, form: str, *, wahl: str | Non
     a kind of demon): "Standard", "Ausnahme", "Klasse" (as the class learns it by the basic rules) or
     None (not at all). ``wahl``: the summoner's primary element, or another Zauberer's one element or
     kind of demon at standard cost."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     if form not in FORMEN:
         raise MidgardError(t("midgard.bad_form", value=form, known=", ".join(FORMEN)))
     demon = ziel in DAEMONEN
@@ -150,7 +150,7 @@ def beschwoerung(figure: Mapping[str, Any], roller: Roller | None, *, grad: int,
                  ohne_gnade: bool = False, cfg: Einstellungen | None = None) -> Resolution:
     """A summoning: duration, effect time and the sacrifice's WM; with ``fesselung`` (the EW's value)
     the binding EW with that WM."""
-    cfg = cfg or standard()
+    cfg = cfg or EINSTELLUNGEN.defaults()
     if opfer not in OPFER_WM:
         raise MidgardError(t("midgard.bad_sacrifice", value=opfer))
     if grad < 1:
