@@ -332,6 +332,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "bastionland.bad_deny": "Deny: kein Würfel mit {face} im Wurf (verblieben: {faces}).",
         "bastionland.bad_faces": "Die Würfel {faces} passen nicht zu den Angriffswürfeln {pool}.",
         "bastionland.bad_gambit_table": "Gambit-Daten {path}: erwartet wird 'gambits:' mit mindestens Bolster.",
+        "bastionland.bad_kept_data": "Die Daten '{name}' der Kampagne sind keine Einstellungen für Mythic Bastionland (erwartet: {known}); neu mit bastionland.einrichten(…, kampagne=…).",
+        "bastionland.kept_source": "in den Daten '{name}' der Kampagne",
         "bastionland.bad_scar_table": "Narbentabelle {path}: erwartet wird 'Wurf: Text' je Zeile.",
         "bastionland.bad_means": "Unbekannte Erholung {means!r}; möglich sind {known}.",
         "bastionland.bad_smite": "Smite gibt +W12 oder Blast, nicht {art!r}.",

@@ -92,3 +92,36 @@ def test_blast_choices_name_their_target(camp):
     res = rpgkernel.resolve("angriff Ritter -> Söldner, Wache blast", campaign=camp, dice=[6, 2, 7, 1])
     labels = [c.label for c in res.choices if c.key.startswith("deny")]
     assert len(labels) == 2 and labels[0].endswith("– Söldner") and labels[1].endswith("– Wache")
+
+
+def test_the_gms_scar_table_kept_in_the_campaign_is_read_by_resolve(camp, tmp_path):
+    from rpgkernel.rules import bastionland
+    table = tmp_path / "narben.yaml"
+    table.write_text("narben:\n  5: Tiefer Schnitt\n  8: Verlorenes Auge\n", encoding="utf-8")
+    line = "angriff Ritter -> Wache entschieden"      # W8 3 = GD 3 exactly: a scar, the W8 again: 5
+    res = rpgkernel.resolve(line, campaign=camp, dice=[3, 1, 5])
+    assert res.outcome["narbe"] == 5 and "narbe_text" not in res.outcome
+    camp.undo()
+    bastionland.einrichten(narben=table, kampagne=camp)
+    res = rpgkernel.resolve(line, campaign=camp, dice=[3, 1, 5])
+    assert res.outcome["narbe_text"] == "Tiefer Schnitt" and "Tiefer Schnitt" in res.steps[-1].text
+    assert bastionland.EINSTELLUNGEN.kept_in(camp).narben == {5: "Tiefer Schnitt", 8: "Verlorenes Auge"}
+    camp.undo()                                   # the attack
+    camp.undo()                                   # the settings: no table again
+    assert bastionland.EINSTELLUNGEN.kept_in(camp).narben is None
+
+
+def test_bad_gm_tables_are_refused_and_change_nothing(camp, tmp_path):
+    from rpgkernel.rules import bastionland
+    bad = tmp_path / "narben.yaml"
+    bad.write_text("narben:\n  fünf: Schnitt\n", encoding="utf-8")
+    with pytest.raises(bastionland.BastionlandError, match="Narbentabelle .*narben.yaml"):
+        bastionland.einrichten(narben=bad, kampagne=camp)
+    gambits = tmp_path / "gambits.yaml"
+    gambits.write_text("gambits:\n  Repel: {}\n", encoding="utf-8")
+    with pytest.raises(bastionland.BastionlandError, match="mindestens Bolster"):
+        bastionland.einrichten(gambits=gambits, kampagne=camp)
+    assert camp.data("bastionland") is None
+    camp.set_data("bastionland", {"narbe": {}})
+    with pytest.raises(ResolveError, match="Zeile 1.*keine Einstellungen für Mythic Bastionland"):
+        rpgkernel.resolve("angriff Ritter -> Wache entschieden", campaign=camp, dice=[3, 1, 5])

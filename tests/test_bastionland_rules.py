@@ -274,10 +274,11 @@ def test_open_attack_is_closed_with_the_rolled_faces():
 def test_verbs_take_a_request():
     from rpgkernel.rules.resolution import Request
     ritter, wolf = figure("R", **RITTER), figure("Wolf", gd=3)
+    kept = Bastionland.settings
     res = Bastionland.verbs["angriff"].procedure(Request([ritter], [wolf], {}, Roller(dice=[7, 3]),
-                                                         decisions={"bolster": []}))
+                                                         decisions={"bolster": []}, kept=kept))
     assert res.outcome["schaden"] == 7
-    res = Bastionland.verbs["angriff"].procedure(Request([ritter], [wolf], {}, Roller(dice=[7, 3])))
+    res = Bastionland.verbs["angriff"].procedure(Request([ritter], [wolf], {}, Roller(dice=[7, 3]), kept=kept))
     assert res.open
     assert Bastionland.verbs["probe"].procedure(Request([ritter], [], {"virtue": "SPI"}, Roller(dice=[3]))
                                                 ).outcome["erfolg"]

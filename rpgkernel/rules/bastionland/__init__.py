@@ -22,24 +22,27 @@ from ..base import Ruleset
 from ...dice.limits import MAX_SIDES
 from ..resolution import Request, Resolution, Verb
 from ..sheet import Field, Sheet
-from .attack import GAMBITS, attack, attack_pool, attack_preview, damage_dist, duel, impaired, load_gambits
+from .attack import attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, VIRTUE_MAX, VIRTUES, BastionlandError, Weapon, calm_moment,
                    change_virtue,
                    morale, probe, reaction, restore, save_chance, surprise, virtue, virtue_gain, virtue_loss,
                    weapon, weapon_dice)
-from .damage import collide, damage, exposed, ignores, repair, scar, scar_table, thrown_from_saddle
+from .damage import collide, damage, exposed, ignores, repair, scar, thrown_from_saddle
+from .settings import EINSTELLUNGEN, Einstellungen, einrichten, load_gambits, scar_table
 from .warfare import formation, warband_templates
 
-__all__ = ["Bastionland", "BastionlandError", "GAMBITS", "GAMBIT_MIN", "STRONG_GAMBIT_MIN", "VIRTUES", "Weapon",
-           "attack", "attack_pool", "attack_preview", "calm_moment", "damage_dist", "change_virtue", "collide", "damage", "duel",
-           "exposed", "formation", "ignores", "impaired", "load_gambits", "morale", "probe", "reaction", "repair",
-           "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle", "virtue",
-           "virtue_gain", "virtue_loss", "warband_templates", "weapon", "weapon_dice"]
+__all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", "GAMBIT_MIN", "STRONG_GAMBIT_MIN",
+           "VIRTUES", "Weapon", "attack", "attack_pool", "attack_preview", "calm_moment", "change_virtue", "collide",
+           "damage", "damage_dist", "duel", "einrichten", "exposed", "formation", "ignores", "impaired",
+           "load_gambits", "morale", "probe", "reaction", "repair", "restore", "save_chance", "scar", "scar_table",
+           "surprise", "thrown_from_saddle", "virtue", "virtue_gain", "virtue_loss", "warband_templates", "weapon",
+           "weapon_dice"]
 
 
 class Bastionland(Ruleset):
     key = "bastionland"
     title = "Mythic Bastionland"
+    settings = EINSTELLUNGEN
     sheet = Sheet({
         "vig": Field("int", "Vigour", 0, 19, required=True),
         "cla": Field("int", "Clarity", 0, 19, required=True),
@@ -135,7 +138,7 @@ def _angriff(req: Request) -> Resolution:
                   started_in_melee=_names(o.get("gebunden"), req), moved=_names(o.get("bewegt"), req),
                   impaired_by=_names(o.get("beeinträchtigt"), req), smite=smite, blast=bool(o.get("blast")),
                   large_scale=bool(o.get("groß")), cause=o.get("ursache"), bloodless=bool(o.get("unblutig")),
-                  figures=req.figures)
+                  figures=req.figures, scar_table=req.settings.narben, gambit_table=req.settings.gambits)
 
 
 def _angriff_vorschau(req: Request) -> Any:

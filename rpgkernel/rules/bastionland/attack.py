@@ -17,10 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping, Sequence
-
-import yaml
 
 from ...dice import Dist, Roller, dist
 from ...dice.exact import nth_highest
@@ -30,26 +27,14 @@ from ..resolution import Choice, Effect, Resolution, listing, sentence
 from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, BastionlandError, conditions, kind, mount_die, mounted,
                    names, save, save_chance, virtue, weapons)
 from .damage import damage, ignores
+from .settings import EINSTELLUNGEN
 
-DATA = Path(__file__).with_name("data")
 SAVE_EXEMPT = ("Bolster", "Move")      # Gambits: no VIG save against these
 STRONG = ("keine_probe", "größer")      # Strong Gambit: the two options
 WARBAND_BONUS = "W12"                   # Kriegsscharen: attacks on individuals
 SMITE_BONUS = "W12"                     # Smite
 IMPAIRED_DIE = "W4"                     # Besondere Angriffe: Beeinträchtigt
 PREVIEW_CELLS = 10_000                  # dice x faces an exact preview may take (about 0.1 s)
-
-
-def load_gambits(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
-    """The gambit effects: default data (see data/gambits.yaml) or the GM's file."""
-    data = yaml.safe_load(Path(path or DATA / "gambits.yaml").read_text(encoding="utf-8"))
-    table = data.get("gambits") if isinstance(data, dict) else None
-    if not isinstance(table, dict) or "Bolster" not in table:
-        raise BastionlandError(t("bastionland.bad_gambit_table", path=str(path)))
-    return {str(k): dict(v or {}) for k, v in table.items()}
-
-
-GAMBITS = load_gambits()
 
 
 def _as_list(value: Any) -> list:
@@ -368,7 +353,7 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
     everyone: dict[str, Mapping[str, Any]] = {**(figures or {})}
     for f in (*attackers, *targets, *front):
         everyone[f["name"]] = f
-    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or GAMBITS)
+    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or EINSTELLUNGEN.defaults().gambits)
     # refusals (Virtue Loss; Fernkampf; Schild- und Speerwälle)
     for a in attackers:
         if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a["name"] in moved:

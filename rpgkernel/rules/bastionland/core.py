@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...dice import Roller
-from ...errors import RpgError
 from ...messages import t
+from ..errors import RulesError
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from ..sheet import SheetError
 
@@ -25,7 +25,7 @@ _WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualitie
 _MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
 
 
-class BastionlandError(RpgError, ValueError):
+class BastionlandError(RulesError):
     """An action the seed does not allow (a feat while Fatigued, a refused attack, …)."""
 
 

@@ -6,15 +6,12 @@ Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
-
-import yaml
 
 from ...dice import Roller
 from ...messages import t
 from ..resolution import Effect, Resolution
-from .core import BEINGS, BastionlandError, conditions, kind, virtue
+from .core import BEINGS, conditions, kind, virtue
 
 #: causes that hurt wooden structures and ships (Holz und Stein)
 WOOD_CAUSES = ("feuer", "belagerung", "groß")
@@ -23,15 +20,6 @@ WOOD_CAUSES = ("feuer", "belagerung", "groß")
 def exposed(figure: Mapping[str, Any]) -> bool:
     """Schutzlos: unprepared (the condition) or CLA 0 (Virtue Loss); only living beings."""
     return kind(figure) in BEINGS and ("schutzlos" in conditions(figure) or virtue(figure, "CLA") == 0)
-
-
-def scar_table(path: str | Path) -> dict[int, str]:
-    """A scar table from YAML (``roll: text``). GM data: the seed names the table but does not list it."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    table = data.get("narben", data) if isinstance(data, dict) else None
-    if not isinstance(table, dict) or not all(isinstance(k, int) for k in table):
-        raise BastionlandError(t("bastionland.bad_scar_table", path=str(path)))
-    return {int(k): str(v) for k, v in table.items()}
 
 
 def scar(figure: Mapping[str, Any], die: str | None, roller: Roller | None, res: Resolution,

@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import yaml
-
-from .core import weapons
+from ..errors import read_yaml
+from .core import BastionlandError, weapons
 
 DATA = Path(__file__).with_name("data")
 #: weapons that count as spears for a spear wall ("Speere oder vergleichbare Waffen")
@@ -21,7 +20,7 @@ SPEAR_WORDS = ("speer", "lanze", "pike", "stangenwaffe")
 
 def warband_templates(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
     """The example warbands, exactly as the seed lists them (data/kriegsscharen.yaml): name -> sheet."""
-    data = yaml.safe_load(Path(path or DATA / "kriegsscharen.yaml").read_text(encoding="utf-8"))
+    data = read_yaml(Path(path or DATA / "kriegsscharen.yaml"), BastionlandError)
     return {str(k): dict(v) for k, v in data.items()}
 
 
