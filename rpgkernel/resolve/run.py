@@ -35,9 +35,8 @@ from ..numerals import integer
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
-from ..state import model
-from ..state.campaign import write_sheet
-from ..state.transaction import CampaignError, Transaction, condition_record
+from ..state import effects, model
+from ..state.transaction import CampaignError, Transaction
 from .language import Command, Word, error, insert, parse, quote
 
 if TYPE_CHECKING:
@@ -534,24 +533,7 @@ class _Cell:
 
     def close(self, res: Resolution, pending: str | None = None) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""
-        for e in sorted(res.effects, key=lambda e: e.sheet is None):
-            state = self.work.state
-            path = model.figure_path(state, e.figure)
-            if path is None:
-                raise CampaignError(t("campaign.unknown_figure", name=e.figure))
-            fig = model.figure(state, path)
-            if e.sheet is not None:  # as Campaign.set_sheet does, in this cell's transaction
-                write_sheet(self.work, path, {**fig.get("sheet", {}), **e.sheet}, e.figure)
-            elif e.resource is not None:
-                if e.resource not in fig.get("resources", {}):
-                    raise CampaignError(t("campaign.unknown_resource", name=e.resource, figure=e.figure,
-                                          known=", ".join(fig.get("resources", {})) or "–"))
-                self.work.add(path + ["resources", e.resource, "value"], e.by)
-            elif e.condition is not None and e.on:
-                spec = condition_record({"runden": e.rounds, "endet": e.ends}, fig["name"])
-                self.work.set(path + ["conditions", e.condition], spec)
-            elif e.condition is not None and e.condition in fig.get("conditions", {}):
-                self.work.delete(path + ["conditions", e.condition])
+        effects.apply(self.work, res.effects)
         self._event(res, pending)
 
     def _event(self, res: Resolution, pending: str | None) -> None:

@@ -4,21 +4,22 @@ choices still open.
 
 A procedure is a function ``(figures, request, roller) -> Resolution``: it
 reads figures, rolls through the ``Roller`` (random or given dice), records
-every step with the rule it applies, and returns effects instead of changing
-anything. A resolution with open ``choices`` is closed by a later call that
+every step with the rule it applies, and returns effects (``state.effects``,
+which the campaign applies) instead of changing anything. A resolution with open ``choices`` is closed by a later call that
 takes them; only a closed resolution's effects are applied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..dice import Dist, Roll
 from ..dice.roll import Roller
 from ..display import Shown
 from ..messages import t
+from ..state.effects import Effect
 from .figure import Figure, view
 from .settings import Settings
 
@@ -35,29 +36,6 @@ class Step:
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "rule": self.rule, "value": self.value,
                 "rolls": [r.to_dict() for r in self.rolls]}
-
-
-@dataclass(frozen=True)
-class Effect:
-    """A change to one figure: a resource by an amount, a condition on or off, or sheet fields.
-
-    ``sheet``: fields written onto the figure's sheet (the others stay),
-    validated by its ruleset like ``Campaign.set_sheet``; the resources the
-    ruleset derives from the sheet follow.
-    """
-
-    figure: str
-    resource: str | None = None
-    by: int = 0
-    condition: str | None = None
-    on: bool = True
-    rounds: int | None = None
-    ends: str = "rundenende"
-    text: str = ""
-    sheet: Mapping[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
