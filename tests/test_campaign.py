@@ -86,6 +86,24 @@ def encounter(camp, goblin_sheet=None):
     return enc
 
 
+
+def test_initiative_takes_the_seed_and_dice_that_resolve_takes(tmp_path):
+    """start/next_round roll with Roller(seed, dice), as every %%resolve line does."""
+    from rpgkernel.dice import Roller
+    seen = []
+    for i in range(2):
+        with Campaign.open(tmp_path / f"{i}.sqlite") as c:
+            c.set_ruleset("probe")
+            enc = encounter(c, goblin_sheet={"stärke": 3})
+            enc.start(seed=11)
+            first = {n: r["total"] for n, r in c.journal(kind="initiative")[-1].data["rolls"].items()}
+            enc.next_round(new_initiative=True, seed=12)
+            seen.append((first, enc.order))
+    assert seen[0] == seen[1]
+    roller = Roller(seed=11)
+    assert seen[0][0] == {n: roller.roll(e).total for n, e in (("Ritter", "W6+2"), ("Goblin 1", "W6+0"),
+                                                               ("Goblin 2", "W6+0"))}
+
 def test_encounter_and_initiative_rolled_by_the_ruleset(camp):
     camp.set_ruleset("probe")
     with pytest.raises(SheetError, match="Das Feld 'stärke' \\(Stärke\\) fehlt"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .rulebook import rulebook
 from ..display import Shown
@@ -152,15 +152,15 @@ class Encounter(Shown):
         return names
 
     @retrying
-    def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None,
-              rng: Any = None, dice: Any = None) -> list[str]:
-        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset
-        (``dice``: physical results for those rolls, in turn; ``rng``: a random stream of its own)."""
+    def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None, *,
+              seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
+        """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset;
+        ``seed`` and ``dice`` (real results, in turn) as for ``rpgkernel.resolve``."""
         camp = self.campaign
         with camp.transaction() as tx:
             if not tx.state["encounters"][self.name]["combatants"]:
                 raise CampaignError(t("campaign.empty_encounter", name=self.name))
-            order, rolled = self._initiative(tx, order, rolls, rng, dice)
+            order, rolled = self._initiative(tx, order, rolls, seed, dice)
             tx.set(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
@@ -169,7 +169,7 @@ class Encounter(Shown):
         return list(order)
 
     def _initiative(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,
-                    rng: Any, dice: Any) -> tuple[list[str], dict[str, Any]]:
+                    seed: int | None, dice: Sequence[int] | None) -> tuple[list[str], dict[str, Any]]:
         """Set the turn order: given, from given rolls, or rolled by the ruleset; and the rolls."""
         from ..dice.roll import Roller
         state = tx.state
@@ -178,7 +178,7 @@ class Encounter(Shown):
         engine = rulebook(state["encounters"][self.name]["ruleset"])
         rolled: dict[str, Any] = {}
         if order is None:
-            roller = Roller(dice=dice, rng=rng)   # the rolls, then any roll-off of ties
+            roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             if rolls is None:
                 rolls, rolled = engine.initiative_rolls(combatants, roller, model.data(state, self.name))
             unknown = set(rolls) ^ set(combatants)
@@ -196,21 +196,22 @@ class Encounter(Shown):
                  rolls=rolled)
 
     @retrying
-    def next_turn(self, rolls: Mapping[str, int] | None = None, dice: Any = None) -> str:
+    def next_turn(self, rolls: Mapping[str, int] | None = None, *, seed: int | None = None,
+                  dice: Sequence[int] | None = None) -> str:
         """End the current turn (and the round after the last) and start the next; conditions count down.
 
         Where a new round begins and the ruleset determines initiative every round,
         it is rolled (or taken from ``rolls``/``dice``) before the round starts.
         """
         with self.campaign.transaction() as tx:
-            nxt = self._advance(tx, False, rolls, dice)
+            nxt = self._advance(tx, False, rolls, seed, dice)
             rnd = tx.state["encounters"][self.name]["round"]
             tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
         return nxt
 
     @retrying
-    def next_round(self, new_initiative: bool = False, rolls: Mapping[str, int] | None = None,
-                   dice: Any = None) -> int:
+    def next_round(self, new_initiative: bool = False, rolls: Mapping[str, int] | None = None, *,
+                   seed: int | None = None, dice: Sequence[int] | None = None) -> int:
         """Pass the remaining turns of this round (their moments count) and start the next round.
 
         ``new_initiative``: determine the order anew for it (e.g. after a major change),
@@ -219,7 +220,7 @@ class Encounter(Shown):
         with self.campaign.transaction() as tx:
             start = tx.state["encounters"][self.name]["round"]
             while True:
-                nxt = self._advance(tx, new_initiative, rolls, dice)
+                nxt = self._advance(tx, new_initiative, rolls, seed, dice)
                 rnd = tx.state["encounters"][self.name]["round"]
                 if rnd != start:
                     break
@@ -227,7 +228,8 @@ class Encounter(Shown):
         return rnd
 
     def _advance(self, tx: Transaction, new_initiative: bool = False,
-                 rolls: Mapping[str, int] | None = None, dice: Any = None) -> str:
+                 rolls: Mapping[str, int] | None = None, seed: int | None = None,
+                 dice: Sequence[int] | None = None) -> str:
         data = tx.state["encounters"][self.name]
         if not data["round"]:
             raise CampaignError(t("campaign.not_started", name=self.name))
@@ -241,7 +243,7 @@ class Encounter(Shown):
             tx.add(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
             if new_initiative or rulebook(data["ruleset"]).initiative_each_round:
-                order, rolled = self._initiative(tx, None, rolls, None, dice)
+                order, rolled = self._initiative(tx, None, rolls, seed, dice)
                 self._initiative_event(tx, order, rolled)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             nxt = order[0]
