@@ -381,9 +381,9 @@ def test_a_write_based_on_stale_state_is_refused_or_retried(tmp_path):
             b.encounter.next_turn()
     assert a.encounter.current == "Wolf" and a.encounter.round == 1  # only b's turn happened
     # a plain call that meets another writer's events is run again on fresh state
-    stale = a._state["seq"]
+    stale = a.folded["seq"]
     b.encounter.next_turn()
-    assert a._state["seq"] == stale  # a has not seen b's turn yet
+    assert a.folded["seq"] == stale  # a has not seen b's turn yet
     a.encounter.next_turn()
     assert a.encounter.round == 2 and a.encounter.current == "Wolf"
 

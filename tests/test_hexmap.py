@@ -87,13 +87,13 @@ def test_move_message_runs_the_resolve_line(camp):
     m = HexMap(camp, MAP)
     panel = EncounterPanel(camp)
     _place_and_start(camp)
-    seq = camp._state["seq"]
+    seq = camp.folded["seq"]
     m._dispatch(m, {"type": "move", "q": 1, "r": 1, "art": "Gehen"})
     assert m.error == ""
     assert m.result["cell"] == "%%resolve\nbewege Kael nach=1,1 art=Gehen"
     assert m.result["card"]["action"] == "bewegen"
     assert _pos(camp, "Kael") == ["Feld 1,1"] and camp.figure("Kael").resources["BP"]["value"] == 5
-    assert camp._state["seq"] > seq
+    assert camp.folded["seq"] > seq
     assert any("Feld 1,1" in e.data.get("text", "") for e in camp.journal(figure="Kael", last=3))
     # the map and the panel follow
     assert m.turn == {"figure": "Kael", "bp": 5, "q": 1, "r": 1} and m.figures[0]["q"] == 1
@@ -154,7 +154,7 @@ def test_bad_targets_give_german_errors_and_write_nothing(camp):
     m._dispatch(m, {"type": "move", "q": 1, "r": 0})
     assert m.error.startswith("Niemand ist am Zug")
     _place_and_start(camp)
-    seq = camp._state["seq"]
+    seq = camp.folded["seq"]
     for msg, expected in [({"q": 3, "r": 3}, "Kael erreicht Feld (3,3) mit Gehen und 7 BP nicht."),
                           ({"q": 3, "r": 0}, "Auf Feld (3,0) steht schon Ork."),
                           ({"q": 40, "r": 0}, "liegt nicht auf der Karte"),
@@ -163,7 +163,7 @@ def test_bad_targets_give_german_errors_and_write_nothing(camp):
                           ({"q": 1, "r": 0, "art": "Fliegen"}, "Unbekannte Bewegungsart")]:
         m._dispatch(m, {"type": "move", **msg})
         assert expected in m.error
-        assert camp._state["seq"] == seq and _pos(camp, "Kael") == ["Feld 0,0"]
+        assert camp.folded["seq"] == seq and _pos(camp, "Kael") == ["Feld 0,0"]
     m.set_state({"art": "Gehen"})
     m._dispatch(m, {"type": "move", "q": 1, "r": 0})
     assert m.error == "" and _pos(camp, "Kael") == ["Feld 1,0"]
@@ -310,12 +310,12 @@ def test_given_dice_go_with_the_move(camp):
 def test_wrong_given_dice_write_nothing_and_stay(camp):
     m = HexMap(camp, MAP)
     _place_and_start(camp)
-    seq = camp._state["seq"]
+    seq = camp.folded["seq"]
     for art, dice, expected in [("Schleichen", "8,x", "--würfel"),
                                 ("Schleichen", "8,8,2", "Würfel"),          # 3 of the 5 dice
                                 ("Gehen", "4", "Würfel")]:                  # walking needs no test
         m._dispatch(m, {"type": "move", "q": 0, "r": 1, "art": art, "dice": dice})
         assert expected in m.error and m.dice == dice
-        assert camp._state["seq"] == seq and _pos(camp, "Kael") == ["Feld 0,0"]
+        assert camp.folded["seq"] == seq and _pos(camp, "Kael") == ["Feld 0,0"]
     m._dispatch(m, {"type": "move", "q": 0, "r": 1, "art": "Gehen", "dice": ""})
     assert m.error == "" and m.probe == "Gehen: keine Probe" and _pos(camp, "Kael") == ["Feld 0,1"]

@@ -17,5 +17,5 @@ register("rpgkernel.rules.resolution.Resolution", resolution_text, resolution_ht
 register("rpgkernel.state.journal.Journal", journal_text, journal_html)
 register("rpgkernel.statblocks.Loaded", loaded_text, loaded_html)
 register("rpgkernel.state.views.Figure", lambda f: figure_text(f.record), lambda f: figure_html(f.record))
-register("rpgkernel.state.views.Encounter", lambda e: encounter_text(e._data),
-         lambda e: encounter_html(e._data, e.campaign._state))
+register("rpgkernel.state.views.Encounter", lambda e: encounter_text(e.record),
+         lambda e: encounter_html(e.record, e.campaign.folded))

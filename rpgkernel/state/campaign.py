@@ -199,6 +199,13 @@ class Campaign:
         return copy.deepcopy(self._state)
 
     @property
+    def folded(self) -> Mapping[str, Any]:
+        """The state document as of the last ``refresh`` (which tells the watchers), without a copy:
+        for readers that redraw on every change (the panel, the hex map). Read only: everything
+        changes through the campaign's methods."""
+        return self._state
+
+    @property
     def ruleset(self) -> str | None:
         self.refresh()
         return self._state["settings"]["ruleset"]

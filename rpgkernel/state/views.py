@@ -59,26 +59,27 @@ class Encounter(Shown):
         self.name = name
 
     @property
-    def _data(self) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
+        """A copy of the encounter's record (combatants, order, round, turn, segment, ruleset)."""
         self.campaign.refresh()
         return copy.deepcopy(self.campaign._state["encounters"][self.name])
 
     @property
     def round(self) -> int:
-        return self._data["round"]
+        return self.record["round"]
 
     @property
     def order(self) -> list[str]:
-        return self._data["order"]
+        return self.record["order"]
 
     @property
     def current(self) -> str | None:
-        data = self._data
+        data = self.record
         return data["order"][data["turn"]] if data["round"] and data["order"] else None
 
     @property
     def segment(self) -> int | None:
-        return self._data["segment"]
+        return self.record["segment"]
 
     def data(self, name: str, default: Any = None) -> Any:
         """The GM's data ``name`` as this encounter sees it (see ``Campaign.data``)."""
@@ -91,7 +92,7 @@ class Encounter(Shown):
     @retrying
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
-        parts = rulebook(self._data["ruleset"]).segments
+        parts = rulebook(self.record["ruleset"]).segments
         if parts is None:
             raise CampaignError(t("campaign.no_segments"))
         if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
@@ -113,7 +114,7 @@ class Encounter(Shown):
 
     @property
     def combatants(self) -> dict[str, Figure]:
-        return {name: self.campaign.figure(name, self.name) for name in self._data["combatants"]}
+        return {name: self.campaign.figure(name, self.name) for name in self.record["combatants"]}
 
     @retrying
     def add(self, name: str, side: str = "", character: str | None = None,

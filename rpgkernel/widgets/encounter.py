@@ -70,7 +70,7 @@ class EncounterPanel(Widget):
 
     # -- reading the campaign -------------------------------------------------------
     def _state(self) -> dict[str, Any]:
-        return self.campaign._state  # read only: the folded state, without a copy per change
+        return self.campaign.folded
 
     def _encounter(self) -> dict[str, Any] | None:
         state = self._state()

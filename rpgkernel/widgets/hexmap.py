@@ -69,17 +69,17 @@ class HexMap(Widget):
 
     # -- reading the campaign -------------------------------------------------------
     def _encounter(self) -> dict[str, Any] | None:
-        state = self.campaign._state  # read only: the folded state
+        state = self.campaign.folded
         name = state["active_encounter"]
         return state["encounters"].get(name) if name else None
 
     def _record(self, name: str) -> dict[str, Any]:
-        return model.seen_by_rules(self.campaign._state, name) or {"name": name}
+        return model.seen_by_rules(self.campaign.folded, name) or {"name": name}
 
     def _map(self) -> kw.HexKarte | None:
         """The fight's map in the campaign (the active encounter's, else the campaign's); None without one.
         Read again only when its data changed."""
-        roh = model.data(self.campaign._state).get(kw.KARTE)
+        roh = model.data(self.campaign.folded).get(kw.KARTE)
         if roh != self._roh:
             self._roh, self._karte = copy.deepcopy(roh), None
             if roh is not None:
@@ -89,7 +89,7 @@ class HexMap(Widget):
     def _changed(self, _campaign: Campaign | None = None) -> None:
         """Bring every trait up to the campaign's state, its rule data and the fight's map."""
         try:
-            with kw.in_kraft(model.data(self.campaign._state)):
+            with kw.in_kraft(model.data(self.campaign.folded)):
                 self._update()
         except RpgError as err:  # rule data set by hand that does not fit
             self.error = str(err)
@@ -126,7 +126,7 @@ class HexMap(Widget):
             self._safe_reach()
 
     def _on_art(self, _change: Any) -> None:
-        with self.hold_sync(), kw.in_kraft(model.data(self.campaign._state)):
+        with self.hold_sync(), kw.in_kraft(model.data(self.campaign.folded)):
             if self._safe_reach():
                 self.error = ""
 
