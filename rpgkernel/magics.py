@@ -137,15 +137,23 @@ class Status:
         ]
         if s.campaign is not None and s.campaign.damage:
             self.rows.insert(3, (t("rpg.damage"), listing(s.campaign.damage)))
-        self.rulesets = [(key, rules.RULESETS[key],
-                          t("rpg.implemented") if key in rules.IMPLEMENTED else t("rpg.not_implemented"))
-                         for key in rules.rulesets()]
+        # every installed ruleset is imported for its title: %rpg alone is rare, and a broken one shows why
+        self.rulesets = [_ruleset_row(key) for key in rules.rulesets()]
 
     def __repr__(self) -> str:
         return status_text(self.rows, self.rulesets)
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         return {"text/plain": repr(self), "text/html": status_html(self.rows, self.rulesets)}
+
+
+def _ruleset_row(key: str) -> tuple[str, str, str]:
+    """A ruleset's key, title and the package it comes from; the reason instead if it cannot be loaded."""
+    try:
+        title = rules.get(key).title or key
+    except RpgError as err:
+        return key, t("rpg.ruleset_unavailable"), str(err)
+    return key, title, t("rpg.ruleset_source", source=rules.source(key))
 
 
 def _too_many(words: list[str], usage: str) -> RpgError:
@@ -191,13 +199,13 @@ def rpg_line(line: str) -> object:
         return _share(s, words[1:])
     if command == "binder":
         return _binder(s, words[1:])
-    if command and not command.startswith("-") and command not in rules.RULESETS:
+    if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
     opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln", "nur_lesen"})
     _campaign_without_option(words)
     key = words[0].lower() if words else None
-    if key is not None and key not in rules.RULESETS:
+    if key is not None and key not in rules.rulesets():
         raise _unknown_word(words[0])
     if len(words) > 1:
         raise _too_many(words[1:], _RPG_USAGE)

@@ -115,7 +115,7 @@ def _ruleset_kept(camp: Campaign, key: str) -> str:
                  + (" " + t("rpg.and_more", n=more) if more > 0 else ""))
                if names else t("rpg.campaign_no_figures"))
     current = camp.ruleset
-    return t("rpg.ruleset_kept", where=camp.store.where, current=current, title=rules.RULESETS.get(current, current),
+    return t("rpg.ruleset_kept", where=camp.store.where, current=current, title=rules.title(current),
              figures=figures, key=key)
 
 

@@ -165,7 +165,7 @@ def player_notebook(figure: Mapping[str, Any]) -> dict[str, Any]:
     ruleset = figure.get("ruleset")
     sources = [
         ("markdown", t("share.nb_intro", name=_markdown(figure["name"]),
-                                   ruleset=_markdown(rules.RULESETS.get(ruleset or "", "–")))),
+                                   ruleset=_markdown(rules.title(ruleset) or "–"))),
         ("code", "%load_ext rpgkernel\n"
                  + " ".join(["%rpg", *filter(None, [ruleset]), "--kampagne", f'"{campaign_file}"'])),
         ("code", "import rpgkernel\n"

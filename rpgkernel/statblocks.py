@@ -329,11 +329,13 @@ def _own_fields(fields: Mapping[str, Any], ruleset: str | None, fail) -> tuple: 
         key = key.strip().lower() if isinstance(key, str) else key
         try:
             rules.get(key if isinstance(key, str) else repr(key))
-        except RpgError:
+        except rules.RulesetError:
             close = difflib.get_close_matches(str(key), rules.rulesets(), n=1)
             hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
             raise fail(t("rpg.unknown_ruleset", key=str(key)[:40], known=", ".join(rules.rulesets())) + hint,
                        "regelwerk") from None
+        except RpgError as err:  # installed, but it does not load or two packages claim it
+            raise fail(str(err), "regelwerk") from None
     engine_key = key or ruleset
 
     sheet = {} if fields.get("werte") is None else fields["werte"]

@@ -9,12 +9,24 @@ import time
 from pathlib import Path
 
 import pytest
+from distributions import write_distribution
 from german_numbers import resolutions_speak_german  # noqa: F401  (autouse: every resolution's numbers are German)
 from hypothesis import settings
 
 # Derandomised: a failing example is the same on every run and machine.
 settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("rpgkernel")
+
+
+@pytest.fixture
+def add_ruleset(tmp_path_factory, monkeypatch):
+    """Register a test's Ruleset subclasses as a package does: as entry points of a distribution in a
+    temp folder put on sys.path for this test only (the registry finds it as it finds any other)."""
+    def add(*classes):
+        folder = tmp_path_factory.mktemp("regeln")
+        write_distribution(folder, folder.name, {c.key: f"{c.__module__}:{c.__qualname__}" for c in classes})
+        monkeypatch.syspath_prepend(str(folder))
+    return add
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ import multiprocessing
 import pytest
 
 import rpgkernel
-from rpgkernel import rules
 from rpgkernel.errors import GivenDiceError
 from rpgkernel.rules.base import Ruleset
 from rpgkernel.rules.sheet import Field, Sheet, SheetError
@@ -30,8 +29,8 @@ class Probe(Ruleset):
 
 
 @pytest.fixture(autouse=True)
-def probe_ruleset(monkeypatch):
-    monkeypatch.setitem(rules._ENGINES, "probe", Probe())
+def probe_ruleset(add_ruleset):
+    add_ruleset(Probe)
 
 
 @pytest.fixture

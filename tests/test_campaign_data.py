@@ -4,7 +4,6 @@ import pytest
 
 from rpgkernel import resolve
 from rpgkernel.errors import RpgError
-from rpgkernel import rules
 from rpgkernel.rules import Ruleset
 from rpgkernel.rules.resolution import Resolution, Verb
 from rpgkernel.state import Campaign
@@ -81,8 +80,8 @@ class Tabellen(Ruleset):
         "Lesen", actors="one")}
 
 
-def test_procedures_see_the_data_of_the_active_encounter(path, monkeypatch):
-    monkeypatch.setitem(rules._ENGINES, "tabellen", Tabellen())
+def test_procedures_see_the_data_of_the_active_encounter(path, add_ruleset):
+    add_ruleset(Tabellen)
     c = Campaign.open(path)
     c.set_ruleset("tabellen")
     c.add_character("Ritter")

@@ -2,7 +2,6 @@
 
 import pytest
 
-from rpgkernel import rules
 from rpgkernel.rules.base import Ruleset
 from rpgkernel.rules.sheet import Field, Sheet, SheetError
 from rpgkernel.state import Campaign, CampaignError
@@ -33,8 +32,8 @@ class Probe(Ruleset):
 
 
 @pytest.fixture(autouse=True)
-def probe_ruleset(monkeypatch):
-    monkeypatch.setitem(rules._ENGINES, "probe", Probe())
+def probe_ruleset(add_ruleset):
+    add_ruleset(Probe)
     yield
     INTERLUDE.clear()
 

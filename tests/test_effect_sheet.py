@@ -4,7 +4,6 @@ resources following, journalled, undone with the cell, shown on the card."""
 import pytest
 
 import rpgkernel
-from rpgkernel import rules
 from rpgkernel.errors import RpgError
 from rpgkernel.render import resolution_html, resolution_text
 from rpgkernel.rules.base import Ruleset
@@ -36,8 +35,8 @@ class Bogenprobe(Ruleset):
 
 
 @pytest.fixture(autouse=True)
-def ruleset(monkeypatch):
-    monkeypatch.setitem(rules._ENGINES, "bogenprobe", Bogenprobe())
+def ruleset(add_ruleset):
+    add_ruleset(Bogenprobe)
 
 
 @pytest.fixture

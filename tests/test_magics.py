@@ -1,6 +1,7 @@
 """The magics in a real IPython shell, and in a real kernel."""
 
 import pytest
+from distributions import write_distribution
 from IPython.utils.capture import capture_output
 
 import rpgkernel
@@ -87,12 +88,23 @@ def test_bad_input_shows_a_german_box_without_traceback(shell, line, fragment):
 
 
 def test_rpg_status_lists_rulesets(shell):
+    """Every installed ruleset with its title and the package it comes from."""
     run(shell, "s = %rpg")
     text = repr(shell.user_ns["s"])
     for key in rpgkernel.rulesets():
-        assert key in text
-    assert text.count("noch nicht umgesetzt") == 5 - len(rpgkernel.rules.IMPLEMENTED)
-    assert "bastionland  Mythic Bastionland – verfügbar" in text
+        assert f"  {key:<12} {rpgkernel.rules.get(key).title} – aus rpgkernel\n" in text + "\n"
+    assert "bastionland  Mythic Bastionland – aus rpgkernel\n" in text
+
+
+def test_rpg_status_shows_why_a_ruleset_does_not_load(shell, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(write_distribution(tmp_path, "rpg-kaputt", {"kaputt": "fehlt_ganz:Regeln"})))
+    run(shell, "s = %rpg")
+    text = repr(shell.user_ns["s"])
+    assert ("  kaputt       nicht ladbar – Das Regelwerk 'kaputt' aus dem Paket rpg-kaputt lässt sich nicht "
+            "laden (fehlt_ganz:Regeln): der Import scheitert mit ModuleNotFoundError") in text
+    assert "  midgard      Midgard – Hausregeln – aus rpgkernel" in text
+    html = shell.user_ns["s"]._repr_mimebundle_()["text/html"]
+    assert "<code>kaputt</code></td><td style=\"text-align:left\">nicht ladbar</td>" in html
 
 
 def test_rpg_sets_ruleset_and_seed(shell):

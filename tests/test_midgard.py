@@ -37,7 +37,6 @@ def camp(tmp_path):
 # -- sheet and resources -------------------------------------------------------------
 def test_registered_with_sheet_resources_and_verbs():
     engine = rules.get("midgard")
-    assert "midgard" in rules.IMPLEMENTED
     sheet = engine.sheet.validate({"st": 80, "lp": 14, "ap": 22, "gg": 1, "waffen": ["Langschwert +10 (W6+2)"]})
     assert engine.resources(sheet) == {"LP": {"value": 14, "max": 14}, "AP": {"value": 22, "max": 22},
                                        "GG": {"value": 1, "max": 1}}

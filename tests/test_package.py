@@ -28,17 +28,23 @@ def test_wheel_carries_package_and_front_end(wheel):
     assert "rpgkernel/__init__.py" in names and "rpgkernel/dice/exact.py" in names
     front_end = {p.relative_to(ROOT / "widgets").as_posix() for p in (ROOT / "widgets").rglob("*") if p.is_file()}
     assert front_end and {f"rpgkernel/frontend/{f}" for f in front_end} <= names
+    [points] = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    declared = zipfile.ZipFile(wheel).read(points).decode().split("[rpgkernel.rulesets]\n", 1)[1]
+    assert "osr = rpgkernel.rules.osr:Osr\n" in declared
 
 
 def test_installed_wheel_renders_from_its_own_files(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path)
     code = ("import rpgkernel, pathlib; r = rpgkernel.roll('3W6', dice=[1, 2, 3]); "
             "html = r._repr_html_(); "
-            "print(pathlib.Path(rpgkernel.__file__).parent.parent); print('.rpgk-card{' in html)")
+            "print(pathlib.Path(rpgkernel.__file__).parent.parent); print('.rpgk-card{' in html); "
+            "import sys; print(','.join(rpgkernel.rulesets()), rpgkernel.rules.get('osr').key, "
+            "pathlib.Path(sys.modules['rpgkernel.rules.osr'].__file__).is_relative_to(pathlib.Path.cwd()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
-    home, styled = out.stdout.split()
+    home, styled, keys, osr, engine_inside = out.stdout.split()
     assert Path(home) == tmp_path and styled == "True"
+    assert keys == "adz,bastionland,kampfwerte,midgard,osr" and osr == "osr" and engine_inside == "True"
 
 
 def _venv_with_wheel(venv: Path, wheel: Path) -> Path:

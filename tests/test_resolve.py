@@ -101,9 +101,20 @@ class Uebung(Ruleset):
         return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
 
 
+class Zweit(Uebung):
+    key = "zweit"
+
+
+class Leer(Ruleset):
+    """A ruleset without verbs."""
+
+    key = "leer"
+    title = "Leer"
+
+
 @pytest.fixture(autouse=True)
-def uebung(monkeypatch):
-    monkeypatch.setitem(rules._ENGINES, "übung", Uebung())
+def uebung(add_ruleset):
+    add_ruleset(Uebung)
 
 
 @pytest.fixture
@@ -208,11 +219,9 @@ def test_a_cell_is_bounded(camp):
     assert len(out) == MAX_ACTIONS and journal_size(camp) == 4
 
 
-def test_a_cell_plays_by_the_ruleset_of_its_figures(camp, monkeypatch):
+def test_a_cell_plays_by_the_ruleset_of_its_figures(camp, add_ruleset):
     """A cell of another ruleset than the campaign's, the active encounter's or a figure's is refused."""
-    monkeypatch.setitem(rules._ENGINES, "zweit", Uebung())
-    monkeypatch.setattr(rules._ENGINES["zweit"], "key", "zweit", raising=False)
-    monkeypatch.setitem(rules.RULESETS, "zweit", "Zweit")
+    add_ruleset(Zweit)
     with pytest.raises(RpgError, match="Die Zelle spielt nach Übung \\(zweit\\), die Kampagne nach Übung "
                                        "\\(übung\\);.*Für sie: %%resolve übung"):
         rpgkernel.resolve("probe Ritter", ruleset="zweit", campaign=camp, dice=[1])
@@ -243,16 +252,16 @@ def test_aliases_and_case(camp):
 
 
 @pytest.fixture
-def osr_without_engine(monkeypatch):
-    """A known ruleset key whose engine is not registered (as before it is built)."""
-    monkeypatch.delitem(rpgkernel.rules._ENGINES, "osr", raising=False)
+def without_verbs(add_ruleset):
+    """An installed ruleset that has no verbs yet."""
+    add_ruleset(Leer)
 
 
-def test_no_ruleset_no_campaign_no_verbs(camp, osr_without_engine):
+def test_no_ruleset_no_campaign_no_verbs(camp, without_verbs):
     with pytest.raises(RpgError, match="Kein Regelwerk gewählt"):
         rpgkernel.resolve("probe Ritter")
-    with pytest.raises(RpgError, match="kennt noch keine %%resolve-Verben"):
-        rpgkernel.resolve("probe Ritter", ruleset="osr")
+    with pytest.raises(RpgError, match="'leer' kennt noch keine %%resolve-Verben"):
+        rpgkernel.resolve("probe Ritter", ruleset="leer")
     with pytest.raises(ResolveError, match="keine Kampagne geöffnet") as info:
         rpgkernel.resolve("probe Ritter", ruleset="übung", dice=[3])
     assert info.value.column == 7
@@ -468,11 +477,11 @@ def test_magic_ruleset_seed_and_preview(shell, magic_camp):
     ("%%resolve\nprobe Ritter\nangrif Ritter -> Ritter", "Zeile 3, Spalte 1: Unbekanntes Verb 'angrif'"),
     ("%%resolve --würfel 1,2\nprobe Ritter", "Zu viele Würfelergebnisse"),
     ("%%resolve --würfel x\nprobe Ritter", "Ungültiger Wert für --würfel"),
-    ("%%resolve osr\nprobe Ritter", "kennt noch keine"),
+    ("%%resolve leer\nprobe Ritter", "kennt noch keine"),
     ("%%resolve übung extra\nprobe Ritter", "Zu viele Angaben"),
     ("%%resolve\nprobe <b>Söldner</b>", "Unerwartetes '<'"),
 ])
-def test_magic_errors_show_a_box_without_traceback(shell, magic_camp, cell, fragment, osr_without_engine):
+def test_magic_errors_show_a_box_without_traceback(shell, magic_camp, cell, fragment, without_verbs):
     events = len(magic_camp.journal())
     _, out = run(shell, cell)
     [shown] = out.outputs

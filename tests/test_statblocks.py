@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from distributions import write_distribution
 
 from rpgkernel import Campaign, RpgError, statblocks
 from rpgkernel.render import journal_html
@@ -200,6 +201,16 @@ def test_errors_name_entry_and_field_and_create_nothing(camp, block, fragments):
     for fragment in fragments:
         assert fragment in str(info.value)
     assert camp.store.last_seq() == before and set(camp.characters) == {"Vorher"}
+
+
+def test_a_ruleset_that_does_not_load_is_named_with_its_reason(camp, tmp_path, monkeypatch):
+    """Not 'Unbekanntes Regelwerk': it is installed, and the GM learns why it does not load."""
+    monkeypatch.syspath_prepend(str(write_distribution(tmp_path, "rpg-kaputt", {"kaputt": "fehlt_ganz:Regeln"})))
+    with pytest.raises(StatBlockError) as info:
+        load(camp, "- name: Alrik\n  regelwerk: kaputt\n")
+    assert str(info.value).startswith("Figur 1 ('Alrik'), regelwerk: Das Regelwerk 'kaputt' aus dem Paket "
+                                      "rpg-kaputt lässt sich nicht laden (fehlt_ganz:Regeln)")
+    assert camp.store.last_seq() == 0
 
 
 def test_an_error_in_the_last_entry_creates_nothing(camp):

@@ -95,7 +95,7 @@ def _engine(ruleset: str | Ruleset | None, campaign: Campaign | None) -> Ruleset
 
 
 def _title(key: str) -> str:
-    return f"{rules.get(key).title or key} ({key})"
+    return f"{rules.title(key)} ({key})"
 
 
 def _same_ruleset(engine: Ruleset, state: dict[str, Any]) -> None:

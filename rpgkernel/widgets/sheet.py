@@ -98,7 +98,7 @@ class CharacterSheet(Widget):
         sheet = data.get("sheet", {})
         with self.hold_sync():
             self.figure, self.extensible = data["name"], engine.sheet.open
-            self.ruleset = engine.title or rules.RULESETS.get(key or "", "")
+            self.ruleset = engine.title
             self.resources = [{"name": k, "value": r["value"], "max": r["max"]}
                               for k, r in data.get("resources", {}).items()]
             self.conditions = [{"name": k, "left": c.get("remaining")} for k, c in data.get("conditions", {}).items()]

@@ -17,7 +17,6 @@ from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import t
-from .. import register
 from ..base import Ruleset
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
 from .data import DATA, AdzError, Daten, data, load_data, use_data
@@ -64,4 +63,3 @@ class AdZ(Ruleset):
 from .verbs import VERBS  # noqa: E402
 
 AdZ.verbs = VERBS
-register(AdZ())

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...messages import t
-from .. import register
 from ..base import Ruleset
 from ...dice.limits import MAX_SIDES
 from ..resolution import Request, Resolution, Verb
@@ -206,5 +205,3 @@ VERBS = {
                   targets="optional", options={"gambit": "text"}, choice="focus", example="focus Ritter gambit=Repel"),
 }
 Bastionland.verbs = VERBS
-
-register(Bastionland())

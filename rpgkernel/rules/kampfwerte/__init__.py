@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...messages import t
-from .. import register
 from ..base import Ruleset
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .data import KampfwerteError, data, daten_setzen, in_kraft
@@ -67,4 +66,3 @@ class Kampfwerte(Ruleset):
 from .verbs import VERBS  # noqa: E402
 
 Kampfwerte.verbs = VERBS
-register(Kampfwerte())

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .. import register
 from ..base import Ruleset
 from .alter import altern, pruefungen
 from .angeboren import angeboren
@@ -91,6 +90,3 @@ class Midgard(Ruleset):
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
         values, rolls, _ = wuerfe([{**c, "name": n} for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}
-
-
-register(Midgard())

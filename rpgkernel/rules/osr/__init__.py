@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import register
 from ..base import Ruleset
 from ..figure import view
 from ..resolution import Request, Resolution, Verb
@@ -259,5 +258,3 @@ VERBS = {
                       preview=lambda r: losreissen(r.actors[0], r.options.get("chance", 0), None).preview),
 }
 Osr.verbs = VERBS
-
-register(Osr())
