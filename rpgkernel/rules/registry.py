@@ -6,9 +6,10 @@ A distribution declares its rulesets in the entry-point group ``rpgkernel.rulese
 ``get(key)`` first asks for it, so ``import rpgkernel`` imports no engine.
 
 The metadata is read again where it may have changed: each folder new on ``sys.path`` (folders
-read before are reused while unmodified), and a folder holding distributions once it is modified
-(a package installed while the kernel runs). A distribution seen twice on the path counts once,
-the first, as for ``importlib.metadata.entry_points``.
+read before are reused while unmodified), and, when the keys are listed or a key is not found, a
+folder holding distributions that was modified since (a package installed while the kernel
+runs). A distribution seen twice on the path counts once, the first, as for
+``importlib.metadata.entry_points``.
 """
 
 from __future__ import annotations
@@ -69,10 +70,12 @@ _FREE.sheet = Sheet(open=True)
 
 _folders: dict[str, tuple[int | None, bool, tuple[tuple[str, tuple[Entry, ...]], ...]]] = {}
 """sys.path entry -> (its mtime, whether it holds distributions, (distribution, its entries) found)"""
-_read_from: tuple[tuple[str, ...], tuple[tuple[str, int | None], ...]] | None = None
+_read_from: tuple[list[str], tuple[tuple[str, int | None], ...]] | None = None
 """the sys.path the claims were merged from, and the folders holding distributions with their mtimes"""
 _claims: dict[str, tuple[Entry, ...]] = {}
 _loaded: dict[Entry, Ruleset] = {}
+_ready: dict[str, Ruleset] = {}
+"""key -> its loaded engine under the current claims: the quick way for get (called often)"""
 
 
 def rulesets() -> list[str]:
@@ -84,7 +87,9 @@ def get(key: str | None) -> Ruleset:
     """The engine for ``key`` (imported at its first use); for None the free ruleset (open sheet)."""
     if key is None:
         return _FREE
-    claims = _current().get(key)
+    if key in _ready and _read_from is not None and sys.path == _read_from[0]:
+        return _ready[key]
+    claims = _current(modified=False).get(key) or _current().get(key)   # or installed meanwhile
     if not claims:
         raise RulesetError(t("rpg.unknown_ruleset", key=key, known=", ".join(rulesets()) or "–"))
     if len(claims) > 1:
@@ -92,7 +97,8 @@ def get(key: str | None) -> Ruleset:
     entry = claims[0]
     if entry not in _loaded:
         _loaded[entry] = entry.load()
-    return _loaded[entry]
+    _ready[key] = _loaded[entry]
+    return _ready[key]
 
 
 def title(key: str | None) -> str:
@@ -111,11 +117,13 @@ def source(key: str) -> str:
     return listing([c.dist for c in _current().get(key, ())])
 
 
-def _current() -> dict[str, tuple[Entry, ...]]:
-    """key -> the distributions claiming it, read again where the metadata may have changed."""
+def _current(modified: bool = True) -> dict[str, tuple[Entry, ...]]:
+    """key -> the distributions claiming it, read again for a changed sys.path and, with
+    ``modified``, for folders holding distributions that were modified since."""
     global _read_from, _claims
-    path = tuple(sys.path)
-    if _read_from is not None and _read_from[0] == path and all(_mtime(f) == m for f, m in _read_from[1]):
+    path = list(sys.path)
+    if (_read_from is not None and _read_from[0] == path
+            and not (modified and any(_mtime(f) != m for f, m in _read_from[1]))):
         return _claims
     claims: dict[str, list[Entry]] = {}
     names: set[str] = set()
@@ -134,6 +142,7 @@ def _current() -> dict[str, tuple[Entry, ...]]:
                     claims.setdefault(entry.key, []).append(entry)
     _claims = {key: tuple(found) for key, found in claims.items()}
     _read_from = (path, tuple(watched))
+    _ready.clear()
     return _claims
 
 
