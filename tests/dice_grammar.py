@@ -18,25 +18,22 @@ expressions, wrong types). ``fuzzed`` mixes them all.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any, Callable
 
+from doc_blocks import page
 from hypothesis import strategies as st
 
 from rpgkernel.dice import limits
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "wuerfelsprache.md"
 START = "ausdruck"
 NAMES = ["a", "bonus", "big", "wurf", "tief", "falsch", "nix"]  # ``nix`` is never defined
 
 
 # -- the grammar, read from the docs -----------------------------------------------
 
-def grammar_text(path: Path = DOCS) -> str:
+def grammar_text() -> str:
     """The code block under the heading "Grammatik" of the dice docs."""
-    text = path.read_text(encoding="utf-8")
-    after = text.split("## Grammatik", 1)[1]
-    return after.split("```", 2)[1]
+    return page("wuerfelsprache.md").block(after="## Grammatik").text
 
 
 _EBNF_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[=|{}\[\]()]|[^\W\d][\w]*)', re.UNICODE)

@@ -1,9 +1,7 @@
 """docs/adz.md: every verb documented, every example line valid and run against a campaign."""
 
-import re
-from pathlib import Path
-
 import pytest
+from doc_blocks import page
 from verb_docs import assert_verb_documented
 
 import rpgkernel
@@ -12,12 +10,12 @@ from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.adz.verbs import VERBS
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "adz.md"
-TEXT = DOC.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+PAGE = page("adz.md")
+TEXT = PAGE.text
+BLOCKS = PAGE.take("text")
 SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
-YAML = re.search(r"^```yaml\n(figuren:.*?)^```", TEXT, re.S | re.M).group(1)
+EXAMPLES = PAGE.examples()
+YAML = PAGE.block("yaml", "figuren:").text
 
 
 def test_the_doc_has_example_blocks():

@@ -3,9 +3,9 @@
 import html
 import re
 import shutil
-from pathlib import Path
 
 import pytest
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -16,7 +16,9 @@ from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.adz.verbs import VERBS
 
-DOC = " ".join((Path(__file__).resolve().parent.parent / "docs" / "adz.md").read_text(encoding="utf-8").split())
+PAGE = page("adz.md")
+DOC = " ".join(PAGE.text.split())
+DOC_CELLS = PAGE.take("", "%%resolve --würfel", count=2)
 FIGURES = """
 figuren:
   - name: Alrik
@@ -233,8 +235,7 @@ def test_a_spell_its_drain_and_its_target(camp):
 
 def test_the_docs_cards_say_what_the_engine_says(camp):
     """Each `%%resolve --würfel` cell of docs/adz.md, run in order, says the sentence quoted after it."""
-    cells = re.findall(r"%%resolve --würfel ([\d,]+) (.*?) ```", DOC)
-    assert len(cells) == 2
+    cells = [(line.split()[1], body) for _, line, body in (cell.magic for cell in DOC_CELLS)]
     said = re.findall("„(.*?)“", DOC[DOC.index("%%resolve --würfel"):])      # in the order of the cells
     assert len(said) >= len(cells)
     for (dice, source), sentence in zip(cells, said):

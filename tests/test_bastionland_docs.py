@@ -1,9 +1,9 @@
 """docs/bastionland.md: every verb documented, every example line valid, some of them played."""
 
 import re
-from pathlib import Path
 
 import pytest
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -11,19 +11,12 @@ from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.bastionland import VERBS
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "bastionland.md"
-TEXT = DOC.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+PAGE = page("bastionland.md")
+TEXT = PAGE.text
+BLOCKS = PAGE.take("text")
 #: every spelling %%resolve accepts for Bastionland (verzicht/pass is built in)
 SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-
-
-def _example_lines() -> list[str]:
-    return [line.strip() for block in BLOCKS for line in block.splitlines()
-            if line.strip() and not line.strip().startswith("#")]
-
-
-EXAMPLES = _example_lines()
+EXAMPLES = PAGE.examples(comments=False)
 
 
 def example(line: str) -> str:

@@ -1,8 +1,7 @@
 """Mythic Bastionland: every verb's card says its outcome as a German sentence (Resolution.summary)."""
 
-from pathlib import Path
-
 import pytest
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign
@@ -11,7 +10,9 @@ from rpgkernel.rules.bastionland import VERBS
 
 from saetze import assert_said, each
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+CARD = "angriff: Ritter, Knappe → Söldner"
+OPENED, CLOSED = page("bastionland.md").take("", CARD, count=2)
+SHOWN = page("resolve.md").block("", CARD)
 
 
 @pytest.fixture
@@ -136,9 +137,7 @@ def test_saves_surprise_morale_and_virtue_loss(camp):
 
 def test_the_docs_show_the_sentences_the_cards_say(camp):
     """docs/bastionland.md and docs/resolve.md show the rules' example card, open and closed."""
-    head = "angriff: Ritter, Knappe → Söldner\n  "
-    opened = head + said(camp, "angriff Ritter, Knappe -> Söldner", [7, 3, 1, 5]) + "\n"
-    closed = head + said(camp, "gambit Ritter bolster=5\nverzicht Söldner", []) + "\n"
-    bastionland = (DOCS / "bastionland.md").read_text(encoding="utf-8")
-    assert opened in bastionland and closed in bastionland
-    assert opened in (DOCS / "resolve.md").read_text(encoding="utf-8")
+    opened = f"{CARD}\n  " + said(camp, "angriff Ritter, Knappe -> Söldner", [7, 3, 1, 5]) + "\n"
+    closed = f"{CARD}\n  " + said(camp, "gambit Ritter bolster=5\nverzicht Söldner", []) + "\n"
+    assert OPENED.text.startswith(opened) and CLOSED.text.startswith(closed)
+    assert SHOWN.text.startswith(opened)

@@ -153,10 +153,10 @@ def test_values_up_to_the_bound_roll_and_show():
 
 def test_the_docs_state_the_real_limits():
     """Each row of the limits table in docs/wuerfelsprache.md gives the number the code uses."""
-    from pathlib import Path
+    from doc_blocks import page
 
     from rpgkernel.render import integer
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "wuerfelsprache.md").read_text(encoding="utf-8")
+    docs = page("wuerfelsprache.md").text
     [table] = [block for block in docs.split("## Grenzen", 1)[1].split("\n\n") if block.startswith("| Grenze")]
     rows = {}
     for line in table.splitlines()[2:]:

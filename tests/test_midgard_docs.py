@@ -1,11 +1,8 @@
 """docs/midgard.md: every verb documented, every example line valid, the YAML example and the grace
 walkthrough played."""
 
-import re
-import textwrap
-from pathlib import Path
-
 import pytest
+from doc_blocks import page
 from verb_docs import assert_verb_documented
 
 import rpgkernel
@@ -14,11 +11,13 @@ from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.midgard import VERBS, tabellen
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "midgard.md"
-TEXT = DOC.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
+PAGE = page("midgard.md")
+TEXT = PAGE.text
+BLOCKS = PAGE.take("text")
 SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
+EXAMPLES = PAGE.examples()
+YAML = PAGE.block("yaml", "figuren:").text
+CELLS = PAGE.take("", "%%resolve --würfel", count=2)
 
 
 def test_the_doc_has_example_blocks():
@@ -49,14 +48,11 @@ def test_gm_data_and_the_example_are_named_plainly():
 
 
 def test_the_yaml_example_and_the_grace_walkthrough(tmp_path):
-    block = textwrap.dedent(re.search(r"```yaml\n(.*?)```", TEXT, re.S).group(1))
     with Campaign.open(tmp_path / "k.sqlite") as camp:
         camp.set_ruleset("midgard")
-        statblocks.load(camp, block)
-        cells = re.findall(r"```\n%%resolve --würfel ([\d,]+)\n(.*?)```", TEXT, re.S)
-        assert len(cells) == 2
-        results = [rpgkernel.resolve(src, campaign=camp, dice=[int(x) for x in dice.split(",")])
-                   for dice, src in cells]
+        statblocks.load(camp, YAML)
+        results = [rpgkernel.resolve(body, campaign=camp, dice=[int(x) for x in line.split()[1].split(",")])
+                   for _, line, body in (cell.magic for cell in CELLS)]
         assert results[0].open and not results[1].open
         assert results[1].outcome["ap_verlust"] == 2
         assert camp.figure("Schattenelf").resources["AP"]["value"] == 23

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -17,8 +18,10 @@ from rpgkernel.rules import midgard
 from rpgkernel.rules.midgard import VERBS
 
 BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"
-TEXT = (Path(__file__).resolve().parent.parent / "docs" / "midgard.md").read_text(encoding="utf-8")
-DOC = " ".join(TEXT.split())
+PAGE = page("midgard.md")
+DOC = " ".join(PAGE.text.split())
+YAML = PAGE.block("yaml", "figuren:").text
+DOC_CELLS = PAGE.take("", "%%resolve --würfel", count=2)
 FIGURES = """
 figuren:
   - name: Wolfgang Krentz
@@ -286,12 +289,10 @@ def test_creation_learning_aging_and_the_free_choice(camp):
 
 def test_the_docs_grace_walkthrough_says_what_the_engine_says(tmp_path):
     """The cells of the walkthrough in docs/midgard.md, on its YAML example, say the sentences quoted after them."""
-    block = re.search(r"```yaml\n(figuren:.*?)```", TEXT, re.S).group(1)
     with Campaign.open(tmp_path / "doc.sqlite") as camp:
         camp.set_ruleset("midgard")
-        statblocks.load(camp, block)
-        cells = re.findall(r"%%resolve --würfel ([\d,]+) (.*?) ```", DOC)
-        assert len(cells) == 2
+        statblocks.load(camp, YAML)
+        cells = [(line.split()[1], body) for _, line, body in (cell.magic for cell in DOC_CELLS)]
         said = re.findall("„(.*?)“", DOC[DOC.index("%%resolve --würfel"):])      # in the order of the cells
         assert len(said) >= len(cells)
         for (dice, source), sentence in zip(cells, said):

@@ -1,10 +1,10 @@
 """docs/osr.md: every verb documented, every example line valid and run, some of them played by hand."""
 
-import re
 from pathlib import Path
 
 import icepool
 import pytest
+from doc_blocks import page
 from verb_docs import assert_verb_documented
 
 import rpgkernel
@@ -14,13 +14,13 @@ from rpgkernel.rules import osr
 from rpgkernel.errors import RpgError
 from rpgkernel.rules.osr import VERBS
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "osr.md"
-TEXT = DOC.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"^```text\n(.*?)^```", TEXT, re.S | re.M)
-PYTHON = re.findall(r"^```python\n(.*?)^```", TEXT, re.S | re.M)
+PAGE = page("osr.md")
+TEXT = PAGE.text
+BLOCKS = PAGE.take("text")
+PYTHON = [b.text for b in PAGE.take("python")]
 SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)}
-EXAMPLES = [line.strip() for block in BLOCKS for line in block.splitlines() if line.strip()]
-YAML = re.search(r"^```yaml\n(figuren:.*?)^```", TEXT, re.S | re.M).group(1)
+EXAMPLES = PAGE.examples()
+YAML = PAGE.block("yaml", "figuren:").text
 
 
 def example(line: str) -> str:

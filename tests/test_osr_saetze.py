@@ -1,8 +1,7 @@
 """OSR combat: every verb's card says its outcome as a German sentence (Resolution.summary)."""
 
-from pathlib import Path
-
 import pytest
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -11,7 +10,7 @@ from rpgkernel.rules.osr import VERBS
 from saetze import assert_said, each
 from test_osr_docs import YAML
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "osr.md"
+CARD = page("osr.md").block("", "angriff: Hauptmann → Ork")
 
 
 @pytest.fixture
@@ -83,7 +82,7 @@ def said(camp, cell, dice, conditions=None):
 def test_a_hit_to_zero_a_hit_a_miss_and_several_attacks(camp):
     down = said(camp, "angriff Hauptmann -> Ork", [15, 5])
     assert down == "Hauptmann trifft Ork mit 6 Schaden; Ork ist bei 0 TP oder darunter (die Folgen regelt die Spielleitung)."
-    assert f"angriff: Hauptmann → Ork\n  {down}\n" in DOC.read_text(encoding="utf-8")   # the doc's card
+    assert CARD.text.startswith(f"angriff: Hauptmann → Ork\n  {down}\n")   # the doc's card
     assert said(camp, 'angriff Schütze -> Hauptmann, "Goblin 2"', [2, 20, 3]) == (
         "Schütze trifft Goblin 2 mit 3 Schaden; Goblin 2 hat noch 1 TP.")
     assert said(camp, "angriff Hauptmann -> Bär", [2]) == "Hauptmann verfehlt Bär."

@@ -1,14 +1,12 @@
 """YAML stat blocks: valid blocks, every kind of error, hostile input, and all-or-nothing."""
 
 import html
-import re
 import subprocess
 import sys
-import textwrap
-from pathlib import Path
 
 import pytest
 from distributions import write_distribution
+from doc_blocks import page
 
 from rpgkernel import Campaign, RpgError, statblocks
 from rpgkernel.render import journal_html
@@ -312,13 +310,13 @@ def test_not_text(camp):
         load(camp, b"- name: Alrik")
 
 
+REFERENCE = page("kampagne.md").take("yaml", count=3)
+
+
 def test_the_reference_examples_are_valid(tmp_path):
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "kampagne.md").read_text(encoding="utf-8")
-    blocks = [textwrap.dedent(b) for b in re.findall(r"```yaml\n(.*?)```", doc, re.S)]
-    assert len(blocks) == 3
-    for i, block in enumerate(blocks):
+    for i, block in enumerate(REFERENCE):
         with Campaign.open(tmp_path / f"{i}.sqlite") as c:
-            loaded = load(c, block)
+            loaded = load(c, block.text)
             assert loaded.characters or loaded.combatants
     assert loaded.combatants == ()   # the last one: conditions of a character
     with Campaign.open(tmp_path / "1.sqlite") as c:
