@@ -39,6 +39,18 @@ def shell():
     ip.run_line_magic("unload_ext", "rpgkernel")
 
 
+@pytest.fixture
+def notebook(shell, tmp_path, monkeypatch):
+    """The shell as a notebook in a fresh folder with a fresh session: ``run(cell)`` (doc_blocks.Notebook)."""
+    from doc_blocks import Notebook
+    from rpgkernel import session
+    monkeypatch.chdir(tmp_path)
+    session._current = None
+    yield Notebook(shell)
+    session.current().close_campaign()
+    session._current = None
+
+
 # -- campaign stores: SQLite in tmp_path, PostgreSQL in a throwaway cluster --
 
 PG_NOTE = ("install PostgreSQL (Debian: apt-get install postgresql) and psycopg "

@@ -6,15 +6,20 @@ module that uses this helper and fails for a page of ``docs/`` with code blocks 
 for a block that no test takes: a new example needs a test that runs it.
 
 ``assert_shown`` compares a block that shows output with what the code produced; ``…`` in the shown
-text stands for anything (the doc elides steps or the rest of a message).
+text stands for anything (the doc elides steps or the rest of a message). ``run_python`` runs a Python
+block as a notebook cell; ``Notebook`` (the ``notebook`` fixture) runs magic cells in an IPython shell.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from IPython.utils.capture import capture_output
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -124,3 +129,36 @@ def shown_pattern(shown: str) -> re.Pattern[str]:
 def assert_shown(shown: str, actual: str) -> None:
     """What the doc shows is what the code produced (``…`` elides)."""
     assert shown_pattern(shown).fullmatch(actual.strip("\n")), f"Doku zeigt:\n{shown}\nCode ergibt:\n{actual}"
+
+
+def run_python(source: str, namespace: dict[str, Any]) -> Any:
+    """Run ``source`` as a notebook cell in ``namespace``: the value of its last line if that is an expression."""
+    tree = ast.parse(source)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, "<docs>", "exec"), namespace)
+    return None if last is None else eval(compile(ast.Expression(last.value), "<docs>", "eval"), namespace)
+
+
+class Notebook:
+    """An IPython shell with rpgkernel loaded, running cells as a notebook does."""
+
+    def __init__(self, shell: Any) -> None:
+        self.shell = shell
+        self.ns = shell.user_ns
+
+    def run(self, source: str) -> list[str]:
+        """Run a cell; the plain text of what it shows: its displays (an error box among them), then its
+        value. A traceback fails the test."""
+        with capture_output() as out:
+            result = self.shell.run_cell(source)
+        assert result.success and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
+        shown = [o.data["text/plain"] for o in out.outputs]
+        if result.result is not None:
+            shown.append(self.shell.display_formatter.format(result.result)[0]["text/plain"])
+        return shown
+
+    def ok(self, source: str) -> list[str]:
+        """``run`` for a cell that must not show an error box."""
+        shown = self.run(source)
+        assert not any(s.startswith("Fehler") for s in shown), shown
+        return shown
