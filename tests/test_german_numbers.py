@@ -144,10 +144,10 @@ def test_campaign_views_show_german_numbers(tmp_path):
 
 # -- step texts of the rulesets -----------------------------------------------------------------
 def test_kampfwerte_chance_to_act_first_is_a_german_percentage():
-    figs = {"Kael": {"sheet": {"AUFMERKSAMKEIT": 4, "GEWANDTHEIT": 5, "INSTINKT": 3, "AD": 12, "LP": 20},
-                     "resources": {}, "side": "Spieler"},
-            "Ork": {"sheet": {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 3, "INSTINKT": 4, "AD": 10, "LP": 25,
-                              "ruestungsbehinderung": 2}, "resources": {}}}  # partial sheets, taken as given
+    figs = {"Kael": {"sheet": {"AUFMERKSAMKEIT": 4, "GEWANDTHEIT": 5, "INSTINKT": 3, "HEIMLICHKEIT": 1, "AD": 12,
+                               "LP": 20}, "side": "Spieler"},
+            "Ork": {"sheet": {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 3, "INSTINKT": 4, "HEIMLICHKEIT": 1, "AD": 10,
+                              "LP": 25, "ruestungsbehinderung": 2}}}
     res = rpgkernel.resolve("vor Ork -> Kael", ruleset="kampfwerte", figures=figs)
     [step] = res.steps
     assert step.text.endswith(f"mit {numerals.percent(res.outcome['p_vor'])}.") and " %" in step.text

@@ -521,6 +521,15 @@ def test_figures_without_a_campaign_get_the_resources_their_sheet_gives():
         rpgkernel.resolve("probe Ritter", ruleset="bastionland", figures={"Ritter": {"sheet": {"vig": 99}}})
 
 
+def test_figures_without_a_campaign_keep_their_given_resources_over_those_of_their_sheet():
+    """A record naming some of its resources lost the others its sheet gives: a raw KeyError ('CLA')."""
+    ritter = {"sheet": {"vig": 14, "cla": 12, "spi": 13, "gd": 5}, "resources": {"VIG": {"value": 10, "max": 14}}}
+    res = rpgkernel.resolve("probe Ritter virtue=CLA", ruleset="bastionland", figures={"Ritter": ritter}, dice=[12])
+    assert res.outcome["erfolg"]
+    res = rpgkernel.resolve("probe Ritter virtue=VIG", ruleset="bastionland", figures={"Ritter": ritter}, dice=[11])
+    assert not res.outcome["erfolg"]   # against the given VIG 10, not the sheet's 14
+
+
 def test_the_examples_of_the_magics_help_run(tmp_path):
     """%%resolve? showed 'probe Ritter vig', which reads as an unknown flag."""
     from rpgkernel.magics import resolve_cell

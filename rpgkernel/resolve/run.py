@@ -321,12 +321,13 @@ def _pool(key: str, word: Word, source: str) -> list[str]:
 
 # -- running ----------------------------------------------------------------------
 def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, engine: Ruleset) -> dict[str, Any]:
-    """A state holding ``figures``; a record without resources gets those its sheet gives (checked)."""
+    """A state holding ``figures`` as a campaign would: each sheet checked by the ruleset, with the
+    resources it gives, those the record names taking their place."""
     state = model.initial()
     for name, record in (figures or {}).items():
         fig = {"sheet": {}, "conditions": {}, "ruleset": engine.key, **copy.deepcopy(dict(record)), "name": name}
-        if "resources" not in fig:
-            fig["resources"] = engine.resources(engine.sheet.validate(fig["sheet"]))
+        fig["sheet"] = engine.sheet.validate(fig["sheet"])
+        fig["resources"] = {**engine.resources(fig["sheet"]), **fig.get("resources", {})}
         state["characters"][name] = fig
     return state
 
