@@ -9,6 +9,7 @@ from IPython.utils.capture import capture_output
 import rpgkernel
 from rpgkernel import Campaign, GivenDiceError, ResolveError, RpgError, rules, session
 from rpgkernel.dice import Dist, dist
+from rpgkernel.numerals import integer
 from rpgkernel.resolve import Resolutions, pending
 from rpgkernel.resolve.language import MAX_ACTIONS, MAX_CHARS, MAX_LINE
 from rpgkernel.rules.base import Ruleset
@@ -198,7 +199,7 @@ def test_integer_options_are_bounded(camp):
 
 
 def test_a_pool_counts_its_dice_across_items(camp):
-    with pytest.raises(ResolveError, match=r"bonus: zu viele Würfel im Pool \(höchstens 1000 zusammen\)"):
+    with pytest.raises(ResolveError, match=r"bonus: zu viele Würfel im Pool \(höchstens 1\.000 zusammen\)"):
         rpgkernel.resolve("angriff Ritter -> Söldner bonus={500W6,501W6}", campaign=camp, preview=True)
     res = rpgkernel.resolve("angriff Ritter -> Söldner bonus={500W6,499W6}", campaign=camp, seed=1)
     assert len(res.outcome["würfel"]) == 1 + 999
@@ -210,9 +211,10 @@ def test_a_cell_is_bounded(camp):
     with pytest.raises(ResolveError, match=f"Zu viele Handlungen in einer Zelle: höchstens {MAX_ACTIONS}") as info:
         rpgkernel.resolve(many, campaign=camp, dice=[])
     assert info.value.line == MAX_ACTIONS + 1
-    with pytest.raises(ResolveError, match=f"Die Zeile ist zu lang: {MAX_LINE + 1} Zeichen"):
+    with pytest.raises(ResolveError, match=re.escape(f"Die Zeile ist zu lang: {integer(MAX_LINE + 1)} Zeichen "
+                                                     f"(höchstens {integer(MAX_LINE)})")):
         rpgkernel.resolve("probe Ritter # " + "x" * (MAX_LINE - 14), campaign=camp, dice=[])
-    with pytest.raises(ResolveError, match=f"höchstens {MAX_CHARS} Zeichen") as info:
+    with pytest.raises(ResolveError, match=re.escape(f"höchstens {integer(MAX_CHARS)} Zeichen")) as info:
         rpgkernel.resolve("\n" * 10**6 + "probe Ritter", campaign=camp, dice=[])
     assert info.value.line == MAX_CHARS + 1
     out = rpgkernel.resolve("\n".join(["probe Ritter"] * MAX_ACTIONS), campaign=camp, preview=True)

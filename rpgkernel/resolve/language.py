@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ResolveError
 from ..messages import t
+from ..numerals import integer
 
 MAX_CHARS = 100_000     # characters of a cell
 MAX_LINE = 4_000        # characters of one line (a dice expression may have 2,000)
@@ -72,9 +73,10 @@ def parse(text: str) -> list[Command]:
     for number, line in enumerate(text.splitlines(), 1):
         size += len(line) + 1
         if size > MAX_CHARS:
-            raise error(t("resolve.cell_too_long", max=MAX_CHARS), line[:80], None, line=number)
+            raise error(t("resolve.cell_too_long", max=integer(MAX_CHARS)), line[:80], None, line=number)
         if len(line) > MAX_LINE:
-            raise error(t("resolve.line_too_long", n=len(line), max=MAX_LINE), line[:80], None, line=number)
+            raise error(t("resolve.line_too_long", n=integer(len(line)), max=integer(MAX_LINE)), line[:80], None,
+                        line=number)
         words = _words(line, number)
         if words:
             if len(commands) == MAX_ACTIONS:

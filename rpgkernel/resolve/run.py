@@ -315,7 +315,8 @@ def _pool(key: str, word: Word, source: str) -> list[str]:
             raise ResolveError(t("resolve.bad_pool", option=key, value=_short(text)), source, word.line, col)
         out += [f"W{groups[0].die.sides}"] * groups[0].count
         if len(out) > limits.MAX_DICE:  # the limit of one dice expression holds for the whole pool
-            raise ResolveError(t("resolve.pool_dice", option=key, max=limits.MAX_DICE), source, word.line, col)
+            raise ResolveError(t("resolve.pool_dice", option=key, max=integer(limits.MAX_DICE)), source, word.line,
+                               col)
     return out
 
 
