@@ -145,6 +145,7 @@ class Notebook:
     def __init__(self, shell: Any) -> None:
         self.shell = shell
         self.ns = shell.user_ns
+        self.value: Any = None   # the value of the last cell run
 
     def run(self, source: str) -> list[str]:
         """Run a cell; the plain text of what it shows: its displays (an error box among them), then its
@@ -153,6 +154,7 @@ class Notebook:
             result = self.shell.run_cell(source)
         assert result.success and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
         shown = [o.data["text/plain"] for o in out.outputs]
+        self.value = result.result
         if result.result is not None:
             shown.append(self.shell.display_formatter.format(result.result)[0]["text/plain"])
         return shown
