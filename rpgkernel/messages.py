@@ -124,6 +124,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "campaign.bad_count": "Anzahl: erwartet wird eine ganze Zahl von 1 bis 200, nicht {value}.",
         "campaign.empty_encounter": "Die Begegnung {name!r} hat noch keine Teilnehmer.",
         "campaign.bad_order": "Die Reihenfolge muss jeden Teilnehmer genau einmal nennen: {known}.",
+        "campaign.missing_rolls": "Es fehlen Initiativewürfe für {names}.",
         "campaign.not_started": "Die Begegnung {name!r} hat noch nicht begonnen (erst Initiative).",
         "campaign.bad_segment": "Segment: erwartet wird eine ganze Zahl von 1 bis {max}, nicht {value}.",
         "campaign.no_segments": "Dieses Regelwerk teilt Runden nicht in Segmente.",

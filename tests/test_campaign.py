@@ -131,6 +131,17 @@ def test_turns_and_rounds(camp):
         enc.start(order=["Ritter"])
 
 
+def test_given_rolls_must_name_every_combatant_and_no_one_else(camp):
+    """Rolls for some combatants only were refused as "Unbekannte Figur 'Goblin 1'. Meinten Sie 'Goblin 1'?"."""
+    enc = encounter(camp)
+    with pytest.raises(CampaignError, match="^Es fehlen Initiativewürfe für Goblin 1, Goblin 2[.]$"):
+        enc.start(rolls={"Ritter": 17})
+    with pytest.raises(CampaignError, match="^Unbekannte Figur 'Goblin 3'[.] Meinten Sie 'Goblin \\d'[?]$"):
+        enc.start(rolls={"Ritter": 17, "Goblin 1": 3, "Goblin 2": 5, "Goblin 3": 9})
+    assert enc.round == 0
+    assert enc.start(rolls={"Ritter": 17, "Goblin 1": 3, "Goblin 2": 5}) == ["Ritter", "Goblin 2", "Goblin 1"]
+
+
 def test_initiative_anew_each_round_or_on_request(camp, monkeypatch):
     camp.set_ruleset("probe")
     enc = encounter(camp, goblin_sheet={"stärke": 3})

@@ -182,9 +182,12 @@ class Encounter(Shown):
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             if rolls is None:
                 rolls, rolled = engine.initiative_rolls(combatants, roller, model.data(state, self.name))
-            unknown = set(rolls) ^ set(combatants)
+            unknown = [n for n in rolls if n not in combatants]
             if unknown:
-                raise CampaignError(self.campaign._unknown(sorted(unknown)[0], self.name, state))
+                raise CampaignError(self.campaign._unknown(unknown[0], self.name, state))
+            missing = [n for n in combatants if n not in rolls]
+            if missing:
+                raise CampaignError(t("campaign.missing_rolls", names=", ".join(missing)))
             order = engine.initiative_order(combatants, rolls, roller)
             roller.finish()
         if sorted(order) != sorted(combatants):
