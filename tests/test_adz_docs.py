@@ -107,3 +107,40 @@ def test_gm_data_is_named_plainly():
         assert name in TEXT and (rpgkernel.rules.adz.DATA / name).exists()
         text = (rpgkernel.rules.adz.DATA / name).read_text(encoding="utf-8")
         assert ("BEISPIELDATEN" in text) == name.startswith("beispiel")
+
+
+# -- the start line in a notebook, the GM's files as the page shows them ----------
+
+START = PAGE.block("", "%rpg adz --kampagne kampagne.sqlite")
+RULES_FILE, LISTS_FILE = PAGE.take("yaml", after="## Daten der Spielleitung", count=2)
+
+
+def test_the_start_line_and_the_sheet_block_in_a_notebook(notebook):
+    notebook.ok(START.text)
+    assert rpgkernel.session.current().campaign.ruleset == "adz"
+    notebook.ok("%%figuren\n" + YAML)
+    [card] = notebook.ok("%%resolve --würfel 5,5,1,1,1,1,1,1,1,1\nprobe Alrik attribut=GE fertigkeit=Klettern mw=3")
+    assert card.startswith("probe: Alrik\n")
+
+
+def test_the_gm_files_of_the_page(tmp_path):
+    rules, lists = tmp_path / "meine_regeln.yaml", tmp_path / "listen.yaml"
+    rules.write_text(RULES_FILE.text, encoding="utf-8")
+    lists.write_text(LISTS_FILE.text, encoding="utf-8")
+    assert RULES_FILE.text.startswith(f"# {rules.name}\n") and f'use_data("{rules.name}", …)' in TEXT
+    try:
+        d = rpgkernel.rules.adz.use_data(rules, lists)
+        assert d.malus == [0, 1, 2, 3, 4, 5, "X"] and d.stufen == 7   # only what the file names changes
+        assert d.raw["entzug"]["bei_misslingen"] is False and d.raw["initiative"]
+        plan = rpgkernel.rules.adz.zauberplan(
+            {"name": "Magierin", "sheet": {"KL": 6, "WK": 5, "erschaffen": 4, "magiebereiche": ["Feuer 5"]},
+             "resources": {}, "conditions": {}}, effekt="Flammenstrahl")
+        assert (plan.test.mw, plan.kp) == (2, 4)
+        knight = {"name": "Ritter", "sheet": rpgkernel.rules.adz.AdZ.sheet.validate(
+            {"KK": 4, "KO": 3, "GE": 3, "FF": 3, "KL": 2, "WK": 3, "IN": 3, "CH": 2, "GL": 2,
+             "fertigkeiten": ["Schwerter 5"], "waffen": ["Langschwert"]}), "resources": {}, "conditions": {}}
+        w = rpgkernel.rules.adz.Figur(knight).waffe(None)
+        assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
+    finally:
+        rpgkernel.rules.adz.use_data()
+    assert rpgkernel.rules.adz.data().stufen == 12

@@ -3,10 +3,11 @@
 import re
 
 import pytest
-from doc_blocks import page
+from doc_blocks import assert_shown, page, run_python
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
+from rpgkernel.dice import Roller
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.bastionland import VERBS
@@ -160,3 +161,48 @@ def test_loss_recovery_and_ships(camp):
     assert value(camp, "Kogge", "GD") == 5
     rpgkernel.resolve(example("reparatur Kogge"), campaign=camp)
     assert value(camp, "Kogge", "GD") == 10
+
+
+# -- the start line, the sheet block and the rules' example as cells in a notebook -----
+
+START = PAGE.block("", "%rpg bastionland --kampagne kampagne.sqlite")
+SHEET = PAGE.block("yaml", "figuren:")
+ROLLED, OPENED_CARD, CLOSING, CLOSED_CARD = PAGE.take("", after="### Ein ganzer Angriff", count=4)
+SCARS = PAGE.block("python", "from rpgkernel.rules import bastionland")
+
+
+def test_the_sheet_block_gives_the_resources_the_page_names(tmp_path):
+    with Campaign.open(tmp_path / "bogen.sqlite") as c:
+        c.set_ruleset("bastionland")
+        statblocks.load(c, SHEET.text)
+        assert c.figure("Ritter").resources == {"GD": {"value": 5, "max": 5}, "VIG": {"value": 14, "max": 14},
+                                                "CLA": {"value": 12, "max": 12}, "SPI": {"value": 13, "max": 13}}
+        assert c.figure("Ritter").sheet["ruestung_aus"] == "Kettenhemd, Schild" and c.encounter.name == "Furt"
+        assert c.figure("Miliz").sheet["art"] == "Kriegsschar"
+
+
+def test_the_rules_example_as_cells_in_a_notebook(notebook):
+    notebook.ok(START.text)
+    assert rpgkernel.session.current().campaign.ruleset == "bastionland"
+    notebook.ok("%%figuren\n" + FIGURES)
+    camp = rpgkernel.session.current().campaign
+    [opened] = notebook.ok(ROLLED.text)
+    assert_shown(OPENED_CARD.text, opened)
+    [closed] = notebook.ok(CLOSING.text)
+    assert_shown(CLOSED_CARD.text, closed)
+    # by hand: 7 + Bolster 1 − Armour 2 = 6 against GD 4: 2 VIG lost (13 -> 11)
+    assert value(camp, "Söldner", "VIG") == 11 and "verwundet" in camp.figure("Söldner").conditions
+
+
+def test_a_scar_table_from_python(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "narben.yaml").write_text("narben:\n  3: Schmiss über der Braue\n", encoding="utf-8")
+    with Campaign.open(tmp_path / "n.sqlite") as c:
+        c.set_ruleset("bastionland")
+        statblocks.load(c, FIGURES)
+        # Streitkolben 6, Schild 1: 6 − Armour 2 = 4 takes the Söldner's GD 4 to exactly 0: a scar, the W8 again
+        namespace = {"ritter": c.figure("Ritter").record, "soeldner": c.figure("Söldner").record,
+                     "roller": Roller(dice=[6, 1, 3])}
+        res = run_python(SCARS.text, namespace)
+    assert namespace["tabelle"] == {3: "Schmiss über der Braue"}
+    assert any("Schmiss über der Braue" in s.text for s in res.steps)

@@ -1,8 +1,11 @@
 """docs/midgard.md: every verb documented, every example line valid, the YAML example and the grace
-walkthrough played."""
+walkthrough played, the start line in a notebook and the GM's files set up from Python."""
+
+import shutil
+from pathlib import Path
 
 import pytest
-from doc_blocks import page
+from doc_blocks import page, run_python
 from verb_docs import assert_verb_documented
 
 import rpgkernel
@@ -57,3 +60,34 @@ def test_the_yaml_example_and_the_grace_walkthrough(tmp_path):
         assert results[1].outcome["ap_verlust"] == 2
         assert camp.figure("Schattenelf").resources["AP"]["value"] == 23
         assert camp.figure("Wolfgang Krentz").resources["GG"]["value"] == 0
+
+
+# -- the start line in a notebook, the GM's files from Python ----------------------
+
+START = PAGE.block("", "%rpg midgard --kampagne kampagne.sqlite")
+SETUP = PAGE.block("python", "from rpgkernel.rules import midgard")
+
+
+def test_the_start_line_and_the_figure_block_in_a_notebook(notebook):
+    notebook.ok(START.text)
+    assert rpgkernel.session.current().campaign.ruleset == "midgard"
+    notebook.ok("%%figuren\n" + YAML)
+    [card] = notebook.ok('%%resolve --würfel 40\npw "Wolfgang Krentz" eigenschaft=ko')
+    assert card.startswith("pw: Wolfgang Krentz\n")   # W% 40 under Ko 65
+
+
+def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = Path(tabellen.__file__).with_name("data")
+    shutil.copy(data / "beispiel_spielleitung.yaml", "meine_tabellen.yaml")
+    own = (data / "grundregeln.yaml").read_text(encoding="utf-8").replace("mindestwurf: 20", "mindestwurf: 21")
+    Path("meine_grundwuerfe.yaml").write_text(own, encoding="utf-8")
+    for key in ("mindestwurf", "kritischer_erfolg", "kritischer_fehler", "ww_bei_gleichstand", "pw_wuerfel"):
+        assert f"`{key}`" in TEXT and f"\n{key}:" in own
+    with Campaign.open("kampagne.sqlite") as camp:
+        camp.set_ruleset("midgard")
+        cfg = run_python(SETUP.text, {"kampagne": camp})
+        assert cfg.regeln.mindestwurf == 21 and camp.data("midgard")["quelle"] == "meine_tabellen.yaml"
+        assert set(camp.data("midgard")) == {"tabellen", "grundregeln", "quelle"}
+        camp.undo()
+        assert camp.data("midgard") is None

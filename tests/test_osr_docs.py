@@ -231,3 +231,40 @@ def test_invisible_and_sleeping_targets(camp):
 def test_the_hit_dice_table_as_described():
     assert [osr.stufe_aus_tw(tw) for tw in ("0", "1-1", "1", "1+1", "2", "3", "18+1", "19+1", "1-2")] == \
         [0, 1, 2, 3, 3, 4, 20, 20, 0]
+
+
+# -- the start line and the preview cell in a notebook, the GM's files -------------
+
+START = PAGE.block("", "%rpg osr --kampagne kampagne.sqlite")
+PREVIEW = PAGE.block("", "%%resolve --vorschau")
+MATRIX, SAVES = PAGE.take("yaml", after="## Daten der Spielleitung", count=2)
+
+
+def test_the_start_line_and_the_preview_cell_in_a_notebook(notebook):
+    notebook.ok(START.text)
+    assert rpgkernel.session.current().campaign.ruleset == "osr"
+    notebook.ok("%%figuren\n" + YAML)
+    camp = rpgkernel.session.current().campaign
+    before = camp.store.last_seq()
+    [card] = notebook.ok(PREVIEW.text)
+    assert camp.store.last_seq() == before   # nothing rolled, nothing changed
+    # the page's numbers: Goblin 1 first needs 15 (6/20 = 30 %), the Hauptmann 9 or more (12/20 = 60 %)
+    assert "30,00 %" in card and "60,00 %" in card and "P = 12/20 = 60 %" in " ".join(TEXT.split())
+
+
+def test_the_gm_files_of_the_page(tmp_path):
+    (tmp_path / "matrix.yaml").write_text(MATRIX.text, encoding="utf-8")
+    (tmp_path / "saves.yaml").write_text(SAVES.text, encoding="utf-8")
+    with Campaign.open(tmp_path / "g.sqlite") as c:
+        c.set_ruleset("osr")
+        statblocks.load(c, YAML)
+        osr.einrichten(matrix=tmp_path / "matrix.yaml", rettungswuerfe=tmp_path / "saves.yaml", kampagne=c)
+        # level 3 against AC 6 needs 12 in the page's matrix (row 3-4, column 6): +1 strength, 11 or more
+        pv = rpgkernel.resolve("angriff Hauptmann -> Ork", campaign=c, preview=True)
+        assert hit_chance(pv) == [pytest.approx(10 / 20, abs=1e-12)]
+        # the Ork (1 HD: level 2) saves against poison with 14 in the page's table (row 1-4)
+        assert rpgkernel.resolve("rettungswurf Ork kategorie=Gift", campaign=c, dice=[14]).outcome["gelungen"]
+        assert not rpgkernel.resolve("rettungswurf Ork kategorie=Gift", campaign=c, dice=[13]).outcome["gelungen"]
+        for line in ("angriff Bär -> Hauptmann", "rettungswurf Bär kategorie=Gift"):   # 3+1 HD: level 5, in no row
+            with pytest.raises(RpgError, match="Stufe 5"):
+                rpgkernel.resolve(line, campaign=c, preview=True)
