@@ -7,7 +7,6 @@ from doc_blocks import assert_shown, page, run_python
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.dice import Roller
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.bastionland import VERBS
@@ -194,15 +193,14 @@ def test_the_rules_example_as_cells_in_a_notebook(notebook):
     assert value(camp, "Söldner", "VIG") == 11 and "verwundet" in camp.figure("Söldner").conditions
 
 
-def test_a_scar_table_from_python(tmp_path, monkeypatch):
+def test_a_scar_table_kept_in_the_campaign_is_read_by_every_attack(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "narben.yaml").write_text("narben:\n  3: Schmiss über der Braue\n", encoding="utf-8")
     with Campaign.open(tmp_path / "n.sqlite") as c:
         c.set_ruleset("bastionland")
         statblocks.load(c, FIGURES)
+        run_python(SCARS.text, {"kampagne": c})
         # Streitkolben 6, Schild 1: 6 − Armour 2 = 4 takes the Söldner's GD 4 to exactly 0: a scar, the W8 again
-        namespace = {"ritter": c.figure("Ritter").record, "soeldner": c.figure("Söldner").record,
-                     "roller": Roller(dice=[6, 1, 3])}
-        res = run_python(SCARS.text, namespace)
-    assert namespace["tabelle"] == {3: "Schmiss über der Braue"}
+        res = rpgkernel.resolve('angriff Ritter -> "Söldner" entschieden', campaign=c, dice=[6, 1, 3])
+    assert res.outcome["narbe_text"] == "Schmiss über der Braue"
     assert any("Schmiss über der Braue" in s.text for s in res.steps)
