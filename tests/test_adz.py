@@ -9,19 +9,21 @@ from hypothesis import given, strategies as st
 from rpgkernel.dice import Roller
 from rpgkernel.rules import adz
 from rpgkernel.rules.adz import AdZ, Seite
+from rpgkernel.rules.adz import sheet as bogen
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.sheet import SheetError
 
 BASE = {"KK": 5, "KO": 4, "GE": 6, "FF": 3, "KL": 3, "WK": 4, "IN": 5, "CH": 2, "GL": 3}
 
 
 def figure(name="Alrik", conditions=(), physical=None, mental=None, luck=None, **sheet):
-    """A campaign-like record; ``physical``/``mental``: free steps left, ``luck``: the pool now."""
+    """A campaign-like record's view; ``physical``/``mental``: free steps left, ``luck``: the pool now."""
     checked = AdZ.sheet.validate({**BASE, **sheet})
     res = AdZ().resources(checked)
     for key, value in (("körperlich", physical), ("geistig", mental), ("Glückspool", luck)):
         if value is not None:
             res[key]["value"] = value
-    return {"name": name, "sheet": checked, "resources": res, "conditions": {c: {} for c in conditions}}
+    return view({"name": name, "sheet": checked, "resources": res, "conditions": {c: {} for c in conditions}})
 
 
 def successes(n, mw):
@@ -71,17 +73,17 @@ def test_resources_are_the_tracks_and_the_luck_pool():
 
 
 def test_entries_weapons_and_equipment_are_read():
-    f = adz.Figur(figure(fertigkeiten=["Beidhändiger Kampf 3", "Schwerter: 6"],
-                         waffen=["Langschwert (Schwerter, KK, GS 5, VM -1)", "Kurzbogen (Bögen, GS 3, RK C)",
-                                 "Faust (Raufen, KK, GS 1, geistig)"],
-                         ausruestung=["Kettenhemd (RS 2, WB 1, AM 1)", "Holzschild (VM 2, AM 1)"]))
-    assert f.liste("fertigkeiten") == {"Beidhändiger Kampf": 3, "Schwerter": 6}
-    sword, bow, fist = f.waffen()
+    f = figure(fertigkeiten=["Beidhändiger Kampf 3", "Schwerter: 6"],
+               waffen=["Langschwert (Schwerter, KK, GS 5, VM -1)", "Kurzbogen (Bögen, GS 3, RK C)",
+                       "Faust (Raufen, KK, GS 1, geistig)"],
+               ausruestung=["Kettenhemd (RS 2, WB 1, AM 1)", "Holzschild (VM 2, AM 1)"])
+    assert bogen.liste(f, "fertigkeiten") == {"Beidhändiger Kampf": 3, "Schwerter": 6}
+    sword, bow, fist = bogen.waffen(f)
     assert (sword.fertigkeit, sword.attribut, sword.grundschaden, sword.vm, sword.fernkampf) == \
         ("Schwerter", "KK", 5, -1, False)
     assert (bow.attribut, bow.reichweitenklasse, bow.fernkampf) == (None, "C", True)
     assert fist.geistig
-    assert (f.summe("rs"), f.summe("wb"), f.summe("am"), f.summe("vm")) == (2, 1, 2, 2)
+    assert [bogen.summe(f, key) for key in ("rs", "wb", "am", "vm")] == [2, 1, 2, 2]
 
 
 # -- tests ------------------------------------------------------------------------------
@@ -156,10 +158,10 @@ def test_an_impossible_test_is_not_rolled_unless_allowed():
 def test_the_injury_malus_is_the_higher_of_both_tracks():
     # 3 physical steps marked: malus 1; 5 mental: malus 2 -> 2 dice less
     f = figure(physical=9, mental=7)
-    assert adz.verletzungsmalus(adz.Figur(f)) == 2
+    assert adz.verletzungsmalus(f) == 2
     res = adz.probe(f, Roller(dice=[1] * 4), attribut="GE", mw=1)
     assert res.outcome["würfel"] == 4 and "Verletzungsmalus 2" in res.steps[0].text
-    assert adz.verletzungsmalus(adz.Figur(figure(physical=1))) == 6
+    assert adz.verletzungsmalus(figure(physical=1)) == 6
     with pytest.raises(adz.AdzError, match="bewusstlos"):
         adz.probe(figure(mental=0), Roller(dice=[]), attribut="GE", mw=1)
 

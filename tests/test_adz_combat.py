@@ -9,6 +9,7 @@ from rpgkernel import Campaign, statblocks
 from rpgkernel.dice import Roller
 from rpgkernel.rules import adz
 from rpgkernel.rules.adz.exact import angriff_dist, erfolge_dist, kette, p_treffer
+from rpgkernel.rules.figure import view
 
 from test_adz import figure
 
@@ -285,7 +286,7 @@ def test_initiative_ties_are_rolled_off_with_given_dice_when_the_encounter_start
     sheet = {k: 3 for k in ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")}
     for name in ("A", "B", "C"):
         enc.add(name, sheet=sheet)
-    base = rpgkernel.rules.adz.initiativebasis({"sheet": sheet})
+    base = rpgkernel.rules.adz.initiativebasis(view({"name": "A", "sheet": sheet}))
     # A and B tie on 2W6 = 7, C has 9; the roll-off: A 2, B 5
     assert enc.start(dice=[3, 4, 5, 2, 4, 5, 2, 5]) == ["C", "B", "A"]
     rolls = camp.journal(kind="initiative")[-1].data["rolls"]

@@ -3,7 +3,6 @@
 import pytest
 
 from rpgkernel.rules import adz
-from rpgkernel.rules.adz import Figur
 
 from test_adz import figure
 
@@ -17,7 +16,7 @@ def effects(res):
 
 @pytest.mark.parametrize("marked", range(0, 13))
 def test_injury_malus_per_marked_step(marked):
-    malus = adz.verletzungsmalus(Figur(figure(physical=12 - marked)))
+    malus = adz.verletzungsmalus(figure(physical=12 - marked))
     assert malus == (0 if marked == 0 else None if marked == 12 else MALUS[marked - 1])
 
 

@@ -8,7 +8,9 @@ import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
+from rpgkernel.rules.adz.sheet import waffe_von
 from rpgkernel.rules.adz.verbs import VERBS
+from rpgkernel.rules.figure import view
 
 PAGE = page("adz.md")
 TEXT = PAGE.text
@@ -133,13 +135,13 @@ def test_the_gm_files_of_the_page(tmp_path):
         assert d.malus == [0, 1, 2, 3, 4, 5, "X"] and d.stufen == 7   # only what the file names changes
         assert d.raw["entzug"]["bei_misslingen"] is False and d.raw["initiative"]
         plan = rpgkernel.rules.adz.zauberplan(
-            {"name": "Magierin", "sheet": {"KL": 6, "WK": 5, "erschaffen": 4, "magiebereiche": ["Feuer 5"]},
-             "resources": {}, "conditions": {}}, effekt="Flammenstrahl")
+            view({"name": "Magierin", "sheet": {"KL": 6, "WK": 5, "erschaffen": 4, "magiebereiche": ["Feuer 5"]},
+                  "resources": {}, "conditions": {}}), effekt="Flammenstrahl")
         assert (plan.test.mw, plan.kp) == (2, 4)
         knight = {"name": "Ritter", "sheet": rpgkernel.rules.adz.AdZ.sheet.validate(
             {"KK": 4, "KO": 3, "GE": 3, "FF": 3, "KL": 2, "WK": 3, "IN": 3, "CH": 2, "GL": 2,
              "fertigkeiten": ["Schwerter 5"], "waffen": ["Langschwert"]}), "resources": {}, "conditions": {}}
-        w = rpgkernel.rules.adz.Figur(knight).waffe(None)
+        w = waffe_von(view(knight), None)
         assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
     finally:
         rpgkernel.rules.adz.use_data()

@@ -7,7 +7,9 @@ from hypothesis import given, settings, strategies as st
 import rpgkernel
 from rpgkernel.dice import Roller
 from rpgkernel.rules import adz
+from rpgkernel.rules.adz import sheet as bogen
 from rpgkernel.rules.adz.exact import entzug, erfolge_dist
+from rpgkernel.rules.figure import view
 
 from test_adz import figure
 from test_adz_combat import close, ice_successes
@@ -212,7 +214,7 @@ def test_effects_weapons_and_actions_from_the_example_files():
         assert (plan.test.mw, plan.kp, plan.name) == (2, 4, "Flammenstrahl")
         assert "Zauberdauer: 1 Runde." in [s.text for s in plan.test.res.steps]
         knight = figure("Ritter", fertigkeiten=["Schwerter 5"], waffen=["Langschwert"], ausruestung=["Kettenhemd"])
-        w = adz.Figur(knight).waffe(None)
+        w = bogen.waffe_von(knight, None)
         assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
         res = adz.probe(figure(conditions=["Reaktionen: 1"]), Roller(dice=[1] * 3), attribut="GE", mw=1,
                         handlung="Ausweichen")
@@ -222,7 +224,7 @@ def test_effects_weapons_and_actions_from_the_example_files():
     finally:
         adz.use_data()
     with pytest.raises(rpgkernel.RpgError, match="keiner Waffenliste"):
-        adz.Figur(knight).waffe(None)
+        bogen.waffe_von(knight, None)
 
 
 def test_gm_data_replaces_tables_and_is_checked(gm_data):
@@ -230,8 +232,8 @@ def test_gm_data_replaces_tables_and_is_checked(gm_data):
             "techniken: [formen, lösen]\n")
     assert adz.AdZ().resources(adz.AdZ.sheet.validate({**{k: 3 for k in "KK KO GE FF KL WK IN CH GL".split()},
                                                         "formen": 2}))["körperlich"] == {"value": 4, "max": 4}
-    assert adz.verletzungsmalus(adz.Figur(figure(physical=None) | {"resources": {
-        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}}})) == 2
+    assert adz.verletzungsmalus(view(dict(figure(), resources={
+        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}}))) == 2
     for bad, message in (("schadensleiste: {malus: [0, 1]}\n", "letzter Eintrag X"),
                          ("initiative: {attribut: XX}\n", "attribut"),
                          ("- keine Zuordnung\n", "Zuordnung")):

@@ -18,14 +18,15 @@ from typing import Any, Mapping
 from ...dice import Roller
 from ...messages import t
 from ..base import Ruleset
+from ..figure import view
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
 from .data import DATA, AdzError, Daten, data, load_data, use_data
 from .damage import GEISTIG, KOERPERLICH, angekreuzt, heilung, schaden_nehmen, verletzungsmalus
 from .core import GLUECK, Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
-from .sheet import SHEET, Figur
+from .sheet import SHEET
 
-__all__ = ["AdZ", "AdzError", "DATA", "Daten", "Figur", "GEISTIG", "GLUECK", "KOERPERLICH", "Seite",
+__all__ = ["AdZ", "AdzError", "DATA", "Daten", "GEISTIG", "GLUECK", "KOERPERLICH", "Seite",
            "angekreuzt", "angriff", "auffuellen", "beenden", "data", "erneuern", "erfolge_dist", "gelingt",
            "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz", "load_data", "p_gelingt",
            "probe", "reihenfolge", "schaden_nehmen", "use_data", "vergleich", "vergleiche", "verletzungsmalus",
@@ -50,7 +51,7 @@ class AdZ(Ruleset):
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
-        base = initiativebasis(combatant)
+        base = initiativebasis(view(combatant))
         return f"2W6+{base}" if base else "2W6"
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],

@@ -18,27 +18,27 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Resolution, clauses
+from . import sheet as bogen
 from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali,
                    reaktion, reaktionswuerfel, wuerfeln)
 from .damage import GEISTIG, KOERPERLICH, folge_satz, schaden, schadensstufen, verletzungsmalus
 from .data import AdzError, Waffe, data
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
-from .sheet import Figur
 
 VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
 
 
 # -- initiative ---------------------------------------------------------------------------
-def initiativebasis(figure: Mapping[str, Any]) -> int:
+def initiativebasis(figure: Figure) -> int:
     """Initiativebasiswert: the sheet's value, else (attribute + skill) × factor from the GM data."""
-    f = Figur(figure)
-    own = f.sheet.get("initiativebasis")
+    own = figure.value("initiativebasis", None)
     if own is not None:
         return int(own)
     rule = data().initiative
-    return (f.attribut(rule["attribut"]) + f.wert("fertigkeiten", rule["fertigkeit"], required=False)[1]) \
-        * int(rule["faktor"])
+    return (bogen.attribut(figure, rule["attribut"])
+            + bogen.wert(figure, "fertigkeiten", rule["fertigkeit"], required=False)[1]) * int(rule["faktor"])
 
 
 def reihenfolge(werte: Mapping[str, int], roller: Roller, res: Resolution | None = None) -> list[str]:
@@ -66,20 +66,20 @@ def _ausgewuerfelt(names: list[str], value: int, roller: Roller, res: Resolution
     return [m for face in sorted(by, reverse=True) for m in _ausgewuerfelt(by[face], value, roller, res)]
 
 
-def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller, modifikator: int = 0) -> Resolution:
+def initiative(figures: Sequence[Figure], roller: Roller, modifikator: int = 0) -> Resolution:
     """Initiative = Initiativebasiswert + situational modifier + 2W6; ties rolled off (Initiative).
 
     The outcome's ``reihenfolge`` is the order of the action phases; after
     notable changes the GM has it rolled again.
     """
-    res = Resolution("adz", "initiative", tuple(f["name"] for f in figures))
+    res = Resolution("adz", "initiative", tuple(f.name for f in figures))
     werte = {}
     for f in figures:
         base = initiativebasis(f)
         roll = roller.roll("2W6")
-        werte[f["name"]] = base + modifikator + roll.total
-        res.step(t("adz.initiative", figure=f["name"], base=base, mod=f"{modifikator:+d}" if modifikator else "",
-                   roll=roll.total, total=werte[f["name"]]), "Initiative", roll, value=werte[f["name"]])
+        werte[f.name] = base + modifikator + roll.total
+        res.step(t("adz.initiative", figure=f.name, base=base, mod=f"{modifikator:+d}" if modifikator else "",
+                   roll=roll.total, total=werte[f.name]), "Initiative", roll, value=werte[f.name])
     order = reihenfolge(werte, roller, res)
     res.step(t("adz.initiative_order", order=", ".join(order)), "Runden")
     res.outcome = {"reihenfolge": order, "initiative": werte}
@@ -97,8 +97,8 @@ class Kampfplan:
     """The pools of one attack, set up before the roll, with the preview."""
 
     res: Resolution
-    angreifer: Figur
-    verteidiger: Figur
+    angreifer: Figure
+    verteidiger: Figure
     waffe: Waffe
     mw: int
     angriff: int
@@ -111,17 +111,17 @@ class Kampfplan:
     leiste: str
 
 
-def _beidhaendig(figur: Figur) -> int:
+def _beidhaendig(figur: Figure) -> int:
     """The Beidhändiger Kampf value; a figure without the skill cannot fight with two weapons."""
-    bk = figur.wert("fertigkeiten", data().beidhaendig, required=False)[1]
+    bk = bogen.wert(figur, "fertigkeiten", data().beidhaendig, required=False)[1]
     if bk <= 0:
         raise AdzError(t("adz.no_two_weapons_skill", figure=figur.name, skill=data().beidhaendig))
     return bk
 
 
-def _zweitwaffe(figur: Figur, erste: Waffe, name: str | None = None) -> Waffe:
+def _zweitwaffe(figur: Figure, erste: Waffe, name: str | None = None) -> Waffe:
     """Another weapon entry of the same type as the first (Beidhändiger Kampf)."""
-    weapons = figur.waffen()
+    weapons = bogen.waffen(figur)
     first = weapons.index(erste)
     for i, w in enumerate(weapons):
         if i != first and (name is None or w.name.casefold() == name.casefold()) \
@@ -130,7 +130,7 @@ def _zweitwaffe(figur: Figur, erste: Waffe, name: str | None = None) -> Waffe:
     raise AdzError(t("adz.two_weapons_type", figure=figur.name, weapon=erste.name))
 
 
-def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figur, distanz: int | None,
+def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figure, distanz: int | None,
                   entfernung: str | None, groesse: str | None) -> int:
     """Mindestwurf 1 (or a manoeuvre's) + distance class + size of the target, at least 1 (Fernkampf)."""
     d = data()
@@ -146,7 +146,7 @@ def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figur, distanz: 
             raise AdzError(t("adz.out_of_range", weapon=waffe.name, distance=distanz, max=limits[-1]))
     else:
         raise AdzError(t("adz.needs_distance"))
-    size = groesse or ziel.sheet.get("groesse") or "mittel"
+    size = groesse or ziel.value("groesse", None) or "mittel"
     if size not in d.groesse:
         raise AdzError(t("adz.unknown_size", name=size, known=", ".join(d.groesse)))
     total = max(1, mw + d.distanz[cls] + d.groesse[size])
@@ -156,28 +156,27 @@ def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figur, distanz: 
     return total
 
 
-def kampfplan(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], *, waffe: str | None = None,
+def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
               spezialisierung: str | None = None, mw: int = 1, bonus: int = 0, malus: int = 0,
               beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
               v_waffe: str | None = None, v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False,
               keine_verteidigung: bool = False, w_bonus: int = 0, distanz: int | None = None,
               entfernung: str | None = None, groesse: str | None = None) -> Kampfplan:
     """The pools of the melee chain (or a ranged attack), and the exact preview of its damage."""
-    a, v = Figur(angreifer), Figur(verteidiger)
     if a.name == v.name:
         raise AdzError(t("adz.attack_self", figure=a.name))
     if mw < 1:
         raise AdzError(t("adz.bad_mw", mw=mw))
     res = Resolution("adz", "angriff", (a.name,), (v.name,))
-    w = a.waffe(waffe)
+    w = bogen.waffe_von(a, waffe)
     # Angriffswurf: weapon skill + the damage code's attribute (FF at range) − AM
     attr = "FF" if w.fernkampf else w.attribut
-    skill = a.wert("fertigkeiten", w.fertigkeit, required=False)[1]
-    spec = a.wert("spezialisierungen", spezialisierung)[1] if spezialisierung else 0
+    skill = bogen.wert(a, "fertigkeiten", w.fertigkeit, required=False)[1]
+    spec = bogen.wert(a, "spezialisierungen", spezialisierung)[1] if spezialisierung else 0
 
     def attack_pool(skill_dice: int) -> Pool:
-        pool = Pool().add(attr, a.attribut(attr)).add(w.fertigkeit, skill_dice)
-        pool.add(spezialisierung or "", spec).add("AM", -a.summe("am"))
+        pool = Pool().add(attr, bogen.attribut(a, attr)).add(w.fertigkeit, skill_dice)
+        pool.add(spezialisierung or "", spec).add("AM", -bogen.summe(a, "am"))
         pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
         handlungsmali(a, pool)
         return pool
@@ -204,20 +203,20 @@ def kampfplan(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], *, w
         if art and art not in VERTEIDIGUNGSARTEN:
             raise AdzError(t("adz.unknown_defence", name=verteidigung, known=", ".join(VERTEIDIGUNGSARTEN)))
         spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
-        d_spec = v.wert("spezialisierungen", spec_name, required=False)[1] if spec_name else 0
-        d_skill = v.wert("fertigkeiten", rule["fertigkeit"], required=False)[1]
-        melee = [x for x in v.waffen() if not x.fernkampf]
-        wielded = [v.waffe(v_waffe)] if v_waffe else melee[:1]
+        d_spec = bogen.wert(v, "spezialisierungen", spec_name, required=False)[1] if spec_name else 0
+        d_skill = bogen.wert(v, "fertigkeiten", rule["fertigkeit"], required=False)[1]
+        melee = [x for x in bogen.waffen(v) if not x.fernkampf]
+        wielded = [bogen.waffe_von(v, v_waffe)] if v_waffe else melee[:1]
         if v_beidhaendig:
             if art in ("ausweichen", "schildblock"):
                 raise AdzError(t("adz.two_weapons_not_for", figure=v.name, art=verteidigung))
             if not wielded:
                 raise AdzError(t("adz.no_weapon", figure=v.name))
             wielded.append(_zweitwaffe(v, wielded[0], None))
-        vm = sum(x.vm for x in wielded) + v.summe("vm")
+        vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm")
 
         def defence_pool(skill_dice: int) -> Pool:
-            pool = Pool().add(rule["attribut"], v.attribut(rule["attribut"])).add(rule["fertigkeit"], skill_dice)
+            pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
             pool.add(spec_name or "", d_spec).add("VM", vm)
             pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
             handlungsmali(v, pool)
@@ -235,8 +234,8 @@ def kampfplan(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], *, w
     else:
         res.step(t("adz.no_defence" if keine_verteidigung else "adz.no_defence_unconscious", figure=v.name),
                  "Verteidigungswurf")
-    rs, wb = v.summe("rs"), v.summe("wb")
-    wpool = Pool().add(data().widerstand["attribut"], v.attribut(data().widerstand["attribut"])).add("WB", wb)
+    rs, wb = bogen.summe(v, "rs"), bogen.summe(v, "wb")
+    wpool = Pool().add(data().widerstand["attribut"], bogen.attribut(v, data().widerstand["attribut"])).add("WB", wb)
     wpool.add(t("adz.part_bonus"), w_bonus)
     plan = Kampfplan(res, a, v, w, mw, pool.wuerfel, angriff2, defends, d_dice, d2_dice, rs, wpool.wuerfel,
                      GEISTIG if w.geistig else KOERPERLICH)
@@ -255,7 +254,7 @@ def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:
         "p_trifft": p_treffer(att, dfn, plan.mw),
         "schaden": kette(att, dfn, plan.waffe.grundschaden, plan.rs, res_d, plan.mw).labelled(t("adz.preview_damage")),
     }
-    luck = plan.angreifer.resource(GLUECK)
+    luck = plan.angreifer.current(GLUECK)
     if luck > 0:
         lucky = angriff_dist(plan.angriff, plan.angriff2, luck)
         out["p_trifft_mit_glück"] = p_treffer(lucky, dfn, plan.mw)
@@ -276,7 +275,7 @@ class _Kette:
         self.widerstand: Wurf | None = None
         self.nach_bedarf()
 
-    def _better(self, key: str, figur: Figur, n: int, n2: int | None, mw: int, rule: str, label: str) -> Wurf:
+    def _better(self, key: str, figur: Figure, n: int, n2: int | None, mw: int, rule: str, label: str) -> Wurf:
         first = wuerfeln(self.res, key, figur, n, mw, self.roller, rule, label, gm_test=False)
         if n2 is None:
             return first
@@ -321,7 +320,7 @@ class _Kette:
         return out
 
 
-def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller: Roller, *,
+def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
             glueck: Sequence[Mapping[str, Any]] | None = None, **kwargs: Any) -> Resolution:
     """One attack through the whole chain (Nahkampf; Fernkampf; Beidhändiger Kampf).
 
@@ -355,7 +354,7 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     if glueck is None:
         glueck_angebot(res, chain.offen(), figures)
     if left >= 1:
-        schaden(res, v.record, final, plan.leiste, "Auswirkungen")
+        schaden(res, v, final, plan.leiste, "Auswirkungen")
     who = {"angreifer": a.name, "ziel": v.name}
     if chain.angriff.erfolge < plan.mw:
         said = [t("adz.satz.verfehlt", **who)]

@@ -18,11 +18,12 @@ from typing import Any, Mapping, Sequence
 from ...dice import Roll, Roller
 from ...messages import t
 from ...numerals import percent
+from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
+from . import sheet as bogen
 from .data import AdzError, data
-from .sheet import Figur
 
 GLUECK = "Glückspool"           # the resource
 REAKTION = "Reaktionen: "       # condition: reactions so far this round
@@ -78,12 +79,12 @@ def mindestwurf(mw: int | None, schwierigkeit: str | None, art: str, default: in
     return default
 
 
-def konzentration(figur: Figur) -> int:
+def konzentration(figur: Figure) -> int:
     """Maintained spells: one die less on every action per spell (Wirkungsdauer)."""
     return sum(1 for c in figur.conditions if c.startswith(KONZENTRATION))
 
 
-def handlungsmali(figur: Figur, pool: Pool) -> None:
+def handlungsmali(figur: Figure, pool: Pool) -> None:
     """Injury malus (the higher of both tracks) and concentration on an action or reaction."""
     malus = verletzungsmalus(figur)
     if malus is None:
@@ -92,19 +93,19 @@ def handlungsmali(figur: Figur, pool: Pool) -> None:
     pool.add(t("adz.part_concentration"), -konzentration(figur))
 
 
-def reaktionen(figur: Figur) -> int:
+def reaktionen(figur: Figure) -> int:
     """Reactions this round so far (the condition ``Reaktionen: n``, ending with the round)."""
     return max((int(c[len(REAKTION):]) for c in figur.conditions
                 if c.startswith(REAKTION) and c[len(REAKTION):].isdigit()), default=0)
 
 
-def halbiert(figur: Figur, wuerfel: int) -> int:
+def halbiert(figur: Figure, wuerfel: int) -> int:
     """A reaction's dice: halved once per earlier reaction this round, rounded up, at least one (Runden)."""
     before = reaktionen(figur)
     return max(1, -(-wuerfel // 2 ** before)) if wuerfel > 0 else 0
 
 
-def reaktion(res: Resolution, figur: Figur) -> None:
+def reaktion(res: Resolution, figur: Figure) -> None:
     """Record a reaction: the condition ``Reaktionen: n`` until the round ends (Runden)."""
     before = reaktionen(figur)
     if before:
@@ -112,7 +113,7 @@ def reaktion(res: Resolution, figur: Figur) -> None:
     res.effects.append(Effect(figur.name, condition=f"{REAKTION}{before + 1}", rounds=1, ends="rundenende"))
 
 
-def reaktionswuerfel(res: Resolution, figur: Figur, pool: Pool) -> int:
+def reaktionswuerfel(res: Resolution, figur: Figure, pool: Pool) -> int:
     """A reaction's dice (``halbiert``), with a step when they are halved."""
     wuerfel = halbiert(figur, pool.wuerfel)
     if wuerfel != pool.wuerfel:
@@ -144,7 +145,7 @@ class Wurf:
         return max(0, self.erfolge - self.mw) if self.gelungen else 0
 
 
-def wuerfeln(res: Resolution, key: str, figur: Figur, wuerfel: int, mw: int, roller: Roller, rule: str,
+def wuerfeln(res: Resolution, key: str, figur: Figure, wuerfel: int, mw: int, roller: Roller, rule: str,
              label: str, zulassen: bool = False, gm_test: bool = True) -> Wurf | None:
     """Roll ``wuerfel`` W6 for a test (Erfolge); None when the test is impossible and not allowed."""
     if gm_test and mw > wuerfel and not zulassen:
@@ -183,12 +184,12 @@ def p_nach_glueck(w: Wurf, glueck: int) -> float:
                if gelingt(w.erfolge + k, w.wuerfel + glueck, w.mw, w.zulassen))
 
 
-def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figur]) -> None:
+def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figure]) -> None:
     """Offer the luck pool after the roll to whoever has one (Glückspool): one choice ``glück``. A failed
     test shows its chance of success with the luck dice."""
     offers: dict[str, list[str]] = {}
     for w in offen:
-        luck = figures[w.figur].resource(GLUECK)
+        luck = figures[w.figur].current(GLUECK)
         if luck > 0:
             chance = "" if w.key not in TESTS or w.gelungen else t(
                 "adz.choice_luck_chance", p=percent(p_nach_glueck(w, luck)))
@@ -196,7 +197,7 @@ def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str,
     if not offers:
         return
     label = t("adz.choice_luck", who="; ".join(
-        t("adz.choice_luck_one", figure=n, dice=figures[n].resource(GLUECK), rolls=", ".join(keys))
+        t("adz.choice_luck_one", figure=n, dice=figures[n].current(GLUECK), rolls=", ".join(keys))
         for n, keys in offers.items()))
     keys = tuple(dict.fromkeys(w.key for w in offen if w.figur in offers))
     res.choices.append(Choice("glück", label, tuple(offers), keys))
@@ -209,7 +210,7 @@ def glueck_satz(res: Resolution) -> str:
 
 
 def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wuerfe: Sequence[Wurf],
-                     figures: Mapping[str, Figur], roller: Roller, after: Any = None,
+                     figures: Mapping[str, Figure], roller: Roller, after: Any = None,
                      angeboten: Sequence[Wurf] = ()) -> None:
     """Spend the luck pool (Glückspool): bonus dice equal to the pool on a roll already made, then the
     pool drops by one. ``decisions``: ``{"figures": [name], "wurf": key}`` (``wurf`` may be left out
@@ -226,7 +227,7 @@ def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wu
             message = "adz.luck_which" if key is None and len(own) > 1 else "adz.luck_not_own"
             raise AdzError(t(message, figure=name, roll=key or "–", rolls=", ".join(w.key for w in own) or "–"))
         w = fits[0]
-        pool = figures[name].resource(GLUECK) - used.get(name, 0)
+        pool = figures[name].current(GLUECK) - used.get(name, 0)
         if pool <= 0:
             raise AdzError(t("adz.luck_empty", figure=name))
         roll = roller.roll(f"{pool}W6>={ERFOLG_AB}")
@@ -243,16 +244,15 @@ def glueck_einsetzen(res: Resolution, decisions: Sequence[Mapping[str, Any]], wu
             after(w)
 
 
-def auffuellen(figures: Sequence[Mapping[str, Any]], auf: int | None = None) -> Resolution:
+def auffuellen(figures: Sequence[Figure], auf: int | None = None) -> Resolution:
     """The GM refills the luck pool (Glückspool): to GL, or to ``auf``."""
-    res = Resolution("adz", "auffüllen", tuple(f["name"] for f in figures))
+    res = Resolution("adz", "auffüllen", tuple(f.name for f in figures))
     werte = []
-    for record in figures:
-        f = Figur(record)
-        target = f.attribut("GL") if auf is None else auf
+    for f in figures:
+        target = bogen.attribut(f, "GL") if auf is None else auf
         if target < 0:
             raise AdzError(t("adz.bad_refill", value=target))
-        by = target - f.resource(GLUECK)
+        by = target - f.current(GLUECK)
         if by:
             res.effects.append(Effect(f.name, GLUECK, by))
         res.step(t("adz.refilled", figure=f.name, value=target), "Glückspool", value=target)
@@ -262,7 +262,7 @@ def auffuellen(figures: Sequence[Mapping[str, Any]], auf: int | None = None) -> 
 
 
 # -- tests ------------------------------------------------------------------------------
-def pool_for(figur: Figur, *, attribut: str | None = None, fertigkeit: str | None = None,
+def pool_for(figur: Figure, *, attribut: str | None = None, fertigkeit: str | None = None,
              spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
              malus: int = 0) -> Pool:
     """The dice of a skill or attribute test: Attribut (+ Fertigkeit + Spezialisierung), supporting
@@ -270,17 +270,17 @@ def pool_for(figur: Figur, *, attribut: str | None = None, fertigkeit: str | Non
     pool = Pool()
     if attribut is None:
         raise AdzError(t("adz.needs_attribute"))
-    pool.add(attribut.upper(), figur.attribut(attribut))
+    pool.add(attribut.upper(), bogen.attribut(figur, attribut))
     if fertigkeit is not None:
-        pool.add(*figur.wert("fertigkeiten", fertigkeit))
+        pool.add(*bogen.wert(figur, "fertigkeiten", fertigkeit))
     elif spezialisierung is not None:
         raise AdzError(t("adz.spec_needs_skill"))
     if spezialisierung is not None:
-        pool.add(*figur.wert("spezialisierungen", spezialisierung))
+        pool.add(*bogen.wert(figur, "spezialisierungen", spezialisierung))
     for name in unterstuetzung:
         if fertigkeit is None:
             raise AdzError(t("adz.support_needs_skill"))
-        label, dice = figur.unterstuetzung(name)
+        label, dice = bogen.unterstuetzung(figur, name)
         pool.add(t("adz.part_support", name=label), dice)
     pool.add(t("adz.part_bonus"), bonus)
     pool.add(t("adz.part_malus"), -malus)
@@ -292,19 +292,18 @@ class Plan:
     """A test set up before the roll: its resolution (steps, preview), dice and Mindestwurf."""
 
     res: Resolution
-    figur: Figur
+    figur: Figure
     wuerfel: int
     mw: int
     label: str
     zulassen: bool = False
 
 
-def probe_plan(figure: Mapping[str, Any], *, attribut: str | None = None, fertigkeit: str | None = None,
+def probe_plan(figur: Figure, *, attribut: str | None = None, fertigkeit: str | None = None,
                spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
                malus: int = 0, mw: int | None = None, schwierigkeit: str | None = None, verwandt: int = 0,
                zulassen: bool = False, reaktion_: bool = False, handlung: str | None = None) -> Plan:
     """The dice, Mindestwurf and preview of a skill or attribute test (see ``probe``)."""
-    figur = Figur(figure)
     if handlung is not None:
         reaktion_ = reaktion_ or data().handlung(handlung) == "reaktion"
     art = "fertigkeit" if fertigkeit is not None else "attribut"
@@ -325,13 +324,13 @@ def probe_plan(figure: Mapping[str, Any], *, attribut: str | None = None, fertig
         wuerfel = reaktionswuerfel(res, figur, pool)
         reaktion(res, figur)
     res.preview = {"p_gelingt": p_gelingt(wuerfel, total_mw, zulassen)}
-    luck = figur.resource(GLUECK)
+    luck = figur.current(GLUECK)
     if luck > 0 and (total_mw <= wuerfel or zulassen):
         res.preview["p_gelingt_mit_glück"] = p_gelingt(wuerfel + luck, total_mw, zulassen)
     return Plan(res, figur, wuerfel, total_mw, t(f"adz.art_{art}"), zulassen)
 
 
-def probe(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
+def probe(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
           **kwargs: Any) -> Resolution:
     """A skill or attribute test (Probenart und Würfelanzahl; Mindestwurf; Erfolge; Unterstützende
     Eigenschaften).
@@ -385,15 +384,14 @@ class Seite:
     mw: int | None = None
 
 
-def vergleich_plan(a: Mapping[str, Any], b: Mapping[str, Any], seite_a: Seite, seite_b: Seite,
+def vergleich_plan(a: Figure, b: Figure, seite_a: Seite, seite_b: Seite,
                    gleichwertig: bool = False) -> tuple[Plan, Plan]:
     """Both sides' dice and Mindestwurf (default 1), and the preview (Vergleichende Proben)."""
-    fa, fb = Figur(a), Figur(b)
-    if fa.name == fb.name:
-        raise AdzError(t("adz.opposed_self", figure=fa.name))
-    res = Resolution("adz", "vergleich", (fa.name,), (fb.name,))
+    if a.name == b.name:
+        raise AdzError(t("adz.opposed_self", figure=a.name))
+    res = Resolution("adz", "vergleich", (a.name,), (b.name,))
     plans = []
-    for figur, seite in ((fa, seite_a), (fb, seite_b)):
+    for figur, seite in ((a, seite_a), (b, seite_b)):
         pool = pool_for(figur, attribut=seite.attribut, fertigkeit=seite.fertigkeit,
                         spezialisierung=seite.spezialisierung, bonus=seite.bonus, malus=seite.malus)
         handlungsmali(figur, pool)
@@ -407,7 +405,7 @@ def vergleich_plan(a: Mapping[str, Any], b: Mapping[str, Any], seite_a: Seite, s
     return pa, pb
 
 
-def vergleich(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, seite_a: Seite, seite_b: Seite, *,
+def vergleich(a: Figure, b: Figure, roller: Roller, seite_a: Seite, seite_b: Seite, *,
               gleichwertig: bool = False, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
     """An opposed test (Vergleichende Proben): both roll (the initiator ``a`` first), Mindestwurf 1
     unless set; the luck pool is offered to whoever did not win."""

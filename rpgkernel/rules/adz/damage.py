@@ -8,12 +8,10 @@ malus per step are GM data (``schadensleiste``, default 12 steps).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
 from .data import AdzError, data
-from .sheet import Figur
 
 KOERPERLICH, GEISTIG = "körperlich", "geistig"
 LEISTEN = (KOERPERLICH, GEISTIG)
@@ -30,12 +28,13 @@ def leiste(name: str) -> str:
     raise AdzError(t("adz.unknown_track", name=name, known=", ".join(LEISTEN)))
 
 
-def angekreuzt(figur: Figur, track: str) -> int:
+def angekreuzt(figur: Figure, track: str) -> int:
     """Marked steps of a track."""
-    return max(0, figur.resource_max(track) - figur.resource(track))
+    found = figur.resource(track)
+    return max(0, found.max - found.value) if found else 0
 
 
-def verletzungsmalus(figur: Figur) -> int | None:
+def verletzungsmalus(figur: Figure) -> int | None:
     """The injury malus: the higher of both tracks' (never on resistance rolls); None at the last step
     ("X": unconscious)."""
     table = data().malus
@@ -51,22 +50,20 @@ def verletzungsmalus(figur: Figur) -> int | None:
     return worst
 
 
-def schaden(res: Resolution, figure: Mapping[str, Any], menge: int, track: str = KOERPERLICH,
-            rule: str = "") -> None:
+def schaden(res: Resolution, figur: Figure, menge: int, track: str = KOERPERLICH, rule: str = "") -> None:
     """Mark ``menge`` steps on a track (Körperlicher Schaden; Geistiger Schaden).
 
     Mental damage beyond the last mental step goes on the physical track; the
     last step of either means unconsciousness; beyond the last physical step
     only immediate healing magic can save the figure.
     """
-    figur = Figur(figure)
     track = leiste(track)
     if menge < 0:
         raise AdzError(t("adz.bad_amount", value=menge))
     if menge == 0:
         res.step(t("adz.no_damage", figure=figur.name), rule or "Auswirkungen", value=0)
         return
-    free = figur.resource(track)
+    free = figur.current(track)
     marked = min(menge, free)
     if marked:
         res.effects.append(Effect(figur.name, track, -marked))
@@ -79,12 +76,12 @@ def schaden(res: Resolution, figure: Mapping[str, Any], menge: int, track: str =
             res.step(t("adz.mental_unconscious", figure=figur.name), "Geistiger Schaden")
         if over:
             res.step(t("adz.mental_overflow", figure=figur.name, n=over), "Geistiger Schaden")
-            _koerperlich(res, figur, over, figur.resource(KOERPERLICH))
+            _koerperlich(res, figur, over, figur.current(KOERPERLICH))
         return
     _koerperlich(res, figur, over, free - marked, already=True)
 
 
-def _koerperlich(res: Resolution, figur: Figur, menge: int, free: int, already: bool = False) -> None:
+def _koerperlich(res: Resolution, figur: Figure, menge: int, free: int, already: bool = False) -> None:
     """Physical steps (``already``: the marking is done, ``menge`` is what went beyond the track)."""
     if not already:
         marked = min(menge, free)
@@ -94,7 +91,7 @@ def _koerperlich(res: Resolution, figur: Figur, menge: int, free: int, already: 
     if free > 0:
         return
     _condition(res, figur, BEWUSSTLOS)
-    if menge > 0 or JENSEITS in figur.conditions:
+    if menge > 0 or figur.has(JENSEITS):
         _condition(res, figur, JENSEITS)
         res.step(t("adz.beyond_last", figure=figur.name, n=menge), "Körperlicher Schaden")
     else:
@@ -102,9 +99,8 @@ def _koerperlich(res: Resolution, figur: Figur, menge: int, free: int, already: 
         res.step(t("adz.last_step", figure=figur.name), "Körperlicher Schaden")
 
 
-def _condition(res: Resolution, figur: Figur, name: str) -> None:
-    if name not in figur.conditions and not any(e.condition == name and e.figure == figur.name
-                                                for e in res.effects):
+def _condition(res: Resolution, figur: Figure, name: str) -> None:
+    if not figur.has(name) and not any(e.condition == name and e.figure == figur.name for e in res.effects):
         res.effects.append(Effect(figur.name, condition=name))
 
 
@@ -113,7 +109,7 @@ def schadensstufen(n: int, track: str) -> str:
     return counted("adz.satz.stufen", n, art=t(f"adz.satz.art_{track}"))
 
 
-def folge_satz(res: Resolution, figur: Figur) -> str:
+def folge_satz(res: Resolution, figur: Figure) -> str:
     """The clause saying what the damage leaves the figure: beyond the last step, near death,
     unconscious (else "")."""
     now = set(figur.conditions) | {e.condition for e in res.effects if e.figure == figur.name and e.on}
@@ -124,20 +120,20 @@ def folge_satz(res: Resolution, figur: Figur) -> str:
     return ""
 
 
-def schaden_nehmen(figure: Mapping[str, Any], menge: int, track: str = KOERPERLICH) -> Resolution:
+def schaden_nehmen(figure: Figure, menge: int, track: str = KOERPERLICH) -> Resolution:
     """Damage from anything but a melee chain or spell: steps marked on a track."""
-    res = Resolution("adz", "schaden", (figure["name"],))
+    res = Resolution("adz", "schaden", (figure.name,))
     schaden(res, figure, menge, track)
     res.outcome = {"schaden": menge, "leiste": leiste(track)}
     if menge:
-        said = t("adz.satz.schaden", figure=figure["name"], schaden=schadensstufen(menge, leiste(track)))
-        res.summary = clauses([said, folge_satz(res, Figur(figure))])
+        said = t("adz.satz.schaden", figure=figure.name, schaden=schadensstufen(menge, leiste(track)))
+        res.summary = clauses([said, folge_satz(res, figure)])
     else:
-        res.summary = clauses([t("adz.satz.kein_schaden", figure=figure["name"])])
+        res.summary = clauses([t("adz.satz.kein_schaden", figure=figure.name)])
     return res
 
 
-def heilung(figure: Mapping[str, Any], stufen: int, track: str = KOERPERLICH, phasen: int | None = None,
+def heilung(figure: Figure, stufen: int, track: str = KOERPERLICH, phasen: int | None = None,
             magisch: bool = False) -> Resolution:
     """Healing (Körperlicher Schaden; Geistiger Schaden): steps come off, the last first.
 
@@ -145,41 +141,40 @@ def heilung(figure: Mapping[str, Any], stufen: int, track: str = KOERPERLICH, ph
     GM's estimate); mental about 30 minutes per step without exertion.
     Beyond the last physical step only healing magic (``magisch``) helps.
     """
-    figur = Figur(figure)
     track = leiste(track)
-    res = Resolution("adz", "heilung", (figur.name,))
+    res = Resolution("adz", "heilung", (figure.name,))
     if stufen < 1:
         raise AdzError(t("adz.bad_steps", value=stufen))
-    if JENSEITS in figur.conditions and not magisch:
-        raise AdzError(t("adz.only_magic", figure=figur.name))
-    healed = min(stufen, angekreuzt(figur, track))
+    if figure.has(JENSEITS) and not magisch:
+        raise AdzError(t("adz.only_magic", figure=figure.name))
+    healed = min(stufen, angekreuzt(figure, track))
     if magisch:
-        res.step(t("adz.healed_magic", figure=figur.name, n=healed, track=t(f"adz.track_{track}")),
+        res.step(t("adz.healed_magic", figure=figure.name, n=healed, track=t(f"adz.track_{track}")),
                  "Körperlicher Schaden")
     elif track == KOERPERLICH:
         low, high = data().heilung["koerperlich_phasen"]
         if phasen is None or not low <= phasen <= high:
             raise AdzError(t("adz.needs_phases", low=low, high=high))
-        res.step(t("adz.healed_rest", figure=figur.name, n=healed, phases=phasen, total=healed * phasen),
+        res.step(t("adz.healed_rest", figure=figure.name, n=healed, phases=phasen, total=healed * phasen),
                  "Körperlicher Schaden")
     else:
         minutes = data().heilung["geistig_minuten"]
-        res.step(t("adz.healed_mind", figure=figur.name, n=healed, minutes=healed * minutes), "Geistiger Schaden")
+        res.step(t("adz.healed_mind", figure=figure.name, n=healed, minutes=healed * minutes), "Geistiger Schaden")
     if healed:
-        res.effects.append(Effect(figur.name, track, healed))
-    after = {tr: figur.resource(tr) + (healed if tr == track else 0) for tr in LEISTEN}
-    said = [t("adz.satz.heilung_magisch" if magisch else "adz.satz.heilung", figure=figur.name,
+        res.effects.append(Effect(figure.name, track, healed))
+    after = {tr: figure.current(tr) + (healed if tr == track else 0) for tr in LEISTEN}
+    said = [t("adz.satz.heilung_magisch" if magisch else "adz.satz.heilung", figure=figure.name,
               schaden=schadensstufen(healed, track)) if healed else
-            t("adz.satz.heilung_nichts", figure=figur.name, art=t(f"adz.satz.art_{track}"))]
+            t("adz.satz.heilung_nichts", figure=figure.name, art=t(f"adz.satz.art_{track}"))]
     if after[KOERPERLICH] > 0:
         for cond in (TOD_NAHE, JENSEITS):
-            if cond in figur.conditions:
-                res.effects.append(Effect(figur.name, condition=cond, on=False))
-    if all(v > 0 for v in after.values()) and BEWUSSTLOS in figur.conditions:
-        res.effects.append(Effect(figur.name, condition=BEWUSSTLOS, on=False))
-        said.append(t("adz.satz.wach", figure=figur.name))
+            if figure.has(cond):
+                res.effects.append(Effect(figure.name, condition=cond, on=False))
+    if all(v > 0 for v in after.values()) and figure.has(BEWUSSTLOS):
+        res.effects.append(Effect(figure.name, condition=BEWUSSTLOS, on=False))
+        said.append(t("adz.satz.wach", figure=figure.name))
     elif any(not e.on for e in res.effects):
-        said.append(t("adz.satz.gerettet", figure=figur.name))
+        said.append(t("adz.satz.gerettet", figure=figure.name))
     res.outcome = {"geheilt": healed, "leiste": track, "frei": after[track]}
     res.summary = clauses(said)
     return res

@@ -17,13 +17,14 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
+from . import sheet as bogen
 from .core import (GLUECK, KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen,
                    glueck_satz, handlungsmali, mindestwurf, vergleiche, wuerfeln)
 from .damage import GEISTIG, folge_satz, schaden, schadensstufen, verletzungsmalus
 from .data import AdzError, data
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
-from .sheet import Figur
 
 
 def krafteinsatz(kp: int | None, stufe: int | None) -> int:
@@ -57,15 +58,15 @@ class Zauberplan:
     trivial: bool
     name: str
     entzug_wuerfel: int
-    ziel: Figur | None = None
+    ziel: Figure | None = None
     rw_wuerfel: int = 0
 
 
-def zauberplan(figure: Mapping[str, Any], *, bereich: str | Sequence[str] | None = None,
+def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
                technik: str | Sequence[str] | None = None, fokus: str | None = None, effekt: str | None = None,
                mw: int | None = None, schwierigkeit: str | None = None, kp: int | None = None,
                stufe: int | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0, malus: int = 0,
-               zulassen: bool = False, ziel: Mapping[str, Any] | None = None, rw_attribut: str | None = None,
+               zulassen: bool = False, ziel: Figure | None = None, rw_attribut: str | None = None,
                rw_bonus: int = 0, kampf: bool = False, wuerfeln_: bool = False, name: str | None = None,
                zauberdauer: str | None = None) -> Zauberplan:
     """The spell test's dice (Magiebereich + Technik + Fokus), Mindestwurf, Krafteinsatz and preview.
@@ -74,8 +75,7 @@ def zauberplan(figure: Mapping[str, Any], *, bereich: str | Sequence[str] | None
     primary property, which gives the dice. ``effekt`` names an entry of the
     GM's effect lists (area, technique, Mindestwurf, KP, casting time).
     """
-    f = Figur(figure)
-    res = Resolution("adz", "zauber", (f.name,), (ziel["name"],) if ziel else ())
+    res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel else ())
     if effekt is not None:
         found = data().effekt(effekt)
         if found is None:
@@ -88,41 +88,40 @@ def zauberplan(figure: Mapping[str, Any], *, bereich: str | Sequence[str] | None
     if not bereich or not technik:
         raise AdzError(t("adz.needs_area_technique"))
     areas, techs = _names(bereich), _names(technik)
-    pool = Pool().add(*f.wert("magiebereiche", areas[0]))
-    pool.add(techs[0], f.technik(techs[0]))
+    pool = Pool().add(*bogen.wert(figure, "magiebereiche", areas[0]))
+    pool.add(techs[0], bogen.technik(figure, techs[0]))
     if fokus is not None:
-        pool.add(*f.wert("foki", fokus))
+        pool.add(*bogen.wert(figure, "foki", fokus))
     for support in unterstuetzung:
-        label, dice = f.unterstuetzung(support)
+        label, dice = bogen.unterstuetzung(figure, support)
         pool.add(t("adz.part_support", name=label), dice)
     pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
-    handlungsmali(f, pool)
+    handlungsmali(figure, pool)
     if len(areas) > 1 or len(techs) > 1:
         res.step(t("adz.primary", areas=" + ".join(areas), techs=" + ".join(techs), area=areas[0], tech=techs[0]),
                  "Magiebereich und Technik")
     total_mw = mindestwurf(mw, schwierigkeit, "fertigkeit")
     power = krafteinsatz(kp, stufe)
     spell = name or effekt or f"{areas[0]} {techs[0]}"
-    res.step(t("adz.spell_pool", figure=f.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
+    res.step(t("adz.spell_pool", figure=figure.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
                kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
     if zauberdauer:
         res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
     trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel or wuerfeln_)
     rule = data().entzug
-    drain = Pool().add(rule["attribut"], f.attribut(rule["attribut"]))
+    drain = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
     if data().malus_auf_entzug:
-        drain.add(t("adz.part_injury"), -(verletzungsmalus(f) or 0))
-    plan = Zauberplan(Plan(res, f, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
+        drain.add(t("adz.part_injury"), -(verletzungsmalus(figure) or 0))
+    plan = Zauberplan(Plan(res, figure, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
                       drain.wuerfel)
-    if ziel is not None and verletzungsmalus(Figur(ziel)) is None:
-        res.step(t("adz.save_unconscious", figure=ziel["name"]), "Rettungswurf")
+    if ziel is not None and verletzungsmalus(ziel) is None:
+        res.step(t("adz.save_unconscious", figure=ziel.name), "Rettungswurf")
     elif ziel is not None:
-        z = Figur(ziel)
         attr = rw_attribut or data().rettungswurf["attribut"]
-        rw = Pool().add(attr.upper(), z.attribut(attr)).add(t("adz.part_bonus"), rw_bonus)
-        handlungsmali(z, rw)
-        plan.ziel, plan.rw_wuerfel = z, rw.wuerfel
-        res.step(t("adz.save_pool", figure=z.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
+        rw = Pool().add(attr.upper(), bogen.attribut(ziel, attr)).add(t("adz.part_bonus"), rw_bonus)
+        handlungsmali(ziel, rw)
+        plan.ziel, plan.rw_wuerfel = ziel, rw.wuerfel
+        res.step(t("adz.save_pool", figure=ziel.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
     res.preview = zauber_vorschau(plan)
     return plan
 
@@ -133,7 +132,7 @@ def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:
     if plan.trivial:
         return {"p_gelingt": 1.0}
     out: dict[str, Any] = {"p_gelingt": p_gelingt(p.wuerfel, p.mw, p.zulassen)}
-    luck = p.figur.resource(GLUECK)
+    luck = p.figur.current(GLUECK)
     if luck > 0 and (p.mw <= p.wuerfel or p.zulassen):
         out["p_gelingt_mit_glück"] = p_gelingt(p.wuerfel + luck, p.mw, p.zulassen)
     spell = erfolge_dist(p.wuerfel)
@@ -208,7 +207,7 @@ class _Zauber:
         return out
 
 
-def zaubern(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
+def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
             aufrecht: bool = False, **kwargs: Any) -> Resolution:
     """Cast a spell (Festlegen der Zauberparameter; Wirken von Zaubern).
 
@@ -248,7 +247,7 @@ def zaubern(figure: Mapping[str, Any], roller: Roller, *, glueck: Sequence[Mappi
     if spell.entzug is not None:
         res.step(t("adz.drain", kp=plan.kp, successes=spell.entzug.erfolge, damage=damage), "Krafteinsatz",
                  value=damage)
-        schaden(res, f.record, damage, GEISTIG, "Geistiger Schaden")
+        schaden(res, f, damage, GEISTIG, "Geistiger Schaden")
     else:
         res.step(t("adz.no_drain"), "Krafteinsatz")
     if glueck is None:
@@ -278,14 +277,14 @@ def _zauber_satz(spell: _Zauber) -> str:
     return t("adz.satz.zauber", **who, spell=_gezielt(plan))
 
 
-def _entzug_saetze(res: Resolution, f: Figur, damage: int) -> tuple[str, ...]:
+def _entzug_saetze(res: Resolution, f: Figure, damage: int) -> tuple[str, ...]:
     """The clauses of a drain roll: the mental damage and what it leaves the caster."""
     if not damage:
         return (t("adz.satz.entzug_ohne", figure=f.name),)
     return t("adz.satz.entzug", figure=f.name, schaden=schadensstufen(damage, GEISTIG)), folge_satz(res, f)
 
 
-def _halten(res: Resolution, f: Figur, plan: Zauberplan, aufrecht: bool) -> str:
+def _halten(res: Resolution, f: Figure, plan: Zauberplan, aufrecht: bool) -> str:
     """Maintain the spell by concentration (if ``aufrecht``); the clause saying so."""
     if not aufrecht:
         return ""
@@ -294,43 +293,41 @@ def _halten(res: Resolution, f: Figur, plan: Zauberplan, aufrecht: bool) -> str:
     return t("adz.satz.aufrecht", figure=f.name, spell=plan.name)
 
 
-def erneuern(figure: Mapping[str, Any], roller: Roller, kp: int | None = None, stufe: int | None = None,
+def erneuern(figure: Figure, roller: Roller, kp: int | None = None, stufe: int | None = None,
              name: str | None = None, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
     """A spell's duration ran out: supplied with new power it goes on, with a new drain roll (Wirkungsdauer)."""
-    f = Figur(figure)
     power = krafteinsatz(kp, stufe)
-    res = Resolution("adz", "erneuern", (f.name,))
+    res = Resolution("adz", "erneuern", (figure.name,))
     rule = data().entzug
-    pool = Pool().add(rule["attribut"], f.attribut(rule["attribut"]))
+    pool = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
     if data().malus_auf_entzug:
-        pool.add(t("adz.part_injury"), -(verletzungsmalus(f) or 0))
-    res.step(t("adz.renew", figure=f.name, spell=name or "–", kp=power, dice=pool.wuerfel), "Wirkungsdauer")
+        pool.add(t("adz.part_injury"), -(verletzungsmalus(figure) or 0))
+    res.step(t("adz.renew", figure=figure.name, spell=name or "–", kp=power, dice=pool.wuerfel), "Wirkungsdauer")
     res.preview = {"geistiger_schaden": entzug(None, 0, 0, pool.wuerfel, power).labelled(
         t("adz.preview_drain", kp=power))}
-    w = wuerfeln(res, "entzug", f, pool.wuerfel, 0, roller, "Krafteinsatz", t("adz.roll_drain"), gm_test=False)
+    w = wuerfeln(res, "entzug", figure, pool.wuerfel, 0, roller, "Krafteinsatz", t("adz.roll_drain"), gm_test=False)
     if glueck:
-        glueck_einsetzen(res, glueck, [w], {f.name: f}, roller)
+        glueck_einsetzen(res, glueck, [w], {figure.name: figure}, roller)
     damage = max(0, power - w.erfolge)
     res.step(t("adz.drain", kp=power, successes=w.erfolge, damage=damage), "Krafteinsatz", value=damage)
-    schaden(res, f.record, damage, GEISTIG, "Geistiger Schaden")
+    schaden(res, figure, damage, GEISTIG, "Geistiger Schaden")
     if glueck is None and damage > 0:
-        glueck_angebot(res, [w], {f.name: f})
+        glueck_angebot(res, [w], {figure.name: figure})
     res.outcome = {"kp": power, "entzug": w.erfolge, "geistiger_schaden": damage}
-    renewed = (t("adz.satz.erneuern", figure=f.name, spell=name) if name else
-               t("adz.satz.erneuern_ohne_name", figure=f.name))
-    res.summary = clauses([renewed, *_entzug_saetze(res, f, damage), glueck_satz(res)])
+    renewed = (t("adz.satz.erneuern", figure=figure.name, spell=name) if name else
+               t("adz.satz.erneuern_ohne_name", figure=figure.name))
+    res.summary = clauses([renewed, *_entzug_saetze(res, figure, damage), glueck_satz(res)])
     return res
 
 
-def beenden(figure: Mapping[str, Any], name: str) -> Resolution:
+def beenden(figure: Figure, name: str) -> Resolution:
     """The caster stops concentrating: the spell ends at once (Wirkungsdauer)."""
-    f = Figur(figure)
     cond = KONZENTRATION + name
-    if cond not in f.conditions:
-        held = [c[len(KONZENTRATION):] for c in f.conditions if c.startswith(KONZENTRATION)]
-        raise AdzError(t("adz.not_maintained", figure=f.name, spell=name, held=", ".join(held) or "–"))
-    res = Resolution("adz", "beenden", (f.name,))
-    res.effects.append(Effect(f.name, condition=cond, on=False))
-    res.step(t("adz.ended", figure=f.name, spell=name), "Wirkungsdauer")
-    res.summary = clauses([t("adz.satz.beendet", figure=f.name, spell=name)])
+    if not figure.has(cond):
+        held = [c[len(KONZENTRATION):] for c in figure.conditions if c.startswith(KONZENTRATION)]
+        raise AdzError(t("adz.not_maintained", figure=figure.name, spell=name, held=", ".join(held) or "–"))
+    res = Resolution("adz", "beenden", (figure.name,))
+    res.effects.append(Effect(figure.name, condition=cond, on=False))
+    res.step(t("adz.ended", figure=figure.name, spell=name), "Wirkungsdauer")
+    res.summary = clauses([t("adz.satz.beendet", figure=figure.name, spell=name)])
     return res

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...messages import t
+from ..figure import Figure
 from ..sheet import Field, Sheet, SheetError
 from .data import ATTRIBUTE, Ausruestung, Daten, Waffe, data
 
@@ -155,7 +155,7 @@ def rebuild(daten: Daten) -> None:
     AdZ.sheet = SHEET
 
 
-# -- reading a figure (a campaign record) -------------------------------------------
+# -- reading a figure (the kit's view of its campaign record) --------------------------
 def _find(table: Mapping[str, int], name: str) -> tuple[str, int] | None:
     for key, value in table.items():
         if key.casefold() == name.casefold():
@@ -163,85 +163,73 @@ def _find(table: Mapping[str, int], name: str) -> tuple[str, int] | None:
     return None
 
 
-@dataclass(frozen=True)
-class Figur:
-    """A figure's record read as AdZ values."""
+def attribut(figur: Figure, name: str) -> int:
+    """An attribute's points (KK, GE, ...)."""
+    key = name.upper()
+    if key not in ATTRIBUTE:
+        raise SheetError(t("adz.unknown_attribute", name=name, known=", ".join(ATTRIBUTE)))
+    return int(figur.value(key))
 
-    record: Mapping[str, Any]
 
-    @property
-    def name(self) -> str:
-        return self.record["name"]
+def technik(figur: Figure, name: str) -> int:
+    """A technique's points."""
+    for tech in data().techniken:
+        if tech.casefold() == name.casefold():
+            return int(figur.value(tech))
+    raise SheetError(t("adz.unknown_technique", name=name, known=", ".join(data().techniken)))
 
-    @property
-    def sheet(self) -> Mapping[str, Any]:
-        return self.record.get("sheet", {})
 
-    def attribut(self, name: str) -> int:
-        key = name.upper()
-        if key not in ATTRIBUTE:
-            raise SheetError(t("adz.unknown_attribute", name=name, known=", ".join(ATTRIBUTE)))
-        return int(self.sheet.get(key, 0))
+def liste(figur: Figure, field: str) -> dict[str, int]:
+    """A list of "Name Wert" entries (skills, areas, specialisations, foci) as name -> points."""
+    return punkte(figur.value(field, []), field, LISTEN[field])
 
-    def technik(self, name: str) -> int:
-        for tech in data().techniken:
-            if tech.casefold() == name.casefold():
-                return int(self.sheet.get(tech, 0))
-        raise SheetError(t("adz.unknown_technique", name=name, known=", ".join(data().techniken)))
 
-    def liste(self, field: str) -> dict[str, int]:
-        return punkte(self.sheet.get(field, []), field, LISTEN[field])
+def wert(figur: Figure, field: str, name: str, required: bool = True) -> tuple[str, int]:
+    """(name as written, points) of a skill, area, specialisation or focus; (name, 0) if absent
+    and not ``required``."""
+    found = _find(liste(figur, field), name)
+    if found is None:
+        if required:
+            known = ", ".join(liste(figur, field)) or "–"
+            raise SheetError(t("adz.unknown_property", figure=figur.name, field=t(f"adz.field_{field}_one"),
+                               name=name, known=known))
+        return name, 0
+    return found
 
-    def wert(self, field: str, name: str, required: bool = True) -> tuple[str, int]:
-        """(name as written, points) of a skill, area, specialisation or focus; (name, 0) if absent
-        and not ``required``."""
-        found = _find(self.liste(field), name)
-        if found is None:
-            if required:
-                known = ", ".join(self.liste(field)) or "–"
-                raise SheetError(t("adz.unknown_property", figure=self.name, field=t(f"adz.field_{field}_one"),
-                                   name=name, known=known))
-            return name, 0
-        return found
 
-    def waffen(self) -> list[Waffe]:
-        return [waffe(e) for e in self.sheet.get("waffen", [])]
+def waffen(figur: Figure) -> list[Waffe]:
+    return [waffe(e) for e in figur.value("waffen", [])]
 
-    def waffe(self, name: str | None) -> Waffe:
-        weapons = self.waffen()
-        if name is None:
-            if not weapons:
-                raise SheetError(t("adz.no_weapon", figure=self.name))
-            return weapons[0]
-        for w in weapons:
-            if w.name.casefold() == name.casefold():
-                return w
-        raise SheetError(t("adz.unknown_weapon_of", figure=self.name, name=name,
-                           known=", ".join(w.name for w in weapons) or "–"))
 
-    def ausruestung(self) -> list[Ausruestung]:
-        return [ausruestung(e) for e in self.sheet.get("ausruestung", [])]
+def waffe_von(figur: Figure, name: str | None) -> Waffe:
+    """The weapon named ``name``, else the first listed."""
+    weapons = waffen(figur)
+    if name is None:
+        if not weapons:
+            raise SheetError(t("adz.no_weapon", figure=figur.name))
+        return weapons[0]
+    for w in weapons:
+        if w.name.casefold() == name.casefold():
+            return w
+    raise SheetError(t("adz.unknown_weapon_of", figure=figur.name, name=name,
+                       known=", ".join(w.name for w in weapons) or "–"))
 
-    def summe(self, key: str) -> int:
-        """The sum of RS, WB, AM or VM over the equipment (several modifiers add up)."""
-        return sum(getattr(a, key) for a in self.ausruestung())
 
-    def resource(self, name: str) -> int:
-        return int(self.record.get("resources", {}).get(name, {}).get("value", 0))
+def ausruestung_von(figur: Figure) -> list[Ausruestung]:
+    return [ausruestung(e) for e in figur.value("ausruestung", [])]
 
-    def resource_max(self, name: str) -> int:
-        return int(self.record.get("resources", {}).get(name, {}).get("max", 0))
 
-    @property
-    def conditions(self) -> Mapping[str, Any]:
-        return self.record.get("conditions") or {}
+def summe(figur: Figure, key: str) -> int:
+    """The sum of RS, WB, AM or VM over the equipment (several modifiers add up)."""
+    return sum(getattr(a, key) for a in ausruestung_von(figur))
 
-    def unterstuetzung(self, name: str) -> tuple[str, int]:
-        """A supporting skill or magic area: (name, bonus dice = ceil(points / 3)) (Unterstützende Eigenschaften)."""
-        for field in ("fertigkeiten", "magiebereiche"):
-            found = _find(self.liste(field), name)
-            if found is not None:
-                return found[0], math.ceil(found[1] / 3)
-        if name.upper() in ATTRIBUTE or any(tech.casefold() == name.casefold() for tech in data().techniken):
-            raise SheetError(t("adz.support_not_allowed", name=name))
-        raise SheetError(t("adz.unknown_support", figure=self.name, name=name))
+
+def unterstuetzung(figur: Figure, name: str) -> tuple[str, int]:
+    """A supporting skill or magic area: (name, bonus dice = ceil(points / 3)) (Unterstützende Eigenschaften)."""
+    for field in ("fertigkeiten", "magiebereiche"):
+        found = _find(liste(figur, field), name)
+        if found is not None:
+            return found[0], math.ceil(found[1] / 3)
+    if name.upper() in ATTRIBUTE or any(tech.casefold() == name.casefold() for tech in data().techniken):
+        raise SheetError(t("adz.support_not_allowed", name=name))
+    raise SheetError(t("adz.unknown_support", figure=figur.name, name=name))
