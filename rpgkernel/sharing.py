@@ -92,9 +92,10 @@ def snapshot(campaign: Campaign, name: str) -> dict[str, Any]:
     """What a player's notebook carries of ``name``: an allow-list of what the player's sheet
     shows (ruleset, the sheet's fields, resources, conditions), nothing else of the record."""
     campaign.figure(name)  # a German error for an unknown figure
-    record = model.seen_by_rules(campaign.state, name)
+    state = campaign.state
+    record = model.seen_by_rules(state, name)
     assert record is not None
-    sheet = rules.get(record.get("ruleset")).sheet
+    sheet = rules.get(record.get("ruleset")).sheet_for(model.data(state))
     conditions = {}
     for cname, c in record.get("conditions", {}).items():
         spec = {"runden": c["remaining"], "endet": _ENDS[c["tick"]]} if c.get("remaining") else {}

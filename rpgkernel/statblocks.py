@@ -26,7 +26,7 @@ from .messages import t
 from .rules.sheet import MAX_NUMBER
 from .state.transaction import MAX_COUNT, MAX_ROUNDS, TICKS, CampaignError, check_name
 from .state.views import Encounter
-from .state.model import figure, figure_path
+from .state.model import data as gm_data, figure, figure_path
 
 if TYPE_CHECKING:
     from .state import Campaign
@@ -175,14 +175,16 @@ def plan(campaign: Campaign, data: Any, encounter: str | None = None) -> Plan:
     """Check a parsed block against the campaign; what ``create`` would do."""
     state = campaign.state
     entries, block = _sections(data, encounter)
-    characters = _entries(entries, "figure", state, state["settings"]["ruleset"], set(state["characters"]))
+    characters = _entries(entries, "figure", state, state["settings"]["ruleset"], gm_data(state),
+                          set(state["characters"]))
     enc_name, new, combatants = None, False, ()
     if block is not None:
         enc_name, new = _which_encounter(block, encounter, state)
         enc = state["encounters"].get(enc_name)
         enc_ruleset = enc["ruleset"] if enc else state["settings"]["ruleset"]
         known_characters = set(state["characters"]) | {e.name for e in characters}
-        combatants = _entries(block.get("teilnehmer") or [], "combatant", state, enc_ruleset, known_characters,
+        combatants = _entries(block.get("teilnehmer") or [], "combatant", state, enc_ruleset,
+                              gm_data(state, enc_name), known_characters,
                               taken=set(enc["combatants"]) if enc else set())
     total = sum(e.count for e in characters + combatants)
     if len(characters) + len(combatants) > MAX_ENTRIES or total > MAX_FIGURES:
@@ -244,12 +246,13 @@ def _which_encounter(block: Mapping[str, Any], option: str | None, state: Mappin
     return name, name not in state["encounters"]
 
 
-def _entries(raw: list, kind: str, state: Mapping[str, Any], ruleset: str | None,
+def _entries(raw: list, kind: str, state: Mapping[str, Any], ruleset: str | None, data: Mapping[str, Any],
              known_characters: set[str], taken: set[str] | None = None) -> tuple[Entry, ...]:
+    """The entries of a section, checked; ``data``: the GM's data their encounter sees (their sheets follow it)."""
     out: list[Entry] = []
     used = set(state["characters"]) if kind == "figure" else set(taken or ())
     for index, item in enumerate(raw, 1):
-        entry = _entry(item, index, kind, ruleset, known_characters)
+        entry = _entry(item, index, kind, ruleset, data, known_characters)
         for name in entry.names:
             if name in used:
                 raise StatBlockError(t("statblock.in_entry", entry=entry.label,
@@ -259,7 +262,8 @@ def _entries(raw: list, kind: str, state: Mapping[str, Any], ruleset: str | None
     return tuple(out)
 
 
-def _entry(raw: Any, index: int, kind: str, ruleset: str | None, known_characters: set[str]) -> Entry:
+def _entry(raw: Any, index: int, kind: str, ruleset: str | None, data: Mapping[str, Any],
+           known_characters: set[str]) -> Entry:
     what = t(f"statblock.{kind}")
     label = f"{what} {index}"
     if not isinstance(raw, dict):
@@ -319,10 +323,10 @@ def _entry(raw: Any, index: int, kind: str, ruleset: str | None, known_character
         raise fail(str(err), "seite") from None
     if linked is not None:
         return Entry(label, name, side=side, character=linked)
-    return Entry(label, name, *_own_fields(fields, ruleset, fail), side=side, count=count)
+    return Entry(label, name, *_own_fields(fields, ruleset, data, fail), side=side, count=count)
 
 
-def _own_fields(fields: Mapping[str, Any], ruleset: str | None, fail) -> tuple:  # noqa: ANN001
+def _own_fields(fields: Mapping[str, Any], ruleset: str | None, data: Mapping[str, Any], fail) -> tuple:  # noqa: ANN001
     """regelwerk, werte, ressourcen, zustände of an entry, checked."""
     key = fields.get("regelwerk")
     if key is not None:
@@ -342,7 +346,7 @@ def _own_fields(fields: Mapping[str, Any], ruleset: str | None, fail) -> tuple: 
     if not isinstance(sheet, dict):
         raise fail(t("statblock.field_mapping", example="st: 12", value=_short(sheet)), "werte")
     try:
-        sheet = rules.get(engine_key).sheet.validate(sheet)
+        sheet = rules.get(engine_key).sheet_for(data).validate(sheet)
     except RpgError as err:
         raise fail(str(err), "werte") from None
 

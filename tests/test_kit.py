@@ -86,3 +86,43 @@ def test_the_rulesets_on_the_kit_share_its_error_base_and_settings():
                           (bastionland.Bastionland, bastionland.BastionlandError)):
         assert issubclass(error, kit.RulesError)
         assert isinstance(engine.settings, kit.Settings) and engine.settings.defaults() is engine.settings.of({})
+
+
+class Gaben(kit.Ruleset):
+    """A toy ruleset whose GM settings name extra sheet fields (gifts) and the LP per Stärke."""
+
+    key = "gaben"
+    settings = kit.Settings("gaben", lambda kept: (tuple(kept.get("gaben", ())), kept.get("lp_je", 1)))
+    sheet = kit.Sheet({"stärke": kit.Field("int", "Stärke", 1, 20, required=True)})
+
+    def sheet_for(self, data):
+        gaben, _ = self.settings.of(data)
+        return kit.Sheet({**self.sheet.fields, **{g: kit.Field("int", g, 0, 5) for g in gaben}})
+
+    def resources_for(self, sheet, data):
+        lp = sheet["stärke"] * self.settings.of(data)[1]
+        return {"LP": {"value": lp, "max": lp}}
+
+
+def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_path, add_ruleset):
+    from rpgkernel import statblocks
+    from rpgkernel.rules.sheet import SheetError
+
+    add_ruleset(Gaben)
+    camp = Campaign.open(tmp_path / "g.sqlite")
+    try:
+        camp.set_ruleset("gaben")
+        camp.add_character("Ritter", {"stärke": 4})
+        traum = camp.new_encounter("Traum", activate=False)
+        Gaben.settings.keep({"gaben": ["Flug"], "lp_je": 3}, camp, "Traum")
+        traum.add("Geist", sheet={"stärke": 2, "Flug": 3})                     # the encounter's data
+        assert camp.figure("Geist", "Traum").resources["LP"] == {"value": 6, "max": 6}
+        camp.set_sheet("Geist", {"stärke": 3, "Flug": 1}, "Traum")
+        assert camp.figure("Geist", "Traum").resources["LP"] == {"value": 9, "max": 9}
+        statblocks.load(camp, "- name: Schatten\n  werte: {stärke: 1, Flug: 5}\n", encounter="Traum")
+        with pytest.raises(SheetError, match="Flug"):                        # the campaign's: no gifts
+            camp.set_sheet("Ritter", {"stärke": 4, "Flug": 1})
+        with pytest.raises(statblocks.StatBlockError, match="Flug"):
+            statblocks.load(camp, "figuren:\n  - name: Knappe\n    werte: {stärke: 1, Flug: 1}\n")
+    finally:
+        camp.close()

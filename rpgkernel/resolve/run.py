@@ -327,8 +327,9 @@ def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, engine: Rule
     state = model.initial()
     for name, record in (figures or {}).items():
         fig = {"sheet": {}, "conditions": {}, "ruleset": engine.key, **copy.deepcopy(dict(record)), "name": name}
-        fig["sheet"] = engine.sheet.validate(fig["sheet"])
-        fig["resources"] = {**engine.resources(fig["sheet"]), **fig.get("resources", {})}
+        data = model.data(state)   # none: a scratch state keeps no GM data
+        fig["sheet"] = engine.sheet_for(data).validate(fig["sheet"])
+        fig["resources"] = {**engine.resources_for(fig["sheet"], data), **fig.get("resources", {})}
         state["characters"][name] = fig
     return state
 

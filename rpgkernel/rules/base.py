@@ -35,6 +35,17 @@ class Ruleset:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""
         return {}
 
+    def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
+        """The sheet as the GM's ``data`` shapes it: the data a figure's encounter sees
+        (``state.model.data``), from which ``settings`` are built. The default is ``sheet``;
+        a ruleset whose fields follow its settings (AdZ's techniques) builds it from them."""
+        return self.sheet
+
+    def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The resources a sheet checked by ``sheet_for(data)`` starts with; the default is
+        ``resources(sheet)``, a ruleset whose resources follow its settings builds them from them."""
+        return self.resources(sheet)
+
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each combatant's initiative value, rolled through ``roller`` (a ``dice.Roller``),

@@ -306,17 +306,18 @@ class Campaign:
             if name in tx.state["characters"]:
                 raise CampaignError(t("campaign.duplicate", name=name))
             record = self._new_figure(name, sheet, ruleset or tx.state["settings"]["ruleset"],
-                                      resources, conditions)
+                                      resources, conditions, model.data(tx.state))
             tx.set(["characters", name], record)
             tx.event("figur", t("journal.character", name=name), [name])
         return Figure(self, ["characters", name])
 
     def _new_figure(self, name: str, sheet: Mapping[str, Any] | None, ruleset: str | None,
-                    resources: Mapping[str, int] | None,
-                    conditions: Mapping[str, Any] | None) -> dict[str, Any]:
+                    resources: Mapping[str, int] | None, conditions: Mapping[str, Any] | None,
+                    data: Mapping[str, Any]) -> dict[str, Any]:
+        """A new figure's record, its sheet checked as the GM's ``data`` its encounter sees shapes it."""
         engine = rulebook(ruleset)
-        checked = engine.sheet.validate(sheet or {})
-        res = engine.resources(checked)
+        checked = engine.sheet_for(data).validate(sheet or {})
+        res = engine.resources_for(checked, data)
         for key, value in (resources or {}).items():
             key = check_name(key, "resource")
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
@@ -412,7 +413,7 @@ class Campaign:
             path = model.figure_path(tx.state, who, encounter)
             if path is None:
                 raise CampaignError(self._unknown(who, encounter, tx.state))
-            write_sheet(tx, path, sheet, who)
+            write_sheet(tx, path, sheet, who, encounter)
         return Figure(self, path)
 
     # -- the GM's data ----------------------------------------------------
@@ -499,19 +500,21 @@ class Campaign:
         return text
 
 
-def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who: str) -> None:
+def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who: str,
+                encounter: str | None = None) -> None:
     """Replace the sheet of the figure at ``path`` in ``tx`` (see ``Campaign.set_sheet``):
-    validated by its ruleset, derived resources following, journalled as ``bogen``."""
+    validated by its ruleset as the GM's data of ``encounter`` (default: the active one) shapes it,
+    derived resources following, journalled as ``bogen``."""
     fig = model.figure(tx.state, path)
-    engine = rulebook(fig.get("ruleset"))
-    new, old = engine.sheet.validate(sheet), fig.get("sheet", {})
+    engine, data = rulebook(fig.get("ruleset")), model.data(tx.state, encounter)
+    new, old = engine.sheet_for(data).validate(sheet), fig.get("sheet", {})
     gone = object()
     changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
     if not changed:
         return
     tx.set(path + ["sheet"], new)
-    before = engine.resources(old)
-    for key, derived in engine.resources(new).items():
+    before = engine.resources_for(old, data)
+    for key, derived in engine.resources_for(new, data).items():
         current = fig.get("resources", {}).get(key)
         if current is None:
             tx.set(path + ["resources", key], dict(derived))

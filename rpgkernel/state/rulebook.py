@@ -14,14 +14,19 @@ class SheetCheck(Protocol):
 
 
 class Rulebook(Protocol):
-    """The part of a ruleset the state uses: sheets, resources, segments and initiative."""
+    """The part of a ruleset the state uses: sheets, resources, segments and initiative.
+
+    ``data`` is the GM's data the figure's encounter sees (``model.data``): a ruleset's sheet and
+    resources may follow its settings there.
+    """
 
     key: str
-    sheet: SheetCheck
     segments: int | None
     initiative_each_round: bool
 
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]: ...
+    def sheet_for(self, data: Mapping[str, Any]) -> SheetCheck: ...
+
+    def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]: ...
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]: ...

@@ -142,7 +142,8 @@ class Encounter(Shown):
                 if character is not None:
                     record = {"name": n, "character": character}
                 else:
-                    record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions)
+                    record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions,
+                                              model.data(tx.state, self.name))
                     record["character"] = None
                 record["side"] = side
                 tx.set(["encounters", self.name, "combatants", n], record)

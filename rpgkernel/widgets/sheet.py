@@ -21,7 +21,7 @@ from .. import rules
 from ..errors import RpgError
 from ..messages import t
 from ..rules.sheet import Field, Sheet, SheetError
-from ..state import Campaign, Figure
+from ..state import Campaign, Figure, model
 from ..state.transaction import check_name
 from .base import Widget
 
@@ -91,19 +91,21 @@ class CharacterSheet(Widget):
         self._gone = ""
 
     def _update(self, *, reload: bool = False) -> None:
-        """Show the figure as the campaign has it; the form follows unless it holds unsaved edits."""
+        """Show the figure as the campaign has it, with the fields the GM's data gives its sheet; the form
+        follows unless it holds unsaved edits."""
         data = self.campaign.figure(self._name, self._encounter).record
         key = data.get("ruleset")
         engine = rules.get(key)
+        spec = engine.sheet_for(model.data(self.campaign.folded, self._encounter))   # the GM's data may add fields
         sheet = data.get("sheet", {})
         with self.hold_sync():
-            self.figure, self.extensible = data["name"], engine.sheet.open
+            self.figure, self.extensible = data["name"], spec.open
             self.ruleset = engine.title
             self.resources = [{"name": k, "value": r["value"], "max": r["max"]}
                               for k, r in data.get("resources", {}).items()]
             self.conditions = [{"name": k, "left": c.get("remaining")} for k, c in data.get("conditions", {}).items()]
-            if reload or (sheet != self._saved and self._edits() in (self._saved, sheet)):
-                self._load(engine.sheet, sheet)
+            if reload or ((sheet != self._saved or spec != self._spec) and self._edits() in (self._saved, sheet)):
+                self._load(spec, sheet)
             elif sheet != self._saved:
                 self._saved, self.stale = sheet, True
 
