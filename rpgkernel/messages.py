@@ -741,6 +741,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "adz.data_ints": "ganze Zahlen",
         "adz.data_unreadable": "Die AdZ-Daten {path} lassen sich nicht lesen: {reason}",
         "adz.data_not_mapping": "Die AdZ-Daten {path} müssen eine Zuordnung (Abschnitt: Werte) sein.",
+        "adz.bad_kept_data": "Die Daten '{name}' der Kampagne sind keine AdZ-Daten (erwartet: dateien, quelle); neu mit adz.einrichten(…, kampagne=…).",
+        "adz.default_source": "Standarddaten",
         "adz.field_technique": "Technik {name}",
         "adz.field_skills": "Fertigkeiten, z. B. 'Schwerter 6', 'Verteidigung 5' (bis 10)",
         "adz.field_areas": "Magiebereiche, z. B. 'Feuer 4' (bis 10)",

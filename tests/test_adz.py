@@ -16,9 +16,10 @@ from rpgkernel.rules.sheet import SheetError
 BASE = {"KK": 5, "KO": 4, "GE": 6, "FF": 3, "KL": 3, "WK": 4, "IN": 5, "CH": 2, "GL": 3}
 
 
-def figure(name="Alrik", conditions=(), physical=None, mental=None, luck=None, **sheet):
-    """A campaign-like record's view; ``physical``/``mental``: free steps left, ``luck``: the pool now."""
-    checked = AdZ.sheet.validate({**BASE, **sheet})
+def figure(name="Alrik", conditions=(), physical=None, mental=None, luck=None, daten=None, **sheet):
+    """A campaign-like record's view; ``physical``/``mental``: free steps left, ``luck``: the pool now;
+    the sheet checked as the GM's ``daten`` (default: the defaults) have it."""
+    checked = bogen.build(daten or adz.EINSTELLUNGEN.defaults()).validate({**BASE, **sheet})
     res = AdZ().resources(checked)
     for key, value in (("körperlich", physical), ("geistig", mental), ("Glückspool", luck)):
         if value is not None:
@@ -78,12 +79,13 @@ def test_entries_weapons_and_equipment_are_read():
                        "Faust (Raufen, KK, GS 1, geistig)"],
                ausruestung=["Kettenhemd (RS 2, WB 1, AM 1)", "Holzschild (VM 2, AM 1)"])
     assert bogen.liste(f, "fertigkeiten") == {"Beidhändiger Kampf": 3, "Schwerter": 6}
-    sword, bow, fist = bogen.waffen(f)
+    daten = adz.EINSTELLUNGEN.defaults()
+    sword, bow, fist = bogen.waffen(f, daten)
     assert (sword.fertigkeit, sword.attribut, sword.grundschaden, sword.vm, sword.fernkampf) == \
         ("Schwerter", "KK", 5, -1, False)
     assert (bow.attribut, bow.reichweitenklasse, bow.fernkampf) == (None, "C", True)
     assert fist.geistig
-    assert [bogen.summe(f, key) for key in ("rs", "wb", "am", "vm")] == [2, 1, 2, 2]
+    assert [bogen.summe(f, key, daten) for key in ("rs", "wb", "am", "vm")] == [2, 1, 2, 2]
 
 
 # -- tests ------------------------------------------------------------------------------

@@ -1,14 +1,17 @@
 """docs/adz.md: every verb documented, every example line valid and run against a campaign."""
 
+from pathlib import Path
+
 import pytest
-from doc_blocks import page
+from doc_blocks import page, run_python
 from verb_docs import assert_verb_documented
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
-from rpgkernel.rules.adz.sheet import waffe_von
+from rpgkernel.rules import adz
+from rpgkernel.rules.adz import sheet as bogen
 from rpgkernel.rules.adz.verbs import VERBS
 from rpgkernel.rules.figure import view
 
@@ -114,6 +117,7 @@ def test_gm_data_is_named_plainly():
 # -- the start line in a notebook, the GM's files as the page shows them ----------
 
 START = PAGE.block("", "%rpg adz --kampagne kampagne.sqlite")
+SETUP = PAGE.block("python", "from rpgkernel.rules import adz", after="## Daten der Spielleitung")
 RULES_FILE, LISTS_FILE = PAGE.take("yaml", after="## Daten der Spielleitung", count=2)
 
 
@@ -125,24 +129,26 @@ def test_the_start_line_and_the_sheet_block_in_a_notebook(notebook):
     assert card.startswith("probe: Alrik\n")
 
 
-def test_the_gm_files_of_the_page(tmp_path):
-    rules, lists = tmp_path / "meine_regeln.yaml", tmp_path / "listen.yaml"
-    rules.write_text(RULES_FILE.text, encoding="utf-8")
-    lists.write_text(LISTS_FILE.text, encoding="utf-8")
-    assert RULES_FILE.text.startswith(f"# {rules.name}\n") and f'use_data("{rules.name}", …)' in TEXT
-    try:
-        d = rpgkernel.rules.adz.use_data(rules, lists)
+def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert RULES_FILE.text.startswith("# meine_regeln.yaml\n")
+    Path("meine_regeln.yaml").write_text(RULES_FILE.text, encoding="utf-8")
+    Path("meine_ausruestung.yaml").write_text(LISTS_FILE.text, encoding="utf-8")
+    with Campaign.open("kampagne.sqlite") as camp:
+        camp.set_ruleset("adz")
+        d = run_python(SETUP.text, {"kampagne": camp})
         assert d.malus == [0, 1, 2, 3, 4, 5, "X"] and d.stufen == 7   # only what the file names changes
         assert d.raw["entzug"]["bei_misslingen"] is False and d.raw["initiative"]
-        plan = rpgkernel.rules.adz.zauberplan(
-            view({"name": "Magierin", "sheet": {"KL": 6, "WK": 5, "erschaffen": 4, "magiebereiche": ["Feuer 5"]},
-                  "resources": {}, "conditions": {}}), effekt="Flammenstrahl")
+        assert adz.EINSTELLUNGEN.kept_in(camp) is d and camp.data("adz")["quelle"] == "meine_regeln.yaml, " \
+            "meine_ausruestung.yaml"
+        camp.undo()                                                       # the page: undo takes them back
+        assert camp.data("adz") is None and adz.EINSTELLUNGEN.kept_in(camp).stufen == 12
+        d = run_python(SETUP.text, {"kampagne": camp})
+        base = {"KK": 4, "KO": 3, "GE": 3, "FF": 3, "KL": 6, "WK": 5, "IN": 3, "CH": 2, "GL": 2}
+        camp.add_character("Magierin", {**base, "erschaffen": 4, "magiebereiche": ["Feuer 5"]})
+        camp.add_character("Ritter", {**base, "fertigkeiten": ["Schwerter 5"], "waffen": ["Langschwert"]})
+        assert camp.figure("Ritter").resources["körperlich"] == {"value": 7, "max": 7}
+        plan = adz.zauberplan(view(camp.figure("Magierin").record), effekt="Flammenstrahl", daten=d)
         assert (plan.test.mw, plan.kp) == (2, 4)
-        knight = {"name": "Ritter", "sheet": rpgkernel.rules.adz.AdZ.sheet.validate(
-            {"KK": 4, "KO": 3, "GE": 3, "FF": 3, "KL": 2, "WK": 3, "IN": 3, "CH": 2, "GL": 2,
-             "fertigkeiten": ["Schwerter 5"], "waffen": ["Langschwert"]}), "resources": {}, "conditions": {}}
-        w = waffe_von(view(knight), None)
+        w = bogen.waffe_von(view(camp.figure("Ritter").record), None, d)
         assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
-    finally:
-        rpgkernel.rules.adz.use_data()
-    assert rpgkernel.rules.adz.data().stufen == 12

@@ -24,16 +24,15 @@ def magierin(**kw):
 
 @pytest.fixture
 def gm_data(tmp_path):
-    """Load GM files for one test, then the defaults again."""
+    """The GM's data of files with these texts, checked (kept in no campaign: for ``daten=``)."""
     def load(*texts):
         paths = []
         for i, text in enumerate(texts):
             p = tmp_path / f"daten{i}.yaml"
             p.write_text(text, encoding="utf-8")
             paths.append(p)
-        return adz.use_data(*paths)
-    yield load
-    adz.use_data()
+        return adz.einrichten(*paths)
+    return load
 
 
 def test_spell_pool_area_technique_focus():
@@ -70,9 +69,9 @@ def test_a_failed_spell_still_drains_without_bonus_dice():
 
 
 def test_no_drain_for_a_failure_when_the_gm_data_says_so(gm_data):
-    gm_data("entzug: {bei_misslingen: false}\n")
+    daten = gm_data("entzug: {bei_misslingen: false}\n")
     res = adz.zaubern(magierin(luck=0), Roller(dice=[5] + [1] * 10), bereich="Feuer", technik="erschaffen",
-                      fokus="Flammen", mw=2, kp=3)
+                      fokus="Flammen", mw=2, kp=3, daten=daten)
     assert res.outcome["entzug"] is None and res.outcome["geistiger_schaden"] == 0
 
 
@@ -207,33 +206,32 @@ def test_spell_preview_with_a_saving_throw():
 
 # -- GM data ----------------------------------------------------------------------------------------
 def test_effects_weapons_and_actions_from_the_example_files():
-    try:
-        adz.use_data(adz.DATA / "beispiel_magiebereiche.yaml", adz.DATA / "beispiel_ausruestung.yaml",
-                     adz.DATA / "beispiel_handlungen.yaml")
-        plan = adz.zauberplan(magierin(), effekt="Flammenstrahl")
-        assert (plan.test.mw, plan.kp, plan.name) == (2, 4, "Flammenstrahl")
-        assert "Zauberdauer: 1 Runde." in [s.text for s in plan.test.res.steps]
-        knight = figure("Ritter", fertigkeiten=["Schwerter 5"], waffen=["Langschwert"], ausruestung=["Kettenhemd"])
-        w = bogen.waffe_von(knight, None)
-        assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
-        res = adz.probe(figure(conditions=["Reaktionen: 1"]), Roller(dice=[1] * 3), attribut="GE", mw=1,
-                        handlung="Ausweichen")
-        assert res.outcome["würfel"] == 3
-        with pytest.raises(adz.AdzError, match="Handlungsbeispielen"):
-            adz.probe(figure(), Roller(dice=[]), attribut="GE", mw=1, handlung="Tanzen")
-    finally:
-        adz.use_data()
+    daten = adz.einrichten(adz.DATA / "beispiel_magiebereiche.yaml", adz.DATA / "beispiel_ausruestung.yaml",
+                           adz.DATA / "beispiel_handlungen.yaml")
+    plan = adz.zauberplan(magierin(), effekt="Flammenstrahl", daten=daten)
+    assert (plan.test.mw, plan.kp, plan.name) == (2, 4, "Flammenstrahl")
+    assert "Zauberdauer: 1 Runde." in [s.text for s in plan.test.res.steps]
+    knight = figure("Ritter", fertigkeiten=["Schwerter 5"], waffen=["Langschwert"], ausruestung=["Kettenhemd"],
+                    daten=daten)
+    w = bogen.waffe_von(knight, None, daten)
+    assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
+    res = adz.probe(figure(conditions=["Reaktionen: 1"]), Roller(dice=[1] * 3), attribut="GE", mw=1,
+                    handlung="Ausweichen", daten=daten)
+    assert res.outcome["würfel"] == 3
+    with pytest.raises(adz.AdzError, match="Handlungsbeispielen"):
+        adz.probe(figure(), Roller(dice=[]), attribut="GE", mw=1, handlung="Tanzen", daten=daten)
     with pytest.raises(rpgkernel.RpgError, match="keiner Waffenliste"):
-        bogen.waffe_von(knight, None)
+        bogen.waffe_von(knight, None, adz.EINSTELLUNGEN.defaults())
 
 
 def test_gm_data_replaces_tables_and_is_checked(gm_data):
-    gm_data("schadensleiste: {malus: [0, 2, 4, X], auf_entzugswurf: true}\n"
-            "techniken: [formen, lösen]\n")
-    assert adz.AdZ().resources(adz.AdZ.sheet.validate({**{k: 3 for k in "KK KO GE FF KL WK IN CH GL".split()},
-                                                        "formen": 2}))["körperlich"] == {"value": 4, "max": 4}
+    daten = gm_data("schadensleiste: {malus: [0, 2, 4, X], auf_entzugswurf: true}\n"
+                    "techniken: [formen, lösen]\n")
+    assert daten.stufen == 4 and daten.techniken == ("formen", "lösen")
+    assert bogen.build(daten).validate({**{k: 3 for k in "KK KO GE FF KL WK IN CH GL".split()},
+                                        "formen": 2})["formen"] == 2
     assert adz.verletzungsmalus(view(dict(figure(), resources={
-        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}}))) == 2
+        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}})), daten) == 2
     for bad, message in (("schadensleiste: {malus: [0, 1]}\n", "letzter Eintrag X"),
                          ("initiative: {attribut: XX}\n", "attribut"),
                          ("- keine Zuordnung\n", "Zuordnung")):
@@ -244,5 +242,5 @@ def test_gm_data_replaces_tables_and_is_checked(gm_data):
 def test_the_injury_malus_on_the_drain_roll_is_a_data_switch(gm_data):
     hurt = magierin(luck=0, physical=7)    # 5 steps: malus 2
     assert adz.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3).entzug_wuerfel == 5
-    gm_data("schadensleiste: {auf_entzugswurf: true}\n")
-    assert adz.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3).entzug_wuerfel == 3
+    daten = gm_data("schadensleiste: {auf_entzugswurf: true}\n")
+    assert adz.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3, daten=daten).entzug_wuerfel == 3

@@ -13,9 +13,9 @@ from .base import Ruleset
 from .errors import RulesError, read_yaml
 from .figure import Figure, Resource
 from .resolution import INT_RANGE, Choice, Effect, Request, Resolution, Step, Verb, clauses, counted, listing, sentence
-from .settings import Settings
+from .settings import Settings, as_json
 from .sheet import Field, Sheet, SheetError
 
 __all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Request", "Resolution", "Resource", "RulesError",
-           "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "clauses", "counted", "listing",
+           "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted", "listing",
            "read_yaml", "sentence"]

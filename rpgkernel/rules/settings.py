@@ -21,6 +21,15 @@ from typing import Any, Generic, Protocol, TypeVar
 T = TypeVar("T")
 
 
+def as_json(value: Any) -> Any:
+    """Data read from a GM's YAML file as the campaign keeps it (JSON): number keys become text."""
+    if isinstance(value, dict):
+        return {str(k): as_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_json(v) for v in value]
+    return value
+
+
 class Keeper(Protocol):
     """Where settings are kept: a campaign (``Campaign.set_data``)."""
 

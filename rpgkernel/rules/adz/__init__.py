@@ -1,9 +1,12 @@
 """AdZ – Aera der Zauberey (seed 004_be03011f904181a5.txt).
 
-Procedures read figures (the campaign's records: ``sheet``, ``resources``,
-``conditions``), roll through a ``Roller`` and return a ``Resolution``; they
+Procedures read figures (the kit's views: sheet values, resources,
+conditions), roll through a ``Roller`` and return a ``Resolution``; they
 change nothing themselves. The luck pool is a choice after the roll: while
-undecided the resolution stays open and applies nothing.
+undecided the resolution stays open and applies nothing. The GM's data
+(tables, lists) is kept in the campaign (``einrichten``) and reaches the
+verbs as ``Request.settings`` (``EINSTELLUNGEN``); the procedures take it as
+``daten`` (default: the defaults).
 
 Modules: ``sheet`` (the character sheet, reading a figure), ``core`` (tests,
 opposed tests, luck pool, reactions), ``damage`` (damage tracks, healing),
@@ -19,39 +22,58 @@ from ...dice import Roller
 from ...messages import t
 from ..base import Ruleset
 from ..figure import view
+from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
-from .data import DATA, AdzError, Daten, data, load_data, use_data
+from .data import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
 from .damage import GEISTIG, KOERPERLICH, angekreuzt, heilung, schaden_nehmen, verletzungsmalus
 from .core import GLUECK, Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
-from .sheet import SHEET
+from .sheet import build
+from .verbs import VERBS
 
-__all__ = ["AdZ", "AdzError", "DATA", "Daten", "GEISTIG", "GLUECK", "KOERPERLICH", "Seite",
-           "angekreuzt", "angriff", "auffuellen", "beenden", "data", "erneuern", "erfolge_dist", "gelingt",
-           "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz", "load_data", "p_gelingt",
-           "probe", "reihenfolge", "schaden_nehmen", "use_data", "vergleich", "vergleiche", "verletzungsmalus",
+__all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
+           "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
+           "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
+           "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "vergleich", "vergleiche", "verletzungsmalus",
            "zauberplan", "zaubern"]
 
 
 class AdZ(Ruleset):
     key = "adz"
     title = "AdZ – Aera der Zauberey"
-    sheet = SHEET
+    sheet = build(EINSTELLUNGEN.defaults())     # a campaign's follows its GM data (sheet_for)
+    settings = EINSTELLUNGEN
     conditions = {
         "bewusstlos": t("adz.cond_unconscious"),
         "dem Tod nahe": t("adz.cond_near_death"),
         "jenseits der letzten Stufe": t("adz.cond_beyond"),
         **{f"Reaktionen: {n}": t("adz.cond_reactions", n=n, left=f"1/{2 ** n}") for n in range(1, 6)},
     }
+    verbs = VERBS
+
+    def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
+        """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""
+        return build(EINSTELLUNGEN.of(data))
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        steps = data().stufen
+        return self.resources_for(sheet, {})
+
+    def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """Both damage tracks, as long as the GM's data has them, and the luck pool (GL)."""
+        steps = EINSTELLUNGEN.of(data).stufen
         return {KOERPERLICH: {"value": steps, "max": steps}, GEISTIG: {"value": steps, "max": steps},
                 GLUECK: {"value": sheet["GL"], "max": sheet["GL"]}}
 
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each combatant's ``initiative_expression``, its base as the GM's data in ``data`` has it."""
+        daten = EINSTELLUNGEN.of(data or {})
+        rolled = {name: roller.roll(self.initiative_expression(c, daten)) for name, c in combatants.items()}
+        return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
+
+    def initiative_expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str | None:
         """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
-        base = initiativebasis(view(combatant))
+        base = initiativebasis(view(combatant), daten)
         return f"2W6+{base}" if base else "2W6"
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
@@ -59,8 +81,3 @@ class AdZ(Ruleset):
         """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
         dice) (Initiative)."""
         return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
-
-
-from .verbs import VERBS  # noqa: E402
-
-AdZ.verbs = VERBS

@@ -24,19 +24,20 @@ from . import sheet as bogen
 from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali,
                    reaktion, reaktionswuerfel, wuerfeln)
 from .damage import GEISTIG, KOERPERLICH, folge_satz, schaden, schadensstufen, verletzungsmalus
-from .data import AdzError, Waffe, data
+from .data import EINSTELLUNGEN, AdzError, Daten, Waffe
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
 
 VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
 
 
 # -- initiative ---------------------------------------------------------------------------
-def initiativebasis(figure: Figure) -> int:
-    """Initiativebasiswert: the sheet's value, else (attribute + skill) × factor from the GM data."""
+def initiativebasis(figure: Figure, daten: Daten | None = None) -> int:
+    """Initiativebasiswert: the sheet's value, else (attribute + skill) × factor from the GM data
+    (default: the defaults)."""
     own = figure.value("initiativebasis", None)
     if own is not None:
         return int(own)
-    rule = data().initiative
+    rule = (daten or EINSTELLUNGEN.defaults()).initiative
     return (bogen.attribut(figure, rule["attribut"])
             + bogen.wert(figure, "fertigkeiten", rule["fertigkeit"], required=False)[1]) * int(rule["faktor"])
 
@@ -66,7 +67,8 @@ def _ausgewuerfelt(names: list[str], value: int, roller: Roller, res: Resolution
     return [m for face in sorted(by, reverse=True) for m in _ausgewuerfelt(by[face], value, roller, res)]
 
 
-def initiative(figures: Sequence[Figure], roller: Roller, modifikator: int = 0) -> Resolution:
+def initiative(figures: Sequence[Figure], roller: Roller, modifikator: int = 0,
+               daten: Daten | None = None) -> Resolution:
     """Initiative = Initiativebasiswert + situational modifier + 2W6; ties rolled off (Initiative).
 
     The outcome's ``reihenfolge`` is the order of the action phases; after
@@ -75,7 +77,7 @@ def initiative(figures: Sequence[Figure], roller: Roller, modifikator: int = 0) 
     res = Resolution("adz", "initiative", tuple(f.name for f in figures))
     werte = {}
     for f in figures:
-        base = initiativebasis(f)
+        base = initiativebasis(f, daten)
         roll = roller.roll("2W6")
         werte[f.name] = base + modifikator + roll.total
         res.step(t("adz.initiative", figure=f.name, base=base, mod=f"{modifikator:+d}" if modifikator else "",
@@ -111,17 +113,17 @@ class Kampfplan:
     leiste: str
 
 
-def _beidhaendig(figur: Figure) -> int:
+def _beidhaendig(figur: Figure, daten: Daten) -> int:
     """The Beidhändiger Kampf value; a figure without the skill cannot fight with two weapons."""
-    bk = bogen.wert(figur, "fertigkeiten", data().beidhaendig, required=False)[1]
+    bk = bogen.wert(figur, "fertigkeiten", daten.beidhaendig, required=False)[1]
     if bk <= 0:
-        raise AdzError(t("adz.no_two_weapons_skill", figure=figur.name, skill=data().beidhaendig))
+        raise AdzError(t("adz.no_two_weapons_skill", figure=figur.name, skill=daten.beidhaendig))
     return bk
 
 
-def _zweitwaffe(figur: Figure, erste: Waffe, name: str | None = None) -> Waffe:
+def _zweitwaffe(figur: Figure, erste: Waffe, name: str | None, daten: Daten) -> Waffe:
     """Another weapon entry of the same type as the first (Beidhändiger Kampf)."""
-    weapons = bogen.waffen(figur)
+    weapons = bogen.waffen(figur, daten)
     first = weapons.index(erste)
     for i, w in enumerate(weapons):
         if i != first and (name is None or w.name.casefold() == name.casefold()) \
@@ -131,28 +133,28 @@ def _zweitwaffe(figur: Figure, erste: Waffe, name: str | None = None) -> Waffe:
 
 
 def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figure, distanz: int | None,
-                  entfernung: str | None, groesse: str | None) -> int:
+                  entfernung: str | None, groesse: str | None, daten: Daten) -> int:
     """Mindestwurf 1 (or a manoeuvre's) + distance class + size of the target, at least 1 (Fernkampf)."""
-    d = data()
-    classes = list(d.distanz)
+    classes = list(daten.distanz)
     if entfernung is not None:
         cls = next((c for c in classes if c.casefold() == entfernung.casefold().replace("_", " ")), None)
         if cls is None:
             raise AdzError(t("adz.unknown_distance", name=entfernung, known=", ".join(classes)))
     elif distanz is not None:
-        limits = d.reichweitenklassen[waffe.reichweitenklasse]
+        limits = daten.reichweitenklassen[waffe.reichweitenklasse]
         cls = next((c for c, m in zip(classes, limits) if distanz <= m), None)
         if cls is None or distanz < 0:
             raise AdzError(t("adz.out_of_range", weapon=waffe.name, distance=distanz, max=limits[-1]))
     else:
         raise AdzError(t("adz.needs_distance"))
     size = groesse or ziel.value("groesse", None) or "mittel"
-    if size not in d.groesse:
-        raise AdzError(t("adz.unknown_size", name=size, known=", ".join(d.groesse)))
-    total = max(1, mw + d.distanz[cls] + d.groesse[size])
+    if size not in daten.groesse:
+        raise AdzError(t("adz.unknown_size", name=size, known=", ".join(daten.groesse)))
+    total = max(1, mw + daten.distanz[cls] + daten.groesse[size])
     res.step(t("adz.ranged_mw", weapon=waffe.name, rk=waffe.reichweitenklasse, cls=cls,
                dist=f" ({distanz} m)" if distanz is not None and entfernung is None else "",
-               cls_mod=f"{d.distanz[cls]:+d}", size=size, size_mod=f"{d.groesse[size]:+d}", mw=total), "Fernkampf")
+               cls_mod=f"{daten.distanz[cls]:+d}", size=size, size_mod=f"{daten.groesse[size]:+d}", mw=total),
+             "Fernkampf")
     return total
 
 
@@ -161,14 +163,16 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
               beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
               v_waffe: str | None = None, v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False,
               keine_verteidigung: bool = False, w_bonus: int = 0, distanz: int | None = None,
-              entfernung: str | None = None, groesse: str | None = None) -> Kampfplan:
-    """The pools of the melee chain (or a ranged attack), and the exact preview of its damage."""
+              entfernung: str | None = None, groesse: str | None = None, daten: Daten | None = None) -> Kampfplan:
+    """The pools of the melee chain (or a ranged attack), and the exact preview of its damage; ``daten``:
+    the GM's data (default: the defaults)."""
+    daten = daten or EINSTELLUNGEN.defaults()
     if a.name == v.name:
         raise AdzError(t("adz.attack_self", figure=a.name))
     if mw < 1:
         raise AdzError(t("adz.bad_mw", mw=mw))
     res = Resolution("adz", "angriff", (a.name,), (v.name,))
-    w = bogen.waffe_von(a, waffe)
+    w = bogen.waffe_von(a, waffe, daten)
     # Angriffswurf: weapon skill + the damage code's attribute (FF at range) − AM
     attr = "FF" if w.fernkampf else w.attribut
     skill = bogen.wert(a, "fertigkeiten", w.fertigkeit, required=False)[1]
@@ -176,27 +180,27 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
 
     def attack_pool(skill_dice: int) -> Pool:
         pool = Pool().add(attr, bogen.attribut(a, attr)).add(w.fertigkeit, skill_dice)
-        pool.add(spezialisierung or "", spec).add("AM", -bogen.summe(a, "am"))
+        pool.add(spezialisierung or "", spec).add("AM", -bogen.summe(a, "am", daten))
         pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
-        handlungsmali(a, pool)
+        handlungsmali(a, pool, daten)
         return pool
 
     pool = attack_pool(skill)
     if w.fernkampf:
-        mw = _fernkampf_mw(res, w, mw, v, distanz, entfernung, groesse)
+        mw = _fernkampf_mw(res, w, mw, v, distanz, entfernung, groesse, daten)
     res.step(t("adz.attack_pool", figure=a.name, weapon=w.name, parts=pool.text(), dice=pool.wuerfel, mw=mw),
              "Fernkampf" if w.fernkampf else "Angriffswurf")
     angriff2 = None
     if beidhaendig:
-        bk = _beidhaendig(a)
-        second = _zweitwaffe(a, w, zweitwaffe)
+        bk = _beidhaendig(a, daten)
+        second = _zweitwaffe(a, w, zweitwaffe, daten)
         extra = attack_pool(min(skill, bk))
         angriff2 = extra.wuerfel
         res.step(t("adz.two_weapons", figure=a.name, weapons=f"{w.name}, {second.name}", bk=bk,
                    parts=extra.text(), dice=angriff2), "Beidhändiger Kampf")
     # Verteidigungswurf: Verteidigung (+ Ausweichen/Parade/Schildblock) + VM of weapons, shields, parrying weapons
-    rule = data().verteidigung
-    defends = not keine_verteidigung and verletzungsmalus(v) is not None
+    rule = daten.verteidigung
+    defends = not keine_verteidigung and verletzungsmalus(v, daten) is not None
     d_dice, d2_dice = 0, None
     if defends:
         art = (verteidigung or "").casefold()
@@ -205,28 +209,28 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
         spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
         d_spec = bogen.wert(v, "spezialisierungen", spec_name, required=False)[1] if spec_name else 0
         d_skill = bogen.wert(v, "fertigkeiten", rule["fertigkeit"], required=False)[1]
-        melee = [x for x in bogen.waffen(v) if not x.fernkampf]
-        wielded = [bogen.waffe_von(v, v_waffe)] if v_waffe else melee[:1]
+        melee = [x for x in bogen.waffen(v, daten) if not x.fernkampf]
+        wielded = [bogen.waffe_von(v, v_waffe, daten)] if v_waffe else melee[:1]
         if v_beidhaendig:
             if art in ("ausweichen", "schildblock"):
                 raise AdzError(t("adz.two_weapons_not_for", figure=v.name, art=verteidigung))
             if not wielded:
                 raise AdzError(t("adz.no_weapon", figure=v.name))
-            wielded.append(_zweitwaffe(v, wielded[0], None))
-        vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm")
+            wielded.append(_zweitwaffe(v, wielded[0], None, daten))
+        vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm", daten)
 
         def defence_pool(skill_dice: int) -> Pool:
             pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
             pool.add(spec_name or "", d_spec).add("VM", vm)
             pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
-            handlungsmali(v, pool)
+            handlungsmali(v, pool, daten)
             return pool
 
         dpool = defence_pool(d_skill)
         res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
         d_dice = reaktionswuerfel(res, v, dpool)
         if v_beidhaendig:
-            bk = _beidhaendig(v)
+            bk = _beidhaendig(v, daten)
             extra = defence_pool(min(d_skill, bk))
             d2_dice = halbiert(v, extra.wuerfel)
             res.step(t("adz.two_weapons", figure=v.name, weapons=", ".join(x.name for x in wielded), bk=bk,
@@ -234,8 +238,9 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
     else:
         res.step(t("adz.no_defence" if keine_verteidigung else "adz.no_defence_unconscious", figure=v.name),
                  "Verteidigungswurf")
-    rs, wb = bogen.summe(v, "rs"), bogen.summe(v, "wb")
-    wpool = Pool().add(data().widerstand["attribut"], bogen.attribut(v, data().widerstand["attribut"])).add("WB", wb)
+    rs, wb = bogen.summe(v, "rs", daten), bogen.summe(v, "wb", daten)
+    resist = daten.widerstand["attribut"]
+    wpool = Pool().add(resist, bogen.attribut(v, resist)).add("WB", wb)
     wpool.add(t("adz.part_bonus"), w_bonus)
     plan = Kampfplan(res, a, v, w, mw, pool.wuerfel, angriff2, defends, d_dice, d2_dice, rs, wpool.wuerfel,
                      GEISTIG if w.geistig else KOERPERLICH)

@@ -23,7 +23,7 @@ from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
 from . import sheet as bogen
-from .data import AdzError, data
+from .data import EINSTELLUNGEN, AdzError, Daten
 
 GLUECK = "Glückspool"           # the resource
 REAKTION = "Reaktionen: "       # condition: reactions so far this round
@@ -58,14 +58,14 @@ class Pool:
         return " ".join(parts) or "0"
 
 
-def mindestwurf(mw: int | None, schwierigkeit: str | None, art: str, default: int | None = None) -> int:
+def mindestwurf(mw: int | None, schwierigkeit: str | None, art: str, daten: Daten, default: int | None = None) -> int:
     """The Mindestwurf: given, from the guideline (``art`` "fertigkeit" or "attribut"), or ``default``."""
     if mw is not None:
         if mw < 1:
             raise AdzError(t("adz.bad_mw", mw=mw))
         return mw
     if schwierigkeit is not None:
-        table = data().mindestwurf
+        table = daten.mindestwurf
         key = schwierigkeit.strip().casefold().replace(" ", "_")
         row = next((v for k, v in table.items() if k.casefold() == key), None)
         if row is None:
@@ -84,9 +84,9 @@ def konzentration(figur: Figure) -> int:
     return sum(1 for c in figur.conditions if c.startswith(KONZENTRATION))
 
 
-def handlungsmali(figur: Figure, pool: Pool) -> None:
+def handlungsmali(figur: Figure, pool: Pool, daten: Daten) -> None:
     """Injury malus (the higher of both tracks) and concentration on an action or reaction."""
-    malus = verletzungsmalus(figur)
+    malus = verletzungsmalus(figur, daten)
     if malus is None:
         raise AdzError(t("adz.unconscious", figure=figur.name))
     pool.add(t("adz.part_injury"), -malus)
@@ -262,7 +262,7 @@ def auffuellen(figures: Sequence[Figure], auf: int | None = None) -> Resolution:
 
 
 # -- tests ------------------------------------------------------------------------------
-def pool_for(figur: Figure, *, attribut: str | None = None, fertigkeit: str | None = None,
+def pool_for(figur: Figure, daten: Daten, *, attribut: str | None = None, fertigkeit: str | None = None,
              spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
              malus: int = 0) -> Pool:
     """The dice of a skill or attribute test: Attribut (+ Fertigkeit + Spezialisierung), supporting
@@ -280,7 +280,7 @@ def pool_for(figur: Figure, *, attribut: str | None = None, fertigkeit: str | No
     for name in unterstuetzung:
         if fertigkeit is None:
             raise AdzError(t("adz.support_needs_skill"))
-        label, dice = bogen.unterstuetzung(figur, name)
+        label, dice = bogen.unterstuetzung(figur, name, daten)
         pool.add(t("adz.part_support", name=label), dice)
     pool.add(t("adz.part_bonus"), bonus)
     pool.add(t("adz.part_malus"), -malus)
@@ -302,16 +302,18 @@ class Plan:
 def probe_plan(figur: Figure, *, attribut: str | None = None, fertigkeit: str | None = None,
                spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
                malus: int = 0, mw: int | None = None, schwierigkeit: str | None = None, verwandt: int = 0,
-               zulassen: bool = False, reaktion_: bool = False, handlung: str | None = None) -> Plan:
+               zulassen: bool = False, reaktion_: bool = False, handlung: str | None = None,
+               daten: Daten | None = None) -> Plan:
     """The dice, Mindestwurf and preview of a skill or attribute test (see ``probe``)."""
+    daten = daten or EINSTELLUNGEN.defaults()
     if handlung is not None:
-        reaktion_ = reaktion_ or data().handlung(handlung) == "reaktion"
+        reaktion_ = reaktion_ or daten.handlung(handlung) == "reaktion"
     art = "fertigkeit" if fertigkeit is not None else "attribut"
     res = Resolution("adz", "probe", (figur.name,))
-    pool = pool_for(figur, attribut=attribut, fertigkeit=fertigkeit, spezialisierung=spezialisierung,
+    pool = pool_for(figur, daten, attribut=attribut, fertigkeit=fertigkeit, spezialisierung=spezialisierung,
                     unterstuetzung=unterstuetzung, bonus=bonus, malus=malus)
-    handlungsmali(figur, pool)
-    base_mw = mindestwurf(mw, schwierigkeit, art)
+    handlungsmali(figur, pool, daten)
+    base_mw = mindestwurf(mw, schwierigkeit, art, daten)
     if verwandt:
         if verwandt < 1:
             raise AdzError(t("adz.bad_related", value=verwandt))
@@ -340,7 +342,7 @@ def probe(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]]
     ``zulassen``: the GM allows a test whose Mindestwurf is above the dice. ``reaktion_``: the test
     is a reaction (Runden), as is a ``handlung`` the GM's action examples list as one. ``glueck``:
     None on the first run (a failed test stays open for the luck pool), else the luck decisions
-    ([]: none).
+    ([]: none). ``daten``: the GM's data (default: the defaults). Keyword arguments: see ``probe_plan``.
     """
     plan = probe_plan(figure, **kwargs)
     res, figur = plan.res, plan.figur
@@ -384,18 +386,19 @@ class Seite:
     mw: int | None = None
 
 
-def vergleich_plan(a: Figure, b: Figure, seite_a: Seite, seite_b: Seite,
-                   gleichwertig: bool = False) -> tuple[Plan, Plan]:
+def vergleich_plan(a: Figure, b: Figure, seite_a: Seite, seite_b: Seite, gleichwertig: bool = False,
+                   daten: Daten | None = None) -> tuple[Plan, Plan]:
     """Both sides' dice and Mindestwurf (default 1), and the preview (Vergleichende Proben)."""
+    daten = daten or EINSTELLUNGEN.defaults()
     if a.name == b.name:
         raise AdzError(t("adz.opposed_self", figure=a.name))
     res = Resolution("adz", "vergleich", (a.name,), (b.name,))
     plans = []
     for figur, seite in ((a, seite_a), (b, seite_b)):
-        pool = pool_for(figur, attribut=seite.attribut, fertigkeit=seite.fertigkeit,
+        pool = pool_for(figur, daten, attribut=seite.attribut, fertigkeit=seite.fertigkeit,
                         spezialisierung=seite.spezialisierung, bonus=seite.bonus, malus=seite.malus)
-        handlungsmali(figur, pool)
-        mw = mindestwurf(seite.mw, None, "fertigkeit", default=1)
+        handlungsmali(figur, pool, daten)
+        mw = mindestwurf(seite.mw, None, "fertigkeit", daten, default=1)
         res.step(t("adz.pool", figure=figur.name, parts=pool.text(), dice=pool.wuerfel, mw=mw,
                    art=t("adz.art_vergleich")), "Vergleichende Proben")
         plans.append(Plan(res, figur, pool.wuerfel, mw, t("adz.art_vergleich")))
@@ -406,10 +409,11 @@ def vergleich_plan(a: Figure, b: Figure, seite_a: Seite, seite_b: Seite,
 
 
 def vergleich(a: Figure, b: Figure, roller: Roller, seite_a: Seite, seite_b: Seite, *,
-              gleichwertig: bool = False, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
+              gleichwertig: bool = False, glueck: Sequence[Mapping[str, Any]] | None = None,
+              daten: Daten | None = None) -> Resolution:
     """An opposed test (Vergleichende Proben): both roll (the initiator ``a`` first), Mindestwurf 1
     unless set; the luck pool is offered to whoever did not win."""
-    plans = vergleich_plan(a, b, seite_a, seite_b, gleichwertig)
+    plans = vergleich_plan(a, b, seite_a, seite_b, gleichwertig, daten)
     res = plans[0].res
     wuerfe = [wuerfeln(res, "vergleich", p.figur, p.wuerfel, p.mw, roller, "Vergleichende Proben", p.label,
                        gm_test=False) for p in plans]

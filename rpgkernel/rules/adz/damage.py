@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
-from .data import AdzError, data
+from .data import EINSTELLUNGEN, AdzError, Daten
 
 KOERPERLICH, GEISTIG = "körperlich", "geistig"
 LEISTEN = (KOERPERLICH, GEISTIG)
@@ -34,10 +34,10 @@ def angekreuzt(figur: Figure, track: str) -> int:
     return max(0, found.max - found.value) if found else 0
 
 
-def verletzungsmalus(figur: Figure) -> int | None:
+def verletzungsmalus(figur: Figure, daten: Daten | None = None) -> int | None:
     """The injury malus: the higher of both tracks' (never on resistance rolls); None at the last step
-    ("X": unconscious)."""
-    table = data().malus
+    ("X": unconscious). ``daten``: the GM's data with the malus per step (default: the defaults)."""
+    table = (daten or EINSTELLUNGEN.defaults()).malus
     worst = 0
     for track in LEISTEN:
         n = angekreuzt(figur, track)
@@ -134,13 +134,15 @@ def schaden_nehmen(figure: Figure, menge: int, track: str = KOERPERLICH) -> Reso
 
 
 def heilung(figure: Figure, stufen: int, track: str = KOERPERLICH, phasen: int | None = None,
-            magisch: bool = False) -> Resolution:
+            magisch: bool = False, daten: Daten | None = None) -> Resolution:
     """Healing (Körperlicher Schaden; Geistiger Schaden): steps come off, the last first.
 
     Natural physical healing takes ``phasen`` rest phases per step (1-3, the
     GM's estimate); mental about 30 minutes per step without exertion.
-    Beyond the last physical step only healing magic (``magisch``) helps.
+    Beyond the last physical step only healing magic (``magisch``) helps. ``daten``: the GM's data
+    with the healing times (default: the defaults).
     """
+    daten = daten or EINSTELLUNGEN.defaults()
     track = leiste(track)
     res = Resolution("adz", "heilung", (figure.name,))
     if stufen < 1:
@@ -152,13 +154,13 @@ def heilung(figure: Figure, stufen: int, track: str = KOERPERLICH, phasen: int |
         res.step(t("adz.healed_magic", figure=figure.name, n=healed, track=t(f"adz.track_{track}")),
                  "Körperlicher Schaden")
     elif track == KOERPERLICH:
-        low, high = data().heilung["koerperlich_phasen"]
+        low, high = daten.heilung["koerperlich_phasen"]
         if phasen is None or not low <= phasen <= high:
             raise AdzError(t("adz.needs_phases", low=low, high=high))
         res.step(t("adz.healed_rest", figure=figure.name, n=healed, phases=phasen, total=healed * phasen),
                  "Körperlicher Schaden")
     else:
-        minutes = data().heilung["geistig_minuten"]
+        minutes = daten.heilung["geistig_minuten"]
         res.step(t("adz.healed_mind", figure=figure.name, n=healed, minutes=healed * minutes), "Geistiger Schaden")
     if healed:
         res.effects.append(Effect(figure.name, track, healed))

@@ -2,29 +2,33 @@
 
 The seed refers to tables it does not contain (Mindestwurf guideline, damage
 track, range classes, …); their defaults follow the published rules and live
-in ``data/``. ``use_data(path, …)`` merges GM files over them (a file needs
-only the sections it changes; a section's keys replace the default's) and
-makes the result the data every verb uses. Example files (``beispiel_*.yaml``)
-are never loaded unless the GM asks for them.
+in ``data/``. ``einrichten(path, …, kampagne=…)`` reads the GM's files, checks
+them merged over the defaults (a file needs only the sections it changes; a
+section's keys replace the default's) and keeps them in the campaign (data
+``adz``, for the campaign or one encounter); the verbs read the result as
+``Request.settings`` (``EINSTELLUNGEN``), the sheet's technique fields follow
+it. Without any, the defaults hold (``EINSTELLUNGEN.defaults()``). Example
+files (``beispiel_*.yaml``) are never loaded unless the GM asks for them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
-from ...errors import RpgError
 from ...messages import t
+from ..errors import RulesError, read_yaml
+from ..settings import Settings, as_json
 
 DATA = Path(__file__).with_name("data")
 DEFAULT_FILES = ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml")
 ATTRIBUTE = ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")
+DATEN = "adz"       # the name of the GM's data in the campaign
 
 
-class AdzError(RpgError, ValueError):
+class AdzError(RulesError):
     """An AdZ action or GM data the rules do not allow."""
 
 
@@ -213,43 +217,46 @@ def _lookup(table: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
 
 
 def _read(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise AdzError(t("adz.data_unreadable", path=str(p), reason=err.strerror or str(err))) from None
-    except yaml.YAMLError as err:
-        raise AdzError(t("adz.data_unreadable", path=str(p), reason=str(err).splitlines()[0])) from None
-    if not isinstance(data, dict):
-        raise AdzError(t("adz.data_not_mapping", path=str(p)))
-    return data
+    found = read_yaml(path, AdzError, "adz.data_unreadable")
+    if not isinstance(found, dict):
+        raise AdzError(t("adz.data_not_mapping", path=str(path)))
+    return found
 
 
-def load_data(*paths: str | Path) -> Daten:
-    """The default data with the GM's files merged over it, in order."""
+@lru_cache(maxsize=1)
+def _defaults() -> tuple[dict[str, Any], ...]:
+    return tuple(_read(DATA / f) for f in DEFAULT_FILES)
+
+
+def _merged(files: list[Any]) -> dict[str, Any]:
+    """The default data with the files' sections merged over it, in order."""
     merged: dict[str, Any] = {}
-    for path in (*(DATA / f for f in DEFAULT_FILES), *paths):
-        for key, value in _read(path).items():
+    for found in (*_defaults(), *files):
+        for key, value in found.items():
             if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
                 merged[key] = {**merged[key], **value}
             else:
                 merged[key] = value
-    return Daten(merged, ", ".join(str(p) for p in paths) or "Standarddaten")
+    return merged
 
 
-_active = load_data()
+def _bauen(kept: Any) -> Daten:
+    """The data of the GM's kept files (``{}``: the defaults), merged over the defaults and checked."""
+    files = kept.get("dateien", []) if isinstance(kept, dict) else None
+    if not isinstance(files, list) or not all(isinstance(f, dict) for f in files) or set(kept) - {"dateien", "quelle"}:
+        raise AdzError(t("adz.bad_kept_data", name=DATEN))
+    return Daten(_merged(files), kept.get("quelle") or t("adz.default_source"))
 
 
-def data() -> Daten:
-    """The data the verbs use now."""
-    return _active
+EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False)     # key order matters (the distance classes)
 
 
-def use_data(*paths: str | Path) -> Daten:
-    """Make the default data with the GM's files the data every verb uses (no paths: the defaults)."""
-    global _active
-    new = load_data(*paths)
-    from . import sheet  # the sheet's technique fields follow the data
-    sheet.rebuild(new)
-    _active = new
-    return new
+def einrichten(*paths: str | Path, kampagne: Any = None, begegnung: str | None = None) -> Daten:
+    """Read the GM's files (YAML, merged over the defaults in order) and keep them in ``kampagne`` (for
+    ``begegnung`` only, if given), replacing what it kept before; no files: back to the defaults.
+
+    Everything is checked first: a bad file changes nothing. Without ``kampagne`` only checked and
+    returned (for calling the procedures directly with ``daten=``).
+    """
+    kept = {"dateien": [as_json(_read(p)) for p in paths], "quelle": ", ".join(str(p) for p in paths)}
+    return EINSTELLUNGEN.keep(kept if paths else None, kampagne, begegnung)

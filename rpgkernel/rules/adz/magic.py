@@ -23,16 +23,17 @@ from . import sheet as bogen
 from .core import (GLUECK, KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen,
                    glueck_satz, handlungsmali, mindestwurf, vergleiche, wuerfeln)
 from .damage import GEISTIG, folge_satz, schaden, schadensstufen, verletzungsmalus
-from .data import AdzError, data
+from .data import EINSTELLUNGEN, AdzError, Daten
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
 
 
-def krafteinsatz(kp: int | None, stufe: int | None) -> int:
-    """KP given directly (linear effects scale freely), or a step of the standard scale (Krafteinsatz)."""
+def krafteinsatz(kp: int | None, stufe: int | None, daten: Daten | None = None) -> int:
+    """KP given directly (linear effects scale freely), or a step of the standard scale of the GM's data
+    (default: the defaults) (Krafteinsatz)."""
     if kp is not None and stufe is not None:
         raise AdzError(t("adz.kp_twice"))
     if stufe is not None:
-        scale = data().standardskala
+        scale = (daten or EINSTELLUNGEN.defaults()).standardskala
         if not 1 <= stufe <= len(scale):
             raise AdzError(t("adz.bad_scale_step", step=stufe, max=len(scale),
                              scale=", ".join(str(v) for v in scale)))
@@ -58,6 +59,7 @@ class Zauberplan:
     trivial: bool
     name: str
     entzug_wuerfel: int
+    daten: Daten
     ziel: Figure | None = None
     rw_wuerfel: int = 0
 
@@ -68,16 +70,18 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
                stufe: int | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0, malus: int = 0,
                zulassen: bool = False, ziel: Figure | None = None, rw_attribut: str | None = None,
                rw_bonus: int = 0, kampf: bool = False, wuerfeln_: bool = False, name: str | None = None,
-               zauberdauer: str | None = None) -> Zauberplan:
+               zauberdauer: str | None = None, daten: Daten | None = None) -> Zauberplan:
     """The spell test's dice (Magiebereich + Technik + Fokus), Mindestwurf, Krafteinsatz and preview.
 
     With several areas or techniques (``"Pflanze+Luft"``) the first is the
     primary property, which gives the dice. ``effekt`` names an entry of the
-    GM's effect lists (area, technique, Mindestwurf, KP, casting time).
+    GM's effect lists (area, technique, Mindestwurf, KP, casting time); ``daten``: the GM's data
+    (default: the defaults).
     """
+    daten = daten or EINSTELLUNGEN.defaults()
     res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel else ())
     if effekt is not None:
-        found = data().effekt(effekt)
+        found = daten.effekt(effekt)
         if found is None:
             raise AdzError(t("adz.unknown_effect", name=effekt))
         area, row = found
@@ -89,37 +93,37 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
         raise AdzError(t("adz.needs_area_technique"))
     areas, techs = _names(bereich), _names(technik)
     pool = Pool().add(*bogen.wert(figure, "magiebereiche", areas[0]))
-    pool.add(techs[0], bogen.technik(figure, techs[0]))
+    pool.add(techs[0], bogen.technik(figure, techs[0], daten))
     if fokus is not None:
         pool.add(*bogen.wert(figure, "foki", fokus))
     for support in unterstuetzung:
-        label, dice = bogen.unterstuetzung(figure, support)
+        label, dice = bogen.unterstuetzung(figure, support, daten)
         pool.add(t("adz.part_support", name=label), dice)
     pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
-    handlungsmali(figure, pool)
+    handlungsmali(figure, pool, daten)
     if len(areas) > 1 or len(techs) > 1:
         res.step(t("adz.primary", areas=" + ".join(areas), techs=" + ".join(techs), area=areas[0], tech=techs[0]),
                  "Magiebereich und Technik")
-    total_mw = mindestwurf(mw, schwierigkeit, "fertigkeit")
-    power = krafteinsatz(kp, stufe)
+    total_mw = mindestwurf(mw, schwierigkeit, "fertigkeit", daten)
+    power = krafteinsatz(kp, stufe, daten)
     spell = name or effekt or f"{areas[0]} {techs[0]}"
     res.step(t("adz.spell_pool", figure=figure.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
                kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
     if zauberdauer:
         res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
     trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel or wuerfeln_)
-    rule = data().entzug
+    rule = daten.entzug
     drain = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
-    if data().malus_auf_entzug:
-        drain.add(t("adz.part_injury"), -(verletzungsmalus(figure) or 0))
+    if daten.malus_auf_entzug:
+        drain.add(t("adz.part_injury"), -(verletzungsmalus(figure, daten) or 0))
     plan = Zauberplan(Plan(res, figure, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
-                      drain.wuerfel)
-    if ziel is not None and verletzungsmalus(ziel) is None:
+                      drain.wuerfel, daten)
+    if ziel is not None and verletzungsmalus(ziel, daten) is None:
         res.step(t("adz.save_unconscious", figure=ziel.name), "Rettungswurf")
     elif ziel is not None:
-        attr = rw_attribut or data().rettungswurf["attribut"]
+        attr = rw_attribut or daten.rettungswurf["attribut"]
         rw = Pool().add(attr.upper(), bogen.attribut(ziel, attr)).add(t("adz.part_bonus"), rw_bonus)
-        handlungsmali(ziel, rw)
+        handlungsmali(ziel, rw, daten)
         plan.ziel, plan.rw_wuerfel = ziel, rw.wuerfel
         res.step(t("adz.save_pool", figure=ziel.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
     res.preview = zauber_vorschau(plan)
@@ -128,7 +132,7 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
 
 def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:
     """P(the spell test succeeds), P(it beats the saving throw), the mental damage's distribution."""
-    p, rule = plan.test, data().entzug
+    p, rule = plan.test, plan.daten.entzug
     if plan.trivial:
         return {"p_gelingt": 1.0}
     out: dict[str, Any] = {"p_gelingt": p_gelingt(p.wuerfel, p.mw, p.zulassen)}
@@ -161,7 +165,7 @@ class _Zauber:
 
     def entzugswuerfel(self) -> int | None:
         """Drain dice now called for; None: no drain roll (no test, or a failure the data spares)."""
-        rule = data().entzug
+        rule = self.plan.daten.entzug
         if self.test is None or (not self.test.gelungen and not rule["bei_misslingen"]):
             return None
         return self.plan.entzug_wuerfel + self.test.ueberzaehlig * int(rule["bonus_je_erfolg"])
@@ -294,14 +298,17 @@ def _halten(res: Resolution, f: Figure, plan: Zauberplan, aufrecht: bool) -> str
 
 
 def erneuern(figure: Figure, roller: Roller, kp: int | None = None, stufe: int | None = None,
-             name: str | None = None, glueck: Sequence[Mapping[str, Any]] | None = None) -> Resolution:
-    """A spell's duration ran out: supplied with new power it goes on, with a new drain roll (Wirkungsdauer)."""
-    power = krafteinsatz(kp, stufe)
+             name: str | None = None, glueck: Sequence[Mapping[str, Any]] | None = None,
+             daten: Daten | None = None) -> Resolution:
+    """A spell's duration ran out: supplied with new power it goes on, with a new drain roll (Wirkungsdauer);
+    ``daten``: the GM's data (default: the defaults)."""
+    daten = daten or EINSTELLUNGEN.defaults()
+    power = krafteinsatz(kp, stufe, daten)
     res = Resolution("adz", "erneuern", (figure.name,))
-    rule = data().entzug
+    rule = daten.entzug
     pool = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
-    if data().malus_auf_entzug:
-        pool.add(t("adz.part_injury"), -(verletzungsmalus(figure) or 0))
+    if daten.malus_auf_entzug:
+        pool.add(t("adz.part_injury"), -(verletzungsmalus(figure, daten) or 0))
     res.step(t("adz.renew", figure=figure.name, spell=name or "–", kp=power, dice=pool.wuerfel), "Wirkungsdauer")
     res.preview = {"geistiger_schaden": entzug(None, 0, 0, pool.wuerfel, power).labelled(
         t("adz.preview_drain", kp=power))}

@@ -1,5 +1,9 @@
 """The AdZ character sheet (Eigenschaften, Attribute, Techniken) and reading a figure.
 
+The sheet follows the GM's data: its technique fields are the data's
+techniques, and weapons and equipment may name entries of the GM's lists
+(``build(daten)``; ``AdZ.sheet_for`` gives a campaign's).
+
 Attributes and techniques are number fields; skills, magic areas,
 specialisations and foci are lists of "Name Wert" (``"Beidhändiger Kampf 3"``);
 weapons ``"Langschwert (Schwerter, KK, GS 5, VM -1)"`` and equipment
@@ -10,12 +14,14 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
 from ..sheet import Field, Sheet, SheetError
-from .data import ATTRIBUTE, Ausruestung, Daten, Waffe, data
+from .data import ATTRIBUTE, Ausruestung, Daten, Waffe
 
 ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit", "FF": "Fingerfertigkeit",
                   "KL": "Klugheit", "WK": "Willenskraft", "IN": "Intuition", "CH": "Charisma", "GL": "Glück"}
@@ -60,11 +66,11 @@ def _int(value: str, entry: str, field: str) -> int:
         raise SheetError(t("adz.bad_item", field=field, entry=entry)) from None
 
 
-def waffe(entry: str, daten: Daten | None = None) -> Waffe:
+def waffe(entry: str, daten: Daten) -> Waffe:
     """A weapon entry: ``Name (Fertigkeit, Attribut, GS n[, VM n][, RK X][, geistig])`` or a listed name."""
     name, items = _items(entry, "waffen")
     if not items:
-        found = (daten or data()).waffe(name)
+        found = daten.waffe(name)
         if found is None:
             raise SheetError(t("adz.unknown_weapon", entry=entry))
         return found
@@ -86,18 +92,18 @@ def waffe(entry: str, daten: Daten | None = None) -> Waffe:
         raise SheetError(t("adz.bad_weapon", entry=entry))
     if rk is not None:
         rk = rk.upper()
-        classes = (daten or data()).reichweitenklassen
+        classes = daten.reichweitenklassen
         if rk not in classes:
             raise SheetError(t("adz.bad_range_class", entry=entry, known=", ".join(classes)))
     return Waffe(name, skill, attr, _int(keyed["GS"], entry, "waffen"), _int(keyed.get("VM", "0"), entry, "waffen"),
                  rk, mental)
 
 
-def ausruestung(entry: str, daten: Daten | None = None) -> Ausruestung:
+def ausruestung(entry: str, daten: Daten) -> Ausruestung:
     """An equipment entry: ``Name (RS n, WB n, AM n, VM n)`` (any of them) or a listed name."""
     name, items = _items(entry, "ausruestung")
     if not items:
-        found = (daten or data()).ausruestung(name)
+        found = daten.ausruestung(name)
         if found is None:
             raise SheetError(t("adz.unknown_equipment", entry=entry))
         return found
@@ -110,24 +116,29 @@ def ausruestung(entry: str, daten: Daten | None = None) -> Ausruestung:
     return Ausruestung(name, **values)
 
 
+@dataclass(frozen=True)
 class Eintraege(Field):
     """A list field whose entries are checked as the rules allow (Eigenschaften): ``maximum`` points
-    per "Name Wert" entry, or weapons ("waffen") or equipment ("ausruestung")."""
+    per "Name Wert" entry, or weapons ("waffen") or equipment ("ausruestung"), which may name
+    entries of the GM's lists in ``daten``."""
+
+    daten: Daten | None = None
 
     def check(self, name: str, value: Any) -> Any:
         entries = super().check(name, value)
-        if name == "waffen":
+        if name in ("waffen", "ausruestung"):
+            assert self.daten is not None      # build gives these fields the GM's data
+            read = waffe if name == "waffen" else ausruestung
             for entry in entries:
-                waffe(entry)
-        elif name == "ausruestung":
-            for entry in entries:
-                ausruestung(entry)
+                read(entry, self.daten)
         else:
             punkte(entries, name, self.maximum)
         return entries
 
 
+@lru_cache(maxsize=16)
 def build(daten: Daten) -> Sheet:
+    """The sheet for the GM's data ``daten`` (built once per data)."""
     fields: dict[str, Field] = {a: Field("int", ATTRIBUT_NAMEN[a], 1, ATTRIBUT_MAX, required=True) for a in ATTRIBUTE}
     fields.update({tech: Field("int", t("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
                    for tech in daten.techniken})
@@ -136,23 +147,12 @@ def build(daten: Daten) -> Sheet:
         "magiebereiche": Eintraege("list", t("adz.field_areas"), maximum=LISTEN["magiebereiche"]),
         "spezialisierungen": Eintraege("list", t("adz.field_specs"), maximum=LISTEN["spezialisierungen"]),
         "foki": Eintraege("list", t("adz.field_foci"), maximum=LISTEN["foki"]),
-        "waffen": Eintraege("list", t("adz.field_weapons")),
-        "ausruestung": Eintraege("list", t("adz.field_equipment")),
+        "waffen": Eintraege("list", t("adz.field_weapons"), daten=daten),
+        "ausruestung": Eintraege("list", t("adz.field_equipment"), daten=daten),
         "initiativebasis": Field("int", t("adz.field_initiative"), 0, 1000),
         "groesse": Field("text", t("adz.field_size"), choices=GROESSEN),
     })
     return Sheet(fields)
-
-
-SHEET = build(data())
-
-
-def rebuild(daten: Daten) -> None:
-    """The sheet for new data (technique fields); the ruleset class follows."""
-    global SHEET
-    SHEET = build(daten)
-    from . import AdZ
-    AdZ.sheet = SHEET
 
 
 # -- reading a figure (the kit's view of its campaign record) --------------------------
@@ -171,12 +171,12 @@ def attribut(figur: Figure, name: str) -> int:
     return int(figur.value(key))
 
 
-def technik(figur: Figure, name: str) -> int:
+def technik(figur: Figure, name: str, daten: Daten) -> int:
     """A technique's points."""
-    for tech in data().techniken:
+    for tech in daten.techniken:
         if tech.casefold() == name.casefold():
             return int(figur.value(tech))
-    raise SheetError(t("adz.unknown_technique", name=name, known=", ".join(data().techniken)))
+    raise SheetError(t("adz.unknown_technique", name=name, known=", ".join(daten.techniken)))
 
 
 def liste(figur: Figure, field: str) -> dict[str, int]:
@@ -197,13 +197,13 @@ def wert(figur: Figure, field: str, name: str, required: bool = True) -> tuple[s
     return found
 
 
-def waffen(figur: Figure) -> list[Waffe]:
-    return [waffe(e) for e in figur.value("waffen", [])]
+def waffen(figur: Figure, daten: Daten) -> list[Waffe]:
+    return [waffe(e, daten) for e in figur.value("waffen", [])]
 
 
-def waffe_von(figur: Figure, name: str | None) -> Waffe:
+def waffe_von(figur: Figure, name: str | None, daten: Daten) -> Waffe:
     """The weapon named ``name``, else the first listed."""
-    weapons = waffen(figur)
+    weapons = waffen(figur, daten)
     if name is None:
         if not weapons:
             raise SheetError(t("adz.no_weapon", figure=figur.name))
@@ -215,21 +215,21 @@ def waffe_von(figur: Figure, name: str | None) -> Waffe:
                        known=", ".join(w.name for w in weapons) or "–"))
 
 
-def ausruestung_von(figur: Figure) -> list[Ausruestung]:
-    return [ausruestung(e) for e in figur.value("ausruestung", [])]
+def ausruestung_von(figur: Figure, daten: Daten) -> list[Ausruestung]:
+    return [ausruestung(e, daten) for e in figur.value("ausruestung", [])]
 
 
-def summe(figur: Figure, key: str) -> int:
+def summe(figur: Figure, key: str, daten: Daten) -> int:
     """The sum of RS, WB, AM or VM over the equipment (several modifiers add up)."""
-    return sum(getattr(a, key) for a in ausruestung_von(figur))
+    return sum(getattr(a, key) for a in ausruestung_von(figur, daten))
 
 
-def unterstuetzung(figur: Figure, name: str) -> tuple[str, int]:
+def unterstuetzung(figur: Figure, name: str, daten: Daten) -> tuple[str, int]:
     """A supporting skill or magic area: (name, bonus dice = ceil(points / 3)) (Unterstützende Eigenschaften)."""
     for field in ("fertigkeiten", "magiebereiche"):
         found = _find(liste(figur, field), name)
         if found is not None:
             return found[0], math.ceil(found[1] / 3)
-    if name.upper() in ATTRIBUTE or any(tech.casefold() == name.casefold() for tech in data().techniken):
+    if name.upper() in ATTRIBUTE or any(tech.casefold() == name.casefold() for tech in daten.techniken):
         raise SheetError(t("adz.support_not_allowed", name=name))
     raise SheetError(t("adz.unknown_support", figure=figur.name, name=name))

@@ -1,4 +1,7 @@
-"""The ``%%resolve`` verbs of AdZ: German names, English aliases, Request -> Resolution."""
+"""The ``%%resolve`` verbs of AdZ: German names, English aliases, Request -> Resolution.
+
+Every procedure gets the GM's data the line's encounter sees (``Request.settings``) as ``daten``.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ def _probe_args(req: Request) -> dict[str, Any]:
     o = req.options
     args = {k: o[k] for k in _PROBE if k in o}
     return {**args, "unterstuetzung": _names(o.get("unterstützung")), "zulassen": bool(o.get("zulassen")),
-            "reaktion_": bool(o.get("reaktion"))}
+            "reaktion_": bool(o.get("reaktion")), "daten": req.settings}
 
 
 def _seiten(req: Request) -> tuple[Seite, Seite]:
@@ -62,7 +65,7 @@ _RENAMED = {"größe": "groesse"}
 
 
 def _angriff_args(req: Request) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"daten": req.settings}
     for key, value in req.options.items():
         if key in _FLAGS:
             out[_FLAGS[key]] = True
@@ -84,7 +87,7 @@ def _zauber_args(req: Request) -> dict[str, Any]:
                                              "zauberdauer") if k in o}
     out.update(unterstuetzung=_names(o.get("unterstützung")), zulassen=bool(o.get("zulassen")),
                kampf=bool(o.get("kampf")), wuerfeln_=bool(o.get("würfeln")),
-               ziel=req.targets[0] if req.targets else None)
+               ziel=req.targets[0] if req.targets else None, daten=req.settings)
     return out
 
 
@@ -103,14 +106,15 @@ VERBS: dict[str, Verb] = _verbs(
          example="probe Alrik attribut=GE fertigkeit=Klettern mw=2", actors="one",
          preview=lambda r: probe_plan(r.actors[0], **_probe_args(r)).res.preview),
     Verb("vergleich", lambda r: vergleich(r.actors[0], r.targets[0], r.roller, *_seiten(r),
-                                          gleichwertig=bool(r.options.get("gleichwertig")), glueck=_luck(r)),
+                                          gleichwertig=bool(r.options.get("gleichwertig")), glueck=_luck(r),
+                                          daten=r.settings),
          t("adz.verb_vergleich"), ("opposed",), "one",
          {**_TEST_OPTIONS, **{f"ziel_{k}": v for k, v in _TEST_OPTIONS.items()}, "gleichwertig": "flag",
           "entschieden": "flag"},
          example="vergleich Alrik -> Ork attribut=KK ziel_attribut=KK gleichwertig", actors="one",
          preview=lambda r: vergleich_plan(r.actors[0], r.targets[0], *_seiten(r),
-                                          bool(r.options.get("gleichwertig")))[0].res.preview),
-    Verb("initiative", lambda r: initiative(r.actors, r.roller, r.options.get("modifikator", 0)),
+                                          bool(r.options.get("gleichwertig")), r.settings)[0].res.preview),
+    Verb("initiative", lambda r: initiative(r.actors, r.roller, r.options.get("modifikator", 0), r.settings),
          t("adz.verb_initiative"), ("init",),
          options={"modifikator": "int"}, example="initiative Alrik, Ork, Wolf"),
     Verb("angriff", lambda r: angriff(r.actors[0], r.targets[0], r.roller, glueck=_luck(r), **_angriff_args(r)),
@@ -123,7 +127,7 @@ VERBS: dict[str, Verb] = _verbs(
          _ZAUBER, example="zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", actors="one", bounds=_KP,
          preview=lambda r: zauberplan(r.actors[0], **_zauber_args(r)).test.res.preview),
     Verb("erneuern", lambda r: erneuern(r.actors[0], r.roller, r.options.get("kp"), r.options.get("stufe"),
-                                        r.options.get("name"), _luck(r)),
+                                        r.options.get("name"), _luck(r), r.settings),
          t("adz.verb_erneuern"), ("renew",),
          options={"kp": "int", "stufe": "int", "name": "text", "entschieden": "flag"},
          example="erneuern Magierin kp=2 name=Lichtkugel", actors="one", bounds=_KP),
@@ -139,7 +143,7 @@ VERBS: dict[str, Verb] = _verbs(
          t("adz.verb_schaden"), ("damage",),
          options={"menge": "int", "leiste": "text"}, example="schaden Alrik menge=2 leiste=geistig", actors="one"),
     Verb("heilung", lambda r: heilung(r.actors[0], _needs(r, "stufen"), r.options.get("leiste", "körperlich"),
-                                      r.options.get("phasen"), bool(r.options.get("magisch"))),
+                                      r.options.get("phasen"), bool(r.options.get("magisch")), r.settings),
          t("adz.verb_heilung"), ("heal",),
          options={"stufen": "int", "leiste": "text", "phasen": "int", "magisch": "flag"},
          example="heilung Alrik stufen=1 phasen=2", actors="one"),

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...messages import t
 from ..errors import read_yaml
-from ..settings import Settings
+from ..settings import Settings, as_json
 from .core import DATA, Grundregeln, MidgardError, grundregeln_pruefen
 from .tabellen import Tabellen, pruefen, rassen_pruefen
 
@@ -52,15 +52,6 @@ def _yaml(name: str) -> Any:
     return read_yaml(DATA / name, MidgardError) or {}
 
 
-def _json(value: Any) -> Any:
-    """YAML data as JSON: number keys become text (the checks read both)."""
-    if isinstance(value, dict):
-        return {str(k): _json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json(v) for v in value]
-    return value
-
-
 def einrichten(tabellen: str | Path | None = None, grundregeln: str | Path | None = None,
                rassenliste: str | Path | None = None, *, kampagne: Any = None,
                begegnung: str | None = None) -> Einstellungen:
@@ -73,7 +64,7 @@ def einrichten(tabellen: str | Path | None = None, grundregeln: str | Path | Non
     kept: dict[str, Any] = {}
     for key, path in (("tabellen", tabellen), ("grundregeln", grundregeln), ("rassen", rassenliste)):
         if path is not None:
-            kept[key] = _json(read_yaml(path, MidgardError) or {})
+            kept[key] = as_json(read_yaml(path, MidgardError) or {})  # the checks read number keys as text
     if tabellen is not None:
         kept["quelle"] = Path(tabellen).name
     # check each file under its own name, then the whole as the verbs will read it
