@@ -20,10 +20,9 @@ import time
 
 def mixed_map(side: int, seed: int):
     """A ``side`` × ``side`` map: a third of the fields with terrain, 3 % obstacles."""
-    from rpgkernel.rules.kampfwerte.data import data
-    from rpgkernel.rules.kampfwerte.map import HexKarte
+    from rpgkernel.rules.kampfwerte import EINSTELLUNGEN, HexKarte
     rnd = random.Random(seed)
-    kinds = [k for k in data().gelaende if k != "frei"]
+    kinds = [k for k in EINSTELLUNGEN.defaults().gelaende if k != "frei"]
     karte = HexKarte(side, side)
     terrain, obstacles = {}, set()
     for h in karte.felder():
@@ -54,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    from rpgkernel.rules.kampfwerte.data import data
-    art = data().bewegungsarten["Gehen"]
+    from rpgkernel.rules.kampfwerte import EINSTELLUNGEN
+    art = EINSTELLUNGEN.defaults().bewegungsarten["Gehen"]
     print("reachable set (HexKarte.erreichbar, Gehen), mixed terrain, median of", args.repeat)
     print(f"{'map':>9} {'BP':>4} {'fields reached':>15} {'time':>10}")
     rows = []

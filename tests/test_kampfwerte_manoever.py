@@ -7,7 +7,8 @@ import pytest
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
-from rpgkernel.rules.kampfwerte import HexKarte, daten_setzen, karte_setzen
+from rpgkernel.rules.figure import view
+from rpgkernel.rules.kampfwerte import HexKarte, einrichten, karte_setzen
 from rpgkernel.rules.kampfwerte.manoever import (kosten, multiplikator, reaktion_erlaubt, schaden_dist_wuerfel,
                                                  vorschau)
 
@@ -40,7 +41,7 @@ def test_schattensprung_multiplier_and_preview_against_icepool():
     pool = (5 @ die).map(lambda x: max(0, x))
     total = pool.denominator()
     p = lambda lo, hi: sum(pool.quantity(x) for x in pool.outcomes() if lo <= x <= hi) / total  # noqa: E731
-    pv = vorschau({"name": "Kael", "sheet": KAEL, "conditions": {}}, [{"name": "Ork", "sheet": ORK}],
+    pv = vorschau(view({"name": "Kael", "sheet": KAEL, "conditions": {}}), [view({"name": "Ork", "sheet": ORK})],
                   "Schattensprung", 4)
     assert pv["p_x2"] == pytest.approx(p(3, 4), abs=1e-12)
     assert pv["p_x3"] == pytest.approx(p(5, 99), abs=1e-12)
@@ -302,7 +303,7 @@ def test_rundumschlag_both_forms_of_its_cost(vex):
     rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=Rundumschlag stufe=3", campaign=vex,
                       dice=[8, 8, 2, 2, 2])
     assert ad(vex, "Vex") == 28
-    daten_setzen(vex, regeln={"rundumschlag_kosten": "stufe"})  # the other form: [Stufe]
+    einrichten(regeln={"rundumschlag_kosten": "stufe"}, kampagne=vex)  # the other form: [Stufe]
     rpgkernel.resolve("manöver Vex -> Ork, Goblin manöver=Rundumschlag stufe=3", campaign=vex,
                       dice=[8, 8, 2, 2, 2])
     assert ad(vex, "Vex") == 25

@@ -6,7 +6,7 @@ from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign
-from rpgkernel.rules.kampfwerte import HexKarte, data, karte_setzen
+from rpgkernel.rules.kampfwerte import EINSTELLUNGEN, HexKarte, karte_setzen
 from rpgkernel.rules.kampfwerte.verbs import VERBS
 
 from saetze import assert_said, each
@@ -85,7 +85,7 @@ SCENARIOS = {
 
 def test_every_verb_and_manoeuvre_has_its_scenarios():
     assert set(SCENARIOS) == set(VERBS)
-    assert set(MANOEUVRE_SCENARIOS) == set(data().manoever)
+    assert set(MANOEUVRE_SCENARIOS) == set(EINSTELLUNGEN.defaults().manoever)
 
 
 def play(camp, cells):

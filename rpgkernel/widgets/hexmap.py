@@ -25,6 +25,7 @@ from ..render.base import percent
 from ..resolve import resolve
 from ..resolve.language import quote
 from ..rules import kampfwerte as kw
+from ..rules.figure import Figure, view
 from ..rules.kampfwerte import bewegung
 from ..state import Campaign, model
 from . import panel_data
@@ -73,28 +74,32 @@ class HexMap(Widget):
         name = state["active_encounter"]
         return state["encounters"].get(name) if name else None
 
-    def _record(self, name: str) -> dict[str, Any]:
-        return model.seen_by_rules(self.campaign.folded, name) or {"name": name}
+    def _record(self, name: str) -> Figure:
+        return view(model.seen_by_rules(self.campaign.folded, name) or {"name": name})
+
+    def _daten(self) -> kw.Einstellungen:
+        """The Kampfwerte settings the active encounter sees."""
+        return kw.EINSTELLUNGEN.of(model.data(self.campaign.folded))
 
     def _map(self) -> kw.HexKarte | None:
         """The fight's map in the campaign (the active encounter's, else the campaign's); None without one.
         Read again only when its data changed."""
-        roh = model.data(self.campaign.folded).get(kw.KARTE)
+        gm = model.data(self.campaign.folded)
+        roh = gm.get(kw.KARTE)
         if roh != self._roh:
             self._roh, self._karte = copy.deepcopy(roh), None
             if roh is not None:
-                self._karte = kw.karte_aus({kw.KARTE: roh})
+                self._karte = kw.karte_aus(gm)
         return self._karte
 
     def _changed(self, _campaign: Campaign | None = None) -> None:
         """Bring every trait up to the campaign's state, its rule data and the fight's map."""
         try:
-            with kw.in_kraft(model.data(self.campaign.folded)):
-                self._update()
+            self._update(self._daten())
         except RpgError as err:  # rule data set by hand that does not fit
             self.error = str(err)
 
-    def _update(self) -> None:
+    def _update(self, daten: kw.Einstellungen) -> None:
         try:
             k = self._map()
         except RpgError as err:  # data set by hand that is no map
@@ -106,13 +111,13 @@ class HexMap(Widget):
             rec = self._record(name)
             pos = kw.position(rec)
             if name == current:
-                bp = rec.get("resources", {}).get("BP", {}).get("value", 0)
+                bp = rec.current("BP")
                 turn = {"figure": name, "bp": bp, "q": pos[0] if pos else None, "r": pos[1] if pos else None}
             if pos is not None:
                 figures.append({"name": name, "side": enc["combatants"][name].get("side", ""),
                                 "q": pos[0], "r": pos[1], "active": name == current})
         with self.hold_sync():
-            self.arten = [[a.name, str(a.kosten)] for a in kw.data().bewegungsarten.values()]
+            self.arten = [[a.name, str(a.kosten)] for a in daten.bewegungsarten.values()]
             if k is None:
                 self.karte, self.legend = {}, []
             else:
@@ -120,13 +125,13 @@ class HexMap(Widget):
                 self.karte = {"breite": k.breite, "hoehe": k.hoehe,
                               "fields": [[q, r, k.gelaende.get((q, r), "frei"), (q, r) in k.hindernisse]
                                          for q, r in k.felder()]}
-                self.legend = [[g, f] for g, f in kw.data().gelaende.items() if g in used]
+                self.legend = [[g, f] for g, f in daten.gelaende.items() if g in used]
             self.figures = figures
             self.turn = turn
             self._safe_reach()
 
     def _on_art(self, _change: Any) -> None:
-        with self.hold_sync(), kw.in_kraft(model.data(self.campaign.folded)):
+        with self.hold_sync():
             if self._safe_reach():
                 self.error = ""
 
@@ -142,13 +147,14 @@ class HexMap(Widget):
     def _reach(self) -> None:
         """The fields the active combatant reaches with the chosen movement type (not those others hold),
         and the test that type needs (Bewegungskosten: Würfelprobe) with its exact chance."""
-        a = bewegung.art(self.art)
+        daten = self._daten()
+        a = bewegung.art(self.art, daten=daten)
         name = self.turn.get("figure")
         self.probe = ""
         if name and a.probe:
             n = bewegung.probe_wuerfel(self._record(name), a)
-            self.probe = t("widget.hexmap.probe", talent=a.probe, n=n, sw=kw.data().schwierigkeit,
-                           p=percent(kw.p_gelingt(n)))
+            self.probe = t("widget.hexmap.probe", talent=a.probe, n=n, sw=daten.schwierigkeit,
+                           p=percent(kw.p_gelingt(n, daten=daten)))
         elif name:
             self.probe = t("widget.hexmap.no_probe", art=a.name)
         if not name or self.turn.get("q") is None or self._karte is None:
@@ -156,7 +162,7 @@ class HexMap(Widget):
             return
         held = {(f["q"], f["r"]) for f in self.figures if f["name"] != name}
         start = (self.turn["q"], self.turn["r"])
-        costs = kw.erreichbar(self._record(name), self._karte, self.art)
+        costs = kw.erreichbar(self._record(name), self._karte, self.art, daten=daten)
         self.reachable = [[q, r, str(c)] for (q, r), c in sorted(costs.items())
                           if (q, r) != start and (q, r) not in held]
 

@@ -1,15 +1,15 @@
 """Kampfwerte: initiative, movement points, movement on hexes and manoeuvres
 (seed 002_63ca833428beccc7.txt).
 
-Procedures read figures (campaign records: ``sheet``, ``resources``,
-``conditions``, ``side``), roll through a ``Roller`` and return a
-``Resolution``; they change nothing themselves.
+Procedures read figures through the kit's views (``rules.figure``: sheet values,
+resources, conditions, side), take the GM's settings as ``daten``, roll through
+a ``Roller`` and return a ``Resolution``; they change nothing themselves.
 
-Modules: ``sheet`` (sheet, INI, BP), ``data`` (GM data, ``data/``), ``probe``
+Modules: ``sheet`` (sheet, INI, BP), ``settings`` (the GM's rule data, ``data/``), ``probe``
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra),
 ``initiative`` (INI, ties, P(acting before)), ``bewegung`` (positions and moves), ``manoever`` (the manoeuvres),
 ``verbs`` (``%%resolve``). The fight's map is GM data in the campaign (``karte_setzen``), so it survives a
-restart and every notebook on the campaign sees it; so are the GM's rule sections (``daten_setzen``).
+restart and every notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
 """
 
 from __future__ import annotations
@@ -18,22 +18,25 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..base import Ruleset
+from ..figure import view
 from .bewegung import bewegen, erreichbar, platzieren, position
-from .data import KampfwerteError, data, daten_setzen, in_kraft
 from .initiative import gleichstand, ini, p_vor
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
+from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
 from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, spielercharakter
 
-__all__ = ["KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET", "TALENTE", "abstand", "bewegen",
-           "bewegungspunkte", "data", "daten_setzen", "erfolge_dist", "erreichbar", "in_kraft", "initiativewert", "karte_aus", "karte_setzen",
-           "nachbarn", "p_gelingt", "p_vor", "platzieren", "position", "spielercharakter", "wuerfeln"]
+__all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
+           "TALENTE", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
+           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "p_gelingt", "p_vor", "platzieren",
+           "position", "spielercharakter", "wuerfeln"]
 
 
 class Kampfwerte(Ruleset):
     key = "kampfwerte"
     title = "Kampfwerte (Hexfeld-Taktik)"
     sheet = SHEET
+    settings = EINSTELLUNGEN
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
         "entwaffnet": t("kampfwerte.cond_disarmed"),
@@ -53,14 +56,15 @@ class Kampfwerte(Ruleset):
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
         the fight and again only when the GM calls for a new initiative (Initiative)."""
-        wert = ini(combatant)
+        wert = ini(view(combatant))
         return f"W10{wert:+d}" if wert else "W10"
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
         INSTINKT (Initiative), then the name."""
-        return sorted(combatants, key=lambda name: (-rolls[name], *gleichstand(name, combatants[name])))
+        figures = {name: view({**c, "name": name}) for name, c in combatants.items()}
+        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
 
 
 from .verbs import VERBS  # noqa: E402

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution
-from .data import Bewegungsart, KampfwerteError, data
 from .map import Hex, HexKarte
 from .probe import p_gelingt, wuerfeln
+from .settings import EINSTELLUNGEN, Bewegungsart, Einstellungen, KampfwerteError
 
 FELD = "Feld "
 
@@ -25,53 +26,54 @@ def feld_name(h: Hex) -> str:
     return f"{FELD}{h[0]},{h[1]}"
 
 
-def position(record: Mapping[str, Any]) -> Hex | None:
+def position(figure: Figure) -> Hex | None:
     """The figure's field, from its ``Feld q,r`` condition."""
-    for name in record.get("conditions", {}):
+    for name in figure.conditions:
         if name.startswith(FELD):
             q, _, r = name[len(FELD):].partition(",")
             return int(q), int(r)
     return None
 
 
-def art(name: str) -> Bewegungsart:
-    arten = data().bewegungsarten
+def art(name: str, *, daten: Einstellungen | None = None) -> Bewegungsart:
+    """The movement type ``name`` of the GM's rule data."""
+    arten = (daten or EINSTELLUNGEN.defaults()).bewegungsarten
     if name not in arten:
         raise KampfwerteError(t("kampfwerte.unknown_movement", name=str(name)[:40], known=", ".join(arten)))
     return arten[name]
 
 
-def verfuegbar(record: Mapping[str, Any], a: Bewegungsart) -> Fraction:
+def verfuegbar(figure: Figure, a: Bewegungsart, daten: Einstellungen) -> Fraction:
     """The BP a figure has left for this movement; riding adds Reittier-Stufe × ½ BP, so its range on
     plain ground is 2 × BP + Reittier-Stufe fields (Bewegungskosten: Reiten)."""
-    bp = Fraction(record.get("resources", {}).get("BP", {}).get("value", 0))
-    if a.name == "Reiten" and data().regeln["reiten_reichweite"] == "zusatz_bp":
-        bp += Fraction(record.get("sheet", {}).get("reittier_stufe", 0), 2)
+    bp = Fraction(figure.current("BP"))
+    if a.name == "Reiten" and daten.reiten_reichweite == "zusatz_bp":
+        bp += Fraction(figure.value("reittier_stufe"), 2)
     return bp
 
 
-def probe_wuerfel(record: Mapping[str, Any], a: Bewegungsart) -> int:
+def probe_wuerfel(figure: Figure, a: Bewegungsart) -> int:
     """The test's pool: the talent + its modifier (Bewegungskosten: Würfelprobe)."""
-    sheet = record.get("sheet", {})
-    return max(0, sheet.get(a.probe, 0) + (sheet.get(a.modifikator, 0) if a.modifikator else 0))
+    return max(0, figure.value(a.probe) + (figure.value(a.modifikator) if a.modifikator else 0))
 
 
-def erreichbar(record: Mapping[str, Any], karte: HexKarte, art_name: str = "Gehen",
-               besetzt: Iterable[Hex] = ()) -> dict[Hex, Fraction]:
+def erreichbar(figure: Figure, karte: HexKarte, art_name: str = "Gehen", besetzt: Iterable[Hex] = (), *,
+               daten: Einstellungen | None = None) -> dict[Hex, Fraction]:
     """The fields the figure can reach this round with its BP left, with their exact costs."""
-    start = position(record)
+    daten = daten or EINSTELLUNGEN.defaults()
+    start = position(figure)
     if start is None:
-        raise KampfwerteError(t("kampfwerte.no_position", figure=record.get("name", "?")))
-    a = art(art_name)
-    return karte.erreichbar(start, a, verfuegbar(record, a), besetzt)
+        raise KampfwerteError(t("kampfwerte.no_position", figure=figure.name))
+    a = art(art_name, daten=daten)
+    return karte.erreichbar(start, a, verfuegbar(figure, a, daten), besetzt, daten=daten)
 
 
-def platzieren(record: Mapping[str, Any], karte: HexKarte, ziel: Hex) -> Resolution:
+def platzieren(figure: Figure, karte: HexKarte, ziel: Hex) -> Resolution:
     """Put a figure on a field without cost (placement before the fight)."""
     karte.pruefe(ziel)
-    name = record["name"]
+    name = figure.name
     res = Resolution("kampfwerte", "platzieren", (name,))
-    old = position(record)
+    old = position(figure)
     if old is not None:
         res.effects.append(Effect(name, condition=feld_name(old), on=False))
     res.effects.append(Effect(name, condition=feld_name(ziel), text=t("kampfwerte.placed", q=ziel[0], r=ziel[1])))
@@ -81,19 +83,21 @@ def platzieren(record: Mapping[str, Any], karte: HexKarte, ziel: Hex) -> Resolut
     return res
 
 
-def bewegen(record: Mapping[str, Any], karte: HexKarte, ziel: Hex, art_name: str, roller: Roller,
-            besetzt: Iterable[Hex] = (), schwierigkeit: int | None = None) -> Resolution:
+def bewegen(figure: Figure, karte: HexKarte, ziel: Hex, art_name: str, roller: Roller,
+            besetzt: Iterable[Hex] = (), schwierigkeit: int | None = None, *,
+            daten: Einstellungen | None = None) -> Resolution:
     """Move along the cheapest path (Bewegungskosten): the cost never exceeds the BP left; every type
     but Gehen needs its test (Würfelprobe) first. A failed test leaves the figure where it stands and
     spends no BP (the seed names no consequence; the GM decides). BP are whole points: a fraction of
     a BP spent (Reiten) counts as a full one."""
-    name = record["name"]
-    a = art(art_name)
-    start = position(record)
+    daten = daten or EINSTELLUNGEN.defaults()
+    name = figure.name
+    a = art(art_name, daten=daten)
+    start = position(figure)
     if start is None:
         raise KampfwerteError(t("kampfwerte.no_position", figure=name))
-    bp = verfuegbar(record, a)
-    weg = karte.weg(start, ziel, a, bp, besetzt)
+    bp = verfuegbar(figure, a, daten)
+    weg = karte.weg(start, ziel, a, bp, besetzt, daten=daten)
     if weg is None:
         raise KampfwerteError(t("kampfwerte.unreachable", figure=name, q=ziel[0], r=ziel[1], art=a.name,
                                 bp=_bp(bp)))
@@ -105,10 +109,10 @@ def bewegen(record: Mapping[str, Any], karte: HexKarte, ziel: Hex, art_name: str
         res.step(t("kampfwerte.step_obstacle"), "Bewegungskosten")
     gelungen = True
     if a.probe:
-        n = probe_wuerfel(record, a)
-        w = wuerfeln(n, roller, schwierigkeit)
+        n = probe_wuerfel(figure, a)
+        w = wuerfeln(n, roller, schwierigkeit, daten=daten)
         gelungen = w.gelungen
-        res.preview = p_gelingt(n, w.schwierigkeit)
+        res.preview = p_gelingt(n, w.schwierigkeit, daten=daten)
         res.step(t("kampfwerte.step_test", talent=a.probe, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
                    result=t("kampfwerte.ok" if gelungen else "kampfwerte.failed")),
                  "Bewegungskosten: Würfelprobe", *(() if w.roll is None else (w.roll,)), value=w.erfolge)

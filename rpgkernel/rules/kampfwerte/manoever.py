@@ -13,12 +13,13 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .bewegung import feld_name, position
-from .data import KampfwerteError, data
 from .initiative import INI_BONUS, ini_bonus
 from .map import RICHTUNGEN, Hex, HexKarte, abstand
 from .probe import erfolge_dist, p_gelingt, wuerfeln
+from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
 
 MAX_STUFE = 5
 FINTE = "Finte +"
@@ -34,8 +35,9 @@ VERMERK = {"Finte": FINTE, "Riposte": RIPOSTE}
 NUR_VERMERKT = ("Finte",)
 
 
-def eintrag(name: str) -> dict[str, Any]:
-    cat = data().manoever
+def eintrag(name: str, daten: Einstellungen) -> dict[str, Any]:
+    """The manoeuvre ``name`` of the GM's catalogue."""
+    cat = daten.manoever
     if name not in cat:
         raise KampfwerteError(t("kampfwerte.unknown_manoeuvre", name=str(name)[:40], known=", ".join(cat)))
     return cat[name]
@@ -51,55 +53,58 @@ def _stufe(m: Mapping[str, Any], key: str, stufe: int, ziele: int = 0) -> int:
     return int(v[stufe]) if isinstance(v, Mapping) else int(v or 0)
 
 
-def kosten(name: str, stufe: int, ziele: int = 1) -> int:
+def kosten(name: str, stufe: int, ziele: int = 1, *, daten: Einstellungen | None = None) -> int:
     """The AD a manoeuvre costs at a level (Kosten); Rundumschlag per the GM's choice of its two forms."""
-    m = eintrag(name)
-    if name == "Rundumschlag" and data().regeln["rundumschlag_kosten"] == "gegner":
+    daten = daten or EINSTELLUNGEN.defaults()
+    m = eintrag(name, daten)
+    if name == "Rundumschlag" and daten.rundumschlag_kosten == "gegner":
         return ziele
     return _stufe(m, "kosten", stufe, ziele)
 
 
-def beherrscht(record: Mapping[str, Any], name: str) -> int:
+def beherrscht(figure: Figure, name: str) -> int:
     """The level the sheet lists for the manoeuvre ("Finte 3"), 0 if none."""
-    for entry in record.get("sheet", {}).get("manoever", []):
+    for entry in figure.value("manoever", []):
         head, _, level = entry.rpartition(" ")
         if head.strip() == name and level.isdigit():
             return int(level)
     return 0
 
 
-def reaktion_erlaubt(angriff: str, angriff_stufe: int, reaktion: str, stufe: int) -> bool:
+def reaktion_erlaubt(angriff: str, angriff_stufe: int, reaktion: str, stufe: int, *,
+                     daten: Einstellungen | None = None) -> bool:
     """Whether ``reaktion`` answers ``angriff``: the attack allows it, and a Riposte/Konterparade
     needs the same or a higher level ("gleiche oder höhere Stufe")."""
-    m = eintrag(reaktion)
-    return eintrag(angriff).get("reaktion") == reaktion and (angriff not in m.get("antwort_auf", ())
-                                                           or stufe >= angriff_stufe)
+    daten = daten or EINSTELLUNGEN.defaults()
+    m = eintrag(reaktion, daten)
+    return eintrag(angriff, daten).get("reaktion") == reaktion and (angriff not in m.get("antwort_auf", ())
+                                                                  or stufe >= angriff_stufe)
 
 
-def vermerkt(record: Mapping[str, Any], angriff: str) -> int | None:
+def vermerkt(figure: Figure, angriff: str) -> int | None:
     """The level of the figure's pending ``angriff`` (condition ``Finte +N``, ``Riposte N``), None if none."""
     prefix = VERMERK.get(angriff)
-    for c in record.get("conditions", {}) if prefix else ():
+    for c in figure.conditions if prefix else ():
         if c.startswith(prefix) and c[len(prefix):].isdigit():
             return int(c[len(prefix):])
     return None
 
 
-def finte_bonus(record: Mapping[str, Any]) -> int:
+def finte_bonus(figure: Figure) -> int:
     """The damage bonus of a pending Finte (condition ``Finte +N``), 0 if none."""
-    return vermerkt(record, "Finte") or 0
+    return vermerkt(figure, "Finte") or 0
 
 
-def finte_gilt(actor: Mapping[str, Any], m: Mapping[str, Any]) -> int:
+def finte_gilt(actor: Figure, m: Mapping[str, Any]) -> int:
     """The Finte bonus for this manoeuvre: a Finte serves the next attack, never a reaction."""
     return 0 if m.get("antwort_auf") else finte_bonus(actor)
 
 
-def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
-            gegen: tuple[str, int] | None = None, schaden: str | None = None) -> int:
+def pruefen(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, gegen: tuple[str, int] | None,
+            schaden: str | None, daten: Einstellungen) -> int:
     """Check a manoeuvre before any die falls; its AD cost (Kosten, Bedingung, Reaktion)."""
-    m = eintrag(name)
-    who = actor["name"]
+    m = eintrag(name, daten)
+    who = actor.name
     if not 1 <= stufe <= MAX_STUFE:
         raise KampfwerteError(t("kampfwerte.bad_level", max=MAX_STUFE))
     if beherrscht(actor, name) < stufe:
@@ -108,91 +113,93 @@ def pruefen(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name
     n, want = len(targets), m.get("ziele", "eins")
     if (want == "eins" and n != 1) or (want == "keine" and n) or (want == "stufe" and not 1 <= n <= stufe):
         raise KampfwerteError(t(f"kampfwerte.targets_{want}", name=name, stufe=stufe))
-    ad = kosten(name, stufe, n)
-    have = actor.get("resources", {}).get("AD", {}).get("value", 0)
+    ad = kosten(name, stufe, n, daten=daten)
+    have = actor.current("AD")
     if ad > have:
         raise KampfwerteError(t("kampfwerte.no_ad", figure=who, name=name, cost=ad, have=have))
     for tgt in targets:
-        nk = tgt.get("sheet", {}).get("NK", 0)
+        nk = tgt.value("NK")
         if m.get("bedingung") == "nk" and not stufe > nk:
-            raise KampfwerteError(t("kampfwerte.nk", name=name, stufe=stufe, target=tgt["name"], nk=nk))
-        if m.get("entwaffnen") and tgt.get("sheet", {}).get("angriffsstufe", 0) > actor["sheet"].get("angriffsstufe", 0):
-            raise KampfwerteError(t("kampfwerte.disarm_level", target=tgt["name"]))
+            raise KampfwerteError(t("kampfwerte.nk", name=name, stufe=stufe, target=tgt.name, nk=nk))
+        if m.get("entwaffnen") and tgt.value("angriffsstufe") > actor.value("angriffsstufe"):
+            raise KampfwerteError(t("kampfwerte.disarm_level", target=tgt.name))
     if schaden and (m.get("schaden") is False or not targets):
         raise KampfwerteError(t("kampfwerte.no_damage", name=name))
-    if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor["sheet"].get("waffen", [])):
+    if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor.value("waffen", [])):
         raise KampfwerteError(t("kampfwerte.needs_weapon", name=name, weapon=m["waffe"]))
     if m.get("angrenzend") or m.get("stossen"):
         here = position(actor)
         for tgt in targets:
             there = position(tgt)
             if here is None or there is None or abstand(here, there) != 1:
-                raise KampfwerteError(t("kampfwerte.not_adjacent", name=name, target=tgt["name"]))
+                raise KampfwerteError(t("kampfwerte.not_adjacent", name=name, target=tgt.name))
     if m.get("antwort_auf"):
         if gegen is None:
             raise KampfwerteError(t("kampfwerte.reaction_needs", name=name, to=", ".join(m["antwort_auf"])))
         echt = vermerkt(targets[0], gegen[0])
         if echt is None and gegen[0] in NUR_VERMERKT:
             raise KampfwerteError(t("kampfwerte.reaction_nothing_pending", name=name, to=gegen[0],
-                                    target=targets[0]["name"]))
+                                    target=targets[0].name))
         if echt is not None and echt != gegen[1]:
             raise KampfwerteError(t("kampfwerte.reaction_wrong_level", name=name, to=gegen[0], said=gegen[1],
-                                    target=targets[0]["name"], stufe=echt))
-        if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe):
+                                    target=targets[0].name, stufe=echt))
+        if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe, daten=daten):
             raise KampfwerteError(t("kampfwerte.reaction_refused", name=name, to=gegen[0], stufe=gegen[1]))
     return ad
 
 
-def schaden_dist_wuerfel(name: str, stufe: int) -> int:
+def schaden_dist_wuerfel(name: str, stufe: int, *, daten: Einstellungen | None = None) -> int:
     """Extra W6 of Schadenserhöhung at a level."""
-    m = eintrag(name)
+    m = eintrag(name, daten or EINSTELLUNGEN.defaults())
     return _stufe(m, "bonus_wuerfel", stufe) if "bonus_wuerfel" in m else 0
 
 
-def multiplikator(name: str, erfolge: int) -> int:
+def multiplikator(name: str, erfolge: int, *, daten: Einstellungen | None = None) -> int:
     """Schattensprung: ×2 at 3-4 successes, ×3 at 5 or more (the table's thresholds)."""
-    steps = eintrag(name).get("multiplikator") or {}
+    steps = eintrag(name, daten or EINSTELLUNGEN.defaults()).get("multiplikator") or {}
     return max([f for at, f in steps.items() if erfolge >= int(at)], default=1)
 
 
-def vorschau(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
-             wuerfel: int | None = None) -> dict[str, Any]:
+def vorschau(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, wuerfel: int | None = None, *,
+             daten: Einstellungen | None = None) -> dict[str, Any]:
     """Exact before the roll: the attack's successes, P(hit), P(×2)/P(×3), P(knocked down)."""
-    m = eintrag(name)
+    daten = daten or EINSTELLUNGEN.defaults()
+    m = eintrag(name, daten)
     out: dict[str, Any] = {}
     if finte_gilt(actor, m):
         out["p_treffer"] = 1.0
         return out
-    n = actor["sheet"].get("angriff", 0) if wuerfel is None else wuerfel
-    e = erfolge_dist(n, data().schwierigkeit)
+    n = actor.value("angriff") if wuerfel is None else wuerfel
+    e = erfolge_dist(n, daten.schwierigkeit)
     out["erfolge"] = e
-    out["p_treffer"] = e.p_at_least(data().mindest_erfolge)
+    out["p_treffer"] = e.p_at_least(daten.mindest_erfolge)
     for at, f in sorted((m.get("multiplikator") or {}).items()):
         upper = [int(a) for a in m["multiplikator"] if int(a) > int(at)]
         out[f"p_x{f}"] = e.p_at_least(int(at)) - (e.p_at_least(min(upper)) if upper else 0.0)
     if m.get("niederwerfen") and targets:
-        sw = int(data().regeln["wuchtschlag_parade"][stufe])
-        out["p_niedergeworfen"] = out["p_treffer"] * (1 - p_gelingt(targets[0]["sheet"].get("parade", 0), sw))
+        sw = daten.wuchtschlag_parade[stufe]
+        out["p_niedergeworfen"] = out["p_treffer"] * (1 - p_gelingt(targets[0].value("parade"), sw, daten=daten))
     return out
 
 
-def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], name: str, stufe: int,
-               roller: Roller, *, schaden: str | None = None, abgewehrt: bool = False, nach: Hex | None = None,
-               gegen: tuple[str, int] | None = None, wuerfel: int | None = None,
-               karte: HexKarte | None = None) -> Resolution:
+def ausfuehren(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, roller: Roller, *,
+               schaden: str | None = None, abgewehrt: bool = False, nach: Hex | None = None,
+               gegen: tuple[str, int] | None = None, wuerfel: int | None = None, karte: HexKarte | None = None,
+               daten: Einstellungen | None = None) -> Resolution:
     """Carry out a manoeuvre (the manoeuvre tables): cost, test, effects; ``karte``: the fight's map
     (needed for pushes and position changes)."""
-    m = eintrag(name)
-    ad = pruefen(actor, targets, name, stufe, gegen, schaden)
-    who = actor["name"]
-    res = Resolution("kampfwerte", name, (who,), tuple(x["name"] for x in targets),
-                     preview=vorschau(actor, targets, name, stufe, wuerfel))
+    daten = daten or EINSTELLUNGEN.defaults()
+    m = eintrag(name, daten)
+    ad = pruefen(actor, targets, name, stufe, gegen, schaden, daten)
+    who = actor.name
+    res = Resolution("kampfwerte", name, (who,), tuple(x.name for x in targets),
+                     preview=vorschau(actor, targets, name, stufe, wuerfel, daten=daten))
     res.effects.append(Effect(who, resource="AD", by=-ad))
     res.step(t("kampfwerte.step_cost", name=name, stufe=stufe, ad=ad), "Manöver: Kosten")
     out: dict[str, Any] = {"stufe": stufe, "ad": ad}
     erfolge, treffer = 0, not targets
     bonus = finte_gilt(actor, m)
-    ziele = [x["name"] for x in targets]
+    ziele = [x.name for x in targets]
     said = [t("kampfwerte.satz.setzt_ein", wer=who, manoever=name)]
     if targets:
         if bonus:
@@ -200,8 +207,8 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
             res.effects.append(Effect(who, condition=f"{FINTE}{bonus}", on=False))
             res.step(t("kampfwerte.step_feint_used", erfolge=FINTE_ERFOLGE, bonus=bonus), "Finte")
         else:
-            n = actor["sheet"].get("angriff", 0) if wuerfel is None else wuerfel
-            w = wuerfeln(n, roller)
+            n = actor.value("angriff") if wuerfel is None else wuerfel
+            w = wuerfeln(n, roller, daten=daten)
             erfolge, treffer = w.erfolge, w.gelungen
             res.step(t("kampfwerte.step_test", talent=t("kampfwerte.attack"), n=n, sw=w.schwierigkeit,
                        erfolge=erfolge, result=t("kampfwerte.ok" if treffer else "kampfwerte.failed")),
@@ -218,38 +225,38 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
         res.step(t("kampfwerte.step_feint", stufe=stufe), "Finte")
         said.append(t("kampfwerte.satz.finte", wer=who, erfolge=FINTE_ERFOLGE))
     if treffer and schaden:
-        said += _schaden(res, out, actor, targets, name, stufe, roller, schaden, erfolge, bonus)
+        said += _schaden(res, out, targets, name, stufe, roller, schaden, erfolge, bonus, daten)
     if treffer and m.get("niederwerfen"):
-        sw = int(data().regeln["wuchtschlag_parade"][stufe])
+        sw = daten.wuchtschlag_parade[stufe]
         tgt = targets[0]
-        w = wuerfeln(tgt["sheet"].get("parade", 0), roller, sw)
-        res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt["name"]), n=w.wuerfel, sw=sw,
+        w = wuerfeln(tgt.value("parade"), roller, sw, daten=daten)
+        res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt.name), n=w.wuerfel, sw=sw,
                    erfolge=w.erfolge, result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")),
                  "Wuchtschlag", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
         if not w.gelungen:
-            res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
-        said.append(t("kampfwerte.satz.steht" if w.gelungen else "kampfwerte.satz.niedergeworfen", ziel=tgt["name"]))
+            res.effects.append(Effect(tgt.name, condition="niedergeworfen", rounds=1, ends="zugende"))
+        said.append(t("kampfwerte.satz.steht" if w.gelungen else "kampfwerte.satz.niedergeworfen", ziel=tgt.name))
     if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
         finte = f"{FINTE}{finte_bonus(targets[0])}"
-        res.effects += [Effect(targets[0]["name"], condition=finte, on=False),
-                        Effect(targets[0]["name"], condition=finte + NEGIERT, rounds=1, ends="rundenende")]
-        res.step(t("kampfwerte.step_feint_negated", target=targets[0]["name"]), "Riposte")
-        said.append(t("kampfwerte.satz.finte_negiert", ziel=targets[0]["name"]))
+        res.effects += [Effect(targets[0].name, condition=finte, on=False),
+                        Effect(targets[0].name, condition=finte + NEGIERT, rounds=1, ends="rundenende")]
+        res.step(t("kampfwerte.step_feint_negated", target=targets[0].name), "Riposte")
+        said.append(t("kampfwerte.satz.finte_negiert", ziel=targets[0].name))
     if gegen is not None and (echt := vermerkt(targets[0], gegen[0])) is not None and not m.get("negiert_finte"):
-        res.effects.append(Effect(targets[0]["name"], condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
+        res.effects.append(Effect(targets[0].name, condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
     if treffer and m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # a Riposte that hit
         res.effects.append(Effect(who, condition=f"{VERMERK[name]}{stufe}", rounds=1, ends="rundenende"))
-        lp = out.get("schaden", {}).get(targets[0]["name"], 0)
+        lp = out.get("schaden", {}).get(targets[0].name, 0)
         if lp:
-            res.effects.append(Effect(targets[0]["name"], condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
+            res.effects.append(Effect(targets[0].name, condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
                                       ends="rundenende"))
         res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=stufe), name)
-        said.append(t("kampfwerte.satz.anhängig", ziel=targets[0]["name"], reaktion=m["reaktion"]))
+        said.append(t("kampfwerte.satz.anhängig", ziel=targets[0].name, reaktion=m["reaktion"]))
     if m.get("wehrt_ab"):
         said += _riposte_abwehren(res, actor, treffer)
     if treffer and m.get("entwaffnen"):
-        res.effects.append(Effect(targets[0]["name"], condition="entwaffnet"))
-        said.append(t("kampfwerte.satz.entwaffnet", ziel=targets[0]["name"]))
+        res.effects.append(Effect(targets[0].name, condition="entwaffnet"))
+        said.append(t("kampfwerte.satz.entwaffnet", ziel=targets[0].name))
     if treffer and m.get("stossen"):
         said += _stossen(res, actor, targets, stufe, _noetig(karte))
     if m.get("paraden"):
@@ -272,39 +279,39 @@ def ausfuehren(actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], n
     return res
 
 
-def _schaden(res: Resolution, out: dict[str, Any], actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]],
-             name: str, stufe: int, roller: Roller, schaden: str, erfolge: int, finte: int) -> list[str]:
+def _schaden(res: Resolution, out: dict[str, Any], targets: Sequence[Figure], name: str, stufe: int,
+             roller: Roller, schaden: str, erfolge: int, finte: int, daten: Einstellungen) -> list[str]:
     """The damage of a hit on each target; the LP each loses as clauses of the summary."""
-    m = eintrag(name)
-    extra = schaden_dist_wuerfel(name, stufe)
+    m = eintrag(name, daten)
+    extra = schaden_dist_wuerfel(name, stufe, daten=daten)
     roll = roller.roll(f"{schaden}+{extra}W6" if extra else schaden)
     total = roll.total + finte + int(m.get("schaden_pro_stufe", 0)) * stufe
-    total *= multiplikator(name, erfolge)
+    total *= multiplikator(name, erfolge, daten=daten)
     each = total // len(targets) if m.get("schaden_geteilt") else total
     if m.get("waffe_art"):  # Dreckiger Rückzug, Schattendolch: "Waffenschaden mit Nahkampfwaffe/Wurfwaffe"
         res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
     res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
     out["schaden"], said = {}, []
     for tgt in targets:
-        armour = tgt["sheet"].get("ruestung", 0)
+        armour = tgt.value("ruestung")
         if m.get("ruestung_ignorieren") and erfolge >= int(m["ruestung_ignorieren"]):
             armour = max(0, armour - stufe)
         lp = max(0, each - armour)
-        out["schaden"][tgt["name"]] = lp
+        out["schaden"][tgt.name] = lp
         if lp:
-            res.effects.append(Effect(tgt["name"], resource="LP", by=-lp))
-        res.step(t("kampfwerte.step_hit", target=tgt["name"], armour=armour, lp=lp), "Manöver: Schaden")
-        said.append(t("kampfwerte.satz.lp" if lp else "kampfwerte.satz.keine_lp", ziel=tgt["name"], lp=lp))
+            res.effects.append(Effect(tgt.name, resource="LP", by=-lp))
+        res.step(t("kampfwerte.step_hit", target=tgt.name, armour=armour, lp=lp), "Manöver: Schaden")
+        said.append(t("kampfwerte.satz.lp" if lp else "kampfwerte.satz.keine_lp", ziel=tgt.name, lp=lp))
     return said
 
 
-def _riposte_abwehren(res: Resolution, actor: Mapping[str, Any], gelungen: bool) -> list[str]:
+def _riposte_abwehren(res: Resolution, actor: Figure, gelungen: bool) -> list[str]:
     """Konterparade ("Kontert eine Riposte und wehrt sie ab"): when it succeeds, what the Riposte did
     to the actor is undone (its negated Finte holds again, the LP its counter-attack took come back).
     Either way the Riposte is answered: its marks go, so a second Konterparade has nothing to undo.
     Returns what was undone as clauses of the summary."""
-    who, said = actor["name"], []
-    for c in actor.get("conditions", {}):
+    who, said = actor.name, []
+    for c in actor.conditions:
         if c.startswith(FINTE) and c.endswith(NEGIERT) and c[len(FINTE):-len(NEGIERT)].isdigit():
             res.effects.append(Effect(who, condition=c, on=False))
             if gelungen:
@@ -328,18 +335,18 @@ def _noetig(karte: HexKarte | None) -> HexKarte:
     return karte
 
 
-def _versetzen(res: Resolution, actor: Mapping[str, Any], nach: Hex, stufe: int, erlaubt: bool, name: str,
+def _versetzen(res: Resolution, actor: Figure, nach: Hex, stufe: int, erlaubt: bool, name: str,
                k: HexKarte) -> None:
     here = position(actor)
     if not erlaubt or here is None or abstand(here, nach) > stufe:
         raise KampfwerteError(t("kampfwerte.bad_shift", name=name, stufe=stufe))
     k.pruefe(nach)
-    res.effects += [Effect(actor["name"], condition=feld_name(here), on=False),
-                    Effect(actor["name"], condition=feld_name(nach))]
-    res.step(t("kampfwerte.step_placed", figure=actor["name"], q=nach[0], r=nach[1]), name)
+    res.effects += [Effect(actor.name, condition=feld_name(here), on=False),
+                    Effect(actor.name, condition=feld_name(nach))]
+    res.step(t("kampfwerte.step_placed", figure=actor.name, q=nach[0], r=nach[1]), name)
 
 
-def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mapping[str, Any]], stufe: int,
+def _stossen(res: Resolution, actor: Figure, targets: Sequence[Figure], stufe: int,
              k: HexKarte) -> list[str]:
     """Starker Tritt: each target [Stufe] fields straight back (stopping at the map's edge or an
     obstacle); several targets are knocked down. Returns where each lands as clauses of the summary."""
@@ -354,11 +361,11 @@ def _stossen(res: Resolution, actor: Mapping[str, Any], targets: Sequence[Mappin
             if not k.enthaelt(nxt) or nxt in k.hindernisse:
                 break
             to = nxt
-        res.effects += [Effect(tgt["name"], condition=feld_name(there), on=False),
-                        Effect(tgt["name"], condition=feld_name(to))]
-        res.step(t("kampfwerte.step_placed", figure=tgt["name"], q=to[0], r=to[1]), "Starker Tritt")
+        res.effects += [Effect(tgt.name, condition=feld_name(there), on=False),
+                        Effect(tgt.name, condition=feld_name(to))]
+        res.step(t("kampfwerte.step_placed", figure=tgt.name, q=to[0], r=to[1]), "Starker Tritt")
         if len(targets) > 1:
-            res.effects.append(Effect(tgt["name"], condition="niedergeworfen", rounds=1, ends="zugende"))
+            res.effects.append(Effect(tgt.name, condition="niedergeworfen", rounds=1, ends="zugende"))
         said.append(t("kampfwerte.satz.gestoßen_nieder" if len(targets) > 1 else "kampfwerte.satz.gestoßen",
-                      ziel=tgt["name"], q=to[0], r=to[1]))
+                      ziel=tgt.name, q=to[0], r=to[1]))
     return said

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from ...messages import t
-from .data import NAME, Bewegungsart, KampfwerteError, data, in_kraft
+from .settings import EINSTELLUNGEN, Bewegungsart, Einstellungen, KampfwerteError
 
 Hex = tuple[int, int]
 RICHTUNGEN: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -70,9 +70,9 @@ class HexKarte:
         for h in (*self.gelaende, *self.hindernisse):
             self.pruefe(h)
 
-    def pruefe_gelaende(self) -> HexKarte:
-        """Every terrain on the map is one the GM data in force knows (with its cost factor)."""
-        known = data().gelaende
+    def pruefe_gelaende(self, daten: Einstellungen | None = None) -> HexKarte:
+        """Every terrain on the map is one the GM's rule data knows (with its cost factor)."""
+        known = (daten or EINSTELLUNGEN.defaults()).gelaende
         for g in set(self.gelaende.values()) - set(known):
             raise KampfwerteError(t("kampfwerte.unknown_terrain", name=str(g)[:40], known=", ".join(known)))
         return self
@@ -91,12 +91,12 @@ class HexKarte:
         """Every field, row by row."""
         return [(col - (r - (r & 1)) // 2, r) for r in range(self.hoehe) for col in range(self.breite)]
 
-    def _suche(self, start: Hex, art: Bewegungsart, bp: Fraction,
-               besetzt: Iterable[Hex]) -> tuple[dict[Hex, Fraction], dict[Hex, Hex]]:
+    def _suche(self, start: Hex, art: Bewegungsart, bp: Fraction, besetzt: Iterable[Hex],
+               daten: Einstellungen) -> tuple[dict[Hex, Fraction], dict[Hex, Hex]]:
         """Dijkstra from ``start`` within ``bp``: exact cost and predecessor of every reachable field."""
         self.pruefe(start)
-        self.pruefe_gelaende()
-        faktor = data().gelaende
+        self.pruefe_gelaende(daten)
+        faktor = daten.gelaende
         unit = art.kosten.denominator
         step = art.kosten.numerator            # cost of a factor-1 field, in 1/unit BP
         budget = math.floor(bp * unit)
@@ -120,16 +120,17 @@ class HexKarte:
                     heapq.heappush(heap, (nc, n))
         return {h: Fraction(c, unit) for h, c in cost.items()}, prev
 
-    def erreichbar(self, start: Hex, art: Bewegungsart, bp: Fraction | int,
-                   besetzt: Iterable[Hex] = ()) -> dict[Hex, Fraction]:
-        """Every field reachable with ``bp`` BP, with its exact cost (the start costs 0)."""
-        return self._suche(start, art, Fraction(bp), besetzt)[0]
+    def erreichbar(self, start: Hex, art: Bewegungsart, bp: Fraction | int, besetzt: Iterable[Hex] = (), *,
+                   daten: Einstellungen | None = None) -> dict[Hex, Fraction]:
+        """Every field reachable with ``bp`` BP, with its exact cost (the start costs 0); terrain costs
+        from ``daten``."""
+        return self._suche(start, art, Fraction(bp), besetzt, daten or EINSTELLUNGEN.defaults())[0]
 
-    def weg(self, start: Hex, ziel: Hex, art: Bewegungsart, bp: Fraction | int,
-            besetzt: Iterable[Hex] = ()) -> Weg | None:
+    def weg(self, start: Hex, ziel: Hex, art: Bewegungsart, bp: Fraction | int, besetzt: Iterable[Hex] = (), *,
+            daten: Einstellungen | None = None) -> Weg | None:
         """The cheapest path to ``ziel`` within ``bp``, or None when it is out of reach."""
         self.pruefe(ziel)
-        cost, prev = self._suche(start, art, Fraction(bp), besetzt)
+        cost, prev = self._suche(start, art, Fraction(bp), besetzt, daten or EINSTELLUNGEN.defaults())
         if ziel not in cost:
             return None
         felder = [ziel]
@@ -159,13 +160,13 @@ class HexKarte:
 KARTE = "karte"
 
 
-def karte_aus(daten: Mapping[str, object]) -> HexKarte:
-    """The fight's map from the GM's data a procedure sees (``request.data``), checked; a German
-    error when the campaign holds none."""
-    roh = daten.get(KARTE)
+def karte_aus(gm: Mapping[str, object]) -> HexKarte:
+    """The fight's map from the GM's data a procedure sees (``request.data``), checked against the
+    terrain of the rule data there; a German error when the campaign holds none."""
+    roh = gm.get(KARTE)
     if roh is None:
         raise KampfwerteError(t("kampfwerte.no_map"))
-    return HexKarte.from_dict(roh).pruefe_gelaende()  # type: ignore[arg-type]
+    return HexKarte.from_dict(roh).pruefe_gelaende(EINSTELLUNGEN.of(gm))  # type: ignore[arg-type]
 
 
 def karte_setzen(ziel: Any, k: HexKarte | Mapping[str, object]) -> HexKarte:
@@ -176,7 +177,6 @@ def karte_setzen(ziel: Any, k: HexKarte | Mapping[str, object]) -> HexKarte:
         k = HexKarte.from_dict(k)
     if not isinstance(k, HexKarte):
         raise KampfwerteError(t("kampfwerte.bad_map"))
-    with in_kraft({NAME: ziel.data(NAME)}):  # the terrain the target's rule data knows
-        k.pruefe_gelaende()
+    k.pruefe_gelaende(EINSTELLUNGEN.kept_in(ziel))  # the terrain the target's rule data knows
     ziel.set_data(KARTE, k.to_dict())
     return k

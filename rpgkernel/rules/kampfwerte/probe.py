@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ...dice import Dist, Roll, Roller
 from ...messages import t
-from .data import KampfwerteError, data
+from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
 
 MAX_POOL = 60
 
@@ -41,30 +41,34 @@ def check_pool(wuerfel: int) -> int:
 
 @dataclass(frozen=True)
 class Wurf:
-    """A rolled test: its roll, difficulty and net successes."""
+    """A rolled test: its roll, difficulty, net successes and the successes it needed."""
 
     roll: Roll | None
     wuerfel: int
     schwierigkeit: int
     erfolge: int
+    mindest_erfolge: int
 
     @property
     def gelungen(self) -> bool:
-        return self.erfolge >= data().mindest_erfolge
+        return self.erfolge >= self.mindest_erfolge
 
 
-def wuerfeln(wuerfel: int, roller: Roller, schwierigkeit: int | None = None) -> Wurf:
-    """Roll a test of ``wuerfel`` W10 (Probe); an empty pool has 0 successes."""
-    sw = data().schwierigkeit if schwierigkeit is None else schwierigkeit
+def wuerfeln(wuerfel: int, roller: Roller, schwierigkeit: int | None = None, *,
+             daten: Einstellungen | None = None) -> Wurf:
+    """Roll a test of ``wuerfel`` W10 (Probe) by the GM's test mechanic; an empty pool has 0 successes."""
+    daten = daten or EINSTELLUNGEN.defaults()
+    sw = daten.schwierigkeit if schwierigkeit is None else schwierigkeit
     check_pool(wuerfel)
     if wuerfel == 0:
-        return Wurf(None, 0, sw, 0)
+        return Wurf(None, 0, sw, 0, daten.mindest_erfolge)
     roll = roller.roll(f"{wuerfel}W10")
     net = sum(wert(d.value, sw) for d in roll.dice)
-    return Wurf(roll, wuerfel, sw, max(0, net))
+    return Wurf(roll, wuerfel, sw, max(0, net), daten.mindest_erfolge)
 
 
-def p_gelingt(wuerfel: int, schwierigkeit: int | None = None) -> float:
+def p_gelingt(wuerfel: int, schwierigkeit: int | None = None, *, daten: Einstellungen | None = None) -> float:
     """P(at least the needed successes), exactly."""
-    sw = data().schwierigkeit if schwierigkeit is None else schwierigkeit
-    return erfolge_dist(check_pool(wuerfel), sw).p_at_least(data().mindest_erfolge)
+    daten = daten or EINSTELLUNGEN.defaults()
+    sw = daten.schwierigkeit if schwierigkeit is None else schwierigkeit
+    return erfolge_dist(check_pool(wuerfel), sw).p_at_least(daten.mindest_erfolge)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..figure import Figure
 from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
@@ -43,6 +44,6 @@ def bewegungspunkte(sheet: Mapping[str, Any]) -> int:
     return max(0, sheet["GEWANDTHEIT"] + sheet.get("bp_mod", 0) - sheet.get("ruestungsbehinderung", 0) + 2)
 
 
-def spielercharakter(record: Mapping[str, Any]) -> bool:
+def spielercharakter(figure: Figure) -> bool:
     """A player character: marked on the sheet, or on the side "Spieler"."""
-    return bool(record.get("sheet", {}).get("spielercharakter")) or record.get("side") == "Spieler"
+    return bool(figure.value("spielercharakter", False)) or figure.side == "Spieler"

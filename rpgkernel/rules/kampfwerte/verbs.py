@@ -2,49 +2,48 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from ...messages import t
 from ...numerals import percent
 from ..resolution import INT_RANGE, Effect, Request, Resolution, Verb, sentence
 from .bewegung import art, bewegen, platzieren, position, probe_wuerfel
-from .data import KampfwerteError, data, in_kraft
 from .initiative import ini, p_vor
 from .manoever import ausfuehren, vorschau
 from .map import KARTE, karte_aus, parse_hex
 from .probe import erfolge_dist, p_gelingt, wuerfeln
+from .settings import KampfwerteError
 from .sheet import TALENTE
 
 
 def _besetzt(req: Request, selbst: str) -> set:
     """Fields held by the other figures the line names (``besetzt=`` names more)."""
-    return {p for n, rec in req.figures.items() if n != selbst and (p := position(rec)) is not None}
+    return {p for n, fig in req.figures.items() if n != selbst and (p := position(fig)) is not None}
 
 
 def _bewege(req: Request) -> Resolution:
-    o, rec = req.options, req.actors[0]
-    return bewegen(rec, karte_aus(req.data), parse_hex(o.get("nach", "")), o.get("art", "Gehen"), req.roller,
-                   _besetzt(req, rec["name"]), o.get("schwierigkeit"))
+    o, fig = req.options, req.actors[0]
+    return bewegen(fig, karte_aus(req.data), parse_hex(o.get("nach", "")), o.get("art", "Gehen"), req.roller,
+                   _besetzt(req, fig.name), o.get("schwierigkeit"), daten=req.settings)
 
 
 def _bewege_vorschau(req: Request) -> Any:
-    o, rec = req.options, req.actors[0]
-    a = art(o.get("art", "Gehen"))
-    return p_gelingt(probe_wuerfel(rec, a), o.get("schwierigkeit")) if a.probe else 1.0
+    o, fig, daten = req.options, req.actors[0], req.settings
+    a = art(o.get("art", "Gehen"), daten=daten)
+    return p_gelingt(probe_wuerfel(fig, a), o.get("schwierigkeit"), daten=daten) if a.probe else 1.0
 
 
 def _talent(req: Request) -> tuple[str, int]:
     name = str(req.options.get("talent", "")).upper()
     if name not in TALENTE:
         raise KampfwerteError(t("kampfwerte.unknown_talent", name=name[:40], known=", ".join(TALENTE)))
-    return name, max(0, req.actors[0]["sheet"][name] + req.options.get("mod", 0))
+    return name, max(0, req.actors[0].value(name) + req.options.get("mod", 0))
 
 
 def _probe(req: Request) -> Resolution:
     name, n = _talent(req)
-    w = wuerfeln(n, req.roller, req.options.get("schwierigkeit"))
-    who = req.actors[0]["name"]
+    w = wuerfeln(n, req.roller, req.options.get("schwierigkeit"), daten=req.settings)
+    who = req.actors[0].name
     res = Resolution("kampfwerte", "probe", (who,), preview=erfolge_dist(n, w.schwierigkeit))
     res.step(t("kampfwerte.step_test", talent=name, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
                result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")), "Probe (Spielleitung)",
@@ -57,17 +56,17 @@ def _probe(req: Request) -> Resolution:
 
 def _probe_vorschau(req: Request) -> Any:
     name, n = _talent(req)
-    return erfolge_dist(n, req.options.get("schwierigkeit") or data().schwierigkeit)
+    return erfolge_dist(n, req.options.get("schwierigkeit") or req.settings.schwierigkeit)
 
 
 def _neue_runde(req: Request) -> Resolution:
     """BP refilled per round (Bewegungspunkte: "pro Runde")."""
-    res = Resolution("kampfwerte", "neue Runde", tuple(a["name"] for a in req.actors))
+    res = Resolution("kampfwerte", "neue Runde", tuple(a.name for a in req.actors))
     for a in req.actors:
-        bp = a["resources"]["BP"]
-        if bp["max"] > bp["value"]:
-            res.effects.append(Effect(a["name"], resource="BP", by=bp["max"] - bp["value"]))
-        res.step(t("kampfwerte.step_bp", figure=a["name"], bp=bp["max"]), "Bewegungspunkte")
+        bp = a.resources["BP"]
+        if bp.max > bp.value:
+            res.effects.append(Effect(a.name, resource="BP", by=bp.max - bp.value))
+        res.step(t("kampfwerte.step_bp", figure=a.name, bp=bp.max), "Bewegungspunkte")
     res.summary = sentence("kampfwerte.satz.bp", res.actors)
     return res
 
@@ -76,11 +75,11 @@ def _vor(req: Request) -> Resolution:
     """Exact chance to act before the opponent with INI + 1W10 and the tie rules (Initiative)."""
     a, b = req.actors[0], req.targets[0]
     p = p_vor(a, b)
-    res = Resolution("kampfwerte", "vor", (a["name"],), (b["name"],), preview=p)
-    res.step(t("kampfwerte.step_before", figure=a["name"], ini=ini(a), target=b["name"], ini_target=ini(b),
+    res = Resolution("kampfwerte", "vor", (a.name,), (b.name,), preview=p)
+    res.step(t("kampfwerte.step_before", figure=a.name, ini=ini(a), target=b.name, ini_target=ini(b),
                p=percent(p)), "Initiative")
     res.outcome = {"p_vor": p}
-    res.summary = t("kampfwerte.satz.vor", wer=a["name"], ziel=b["name"], p=percent(p))
+    res.summary = t("kampfwerte.satz.vor", wer=a.name, ziel=b.name, p=percent(p))
     return res
 
 
@@ -99,12 +98,14 @@ def _manoever(req: Request) -> Resolution:
     return ausfuehren(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), req.roller,
                       schaden=o.get("schaden"), abgewehrt=bool(o.get("abgewehrt")),
                       nach=parse_hex(o["nach"]) if o.get("nach") else None, gegen=_gegen(o.get("gegen")),
-                      wuerfel=o.get("würfel"), karte=karte_aus(req.data) if KARTE in req.data else None)
+                      wuerfel=o.get("würfel"), karte=karte_aus(req.data) if KARTE in req.data else None,
+                      daten=req.settings)
 
 
 def _manoever_vorschau(req: Request) -> Any:
     o = req.options
-    return vorschau(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), o.get("würfel"))
+    return vorschau(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), o.get("würfel"),
+                    daten=req.settings)
 
 
 _STUFE = (1, 5)    # Manöver: "Stufe 1-2 … Stufe 5"
@@ -134,17 +135,3 @@ VERBS = {
                example="bp Kael, Ork"),
 }
 
-
-def _mit_daten(f: Callable[[Request], Any] | None) -> Callable[[Request], Any] | None:
-    """``f`` with the campaign's rule data in force (GM data ``kampfwerte``, else the defaults)."""
-    if f is None:
-        return None
-
-    def run(req: Request) -> Any:
-        with in_kraft(req.data):
-            return f(req)
-    return run
-
-
-VERBS = {name: replace(v, procedure=_mit_daten(v.procedure), preview=_mit_daten(v.preview))
-         for name, v in VERBS.items()}
