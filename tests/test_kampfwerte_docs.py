@@ -5,6 +5,7 @@ it states checked by hand against the seed text (Kampfwerte)."""
 from itertools import product
 
 import pytest
+import yaml
 from doc_blocks import assert_shown, page, run_python
 from verb_docs import assert_verb_documented
 
@@ -13,6 +14,7 @@ from rpgkernel import Campaign, rules, statblocks
 from rpgkernel.errors import RpgError
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules import kampfwerte as kw
+from rpgkernel.rules.kampfwerte.settings import DATA as SHIPPED
 
 PAGE = page("kampfwerte.md")
 TEXT = PAGE.text
@@ -49,7 +51,7 @@ def test_every_verb_alias_and_option_is_documented(name):
 def test_every_sheet_field_and_manoeuvre_is_documented():
     for key in ENGINE.sheet.fields:
         assert f"`{key}`" in TEXT, key
-    for name in kw.data().manoever:
+    for name in kw.EINSTELLUNGEN.defaults().manoever:
         assert name in TEXT, name
 
 
@@ -100,16 +102,30 @@ def test_the_gm_data_block_keeps_map_and_rules_in_the_campaign(camp, tmp_path):
     assert camp.encounter.data("karte") == kw.HexKarte(12, 8, {(2, 1): "Bewuchs"}, {(4, 3)}).to_dict()
     assert camp.data("kampfwerte") == {"regeln": {"gelaende": {"frei": 1, "Bewuchs": 2, "Lava": 4},
                                                   "rundumschlag_kosten": "stufe"}}
+    assert kw.EINSTELLUNGEN.kept_in(camp).gelaende["Lava"] == 4
     camp.encounter.set_data("karte", None)   # the campaign's map stands behind the encounter's
     assert camp.data("karte") == kw.HexKarte(12, 8, {(2, 1): "Bewuchs"}).to_dict()
     with Campaign.open(tmp_path / "doc.sqlite") as again:   # a restart, another notebook
         assert again.data("kampfwerte") == camp.data("kampfwerte")
     kinds = [e.kind for e in camp.journal(kind="daten")]
-    assert len(kinds) == 4
-    kw.daten_setzen(camp)
-    assert camp.data("kampfwerte") is None   # back to the defaults
+    assert len(kinds) == 4   # two maps, the rules, the map removed
+    kw.einrichten(kampagne=camp)
+    assert camp.data("kampfwerte") is None and kw.EINSTELLUNGEN.kept_in(camp) == kw.EINSTELLUNGEN.defaults()
     camp.undo()
     assert camp.data("kampfwerte")["regeln"]["rundumschlag_kosten"] == "stufe"
+
+
+def test_an_encounters_catalogue_replaces_the_campaigns_there_only(camp, tmp_path):
+    mine = tmp_path / "meine_manoever.yaml"
+    shipped = yaml.safe_load((SHIPPED / "manoever.yaml").read_text(encoding="utf-8"))
+    mine.write_text(yaml.safe_dump({"Finte": shipped["Finte"]}, allow_unicode=True), encoding="utf-8")
+    kw.einrichten(manoever=str(mine), kampagne=camp, begegnung="Gefecht")
+    in_fight = kw.EINSTELLUNGEN.kept_in(camp, "Gefecht")
+    assert list(in_fight.manoever) == ["Finte"]
+    assert in_fight.gelaende == kw.EINSTELLUNGEN.defaults().gelaende   # the campaign's rules do not hold there
+    camp.new_encounter("Später", activate=False)
+    assert kw.EINSTELLUNGEN.kept_in(camp, "Später").gelaende["Lava"] == 4
+    assert len(kw.EINSTELLUNGEN.kept_in(camp, "Später").manoever) > 1
 
 
 def test_bad_gm_data_is_refused_before_anything_is_kept(camp):
