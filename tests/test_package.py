@@ -30,15 +30,36 @@ def test_wheel_carries_package_and_front_end(wheel):
     assert front_end and {f"rpgkernel/frontend/{f}" for f in front_end} <= names
 
 
+def test_wheel_carries_every_catalogue_compiled_from_its_source(wheel):
+    """Each messages.pot of the tree, and beside it the .mo the build compiled from exactly that source."""
+    import io
+    from gettext import GNUTranslations
+
+    from rpgkernel.messages import build
+    sources = sorted((ROOT / "rpgkernel").rglob("locale/messages.pot"))
+    assert len(sources) == 6   # the core and five rulesets
+    with zipfile.ZipFile(wheel) as whl:
+        for pot in sources:
+            name = pot.relative_to(ROOT).as_posix()
+            source = whl.read(name)
+            assert source == pot.read_bytes()
+            mo = GNUTranslations(io.BytesIO(whl.read(name.replace("messages.pot", "de/LC_MESSAGES/messages.mo"))))
+            assert mo.info()["project-id-version"].endswith(build.source_tag(source))
+        for po in (ROOT / "rpgkernel").rglob("locale/*/LC_MESSAGES/messages.po"):   # translations
+            name = po.relative_to(ROOT).as_posix()
+            assert {name, name[:-3] + ".mo"} <= set(whl.namelist())
+
+
 def test_installed_wheel_renders_from_its_own_files(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path)
-    code = ("import rpgkernel, pathlib; r = rpgkernel.roll('3W6', dice=[1, 2, 3]); "
+    code = ("import rpgkernel, pathlib, sys; r = rpgkernel.roll('3W6', dice=[1, 2, 3]); "
             "html = r._repr_html_(); "
-            "print(pathlib.Path(rpgkernel.__file__).parent.parent); print('.rpgk-card{' in html)")
+            "print(pathlib.Path(rpgkernel.__file__).parent.parent); print('.rpgk-card{' in html); "
+            "print('babel.messages.pofile' in sys.modules)")   # the catalogues read as compiled, none parsed
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
-    home, styled = out.stdout.split()
-    assert Path(home) == tmp_path and styled == "True"
+    home, styled, parsed = out.stdout.split()
+    assert Path(home) == tmp_path and styled == "True" and parsed == "False"
 
 
 def _venv_with_wheel(venv: Path, wheel: Path) -> Path:

@@ -13,6 +13,8 @@ opposed tests, luck pool, reactions), ``damage`` (damage tracks, healing),
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
 from ...dice import Roller

@@ -14,6 +14,8 @@ structures, ships), ``warfare`` (example warbands, wall formations);
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
 from ...messages import t

@@ -18,6 +18,8 @@ list, the basic-roll defaults and an EXAMPLE of the GM's tables.
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
 from .. import register

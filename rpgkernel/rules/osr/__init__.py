@@ -12,6 +12,8 @@ example attack matrix and the example saving-throw tables.
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from collections.abc import Mapping
 from typing import Any
 

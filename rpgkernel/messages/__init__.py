@@ -1,0 +1,163 @@
+"""The texts users read: gettext catalogues, one for each package that owns texts.
+
+Engines and renderers never hold user text themselves; they call
+``t("key", **fields)``. Each package with texts ships a catalogue in a folder
+of its own (the core's is ``rpgkernel/locale``, each ruleset's
+``rpgkernel/rules/<key>/locale``) and registers it once, on import, with
+``register_catalogue``::
+
+    locale/messages.pot                      German, the source: msgctxt = key, msgid = German text
+    locale/<lang>/LC_MESSAGES/messages.po    a translation into <lang>
+    locale/<lang>/LC_MESSAGES/messages.mo    compiled by the build (never in the repository)
+
+German is the default; another language is a translation beside the German
+source, without touching the engines. A key missing in a translation (or
+translated from an older German text) shows in German.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from gettext import GNUTranslations
+from pathlib import Path
+
+from ..numerals import fill
+from . import build
+
+DEFAULT_LANGUAGE = build.SOURCE_LANGUAGE
+
+
+class UnknownKey(KeyError):
+    """A key that no registered catalogue holds (a programming error: the key is misspelt or its
+    catalogue not registered)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _Catalogue:
+    """One registered catalogue: its German source and translations, read as compiled."""
+
+    def __init__(self, directory: Path, domain: str) -> None:
+        self.directory, self.domain = directory, domain
+        self.sources = build.sources(directory, domain)
+        if not self.sources[DEFAULT_LANGUAGE].is_file():
+            raise FileNotFoundError(f"{self.sources[DEFAULT_LANGUAGE]}: a catalogue needs its German source")
+        self.german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE).items()}
+
+    def __str__(self) -> str:
+        return str(self.directory / f"{self.domain}.pot")
+
+    def texts(self, language: str) -> dict[str, str]:
+        """key -> text in ``language``: the translations made from the current German text."""
+        if language == DEFAULT_LANGUAGE or language not in self.sources:
+            return {}
+        return {key: text for key, (msgid, text) in self._entries(language).items()
+                if self.german.get(key) == msgid}
+
+    def _entries(self, language: str) -> dict[str, tuple[str, str]]:
+        """key -> (German msgid, msgstr) of the compiled catalogue of ``language``."""
+        source = self.sources[language].read_bytes()
+        mo = build.mo_path(self.directory, self.domain, language)
+        compiled = GNUTranslations(io.BytesIO(mo.read_bytes())) if mo.is_file() else None
+        if compiled is None or compiled.info().get("project-id-version", "").split()[-1:] != [build.source_tag(source)]:
+            # no .mo, or one compiled from another source: compile now (slower, same texts)
+            compiled = GNUTranslations(io.BytesIO(build.compile_catalogue(
+                source, language, template=language == DEFAULT_LANGUAGE)))
+        entries = {}
+        # the stdlib keeps the parsed entries in _catalog: "msgctxt\x04msgid" -> msgstr
+        for context_id, text in compiled._catalog.items():  # type: ignore[attr-defined]
+            key, sep, msgid = str(context_id).partition("\x04")
+            if sep:
+                entries[key] = (msgid, text)
+            elif context_id:
+                raise ValueError(f"{self.sources[language]}: the entry {context_id!r} has no key (msgctxt)")
+        return entries
+
+
+_catalogues: dict[tuple[Path, str], _Catalogue] = {}
+_table: dict[str, str] = {}   # key -> text in the current language
+_language = DEFAULT_LANGUAGE
+
+
+def register_catalogue(directory: str | os.PathLike[str], domain: str = "messages") -> None:
+    """Make the texts of the catalogue in ``directory`` available to ``t`` and ``labels``.
+
+    A package with texts (a ruleset, built in or from another package) calls
+    this once in its ``__init__``, before any of its modules call ``t``::
+
+        from pathlib import Path
+        from rpgkernel.messages import register_catalogue
+
+        register_catalogue(Path(__file__).with_name("locale"))
+
+    ``directory`` holds ``<domain>.pot``, the German texts: each entry has its
+    key as msgctxt and the German text as msgid, with fields written as for
+    ``str.format`` (``{figure}``; ``{n:,}`` for a count with thousands
+    separators; a float field is always German, see ``rpgkernel.numerals``)::
+
+        msgctxt "meinspiel.treffer"
+        msgid "{figure} trifft: {schaden} Schaden."
+        msgstr ""
+
+    Translations are ``<lang>/LC_MESSAGES/<domain>.po`` beside it (``pybabel
+    init -i messages.pot -d locale -l en``). Compiled ``.mo`` files are read
+    where they match their source (rpgkernel's build writes them; see
+    ``rpgkernel.messages.build``); otherwise the source is compiled in memory
+    with Babel, which gives the same texts and costs time at import only.
+
+    All catalogues share one set of keys, so prefix yours with your ruleset's
+    key. A key another catalogue already holds is refused (``ValueError``), as
+    is an entry without a key; registering the same catalogue again reloads it.
+    """
+    path = Path(directory).resolve()
+    catalogue = _Catalogue(path, domain)
+    for other in _catalogues.values():
+        if (other.directory, other.domain) != (path, domain) and (same := catalogue.german.keys() & other.german):
+            raise ValueError(f"{catalogue}: the keys {', '.join(sorted(same)[:5])} are already in {other}")
+    _catalogues[path, domain] = catalogue
+    _rebuild()
+
+
+def _rebuild() -> None:
+    _table.clear()
+    for catalogue in _catalogues.values():
+        _table.update(catalogue.german)
+        _table.update(catalogue.texts(_language))
+
+
+def languages() -> list[str]:
+    """The languages the catalogues hold (German and every translation of any catalogue)."""
+    return sorted({lang for catalogue in _catalogues.values() for lang in catalogue.sources})
+
+
+def set_language(lang: str) -> None:
+    """Switch every following message to ``lang``."""
+    global _language
+    if lang not in languages():
+        raise KeyError(lang)
+    _language = lang
+    _rebuild()
+
+
+def language() -> str:
+    return _language
+
+
+def labels(prefix: str) -> dict[str, str]:
+    """Every message whose key starts with ``prefix``, unformatted (for a widget's front end)."""
+    return {k: v for k, v in _table.items() if k.startswith(prefix)}
+
+
+def t(key: str, /, **fields: object) -> str:
+    """The message ``key`` in the current language, filled with ``fields`` (numbers the German way)."""
+    try:
+        template = _table[key]
+    except KeyError:
+        raise UnknownKey(f"No text has the key {key!r} in the catalogues "
+                         f"({', '.join(map(str, _catalogues.values()))}).") from None
+    return fill(template, fields)
+
+
+register_catalogue(Path(__file__).parent.parent / "locale")
