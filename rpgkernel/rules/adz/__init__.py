@@ -37,7 +37,7 @@ __all__ = ["AdZ", "AdzError", "DATA", "Daten", "Figur", "GEISTIG", "GLUECK", "KO
 
 class AdZ(Ruleset):
     key = "adz"
-    title = "AdZ – Aera der Zauberey"
+    title = t("adz.title")
     sheet = SHEET
     conditions = {
         "bewusstlos": t("adz.cond_unconscious"),

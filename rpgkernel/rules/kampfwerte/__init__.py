@@ -35,7 +35,7 @@ __all__ = ["KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET", "TALEN
 
 class Kampfwerte(Ruleset):
     key = "kampfwerte"
-    title = "Kampfwerte (Hexfeld-Taktik)"
+    title = t("kampfwerte.title")
     sheet = SHEET
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
