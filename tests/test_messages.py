@@ -145,6 +145,9 @@ def test_a_third_party_catalogue_needs_no_compiled_files(tmp_path, registry):
     _catalogue(folder, {"spiel.gruss": "Guten Abend"})       # the source changes, the .mo stays
     registry.register_catalogue(folder)
     assert t("spiel.gruss") == "Guten Abend"
+    build.mo_path(folder, "messages", "de").write_bytes(b"kein .mo")   # a damaged file is not read either
+    registry.register_catalogue(folder)
+    assert t("spiel.gruss") == "Guten Abend"
 
 
 def test_a_key_of_another_catalogue_is_refused(tmp_path, registry):

@@ -17,9 +17,8 @@ translated from an older German text) shows in German.
 
 from __future__ import annotations
 
-import io
 import os
-from gettext import GNUTranslations
+import struct
 from pathlib import Path
 
 from ..numerals import fill
@@ -59,21 +58,36 @@ class _Catalogue:
     def _entries(self, language: str) -> dict[str, tuple[str, str]]:
         """key -> (German msgid, msgstr) of the compiled catalogue of ``language``."""
         source = self.sources[language].read_bytes()
-        mo = build.mo_path(self.directory, self.domain, language)
-        compiled = GNUTranslations(io.BytesIO(mo.read_bytes())) if mo.is_file() else None
-        if compiled is None or compiled.info().get("project-id-version", "").split()[-1:] != [build.source_tag(source)]:
-            # no .mo, or one compiled from another source: compile now (slower, same texts)
-            compiled = GNUTranslations(io.BytesIO(build.compile_catalogue(
-                source, language, template=language == DEFAULT_LANGUAGE)))
-        entries = {}
-        # the stdlib keeps the parsed entries in _catalog: "msgctxt\x04msgid" -> msgstr
-        for context_id, text in compiled._catalog.items():  # type: ignore[attr-defined]
-            key, sep, msgid = str(context_id).partition("\x04")
-            if sep:
-                entries[key] = (msgid, text)
-            elif context_id:
-                raise ValueError(f"{self.sources[language]}: the entry {context_id!r} has no key (msgctxt)")
+        entries = _compiled(build.mo_path(self.directory, self.domain, language), build.source_tag(source))
+        if entries is None:   # no .mo compiled from today's source: compile now (slower, same texts)
+            entries = _read_mo(build.compile_catalogue(source, language, template=language == DEFAULT_LANGUAGE))
+        unkeyed, _ = entries.pop("", ("", ""))   # the header, or an entry without msgctxt
+        if unkeyed:
+            raise ValueError(f"{self.sources[language]}: the entry {unkeyed!r} has no key (msgctxt)")
         return entries
+
+
+def _compiled(mo: Path, tag: str) -> dict[str, tuple[str, str]] | None:
+    """The entries of ``mo`` if the build compiled it from the source with ``tag``; else None."""
+    try:
+        entries = _read_mo(mo.read_bytes())
+    except (OSError, KeyError, struct.error, UnicodeDecodeError):
+        return None
+    return entries if tag in entries.get("", ("", ""))[1] else None
+
+
+def _read_mo(data: bytes) -> dict[str, tuple[str, str]]:
+    """msgctxt -> (msgid, msgstr) of a UTF-8 .mo file (GNU gettext's tables of lengths and
+    offsets); "" -> the header, or an entry without msgctxt."""
+    order = {0x950412DE: "<", 0xDE120495: ">"}[struct.unpack_from("<I", data)[0]]
+    _, n, originals, translations = struct.unpack_from(order + "4I", data, 4)
+    ids = struct.unpack_from(f"{order}{2 * n}I", data, originals)
+    strs = struct.unpack_from(f"{order}{2 * n}I", data, translations)
+    entries = {}
+    for i in range(0, 2 * n, 2):
+        key, _, msgid = data[ids[i + 1]:ids[i + 1] + ids[i]].decode().rpartition("\x04")
+        entries[key] = (msgid, data[strs[i + 1]:strs[i + 1] + strs[i]].decode())
+    return entries
 
 
 _catalogues: dict[tuple[Path, str], _Catalogue] = {}
