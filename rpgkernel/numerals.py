@@ -21,7 +21,7 @@ import copy
 import math
 import re
 import string
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from functools import lru_cache
 
 from babel import Locale
@@ -56,10 +56,14 @@ def _shown(pattern: NumberPattern, x: float, grouped: bool = True) -> str:
 
 @lru_cache(maxsize=8192)
 def _cached(pattern: NumberPattern, x: float, negative: bool, grouped: bool) -> str:
-    """(``negative`` keeps −0.0 apart from 0.0 in the cache.) A percentage scales x * 100 in
-    floating point, then rounds, as Python's "%" format does."""
-    value = Decimal(x * 100).scaleb(-2) if pattern.scale == 2 and isinstance(x, float) else Decimal(x)
-    return pattern.apply(value, locale(), group_separator=grouped).translate(_MARKS)
+    """``x`` in ``pattern`` (``negative`` keeps −0.0 apart from 0.0 in the cache). A float
+    percentage is ``x * 100`` in floating point, then rounded, as Python's "%" format does."""
+    percentage = pattern.scale == 2 and isinstance(x, float)
+    exact = Decimal(x * 100 if percentage else x)
+    with localcontext() as context:   # every digit of a big number (10**30 has 31)
+        context.prec = max(context.prec, exact.adjusted() + pattern.scale + pattern.frac_prec[1] + 2)
+        value = exact.scaleb(-2) if percentage else exact   # the pattern multiplies by 100 again
+        return pattern.apply(value, locale(), group_separator=grouped).translate(_MARKS)
 
 
 def integer(n: int) -> str:
@@ -109,7 +113,9 @@ class _Formatter(string.Formatter):
 
 
 FORMATTER = _Formatter()
-locale()   # the locale's data loads at import, not in the first resolution a user waits for
+# the locale's data and the patterns of integer, number, decimal and percent load at import,
+# not in the first resolution a user waits for
+_pattern("", 0, 0), _pattern("", 2, 2), _pattern("", 0, 6), _pattern("%", 2, 2)
 
 
 @lru_cache(maxsize=4096)

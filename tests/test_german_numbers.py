@@ -37,7 +37,7 @@ def test_html_is_read_as_shown():
 
 # -- the one formatter ---------------------------------------------------------------------
 @pytest.mark.parametrize("value, text", [(0, "0"), (999, "999"), (1000, "1.000"), (2512225, "2.512.225"),
-                                         (-20000000, "−20.000.000")])
+                                         (-20000000, "−20.000.000"), (10**30, "1" + ".000" * 10)])
 def test_integer(value, text):
     assert numerals.integer(value) == text
 
