@@ -18,6 +18,7 @@ translated from an older German text) shows in German.
 from __future__ import annotations
 
 import os
+import re
 import struct
 from pathlib import Path
 
@@ -43,7 +44,11 @@ class _Catalogue:
         self.sources = build.sources(directory, domain)
         if not self.sources[DEFAULT_LANGUAGE].is_file():
             raise FileNotFoundError(f"{self.sources[DEFAULT_LANGUAGE]}: a catalogue needs its German source")
-        self.german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE).items()}
+        source = self.sources[DEFAULT_LANGUAGE].read_bytes()
+        german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE, source).items()}
+        # in the order of the source (a .mo sorts its entries), so that labels() lists them as written
+        order = _KEY_LINE.findall(source.decode("utf-8"))
+        self.german = {key: german[key] for key in dict.fromkeys(order + list(german)) if key in german}
 
     def __str__(self) -> str:
         return str(self.directory / f"{self.domain}.pot")
@@ -52,12 +57,11 @@ class _Catalogue:
         """key -> text in ``language``: the translations made from the current German text."""
         if language == DEFAULT_LANGUAGE or language not in self.sources:
             return {}
-        return {key: text for key, (msgid, text) in self._entries(language).items()
-                if self.german.get(key) == msgid}
+        entries = self._entries(language, self.sources[language].read_bytes())
+        return {key: text for key, (msgid, text) in entries.items() if self.german.get(key) == msgid}
 
-    def _entries(self, language: str) -> dict[str, tuple[str, str]]:
-        """key -> (German msgid, msgstr) of the compiled catalogue of ``language``."""
-        source = self.sources[language].read_bytes()
+    def _entries(self, language: str, source: bytes) -> dict[str, tuple[str, str]]:
+        """key -> (German msgid, msgstr) of the compiled catalogue of ``language`` (``source``: its .pot or .po)."""
         entries = _compiled(build.mo_path(self.directory, self.domain, language), build.source_tag(source))
         if entries is None:   # no .mo compiled from today's source: compile now (slower, same texts)
             entries = _read_mo(build.compile_catalogue(source, language, template=language == DEFAULT_LANGUAGE))
@@ -90,6 +94,7 @@ def _read_mo(data: bytes) -> dict[str, tuple[str, str]]:
     return entries
 
 
+_KEY_LINE = re.compile(r'^msgctxt "([^"\\]*)"$', re.M)
 _catalogues: dict[tuple[Path, str], _Catalogue] = {}
 _table: dict[str, str] = {}   # key -> text in the current language
 _language = DEFAULT_LANGUAGE
