@@ -146,8 +146,8 @@ def test_every_allowed_text_is_still_there():
 
 
 @pytest.mark.parametrize("text, german", [
-    ("Der Würfelausdruck ist leer.", True), ("{figure} trifft und verliert", True), ("AdZ – Aera der Zauberey", True),
-    ("hat gestürmt", True), ("Frage ohne Antwort", True),
+    ("Der Würfelausdruck ist leer.", True), ("{figure} trifft und verliert", True),
+    ("AdZ – Aera der Zauberey", True), ("hat gestürmt", True), ("Frage ohne Antwort", True),
     ("dice.empty", False), ("W20", False), ("3W6+2", False), ("rpgk-card rpgk-roll", False), ("Zauber", False),
     ("database is locked", False), ("SELECT seq FROM rpg_events WHERE campaign = ?", False),
     ("mapping values are not allowed", False), ("#,##0.00", False), ("messages.pot", False),
