@@ -9,16 +9,20 @@ from pathlib import Path
 import pytest
 from browser.fixtures import expect, fixture_chromium, fixture_lab, fixture_notebook, fixture_page  # noqa: F401
 from browser.notebook import Kernel
+from project_copy import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    # no build isolation: hatchling comes from the test extra, so building needs no network
+    """The wheel built from the files of a fresh clone (so no compiled catalogue is there before)."""
+    clone = copy_project(tmp_path_factory.mktemp("clone"))
+    assert not list(clone.rglob("*.mo"))
+    # no build isolation: hatchling and babel come from the test environment, so building needs no network
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(out), str(ROOT)], check=True)
+                    "-w", str(out), str(clone)], check=True)
     [whl] = out.glob("rpgkernel-*.whl")
     return whl
 
