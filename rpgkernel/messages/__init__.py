@@ -45,10 +45,11 @@ class _Catalogue:
         if not self.sources[DEFAULT_LANGUAGE].is_file():
             raise FileNotFoundError(f"{self.sources[DEFAULT_LANGUAGE]}: a catalogue needs its German source")
         source = self.sources[DEFAULT_LANGUAGE].read_bytes()
-        german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE, source).items()}
-        # in the order of the source (a .mo sorts its entries), so that labels() lists them as written
-        order = _KEY_LINE.findall(source.decode("utf-8"))
-        self.german = {key: german[key] for key in dict.fromkeys(order + list(german)) if key in german}
+        self.german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE, source).items()}
+
+    def order(self) -> list[str]:
+        """The keys in the order of the source (a .mo sorts its entries)."""
+        return [key.decode() for key in _KEY_LINE.findall(self.sources[DEFAULT_LANGUAGE].read_bytes())]
 
     def __str__(self) -> str:
         return str(self.directory / f"{self.domain}.pot")
@@ -62,27 +63,29 @@ class _Catalogue:
 
     def _entries(self, language: str, source: bytes) -> dict[str, tuple[str, str]]:
         """key -> (German msgid, msgstr) of the compiled catalogue of ``language`` (``source``: its .pot or .po)."""
-        entries = _compiled(build.mo_path(self.directory, self.domain, language), build.source_tag(source))
+        german = language == DEFAULT_LANGUAGE   # its msgstr is its msgid: not read
+        entries = _compiled(build.mo_path(self.directory, self.domain, language), build.source_tag(source), german)
         if entries is None:   # no .mo compiled from today's source: compile now (slower, same texts)
-            entries = _read_mo(build.compile_catalogue(source, language, template=language == DEFAULT_LANGUAGE))
+            entries = _read_mo(build.compile_catalogue(source, language, template=german), german)
         unkeyed, _ = entries.pop("", ("", ""))   # the header, or an entry without msgctxt
         if unkeyed:
             raise ValueError(f"{self.sources[language]}: the entry {unkeyed!r} has no key (msgctxt)")
         return entries
 
 
-def _compiled(mo: Path, tag: str) -> dict[str, tuple[str, str]] | None:
+def _compiled(mo: Path, tag: str, source_language: bool) -> dict[str, tuple[str, str]] | None:
     """The entries of ``mo`` if the build compiled it from the source with ``tag``; else None."""
     try:
-        entries = _read_mo(mo.read_bytes())
+        entries = _read_mo(mo.read_bytes(), source_language)
     except (OSError, KeyError, struct.error, UnicodeDecodeError):
         return None
     return entries if tag in entries.get("", ("", ""))[1] else None
 
 
-def _read_mo(data: bytes) -> dict[str, tuple[str, str]]:
+def _read_mo(data: bytes, source_language: bool = False) -> dict[str, tuple[str, str]]:
     """msgctxt -> (msgid, msgstr) of a UTF-8 .mo file (GNU gettext's tables of lengths and
-    offsets); "" -> the header, or an entry without msgctxt."""
+    offsets); "" -> the header, or an entry without msgctxt. In the source language's file each
+    msgstr is its msgid and stays unread ("")."""
     order = {0x950412DE: "<", 0xDE120495: ">"}[struct.unpack_from("<I", data)[0]]
     _, n, originals, translations = struct.unpack_from(order + "4I", data, 4)
     ids = struct.unpack_from(f"{order}{2 * n}I", data, originals)
@@ -90,13 +93,14 @@ def _read_mo(data: bytes) -> dict[str, tuple[str, str]]:
     entries = {}
     for i in range(0, 2 * n, 2):
         key, _, msgid = data[ids[i + 1]:ids[i + 1] + ids[i]].decode().rpartition("\x04")
-        entries[key] = (msgid, data[strs[i + 1]:strs[i + 1] + strs[i]].decode())
+        entries[key] = (msgid, "" if source_language and key else data[strs[i + 1]:strs[i + 1] + strs[i]].decode())
     return entries
 
 
-_KEY_LINE = re.compile(r'^msgctxt "([^"\\]*)"$', re.M)
+_KEY_LINE = re.compile(rb'^msgctxt "([^"\\]*)"$', re.M)
 _catalogues: dict[tuple[Path, str], _Catalogue] = {}
 _table: dict[str, str] = {}   # key -> text in the current language
+_order: list[str] = []        # every key in the order of the catalogues (made at the first labels())
 _language = DEFAULT_LANGUAGE
 
 
@@ -141,6 +145,7 @@ def register_catalogue(directory: str | os.PathLike[str], domain: str = "message
 
 def _rebuild() -> None:
     _table.clear()
+    _order.clear()
     for catalogue in _catalogues.values():
         _table.update(catalogue.german)
         _table.update(catalogue.texts(_language))
@@ -165,8 +170,12 @@ def language() -> str:
 
 
 def labels(prefix: str) -> dict[str, str]:
-    """Every message whose key starts with ``prefix``, unformatted (for a widget's front end)."""
-    return {k: v for k, v in _table.items() if k.startswith(prefix)}
+    """Every message whose key starts with ``prefix``, unformatted (for a widget's front end), in
+    the order of the catalogues."""
+    if not _order:
+        _order.extend(k for k in dict.fromkeys([k for c in _catalogues.values() for k in c.order()] + list(_table))
+                      if k in _table)
+    return {k: _table[k] for k in _order if k.startswith(prefix)}
 
 
 def t(key: str, /, **fields: object) -> str:
