@@ -23,9 +23,11 @@ import re
 import string
 from decimal import Decimal, localcontext
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from babel import Locale
-from babel.numbers import NumberPattern
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.numbers import NumberPattern
 
 LANGUAGE = "de_DE"
 MINUS = "−"   # the typographic minus of shown numbers
@@ -35,10 +37,21 @@ _SPEC = re.compile(r"(?P<group>,?)(?:\.(?P<digits>\d+))?(?P<kind>[f%]?)")
 
 @lru_cache(maxsize=1)
 def locale() -> Locale:
-    """Babel's locale of the shown numbers (``LANGUAGE``), with its CLDR data loaded."""
+    """Babel's locale of the shown numbers (``LANGUAGE``), with its CLDR data loaded.
+
+    Loaded at the first number shown, or before by ``prepare()``: Babel with
+    its locale data would add about a tenth to ``import rpgkernel``.
+    """
+    from babel import Locale
     loaded = Locale.parse(LANGUAGE)
     loaded.number_symbols   # noqa: B018 - the data loads on first access
     return loaded
+
+
+def prepare() -> None:
+    """Load the locale and the patterns of integer, number, decimal and percent now (``%load_ext
+    rpgkernel`` does, so that the first card of a notebook does not wait for them)."""
+    _pattern("", 0, 0), _pattern("", 2, 2), _pattern("", 0, 6), _pattern("%", 2, 2)
 
 
 @lru_cache(maxsize=None)
@@ -113,9 +126,6 @@ class _Formatter(string.Formatter):
 
 
 FORMATTER = _Formatter()
-# the locale's data and the patterns of integer, number, decimal and percent load at import,
-# not in the first resolution a user waits for
-_pattern("", 0, 0), _pattern("", 2, 2), _pattern("", 0, 6), _pattern("%", 2, 2)
 
 
 @lru_cache(maxsize=4096)

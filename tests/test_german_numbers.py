@@ -81,6 +81,19 @@ def test_the_numbers_come_from_babels_locale(fresh_number_formats, monkeypatch):
     assert numerals.number(2512225.5) == "2,512,225.50" and numerals.percent(0.125) == "12.50%"
 
 
+def test_babel_loads_with_the_extension_not_with_the_import():
+    """``import rpgkernel`` leaves Babel's locale data for later; ``%load_ext rpgkernel`` loads it,
+    so that a notebook's first card does not wait for it."""
+    import subprocess
+    import sys
+    code = ("import sys, rpgkernel; print('babel' in sys.modules); "
+            "from IPython.core.interactiveshell import InteractiveShell; "
+            "InteractiveShell.instance().run_line_magic('load_ext', 'rpgkernel'); "
+            "print(rpgkernel.numerals.locale.cache_info().currsize, rpgkernel.numerals._pattern.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "1", "4"]
+
+
 def test_two_marks_differ_from_cldr_on_purpose():
     """CLDR's de_DE writes a hyphen-minus and a no-break space before %. Shown here instead: the
     typographic minus, so that a shown number is not the '-' of the dice language a user types
