@@ -29,7 +29,9 @@ __all__ = [
 def load_ipython_extension(ipython) -> None:  # noqa: ANN001 - IPython's shell
     """Called by ``%load_ext rpgkernel``."""
     from .magics import register
+    from .numerals import prepare
     register(ipython)
+    prepare()   # the number formats load now, not while the first card waits
 
 
 def unload_ipython_extension(ipython) -> None:  # noqa: ANN001

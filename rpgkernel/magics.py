@@ -60,42 +60,7 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
     return result
 
 
-roll_line.__doc__ = """Würfeln mit deutscher oder englischer Notation.
-
-Aufruf::
-
-    %roll [--seed N] [-n ANZAHL] [--vorschau] [--würfel 6,2,5] AUSDRUCK
-
-Zeigt jeden Würfel (verworfene durchgestrichen), das Ergebnis, die exakte
-Wahrscheinlichkeit für dieses Ergebnis oder mehr und die ganze Verteilung
-als Diagramm. Gibt den Wurf zurück: ``r = %roll 3W6``.
-
-Beispiele::
-
-    %roll 3W6+2                 # drei W6 plus zwei
-    %roll 4W6kh3                # vier W6, die drei höchsten zählen
-    %roll {W8,W4,2W6}kh1        # gemischter Pool, der höchste zählt
-    %roll 7W6>=5                # Erfolge zählen: jeder Würfel mit 5 oder 6
-    %roll max(0, W8-2)          # nie unter null (z. B. nach Rüstung)
-    %roll W20+@bonus            # Notebook-Variable bonus = 3
-    %roll -n 5 W%               # fünf Prozentwürfe
-    %roll --vorschau 2W6        # nur die Verteilung, kein Wurf
-    %roll --würfel 6,2,5 3W6    # Ergebnisse echter Würfel eintragen
-    %roll --seed 7 3W6          # wiederholbarer Wurf
-
-Optionen (englisch: --count, --preview, --dice):
-  --seed N        Startwert nur für diesen Wurf
-  -n, --anzahl N  N Würfe auf einmal
-  --vorschau      die Verteilung ohne zu würfeln (exakt; geschätzt, wo
-                  die exakte zu aufwendig wäre)
-  --würfel LISTE  echte Würfelergebnisse in Wurfreihenfolge
-                  (auch --wuerfel)
-
-Mit geöffneter Kampagne (%rpg --kampagne …) kommt jeder Wurf ins Journal
-(die Vorschau nicht).
-
-Die Würfelsprache ist in docs/wuerfelsprache.md beschrieben.
-"""
+roll_line.__doc__ = t("magic.help_roll")
 
 
 _RPG_OPTIONS = {
@@ -303,46 +268,7 @@ def _known_name(name: str, known: list[str], key: str) -> None:
         raise RpgError(t(key, name=name) + _suggestion(name, known))
 
 
-rpg_line.__doc__ = """Die Sitzung einstellen, die Kampagne öffnen, rückgängig machen, das Journal zeigen.
-
-Aufruf::
-
-    %rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL [--nur-lesen]]
-         [--exportieren ZIEL]
-    %rpg rückgängig | wiederholen
-    %rpg journal [N] [--art ART] [--figur NAME] [--begegnung NAME]
-    %rpg binder BESITZER/NAME [REF] [--server URL]
-    %rpg teilen FIGUR [--ordner ORDNER]
-
-Ohne Argumente zeigt %rpg die Einstellungen und die Regelwerke
-(adz, bastionland, kampfwerte, midgard, osr) mit ihrem Stand.
-
-Beispiele::
-
-    %rpg                              # Stand anzeigen
-    %rpg --seed 42                    # alle folgenden Würfe wiederholbar
-    %rpg bastionland                  # Regelwerk wählen (auch für eine Kampagne ohne Regelwerk)
-    %rpg midgard --wechseln           # das Regelwerk der Kampagne bewusst wechseln
-    %rpg --kampagne kampagne.sqlite   # Kampagne öffnen oder anlegen
-    %rpg --kampagne postgresql://spielleitung@server/runde   # geteilte Kampagne
-    %rpg --kampagne alt.sqlite --nur-lesen   # nur lesen (auch eine beschädigte Kampagne)
-    %rpg --kampagne alt.sqlite --nur-lesen --exportieren neu.sqlite   # den lesbaren Teil retten
-    %rpg rückgängig                   # letzte Änderung zurücknehmen (auch: undo)
-    %rpg wiederholen                  # zurückgenommene Änderung wiederholen (auch: redo)
-    %rpg journal                      # die letzten 20 Einträge des Journals
-    %rpg journal 50 --art wurf        # die letzten 50 Würfe
-    %rpg journal --figur "Goblin 1"   # Namen mit Leerzeichen in Anführungszeichen
-    %rpg binder meine-gruppe/kampagne main   # wo das Repository der Runde liegt (einmal)
-    %rpg teilen Alrik                 # spieler/Alrik.ipynb schreiben, Binder-Link zeigen
-
-Eine Kampagne, die schon nach einem anderen Regelwerk spielt, wechselt es nur
-mit --wechseln; ohne nennt %rpg ihr Regelwerk und ihre Figuren.
-
-Arten im Journal (--art, groß oder klein): Wurf, Figur, Begegnung, Teilnehmer,
-Initiative, Zug, Ressource, Zustand, Bogen, Daten, Einstellung, Auflösung,
-Rückgängig, Wiederholt; in einer geretteten Kampagne auch Beschädigt, Reparatur.
-Die Kampagne: docs/kampagne.md.
-"""
+rpg_line.__doc__ = t("magic.help_rpg")
 
 
 _FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung"}
@@ -359,40 +285,7 @@ def figuren_cell(line: str, cell: str) -> statblocks.Loaded:
                            encounter=None if encounter is None else str(encounter))
 
 
-figuren_cell.__doc__ = """Figuren und Teilnehmer einer Begegnung aus einem YAML-Block anlegen.
-
-Aufruf::
-
-    %%figuren [--begegnung NAME]
-    <YAML>
-
-Eine Liste legt Figuren (Charaktere) der Kampagne an; mit --begegnung NAME
-sind es Teilnehmer dieser Begegnung (sie wird angelegt, wenn es sie nicht
-gibt). Beides zugleich mit den Abschnitten figuren: und begegnung:.
-
-Beispiel::
-
-    %%figuren
-    figuren:
-      - name: Alrik
-        ressourcen: {LP: 12, AP: 20}
-    begegnung:
-      name: Hinterhalt
-      teilnehmer:
-        - figur: Alrik
-          seite: Helden
-        - name: Goblin
-          anzahl: 3
-          seite: Räuber
-          ressourcen: {LP: 5}
-          zustände:
-            vergiftet: {runden: 2, endet: zugende}
-
-Felder einer Figur: name, regelwerk, werte, ressourcen, zustände;
-Teilnehmer zusätzlich: seite, figur (eine vorhandene Figur), anzahl.
-Ein fehlerhafter Block legt nichts an; %rpg rückgängig nimmt den ganzen
-Block zurück. Alle Felder: docs/kampagne.md.
-"""
+figuren_cell.__doc__ = t("magic.help_figuren")
 
 
 _RESOLVE_OPTIONS = {
@@ -431,39 +324,7 @@ def _empty_resolve_cell(lines: list[str]) -> list[str]:
     return lines
 
 
-resolve_cell.__doc__ = """Prozeduren des Regelwerks ausführen: eine Handlung pro Zeile.
-
-Aufruf::
-
-    %%resolve [REGELWERK] [--seed N] [--vorschau] [--würfel 7,3,1,5]
-    VERB FIGUR[, FIGUR …] [-> ZIEL[, ZIEL …]] [OPTION=WERT …] [SCHALTER …]
-
-Beispiele (Mythic Bastionland)::
-
-    %%resolve
-    probe Ritter virtue=VIG                    # Rettungswurf auf VIG
-    angriff Ritter, Knappe -> Söldner bonus=W8 # gemeinsamer Angriff
-    deny Söldner                               # offene Entscheidung nehmen
-    gambit Ritter bolster=5
-
-Jede Zeile wird vor dem ersten Wurf geprüft (Verb, Figuren, Optionen, der
-Bereich jeder Zahl; mit --vorschau genauso); ein Fehler nennt Zeile und
-Spalte, und die Zelle ändert nichts. Eine Zelle hat höchstens 100
-Handlungen und spielt nach dem Regelwerk ihrer Figuren. Alle
-abgeschlossenen Auflösungen kommen in einem Schritt in die Kampagne:
-%rpg rückgängig nimmt die ganze Zelle zurück. Offene Entscheidungen (Deny,
-Gambits, …) bleiben in der Kampagne gespeichert, bis eine spätere Zeile sie
-nimmt (oder 'verzicht FIGUR' auf sie verzichtet).
-
-Optionen (englisch: --preview, --dice):
-  REGELWERK       sonst das der Sitzung bzw. der Kampagne
-  --seed N        Startwert nur für diese Zelle
-  --vorschau      exakte Vorschau, nichts würfeln, nichts ändern
-  --würfel LISTE  echte Würfelergebnisse in der Reihenfolge, in der die
-                  Prozeduren würfeln, über alle Zeilen (auch --wuerfel)
-
-Die Sprache: docs/resolve.md.
-"""
+resolve_cell.__doc__ = t("magic.help_resolve")
 
 
 def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., object]:

@@ -21,7 +21,7 @@ import rpgkernel
 from rpgkernel import DiceLimitError, RpgError
 from rpgkernel.dice import parse, preview, roll_many
 from rpgkernel.dice.parser import value_range
-from rpgkernel.messages import CATALOGUE, DEFAULT_LANGUAGE
+from rpgkernel.messages import labels
 from rpgkernel.widgets.tray import roll_data
 
 from dice_grammar import NAMES, fuzzed, nested, texts, variables
@@ -118,7 +118,7 @@ def test_the_deepest_nesting_finishes_everywhere(text, names):
 
 def _patterns(*keys: str) -> re.Pattern:
     """The catalogue messages ``keys``, any text in their fields."""
-    table = CATALOGUE[DEFAULT_LANGUAGE]
+    table = labels("")
     return re.compile("|".join(re.sub(r"\\\{[^}]*\\\}", ".*", re.escape(table[k])) for k in keys))
 
 

@@ -37,7 +37,7 @@ def test_html_is_read_as_shown():
 
 # -- the one formatter ---------------------------------------------------------------------
 @pytest.mark.parametrize("value, text", [(0, "0"), (999, "999"), (1000, "1.000"), (2512225, "2.512.225"),
-                                         (-20000000, "−20.000.000")])
+                                         (-20000000, "−20.000.000"), (10**30, "1" + ".000" * 10)])
 def test_integer(value, text):
     assert numerals.integer(value) == text
 
@@ -60,6 +60,61 @@ def test_percent(p, text):
     assert numerals.percent(p) == text
 
 
+@pytest.fixture
+def fresh_number_formats():
+    """numerals' caches emptied before and after (the locale, its patterns, formatted numbers)."""
+    caches = (numerals.locale, numerals._pattern, numerals._cached)
+    for cache in caches:
+        cache.cache_clear()
+    yield numerals
+    for cache in caches:
+        cache.cache_clear()
+
+
+def test_the_numbers_come_from_babels_locale(fresh_number_formats, monkeypatch):
+    """Separators, grouping and the percent pattern are CLDR's (through Babel), not written here:
+    another locale gives its own."""
+    assert numerals.locale().language == "de" and numerals.number(2512225.5) == "2.512.225,50"
+    for cache in (numerals.locale, numerals._pattern, numerals._cached):
+        cache.cache_clear()
+    monkeypatch.setattr(numerals, "LANGUAGE", "en_US")
+    assert numerals.number(2512225.5) == "2,512,225.50" and numerals.percent(0.125) == "12.50%"
+
+
+def test_babel_loads_with_the_extension_not_with_the_import():
+    """``import rpgkernel`` leaves Babel's locale data for later; ``%load_ext rpgkernel`` loads it,
+    so that a notebook's first card does not wait for it."""
+    import subprocess
+    import sys
+    code = ("import sys, rpgkernel; print('babel' in sys.modules); "
+            "from IPython.core.interactiveshell import InteractiveShell; "
+            "InteractiveShell.instance().run_line_magic('load_ext', 'rpgkernel'); "
+            "print(rpgkernel.numerals.locale.cache_info().currsize, rpgkernel.numerals._pattern.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "1", "4"]
+
+
+def test_two_marks_differ_from_cldr_on_purpose():
+    """CLDR's de_DE writes a hyphen-minus and a no-break space before %. Shown here instead: the
+    typographic minus, so that a shown number is not the '-' of the dice language a user types
+    (``W20-30 = [3] − 30 = −27``), and a plain space, as every example in the docs and the
+    stored notebook outputs writes it and a user types it."""
+    from babel.numbers import format_decimal, format_percent
+    assert format_decimal(-2512225.5, "#,##0.00", locale="de_DE") == "-2.512.225,50"
+    assert numerals.number(-2512225.5) == "−2.512.225,50"
+    assert format_percent(0.125, "#,##0.00\xa0%", locale="de_DE") == "12,50\xa0%"
+    assert numerals.percent(0.125) == "12,50 %" and "\xa0" not in numerals.fill("{p:.1%}", {"p": 0.5})
+    assert str(rpgkernel.roll("W20-30", dice=[3])).startswith("W20-30 = [3] − 30 = −27")
+
+
+@pytest.mark.parametrize("x", [0.125, 2.675, 0.005, 1 / 3, 2 / 3, 1e-7, 5e-7, 1234567.891, 0.84975, 12.345])
+def test_rounding_is_pythons_at_the_floats_value(x):
+    """A float rounds at its exact binary value, as ``format(x, ".2f")`` does (2.675 is 2.67499…);
+    a percentage as ``format(p, ".2%")`` does: ``p * 100`` first."""
+    assert numerals.number(x) == format(x, ",.2f").translate(str.maketrans(",.", ".,"))
+    assert numerals.fill("{p:.2%}", {"p": x}) == format(x, ".2%").replace(".", ",")[:-1] + " %"
+
+
 def test_catalogue_fields_are_german():
     fmt = numerals.FORMATTER.format
     assert fmt("{n:,} Zustände", n=2512225) == "2.512.225 Zustände"
@@ -75,8 +130,8 @@ def test_catalogue_fields_are_german():
 
 def test_no_template_formats_numbers_the_english_way():
     """Every number a template writes itself is German; separators come only through a format spec."""
-    from rpgkernel.messages import CATALOGUE
-    for key, template in CATALOGUE["de"].items():
+    from rpgkernel.messages import labels
+    for key, template in labels("").items():
         assert not english_numbers(template), key
         assert not any(spec in template for spec in (":.1%}", ":.2%}", ":%}")), key   # percent() instead
 

@@ -9,16 +9,20 @@ from pathlib import Path
 import pytest
 from browser.fixtures import expect, fixture_chromium, fixture_lab, fixture_notebook, fixture_page  # noqa: F401
 from browser.notebook import Kernel
+from project_copy import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    # no build isolation: hatchling comes from the test extra, so building needs no network
+    """The wheel built from the files of a fresh clone (so no compiled catalogue is there before)."""
+    clone = copy_project(tmp_path_factory.mktemp("clone"))
+    assert not list(clone.rglob("*.mo"))
+    # no build isolation: hatchling and babel come from the test environment, so building needs no network
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(out), str(ROOT)], check=True)
+                    "-w", str(out), str(clone)], check=True)
     [whl] = out.glob("rpgkernel-*.whl")
     return whl
 
@@ -33,17 +37,38 @@ def test_wheel_carries_package_and_front_end(wheel):
     assert "osr = rpgkernel.rules.osr:Osr\n" in declared
 
 
+def test_wheel_carries_every_catalogue_compiled_from_its_source(wheel):
+    """Each messages.pot of the tree, and beside it the .mo the build compiled from exactly that source."""
+    import io
+    from gettext import GNUTranslations
+
+    from rpgkernel.messages import build
+    sources = sorted((ROOT / "rpgkernel").rglob("locale/messages.pot"))
+    assert len(sources) == 6   # the core and five rulesets
+    with zipfile.ZipFile(wheel) as whl:
+        for pot in sources:
+            name = pot.relative_to(ROOT).as_posix()
+            source = whl.read(name)
+            assert source == pot.read_bytes()
+            mo = GNUTranslations(io.BytesIO(whl.read(name.replace("messages.pot", "de/LC_MESSAGES/messages.mo"))))
+            assert mo.info()["project-id-version"].endswith(build.source_tag(source))
+        for po in (ROOT / "rpgkernel").rglob("locale/*/LC_MESSAGES/messages.po"):   # translations
+            name = po.relative_to(ROOT).as_posix()
+            assert {name, name[:-3] + ".mo"} <= set(whl.namelist())
+
+
 def test_installed_wheel_renders_from_its_own_files(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path)
-    code = ("import rpgkernel, pathlib; r = rpgkernel.roll('3W6', dice=[1, 2, 3]); "
+    code = ("import rpgkernel, pathlib, sys; r = rpgkernel.roll('3W6', dice=[1, 2, 3]); "
             "html = r._repr_html_(); "
             "print(pathlib.Path(rpgkernel.__file__).parent.parent); print('.rpgk-card{' in html); "
-            "import sys; print(','.join(rpgkernel.rulesets()), rpgkernel.rules.get('osr').key, "
+            "print('babel.messages.pofile' in sys.modules); "   # the catalogues read as compiled, none parsed
+            "print(','.join(rpgkernel.rulesets()), rpgkernel.rules.get('osr').key, "
             "pathlib.Path(sys.modules['rpgkernel.rules.osr'].__file__).is_relative_to(pathlib.Path.cwd()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
-    home, styled, keys, osr, engine_inside = out.stdout.split()
-    assert Path(home) == tmp_path and styled == "True"
+    home, styled, parsed, keys, osr, engine_inside = out.stdout.split()
+    assert Path(home) == tmp_path and styled == "True" and parsed == "False"
     assert keys == "adz,bastionland,kampfwerte,midgard,osr" and osr == "osr" and engine_inside == "True"
 
 

@@ -8,7 +8,7 @@ import rpgkernel
 from rpgkernel.state import model
 from rpgkernel import Campaign, statblocks
 from rpgkernel.magics import rpg_line
-from rpgkernel.messages import CATALOGUE
+from rpgkernel.messages import labels
 from rpgkernel.state.journal import journal_kinds, kind_label
 from rpgkernel.widgets.chart import DistributionChart
 
@@ -23,13 +23,14 @@ REJECTED = {
 
 @pytest.mark.parametrize("pattern", sorted(REJECTED))
 def test_the_catalogue_uses_one_term_per_concept(pattern):
-    hits = [key for key, text in CATALOGUE["de"].items() if re.search(pattern, text)]
+    hits = [key for key, text in labels("").items() if re.search(pattern, text)]
     assert not hits, f"{pattern} statt {REJECTED[pattern]!r} in {hits}"
 
 
 def test_the_catalogue_documents_its_choices():
     from pathlib import Path
-    header = Path(rpgkernel.messages.__file__).read_text(encoding="utf-8").split("CATALOGUE", 1)[0]
+    core = Path(rpgkernel.__file__).parent / "locale" / "messages.pot"
+    header = core.read_text(encoding="utf-8").split('msgid ""', 1)[0]
     for chosen in ("Mittelwert", "Standardabweichung", "Teilnehmer", "Eintrag", "Spielleitung", "Spielfigur",
                    "echte Würfel", "gelungen", "Hexkarte", "angelegt"):
         assert chosen in header, chosen

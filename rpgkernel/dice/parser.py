@@ -371,7 +371,7 @@ class _Parser:
                 count_sel = _new(Selector, (text, v))
                 k += 2
             elif _is_number(toks[k + 1]):  # 4W6k3
-                raise self.error(t("dice.expected", expected="kh, kl, dh oder dl", found=text), k,
+                raise self.error(t("dice.expected", expected=t("dice.keep_modifiers"), found=text), k,
                                  t("suggest.keep", suggestion="kh" + toks[k + 1]))
             else:
                 break

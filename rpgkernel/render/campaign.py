@@ -134,9 +134,9 @@ def loaded_text(loaded) -> str:
 
 def loaded_html(loaded) -> str:
     left = ' style="text-align:left"'
-    head = "".join(f"<th{left}>{html.escape(t(k))}</th>" for k in
-                   ("statblock.col_what", "statblock.col_name", "statblock.col_side",
-                    "statblock.col_resources", "statblock.col_conditions"))
+    head = f"<th{left}></th>" + "".join(f"<th{left}>{html.escape(t(k))}</th>" for k in
+                                        ("statblock.col_name", "statblock.col_side",
+                                         "statblock.col_resources", "statblock.col_conditions"))
     rows = "".join("<tr>" + "".join(f"<td{left}>{html.escape(c)}</td>" for c in row) + "</tr>"
                    for row in _loaded_rows(loaded))
     title = html.escape(t("statblock.loaded", what=" · ".join(_loaded_head(loaded))))

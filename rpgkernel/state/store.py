@@ -246,7 +246,8 @@ class Store(ABC):
         self.close()
 
     def __repr__(self) -> str:
-        state = "geschlossen" if self._closed else "nur lesen" if self.read_only else "offen"
+        state = t("store.repr_closed" if self._closed else
+                  "store.repr_read_only" if self.read_only else "store.repr_open")
         return f"<{type(self).__name__} {self.where} Kampagne={self.campaign!r} ({state})>"
 
     # -- backend hooks ----------------------------------------------------

@@ -16,6 +16,8 @@ opposed tests, luck pool, reactions), ``damage`` (damage tracks, healing),
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
 from ...dice import Roller
@@ -40,7 +42,7 @@ __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTI
 
 class AdZ(Ruleset):
     key = "adz"
-    title = "AdZ – Aera der Zauberey"
+    title = t("adz.title")
     sheet = build(EINSTELLUNGEN.defaults())     # a campaign's follows its GM data (sheet_for)
     settings = EINSTELLUNGEN
     conditions = {

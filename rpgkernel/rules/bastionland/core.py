@@ -240,9 +240,9 @@ def calm_moment(figures: Sequence[Mapping[str, Any]]) -> Resolution:
 
 RESTORE_MEANS = ("stärkungsmittel", "handlung", "jahreszeit")
 FITTING = {  # Erholung: what restores each virtue
-    "VIG": "ein Festmahl oder ein ganzer Tag in warmer Gastfreundschaft",
-    "CLA": "ein Anregungsmittel oder Führung von einem Seher",
-    "SPI": "ein Sakrament oder einer Leidenschaft nachgehen",
+    "VIG": t("bastionland.fitting_vig"),
+    "CLA": t("bastionland.fitting_cla"),
+    "SPI": t("bastionland.fitting_spi"),
 }
 
 

@@ -14,6 +14,8 @@ restart and every notebook on the campaign sees it; so are the GM's rule section
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
 from ...messages import t
@@ -34,7 +36,7 @@ __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", 
 
 class Kampfwerte(Ruleset):
     key = "kampfwerte"
-    title = "Kampfwerte (Hexfeld-Taktik)"
+    title = t("kampfwerte.title")
     sheet = SHEET
     settings = EINSTELLUNGEN
     conditions = {

@@ -4,32 +4,33 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...messages import t
 from ..figure import Figure
 from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
 
 SHEET = Sheet({
-    **{name: Field("int", name.capitalize(), 0, 30, required=True) for name in TALENTE},
-    "ini_mod": Field("int", "Modifikatoren auf die Initiative (Klasse)", -30, 30, default=0),
-    "bp_mod": Field("int", "Modifikatoren auf die Bewegungspunkte", -30, 30, default=0),
-    "ruestungsbehinderung": Field("int", "Rüstungsbehinderung", 0, 30, default=0),
-    "AD": Field("int", "Ausdauer (AD)", 0, 999, required=True),
-    "LP": Field("int", "Lebenspunkte (LP)", 1, 999, required=True),
-    "NK": Field("int", "NK (Spielleitung)", 0, 30, default=0),
-    "angriffsstufe": Field("int", "Angriffsstufe", 0, 30, default=0),
-    "angriff": Field("int", "Würfel der Angriffsprobe (W10)", 0, 30, default=0),
-    "parade": Field("int", "Würfel der Parade (W10)", 0, 30, default=0),
-    "ruestung": Field("int", "Rüstung (senkt Schaden)", 0, 99, default=0),
-    "waffen": Field("list", "Waffen, z. B. 'Dolch (Stichwaffe)'"),
-    "manoever": Field("list", "Manöver mit Stufe, z. B. 'Finte 3'"),
-    "mod_schleichen": Field("int", "Talent-Modifikator Schleichen", -30, 30, default=0),
-    "mod_klettern": Field("int", "Talent-Modifikator Klettern", -30, 30, default=0),
-    "mod_schwimmen": Field("int", "Talent-Modifikator Schwimmen", -30, 30, default=0),
-    "mod_reiten": Field("int", "Talent-Modifikator Reiten", -30, 30, default=0),
-    "ruestungsmalus_heimlichkeit": Field("int", "Rüstungsmalus auf Heimlichkeit (Kriechen)", -30, 0, default=0),
-    "reittier_stufe": Field("int", "Reittier-Stufe", 0, 30, default=0),
-    "spielercharakter": Field("bool", "Spielercharakter (gewinnt Gleichstand der Initiative)", default=False),
+    **{name: Field("int", t(f"kampfwerte.field_{name.lower()}"), 0, 30, required=True) for name in TALENTE},
+    "ini_mod": Field("int", t("kampfwerte.field_ini_mod"), -30, 30, default=0),
+    "bp_mod": Field("int", t("kampfwerte.field_bp_mod"), -30, 30, default=0),
+    "ruestungsbehinderung": Field("int", t("kampfwerte.field_ruestungsbehinderung"), 0, 30, default=0),
+    "AD": Field("int", t("kampfwerte.field_ad"), 0, 999, required=True),
+    "LP": Field("int", t("kampfwerte.field_lp"), 1, 999, required=True),
+    "NK": Field("int", t("kampfwerte.field_nk"), 0, 30, default=0),
+    "angriffsstufe": Field("int", t("kampfwerte.field_angriffsstufe"), 0, 30, default=0),
+    "angriff": Field("int", t("kampfwerte.field_angriff"), 0, 30, default=0),
+    "parade": Field("int", t("kampfwerte.field_parade"), 0, 30, default=0),
+    "ruestung": Field("int", t("kampfwerte.field_ruestung"), 0, 99, default=0),
+    "waffen": Field("list", t("kampfwerte.field_waffen")),
+    "manoever": Field("list", t("kampfwerte.field_manoever")),
+    "mod_schleichen": Field("int", t("kampfwerte.field_mod_schleichen"), -30, 30, default=0),
+    "mod_klettern": Field("int", t("kampfwerte.field_mod_klettern"), -30, 30, default=0),
+    "mod_schwimmen": Field("int", t("kampfwerte.field_mod_schwimmen"), -30, 30, default=0),
+    "mod_reiten": Field("int", t("kampfwerte.field_mod_reiten"), -30, 30, default=0),
+    "ruestungsmalus_heimlichkeit": Field("int", t("kampfwerte.field_ruestungsmalus_heimlichkeit"), -30, 0, default=0),
+    "reittier_stufe": Field("int", t("kampfwerte.field_reittier_stufe"), 0, 30, default=0),
+    "spielercharakter": Field("bool", t("kampfwerte.field_spielercharakter"), default=False),
 })
 
 

@@ -112,26 +112,26 @@ _STUFE = (1, 5)    # Manöver: "Stufe 1-2 … Stufe 5"
 _W10 = (1, 10)     # a Schwierigkeit is a face of the W10
 
 VERBS = {
-    "manöver": Verb("manöver", _manoever, "Manöver mit AD-Kosten, Bedingung und Reaktion (Manöver)",
+    "manöver": Verb("manöver", _manoever, t("kampfwerte.verb_manoever"),
                     ("manoever", "manoeuvre"), "optional",
                     {"manöver": "text", "stufe": "int", "schaden": "dice", "abgewehrt": "flag", "nach": "text",
                      "gegen": "text", "würfel": "int"},
                     example='manöver Kael -> Ork manöver=Finte stufe=2', actors="one", preview=_manoever_vorschau,
                     bounds={"stufe": _STUFE, "würfel": (0, INT_RANGE[1])}),
-    "bewege": Verb("bewege", _bewege, "Bewegung auf dem Hexfeld (Bewegungskosten)", ("move",), "optional",
+    "bewege": Verb("bewege", _bewege, t("kampfwerte.verb_bewege"), ("move",), "optional",
                    options={"nach": "text", "art": "text", "schwierigkeit": "int"},
                    example="bewege Kael nach=3,2 art=Schleichen", actors="one", preview=_bewege_vorschau,
                    bounds={"schwierigkeit": _W10}),
     "platziere": Verb("platziere", lambda r: platzieren(r.actors[0], karte_aus(r.data), parse_hex(r.options.get("auf", ""))),
-                      "Figur ohne Kosten auf ein Feld stellen", ("place",), options={"auf": "text"},
+                      t("kampfwerte.verb_platziere"), ("place",), options={"auf": "text"},
                       example="platziere Kael auf=0,0", actors="one"),
-    "probe": Verb("probe", _probe, "Probe: W10-Pool eines Talents (mind. 2 Erfolge)", ("test",),
+    "probe": Verb("probe", _probe, t("kampfwerte.verb_probe"), ("test",),
                   options={"talent": "text", "mod": "int", "schwierigkeit": "int"},
                   example="probe Kael talent=HEIMLICHKEIT mod=1", actors="one", preview=_probe_vorschau,
                   bounds={"schwierigkeit": _W10}),
-    "vor": Verb("vor", _vor, "Exakte Chance, vor dem Gegner zu handeln (Initiative)", ("before",), "one",
+    "vor": Verb("vor", _vor, t("kampfwerte.verb_vor"), ("before",), "one",
                 example="vor Kael -> Ork", actors="one", preview=lambda r: p_vor(r.actors[0], r.targets[0])),
-    "bp": Verb("bp", _neue_runde, "Neue Runde: Bewegungspunkte auffüllen (Bewegungspunkte)", ("runde",),
+    "bp": Verb("bp", _neue_runde, t("kampfwerte.verb_bp"), ("runde",),
                example="bp Kael, Ork"),
 }
 

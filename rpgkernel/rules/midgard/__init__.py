@@ -18,8 +18,11 @@ list, the basic-roll defaults and an EXAMPLE of the GM's tables.
 
 from __future__ import annotations
 
+from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
+
 from typing import Any, Mapping
 
+from ...messages import t
 from ..base import Ruleset
 from .alter import altern, pruefungen
 from .angeboren import angeboren
@@ -59,18 +62,18 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
 
 class Midgard(Ruleset):
     key = "midgard"
-    title = "Midgard – Hausregeln"
+    title = t("midgard.title")
     sheet = MidgardBogen(FELDER)
     settings = EINSTELLUNGEN
     conditions: Mapping[str, str] = {
-        VOLLE_ABWEHR: "verzichtet diese Runde auf Angriffe: WM −2 erst ab der dritten Abwehr",
-        "1. Abwehr": "hat in dieser Runde einmal abgewehrt (die nächste Abwehr: WM −2)",
-        "2. Abwehr": "hat in dieser Runde zweimal abgewehrt (die nächste Abwehr: WM −4)",
-        "merklich belastet": "trägt mehr als die Tragkraft (bis zum Dreifachen)",
-        "schwer belastet": "trägt mehr als das Dreifache der Tragkraft (bis zum Zehnfachen)",
-        "übermäßig belastet": "trägt mehr als das Zehnfache der Tragkraft: Kraftakt",
-        EIGENE: "folgt beim nächsten Initiativewurf nicht dem Anführer, würfelt selbst (eigene)",
-        WARTET: "handelt später in dieser Runde oder gar nicht (abwarten)",
+        VOLLE_ABWEHR: t("midgard.cond_volle_abwehr"),
+        "1. Abwehr": t("midgard.cond_1_abwehr"),
+        "2. Abwehr": t("midgard.cond_2_abwehr"),
+        "merklich belastet": t("midgard.cond_merklich_belastet"),
+        "schwer belastet": t("midgard.cond_schwer_belastet"),
+        "übermäßig belastet": t("midgard.cond_uebermaessig_belastet"),
+        EIGENE: t("midgard.cond_eigene"),
+        WARTET: t("midgard.cond_wartet"),
     }
     verbs = VERBS
 

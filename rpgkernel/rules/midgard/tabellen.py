@@ -30,11 +30,11 @@ KATEGORIEN = ("Grund", "Standard", "Ausnahme")
 GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column
 #: the critical tables (section kritisch): situation -> when its table is rolled
 SITUATIONEN = {
-    "treffer": "ein kritischer Erfolg beim EW: Angriff, der nicht abgewehrt wird (kritischer Treffer)",
-    "fehler_angriff": "ein kritischer Fehler beim EW: Angriff",
-    "fehler_abwehr": "ein kritischer Fehler beim WW: Abwehr",
-    "erfolg": "ein kritischer Erfolg bei einem anderen EW",
-    "fehler": "ein kritischer Fehler bei einem anderen EW",
+    "treffer": t("midgard.situation_treffer"),
+    "fehler_angriff": t("midgard.situation_fehler_angriff"),
+    "fehler_abwehr": t("midgard.situation_fehler_abwehr"),
+    "erfolg": t("midgard.situation_erfolg"),
+    "fehler": t("midgard.situation_fehler"),
 }
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 

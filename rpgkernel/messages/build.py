@@ -1,0 +1,73 @@
+"""Compiling gettext catalogues to ``.mo`` files, with Babel.
+
+The build (``hatch_build.py``, loading this file by its path) compiles every
+catalogue of the package; the catalogue loader compiles in memory when a
+``.mo`` is missing or was compiled from another source (an edited tree, or a
+ruleset package that ships only its ``.pot``). No imports from the package.
+
+German is the source language: ``messages.pot`` holds the German texts as
+msgids (msgctxt: the key); it compiles to ``de/LC_MESSAGES/messages.mo`` with
+each msgstr equal to its msgid. A translation ``<lang>/LC_MESSAGES/messages.po``
+compiles to the ``.mo`` beside it (fuzzy and empty entries left out). Each
+``.mo`` records the SHA-256 of its source in its ``Project-Id-Version``
+header, so a reader can tell whether it is current.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+SOURCE_LANGUAGE = "de"
+_TAG = "source-sha256-"
+
+
+def source_tag(source: bytes) -> str:
+    """What a ``.mo`` compiled from ``source`` carries in its ``Project-Id-Version``."""
+    return _TAG + hashlib.sha256(source).hexdigest()
+
+
+def compile_catalogue(source: bytes, language: str, *, template: bool) -> bytes:
+    """The ``.mo`` bytes of a ``.pot`` (``template``: the German source) or of a translation's ``.po``."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(io.BytesIO(source), locale=language, abort_invalid=True)
+    if template:
+        for message in catalog:
+            if message.id:
+                message.string = message.id
+    catalog.version = source_tag(source)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def mo_path(directory: Path, domain: str, language: str) -> Path:
+    return directory / language / "LC_MESSAGES" / f"{domain}.mo"
+
+
+def sources(directory: Path, domain: str) -> dict[str, Path]:
+    """language -> source file of the catalogue ``domain`` in ``directory`` (German: the ``.pot``)."""
+    found = {SOURCE_LANGUAGE: directory / f"{domain}.pot"}
+    for po in sorted(directory.glob(f"*/LC_MESSAGES/{domain}.po")):
+        language = po.parent.parent.name
+        if language == SOURCE_LANGUAGE:
+            raise ValueError(f"{po}: German is the source language; its texts belong in {domain}.pot")
+        found[language] = po
+    return found
+
+
+def compile_tree(root: Path) -> list[Path]:
+    """Compile every catalogue below ``root`` (each ``locale/*.pot`` and its translations); the ``.mo`` files."""
+    written = []
+    for template in sorted(root.rglob("locale/*.pot")):
+        directory, domain = template.parent, template.stem
+        for language, source in sources(directory, domain).items():
+            target = mo_path(directory, domain, language)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(compile_catalogue(source.read_bytes(), language,
+                                                 template=language == SOURCE_LANGUAGE))
+            written.append(target)
+    return written
