@@ -1,0 +1,18 @@
+"""The sheet: Mut (added to every roll) and Glück (points to roll again)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rpgkernel.messages import t
+from rpgkernel.rules.kit import Field, Sheet
+
+BOGEN = Sheet({
+    "mut": Field("int", t("wagnis.feld_mut"), 0, 3, required=True),
+    "glueck": Field("int", t("wagnis.feld_glueck"), 0, 3, default=1),
+})
+
+
+def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Glück: as many points as the sheet gives."""
+    return {"Glück": {"value": sheet["glueck"], "max": sheet["glueck"]}}
