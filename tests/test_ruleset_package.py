@@ -1,34 +1,44 @@
 """A ruleset from another package: tests/beispiel_regelwerk (the example of docs/regelwerk-schreiben.md)
 installed with pip into a fresh virtual environment beside rpgkernel, then played in a real kernel
-through %%resolve, the panel and the sheet, using only what the guide documents."""
+through %%resolve, the panel and the sheet, with the cells the guide shows; and the guide shows the
+example's files word for word."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from doc_blocks import page
 from fresh_venv import cell, errors, execute, plain, run, venv_env
 from project_copy import copy_project
 
-CELLS = [
-    "%load_ext rpgkernel",
-    "import rpgkernel\nprint(rpgkernel.rulesets())",
-    "%rpg wagnis --kampagne wagnis.sqlite",
-    "%%figuren\nfiguren:\n  - name: Held\n    werte: {mut: 1, glueck: 1}\n"
-    "begegnung:\n  name: Probe\n  teilnehmer:\n    - figur: Held\n      seite: Spieler",
-    "%%resolve --vorschau\nwagnis Held wm=1",
-    "%%resolve --würfel 2\nwagnis Held",
-    "%%resolve --würfel 6\nglück Held",
-    "kampagne = rpgkernel.session.current().campaign\nprint(kampagne.figure('Held').resources)",
-    "from rpgkernel.widgets import CharacterSheet, EncounterPanel\n"
-    "panel = EncounterPanel(kampagne)\nprint([v['name'] for v in panel.rules['verbs']], [r['name'] for r in panel.rows])",
-    "bogen = CharacterSheet(kampagne, 'Held')\nprint(bogen.ruleset, [f['name'] for f in bogen.fields])",
-    "from rpgkernel_wagnis.settings import einrichten\neinrichten(6, kampagne=kampagne)",
-    "%%resolve --vorschau\nwagnis Held",
-    "%%resolve\nwagnis Held wm=9",
-]
+GUIDE = page("regelwerk-schreiben.md")
+EXAMPLE = Path(__file__).resolve().parent / "beispiel_regelwerk"
+LAYOUT = GUIDE.block("text", "pyproject.toml ", after="## Aufbau des Pakets")
+FILES = GUIDE.take("python", "# ") + [GUIDE.block("toml"), GUIDE.block("yaml")]
+CATALOGUE = GUIDE.block("text", "# rpgkernel_wagnis/locale/messages.pot (Auszug)")
+INSTALL = GUIDE.block("text", "pip install ", after="## Installieren und spielen")
+CELLS = [b.text.strip() for b in GUIDE.take(after="## Installieren und spielen") if b is not INSTALL]
+#: what the test reads back: the panel while the choice is open, then the rest (not part of the guide)
+OPEN = "print([c['verb'] for p in panel.pending for c in p['choices']])"
+LOOK = ("print(rpgkernel.rulesets())\n"
+        "print([v['name'] for v in panel.rules['verbs']], [r['name'] for r in panel.rows])\n"
+        "print(bogen.ruleset, [f['name'] for f in bogen.fields])\n"
+        "print(kampagne.figure('Held').resources)")
+PANEL = next(i for i, c in enumerate(CELLS) if "EncounterPanel(kampagne)" in c)
+PLAYED = CELLS[:PANEL + 1] + [OPEN] + CELLS[PANEL + 1:] + [LOOK]
+
+
+def test_the_guide_plays_the_example_in_order():
+    starts = [c.partition("\n")[0] + c.partition("\n")[2].partition("\n")[0] for c in CELLS]
+    assert starts[0].startswith("%load_ext rpgkernel") and "%rpg wagnis" in CELLS[0]
+    assert [s for s in starts if s.startswith("%%resolve")] == [
+        "%%resolve --vorschauwagnis Held wm=1", "%%resolve --würfel 2wagnis Held", "%%resolve --würfel 6glück Held",
+        "%%resolve --vorschauwagnis Held"]
+    assert INSTALL.lines == ["pip install ./beispiel_regelwerk"]
 
 
 @pytest.mark.slow
@@ -41,38 +51,38 @@ def test_a_ruleset_package_installs_and_plays_in_a_real_kernel(tmp_path: Path) -
     run([python, "-m", "pip", "install", "-q", str(repo), str(repo / "tests" / "beispiel_regelwerk"),
          "ipykernel", "nbclient"], timeout=1200, env=env, cwd=tmp_path)
 
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in PLAYED])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path = tmp_path / "wagnis.ipynb"
     nbformat.write(nb, path)
     done = execute(python, path, tmp_path, env, tmp_path)
     assert not errors(done), "\n".join(errors(done))
 
-    def shown(i: int) -> str:
-        return plain(cell(done, CELLS[i]))
+    def shown(first: str, nth: int = 0) -> str:
+        return plain(cell(done, [c for c in PLAYED if c.startswith(first)][nth]))
 
-    assert "'wagnis'" in shown(1) and "'osr'" in shown(1)
-    assert "Wagnis (Beispiel)" in shown(2)
-    assert "66,67 %" in shown(4)                       # W6 + 1 + 1 >= 5: 4 of 6 faces
-    assert "einen Punkt Glück ausgeben" in shown(5)    # 2 + 1 = 3: missed, the choice is open
-    assert "Held gelingt das Wagnis" in shown(6)       # Glück: 6 + 1 = 7
-    assert "'Glück': {'value': 0, 'max': 1}" in shown(7)
-    assert "['wagnis', 'glück'] ['Held']" in shown(8)
-    assert "Wagnis (Beispiel)" in shown(9) and "'mut'" in shown(9) and "'glueck'" in shown(9)
-    assert "33,33 %" in shown(11)                      # the GM's Schwelle 6 in the campaign: W6 >= 5
-
-
-GUIDE = Path(__file__).resolve().parent.parent / "docs" / "regelwerk-schreiben.md"
-EXAMPLE = Path(__file__).resolve().parent / "beispiel_regelwerk"
+    assert "Wagnis (Beispiel)" in shown("%load_ext")
+    assert "66,67 %" in shown("%%resolve --vorschau")                  # W6 + 1 + 1 >= 5: 4 of 6 faces
+    assert "einen Punkt Glück ausgeben" in shown("%%resolve --würfel 2")  # 2 + 1 = 3: missed, open
+    assert "Held gelingt das Wagnis" in shown("%%resolve --würfel 6")     # Glück: 6 + 1 = 7
+    assert "33,33 %" in shown("%%resolve --vorschau", 1)               # the GM's Schwelle 6: W6 >= 5
+    rulesets, panel, sheet, resources = shown("print(rpgkernel.rulesets())").splitlines()
+    assert "'wagnis'" in rulesets and "'osr'" in rulesets
+    assert panel == "['wagnis'] ['Held']"
+    assert shown(OPEN).strip() == "['glück']"                          # the open choice, with its button
+    assert "Wagnis (Beispiel)" in sheet and "'mut'" in sheet and "'glueck'" in sheet
+    assert resources == "{'Glück': {'value': 0, 'max': 1}}"
 
 
 def test_the_guide_shows_the_example_package_word_for_word():
-    import re
-    text = GUIDE.read_text(encoding="utf-8")
-    shown = {m.group(2): m.group(3) for m in re.finditer(r"^```(python)\n# (\S+)\n(.*?)^```", text, re.S | re.M)}
-    for lang, name in (("toml", "pyproject.toml"), ("yaml", "rpgkernel_wagnis/data/einstellungen.yaml")):
-        shown[name] = re.search(rf"^```{lang}\n(.*?)^```", text, re.S | re.M).group(1)
+    shown = {b.text.partition("\n")[0][2:]: b.text.partition("\n")[2] for b in FILES if b.lang == "python"}
+    shown.update({b.lang == "toml" and "pyproject.toml" or "rpgkernel_wagnis/data/einstellungen.yaml": b.text
+                  for b in FILES if b.lang != "python"})
     files = {str(p.relative_to(EXAMPLE)) for p in EXAMPLE.rglob("*") if p.suffix in (".py", ".toml", ".yaml")}
     assert set(shown) == files
     for name, code in shown.items():
         assert code == (EXAMPLE / name).read_text(encoding="utf-8"), name
+    listed = {line.split()[0] for line in LAYOUT.lines}
+    assert listed == files | {"rpgkernel_wagnis/locale/messages.pot"}
+    pot = (EXAMPLE / "rpgkernel_wagnis" / "locale" / "messages.pot").read_text(encoding="utf-8")
+    assert re.sub(r"^# .*\n", "", CATALOGUE.text, count=1) in pot
