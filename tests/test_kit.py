@@ -128,3 +128,25 @@ def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_pat
             statblocks.load(camp, "figuren:\n  - name: Knappe\n    werte: {stärke: 1, Flug: 1}\n")
     finally:
         camp.close()
+
+
+class Zaeh(kit.Ruleset):
+    """A toy ruleset that fills the table's slots: out of the fight at 0 LP, "angeschlagen" below half."""
+
+    key = "zaeh"
+
+    def out_of_fight(self, figure):
+        return "kampfunfähig" if figure.current("LP", 1) <= 0 else None
+
+    def player_state(self, figure):
+        lp = figure.resource("LP")
+        return None if lp is None else "angeschlagen" if 2 * lp.value < lp.max else "unversehrt"
+
+
+def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
+    fallen, hurt = view({"name": "A", "resources": {"LP": {"value": 0, "max": 6}}}), \
+        view({"name": "B", "resources": {"LP": {"value": 2, "max": 6}}})
+    assert [Zaeh().out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
+    assert [Zaeh().player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
+    for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
+        assert engine().out_of_fight(fallen) is None and engine().player_state(hurt) is None   # not filled yet by any engine

@@ -8,10 +8,15 @@ added by the engines; nothing here knows a particular ruleset.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
+from ..dice.roll import Roller
+from .figure import Figure
 from .settings import Settings
 from .sheet import Sheet
+
+if TYPE_CHECKING:
+    from .resolution import Verb
 
 
 class Ruleset:
@@ -25,7 +30,7 @@ class Ruleset:
     #: whether rounds are split into segments (e.g. ten per round)
     segments: int | None = None
     #: the %%resolve verbs: German name -> Verb (see rules.resolution)
-    verbs: Mapping[str, Any] = {}
+    verbs: Mapping[str, Verb] = {}
     #: whether initiative is determined anew at the start of every round
     initiative_each_round: bool = False
     #: the GM's settings (``rules.settings``), None for a ruleset without any
@@ -46,7 +51,7 @@ class Ruleset:
         ``resources(sheet)``, a ruleset whose resources follow its settings builds them from them."""
         return self.resources(sheet)
 
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
+    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each combatant's initiative value, rolled through ``roller`` (a ``dice.Roller``),
         and the rolls for the journal (name -> ``Roll.to_dict()``). ``data``: the GM's data
@@ -67,7 +72,7 @@ class Ruleset:
         return values, rolled
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
+                         rolls: Mapping[str, int], roller: Roller | None = None) -> list[str]:
         """The turn order from each combatant's initiative roll (highest first, ties by name).
 
         ``roller`` (a ``dice.Roller``, given or random dice) serves rulesets that roll off ties.
@@ -77,3 +82,14 @@ class Ruleset:
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """The dice expression a combatant rolls for initiative; None: no roll."""
         return "W20"
+
+    # -- slots the table reads (the encounter tracker, the player view) -------------------
+    def out_of_fight(self, figure: Figure) -> str | None:
+        """Why ``figure`` can no longer act, in the seed's words (a state such as "tot"), or None
+        while it can. The default: a figure never leaves the fight by the rules."""
+        return None
+
+    def player_state(self, figure: Figure) -> str | None:
+        """What players are told of ``figure``'s state where the GM shows no exact values: a
+        description in the seed's terms ("verwundet"), or None for nothing. The default: nothing."""
+        return None
