@@ -1,7 +1,7 @@
 """docs/wuerfelsprache.md: every example of the notation table rolled and its distribution computed, what the
 page says of each notation checked with given dice by hand, and its examples of messages, estimates and
 the Dist API run. Its one code block, the grammar, is what tests/dice_grammar.py generates expressions from
-(run by tests/test_dice_fuzz.py); its limits table is checked by tests/test_dice_limits.py."""
+(run by tests/dice/test_fuzz.py); its limits table is checked by tests/dice/test_limits.py."""
 
 import re
 
