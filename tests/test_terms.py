@@ -64,7 +64,7 @@ def test_every_kind_the_journal_writes_has_a_german_word(tmp_path):
         camp.undo()
         camp.redo()
         kinds = {e.kind for e in camp.journal()}
-    rescued = {model.DAMAGED, model.REPAIR}  # only a rescued campaign writes these (tests/test_campaign_damage.py)
+    rescued = {model.DAMAGED, model.REPAIR}  # only a rescued campaign writes these (tests/state/test_damage.py)
     assert kinds == set(journal_kinds()) - rescued, kinds ^ (set(journal_kinds()) - rescued)
     kinds |= rescued
     for kind in kinds:

@@ -1,4 +1,4 @@
-"""The journal store, against SQLite and PostgreSQL alike (fixtures in conftest.py)."""
+"""The journal store, against SQLite and PostgreSQL alike (fixtures in tests/conftest.py)."""
 
 import json
 import os
