@@ -23,12 +23,15 @@ from ...dice import Dist, Roller, dist
 from ...dice.exact import nth_highest
 from ...errors import DiceLimitError
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, listing, sentence
-from .core import (GAMBIT_MIN, STRONG_GAMBIT_MIN, BastionlandError, conditions, kind, mount_die, mounted,
-                   names, save, save_chance, virtue, weapons)
+from .core import names, save, save_chance
 from .damage import damage, ignores
-from .settings import EINSTELLUNGEN
+from .settings import EINSTELLUNGEN, BastionlandError
+from .sheet import kind, mount_die, mounted, virtue, weapons
 
+GAMBIT_MIN = 4                          # Gambits: a discarded die showing 4+
+STRONG_GAMBIT_MIN = 8                   # Strong Gambit: a die of 8+ in melee
 SAVE_EXEMPT = ("Bolster", "Move")      # Gambits: no VIG save against these
 STRONG = ("keine_probe", "größer")      # Strong Gambit: the two options
 WARBAND_BONUS = "W12"                   # Kriegsscharen: attacks on individuals
@@ -48,7 +51,7 @@ def _feat_user(name: str, feat: str, ctx: "_Context") -> bool:
     fig = ctx.figures.get(name)
     if fig is None:
         raise BastionlandError(t("bastionland.unknown_figure", figure=name))
-    if "Fatigued" in conditions(fig):
+    if fig.has("Fatigued"):
         raise BastionlandError(t("bastionland.fatigued", figure=name, feat=feat))
     if (name, feat) in ctx.used:
         raise BastionlandError(t("bastionland.feat_twice", figure=name, feat=feat))
@@ -58,28 +61,29 @@ def _feat_user(name: str, feat: str, ctx: "_Context") -> bool:
 
 @dataclass
 class _Context:
-    figures: dict[str, Mapping[str, Any]]
+    figures: dict[str, Figure]
     roller: Roller
     melee: bool
     gambits: Mapping[str, Mapping[str, Any]]
     used: set = field(default_factory=set)
     fatigued: set = field(default_factory=set)
+    impaired: set = field(default_factory=set)     # attackers whose attacks are impaired: no feats
 
 
-def impaired(figure: Mapping[str, Any], declared: Sequence[str] = ()) -> str | None:
+def impaired(figure: Figure, declared: Sequence[str] = ()) -> str | None:
     """Why ``figure``'s attacks are impaired, or None (Besondere Angriffe; Virtue Loss; Waffenloser Kampf)."""
-    if figure["name"] in declared:
+    if figure.name in declared:
         return t("bastionland.impaired_declared")
-    if "beeinträchtigt" in conditions(figure):
+    if figure.has("beeinträchtigt"):
         return t("bastionland.impaired_condition")
     if kind(figure) in ("Person", "Kriegsschar") and virtue(figure, "SPI") == 0:
         return t("bastionland.impaired_spi")
-    if not figure.get("sheet", {}).get("waffen") and not figure.get("sheet", {}).get("natuerliche_waffen"):
+    if not figure.value("waffen", None) and not figure.value("natuerliche_waffen", False):
         return t("bastionland.impaired_unarmed")
     return None
 
 
-def attack_pool(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any], *, bonus: Sequence[str] = (),
+def attack_pool(attackers: Sequence[Figure], target: Figure, *, bonus: Sequence[str] = (),
                 impaired_by: Sequence[str] = (), charge: Sequence[str] = (), smite_w12: bool = False,
                 res: Resolution | None = None) -> list[str]:
     """The attack dice: weapons and shield, trample, bonus dice, Smite, warband (Angriffe; Bonuswürfel).
@@ -95,16 +99,16 @@ def attack_pool(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any
         if why:
             pool.append(IMPAIRED_DIE)
             if res is not None:
-                res.step(t("bastionland.impaired", figure=a["name"], why=why), "Besondere Angriffe")
+                res.step(t("bastionland.impaired", figure=a.name, why=why), "Besondere Angriffe")
             continue
         any_whole = True
         pool += [w.die for w in weapons(a)]
-        if a["name"] in charge and mounted(a) and not mounted(target):
+        if a.name in charge and mounted(a) and not mounted(target):
             die = mount_die(a)
             if die:
                 pool.append(die)
                 if res is not None:
-                    res.step(t("bastionland.trample", figure=a["name"], die=die), "Berittener Kampf")
+                    res.step(t("bastionland.trample", figure=a.name, die=die), "Berittener Kampf")
     if bonus and not any_whole and res is not None:
         res.step(t("bastionland.no_bonus_impaired"), "Besondere Angriffe")
     if any_whole:
@@ -158,7 +162,7 @@ def attack_preview(pool: Sequence[str], armour: int, bolster: int = 0, melee: bo
     return out
 
 
-def _gambit(res: Resolution, ctx: _Context, target: Mapping[str, Any], name: str, face: int | None,
+def _gambit(res: Resolution, ctx: _Context, target: Figure, name: str, face: int | None,
             strong: str | None, extra: list[tuple[str, int]], by: str = "") -> int:
     """One gambit's effect on the target; returns its Bolster damage (Gambits; Strong Gambit)."""
     spec = ctx.gambits.get(name)
@@ -169,7 +173,7 @@ def _gambit(res: Resolution, ctx: _Context, target: Mapping[str, Any], name: str
             raise BastionlandError(t("bastionland.bad_strong", option=strong, known=", ".join(STRONG)))
         if face is None or face < STRONG_GAMBIT_MIN or not ctx.melee:
             raise BastionlandError(t("bastionland.not_strong", face=face if face is not None else "–"))
-    tname = target["name"]
+    tname = target.name
     res.step(t("bastionland.gambit", gambit=name, text=spec.get("text", ""), figure=tname,
                face=face if face is not None else "Focus", strong=t(f"bastionland.strong_{strong}") if strong else ""),
              "Gambits" + ("; Strong Gambit" if strong else ""))
@@ -217,14 +221,14 @@ def _norm_focus(focus: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str, Any]],
-                target: Mapping[str, Any], pool: list[str], faces: Sequence[int] | None, armour: int,
+def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
+                target: Figure, pool: list[str], faces: Sequence[int] | None, armour: int,
                 decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
                 cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
-                front: Sequence[Mapping[str, Any]]) -> list[str]:
+                front: Sequence[Figure]) -> list[str]:
     """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
     from the front) as clauses of the summary, none while the attack is open."""
-    tname = target["name"]
+    tname = target.name
     if faces is None:
         rolls = [ctx.roller.roll(d) for d in pool]
         faces = [r.total for r in rolls]
@@ -243,7 +247,7 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
         spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
         if spendable:
             res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable))
-        able = tuple(a["name"] for a in attackers if "Fatigued" not in conditions(a))
+        able = tuple(a.name for a in attackers if not a.has("Fatigued"))
         if able:
             res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits)))
         return []
@@ -290,7 +294,7 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
         if not _feat_user(who, "Focus", ctx):
             res.step(t("bastionland.fatigued_now", figure=who, feat="Focus"), "Feats")
             continue
-        if ctx.figures[who].get("_impaired"):
+        if who in ctx.impaired:
             raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
         res.step(t("bastionland.focus", figure=who), "Feats; Focus")
         bolster += _gambit(res, ctx, target, f.get("gambit", "Bolster"), None, None, extra, who)
@@ -312,18 +316,18 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Mapping[str,
         return [t("bastionland.satz.unversehrt", ziel=tname)]
     said = [damage(target, total, res, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)]
     for leader in front:  # An vorderster Front: the same damage
-        res.step(t("bastionland.front_damage", figure=leader["name"], warband=tname, total=total),
+        res.step(t("bastionland.front_damage", figure=leader.name, warband=tname, total=total),
                  "An vorderster Front")
         sub = Resolution("bastionland", "schaden")
         said.append(damage(leader, total, sub, die=kept[0], roller=ctx.roller, table=scar_table,
                            bloodless=bloodless))
         res.steps += sub.steps
         res.effects += sub.effects
-        res.outcome.setdefault("vorderste_front", {})[leader["name"]] = sub.outcome.get("folge")
+        res.outcome.setdefault("vorderste_front", {})[leader.name] = sub.outcome.get("folge")
     return said
 
 
-def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
            roller: Roller, bonus: Sequence[str] = (), deny: Any = None, bolster: Sequence[int] = (),
            cover: bool = False, decided: bool = True, *, gambits: Any = (), focus: Any = (),
            smite: Mapping[str, str] | None = None, blast: bool = False, ranged: bool = False,
@@ -331,7 +335,7 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
            started_in_melee: Sequence[str] = (), moved: Sequence[str] = (), impaired_by: Sequence[str] = (),
            faces: Sequence[int] | None = None, per_target: Mapping[str, Mapping[str, Any]] | None = None,
            large_scale: bool = False, cause: str | None = None, bloodless: bool = False,
-           front: Sequence[Mapping[str, Any]] = (), figures: Mapping[str, Mapping[str, Any]] | None = None,
+           front: Sequence[Figure] = (), figures: Mapping[str, Figure] | None = None,
            scar_table: Mapping[int, str] | None = None, gambit_table: Mapping[str, Mapping[str, Any]] | None = None,
            ) -> Resolution:
     """An attack of one or more attackers (Angriffe, steps 1-7; Besondere Angriffe; Feats; Gambits).
@@ -348,23 +352,22 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
     ``decided`` False: roll and list the open choices, apply nothing; the
     closing call passes the rolled ``faces``.
     """
-    targets = [target] if isinstance(target, Mapping) else list(target)
+    targets = [target] if isinstance(target, Figure) else list(target)
     res = Resolution("bastionland", "angriff", names(attackers), names(targets))
-    everyone: dict[str, Mapping[str, Any]] = {**(figures or {})}
+    everyone: dict[str, Figure] = {**(figures or {})}
     for f in (*attackers, *targets, *front):
-        everyone[f["name"]] = f
-    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or EINSTELLUNGEN.defaults().gambits)
+        everyone[f.name] = f
     # refusals (Virtue Loss; Fernkampf; Schild- und Speerwälle)
     for a in attackers:
-        if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a["name"] in moved:
-            raise BastionlandError(t("bastionland.vig0_moved", figure=a["name"]))
-        if ranged and a["name"] in started_in_melee:
-            raise BastionlandError(t("bastionland.ranged_in_melee", figure=a["name"]))
-        if spear_wall and a["name"] in charge:
-            raise BastionlandError(t("bastionland.spear_wall", figure=a["name"]))
-    impaired_names = {a["name"] for a in attackers if impaired(a, impaired_by)}
-    for n in impaired_names:
-        everyone[n] = {**everyone[n], "_impaired": True}
+        if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a.name in moved:
+            raise BastionlandError(t("bastionland.vig0_moved", figure=a.name))
+        if ranged and a.name in started_in_melee:
+            raise BastionlandError(t("bastionland.ranged_in_melee", figure=a.name))
+        if spear_wall and a.name in charge:
+            raise BastionlandError(t("bastionland.spear_wall", figure=a.name))
+    impaired_names = {a.name for a in attackers if impaired(a, impaired_by)}
+    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or EINSTELLUNGEN.defaults().gambits,
+                   impaired=impaired_names)
     # Smite: before a melee attack, +W12 or Blast
     smite_w12 = False
     if smite and decided:
@@ -394,17 +397,17 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
     per_target = per_target or {}
     outcomes, said = {}, []
     for tg in targets:
-        sub = Resolution("bastionland", "angriff", res.actors, (tg["name"],))
+        sub = Resolution("bastionland", "angriff", res.actors, (tg.name,))
         pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
                            smite_w12=smite_w12, res=sub)
-        armour = tg.get("sheet", {}).get("ruestung", 0)
+        armour = tg.value("ruestung", 0)
         if cover and ranged:
             armour += 1
             sub.step(t("bastionland.cover"), "Fernkampf")
         if shield_wall:
             armour += 1
-            sub.step(t("bastionland.shield_wall", figure=tg["name"]), "Schild- und Speerwälle")
-        own = per_target.get(tg["name"], {})
+            sub.step(t("bastionland.shield_wall", figure=tg.name), "Schild- und Speerwälle")
+        own = per_target.get(tg.name, {})
         decisions = {"deny": own.get("deny", deny if len(targets) == 1 else None),
                      "gambits": own.get("gambits", gambits if len(targets) == 1 else ()),
                      "bolster": own.get("bolster", bolster if len(targets) == 1 else ()),
@@ -424,12 +427,12 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
                             scar_table, front)
         res.steps += sub.steps
         res.effects += sub.effects
-        res.choices += [Choice(c.key + (f":{tg['name']}" if len(targets) > 1 else ""),
-                               c.label + (f" – {tg['name']}" if len(targets) > 1 else ""), c.who, c.options)
+        res.choices += [Choice(c.key + (f":{tg.name}" if len(targets) > 1 else ""),
+                               c.label + (f" – {tg.name}" if len(targets) > 1 else ""), c.who, c.options)
                         for c in sub.choices]
-        outcomes[tg["name"]] = sub.outcome
+        outcomes[tg.name] = sub.outcome
         res.preview = sub.preview if len(targets) == 1 else {**(res.preview or {}), **{
-            f"{k} ({tg['name']})": v for k, v in sub.preview.items() if isinstance(v, float)}}
+            f"{k} ({tg.name})": v for k, v in sub.preview.items() if isinstance(v, float)}}
     if smite and decided:
         who = smite["by"]
         if not save(res, everyone[who], "VIG", roller, "Smite"):
@@ -437,9 +440,9 @@ def attack(attackers: Sequence[Mapping[str, Any]], target: Mapping[str, Any] | S
             res.step(t("bastionland.now_fatigued", figure=who), "Feats")
     leaders = [a for a in attackers if kind(a) == "Person"] if warband_attack else []
     for lead in leaders:  # An vorderster Front
-        res.effects.append(Effect(lead["name"], condition="führt von vorn", rounds=1, ends="zugbeginn"))
-        res.step(t("bastionland.front", figure=lead["name"]), "An vorderster Front")
-    res.outcome = outcomes[targets[0]["name"]] if len(targets) == 1 else {"ziele": outcomes}
+        res.effects.append(Effect(lead.name, condition="führt von vorn", rounds=1, ends="zugbeginn"))
+        res.step(t("bastionland.front", figure=lead.name), "An vorderster Front")
+    res.outcome = outcomes[targets[0].name] if len(targets) == 1 else {"ziele": outcomes}
     if blast:
         res.outcome["blast"] = True
     res.summary = _summary(res, said)
@@ -463,10 +466,10 @@ def _summary(res: Resolution, said: Sequence[str]) -> str:
     return sentence("bastionland.satz.angriff", res.actors, ziel=listing(res.targets), folgen="; ".join(folgen))
 
 
-def _save_previews(target: Mapping[str, Any], decisions: Mapping[str, Any],
-                   figures: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+def _save_previews(target: Figure, decisions: Mapping[str, Any],
+                   figures: Mapping[str, Figure]) -> dict[str, float]:
     """The chance of every save the declared attack may call for (Proben)."""
-    out = {t("bastionland.preview_resist", figure=target["name"]): save_chance(virtue(target, "VIG"))}
+    out = {t("bastionland.preview_resist", figure=target.name): save_chance(virtue(target, "VIG"))}
     for d in _norm_deny(decisions.get("deny")):
         if d["by"] in figures:
             out[t("bastionland.preview_deny_save", figure=d["by"])] = save_chance(virtue(figures[d["by"]], "SPI"))
@@ -476,7 +479,7 @@ def _save_previews(target: Mapping[str, Any], decisions: Mapping[str, Any],
     return out
 
 
-def duel(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, *, a_decisions: Mapping[str, Any] | None = None,
+def duel(a: Figure, b: Figure, roller: Roller, *, a_decisions: Mapping[str, Any] | None = None,
          b_decisions: Mapping[str, Any] | None = None, joust: bool = False, bloodless: bool = False,
          scar_table: Mapping[int, str] | None = None) -> Resolution:
     """A duel or (mounted) joust: both attacks rolled and resolved at once (Duelle und Tjoste).
@@ -486,7 +489,7 @@ def duel(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, *, a_decisi
     exchange. ``*_decisions``: keyword arguments of ``attack`` (deny, gambits,
     focus, smite, bonus, …). No scars in a bloodless duel (Narben).
     """
-    res = Resolution("bastionland", "tjost" if joust else "duell", (a["name"], b["name"]), (a["name"], b["name"]))
+    res = Resolution("bastionland", "tjost" if joust else "duell", (a.name, b.name), (a.name, b.name))
     pairs = [(a, b, dict(a_decisions or {})), (b, a, dict(b_decisions or {}))]
     rolled = []
     for att, tgt, dec in pairs:
@@ -494,14 +497,14 @@ def duel(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, *, a_decisi
         pool = attack_pool([att], tgt, bonus=dec.get("bonus", ()), charge=dec.get("charge", ()),
                            smite_w12=bool(smite) and str(smite.get("art", "W12")).upper() == "W12")
         rolls = [roller.roll(d) for d in pool]
-        res.step(t("bastionland.duel_pool", figure=att["name"],
+        res.step(t("bastionland.duel_pool", figure=att.name,
                    dice=", ".join(f"{d}: {r.total}" for d, r in zip(pool, rolls))), "Duelle und Tjoste", *rolls)
         rolled.append([r.total for r in rolls])
     for (att, tgt, dec), faces in zip(pairs, rolled):
         sub = attack([att], tgt, roller, faces=faces, bloodless=bloodless, scar_table=scar_table,
-                     figures={a["name"]: a, b["name"]: b}, **dec)
+                     figures={a.name: a, b.name: b}, **dec)
         res.steps += sub.steps
         res.effects += sub.effects
-        res.outcome[att["name"]] = sub.outcome
+        res.outcome[att.name] = sub.outcome
         res.summary = " ".join(filter(None, (res.summary, sub.summary)))
     return res

@@ -1,4 +1,4 @@
-"""Mythic Bastionland basics (seed 003): virtues, saves, weapons, figures.
+"""Mythic Bastionland basics (seed 003): saves, virtues, recovery, morale.
 
 Seed sections: "Proben", "Virtues", "Reaktion", "Überraschung",
 "Virtue Loss", "Erholung", "Wankender Kampfeswille".
@@ -6,96 +6,15 @@ Seed sections: "Proben", "Virtues", "Reaktion", "Überraschung",
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..errors import RulesError
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from ..sheet import SheetError
-
-VIRTUES = ("VIG", "CLA", "SPI")
-VIRTUE_MIN, VIRTUE_MAX = 0, 19   # Virtues: never above 19 or below 0
-GAMBIT_MIN = 4                   # Gambits: a discarded die showing 4+
-STRONG_GAMBIT_MIN = 8            # Strong Gambit: a die of 8+ in melee
-BEINGS = ("Person", "Kriegsschar")
-_WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
-_MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
-
-
-class BastionlandError(RulesError):
-    """An action the seed does not allow (a feat while Fatigued, a refused attack, …)."""
-
-
-@dataclass(frozen=True)
-class Weapon:
-    """A weapon or shield entry, e.g. 'Speer (W8, wuchtig)'.
-
-    Qualities (lang, wuchtig, …) are kept as written: the seed names them in
-    its example warbands but gives no mechanics for them, so none are applied.
-    """
-
-    name: str
-    die: str
-    qualities: tuple[str, ...] = ()
-
-    @property
-    def is_shield(self) -> bool:
-        return self.name.lower().startswith("schild")
-
-    @property
-    def is_buckler(self) -> bool:
-        return "buckler" in self.name.lower()
-
-
-def weapon(entry: str) -> Weapon:
-    m = _WEAPON.match(entry)
-    if m is None:
-        raise SheetError(t("bastionland.bad_weapon", entry=entry))
-    quals = tuple(q.strip() for q in (m.group("qualities") or "").split(",") if q.strip())
-    return Weapon(m.group("name"), "W" + m.group("die")[1:], quals)
-
-
-def weapons(figure: Mapping[str, Any]) -> list[Weapon]:
-    return [weapon(e) for e in figure.get("sheet", {}).get("waffen", ())]
-
-
-def weapon_dice(figure: Mapping[str, Any]) -> list[str]:
-    """The attack dice of a figure's weapons and shield ("Streitkolben (W8, wuchtig)" -> "W8")."""
-    return [w.die for w in weapons(figure)]
-
-
-def mount_die(figure: Mapping[str, Any]) -> str | None:
-    """The mount's trample die from 'Schlachtross (W8 Trampelschaden)'; None if none is written."""
-    m = _MOUNT.search(figure.get("sheet", {}).get("reittier") or "")
-    return "W" + m.group("die")[1:] if m else None
-
-
-def mounted(figure: Mapping[str, Any]) -> bool:
-    return bool(figure.get("sheet", {}).get("reittier")) and "abgeworfen" not in conditions(figure)
-
-
-def conditions(figure: Mapping[str, Any]) -> Mapping[str, Any]:
-    return figure.get("conditions") or {}
-
-
-def kind(figure: Mapping[str, Any]) -> str:
-    """Person, Kriegsschar, Schiff or Bauwerk (sheet field ``art``)."""
-    return figure.get("sheet", {}).get("art") or "Person"
-
-
-def is_player(figure: Mapping[str, Any]) -> bool:
-    return figure.get("side") == "Spieler" or bool(figure.get("sheet", {}).get("spielfigur"))
-
-
-def virtue(figure: Mapping[str, Any], name: str) -> int:
-    return figure["resources"][name]["value"]
-
-
-def virtue_max(figure: Mapping[str, Any], name: str) -> int:
-    return figure["resources"][name]["max"]
+from .settings import BastionlandError
+from .sheet import VIRTUE_MAX, VIRTUE_MIN, VIRTUES, is_player, kind, virtue, virtue_max
 
 
 def save_chance(value: int) -> float:
@@ -110,58 +29,58 @@ def _check_virtue(name: str) -> str:
     return name
 
 
-def save(res: Resolution, figure: Mapping[str, Any], name: str, roller: Roller, rule: str = "Proben") -> bool:
+def save(res: Resolution, figure: Figure, name: str, roller: Roller, rule: str = "Proben") -> bool:
     """Roll a save into ``res``: W20 equal to or under the virtue (Proben)."""
     name = _check_virtue(name)
     value = virtue(figure, name)
     roll = roller.roll("W20")
     ok = roll.total <= value
-    res.step(t("bastionland.save", figure=figure["name"], roll=roll.total, virtue=name, value=value,
+    res.step(t("bastionland.save", figure=figure.name, roll=roll.total, virtue=name, value=value,
                result=t("bastionland.success" if ok else "bastionland.failure")), rule, roll, value=roll.total)
     return ok
 
 
-def probe(figure: Mapping[str, Any], name: str, roller: Roller) -> Resolution:
+def probe(figure: Figure, name: str, roller: Roller) -> Resolution:
     """A save: W20 equal to or under the virtue (Proben)."""
     name = _check_virtue(name)
     value = virtue(figure, name)
-    res = Resolution("bastionland", "probe", (figure["name"],))
+    res = Resolution("bastionland", "probe", (figure.name,))
     res.preview = save_chance(value)
     roll = roller.roll("W20")
     ok = roll.total <= value
-    res.step(t("bastionland.save", figure=figure["name"], roll=roll.total, virtue=name, value=value,
+    res.step(t("bastionland.save", figure=figure.name, roll=roll.total, virtue=name, value=value,
                result=t("bastionland.success" if ok else "bastionland.failure")), "Proben", roll, value=roll.total)
     res.outcome = {"erfolg": ok, "wurf": roll.total, "wert": value}
     res.summary = t("bastionland.satz.probe_bestanden" if ok else "bastionland.satz.probe_misslungen",
-                    wer=figure["name"], virtue=name)
+                    wer=figure.name, virtue=name)
     return res
 
 
-def reaction(figure: Mapping[str, Any], roller: Roller) -> Resolution:
+def reaction(figure: Figure, roller: Roller) -> Resolution:
     """An NPC's reaction when in doubt: SPI save to avoid an unfavourable one (Reaktion)."""
     res = probe(figure, "SPI", roller)
     res.action = "reaktion"
     ok = res.outcome["erfolg"]
-    res.step(t("bastionland.reaction_ok" if ok else "bastionland.reaction_bad", figure=figure["name"]), "Reaktion")
+    res.step(t("bastionland.reaction_ok" if ok else "bastionland.reaction_bad", figure=figure.name), "Reaktion")
     res.outcome["reaktion"] = "nicht ungünstig" if ok else "ungünstig"
     res.summary = t("bastionland.satz.reaktion_gut" if ok else "bastionland.satz.reaktion_schlecht",
-                    wer=figure["name"])
+                    wer=figure.name)
     return res
 
 
-def surprise(figures: Sequence[Mapping[str, Any]], roller: Roller) -> Resolution:
+def surprise(figures: Sequence[Figure], roller: Roller) -> Resolution:
     """Whoever was not ready makes a CLA save or loses the first turn (Überraschung).
 
     ``figures`` are those not ready; the players' side acts first anyway.
     """
-    res = Resolution("bastionland", "überraschung", tuple(f["name"] for f in figures))
-    res.preview = {f"CLA {f['name']}": save_chance(virtue(f, "CLA")) for f in figures}
+    res = Resolution("bastionland", "überraschung", tuple(f.name for f in figures))
+    res.preview = {f"CLA {f.name}": save_chance(virtue(f, "CLA")) for f in figures}
     lost = []
     for f in figures:
         if not save(res, f, "CLA", roller, "Überraschung"):
-            lost.append(f["name"])
-            res.effects.append(Effect(f["name"], condition="setzt aus", rounds=1))
-            res.step(t("bastionland.loses_turn", figure=f["name"]), "Überraschung")
+            lost.append(f.name)
+            res.effects.append(Effect(f.name, condition="setzt aus", rounds=1))
+            res.step(t("bastionland.loses_turn", figure=f.name), "Überraschung")
     res.outcome = {"setzt_aus": lost}
     ready = [n for n in res.actors if n not in lost]
     res.summary = clauses([sentence("bastionland.satz.setzt_aus", lost) if lost else "",
@@ -169,70 +88,70 @@ def surprise(figures: Sequence[Mapping[str, Any]], roller: Roller) -> Resolution
     return res
 
 
-def change_virtue(figure: Mapping[str, Any], name: str, by: int) -> Effect | None:
+def change_virtue(figure: Figure, name: str, by: int) -> Effect | None:
     """The effect of a virtue change, kept within 0-19 (Virtues); None if nothing changes."""
     name = _check_virtue(name)
     old = virtue(figure, name)
     new = max(VIRTUE_MIN, min(VIRTUE_MAX, old + by))
-    return Effect(figure["name"], name, new - old) if new != old else None
+    return Effect(figure.name, name, new - old) if new != old else None
 
 
-def virtue_loss(figure: Mapping[str, Any], name: str, amount: int, cause: str = "") -> Resolution:
+def virtue_loss(figure: Figure, name: str, amount: int, cause: str = "") -> Resolution:
     """Virtue loss that is not damage: never kills, never a mortal wound (Virtue Loss).
 
     At 0: VIG - cannot attack after moving; CLA - exposed; SPI - attacks
     impaired; a warband at SPI 0 is broken (Kriegsscharen).
     """
     name = _check_virtue(name)
-    res = Resolution("bastionland", "virtue-verlust", (figure["name"],))
+    res = Resolution("bastionland", "virtue-verlust", (figure.name,))
     eff = change_virtue(figure, name, -abs(amount))
     new = virtue(figure, name) + (eff.by if eff else 0)
-    res.step(t("bastionland.virtue_loss", figure=figure["name"], virtue=name, amount=abs(amount), value=new,
+    res.step(t("bastionland.virtue_loss", figure=figure.name, virtue=name, amount=abs(amount), value=new,
                cause=f" ({cause})" if cause else ""), "Virtue Loss", value=new)
     if eff:
         res.effects.append(eff)
     said = "bastionland.satz.verlust"
     if new == 0:
         if kind(figure) == "Kriegsschar" and name == "SPI":
-            res.effects.append(Effect(figure["name"], condition="gebrochen"))
-            res.step(t("bastionland.warband_broken", figure=figure["name"]), "Kriegsscharen; Anwerbung")
+            res.effects.append(Effect(figure.name, condition="gebrochen"))
+            res.step(t("bastionland.warband_broken", figure=figure.name), "Kriegsscharen; Anwerbung")
             said = "bastionland.satz.verlust_gebrochen"
         else:
-            res.step(t(f"bastionland.zero_{name.lower()}", figure=figure["name"]), "Virtue Loss")
+            res.step(t(f"bastionland.zero_{name.lower()}", figure=figure.name), "Virtue Loss")
             if name == "VIG":
-                res.effects.append(Effect(figure["name"], condition="entkräftet"))
+                res.effects.append(Effect(figure.name, condition="entkräftet"))
             said = f"bastionland.satz.verlust_{name.lower()}_null"
     res.outcome = {"virtue": name, "wert": new, "tödlich": False}
-    res.summary = t(said, wer=figure["name"], um=abs(amount), virtue=name, wert=new)
+    res.summary = t(said, wer=figure.name, um=abs(amount), virtue=name, wert=new)
     return res
 
 
-def virtue_gain(figure: Mapping[str, Any], name: str, amount: int) -> Resolution:
+def virtue_gain(figure: Figure, name: str, amount: int) -> Resolution:
     """A virtue rises, never above 19 (Virtues)."""
     name = _check_virtue(name)
-    res = Resolution("bastionland", "virtue-gewinn", (figure["name"],))
+    res = Resolution("bastionland", "virtue-gewinn", (figure.name,))
     eff = change_virtue(figure, name, abs(amount))
     new = virtue(figure, name) + (eff.by if eff else 0)
     if eff:
         res.effects.append(eff)
-    res.step(t("bastionland.virtue_gain", figure=figure["name"], virtue=name, value=new), "Virtues", value=new)
+    res.step(t("bastionland.virtue_gain", figure=figure.name, virtue=name, value=new), "Virtues", value=new)
     res.outcome = {"virtue": name, "wert": new}
-    res.summary = t("bastionland.satz.gewinn", wer=figure["name"], virtue=name, wert=new)
+    res.summary = t("bastionland.satz.gewinn", wer=figure.name, virtue=name, wert=new)
     return res
 
 
-def calm_moment(figures: Sequence[Mapping[str, Any]]) -> Resolution:
+def calm_moment(figures: Sequence[Figure]) -> Resolution:
     """A calm moment after the danger: GD fully restored, Fatigued ends (Erholung; Feats)."""
-    res = Resolution("bastionland", "ruhe", tuple(f["name"] for f in figures))
+    res = Resolution("bastionland", "ruhe", tuple(f.name for f in figures))
     rested = []
     for f in figures:
         gap = virtue_max(f, "GD") - virtue(f, "GD")
         if gap:
-            res.effects.append(Effect(f["name"], "GD", gap))
-        if "Fatigued" in conditions(f):
-            res.effects.append(Effect(f["name"], condition="Fatigued", on=False))
-            rested.append(f["name"])
-        res.step(t("bastionland.calm", figure=f["name"], gd=virtue_max(f, "GD")), "Erholung")
+            res.effects.append(Effect(f.name, "GD", gap))
+        if f.has("Fatigued"):
+            res.effects.append(Effect(f.name, condition="Fatigued", on=False))
+            rested.append(f.name)
+        res.step(t("bastionland.calm", figure=f.name, gd=virtue_max(f, "GD")), "Erholung")
     res.summary = clauses([sentence("bastionland.satz.ruhe", res.actors),
                            t("bastionland.satz.fatigued_endet", wer=listing(rested)) if rested else ""])
     return res
@@ -246,7 +165,7 @@ FITTING = {  # Erholung: what restores each virtue
 }
 
 
-def restore(figures: Sequence[Mapping[str, Any]], name: str | None, means: str) -> Resolution:
+def restore(figures: Sequence[Figure], name: str | None, means: str) -> Resolution:
     """Virtues fully restored (Erholung; Stärkungsmittel).
 
     ``means``: a fitting restorative (one serves the whole company present,
@@ -257,21 +176,21 @@ def restore(figures: Sequence[Mapping[str, Any]], name: str | None, means: str) 
     if means not in RESTORE_MEANS:
         raise BastionlandError(t("bastionland.bad_means", means=means, known=", ".join(RESTORE_MEANS)))
     names = VIRTUES if means == "jahreszeit" else (_check_virtue(name or ""),)
-    res = Resolution("bastionland", "erholung", tuple(f["name"] for f in figures))
+    res = Resolution("bastionland", "erholung", tuple(f.name for f in figures))
     for f in figures:
         for v in names:
             gap = virtue_max(f, v) - virtue(f, v)
             if gap > 0:
-                res.effects.append(Effect(f["name"], v, gap))
-            res.step(t("bastionland.restored", figure=f["name"], virtue=v, value=virtue_max(f, v),
+                res.effects.append(Effect(f.name, v, gap))
+            res.step(t("bastionland.restored", figure=f.name, virtue=v, value=virtue_max(f, v),
                        how=FITTING[v] if means != "jahreszeit" else t("bastionland.season")), "Erholung")
     res.outcome = {"mittel": means, "virtues": list(names)}
     res.summary = sentence("bastionland.satz.erholung", res.actors, virtues=listing(names))
     return res
 
 
-def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool = False,
-           organised: bool = True, leader: Mapping[str, Any] | None = None,
+def morale(figures: Sequence[Figure], roller: Roller, *, group: bool = False,
+           organised: bool = True, leader: Figure | None = None,
            lost: int = 0, size: int = 0) -> Resolution:
     """Wavering morale (Wankender Kampfeswille).
 
@@ -280,11 +199,11 @@ def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool 
     once with its leader's SPI, an unorganised one per member with their own.
     Player characters are exempt.
     """
-    res = Resolution("bastionland", "moral", tuple(f["name"] for f in figures))
+    res = Resolution("bastionland", "moral", tuple(f.name for f in figures))
     npcs = [f for f in figures if not is_player(f)]
     for f in figures:
         if is_player(f):
-            res.step(t("bastionland.morale_player", figure=f["name"]), "Wankender Kampfeswille")
+            res.step(t("bastionland.morale_player", figure=f.name), "Wankender Kampfeswille")
     if group:
         if 2 * lost < size:
             res.step(t("bastionland.morale_group_holds", lost=lost, size=size), "Wankender Kampfeswille")
@@ -293,15 +212,15 @@ def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool 
             return res
         rollers = [leader or npcs[0]] if organised and npcs else npcs
     else:
-        rollers = [f for f in npcs if "verwundet" in conditions(f) or "Todeswunde" in conditions(f)]
+        rollers = [f for f in npcs if f.has("verwundet") or f.has("Todeswunde")]
         for f in npcs:
             if f not in rollers:
-                res.step(t("bastionland.morale_unhurt", figure=f["name"]), "Wankender Kampfeswille")
-    res.preview = {f"SPI {f['name']}": save_chance(virtue(f, "SPI")) for f in rollers}
+                res.step(t("bastionland.morale_unhurt", figure=f.name), "Wankender Kampfeswille")
+    res.preview = {f"SPI {f.name}": save_chance(virtue(f, "SPI")) for f in rollers}
     fled: list[str] = []
     for f in rollers:
         if not save(res, f, "SPI", roller, "Wankender Kampfeswille"):
-            who = [g["name"] for g in npcs] if group and organised else [f["name"]]
+            who = [g.name for g in npcs] if group and organised else [f.name]
             fled += who
     for name in fled:
         res.effects.append(Effect(name, condition="flieht oder ergibt sich"))
@@ -313,5 +232,5 @@ def morale(figures: Sequence[Mapping[str, Any]], roller: Roller, *, group: bool 
     return res
 
 
-def names(figures: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
-    return tuple(f["name"] for f in figures)
+def names(figures: Iterable[Figure]) -> tuple[str, ...]:
+    return tuple(f.name for f in figures)

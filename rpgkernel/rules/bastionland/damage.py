@@ -6,23 +6,24 @@ Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution
-from .core import BEINGS, conditions, kind, virtue
+from .sheet import BEINGS, kind, virtue, virtue_max
 
 #: causes that hurt wooden structures and ships (Holz und Stein)
 WOOD_CAUSES = ("feuer", "belagerung", "groß")
 
 
-def exposed(figure: Mapping[str, Any]) -> bool:
+def exposed(figure: Figure) -> bool:
     """Schutzlos: unprepared (the condition) or CLA 0 (Virtue Loss); only living beings."""
-    return kind(figure) in BEINGS and ("schutzlos" in conditions(figure) or virtue(figure, "CLA") == 0)
+    return kind(figure) in BEINGS and (figure.has("schutzlos") or virtue(figure, "CLA") == 0)
 
 
-def scar(figure: Mapping[str, Any], die: str | None, roller: Roller | None, res: Resolution,
+def scar(figure: Figure, die: str | None, roller: Roller | None, res: Resolution,
          table: Mapping[int, str] | None = None, bloodless: bool = False) -> None:
     """A scar: roll the die that caused it again and read the table (Narben).
 
@@ -30,7 +31,7 @@ def scar(figure: Mapping[str, Any], die: str | None, roller: Roller | None, res:
     table is missing. No scars in training or bloodless duels. Virtue loss
     from a scar is not damage: the GM applies it with ``virtue_loss``.
     """
-    name = figure["name"]
+    name = figure.name
     if bloodless:
         res.step(t("bastionland.scar_bloodless", figure=name), "Narben")
         res.outcome["folge"] = "entgangen"
@@ -53,22 +54,22 @@ def scar(figure: Mapping[str, Any], die: str | None, roller: Roller | None, res:
     res.effects.append(Effect(name, condition="Narbe", text=res.outcome.get("narbe_text", f"{die}: {roll.total}")))
 
 
-def ignores(figure: Mapping[str, Any], *, blast: bool = False, large_scale: bool = False,
+def ignores(figure: Figure, *, blast: bool = False, large_scale: bool = False,
             cause: str | None = None) -> str | None:
     """Why an attack cannot hurt ``figure``, or None (Kriegsscharen; Holz und Stein)."""
     k = kind(figure)
-    material = (figure.get("sheet", {}).get("material") or "").lower()
+    material = (figure.value("material", None) or "").lower()
     if k == "Kriegsschar" and not (blast or large_scale):
-        return t("bastionland.warband_ignores", figure=figure["name"])
+        return t("bastionland.warband_ignores", figure=figure.name)
     if k in ("Schiff", "Bauwerk"):
         if material == "stein" and cause != "außergewöhnlich":
-            return t("bastionland.stone_ignores", figure=figure["name"])
+            return t("bastionland.stone_ignores", figure=figure.name)
         if material != "stein" and cause not in WOOD_CAUSES:
-            return t("bastionland.wood_ignores", figure=figure["name"], causes=", ".join(WOOD_CAUSES))
+            return t("bastionland.wood_ignores", figure=figure.name, causes=", ".join(WOOD_CAUSES))
     return None
 
 
-def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str | None = None,
+def damage(figure: Figure, amount: int, res: Resolution, *, die: str | None = None,
            roller: Roller | None = None, table: Mapping[int, str] | None = None, bloodless: bool = False) -> str:
     """Apply damage against GD, then VIG (Schaden); records steps and effects on ``res`` and returns
     what befell the figure as a clause of the summary ("Söldner verliert 2 VIG und ist verwundet").
@@ -79,7 +80,7 @@ def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str 
     A warband is routed by a mortal wound and destroyed at VIG 0
     (Kriegsscharen); a ship or structure is destroyed at 0 GD (Holz und Stein).
     """
-    name = figure["name"]
+    name = figure.name
     k = kind(figure)
     gd = 0 if exposed(figure) else virtue(figure, "GD")
     if amount <= 0:
@@ -135,51 +136,51 @@ def damage(figure: Mapping[str, Any], amount: int, res: Resolution, *, die: str 
     return t("bastionland.satz." + res.outcome["folge"].lower(), ziel=who, vig=lost)
 
 
-def repair(figure: Mapping[str, Any]) -> Resolution:
+def repair(figure: Figure) -> Resolution:
     """A day of repair restores a ship's or structure's GD (Holz und Stein)."""
-    res = Resolution("bastionland", "reparatur", (figure["name"],))
-    gap = figure["resources"]["GD"]["max"] - virtue(figure, "GD")
+    res = Resolution("bastionland", "reparatur", (figure.name,))
+    gap = virtue_max(figure, "GD") - virtue(figure, "GD")
     if gap:
-        res.effects.append(Effect(figure["name"], "GD", gap))
-    if "zerstört" in conditions(figure):
-        res.effects.append(Effect(figure["name"], condition="zerstört", on=False))
-    res.step(t("bastionland.repaired", figure=figure["name"], gd=figure["resources"]["GD"]["max"]), "Holz und Stein")
-    res.summary = t("bastionland.satz.repariert", wer=figure["name"])
+        res.effects.append(Effect(figure.name, "GD", gap))
+    if figure.has("zerstört"):
+        res.effects.append(Effect(figure.name, condition="zerstört", on=False))
+    res.step(t("bastionland.repaired", figure=figure.name, gd=virtue_max(figure, "GD")), "Holz und Stein")
+    res.summary = t("bastionland.satz.repariert", wer=figure.name)
     return res
 
 
-def collide(a: Mapping[str, Any], b: Mapping[str, Any], roller: Roller, much_larger: str | None = None) -> Resolution:
+def collide(a: Figure, b: Figure, roller: Roller, much_larger: str | None = None) -> Resolution:
     """Colliding ships take W12 each; a much larger one takes W6 instead (Holz und Stein).
 
     ``much_larger``: the name of the much larger ship, if any. Armour does not
     apply (the seed gives the damage plainly).
     """
-    res = Resolution("bastionland", "zusammenstoß", (a["name"], b["name"]))
+    res = Resolution("bastionland", "zusammenstoß", (a.name, b.name))
     said = []
     for ship in (a, b):
-        die = "W6" if ship["name"] == much_larger else "W12"
+        die = "W6" if ship.name == much_larger else "W12"
         roll = roller.roll(die)
-        res.step(t("bastionland.collision", figure=ship["name"], die=die, roll=roll.total), "Holz und Stein",
+        res.step(t("bastionland.collision", figure=ship.name, die=die, roll=roll.total), "Holz und Stein",
                  roll, value=roll.total)
         sub = Resolution("bastionland", "schaden")
         said.append(damage(ship, roll.total, sub))
         res.steps += sub.steps
         res.effects += sub.effects
-        res.outcome[ship["name"]] = {"schaden": roll.total, "folge": sub.outcome.get("folge")}
-    res.summary = t("bastionland.satz.zusammenstoß", a=a["name"], b=b["name"], folgen="; ".join(said))
+        res.outcome[ship.name] = {"schaden": roll.total, "folge": sub.outcome.get("folge")}
+    res.summary = t("bastionland.satz.zusammenstoß", a=a.name, b=b.name, folgen="; ".join(said))
     return res
 
 
-def thrown_from_saddle(figure: Mapping[str, Any], roller: Roller) -> Resolution:
+def thrown_from_saddle(figure: Figure, roller: Roller) -> Resolution:
     """Thrown from the saddle outside a fight: W6 damage (Berittener Kampf).
 
     In a fight the W6 joins the attack's damage dice instead (``attack``, Dismount).
     """
-    res = Resolution("bastionland", "abwurf", (figure["name"],))
+    res = Resolution("bastionland", "abwurf", (figure.name,))
     roll = roller.roll("W6")
-    res.step(t("bastionland.thrown", figure=figure["name"], roll=roll.total), "Berittener Kampf", roll,
+    res.step(t("bastionland.thrown", figure=figure.name, roll=roll.total), "Berittener Kampf", roll,
              value=roll.total)
-    res.effects.append(Effect(figure["name"], condition="abgeworfen"))
-    res.summary = t("bastionland.satz.abwurf", wer=figure["name"],
+    res.effects.append(Effect(figure.name, condition="abgeworfen"))
+    res.summary = t("bastionland.satz.abwurf", wer=figure.name,
                     folge=damage(figure, roll.total, res, die="W6", roller=roller))
     return res

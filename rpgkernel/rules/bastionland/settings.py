@@ -16,13 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from ...messages import t
-from ..errors import read_yaml
+from ..errors import RulesError, read_yaml
 from ..settings import Settings
-from .core import BastionlandError
 
 DATA = Path(__file__).with_name("data")
 DATEN = "bastionland"        # the name of the GM's settings among the campaign's data
 TEILE = ("narben", "gambits")
+
+
+class BastionlandError(RulesError):
+    """An action the seed does not allow (a feat while Fatigued, a refused attack, …) or GM data that does not fit."""
 
 
 def narben_pruefen(data: Any, where: str) -> dict[int, str]:

@@ -8,10 +8,12 @@ Warband damage, Blast and leading from the front live in ``damage`` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ..errors import read_yaml
-from .core import BastionlandError, weapons
+from ..figure import Figure
+from .settings import BastionlandError
+from .sheet import weapons
 
 DATA = Path(__file__).with_name("data")
 #: weapons that count as spears for a spear wall ("Speere oder vergleichbare Waffen")
@@ -24,7 +26,7 @@ def warband_templates(path: str | Path | None = None) -> dict[str, dict[str, Any
     return {str(k): dict(v) for k, v in data.items()}
 
 
-def formation(members: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
+def formation(members: Sequence[Figure]) -> dict[str, bool]:
     """Which wall at least three allies form (Schild- und Speerwälle).
 
     ``schildwall``: all carry shields, no bucklers (+1 armour);

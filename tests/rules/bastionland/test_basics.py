@@ -6,6 +6,7 @@ import rpgkernel
 from rpgkernel.dice import Roller
 from rpgkernel.rules import bastionland as bl
 from rpgkernel.rules.bastionland import Bastionland
+from rpgkernel.rules.figure import view
 
 
 def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=(), **current):
@@ -14,7 +15,7 @@ def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=
     res = Bastionland().resources(sheet)
     for k, v in current.items():
         res[k.upper()]["value"] = v
-    return {"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions}}
+    return view({"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions}})
 
 
 def test_the_seed_example():

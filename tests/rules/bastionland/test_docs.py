@@ -204,3 +204,16 @@ def test_a_scar_table_kept_in_the_campaign_is_read_by_every_attack(tmp_path, mon
         res = rpgkernel.resolve('angriff Ritter -> "Söldner" entschieden', campaign=c, dice=[6, 1, 3])
     assert res.outcome["narbe_text"] == "Schmiss über der Braue"
     assert any("Schmiss über der Braue" in s.text for s in res.steps)
+
+
+def test_the_python_only_functions_read_figure_views_as_the_page_shows(tmp_path):
+    call = re.search(r"`(bastionland\.formation\(\[view\(kampagne.*?\)\]\))`", TEXT.replace("\n", " "))
+    assert call, "docs/bastionland.md zeigt keinen Aufruf mit view"
+    from rpgkernel.rules import bastionland
+    from rpgkernel.rules.figure import view
+    with Campaign.open(tmp_path / "w.sqlite") as c:
+        c.set_ruleset("bastionland")
+        for n in ("A", "B", "C"):
+            c.add_character(n, {"vig": 10, "cla": 10, "spi": 10, "gd": 3, "waffen": ["Speer (W8)", "Schild (W4)"]})
+        wall = run_python(call.group(1), {"bastionland": bastionland, "view": view, "kampagne": c})
+    assert wall == {"schildwall": True, "speerwall": True}

@@ -1,0 +1,107 @@
+"""The Mythic Bastionland character sheet, the resources it gives, and its accessors over a figure view.
+
+Seed sections: "Virtues", "Guard", "Waffen", "Berittener Kampf", "Kriegsscharen", "Holz und Stein".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...messages import t
+from ..figure import Figure
+from ..sheet import Field, Sheet, SheetError
+
+VIRTUES = ("VIG", "CLA", "SPI")
+VIRTUE_MIN, VIRTUE_MAX = 0, 19   # Virtues: never above 19 or below 0
+BEINGS = ("Person", "Kriegsschar")
+_WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
+_MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
+
+SHEET = Sheet({
+    "vig": Field("int", t("bastionland.field_vig"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "cla": Field("int", t("bastionland.field_cla"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "spi": Field("int", t("bastionland.field_spi"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "gd": Field("int", t("bastionland.field_gd"), 0, 99, required=True),
+    "ruestung": Field("int", t("bastionland.field_ruestung"), 0, 99, default=0),
+    "ruestung_aus": Field("text", t("bastionland.field_ruestung_aus")),
+    "waffen": Field("list", t("bastionland.field_waffen")),
+    "natuerliche_waffen": Field("bool", t("bastionland.field_natuerliche_waffen")),
+    "reittier": Field("text", t("bastionland.field_reittier")),
+    "art": Field("text", t("bastionland.field_art"), choices=(*BEINGS, "Schiff", "Bauwerk")),
+    "material": Field("text", t("bastionland.field_material"), choices=("Holz", "Stein")),
+    "spielfigur": Field("bool", t("bastionland.field_spielfigur")),
+})
+
+
+def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Guard and the three virtues, each full."""
+    values = {"GD": sheet["gd"], "VIG": sheet["vig"], "CLA": sheet["cla"], "SPI": sheet["spi"]}
+    return {k: {"value": v, "max": v} for k, v in values.items()}
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon or shield entry, e.g. 'Speer (W8, wuchtig)'.
+
+    Qualities (lang, wuchtig, …) are kept as written: the seed names them in
+    its example warbands but gives no mechanics for them, so none are applied.
+    """
+
+    name: str
+    die: str
+    qualities: tuple[str, ...] = ()
+
+    @property
+    def is_shield(self) -> bool:
+        return self.name.lower().startswith("schild")
+
+    @property
+    def is_buckler(self) -> bool:
+        return "buckler" in self.name.lower()
+
+
+def weapon(entry: str) -> Weapon:
+    m = _WEAPON.match(entry)
+    if m is None:
+        raise SheetError(t("bastionland.bad_weapon", entry=entry))
+    quals = tuple(q.strip() for q in (m.group("qualities") or "").split(",") if q.strip())
+    return Weapon(m.group("name"), "W" + m.group("die")[1:], quals)
+
+
+def weapons(figure: Figure) -> list[Weapon]:
+    return [weapon(e) for e in figure.value("waffen", ())]
+
+
+def weapon_dice(figure: Figure) -> list[str]:
+    """The attack dice of a figure's weapons and shield ("Streitkolben (W8, wuchtig)" -> "W8")."""
+    return [w.die for w in weapons(figure)]
+
+
+def mount_die(figure: Figure) -> str | None:
+    """The mount's trample die from 'Schlachtross (W8 Trampelschaden)'; None if none is written."""
+    m = _MOUNT.search(figure.value("reittier", None) or "")
+    return "W" + m.group("die")[1:] if m else None
+
+
+def mounted(figure: Figure) -> bool:
+    return bool(figure.value("reittier", None)) and not figure.has("abgeworfen")
+
+
+def kind(figure: Figure) -> str:
+    """Person, Kriegsschar, Schiff or Bauwerk (sheet field ``art``)."""
+    return figure.value("art", None) or "Person"
+
+
+def is_player(figure: Figure) -> bool:
+    return figure.side == "Spieler" or bool(figure.value("spielfigur", False))
+
+
+def virtue(figure: Figure, name: str) -> int:
+    """What a virtue (or Guard, ``GD``) stands at."""
+    return figure.resources[name].value
+
+
+def virtue_max(figure: Figure, name: str) -> int:
+    return figure.resources[name].max
