@@ -14,7 +14,9 @@ from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
-from .core import SEGMENTE, OsrError, in_der_hand
+from .core import SEGMENTE
+from .settings import OsrError
+from .sheet import in_der_hand
 
 
 def vorruecken(figure: Figure, gegner: Sequence[Figure]) -> Resolution:
@@ -113,12 +115,18 @@ def zaubern(figure: Figure, spruch: str, zeit: int, segment: int) -> Resolution:
     return res
 
 
-def losreissen(figure: Figure, chance: int, roller: Roller | None) -> Resolution:
-    """Break free from a hold: W% against the chance the GM sets by relative strength."""
+def losreissen_vorschau(figure: Figure, chance: int) -> dict[str, float]:
+    """P(breaking free): the GM's chance, exact before the roll."""
     if not 0 <= chance <= 100:
         raise OsrError(t("osr.bad_chance", value=chance))
+    return {t("osr.p_break_free", figure=figure.name): chance / 100}
+
+
+def losreissen(figure: Figure, chance: int, roller: Roller | None) -> Resolution:
+    """Break free from a hold: W% against the chance the GM sets by relative strength (without
+    ``roller``: only the preview, ``losreissen_vorschau``)."""
     res = Resolution("osr", "losreißen", (figure.name,))
-    res.preview = {t("osr.p_break_free", figure=figure.name): chance / 100}
+    res.preview = losreissen_vorschau(figure, chance)
     if roller is None:
         return res
     roll = roller.roll("W%")

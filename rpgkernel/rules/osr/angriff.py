@@ -25,17 +25,9 @@ from ...dice import Dist, Roller
 from ...messages import t
 from ..figure import Figure, view
 from ..resolution import Effect, Resolution, clauses, sentence
-from .core import (
-    RINGEN,
-    Einstellungen,
-    OsrError,
-    Waffe,
-    mindestwurf,
-    p_treffer,
-    schaden_dist,
-    waffe_von,
-    waffen,
-)
+from .core import RINGEN, mindestwurf, p_treffer, schaden_dist
+from .settings import Einstellungen, OsrError
+from .sheet import Waffe, waffe_von, waffen
 
 DECKUNG = {25: 2, 50: 4, 75: 7, 90: 10}     # Deckung: % -> AC points better
 TARNUNG = {25: 1, 50: 2, 75: 3, 90: 4}      # Tarnung: a quarter, half, three quarters, nine tenths
@@ -428,15 +420,14 @@ def zuerst_getroffen(res: Resolution, attacker: Figure, target: Figure, roller: 
     return False
 
 
-def fliehen(flieher: Figure, gegner: Sequence[Figure], roller: Roller,
-            settings: Einstellungen, o: Mapping[str, Any] | None = None) -> Resolution:
+def freie_angriffe(flieher: Figure, gegner: Sequence[Figure], settings: Einstellungen,
+                   o: Mapping[str, Any] | None = None) -> tuple[list[Plan], list[str], list[str]]:
     """Aus dem Kampf fliehen: each opponent in melee gets an immediate extra attack at +4.
 
     Only opponents that may attack this round (``darf_angreifen`` against the fleeing figure):
     one held, parrying, withdrawing, advancing cautiously or with a weapon set against a charge
-    (unless the fleeing figure is charging) gets none."""
-    o = o or {}
-    res = Resolution("osr", "fliehen", (flieher.name,), tuple(g.name for g in gegner))
+    (unless the fleeing figure is charging) gets none. Returns the extra attacks, why the others
+    get none, and their names."""
     plans, gesperrt, ohne = [], [], []
     for g in gegner:
         try:
@@ -445,11 +436,30 @@ def fliehen(flieher: Figure, gegner: Sequence[Figure], roller: Roller,
             gesperrt.append(str(why))
             ohne.append(g.name)
             continue
-        plans.append(plan(g, flieher, o, settings, zusatz=[(t("osr.mod_flee"), 4)]))
+        plans.append(plan(g, flieher, o or {}, settings, zusatz=[(t("osr.mod_flee"), 4)]))
+    return plans, gesperrt, ohne
+
+
+def _plaene_vorschau(plans: Sequence[Plan]) -> dict[str, Any]:
     preview: dict[str, Any] = {}
     for p in plans:
         p.preview(preview, tag=f" ({p.angreifer})")
-    res.preview = preview
+    return preview
+
+
+def flucht_vorschau(flieher: Figure, gegner: Sequence[Figure], settings: Einstellungen,
+                    o: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Exact before the roll: each extra attack on the fleeing figure (``freie_angriffe``)."""
+    return _plaene_vorschau(freie_angriffe(flieher, gegner, settings, o)[0])
+
+
+def fliehen(flieher: Figure, gegner: Sequence[Figure], roller: Roller | None,
+            settings: Einstellungen, o: Mapping[str, Any] | None = None) -> Resolution:
+    """Aus dem Kampf fliehen: the fleeing figure takes each opponent's extra attack at +4
+    (``freie_angriffe``); without ``roller`` only the preview (``flucht_vorschau``)."""
+    res = Resolution("osr", "fliehen", (flieher.name,), tuple(g.name for g in gegner))
+    plans, gesperrt, ohne = freie_angriffe(flieher, gegner, settings, o)
+    res.preview = _plaene_vorschau(plans)
     if roller is None:
         return res
     res.effects.append(Effect(flieher.name, condition="flieht", rounds=1))

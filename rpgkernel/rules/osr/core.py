@@ -1,234 +1,27 @@
-"""OSR basics (seed 001): settings, figures, weapons, hit dice and the attack matrix.
+"""OSR basics (seed 001): hit dice, level and the roll needed.
 
 Seed sections: "Kampf", "Nahkampf-Angriff", "Fernkampf-Angriffe",
-"Angriffs- und Rettungswurfmatrizen für Monster". The attack matrix and the
-saving-throw tables are GM data (``data/angriffsmatrix.yaml`` and
-``data/rettungswuerfe.yaml`` are examples); the hit-dice table is the seed's
-(``data/trefferwuerfel.yaml``). The GM's settings live in the campaign (data
-``osr``, see ``Campaign.set_data``): ``einrichten`` checks them and puts them
-there, the verbs read them as ``Request.settings`` (``EINSTELLUNGEN.of`` of the
-campaign's data); without any, the defaults hold (``EINSTELLUNGEN.defaults()``).
+"Angriffs- und Rettungswurfmatrizen für Monster". The hit-dice table is the
+seed's (``data/trefferwuerfel.yaml``); the attack matrix is the GM's
+(``settings``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
 from ...dice import Dist, dist
-from ...errors import DiceSyntaxError, RpgError
 from ...messages import t
-from ..errors import RulesError, read_yaml
+from ..errors import read_yaml
 from ..figure import Figure
-from ..settings import Settings
-from ..sheet import SheetError
+from .settings import DATA, Einstellungen, OsrError
 
-DATA = Path(__file__).with_name("data")
 NAHKAMPF_REICHWEITE = 10      # feet (Nahkampf-Angriff)
 SEGMENTE = 10                 # six-second segments of a one-minute round (Kampf)
-WAFFENLOS = "W2"              # Unbewaffneter Kampf
 RINGEN = "W2-1"               # Ringen und Überwältigen
 _TW = re.compile(r"^\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
-_LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
-_TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
-
-
-class OsrError(RulesError):
-    """An action or value the seed does not allow."""
-
-
-# -- settings (GM-configurable, kept in the campaign) --------------------------------
-
-DATEN = "osr"        # the name of the GM's settings among the campaign's data
-TEILE = ("ueberrascht_bis", "gleichstand", "rk_aufsteigend", "matrix", "rettungswuerfe")
-
-
-def _zeilen(zeilen: Any, breite: int) -> list[tuple[int, int, list[int]]]:
-    rows = []
-    for z in zeilen:
-        lo, hi = (int(x) for x in z["stufen"])
-        wurf = [int(x) for x in z["wurf"]]
-        if len(wurf) != breite or lo > hi:
-            raise ValueError
-        rows.append((lo, hi, wurf))
-    return rows
-
-
-def matrix_pruefen(data: Any, where: str) -> dict[str, Any]:
-    """The attack matrices of a file's (or the campaign's) data, checked (``where`` names it in errors)."""
-    try:
-        spalten = [int(x) for x in data["rk"]]
-        matrizen = {str(name): _zeilen(zeilen, len(spalten)) for name, zeilen in data["matrizen"].items()}
-        if not matrizen or spalten != sorted(spalten, reverse=True):
-            raise ValueError
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise OsrError(t("osr.bad_matrix", path=where)) from None
-    return {"rk": spalten, "matrizen": matrizen}
-
-
-def rettung_pruefen(data: Any, where: str) -> dict[str, Any]:
-    """The saving-throw tables of a file's (or the campaign's) data, checked."""
-    try:
-        kategorien = [str(k) for k in data["kategorien"]]
-        tabellen = {str(name): _zeilen(zeilen, len(kategorien)) for name, zeilen in data["tabellen"].items()}
-        if not tabellen or not kategorien or len({k.lower() for k in kategorien}) != len(kategorien):
-            raise ValueError
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise OsrError(t("osr.bad_saves", path=where)) from None
-    return {"kategorien": kategorien, "tabellen": tabellen}
-
-
-def matrix_laden(path: str | Path | None = None) -> dict[str, Any]:
-    """The attack matrices: the example (data/angriffsmatrix.yaml) or the GM's file, checked."""
-    src = Path(path) if path else DATA / "angriffsmatrix.yaml"
-    return matrix_pruefen(read_yaml(src, OsrError, "osr.bad_matrix"), str(src))
-
-
-def rettung_laden(path: str | Path | None = None) -> dict[str, Any]:
-    """The saving-throw tables: the example (data/rettungswuerfe.yaml) or the GM's file, checked."""
-    src = Path(path) if path else DATA / "rettungswuerfe.yaml"
-    return rettung_pruefen(read_yaml(src, OsrError, "osr.bad_saves"), str(src))
-
-
-def _als_daten(checked: Mapping[str, Any], spalten: str, tabellen: str) -> dict[str, Any]:
-    """Checked tables as JSON in the files' schema (rows as ``stufen``/``wurf``)."""
-    return {spalten: list(checked[spalten]),
-            tabellen: {name: [{"stufen": [lo, hi], "wurf": list(wurf)} for lo, hi, wurf in rows]
-                       for name, rows in checked[tabellen].items()}}
-
-
-@dataclass(frozen=True)
-class Einstellungen:
-    """What the GM may configure: surprise range, ties, the attack matrices, AC direction, saving throws."""
-
-    ueberrascht_bis: int = 2                    # surprised on 1-2 (first-edition default)
-    gleichstand: str = "gleichzeitig"           # or "neu": tied sides roll again
-    rk_aufsteigend: bool = False                # ascending AC with an attack bonus (sheet "ab")
-    matrix: dict[str, Any] = field(default_factory=matrix_laden)
-    rettung: dict[str, Any] = field(default_factory=rettung_laden)
-
-
-def _werte_pruefen(ueberrascht_bis: Any, gleichstand: Any, rk_aufsteigend: Any) -> None:
-    if isinstance(ueberrascht_bis, bool) or not isinstance(ueberrascht_bis, int) or not 0 <= ueberrascht_bis <= 6:
-        raise OsrError(t("osr.bad_surprise_range", value=repr(ueberrascht_bis)[:40]))
-    if gleichstand not in ("gleichzeitig", "neu"):
-        raise OsrError(t("osr.bad_tie_rule", value=repr(gleichstand)[:40]))
-    if not isinstance(rk_aufsteigend, bool):
-        raise OsrError(t("osr.bad_ascending", value=repr(rk_aufsteigend)[:40]))
-
-
-def _bauen(kept: Any) -> Einstellungen:
-    """The settings of the GM's kept data (``{}``: the defaults), checked."""
-    if not isinstance(kept, dict) or set(kept) - set(TEILE):
-        raise OsrError(t("osr.bad_kept_data", name=DATEN, known=", ".join(TEILE)))
-    werte = {f.name: kept.get(f.name, f.default) for f in fields(Einstellungen)[:3]}
-    _werte_pruefen(**werte)
-    where = t("osr.kept_source", name=DATEN)
-    matrix = matrix_pruefen(kept["matrix"], where) if "matrix" in kept else matrix_laden()
-    rettung = rettung_pruefen(kept["rettungswuerfe"], where) if "rettungswuerfe" in kept else rettung_laden()
-    return Einstellungen(**werte, matrix=matrix, rettung=rettung)
-
-
-EINSTELLUNGEN = Settings(DATEN, _bauen)
-
-
-def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
-               matrix: str | Path | None = None, rettungswuerfe: str | Path | None = None,
-               kampagne: Any = None, begegnung: str | None = None) -> Einstellungen:
-    """Check the settings (and the GM's files; None: the example) and keep them in ``kampagne`` as data
-    ``osr`` (for ``begegnung`` only, if given), replacing what it kept before; values not named go back
-    to the defaults.
-
-    Everything is checked first: a bad value changes nothing. Without ``kampagne`` only checked and
-    returned (for calling the procedures directly).
-    """
-    _werte_pruefen(ueberrascht_bis, gleichstand, rk_aufsteigend)
-    kept: dict[str, Any] = {"ueberrascht_bis": ueberrascht_bis, "gleichstand": gleichstand,
-                            "rk_aufsteigend": rk_aufsteigend}
-    if matrix is not None:
-        kept["matrix"] = _als_daten(matrix_laden(matrix), "rk", "matrizen")
-    if rettungswuerfe is not None:
-        kept["rettungswuerfe"] = _als_daten(rettung_laden(rettungswuerfe), "kategorien", "tabellen")
-    return EINSTELLUNGEN.keep(kept, kampagne, begegnung)
-
-
-# -- weapons -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Waffe:
-    """A weapon entry, e.g. 'Speer (W6, Länge 8, Sturm)', 'Langschwert (W8, Länge 3,5)' or
-    'Kurzbogen (W6, Fernkampf)'.
-
-    Qualities: ``Fernkampf`` (missile weapon), ``Sturm`` (can be set against a
-    charge), ``Lanze``, ``Länge N`` (feet, for who strikes first in a charge).
-    """
-
-    name: str
-    schaden: str
-    fernkampf: bool = False
-    sturm: bool = False
-    lanze: bool = False
-    laenge: float | None = None
-
-    @property
-    def nebenhand_tauglich(self) -> bool:
-        """Zwei-Waffen-Kampf: the off-hand weapon must be a dagger or a hand axe."""
-        low = self.name.lower()
-        return "dolch" in low or "handax" in low
-
-
-def waffe(entry: str) -> Waffe:
-    m = _WAFFE.match(entry)
-    if m is None:
-        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
-    teile = [p.strip() for p in _TRENNER.split(m.group("inhalt")) if p.strip()]
-    if not teile:
-        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
-    try:
-        dist(teile[0])
-    except (DiceSyntaxError, RpgError):
-        raise SheetError(t("osr.bad_weapon", entry=entry[:80])) from None
-    kw: dict[str, Any] = {}
-    for q in teile[1:]:
-        low, laenge = q.lower(), _LAENGE.match(q)
-        if laenge:
-            kw["laenge"] = float(laenge.group(1).replace(",", "."))
-        elif low.startswith("länge"):
-            raise SheetError(t("osr.bad_length", entry=entry[:80], quality=q[:40]))
-        elif low in ("fernkampf", "sturm", "lanze"):
-            kw[low] = True
-        else:
-            raise SheetError(t("osr.bad_weapon_quality", entry=entry[:80], quality=q[:40]))
-    return Waffe(m.group("name") or "Waffe", teile[0].upper().replace("D", "W"), **kw)
-
-
-def waffen(figure: Figure) -> list[Waffe]:
-    return [waffe(e) for e in figure.sheet.get("waffen") or ()]
-
-
-def waffe_von(figure: Figure, wahl: str | None = None) -> Waffe:
-    """The weapon named ``wahl`` (``waffenlos``: fist, foot, pommel, 1W2), else the first listed
-    (the one in hand); unarmed 1W2 without one (Unbewaffneter Kampf)."""
-    alle = waffen(figure)
-    if wahl and wahl.lower() == t("osr.unarmed").lower():
-        return Waffe(t("osr.unarmed"), WAFFENLOS)
-    if wahl:
-        for w in alle:
-            if w.name.lower() == wahl.lower():
-                return w
-        raise OsrError(t("osr.unknown_weapon", figure=figure.name, weapon=wahl[:40],
-                         known=", ".join([*(w.name for w in alle), t("osr.unarmed")])))
-    return alle[0] if alle else Waffe(t("osr.unarmed"), WAFFENLOS)
-
-
-def in_der_hand(figure: Figure) -> Waffe | None:
-    """The weapon in hand: the first listed."""
-    alle = waffen(figure)
-    return alle[0] if alle else None
 
 
 # -- hit dice and level (Angriffs- und Rettungswurfmatrizen für Monster) ----------
@@ -262,18 +55,17 @@ def stufe_aus_tw(tw: str) -> int:
 def angriffsstufe(figure: Figure) -> int:
     """The level for the attack matrix: a special attack level (blood midges attack as 5), else the
     level, else the hit dice's equivalent; plus the GM's adjustment (``stufe_mod``: position, …)."""
-    s = figure.sheet
-    base = s["angriffsstufe"] if s.get("angriffsstufe") is not None else grundstufe(figure)
-    return max(0, base + int(s.get("stufe_mod") or 0))
+    stufe = figure.value("angriffsstufe", None)
+    return max(0, (grundstufe(figure) if stufe is None else stufe) + figure.value("stufe_mod"))
 
 
 def grundstufe(figure: Figure) -> int:
     """The level, else the level equivalent of the hit dice."""
-    s = figure.sheet
-    if s.get("stufe") is not None:
-        return s["stufe"]
-    if s.get("tw") is not None:
-        return stufe_aus_tw(s["tw"])
+    stufe, tw = figure.value("stufe", None), figure.value("tw", None)
+    if stufe is not None:
+        return stufe
+    if tw is not None:
+        return stufe_aus_tw(tw)
     raise OsrError(t("osr.no_level", figure=figure.name))
 
 
@@ -300,14 +92,14 @@ def mindestwurf(figure: Figure, rk: int, settings: Einstellungen) -> tuple[int, 
     several names: the most favourable) by the attack level; beyond its columns
     the roll moves by 1 per AC point.
     """
-    s = figure.sheet
     if settings.rk_aufsteigend:
-        ab = int(s.get("ab") or 0)
+        ab = figure.value("ab")
         return rk - ab, t("osr.need_ascending", ab=ab, rk=rk)
-    if s.get("etw0") is not None:
-        return s["etw0"] - rk, t("osr.need_thac0", thac0=s["etw0"], rk=rk)
+    etw0 = figure.value("etw0", None)
+    if etw0 is not None:
+        return etw0 - rk, t("osr.need_thac0", thac0=etw0, rk=rk)
     stufe = angriffsstufe(figure)
-    return min((_aus_matrix(klasse, stufe, rk, settings) for klasse in tabellen(s.get("klasse"))),
+    return min((_aus_matrix(klasse, stufe, rk, settings) for klasse in tabellen(figure.value("klasse", None))),
                key=lambda found: found[0])
 
 

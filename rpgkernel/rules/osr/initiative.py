@@ -23,7 +23,8 @@ from ...dice import Dist, Roller
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
-from .core import Einstellungen, in_der_hand
+from .settings import Einstellungen
+from .sheet import in_der_hand
 
 RULE = "Kampf"
 MAX_NEU = 50   # rerolls of a tie before it counts as simultaneous after all
@@ -43,13 +44,21 @@ def fernkampfbonus(figure: Figure) -> int:
     return int(figure.value("fernkampfbonus", 0)) if w is not None and w.fernkampf else 0
 
 
+def ueberraschung_vorschau(figures: Sequence[Figure], settings: Einstellungen,
+                           bis: int | None = None) -> dict[str, float]:
+    """P(each side is surprised), exact before the roll."""
+    bis = settings.ueberrascht_bis if bis is None else bis
+    return {t("osr.p_surprised", side=side): max(0, min(bis, 6)) / 6 for side in seiten(figures)}
+
+
 def ueberraschung(figures: Sequence[Figure], roller: Roller | None, settings: Einstellungen,
                   bis: int | None = None) -> Resolution:
-    """Surprise: 1W6 per side, surprised on 1 to ``bis`` (Kampf: "Überraschung bestimmen (1W6)")."""
+    """Surprise: 1W6 per side, surprised on 1 to ``bis`` (Kampf: "Überraschung bestimmen (1W6)");
+    without ``roller`` only the preview (``ueberraschung_vorschau``)."""
     bis = settings.ueberrascht_bis if bis is None else bis
     groups = seiten(figures)
     res = Resolution("osr", "überraschung", tuple(f.name for f in figures))
-    res.preview = {t("osr.p_surprised", side=side): max(0, min(bis, 6)) / 6 for side in groups}
+    res.preview = ueberraschung_vorschau(figures, settings, bis)
     if roller is None:
         return res
     surprised = []
@@ -71,7 +80,8 @@ def ueberraschung(figures: Sequence[Figure], roller: Roller | None, settings: Ei
 
 def seiteninitiative(figures: Sequence[Figure], roller: Roller | None,
                      settings: Einstellungen) -> Resolution:
-    """Side initiative for one round (Kampf; the missile bonus: Fernkampf-Angriffe)."""
+    """Side initiative for one round (Kampf; the missile bonus: Fernkampf-Angriffe); without ``roller``
+    only the preview (``initiative_vorschau``)."""
     return wuerfeln(figures, roller, settings)[0]
 
 

@@ -1,6 +1,6 @@
 """Saving throws by the GM's tables (seed 001, "Angriffs- und Rettungswurfmatrizen für Monster").
 
-The tables are GM data (``core.rettung_laden``); a monster saves at the level
+The tables are GM data (``settings.rettung_laden``); a monster saves at the level
 equivalent of its hit dice, by the fighter's table unless the GM names another
 (``rettungsklasse``, else ``klasse``; several separated by '/': the most
 favourable for each category), with the GM's level adjustment
@@ -10,17 +10,19 @@ succeeds when W20 + modifiers >= the number in the table.
 
 from __future__ import annotations
 
+from typing import Any
 
 from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Resolution
-from .core import Einstellungen, OsrError, grundstufe, p_treffer, tabellen, zeile
+from .core import grundstufe, p_treffer, tabellen, zeile
+from .settings import Einstellungen, OsrError
 
 
 def rettungsstufe(figure: Figure) -> int:
     """The level for the saving-throw table: level or hit-dice equivalent plus the GM's adjustment."""
-    return max(0, grundstufe(figure) + int(figure.sheet.get("rettungsstufe_mod") or 0))
+    return max(0, grundstufe(figure) + figure.value("rettungsstufe_mod"))
 
 
 def rettungsziel(figure: Figure, kategorie: str | None, settings: Einstellungen) -> tuple[int, str, str]:
@@ -29,10 +31,10 @@ def rettungsziel(figure: Figure, kategorie: str | None, settings: Einstellungen)
     spalte = next((i for i, k in enumerate(kategorien) if kategorie and k.lower() == kategorie.lower()), None)
     if spalte is None:
         raise OsrError(t("osr.unknown_save_category", value=str(kategorie or "")[:40], known=", ".join(kategorien)))
-    s, stufe = figure.sheet, rettungsstufe(figure)
+    stufe, klassen = rettungsstufe(figure), figure.value("rettungsklasse", None) or figure.value("klasse", None)
     return min(((_aus_tabelle(klasse, stufe, settings, spalte), kategorien[spalte],
                  t("osr.need_save", name=klasse, level=stufe))
-                for klasse in tabellen(s.get("rettungsklasse") or s.get("klasse"))), key=lambda x: x[0])
+                for klasse in tabellen(klassen)), key=lambda x: x[0])
 
 
 def _aus_tabelle(klasse: str, stufe: int, settings: Einstellungen, spalte: int) -> int:
@@ -40,13 +42,21 @@ def _aus_tabelle(klasse: str, stufe: int, settings: Einstellungen, spalte: int) 
                  "osr.level_not_in_saves")[spalte]
 
 
+def rettung_vorschau(figure: Figure, kategorie: str | None, settings: Einstellungen,
+                     bonus: int = 0) -> dict[str, Any]:
+    """P(the saving throw succeeds), exact before the roll."""
+    need, kat, how = rettungsziel(figure, kategorie, settings)
+    return {t("osr.p_save", figure=figure.name, category=kat, mod=bonus, need=need, how=how): p_treffer(need, bonus)}
+
+
 def rettungswurf(figure: Figure, kategorie: str | None, roller: Roller | None, settings: Einstellungen,
                  bonus: int = 0) -> Resolution:
-    """A saving throw: P(success) exact before the roll; the GM applies what it saves against."""
+    """A saving throw: P(success) exact before the roll (``rettung_vorschau``; without ``roller`` only
+    that); the GM applies what it saves against."""
     need, kat, how = rettungsziel(figure, kategorie, settings)
     f = figure.name
     res = Resolution("osr", "rettungswurf", (f,))
-    res.preview = {t("osr.p_save", figure=f, category=kat, mod=bonus, need=need, how=how): p_treffer(need, bonus)}
+    res.preview = rettung_vorschau(figure, kategorie, settings, bonus)
     if roller is None:
         return res
     roll = roller.roll("W20")

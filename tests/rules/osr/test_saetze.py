@@ -8,7 +8,7 @@ from rpgkernel import Campaign, statblocks
 from rpgkernel.rules.osr import VERBS
 
 from saetze import assert_said, each
-from test_osr_docs import YAML
+from .test_docs import YAML
 
 CARD = page("osr.md").block("", "angriff: Hauptmann → Ork")
 

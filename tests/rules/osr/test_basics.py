@@ -309,7 +309,7 @@ def test_saving_throws_by_the_gm_table(tmp_path):
         osr.rettung_laden(__file__)
     with pytest.raises(OsrError, match="Rettungswurftabelle"):
         osr.einrichten(rettungswuerfe=__file__)
-    example = (osr.core.DATA / "rettungswuerfe.yaml").read_text(encoding="utf-8")
+    example = (osr.settings.DATA / "rettungswuerfe.yaml").read_text(encoding="utf-8")
     assert example.startswith("# BEISPIEL") and "KEINE veröffentlichte Tabelle" in example
 
 

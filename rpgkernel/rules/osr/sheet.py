@@ -1,0 +1,125 @@
+"""The OSR character sheet, the resources it gives, and its weapons read from a figure view.
+
+Seed sections: "Kampf", "Unbewaffneter Kampf", "Sturmangriff", "Zwei-Waffen-Kampf".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...dice import dist
+from ...errors import DiceSyntaxError, RpgError
+from ...messages import t
+from ..figure import Figure
+from ..sheet import Field, Sheet, SheetError
+from .settings import OsrError
+
+WAFFENLOS = "W2"              # Unbewaffneter Kampf
+_WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
+_LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
+_TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
+
+SHEET = Sheet({
+    "stufe": Field("int", t("osr.field_stufe"), 0, 40),
+    "tw": Field("text", t("osr.field_tw")),
+    "angriffsstufe": Field("int", t("osr.field_angriffsstufe"), 0, 40),
+    "stufe_mod": Field("int", t("osr.field_stufe_mod"), -20, 20),
+    "klasse": Field("text", t("osr.field_klasse")),
+    "rettungsklasse": Field("text", t("osr.field_rettungsklasse")),
+    "rettungsstufe_mod": Field("int", t("osr.field_rettungsstufe_mod"), -20, 20),
+    "etw0": Field("int", t("osr.field_etw0"), -20, 40),
+    "ab": Field("int", t("osr.field_ab"), -20, 40),
+    "rk": Field("int", t("osr.field_rk"), -20, 30, required=True),
+    "schild": Field("int", t("osr.field_schild"), 0, 10, default=0),
+    "ges_rk": Field("int", t("osr.field_ges_rk"), -10, 10, default=0),
+    "tp": Field("int", t("osr.field_tp"), 1, 10_000, required=True),
+    "angriffsbonus": Field("int", t("osr.field_angriffsbonus"), -10, 10, default=0),
+    "schadensbonus": Field("int", t("osr.field_schadensbonus"), -10, 20, default=0),
+    "fernkampfbonus": Field("int", t("osr.field_fernkampfbonus"), -10, 10, default=0),
+    "waffen": Field("list", t("osr.field_waffen")),
+    "beritten": Field("bool", t("osr.field_beritten")),
+    "schlachtross": Field("bool", t("osr.field_schlachtross")),
+    "maximal_belastet": Field("bool", t("osr.field_maximal_belastet")),
+    "reittier_maximal_belastet": Field("bool", t("osr.field_reittier_maximal_belastet")),
+})
+
+
+def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Hit points (TP), full."""
+    return {"TP": {"value": sheet["tp"], "max": sheet["tp"]}}
+
+
+@dataclass(frozen=True)
+class Waffe:
+    """A weapon entry, e.g. 'Speer (W6, Länge 8, Sturm)', 'Langschwert (W8, Länge 3,5)' or
+    'Kurzbogen (W6, Fernkampf)'.
+
+    Qualities: ``Fernkampf`` (missile weapon), ``Sturm`` (can be set against a
+    charge), ``Lanze``, ``Länge N`` (feet, for who strikes first in a charge).
+    """
+
+    name: str
+    schaden: str
+    fernkampf: bool = False
+    sturm: bool = False
+    lanze: bool = False
+    laenge: float | None = None
+
+    @property
+    def nebenhand_tauglich(self) -> bool:
+        """Zwei-Waffen-Kampf: the off-hand weapon must be a dagger or a hand axe."""
+        low = self.name.lower()
+        return "dolch" in low or "handax" in low
+
+
+def waffe(entry: str) -> Waffe:
+    m = _WAFFE.match(entry)
+    if m is None:
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
+    teile = [p.strip() for p in _TRENNER.split(m.group("inhalt")) if p.strip()]
+    if not teile:
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80]))
+    try:
+        dist(teile[0])
+    except (DiceSyntaxError, RpgError):
+        raise SheetError(t("osr.bad_weapon", entry=entry[:80])) from None
+    kw: dict[str, Any] = {}
+    for q in teile[1:]:
+        low, laenge = q.lower(), _LAENGE.match(q)
+        if laenge:
+            kw["laenge"] = float(laenge.group(1).replace(",", "."))
+        elif low.startswith("länge"):
+            raise SheetError(t("osr.bad_length", entry=entry[:80], quality=q[:40]))
+        elif low in ("fernkampf", "sturm", "lanze"):
+            kw[low] = True
+        else:
+            raise SheetError(t("osr.bad_weapon_quality", entry=entry[:80], quality=q[:40]))
+    return Waffe(m.group("name") or "Waffe", teile[0].upper().replace("D", "W"), **kw)
+
+
+def waffen(figure: Figure) -> list[Waffe]:
+    return [waffe(e) for e in figure.value("waffen", ())]
+
+
+def waffe_von(figure: Figure, wahl: str | None = None) -> Waffe:
+    """The weapon named ``wahl`` (``waffenlos``: fist, foot, pommel, 1W2), else the first listed
+    (the one in hand); unarmed 1W2 without one (Unbewaffneter Kampf)."""
+    alle = waffen(figure)
+    if wahl and wahl.lower() == t("osr.unarmed").lower():
+        return Waffe(t("osr.unarmed"), WAFFENLOS)
+    if wahl:
+        for w in alle:
+            if w.name.lower() == wahl.lower():
+                return w
+        raise OsrError(t("osr.unknown_weapon", figure=figure.name, weapon=wahl[:40],
+                         known=", ".join([*(w.name for w in alle), t("osr.unarmed")])))
+    return alle[0] if alle else Waffe(t("osr.unarmed"), WAFFENLOS)
+
+
+def in_der_hand(figure: Figure) -> Waffe | None:
+    """The weapon in hand: the first listed."""
+    alle = waffen(figure)
+    return alle[0] if alle else None
