@@ -5,14 +5,15 @@ Procedures read figures (the campaign's records: ``sheet``, ``resources``,
 ``Resolution``; they change nothing themselves. Divine grace keeps a
 resolution open after each roll that a figure with points may have repeated.
 
-Modules: ``core`` (basic rolls, entries), ``einstellungen`` (basic rolls,
-race list and GM tables, kept in the campaign), ``tabellen`` (the GM's
-tables), ``gnade`` (rolls open to divine grace), ``kritisch`` (the GM's
-critical tables), ``proben`` (EW, WW, PW, senses), ``lernen`` (learning
-below the minimum), ``kampf`` and ``schaden`` (attacks, defences, AP/LP,
-damage bonus), ``initiative`` (with leaders), ``erschaffung`` (attributes, LP, AP),
-``angeboren``, ``alter``, ``zauber`` (spells, summonings), ``belastung``,
-``bogen`` (the sheet), ``verben`` (%%resolve); ``data/`` holds the race
+Modules: ``verbs`` (%%resolve), ``settings`` (basic rolls, race list and GM
+tables, kept in the campaign), ``sheet`` (the sheet and its resources),
+``texts`` (the catalogue); the rules by the seed's sections: ``core`` (basic
+rolls, entries), ``tabellen`` (the GM's tables), ``gnade`` (rolls open to
+divine grace), ``kritisch`` (the GM's critical tables), ``proben`` (EW, WW,
+PW, senses), ``lernen`` (learning below the minimum), ``kampf`` and
+``schaden`` (attacks, defences, AP/LP, damage bonus), ``initiative`` (with
+leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
+``zauber`` (spells, summonings), ``belastung``; ``data/`` holds the race
 list, the basic-roll defaults and an EXAMPLE of the GM's tables.
 """
 
@@ -27,9 +28,9 @@ from ..base import Ruleset
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
-from .bogen import FELDER, MidgardBogen, ressourcen
+from .sheet import SHEET, ressourcen
 from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .einstellungen import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
+from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
 from .initiative import (
     EIGENE,
@@ -48,7 +49,7 @@ from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
 from .schaden import ap_verlust_leicht, verlust_schwer
 from .tabellen import Tabellen, laden
-from .verben import VERBS
+from .verbs import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
 __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VERBS",
@@ -63,7 +64,7 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
 class Midgard(Ruleset):
     key = "midgard"
     title = t("midgard.title")
-    sheet = MidgardBogen(FELDER)
+    sheet = SHEET
     settings = EINSTELLUNGEN
     conditions: Mapping[str, str] = {
         VOLLE_ABWEHR: t("midgard.cond_volle_abwehr"),

@@ -24,7 +24,7 @@ from ...messages import t
 from ..resolution import Effect, Resolution, clauses, counted
 from .angeboren import sinnes_eintraege
 from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .lernen import mindest_wm
 from .proben import SINNE, erfolgswert
 

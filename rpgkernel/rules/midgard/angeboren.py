@@ -15,7 +15,7 @@ from ...dice import Roller
 from ...messages import t
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .core import MidgardError, eintraege, name
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .tabellen import zeile
 
 RULE = "Besondere angeborene Fähigkeiten"

@@ -29,7 +29,7 @@ from ...dice import Dist, Roller, dist
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses
 from .core import MidgardError, attribut, feld, name
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .tabellen import GRENZE, Stufe, stufe, zeile
 
 KAUF = ("st", "ge", "ko", "in", "zt")       # Kauf der Attribute: St, Ge, Ko, In und Zt

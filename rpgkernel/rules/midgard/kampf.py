@@ -30,7 +30,7 @@ from ...errors import DiceLimitError
 from ...messages import t
 from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roll
 from ...messages import t
-from .einstellungen import Einstellungen
+from .settings import Einstellungen
 from .gnade import Wurfkette
 
 RULE = "Grundwürfe (Vorgabe)"

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from ...messages import t
 from ..resolution import Resolution, clauses
 from .core import MidgardError, attribut, name
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .tabellen import KATEGORIEN
 
 SCHWERER = {"Grund": "Standard", "Standard": "Ausnahme", "Ausnahme": None}

@@ -27,7 +27,7 @@ from .core import (
     p_ww,
     ww_gelingt,
 )
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .lernen import mindest_wm

@@ -18,7 +18,7 @@ from ...dice import dist
 from ...errors import DiceLimitError
 from ...messages import t
 from .core import Eintrag, MidgardError, feld, name
-from .einstellungen import Einstellungen
+from .settings import Einstellungen
 
 
 def ap_verlust_leicht(schaden: int, angriff: int, abwehr: int, schild_ap: int = 0, kritisch: bool = False) -> int:

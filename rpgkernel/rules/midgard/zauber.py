@@ -28,7 +28,7 @@ from ...dice import Roller
 from ...messages import t
 from ..resolution import Resolution, clauses, counted, listing
 from .core import MidgardError, feld, name
-from .einstellungen import EINSTELLUNGEN, Einstellungen
+from .settings import EINSTELLUNGEN, Einstellungen
 from .proben import ew
 
 RULE_ZAUBER = "Auswahl von Zaubersprüchen"

@@ -61,6 +61,9 @@ class MidgardBogen(Sheet):
         return out
 
 
+SHEET = MidgardBogen(FELDER)
+
+
 def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """LP, AP (value and maximum) and GG, for the fields the sheet has."""
     out = {}

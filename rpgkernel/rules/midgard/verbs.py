@@ -11,7 +11,7 @@ from .angeboren import CHOICE as WAHL
 from .angeboren import angeboren
 from .belastung import belastung
 from .core import MidgardError
-from .einstellungen import Einstellungen
+from .settings import Einstellungen
 from .erschaffung import KAUF, ap_wurf, attributkauf, lp_wurf
 from .gnade import CHOICE
 from .initiative import abwarten, anfuehrer, eigene, initiative
