@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import rpgkernel
 from rpgkernel import Campaign, rules
 from rpgkernel.errors import ResolveError
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard import Grundregeln, MidgardError, einrichten, ew, grundregeln_laden, p_ew, p_pw, p_ww
 from rpgkernel.rules.sheet import SheetError
 
@@ -18,10 +19,11 @@ BEISPIEL = Path(rpgkernel.rules.midgard.__file__).with_name("data") / "beispiel_
 
 
 def figure(name="Marvelus", gg=0, **sheet):
+    """A campaign-like record's view (the procedures read figures as views)."""
     record = {"name": name, "sheet": sheet, "conditions": {}, "resources": {}}
     if gg:
         record["resources"]["GG"] = {"value": gg, "max": gg}
-    return record
+    return view(record)
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """docs/midgard.md: every verb documented, every example line valid, the YAML example and the grace
-walkthrough played, the start line in a notebook and the GM's files set up from Python."""
+walkthrough played, the start line in a notebook, the GM's files set up from Python and a procedure
+called from Python on a figure view."""
 
 import shutil
 from pathlib import Path
@@ -66,6 +67,7 @@ def test_the_yaml_example_and_the_grace_walkthrough(tmp_path):
 
 START = PAGE.block("", "%rpg midgard --kampagne kampagne.sqlite")
 SETUP = PAGE.block("python", "from rpgkernel.rules import midgard")
+DIRECT = PAGE.block("python", "from rpgkernel.dice import Roller")
 
 
 def test_the_start_line_and_the_figure_block_in_a_notebook(notebook):
@@ -91,3 +93,12 @@ def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
         assert set(camp.data("midgard")) == {"tabellen", "grundregeln", "quelle"}
         camp.undo()
         assert camp.data("midgard") is None
+
+
+def test_a_procedure_called_from_python_reads_a_figure_view(tmp_path):
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("midgard")
+        statblocks.load(camp, YAML)
+        res = run_python(DIRECT.text, {"kampagne": camp, "midgard": rpgkernel.rules.midgard})
+        assert res.outcome == {"erfolg": True, "wurf": 40, "wert": 65}     # W% 40 under Ko 65
+        assert res.actors == ("Wolfgang Krentz",) and not res.open and not res.effects   # ohne_gnade: his GG stays

@@ -11,6 +11,7 @@ from rpgkernel import Campaign
 from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard import (
     MidgardError,
     ap_wurf,
@@ -40,7 +41,8 @@ def with_tables(camp):
 
 
 def fig(name="Bilbo", **sheet):
-    return {"name": name, "sheet": sheet, "conditions": {}, "resources": {}}
+    """A campaign-like record's view (the procedures read figures as views)."""
+    return view({"name": name, "sheet": sheet, "conditions": {}, "resources": {}})
 
 
 def tier(cfg, race, key):

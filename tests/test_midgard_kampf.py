@@ -14,6 +14,7 @@ from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard import (
     abwehr_wm,
     angriff,
@@ -28,8 +29,9 @@ BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yam
 
 
 def fig(name, resources=None, conditions=None, side="", **sheet):
-    return {"name": name, "sheet": sheet, "side": side, "conditions": conditions or {},
-            "resources": {k: {"value": v, "max": v} for k, v in (resources or {}).items()}}
+    """A campaign-like record's view (the procedures read figures as views)."""
+    return view({"name": name, "sheet": sheet, "side": side, "conditions": conditions or {},
+                 "resources": {k: {"value": v, "max": v} for k, v in (resources or {}).items()}})
 
 
 WOLFGANG = fig("Wolfgang Krentz", waffen=["Langschwert +10 (W6+2)"], rw=62, kampftaktik=2)

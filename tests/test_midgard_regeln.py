@@ -10,6 +10,7 @@ from rpgkernel import Campaign
 from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard import (
     MidgardError,
     altern,
@@ -38,7 +39,8 @@ def camp(tmp_path):
 
 
 def fig(name="Alrik", conditions=None, **sheet):
-    return {"name": name, "sheet": sheet, "conditions": conditions or {}, "resources": {}}
+    """A campaign-like record's view (the procedures read figures as views)."""
+    return view({"name": name, "sheet": sheet, "conditions": conditions or {}, "resources": {}})
 
 
 # -- senses ---------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Midgard house rules (seed 000_6ea9c01ff655f51f.txt, "Haus der Regeln").
 
-Procedures read figures (the campaign's records: ``sheet``, ``resources``,
-``conditions``, ``side``), roll through a ``Roller`` and return a
+Procedures read figures through the kit's views (``rules.figure``: name,
+sheet values, resources, conditions) and the sheet's accessors (``sheet``),
+take the GM's settings as ``cfg``, roll through a ``Roller`` and return a
 ``Resolution``; they change nothing themselves. Divine grace keeps a
 resolution open after each roll that a figure with points may have repeated.
 
@@ -25,6 +26,7 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..base import Ruleset
+from ..figure import view
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
@@ -86,11 +88,11 @@ class Midgard(Ruleset):
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
-        bonus = eigener_bonus(combatant)
+        bonus = eigener_bonus(view(combatant))
         return f"W6+{bonus}" if bonus else "W6"
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
-        values, rolls, _ = wuerfe([{**c, "name": n} for n, c in combatants.items()], roller)
+        values, rolls, _ = wuerfe([view({**c, "name": n}) for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}

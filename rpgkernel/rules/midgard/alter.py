@@ -17,16 +17,18 @@ order; then the secret W6 if Ko fell to 0 or below.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
 from .angeboren import sinnes_eintraege
-from .core import ATTRIBUTE, MidgardError, attribut, eintraege, feld, name
+from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .lernen import mindest_wm
 from .proben import SINNE, erfolgswert
+from .sheet import ATTRIBUTE, attribut, eintraege, feld
 
 RULE = "Alternde Abenteurer"
 ALLE = 5        # alle fünf Jahre
@@ -55,14 +57,14 @@ def multiplikator(race: str, cfg: Einstellungen) -> int:
     return table[race]
 
 
-def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: int | None = None,
+def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None = None,
            angezeigt: int = 1, cfg: Einstellungen | None = None) -> Resolution:
     """Age the figure from ``von`` (the sheet's ``alter``) to ``bis`` years (see the module docstring).
 
     ``angezeigt``: the false Ko the player is told if it fell to 0 or below.
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    who = name(figure)
+    who = figure.name
     von = feld(figure, "alter") if von is None else von
     if bis < von:
         raise MidgardError(t("midgard.bad_ages", von=von, bis=bis))
@@ -112,10 +114,9 @@ def altern(figure: Mapping[str, Any], roller: Roller | None, *, bis: int, von: i
     if senses:
         sheet_values["fertigkeiten"] = sinnes_eintraege(figure, senses)
     res.effects.append(Effect(who, sheet=sheet_values))
-    aged = {**figure, "sheet": {**(figure.get("sheet") or {}), **values}}
     below = {}
     for skill in [e.name for e in eintraege(figure, "fertigkeiten").values()]:
-        wm, why = mindest_wm(aged, skill, cfg)
+        wm, why = mindest_wm(figure, skill, cfg, werte=values)
         if wm and mindest_wm(figure, skill, cfg)[0] != wm:
             below[skill] = wm
             res.step(t("midgard.age_skill", skill=skill, why=why), "Lernen von Fertigkeiten")

@@ -13,9 +13,11 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
-from .core import MidgardError, eintraege, name
+from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
+from .sheet import eintraege
 from .tabellen import zeile
 
 RULE = "Besondere angeborene Fähigkeiten"
@@ -23,7 +25,7 @@ CHOICE = "wahl"
 FREI = 100
 
 
-def sinnes_eintraege(figure: Mapping[str, Any], sinne: Mapping[str, int]) -> list[str]:
+def sinnes_eintraege(figure: Figure, sinne: Mapping[str, int]) -> list[str]:
     """The sheet's skills with the senses set to new values ('Sehen +4')."""
     skills = {k: f"{e.name} {e.wert:+d}" for k, e in eintraege(figure, "fertigkeiten").items()}
     for sense, value in sinne.items():
@@ -31,13 +33,13 @@ def sinnes_eintraege(figure: Mapping[str, Any], sinne: Mapping[str, int]) -> lis
     return list(skills.values())
 
 
-def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
+def angeboren(figure: Figure, roller: Roller | None, *,
               decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
               cfg: Einstellungen | None = None) -> Resolution:
     """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     rows = cfg.tabellen.teil("angeboren")
-    who = name(figure)
+    who = figure.name
     res = Resolution("midgard", "angeboren", (who,))
     res.preview = {t("midgard.p_free_choice"): 1 / 100}
     if roller is None:
@@ -74,7 +76,7 @@ def angeboren(figure: Mapping[str, Any], roller: Roller | None, *,
             res.step(t("midgard.innate_not_chosen", figure=who), RULE)
     abilities = [r["faehigkeit"] for r in found] + [t("midgard.free_choice")] * max(0, free - len(taken))
     senses = {s: v for r in found for s, v in r["sinne"].items()}
-    sheet = {"angeboren": [*(figure.get("sheet") or {}).get("angeboren", ()), *abilities]}
+    sheet = {"angeboren": [*figure.value("angeboren", ()), *abilities]}
     if senses:
         sheet["fertigkeiten"] = sinnes_eintraege(figure, senses)
     res.outcome = {"fähigkeiten": abilities, "sinne": senses}

@@ -9,11 +9,13 @@ schwer, above that übermäßig (a Kraftakt).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses
-from .core import MidgardError, attribut, name
+from .core import MidgardError
+from .sheet import attribut
 
 RULE = "Tragkraft und Belastung"
 STUFEN = ((1, "unbelastet"), (3, "merklich belastet"), (10, "schwer belastet"))
@@ -42,9 +44,9 @@ def gewicht_lesen(text: Any) -> Fraction:
     return value
 
 
-def belastung(figure: Mapping[str, Any], gewicht: Any) -> Resolution:
+def belastung(figure: Figure, gewicht: Any) -> Resolution:
     """The load of ``gewicht`` kg for the figure; the condition for it (merklich/schwer/übermäßig belastet)."""
-    who = name(figure)
+    who = figure.name
     kg = gewicht_lesen(gewicht)
     st = attribut(figure, "st")
     label = belastung_von(kg, st)
@@ -53,9 +55,8 @@ def belastung(figure: Mapping[str, Any], gewicht: Any) -> Resolution:
                label=label), RULE)
     if label == UEBERMAESSIG:
         res.step(t("midgard.load_feat"), RULE)
-    have = figure.get("conditions") or {}
-    res.effects += [Effect(who, condition=c, on=False) for c in ZUSTAENDE if c in have and c != label]
-    if label in ZUSTAENDE and label not in have:
+    res.effects += [Effect(who, condition=c, on=False) for c in ZUSTAENDE if figure.has(c) and c != label]
+    if label in ZUSTAENDE and not figure.has(label):
         res.effects.append(Effect(who, condition=label))
     res.outcome = {"tk": tragkraft(st), "belastung": label}
     key = "midgard.satz.kraftakt" if label == UEBERMAESSIG else "midgard.satz.belastung"

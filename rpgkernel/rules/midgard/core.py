@@ -1,4 +1,4 @@
-"""Midgard's basic rolls and a figure's values (seed 000, "Haus der Regeln").
+"""Midgard's basic rolls (seed 000, "Haus der Regeln").
 
 The house rules rest on Midgard's basic rolls without restating them; they
 are implemented as documented, configurable defaults (``data/grundregeln.yaml``):
@@ -12,20 +12,14 @@ are implemented as documented, configurable defaults (``data/grundregeln.yaml``)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from ...dice import parse
-from ...errors import DiceSyntaxError
 from ...messages import t
 from ..errors import RulesError, read_yaml
-from ..sheet import SheetError
 
 DATA = Path(__file__).with_name("data")
-ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
-_ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
 
 
 class MidgardError(RulesError):
@@ -99,83 +93,3 @@ def p_ww(wert: int, gegen: int, regeln: Grundregeln) -> float:
 def p_pw(wert: int) -> float:
     """P(W% <= ``wert``), exact."""
     return max(0, min(wert, 100)) / 100
-
-
-# -- a figure's values --------------------------------------------------------------
-def sheet(figure: Mapping[str, Any]) -> Mapping[str, Any]:
-    return figure.get("sheet") or {}
-
-
-def name(figure: Mapping[str, Any]) -> str:
-    return figure["name"]
-
-
-def attribut(figure: Mapping[str, Any], key: str) -> int:
-    """A basic attribute (st, ge, ko, in, zt, gw) from the sheet, or a clear error when missing."""
-    key = key.lower()
-    if key not in ATTRIBUTE:
-        raise MidgardError(t("midgard.bad_attribute", name=key, known=", ".join(ATTRIBUTE)))
-    value = sheet(figure).get(key)
-    if value is None:
-        raise MidgardError(t("midgard.missing_value", figure=name(figure), field=key))
-    return value
-
-
-def feld(figure: Mapping[str, Any], key: str, default: Any = None) -> Any:
-    """A sheet value; without ``default`` a missing one is an error naming figure and field."""
-    value = sheet(figure).get(key, default)
-    if value is None:
-        raise MidgardError(t("midgard.missing_value", figure=name(figure), field=key))
-    return value
-
-
-def ressource(figure: Mapping[str, Any], key: str) -> int:
-    res = (figure.get("resources") or {}).get(key)
-    return res["value"] if res else 0
-
-
-@dataclass(frozen=True)
-class Eintrag:
-    """A skill or weapon entry: 'Balancieren +12', 'Langschwert +10 (W6+2)'."""
-
-    name: str
-    wert: int
-    schaden: str | None = None
-
-
-def eintrag(text: str, waffe: bool = False) -> Eintrag:
-    """Read an entry; a weapon needs its damage in parentheses, a valid dice expression."""
-    m = _ENTRY.match(text)
-    if m is None or (waffe and not m.group("schaden")):
-        raise SheetError(t("midgard.bad_weapon" if waffe else "midgard.bad_skill", entry=text))
-    damage = m.group("schaden")
-    if damage is not None:
-        damage = damage.strip()
-        try:
-            parse(damage)
-        except DiceSyntaxError:
-            raise SheetError(t("midgard.bad_weapon", entry=text)) from None
-    return Eintrag(m.group("name"), int(m.group("wert").replace(" ", "")), damage)
-
-
-def eintraege(figure: Mapping[str, Any], key: str) -> dict[str, Eintrag]:
-    """The sheet's ``fertigkeiten`` or ``waffen`` by lower-case name."""
-    out = {}
-    for text in sheet(figure).get(key) or ():
-        e = eintrag(text, waffe=key == "waffen")
-        out[e.name.lower()] = e
-    return out
-
-
-def waffe(figure: Mapping[str, Any], wanted: str | None) -> Eintrag:
-    """The weapon ``wanted`` (by name), or the first of the sheet's ``waffen``."""
-    weapons = eintraege(figure, "waffen")
-    if not weapons:
-        raise MidgardError(t("midgard.no_weapon", figure=name(figure)))
-    if wanted is None:
-        return next(iter(weapons.values()))
-    found = weapons.get(wanted.lower())
-    if found is None:
-        raise MidgardError(t("midgard.unknown_weapon", figure=name(figure), weapon=wanted,
-                             known=", ".join(w.name for w in weapons.values())))
-    return found

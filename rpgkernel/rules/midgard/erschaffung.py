@@ -27,9 +27,11 @@ from typing import Any, Mapping
 
 from ...dice import Dist, Roller, dist
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses
-from .core import MidgardError, attribut, feld, name
+from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
+from .sheet import attribut, feld
 from .tabellen import GRENZE, Stufe, stufe, zeile
 
 KAUF = ("st", "ge", "ko", "in", "zt")       # Kauf der Attribute: St, Ge, Ko, In und Zt
@@ -46,7 +48,7 @@ def rasse(race: str, cfg: Einstellungen) -> dict[str, Any]:
     return row
 
 
-def _race_of(figure: Mapping[str, Any], given: str | None) -> str:
+def _race_of(figure: Figure, given: str | None) -> str:
     return given or feld(figure, "rasse")
 
 
@@ -102,7 +104,7 @@ def _tier_dist(s: Stufe) -> Dist:
     return Dist.const(s.von) if s.von == s.bis else Dist.die(s.bis - s.von + 1) + (s.von - 1)
 
 
-def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: int, wahl: Mapping[str, str | int],
+def attributkauf(figure: Figure, roller: Roller | None, *, punkte: int, wahl: Mapping[str, str | int],
                  race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """Buy St, Ge, Ko, In and Zt by tier with ``punkte`` points, then roll each within its tier.
 
@@ -114,7 +116,7 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
     race = _race_of(figure, race)
     bought = kauf(race, wahl, cfg)
     total = sum(cost for _, _, cost in bought.values())
-    res = Resolution("midgard", "attributkauf", (name(figure),))
+    res = Resolution("midgard", "attributkauf", (figure.name,))
     res.preview = {f"{key.capitalize()} {s.text}": _tier_dist(s).labelled(f"{key.capitalize()} ({s.text})")
                    for key, (_, s, _) in bought.items()}
     if total > punkte:
@@ -137,13 +139,13 @@ def attributkauf(figure: Mapping[str, Any], roller: Roller | None, *, punkte: in
         res.step(t("midgard.tier_rolled", attribute=key.capitalize(), tier=s.text, face=roll.total,
                    value=values[key]), RULE_KAUF, roll, value=values[key])
     res.outcome = {"rasse": race, "kosten": total, "werte": values}
-    res.effects.append(Effect(name(figure), sheet={"rasse": race, **values}))
-    res.summary = clauses([t("midgard.satz.attribute", figure=name(figure), rasse=race, werte=", ".join(
+    res.effects.append(Effect(figure.name, sheet={"rasse": race, **values}))
+    res.summary = clauses([t("midgard.satz.attribute", figure=figure.name, rasse=race, werte=", ".join(
         t("midgard.satz.eintrag", was=key.capitalize(), wert=v) for key, v in values.items()))])
     return res
 
 
-def lp_ausdruck(figure: Mapping[str, Any], race: str, cfg: Einstellungen, res: Resolution) -> tuple[str, int]:
+def lp_ausdruck(figure: Figure, race: str, cfg: Einstellungen, res: Resolution) -> tuple[str, int]:
     """The LP roll "base + W6 + modifier" with its steps, and the change of the AbB."""
     table = cfg.tabellen.teil("lp")
     basis = table["basis"]
@@ -170,12 +172,12 @@ def lp_ausdruck(figure: Mapping[str, Any], race: str, cfg: Einstellungen, res: R
     return f"W6+{base + mod}" if base + mod >= 0 else f"W6-{-(base + mod)}", abb
 
 
-def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | None = None,
+def lp_wurf(figure: Figure, roller: Roller | None, *, race: str | None = None,
             cfg: Einstellungen | None = None) -> Resolution:
     """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     race = _race_of(figure, race)
-    res = Resolution("midgard", "lp_wurf", (name(figure),))
+    res = Resolution("midgard", "lp_wurf", (figure.name,))
     expr, abb = lp_ausdruck(figure, race, cfg, res)
     res.preview = dist(expr).labelled(t("midgard.lp_label"))
     if roller is None:
@@ -183,10 +185,10 @@ def lp_wurf(figure: Mapping[str, Any], roller: Roller | None, *, race: str | Non
     roll = roller.roll(expr)
     res.step(t("midgard.lp_rolled", expr=expr, lp=roll.total), RULE_LP, roll, value=roll.total)
     res.outcome = {"lp": roll.total, "abb_änderung": abb}
-    res.effects.append(Effect(name(figure), sheet={"lp": roll.total, **({"abb": feld(figure, "abb", 0) + abb}
+    res.effects.append(Effect(figure.name, sheet={"lp": roll.total, **({"abb": feld(figure, "abb", 0) + abb}
                                                                          if abb else {})}))
-    has = (t("midgard.satz.lp_abb", figure=name(figure), lp=roll.total, abb=feld(figure, "abb", 0) + abb) if abb
-           else t("midgard.satz.lp", figure=name(figure), lp=roll.total))
+    has = (t("midgard.satz.lp_abb", figure=figure.name, lp=roll.total, abb=feld(figure, "abb", 0) + abb) if abb
+           else t("midgard.satz.lp", figure=figure.name, lp=roll.total))
     res.summary = clauses([has])
     return res
 
@@ -210,7 +212,7 @@ def ap_ausdruck(race: str, klasse: str, grad: int, von: int, bonus: int, cfg: Ei
     return "+".join(parts).replace("+-", "-")
 
 
-def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | None = None, von: int = 0,
+def ap_wurf(figure: Figure, roller: Roller | None, *, grad: int | None = None, von: int = 0,
             race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """The AP maximum at ``grad`` (Auswürfeln des AP-Maximums); from grade ``von`` on only the new grades.
 
@@ -224,7 +226,7 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
     klasse = feld(figure, "klasse")
     bonus = 0 if von else feld(figure, "ap_bonus", 0)
     expr = ap_ausdruck(race, klasse, grad, von, bonus, cfg)
-    res = Resolution("midgard", "ap_wurf", (name(figure),))
+    res = Resolution("midgard", "ap_wurf", (figure.name,))
     res.preview = dist(expr).labelled(t("midgard.ap_label"))
     row = rasse(race, cfg)
     res.step(t("midgard.ap_formula", race=race, die=row["ap"], klasse=klasse, grad=grad, expr=expr), RULE_AP)
@@ -236,7 +238,7 @@ def ap_wurf(figure: Mapping[str, Any], roller: Roller | None, *, grad: int | Non
     old = feld(figure, "ap", 0) if von else 0
     res.step(t("midgard.ap_rolled", expr=expr, total=roll.total), RULE_AP, roll, value=roll.total)
     res.outcome = {"ap": old + roll.total, "gewürfelt": roll.total}
-    res.effects.append(Effect(name(figure), sheet={"ap": old + roll.total, "grad": grad}))
-    res.summary = clauses([t("midgard.satz.ap_mehr" if von else "midgard.satz.ap", figure=name(figure), grad=grad,
+    res.effects.append(Effect(figure.name, sheet={"ap": old + roll.total, "grad": grad}))
+    res.summary = clauses([t("midgard.satz.ap_mehr" if von else "midgard.satz.ap", figure=figure.name, grad=grad,
                                ap=old + roll.total, mehr=roll.total, von=von)])
     return res

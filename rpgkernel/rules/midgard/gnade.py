@@ -30,8 +30,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, sentence
-from .core import MidgardError, ressource
+from .core import MidgardError
 
 RESOURCE = "GG"
 CHOICE = "gnade"
@@ -51,11 +52,11 @@ class Wurfkette:
     """The rolls of one procedure in order, each open to divine grace until the next one falls."""
 
     def __init__(self, res: Resolution, roller: Roller, decisions: Mapping[str, Sequence[Mapping[str, Any]]],
-                 figures: Mapping[str, Mapping[str, Any]], ohne_gnade: bool = False) -> None:
+                 figures: Mapping[str, Figure], ohne_gnade: bool = False) -> None:
         self.res, self.roller, self.ohne = res, roller, ohne_gnade
         self.taken = list(decisions.get(CHOICE, ()))
         self.keys = set(decisions)
-        self.points = {n: ressource(f, RESOURCE) for n, f in figures.items()}
+        self.points = {n: f.current(RESOURCE) for n, f in figures.items()}
         self.spent: Counter[str] = Counter()
         self.pause = 0
 

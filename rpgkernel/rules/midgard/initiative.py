@@ -19,14 +19,16 @@ figures, one W6 per leader or independent figure (followers do not roll).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...errors import DiceLimitError
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
-from .core import MidgardError, feld, name
+from .core import MidgardError
+from .sheet import feld
 
 RULE = "Neue Initiativeregelung für Kämpfe"
 PREVIEW_FIGURES = 30   # figures the exact order preview may take (its work grows with their cube)
@@ -35,52 +37,52 @@ EIGENE = "eigene Initiative"        # opted out before the leader's next roll
 WARTET = "wartet ab"                # acts later this round, or not at all
 
 
-def grundwert(figure: Mapping[str, Any], angriffsrang: bool = False) -> int:
+def grundwert(figure: Figure, angriffsrang: bool = False) -> int:
     """floor((Reaktionswert + armour's change) / 10), plus the attack-rank modifier if played."""
     rw = feld(figure, "rw", 0) + feld(figure, "rw_ruestung", 0)
     return rw // 10 + (feld(figure, "angriffsrang", 0) if angriffsrang else 0)
 
 
-def eigener_bonus(figure: Mapping[str, Any], angriffsrang: bool = False) -> int:
+def eigener_bonus(figure: Figure, angriffsrang: bool = False) -> int:
     """What a figure adds to its own W6: Grundwert + Kampftaktik."""
     return grundwert(figure, angriffsrang) + feld(figure, "kampftaktik", 0)
 
 
-def kann_anfuehren(figure: Mapping[str, Any]) -> bool:
+def kann_anfuehren(figure: Figure) -> bool:
     return feld(figure, "kampftaktik", 0) >= 1
 
 
-def folgt(figure: Mapping[str, Any]) -> str | None:
+def folgt(figure: Figure) -> str | None:
     """The leader the figure follows (its condition ``folgt LEADER``), or None."""
-    return next((c[len(FOLGT):] for c in figure.get("conditions") or {} if c.startswith(FOLGT)), None)
+    return next((c[len(FOLGT):] for c in figure.conditions if c.startswith(FOLGT)), None)
 
 
-def gruppen(figures: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, list[str]]], dict[str, str]]:
+def gruppen(figures: Sequence[Figure]) -> tuple[list[tuple[str, list[str]]], dict[str, str]]:
     """Who rolls: (roller, [the figures whose initiative that roll sets]) in the figures' order, and
     for each follower who rolls himself why ("eigene": opted out; "fehlt": no leader to follow)."""
-    by_name = {name(f): f for f in figures}
+    by_name = {f.name: f for f in figures}
     leaders = {lead for f in figures if (lead := folgt(f)) in by_name and folgt(by_name[lead]) is None
                and kann_anfuehren(by_name[lead])}
     led: dict[str, str] = {}
     alone: dict[str, str] = {}
     for f in figures:
         lead = folgt(f)
-        if lead is None or name(f) in leaders:
+        if lead is None or f.name in leaders:
             continue
-        if EIGENE in (f.get("conditions") or {}):
-            alone[name(f)] = "eigene"
+        if f.has(EIGENE):
+            alone[f.name] = "eigene"
         elif lead in leaders:
-            led[name(f)] = lead
+            led[f.name] = lead
         else:
-            alone[name(f)] = "fehlt"
+            alone[f.name] = "fehlt"
     groups = [(n, [n] + [m for m, lead in led.items() if lead == n]) for n in by_name if n not in led]
     return groups, alone
 
 
-def wuerfe(figures: Sequence[Mapping[str, Any]], roller: Roller, angriffsrang: bool = False
+def wuerfe(figures: Sequence[Figure], roller: Roller, angriffsrang: bool = False
            ) -> tuple[dict[str, int], dict[str, Roll], list[tuple[str, list[str]]]]:
     """Every figure's initiative, the W6 of each roller, and the groups (see ``gruppen``)."""
-    by_name = {name(f): f for f in figures}
+    by_name = {f.name: f for f in figures}
     groups, _ = gruppen(figures)
     values: dict[str, int] = {}
     rolls: dict[str, Roll] = {}
@@ -92,11 +94,11 @@ def wuerfe(figures: Sequence[Mapping[str, Any]], roller: Roller, angriffsrang: b
     return values, rolls, groups
 
 
-def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *,
+def initiative(figures: Sequence[Figure], roller: Roller | None, *,
                angriffsrang: bool = False) -> Resolution:
     """Every figure's initiative for this round and the order, with the leaders named in advance
     (see the module docstring); without a roller only the exact order preview."""
-    by_name = {name(f): f for f in figures}
+    by_name = {f.name: f for f in figures}
     groups, alone = gruppen(figures)
     res = Resolution("midgard", "initiative", tuple(by_name))
     bonus = {n: grundwert(f, angriffsrang) for n, f in by_name.items()}
@@ -134,52 +136,51 @@ def initiative(figures: Sequence[Mapping[str, Any]], roller: Roller | None, *,
     return res
 
 
-def anfuehrer(leader: Mapping[str, Any], followers: Sequence[Mapping[str, Any]]) -> Resolution:
+def anfuehrer(leader: Figure, followers: Sequence[Figure]) -> Resolution:
     """Name ``leader`` in advance for ``followers``: they follow him from the next initiative roll on."""
-    who = name(leader)
+    who = leader.name
     if not kann_anfuehren(leader):
         raise MidgardError(t("midgard.leader_tactics", figure=who))
-    names = [name(f) for f in followers]
+    names = [f.name for f in followers]
     if who in names:
         raise MidgardError(t("midgard.leader_follows_himself", figure=who))
     res = Resolution("midgard", "anführer", (who,), tuple(names))
-    res.effects += [Effect(who, condition=c, on=False) for c in leader.get("conditions") or {} if c.startswith(FOLGT)]
+    res.effects += [Effect(who, condition=c, on=False) for c in leader.conditions if c.startswith(FOLGT)]
     for f in followers:
-        have = f.get("conditions") or {}
-        res.effects += [Effect(name(f), condition=c, on=False) for c in have
+        res.effects += [Effect(f.name, condition=c, on=False) for c in f.conditions
                         if (c.startswith(FOLGT) and c != FOLGT + who) or c == EIGENE]
-        if FOLGT + who not in have:
-            res.effects.append(Effect(name(f), condition=FOLGT + who))
+        if not f.has(FOLGT + who):
+            res.effects.append(Effect(f.name, condition=FOLGT + who))
     res.step(t("midgard.leader_named", figure=who, tactics=feld(leader, "kampftaktik", 0), followers=", ".join(names)),
              RULE)
     res.summary = clauses([t("midgard.satz.anfuehrer", figure=who, gefolge=listing(names))])
     return res
 
 
-def eigene(figures: Sequence[Mapping[str, Any]], dauerhaft: bool = False) -> Resolution:
+def eigene(figures: Sequence[Figure], dauerhaft: bool = False) -> Resolution:
     """Followers who do not follow at the leader's next roll (before it: they roll themselves);
     ``dauerhaft``: they leave the group."""
-    res = Resolution("midgard", "eigene", tuple(name(f) for f in figures))
+    res = Resolution("midgard", "eigene", tuple(f.name for f in figures))
     for f in figures:
         lead = folgt(f)
         if lead is None:
-            raise MidgardError(t("midgard.follows_nobody", figure=name(f)))
+            raise MidgardError(t("midgard.follows_nobody", figure=f.name))
         if dauerhaft:
-            res.effects.append(Effect(name(f), condition=FOLGT + lead, on=False))
-            res.step(t("midgard.follower_leaves", figure=name(f), leader=lead), RULE)
+            res.effects.append(Effect(f.name, condition=FOLGT + lead, on=False))
+            res.step(t("midgard.follower_leaves", figure=f.name, leader=lead), RULE)
         else:
-            res.effects.append(Effect(name(f), condition=EIGENE, rounds=1, ends="rundenbeginn"))
-            res.step(t("midgard.follower_opts_out", figure=name(f), leader=lead), RULE)
+            res.effects.append(Effect(f.name, condition=EIGENE, rounds=1, ends="rundenbeginn"))
+            res.step(t("midgard.follower_opts_out", figure=f.name, leader=lead), RULE)
     res.summary = clauses([sentence("midgard.satz.verlaesst" if dauerhaft else "midgard.satz.eigene", res.actors)])
     return res
 
 
-def abwarten(figures: Sequence[Mapping[str, Any]]) -> Resolution:
+def abwarten(figures: Sequence[Figure]) -> Resolution:
     """The figures act later in this round's order, or not at all (``wartet ab`` until the round ends)."""
-    res = Resolution("midgard", "abwarten", tuple(name(f) for f in figures))
+    res = Resolution("midgard", "abwarten", tuple(f.name for f in figures))
     for f in figures:
-        res.effects.append(Effect(name(f), condition=WARTET, rounds=1, ends="rundenende"))
-        res.step(t("midgard.holds", figure=name(f)), RULE)
+        res.effects.append(Effect(f.name, condition=WARTET, rounds=1, ends="rundenende"))
+        res.step(t("midgard.holds", figure=f.name), RULE)
     res.summary = clauses([sentence("midgard.satz.abwarten", res.actors)])
     return res
 

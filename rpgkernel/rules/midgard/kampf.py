@@ -28,13 +28,15 @@ from typing import Any, Mapping, Sequence
 from ...dice import Dist, Roll, Roller, dist
 from ...errors import DiceLimitError
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses
-from .core import Grundregeln, MidgardError, ew_gelingt, feld, kritisch, name, ressource, waffe, ww_gelingt
+from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text
 from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
+from .sheet import feld, waffe
 
 VOLLE_ABWEHR = "volle Abwehr"
 _ABWEHREN = re.compile(r"^(\d+)\. Abwehr$")
@@ -43,9 +45,9 @@ RULE_MEHR = "Abwehr mehrerer Angriffe"
 PREVIEW_VALUES = 10_000   # values of a damage roll the exact preview of AP and LP loss may take
 
 
-def abwehren(figure: Mapping[str, Any]) -> int:
+def abwehren(figure: Figure) -> int:
     """How many defences the figure has made this round (its condition ``N. Abwehr``)."""
-    found = [int(m.group(1)) for c in (figure.get("conditions") or {}) if (m := _ABWEHREN.match(c))]
+    found = [int(m.group(1)) for c in figure.conditions if (m := _ABWEHREN.match(c))]
     return max(found, default=0)
 
 
@@ -105,7 +107,7 @@ def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 
             "lp": _zero_or_shift(lp_w, damage, None).labelled(t("midgard.lp_lost"))}
 
 
-def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller: Roller | None, *,
+def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
             waffe_name: str | None = None, wm: int = 0, abwehr_wm_extra: int = 0, schaden: str | None = None,
             abwehr_nr: int | None = None, fernkampf: bool = False, eine_richtung: bool = False,
             decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
@@ -116,20 +118,20 @@ def angriff(angreifer: Mapping[str, Any], verteidiger: Mapping[str, Any], roller
     than the defender's ``N. Abwehr``). Without a roller only the preview.
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    a_name, v_name = name(angreifer), name(verteidiger)
+    a_name, v_name = angreifer.name, verteidiger.name
     weapon = waffe(angreifer, waffe_name)
     expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)
     ew_wert = weapon.wert + wm
     nummer = abwehr_nr or abwehren(verteidiger) + 1
     if nummer < 1:
         raise MidgardError(t("midgard.bad_defence_number", value=nummer))
-    volle = VOLLE_ABWEHR in (verteidiger.get("conditions") or {})
+    volle = verteidiger.has(VOLLE_ABWEHR)
     flat = fernkampf and eine_richtung and feld(verteidiger, "schild", "") == "groß"
     multi = abwehr_wm(nummer, volle, flat)
     abwehr = feld(verteidiger, "abwehr")
     ww_wm = multi + abwehr_wm_extra
-    rs, schild_ap, ap_now = feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0), ressource(verteidiger, "AP")
-    has_ap = "AP" in (verteidiger.get("resources") or {})
+    rs, schild_ap, ap_now = feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0), verteidiger.current("AP")
+    has_ap = "AP" in verteidiger.resources
     res = Resolution("midgard", "angriff", (a_name,), (v_name,))
     try:
         res.preview = angriff_vorschau(ew_wert, abwehr + ww_wm, dist(expr), rs=rs, schild_ap=schild_ap,
@@ -202,16 +204,16 @@ def _tabelle(res: Resolution, chain: Wurfkette, cfg: Einstellungen, situation: s
         res.outcome.setdefault("kritische_tabellen", []).append(row)
 
 
-def _abwehr_gezaehlt(verteidiger: Mapping[str, Any], nummer: int) -> list[Effect]:
-    v = name(verteidiger)
-    old = [Effect(v, condition=c, on=False) for c in (verteidiger.get("conditions") or {}) if _ABWEHREN.match(c)]
+def _abwehr_gezaehlt(verteidiger: Figure, nummer: int) -> list[Effect]:
+    v = verteidiger.name
+    old = [Effect(v, condition=c, on=False) for c in verteidiger.conditions if _ABWEHREN.match(c)]
     return old + [Effect(v, condition=f"{nummer}. Abwehr", rounds=1, ends="rundenende")]
 
 
-def _verlust(res: Resolution, verteidiger: Mapping[str, Any], defended: bool, a_total: int, d_roll: Roll,
+def _verlust(res: Resolution, verteidiger: Figure, defended: bool, a_total: int, d_roll: Roll,
              d_total: int, damage: Roll, rs: int, schild_ap: int, ap_now: int, has_ap: bool,
              regeln: Grundregeln) -> None:
-    v = name(verteidiger)
+    v = verteidiger.name
     if defended:
         crit = kritisch(d_roll.total, regeln) == "kritischer Erfolg"
         ap = ap_verlust_leicht(damage.total, a_total, d_total, schild_ap, crit)
@@ -228,9 +230,8 @@ def _verlust(res: Resolution, verteidiger: Mapping[str, Any], defended: bool, a_
     if has_ap:
         ap = min(ap, ap_now)
     res.outcome.update({"ap_verlust": ap, "lp_verlust": lp})
-    own = verteidiger.get("resources") or {}
     for key, loss in (("LP", lp), ("AP", ap)):
-        if loss and key in own:
+        if loss and key in verteidiger.resources:
             res.effects.append(Effect(v, key, -loss))
     d_krit = kritisch(d_roll.total, regeln)
     res.summary = clauses([_treffer_satz(res, defended, d_krit, lp, ap),
@@ -251,18 +252,18 @@ def _treffer_satz(res: Resolution, defended: bool, d_krit: str | None, lp: int, 
     return t("midgard.satz.angriff_treffer", **who, wie=how, lp=lp, ap=ap)
 
 
-def _leer_satz(verteidiger: Mapping[str, Any], lp: int, ap: int) -> str:
+def _leer_satz(verteidiger: Figure, lp: int, ap: int) -> str:
     """The clause saying the defender has no LP or AP left (else "")."""
-    own = verteidiger.get("resources") or {}
-    out = [key for key, loss in (("LP", lp), ("AP", ap)) if loss and key in own and own[key]["value"] - loss <= 0]
-    return t(f"midgard.satz.keine_{'_'.join(out).lower()}", figure=name(verteidiger)) if out else ""
+    out = [key for key, loss in (("LP", lp), ("AP", ap))
+           if loss and key in verteidiger.resources and verteidiger.current(key) - loss <= 0]
+    return t(f"midgard.satz.keine_{'_'.join(out).lower()}", figure=verteidiger.name) if out else ""
 
 
-def volle_abwehr(figure: Mapping[str, Any]) -> Resolution:
+def volle_abwehr(figure: Figure) -> Resolution:
     """The figure gives up all its attacks this round (except open guards after an enemy's fumble):
     its first defence WM comes only with the third defence (Abwehr mehrerer Angriffe)."""
-    res = Resolution("midgard", "volle_abwehr", (name(figure),))
-    res.effects.append(Effect(name(figure), condition=VOLLE_ABWEHR, rounds=1, ends="rundenende"))
-    res.step(t("midgard.full_defence", figure=name(figure)), RULE_MEHR)
-    res.summary = clauses([t("midgard.satz.volle_abwehr", figure=name(figure))])
+    res = Resolution("midgard", "volle_abwehr", (figure.name,))
+    res.effects.append(Effect(figure.name, condition=VOLLE_ABWEHR, rounds=1, ends="rundenende"))
+    res.step(t("midgard.full_defence", figure=figure.name), RULE_MEHR)
+    res.summary = clauses([t("midgard.satz.volle_abwehr", figure=figure.name)])
     return res

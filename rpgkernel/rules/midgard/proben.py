@@ -12,25 +12,14 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Resolution, clauses
-from .core import (
-    Grundregeln,
-    MidgardError,
-    attribut,
-    eintraege,
-    ew_gelingt,
-    feld,
-    kritisch,
-    name,
-    p_ew,
-    p_pw,
-    p_ww,
-    ww_gelingt,
-)
+from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, p_ew, p_pw, p_ww, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .lernen import mindest_wm
+from .sheet import attribut, eintraege, feld
 from .tabellen import zeile
 
 SINNE = ("Sehen", "Hören", "Riechen", "Schmecken", "Tasten")
@@ -40,7 +29,7 @@ ERSETZT = "Gefahrensinn"           # entfällt: der sechste Sinn ersetzt ihn
 GRUND = "Grundwürfe (Vorgabe)"
 
 
-def erfolgswert(figure: Mapping[str, Any], fertigkeit: str, cfg: Einstellungen) -> tuple[int, str, list[str]]:
+def erfolgswert(figure: Figure, fertigkeit: str, cfg: Einstellungen) -> tuple[int, str, list[str]]:
     """The Erfolgswert of a skill or sense: (value, the skill's name, notes for the steps)."""
     notes = []
     wanted = fertigkeit.strip()
@@ -60,7 +49,7 @@ def erfolgswert(figure: Mapping[str, Any], fertigkeit: str, cfg: Einstellungen) 
         notes.append(t("midgard.sixth_sense", zt=zt, value=value))
         return value, SECHSTER_SINN, notes
     known = [e.name for e in eintraege(figure, "fertigkeiten").values()] + list(SINNE) + [SECHSTER_SINN]
-    raise MidgardError(t("midgard.unknown_skill_of", figure=name(figure), skill=fertigkeit, known=", ".join(known)))
+    raise MidgardError(t("midgard.unknown_skill_of", figure=figure.name, skill=fertigkeit, known=", ".join(known)))
 
 
 def _krit_text(face: int, regeln: Grundregeln) -> str:
@@ -111,7 +100,7 @@ def ww_text(who: str, label: str, roll: Roll, wert: int, wm: int, gegen: int, re
              result=t("midgard.success" if ok else "midgard.failure") + _krit_text(roll.total, regeln))
 
 
-def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | None = None, wert: int | None = None,
+def ew(figure: Figure, roller: Roller | None, *, fertigkeit: str | None = None, wert: int | None = None,
        wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
     """EW: W20 + Erfolgswert + WM against 20 (basic rolls; Die Sinne; Lernen von Fertigkeiten).
@@ -122,7 +111,7 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
     only the preview is computed.
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    who = name(figure)
+    who = figure.name
     res = Resolution("midgard", "ew", (who,))
     label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
     if wert is None:
@@ -161,7 +150,7 @@ def ew(figure: Mapping[str, Any], roller: Roller | None, *, fertigkeit: str | No
 WW_ARTEN = {"abwehr": "Abwehr", "resistenz": "Resistenz"}
 
 
-def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str = "abwehr",
+def ww(figure: Figure, roller: Roller | None, *, gegen: int, art: str = "abwehr",
        wert: int | None = None, wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
        ohne_gnade: bool = False, cfg: Einstellungen | None = None) -> Resolution:
     """WW: W20 + value + WM, succeeds at the opposing EW's total ``gegen`` or more (basic rolls).
@@ -172,7 +161,7 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
     key = art.lower()
     if key not in WW_ARTEN:
         raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
-    who = name(figure)
+    who = figure.name
     wert = feld(figure, key) if wert is None else wert
     label = t("midgard.ww_label", what=WW_ARTEN[key])
     res = Resolution("midgard", "ww", (who,))
@@ -198,12 +187,12 @@ def ww(figure: Mapping[str, Any], roller: Roller | None, *, gegen: int, art: str
     return res
 
 
-def pw(figure: Mapping[str, Any], roller: Roller | None, *, eigenschaft: str, wm: int = 0,
+def pw(figure: Figure, roller: Roller | None, *, eigenschaft: str, wm: int = 0,
        decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
     """PW: W% at or under the attribute (+ WM in points), basic rolls."""
     cfg = cfg or EINSTELLUNGEN.defaults()
-    who = name(figure)
+    who = figure.name
     value = attribut(figure, eigenschaft) + wm
     label = t("midgard.pw_label", what=eigenschaft.capitalize())
     res = Resolution("midgard", "pw", (who,))

@@ -12,13 +12,13 @@ basic rule the seed presupposes).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from ...dice import dist
 from ...errors import DiceLimitError
 from ...messages import t
-from .core import Eintrag, MidgardError, feld, name
+from ..figure import Figure
+from .core import MidgardError
 from .settings import Einstellungen
+from .sheet import Eintrag, feld
 
 
 def ap_verlust_leicht(schaden: int, angriff: int, abwehr: int, schild_ap: int = 0, kritisch: bool = False) -> int:
@@ -43,13 +43,13 @@ def bonus_wuerfel(schb: int, cfg: Einstellungen) -> str:
     return "+" + table[schb]
 
 
-def schadensausdruck(figure: Mapping[str, Any], weapon: Eintrag, cfg: Einstellungen,
+def schadensausdruck(figure: Figure, weapon: Eintrag, cfg: Einstellungen,
                      override: str | None = None) -> tuple[str, str]:
     """The damage roll of ``weapon`` (or ``override``) with the figure's bonus, floored at 0, and a note."""
     base = override or weapon.schaden or ""
     schb = feld(figure, "schb", 0)
     extra = bonus_wuerfel(schb, cfg)
-    note = t("midgard.bonus_dice", figure=name(figure), bonus=schb, dice=extra[1:]) if schb > 0 else ""
+    note = t("midgard.bonus_dice", figure=figure.name, bonus=schb, dice=extra[1:]) if schb > 0 else ""
     expr = f"{base}{extra}"
     return (f"max(0, {expr})" if _may_be_negative(expr) else expr), note
 

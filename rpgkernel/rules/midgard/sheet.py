@@ -1,4 +1,5 @@
-"""The Midgard character sheet: fields, checks of skill and weapon entries, resources.
+"""The Midgard character sheet: fields, checks of skill and weapon entries, resources, and the
+sheet's values as the procedures read them from a figure's view.
 
 Every field is optional, so that a figure may carry only what a procedure
 needs; a procedure that needs a missing value says which one.
@@ -6,11 +7,19 @@ needs; a procedure that needs a missing value says which one.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...dice import parse
+from ...errors import DiceSyntaxError
 from ...messages import t
-from ..sheet import Field, Sheet
-from .core import eintrag
+from ..figure import Figure
+from ..sheet import Field, Sheet, SheetError
+from .core import MidgardError
+
+ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
+_ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
 
 FELDER = {
     "rasse": Field("text", t("midgard.field_rasse")),
@@ -50,6 +59,30 @@ FELDER = {
 }
 
 
+@dataclass(frozen=True)
+class Eintrag:
+    """A skill or weapon entry: 'Balancieren +12', 'Langschwert +10 (W6+2)'."""
+
+    name: str
+    wert: int
+    schaden: str | None = None
+
+
+def eintrag(text: str, waffe: bool = False) -> Eintrag:
+    """Read an entry; a weapon needs its damage in parentheses, a valid dice expression."""
+    m = _ENTRY.match(text)
+    if m is None or (waffe and not m.group("schaden")):
+        raise SheetError(t("midgard.bad_weapon" if waffe else "midgard.bad_skill", entry=text))
+    damage = m.group("schaden")
+    if damage is not None:
+        damage = damage.strip()
+        try:
+            parse(damage)
+        except DiceSyntaxError:
+            raise SheetError(t("midgard.bad_weapon", entry=text)) from None
+    return Eintrag(m.group("name"), int(m.group("wert").replace(" ", "")), damage)
+
+
 class MidgardBogen(Sheet):
     """The fields above; skill and weapon entries must read as such."""
 
@@ -71,3 +104,46 @@ def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         if key in sheet:
             out[res] = {"value": sheet[key], "max": sheet[key]}
     return out
+
+
+# -- a figure's values ------------------------------------------------------------
+def attribut(figure: Figure, key: str) -> int:
+    """A basic attribute (st, ge, ko, in, zt, gw) from the sheet, or a clear error when missing."""
+    key = key.lower()
+    if key not in ATTRIBUTE:
+        raise MidgardError(t("midgard.bad_attribute", name=key, known=", ".join(ATTRIBUTE)))
+    value = figure.sheet.get(key)
+    if value is None:
+        raise MidgardError(t("midgard.missing_value", figure=figure.name, field=key))
+    return value
+
+
+def feld(figure: Figure, key: str, default: Any = None) -> Any:
+    """A sheet value; without ``default`` a missing one is an error naming figure and field."""
+    value = figure.sheet.get(key, default)
+    if value is None:
+        raise MidgardError(t("midgard.missing_value", figure=figure.name, field=key))
+    return value
+
+
+def eintraege(figure: Figure, key: str) -> dict[str, Eintrag]:
+    """The sheet's ``fertigkeiten`` or ``waffen`` by lower-case name."""
+    out = {}
+    for text in figure.sheet.get(key) or ():
+        e = eintrag(text, waffe=key == "waffen")
+        out[e.name.lower()] = e
+    return out
+
+
+def waffe(figure: Figure, wanted: str | None) -> Eintrag:
+    """The weapon ``wanted`` (by name), or the first of the sheet's ``waffen``."""
+    weapons = eintraege(figure, "waffen")
+    if not weapons:
+        raise MidgardError(t("midgard.no_weapon", figure=figure.name))
+    if wanted is None:
+        return next(iter(weapons.values()))
+    found = weapons.get(wanted.lower())
+    if found is None:
+        raise MidgardError(t("midgard.unknown_weapon", figure=figure.name, weapon=wanted,
+                             known=", ".join(w.name for w in weapons.values())))
+    return found

@@ -24,7 +24,8 @@ from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import t
 from ..errors import read_yaml
-from .core import ATTRIBUTE, MidgardError
+from .core import MidgardError
+from .sheet import ATTRIBUTE
 
 KATEGORIEN = ("Grund", "Standard", "Ausnahme")
 GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column

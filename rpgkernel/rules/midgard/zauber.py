@@ -26,10 +26,12 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
+from ..figure import Figure
 from ..resolution import Resolution, clauses, counted, listing
-from .core import MidgardError, feld, name
+from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .proben import ew
+from .sheet import feld
 
 RULE_ZAUBER = "Auswahl von Zaubersprüchen"
 RULE_BESCHWOERUNG = "Beschwörungen"
@@ -64,12 +66,12 @@ def lernpunkte(klasse: str, spruch: str, cfg: Einstellungen) -> tuple[int, str, 
     return cost, cat, level
 
 
-def zauber_lernen(figure: Mapping[str, Any], sprueche: Sequence[str], *, erschaffung: bool = False,
+def zauber_lernen(figure: Figure, sprueche: Sequence[str], *, erschaffung: bool = False,
                   klasse: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """The learning points of ``sprueche`` for the figure's class, with the limits at creation."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     klasse = klasse or feld(figure, "klasse")
-    res = Resolution("midgard", "zauber", (name(figure),))
+    res = Resolution("midgard", "zauber", (figure.name,))
     total, level3 = 0, 0
     for spruch in sprueche:
         cost, cat, level = lernpunkte(klasse, spruch, cfg)
@@ -84,8 +86,8 @@ def zauber_lernen(figure: Mapping[str, Any], sprueche: Sequence[str], *, erschaf
         raise MidgardError(t("midgard.templar_limit", n=len(sprueche), limit=ORDENSKRIEGER_HOECHSTENS))
     res.step(t("midgard.spells_total", total=total), RULE_ZAUBER, value=total)
     res.outcome = {"lernpunkte": total, "sprüche": list(sprueche)}
-    res.summary = clauses([counted("midgard.satz.sprueche", total, figure=name(figure), spells=listing(sprueche))
-                           if sprueche else t("midgard.satz.keine_sprueche", figure=name(figure))])
+    res.summary = clauses([counted("midgard.satz.sprueche", total, figure=figure.name, spells=listing(sprueche))
+                           if sprueche else t("midgard.satz.keine_sprueche", figure=figure.name)])
     return res
 
 
@@ -130,22 +132,22 @@ def beschwoerung_kategorie(klasse: str, ziel: str, form: str, *, wahl: str | Non
     return "Standard" if ziel == wahl else "Ausnahme"
 
 
-def beschwoerungslehre(figure: Mapping[str, Any], ziel: str, form: str = "Beschwörung", *, wahl: str | None = None,
+def beschwoerungslehre(figure: Figure, ziel: str, form: str = "Beschwörung", *, wahl: str | None = None,
                        klasse: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """How the figure's class learns a summoning, banishment or circle (``beschwoerung_kategorie``)."""
     klasse = klasse or feld(figure, "klasse")
     cat = beschwoerung_kategorie(klasse, ziel, form, wahl=wahl, cfg=cfg)
-    res = Resolution("midgard", "beschwörungslehre", (name(figure),))
+    res = Resolution("midgard", "beschwörungslehre", (figure.name,))
     res.step(t("midgard.summon_category", klasse=klasse, form=form, ziel=ziel,
                category=t(f"midgard.category_{(cat or 'keine').lower()}")), RULE_BESCHWOERUNG)
     res.outcome = {"kategorie": cat}
-    res.summary = clauses([t("midgard.satz.lehre", figure=name(figure), form=form, ziel=ziel,
+    res.summary = clauses([t("midgard.satz.lehre", figure=figure.name, form=form, ziel=ziel,
                                category=t(f"midgard.category_{cat.lower()}")) if cat else
-                           t("midgard.satz.lehre_keine", figure=name(figure), form=form, ziel=ziel)])
+                           t("midgard.satz.lehre_keine", figure=figure.name, form=form, ziel=ziel)])
     return res
 
 
-def beschwoerung(figure: Mapping[str, Any], roller: Roller | None, *, grad: int, opfer: int = 1,
+def beschwoerung(figure: Figure, roller: Roller | None, *, grad: int, opfer: int = 1,
                  fesselung: int | None = None, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
                  ohne_gnade: bool = False, cfg: Einstellungen | None = None) -> Resolution:
     """A summoning: duration, effect time and the sacrifice's WM; with ``fesselung`` (the EW's value)
@@ -156,13 +158,13 @@ def beschwoerung(figure: Mapping[str, Any], roller: Roller | None, *, grad: int,
     if grad < 1:
         raise MidgardError(t("midgard.bad_grade", value=grad))
     wm = OPFER_WM[opfer]
-    res = Resolution("midgard", "beschwörung", (name(figure),))
+    res = Resolution("midgard", "beschwörung", (figure.name,))
     res.step(t("midgard.summon_time", grad=grad, minutes=grad * MINUTEN_JE_GRAD, hours=WIRKUNGSDAUER_STUNDEN),
              RULE_BESCHWOERUNG, value=grad * MINUTEN_JE_GRAD)
     res.step(t("midgard.summon_sacrifice", opfer=opfer, wm=wm), RULE_BESCHWOERUNG, value=wm)
     res.outcome = {"dauer_minuten": grad * MINUTEN_JE_GRAD, "wirkungsdauer_stunden": WIRKUNGSDAUER_STUNDEN,
                    "wm_fesselung": wm}
-    summoned = t("midgard.satz.beschwoerung", figure=name(figure), grad=grad, minuten=grad * MINUTEN_JE_GRAD,
+    summoned = t("midgard.satz.beschwoerung", figure=figure.name, grad=grad, minuten=grad * MINUTEN_JE_GRAD,
                      stunden=WIRKUNGSDAUER_STUNDEN)
     res.summary = clauses([summoned])
     if fesselung is None:
