@@ -33,15 +33,21 @@ def sinnes_eintraege(figure: Figure, sinne: Mapping[str, int]) -> list[str]:
     return list(skills.values())
 
 
+def angeboren_vorschau(cfg: Einstellungen | None = None) -> dict[str, float]:
+    """The preview of ``angeboren`` (the GM's table must be there): P(a free choice) on the W%."""
+    (cfg or EINSTELLUNGEN.defaults()).tabellen.teil("angeboren")
+    return {t("midgard.p_free_choice"): 1 / 100}
+
+
 def angeboren(figure: Figure, roller: Roller | None, *,
               decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
               cfg: Einstellungen | None = None) -> Resolution:
-    """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again."""
+    """Roll W% for innate abilities; each 100: a free choice (``wahl FIGUR fähigkeit=…``) and roll again.
+    Without a roller only the preview (``angeboren_vorschau``)."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     rows = cfg.tabellen.teil("angeboren")
     who = figure.name
-    res = Resolution("midgard", "angeboren", (who,))
-    res.preview = {t("midgard.p_free_choice"): 1 / 100}
+    res = Resolution("midgard", "angeboren", (who,), preview=angeboren_vorschau(cfg))
     if roller is None:
         return res
     found: list[dict[str, Any]] = []

@@ -104,6 +104,28 @@ def _tier_dist(s: Stufe) -> Dist:
     return Dist.const(s.von) if s.von == s.bis else Dist.die(s.bis - s.von + 1) + (s.von - 1)
 
 
+def _gekauft(figure: Figure, punkte: int, wahl: Mapping[str, str | int], race: str | None,
+             cfg: Einstellungen) -> tuple[str, dict[str, tuple[int, Stufe, int]], int]:
+    """The race, what ``wahl`` buys (``kauf``) and its total cost, which ``punkte`` must cover."""
+    race = _race_of(figure, race)
+    bought = kauf(race, wahl, cfg)
+    total = sum(cost for _, _, cost in bought.values())
+    if total > punkte:
+        raise MidgardError(t("midgard.too_expensive", cost=total, points=punkte))
+    return race, bought, total
+
+
+def _stufen_vorschau(bought: Mapping[str, tuple[int, Stufe, int]]) -> dict[str, Dist]:
+    return {f"{key.capitalize()} {s.text}": _tier_dist(s).labelled(f"{key.capitalize()} ({s.text})")
+            for key, (_, s, _) in bought.items()}
+
+
+def attributkauf_vorschau(figure: Figure, *, punkte: int, wahl: Mapping[str, str | int], race: str | None = None,
+                          cfg: Einstellungen | None = None) -> dict[str, Dist]:
+    """The preview of ``attributkauf``, exact: each attribute's value within its tier."""
+    return _stufen_vorschau(_gekauft(figure, punkte, wahl, race, cfg or EINSTELLUNGEN.defaults())[1])
+
+
 def attributkauf(figure: Figure, roller: Roller | None, *, punkte: int, wahl: Mapping[str, str | int],
                  race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
     """Buy St, Ge, Ko, In and Zt by tier with ``punkte`` points, then roll each within its tier.
@@ -111,16 +133,11 @@ def attributkauf(figure: Figure, roller: Roller | None, *, punkte: int, wahl: Ma
     ``wahl``: attribute -> column ("+1", "-2") or tier ("96-99", "100");
     unnamed attributes stay in the 0-cost column. Given dice: St, Ge, Ko,
     In, Zt in this order, one die each whose tier has more than one value.
+    Without a roller only the preview (``attributkauf_vorschau``).
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    race = _race_of(figure, race)
-    bought = kauf(race, wahl, cfg)
-    total = sum(cost for _, _, cost in bought.values())
-    res = Resolution("midgard", "attributkauf", (figure.name,))
-    res.preview = {f"{key.capitalize()} {s.text}": _tier_dist(s).labelled(f"{key.capitalize()} ({s.text})")
-                   for key, (_, s, _) in bought.items()}
-    if total > punkte:
-        raise MidgardError(t("midgard.too_expensive", cost=total, points=punkte))
+    race, bought, total = _gekauft(figure, punkte, wahl, race, cfg)
+    res = Resolution("midgard", "attributkauf", (figure.name,), preview=_stufen_vorschau(bought))
     table = cfg.tabellen.teil("attributkauf")
     for key, (column, s, cost) in bought.items():
         zero = table["stufen"][null_stufe(race, key, cfg)]
@@ -145,41 +162,54 @@ def attributkauf(figure: Figure, roller: Roller | None, *, punkte: int, wahl: Ma
     return res
 
 
-def lp_ausdruck(figure: Figure, race: str, cfg: Einstellungen, res: Resolution) -> tuple[str, int]:
-    """The LP roll "base + W6 + modifier" with its steps, and the change of the AbB."""
+def lp_ausdruck(figure: Figure, race: str, cfg: Einstellungen) -> tuple[str, int, list[str]]:
+    """The LP roll "base + W6 + modifier", the change of the AbB, and the steps' texts."""
     table = cfg.tabellen.teil("lp")
     basis = table["basis"]
+    notes = []
     if isinstance(basis, dict):
         value = attribut(figure, basis["attribut"])
         base = zeile(basis["werte"], value)["lp"]
-        res.step(t("midgard.lp_base_by", attribute=basis["attribut"].capitalize(), value=value, lp=base), RULE_LP)
+        notes.append(t("midgard.lp_base_by", attribute=basis["attribut"].capitalize(), value=value, lp=base))
     else:
         base = basis
-        res.step(t("midgard.lp_base", lp=base), RULE_LP)
+        notes.append(t("midgard.lp_base", lp=base))
     abb = 0
     if rasse(race, cfg)["gestalt_abb"]:
         size, shape = feld(figure, "groesse", "mittel"), feld(figure, "gestalt", "normal")
         mod = table["groesse"].get(size, 0) + table["gestalt"].get(shape, 0)
-        res.step(t("midgard.lp_shape", size=size, shape=shape, mod=mod), RULE_LP)
+        notes.append(t("midgard.lp_shape", size=size, shape=shape, mod=mod))
         abb = -1 if (size, shape) == ("groß", "breit") else 1 if (size, shape) == ("klein", "schlank") else 0
         if abb:
-            res.step(t("midgard.abb_shape", size=size, shape=shape, abb=abb), RULE_LP)
+            notes.append(t("midgard.abb_shape", size=size, shape=shape, abb=abb))
     else:
         mod = table["rassen"].get(race)
         if mod is None:
             raise MidgardError(t("midgard.no_race_lp", race=race))
-        res.step(t("midgard.lp_race", race=race, mod=mod), RULE_LP)
-    return f"W6+{base + mod}" if base + mod >= 0 else f"W6-{-(base + mod)}", abb
+        notes.append(t("midgard.lp_race", race=race, mod=mod))
+    return f"W6+{base + mod}" if base + mod >= 0 else f"W6-{-(base + mod)}", abb, notes
+
+
+def _lp_vorschau(expr: str) -> Dist:
+    return dist(expr).labelled(t("midgard.lp_label"))
+
+
+def lp_wurf_vorschau(figure: Figure, *, race: str | None = None, cfg: Einstellungen | None = None) -> Dist:
+    """The preview of ``lp_wurf``, exact: the distribution of the LP."""
+    return _lp_vorschau(lp_ausdruck(figure, _race_of(figure, race), cfg or EINSTELLUNGEN.defaults())[0])
 
 
 def lp_wurf(figure: Figure, roller: Roller | None, *, race: str | None = None,
             cfg: Einstellungen | None = None) -> Resolution:
-    """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape."""
+    """LP = LP base + 1W6 + modifiers (Neue Regelung der LP); the AbB change for humans by shape.
+    Without a roller only the preview (``lp_wurf_vorschau``)."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     race = _race_of(figure, race)
     res = Resolution("midgard", "lp_wurf", (figure.name,))
-    expr, abb = lp_ausdruck(figure, race, cfg, res)
-    res.preview = dist(expr).labelled(t("midgard.lp_label"))
+    expr, abb, notes = lp_ausdruck(figure, race, cfg)
+    for note in notes:
+        res.step(note, RULE_LP)
+    res.preview = _lp_vorschau(expr)
     if roller is None:
         return res
     roll = roller.roll(expr)
@@ -212,22 +242,38 @@ def ap_ausdruck(race: str, klasse: str, grad: int, von: int, bonus: int, cfg: Ei
     return "+".join(parts).replace("+-", "-")
 
 
-def ap_wurf(figure: Figure, roller: Roller | None, *, grad: int | None = None, von: int = 0,
-            race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
-    """The AP maximum at ``grad`` (Auswürfeln des AP-Maximums); from grade ``von`` on only the new grades.
-
-    The personal AP bonus counts once (not when rising from ``von``).
-    """
-    cfg = cfg or EINSTELLUNGEN.defaults()
+def _ap_formel(figure: Figure, grad: int | None, von: int, race: str | None,
+               cfg: Einstellungen) -> tuple[str, int, str, str]:
+    """The race, grade and class of an AP roll, and its expression (``ap_ausdruck``)."""
     race = _race_of(figure, race)
     grad = grad or feld(figure, "grad")
     if not 0 <= von < grad:
         raise MidgardError(t("midgard.bad_grades", von=von, grad=grad))
     klasse = feld(figure, "klasse")
     bonus = 0 if von else feld(figure, "ap_bonus", 0)
-    expr = ap_ausdruck(race, klasse, grad, von, bonus, cfg)
-    res = Resolution("midgard", "ap_wurf", (figure.name,))
-    res.preview = dist(expr).labelled(t("midgard.ap_label"))
+    return race, grad, klasse, ap_ausdruck(race, klasse, grad, von, bonus, cfg)
+
+
+def _ap_vorschau(expr: str) -> Dist:
+    return dist(expr).labelled(t("midgard.ap_label"))
+
+
+def ap_wurf_vorschau(figure: Figure, *, grad: int | None = None, von: int = 0, race: str | None = None,
+                     cfg: Einstellungen | None = None) -> Dist:
+    """The preview of ``ap_wurf``, exact: the distribution of the AP rolled."""
+    return _ap_vorschau(_ap_formel(figure, grad, von, race, cfg or EINSTELLUNGEN.defaults())[3])
+
+
+def ap_wurf(figure: Figure, roller: Roller | None, *, grad: int | None = None, von: int = 0,
+            race: str | None = None, cfg: Einstellungen | None = None) -> Resolution:
+    """The AP maximum at ``grad`` (Auswürfeln des AP-Maximums); from grade ``von`` on only the new grades.
+
+    The personal AP bonus counts once (not when rising from ``von``). Without a roller only the
+    preview (``ap_wurf_vorschau``).
+    """
+    cfg = cfg or EINSTELLUNGEN.defaults()
+    race, grad, klasse, expr = _ap_formel(figure, grad, von, race, cfg)
+    res = Resolution("midgard", "ap_wurf", (figure.name,), preview=_ap_vorschau(expr))
     row = rasse(race, cfg)
     res.step(t("midgard.ap_formula", race=race, die=row["ap"], klasse=klasse, grad=grad, expr=expr), RULE_AP)
     if row["ap_zusatz"]:

@@ -94,17 +94,31 @@ def wuerfe(figures: Sequence[Figure], roller: Roller, angriffsrang: bool = False
     return values, rolls, groups
 
 
+def _quellen(figures: Sequence[Figure], groups: Sequence[tuple[str, list[str]]],
+             angriffsrang: bool) -> list[list[tuple[str, int]]]:
+    """The W6 rolled (one per group) with the figures each sets and their offsets
+    (``reihenfolge_vorschau``): Grundwert + the roller's Kampftaktik."""
+    by_name = {f.name: f for f in figures}
+    return [[(m, grundwert(by_name[m], angriffsrang) + feld(by_name[lead], "kampftaktik", 0)) for m in members]
+            for lead, members in groups]
+
+
+def initiative_vorschau(figures: Sequence[Figure], *, angriffsrang: bool = False) -> dict[str, Any]:
+    """The preview of ``initiative``, exact: each figure's place in the order and P(acts first)."""
+    groups, _ = gruppen(figures)
+    return reihenfolge_vorschau(_quellen(figures, groups, angriffsrang))
+
+
 def initiative(figures: Sequence[Figure], roller: Roller | None, *,
                angriffsrang: bool = False) -> Resolution:
     """Every figure's initiative for this round and the order, with the leaders named in advance
-    (see the module docstring); without a roller only the exact order preview."""
+    (see the module docstring); without a roller only the exact order preview (``initiative_vorschau``)."""
     by_name = {f.name: f for f in figures}
     groups, alone = gruppen(figures)
     res = Resolution("midgard", "initiative", tuple(by_name))
     bonus = {n: grundwert(f, angriffsrang) for n, f in by_name.items()}
     try:
-        res.preview = reihenfolge_vorschau([[(m, bonus[m] + feld(by_name[lead], "kampftaktik", 0))
-                                             for m in members] for lead, members in groups])
+        res.preview = reihenfolge_vorschau(_quellen(figures, groups, angriffsrang))
     except DiceLimitError as err:
         if roller is None:  # the preview alone: refused with its reason
             raise

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 from typing import Any, Mapping, Sequence
@@ -36,7 +37,7 @@ from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text
 from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
-from .sheet import feld, waffe
+from .sheet import Eintrag, feld, waffe
 
 VOLLE_ABWEHR = "volle Abwehr"
 _ABWEHREN = re.compile(r"^(\d+)\. Abwehr$")
@@ -107,6 +108,55 @@ def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 
             "lp": _zero_or_shift(lp_w, damage, None).labelled(t("midgard.lp_lost"))}
 
 
+@dataclass(frozen=True)
+class Angriffslage:
+    """An attack before its first die: the weapon and its damage roll, which defence of the round
+    it meets with what WM, and the defender's values."""
+
+    waffe: Eintrag
+    wm: int
+    schaden: str            # the damage roll, with the bonus dice (Ersetzen des festen Schadensbonus)
+    bonus_note: str
+    nummer: int             # the defender's defence this round
+    volle: bool             # the defender is in full defence
+    flat: bool              # several ranged attacks from one direction against a large shield
+    multi: int              # the WM of this defence (Abwehr mehrerer Angriffe)
+    abwehr: int
+    ww_wm: int
+    rs: int
+    schild_ap: int
+    ap: int | None          # the defender's AP now (None: he has none)
+    regeln: Grundregeln
+
+    @property
+    def ew_wert(self) -> int:
+        return self.waffe.wert + self.wm
+
+    def vorschau(self) -> dict[str, Any]:
+        """The attack's exact preview (``angriff_vorschau``)."""
+        return angriff_vorschau(self.ew_wert, self.abwehr + self.ww_wm, dist(self.schaden), rs=self.rs,
+                                schild_ap=self.schild_ap, ap=self.ap, regeln=self.regeln)
+
+
+def angriffslage(angreifer: Figure, verteidiger: Figure, *, waffe_name: str | None = None, wm: int = 0,
+                 abwehr_wm_extra: int = 0, schaden: str | None = None, abwehr_nr: int | None = None,
+                 fernkampf: bool = False, eine_richtung: bool = False,
+                 cfg: Einstellungen | None = None) -> Angriffslage:
+    """What ``angriff`` reads before its first die (its preview: ``.vorschau()``)."""
+    cfg = cfg or EINSTELLUNGEN.defaults()
+    weapon = waffe(angreifer, waffe_name)
+    expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)
+    nummer = abwehr_nr or abwehren(verteidiger) + 1
+    if nummer < 1:
+        raise MidgardError(t("midgard.bad_defence_number", value=nummer))
+    volle = verteidiger.has(VOLLE_ABWEHR)
+    flat = fernkampf and eine_richtung and feld(verteidiger, "schild", "") == "groß"
+    multi = abwehr_wm(nummer, volle, flat)
+    return Angriffslage(weapon, wm, expr, bonus_note, nummer, volle, flat, multi, feld(verteidiger, "abwehr"),
+                        multi + abwehr_wm_extra, feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0),
+                        verteidiger.current("AP") if "AP" in verteidiger.resources else None, cfg.regeln)
+
+
 def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
             waffe_name: str | None = None, wm: int = 0, abwehr_wm_extra: int = 0, schaden: str | None = None,
             abwehr_nr: int | None = None, fernkampf: bool = False, eine_richtung: bool = False,
@@ -115,35 +165,26 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
     """An attack with the defender's WW: Abwehr and the AP/LP it costs (see the module docstring).
 
     ``abwehr_nr``: which defence of the round this is (default: one more
-    than the defender's ``N. Abwehr``). Without a roller only the preview.
+    than the defender's ``N. Abwehr``). Without a roller only the preview
+    (``angriffslage(…).vorschau()``).
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
     a_name, v_name = angreifer.name, verteidiger.name
-    weapon = waffe(angreifer, waffe_name)
-    expr, bonus_note = schadensausdruck(angreifer, weapon, cfg, schaden)
-    ew_wert = weapon.wert + wm
-    nummer = abwehr_nr or abwehren(verteidiger) + 1
-    if nummer < 1:
-        raise MidgardError(t("midgard.bad_defence_number", value=nummer))
-    volle = verteidiger.has(VOLLE_ABWEHR)
-    flat = fernkampf and eine_richtung and feld(verteidiger, "schild", "") == "groß"
-    multi = abwehr_wm(nummer, volle, flat)
-    abwehr = feld(verteidiger, "abwehr")
-    ww_wm = multi + abwehr_wm_extra
-    rs, schild_ap, ap_now = feld(verteidiger, "rs", 0), feld(verteidiger, "schild_ap", 0), verteidiger.current("AP")
-    has_ap = "AP" in verteidiger.resources
+    lage = angriffslage(angreifer, verteidiger, waffe_name=waffe_name, wm=wm, abwehr_wm_extra=abwehr_wm_extra,
+                        schaden=schaden, abwehr_nr=abwehr_nr, fernkampf=fernkampf, eine_richtung=eine_richtung,
+                        cfg=cfg)
+    weapon, expr, ew_wert, abwehr, ww_wm = lage.waffe, lage.schaden, lage.ew_wert, lage.abwehr, lage.ww_wm
     res = Resolution("midgard", "angriff", (a_name,), (v_name,))
     try:
-        res.preview = angriff_vorschau(ew_wert, abwehr + ww_wm, dist(expr), rs=rs, schild_ap=schild_ap,
-                                       ap=ap_now if has_ap else None, regeln=cfg.regeln)
+        res.preview = lage.vorschau()
     except DiceLimitError as err:
         if roller is None:  # the preview alone: refused with its reason
             raise
         res.step(t("midgard.no_preview", reason=err.message), "Grundwürfe (Vorgabe)")
     if roller is None:
         return res
-    if bonus_note:
-        res.step(bonus_note, "Ersetzen des festen Schadensbonus")
+    if lage.bonus_note:
+        res.step(lage.bonus_note, "Ersetzen des festen Schadensbonus")
     regeln = cfg.regeln
     chain = Wurfkette(res, roller, decisions or {}, {a_name: angreifer, v_name: verteidiger}, ohne_gnade)
     both = [a_name, v_name]
@@ -165,9 +206,10 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
             missed = "midgard.satz.verfehlt_krit" if kritisch(a_roll.total, regeln) else "midgard.satz.verfehlt"
             res.summary = clauses([t(missed, angreifer=a_name, ziel=v_name), *_tabellen(res)])
             return res
-        if multi:
-            res.step(t("midgard.multi_defence", figure=v_name, n=nummer, wm=multi,
-                       how=t("midgard.multi_flat") if flat else t("midgard.multi_full") if volle else ""), RULE_MEHR)
+        if lage.multi:
+            res.step(t("midgard.multi_defence", figure=v_name, n=lage.nummer, wm=lage.multi,
+                       how=t("midgard.multi_flat") if lage.flat else t("midgard.multi_full") if lage.volle else ""),
+                     RULE_MEHR)
         d_roll = chain.wurf("W20", ww_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
                             lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln))
@@ -184,9 +226,9 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
             _tabelle(res, chain, cfg, "fehler_abwehr", v_name, [v_name])
     except Offen:
         return res
-    res.effects += _abwehr_gezaehlt(verteidiger, nummer)
+    res.effects += _abwehr_gezaehlt(verteidiger, lage.nummer)
     res.outcome.update({"abwehr": d_total, "schaden": damage.total})
-    _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, rs, schild_ap, ap_now, has_ap, regeln)
+    _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, lage)
     res.effects += chain.effekte()
     return res
 
@@ -211,24 +253,23 @@ def _abwehr_gezaehlt(verteidiger: Figure, nummer: int) -> list[Effect]:
 
 
 def _verlust(res: Resolution, verteidiger: Figure, defended: bool, a_total: int, d_roll: Roll,
-             d_total: int, damage: Roll, rs: int, schild_ap: int, ap_now: int, has_ap: bool,
-             regeln: Grundregeln) -> None:
-    v = verteidiger.name
+             d_total: int, damage: Roll, lage: Angriffslage) -> None:
+    v, regeln = verteidiger.name, lage.regeln
     if defended:
         crit = kritisch(d_roll.total, regeln) == "kritischer Erfolg"
-        ap = ap_verlust_leicht(damage.total, a_total, d_total, schild_ap, crit)
+        ap = ap_verlust_leicht(damage.total, a_total, d_total, lage.schild_ap, crit)
         key = "midgard.light_hit_critical" if crit else "midgard.light_hit"
         res.step(t(key, figure=v, damage=damage.total, half=(d_total - a_total) // 2, diff=d_total - a_total,
-                   shield=schild_ap, ap=ap), RULE_AP, value=ap)
+                   shield=lage.schild_ap, ap=ap), RULE_AP, value=ap)
         lp = 0
         res.outcome["treffer"] = "leichter Treffer"
     else:
-        ap = lp = verlust_schwer(damage.total, rs)
-        res.step(t("midgard.heavy_hit", figure=v, damage=damage.total, rs=rs, lp=lp), "Grundwürfe (Vorgabe)",
+        ap = lp = verlust_schwer(damage.total, lage.rs)
+        res.step(t("midgard.heavy_hit", figure=v, damage=damage.total, rs=lage.rs, lp=lp), "Grundwürfe (Vorgabe)",
                  value=lp)
         res.outcome["treffer"] = "schwerer Treffer"
-    if has_ap:
-        ap = min(ap, ap_now)
+    if lage.ap is not None:
+        ap = min(ap, lage.ap)
     res.outcome.update({"ap_verlust": ap, "lp_verlust": lp})
     for key, loss in (("LP", lp), ("AP", ap)):
         if loss and key in verteidiger.resources:

@@ -18,6 +18,7 @@ from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, p_ew, p_pw, p
 from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette
 from .kritisch import tabelle_satz, tabelle_wuerfeln
+from .lernen import RULE as RULE_LERNEN
 from .lernen import mindest_wm
 from .sheet import attribut, eintraege, feld
 from .tabellen import zeile
@@ -27,6 +28,7 @@ SINN_STANDARD = 8                  # Die Sinne: der Standarderfolgswert ist +8
 SECHSTER_SINN = "Sechster Sinn"
 ERSETZT = "Gefahrensinn"           # entfällt: der sechste Sinn ersetzt ihn
 GRUND = "Grundwürfe (Vorgabe)"
+RULE_SINNE = "Die Sinne"
 
 
 def erfolgswert(figure: Figure, fertigkeit: str, cfg: Einstellungen) -> tuple[int, str, list[str]]:
@@ -100,6 +102,38 @@ def ww_text(who: str, label: str, roll: Roll, wert: int, wm: int, gegen: int, re
              result=t("midgard.success" if ok else "midgard.failure") + _krit_text(roll.total, regeln))
 
 
+def _p_erfolg(label: str, p: float) -> dict[str, float]:
+    """A roll's preview: P(``label`` succeeds)."""
+    return {t("midgard.p_success", what=label): p}
+
+
+def _ew_wert(figure: Figure, fertigkeit: str | None, wert: int | None, wm: int,
+             cfg: Einstellungen) -> tuple[str, int, int, list[tuple[str, str]]]:
+    """An EW's label, Erfolgswert and WM (with a skill's WM below its minimum), and the notes on
+    them as (text, rule)."""
+    label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
+    notes = []
+    if wert is None:
+        if not fertigkeit:
+            raise MidgardError(t("midgard.ew_needs_value"))
+        wert, skill, senses = erfolgswert(figure, fertigkeit, cfg)
+        label = t("midgard.ew_label", what=skill)
+        notes += [(note, RULE_SINNE) for note in senses]
+        extra, why = mindest_wm(figure, skill, cfg)
+        if extra:
+            notes.append((why, RULE_LERNEN))
+            wm += extra
+    return label, wert, wm, notes
+
+
+def ew_vorschau(figure: Figure, *, fertigkeit: str | None = None, wert: int | None = None, wm: int = 0,
+                cfg: Einstellungen | None = None) -> dict[str, float]:
+    """The preview of ``ew``, exact: P(EW succeeds)."""
+    cfg = cfg or EINSTELLUNGEN.defaults()
+    label, wert, wm, _ = _ew_wert(figure, fertigkeit, wert, wm, cfg)
+    return _p_erfolg(label, p_ew(wert + wm, cfg.regeln))
+
+
 def ew(figure: Figure, roller: Roller | None, *, fertigkeit: str | None = None, wert: int | None = None,
        wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
@@ -108,24 +142,15 @@ def ew(figure: Figure, roller: Roller | None, *, fertigkeit: str | None = None, 
     The Erfolgswert is ``wert`` or the skill's (``fertigkeit``: the sheet's
     ``fertigkeiten``, a sense at +8, the sixth sense from the GM's table).
     Below a skill's minimum attribute its WM is added. Without a roller
-    only the preview is computed.
+    only the preview is computed (``ew_vorschau``).
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
     who = figure.name
     res = Resolution("midgard", "ew", (who,))
-    label = t("midgard.ew_label", what=fertigkeit or t("midgard.value"))
-    if wert is None:
-        if not fertigkeit:
-            raise MidgardError(t("midgard.ew_needs_value"))
-        wert, skill, notes = erfolgswert(figure, fertigkeit, cfg)
-        label = t("midgard.ew_label", what=skill)
-        for note in notes:
-            res.step(note, "Die Sinne")
-        extra, why = mindest_wm(figure, skill, cfg)
-        if extra:
-            res.step(why, "Lernen von Fertigkeiten")
-            wm += extra
-    res.preview = {t("midgard.p_success", what=label): p_ew(wert + wm, cfg.regeln)}
+    label, wert, wm, notes = _ew_wert(figure, fertigkeit, wert, wm, cfg)
+    for note, rule in notes:
+        res.step(note, rule)
+    res.preview = _p_erfolg(label, p_ew(wert + wm, cfg.regeln))
     if roller is None:
         return res
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
@@ -150,22 +175,35 @@ def ew(figure: Figure, roller: Roller | None, *, fertigkeit: str | None = None, 
 WW_ARTEN = {"abwehr": "Abwehr", "resistenz": "Resistenz"}
 
 
+def _ww_wert(figure: Figure, art: str, wert: int | None) -> tuple[str, int, str]:
+    """A WW's kind (abwehr, resistenz), its value (the sheet's unless ``wert`` is given) and label."""
+    key = art.lower()
+    if key not in WW_ARTEN:
+        raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
+    return key, feld(figure, key) if wert is None else wert, t("midgard.ww_label", what=WW_ARTEN[key])
+
+
+def ww_vorschau(figure: Figure, *, gegen: int, art: str = "abwehr", wert: int | None = None, wm: int = 0,
+                cfg: Einstellungen | None = None) -> dict[str, float]:
+    """The preview of ``ww``, exact: P(WW succeeds)."""
+    cfg = cfg or EINSTELLUNGEN.defaults()
+    _, wert, label = _ww_wert(figure, art, wert)
+    return _p_erfolg(label, p_ww(wert + wm, gegen, cfg.regeln))
+
+
 def ww(figure: Figure, roller: Roller | None, *, gegen: int, art: str = "abwehr",
        wert: int | None = None, wm: int = 0, decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
        ohne_gnade: bool = False, cfg: Einstellungen | None = None) -> Resolution:
     """WW: W20 + value + WM, succeeds at the opposing EW's total ``gegen`` or more (basic rolls).
 
-    ``art``: abwehr or resistenz (the sheet's value unless ``wert`` is given).
+    ``art``: abwehr or resistenz (the sheet's value unless ``wert`` is given). Without a roller
+    only the preview (``ww_vorschau``).
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    key = art.lower()
-    if key not in WW_ARTEN:
-        raise MidgardError(t("midgard.bad_ww", value=art, known=", ".join(WW_ARTEN)))
+    key, wert, label = _ww_wert(figure, art, wert)
     who = figure.name
-    wert = feld(figure, key) if wert is None else wert
-    label = t("midgard.ww_label", what=WW_ARTEN[key])
     res = Resolution("midgard", "ww", (who,))
-    res.preview = {t("midgard.p_success", what=label): p_ww(wert + wm, gegen, cfg.regeln)}
+    res.preview = _p_erfolg(label, p_ww(wert + wm, gegen, cfg.regeln))
     if roller is None:
         return res
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
@@ -187,16 +225,27 @@ def ww(figure: Figure, roller: Roller | None, *, gegen: int, art: str = "abwehr"
     return res
 
 
+def _pw_wert(figure: Figure, eigenschaft: str, wm: int) -> tuple[int, str]:
+    """A PW's value (the attribute + WM) and label."""
+    return attribut(figure, eigenschaft) + wm, t("midgard.pw_label", what=eigenschaft.capitalize())
+
+
+def pw_vorschau(figure: Figure, *, eigenschaft: str, wm: int = 0) -> dict[str, float]:
+    """The preview of ``pw``, exact: P(PW succeeds)."""
+    value, label = _pw_wert(figure, eigenschaft, wm)
+    return _p_erfolg(label, p_pw(value))
+
+
 def pw(figure: Figure, roller: Roller | None, *, eigenschaft: str, wm: int = 0,
        decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
        cfg: Einstellungen | None = None) -> Resolution:
-    """PW: W% at or under the attribute (+ WM in points), basic rolls."""
+    """PW: W% at or under the attribute (+ WM in points), basic rolls; without a roller only the
+    preview (``pw_vorschau``)."""
     cfg = cfg or EINSTELLUNGEN.defaults()
     who = figure.name
-    value = attribut(figure, eigenschaft) + wm
-    label = t("midgard.pw_label", what=eigenschaft.capitalize())
+    value, label = _pw_wert(figure, eigenschaft, wm)
     res = Resolution("midgard", "pw", (who,))
-    res.preview = {t("midgard.p_success", what=label): p_pw(value)}
+    res.preview = _p_erfolg(label, p_pw(value))
     if roller is None:
         return res
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
