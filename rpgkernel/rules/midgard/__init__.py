@@ -30,9 +30,7 @@ from ..figure import view
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
-from .sheet import SHEET, ressourcen
 from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
 from .initiative import (
     EIGENE,
@@ -50,17 +48,19 @@ from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abw
 from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
 from .schaden import ap_verlust_leicht, verlust_schwer
+from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
+from .sheet import SHEET, ressourcen
 from .tabellen import Tabellen, laden
 from .verbs import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
-__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "Tabellen", "VERBS",
-           "VOLLE_ABWEHR", "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff", "angriff_vorschau",
-           "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
+__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "SHEET", "Tabellen",
+           "VERBS", "VOLLE_ABWEHR", "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff",
+           "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
            "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
            "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau",
-           "tragkraft", "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
+           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau", "tragkraft",
+           "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
 class Midgard(Ruleset):
