@@ -8,6 +8,9 @@ are implemented as documented, configurable defaults (``data/grundregeln.yaml``)
 - WW (Widerstandswurf: Abwehr, Resistenz): W20 + value + WM, succeeds when
   its total is at least the opposing EW's total; the same criticals.
 - PW (Prüfwurf): W% at or under the attribute.
+
+The engine's error, ``MidgardError``, lives here rather than in ``settings``: the settings are built
+from the basic rolls and the tables, which raise it.
 """
 
 from __future__ import annotations
