@@ -8,10 +8,12 @@ undecided the resolution stays open and applies nothing. The GM's data
 verbs as ``Request.settings`` (``EINSTELLUNGEN``); the procedures take it as
 ``daten`` (default: the defaults).
 
-Modules: ``sheet`` (the character sheet, reading a figure), ``core`` (tests,
-opposed tests, luck pool, reactions), ``damage`` (damage tracks, healing),
-``combat`` (initiative, the melee chain, ranged), ``magic`` (spells, drain),
-``exact`` (previews), ``verbs`` (``%%resolve``), ``data`` (GM data, ``data/``).
+Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's data, defaults in
+``data/``), ``sheet`` (the character sheet, its resources, reading a figure),
+``texts`` (the catalogue); the rules: ``core`` (tests, opposed tests, luck
+pool, reactions), ``damage`` (damage tracks, healing), ``combat``
+(initiative, the melee chain, ranged), ``magic`` (spells, drain), ``exact``
+(exact distributions for the previews).
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from ..base import Ruleset
 from ..figure import view
 from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
-from .data import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
-from .damage import GEISTIG, KOERPERLICH, angekreuzt, heilung, schaden_nehmen, verletzungsmalus
-from .core import GLUECK, Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
+from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
+from .damage import angekreuzt, heilung, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
-from .sheet import build
+from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
+from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, ressourcen
 from .verbs import VERBS
 
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
@@ -61,10 +63,8 @@ class AdZ(Ruleset):
         return self.resources_for(sheet, {})
 
     def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        """Both damage tracks, as long as the GM's data has them, and the luck pool (GL)."""
-        steps = EINSTELLUNGEN.of(data).stufen
-        return {KOERPERLICH: {"value": steps, "max": steps}, GEISTIG: {"value": steps, "max": steps},
-                GLUECK: {"value": sheet["GL"], "max": sheet["GL"]}}
+        """Both damage tracks, as long as the GM's data in ``data`` has them, and the luck pool (GL)."""
+        return ressourcen(sheet, EINSTELLUNGEN.of(data))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

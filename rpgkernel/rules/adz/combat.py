@@ -21,11 +21,12 @@ from ...messages import t
 from ..figure import Figure
 from ..resolution import Resolution, clauses
 from . import sheet as bogen
-from .core import (GLUECK, Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali,
-                   reaktion, reaktionswuerfel, wuerfeln)
-from .damage import GEISTIG, KOERPERLICH, folge_satz, schaden, schadensstufen, verletzungsmalus
-from .data import EINSTELLUNGEN, AdzError, Daten, Waffe
+from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, reaktion,
+                   reaktionswuerfel, wuerfeln)
+from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
+from .settings import EINSTELLUNGEN, AdzError, Daten, Waffe
+from .sheet import GEISTIG, GLUECK, KOERPERLICH
 
 VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
 

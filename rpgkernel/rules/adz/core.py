@@ -23,9 +23,9 @@ from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
 from . import sheet as bogen
-from .data import EINSTELLUNGEN, AdzError, Daten
+from .settings import EINSTELLUNGEN, AdzError, Daten
+from .sheet import GLUECK
 
-GLUECK = "Glückspool"           # the resource
 REAKTION = "Reaktionen: "       # condition: reactions so far this round
 KONZENTRATION = "Konzentration: "  # condition: a maintained spell
 TESTS = ("probe", "zauber")       # rolls that succeed or fail against a Mindestwurf

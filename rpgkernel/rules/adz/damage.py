@@ -11,9 +11,9 @@ from __future__ import annotations
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
-from .data import EINSTELLUNGEN, AdzError, Daten
+from .settings import EINSTELLUNGEN, AdzError, Daten
+from .sheet import GEISTIG, KOERPERLICH
 
-KOERPERLICH, GEISTIG = "körperlich", "geistig"
 LEISTEN = (KOERPERLICH, GEISTIG)
 BEWUSSTLOS = "bewusstlos"
 TOD_NAHE = "dem Tod nahe"                  # the last physical step: saved if treated at once

@@ -20,11 +20,12 @@ from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
 from . import sheet as bogen
-from .core import (GLUECK, KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen,
-                   glueck_satz, handlungsmali, mindestwurf, vergleiche, wuerfeln)
-from .damage import GEISTIG, folge_satz, schaden, schadensstufen, verletzungsmalus
-from .data import EINSTELLUNGEN, AdzError, Daten
+from .core import (KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen, glueck_satz,
+                   handlungsmali, mindestwurf, vergleiche, wuerfeln)
+from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
+from .settings import EINSTELLUNGEN, AdzError, Daten
+from .sheet import GEISTIG, GLUECK
 
 
 def krafteinsatz(kp: int | None, stufe: int | None, daten: Daten | None = None) -> int:
@@ -79,7 +80,7 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
     (default: the defaults).
     """
     daten = daten or EINSTELLUNGEN.defaults()
-    res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel else ())
+    res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel is not None else ())
     if effekt is not None:
         found = daten.effekt(effekt)
         if found is None:
@@ -111,7 +112,7 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
                kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
     if zauberdauer:
         res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
-    trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel or wuerfeln_)
+    trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel is not None or wuerfeln_)
     rule = daten.entzug
     drain = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
     if daten.malus_auf_entzug:
@@ -237,7 +238,7 @@ def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any
         res.outcome = {"gelungen": False, "unmöglich": True, "kp": plan.kp}
         res.summary = clauses([t("adz.satz.zauber_unmoeglich", figure=f.name, spell=_gezielt(plan))])
         return res
-    figures = {f.name: f, **({plan.ziel.name: plan.ziel} if plan.ziel else {})}
+    figures = {f.name: f, **({plan.ziel.name: plan.ziel} if plan.ziel is not None else {})}
     if glueck:
         glueck_einsetzen(res, glueck, spell.wuerfe(), figures, roller, spell.nach_bedarf, spell.offen())
         if spell.test.glueck:
@@ -267,7 +268,7 @@ def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any
 
 def _gezielt(plan: Zauberplan) -> str:
     """The spell's name, with its target if it has one ("Humanoid beherrschen auf Ork")."""
-    return t("adz.satz.zauber_auf", spell=plan.name, ziel=plan.ziel.name) if plan.ziel else plan.name
+    return t("adz.satz.zauber_auf", spell=plan.name, ziel=plan.ziel.name) if plan.ziel is not None else plan.name
 
 
 def _zauber_satz(spell: _Zauber) -> str:

@@ -1,8 +1,11 @@
-"""The AdZ character sheet (Eigenschaften, Attribute, Techniken) and reading a figure.
+"""The AdZ character sheet (Eigenschaften, Attribute, Techniken), the resources it gives, and
+reading a figure.
 
 The sheet follows the GM's data: its technique fields are the data's
 techniques, and weapons and equipment may name entries of the GM's lists
-(``build(daten)``; ``AdZ.sheet_for`` gives a campaign's).
+(``build(daten)``; ``AdZ.sheet_for`` gives a campaign's). A sheet gives both
+damage tracks, as long as the data has them, and the luck pool
+(``ressourcen``).
 
 Attributes and techniques are number fields; skills, magic areas,
 specialisations and foci are lists of "Name Wert" (``"Beidhändiger Kampf 3"``);
@@ -21,7 +24,7 @@ from typing import Any, Mapping
 from ...messages import t
 from ..figure import Figure
 from ..sheet import Field, Sheet, SheetError
-from .data import ATTRIBUTE, Ausruestung, Daten, Waffe
+from .settings import ATTRIBUTE, Ausruestung, Daten, Waffe
 
 ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit", "FF": "Fingerfertigkeit",
                   "KL": "Klugheit", "WK": "Willenskraft", "IN": "Intuition", "CH": "Charisma", "GL": "Glück"}
@@ -29,6 +32,9 @@ ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit
 LISTEN = {"fertigkeiten": 10, "magiebereiche": 10, "spezialisierungen": 5, "foki": 5}
 ATTRIBUT_MAX = 10          # Attribute und Techniken: bis zu 10 Punkte
 GROESSEN = ("winzig", "klein", "mittel", "groß", "riesig")
+#: the resources: the damage tracks (the value: the steps still free) and the luck pool (Glückspool)
+KOERPERLICH, GEISTIG = "körperlich", "geistig"
+GLUECK = "Glückspool"
 
 _ENTRY = re.compile(r"^(?P<name>\S.*?)\s*:?\s+(?P<wert>-?\d+)$")
 _ITEM = re.compile(r"^(?P<name>[^()]*?)\s*(?:\((?P<inner>[^()]*)\))?\s*$")
@@ -153,6 +159,14 @@ def build(daten: Daten) -> Sheet:
         "groesse": Field("text", t("adz.field_size"), choices=GROESSEN),
     })
     return Sheet(fields)
+
+
+def ressourcen(bogen: Mapping[str, Any], daten: Daten) -> dict[str, dict[str, int]]:
+    """The resources a checked sheet starts with: both damage tracks of the GM's data, unhurt
+    (Körperlicher Schaden; Geistiger Schaden), and the luck pool at GL (Glückspool)."""
+    steps = daten.stufen
+    return {KOERPERLICH: {"value": steps, "max": steps}, GEISTIG: {"value": steps, "max": steps},
+            GLUECK: {"value": bogen["GL"], "max": bogen["GL"]}}
 
 
 # -- reading a figure (the kit's view of its campaign record) --------------------------

@@ -1,6 +1,9 @@
 """The ``%%resolve`` verbs of AdZ: German names, English aliases, Request -> Resolution.
 
 Every procedure gets the GM's data the line's encounter sees (``Request.settings``) as ``daten``.
+A preview (``_<verb>_vorschau``) sets the procedure up without rolling and returns its preview.
+The luck pool is the open choice ``glück``: offered on the first run (``res.choices``), its
+decisions read on the re-run (``Request.decisions``).
 """
 
 from __future__ import annotations
@@ -8,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import t
-from ..resolution import Request, Verb
+from ..resolution import Request, Resolution, Verb
 from .combat import angriff, initiative, kampfplan
 from .core import Seite, auffuellen, probe, probe_plan, vergleich, vergleich_plan
 from .damage import heilung, schaden_nehmen
 from .magic import beenden, erneuern, zauberplan, zaubern
-from .data import AdzError
+from .settings import AdzError
 
 
 def _luck(req: Request) -> list[dict[str, Any]] | None:
@@ -94,58 +97,104 @@ def _zauber_args(req: Request) -> dict[str, Any]:
 _KP = {"kp": (0, 10_000)}   # Krafteinsatz: the standard scale reaches 5.000 KP and goes on
 
 
+# -- the glue: Request -> procedure, Request -> preview --------------------------------
+def _probe(req: Request) -> Resolution:
+    return probe(req.actors[0], req.roller, glueck=_luck(req), **_probe_args(req))
+
+
+def _probe_vorschau(req: Request) -> Any:
+    return probe_plan(req.actors[0], **_probe_args(req)).res.preview
+
+
+def _vergleich(req: Request) -> Resolution:
+    return vergleich(req.actors[0], req.targets[0], req.roller, *_seiten(req),
+                     gleichwertig=bool(req.options.get("gleichwertig")), glueck=_luck(req), daten=req.settings)
+
+
+def _vergleich_vorschau(req: Request) -> Any:
+    plan, _ = vergleich_plan(req.actors[0], req.targets[0], *_seiten(req), bool(req.options.get("gleichwertig")),
+                             req.settings)
+    return plan.res.preview
+
+
+def _initiative(req: Request) -> Resolution:
+    return initiative(req.actors, req.roller, req.options.get("modifikator", 0), req.settings)
+
+
+def _angriff(req: Request) -> Resolution:
+    return angriff(req.actors[0], req.targets[0], req.roller, glueck=_luck(req), **_angriff_args(req))
+
+
+def _angriff_vorschau(req: Request) -> Any:
+    return kampfplan(req.actors[0], req.targets[0], **_angriff_args(req)).res.preview
+
+
+def _zauber(req: Request) -> Resolution:
+    return zaubern(req.actors[0], req.roller, glueck=_luck(req), aufrecht=bool(req.options.get("aufrecht")),
+                   **_zauber_args(req))
+
+
+def _zauber_vorschau(req: Request) -> Any:
+    return zauberplan(req.actors[0], **_zauber_args(req)).test.res.preview
+
+
+def _erneuern(req: Request) -> Resolution:
+    o = req.options
+    return erneuern(req.actors[0], req.roller, o.get("kp"), o.get("stufe"), o.get("name"), _luck(req), req.settings)
+
+
+def _beenden(req: Request) -> Resolution:
+    return beenden(req.actors[0], _needs(req, "name"))
+
+
+def _auffuellen(req: Request) -> Resolution:
+    return auffuellen(req.actors, req.options.get("auf"))
+
+
+def _schaden(req: Request) -> Resolution:
+    return schaden_nehmen(req.actors[0], _needs(req, "menge"), req.options.get("leiste", "körperlich"))
+
+
+def _heilung(req: Request) -> Resolution:
+    o = req.options
+    return heilung(req.actors[0], _needs(req, "stufen"), o.get("leiste", "körperlich"), o.get("phasen"),
+                   bool(o.get("magisch")), req.settings)
+
+
 def _verbs(*verbs: Verb) -> dict[str, Verb]:
     return {v.name: v for v in verbs}
 
 
 VERBS: dict[str, Verb] = _verbs(
-    Verb("probe", lambda r: probe(r.actors[0], r.roller, glueck=_luck(r), **_probe_args(r)),
-         t("adz.verb_probe"), ("test",),
+    Verb("probe", _probe, t("adz.verb_probe"), ("test",),
          options={**_TEST_OPTIONS, "unterstützung": "text", "schwierigkeit": "text", "verwandt": "int",
                   "zulassen": "flag", "reaktion": "flag", "handlung": "text", "entschieden": "flag"},
-         example="probe Alrik attribut=GE fertigkeit=Klettern mw=2", actors="one",
-         preview=lambda r: probe_plan(r.actors[0], **_probe_args(r)).res.preview),
-    Verb("vergleich", lambda r: vergleich(r.actors[0], r.targets[0], r.roller, *_seiten(r),
-                                          gleichwertig=bool(r.options.get("gleichwertig")), glueck=_luck(r),
-                                          daten=r.settings),
-         t("adz.verb_vergleich"), ("opposed",), "one",
+         example="probe Alrik attribut=GE fertigkeit=Klettern mw=2", actors="one", preview=_probe_vorschau),
+    Verb("vergleich", _vergleich, t("adz.verb_vergleich"), ("opposed",), "one",
          {**_TEST_OPTIONS, **{f"ziel_{k}": v for k, v in _TEST_OPTIONS.items()}, "gleichwertig": "flag",
           "entschieden": "flag"},
          example="vergleich Alrik -> Ork attribut=KK ziel_attribut=KK gleichwertig", actors="one",
-         preview=lambda r: vergleich_plan(r.actors[0], r.targets[0], *_seiten(r),
-                                          bool(r.options.get("gleichwertig")), r.settings)[0].res.preview),
-    Verb("initiative", lambda r: initiative(r.actors, r.roller, r.options.get("modifikator", 0), r.settings),
-         t("adz.verb_initiative"), ("init",),
+         preview=_vergleich_vorschau),
+    Verb("initiative", _initiative, t("adz.verb_initiative"), ("init",),
          options={"modifikator": "int"}, example="initiative Alrik, Ork, Wolf"),
-    Verb("angriff", lambda r: angriff(r.actors[0], r.targets[0], r.roller, glueck=_luck(r), **_angriff_args(r)),
-         t("adz.verb_angriff"), ("attack",), "one", _ANGRIFF,
+    Verb("angriff", _angriff, t("adz.verb_angriff"), ("attack",), "one", _ANGRIFF,
          example="angriff Alrik -> Ork verteidigung=parade", actors="one", bounds={"distanz": (0, 10_000)},
-         preview=lambda r: kampfplan(r.actors[0], r.targets[0], **_angriff_args(r)).res.preview),
-    Verb("zauber", lambda r: zaubern(r.actors[0], r.roller, glueck=_luck(r), aufrecht=bool(r.options.get("aufrecht")),
-                                     **_zauber_args(r)),
-         t("adz.verb_zauber"), ("cast",), "optional",
+         preview=_angriff_vorschau),
+    Verb("zauber", _zauber, t("adz.verb_zauber"), ("cast",), "optional",
          _ZAUBER, example="zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", actors="one", bounds=_KP,
-         preview=lambda r: zauberplan(r.actors[0], **_zauber_args(r)).test.res.preview),
-    Verb("erneuern", lambda r: erneuern(r.actors[0], r.roller, r.options.get("kp"), r.options.get("stufe"),
-                                        r.options.get("name"), _luck(r), r.settings),
-         t("adz.verb_erneuern"), ("renew",),
+         preview=_zauber_vorschau),
+    Verb("erneuern", _erneuern, t("adz.verb_erneuern"), ("renew",),
          options={"kp": "int", "stufe": "int", "name": "text", "entschieden": "flag"},
          example="erneuern Magierin kp=2 name=Lichtkugel", actors="one", bounds=_KP),
-    Verb("beenden", lambda r: beenden(r.actors[0], _needs(r, "name")),
-         t("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
+    Verb("beenden", _beenden, t("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
          example="beenden Magierin name=Lichtkugel", actors="one"),
     Verb("glück", None, t("adz.verb_glueck"),
          ("luck",), actors="one", options={"wurf": "text"}, choice="glück", example="glück Alrik"),
-    Verb("auffüllen", lambda r: auffuellen(r.actors, r.options.get("auf")),
-         t("adz.verb_auffuellen"), ("refill",), options={"auf": "int"},
+    Verb("auffüllen", _auffuellen, t("adz.verb_auffuellen"), ("refill",), options={"auf": "int"},
          example="auffüllen Alrik, Betty"),
-    Verb("schaden", lambda r: schaden_nehmen(r.actors[0], _needs(r, "menge"), r.options.get("leiste", "körperlich")),
-         t("adz.verb_schaden"), ("damage",),
+    Verb("schaden", _schaden, t("adz.verb_schaden"), ("damage",),
          options={"menge": "int", "leiste": "text"}, example="schaden Alrik menge=2 leiste=geistig", actors="one"),
-    Verb("heilung", lambda r: heilung(r.actors[0], _needs(r, "stufen"), r.options.get("leiste", "körperlich"),
-                                      r.options.get("phasen"), bool(r.options.get("magisch")), r.settings),
-         t("adz.verb_heilung"), ("heal",),
+    Verb("heilung", _heilung, t("adz.verb_heilung"), ("heal",),
          options={"stufen": "int", "leiste": "text", "phasen": "int", "magisch": "flag"},
          example="heilung Alrik stufen=1 phasen=2", actors="one"),
 )
-

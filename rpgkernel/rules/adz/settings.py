@@ -1,4 +1,4 @@
-"""The AdZ engine's GM data: default tables (data/*.yaml) and the GM's replacements.
+"""The AdZ engine's GM settings: default tables (data/*.yaml), the GM's replacements, AdZ's error.
 
 The seed refers to tables it does not contain (Mindestwurf guideline, damage
 track, range classes, …); their defaults follow the published rules and live
