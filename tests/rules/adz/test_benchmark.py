@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "adz.py"
+BENCH = Path(__file__).resolve().parents[3] / "benchmarks" / "adz.py"
 
 
 @pytest.fixture(scope="module")

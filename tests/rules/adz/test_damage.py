@@ -4,7 +4,7 @@ import pytest
 
 from rpgkernel.rules import adz
 
-from test_adz import figure
+from .test_core import figure
 
 MALUS = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6]   # steps 1-11 of the default track; step 12 is X
 

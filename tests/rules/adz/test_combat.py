@@ -11,7 +11,7 @@ from rpgkernel.rules import adz
 from rpgkernel.rules.adz.exact import angriff_dist, erfolge_dist, kette, p_treffer
 from rpgkernel.rules.figure import view
 
-from test_adz import figure
+from .test_core import figure
 
 
 def alrik(**kw):

@@ -11,8 +11,8 @@ from rpgkernel.rules.adz import sheet as bogen
 from rpgkernel.rules.adz.exact import entzug, erfolge_dist
 from rpgkernel.rules.figure import view
 
-from test_adz import figure
-from test_adz_combat import close, ice_successes
+from .test_core import figure
+from .test_combat import close, ice_successes
 
 
 def magierin(**kw):
