@@ -5,11 +5,12 @@ Procedures read figures through the kit's views (``rules.figure``: sheet values,
 resources, conditions, side), take the GM's settings as ``daten``, roll through
 a ``Roller`` and return a ``Resolution``; they change nothing themselves.
 
-Modules: ``sheet`` (sheet, INI, BP), ``settings`` (the GM's rule data, ``data/``), ``probe``
-(the W10 test and its exact distribution), ``map`` (hex map, Dijkstra),
-``initiative`` (INI, ties, P(acting before)), ``bewegung`` (positions and moves), ``manoever`` (the manoeuvres),
-``verbs`` (``%%resolve``). The fight's map is GM data in the campaign (``karte_setzen``), so it survives a
-restart and every notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
+Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's rule data, defaults in ``data/``),
+``sheet`` (sheet, INI, BP, the resources it gives), ``texts`` (the catalogue); the rules: ``probe``
+(the W10 test and its exact distribution), ``map`` (hex map, Dijkstra), ``initiative`` (INI, ties,
+P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres).
+The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
+notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from .initiative import gleichstand, ini, p_vor
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
-from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, spielercharakter
+from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, ressourcen, spielercharakter
+from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
-           "TALENTE", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
+           "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
            "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "p_gelingt", "p_vor", "platzieren",
            "position", "spielercharakter", "wuerfeln"]
 
@@ -39,6 +41,7 @@ class Kampfwerte(Ruleset):
     title = t("kampfwerte.title")
     sheet = SHEET
     settings = EINSTELLUNGEN
+    verbs = VERBS
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
         "entwaffnet": t("kampfwerte.cond_disarmed"),
@@ -51,9 +54,8 @@ class Kampfwerte(Ruleset):
     }
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        bp = bewegungspunkte(sheet)
-        return {"LP": {"value": sheet["LP"], "max": sheet["LP"]}, "AD": {"value": sheet["AD"], "max": sheet["AD"]},
-                "BP": {"value": bp, "max": bp}}
+        """LP, AD and the BP of a round."""
+        return ressourcen(sheet)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
@@ -67,8 +69,3 @@ class Kampfwerte(Ruleset):
         INSTINKT (Initiative), then the name."""
         figures = {name: view({**c, "name": name}) for name, c in combatants.items()}
         return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
-
-
-from .verbs import VERBS  # noqa: E402
-
-Kampfwerte.verbs = VERBS

@@ -1,5 +1,6 @@
 """Movement on the hex map (Bewegungspunkte, Bewegungskosten): positions as figure state,
-the reachable fields of a figure, and a move with the test its movement type requires.
+the reachable fields of a figure, a move with the test its movement type requires, and the BP
+refilled each round.
 
 A figure's position is its condition ``"Feld q,r"`` (no rounds), so it lives in the
 campaign, is journalled and undone like every other change.
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
-from ..resolution import Effect, Resolution
+from ..resolution import Effect, Resolution, sentence
 from .map import Hex, HexKarte
 from .probe import p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Bewegungsart, Einstellungen, KampfwerteError
@@ -126,6 +127,18 @@ def bewegen(figure: Figure, karte: HexKarte, ziel: Hex, art_name: str, roller: R
                    "kosten": _bp(kosten), "bp_abgezogen": spent, "weg": [list(h) for h in weg.felder]}
     res.summary = (t("kampfwerte.satz.bewegt", wer=name, art=a.name, q=ziel[0], r=ziel[1], bp=spent) if gelungen
                    else t("kampfwerte.satz.bewegung_misslungen", wer=name, art=a.name, q=start[0], r=start[1]))
+    return res
+
+
+def neue_runde(figures: Sequence[Figure]) -> Resolution:
+    """BP refilled per round (Bewegungspunkte: "pro Runde")."""
+    res = Resolution("kampfwerte", "neue Runde", tuple(f.name for f in figures))
+    for f in figures:
+        bp = f.resources["BP"]
+        if bp.max > bp.value:
+            res.effects.append(Effect(f.name, resource="BP", by=bp.max - bp.value))
+        res.step(t("kampfwerte.step_bp", figure=f.name, bp=bp.max), "Bewegungspunkte")
+    res.summary = sentence("kampfwerte.satz.bp", res.actors)
     return res
 
 

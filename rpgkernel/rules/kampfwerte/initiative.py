@@ -1,10 +1,13 @@
 """Initiative (seed: Initiative): the value with a Mantel-Parade's raise, the tie rules, and the
-exact chance to act before a given opponent."""
+exact chance to act before a given opponent (``p_vor``, the verb's ``vor``)."""
 
 from __future__ import annotations
 
 from ...dice import Dist
+from ...messages import t
+from ...numerals import percent
 from ..figure import Figure
+from ..resolution import Resolution
 from .sheet import initiativewert, spielercharakter
 
 #: the condition that records a raised initiative (Mantel-Parade: "Erhöht die Initiative um [Stufe]")
@@ -36,3 +39,14 @@ def p_vor(figur: Figure, gegner: Figure) -> float:
     diff = (Dist.die(10) + ini(figur)) - (Dist.die(10) + ini(gegner))
     gewinnt = gleichstand(figur) < gleichstand(gegner)
     return diff.p_greater(0) + (diff.p_exactly(0) if gewinnt else 0.0)
+
+
+def vor(figur: Figure, gegner: Figure) -> Resolution:
+    """The exact chance to act before ``gegner`` with INI + 1W10 and the tie rules (Initiative); nothing rolled."""
+    p = p_vor(figur, gegner)
+    res = Resolution("kampfwerte", "vor", (figur.name,), (gegner.name,), preview=p)
+    res.step(t("kampfwerte.step_before", figure=figur.name, ini=ini(figur), target=gegner.name,
+               ini_target=ini(gegner), p=percent(p)), "Initiative")
+    res.outcome = {"p_vor": p}
+    res.summary = t("kampfwerte.satz.vor", wer=figur.name, ziel=gegner.name, p=percent(p))
+    return res

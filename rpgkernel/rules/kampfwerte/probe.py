@@ -1,6 +1,7 @@
 """Proben (GM data, not in the seed): a pool of W10, each die at or above the difficulty is a
 success, a 0 (the ten) counts twice, each 1 cancels a success; the test needs the
-``mindest_erfolge`` (normally 2). Exact distributions with the dice core's ``Dist``.
+``mindest_erfolge`` (normally 2). Exact distributions with the dice core's ``Dist``; the GM's
+test of a talent (``talentprobe``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from functools import lru_cache
 
 from ...dice import Dist, Roll, Roller
 from ...messages import t
+from ..figure import Figure
+from ..resolution import Resolution
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
+from .sheet import TALENTE
 
 MAX_POOL = 60
 
@@ -72,3 +76,27 @@ def p_gelingt(wuerfel: int, schwierigkeit: int | None = None, *, daten: Einstell
     daten = daten or EINSTELLUNGEN.defaults()
     sw = daten.schwierigkeit if schwierigkeit is None else schwierigkeit
     return erfolge_dist(check_pool(wuerfel), sw).p_at_least(daten.mindest_erfolge)
+
+
+def talent(figure: Figure, name: str, mod: int = 0) -> tuple[str, int]:
+    """The talent ``name`` (any case) and its pool: the sheet's value + ``mod``, at least 0."""
+    key = str(name).upper()
+    if key not in TALENTE:
+        raise KampfwerteError(t("kampfwerte.unknown_talent", name=key[:40], known=", ".join(TALENTE)))
+    return key, max(0, figure.value(key) + mod)
+
+
+def talentprobe(figure: Figure, name: str, roller: Roller, mod: int = 0, schwierigkeit: int | None = None, *,
+                daten: Einstellungen | None = None) -> Resolution:
+    """The GM's test of a talent (Probe (Spielleitung)): its value + ``mod`` W10 by the GM's test mechanic."""
+    key, n = talent(figure, name, mod)
+    w = wuerfeln(n, roller, schwierigkeit, daten=daten)
+    who = figure.name
+    res = Resolution("kampfwerte", "probe", (who,), preview=erfolge_dist(n, w.schwierigkeit))
+    res.step(t("kampfwerte.step_test", talent=key, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
+               result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")), "Probe (Spielleitung)",
+             *(() if w.roll is None else (w.roll,)), value=w.erfolge)
+    res.outcome = {"erfolge": w.erfolge, "gelungen": w.gelungen}
+    res.summary = t("kampfwerte.satz.probe_gelungen" if w.gelungen else "kampfwerte.satz.probe_misslungen",
+                    wer=who, talent=key)
+    return res

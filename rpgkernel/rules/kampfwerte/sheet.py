@@ -1,4 +1,5 @@
-"""The Kampfwerte character sheet and the values derived from it (Initiative, Bewegungspunkte)."""
+"""The Kampfwerte character sheet, the values derived from it (Initiative, Bewegungspunkte), the
+resources it gives (LP, AD, BP) and reading a figure."""
 
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ def initiativewert(sheet: Mapping[str, Any]) -> int:
 def bewegungspunkte(sheet: Mapping[str, Any]) -> int:
     """GEWANDTHEIT + Modifikatoren − Rüstungsbehinderung + 2, per round, at least 0 (Bewegungspunkte)."""
     return max(0, sheet["GEWANDTHEIT"] + sheet.get("bp_mod", 0) - sheet.get("ruestungsbehinderung", 0) + 2)
+
+
+def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """The resources a checked sheet starts with: LP, AD and the BP of a round (Bewegungspunkte)."""
+    bp = bewegungspunkte(sheet)
+    return {"LP": {"value": sheet["LP"], "max": sheet["LP"]}, "AD": {"value": sheet["AD"], "max": sheet["AD"]},
+            "BP": {"value": bp, "max": bp}}
 
 
 def spielercharakter(figure: Figure) -> bool:
