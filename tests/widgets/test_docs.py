@@ -157,4 +157,4 @@ def test_the_character_sheet_as_described(furt):
 def test_the_hex_map_is_called_as_the_heading_says():
     campaign, karte = list(inspect.signature(HexMap).parameters)[:2]
     assert (campaign, karte) == ("campaign", "karte") and inspect.signature(HexMap).parameters[karte].default is None
-    assert "## Hexkarte: `HexMap(kampagne, karte=None)`" in PAGE.text   # its blocks: tests/rules/kampfwerte/test_docs.py
+    assert "## Hexkarte: `HexMap(kampagne, karte=None)`" in PAGE.text  # its blocks: tests/rules/kampfwerte/test_docs.py
