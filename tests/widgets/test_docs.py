@@ -11,7 +11,7 @@ What needs a browser is tested in one (tests/browser/):
 - input shown as text, never as HTML: test_roll.py::test_hostile_text_shows_literally_and_runs_nothing and
   test_sheet.py::test_sheet_saves_by_keyboard_and_keeps_a_refused_value;
 - %roll's card as a widget in a kernel: test_roll.py::test_roll_cards_show_dice_total_and_chance.
-No browser test clicks a field of the hex map or reaches one with Tab and Enter (tests/test_hexmap.py sends
+No browser test clicks a field of the hex map or reaches one with Tab and Enter (tests/widgets/test_hexmap.py sends
 the click's message to the model).
 """
 
