@@ -3,13 +3,11 @@
 Procedures get figures as views (``Request.actors``, ``targets``, ``figures``);
 what a sheet holds, what a resource stands at and which conditions apply is
 asked through one set of accessors, never by indexing the record's layout.
-A view is also a read-only mapping of the record, for the engines not yet
-moved onto the accessors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -23,7 +21,7 @@ class Resource:
     max: int
 
 
-class Figure(Mapping[str, Any]):
+class Figure:
     """The read-only view of one figure's record (a character, or a combatant of an encounter)."""
 
     __slots__ = ("_record",)
@@ -76,15 +74,9 @@ class Figure(Mapping[str, Any]):
         found = self.resource(key)
         return default if found is None else found.value
 
-    # -- a read-only mapping of the record -------------------------------------------
-    def __getitem__(self, key: str) -> Any:
-        return self._record[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._record)
-
-    def __len__(self) -> int:
-        return len(self._record)
+    def with_condition(self, condition: str) -> Figure:
+        """The figure as it stands with ``condition`` besides its own (a view of a changed copy)."""
+        return Figure({**self._record, "conditions": {**self.conditions, condition: {}}})
 
     def __repr__(self) -> str:
         return f"Figure({self.name!r})"

@@ -147,12 +147,12 @@ def figure(state: dict[str, Any], path: list[str]) -> dict[str, Any]:
 
 
 def seen_by_rules(state: dict[str, Any], name: str, encounter: str | None = None) -> dict[str, Any] | None:
-    """A copy of the record a ruleset reads for ``name``: a combatant that stands for a
-    character is the character's record with the combatant's ``side``."""
+    """A copy of the record a ruleset reads for ``name``, under that name: a combatant that
+    stands for a character is the character's record with the combatant's ``side``."""
     path = figure_path(state, name, encounter)
     if path is None:
         return None
-    record = copy.deepcopy(figure(state, path))
+    record = {**copy.deepcopy(figure(state, path)), "name": name}
     enc = state["encounters"].get(encounter or state["active_encounter"] or "")
     if path[0] == "characters" and enc is not None and name in enc["combatants"]:
         record["side"] = enc["combatants"][name].get("side", "")

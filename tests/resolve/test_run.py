@@ -26,14 +26,14 @@ def probe(req):
     [fig] = req.actors
     if req.options.get("art", "normal") not in ARTEN:
         raise RpgError(f"Unbekannte Art {req.options['art']!r}.")
-    res = Resolution("übung", "probe", (fig["name"],))
+    res = Resolution("übung", "probe", (fig.name,))
     r = req.roller.roll(f"{req.options['würfel']}W20kl1" if "würfel" in req.options else "W20")
     total = r.total + req.options.get("bonus", 0)
-    ok = total <= fig["sheet"]["stärke"]
-    res.step(f"{fig['name']}: W20 = {r.total}", "Probe", r, value=total)
+    ok = total <= fig.value("stärke")
+    res.step(f"{fig.name}: W20 = {r.total}", "Probe", r, value=total)
     res.outcome = {"erfolg": ok}
     if not ok:
-        res.effects.append(Effect(fig["name"], condition="erschöpft"))
+        res.effects.append(Effect(fig.name, condition="erschöpft"))
     return res
 
 
@@ -47,13 +47,13 @@ def attack(req):
     A deny costs the denier a save (W20 under Stärke, rolled after the attack dice) or erschöpft.
     """
     [target] = req.targets
-    res = Resolution("übung", "angriff", tuple(a["name"] for a in req.actors), (target["name"],))
+    res = Resolution("übung", "angriff", tuple(a.name for a in req.actors), (target.name,))
     pool = attack_pool(req)
     rolls = [req.roller.roll(d) for d in pool]
     faces = [r.total for r in rolls]
     res.step("Würfel: " + ", ".join(map(str, faces)), "Angriff", *rolls)
     if not req.decisions:
-        res.choices.append(Choice("deny", "Deny", (target["name"],)))
+        res.choices.append(Choice("deny", "Deny", (target.name,)))
         if any(f >= 4 for f in faces):
             res.choices.append(Choice("gambit", "Gambit", res.actors, tuple(str(f) for f in faces if f >= 4)))
         res.outcome = {"würfel": faces}
@@ -73,7 +73,7 @@ def attack(req):
         bolster += 1
     damage = (max(left) if left else 0) + bolster + req.options.get("wucht", 0)
     res.outcome = {"würfel": faces, "schaden": damage}
-    res.effects.append(Effect(target["name"], "LP", -damage))
+    res.effects.append(Effect(target.name, "LP", -damage))
     return res
 
 
@@ -88,7 +88,7 @@ class Uebung(Ruleset):
     verbs = {
         "probe": Verb("probe", probe, "Probe", aliases=("check",), actors="one",
                       options={"bonus": "int", "schwer": "flag", "art": "text", "würfel": "int"},
-                      preview=lambda req: min(req.actors[0]["sheet"]["stärke"]
+                      preview=lambda req: min(req.actors[0].value("stärke")
                                               + ARTEN[req.options.get("art", "normal")], 20) / 20,
                       bounds={"würfel": (1, 5000)}, example="probe Ritter bonus=2"),
         "angriff": Verb("angriff", attack, "Angriff", aliases=("attack",), targets="one",

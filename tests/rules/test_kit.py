@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 import pytest
 
-from rpgkernel import Campaign
+from rpgkernel import Campaign, rules
 from rpgkernel.rules import adz, bastionland, kampfwerte, kit, midgard, osr
 from rpgkernel.rules.figure import view
 
@@ -18,11 +21,13 @@ def test_a_figure_view_reads_the_record_through_accessors_and_cannot_change_it()
     assert fig.value("rk") == 4 and fig.value("stufe", 1) == 1 and fig.value("fehlt") == 0
     assert fig.resource("TP") == kit.Resource(5, 8) and fig.current("TP") == 5 and fig.current("GD", -1) == -1
     assert fig.has("liegend") and not fig.has("tot")
-    assert view(fig) is fig and fig["sheet"]["tp"] == 8 and dict(fig) == RECORD
+    assert view(fig) is fig and fig.sheet["tp"] == 8
     with pytest.raises(TypeError):
         fig.sheet["rk"] = 9          # type: ignore[index]
     with pytest.raises(TypeError):
-        fig["name"] = "Knappe"        # type: ignore[index]
+        fig["name"]                   # type: ignore[index]  # the record's layout is not the API
+    charging = fig.with_condition("stürmt")
+    assert charging.has("stürmt") and charging.has("liegend") and not fig.has("stürmt")
     assert view({"name": "Leer"}).resources == {} and not view({"name": "Leer"}).sheet
 
 
@@ -150,3 +155,21 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
     assert [Zaeh().player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
     for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
         assert engine().out_of_fight(fallen) is None and engine().player_state(hurt) is None   # not filled yet by any engine
+
+
+@pytest.mark.parametrize("key", ["adz", "bastionland", "kampfwerte", "midgard", "osr"])
+def test_every_built_in_engine_is_built_in_the_kits_layout(key):
+    """The class in __init__.py, the verbs (each procedure and preview a named function) in verbs.py,
+    the GM settings in settings.py, the sheet in sheet.py, the catalogue registered in texts.py."""
+    package = Path(rules.__file__).parent / key
+    assert {"__init__.py", "verbs.py", "settings.py", "sheet.py", "texts.py"} <= {p.name for p in package.glob("*.py")}
+    module, engine = importlib.import_module(f"rpgkernel.rules.{key}"), rules.get(key)
+    assert type(engine).__module__ == module.__name__ and set(module.__all__) <= set(dir(module))
+    assert engine.verbs is importlib.import_module(f"{module.__name__}.verbs").VERBS
+    assert engine.settings is importlib.import_module(f"{module.__name__}.settings").EINSTELLUNGEN
+    for verb in engine.verbs.values():
+        for function in (verb.procedure, verb.preview):
+            if function is not None:
+                assert function.__module__ == f"{module.__name__}.verbs" and function.__name__ != "<lambda>", verb.name
+        assert verb.preview is None or verb.preview.__name__.endswith("_vorschau"), verb.name
+        assert (verb.procedure is None) == (verb.choice is not None), verb.name

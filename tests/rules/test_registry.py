@@ -22,8 +22,8 @@ from rpgkernel.rules.resolution import Resolution, Verb
 def wurf(req):
     [fig] = req.actors
     r = req.roller.roll("W6")
-    res = Resolution("spielzeug", "wurf", (fig["name"],))
-    res.step(f"{fig['name']}: W6 = {r.total}", "Wurf", r, value=r.total)
+    res = Resolution("spielzeug", "wurf", (fig.name,))
+    res.step(f"{fig.name}: W6 = {r.total}", "Wurf", r, value=r.total)
     res.outcome = {"augen": r.total}
     return res
 

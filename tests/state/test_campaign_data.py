@@ -76,7 +76,7 @@ class Tabellen(Ruleset):
     key = "tabellen"
     title = "Tabellen"
     verbs = {"lies": Verb("lies", lambda req: Resolution(
-        "tabellen", "lies", tuple(a["name"] for a in req.actors), outcome={"tabelle": req.data.get("tabelle")}),
+        "tabellen", "lies", tuple(a.name for a in req.actors), outcome={"tabelle": req.data.get("tabelle")}),
         "Lesen", actors="one")}
 
 

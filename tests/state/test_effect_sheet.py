@@ -15,12 +15,12 @@ from rpgkernel.state import Campaign
 def training(req):
     """Stärke rises by ``um`` (sheet), the figure loses 1 LP (resource) and tires (condition)."""
     [fig] = req.actors
-    res = Resolution("bogenprobe", "training", (fig["name"],))
+    res = Resolution("bogenprobe", "training", (fig.name,))
     roll = req.roller.roll("W6")
     res.step(f"W6 = {roll.total}", "Training", roll)
-    new = fig["sheet"]["stärke"] + req.options.get("um", roll.total)
-    res.effects += [Effect(fig["name"], "LP", -1), Effect(fig["name"], sheet={"stärke": new, "notiz": "trainiert"}),
-                    Effect(fig["name"], condition="müde")]
+    new = fig.value("stärke") + req.options.get("um", roll.total)
+    res.effects += [Effect(fig.name, "LP", -1), Effect(fig.name, sheet={"stärke": new, "notiz": "trainiert"}),
+                    Effect(fig.name, condition="müde")]
     return res
 
 

@@ -67,5 +67,5 @@ class Kampfwerte(Ruleset):
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
         INSTINKT (Initiative), then the name."""
-        figures = {name: view({**c, "name": name}) for name, c in combatants.items()}
+        figures = {name: view(c) for name, c in combatants.items()}
         return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))

@@ -94,5 +94,5 @@ class Midgard(Ruleset):
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
-        values, rolls, _ = wuerfe([view({**c, "name": n}) for n, c in combatants.items()], roller)
+        values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}

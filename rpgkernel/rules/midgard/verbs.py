@@ -88,6 +88,18 @@ def _angriff_vorschau(req: Request) -> Any:
     return angriffslage(req.actors[0], req.targets[0], **_angriff_optionen(req), cfg=req.settings).vorschau()
 
 
+def _volle_abwehr(r: Request) -> Resolution:
+    return volle_abwehr(r.actors[0])
+
+
+def _anfuehrer(r: Request) -> Resolution:
+    return anfuehrer(r.actors[0], r.targets)
+
+
+def _abwarten(r: Request) -> Resolution:
+    return abwarten(r.actors)
+
+
 def _initiative(req: Request) -> Resolution:
     return initiative(req.actors, req.roller, angriffsrang=bool(req.options.get("angriffsrang")))
 
@@ -200,16 +212,16 @@ VERBS = {
                     {"waffe": "text", "wm": "int", "abwehr_wm": "int", "schaden": "dice", "abwehr_nr": "int",
                      "fernkampf": "flag", "eine_richtung": "flag", **GNADE},
                     example='angriff "Wolfgang Krentz" -> Schattenelf', actors="one", preview=_angriff_vorschau),
-    "volle_abwehr": Verb("volle_abwehr", lambda r: volle_abwehr(r.actors[0]), t("midgard.verb_volle_abwehr"),
+    "volle_abwehr": Verb("volle_abwehr", _volle_abwehr, t("midgard.verb_volle_abwehr"),
                          ("full_defence",), example="volle_abwehr Schattenelf", actors="one"),
     "initiative": Verb("initiative", _initiative, t("midgard.verb_initiative"), ("init",),
                        options={"angriffsrang": "flag"}, example='initiative Wolfgang, Fritz, Schattenelf',
                        preview=_initiative_vorschau),
-    "anführer": Verb("anführer", lambda r: anfuehrer(r.actors[0], r.targets), t("midgard.verb_anfuehrer"),
+    "anführer": Verb("anführer", _anfuehrer, t("midgard.verb_anfuehrer"),
                      ("leader",), "required", example="anführer Wolfgang -> Fritz, Franz", actors="one"),
     "eigene": Verb("eigene", _eigene, t("midgard.verb_eigene"), ("own_initiative",), options={"dauerhaft": "flag"},
                    example="eigene Fritz"),
-    "abwarten": Verb("abwarten", lambda r: abwarten(r.actors), t("midgard.verb_abwarten"), ("hold",),
+    "abwarten": Verb("abwarten", _abwarten, t("midgard.verb_abwarten"), ("hold",),
                      example="abwarten Fritz"),
     "attributkauf": Verb("attributkauf", _attributkauf, t("midgard.verb_attributkauf"), ("buy_attributes",),
                          options={"punkte": "int", "rasse": "text", **{k: "text" for k in KAUF}},

@@ -80,12 +80,12 @@ class Osr(Ruleset):
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
         the GM's settings in ``data``."""
-        figures = [view({**c, "name": n}) for n, c in combatants.items()]
+        figures = [view(c) for n, c in combatants.items()]
         res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
-        figures = [view({**c, "name": n}) for n, c in combatants.items()]
+        figures = [view(c) for n, c in combatants.items()]
         return reihenfolge(seiten(figures), rolls)

@@ -221,7 +221,7 @@ def angriff_plaene(attacker: Figure, target: Figure, o: Mapping[str, Any],
 
 def stuermend(figure: Figure) -> Figure:
     """The figure as it stands in its charge (condition ``stürmt``)."""
-    return view({**figure, "conditions": {**figure.conditions, "stürmt": {}}})
+    return figure.with_condition("stürmt")
 
 
 def erstschlag(attacker: Figure, target: Figure, o: Mapping[str, Any],

@@ -7,7 +7,7 @@ from rpgkernel.messages import t
 from rpgkernel.rules.kit import Choice, Effect, Request, Resolution, Verb
 
 
-def wagnis(req: Request) -> Resolution:
+def _wagnis(req: Request) -> Resolution:
     """W6 + Mut + WM against the Schwelle; after a miss, Glück may roll the W6 again."""
     figur, wm, schwelle = req.actors[0], req.options.get("wm", 0), req.settings.schwelle
     res = Resolution("wagnis", "wagnis", (figur.name,))
@@ -29,15 +29,15 @@ def wagnis(req: Request) -> Resolution:
     return res
 
 
-def vorschau(req: Request) -> float:
+def _wagnis_vorschau(req: Request) -> float:
     """The exact chance, before the dice fall (without Glück)."""
     figur = req.actors[0]
     return dist("W6").p_at_least(req.settings.schwelle - figur.value("mut") - req.options.get("wm", 0))
 
 
 VERBS = {
-    "wagnis": Verb("wagnis", wagnis, t("wagnis.hilfe"), ("dare",), options={"wm": "int"}, actors="one",
-                   example="wagnis Held wm=1", preview=vorschau, bounds={"wm": (-3, 3)}),
+    "wagnis": Verb("wagnis", _wagnis, t("wagnis.hilfe"), ("dare",), options={"wm": "int"}, actors="one",
+                   example="wagnis Held wm=1", preview=_wagnis_vorschau, bounds={"wm": (-3, 3)}),
     "glück": Verb("glück", None, t("wagnis.hilfe_glueck"), ("luck",), actors="one", choice="glück",
                   example="glück Held"),
 }

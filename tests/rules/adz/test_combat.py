@@ -249,8 +249,8 @@ def test_initiative_ties_are_rolled_off_with_the_session_dice():
 def test_attack_through_resolve_with_preview(tmp_path):
     camp = Campaign.open(tmp_path / "a.sqlite")
     camp.set_ruleset("adz")
-    camp.add_character("Alrik", alrik()["sheet"])
-    camp.add_character("Ork", ork()["sheet"])
+    camp.add_character("Alrik", dict(alrik().sheet))
+    camp.add_character("Ork", dict(ork().sheet))
     pre = rpgkernel.resolve("angriff Alrik -> Ork verteidigung=parade", campaign=camp, preview=True)
     assert set(pre.preview) >= {"p_trifft", "schaden", "schaden_mit_glück"}
     dice = [6, 6, 5, 5] + [1] * 6 + [5] + [1] * 7 + [6] + [1] * 4

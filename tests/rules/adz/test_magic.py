@@ -230,8 +230,8 @@ def test_gm_data_replaces_tables_and_is_checked(gm_data):
     assert daten.stufen == 4 and daten.techniken == ("formen", "lösen")
     assert bogen.build(daten).validate({**{k: 3 for k in "KK KO GE FF KL WK IN CH GL".split()},
                                         "formen": 2})["formen"] == 2
-    assert adz.verletzungsmalus(view(dict(figure(), resources={
-        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}})), daten) == 2
+    assert adz.verletzungsmalus(view({"name": "Alrik", "sheet": dict(figure().sheet), "resources": {
+        "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}}}), daten) == 2
     for bad, message in (("schadensleiste: {malus: [0, 1]}\n", "letzter Eintrag X"),
                          ("initiative: {attribut: XX}\n", "attribut"),
                          ("- keine Zuordnung\n", "Zuordnung")):

@@ -17,14 +17,19 @@ def _rec(sheet, side=""):
     return {"sheet": ENGINE.sheet.validate(sheet), "side": side}
 
 
+def _named(combatants):
+    """The records as the encounter hands them to the ruleset: each under its name."""
+    return {name: {**record, "name": name} for name, record in combatants.items()}
+
+
 def test_ties_player_first_then_aufmerksamkeit_gewandtheit_instinkt():
     npc = {**ORK, "AUFMERKSAMKEIT": 9}
-    c = {"Kael": _rec(KAEL), "Ork": _rec(npc), "Goblin": _rec({**npc, "GEWANDTHEIT": 4}),
-         "Wolf": _rec({**npc, "GEWANDTHEIT": 4, "INSTINKT": 5}), "Zorn": _rec(ORK)}
+    c = _named({"Kael": _rec(KAEL), "Ork": _rec(npc), "Goblin": _rec({**npc, "GEWANDTHEIT": 4}),
+                "Wolf": _rec({**npc, "GEWANDTHEIT": 4, "INSTINKT": 5}), "Zorn": _rec(ORK)})
     rolls = {"Kael": 15, "Ork": 15, "Goblin": 15, "Wolf": 15, "Zorn": 16}
     assert ENGINE.initiative_order(c, rolls) == ["Zorn", "Kael", "Wolf", "Goblin", "Ork"]
     # side "Spieler" also marks a player character
-    c2 = {"A": _rec(ORK), "B": _rec(ORK, "Spieler")}
+    c2 = _named({"A": _rec(ORK), "B": _rec(ORK, "Spieler")})
     assert ENGINE.initiative_order(c2, {"A": 9, "B": 9}) == ["B", "A"]
 
 

@@ -302,7 +302,7 @@ def test_groups_come_from_the_leader_named_in_advance():
 
 
 def test_individual_initiative():
-    alone = [fig(f["name"], side=f["side"], **f["sheet"]) for f in GROUP]
+    alone = [fig(f.name, side=f.side, **f.sheet) for f in GROUP]
     res = initiative(alone, Roller(dice=[3, 4, 5, 6]))
     assert res.outcome["initiative"] == {"Anführer": 6 + 2 + 3, "Franz": 4 + 1 + 4, "Fritz": 7 + 5, "Ork": 3 + 6}
     assert res.outcome["reihenfolge"] == ["Fritz", "Anführer", "Franz", "Ork"]

@@ -96,13 +96,13 @@ def test_attack_modifiers_and_armour_losses():
     assert osr.plan(att, tgt, {"flanke": True}, S).rk == 5
     covered = osr.plan(att, tgt, {"deckung": 75, "tarnung": 50}, S)
     assert covered.rk == 4 - 7 - 2 and covered.mindestwurf == 20   # AC -5: the sixth 20
-    prone = view(dict(tgt, conditions={"liegend": {}}))
+    prone = tgt.with_condition("liegend")
     assert (osr.plan(att, prone, {}, S).rk, osr.plan(att, prone, {}, S).mod) == (7, 5)
-    parrying = view(dict(fig("P", rk=5, angriffsbonus=2), conditions={"pariert": {}}))
+    parrying = fig("P", rk=5, angriffsbonus=2).with_condition("pariert")
     assert osr.plan(att, parrying, {}, S).mod == 1 - 2
-    charging = view(dict(fig("C", rk=5), conditions={"stürmt": {}}))
+    charging = fig("C", rk=5).with_condition("stürmt")
     assert osr.plan(att, charging, {}, S).rk == 6          # no Dex bonus: AC 1 worse
-    inv = view(dict(tgt, conditions={"unsichtbar": {}}))
+    inv = tgt.with_condition("unsichtbar")
     with pytest.raises(OsrError, match="bekannter Position"):
         osr.plan(att, inv, {}, S)
     with pytest.raises(OsrError, match="nicht von hinten"):
@@ -130,7 +130,7 @@ def test_preview_is_exact_and_two_weapons_never_give_a_bonus():
 
 def test_attack_rolls_damage_and_a_hit_caster_loses_the_spell():
     att = fig("K", stufe=1, schadensbonus=1, waffen=["Streitaxt (W8)"])
-    mage = view(dict(fig("M", rk=10, tp=5), conditions={"zaubert": {}}))
+    mage = fig("M", rk=10, tp=5).with_condition("zaubert")
     res = osr.angriff(att, [mage], Roller(dice=[10, 4]), {}, S)
     assert res.outcome == {"ziel": "M", "treffer": 1, "schaden": 5}
     assert [(e.figure, e.resource, e.by, e.condition, e.on) for e in res.effects] == [
@@ -147,17 +147,17 @@ def test_charge_lance_set_spear_and_refusals():
     res = osr.angriff(rider, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     assert res.outcome["schaden"] == 11
     assert {e.condition for e in res.effects if e.condition} == {"stürmt", "hat gestürmt", "hat gehandelt"}
-    done = view(dict(rider, conditions={"hat gestürmt": {}}))
+    done = rider.with_condition("hat gestürmt")
     with pytest.raises(OsrError, match="10 Runden"):
         osr.angriff(done, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     heavy = fig("H", stufe=1, maximal_belastet=True, waffen=["Schwert (W8)"])
     with pytest.raises(OsrError, match="maximal belastet"):
         osr.angriff(heavy, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     set_ = osr.stemmen(spear)
-    braced = view(dict(spear, conditions={"gegen Sturm gestemmt": {}}))
+    braced = spear.with_condition("gegen Sturm gestemmt")
     with pytest.raises(OsrError, match="stürmenden"):
         osr.angriff(braced, [rider], Roller(dice=[20, 1]), {}, S)
-    charging = view(dict(rider, conditions={"stürmt": {}}))
+    charging = rider.with_condition("stürmt")
     assert osr.plan(braced, charging, {}, S).faktor == 2 and set_.effects[0].condition == "gegen Sturm gestemmt"
     with pytest.raises(OsrError, match="stemmen"):
         osr.stemmen(rider)
@@ -170,14 +170,14 @@ def test_flee_wrestle_overbear_break_free_and_random_target():
     assert res.outcome["schaden"] == 3 and res.effects[0].condition == "flieht"
     w = osr.angriff(k1, [ork], Roller(dice=[13, 1]), {"ringen": True, "sturmangriff": True}, S)
     assert w.outcome["schaden"] == 0 and {"festgehalten", "liegend"} <= {e.condition for e in w.effects}
-    held = view(dict(ork, conditions={"festgehalten": {}}))
+    held = ork.with_condition("festgehalten")
     with pytest.raises(OsrError, match="festgehalten"):
         osr.angriff(held, [k1], Roller(dice=[20, 1]), {}, S)
     free = osr.losreissen(held, 30, Roller(dice=[30]))
     assert free.outcome == {"frei": True} and free.effects[0].on is False
     rnd = osr.angriff(k1, [ork, fig("Gob", rk=7)], Roller(dice=[2, 1]), {}, S)
     assert rnd.outcome["ziel"] == "Gob"
-    sleeping = view(dict(ork, conditions={"schläft": {}}))
+    sleeping = ork.with_condition("schläft")
     with pytest.raises(OsrError, match="Meuchelmord"):
         osr.angriff(k1, [sleeping], Roller(dice=[1]), {}, S)
     assert osr.angriff(k1, [sleeping], Roller(dice=[40]), {"toetung": 45}, S).outcome["getötet"]
@@ -191,7 +191,7 @@ def test_declared_actions_and_spells():
     cast = osr.zaubern(k, "Schlaf", 12, 5)
     assert cast.outcome == {"zauber": "Schlaf", "runden": 2}
     with pytest.raises(OsrError, match="kann in dieser Runde nicht angreifen"):
-        osr.angriff(view(dict(k, conditions={"pariert": {}})), [fig("G")], Roller(dice=[1]), {}, S)
+        osr.angriff(k.with_condition("pariert"), [fig("G")], Roller(dice=[1]), {}, S)
 
 
 def test_bad_weapons_and_settings_are_refused():
@@ -250,9 +250,9 @@ def test_resolve_lines_apply_effects(camp):
 def test_flee_gives_no_free_attack_to_those_who_may_not_attack():
     ork = fig("Ork", rk=7, tp=6)
     frei = fig("Frei", stufe=1, waffen=["Schwert (W8)"])
-    held = view(dict(fig("Gehalten", stufe=1, waffen=["Schwert (W8)"]), conditions={"festgehalten": {}}))
-    parry = view(dict(fig("Pariert", stufe=1, angriffsbonus=2, waffen=["Schwert (W8)"]), conditions={"pariert": {}}))
-    spear = view(dict(fig("Speer", stufe=1, waffen=["Speer (W6, Sturm)"]), conditions={"gegen Sturm gestemmt": {}}))
+    held = fig("Gehalten", stufe=1, waffen=["Schwert (W8)"]).with_condition("festgehalten")
+    parry = fig("Pariert", stufe=1, angriffsbonus=2, waffen=["Schwert (W8)"]).with_condition("pariert")
+    spear = fig("Speer", stufe=1, waffen=["Speer (W6, Sturm)"]).with_condition("gegen Sturm gestemmt")
     res = osr.fliehen(ork, [held, parry, frei, spear], Roller(dice=[9, 3]), S)   # only Frei: 9 + 4 = 13 hits
     assert res.outcome == {"schaden": 3}
     texts = [s.text for s in res.steps]
@@ -261,7 +261,7 @@ def test_flee_gives_no_free_attack_to_those_who_may_not_attack():
     pv = osr.fliehen(ork, [held, parry, frei, spear], None, S).preview
     assert [k for k in pv if k.startswith("P(Treffer")] == [next(k for k in pv if "Frei" in k)]
     # a set spear is not barred against a charging figure that flees: it strikes, for double damage
-    stuermt = view(dict(ork, conditions={"stürmt": {}}))
+    stuermt = ork.with_condition("stürmt")
     res = osr.fliehen(stuermt, [spear], Roller(dice=[8, 2]), S)   # RK 8 (no Dex: 1 worse): needs 12; 8 + 4
     assert res.outcome == {"schaden": 4}
     pv = osr.fliehen(stuermt, [spear], None, S).preview
