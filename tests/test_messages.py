@@ -102,6 +102,7 @@ def test_a_missing_key_names_the_key_and_the_catalogues():
         t("adz.gibt_es_nicht")
     message = str(raised.value)
     assert "'adz.gibt_es_nicht'" in message and str(CATALOGUES["adz"] / "messages.pot") in message
+    assert not messages.known("adz.gibt_es_nicht") and messages.known("adz.title")   # asked without raising
 
 
 def test_labels_are_the_unformatted_texts_under_a_prefix():

@@ -178,6 +178,11 @@ def labels(prefix: str) -> dict[str, str]:
     return {k: _table[k] for k in _order if k.startswith(prefix)}
 
 
+def known(key: str) -> bool:
+    """Whether a catalogue has the message ``key`` (for labels that fall back to a name)."""
+    return key in _table
+
+
 def t(key: str, /, **fields: object) -> str:
     """The message ``key`` in the current language, filled with ``fields`` (numbers the German way)."""
     try:

@@ -57,8 +57,11 @@ class Entry:
         if cls.key != self.key:
             raise self._broken(t("rpg.ruleset_other_key", own=cls.key))
         try:
-            return cls()
-        except Exception as err:  # its constructor, likewise
+            engine = cls()
+            if engine.settings is not None:
+                engine.settings.defaults()   # the shipped defaults are read and checked as it loads
+            return engine
+        except Exception as err:  # its constructor or shipped data, likewise
             raise self._broken(t("rpg.ruleset_import", error=f"{type(err).__name__}: {err}")) from err
 
     def _broken(self, reason: str) -> RpgError:

@@ -6,7 +6,7 @@ The cards (``render``), the journal (``resolve``) and the panel word a resolutio
 from __future__ import annotations
 
 from ..dice import Dist
-from ..messages import t
+from ..messages import known, t
 from ..numerals import decimal, integer, percent
 
 
@@ -70,7 +70,6 @@ def journal_line(res) -> str:
 def _preview_label(key: str) -> str:
     """The German label of a preview entry; "p_gambit (Knappe)" keeps its figure."""
     base, sep, rest = key.partition(" (")
-    try:
-        return t(f"preview.{base}") + (f" ({rest}" if sep else "")
-    except KeyError:
+    if not known(f"preview.{base}"):
         return key
+    return t(f"preview.{base}") + (f" ({rest}" if sep else "")

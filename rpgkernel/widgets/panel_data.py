@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..dice import Dist
-from ..messages import t
+from ..messages import known, t
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
@@ -21,10 +21,8 @@ def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
     """The German label and help of a verb's option: the verb's own (``option.<ruleset>.<verb>.<name>``),
     else the ruleset's (``option.<ruleset>.<name>``); a ruleset without them shows the name."""
     for key in (f"option.{ruleset}.{verb}.{name}", f"option.{ruleset}.{name}"):
-        try:
+        if known(key) and known(key + ".help"):
             return t(key), t(key + ".help")
-        except KeyError:
-            continue
     return name, ""
 
 
