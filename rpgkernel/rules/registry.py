@@ -65,7 +65,8 @@ class Entry:
             raise self._broken(t("rpg.ruleset_import", error=f"{type(err).__name__}: {err}")) from err
 
     def _broken(self, reason: str) -> RpgError:
-        return RpgError(t("rpg.ruleset_broken", key=self.key, dist=self.dist, target=self.target, reason=reason))
+        return RpgError(t("rpg.ruleset_broken", key=self.key, dist=self.dist, target=self.target,
+                          reason=reason.rstrip(".")))
 
 
 _FREE = Ruleset()

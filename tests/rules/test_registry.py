@@ -16,6 +16,7 @@ from rpgkernel import Campaign, RpgError, rules
 # A package's module with a toy ruleset: one verb that rolls a die (no game content).
 TOY = '''
 from rpgkernel.rules import Ruleset
+from rpgkernel.rules.kit import Settings, read_yaml
 from rpgkernel.rules.resolution import Resolution, Verb
 
 
@@ -36,6 +37,11 @@ class Spielzeug(Ruleset):
 
 class Anders(Spielzeug):
     key = "anders"
+
+
+class Kaputt(Spielzeug):
+    key = "kaputt"
+    settings = Settings("kaputt", lambda kept: read_yaml("fehlt.yaml"))
 
 
 def keine_klasse():
@@ -135,6 +141,8 @@ def test_a_package_installed_into_a_folder_on_the_path_is_found(install):
     ("spielzeug_regeln:Fehlt", "der Import scheitert mit AttributeError: module 'spielzeug_regeln' has no attribute 'Fehlt'"),
     ("spielzeug_regeln:keine_klasse", "spielzeug_regeln:keine_klasse ist keine Unterklasse von rpgkernel.rules.Ruleset"),
     ("spielzeug_regeln:Anders", "die Klasse trägt den Schlüssel 'anders', nicht den Namen ihres Einstiegspunkts"),
+    ("spielzeug_regeln:Kaputt", "der Import scheitert mit RulesError: Die Datei fehlt.yaml lässt sich nicht lesen: "
+                                "No such file or directory"),   # its shipped settings, read as it loads
 ])
 def test_a_broken_entry_point_is_named_in_german_and_spares_the_others(install, tmp_path, target, reason):
     install("rpg-kaputt", {"kaputt": target}, {"spielzeug_regeln": TOY})
