@@ -36,6 +36,8 @@ from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
 from ..state import effects, model
+from ..state.effects import Effect
+from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction
 from .language import Command, Word, error, insert, parse, quote
 
@@ -536,7 +538,7 @@ class _Cell:
 
     def close(self, res: Resolution, pending: str | None = None) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""
-        effects.apply(self.work, res.effects)
+        _limited(res, effects.apply(self.work, res.effects))
         self._event(res, pending)
 
     def _event(self, res: Resolution, pending: str | None) -> None:
@@ -553,6 +555,22 @@ class _Cell:
             if p.changed and not p.closed:
                 self.work.set(["pending", p.id], p.record)
                 self._event(p.result, p.id)
+
+
+def _limited(res: Resolution, landed: list[tuple[Effect, list[Landed]]]) -> None:
+    """Where the limits held a resource effect back (or carried it on), a step says so and the
+    effects say what landed (``state.resources``)."""
+    shares = {id(e): found for e, found in landed}
+    if all(len(found) == 1 and found[0].by == e.by for e, found in landed):
+        return
+    for e, found in landed:
+        for s in found:
+            if s.note:
+                res.step(t("limits.step", resource=s.resource, figure=e.figure, old=s.old, new=s.new, note=s.note),
+                         s.rule)
+    res.effects = [x for e in res.effects
+                   for x in ([replace(e, resource=s.resource, by=s.by) for s in shares[id(e)] if s.by]
+                             if id(e) in shares else [e])]
 
 
 def pending(campaign: Campaign, ruleset: str | None = None) -> dict[str, dict[str, Any]]:

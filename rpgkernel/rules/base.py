@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..dice.roll import Roller
-from .figure import Figure
+from . import limits as _limits
+from .figure import Figure, view
+from .limits import Limits
 from .settings import Settings
 from .sheet import Sheet
 
 if TYPE_CHECKING:
+    from ..state.resources import Landed
     from .resolution import Verb
 
 
@@ -50,6 +53,20 @@ class Ruleset:
         """The resources a sheet checked by ``sheet_for(data)`` starts with; the default is
         ``resources(sheet)``, a ruleset whose resources follow its settings builds them from them."""
         return self.resources(sheet)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """The range ``figure``'s ``resource`` stays within (``rules.limits``), as the GM's ``data``
+        the figure's encounter sees shapes it. The default: from the GM's lower bound (0 unless kept,
+        ``limits.untergrenze``) to the resource's maximum; a ruleset whose seed says otherwise
+        overrides this."""
+        return _limits.vorgabe(figure, resource, data)
+
+    def within_limits(self, figure: Mapping[str, Any] | Figure, resource: str, by: int,
+                      data: Mapping[str, Any]) -> list[Landed]:
+        """How a change of ``resource`` by ``by`` lands within ``limits``: the campaign applies every
+        change of a resource this way (``state.resources``)."""
+        fig = view(figure)
+        return _limits.spread(fig, resource, by, lambda name: self.limits(fig, name, data))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

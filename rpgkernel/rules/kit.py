@@ -2,20 +2,22 @@
 
 A ruleset (built in, or from another package through the entry-point group
 ``rpgkernel.rulesets``) subclasses ``Ruleset`` and fills its slots: the sheet,
-the resources a sheet gives, the conditions, the ``%%resolve`` verbs and their
-procedures, the GM's settings, initiative. Procedures read ``Figure`` views,
-roll through ``Request.roller``, record ``Step``s with the seed's section and
-return a ``Resolution`` with ``Effect``s and open ``Choice``s; user errors are
-a ``RulesError``. See ``docs/regelwerk-schreiben.md``.
+the resources a sheet gives and their ``Limits``, the conditions, the
+``%%resolve`` verbs and their procedures, the GM's settings, initiative.
+Procedures read ``Figure`` views, roll through ``Request.roller``, record
+``Step``s with the seed's section and return a ``Resolution`` with ``Effect``s
+and open ``Choice``s; user errors are a ``RulesError``. See
+``docs/regelwerk-schreiben.md``.
 """
 
 from .base import Ruleset
 from .errors import RulesError, read_yaml
 from .figure import Figure, Resource
+from .limits import Limits, spread
 from .resolution import INT_RANGE, Choice, Effect, Request, Resolution, Step, Verb, clauses, counted, listing, sentence
 from .settings import Settings, as_json
 from .sheet import Field, Sheet, SheetError
 
-__all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Request", "Resolution", "Resource", "RulesError",
-           "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted", "listing",
-           "read_yaml", "sentence"]
+__all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Limits", "Request", "Resolution", "Resource",
+           "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted",
+           "listing", "read_yaml", "sentence", "spread"]

@@ -27,7 +27,7 @@ from .rulebook import rulebook
 from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
-from . import model
+from . import model, resources
 from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 from .journal import Journal, kind_label
@@ -351,7 +351,8 @@ class Campaign:
 
     @retrying
     def change(self, who: str, resource: str, by: int, reason: str | None = None) -> Figure:
-        """Change a resource of a figure by ``by`` (negative: damage, loss)."""
+        """Change a resource of a figure by ``by`` (negative: damage, loss), within the limits of the
+        figure's ruleset (``Ruleset.limits``); the journal says where they held the change back."""
         if isinstance(by, bool) or not isinstance(by, int) or abs(by) > 10**9:
             raise CampaignError(t("campaign.bad_resource", name=resource, value=repr(by)[:40]))
         with self.transaction() as tx:
@@ -359,10 +360,8 @@ class Campaign:
             if resource not in fig.get("resources", {}):
                 raise CampaignError(t("campaign.unknown_resource", name=resource, figure=who,
                                       known=", ".join(fig.get("resources", {})) or "–"))
-            old = fig["resources"][resource]["value"]
-            tx.add(path + ["resources", resource, "value"], by)
-            tx.event("ressource", t("journal.resource", figure=who, resource=resource, old=old,
-                                    new=old + by) + (f" ({reason})" if reason else ""),
+            landed = resources.change(tx, path, resource, by)
+            tx.event("ressource", resources.text(who, landed) + (f" ({reason})" if reason else ""),
                      [who], tx.state["active_encounter"])
         return Figure(self, path)
 
@@ -403,8 +402,8 @@ class Campaign:
         Resources follow the ruleset's ``resources(sheet)``: where the
         derived maximum changes, the resource takes the new maximum and its
         current value moves by the same difference as the maximum, kept
-        within 0..max (a knight who has lost 3 VIG still lacks 3 after a
-        raise). A derived resource the figure lacks is added as the ruleset
+        within the ruleset's limits (a knight who has lost 3 VIG still lacks
+        3 after a raise). A derived resource the figure lacks is added as the ruleset
         gives it; other resources stay as they are. An unchanged sheet
         writes nothing.
         """
@@ -519,10 +518,8 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
         if current is None:
             tx.set(path + ["resources", key], dict(derived))
         elif derived["max"] != before.get(key, {}).get("max") and derived["max"] != current["max"]:
-            value = min(max(current["value"] + derived["max"] - current["max"], 0), derived["max"])
             tx.set(path + ["resources", key, "max"], derived["max"])
-            if value != current["value"]:
-                tx.add(path + ["resources", key, "value"], value - current["value"])
+            resources.change(tx, path, key, derived["max"] - current["max"])
 
     def shown(key: str, values: Mapping[str, Any]) -> str:
         value = values.get(key, "")

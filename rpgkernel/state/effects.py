@@ -2,7 +2,8 @@
 
 Procedures never change a campaign; they return effects. The campaign applies
 those of a closed resolution in one transaction: sheets first (their derived
-resources follow), then resources and conditions.
+resources follow), then resources (within their ruleset's limits, ``resources.py``)
+and conditions.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..messages import t
-from . import model
+from . import model, resources
 from .campaign import write_sheet
+from .resources import Landed
 from .transaction import CampaignError, Transaction, condition_record
 
 
@@ -40,9 +42,11 @@ class Effect:
         return asdict(self)
 
 
-def apply(tx: Transaction, effects: Iterable[Effect]) -> None:
+def apply(tx: Transaction, effects: Iterable[Effect]) -> list[tuple[Effect, list[Landed]]]:
     """Apply ``effects`` in ``tx``: sheets first, as ``Campaign.set_sheet`` does, then resources and
-    conditions; an unknown figure or resource refuses the whole transaction."""
+    conditions; an unknown figure or resource refuses the whole transaction. Returns each resource
+    effect with how it landed within the limits (``resources.change``), in the order applied."""
+    landed = []
     for e in sorted(effects, key=lambda e: e.sheet is None):
         path = model.figure_path(tx.state, e.figure)
         if path is None:
@@ -54,9 +58,10 @@ def apply(tx: Transaction, effects: Iterable[Effect]) -> None:
             if e.resource not in fig.get("resources", {}):
                 raise CampaignError(t("campaign.unknown_resource", name=e.resource, figure=e.figure,
                                       known=", ".join(fig.get("resources", {})) or "–"))
-            tx.add(path + ["resources", e.resource, "value"], e.by)
+            landed.append((e, resources.change(tx, path, e.resource, e.by)))
         elif e.condition is not None and e.on:
             tx.set(path + ["conditions", e.condition], condition_record({"runden": e.rounds, "endet": e.ends},
                                                                        fig["name"]))
         elif e.condition is not None and e.condition in fig.get("conditions", {}):
             tx.delete(path + ["conditions", e.condition])
+    return landed

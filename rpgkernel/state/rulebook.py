@@ -6,7 +6,10 @@ The state never imports the rules: the rules layer registers its lookup
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from .resources import Landed
 
 
 class SheetCheck(Protocol):
@@ -14,7 +17,7 @@ class SheetCheck(Protocol):
 
 
 class Rulebook(Protocol):
-    """The part of a ruleset the state uses: sheets, resources, segments and initiative.
+    """The part of a ruleset the state uses: sheets, resources and their limits, segments and initiative.
 
     ``data`` is the GM's data the figure's encounter sees (``model.data``): a ruleset's sheet and
     resources may follow its settings there.
@@ -27,6 +30,9 @@ class Rulebook(Protocol):
     def sheet_for(self, data: Mapping[str, Any]) -> SheetCheck: ...
 
     def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]: ...
+
+    def within_limits(self, figure: Mapping[str, Any], resource: str, by: int,
+                      data: Mapping[str, Any]) -> list[Landed]: ...
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]: ...

@@ -97,8 +97,8 @@ def test_derived_maximum_moves_the_value_by_the_same_difference(camp):
     assert lp(camp) == (0, 4)
     camp.set_sheet("Ritter", {"stärke": 3})
     assert lp(camp) == (2, 6)
-    camp.change("Ritter", "LP", 10)                    # healed above the maximum
-    camp.set_sheet("Ritter", {"stärke": 4})           # 12 + 2, kept at the new maximum
+    camp.change("Ritter", "LP", 10)                    # healed: to the maximum, not above it
+    camp.set_sheet("Ritter", {"stärke": 4})           # 6 + 2: the new maximum
     assert lp(camp) == (8, 8)
 
 

@@ -323,7 +323,9 @@ def schlag(res: Resolution, p: Plan, roller: Roller, rule: str) -> tuple[bool, i
 
 def schaden_anwenden(res: Resolution, target: Figure, amount: int) -> list[str]:
     """Hit points down; a caster who takes damage loses the spell (Zaubersprüche). Returns what
-    befell the target as clauses of the summary (the TP left, a lost spell)."""
+    befell the target as clauses of the summary (the TP left, a lost spell). How far below 0 the TP
+    may fall the seed does not say: the campaign keeps them within their limits (0, or the GM's
+    ``untergrenzen``), and the card says where that held the damage back."""
     if amount <= 0:
         return []
     z = target.name
@@ -331,7 +333,7 @@ def schaden_anwenden(res: Resolution, target: Figure, amount: int) -> list[str]:
     left = target.current("TP") - amount
     said = [t("osr.satz.tp", ziel=z, tp=left) if left > 0 else t("osr.satz.tp_null", ziel=z)]
     if left <= 0:
-        res.step(t("osr.hp_zero", target=z, value=left), "Kampf", value=left)
+        res.step(t("osr.hp_zero", target=z), "Kampf")
     if target.has("zaubert"):
         res.effects.append(Effect(z, condition="zaubert", on=False))
         res.step(t("osr.spell_lost", target=z), "Zaubersprüche")

@@ -150,9 +150,12 @@ def test_missile_fire_into_melee_as_in_the_doc(camp):
 
 
 def test_a_lance_charge_from_the_warhorse(camp):
-    # level 2 against AC 6 needs 14; 12 + 2 (charge) hits; W8 5 doubled + 1
+    # level 2 against AC 6 needs 14; 12 + 2 (charge) hits; W8 5 doubled + 1: the Ork's 6 TP down to 0,
+    # not -5 (the seed names no lower bound: 0, which the card names)
     res = rpgkernel.resolve(example("attack Reiter -> Ork sturmangriff"), campaign=camp, dice=[12, 5])
-    assert res.outcome["schaden"] == 11 and tp(camp, "Ork") == -5
+    assert res.outcome["schaden"] == 11 and tp(camp, "Ork") == 0
+    assert res.steps[-1].text == "TP von Ork: 6 → 0 (mindestens 0: Vorgabe, einstellbar mit untergrenzen)."
+    assert ("Ork", "TP", -6) in [(e.figure, e.resource, e.by) for e in res.effects]
     assert {"stürmt", "hat gestürmt"} <= set(camp.figure("Reiter").conditions)
     with pytest.raises(RpgError, match="10 Runden"):
         rpgkernel.resolve("angriff Reiter -> Ork sturmangriff", campaign=camp, dice=[12, 5])
@@ -167,7 +170,7 @@ def test_a_set_spear_against_a_charge(camp):
     card = rpgkernel.resolve("angriff Ork -> Wachmann sturmangriff", campaign=camp, dice=[13, 4])
     assert "längere Waffe (Speer)" in repr(card)
     assert card.outcome == {"ziel": "Wachmann", "treffer": 0, "schaden": 0, "gefallen": True}
-    assert tp(camp, "Ork") == -2 and tp(camp, "Wachmann") == 8
+    assert tp(camp, "Ork") == 0 and tp(camp, "Wachmann") == 8
 
 
 def test_two_weapons_and_the_modifier_lines(camp):

@@ -238,7 +238,7 @@ def test_resolve_lines_apply_effects(camp):
     # (level 1 against the charging Hauptmann's AC 5 needs 15); then the Hauptmann: 12 + 1 + 2 >= 12
     res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1" sturmangriff', campaign=camp, dice=[3, 12, 5])
     assert res.outcome == {"ziel": "Goblin 1", "treffer": 1, "schaden": 5}
-    assert camp.figure("Goblin 1").resources["TP"]["value"] == -1
+    assert camp.figure("Goblin 1").resources["TP"]["value"] == 0     # 4 TP - 5: not below 0
     assert "hat gehandelt" in camp.figure("Goblin 1").conditions
     assert "hat gestürmt" in camp.figure("Hauptmann").conditions
     pv = rpgkernel.resolve('angriff Schütze -> Hauptmann, "Goblin 2"', campaign=camp, preview=True).preview

@@ -1,0 +1,53 @@
+"""A resource changes within its ruleset's limits: every change of a figure's resource goes here.
+
+``Campaign.change`` and the effects of a resolution (``effects.apply``) ask the figure's ruleset
+how a change lands (``Rulebook.within_limits``: clamped to its limits, a loss beyond the lower
+bound carried over where the ruleset says so) and add what landed. The GM's own call is journalled
+with what held it back ("Alrik: LP 5 → 5 (höchstens 5)").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..messages import t
+from . import model
+from .rulebook import rulebook
+from .transaction import Transaction
+
+
+@dataclass(frozen=True)
+class Landed:
+    """How a change of one resource landed: from ``old`` by ``by`` of the ``asked``; ``note``
+    (German) says what held it back or carried it on, ``rule`` the rule that did ("" for none)."""
+
+    resource: str
+    old: int
+    by: int
+    asked: int
+    note: str = ""
+    rule: str = ""
+
+    @property
+    def new(self) -> int:
+        return self.old + self.by
+
+
+def change(tx: Transaction, path: list[str], resource: str, by: int) -> list[Landed]:
+    """Change ``resource`` of the figure at ``path`` by ``by`` in ``tx`` within its ruleset's limits
+    (as the GM's data of the active encounter sets them); what landed on which resource.
+
+    A change held back to nothing is still recorded (as 0): it stays the GM's last undoable step."""
+    fig = model.figure(tx.state, path)
+    landed = rulebook(fig.get("ruleset")).within_limits(fig, resource, by, model.data(tx.state))
+    for share in landed:
+        tx.add(path + ["resources", share.resource, "value"], share.by)
+    return landed
+
+
+def text(who: str, landed: list[Landed]) -> str:
+    """The journal's line: "Alrik: LP 12 → 7", with what held a change back in brackets."""
+    first, *more = landed
+    parts = [t("journal.resource", figure=who, resource=first.resource, old=first.old, new=first.new)]
+    parts += [t("journal.resource_more", resource=s.resource, old=s.old, new=s.new) for s in more]
+    return "; ".join(part + (f" ({s.note})" if s.note else "") for part, s in zip(parts, landed))
