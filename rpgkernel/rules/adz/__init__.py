@@ -25,14 +25,15 @@ from typing import Any, Mapping
 from ...dice import Roller
 from ...messages import t
 from ..base import Ruleset
-from ..figure import view
+from ..figure import Figure, view
+from ..limits import Limits
 from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
 from .damage import angekreuzt, heilung, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
 from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
-from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, ressourcen
+from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
 from .verbs import VERBS
 
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
@@ -65,6 +66,11 @@ class AdZ(Ruleset):
     def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """Both damage tracks, as long as the GM's data in ``data`` has them, and the luck pool (GL)."""
         return ressourcen(sheet, EINSTELLUNGEN.of(data))
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """The damage tracks between their last step and unhurt, mental damage beyond its last step
+        onto the physical track; the luck pool from 0 up (``sheet.grenzen``)."""
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

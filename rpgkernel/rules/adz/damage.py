@@ -9,10 +9,12 @@ malus per step are GM data (``schadensleiste``, default 12 steps).
 from __future__ import annotations
 
 from ...messages import t
+from ...state.resources import Landed
 from ..figure import Figure
+from ..limits import spread
 from ..resolution import Effect, Resolution, clauses, counted
 from .settings import EINSTELLUNGEN, AdzError, Daten
-from .sheet import GEISTIG, KOERPERLICH
+from .sheet import GEISTIG, KOERPERLICH, leistengrenzen
 
 LEISTEN = (KOERPERLICH, GEISTIG)
 BEWUSSTLOS = "bewusstlos"
@@ -50,6 +52,13 @@ def verletzungsmalus(figur: Figure, daten: Daten | None = None) -> int | None:
     return worst
 
 
+def verteilen(figur: Figure, track: str, menge: int) -> list[Landed]:
+    """How ``menge`` steps of damage land on the tracks: marked on ``track`` down to its last step,
+    mental damage beyond it on the physical track; the physical share's cut is what goes beyond its
+    last step. The campaign lands every change of a track so (``sheet.leistengrenzen``)."""
+    return spread(figur, track, -menge, lambda name: leistengrenzen(figur, name))
+
+
 def schaden(res: Resolution, figur: Figure, menge: int, track: str = KOERPERLICH, rule: str = "") -> None:
     """Mark ``menge`` steps on a track (Körperlicher Schaden; Geistiger Schaden).
 
@@ -63,37 +72,34 @@ def schaden(res: Resolution, figur: Figure, menge: int, track: str = KOERPERLICH
     if menge == 0:
         res.step(t("adz.no_damage", figure=figur.name), rule or "Auswirkungen", value=0)
         return
-    free = figur.current(track)
-    marked = min(menge, free)
-    if marked:
-        res.effects.append(Effect(figur.name, track, -marked))
-    res.step(t("adz.damage", figure=figur.name, n=menge, track=t(f"adz.track_{track}"), left=free - marked),
+    share, *over = verteilen(figur, track, menge)
+    if share.by:
+        res.effects.append(Effect(figur.name, track, share.by))
+    res.step(t("adz.damage", figure=figur.name, n=menge, track=t(f"adz.track_{track}"), left=share.new),
              rule or ("Körperlicher Schaden" if track == KOERPERLICH else "Geistiger Schaden"), value=menge)
-    over = menge - marked
     if track == GEISTIG:
-        if free - marked == 0:
+        if share.new == 0:
             _condition(res, figur, BEWUSSTLOS)
             res.step(t("adz.mental_unconscious", figure=figur.name), "Geistiger Schaden")
-        if over:
-            res.step(t("adz.mental_overflow", figure=figur.name, n=over), "Geistiger Schaden")
-            _koerperlich(res, figur, over, figur.current(KOERPERLICH))
-        return
-    _koerperlich(res, figur, over, free - marked, already=True)
+        if not over:
+            return
+        share = over[0]
+        res.step(t("adz.mental_overflow", figure=figur.name, n=-share.asked), "Geistiger Schaden")
+        if share.by:
+            res.effects.append(Effect(figur.name, KOERPERLICH, share.by))
+    _koerperlich(res, figur, share)
 
 
-def _koerperlich(res: Resolution, figur: Figure, menge: int, free: int, already: bool = False) -> None:
-    """Physical steps (``already``: the marking is done, ``menge`` is what went beyond the track)."""
-    if not already:
-        marked = min(menge, free)
-        if marked:
-            res.effects.append(Effect(figur.name, KOERPERLICH, -marked))
-        menge, free = menge - marked, free - marked
-    if free > 0:
+def _koerperlich(res: Resolution, figur: Figure, share: Landed) -> None:
+    """What the physical track's ``share`` of the damage leaves: its last step, or beyond it (the
+    share's cut)."""
+    if share.new > 0:
         return
+    beyond = share.by - share.asked
     _condition(res, figur, BEWUSSTLOS)
-    if menge > 0 or figur.has(JENSEITS):
+    if beyond > 0 or figur.has(JENSEITS):
         _condition(res, figur, JENSEITS)
-        res.step(t("adz.beyond_last", figure=figur.name, n=menge), "Körperlicher Schaden")
+        res.step(t("adz.beyond_last", figure=figur.name, n=beyond), "Körperlicher Schaden")
     else:
         _condition(res, figur, TOD_NAHE)
         res.step(t("adz.last_step", figure=figur.name), "Körperlicher Schaden")

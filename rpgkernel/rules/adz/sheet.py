@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
+from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
 from .settings import ATTRIBUTE, Ausruestung, Daten, Waffe
 
@@ -34,6 +35,8 @@ ATTRIBUT_MAX = 10          # Attribute und Techniken: bis zu 10 Punkte
 GROESSEN = ("winzig", "klein", "mittel", "groß", "riesig")
 #: the resources: the damage tracks (the value: the steps still free) and the luck pool (Glückspool)
 KOERPERLICH, GEISTIG = "körperlich", "geistig"
+#: the seed's sections on them
+KOERPERLICHER_SCHADEN, GEISTIGER_SCHADEN = "Körperlicher Schaden", "Geistiger Schaden"
 GLUECK = "Glückspool"
 
 _ENTRY = re.compile(r"^(?P<name>\S.*?)\s*:?\s+(?P<wert>-?\d+)$")
@@ -167,6 +170,26 @@ def ressourcen(bogen: Mapping[str, Any], daten: Daten) -> dict[str, dict[str, in
     steps = daten.stufen
     return {KOERPERLICH: {"value": steps, "max": steps}, GEISTIG: {"value": steps, "max": steps},
             GLUECK: {"value": bogen["GL"], "max": bogen["GL"]}}
+
+
+def leistengrenzen(figur: Figure, track: str) -> Limits:
+    """A damage track's limits: between its last step (0 steps free) and unhurt, its maximum
+    (Körperlicher Schaden; Geistiger Schaden: healing takes the steps off again). Mental damage
+    beyond the last mental step goes on to the physical track ("wird auf die körperliche
+    Schadensleiste übertragen"); beyond the last physical step it is the figure's state, not a value."""
+    found = figur.resource(track)
+    if track == GEISTIG:
+        return Limits(0, found.max if found else None, GEISTIGER_SCHADEN, overflow=KOERPERLICH)
+    return Limits(0, found.max if found else None, KOERPERLICHER_SCHADEN)
+
+
+def grenzen(figur: Figure, resource: str) -> Limits | None:
+    """The limits of the damage tracks (``leistengrenzen``) and of the luck pool, which never falls
+    below 0 and has no upper bound: its height "kann sich jedoch im Lauf des Spiels verändern", and
+    the GM refills it to any height (Glückspool); None for other resources (the kit's default)."""
+    if resource in (KOERPERLICH, GEISTIG):
+        return leistengrenzen(figur, resource)
+    return Limits(0, None, "Glückspool") if resource == GLUECK else None
 
 
 # -- reading a figure (the kit's view of its campaign record) --------------------------

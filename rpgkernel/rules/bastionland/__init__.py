@@ -21,13 +21,14 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..base import Ruleset
-from ..figure import view
+from ..figure import Figure, view
+from ..limits import Limits
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (calm_moment, change_virtue, morale, probe, reaction, restore, save_chance, surprise, virtue_gain,
                    virtue_loss)
 from .damage import collide, damage, exposed, ignores, repair, scar, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
-from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, resources, virtue, weapon, weapon_dice
+from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
 from .verbs import VERBS
 from .warfare import formation, warband_templates
 
@@ -66,6 +67,10 @@ class Bastionland(Ruleset):
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return resources(sheet)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """The virtues 0 to 19, Guard 0 to its maximum (``sheet.grenzen``)."""
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         return None  # no initiative roll: the players' side acts first (Überraschung)

@@ -11,10 +11,11 @@ from typing import Iterable, Sequence
 from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
+from ..limits import spread
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from ..sheet import SheetError
 from .settings import BastionlandError
-from .sheet import VIRTUE_MAX, VIRTUE_MIN, VIRTUES, is_player, kind, virtue, virtue_max
+from .sheet import VIRTUE_LIMITS, VIRTUES, is_player, kind, virtue, virtue_max
 
 
 def save_chance(value: int) -> float:
@@ -89,11 +90,11 @@ def surprise(figures: Sequence[Figure], roller: Roller) -> Resolution:
 
 
 def change_virtue(figure: Figure, name: str, by: int) -> Effect | None:
-    """The effect of a virtue change, kept within 0-19 (Virtues); None if nothing changes."""
+    """The effect of a virtue change, kept within 0-19 (Virtues, as every change of a virtue:
+    ``sheet.VIRTUE_LIMITS``); None if nothing changes."""
     name = _check_virtue(name)
-    old = virtue(figure, name)
-    new = max(VIRTUE_MIN, min(VIRTUE_MAX, old + by))
-    return Effect(figure.name, name, new - old) if new != old else None
+    landed, = spread(figure, name, by, lambda _: VIRTUE_LIMITS)
+    return Effect(figure.name, name, landed.by) if landed.by else None
 
 
 def virtue_loss(figure: Figure, name: str, amount: int, cause: str = "") -> Resolution:

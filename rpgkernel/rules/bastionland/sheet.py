@@ -11,10 +11,12 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
+from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
 
 VIRTUES = ("VIG", "CLA", "SPI")
 VIRTUE_MIN, VIRTUE_MAX = 0, 19   # Virtues: never above 19 or below 0
+VIRTUE_LIMITS = Limits(VIRTUE_MIN, VIRTUE_MAX, "Virtues", "Virtues")
 BEINGS = ("Person", "Kriegsschar")
 _WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
 _MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
@@ -39,6 +41,19 @@ def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Guard and the three virtues, each full."""
     values = {"GD": sheet["gd"], "VIG": sheet["vig"], "CLA": sheet["cla"], "SPI": sheet["spi"]}
     return {k: {"value": v, "max": v} for k, v in values.items()}
+
+
+def grenzen(figure: Figure, resource: str) -> Limits | None:
+    """The limits of the virtues and Guard; None for other resources (the kit's default).
+
+    Virtues rise and fall in many ways, but never above 19 or below 0 (Virtues): a virtue may rise
+    above the value it is restored to. Guard stays between 0 and its maximum, to which a calm moment
+    restores it (Schaden: damage beyond it goes to VIG only within an attack, ``damage``; Erholung).
+    """
+    if resource in VIRTUES:
+        return VIRTUE_LIMITS
+    found = figure.resource(resource) if resource == "GD" else None
+    return None if found is None else Limits(0, found.max, "Schaden")
 
 
 @dataclass(frozen=True)

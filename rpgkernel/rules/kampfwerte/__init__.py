@@ -21,13 +21,14 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..base import Ruleset
-from ..figure import view
+from ..figure import Figure, view
+from ..limits import Limits
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .initiative import gleichstand, ini, p_vor
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
-from .sheet import SHEET, TALENTE, bewegungspunkte, initiativewert, ressourcen, spielercharakter
+from .sheet import SHEET, TALENTE, bewegungspunkte, grenzen, initiativewert, ressourcen, spielercharakter
 from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
@@ -56,6 +57,10 @@ class Kampfwerte(Ruleset):
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """LP, AD and the BP of a round."""
         return ressourcen(sheet)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """AD and BP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of

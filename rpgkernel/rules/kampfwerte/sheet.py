@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
+from ..limits import Limits
 from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
@@ -51,6 +52,21 @@ def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     bp = bewegungspunkte(sheet)
     return {"LP": {"value": sheet["LP"], "max": sheet["LP"]}, "AD": {"value": sheet["AD"], "max": sheet["AD"]},
             "BP": {"value": bp, "max": bp}}
+
+
+#: the sections that set the lower bound 0 of AD and BP: what a manoeuvre costs must be paid from the
+#: AD left (the engine refuses one that costs more), and a movement's costs "dürfen die zur Verfügung
+#: stehenden BP des Charakters nicht überschreiten"
+MANOEVER_KOSTEN, BEWEGUNGSKOSTEN = "Manöver: Kosten", "Bewegungskosten"
+
+
+def grenzen(figure: Figure, resource: str) -> Limits | None:
+    """AD and BP between 0 (``MANOEVER_KOSTEN``, ``BEWEGUNGSKOSTEN``) and their maximum (the BP of a
+    round are refilled to it, Bewegungspunkte); None for LP, whose lower bound the seed does not name
+    (the kit's default)."""
+    rule = {"AD": MANOEVER_KOSTEN, "BP": BEWEGUNGSKOSTEN}.get(resource)
+    found = figure.resource(resource) if rule else None
+    return None if found is None or rule is None else Limits(0, found.max, rule)
 
 
 def spielercharakter(figure: Figure) -> bool:

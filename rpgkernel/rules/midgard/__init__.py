@@ -26,7 +26,8 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..base import Ruleset
-from ..figure import view
+from ..figure import Figure, view
+from ..limits import Limits
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
@@ -49,7 +50,7 @@ from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
 from .schaden import ap_verlust_leicht, verlust_schwer
 from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
-from .sheet import SHEET, ressourcen
+from .sheet import SHEET, grenzen, ressourcen
 from .tabellen import Tabellen, laden
 from .verbs import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
@@ -82,6 +83,10 @@ class Midgard(Ruleset):
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return ressourcen(sheet)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """GG 0 to the points awarded (``sheet.grenzen``); LP and AP the kit's default."""
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
     initiative_each_round = True

@@ -15,6 +15,7 @@ from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import t
 from ..figure import Figure
+from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
 from .core import MidgardError
 
@@ -104,6 +105,17 @@ def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         if key in sheet:
             out[res] = {"value": sheet[key], "max": sheet[key]}
     return out
+
+
+GNADE = "Neue Regelung der Göttlichen Gnade"   # the seed's section on divine grace
+
+
+def grenzen(figure: Figure, resource: str) -> Limits | None:
+    """Divine grace between 0 and the points awarded: a point spent is gone, and a roll is repeated
+    only as long as the points left allow it (Neue Regelung der Göttlichen Gnade); None for LP and AP,
+    whose lower bound the seed does not name (the kit's default: 0, or the GM's)."""
+    found = figure.resource(resource) if resource == "GG" else None
+    return None if found is None else Limits(0, found.max, GNADE)
 
 
 # -- a figure's values ------------------------------------------------------------

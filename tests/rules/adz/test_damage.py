@@ -68,3 +68,30 @@ def test_waking_up_needs_both_tracks_free():
     f = figure(mental=0, physical=0, conditions=["bewusstlos", "dem Tod nahe"])
     res = adz.heilung(f, 1, "geistig")
     assert ("Alrik", "bewusstlos", False) not in effects(res)[1]
+
+
+def test_the_campaign_carries_mental_damage_over_as_the_procedure_does(tmp_path):
+    """Geistiger Schaden: damage beyond the last mental step goes on to the physical track, for a GM's
+    change as for the procedure (one implementation, adz.sheet.leistengrenzen); the tracks stay within
+    their steps, the luck pool never falls below 0 but has no upper bound (Glückspool)."""
+    from rpgkernel import Campaign
+    from rpgkernel.rules.figure import view
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("adz")
+        camp.add_character("Alrik", {a: 3 for a in ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")})
+        camp.change("Alrik", "geistig", -10)
+        procedure = adz.schaden_nehmen(view(camp.figure("Alrik").record), 5, "geistig")
+        camp.change("Alrik", "geistig", -5)
+        assert camp.figure("Alrik").resources["geistig"] == {"value": 0, "max": 12}
+        assert camp.figure("Alrik").resources["körperlich"] == {"value": 9, "max": 12}
+        assert effects(procedure)[0] == {("Alrik", "geistig", -2), ("Alrik", "körperlich", -3)}
+        assert camp.journal(last=1)[0].data["text"] == ("Alrik: geistig 2 → 0 (mindestens 0: Geistiger Schaden; "
+                                                        "3 weiter auf körperlich); körperlich 12 → 9")
+        camp.change("Alrik", "körperlich", -20)
+        camp.change("Alrik", "körperlich", 30)
+        assert [e.data["text"] for e in camp.journal(last=2)] == [
+            "Alrik: körperlich 9 → 0 (mindestens 0: Körperlicher Schaden)", "Alrik: körperlich 0 → 12 (höchstens 12)"]
+        camp.change("Alrik", "Glückspool", -5)
+        camp.change("Alrik", "Glückspool", 7)
+        assert camp.figure("Alrik").resources["Glückspool"] == {"value": 7, "max": 3}
+        assert camp.journal(last=2)[0].data["text"] == "Alrik: Glückspool 3 → 0 (mindestens 0: Glückspool)"

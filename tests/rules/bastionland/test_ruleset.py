@@ -112,3 +112,23 @@ def test_the_card_shows_steps_rules_effects_and_escapes():
     assert "<b>Ritter" not in html and "&lt;b&gt;Ritter" in html
     import json
     assert json.loads(json.dumps(res.to_dict()))["outcome"]["schaden"] == 7
+
+
+def test_virtues_stay_within_0_and_19_and_guard_within_0_and_its_maximum(tmp_path):
+    """Virtues never above 19 or below 0, and may rise above the value they are restored to (Virtues);
+    GD between 0 and its maximum (Schaden; Erholung): for every change, the GM's own too."""
+    with rpgkernel.Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("bastionland")
+        camp.add_character("Ritter", {"vig": 13, "cla": 10, "spi": 13, "gd": 5})
+        camp.change("Ritter", "VIG", 9)
+        camp.change("Ritter", "SPI", -20)
+        camp.change("Ritter", "GD", 3)
+        camp.change("Ritter", "GD", -8)
+        res = camp.figure("Ritter").resources
+        assert (res["VIG"], res["SPI"]["value"], res["GD"]["value"]) == ({"value": 19, "max": 13}, 0, 0)
+        assert [e.data["text"] for e in camp.journal(kind="ressource")] == [
+            "Ritter: VIG 13 → 19 (höchstens 19: Virtues)", "Ritter: SPI 13 → 0 (mindestens 0: Virtues)",
+            "Ritter: GD 5 → 5 (höchstens 5)", "Ritter: GD 5 → 0 (mindestens 0: Schaden)"]
+        # the procedures keep to the same bounds: a virtue gain stops at 19 as the GM's change does
+        gain = bl.virtue_gain(figure("Knappe", spi=18), "SPI", 4)
+        assert [(e.resource, e.by) for e in gain.effects] == [("SPI", 1)]

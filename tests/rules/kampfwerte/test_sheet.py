@@ -28,3 +28,18 @@ def test_sheet_refuses_missing_talent_and_unknown_field():
         ENGINE.sheet.validate({k: v for k, v in KAEL.items() if k != "GEWANDTHEIT"})
     with pytest.raises(SheetError, match="AUFMERKSAMKEIT"):
         ENGINE.sheet.validate({**KAEL, "AUFMERKSAMKEITT": 3})
+
+
+def test_ad_and_bp_stop_at_0_as_their_costs_say_and_lp_at_the_default(tmp_path):
+    """What a manoeuvre costs is paid from the AD left, a movement's costs "dürfen die zur Verfügung
+    stehenden BP nicht überschreiten": both from 0 to their maximum; LP's lower bound the seed does
+    not name (0, or the GM's)."""
+    from rpgkernel import Campaign
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("kampfwerte")
+        camp.add_character("Kael", KAEL)
+        for resource, by in (("AD", -20), ("BP", -9), ("BP", 4), ("LP", -25)):
+            camp.change("Kael", resource, by)
+        assert [e.data["text"] for e in camp.journal(kind="ressource")] == [
+            "Kael: AD 12 → 0 (mindestens 0: Manöver: Kosten)", "Kael: BP 7 → 0 (mindestens 0: Bewegungskosten)",
+            "Kael: BP 0 → 4", "Kael: LP 20 → 0 (mindestens 0: Vorgabe, einstellbar mit untergrenzen)"]

@@ -9,6 +9,7 @@ import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
+from rpgkernel.rules import limits
 from rpgkernel.rules import osr
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.osr import OsrError
@@ -415,3 +416,17 @@ def test_settings_for_one_encounter_only(camp):
     camp.encounters["Höhle"].activate()
     camp.set_data("osr", None, encounter="Höhle")
     assert _p_surprised(camp) == 1 / 6
+
+
+def test_tp_stop_at_0_or_at_the_gms_lower_bound(camp):
+    """The seed says nothing of TP below 0: they stop at 0 and the card says so; a GM who plays on to
+    -10 keeps that bound (untergrenzen), and the damage then lands in full."""
+    camp.encounters["Höhle"].start(dice=[4, 3])
+    res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1"', campaign=camp, dice=[15, 8])
+    assert res.outcome["schaden"] == 8 and camp.figure("Goblin 1").resources["TP"]["value"] == 0
+    assert "TP von Goblin 1: 4 → 0 (mindestens 0: Vorgabe, einstellbar mit untergrenzen)." in repr(res)
+    assert "Goblin 1 ist bei 0 TP oder darunter" in repr(res)
+    camp.undo()
+    limits.einrichten({"TP": -10}, kampagne=camp)
+    res = rpgkernel.resolve('angriff Hauptmann -> "Goblin 1"', campaign=camp, dice=[15, 8])
+    assert camp.figure("Goblin 1").resources["TP"]["value"] == -4 and "TP von" not in repr(res)
