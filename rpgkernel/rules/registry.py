@@ -23,8 +23,8 @@ from typing import Any
 from ..errors import RpgError
 from ..messages import t
 from .base import Ruleset
+from .frei import Frei
 from .resolution import listing
-from .sheet import Sheet
 
 GROUP = "rpgkernel.rulesets"
 
@@ -69,8 +69,7 @@ class Entry:
                           reason=reason.rstrip(".")))
 
 
-_FREE = Ruleset()
-_FREE.sheet = Sheet(open=True)
+_FREE = Frei()
 
 _folders: dict[str, tuple[int | None, bool, tuple[tuple[str, tuple[Entry, ...]], ...]]] = {}
 """sys.path entry -> (its mtime, whether it holds distributions, (distribution, its entries) found)"""
@@ -88,7 +87,7 @@ def rulesets() -> list[str]:
 
 
 def get(key: str | None) -> Ruleset:
-    """The engine for ``key`` (imported at its first use); for None the free ruleset (open sheet)."""
+    """The engine for ``key`` (imported at its first use); for None the free mode (``rules.frei``)."""
     if key is None:
         return _FREE
     if key in _ready and _read_from is not None and sys.path == _read_from[0]:

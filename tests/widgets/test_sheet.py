@@ -194,8 +194,9 @@ def test_an_open_sheet_adds_and_removes_its_own_fields(camp):
     camp.add_character("Alrik", {"beruf": "Krieger", "st": 80, "sprachen": ["Albisch"], "adel": False})
     w = CharacterSheet(camp, "Alrik")
     assert w.extensible and w.ruleset == "" and w.text() == "Bogen: Alrik, ST 80"
-    assert [(f["name"], f["kind"], f["own"]) for f in w.fields] == [
-        ("beruf", "text", True), ("st", "int", True), ("sprachen", "list", True), ("adel", "bool", True)]
+    assert [(f["name"], f["kind"], f["own"]) for f in w.fields] == [   # first the field of the GM's resource (HP)
+        ("hp", "int", False), ("beruf", "text", True), ("st", "int", True), ("sprachen", "list", True),
+        ("adel", "bool", True)]
     send(w, "add_field", name=" gw ", kind="int")
     send(w, "add_field", name="Zauber", kind="list")
     assert w.error == "" and [f["name"] for f in w.fields][-2:] == ["gw", "Zauber"]
