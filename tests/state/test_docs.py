@@ -310,3 +310,35 @@ def test_the_rescue_block(tmp_path, monkeypatch):
     with Campaign.open("gerettet.sqlite") as saved:
         assert saved.store.last_seq() == 49
     assert (tmp_path / "alles.jsonl").read_text(encoding="utf-8").count("\n") >= 60
+
+
+LIMITS_EXAMPLE, LIMITS_SHOWN, BOUNDS_EXAMPLE, BOUNDS_SHOWN = PAGE.take(None, after="## Grenzen der Ressourcen", count=4)
+
+
+def test_the_limits_blocks(tmp_path):
+    with Campaign.open(tmp_path / "g.sqlite") as camp:
+        texts = run_python(LIMITS_EXAMPLE.text, {"kampagne": camp})
+        assert_shown(LIMITS_SHOWN.text, "\n".join(texts))
+        assert camp.figure("Goblin").resources["LP"] == {"value": 5, "max": 5}
+        assert camp.undo() == ["Goblin: LP 0 → 5 (höchstens 5)"]
+        assert_shown(BOUNDS_SHOWN.text, repr(run_python(BOUNDS_EXAMPLE.text, {"kampagne": camp})))
+        assert camp.data("untergrenzen") == {"TP": -10, "LP": -5} and camp.data("frei") == {"ressource": "LP"}
+
+
+def test_the_limits_table_names_the_rules_the_rulesets_apply():
+    from rpgkernel import rules
+    from rpgkernel.rules.figure import view
+    rows, section = {}, PAGE.text.split("## Grenzen der Ressourcen")[1].split("\n## ")[0]
+    for line in [x for x in section.splitlines() if x.startswith("|")][2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        key = cells[0] or key
+        rows.setdefault(key, []).append(cells[1:])
+    assert set(rows) >= {"Mythic Bastionland", "AdZ", "Midgard", "OSR", "Kampfwerte"}
+    for title, key, resource in [("Mythic Bastionland", "bastionland", "VIG"), ("Mythic Bastionland", "bastionland", "GD"),
+                                 ("AdZ", "adz", "geistig"), ("AdZ", "adz", "Glückspool"), ("Midgard", "midgard", "GG"),
+                                 ("Midgard", "midgard", "LP"), ("Midgard", "midgard", "AP"), ("OSR", "osr", "TP"), ("Kampfwerte", "kampfwerte", "AD"),
+                                 ("Kampfwerte", "kampfwerte", "BP"), ("Kampfwerte", "kampfwerte", "LP")]:
+        lim = rules.get(key).limits(view({"name": "A", "resources": {resource: {"value": 3, "max": 7}}}), resource, {})
+        [row] = [r for r in rows[title] if resource in r[0]]
+        rule = lim.low_rule if lim.low_rule != rules.limits.untergrenze(resource, {})[1] else "–"
+        assert rule.split(":")[0] in row[2] and (lim.high is None) == ("ohne Obergrenze" in row[1]), (key, resource)

@@ -85,7 +85,7 @@ class Midgard(Ruleset):
         return ressourcen(sheet)
 
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """GG 0 to the points awarded (``sheet.grenzen``); LP and AP the kit's default."""
+        """GG 0 to the points awarded, AP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"

@@ -108,14 +108,17 @@ def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
 
 
 GNADE = "Neue Regelung der Göttlichen Gnade"   # the seed's section on divine grace
+GRUNDREGELN = "Grundwürfe (Vorgabe)"            # the basic rules the seed presupposes, as the attack cites them
 
 
 def grenzen(figure: Figure, resource: str) -> Limits | None:
     """Divine grace between 0 and the points awarded: a point spent is gone, and a roll is repeated
-    only as long as the points left allow it (Neue Regelung der Göttlichen Gnade); None for LP and AP,
-    whose lower bound the seed does not name (the kit's default: 0, or the GM's)."""
-    found = figure.resource(resource) if resource == "GG" else None
-    return None if found is None else Limits(0, found.max, GNADE)
+    only as long as the points left allow it (Neue Regelung der Göttlichen Gnade); AP between 0 and
+    their maximum, as an attack takes no more AP than are left (the basic rules); None for LP, whose
+    lower bound the seed does not name (the kit's default: 0, or the GM's)."""
+    rule = {"GG": GNADE, "AP": GRUNDREGELN}.get(resource)
+    found = figure.resource(resource) if rule else None
+    return None if found is None or rule is None else Limits(0, found.max, rule)
 
 
 # -- a figure's values ------------------------------------------------------------

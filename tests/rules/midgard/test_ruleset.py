@@ -246,17 +246,20 @@ def test_two_grace_lines_in_one_cell_repeat_twice(camp):
     assert camp.figure("Marvelus").resources["GG"]["value"] == 0
 
 
-def test_lp_and_ap_stop_at_0_unless_the_gm_sets_a_lower_bound_and_grace_at_the_points_awarded(camp):
-    """The seed names no lower bound of LP and AP: 0, named in the journal, or the GM's (untergrenzen);
-    a point of divine grace spent is gone (Neue Regelung der Göttlichen Gnade): GG from 0 to the points."""
+def test_lp_stop_at_0_unless_the_gm_sets_a_lower_bound_ap_and_grace_at_0(camp):
+    """The seed names no lower bound of LP: 0, named in the journal, or the GM's (untergrenzen); AP
+    stop at 0 as an attack's losses do (the basic rules); a point of divine grace spent is gone (Neue
+    Regelung der Göttlichen Gnade): GG from 0 to the points."""
     camp.change("Marvelus", "LP", -30)
     camp.change("Marvelus", "AP", 25)
+    camp.change("Marvelus", "AP", -50)
     camp.change("Marvelus", "GG", -3)
     camp.change("Marvelus", "GG", 5)
     assert [e.data["text"] for e in camp.journal(kind="ressource")] == [
         "Marvelus: LP 12 → 0 (mindestens 0: Vorgabe, einstellbar mit untergrenzen)",
-        "Marvelus: AP 20 → 20 (höchstens 20)",
+        "Marvelus: AP 20 → 20 (höchstens 20)", "Marvelus: AP 20 → 0 (mindestens 0: Grundwürfe (Vorgabe))",
         "Marvelus: GG 2 → 0 (mindestens 0: Neue Regelung der Göttlichen Gnade)", "Marvelus: GG 0 → 2 (höchstens 2)"]
-    rules.limits.einrichten({"LP": -5}, kampagne=camp)
+    rules.limits.einrichten({"LP": -5, "AP": -5}, kampagne=camp)
     camp.change("Marvelus", "LP", -30)
-    assert camp.figure("Marvelus").resources["LP"]["value"] == -5
+    camp.change("Marvelus", "AP", -30)
+    assert [camp.figure("Marvelus").resources[k]["value"] for k in ("LP", "AP")] == [-5, 0]
