@@ -21,7 +21,8 @@ from .transaction import CampaignError, Transaction, condition_record
 
 @dataclass(frozen=True)
 class Effect:
-    """A change to one figure: a resource by an amount, a condition on or off, or sheet fields.
+    """A change to one figure: a resource by an amount (landing within its ruleset's limits), a
+    condition on or off, or sheet fields.
 
     ``sheet``: fields written onto the figure's sheet (the others stay),
     validated by its ruleset like ``Campaign.set_sheet``; the resources the

@@ -328,11 +328,11 @@ def test_the_limits_blocks(tmp_path):
 def test_the_limits_table_names_the_rules_the_rulesets_apply():
     from rpgkernel import rules
     from rpgkernel.rules.figure import view
-    rows, section = {}, PAGE.text.split("## Grenzen der Ressourcen")[1].split("\n## ")[0]
+    rows, section, title = {}, PAGE.text.split("## Grenzen der Ressourcen")[1].split("\n## ")[0], ""
     for line in [x for x in section.splitlines() if x.startswith("|")][2:]:
         cells = [c.strip() for c in line.strip("|").split("|")]
-        key = cells[0] or key
-        rows.setdefault(key, []).append(cells[1:])
+        title = cells[0] or title      # a row without a ruleset continues the one above
+        rows.setdefault(title, []).append(cells[1:])
     assert set(rows) >= {"Mythic Bastionland", "AdZ", "Midgard", "OSR", "Kampfwerte"}
     for title, key, resource in [("Mythic Bastionland", "bastionland", "VIG"), ("Mythic Bastionland", "bastionland", "GD"),
                                  ("AdZ", "adz", "geistig"), ("AdZ", "adz", "Glückspool"), ("Midgard", "midgard", "GG"),
