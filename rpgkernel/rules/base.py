@@ -101,9 +101,12 @@ class Ruleset:
         return "W20"
 
     # -- slots the table reads (the encounter tracker, the player view) -------------------
-    def out_of_fight(self, figure: Figure) -> str | None:
-        """Why ``figure`` can no longer act, in the seed's words (a state such as "tot"), or None
-        while it can. The default: a figure never leaves the fight by the rules."""
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Why ``figure`` (a view, or the record the campaign keeps) can no longer act, in the seed's
+        words (a state such as "tot"), or None while it can; read from its state as it stands, so it
+        ends by itself with the state (healing, undo). ``data``: the GM's data its encounter sees, for
+        what the seed leaves to the GM's settings. The default: a figure never leaves the fight by
+        the rules."""
         return None
 
     def player_state(self, figure: Figure) -> str | None:

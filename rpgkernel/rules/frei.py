@@ -1,4 +1,5 @@
-"""Play without a ruleset (``rules.get(None)``): an open sheet, and one resource the GM names.
+"""Play without a ruleset (``rules.get(None)``): an open sheet, and one resource the GM names; a
+figure is out of the fight while that resource stands at 0 or below.
 
 The GM names the resource with ``einrichten(ressource="LP", kampagne=...)`` (campaign data
 ``frei``; the default is ``HP``); a figure's sheet field of that name in lower case gives it, full
@@ -16,6 +17,7 @@ from typing import Any, Mapping
 from ..messages import t
 from ..state.transaction import check_name
 from .base import Ruleset
+from .figure import Figure, view
 from .errors import RulesError
 from .settings import Settings
 from .sheet import MAX_NUMBER, Field, Sheet
@@ -64,6 +66,12 @@ class Frei(Ruleset):
         cfg = EINSTELLUNGEN.of(data)
         value = sheet.get(cfg.feld)
         return {} if value is None else {cfg.ressource: {"value": value, "max": value}}
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """``kampfunfähig`` at 0 or below of the GM's resource (HP by default); a figure without it never."""
+        name = EINSTELLUNGEN.of(data or {}).ressource
+        found = view(figure).resource(name)
+        return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 else None
 
 
 def einrichten(ressource: str = VORGABE, *, kampagne: Any = None, begegnung: str | None = None) -> Einstellungen:

@@ -17,7 +17,8 @@ class SheetCheck(Protocol):
 
 
 class Rulebook(Protocol):
-    """The part of a ruleset the state uses: sheets, resources and their limits, segments and initiative.
+    """The part of a ruleset the state uses: sheets, resources and their limits, segments, initiative,
+    and who is out of the fight (``figure``: the record the ruleset reads, ``model.seen_by_rules``).
 
     ``data`` is the GM's data the figure's encounter sees (``model.data``): a ruleset's sheet and
     resources may follow its settings there.
@@ -39,6 +40,8 @@ class Rulebook(Protocol):
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]: ...
+
+    def out_of_fight(self, figure: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None: ...
 
 
 _lookup: list[Callable[[str | None], Rulebook]] = []

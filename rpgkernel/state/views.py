@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import model
+from . import fighting, model
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -103,6 +103,31 @@ class Encounter(Shown):
             tx.event("zug", t("journal.segment", segment=segment if segment is not None else "–"),
                      encounter=self.name)
 
+    # -- out of the fight ----------------------------------------------------------
+    def out_of_fight(self) -> dict[str, str]:
+        """Each combatant that can no longer act -> why (German, its ruleset's words: "tot",
+        "bewusstlos", …), as the state stands now; a healed one is no longer listed."""
+        self.campaign.refresh()
+        return fighting.reasons(self.campaign._state, self.name)
+
+    @property
+    def skip_out(self) -> bool:
+        """Whether the turns of combatants out of the fight are skipped (the default: yes)."""
+        return fighting.skips(self.record)
+
+    @retrying
+    def set_skip_out(self, skip: bool) -> None:
+        """Skip the turns of combatants out of the fight (``True``, the default) or give them their
+        turns all the same (``False``); kept in the encounter, journalled, undoable."""
+        if not isinstance(skip, bool):
+            raise CampaignError(t("campaign.bad_skip_out", value=repr(skip)[:40]))
+        with self.campaign.transaction() as tx:
+            if fighting.skips(tx.state["encounters"][self.name]) == skip:
+                return
+            tx.set(["encounters", self.name, fighting.SKIP], skip)
+            tx.event("einstellung", t("journal.skip_out", name=self.name,
+                                      value=t("journal.yes" if skip else "journal.no")), encounter=self.name)
+
     @retrying
     def activate(self) -> None:
         """Make this the campaign's active encounter, the one ``%%resolve`` lines act in."""
@@ -167,6 +192,7 @@ class Encounter(Shown):
             tx.set(["encounters", self.name, "turn"], 0)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
+            self._skip_out(tx, order[0], None, seed, dice)
             self._initiative_event(tx, order, rolled)
         return list(order)
 
@@ -235,6 +261,30 @@ class Encounter(Shown):
     def _advance(self, tx: Transaction, new_initiative: bool = False,
                  rolls: Mapping[str, int] | None = None, seed: int | None = None,
                  dice: Sequence[int] | None = None) -> str:
+        """End the current turn and start the next one that a combatant in the fight takes."""
+        return self._skip_out(tx, self._pass(tx, new_initiative, rolls, seed, dice), rolls, seed, dice)
+
+    def _skip_out(self, tx: Transaction, nxt: str, rolls: Mapping[str, int] | None,
+                  seed: int | None, dice: Sequence[int] | None) -> str:
+        """From ``nxt``'s turn on, pass the turns of combatants out of the fight (their moments count,
+        so what ends at them ends) while the encounter skips them; who then has the turn."""
+        enc = tx.state["encounters"][self.name]
+        if not fighting.skips(enc) or fighting.reason(tx.state, nxt, self.name) is None:
+            return nxt
+        out = fighting.reasons(tx.state, self.name)
+        if len(out) == len(enc["combatants"]):
+            raise CampaignError(t("campaign.all_out", name=self.name,
+                                  who="; ".join(f"{n} – {why}" for n, why in out.items())))
+        for _ in range(2 * len(enc["combatants"])):   # a whole round at most, or two across a new one
+            if fighting.reason(tx.state, nxt, self.name) is None:
+                return nxt
+            nxt = self._pass(tx, False, rolls, seed, dice)
+        return nxt
+
+    def _pass(self, tx: Transaction, new_initiative: bool = False,
+              rolls: Mapping[str, int] | None = None, seed: int | None = None,
+              dice: Sequence[int] | None = None) -> str:
+        """End the current turn (and the round after the last) and start the next."""
         data = tx.state["encounters"][self.name]
         if not data["round"]:
             raise CampaignError(t("campaign.not_started", name=self.name))
