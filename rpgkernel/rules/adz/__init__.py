@@ -30,7 +30,7 @@ from ..limits import Limits
 from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
-from .damage import angekreuzt, heilung, schaden_nehmen, verletzungsmalus
+from .damage import angekreuzt, heilung, out_of_fight, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
 from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
@@ -39,8 +39,8 @@ from .verbs import VERBS
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
            "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
            "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
-           "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "vergleich", "vergleiche", "verletzungsmalus",
-           "zauberplan", "zaubern"]
+           "out_of_fight", "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "vergleich", "vergleiche",
+           "verletzungsmalus", "zauberplan", "zaubern"]
 
 
 class AdZ(Ruleset):
@@ -71,6 +71,11 @@ class AdZ(Ruleset):
         """The damage tracks between their last step and unhurt, mental damage beyond its last step
         onto the physical track; the luck pool from 0 up (``sheet.grenzen``)."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Unconscious at the last step of either track, near death at the last physical one, beyond it
+        (``damage.out_of_fight``)."""
+        return out_of_fight(view(figure))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

@@ -1,6 +1,7 @@
 """Damage tracks, injury malus and healing (seed 004).
 
-Seed sections: "Körperlicher Schaden", "Geistiger Schaden". The tracks are
+Seed sections: "Körperlicher Schaden", "Geistiger Schaden" (and who is out of the fight by
+them). The tracks are
 the resources ``körperlich`` and ``geistig``: the value is the steps still
 free (the maximum: unhurt; 0: the last step is marked). Their length and the
 malus per step are GM data (``schadensleiste``, default 12 steps).
@@ -108,6 +109,25 @@ def _koerperlich(res: Resolution, figur: Figure, share: Landed) -> None:
 def _condition(res: Resolution, figur: Figure, name: str) -> None:
     if not figur.has(name) and not any(e.condition == name and e.figure == figur.name for e in res.effects):
         res.effects.append(Effect(figur.name, condition=name))
+
+
+def out_of_fight(figur: Figure) -> str | None:
+    """Why ``figur`` can no longer act, or None (Körperlicher Schaden; Geistiger Schaden): beyond the
+    last physical step, at it (unconscious and near death), at the last mental step (unconscious);
+    read from the tracks and from the conditions the damage gave."""
+    if figur.has(JENSEITS):
+        return t("adz.out_beyond")
+    if figur.has(TOD_NAHE) or _am_ende(figur, KOERPERLICH):
+        return t("adz.out_near_death")
+    if figur.has(BEWUSSTLOS) or _am_ende(figur, GEISTIG):
+        return t("adz.out_unconscious")
+    return None
+
+
+def _am_ende(figur: Figure, track: str) -> bool:
+    """Whether the last step of ``track`` is marked (a figure without the track: no)."""
+    found = figur.resource(track)
+    return found is not None and found.value <= 0
 
 
 def schadensstufen(n: int, track: str) -> str:

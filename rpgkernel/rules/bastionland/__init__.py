@@ -26,7 +26,7 @@ from ..limits import Limits
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (calm_moment, change_virtue, morale, probe, reaction, restore, save_chance, surprise, virtue_gain,
                    virtue_loss)
-from .damage import collide, damage, exposed, ignores, repair, scar, thrown_from_saddle
+from .damage import collide, damage, exposed, ignores, out_of_fight, repair, scar, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
 from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
 from .verbs import VERBS
@@ -35,9 +35,9 @@ from .warfare import formation, warband_templates
 __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", "GAMBIT_MIN", "SHEET",
            "STRONG_GAMBIT_MIN", "VERBS", "VIRTUES", "VIRTUE_MAX", "Weapon", "attack", "attack_pool", "attack_preview",
            "calm_moment", "change_virtue", "collide", "damage", "damage_dist", "duel", "einrichten", "exposed",
-           "formation", "ignores", "impaired", "load_gambits", "morale", "probe", "reaction", "repair", "restore",
-           "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle", "virtue", "virtue_gain",
-           "virtue_loss", "warband_templates", "weapon", "weapon_dice"]
+           "formation", "ignores", "impaired", "load_gambits", "morale", "out_of_fight", "probe", "reaction",
+           "repair", "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle", "virtue",
+           "virtue_gain", "virtue_loss", "warband_templates", "weapon", "weapon_dice"]
 
 
 class Bastionland(Ruleset):
@@ -71,6 +71,11 @@ class Bastionland(Ruleset):
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
         """The virtues 0 to 19, Guard 0 to its maximum (``sheet.grenzen``)."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Dead, dying, a warband routed, destroyed or broken, fled or surrendered, a ship or
+        structure destroyed, the first turn lost (``damage.out_of_fight``)."""
+        return out_of_fight(view(figure))
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         return None  # no initiative roll: the players' side acts first (Überraschung)

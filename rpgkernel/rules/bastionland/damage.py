@@ -1,7 +1,8 @@
 """Damage, scars, warbands and structures (seed 003).
 
 Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
-"Holz und Stein", "Berittener Kampf".
+"Holz und Stein", "Berittener Kampf"; and who is out of the fight by them (with
+"Wankender Kampfeswille" and "Überraschung").
 """
 
 from __future__ import annotations
@@ -16,6 +17,30 @@ from .sheet import BEINGS, kind, virtue, virtue_max
 
 #: causes that hurt wooden structures and ships (Holz und Stein)
 WOOD_CAUSES = ("feuer", "belagerung", "groß")
+
+#: the conditions that take a figure out of the fight, the gravest first, with their catalogue keys
+#: (bastionland.out_<key>): killed, a warband destroyed, a ship or structure destroyed (Schaden;
+#: Kriegsscharen; Holz und Stein), dying of a mortal wound, a warband routed or broken (Schaden;
+#: Kriegsscharen; Anwerbung), fled or surrendered (Wankender Kampfeswille), the first turn lost
+#: (Überraschung)
+OUT_OF_FIGHT = {"tot": "tot", "vernichtet": "vernichtet", "zerstört": "zerstoert", "Todeswunde": "todeswunde",
+                "vertrieben": "vertrieben", "gebrochen": "gebrochen", "flieht oder ergibt sich": "flieht",
+                "setzt aus": "setzt_aus"}
+
+
+def out_of_fight(figure: Figure) -> str | None:
+    """Why ``figure`` can no longer act, or None: a condition of ``OUT_OF_FIGHT``; a warband at VIG 0
+    (destroyed) or SPI 0 (broken: it follows no orders any more, Kriegsscharen; Anwerbung); a ship or
+    structure at 0 GD (Holz und Stein). VIG 0 and CLA 0 of a person only restrict its acting (Virtue
+    Loss: no attack after moving; exposed), so it stays in the fight."""
+    k = kind(figure)
+    states = set(figure.conditions)
+    if k == "Kriegsschar":
+        states |= {c for c, v in (("vernichtet", "VIG"), ("gebrochen", "SPI")) if virtue(figure, v) == 0}
+    elif k in ("Schiff", "Bauwerk") and virtue(figure, "GD") == 0:
+        states.add("zerstört")
+    found = next((key for c, key in OUT_OF_FIGHT.items() if c in states), None)
+    return None if found is None else t(f"bastionland.out_{found}")
 
 
 def exposed(figure: Figure) -> bool:

@@ -8,7 +8,8 @@ a ``Roller`` and return a ``Resolution``; they change nothing themselves.
 Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's rule data, defaults in ``data/``),
 ``sheet`` (sheet, INI, BP, the resources it gives), ``texts`` (the catalogue); the rules: ``probe``
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra), ``initiative`` (INI, ties,
-P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres).
+P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres),
+``ausser_gefecht`` (who is out of the fight).
 The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
 notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
 """
@@ -23,6 +24,7 @@ from ...messages import t
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
+from .ausser_gefecht import out_of_fight
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .initiative import gleichstand, ini, p_vor
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
@@ -33,8 +35,8 @@ from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
            "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
-           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "p_gelingt", "p_vor", "platzieren",
-           "position", "spielercharakter", "wuerfeln"]
+           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor",
+           "platzieren", "position", "spielercharakter", "wuerfeln"]
 
 
 class Kampfwerte(Ruleset):
@@ -61,6 +63,10 @@ class Kampfwerte(Ruleset):
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
         """AD and BP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Knocked down, or at the LP the GM's rules in ``data`` name (``ausser_gefecht``)."""
+        return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of

@@ -1,5 +1,5 @@
-"""What the GM sets for Kampfwerte: the test mechanic, the movement types, the terrain and the
-decisions on ambiguous passages (``data/regeln.yaml``), and the manoeuvre catalogue
+"""What the GM sets for Kampfwerte: the test mechanic, the movement types, the terrain, the LP at which
+a figure can no longer act, the decisions on ambiguous passages (``data/regeln.yaml``), and the manoeuvre catalogue
 (``data/manoever.yaml``), shipped as the documented defaults (the seed refers to rules it does
 not contain).
 
@@ -53,6 +53,7 @@ class Einstellungen:
     reiten_reichweite: str                  # "zusatz_bp" (Reittier-Stufe × ½ BP more) or "keiner"
     rundumschlag_kosten: str                # "gegner" (1 AD pro Gegner) or "stufe" ([Stufe] AD)
     wuchtschlag_parade: dict[int, int]      # Stufe -> the difficulty of the target's parry
+    kampfunfaehig_lp: int                   # at this many LP or fewer a figure can no longer act
     manoever: dict[str, dict[str, Any]]     # the manoeuvre catalogue
 
 
@@ -106,6 +107,10 @@ def _parade(w: Any) -> dict[int, int] | None:
     return found if all(1 <= sw <= 10 for sw in found.values()) else None
 
 
+def _lp(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 999 else None
+
+
 def _katalog(m: Any) -> dict[str, dict[str, Any]] | None:
     return dict(m) if all(isinstance(e, Mapping) and "kosten" in e for e in m.values()) else None
 
@@ -129,6 +134,7 @@ def _bauen(kept: Any) -> Einstellungen:
         reiten_reichweite=_teil("reiten_reichweite", _wahl("zusatz_bp", "keiner"), regeln["reiten_reichweite"]),
         rundumschlag_kosten=_teil("rundumschlag_kosten", _wahl("stufe", "gegner"), regeln["rundumschlag_kosten"]),
         wuchtschlag_parade=_teil("wuchtschlag_parade", _parade, regeln["wuchtschlag_parade"]),
+        kampfunfaehig_lp=_teil("kampfunfaehig_lp", _lp, regeln["kampfunfaehig_lp"]),
         manoever=_teil("manoever", _katalog, _keys(kept["manoever"]) if kept.get("manoever") is not None
                        else _lesen("manoever.yaml")))
 

@@ -48,7 +48,7 @@ from .initiative import (
 from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
 from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
-from .schaden import ap_verlust_leicht, verlust_schwer
+from .schaden import ap_verlust_leicht, out_of_fight, verlust_schwer
 from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .sheet import SHEET, grenzen, ressourcen
 from .tabellen import Tabellen, laden
@@ -60,8 +60,8 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
            "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
            "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
            "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "null_stufe", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau", "tragkraft",
-           "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
+           "lp_wurf", "null_stufe", "out_of_fight", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau",
+           "tragkraft", "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
 class Midgard(Ruleset):
@@ -87,6 +87,10 @@ class Midgard(Ruleset):
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
         """GG 0 to the points awarded, AP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Kampfunfähig at the LP the GM's basic rolls in ``data`` name (``schaden.out_of_fight``)."""
+        return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
 
     #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
     initiative_each_round = True

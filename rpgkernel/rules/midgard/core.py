@@ -38,6 +38,7 @@ class Grundregeln:
     kritischer_fehler: int = 1
     ww_bei_gleichstand: bool = True
     pw_wuerfel: str = "W%"
+    kampfunfaehig_lp: int = 0      # at this many LP or fewer a figure can no longer act
 
 
 def grundregeln_laden(path: str | Path | None = None) -> Grundregeln:

@@ -1,6 +1,6 @@
 """Damage and what it costs (seed 000: "AP-Verluste bei gelungener Abwehr",
 "Ersetzen des festen Schadensbonus"; the LP/AP of a failed defence are the
-basic rule the seed presupposes).
+basic rule the seed presupposes, and so is the figure that can no longer act).
 
 - Failed defence (schwerer Treffer): LP and AP lost = damage - Rüstungsschutz.
 - Successful defence (leichter Treffer): only AP, reduced by half the
@@ -8,6 +8,8 @@ basic rule the seed presupposes).
   shield; a critical defence loses no AP.
 - A positive damage bonus becomes extra dice from the GM's list
   (``schadensbonus``); a negative one stays as it was.
+- Out of the fight at ``kampfunfaehig_lp`` LP or fewer (a basic roll of the
+  GM's, default 0: the seed does not say).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ...dice import dist
 from ...errors import DiceLimitError
 from ...messages import t
 from ..figure import Figure
-from .core import MidgardError
+from .core import Grundregeln, MidgardError
 from .settings import Einstellungen
 from .sheet import Eintrag, feld
 
@@ -31,6 +33,15 @@ def ap_verlust_leicht(schaden: int, angriff: int, abwehr: int, schild_ap: int = 
 def verlust_schwer(schaden: int, rs: int = 0) -> int:
     """LP and AP lost after a failed defence: damage - Rüstungsschutz (basic rule)."""
     return max(0, schaden - rs)
+
+
+def out_of_fight(figure: Figure, regeln: Grundregeln) -> str | None:
+    """``kampfunfähig`` at ``regeln.kampfunfaehig_lp`` LP or fewer (the GM's basic roll, named in the
+    reason); None for a figure without LP."""
+    lp = figure.resource("LP")
+    if lp is None or lp.value > regeln.kampfunfaehig_lp:
+        return None
+    return t("midgard.out_kampfunfaehig", lp=lp.value, schwelle=regeln.kampfunfaehig_lp)
 
 
 def bonus_wuerfel(schb: int, cfg: Einstellungen) -> str:

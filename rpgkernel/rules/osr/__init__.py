@@ -5,12 +5,13 @@ values, resources, conditions, side), roll through a ``Roller`` and return a
 ``Resolution``; they change nothing themselves; the GM's settings come from
 the campaign (``Request.settings``, ``EINSTELLUNGEN``). Modules: ``sheet``
 (sheet, hit points, weapons), ``settings`` (surprise, ties, AC direction, the
-attack matrices and saving-throw tables), ``core`` (hit dice, level, the roll
-needed), ``initiative`` (surprise, side initiative), ``angriff`` (attacks,
-modifiers, fleeing, previews), ``aktionen`` (declared actions, spells,
-breaking free), ``rettung`` (saving throws), ``verbs`` (``%%resolve``);
-``data/`` holds the seed's hit-dice table, the example attack matrix and the
-example saving-throw tables.
+death and unconsciousness thresholds, the attack matrices and saving-throw
+tables), ``core`` (hit dice, level, the roll needed), ``initiative`` (surprise,
+side initiative), ``angriff`` (attacks, modifiers, fleeing, previews),
+``aktionen`` (declared actions, spells, breaking free), ``rettung`` (saving
+throws), ``ausser_gefecht`` (who is out of the fight), ``verbs``
+(``%%resolve``); ``data/`` holds the seed's hit-dice table, the example attack
+matrix and the example saving-throw tables.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 
 from ...messages import t
 from ..base import Ruleset
-from ..figure import view
+from ..figure import Figure, view
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
                        vorruecken, zaubern)
 from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
+from .ausser_gefecht import out_of_fight
 from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
 from .initiative import (initiative_vorschau, rang, reihenfolge, seiten, seiteninitiative, ueberraschung,
                          ueberraschung_vorschau, wuerfeln)
@@ -36,8 +38,8 @@ from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
            "angriff", "angriffsstufe", "einrichten", "erstschlag", "fliehen", "flucht_vorschau", "freie_angriffe",
-           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "p_treffer",
-           "parieren", "plan", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau", "rettungsstufe",
+           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "out_of_fight",
+           "p_treffer", "parieren", "plan", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau", "rettungsstufe",
            "rettungswurf", "rettungsziel", "rueckzug", "schaden_dist", "seiten", "seiteninitiative", "stemmen",
            "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "verhandeln", "vorruecken", "vorschau",
            "waffe", "wuerfeln", "zaubern", "zauberstufe"]
@@ -75,6 +77,10 @@ class Osr(Ruleset):
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return resources(sheet)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """Killed, asleep, fleeing, or at the TP the GM's settings in ``data`` name (``ausser_gefecht``)."""
+        return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

@@ -1,5 +1,5 @@
-"""What the GM sets for OSR combat: surprise range, ties, AC direction, the attack matrices and the
-saving-throw tables.
+"""What the GM sets for OSR combat: surprise range, ties, AC direction, the hit points at which a figure
+is dead or unconscious (the text does not say), the attack matrices and the saving-throw tables.
 
 The attack matrix and the saving-throw tables are GM data (``data/angriffsmatrix.yaml`` and
 ``data/rettungswuerfe.yaml`` are examples). The GM's settings live in the campaign (data ``osr``,
@@ -27,7 +27,9 @@ class OsrError(RulesError):
 
 
 DATEN = "osr"        # the name of the GM's settings among the campaign's data
-TEILE = ("ueberrascht_bis", "gleichstand", "rk_aufsteigend", "matrix", "rettungswuerfe")
+SCHWELLE_MAX = 1000  # TP a threshold may lie above or below 0
+WERTE = ("ueberrascht_bis", "gleichstand", "rk_aufsteigend", "todesschwelle", "bewusstlos_schwelle")
+TEILE = (*WERTE, "matrix", "rettungswuerfe")
 
 
 def _zeilen(zeilen: Any, breite: int) -> list[tuple[int, int, list[int]]]:
@@ -91,24 +93,37 @@ class Einstellungen:
     ueberrascht_bis: int = 2                    # surprised on 1-2 (first-edition default)
     gleichstand: str = "gleichzeitig"           # or "neu": tied sides roll again
     rk_aufsteigend: bool = False                # ascending AC with an attack bonus (sheet "ab")
+    todesschwelle: int = 0                      # dead at this many TP or fewer
+    bewusstlos_schwelle: int | None = None      # unconscious at this many TP or fewer (above the death threshold)
     matrix: dict[str, Any] = field(default_factory=matrix_laden)
     rettung: dict[str, Any] = field(default_factory=rettung_laden)
 
 
-def _werte_pruefen(ueberrascht_bis: Any, gleichstand: Any, rk_aufsteigend: Any) -> None:
-    if isinstance(ueberrascht_bis, bool) or not isinstance(ueberrascht_bis, int) or not 0 <= ueberrascht_bis <= 6:
+def _ganz(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _werte_pruefen(ueberrascht_bis: Any, gleichstand: Any, rk_aufsteigend: Any, todesschwelle: Any,
+                   bewusstlos_schwelle: Any) -> None:
+    if not _ganz(ueberrascht_bis) or not 0 <= ueberrascht_bis <= 6:
         raise OsrError(t("osr.bad_surprise_range", value=repr(ueberrascht_bis)[:40]))
     if gleichstand not in ("gleichzeitig", "neu"):
         raise OsrError(t("osr.bad_tie_rule", value=repr(gleichstand)[:40]))
     if not isinstance(rk_aufsteigend, bool):
         raise OsrError(t("osr.bad_ascending", value=repr(rk_aufsteigend)[:40]))
+    if not _ganz(todesschwelle) or abs(todesschwelle) > SCHWELLE_MAX:
+        raise OsrError(t("osr.bad_death_threshold", value=repr(todesschwelle)[:40], max=SCHWELLE_MAX))
+    if bewusstlos_schwelle is not None and not (_ganz(bewusstlos_schwelle)
+                                                and todesschwelle < bewusstlos_schwelle <= SCHWELLE_MAX):
+        raise OsrError(t("osr.bad_unconscious_threshold", value=repr(bewusstlos_schwelle)[:40],
+                         death=todesschwelle, max=SCHWELLE_MAX))
 
 
 def _bauen(kept: Any) -> Einstellungen:
     """The settings of the GM's kept data (``{}``: the defaults), checked."""
     if not isinstance(kept, dict) or set(kept) - set(TEILE):
         raise OsrError(t("osr.bad_kept_data", name=DATEN, known=", ".join(TEILE)))
-    werte = {f.name: kept.get(f.name, f.default) for f in fields(Einstellungen)[:3]}
+    werte = {f.name: kept.get(f.name, f.default) for f in fields(Einstellungen) if f.name in WERTE}
     _werte_pruefen(**werte)
     where = t("osr.kept_source", name=DATEN)
     matrix = matrix_pruefen(kept["matrix"], where) if "matrix" in kept else matrix_laden()
@@ -120,6 +135,7 @@ EINSTELLUNGEN = Settings(DATEN, _bauen)
 
 
 def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
+               todesschwelle: int = 0, bewusstlos_schwelle: int | None = None,
                matrix: str | Path | None = None, rettungswuerfe: str | Path | None = None,
                kampagne: Any = None, begegnung: str | None = None) -> Einstellungen:
     """Check the settings (and the GM's files; None: the example) and keep them in ``kampagne`` as data
@@ -129,9 +145,10 @@ def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", r
     Everything is checked first: a bad value changes nothing. Without ``kampagne`` only checked and
     returned (for calling the procedures directly).
     """
-    _werte_pruefen(ueberrascht_bis, gleichstand, rk_aufsteigend)
+    _werte_pruefen(ueberrascht_bis, gleichstand, rk_aufsteigend, todesschwelle, bewusstlos_schwelle)
     kept: dict[str, Any] = {"ueberrascht_bis": ueberrascht_bis, "gleichstand": gleichstand,
-                            "rk_aufsteigend": rk_aufsteigend}
+                            "rk_aufsteigend": rk_aufsteigend, "todesschwelle": todesschwelle,
+                            "bewusstlos_schwelle": bewusstlos_schwelle}
     if matrix is not None:
         kept["matrix"] = _als_daten(matrix_laden(matrix), "rk", "matrizen")
     if rettungswuerfe is not None:

@@ -104,7 +104,8 @@ def test_the_python_blocks_run(camp, tmp_path):
         enc = c.encounter
         assert enc.order[:4] == ["Bär", "Goblin 1", "Goblin 2", "Ork"]   # round 2: Goblins 6 against 2
         assert {"unsichtbar", "schläft"} <= set(c.figure("Goblin 2").conditions) | set(c.figure("Ork").conditions)
-        assert c.data("osr") == {"ueberrascht_bis": 2, "gleichstand": "gleichzeitig", "rk_aufsteigend": False}
+        assert c.data("osr") == {"ueberrascht_bis": 2, "gleichstand": "gleichzeitig", "rk_aufsteigend": False,
+                                 "todesschwelle": 0, "bewusstlos_schwelle": None}
     finally:
         c.close()
 

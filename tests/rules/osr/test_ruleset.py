@@ -385,13 +385,15 @@ def test_bad_settings_change_nothing(tmp_path, camp):
     osr.einrichten(gleichstand="neu", kampagne=camp)
     kept = camp.data("osr")
     for bad, message in (({"ueberrascht_bis": 9}, "0 bis 6"), ({"gleichstand": "später"}, "'neu'"),
-                         ({"rk_aufsteigend": 1}, "True oder False"),
+                         ({"rk_aufsteigend": 1}, "True oder False"), ({"todesschwelle": True}, "Todesschwelle"),
+                         ({"bewusstlos_schwelle": -1}, "über der Todesschwelle 0"),
                          ({"matrix": __file__}, "Die Angriffsmatrix .* ist unvollständig"),
                          ({"rettungswuerfe": tmp_path / "fehlt.yaml"}, "Die Rettungswurftabelle .*fehlt.yaml")):
         with pytest.raises(OsrError, match=message):
             osr.einrichten(**bad, kampagne=camp)
         assert camp.data("osr") == kept
-    assert kept == {"ueberrascht_bis": 2, "gleichstand": "neu", "rk_aufsteigend": False}
+    assert kept == {"ueberrascht_bis": 2, "gleichstand": "neu", "rk_aufsteigend": False, "todesschwelle": 0,
+                    "bewusstlos_schwelle": None}
 
 
 @pytest.mark.parametrize("kept, message", [
