@@ -49,7 +49,10 @@ class Settings(Generic[T]):
     def of(self, data: Mapping[str, Any]) -> T:
         """The settings the GM's data (``Request.data``, ``Campaign.data``) holds, checked;
         the defaults for what it lacks."""
-        return self._built(json.dumps(data.get(self.name) or {}, sort_keys=self._sort_keys, ensure_ascii=False))
+        kept = data.get(self.name)
+        if not kept:
+            return self._built("{}")    # the defaults: asked for by every figure of a fight (out_of_fight)
+        return self._built(json.dumps(kept, sort_keys=self._sort_keys, ensure_ascii=False))
 
     def defaults(self) -> T:
         return self.of({})

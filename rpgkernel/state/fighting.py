@@ -16,20 +16,22 @@ from .rulebook import rulebook
 SKIP = "skip_out"   # the encounter record's key of the setting
 
 
-def reason(state: dict[str, Any], name: str, encounter: str) -> str | None:
-    """Why the combatant ``name`` of ``encounter`` can no longer act (German), or None."""
-    record = model.seen_by_rules(state, name, encounter)
+def reason(state: Mapping[str, Any], name: str, encounter: str, data: Mapping[str, Any] | None = None) -> str | None:
+    """Why the combatant ``name`` of ``encounter`` can no longer act (German), or None; ``data``: the
+    GM's data the encounter sees (``model.data``), when the caller has it already."""
+    record = model.seen_by_rules(state, name, encounter, copied=False)   # its ruleset reads it through a view
     if record is None:
         return None
     ruleset = record.get("ruleset", state["encounters"][encounter]["ruleset"])
-    return rulebook(ruleset).out_of_fight(record, model.data(state, encounter))
+    return rulebook(ruleset).out_of_fight(record, model.data(state, encounter) if data is None else data)
 
 
-def reasons(state: dict[str, Any], encounter: str) -> dict[str, str]:
+def reasons(state: Mapping[str, Any], encounter: str) -> dict[str, str]:
     """Each combatant of ``encounter`` out of the fight -> why, in the order they joined."""
+    data = model.data(state, encounter)
     found = {}
     for name in state["encounters"][encounter]["combatants"]:
-        why = reason(state, name, encounter)
+        why = reason(state, name, encounter, data)
         if why is not None:
             found[name] = why
     return found
