@@ -90,21 +90,27 @@ def configured(campaign: Campaign) -> Binder | None:
 
 def snapshot(campaign: Campaign, name: str) -> dict[str, Any]:
     """What a player's notebook carries of ``name``: an allow-list of what the player's sheet
-    shows (ruleset, the sheet's fields, resources, conditions), nothing else of the record."""
+    shows (ruleset, the sheet's fields, resources, conditions, and why the figure is out of the
+    fight, if it is), nothing else of the record."""
     campaign.figure(name)  # a German error for an unknown figure
     state = campaign.state
     record = model.seen_by_rules(state, name)
     assert record is not None
-    sheet = rules.get(record.get("ruleset")).sheet_for(model.data(state))
+    engine = rules.get(record.get("ruleset"))
+    sheet = engine.sheet_for(model.data(state))
     conditions = {}
     for cname, c in record.get("conditions", {}).items():
         spec = {"runden": c["remaining"], "endet": _ENDS[c["tick"]]} if c.get("remaining") else {}
         conditions[cname] = spec
-    return {"name": record["name"], "ruleset": record.get("ruleset"),
-            "sheet": {k: v for k, v in record.get("sheet", {}).items() if sheet.open or k in sheet.fields},
-            "resources": {k: {"value": r["value"], "max": r["max"]}
-                          for k, r in record.get("resources", {}).items()},
-            "conditions": conditions}
+    shown = {"name": record["name"], "ruleset": record.get("ruleset"),
+             "sheet": {k: v for k, v in record.get("sheet", {}).items() if sheet.open or k in sheet.fields},
+             "resources": {k: {"value": r["value"], "max": r["max"]}
+                           for k, r in record.get("resources", {}).items()},
+             "conditions": conditions}
+    out = engine.out_of_fight(record, model.data(state))
+    if out is not None:
+        shown["ausser_gefecht"] = out
+    return shown
 
 
 def figure_of(notebook: str | Path) -> dict[str, Any]:
@@ -167,6 +173,8 @@ def player_notebook(figure: Mapping[str, Any]) -> dict[str, Any]:
     sources = [
         ("markdown", t("share.nb_intro", name=_markdown(figure["name"]),
                                    ruleset=_markdown(rules.title(ruleset) or "–"))),
+        *([("markdown", t("share.nb_out", reason=_markdown(str(figure["ausser_gefecht"]))))]
+          if figure.get("ausser_gefecht") else []),
         ("code", "%load_ext rpgkernel\n"
                  + " ".join(["%rpg", *filter(None, [ruleset]), "--kampagne", f'"{campaign_file}"'])),
         ("code", "import rpgkernel\n"

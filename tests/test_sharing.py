@@ -287,6 +287,21 @@ def test_the_snapshot_is_an_allow_list_of_what_the_players_sheet_shows(campaign,
     assert set(meta) == {"kernelspec", "language_info", "rpgkernel"} and meta["rpgkernel"] == {"figur": snap}
 
 
+def test_a_figure_out_of_the_fight_is_shown_so_in_its_notebook(campaign, tmp_path):
+    """The reason its ruleset gives (here Bastionland's Todeswunde) is carried and said in the notebook."""
+    campaign.add_condition("Sir Übel", "Todeswunde")
+    snap = snapshot(campaign, "Sir Übel")
+    assert snap["ausser_gefecht"] == "sterbend (Todeswunde)"
+    nb = nbformat.read(share(campaign, "Sir Übel", cwd=tmp_path).file, as_version=4)
+    said = [c.source for c in nb.cells if c.cell_type == "markdown" and "Außer Gefecht" in c.source]
+    assert said == ["**Außer Gefecht:** sterbend \\(Todeswunde\\). Deine Figur kommt im Kampf nicht an die Reihe, "
+                    "bis sich das ändert."]
+    campaign.undo()                                                    # tended: nothing said any more
+    assert "ausser_gefecht" not in snapshot(campaign, "Sir Übel")
+    nb = nbformat.read(share(campaign, "Sir Übel", cwd=tmp_path).file, as_version=4)
+    assert not any("Außer Gefecht" in c.source for c in nb.cells)
+
+
 def test_a_notebook_without_its_figure_says_so_in_german(tmp_path):
     with pytest.raises(RpgError, match="ließ sich nicht lesen"):
         figure_of(tmp_path / "Fehlt.ipynb")

@@ -61,6 +61,7 @@ function panelHead(model, form) {
   } else {
     facts.push(L(model, "widget.panel.waiting"), L(model, "widget.panel.count", { n: p.count }));
   }
+  if (p.out) facts.push(L(model, "widget.panel.out_count", { n: p.out }));
   const button = (type, key, disabled) => h("button", {
     type: "button", "data-focus": type, disabled: !!disabled, onclick: () => form.send(type),
   }, L(model, key));
@@ -71,6 +72,10 @@ function panelHead(model, form) {
     : [button("start", "widget.panel.start", !p.count)];
   buttons.push(button("undo", "widget.panel.undo", !p.undo), button("redo", "widget.panel.redo", !p.redo));
   if (!p.active) buttons.push(button("activate", "widget.panel.activate"));
+  buttons.push(h("label", { class: "rpgk-field rpgk-flag", title: L(model, "widget.panel.skip_out_help") },
+    h("input", { type: "checkbox", "data-focus": "skip_out", checked: p.skip_out !== false,
+      onchange: (e) => form.send("skip_out", { skip: e.target.checked }) }),
+    L(model, "widget.panel.skip_out")));
   if (p.round && p.segments) {
     const choices = [h("option", { value: "", selected: p.segment == null }, "–")];
     for (let i = 1; i <= p.segments; i++) choices.push(h("option", { value: i, selected: p.segment === i }, i));
@@ -112,7 +117,7 @@ function panelTable(model, form) {
     const conds = r.cond.map(([name, left]) => h("span", { class: "rpgk-cond", title: about[name] || null },
       left == null ? name : `${name} (${L(model, "condition.left", { n: left })})`));
     const cells = [
-      h("th", { scope: "row" }, r.name),
+      h("th", { scope: "row" }, r.name, r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
       h("td", { class: "rpgk-side" }, r.side),
       h("td", { class: "rpgk-res" }, r.res.map(bar)),
       h("td", { class: "rpgk-conds" }, conds),
@@ -125,7 +130,7 @@ function panelTable(model, form) {
         oninput: (e) => form.set({ rolls: { ...(form.form.rolls || {}), [r.name]: e.target.value } }),
       }) : ""));
     }
-    return h("tr", {}, cells);
+    return h("tr", { class: r.out ? "rpgk-out" : null }, cells);   // out of the fight: greyed, with its reason
   };
 
   const markCurrent = (name) => {

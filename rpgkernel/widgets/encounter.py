@@ -85,10 +85,11 @@ class EncounterPanel(Widget):
     def _changed(self, _campaign: Campaign | None = None) -> None:
         """Bring every trait up to the campaign's state (unchanged traits are not sent again)."""
         state, enc, engine = self._state(), self._encounter(), self._engine()
+        out_of = data.out_of_fight(state, enc)
         with self.hold_sync():
             self.rules = data.rules_info(engine)
-            self.panel = data.header(state, enc, engine)
-            self.rows = data.rows(state, enc, engine)
+            self.panel = data.header(state, enc, engine, out_of)
+            self.rows = data.rows(state, enc, engine, out_of)
             self.pending = data.pending_list(state, engine)
             self._read_journal(enc["name"] if enc else None, state["seq"])
             self._default_form()
@@ -211,6 +212,10 @@ class EncounterPanel(Widget):
     def on_next_round(self, content: dict[str, Any]) -> None:
         """The next round; ``{"new_initiative": true}``: with the order determined anew."""
         self._need().next_round(new_initiative=content.get("new_initiative") is True)
+
+    def on_skip_out(self, content: dict[str, Any]) -> None:
+        """``{"skip": true}``: skip the turns of combatants out of the fight (``Encounter.set_skip_out``)."""
+        self._need().set_skip_out(content.get("skip") is True)
 
     def on_activate(self, _content: dict[str, Any]) -> None:
         """Make the panel's encounter the active one, so that actions may run in it."""

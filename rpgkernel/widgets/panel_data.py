@@ -13,7 +13,7 @@ from ..messages import known, t
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
-from ..state import model
+from ..state import fighting, model
 from .chart import chart_data
 
 
@@ -54,27 +54,41 @@ def current(enc: Mapping[str, Any] | None) -> str | None:
     return enc["order"][enc["turn"]]
 
 
-def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset) -> dict[str, Any]:
-    """Name, round, segment, whose turn, whether undo/redo is possible."""
+def out_of_fight(state: Mapping[str, Any], enc: Mapping[str, Any] | None) -> dict[str, str]:
+    """Each combatant out of the fight -> why (``Encounter.out_of_fight``); none without an encounter."""
+    return {} if enc is None else fighting.reasons(state, enc["name"])
+
+
+def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset,
+           out_of: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Name, round, segment, whose turn, whether undo/redo is possible, how many are out of the fight
+    (``out_of``: ``out_of_fight``, when the caller has it) and whether their turns are skipped."""
     history = state["history"]
     out = {"name": None, "round": 0, "segment": None, "segments": engine.segments, "current": None,
-           "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"])}
+           "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"]),
+           "out": 0, "skip_out": True}
     if enc is not None:
         out.update(name=enc["name"], round=enc["round"], segment=enc.get("segment"), current=current(enc),
-                   count=len(enc["combatants"]), active=state["active_encounter"] == enc["name"])
+                   count=len(enc["combatants"]), active=state["active_encounter"] == enc["name"],
+                   out=len(out_of_fight(state, enc) if out_of is None else out_of), skip_out=fighting.skips(enc))
     return out
 
 
-def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset) -> list[dict[str, Any]]:
-    """One row per combatant in turn order: side, resources (value, max), conditions (remaining)."""
+def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset,
+         out_of: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """One row per combatant in turn order: side, resources (value, max), conditions (remaining), and why
+    it is out of the fight (``out_of``: ``out_of_fight``, when the caller has it)."""
     if enc is None:
         return []
+    out_of = out_of_fight(state, enc) if out_of is None else out_of
     out = []
     for name in order(enc):
         fig = model.figure(state, model.figure_path(state, name, enc["name"]))
         row = {"name": name, "side": enc["combatants"][name].get("side", ""),
                "res": [[k, r["value"], r["max"]] for k, r in fig.get("resources", {}).items()],
                "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
+        if name in out_of:
+            row["out"] = out_of[name]
         if not enc["round"] and engine.initiative_expression(fig) is not None:
             row["roll"] = True  # the ruleset rolls initiative for it: the GM may enter the roll
         out.append(row)

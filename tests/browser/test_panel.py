@@ -230,3 +230,48 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
         assert not any(f["light"] for f in panel.locator(".rpgk-panel-facts").evaluate_all(_CONTRAST))
         gallery(panel, "begegnung_dunkel")
 
+
+
+def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab, tmp_path):
+    """A dying Wache: its row greyed with the reason, the facts count it, "Nächster Zug" passes its turn;
+    the switch "Außer Gefecht überspringen" gives it its turn again; legible in both themes."""
+    path = tmp_path / "k.sqlite"
+    cells = _cells(path)
+    cells[-1] = ("import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+                 "kampagne = rpgkernel.session.current().campaign\nkampagne.encounter.start()\n"
+                 "rpgkernel.resolve('angriff Ritter -> Wache entschieden', campaign=kampagne, dice=[8, 4])\n"
+                 "EncounterPanel(kampagne)")
+    nb = notebook(cells)
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    facts = panel.locator(".rpgk-panel-facts")
+    current = panel.locator("tbody tr[aria-current='true'] th")
+    wache, knappe = _row(panel, "Wache"), _row(panel, "Knappe")
+    expect(facts).to_have_text("Runde 1 · am Zug: Ritter · 1 außer Gefecht")
+    expect(wache).to_have_class("rpgk-out")
+    expect(wache.locator(".rpgk-out-reason")).to_have_text("sterbend (Todeswunde)")
+    expect(knappe.locator(".rpgk-out-reason")).to_have_count(0)
+    assert wache.locator("th").evaluate("el => getComputedStyle(el).color") != \
+        knappe.locator("th").evaluate("el => getComputedStyle(el).color")       # greyed
+    for name in ("Knappe", "Söldner", "Ritter"):                                   # the Wache's turn passed
+        panel.get_by_role("button", name="Nächster Zug").click()
+        expect(current).to_have_text(name)
+    expect(facts).to_have_text("Runde 2 · am Zug: Ritter · 1 außer Gefecht")
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    gallery(panel, "ausser_gefecht")
+    with theme(page, lab, "JupyterLab Dark"):
+        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        gallery(panel, "ausser_gefecht_dunkel")
+    switch = panel.get_by_role("checkbox", name="Außer Gefecht überspringen")
+    expect(switch).to_be_checked()
+    expect(switch.locator("xpath=..")).to_have_attribute("title", re.compile("^Wer außer Gefecht ist"))
+    switch.uncheck()
+    expect(panel.get_by_role("checkbox", name="Außer Gefecht überspringen")).not_to_be_checked()
+    with Campaign.open(path) as camp:
+        assert camp.encounter.skip_out is False
+    for name in ("Knappe", "Söldner", "Wache"):                                    # now it gets its turn
+        panel.get_by_role("button", name="Nächster Zug").click()
+        expect(current).to_have_text(re.compile(f"^{name}"))
+    expect(wache).to_have_attribute("aria-current", "true")
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []       # the greyed row at its turn
+    with theme(page, lab, "JupyterLab Dark"):
+        assert _illegible(panel) == [] and _illegible_meters(panel) == []

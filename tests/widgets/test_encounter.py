@@ -59,7 +59,7 @@ def normal(events):
 def test_panel_data_of_a_bastionland_fight(panel):
     engine = ruleset("bastionland")
     assert panel.panel == {"name": "Furt", "round": 1, "segment": None, "segments": None, "current": "Ritter",
-                           "count": 4, "active": True, "undo": True, "redo": False}
+                           "count": 4, "active": True, "undo": True, "redo": False, "out": 0, "skip_out": True}
     assert [r["name"] for r in panel.rows] == FURT_NAMES
     assert [r["side"] for r in panel.rows] == ["Spieler", "Spieler", "Feinde", "Feinde"]
     assert row(panel, "Söldner")["res"] == [["GD", 4, 4], ["VIG", 13, 13], ["CLA", 10, 10], ["SPI", 10, 10]]
@@ -146,6 +146,29 @@ def test_undo_and_redo(panel, camp):
     assert panel.result["notice"].startswith("Wiederholt: ")
     send(panel, "redo")
     assert panel.error == "Es gibt nichts zu wiederholen."
+
+
+def test_out_of_the_fight_shows_with_its_reason_and_is_skipped(panel, camp):
+    """A dying Söldner: its row says why, the header how many, its turn is passed; the GM's switch gives
+    it its turn again (journalled, undone like every change)."""
+    assert not any("out" in r for r in panel.rows)
+    rpgkernel.resolve("angriff Ritter -> Wache entschieden", campaign=camp, dice=[8, 4])   # VIG 10 -> 5: dying
+    assert row(panel, "Wache")["out"] == "sterbend (Todeswunde)" and panel.panel["out"] == 1
+    assert [r.get("out") for r in panel.rows] == [None, None, None, "sterbend (Todeswunde)"]
+    send(panel, "next_turn"), send(panel, "next_turn"), send(panel, "next_turn")
+    assert panel.panel["current"] == "Ritter" and panel.panel["round"] == 2            # the Wache skipped
+    send(panel, "skip_out", skip=False)
+    assert panel.panel["skip_out"] is False and camp.encounter.skip_out is False
+    assert panel.journal[-1] == {"seq": panel.journal[-1]["seq"], "kind": "einstellung", "label": "Einstellung",
+                                 "text": "Furt: Teilnehmer außer Gefecht überspringen – nein"}
+    send(panel, "next_turn"), send(panel, "next_turn"), send(panel, "next_turn")
+    assert panel.panel["current"] == "Wache" and row(panel, "Wache")["out"] == "sterbend (Todeswunde)"
+    send(panel, "skip_out", skip=True)
+    send(panel, "undo")
+    assert panel.panel["skip_out"] is False and panel.error == ""
+    for _ in range(8):                                     # the turns, the switch, the turns, the blow
+        send(panel, "undo")
+    assert "out" not in row(panel, "Wache") and panel.panel["out"] == 0
 
 
 # -- actions: the same lines, the same journal -----------------------------------------------------
