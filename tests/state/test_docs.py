@@ -30,7 +30,8 @@ ERRORS = PAGE.block("", "Figur 2 ('Söldner')")
 YAML_ERROR = PAGE.block("", "YAML-Fehler")
 WITHOUT_MAGIC = PAGE.block("python", after="### Ohne Magic")
 GM_DATA = PAGE.block("python", after="## Daten der Spielleitung")
-RUN = PAGE.block("python", after="## Eine Begegnung führen")
+RUN = PAGE.block("python", "kampagne = ", after="## Eine Begegnung führen")
+OUT_OF_FIGHT = PAGE.block("python", after="### Außer Gefecht")
 JOURNAL = PAGE.block("python", "journal = kampagne.journal")
 READ_ONLY_MAGIC, READ_ONLY = PAGE.take(None, after="## Nur lesen", count=2)
 DAMAGED, RESCUE_MAGIC, RESCUE = PAGE.take(None, after="## Beschädigte Kampagnen", count=3)
@@ -225,6 +226,37 @@ def test_running_an_encounter(notebook):
     assert {"initiative", "zug", "ressource", "zustand"} <= set(kinds)
     notebook.ok("begegnung.start()")   # the alternative: rolled by the ruleset
     assert enc.round == 1
+
+
+def test_out_of_the_fight(notebook):
+    notebook.ok(SQLITE.text)
+    notebook.ok("%%figuren\n" + SECTIONS.text)
+    notebook.ok("import rpgkernel\n" + RUN.text)
+    camp = rpgkernel.session.current().campaign
+    enc = camp.encounter
+    lines = OUT_OF_FIGHT.text.splitlines()
+    notebook.ok(lines[0])
+    assert camp.figure("Goblin 1").resources["LP"]["value"] == -4 and "1 → −4 LP" in lines[0]
+    notebook.ok(lines[1])
+    assert notebook.value == {"Goblin 1": "kampfunfähig (LP -4)"} and repr(notebook.value) in lines[1]
+    turns = [notebook.ok(lines[2]) and notebook.value for _ in range(len(enc.order))]
+    assert "Goblin 1" not in turns and set(turns) == set(enc.order) - {"Goblin 1"}
+    notebook.ok(lines[3])
+    assert notebook.value is True
+    notebook.ok(lines[4])
+    assert enc.skip_out is False and camp.journal(kind="einstellung")[-1].data["text"] == (
+        "Hinterhalt: Teilnehmer außer Gefecht überspringen – nein")
+    assert "Goblin 1" in [enc.next_turn() for _ in range(len(enc.order))]
+    for _ in range(len(enc.order) + 1):                             # those turns and the switch
+        camp.undo()
+    assert enc.skip_out is True
+    camp.change("Goblin 1", "LP", 6, "Heiltrank")                 # healed: back in the fight
+    assert enc.out_of_fight() == {} and "Goblin 1" in [enc.next_turn() for _ in range(len(enc.order))]
+    for name in enc.order:
+        camp.change(name, "LP", -50)
+    with pytest.raises(RpgError, match="^In der Begegnung 'Hinterhalt' kann niemand mehr handeln"):
+        enc.next_turn()
+    assert "Sind alle Teilnehmer außer Gefecht, sagt `next_turn` das auf Deutsch und ändert nichts" in TEXT
 
 
 def test_undo_redo_and_the_journal_magics(notebook):
