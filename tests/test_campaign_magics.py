@@ -347,7 +347,9 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
                 assert not shown.data["text/plain"].startswith("Fehler"), (cell, shown.data["text/plain"])
     camp = session.current().campaign
     assert (tmp_path / "kampagne.sqlite").exists() and (tmp_path / "journal.jsonl").exists()
-    assert camp.encounter.current == "Goblin 1" and camp.ruleset == "midgard"
+    fallen = camp.figure("Goblin 1").resources["LP"]["value"] <= 0   # W6+1 damage against 6 LP: out of the fight
+    assert camp.encounter.current == ("Bruni" if fallen else "Goblin 1") and camp.ruleset == "midgard"
+    assert ("Goblin 1 – oder Bruni, wenn der Goblin bei 0 LP außer Gefecht ist") in readme
     assert camp.data("binder")["spec"] == "gh/meine-runde/kampagne"
     assert len(shell.user_ns["tabelle"]) == len(camp.journal(kind=None)) - 1  # the binder setting came later
 

@@ -192,7 +192,7 @@ class Encounter(Shown):
             tx.set(["encounters", self.name, "turn"], 0)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
-            self._skip_out(tx, order[0], None, seed, dice)
+            self._skip_out(tx, order[0], None, None, None)   # within round 1: no initiative rolled again
             self._initiative_event(tx, order, rolled)
         return list(order)
 
@@ -275,7 +275,7 @@ class Encounter(Shown):
         if len(out) == len(enc["combatants"]):
             raise CampaignError(t("campaign.all_out", name=self.name,
                                   who="; ".join(f"{n} – {why}" for n, why in out.items())))
-        for _ in range(2 * len(enc["combatants"])):   # a whole round at most, or two across a new one
+        for _ in range(2 * len(enc["combatants"])):   # the rest of this round and, after a new one, all of it
             if fighting.reason(tx.state, nxt, self.name) is None:
                 return nxt
             nxt = self._pass(tx, False, rolls, seed, dice)
