@@ -24,6 +24,7 @@ from .sheet import MAX_NUMBER, Field, Sheet
 
 DATEN = "frei"        # the free mode's settings among the campaign's data
 VORGABE = "HP"        # the resource when the GM names none
+UNGENANNT = (VORGABE, "LP")   # what counts for out of the fight when the GM named none, the first a figure has
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,14 @@ class Frei(Ruleset):
         return {} if value is None else {cfg.ressource: {"value": value, "max": value}}
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
-        """``kampfunfähig`` at 0 or below of the GM's resource (HP by default); a figure without it never."""
-        name = EINSTELLUNGEN.of(data or {}).ressource
-        found = view(figure).resource(name)
-        return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 else None
+        """``kampfunfähig`` at 0 or below of the GM's resource; where the GM named none, of ``HP`` or,
+        for a figure without HP, ``LP``. A figure with none of them never leaves the fight by itself."""
+        named = (data or {}).get(DATEN)
+        for name in (EINSTELLUNGEN.of(data or {}).ressource,) if named else UNGENANNT:
+            found = view(figure).resource(name)
+            if found is not None:
+                return t("rules.free_out", resource=name, value=found.value) if found.value <= 0 else None
+        return None
 
 
 def einrichten(ressource: str = VORGABE, *, kampagne: Any = None, begegnung: str | None = None) -> Einstellungen:

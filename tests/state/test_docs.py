@@ -236,9 +236,9 @@ def test_out_of_the_fight(notebook):
     enc = camp.encounter
     lines = OUT_OF_FIGHT.text.splitlines()
     notebook.ok(lines[0])
-    assert camp.figure("Goblin 1").resources["LP"]["value"] == -4 and "1 → −4 LP" in lines[0]
+    assert camp.figure("Goblin 1").resources["LP"]["value"] == 0 and "1 → 0 LP" in lines[0]
     notebook.ok(lines[1])
-    assert notebook.value == {"Goblin 1": "kampfunfähig (LP -4)"} and repr(notebook.value) in lines[1]
+    assert notebook.value == {"Goblin 1": "kampfunfähig (LP 0)"} and repr(notebook.value) in lines[1]
     turns = [notebook.ok(lines[2]) and notebook.value for _ in range(len(enc.order))]
     assert "Goblin 1" not in turns and set(turns) == set(enc.order) - {"Goblin 1"}
     notebook.ok(lines[3])

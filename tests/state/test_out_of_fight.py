@@ -152,16 +152,16 @@ def test_when_all_are_out_it_says_so_and_changes_nothing(camp):
 def test_without_a_ruleset_the_hit_points_decide(tmp_path):
     with Campaign.open(tmp_path / "frei.sqlite") as camp:
         enc = camp.new_encounter("Keller")
-        enc.add("Alrik", resources={"LP": 5})
+        enc.add("Alrik", resources={"HP": 5})
         enc.add("Ratte", resources={"HP": 2, "LP": 9}, count=2)
-        enc.add("Geist", resources={"TP": 1})                     # neither HP nor LP: never out by itself
+        enc.add("Geist", resources={"TP": 1})                     # no HP: never out by itself
         enc.start(order=["Alrik", "Ratte 1", "Ratte 2", "Geist"])
-        camp.change("Alrik", "LP", -20)
-        camp.change("Ratte 1", "HP", -2)                          # HP first: its LP do not count
+        camp.change("Alrik", "HP", -20)                           # 5 -> 0, the lower bound
+        camp.change("Ratte 1", "HP", -2)                          # the GM's resource (HP): its LP do not count
         camp.change("Ratte 2", "LP", -9)
         camp.change("Geist", "TP", -5)
-        assert enc.out_of_fight() == {"Alrik": "kampfunfähig (LP -15)", "Ratte 1": "kampfunfähig (HP 0)"}
+        assert enc.out_of_fight() == {"Alrik": "kampfunfähig (HP 0)", "Ratte 1": "kampfunfähig (HP 0)"}
         assert [enc.next_turn() for _ in range(3)] == ["Ratte 2", "Geist", "Ratte 2"]
         for _ in range(6):                                        # the turns, then the blows down to Alrik's
             camp.undo()
-        assert enc.out_of_fight() == {"Alrik": "kampfunfähig (LP -15)"} and enc.next_turn() == "Ratte 1"
+        assert enc.out_of_fight() == {"Alrik": "kampfunfähig (HP 0)"} and enc.next_turn() == "Ratte 1"

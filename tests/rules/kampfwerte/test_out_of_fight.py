@@ -54,11 +54,11 @@ def test_a_whole_fight(camp):
     assert enc.out_of_fight() == {"Ork": "niedergeworfen: steht auf"}
     assert enc.next_turn() == "Goblin"                                     # the Ork's turn spent getting up
     assert "niedergeworfen" not in camp.figure("Ork").conditions and enc.out_of_fight() == {}
-    # round 2: Schadenserhöhung 5 (+3W6): W6 + 3W6 = 24 - armour 2 against the Goblin's 8 LP
+    # round 2: Schadenserhöhung 5 (+3W6): W6 + 3W6 = 24 - armour 2 against the Goblin's 8 LP: 0, its lower bound
     assert enc.next_turn() == "Kael" and enc.round == 2
     rpgkernel.resolve("manöver Kael -> Goblin manöver=Schadenserhöhung stufe=5 schaden=W6", campaign=camp,
                       dice=[8, 8, 8, 2, 2, 6, 6, 6, 6])
-    assert enc.out_of_fight() == {"Goblin": "kampfunfähig (LP -14 ≤ 0, Regel kampfunfaehig_lp)"}
+    assert enc.out_of_fight() == {"Goblin": "kampfunfähig (LP 0 ≤ 0, Regel kampfunfaehig_lp)"}
     assert [enc.next_turn() for _ in range(3)] == ["Ork", "Kael", "Ork"]   # the Goblin skipped
     einrichten(regeln={"kampfunfaehig_lp": -20}, kampagne=camp)           # the GM's rule: fights on to -20
     assert enc.out_of_fight() == {} and enc.next_turn() == "Goblin"

@@ -62,16 +62,16 @@ def test_a_whole_fight(tmp_path):
         assert [enc.next_turn(), enc.next_turn()] == ["Räuber 1", "Räuber 2"]
         assert enc.next_turn(dice=[1, 3, 5]) == "Räuber 2" and enc.order == ["Räuber 2", "Wolfgang", "Räuber 1"]
         assert enc.next_turn() == "Wolfgang"
-        resolve('angriff Wolfgang -> "Räuber 1"', [15, 3, 4])        # 6 - 1: LP 1 -> -4
-        assert enc.out_of_fight() == {"Räuber 1": "kampfunfähig (LP -4 ≤ 0, Grundregel kampfunfaehig_lp)"}
+        resolve('angriff Wolfgang -> "Räuber 1"', [15, 3, 4])        # 6 - 1: LP 1 -> 0 (the lower bound)
+        assert enc.out_of_fight() == {"Räuber 1": "kampfunfähig (LP 0 ≤ 0, Grundregel kampfunfaehig_lp)"}
         assert enc.next_turn(dice=[2, 2, 2]) == "Wolfgang" and enc.round == 3   # Räuber 1 skipped
         resolve('angriff Wolfgang -> "Räuber 2"', [15, 3, 5])        # 7 - 1: LP 8 -> 2
         assert "Räuber 2" not in enc.out_of_fight()
         midgard.einrichten(grundregeln=tmp_path / "streng.yaml", kampagne=camp)   # out at 3 LP or fewer
-        assert enc.out_of_fight() == {"Räuber 1": "kampfunfähig (LP -4 ≤ 3, Grundregel kampfunfaehig_lp)",
+        assert enc.out_of_fight() == {"Räuber 1": "kampfunfähig (LP 0 ≤ 3, Grundregel kampfunfaehig_lp)",
                                       "Räuber 2": "kampfunfähig (LP 2 ≤ 3, Grundregel kampfunfaehig_lp)"}
         assert enc.next_turn(dice=[6, 1, 1]) == "Wolfgang" and enc.round == 4
-        camp.change("Räuber 1", "LP", 6, "Heiltrank")                # LP 2: still out at 3
+        camp.change("Räuber 1", "LP", 2, "Heiltrank")                # LP 0 -> 2: still out at 3
         camp.change("Räuber 2", "LP", 5, "Heiltrank")                # LP 7: back in the fight
         assert list(enc.out_of_fight()) == ["Räuber 1"] and enc.next_turn() == "Räuber 2"
         for _ in range(3):                                           # the turn, the potions

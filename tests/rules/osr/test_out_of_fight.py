@@ -6,7 +6,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import Campaign, rules, statblocks
-from rpgkernel.rules import osr
+from rpgkernel.rules import limits, osr
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.osr import OsrError
 
@@ -73,6 +73,7 @@ def test_a_whole_fight(tmp_path):
     with Campaign.open(tmp_path / "osr.sqlite") as camp:
         camp.set_ruleset("osr")
         statblocks.load(camp, FIGHT)
+        limits.einrichten({"TP": -20}, kampagne=camp)   # TP below 0, for the thresholds below it
         enc = camp.encounter
         resolve = lambda line, dice=(): rpgkernel.resolve(line, campaign=camp, dice=list(dice))  # noqa: E731
         assert enc.start(dice=[5, 2]) == ["Hauptmann", "Magier", "Goblin 1", "Goblin 2", "Ork"]
