@@ -95,7 +95,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         camp, panel = build(args.combatants, Path(tmp))
         esm, css = panel._esm, panel._css
         state = synced(panel)
-        static = encounter_html(camp.encounter._data, camp._state)
+        static = encounter_html(camp.encounter.record, camp.folded)
         deltas = turn_deltas(panel, args.repeat)
         panel.close()
         camp.close()
