@@ -52,13 +52,16 @@ def encounter_text(data: dict) -> str:
 
 def encounter_html(data: dict, state: dict) -> str:
     from ..state.model import figure, figure_path
-    order = data["order"] or list(data["combatants"])
+    held = list(data.get("held", ())) if data["round"] else []
+    order = (data["order"] or list(data["combatants"])) + held
     left = ' style="text-align:left"'
     rows = []
     for i, name in enumerate(order):
         fig = figure(state, figure_path(state, name, data["name"]))
         current = bool(data["round"]) and i == data["turn"]
-        cells = ["▶" if current else "", html.escape(name),
+        marks = [t(key) for key, on in (("encounter.hidden", data["combatants"][name].get("hidden")),
+                                        ("encounter.held", name in held)) if on]
+        cells = ["▶" if current else "", html.escape(" ".join([name, *marks])),
                  html.escape(data["combatants"][name].get("side", "")),
                  html.escape(_resources_text(fig)), html.escape(_conditions_text(fig))]
         cls = ' class="rpgk-current"' if current else ""

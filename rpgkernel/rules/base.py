@@ -8,7 +8,7 @@ added by the engines; nothing here knows a particular ruleset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..dice.roll import Roller
 from . import limits as _limits
@@ -113,3 +113,42 @@ class Ruleset:
         """What players are told of ``figure``'s state where the GM shows no exact values: a
         description in the seed's terms ("verwundet"), or None for nothing. The default: nothing."""
         return None
+
+    # -- slots the encounter's order reads (joining, delaying, moving, groups) -------------
+    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+                        roller: Roller, data: Mapping[str, Any] | None = None
+                        ) -> tuple[int, dict[str, Any], str | None]:
+        """The initiative of ``name`` (one of ``combatants``, as records) that joins a running fight or
+        has its initiative rolled anew alone: its value, the rolls for the journal and a German note of
+        where the value comes from (None for a plain roll). ``rolls``: the values the others hold this
+        round. The default rolls for it alone (``initiative_rolls``); a ruleset whose initiative is
+        shared (a side's die, a leader's roll) takes it from the others."""
+        values, rolled = self.initiative_rolls({name: combatants[name]}, roller, data)
+        return values[name], rolled, None
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """Why the rules forbid a change of the turn order, in German naming the seed's rule; None where
+        they allow it. ``change``: "vor" (``figure`` moves before others), "jetzt" (it acts now, out of
+        turn), "neu" (its initiative is rolled again alone), "gruppe" (one roll for the group it heads);
+        ``overtaken``: the figures (records) it would now act before that stood ahead of it; ``rolls``:
+        this round's values. The default allows every change."""
+        return None
+
+    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
+        """Whom a delaying ``figure`` waits for: the name of one of ``still_to_act`` (the records of this
+        round's figures after the current turn, in order) after whom it acts; None: it holds until the
+        GM has it act (``Encounter.act_now``). The default holds."""
+        return None
+
+
+def higher_initiative(figure: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> tuple[list[str], list[str]]:
+    """The names of ``others`` whose initiative this round is higher than ``figure``'s, and of those with
+    the same value (a record without a value counts as neither): what a rule of acting in descending
+    order of initiative reads."""
+    mine = rolls.get(view(figure).name)
+    if mine is None:
+        return [], []
+    known = [(n, rolls[n]) for n in (view(o).name for o in others) if n in rolls]
+    return [n for n, v in known if v > mine], [n for n, v in known if v == mine]

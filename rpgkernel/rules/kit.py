@@ -10,7 +10,7 @@ and open ``Choice``s; user errors are a ``RulesError``. See
 ``docs/regelwerk-schreiben.md``.
 """
 
-from .base import Ruleset
+from .base import Ruleset, higher_initiative
 from .errors import RulesError, read_yaml
 from .figure import Figure, Resource
 from .limits import Limits, spread
@@ -20,4 +20,4 @@ from .sheet import Field, Sheet, SheetError
 
 __all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Limits", "Request", "Resolution", "Resource",
            "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted",
-           "listing", "read_yaml", "sentence", "spread"]
+           "higher_initiative", "listing", "read_yaml", "sentence", "spread"]

@@ -6,7 +6,7 @@ The state never imports the rules: the rules layer registers its lookup
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from .resources import Landed
@@ -17,8 +17,9 @@ class SheetCheck(Protocol):
 
 
 class Rulebook(Protocol):
-    """The part of a ruleset the state uses: sheets, resources and their limits, segments, initiative,
-    and who is out of the fight (``figure``: the record the ruleset reads, ``model.seen_by_rules``).
+    """The part of a ruleset the state uses: sheets, resources and their limits, segments, initiative
+    and the order's rules, and who is out of the fight (``figure``: the record the ruleset reads,
+    ``model.seen_by_rules``).
 
     ``data`` is the GM's data the figure's encounter sees (``model.data``): a ruleset's sheet and
     resources may follow its settings there.
@@ -42,6 +43,15 @@ class Rulebook(Protocol):
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]: ...
 
     def out_of_fight(self, figure: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None: ...
+
+    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+                        roller: Any, data: Mapping[str, Any] | None = None
+                        ) -> tuple[int, dict[str, Any], str | None]: ...
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None: ...
+
+    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None: ...
 
 
 _lookup: list[Callable[[str | None], Rulebook]] = []

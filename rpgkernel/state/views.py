@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import fighting, model
+from . import fighting, model, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ class Figure(Shown):
 
 
 
-class Encounter(Shown):
-    """A view of an encounter with the operations that run it."""
+class Encounter(tracker.Tracker, Shown):
+    """A view of an encounter with the operations that run it (the order's: ``state.tracker``)."""
 
     def __init__(self, campaign: Campaign, name: str) -> None:
         self.campaign = campaign
@@ -60,7 +60,8 @@ class Encounter(Shown):
 
     @property
     def record(self) -> dict[str, Any]:
-        """A copy of the encounter's record (combatants, order, round, turn, segment, ruleset)."""
+        """A copy of the encounter's record (combatants, order, round, turn, segment, ruleset; the
+        order's parts in ``state.tracker``)."""
         self.campaign.refresh()
         return copy.deepcopy(self.campaign._state["encounters"][self.name])
 
@@ -145,16 +146,23 @@ class Encounter(Shown):
     def add(self, name: str, side: str = "", character: str | None = None,
             sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
             conditions: Mapping[str, Any] | None = None, count: int = 1,
-            ruleset: str | None = None) -> list[str]:
+            ruleset: str | None = None, *, initiative: int | None = None, group: bool = False,
+            seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
         """Add a combatant: a character (``character=``), or a monster/group from a stat block.
 
-        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …).
+        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …); ``group``: they take one
+        initiative roll (``Tracker.group``). In a running fight the newcomers' initiative is rolled
+        (``seed``, ``dice`` as for ``start``) or ``initiative`` given, and they stand where the
+        ruleset's order puts them.
         """
+        from ..dice.roll import Roller
         camp = self.campaign
         name = check_name(name, "figure")
         side = check_name(side, "side") if side else ""
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
             raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
+        if initiative is not None:
+            tracker.given_initiative(initiative)
         names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
         with camp.transaction() as tx:
             enc = tx.state["encounters"][self.name]
@@ -171,11 +179,15 @@ class Encounter(Shown):
                                               model.data(tx.state, self.name))
                     record["character"] = None
                 record["side"] = side
+                if group and len(names) > 1:
+                    record["group"] = name
                 tx.set(["encounters", self.name, "combatants", n], record)
-                if enc["round"]:
-                    tx.set(["encounters", self.name, "order"], tx.state["encounters"][self.name]["order"] + [n])
             key = "journal.combatants" if len(names) > 1 else "journal.combatant"
             tx.event("kampfteilnehmer", t(key, names=", ".join(names), encounter=self.name), names, self.name)
+            roller = Roller(seed, dice)
+            if enc["round"]:
+                self._join(tx, names, initiative, group, roller)
+            roller.finish()
         return names
 
     @retrying
@@ -198,28 +210,39 @@ class Encounter(Shown):
 
     def _initiative(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,
                     seed: int | None, dice: Sequence[int] | None) -> tuple[list[str], dict[str, Any]]:
-        """Set the turn order: given, from given rolls, or rolled by the ruleset; and the rolls."""
+        """Set the turn order: given, from given rolls, or rolled by the ruleset; and the rolls.
+
+        A group rolls once, through its first member (``tracker.groups``); whoever waited (``held``)
+        is back in the order."""
         from ..dice.roll import Roller
         state = tx.state
-        names = list(state["encounters"][self.name]["combatants"])
+        enc = state["encounters"][self.name]
+        names = list(enc["combatants"])
         combatants = {n: model.seen_by_rules(state, n, self.name) for n in names}
-        engine = rulebook(state["encounters"][self.name]["ruleset"])
+        engine = rulebook(enc["ruleset"])
         rolled: dict[str, Any] = {}
+        values: dict[str, int] = {}
         if order is None:
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
+            rolling = tracker.groups(enc)
+            heads = {n: combatants[n] for n in rolling}
             if rolls is None:
-                rolls, rolled = engine.initiative_rolls(combatants, roller, model.data(state, self.name))
+                rolls, rolled = engine.initiative_rolls(heads, roller, model.data(state, self.name))
             unknown = [n for n in rolls if n not in combatants]
             if unknown:
                 raise CampaignError(self.campaign._unknown(unknown[0], self.name, state))
-            missing = [n for n in combatants if n not in rolls]
+            missing = [n for n in heads if n not in rolls]
             if missing:
                 raise CampaignError(t("campaign.missing_rolls", names=", ".join(missing)))
-            order = engine.initiative_order(combatants, rolls, roller)
+            values = {m: rolls[n] for n, members in rolling.items() for m in members}
+            order = tracker.expanded(engine.initiative_order(heads, {n: rolls[n] for n in heads}, roller), rolling)
             roller.finish()
         if sorted(order) != sorted(combatants):
             raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
         tx.set(["encounters", self.name, "order"], list(order))
+        tx.set(["encounters", self.name, "initiative"], values)
+        if "held" in enc:
+            tx.delete(["encounters", self.name, "held"])
         return list(order), rolled or dict(rolls or {})
 
     def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rpgkernel import Campaign, rules
+from rpgkernel.dice import Roller
 from rpgkernel.rules import adz, bastionland, kampfwerte, kit, midgard, osr
 from rpgkernel.rules.figure import view
 
@@ -156,6 +157,16 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
     for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
         assert engine.out_of_fight is not kit.Ruleset.out_of_fight      # each fills it from its seed
         assert engine().player_state(hurt) is None                      # not filled yet by any engine
+
+
+def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():
+    engine = kit.Ruleset()
+    a, b = {"name": "A"}, {"name": "B"}
+    value, rolled, note = engine.join_initiative("A", {"A": a, "B": b}, {"B": 12}, Roller(dice=[7]))
+    assert (value, rolled["A"]["total"], note) == (7, 7, None)           # W20 alone
+    assert engine.order_refusal("vor", a, [b], {"A": 3, "B": 12}) is None and engine.delay_after(a, [b]) is None
+    assert kit.higher_initiative(a, [b, {"name": "C"}, {"name": "D"}], {"A": 5, "B": 9, "C": 5}) == (["B"], ["C"])
+    assert kit.higher_initiative(a, [b], {"B": 9}) == ([], [])              # no value: nothing to compare
 
 
 @pytest.mark.parametrize("key", ["adz", "bastionland", "kampfwerte", "midgard", "osr"])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
@@ -28,7 +28,7 @@ from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
 from ..sheet import Sheet
-from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge
+from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge, umstellung_verweigert
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
 from .damage import angekreuzt, heilung, out_of_fight, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
@@ -39,7 +39,8 @@ from .verbs import VERBS
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
            "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
            "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
-           "out_of_fight", "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "vergleich", "vergleiche",
+           "out_of_fight", "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "umstellung_verweigert", "vergleich",
+           "vergleiche",
            "verletzungsmalus", "zauberplan", "zaubern"]
 
 
@@ -94,3 +95,8 @@ class AdZ(Ruleset):
         """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
         dice) (Initiative)."""
         return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """Descending initiative; ties rolled off (Runden, Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

@@ -18,8 +18,9 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..base import higher_initiative
 from ..figure import Figure
-from ..resolution import Resolution, clauses
+from ..resolution import Resolution, clauses, listing
 from . import sheet as bogen
 from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, reaktion,
                    reaktionswuerfel, wuerfeln)
@@ -66,6 +67,20 @@ def _ausgewuerfelt(names: list[str], value: int, roller: Roller, res: Resolution
     for n, r in rolls.items():
         by.setdefault(r.total, []).append(n)
     return [m for face in sorted(by, reverse=True) for m in _ausgewuerfelt(by[face], value, roller, res)]
+
+
+def umstellung_verweigert(change: str, figure: Figure, overtaken: Sequence[Figure],
+                          werte: Mapping[str, int]) -> str | None:
+    """Why the order may not change so, or None: the action phases follow the initiative in descending
+    order (Runden), and equal values are rolled off, not set by hand (Initiative)."""
+    if change not in ("vor", "jetzt"):
+        return None
+    higher, tied = higher_initiative(figure, overtaken, werte)
+    if higher:
+        return t("adz.order_descending", figure=figure.name, others=listing(higher))
+    if tied:
+        return t("adz.order_tie", figure=figure.name, others=listing(tied))
+    return None
 
 
 def initiative(figures: Sequence[Figure], roller: Roller, modifikator: int = 0,

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...messages import t
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
-from .core import (calm_moment, change_virtue, morale, probe, reaction, restore, save_chance, surprise, virtue_gain,
-                   virtue_loss)
+from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfolge, restore, save_chance, surprise,
+                   umstellung_verweigert, virtue_gain, virtue_loss)
 from .damage import collide, damage, exposed, ignores, out_of_fight, repair, scar, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
 from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
@@ -36,8 +36,9 @@ __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", 
            "STRONG_GAMBIT_MIN", "VERBS", "VIRTUES", "VIRTUE_MAX", "Weapon", "attack", "attack_pool", "attack_preview",
            "calm_moment", "change_virtue", "collide", "damage", "damage_dist", "duel", "einrichten", "exposed",
            "formation", "ignores", "impaired", "load_gambits", "morale", "out_of_fight", "probe", "reaction",
-           "repair", "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle", "virtue",
-           "virtue_gain", "virtue_loss", "warband_templates", "weapon", "weapon_dice"]
+           "reihenfolge", "repair", "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle",
+           "umstellung_verweigert", "virtue", "virtue_gain", "virtue_loss", "warband_templates", "weapon",
+           "weapon_dice"]
 
 
 class Bastionland(Ruleset):
@@ -83,4 +84,9 @@ class Bastionland(Ruleset):
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
-        return sorted(combatants, key=lambda n: view(combatants[n]).side != "Spieler")
+        return reihenfolge({n: view(c) for n, c in combatants.items()})
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])

@@ -6,7 +6,7 @@ Seed sections: "Proben", "Virtues", "Reaktion", "Überraschung",
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
@@ -87,6 +87,27 @@ def surprise(figures: Sequence[Figure], roller: Roller) -> Resolution:
     res.summary = clauses([sentence("bastionland.satz.setzt_aus", lost) if lost else "",
                            sentence("bastionland.satz.kampfbereit", ready) if ready else ""])
     return res
+
+
+SPIELER = "Spieler"   # the players' side, which takes the first turn (Überraschung)
+
+
+def reihenfolge(figures: Mapping[str, Figure]) -> list[str]:
+    """The players' side first, then the others in the order they joined (Überraschung: "Normalerweise
+    führen die Spielenden im Kampf den ersten Zug aus. Sie besprechen ihren Plan und handeln in
+    beliebiger Reihenfolge."); no initiative is rolled."""
+    return sorted(figures, key=lambda name: figures[name].side != SPIELER)
+
+
+def umstellung_verweigert(change: str, figure: Figure, overtaken: Sequence[Figure]) -> str | None:
+    """Why the order may not change so (Überraschung), or None: there is no initiative to roll anew or
+    for a group; the players act in any order among themselves, and nobody else before them."""
+    if change in ("neu", "gruppe"):
+        return t("bastionland.no_initiative")
+    players = [o.name for o in overtaken if o.side == SPIELER]
+    if figure.side != SPIELER and players:
+        return t("bastionland.order_players_first", figure=figure.name, others=listing(players))
+    return None
 
 
 def change_virtue(figure: Figure, name: str, by: int) -> Effect | None:

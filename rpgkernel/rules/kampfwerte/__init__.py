@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...messages import t
 from ..base import Ruleset
@@ -26,7 +26,7 @@ from ..figure import Figure, view
 from ..limits import Limits
 from .ausser_gefecht import out_of_fight
 from .bewegung import bewegen, erreichbar, platzieren, position
-from .initiative import gleichstand, ini, p_vor
+from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
@@ -36,7 +36,7 @@ from .verbs import VERBS
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
            "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
            "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor",
-           "platzieren", "position", "spielercharakter", "wuerfeln"]
+           "platzieren", "position", "spielercharakter", "umstellung_verweigert", "wuerfeln"]
 
 
 class Kampfwerte(Ruleset):
@@ -80,3 +80,8 @@ class Kampfwerte(Ruleset):
         INSTINKT (Initiative), then the name."""
         figures = {name: view(c) for name, c in combatants.items()}
         return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """The highest value first; ties by the tie rules (Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

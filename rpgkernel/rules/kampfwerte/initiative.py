@@ -1,13 +1,17 @@
-"""Initiative (seed: Initiative): the value with a Mantel-Parade's raise, the tie rules, and the
-exact chance to act before a given opponent (``p_vor``, the verb's ``vor``)."""
+"""Initiative (seed: Initiative): the value with a Mantel-Parade's raise, the tie rules, the exact
+chance to act before a given opponent (``p_vor``, the verb's ``vor``), and what the encounter's order
+may not change (``umstellung_verweigert``)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from ...dice import Dist
 from ...messages import t
 from ...numerals import percent
+from ..base import higher_initiative
 from ..figure import Figure
-from ..resolution import Resolution
+from ..resolution import Resolution, listing
 from .sheet import initiativewert, spielercharakter
 
 #: the condition that records a raised initiative (Mantel-Parade: "Erhöht die Initiative um [Stufe]")
@@ -32,6 +36,21 @@ def gleichstand(figure: Figure) -> tuple:
     GEWANDTHEIT, INSTINKT, then the name."""
     return (not spielercharakter(figure), -figure.value("AUFMERKSAMKEIT"), -figure.value("GEWANDTHEIT"),
             -figure.value("INSTINKT"), figure.name)
+
+
+def umstellung_verweigert(change: str, figure: Figure, overtaken: Sequence[Figure],
+                          werte: Mapping[str, int]) -> str | None:
+    """Why the order may not change so, or None: the highest value acts first, then the next; a tie
+    goes by the tie rules (``gleichstand``; only where they leave it to the names, by hand)."""
+    if change not in ("vor", "jetzt"):
+        return None
+    higher, tied = higher_initiative(figure, overtaken, werte)
+    if higher:
+        return t("kampfwerte.order_descending", figure=figure.name, others=listing(higher))
+    ahead = [o.name for o in overtaken if o.name in tied and gleichstand(o)[:-1] < gleichstand(figure)[:-1]]
+    if ahead:
+        return t("kampfwerte.order_tie", figure=figure.name, others=listing(ahead))
+    return None
 
 
 def p_vor(figur: Figure, gegner: Figure) -> float:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...messages import t
 from ..base import Ruleset
@@ -42,7 +42,9 @@ from .initiative import (
     eigener_bonus,
     grundwert,
     initiative,
+    nachzuegler,
     reihenfolge_vorschau,
+    umstellung_verweigert,
     wuerfe,
 )
 from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
@@ -60,8 +62,9 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
            "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
            "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
            "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "null_stufe", "out_of_fight", "p_ew", "p_pw", "p_ww", "pruefungen", "pw", "reihenfolge_vorschau",
-           "tragkraft", "verlust_schwer", "volle_abwehr", "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
+           "lp_wurf", "nachzuegler", "null_stufe", "out_of_fight", "p_ew", "p_pw", "p_ww", "pruefungen", "pw",
+           "reihenfolge_vorschau", "tragkraft", "umstellung_verweigert", "verlust_schwer", "volle_abwehr",
+           "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
 class Midgard(Ruleset):
@@ -105,3 +108,14 @@ class Midgard(Ruleset):
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
         values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}
+
+    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+                        roller: Any, data: Mapping[str, Any] | None = None
+                        ) -> tuple[int, dict[str, Any], str | None]:
+        """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

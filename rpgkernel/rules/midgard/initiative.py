@@ -15,16 +15,20 @@ encounter does this at every round's start (``Midgard.initiative_rolls``);
 the verb ``initiative`` shows the same roll with its steps and the exact
 order preview. Ties are ordered by name. Given dice: in the order of the
 figures, one W6 per leader or independent figure (followers do not roll).
+In the encounter's order nobody acts earlier than its initiative, later as it
+likes; a group initiative is no part of the rule ("Die Bestimmung einer
+Gruppeninitiative nach den Grundregeln entfällt"): a group follows a leader.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...errors import DiceLimitError
 from ...messages import t
+from ..base import higher_initiative
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
 from .core import MidgardError
@@ -197,6 +201,33 @@ def abwarten(figures: Sequence[Figure]) -> Resolution:
         res.step(t("midgard.holds", figure=f.name), RULE)
     res.summary = clauses([sentence("midgard.satz.abwarten", res.actors)])
     return res
+
+
+def nachzuegler(figure: Figure, figures: Sequence[Figure], werte: Mapping[str, int], roller: Roller
+                ) -> tuple[int, dict[str, Any], str | None]:
+    """The initiative of a figure that joins a running round or rolls anew alone: a follower of a leader
+    who rolled this round takes his W6 + Kampftaktik on its Grundwert (unless it opted out, ``eigene``);
+    anyone else rolls W6 + Grundwert + Kampftaktik for itself."""
+    by_name = {f.name: f for f in figures}
+    leader = by_name.get(folgt(figure) or "")
+    if (leader is not None and leader.name in werte and folgt(leader) is None and kann_anfuehren(leader)
+            and not figure.has(EIGENE)):
+        passed = werte[leader.name] - grundwert(leader)
+        return grundwert(figure) + passed, {}, t("midgard.join_follower", leader=leader.name, passed=passed)
+    roll = roller.roll("W6")
+    return eigener_bonus(figure) + roll.total, {figure.name: roll.to_dict()}, None
+
+
+def umstellung_verweigert(change: str, figure: Figure, overtaken: Sequence[Figure],
+                          werte: Mapping[str, int]) -> str | None:
+    """Why the order may not change so, or None: anyone may act "erst später in dieser Reihenfolge oder
+    gar nicht", never before a higher initiative; a group rolls only through a leader."""
+    if change == "gruppe":
+        return t("midgard.no_group")
+    higher, _ = higher_initiative(figure, overtaken, werte)
+    if change in ("vor", "jetzt") and higher:
+        return t("midgard.order_later_only", figure=figure.name, others=listing(higher))
+    return None
 
 
 def _beats(a: tuple[int, str], b: tuple[int, str]) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...messages import t
@@ -29,8 +29,8 @@ from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, ruec
 from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
 from .ausser_gefecht import out_of_fight
 from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
-from .initiative import (initiative_vorschau, rang, reihenfolge, seiten, seiteninitiative, ueberraschung,
-                         ueberraschung_vorschau, wuerfeln)
+from .initiative import (initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
+                         ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, wuerfeln)
 from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
 from .settings import EINSTELLUNGEN, Einstellungen, OsrError, einrichten, matrix_laden, rettung_laden
 from .sheet import SHEET, Waffe, resources, waffe
@@ -38,11 +38,12 @@ from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
            "angriff", "angriffsstufe", "einrichten", "erstschlag", "fliehen", "flucht_vorschau", "freie_angriffe",
-           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "out_of_fight",
-           "p_treffer", "parieren", "plan", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau", "rettungsstufe",
+           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "nachzuegler",
+           "out_of_fight", "p_treffer", "parieren", "plan", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau",
+           "rettungsstufe",
            "rettungswurf", "rettungsziel", "rueckzug", "schaden_dist", "seiten", "seiteninitiative", "stemmen",
-           "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "verhandeln", "vorruecken", "vorschau",
-           "waffe", "wuerfeln", "zaubern", "zauberstufe"]
+           "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "umstellung_verweigert", "verhandeln",
+           "vorruecken", "vorschau", "waffe", "wartet_auf", "wuerfeln", "zaubern", "zauberstufe"]
 
 
 class Osr(Ruleset):
@@ -95,3 +96,18 @@ class Osr(Ruleset):
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
         figures = [view(c) for n, c in combatants.items()]
         return reihenfolge(seiten(figures), rolls)
+
+    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+                        roller: Any, data: Mapping[str, Any] | None = None
+                        ) -> tuple[int, dict[str, Any], str | None]:
+        """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                      rolls: Mapping[str, int]) -> str | None:
+        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
+        """It waits until the other side has acted (Initiative verzögern)."""
+        return wartet_auf(view(figure), [view(f) for f in still_to_act])

@@ -8,7 +8,9 @@ configured, the tied sides roll again. A figure holding a missile weapon
 adds its missile bonus to its side's die and may act before its side; it acts
 before a side only when its value beats that side's die (``rang``: the order
 and the preview use the same comparison). Given dice: one W6 per side in the
-order the sides first appear.
+order the sides first appear. A figure joining a running round takes its
+side's die (a side that comes in rolls its own); a figure that delays waits
+for the other side's last (Initiative verzögern).
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..base import higher_initiative
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, listing, sentence
-from .settings import Einstellungen
+from .settings import Einstellungen, OsrError
 from .sheet import in_der_hand
 
 RULE = "Kampf"
@@ -139,6 +142,55 @@ def reihenfolge(groups: Mapping[str, Sequence[Figure]], werte: Mapping[str, int]
     index = {f.name: i for i, members in enumerate(groups.values()) for f in members}
     bonus = {f.name: fernkampfbonus(f) for members in groups.values() for f in members}
     return sorted(werte, key=lambda n: (*rang(werte[n], bonus[n]), index[n], n))
+
+
+def seitenwuerfel(figures: Sequence[Figure], werte: Mapping[str, int]) -> dict[str, int]:
+    """Each side's die this round, read back from a member's value (its die plus its missile bonus)."""
+    out: dict[str, int] = {}
+    for f in figures:
+        if f.name in werte:
+            out.setdefault(f.side or f.name, werte[f.name] - fernkampfbonus(f))
+    return out
+
+
+def nachzuegler(figure: Figure, figures: Sequence[Figure], werte: Mapping[str, int], roller: Roller
+                ) -> tuple[int, dict[str, Any], str]:
+    """The initiative of a figure that joins a running round (Kampf): its side's die of this round, or,
+    for a side that comes in, a new 1W6; plus its missile bonus (Fernkampf-Angriffe). The note names
+    the side, its die and the segment it acts in (the other sides' die, the highest of several)."""
+    dice = seitenwuerfel([f for f in figures if f.name != figure.name], werte)
+    side = figure.side or figure.name
+    rolled: dict[str, Any] = {}
+    if side not in dice:
+        roll = roller.roll("W6")
+        dice[side], rolled = roll.total, {side: roll.to_dict()}
+    segment = max((d for s, d in dice.items() if s != side), default=dice[side])
+    return dice[side] + fernkampfbonus(figure), rolled, t("osr.join_side", side=side, die=dice[side], segment=segment)
+
+
+def umstellung_verweigert(change: str, figure: Figure, overtaken: Sequence[Figure],
+                          werte: Mapping[str, int]) -> str | None:
+    """Why the order may not change so (Kampf), or None: a side rolls its initiative, not one figure
+    and not a group of its own; nobody moves before a higher value ("Die Partei mit der Initiative
+    handelt zuerst"). Acting now is an interruption, which the seed allows (Kampf, Hinweis)."""
+    if change == "neu":
+        return t("osr.no_reroll")
+    if change == "gruppe":
+        return t("osr.no_group")
+    higher, _ = higher_initiative(figure, overtaken, werte)
+    if change == "vor" and higher:
+        return t("osr.order_side_first", figure=figure.name, others=listing(higher))
+    return None
+
+
+def wartet_auf(figure: Figure, noch: Sequence[Figure]) -> str:
+    """Initiative verzögern: "abzuwarten, bis die andere Seite gehandelt hat" — the last of this
+    round's figures still to act (``noch``) that is not on its side."""
+    side = figure.side or figure.name
+    others = [f.name for f in noch if (f.side or f.name) != side]
+    if not others:
+        raise OsrError(t("osr.delay_nothing", figure=figure.name))
+    return others[-1]
 
 
 def initiative_vorschau(groups: Mapping[str, Sequence[Figure]],
