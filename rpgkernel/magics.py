@@ -1,10 +1,11 @@
 """IPython magics: a thin layer that parses the line, calls the engine, shows the result.
 
-``roll_line``, ``rpg_line``, ``figuren_cell`` and ``resolve_cell`` are plain
+``roll_line``, ``rpg_line``, ``begegnung_line``, ``figuren_cell`` and ``resolve_cell`` are plain
 functions, testable without a running kernel; ``register`` binds them to a
-shell as ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve`` with IPython's ``{var}``/``$var``
-expansion switched off (braces belong to the dice language; notebook
-variables are written ``@name``). Argument parsing is in ``magic_args``.
+shell as ``%roll``, ``%rpg``, ``%begegnung`` (``%encounter``), ``%%figuren`` and ``%%resolve`` with
+IPython's ``{var}``/``$var`` expansion switched off (braces belong to the dice language; notebook
+variables are written ``@name``). Argument parsing is in ``magic_args`` (``%begegnung``'s
+subcommands in ``magic_encounter``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from IPython.core.magic import no_var_expand
 
 from . import magic_args as args
+from . import magic_encounter
 from . import messages, rules, session, sharing, statblocks
 from .dice import limits
 from .dice.estimate import preview
@@ -271,6 +273,14 @@ def _known_name(name: str, known: list[str], key: str) -> None:
 rpg_line.__doc__ = t("magic.help_rpg")
 
 
+def begegnung_line(line: str) -> object:
+    """Run the session's encounter: one subcommand (``magic_encounter``), or the encounter shown."""
+    return magic_encounter.run(line)
+
+
+begegnung_line.__doc__ = t("magic.help_begegnung")
+
+
 _FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung"}
 _FIGUREN_USAGE = "%%figuren [--begegnung NAME]"
 
@@ -340,11 +350,16 @@ def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., obje
     return no_var_expand(magic)
 
 
+_ENCOUNTER_NAMES = ("begegnung", "encounter")
+
+
 def register(ipython) -> None:
-    """Bind ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve`` to an IPython shell."""
+    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren`` and ``%%resolve`` to an IPython shell."""
     ipython.register_magic_function(
         _guarded(lambda line: roll_line(line, ipython.user_ns), roll_line.__doc__), "line", "roll")
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
+    for name in _ENCOUNTER_NAMES:
+        ipython.register_magic_function(_guarded(begegnung_line, begegnung_line.__doc__), "line", name)
     ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
     ipython.register_magic_function(_guarded(resolve_cell, resolve_cell.__doc__), "cell", "resolve")
     if _empty_resolve_cell not in ipython.input_transformers_cleanup:
@@ -355,7 +370,8 @@ def register(ipython) -> None:
 
 def unregister(ipython) -> None:
     """Remove the magics again."""
-    for kind, name in (("line", "roll"), ("line", "rpg"), ("cell", "figuren"), ("cell", "resolve")):
+    for kind, name in (("line", "roll"), ("line", "rpg"), *(("line", n) for n in _ENCOUNTER_NAMES),
+                       ("cell", "figuren"), ("cell", "resolve")):
         ipython.magics_manager.magics[kind].pop(name, None)
     if _empty_resolve_cell in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.remove(_empty_resolve_cell)

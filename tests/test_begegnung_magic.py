@@ -1,0 +1,149 @@
+"""%begegnung (%encounter): every subcommand in a notebook, each the Encounter call it names (the same
+journal and state as the Python API), undone with %rpg rückgängig, German errors as boxes."""
+
+import pytest
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.magic_encounter import COMMANDS, SHAPES, USAGE
+from rpgkernel.magics import begegnung_line
+
+FIGUREN = """
+figuren:
+  - name: Bruni
+    ressourcen: {LP: 12}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - name: Alrik
+      seite: Helden
+      ressourcen: {LP: 14}
+    - name: Söldner
+      seite: Feinde
+      anzahl: 3
+      ressourcen: {LP: 6}
+"""
+
+#: (magic line, the same as an Encounter call)
+LINES = [
+    ("%begegnung gruppe Söldner", lambda e: e.group(["Söldner"])),
+    ("%begegnung start --würfel 15,11", lambda e: e.start(dice=[15, 11])),
+    ("%begegnung dazu Bruni --initiative 13 --seite Helden",
+     lambda e: e.add("Bruni", side="Helden", character="Bruni", initiative=13)),
+    ('%begegnung dazu "Söldner 4" --wie "Söldner 1" --würfel 2',
+     lambda e: e.add("Söldner 4", side="Feinde", resources={"LP": 6}, dice=[2])),
+    ("%begegnung später Alrik", lambda e: e.delay("Alrik")),
+    ("%begegnung jetzt Alrik", lambda e: e.act_now("Alrik")),
+    ('%begegnung vor "Söldner 4" Bruni', lambda e: e.move("Söldner 4", before="Bruni")),
+    ('%begegnung nach "Söldner 4" Alrik', lambda e: e.move("Söldner 4", after="Alrik")),
+    ('%begegnung neu "Söldner 4" --initiative 1', lambda e: e.reroll("Söldner 4", 1)),
+    ('%begegnung entfernen "Söldner 2"', lambda e: e.remove("Söldner 2")),
+    ('%begegnung zurück "Söldner 2"', lambda e: e.restore("Söldner 2")),
+    ('%begegnung verbergen "Söldner 4"', lambda e: e.hide("Söldner 4")),
+    ('%begegnung zeigen "Söldner 4"', lambda e: e.reveal("Söldner 4")),
+    ("%begegnung gruppe --auflösen Söldner", lambda e: e.ungroup(["Söldner"])),
+    ("%begegnung zug", lambda e: e.next_turn()),
+    ("%begegnung runde --neu --würfel 3,4,5,6,7,8",
+     lambda e: e.next_round(new_initiative=True, dice=[3, 4, 5, 6, 7, 8])),
+]
+
+
+def entries(camp):
+    return [(e.kind, e.data["text"]) for e in camp.journal()]
+
+
+def test_every_subcommand_is_the_encounter_call_it_names(notebook, tmp_path):
+    notebook.ok("%rpg --kampagne magie.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    camp = rpgkernel.session.current().campaign
+    twin = Campaign.open(tmp_path / "python.sqlite")
+    rpgkernel.statblocks.load(twin, FIGUREN)
+    for line, call in LINES:
+        seq = camp.store.last_seq()
+        [shown] = notebook.ok(line)
+        call(twin.encounter)
+        new = [e.data["text"] for e in camp.store.events(after=seq)]
+        assert new and shown.splitlines()[:len(new)] == new, (line, shown)   # what the line wrote, first
+        assert repr(camp.encounter) in shown and shown.splitlines()[-1].startswith(("Reihenfolge: ", "Teilnehmer: "))
+    assert entries(camp) == entries(twin)
+    assert camp.encounter.record == twin.encounter.record
+    twin.close()
+    assert (camp.encounter.round, camp.encounter.current) == (2, "Söldner 4")
+    notebook.ok("%rpg rückgängig")                       # the new round, back as one step
+    assert (camp.encounter.round, camp.encounter.current) == (1, "Söldner 1")   # where "zug" left it
+
+
+def test_the_encounter_shown_with_its_marks(notebook):
+    notebook.ok("%rpg --kampagne m.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    [shown] = notebook.ok("%begegnung")
+    assert shown == "Furt – noch nicht begonnen (4 Teilnehmer)\nTeilnehmer: Alrik, Söldner 1, Söldner 2, Söldner 3"
+    notebook.ok("%begegnung start --würfel 9,8,7,6")
+    notebook.ok('%begegnung verbergen "Söldner 3"')
+    notebook.ok("%begegnung später Alrik")
+    notebook.ok('%begegnung entfernen "Söldner 1"')
+    [shown] = notebook.ok("%encounter")
+    assert shown.splitlines()[-1] == ("Reihenfolge: Söldner 2, Söldner 3 (verborgen); wartet ab: Alrik; "
+                                      "entfernt: Söldner 1")
+    html = notebook.shell.display_formatter.format(notebook.value)[0]["text/html"]
+    assert "Söldner 3 (verborgen)" in html and "Alrik (wartet ab)" in html
+
+
+def test_the_english_names(notebook):
+    notebook.ok("%rpg --kampagne e.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    camp = rpgkernel.session.current().campaign
+    for line in ("start --dice 9,8,7,6", "remove Alrik", "restore Alrik", "hide Alrik", "reveal Alrik", "turn",
+                 'delay "Söldner 3"', 'now "Söldner 3"', 'before "Söldner 3" "Söldner 2"',
+                 "round --new --dice 1,2,3,4", "reroll Alrik --dice 3", 'group "Söldner 1" "Söldner 2"', "next"):
+        notebook.ok("%encounter " + line)
+    assert camp.encounter.record["combatants"]["Söldner 2"]["group"] == "Söldner 1"
+    assert set(COMMANDS.values()) == set(SHAPES)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("%begegnung tanzen", "Unbekannter Befehl 'tanzen'; %begegnung kennt: start, zug, runde, entfernen, zurück"),
+    ("%begegnung vor Alrik", "%begegnung vor braucht zwei Namen: NAME und ZIEL."),
+    ("%begegnung entfernen", "%begegnung entfernen braucht einen Namen"),
+    ("%begegnung zug Alrik", "%begegnung zug nimmt keine Namen."),
+    ("%begegnung gruppe", "%begegnung gruppe braucht mindestens einen Namen."),
+    ("%begegnung zug --initiative 3", "Die Option --initiative passt nicht zu %begegnung zug."),
+    ("%begegnung gruppe --auflösen Söldner --würfel 3", "Die Option --würfel passt nicht zu %begegnung gruppe."),
+    ("%begegnung später Alrik", "Die Begegnung 'Furt' hat noch nicht begonnen"),
+    ("%begegnung dazu Wolf", "'Wolf' ist keine Figur der Kampagne. Eine neue Figur mit Werten kommt mit %%figuren"),
+    ("%begegnung entfernen Alirk", "Unbekannte Figur 'Alirk'. Meinten Sie 'Alrik'?"),
+    ("%begegnung --begegnung Wald", "Unbekannte Begegnung 'Wald'."),
+    ("%begegnung start --würfel 3,x", "--würfel"),
+    ("%begegnung start --tempo 3", "Unbekannte Option"),
+])
+def test_errors_are_german_boxes(notebook, line, message):
+    notebook.ok("%rpg --kampagne f.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    [error] = notebook.run(line)
+    assert error.startswith("Fehler: ") and message in error, error
+
+
+def test_a_ruleset_refuses_with_its_rule_and_no_encounter_says_how(notebook):
+    [error] = notebook.run("%begegnung start")
+    assert error.startswith("Fehler: ") and "Kampagne" in error
+    notebook.ok("%rpg bastionland --kampagne b.sqlite")
+    [error] = notebook.run("%begegnung zug")
+    assert "Es gibt keine aktive Begegnung" in error
+    notebook.ok("%%figuren\nbegegnung:\n  name: Furt\n  teilnehmer:\n"
+                "    - {name: Ritter, seite: Spieler, werte: {vig: 12, cla: 10, spi: 10, gd: 4}}\n"
+                "    - {name: Söldner, seite: Feinde, werte: {vig: 12, cla: 10, spi: 10, gd: 4}}\n")
+    notebook.ok("%begegnung start")
+    [error] = notebook.run("%begegnung vor Söldner Ritter")
+    assert "Söldner kann nicht vor Ritter handeln" in error and "(Überraschung)" in error
+
+
+def test_registered_with_the_extension_and_documented(shell):
+    assert {"begegnung", "encounter"} <= set(shell.magics_manager.magics["line"])
+    doc = shell.magics_manager.magics["line"]["begegnung"].__doc__
+    assert doc == begegnung_line.__doc__
+    for command in SHAPES:
+        assert f"%begegnung {command}" in doc or f"| {command}" in doc, command
+        assert command in USAGE
+    shell.run_line_magic("unload_ext", "rpgkernel")
+    assert "begegnung" not in shell.magics_manager.magics["line"]
+    shell.run_line_magic("load_ext", "rpgkernel")
