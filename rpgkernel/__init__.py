@@ -1,6 +1,6 @@
 """rpgkernel: a notebook as a living game-master binder.
 
-``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%%figuren`` and ``%%resolve``; the
+``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%%figuren`` and ``%%resolve``; the
 engines below work without IPython.
 """
 

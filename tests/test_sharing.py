@@ -302,6 +302,44 @@ def test_a_figure_out_of_the_fight_is_shown_so_in_its_notebook(campaign, tmp_pat
     assert not any("Außer Gefecht" in c.source for c in nb.cells)
 
 
+HIDDEN = ("Hinterhalt-Ork", "Späher Xorg")   # an ambush the players must not learn of
+ORC = {"vig": 10, "cla": 8, "spi": 6, "gd": 3}
+
+
+def test_hidden_combatants_reach_no_player(campaign, tmp_path):
+    """The player notebook of a knight in an ambush: its file and everything running it shows (text, HTML,
+    JSON) name no hidden combatant, not even through a condition, nor say how many foes there are."""
+    enc = campaign.new_encounter("Furt")
+    enc.add("Sir Übel", side="Spieler", character="Sir Übel")
+    for name in (*HIDDEN, "Wache"):
+        enc.add(name, side="Feinde", sheet=ORC)
+    for name in HIDDEN:
+        enc.hide(name)
+    enc.start()
+    campaign.add_condition("Sir Übel", "belauert von Späher Xorg")                       # names a hidden one
+    campaign.add_condition("Sir Übel", "gepackt", rounds=1, ends="zugende", of="Hinterhalt-Ork")   # its 'von' does
+    with pytest.raises(RpgError, match="Hinterhalt-Ork ist in der aktiven Begegnung verborgen"):
+        share(campaign, "Hinterhalt-Ork", cwd=tmp_path)
+    shared = share(campaign, "Sir Übel", cwd=tmp_path)
+    written = shared.file.read_text(encoding="utf-8")
+    assert snapshot(campaign, "Sir Übel")["conditions"] == {"erschöpft": {"runden": 2, "endet": "zugende"},
+                                                            "gepackt": {"runden": 1, "endet": "zugende"}}
+    nb = nbformat.read(shared.file, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(shared.file.parent)}}).execute()
+    shown = {kind: [str(o.get("data", {}).get(kind, "")) for c in nb.cells for o in c.get("outputs", [])]
+             for kind in ("text/plain", "text/html", "application/vnd.jupyter.widget-view+json")}
+    assert any("Sir Übel" in text for text in shown["text/html"]) and any(shown["text/plain"])
+    everything = [written, json.dumps(nb, ensure_ascii=False), *sum(shown.values(), [])]
+    for secret in (*HIDDEN, "Xorg", "Hinterhalt", "belauert", "Furt", "Feinde"):
+        assert not any(secret in text for text in everything), secret
+    with Campaign.open(shared.file.with_suffix(".sqlite")) as player:   # what the player's kernel keeps
+        assert player.encounters == {} and set(player.characters) == {"Sir Übel"}
+        assert all(secret not in e.to_json() for e in player.journal() for secret in HIDDEN)
+    enc.reveal("Späher Xorg")                              # shown again: shared as any other name
+    assert "belauert von Späher Xorg" in snapshot(campaign, "Sir Übel")["conditions"]
+
+
 def test_a_notebook_without_its_figure_says_so_in_german(tmp_path):
     with pytest.raises(RpgError, match="ließ sich nicht lesen"):
         figure_of(tmp_path / "Fehlt.ipynb")
