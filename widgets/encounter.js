@@ -83,10 +83,36 @@ function panelHead(model, form) {
       h("select", { "data-focus": "segment", onchange: (e) => send(model, "segment", { segment: e.target.value }) },
         choices)));
   }
+  const removed = (p.removed || []).length ? h("div", { class: "rpgk-row rpgk-removed" },
+    h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.removed")),
+    p.removed.map((name) => h("button", {
+      type: "button", "data-focus": `restore:${name}`, title: L(model, "widget.panel.restore_help", { name }),
+      onclick: () => form.send("restore", { name }),
+    }, L(model, "widget.panel.restore", { name })))) : null;
   return h("div", {},
     h("h3", {}, p.name, " ", h("span", { class: "rpgk-muted" }, rules.title || "")),
     h("div", { class: "rpgk-panel-facts", role: "status" }, facts.join(" · ")),
-    h("div", { class: "rpgk-row" }, buttons));
+    h("div", { class: "rpgk-row" }, buttons), removed);
+}
+
+/** A row's buttons: remove, delay, act now, move up and down, hide or reveal (running fight: all). */
+function panelRowActions(model, form, r, running) {
+  const act = (type, key, extra) => h("button", {
+    type: "button", "data-focus": `row:${r.name}:${type}${extra ? ":" + extra.direction : ""}`,
+    title: L(model, `${key}_help`, { name: r.name }), "aria-label": L(model, `${key}_help`, { name: r.name }),
+    onclick: () => form.send(type, { name: r.name, ...(extra || {}) }),
+  }, L(model, key));
+  const out = [act("remove", "widget.panel.row_remove")];
+  if (running) {
+    if (!r.held) out.push(act("delay", "widget.panel.row_delay"));
+    out.push(act("now", "widget.panel.row_now"));
+    if (!r.held) {
+      out.push(act("move", "widget.panel.row_up", { direction: "up" }),
+        act("move", "widget.panel.row_down", { direction: "down" }));
+    }
+  }
+  out.push(r.hidden ? act("reveal", "widget.panel.row_reveal") : act("hide", "widget.panel.row_hide"));
+  return h("td", { class: "rpgk-row-actions" }, out);
 }
 
 // -- the order table (keyed rows, only changed rows rebuilt) ---------------------------------
@@ -112,12 +138,17 @@ function panelTable(model, form) {
     }, `${name} ${value}/${max}`);
   };
 
-  const row = (r, withRolls) => {
+  const row = (r, withRolls, running) => {
     const about = (model.get("rules") || {}).conditions || {};
     const conds = r.cond.map(([name, left]) => h("span", { class: "rpgk-cond", title: about[name] || null },
       left == null ? name : `${name} (${L(model, "condition.left", { n: left })})`));
+    const marks = [r.hidden ? L(model, "widget.panel.mark_hidden") : null,
+      r.held ? L(model, "widget.panel.mark_held") : null,
+      r.group ? L(model, "widget.panel.mark_group", { label: r.group }) : null,
+    ].filter(Boolean).map((text) => h("span", { class: "rpgk-mark" }, text));
     const cells = [
-      h("th", { scope: "row" }, r.name, r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
+      h("th", { scope: "row" }, r.name, marks.length ? " " : null, marks,
+        r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
       h("td", { class: "rpgk-side" }, r.side),
       h("td", { class: "rpgk-res" }, r.res.map(bar)),
       h("td", { class: "rpgk-conds" }, conds),
@@ -130,7 +161,9 @@ function panelTable(model, form) {
         oninput: (e) => form.set({ rolls: { ...(form.form.rolls || {}), [r.name]: e.target.value } }),
       }) : ""));
     }
-    return h("tr", { class: r.out ? "rpgk-out" : null }, cells);   // out of the fight: greyed, with its reason
+    cells.push(panelRowActions(model, form, r, running));
+    const kind = [r.out ? "rpgk-out" : "", r.hidden ? "rpgk-hidden-row" : "", r.held ? "rpgk-held-row" : ""].join(" ").trim();
+    return h("tr", { class: kind || null }, cells);   // out of the fight: greyed, with its reason
   };
 
   const markCurrent = (name) => {
@@ -152,12 +185,16 @@ function panelTable(model, form) {
     const rows = model.get("rows") || [];
     const panel = model.get("panel") || {};
     const withRolls = !panel.round && rows.some((r) => r.roll);
-    const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls;
+    const running = !!panel.round;
+    // a row's button keeps the focus when its row is rebuilt (it names the row, not the place)
+    const focused = wrap.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls + running;
     if (rk !== rulesKey) { cache.clear(); tbody.replaceChildren(); rulesKey = rk; currentName = null; }
     if (headKey !== String(withRolls)) {
       headKey = String(withRolls);
       const cols = ["col_name", "col_side", "col_resources", "col_conditions"];
       if (withRolls) cols.push("col_initiative");
+      cols.push("col_actions");
       headRow.replaceChildren(...cols.map((k) => h("th", { scope: "col" }, L(model, `widget.panel.${k}`))));
     }
     const seen = new Set();
@@ -170,7 +207,7 @@ function panelTable(model, form) {
       if (!entry || entry.key !== key) {
         if (built === PANEL_ROWS_PER_FRAME) break;
         built++;
-        const tr = row(r, withRolls);
+        const tr = row(r, withRolls, running);
         if (entry) {
           entry.tr.replaceWith(tr);
           if (r.name === currentName) currentName = null;
@@ -189,6 +226,9 @@ function panelTable(model, form) {
       if (!seen.has(name)) { entry.tr.remove(); cache.delete(name); if (name === currentName) currentName = null; }
     }
     if (panel.current !== currentName) markCurrent(panel.current);  // a rebuilt current row reset currentName
+    if (focused && !wrap.contains(document.activeElement)) {
+      wrap.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+    }
   };
   return { node: wrap, update };
 }

@@ -230,6 +230,44 @@ class EncounterPanel(Widget):
             value = int(value)
         self._need().set_segment(value)
 
+    # -- the order, from a row ------------------------------------------------------------------
+    def on_remove(self, content: dict[str, Any]) -> None:
+        """Take the row's combatant out of the encounter (``Encounter.remove``)."""
+        self._need().remove(_named(content))
+
+    def on_restore(self, content: dict[str, Any]) -> None:
+        """Bring a removed combatant back where it stood (``Encounter.restore``)."""
+        self._need().restore(_named(content))
+
+    def on_delay(self, content: dict[str, Any]) -> None:
+        """The row's combatant acts later (``Encounter.delay``)."""
+        self._need().delay(_named(content))
+
+    def on_now(self, content: dict[str, Any]) -> None:
+        """The row's combatant acts now (``Encounter.act_now``)."""
+        self._need().act_now(_named(content))
+
+    def on_move(self, content: dict[str, Any]) -> None:
+        """``{"name", "direction": "up" | "down"}``: before the one above it, after the one below."""
+        enc, name = self._need(), _named(content)
+        order, up = enc.order, content.get("direction") == "up"
+        if name not in order:
+            raise RpgError(t("widget.panel.not_in_order", name=name))
+        i = order.index(name)
+        if not 0 <= i + (-1 if up else 1) < len(order):
+            raise RpgError(t("widget.panel.first" if up else "widget.panel.last", name=name))
+        if up:
+            enc.move(name, before=order[i - 1])
+        else:
+            enc.move(name, after=order[i + 1])
+
+    def on_hide(self, content: dict[str, Any]) -> None:
+        """Hide the row's combatant from the players (``Encounter.hide``)."""
+        self._need().hide(_named(content))
+
+    def on_reveal(self, content: dict[str, Any]) -> None:
+        self._need().reveal(_named(content))
+
     def on_undo(self, _content: dict[str, Any]) -> None:
         self.result = {"notice": t("widget.panel.undone", what=journal_summary(self.campaign.undo()))}
 
@@ -253,3 +291,10 @@ class EncounterPanel(Widget):
             out += " – " + t("widget.panel.text_segment", segment=enc["segment"])
         return out
 
+
+def _named(content: dict[str, Any]) -> str:
+    """The combatant a row's button names."""
+    name = content.get("name")
+    if not isinstance(name, str) or not name:
+        raise RpgError(t("widget.panel.no_name"))
+    return name

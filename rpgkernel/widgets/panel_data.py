@@ -61,36 +61,46 @@ def out_of_fight(state: Mapping[str, Any], enc: Mapping[str, Any] | None) -> dic
 
 def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset,
            out_of: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Name, round, segment, whose turn, whether undo/redo is possible, how many are out of the fight
-    (``out_of``: ``out_of_fight``, when the caller has it) and whether their turns are skipped."""
+    """Name, round, segment, whose turn, whether undo/redo is possible, who was removed, how many are
+    out of the fight (``out_of``: ``out_of_fight``, when the caller has it) and whether their turns
+    are skipped."""
     history = state["history"]
     out = {"name": None, "round": 0, "segment": None, "segments": engine.segments, "current": None,
            "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"]),
-           "out": 0, "skip_out": True}
+           "removed": [], "out": 0, "skip_out": True}
     if enc is not None:
         out.update(name=enc["name"], round=enc["round"], segment=enc.get("segment"), current=current(enc),
                    count=len(enc["combatants"]), active=state["active_encounter"] == enc["name"],
+                   removed=list(enc.get("removed", ())),
                    out=len(out_of_fight(state, enc) if out_of is None else out_of), skip_out=fighting.skips(enc))
     return out
 
 
 def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset,
          out_of: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """One row per combatant in turn order: side, resources (value, max), conditions (remaining), and why
-    it is out of the fight (``out_of``: ``out_of_fight``, when the caller has it)."""
+    """One row per combatant in turn order, then those who wait out of it: side, resources (value, max),
+    conditions (remaining), and why it is out of the fight (``out_of``: ``out_of_fight``, when the
+    caller has it); marked ``hidden``, ``held`` (waits) and ``group`` where they are."""
     if enc is None:
         return []
     out_of = out_of_fight(state, enc) if out_of is None else out_of
+    held = list(enc.get("held", ())) if enc["round"] else []
     out = []
-    for name in order(enc):
+    for name in order(enc) + held:
         fig = model.figure(state, model.figure_path(state, name, enc["name"]))
-        row = {"name": name, "side": enc["combatants"][name].get("side", ""),
+        combatant = enc["combatants"][name]
+        row = {"name": name, "side": combatant.get("side", ""),
                "res": [[k, r["value"], r["max"]] for k, r in fig.get("resources", {}).items()],
                "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
         if name in out_of:
             row["out"] = out_of[name]
         if not enc["round"] and engine.initiative_expression(fig) is not None:
             row["roll"] = True  # the ruleset rolls initiative for it: the GM may enter the roll
+        for key in ("hidden", "group"):
+            if combatant.get(key):
+                row[key] = combatant[key]
+        if name in held:
+            row["held"] = True
         out.append(row)
     return out
 

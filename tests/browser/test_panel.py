@@ -1,5 +1,6 @@
 """The encounter panel in a real JupyterLab: a Bastionland fight run from the panel, the campaign file
-it writes, a %%resolve cell shown at once, the keyboard, and legible text in the light and dark themes."""
+it writes, a %%resolve cell shown at once, the order changed from its rows, the keyboard, and legible
+text in the light and dark themes."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ _METER_CONTRAST = "(meters) => {" + _COLOURS + """
   });
 }"""
 # the panel's text: heading, facts, order table, buttons, conditions, form labels, lines, cards, journal
-_TEXT = ("h3, h4, .rpgk-panel-facts, th, td.rpgk-side, .rpgk-cond, button:enabled, .rpgk-field-label, "
+_TEXT = ("h3, h4, .rpgk-panel-facts, th, td.rpgk-side, .rpgk-cond, .rpgk-mark, button:enabled, .rpgk-field-label, "
          ".rpgk-muted, .rpgk-line, .rpgk-resolution li, .rpgk-notice, .rpgk-journal li")
 
 
@@ -275,3 +276,75 @@ def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab
     assert _illegible(panel) == [] and _illegible_meters(panel) == []       # the greyed row at its turn
     with theme(page, lab, "JupyterLab Dark"):
         assert _illegible(panel) == [] and _illegible_meters(panel) == []
+
+
+def _order(path) -> tuple[list[str], str | None, list[str], list[str], list[str]]:
+    """The campaign file's order, whose turn, who waits, who is hidden and who was removed."""
+    with Campaign.open(path) as camp:
+        enc = camp.encounter
+        return enc.order, enc.current, enc.held, enc.hidden, enc.removed
+
+
+def test_the_order_changed_from_the_rows(notebook, page, lab, tmp_path):
+    path = tmp_path / "k.sqlite"
+    nb = notebook(_cells(path))
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    names = panel.get_by_role("rowheader")
+    current = panel.locator("tbody tr[aria-current='true'] th")
+
+    def button(who, label):
+        return _row(panel, who).get_by_role("button", name=label.format(name=who))
+    up, down = "{name} eine Stelle früher in der Reihenfolge", "{name} eine Stelle später in der Reihenfolge"
+
+    panel.get_by_role("button", name="Kampf beginnen").click()
+    expect(current).to_have_text("Ritter")
+
+    # move up with a click; then, by the keyboard, the same row's next button moves it down again
+    button("Knappe", up).click()
+    expect(names).to_have_text(["Knappe", "Ritter", "Söldner", "Wache"])
+    assert _order(path)[:2] == (["Knappe", "Ritter", "Söldner", "Wache"], "Ritter")
+    expect(button("Knappe", up)).to_be_focused()          # the focus stays with the row it moved
+    page.keyboard.press("Tab")
+    expect(button("Knappe", down)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(names).to_have_text(FURT_NAMES)
+    expect(button("Knappe", down)).to_be_focused()
+
+    # the rules refuse in German: nobody before the players (Überraschung)
+    button("Söldner", up).click()
+    expect(panel.get_by_role("alert")).to_contain_text("Söldner kann nicht vor Knappe handeln")
+    expect(panel.get_by_role("alert")).to_contain_text("(Überraschung)")
+    assert _order(path)[0] == FURT_NAMES
+
+    # delay: the row goes below the order, marked; act now: it takes the turn
+    button("Knappe", "{name} wartet ab und handelt später in dieser Runde – oder gar nicht").click()
+    expect(names).to_have_text(["Ritter", "Söldner", "Wache", "Knappe wartet ab"])
+    expect(panel.get_by_role("alert")).to_have_count(0)
+    assert _order(path)[2] == ["Knappe"]
+    button("Knappe", "{name} handelt jetzt, außer der Reihe, wo das Regelwerk es erlaubt").click()
+    expect(current).to_have_text("Knappe")
+    expect(names).to_have_text(FURT_NAMES)
+    assert _order(path)[1:3] == ("Knappe", [])
+
+    # hide and reveal: marked for the GM
+    button("Wache", "{name} vor den Spielern verbergen (Hinterhalt, Verstärkung); handelt weiter für die "
+                    "Spielleitung").click()
+    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
+    assert _order(path)[3] == ["Wache"]
+
+    # remove whose turn it is (the turn passes on) and restore it: back where it stood
+    button("Knappe", "{name} aus der Begegnung nehmen (geflohen, besiegt); Zurückholen setzt den Teilnehmer "
+                     "wieder an den alten Platz").click()
+    expect(names).to_have_text(["Ritter", "Söldner", "Wache verborgen"])
+    expect(current).to_have_text("Söldner")
+    assert _order(path)[4] == ["Knappe"]
+
+    # legible in both themes, with the marks and the row buttons
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    with theme(page, lab, "JupyterLab Dark"):
+        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    panel.get_by_role("button", name="Knappe zurückholen").click()
+    expect(names).to_have_text(["Ritter", "Knappe", "Söldner", "Wache verborgen"])
+    button("Wache", "{name} den Spielern wieder zeigen").click()
+    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_count(0)
+    assert _order(path) == (FURT_NAMES, "Söldner", [], [], [])

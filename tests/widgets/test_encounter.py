@@ -59,7 +59,8 @@ def normal(events):
 def test_panel_data_of_a_bastionland_fight(panel):
     engine = ruleset("bastionland")
     assert panel.panel == {"name": "Furt", "round": 1, "segment": None, "segments": None, "current": "Ritter",
-                           "count": 4, "active": True, "undo": True, "redo": False, "out": 0, "skip_out": True}
+                           "count": 4, "active": True, "undo": True, "redo": False, "removed": [], "out": 0,
+                           "skip_out": True}
     assert [r["name"] for r in panel.rows] == FURT_NAMES
     assert [r["side"] for r in panel.rows] == ["Spieler", "Spieler", "Feinde", "Feinde"]
     assert row(panel, "Söldner")["res"] == [["GD", 4, 4], ["VIG", 13, 13], ["CLA", 10, 10], ["SPI", 10, 10]]
@@ -221,6 +222,63 @@ def test_a_click_writes_the_same_journal_as_the_line(panel, camp, tmp_path):
     assert row(panel, "Söldner")["res"][:2] == [["GD", 0, 4], ["VIG", 11, 13]]
     assert panel.result["cards"][0]["outcome"] and not panel.result["cards"][0]["open"]
     assert panel.form["decisions"] == []
+
+
+def test_the_row_buttons_run_the_encounters_order_operations(panel, camp, tmp_path):
+    """Move up and down, delay, act now, hide and reveal, remove and restore: each the Encounter call
+    (the same journal as on a twin campaign), the rows and marks following it; the rules refuse in German."""
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
+    clicks = [("move", {"name": "Knappe", "direction": "up"}, lambda e: e.move("Knappe", before="Ritter")),
+              ("move", {"name": "Söldner", "direction": "down"}, lambda e: e.move("Söldner", after="Wache")),
+              ("delay", {"name": "Söldner"}, lambda e: e.delay("Söldner")),
+              ("hide", {"name": "Wache"}, lambda e: e.hide("Wache")),
+              ("now", {"name": "Söldner"}, lambda e: e.act_now("Söldner")),
+              ("remove", {"name": "Knappe"}, lambda e: e.remove("Knappe")),
+              ("reveal", {"name": "Wache"}, lambda e: e.reveal("Wache")),
+              ("restore", {"name": "Knappe"}, lambda e: e.restore("Knappe"))]
+    for kind, content, call in clicks:
+        send(panel, kind, **content)
+        call(twin.encounter)
+        assert panel.error == "", (kind, panel.error)
+        assert [r["name"] for r in panel.rows] == camp.encounter.order + camp.encounter.held
+        if kind == "delay":
+            assert row(panel, "Söldner")["held"] is True and panel.rows[-1]["name"] == "Söldner"
+        if kind == "hide":
+            assert row(panel, "Wache")["hidden"] is True
+        if kind == "remove":
+            assert panel.panel["removed"] == ["Knappe"] and "Knappe" not in [r["name"] for r in panel.rows]
+    assert normal(camp.journal()) == normal(twin.journal()) and camp.encounter.record == twin.encounter.record
+    assert panel.panel["removed"] == [] and "hidden" not in row(panel, "Wache") and "held" not in row(panel, "Söldner")
+    twin.close()
+
+
+@pytest.mark.parametrize("kind, content, message", [
+    ("move", {"name": "Söldner", "direction": "up"}, "Söldner kann nicht vor Knappe handeln"),
+    ("move", {"name": "Ritter", "direction": "up"}, "Ritter steht schon an erster Stelle."),
+    ("move", {"name": "Wache", "direction": "down"}, "Wache steht schon an letzter Stelle."),
+    ("remove", {}, "Welcher Teilnehmer?"),
+    ("hide", {"name": ["Wache"]}, "Welcher Teilnehmer?"),
+    ("restore", {"name": "Wache"}, "'Wache' wurde nicht aus der Begegnung entfernt"),
+    ("now", {"name": "Ritter"}, "Ritter ist schon am Zug."),
+])
+def test_the_row_buttons_errors_are_german(panel, camp, kind, content, message):
+    seq = camp.store.last_seq()
+    send(panel, kind, **content)
+    assert message in panel.error and camp.store.last_seq() == seq
+
+
+def test_before_the_start_a_row_removes_and_hides(tmp_path):
+    camp = make_campaign(tmp_path / "k.sqlite", start=False)
+    panel = EncounterPanel(camp)
+    send(panel, "hide", name="Wache")
+    send(panel, "remove", name="Knappe")
+    assert panel.error == "" and row(panel, "Wache")["hidden"] and panel.panel["removed"] == ["Knappe"]
+    send(panel, "delay", name="Ritter")
+    assert "noch nicht begonnen" in panel.error
+    send(panel, "start")
+    assert [r["name"] for r in panel.rows] == ["Ritter", "Söldner", "Wache"]
+    panel.close()
+    camp.close()
 
 
 def test_deny_via_the_panel_closes_the_pending_resolution(panel, camp):
