@@ -254,7 +254,10 @@ class Tracker:
             if name in enc.get("initiative", {}):
                 spot["initiative"] = enc["initiative"][name]
                 tx.delete(self._path("initiative", name))
-            tx.set(self._path("removed", name), spot)
+            if "removed" in enc:
+                tx.set(self._path("removed", name), spot)
+            else:   # the key comes and goes with its first entry: an undo leaves the record as it was
+                tx.set(self._path("removed"), {name: spot})
             tx.delete(self._path("combatants", name))
             passed = self._leave_order(tx, name) if enc["round"] and name in order else None
             tx.event("kampfteilnehmer", t("journal.removed", name=name, encounter=self.name), [name], self.name)
@@ -282,7 +285,7 @@ class Tracker:
                 tx.set(self._path("combatants"), dict(items[:k] + [(name, spot["record"])] + items[k:]))
             else:
                 tx.set(self._path("combatants", name), spot["record"])
-            tx.delete(self._path("removed", name))
+            tx.delete(self._path("removed") if len(enc["removed"]) == 1 else self._path("removed", name))
             roller = Roller(seed, dice)
             if enc["round"]:
                 if "initiative" in spot:

@@ -8,6 +8,7 @@ What needs a browser is tested in one (tests/browser/):
   test_panel.py::test_a_fight_run_from_the_panel, test_sheet.py::test_sheet_saves_by_keyboard_and_keeps_a_refused_value;
 - the light and dark themes, a %%resolve cell showing in the panel at once:
   test_panel.py::test_a_fight_run_from_the_panel;
+- the buttons in the order's rows, by mouse and keyboard: test_panel.py::test_the_order_changed_from_the_rows;
 - input shown as text, never as HTML: test_roll.py::test_hostile_text_shows_literally_and_runs_nothing and
   test_sheet.py::test_sheet_saves_by_keyboard_and_keeps_a_refused_value;
 - %roll's card as a widget in a kernel: test_roll.py::test_roll_cards_show_dice_total_and_chance.
@@ -130,6 +131,27 @@ def test_the_encounter_panel_as_described(furt):
     camp.new_encounter("Brücke")
     assert "Furt" not in repr(active) and fixed.panel["name"] == "Furt"
     assert "200 Teilnehmern" in TEXT and "--combatants" in (ROOT / "benchmarks" / "widgets.py").read_text()
+
+
+def test_the_row_buttons_as_described(furt):
+    """Each button the page names is the panel's label, and its message calls the Encounter method."""
+    for key in ("row_remove", "row_hide", "row_reveal", "row_delay", "row_now", "row_up", "row_down",
+                "mark_hidden", "mark_held"):
+        assert f"*{t('widget.panel.' + key)}*" in TEXT, key
+    assert "*… zurückholen*" in TEXT and t("widget.panel.restore", name="X") == "X zurückholen"
+    assert "*Gruppe*" in TEXT and t("widget.panel.mark_group", label="Söldner") == "Gruppe Söldner"
+    camp = furt.camp
+    camp.encounter.start()
+    panel = EncounterPanel(camp)
+    send(panel, "hide", name="Wache")
+    send(panel, "move", name="Knappe", direction="up")
+    send(panel, "delay", name="Ritter")
+    send(panel, "remove", name="Söldner")
+    assert panel.error == "" and [r["name"] for r in panel.rows] == ["Knappe", "Wache", "Ritter"]
+    assert row(panel, "Wache")["hidden"] and row(panel, "Ritter")["held"] and panel.panel["removed"] == ["Söldner"]
+    send(panel, "move", name="Wache", direction="up")   # the rule, as an error in the panel
+    assert "(Überraschung)" in panel.error
+    panel.close()
 
 
 def test_the_character_sheet_as_described(furt):
