@@ -323,7 +323,7 @@ class Tracker:
             after = self._engine(tx).delay_after(self._record(tx, name), [self._record(tx, n) for n in still])
             passed = None
             if after is not None:
-                if i != turn and order.index(after) + 1 == i:
+                if order.index(after) < i:
                     raise CampaignError(t("campaign.already_after", name=name, after=after))
                 if i == turn:
                     passed = self._advance(tx)

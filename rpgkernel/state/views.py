@@ -169,6 +169,8 @@ class Encounter(tracker.Tracker, Shown):
             for n in names:
                 if n in enc["combatants"]:
                     raise CampaignError(t("campaign.duplicate", name=n))
+            if initiative is not None and not enc["round"]:   # before the start, the start rolls
+                raise CampaignError(t("campaign.not_started", name=self.name))
             if character is not None and character not in tx.state["characters"]:
                 raise CampaignError(camp._unknown(character, None))
             for n in names:

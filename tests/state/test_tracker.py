@@ -121,6 +121,8 @@ def test_a_newcomer_stands_where_its_initiative_puts_it(camp):
         enc.add("Geist", initiative="schnell")
     with pytest.raises(RpgError, match="Zu viele Würfelergebnisse"):
         enc.add("Geist", dice=[3, 4])
+    with pytest.raises(RpgError, match="noch nicht begonnen"):     # before the start, the start rolls
+        camp.new_encounter("Später").add("Geist", initiative=3)
 
 
 def test_a_newcomer_after_a_hand_given_order_goes_last(camp):
@@ -312,6 +314,11 @@ def test_osr_delay_waits_for_the_other_side(camp):
     assert camp.journal(kind="initiative", last=1)[0].data["text"] == "Held wartet ab, bis Ork 2 gehandelt hat"
     with pytest.raises(RpgError, match="handelt schon nach Ork 2"):
         enc.delay("Held")
+    enc.add("Knappe", side="Spieler", sheet=OSR_SHEET)
+    enc.move("Knappe", after="Held")                    # … Ork 2, Held, Knappe: delaying moves nobody earlier
+    with pytest.raises(RpgError, match="Knappe handelt schon nach Ork 2"):
+        enc.delay("Knappe")
+    enc.remove("Knappe")
     enc.next_turn()
     enc.next_turn()
     enc.next_turn()
