@@ -98,8 +98,10 @@ def test_joining_a_running_encounter_takes_a_place_in_the_order(camp):
     enc = camp.new_encounter("Hinterhalt")
     enc.add("Ritter", resources={"VIG": 10})
     enc.start(rolls={"Ritter": 5})
-    load(camp, "- name: Knappe\n", encounter="Hinterhalt")
-    assert enc.order == ["Ritter", "Knappe"]
+    load(camp, "- name: Knappe\n", encounter="Hinterhalt")   # rolls its initiative (W20) and stands by it
+    first = "Knappe" if enc.initiative["Knappe"] >= 5 else "Ritter"   # a tie goes by the name
+    assert enc.order == [first, "Ritter" if first == "Knappe" else "Knappe"]
+    assert camp.journal(last=1)[0].data["text"].startswith(f"Knappe: Initiative {enc.initiative['Knappe']}, ")
 
 
 def test_python_entry_point_needs_no_ipython(tmp_path):
