@@ -136,21 +136,11 @@ def _initiative(opts: Mapping[str, object]) -> int | None:
 
 def _join(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:
     """A character of the campaign joins; or, ``--wie VORBILD``, a new combatant like that one."""
-    camp, name = enc.campaign, names[0]
-    like = opts.get("wie")
-    side = opts.get("seite")
-    if like is None:
-        if name not in camp.characters:
-            raise RpgError(t("begegnung.join_unknown", name=name))
-        enc.add(name, side="" if side is None else str(side), character=name, initiative=_initiative(opts),
-                **_rolling(opts))
-        return
-    pattern = camp.figure(str(like), enc.name)
-    if side is None:
-        side = enc.record["combatants"].get(str(like), {}).get("side", "")
-    enc.add(name, side=str(side), sheet=pattern.sheet, ruleset=pattern.ruleset,
-            resources={k: r["max"] for k, r in pattern.resources.items()} if pattern.ruleset is None else None,
-            initiative=_initiative(opts), **_rolling(opts))
+    name, like, side = names[0], opts.get("wie"), opts.get("seite")
+    if like is None and name not in enc.campaign.characters:
+        raise RpgError(t("begegnung.join_unknown", name=name))
+    enc.add(name, side="" if side is None else str(side), character=None if like is not None else name,
+            like=None if like is None else str(like), initiative=_initiative(opts), **_rolling(opts))
 
 
 def _group(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:

@@ -38,10 +38,6 @@ function panelOptions(names, selected, blank) {
   return out;
 }
 
-function panelSelected(select) {
-  return Array.from(select.selectedOptions, (o) => o.value).filter((v) => v !== "");
-}
-
 function panelCode(text) {
   return text ? h("pre", { class: "rpgk-line" }, h("code", {}, text)) : null;
 }
@@ -95,14 +91,21 @@ function panelHead(model, form) {
     h("div", { class: "rpgk-row" }, buttons), removed);
 }
 
-/** A row's buttons: remove, delay, act now, move up and down, hide or reveal (running fight: all). */
+/** A row's buttons: acts (the action form's actor), remove, delay, act now, move up and down, roll anew,
+ * hide or reveal (a running fight: all). */
 function panelRowActions(model, form, r, running) {
   const act = (type, key, extra) => h("button", {
     type: "button", "data-focus": `row:${r.name}:${type}${extra ? ":" + extra.direction : ""}`,
     title: L(model, `${key}_help`, { name: r.name }), "aria-label": L(model, `${key}_help`, { name: r.name }),
     onclick: () => form.send(type, { name: r.name, ...(extra || {}) }),
   }, L(model, key));
-  const out = [act("remove", "widget.panel.row_remove")];
+  const acts = h("button", {
+    type: "button", class: "rpgk-acts", "data-focus": `row:${r.name}:acts`, "aria-pressed": "false",
+    title: L(model, "widget.panel.row_acts_help", { name: r.name }),
+    "aria-label": L(model, "widget.panel.row_acts_help", { name: r.name }),
+    onclick: () => form.pickActor(r.name),
+  }, L(model, "widget.panel.row_acts"));
+  const out = [acts, act("remove", "widget.panel.row_remove")];
   if (running) {
     if (!r.held) out.push(act("delay", "widget.panel.row_delay"));
     out.push(act("now", "widget.panel.row_now"));
@@ -110,9 +113,19 @@ function panelRowActions(model, form, r, running) {
       out.push(act("move", "widget.panel.row_up", { direction: "up" }),
         act("move", "widget.panel.row_down", { direction: "down" }));
     }
+    if (r.reroll) out.push(act("reroll", "widget.panel.row_reroll"));
   }
   out.push(r.hidden ? act("reveal", "widget.panel.row_reveal") : act("hide", "widget.panel.row_hide"));
   return h("td", { class: "rpgk-row-actions" }, out);
+}
+
+/** What the form acts with: the verb chosen, its actors (none chosen: whose turn it is) and targets. */
+function panelChosen(model, form) {
+  const verbs = (model.get("rules") || {}).verbs || [];
+  const verb = verbs.find((v) => v.name === form.form.verb) || verbs[0] || { actors: "many", targets: "none" };
+  const chosen = form.form.actors || [];
+  const current = (model.get("panel") || {}).current;
+  return { verb, actors: chosen.length ? chosen : (current ? [current] : []), targets: form.form.targets || [] };
 }
 
 // -- the order table (keyed rows, only changed rows rebuilt) ---------------------------------
@@ -163,8 +176,69 @@ function panelTable(model, form) {
     }
     cells.push(panelRowActions(model, form, r, running));
     const kind = [r.out ? "rpgk-out" : "", r.hidden ? "rpgk-hidden-row" : "", r.held ? "rpgk-held-row" : ""].join(" ").trim();
-    return h("tr", { class: kind || null }, cells);   // out of the fight: greyed, with its reason
+    // out of the fight: greyed, with its reason; a click or Space picks it as a target
+    return h("tr", { class: kind || null, "data-name": r.name, tabindex: "-1", "aria-selected": "false" }, cells);
   };
+
+  // the picks (targets, actors) are painted on the rows in place: a click rebuilds no row
+  let painted = { targets: new Set(), actors: new Set() };
+  const paint = () => {
+    const { actors, targets } = panelChosen(model, form);
+    const now = { targets: new Set(targets), actors: new Set(actors) };
+    for (const name of new Set([...painted.targets, ...painted.actors, ...now.targets, ...now.actors])) {
+      const tr = cache.get(name)?.tr;
+      if (!tr) continue;
+      tr.setAttribute("aria-selected", String(now.targets.has(name)));
+      tr.classList.toggle("rpgk-acting", now.actors.has(name));
+      tr.querySelector(".rpgk-acts")?.setAttribute("aria-pressed", String(now.actors.has(name)));
+    }
+    painted = now;
+  };
+  const rowOf = (node) => node instanceof Element ? node.closest("tr[data-name]") : null;
+  const focusRow = (tr) => {
+    if (!tr) return;
+    for (const other of tbody.querySelectorAll("tr[tabindex='0']")) other.setAttribute("tabindex", "-1");
+    tr.setAttribute("tabindex", "0");
+    tr.focus();
+  };
+  tbody.addEventListener("click", (e) => {
+    const tr = rowOf(e.target);
+    if (!tr || e.target.closest("button, input, select, label, a")) return;
+    form.pickTarget(tr.dataset.name, e.ctrlKey || e.metaKey || e.shiftKey);
+    focusRow(tr);
+  });
+  // the keyboard in the table: the row's own keys; every key handled here stays out of JupyterLab
+  tbody.addEventListener("keydown", (e) => {
+    const tr = rowOf(e.target);
+    if (!tr || e.target !== tr || e.isComposing) return;
+    const name = tr.dataset.name;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const step = (next) => focusRow(next || null);
+    const handled = {
+      ArrowDown: () => step(tr.nextElementSibling),
+      ArrowUp: () => step(tr.previousElementSibling),
+      Home: () => step(tbody.firstElementChild),
+      End: () => step(tbody.lastElementChild),
+      " ": () => form.pickTarget(name, e.ctrlKey || e.metaKey || e.shiftKey),
+      Enter: () => form.pickTarget(name, e.ctrlKey || e.metaKey || e.shiftKey),
+      Escape: () => form.set({ targets: [] }),
+      a: () => form.pickActor(name),
+      n: () => form.send("next_turn"),
+      s: () => form.send("delay", { name }),
+      j: () => form.send("now", { name }),
+      v: () => form.send(tr.classList.contains("rpgk-hidden-row") ? "reveal" : "hide", { name }),
+      w: () => form.send("reroll", { name }),
+      Delete: () => form.send("remove", { name }),
+    };
+    let run = e.altKey ? null : handled[key];
+    if (e.altKey && (key === "ArrowUp" || key === "ArrowDown")) {
+      run = () => form.send("move", { name, direction: key === "ArrowUp" ? "up" : "down" });
+    }
+    if (!run || (e.ctrlKey && key !== " " && key !== "Enter")) return;
+    e.preventDefault();
+    e.stopPropagation();
+    run();
+  });
 
   const markCurrent = (name) => {
     const old = currentName !== null ? cache.get(currentName) : null;
@@ -187,7 +261,8 @@ function panelTable(model, form) {
     const withRolls = !panel.round && rows.some((r) => r.roll);
     const running = !!panel.round;
     // a row's button keeps the focus when its row is rebuilt (it names the row, not the place)
-    const focused = wrap.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    const active = wrap.contains(document.activeElement) ? document.activeElement : null;
+    const focused = active ? (active.getAttribute("data-focus") || (active.dataset.name && `tr:${active.dataset.name}`)) : null;
     const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls + running;
     if (rk !== rulesKey) { cache.clear(); tbody.replaceChildren(); rulesKey = rk; currentName = null; }
     if (headKey !== String(withRolls)) {
@@ -226,11 +301,105 @@ function panelTable(model, form) {
       if (!seen.has(name)) { entry.tr.remove(); cache.delete(name); if (name === currentName) currentName = null; }
     }
     if (panel.current !== currentName) markCurrent(panel.current);  // a rebuilt current row reset currentName
+    if (!tbody.querySelector("tr[tabindex='0']")) tbody.firstElementChild?.setAttribute("tabindex", "0");
+    paint();   // a rebuilt row starts unpicked
     if (focused && !wrap.contains(document.activeElement)) {
-      wrap.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+      const again = focused.startsWith("tr:") ? cache.get(focused.slice(3))?.tr
+        : wrap.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+      if (again && again.tagName === "TR") focusRow(again); else again?.focus();
     }
   };
-  return { node: wrap, update };
+  return { node: wrap, update, paint };
+}
+
+/** Under the table: the rows picked, and what can be done with them together (group initiative). */
+function panelPicks(model, form) {
+  const p = model.get("panel") || {};
+  if (!p.name) return h("div");
+  const picked = form.form.targets || [];
+  const rows = new Map((model.get("rows") || []).map((r) => [r.name, r]));
+  const button = (type, key, payload, help) => h("button", {
+    type: "button", "data-focus": `picks:${type}`, title: help || null, onclick: () => form.send(type, payload),
+  }, L(model, key));
+  const out = [];
+  if (picked.length) {
+    const together = [h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.picked")), " ",
+      h("strong", {}, picked.join(", "))];
+    if (picked.length > 1) {
+      together.push(button("group", "widget.panel.group", { names: picked },
+        L(model, "widget.panel.group_help")));
+    }
+    if (picked.some((n) => rows.get(n)?.group)) {
+      together.push(button("ungroup", "widget.panel.ungroup", { names: picked.filter((n) => rows.get(n)?.group) },
+        L(model, "widget.panel.ungroup_help")));
+    }
+    together.push(h("button", { type: "button", "data-focus": "picks:clear",
+      onclick: () => { form.set({ targets: [] }); form.picked(); } }, L(model, "widget.panel.clear")));
+    out.push(h("div", { class: "rpgk-row rpgk-picks" }, together));
+  }
+  return h("div", {}, out);
+}
+
+/** Under the picks: joining the fight (a character of the campaign, or a new one like a combatant), and
+ * the table's keys. */
+function panelJoin(model, form, join) {
+  const p = model.get("panel") || {};
+  if (!p.name) return h("div");
+  const rows = new Map((model.get("rows") || []).map((r) => [r.name, r]));
+  if (join.count != null && rows.size > join.count) Object.assign(join, { who: "", name: "", initiative: "", count: null });
+  // a new one like a combatant without a name: the next free number
+  const choices = [h("option", { value: "", selected: !join.who }, L(model, "widget.panel.join_choose"))];
+  if ((p.joinable || []).length) {
+    choices.push(h("optgroup", { label: L(model, "widget.panel.join_characters") },
+      p.joinable.map((n) => h("option", { value: `figur:${n}`, selected: join.who === `figur:${n}` }, n))));
+  }
+  if (rows.size) {
+    choices.push(h("optgroup", { label: L(model, "widget.panel.join_like") },
+      [...rows.keys()].map((n) => h("option", { value: `wie:${n}`, selected: join.who === `wie:${n}` }, L(model, "widget.panel.join_like_one", { name: n })))));
+  }
+  const field = (label, control, help) => h("label", { class: "rpgk-field", title: help }, h("span", { class: "rpgk-field-label" }, label), control);
+  const joinForm = h("form", {
+    class: "rpgk-row rpgk-join", "aria-label": L(model, "widget.panel.join"), onkeydown: submitOnEnter,
+    onsubmit: (e) => {
+      e.preventDefault();
+      join.count = rows.size;   // the fields empty once the newcomer's row is there (an error keeps them)
+      const [kind, name] = [join.who.slice(0, join.who.indexOf(":")), join.who.slice(join.who.indexOf(":") + 1)];
+      form.send("join", { figure: kind === "figur" ? name : null, like: kind === "wie" ? name : null,
+        name: join.name, initiative: join.initiative });
+    },
+  },
+  field(L(model, "widget.panel.join"), h("select", { "data-focus": "join:who", onchange: (e) => { join.who = e.target.value; } },
+    choices), L(model, "widget.panel.join_help")),
+  field(L(model, "widget.panel.join_name"), h("input", { type: "text", "data-focus": "join:name", value: join.name,
+    placeholder: L(model, "widget.panel.join_name_hint"), oninput: (e) => { join.name = e.target.value; } }),
+  L(model, "widget.panel.join_name_help")),
+  p.round ? field(L(model, "widget.panel.join_initiative"), h("input", { type: "number", class: "rpgk-num",
+    "data-focus": "join:initiative", value: join.initiative, oninput: (e) => { join.initiative = e.target.value; } }),
+  L(model, "widget.panel.join_initiative_help")) : null,
+  h("button", { type: "submit", "data-focus": "join:add" }, L(model, "widget.panel.join_add")));
+  // closed unless the GM opens it (kept open over redraws while in use)
+  const details = h("details", { class: "rpgk-join-box", open: join.open || null,
+    ontoggle: (e) => { join.open = e.target.open; } }, h("summary", {}, L(model, "widget.panel.join_open")), joinForm);
+  return h("div", {}, details, h("div", { class: "rpgk-muted rpgk-help rpgk-keys" }, L(model, "widget.panel.keys")));
+}
+
+/** Who acts and on whom, as picked in the rows, each with a button that clears the picks. */
+function panelWho(model, form, verb) {
+  const { actors, targets } = panelChosen(model, form);
+  const picked = (label, names, empty, clear, key) => h("div", { class: "rpgk-picked", "data-picked": key },
+    h("span", { class: "rpgk-field-label" }, label), " ",
+    names.length ? h("strong", {}, names.join(", ")) : h("span", { class: "rpgk-muted" }, empty),
+    clear && names.length ? h("button", { type: "button", "data-focus": `clear:${key}`,
+      "aria-label": L(model, "widget.panel.clear_help", { what: label }), title: L(model, "widget.panel.clear_help", { what: label }),
+      onclick: () => { form.set({ [key]: [] }); form.picked(); } }, "✕") : null);
+  const out = [picked(L(model, "widget.panel.actor"), actors, L(model, "widget.panel.no_actor"),
+    (form.form.actors || []).length > 0, "actors")];
+  if (verb.targets !== "none") {
+    const multi = verb.targets === "required";
+    out.push(picked(L(model, multi ? "widget.panel.targets" : "widget.panel.target"), targets,
+      L(model, "widget.panel.pick_target"), true, "targets"));
+  }
+  return out;
 }
 
 // -- the action form ----------------------------------------------------------------------
@@ -241,33 +410,22 @@ function panelAction(model, form, redraw) {
   const f = form.form;
   const verb = verbs.find((v) => v.name === f.verb) || verbs[0];
   const names = panelNames(model);
-  const current = (model.get("panel") || {}).current;
   const field = (label, control, hint) => h("label", { class: "rpgk-field" },
     h("span", { class: "rpgk-field-label" }, label), control, hint ? h("span", { class: "rpgk-muted" }, hint) : null);
 
   const verbSelect = h("select", {
     "data-focus": "verb", title: verb.help,
-    onchange: (e) => { form.set({ verb: e.target.value, targets: [], options: {} }); redraw(); },
+    onchange: (e) => { form.set({ verb: e.target.value, options: {} }); redraw(); },
   }, verbs.map((v) => h("option", { value: v.name, selected: v.name === verb.name, title: v.help }, v.name)));
 
-  const actors = (f.actors && f.actors.length) ? f.actors : (current ? [current] : []);
-  const many = verb.actors !== "one";
-  const actorSelect = h("select", {
-    "data-focus": "actor", multiple: many, size: many ? Math.min(6, Math.max(2, names.length)) : null,
-    onchange: (e) => form.set({ actors: panelSelected(e.target) }),
-  }, panelOptions(names, actors, many ? undefined : ""));
-  const controls = [
-    field(L(model, "widget.panel.verb"), verbSelect),
-    field(L(model, "widget.panel.actor"), actorSelect, many ? L(model, "widget.panel.multi_hint") : null),
-  ];
-  if (verb.targets !== "none") {
-    const multi = verb.targets === "required";
-    controls.push(field(L(model, multi ? "widget.panel.targets" : "widget.panel.target"), h("select", {
-      "data-focus": "target", multiple: multi, size: multi ? Math.min(6, Math.max(2, names.length)) : null,
-      onchange: (e) => form.set({ targets: panelSelected(e.target) }),
-    }, panelOptions(names, f.targets || [], multi ? undefined : L(model, "widget.panel.no_target"))),
-    multi ? L(model, "widget.panel.multi_hint") : null));
-  }
+  // who acts and on whom: picked in the table's rows, said here (a pick updates only this part)
+  const who = h("div", { class: "rpgk-who" }, panelWho(model, form, verb));
+  form.redrawWho = () => {
+    const focused = who.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    who.replaceChildren(...panelWho(model, form, verb));
+    if (focused) (who.querySelector(`[data-focus="${CSS.escape(focused)}"]`) || verbSelect).focus();
+  };
+  const controls = [field(L(model, "widget.panel.verb"), verbSelect), who];
   const values = f.options || {};
   const setOption = (name, value) => form.set({ options: { ...(form.form.options || {}), [name]: value } });
   // one line under the options: the help of the option the GM points at or is in
@@ -452,13 +610,31 @@ function render({ model, el }) {
   const box = (cls) => h("div", { class: cls });
   const parts = {
     error: box("rpgk-panel-error"), head: box("rpgk-panel-head"), choices: box(""), taken: box(""),
-    action: box(""), line: box(""), preview: box(""), result: box(""), journal: box(""),
+    picks: box("rpgk-panel-picks"), join: box(""), action: box(""), line: box(""), preview: box(""), result: box(""),
+    journal: box(""),
   };
+  const join = { who: "", name: "", initiative: "", open: false };   // the join fields as typed (kept over redraws)
   const table = panelTable(model, form);
+  // a pick in the table: painted on its rows, said in the form and under the table
+  form.picked = () => { table.paint(); form.redrawWho?.(); local.emit("change:picks"); };
+  form.pickTarget = (name, add) => {
+    const { verb, targets } = panelChosen(model, form);
+    const many = add || verb.targets === "required" || verb.targets === "none";
+    const next = targets.includes(name) ? targets.filter((n) => n !== name) : many ? [...targets, name] : [name];
+    form.set({ targets: next });
+    form.picked();
+  };
+  form.pickActor = (name) => {
+    const { verb } = panelChosen(model, form);
+    const chosen = form.form.actors || [];
+    const next = chosen.includes(name) ? chosen.filter((n) => n !== name) : verb.actors === "one" ? [name] : [...chosen, name];
+    form.set({ actors: next });
+    form.picked();
+  };
   // a roll and the decisions it leaves open stand together, right under the form that rolled it
   const outcome = h("div", { class: "rpgk-panel-outcome" }, parts.result, parts.choices);
-  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node,
-    parts.action, parts.line, parts.preview, outcome, parts.journal);
+  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.picks,
+    parts.join, parts.action, parts.line, parts.preview, outcome, parts.journal);
   el.replaceChildren(root);
   // after this view's roll or decision, its outcome is scrolled into view as far as needed
   let awaiting = false;
@@ -485,6 +661,8 @@ function render({ model, el }) {
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
+    redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
+    redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join)),
     redrawOn(model, parts.choices, ["pending"], choices),
     redrawOn(local, parts.choices, ["choices"], choices),
     redrawOn(model, parts.taken, ["lines"], () => panelTaken(model, form, redrawChoices)),
@@ -501,9 +679,16 @@ function render({ model, el }) {
     if (key !== actionKey) { actionKey = key; redrawAction(); }
   };
   const formChanged = () => {   // Python changed the form (cleared dice, decisions, the actor)
-    if (form.pull()) { actionKey = null; actionCheck(); redrawChoices(); }
+    if (form.pull()) { actionKey = null; actionCheck(); redrawChoices(); table.paint(); local.emit("change:picks"); }
   };
-  const tableChanged = () => { table.update(); actionCheck(); };
+  // the picks and the join fields redraw when the names, groups or joinable characters change
+  let picksKey = null;
+  const picksCheck = () => {
+    const p = model.get("panel") || {};
+    const key = JSON.stringify([p.name, p.round > 0, p.joinable, (model.get("rows") || []).map((r) => [r.name, r.group])]);
+    if (key !== picksKey) { picksKey = key; local.emit("change:picks"); local.emit("change:join"); }
+  };
+  const tableChanged = () => { table.update(); actionCheck(); picksCheck(); };
   const listen = [["change:rows", tableChanged], ["change:panel", tableChanged], ["change:rules", tableChanged],
     ["change:form", formChanged], ["change:result", reveal], ["change:error", () => { awaiting = false; }]];
   for (const [name, f] of listen) model.on(name, f);

@@ -146,9 +146,11 @@ class Encounter(tracker.Tracker, Shown):
     def add(self, name: str, side: str = "", character: str | None = None,
             sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
             conditions: Mapping[str, Any] | None = None, count: int = 1,
-            ruleset: str | None = None, *, initiative: int | None = None, group: bool = False,
-            seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
-        """Add a combatant: a character (``character=``), or a monster/group from a stat block.
+            ruleset: str | None = None, *, like: str | None = None, initiative: int | None = None,
+            group: bool = False, seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
+        """Add a combatant: a character (``character=``), a monster/group from a stat block, or one
+        like a combatant of this encounter (``like=``: its sheet and ruleset, its resources at their
+        maximum, its side unless ``side`` is given).
 
         ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …); ``group``: they take one
         initiative roll (``Tracker.group``). In a running fight the newcomers' initiative is rolled
@@ -173,6 +175,8 @@ class Encounter(tracker.Tracker, Shown):
                 raise CampaignError(t("campaign.not_started", name=self.name))
             if character is not None and character not in tx.state["characters"]:
                 raise CampaignError(camp._unknown(character, None))
+            if like is not None:
+                sheet, ruleset, resources, side = self._like(tx, like, side)
             for n in names:
                 if character is not None:
                     record = {"name": n, "character": character}
@@ -191,6 +195,18 @@ class Encounter(tracker.Tracker, Shown):
                 self._join(tx, names, initiative, group, roller)
             roller.finish()
         return names
+
+    def _like(self, tx: Transaction, like: str, side: str) -> tuple[dict[str, Any], str | None, dict[str, int] | None, str]:
+        """What a combatant like ``like`` starts with: sheet, ruleset, resources (free mode: their
+        maximum; a ruleset computes its own), side (``side``, else the pattern's)."""
+        path = model.figure_path(tx.state, like, self.name)
+        if path is None:
+            raise CampaignError(self.campaign._unknown(like, self.name, tx.state))
+        pattern = model.figure(tx.state, path)
+        combatant = tx.state["encounters"][self.name]["combatants"].get(like, {})
+        resources = ({k: r["max"] for k, r in pattern.get("resources", {}).items()}
+                     if pattern.get("ruleset") is None else None)
+        return dict(pattern.get("sheet", {})), pattern.get("ruleset"), resources, side or combatant.get("side", "")
 
     @retrying
     def start(self, order: list[str] | None = None, rolls: Mapping[str, int] | None = None, *,

@@ -261,6 +261,37 @@ class EncounterPanel(Widget):
         else:
             enc.move(name, after=order[i + 1])
 
+    def on_reroll(self, content: dict[str, Any]) -> None:
+        """Roll the row's combatant's initiative anew (``Encounter.reroll``)."""
+        self._need().reroll(_named(content))
+
+    def on_group(self, content: dict[str, Any]) -> None:
+        """``{"names": [...]}``, the rows picked: one initiative roll for them (``Encounter.group``)."""
+        self._need().group(_names(content))
+
+    def on_ungroup(self, content: dict[str, Any]) -> None:
+        self._need().ungroup(_names(content))
+
+    def on_join(self, content: dict[str, Any]) -> None:
+        """``{"figure"}`` (a character of the campaign) or ``{"like", "name"}`` (a new combatant like
+        that one; no name: the next free number), ``"initiative"`` optional (``Encounter.add``)."""
+        enc = self._need()
+        given = lines.plain(content.get("initiative"))
+        try:
+            initiative = int(given) if given else None
+        except ValueError:
+            raise RpgError(t("widget.panel.bad_initiative", value=given)) from None
+        figure, like = lines.plain(content.get("figure")), lines.plain(content.get("like"))
+        if figure:
+            enc.add(figure, character=figure, initiative=initiative)
+        elif like:
+            record = enc.record
+            name = lines.plain(content.get("name")) or data.next_name(
+                like, [*record["combatants"], *record.get("removed", ())])
+            enc.add(name, like=like, initiative=initiative)
+        else:
+            raise RpgError(t("widget.panel.join_nobody"))
+
     def on_hide(self, content: dict[str, Any]) -> None:
         """Hide the row's combatant from the players (``Encounter.hide``)."""
         self._need().hide(_named(content))
@@ -290,6 +321,15 @@ class EncounterPanel(Widget):
         if enc.get("segment") is not None:
             out += " – " + t("widget.panel.text_segment", segment=enc["segment"])
         return out
+
+
+def _names(content: dict[str, Any]) -> list[str]:
+    """The combatants picked in the table."""
+    names = content.get("names")
+    out = [n for n in names if isinstance(n, str) and n] if isinstance(names, list) else []
+    if not out:
+        raise RpgError(t("widget.panel.no_name"))
+    return out
 
 
 def _named(content: dict[str, Any]) -> str:

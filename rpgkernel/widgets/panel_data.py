@@ -6,7 +6,8 @@ Nothing here changes the campaign; the state passed in is only read.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import re
+from typing import Any, Mapping, Sequence
 
 from ..dice import Dist
 from ..messages import known, t
@@ -62,17 +63,19 @@ def out_of_fight(state: Mapping[str, Any], enc: Mapping[str, Any] | None) -> dic
 def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Ruleset,
            out_of: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Name, round, segment, whose turn, whether undo/redo is possible, who was removed, how many are
-    out of the fight (``out_of``: ``out_of_fight``, when the caller has it) and whether their turns
-    are skipped."""
+    out of the fight (``out_of``: ``out_of_fight``, when the caller has it), whether their turns
+    are skipped, and the campaign's characters who may join."""
     history = state["history"]
     out = {"name": None, "round": 0, "segment": None, "segments": engine.segments, "current": None,
            "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"]),
-           "removed": [], "out": 0, "skip_out": True}
+           "removed": [], "out": 0, "skip_out": True, "joinable": []}
     if enc is not None:
         out.update(name=enc["name"], round=enc["round"], segment=enc.get("segment"), current=current(enc),
                    count=len(enc["combatants"]), active=state["active_encounter"] == enc["name"],
                    removed=list(enc.get("removed", ())),
-                   out=len(out_of_fight(state, enc) if out_of is None else out_of), skip_out=fighting.skips(enc))
+                   out=len(out_of_fight(state, enc) if out_of is None else out_of), skip_out=fighting.skips(enc),
+                   joinable=[n for n in state["characters"]
+                             if n not in enc["combatants"] and n not in enc.get("removed", ())])
     return out
 
 
@@ -80,11 +83,13 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
          out_of: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """One row per combatant in turn order, then those who wait out of it: side, resources (value, max),
     conditions (remaining), and why it is out of the fight (``out_of``: ``out_of_fight``, when the
-    caller has it); marked ``hidden``, ``held`` (waits) and ``group`` where they are."""
+    caller has it); marked ``hidden``, ``held`` (waits) and ``group`` where they are, and ``reroll``
+    in a running fight where the ruleset lets its initiative be rolled anew alone."""
     if enc is None:
         return []
     out_of = out_of_fight(state, enc) if out_of is None else out_of
     held = list(enc.get("held", ())) if enc["round"] else []
+    rolls = enc.get("initiative", {})
     out = []
     for name in order(enc) + held:
         fig = model.figure(state, model.figure_path(state, name, enc["name"]))
@@ -96,6 +101,8 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
             row["out"] = out_of[name]
         if not enc["round"] and engine.initiative_expression(fig) is not None:
             row["roll"] = True  # the ruleset rolls initiative for it: the GM may enter the roll
+        elif enc["round"] and name not in held and engine.order_refusal("neu", fig, [], rolls) is None:
+            row["reroll"] = True
         for key in ("hidden", "group"):
             if combatant.get(key):
                 row[key] = combatant[key]
@@ -103,6 +110,16 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
             row["held"] = True
         out.append(row)
     return out
+
+
+def next_name(like: str, taken: Sequence[str]) -> str:
+    """A newcomer's name after ``like``: its name without a trailing number, with the next free one
+    ("Söldner 3" or "Söldner" -> "Söldner 2" when that is free)."""
+    base = re.sub(r"\s+\d+$", "", like)
+    n = 2
+    while f"{base} {n}" in taken:
+        n += 1
+    return f"{base} {n}"
 
 
 def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, Any]]:

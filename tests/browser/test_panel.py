@@ -154,7 +154,9 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     # could overtake it.
     line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
     panel.locator("[data-focus='verb']").select_option("angriff")
-    panel.locator("[data-focus='target']").select_option("Söldner")
+    _row(panel, "Söldner").locator("td.rpgk-side").click()          # the target: a click on its row
+    expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
+    expect(panel.locator("[data-picked='targets'] strong")).to_have_text("Söldner")
     expect(line).to_have_text(f"%%resolve\n{ATTACK}")
     panel.get_by_role("button", name="Vorschau").click()
     preview = panel.get_by_role("region", name="Vorschau")
@@ -175,12 +177,12 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     choices = panel.get_by_role("region", name="Offene Entscheidungen")
     deny = choices.get_by_role("group", name=re.compile("^Deny"))
     expect(deny.get_by_role("combobox")).to_have_value("Söldner")
-    # where the GM is looking: the roll right under the button, its open decisions right under the roll
+    # where the GM is looking: the roll right under the button, its open decisions beside the roll
     button = panel.get_by_role("button", name="Würfeln / Ausführen").bounding_box()
     result = panel.get_by_role("region", name="Ergebnis").bounding_box()
     decisions = choices.bounding_box()
     assert button["y"] + button["height"] <= result["y"] < button["y"] + 150, (button, result)
-    assert 0 <= decisions["y"] - (result["y"] + result["height"]) < 30, (result, decisions)
+    assert abs(decisions["y"] - result["y"]) < 30 and decisions["x"] >= result["x"] + result["width"], (result, decisions)
     assert deny.get_by_role("combobox").evaluate(   # and on screen
         "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
     gallery(panel, "entscheidung")
@@ -267,6 +269,9 @@ def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab
     expect(switch.locator("xpath=..")).to_have_attribute("title", re.compile("^Wer außer Gefecht ist"))
     switch.uncheck()
     expect(panel.get_by_role("checkbox", name="Außer Gefecht überspringen")).not_to_be_checked()
+    # the campaign file has it once the panel's journal shows it (the click's message took its time)
+    expect(panel.get_by_role("region", name="Journal").locator("li").last).to_contain_text(
+        "Teilnehmer außer Gefecht überspringen – nein")
     with Campaign.open(path) as camp:
         assert camp.encounter.skip_out is False
     for name in ("Knappe", "Söldner", "Wache"):                                    # now it gets its turn
@@ -348,3 +353,130 @@ def test_the_order_changed_from_the_rows(notebook, page, lab, tmp_path):
     button("Wache", "{name} den Spielern wieder zeigen").click()
     expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_count(0)
     assert _order(path) == (FURT_NAMES, "Söldner", [], [], [])
+
+
+def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, page, lab, tmp_path):
+    """A click on a row picks it as a target (the line follows), "handelt" picks the actor; in the table
+    the keys pick, act and change the order, and none of them reaches JupyterLab (no cell is added,
+    the notebook stays where it was); legible with the picks in both themes."""
+    path = tmp_path / "k.sqlite"
+    nb = notebook(_cells(path))
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    names = panel.get_by_role("rowheader")
+    current = panel.locator("tbody tr[aria-current='true'] th")
+    line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
+    targets = panel.locator("[data-picked='targets'] strong")
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    panel.get_by_role("button", name="Kampf beginnen").click()
+    expect(current).to_have_text("Ritter")
+    panel.locator("[data-focus='verb']").select_option("angriff")
+    count = cells.count()
+
+    # the mouse: a click picks, another adds (an attack may have several targets), a third drops it
+    _row(panel, "Söldner").locator("td.rpgk-res").click()
+    expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
+    _row(panel, "Wache").locator("th").click()
+    expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner, Wache")
+    expect(panel.get_by_role("row", selected=True).locator("th")).to_have_text(["Söldner", "Wache"])
+    expect(panel.locator(".rpgk-picks strong")).to_have_text("Söldner, Wache")
+    _row(panel, "Söldner").locator("th").click()
+    expect(targets).to_have_text("Wache")
+    _row(panel, "Knappe").get_by_role("button", name="Knappe handelt in der nächsten Handlung").click()
+    expect(line).to_have_text("%%resolve\nangriff Knappe -> Wache")
+    expect(_row(panel, "Knappe").get_by_role("button", name=re.compile("^Knappe handelt in der"))).to_have_attribute(
+        "aria-pressed", "true")
+    panel.locator("[data-focus='clear:actors']").click()
+    expect(line).to_have_text("%%resolve\nangriff Ritter -> Wache")   # again whose turn it is
+
+    # the keyboard: the focus is on the Wache's row (clicked last but one: the Söldner's)
+    _row(panel, "Wache").locator("td.rpgk-side").click()               # drops Wache, focuses its row
+    expect(_row(panel, "Wache")).to_be_focused()
+    expect(targets).to_have_count(0)
+    page.keyboard.press("ArrowUp")
+    expect(_row(panel, "Söldner")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
+    page.keyboard.press("Escape")
+    expect(line).to_have_text("%%resolve\nangriff Ritter")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    expect(_row(panel, "Knappe")).to_be_focused()
+    page.keyboard.press("a")
+    expect(line).to_have_text("%%resolve\nangriff Knappe")
+    page.keyboard.press("n")                                           # next turn: the actor follows it
+    expect(current).to_have_text("Knappe")
+    expect(line).to_have_text("%%resolve\nangriff Knappe")
+    assert _order(path)[1] == "Knappe"
+    page.keyboard.press("Alt+ArrowUp")                                 # Knappe before Ritter
+    expect(names).to_have_text(["Knappe", "Ritter", "Söldner", "Wache"])
+    expect(_row(panel, "Knappe")).to_be_focused()                      # the focus moves with its row
+    page.keyboard.press("End")
+    page.keyboard.press("v")
+    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
+    page.keyboard.press("Delete")
+    expect(names).to_have_text(["Knappe", "Ritter", "Söldner"])
+    assert _order(path)[4] == ["Wache"]
+    expect(cells).to_have_count(count)                                 # JupyterLab got none of the keys
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+
+    # legible with a target and an actor picked, in both themes
+    _row(panel, "Söldner").locator("th").click()
+    expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    gallery(panel, "auswahl")
+    with theme(page, lab, "JupyterLab Dark"):
+        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        gallery(panel, "auswahl_dunkel")
+
+
+def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page, lab, tmp_path):
+    """Without a ruleset (W20 initiative): two rows picked roll as a group, "Teilnehmer hinzufügen …" adds
+    a character of the campaign and one like a combatant where their initiative puts them, and "Neu
+    würfeln" rolls one anew; the campaign file says the same."""
+    path = tmp_path / "k.sqlite"
+    cells = ["%load_ext rpgkernel", f"%rpg --kampagne {path}",
+             "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+             "kampagne = rpgkernel.session.current().campaign\n"
+             "kampagne.add_character('Bruni', resources={'LP': 10})\n"
+             "b = kampagne.new_encounter('Furt')\n"
+             "b.add('Alrik', side='Helden', resources={'LP': 10})\n"
+             "b.add('Ork', side='Feinde', resources={'LP': 8})\n"
+             "b.add('Söldner', side='Feinde', count=2, resources={'LP': 6})\n"
+             "b.start(rolls={'Alrik': 17, 'Ork': 12, 'Söldner 1': 9, 'Söldner 2': 5})\n"
+             "EncounterPanel(kampagne)"]
+    nb = notebook(cells)
+    panel = nb.output(2).locator(".rpgk-panel")
+    names = panel.get_by_role("rowheader")
+    expect(names).to_have_text(["Alrik", "Ork", "Söldner 1", "Söldner 2"])
+
+    _row(panel, "Söldner 1").locator("th").click()
+    _row(panel, "Söldner 2").locator("th").click(modifiers=["Control"])
+    expect(panel.locator(".rpgk-picks strong")).to_have_text("Söldner 1, Söldner 2")
+    panel.get_by_role("button", name="Als Gruppe würfeln").click()
+    expect(panel.locator("tbody .rpgk-mark")).to_have_text(["Gruppe Söldner 1"] * 2)
+    with Campaign.open(path) as camp:
+        enc = camp.encounter
+        assert enc.initiative["Söldner 1"] == enc.initiative["Söldner 2"]
+        assert enc.order.index("Söldner 2") == enc.order.index("Söldner 1") + 1
+
+    join = panel.get_by_role("form", name="Hinzufügen")
+    panel.get_by_text("Teilnehmer hinzufügen …").click()
+    join.locator("[data-focus='join:who']").select_option(label="Bruni")
+    join.locator("[data-focus='join:initiative']").fill("30")
+    join.get_by_role("button", name="Dazu").click()
+    expect(names.first).to_have_text("Bruni")
+    expect(join.locator("[data-focus='join:initiative']")).to_have_value("")   # emptied once it joined
+    join.locator("[data-focus='join:who']").select_option(label="wie Ork")
+    join.locator("[data-focus='join:initiative']").fill("1")
+    join.locator("[data-focus='join:initiative']").press("Enter")
+    expect(names.last).to_have_text("Ork 2")
+    expect(_row(panel, "Ork 2").get_by_role("meter", name="LP 8 von 8")).to_be_visible()
+
+    panel.get_by_role("button", name=re.compile("^Initiative von Ork allein neu würfeln")).click()
+    expect(panel.get_by_role("region", name="Journal").locator("li").last).to_contain_text("Ork: Initiative neu 12 → ")
+    with Campaign.open(path) as camp:
+        entry = camp.journal(last=1)[0]
+        assert entry.kind == "initiative" and entry.data["text"].startswith("Ork: Initiative neu 12 → ")
+        assert camp.figure("Ork 2").resources["LP"] == {"value": 8, "max": 8}
+        assert camp.encounter.record["combatants"]["Ork 2"]["side"] == "Feinde"
+    assert _illegible(panel) == [] and _illegible_meters(panel) == []

@@ -46,13 +46,14 @@ def test_the_order_example_as_the_page_shows(notebook):
     assert_shown(ORDER_SHOWN.text, shown)
     assert enc.current == "Alrik" and enc.held == [] and enc.removed == [] and enc.hidden == ["Hauptmann Grimm"]
     assert {enc.initiative[f"Goblin {i}"] for i in (1, 2, 3)} == {11} and enc.initiative["Rabe"] == 20
+    assert enc.record["combatants"]["Wolf 2"]["side"] == "Räuber" and camp.figure("Wolf 2").resources["LP"]["max"] == 6
     written = list(camp.store.events(after=seq))
     assert {e.kind for e in written} == {"kampfteilnehmer", "initiative", "zug"}   # "Teilnehmer", "Initiative"
     assert "(Art `Teilnehmer` oder `Initiative`)" in TEXT
     [shown] = notebook.ok(MAGIC.text)                # the magic, where the example left the fight
     assert_shown(MAGIC_SHOWN.text, shown)
     steps = len([s for s in ast.parse(ORDER.text).body if not isinstance(s, ast.Expr) or "(" in ast.unparse(s)])
-    assert steps == 10
+    assert steps == 11
     for _ in range(steps + 1):                         # each line one step back
         camp.undo()
     assert enc.record == before

@@ -125,6 +125,18 @@ def test_a_newcomer_stands_where_its_initiative_puts_it(camp):
         camp.new_encounter("Später").add("Geist", initiative=3)
 
 
+def test_a_newcomer_like_another_takes_its_sheet_side_and_full_resources(camp):
+    enc = fight(camp)
+    camp.change("Ork", "LP", -7)
+    assert enc.add("Ork 2", like="Ork", initiative=1) == ["Ork 2"]
+    twin = camp.figure("Ork 2")
+    assert (enc.record["combatants"]["Ork 2"]["side"], twin.resources["LP"]) == ("Feinde", {"value": 10, "max": 10})
+    enc.add("Späher", like="Ork", side="Helden", initiative=2)
+    assert enc.record["combatants"]["Späher"]["side"] == "Helden"
+    with pytest.raises(RpgError, match="Meinten Sie 'Ork'"):
+        enc.add("Ork 3", like="Orks", initiative=1)
+
+
 def test_a_newcomer_after_a_hand_given_order_goes_last(camp):
     enc = camp.new_encounter("Furt")
     enc.add("Alrik")

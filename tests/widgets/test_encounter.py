@@ -60,7 +60,7 @@ def test_panel_data_of_a_bastionland_fight(panel):
     engine = ruleset("bastionland")
     assert panel.panel == {"name": "Furt", "round": 1, "segment": None, "segments": None, "current": "Ritter",
                            "count": 4, "active": True, "undo": True, "redo": False, "removed": [], "out": 0,
-                           "skip_out": True}
+                           "skip_out": True, "joinable": []}
     assert [r["name"] for r in panel.rows] == FURT_NAMES
     assert [r["side"] for r in panel.rows] == ["Spieler", "Spieler", "Feinde", "Feinde"]
     assert row(panel, "Söldner")["res"] == [["GD", 4, 4], ["VIG", 13, 13], ["CLA", 10, 10], ["SPI", 10, 10]]
@@ -449,6 +449,73 @@ def test_another_campaign_object_shows_after_poll(panel, camp, tmp_path):
     send(panel, "poll")   # nothing new: nothing changes
     assert panel.get_state() == before
     other.close()
+
+
+def free_fight(path):
+    """Without a ruleset (W20 initiative, LP): Alrik 17, Ork 12, Söldner 1 9, Söldner 2 5; Bruni waits
+    outside in the campaign."""
+    camp = Campaign.open(path)
+    for name in ("Alrik", "Bruni"):
+        camp.add_character(name, resources={"LP": 10})
+    enc = camp.new_encounter("Furt")
+    enc.add("Alrik", side="Helden", character="Alrik")
+    enc.add("Ork", side="Feinde", resources={"LP": 8})
+    enc.add("Söldner", side="Feinde", count=2, resources={"LP": 6})
+    enc.start(rolls={"Alrik": 17, "Ork": 12, "Söldner 1": 9, "Söldner 2": 5})
+    return camp
+
+
+def test_joining_rolling_anew_and_group_initiative_from_the_panel(tmp_path):
+    """The header offers the campaign's characters who are not fighting; "Dazu" adds one (or one like a
+    combatant, named with the next free number) where its initiative puts it; "Neu würfeln" and "Als
+    Gruppe würfeln" roll and place; each the Encounter call, undone by one undo."""
+    camp = free_fight(tmp_path / "k.sqlite")
+    panel = EncounterPanel(camp)
+    assert panel.panel["joinable"] == ["Bruni"]
+    assert all(r.get("reroll") for r in panel.rows)
+    send(panel, "join", figure="Bruni", initiative="10")
+    assert panel.error == "" and camp.encounter.order == ["Alrik", "Ork", "Bruni", "Söldner 1", "Söldner 2"]
+    assert panel.panel["joinable"] == [] and row(panel, "Bruni")["res"] == [["LP", 10, 10]]
+    send(panel, "join", like="Söldner 2", initiative="20")
+    assert panel.error == "" and camp.encounter.order[0] == "Söldner 3"
+    assert row(panel, "Söldner 3")["side"] == "Feinde" and row(panel, "Söldner 3")["res"] == [["LP", 6, 6]]
+    camp.undo()
+    assert "Söldner 3" not in camp.encounter.order
+    send(panel, "join", like="Ork", name="Ork Häuptling", initiative="")   # rolled: W20
+    value = camp.encounter.initiative["Ork Häuptling"]
+    assert 1 <= value <= 20 and camp.journal(last=1)[0].data["rolls"]["Ork Häuptling"]["total"] == value
+    send(panel, "reroll", name="Ork")
+    new = camp.encounter.initiative["Ork"]
+    assert camp.journal(last=1)[0].data["text"].startswith(f"Ork: Initiative neu 12 → {new}")
+    send(panel, "group", names=["Söldner 1", "Söldner 2"])
+    enc = camp.encounter
+    assert enc.initiative["Söldner 1"] == enc.initiative["Söldner 2"] and row(panel, "Söldner 1")["group"] == "Söldner 1"
+    i = enc.order.index("Söldner 1")
+    assert enc.order[i + 1] == "Söldner 2"                                   # they act together
+    send(panel, "ungroup", names=["Söldner 2"])
+    assert "group" not in row(panel, "Söldner 1") and panel.error == ""
+    for content, message in [({}, "Erst wählen, wer dazukommt"), ({"figure": "Alrik"}, "schon"),
+                             ({"like": "Ork", "initiative": "schnell"}, "'schnell' ist keine ganze Zahl"),
+                             ({"like": "Orc"}, "Meinten Sie 'Ork'")]:
+        seq = camp.store.last_seq()
+        send(panel, "join", **content)
+        assert message in panel.error and camp.store.last_seq() == seq, (content, panel.error)
+    send(panel, "group", names=[])
+    assert panel.error.startswith("Welcher Teilnehmer?")
+    panel.close()
+    camp.close()
+
+
+def test_a_newcomers_name_takes_the_next_free_number():
+    from rpgkernel.widgets.panel_data import next_name
+    assert next_name("Söldner 3", ["Söldner 1", "Söldner 2", "Söldner 3"]) == "Söldner 4"
+    assert next_name("Söldner", ["Söldner", "Söldner 3"]) == "Söldner 2"
+    assert next_name("Wolf 12", []) == "Wolf 2"
+
+
+def test_bastionland_offers_no_roll_anew(panel):
+    """Bastionland has no initiative to roll (the players' side acts first)."""
+    assert not any(r.get("reroll") for r in panel.rows)
 
 
 def test_the_actor_follows_the_turn(panel, camp):
