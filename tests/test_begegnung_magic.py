@@ -123,6 +123,28 @@ def test_errors_are_german_boxes(notebook, line, message):
     assert error.startswith("Fehler: ") and message in error, error
 
 
+REMOVED = ("'Söldner 2' wurde aus der Begegnung 'Furt' entfernt; zurückholen mit: %begegnung zurück \"Söldner 2\""
+           ' (in Python: begegnung.restore("Söldner 2")).')
+
+
+@pytest.mark.parametrize("line", [
+    'später "Söldner 2"', 'jetzt "Söldner 2"', 'vor "Söldner 2" Alrik', 'nach Alrik "Söldner 2"',
+    'neu "Söldner 2"', 'gruppe "Söldner 2" "Söldner 3"', 'verbergen "Söldner 2"', 'zeigen "Söldner 2"',
+    'entfernen "Söldner 2"', 'dazu "Söldner 2" --wie "Söldner 1"',
+])
+def test_a_removed_combatant_is_named_so_with_the_way_back(notebook, line):
+    notebook.ok("%rpg --kampagne r.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    notebook.ok("%begegnung start --würfel 9,8,7,6")
+    notebook.ok('%begegnung entfernen "Söldner 2"')
+    camp = rpgkernel.session.current().campaign
+    seq = camp.store.last_seq()
+    [error] = notebook.run("%begegnung " + line)
+    assert error == "Fehler: " + REMOVED and camp.store.last_seq() == seq
+    notebook.ok('%begegnung zurück "Söldner 2"')                  # the way it names
+    assert "Söldner 2" in camp.encounter.order
+
+
 def test_a_ruleset_refuses_with_its_rule_and_no_encounter_says_how(notebook):
     [error] = notebook.run("%begegnung start")
     assert error.startswith("Fehler: ") and "Kampagne" in error

@@ -33,6 +33,7 @@ from .events import Event
 from .journal import Journal, kind_label
 from .opening import open_store
 from .store import Store
+from .tracker import removed_figure
 from .transaction import CampaignError, Transaction, check_name, condition_record, retrying
 from .views import Encounter, Figure
 
@@ -236,9 +237,13 @@ class Campaign:
         return Figure(self, path)
 
     def _unknown(self, name: str, encounter: str | None, state: dict[str, Any] | None = None) -> str:
+        """Why ``name`` is no figure here, in German: removed from the encounter (and how it comes back),
+        else unknown, with the closest name."""
         import difflib
         state = self._state if state is None else state
         enc = state["encounters"].get(encounter or state["active_encounter"] or "")
+        if enc and name in enc.get("removed", {}):
+            return removed_figure(name, enc["name"], enc["name"] == state["active_encounter"])
         known = list(state["characters"]) + (list(enc["combatants"]) if enc else [])
         close = difflib.get_close_matches(name, known, n=1)
         hint = " " + t("suggest.die", suggestion=close[0]) if close else ""

@@ -62,6 +62,24 @@ def placed(after: str, note: str | None) -> str:
     return text + (f" ({note})" if note else "")
 
 
+def removed_figure(name: str, encounter: str, active: bool) -> str:
+    """That ``name`` was removed from ``encounter`` and how it comes back, as a magic and in Python."""
+    magic = _word(name) + ("" if active else " --begegnung " + _word(encounter))
+    python = "begegnung" if active else f"kampagne.encounters[{_quoted(encounter)}]"
+    return t("campaign.removed_figure", name=name, encounter=encounter, magic=magic,
+             python=f"{python}.restore({_quoted(name)})")
+
+
+def _word(text: str) -> str:
+    """A name as one word of a magic line (in quotes where it has spaces)."""
+    return f'"{text}"' if any(c.isspace() for c in text) else text
+
+
+def _quoted(text: str) -> str:
+    """A string as Python writes it in double quotes (``"Goblin 2"``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def given_initiative(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INITIATIVE:
         raise CampaignError(t("campaign.bad_initiative", value=repr(value)[:40]))

@@ -171,6 +171,8 @@ class Encounter(tracker.Tracker, Shown):
             for n in names:
                 if n in enc["combatants"]:
                     raise CampaignError(t("campaign.duplicate", name=n))
+                if n in enc.get("removed", {}):   # it comes back as it was, with restore
+                    raise CampaignError(camp._unknown(n, self.name, tx.state))
             if initiative is not None and not enc["round"]:   # before the start, the start rolls
                 raise CampaignError(t("campaign.not_started", name=self.name))
             if character is not None and character not in tx.state["characters"]:

@@ -2,6 +2,8 @@
 delay and act now, move, roll one anew, group initiative, hide and reveal; each one transaction that
 one undo takes back; and what each ruleset's seed forbids, refused in German with its rule."""
 
+import re
+
 import pytest
 
 from rpgkernel import Campaign, RpgError
@@ -88,6 +90,34 @@ def test_the_last_one_in_the_order_is_not_removed_and_unknown_names_get_a_sugges
         enc.remove("Alrik")
     with pytest.raises(RpgError, match="Unbekannte Figur 'Alirk'. Meinten Sie 'Alrik'"):
         enc.remove("Alirk")
+
+
+def test_a_removed_combatant_is_named_so_with_the_way_back(camp):
+    camp.add_character("Ritter", resources={"LP": 10})
+    enc = fight(camp)
+    enc.add("Ritter", character="Ritter", initiative=4)
+    enc.remove("Ritter")
+    enc.remove("Söldner 1")
+    said = ("'Ritter' wurde aus der Begegnung 'Furt' entfernt; zurückholen mit: %begegnung zurück Ritter"
+            ' (in Python: begegnung.restore("Ritter")).')
+    calls = [lambda: enc.remove("Ritter"), lambda: enc.delay("Ritter"), lambda: enc.act_now("Ritter"),
+             lambda: enc.move("Ritter", before="Ork"), lambda: enc.move("Ork", after="Ritter"),
+             lambda: enc.reroll("Ritter", 3), lambda: enc.group(["Ritter", "Ork"]), lambda: enc.hide("Ritter"),
+             lambda: enc.reveal("Ritter"), lambda: enc.add("Ritter", character="Ritter")]
+    seq = camp.store.last_seq()
+    for call in calls:
+        with pytest.raises(RpgError) as error:
+            call()
+        assert str(error.value) == said                  # not "unknown figure ... did you mean 'Ritter'?"
+    with pytest.raises(RpgError, match=r"'Söldner 1' wurde aus der Begegnung 'Furt' entfernt; .* zurück \"Söldner 1\""):
+        camp.figure("Söldner 1")
+    assert camp.store.last_seq() == seq
+    camp.new_encounter("Weg")                            # another active encounter: the way back names Furt
+    with pytest.raises(RpgError, match=re.escape('zurück Ritter --begegnung Furt (in Python: '
+                                                 'kampagne.encounters["Furt"].restore("Ritter"))')):
+        enc.hide("Ritter")
+    enc.restore("Ritter")
+    assert "Ritter" in enc.order
 
 
 def test_removed_before_the_start_and_restored_in_the_fight_joins_it(camp):
