@@ -21,7 +21,8 @@ from .state import Encounter
 USAGE = ("%begegnung [start | zug | runde [--neu] | entfernen NAME | zurück NAME"
          " | dazu NAME [--initiative N] [--seite SEITE] [--wie VORBILD] | später NAME | jetzt NAME"
          " | vor NAME ZIEL | nach NAME ZIEL | neu NAME [--initiative N] | gruppe NAME … [--initiative N]"
-         " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME] [--begegnung NAME] [--würfel 6,2]"
+         " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME | überspringen [an | aus]]"
+         " [--begegnung NAME] [--würfel 6,2]"
          " [--seed N]")
 
 OPTIONS = {
@@ -41,8 +42,11 @@ COMMANDS = {
     "später": "später", "spaeter": "später", "delay": "später", "jetzt": "jetzt", "now": "jetzt",
     "vor": "vor", "before": "vor", "nach": "nach", "after": "nach", "neu": "neu", "reroll": "neu",
     "gruppe": "gruppe", "group": "gruppe", "verbergen": "verbergen", "hide": "verbergen",
-    "zeigen": "zeigen", "reveal": "zeigen",
+    "zeigen": "zeigen", "reveal": "zeigen", "überspringen": "überspringen", "ueberspringen": "überspringen",
+    "skip": "überspringen",
 }
+#: every spelling of ``überspringen``'s value -> the setting
+SWITCH = {"an": True, "ein": True, "on": True, "aus": False, "off": False}
 #: German name -> (fewest names, most names, the options it takes besides --begegnung)
 SHAPES: dict[str, tuple[int, int, tuple[str, ...]]] = {
     "start": (0, 0, ROLLING), "zug": (0, 0, ROLLING), "runde": (0, 0, ("neu", *ROLLING)),
@@ -50,6 +54,7 @@ SHAPES: dict[str, tuple[int, int, tuple[str, ...]]] = {
     "dazu": (1, 1, ("initiative", "seite", "wie", *ROLLING)), "später": (1, 1, ()), "jetzt": (1, 1, ()),
     "vor": (2, 2, ()), "nach": (2, 2, ()), "neu": (1, 1, ("initiative", *ROLLING)),
     "gruppe": (1, 10_000, ("initiative", "auflösen", *ROLLING)), "verbergen": (1, 1, ()), "zeigen": (1, 1, ()),
+    "überspringen": (0, 1, ()),
 }
 
 
@@ -106,7 +111,8 @@ def run(line: str) -> object:
         raise RpgError(t("begegnung.option_not_here", option=_spelled(key), command=command))
     seq = camp.store.last_seq()
     _ACTIONS[command](enc, names, opts)
-    return Done([str(e.data.get("text", "")) for e in camp.store.events(after=seq)], enc)
+    texts = [str(e.data.get("text", "")) for e in camp.store.events(after=seq)]
+    return Done(texts + ([_SAYS[command](enc)] if command in _SAYS else []), enc)
 
 
 def _spelled(key: str) -> str:
@@ -143,6 +149,23 @@ def _join(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:
             like=None if like is None else str(like), initiative=_initiative(opts), **_rolling(opts))
 
 
+def _skip(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:
+    """``überspringen an|aus``: the encounter's ``set_skip_out``; without a value, nothing changes."""
+    if names:
+        if names[0].lower() not in SWITCH:
+            raise RpgError(t("begegnung.bad_switch", value=names[0]))
+        enc.set_skip_out(SWITCH[names[0].lower()])
+
+
+def _skipping(enc: Encounter) -> str:
+    """What now happens to combatants out of the fight, and who is out of it now."""
+    text = t("begegnung.skipping" if enc.skip_out else "begegnung.not_skipping")
+    out = enc.out_of_fight()
+    if out:
+        text += " " + t("begegnung.out_now", who="; ".join(f"{n} – {why}" for n, why in out.items()))
+    return text
+
+
 def _group(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:
     if opts.get("auflösen"):
         for key in {"initiative", *ROLLING} & set(opts):
@@ -167,4 +190,7 @@ _ACTIONS: dict[str, Callable[[Encounter, list[str], Mapping[str, object]], objec
     "gruppe": _group,
     "verbergen": lambda e, n, o: e.hide(n[0]),
     "zeigen": lambda e, n, o: e.reveal(n[0]),
+    "überspringen": _skip,
 }
+#: what a subcommand says below its journal entries
+_SAYS: dict[str, Callable[[Encounter], str]] = {"überspringen": _skipping}

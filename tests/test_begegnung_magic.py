@@ -145,6 +145,37 @@ def test_a_removed_combatant_is_named_so_with_the_way_back(notebook, line):
     assert "Söldner 2" in camp.encounter.order
 
 
+def test_skipping_those_out_of_the_fight_is_switched_and_said(notebook):
+    notebook.ok("%rpg --kampagne s.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    notebook.ok("%begegnung start --würfel 9,8,7,6")
+    camp = rpgkernel.session.current().campaign
+    camp.change("Söldner 1", "LP", -6)
+    skipping = ("Wer außer Gefecht ist, wird in der Zugfolge übersprungen und kommt erst wieder an die Reihe, "
+                "wenn er handeln kann (ausschalten: %begegnung überspringen aus). "
+                "Außer Gefecht sind jetzt: Söldner 1 – kampfunfähig (LP 0).")
+    [shown] = notebook.ok("%begegnung überspringen")             # the setting, nothing written
+    assert shown.splitlines()[0] == skipping and camp.journal(last=1)[0].kind == "ressource"
+    [shown] = notebook.ok("%begegnung überspringen aus")
+    assert shown.splitlines()[:2] == ["Furt: Teilnehmer außer Gefecht überspringen – nein",
+                                      "Niemand wird übersprungen: Wer außer Gefecht ist, kommt trotzdem an die "
+                                      "Reihe (einschalten: %begegnung überspringen an). "
+                                      "Außer Gefecht sind jetzt: Söldner 1 – kampfunfähig (LP 0)."]
+    assert camp.encounter.skip_out is False
+    notebook.ok("%begegnung zug")
+    assert camp.encounter.current == "Söldner 1"                 # gets its turn after Alrik
+    notebook.ok("%rpg rückgängig")
+    notebook.ok("%encounter skip on")
+    notebook.ok("%begegnung zug")
+    assert camp.encounter.skip_out is True and camp.encounter.current == "Söldner 2"   # passed over
+    notebook.ok("%begegnung überspringen aus")
+    notebook.ok("%rpg rückgängig")
+    [shown] = notebook.ok("%begegnung ueberspringen ein")           # already on: said, nothing written
+    assert shown.splitlines()[0] == skipping and camp.encounter.skip_out is True
+    [error] = notebook.run("%begegnung überspringen vielleicht")
+    assert error == "Fehler: %begegnung überspringen nimmt an oder aus (auch ein, on, off), nicht 'vielleicht'."
+
+
 def test_a_ruleset_refuses_with_its_rule_and_no_encounter_says_how(notebook):
     [error] = notebook.run("%begegnung start")
     assert error.startswith("Fehler: ") and "Kampagne" in error

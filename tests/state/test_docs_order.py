@@ -19,7 +19,9 @@ MAGIC_HEADING = "### `%begegnung`"
 ORDER = PAGE.block("python", "begegnung.remove", after=ORDER_HEADING)
 ORDER_SHOWN = PAGE.block("text", after=ORDER_HEADING)
 MAGIC = PAGE.block("", "%begegnung später Bruni", after=MAGIC_HEADING)
-MAGIC_SHOWN = PAGE.block("text", after=MAGIC_HEADING)
+MAGIC_SHOWN = PAGE.block("text", "Bruni wartet ab", after=MAGIC_HEADING)
+SKIP = PAGE.block("", "%begegnung überspringen aus", after=MAGIC_HEADING)
+SKIP_SHOWN = PAGE.block("text", "Hinterhalt: Teilnehmer außer Gefecht", after=MAGIC_HEADING)
 SQLITE = PAGE.block("", "%rpg --kampagne kampagne.sqlite\n")
 SECTIONS = PAGE.take("yaml")[1]
 RUN = PAGE.block("python", "kampagne = rpgkernel.session.current().campaign", after="## Eine Begegnung führen")
@@ -52,9 +54,12 @@ def test_the_order_example_as_the_page_shows(notebook):
     assert "(Art `Teilnehmer` oder `Initiative`)" in TEXT
     [shown] = notebook.ok(MAGIC.text)                # the magic, where the example left the fight
     assert_shown(MAGIC_SHOWN.text, shown)
+    [shown] = notebook.ok(SKIP.text)
+    assert_shown(SKIP_SHOWN.text, shown)
+    assert enc.skip_out is False and camp.journal(last=1)[0].kind == "einstellung"   # "Einstellung"
     steps = len([s for s in ast.parse(ORDER.text).body if not isinstance(s, ast.Expr) or "(" in ast.unparse(s)])
     assert steps == 11
-    for _ in range(steps + 1):                         # each line one step back
+    for _ in range(steps + 2):                         # each line one step back
         camp.undo()
     assert enc.record == before
 

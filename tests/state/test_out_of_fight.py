@@ -143,7 +143,8 @@ def test_when_all_are_out_it_says_so_and_changes_nothing(camp):
         assert str(info.value) == (
             "In der Begegnung 'Furt' kann niemand mehr handeln, alle Teilnehmer sind außer Gefecht: "
             "Ritter – kampfunfähig; Knappe – bewusstlos; Ork 1 – kampfunfähig; Ork 2 – kampfunfähig. "
-            "Ist der Kampf vorbei? Mit set_skip_out(False) kommen sie trotzdem an die Reihe.")
+            "Ist der Kampf vorbei? Mit %begegnung überspringen aus (in Python: set_skip_out(False)) kommen sie "
+            "trotzdem an die Reihe.")
     assert camp.store.last_seq() == seq and enc.current == "Ritter"
     enc.set_skip_out(False)
     assert enc.next_turn() == "Ork 1"
