@@ -88,9 +88,9 @@ def _engine(ruleset: str | Ruleset | None, campaign: Campaign | None) -> Ruleset
         engine = ruleset
     else:
         key = ruleset or (campaign.ruleset if campaign is not None else None)
-        if not key:
+        if not key and campaign is None:
             raise RpgError(t("resolve.no_ruleset"))
-        engine = rules.get(key)
+        engine = rules.get(key or None)   # a campaign without a ruleset: the free mode
     if not engine.verbs:
         raise RpgError(t("resolve.no_verbs", key=engine.key or ruleset))
     return engine

@@ -108,7 +108,8 @@ def test_start_with_initiative_rolls_entered(tmp_path):
         enc.add(name, side="Räuber" if name == "Grimm" else "Helden", resources={"LP": 12})
     panel = EncounterPanel(enc)
     assert [r.get("roll") for r in panel.rows] == [True, True, True]
-    assert panel.rules["verbs"] == [] and "action" not in panel.lines
+    assert [v["name"] for v in panel.rules["verbs"]] == ["schaden", "heilung"]   # the free mode's verbs
+    assert panel.lines["action"] == "%%resolve\nschaden"
     set_form(panel, rolls={"Alrik": "3", "Bruni": ""})
     send(panel, "start")
     assert "Es fehlen Würfe für Bruni, Grimm" in panel.error and enc.round == 0
@@ -555,11 +556,14 @@ def test_hostile_names_pass_through_as_data(tmp_path):
 
 
 # -- German labels of the form's fields ---------------------------------------------------------
+KEYS = [*rpgkernel.rulesets(), ""]   # every ruleset and the free mode (its key "")
+
+
 def test_every_option_of_every_verb_has_a_german_label_and_help():
     """Every verb of every ruleset (choice verbs too): its options as the panel's form shows them."""
     bad = []
-    for key in rpgkernel.rulesets():
-        for verb in ruleset(key).verbs.values():
+    for key in KEYS:
+        for verb in ruleset(key or None).verbs.values():
             for name, kind in verb.options.items():
                 field = option_field(key, verb.name, name, kind)
                 label, help_text = field["label"], field["help"]
@@ -570,8 +574,8 @@ def test_every_option_of_every_verb_has_a_german_label_and_help():
 
 
 def test_every_option_label_in_the_catalogue_belongs_to_an_option():
-    known = {(key, name) for key in rpgkernel.rulesets() for v in ruleset(key).verbs.values() for name in v.options}
-    known |= {(key, f"{v.name}.{name}") for key in rpgkernel.rulesets() for v in ruleset(key).verbs.values()
+    known = {(key, name) for key in KEYS for v in ruleset(key or None).verbs.values() for name in v.options}
+    known |= {(key, f"{v.name}.{name}") for key in KEYS for v in ruleset(key or None).verbs.values()
               for name in v.options}
     for catalogue_key in labels("option."):
         _, key, rest = catalogue_key.split(".", 2)

@@ -1,0 +1,51 @@
+"""Play without a ruleset (``rules.get(None)``): an open sheet, and one resource the GM names; a
+figure is out of the fight while that resource stands at 0 or below.
+
+The GM names the resource with ``einrichten(ressource="LP", kampagne=...)`` (campaign data
+``frei``; the default is ``HP``); a figure's sheet field of that name in lower case gives it, full
+(``hp: 12``: HP 12 of 12), as ``ressourcen`` give any other. Like every resource it stays between
+its lower bound (0, or the GM's, ``limits.einrichten``) and its maximum: damage and healing through
+the verbs ``schaden`` and ``heilung``, ``Campaign.change`` and the panel are kept within them.
+
+Modules: ``settings`` (the GM's resource), ``sheet`` (the open sheet, which resource counts),
+``schaden`` (damage and healing with their previews), ``verbs`` (``%%resolve``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...messages import t
+from ..base import Ruleset
+from ..figure import Figure, view
+from ..sheet import Sheet
+from .schaden import heilung, schaden, vorschau
+from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
+from .sheet import UNGENANNT, bogen, ressource_von, ressourcen
+from .verbs import VERBS
+
+__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Frei", "UNGENANNT", "VERBS", "VORGABE", "bogen",
+           "einrichten", "heilung", "ressource_von", "ressourcen", "schaden", "vorschau"]
+
+
+class Frei(Ruleset):
+    """The free mode: a sheet of any fields, the GM's resource, and damage and healing of it."""
+
+    sheet = bogen(VORGABE)
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+
+    def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
+        return bogen(EINSTELLUNGEN.of(data).ressource)
+
+    def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return ressourcen(sheet, data)
+
+    def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """``kampfunfähig`` at 0 or below of the resource that counts (``sheet.ressource_von``). A
+        figure with none of them never leaves the fight by itself."""
+        fig = view(figure)
+        name = ressource_von(fig, data or {})
+        found = None if name is None else fig.resource(name)
+        return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 \
+            else None
