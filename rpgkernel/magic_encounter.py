@@ -17,6 +17,7 @@ from .errors import RpgError
 from .messages import t
 from .render import Notice
 from .state import Encounter
+from .state.marks import marked
 
 USAGE = ("%begegnung [start | zug | runde [--neu] | entfernen NAME | zurück NAME"
          " | dazu NAME [--initiative N] [--seite SEITE] [--wie VORBILD] | später NAME | jetzt NAME"
@@ -74,14 +75,14 @@ class Done:
 
 
 def order_line(enc: Encounter) -> str:
-    """``Reihenfolge: A, B (verborgen), C; wartet ab: D; entfernt: E`` for the GM."""
+    """``Reihenfolge: A, B (verborgen), C (außer Gefecht: tot); wartet ab: D; entfernt: E`` for the GM
+    (the marks: ``state.marks``)."""
     record = enc.record
-    hidden = set(enc.hidden)
-    shown = [n + (" " + t("encounter.hidden") if n in hidden else "")
-             for n in (record["order"] if record["round"] else record["combatants"])]
+    state = enc.campaign.folded   # as of the refresh that enc.record made
+    shown = marked(state, enc.name, record["order"] if record["round"] else list(record["combatants"]))
     parts = [t("begegnung.order" if record["round"] else "begegnung.joined", names=", ".join(shown) or "–")]
     if enc.held:
-        parts.append(t("begegnung.held", names=", ".join(enc.held)))
+        parts.append(t("begegnung.held", names=", ".join(marked(state, enc.name, enc.held))))
     if enc.removed:
         parts.append(t("begegnung.removed", names=", ".join(enc.removed)))
     return "; ".join(parts)

@@ -89,6 +89,33 @@ def test_the_encounter_shown_with_its_marks(notebook):
     assert "Söldner 3 (verborgen)" in html and "Alrik (wartet ab)" in html
 
 
+def test_the_start_marks_its_initiative_as_the_order(notebook):
+    """%begegnung start: its "Initiative:" line (the journal's) marks whom the "Reihenfolge:" line marks, the
+    same way: hidden, and out of the fight with the reason; the table too."""
+    notebook.ok("%rpg --kampagne s.sqlite")
+    notebook.ok("%%figuren\n" + FIGUREN)
+    camp = rpgkernel.session.current().campaign
+    notebook.ok('%begegnung verbergen "Söldner 3"')
+    camp.change("Söldner 1", "LP", -6)                                  # 0 LP: out of the fight
+    [shown] = notebook.ok("%begegnung start --würfel 9,8,7,6")
+    [initiative] = [line for line in shown.splitlines() if line.startswith("Initiative: ")]
+    marked = "Alrik, Söldner 1 (außer Gefecht: kampfunfähig (LP 0)), Söldner 2, Söldner 3 (verborgen)"
+    assert initiative == "Initiative: " + marked and shown.splitlines()[-1] == "Reihenfolge: " + marked
+    html = notebook.shell.display_formatter.format(notebook.value)[0]["text/html"]
+    assert "Söldner 1 (außer Gefecht: kampfunfähig (LP 0))</td>" in html and "Söldner 3 (verborgen)</td>" in html
+    [shown] = notebook.ok('%begegnung später "Söldner 3"')               # who waits keeps the marks
+    assert shown.splitlines()[-1] == ("Reihenfolge: Alrik, Söldner 1 (außer Gefecht: kampfunfähig (LP 0)), "
+                                      "Söldner 2; wartet ab: Söldner 3 (verborgen)")
+    html = notebook.shell.display_formatter.format(notebook.value)[0]["text/html"]
+    assert "Söldner 3 (verborgen) (wartet ab)</td>" in html
+    notebook.ok('%begegnung jetzt "Söldner 3"')
+    notebook.ok('%begegnung zeigen "Söldner 3"')
+    camp.change("Söldner 1", "LP", 6)                                   # healed: back in the fight
+    [shown] = notebook.ok("%begegnung")
+    assert shown.splitlines()[-1] == "Reihenfolge: Alrik, Söldner 3, Söldner 1, Söldner 2"
+    assert camp.journal(kind="initiative")[0].data["text"] == initiative    # the journal keeps what was so
+
+
 def test_the_english_names(notebook):
     notebook.ok("%rpg --kampagne e.sqlite")
     notebook.ok("%%figuren\n" + FIGUREN)

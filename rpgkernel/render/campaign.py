@@ -7,6 +7,7 @@ import re
 
 from ..messages import t
 from ..state.journal import kind_label
+from ..state.marks import marked
 from .base import integer, pad, style, width
 
 
@@ -54,14 +55,14 @@ def encounter_html(data: dict, state: dict) -> str:
     from ..state.model import figure, figure_path
     held = list(data.get("held", ())) if data["round"] else []
     order = (data["order"] or list(data["combatants"])) + held
+    shown = dict(zip(order, marked(state, data["name"], order)))
     left = ' style="text-align:left"'
     rows = []
     for i, name in enumerate(order):
         fig = figure(state, figure_path(state, name, data["name"]))
         current = bool(data["round"]) and i == data["turn"]
-        marks = [t(key) for key, on in (("encounter.hidden", data["combatants"][name].get("hidden")),
-                                        ("encounter.held", name in held)) if on]
-        cells = ["▶" if current else "", html.escape(" ".join([name, *marks])),
+        label = shown[name] + (" " + t("encounter.held") if name in held else "")
+        cells = ["▶" if current else "", html.escape(label),
                  html.escape(data["combatants"][name].get("side", "")),
                  html.escape(_resources_text(fig)), html.escape(_conditions_text(fig))]
         cls = ' class="rpgk-current"' if current else ""

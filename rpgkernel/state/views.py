@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import fighting, model, tracker
+from . import fighting, marks, model, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -266,8 +266,8 @@ class Encounter(tracker.Tracker, Shown):
         return list(order), rolled or dict(rolls or {})
 
     def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any]) -> None:
-        tx.event("initiative", t("journal.initiative", order=", ".join(order)), list(order), self.name,
-                 rolls=rolled)
+        shown = ", ".join(marks.marked(tx.state, self.name, order))
+        tx.event("initiative", t("journal.initiative", order=shown), list(order), self.name, rolls=rolled)
 
     @retrying
     def next_turn(self, rolls: Mapping[str, int] | None = None, *, seed: int | None = None,
