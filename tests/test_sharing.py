@@ -315,7 +315,11 @@ def test_hidden_combatants_reach_no_player(campaign, tmp_path):
         enc.add(name, side="Feinde", sheet=ORC)
     for name in HIDDEN:
         enc.hide(name)
+    campaign.add_condition("Späher Xorg", "Todeswunde")                                  # dying, too
     enc.start()
+    marks = ("(verborgen)", "(außer Gefecht: sterbend (Todeswunde))")   # what the GM sees behind its name
+    assert campaign.journal(kind="initiative")[-1].data["text"] == (
+        "Initiative: Sir Übel, Hinterhalt-Ork (verborgen), Späher Xorg " + " ".join(marks) + ", Wache")
     campaign.add_condition("Sir Übel", "belauert von Späher Xorg")                       # names a hidden one
     campaign.add_condition("Sir Übel", "gepackt", rounds=1, ends="zugende", of="Hinterhalt-Ork")   # its 'von' does
     with pytest.raises(RpgError, match="Hinterhalt-Ork ist in der aktiven Begegnung verborgen"):
@@ -331,11 +335,11 @@ def test_hidden_combatants_reach_no_player(campaign, tmp_path):
              for kind in ("text/plain", "text/html", "application/vnd.jupyter.widget-view+json")}
     assert any("Sir Übel" in text for text in shown["text/html"]) and any(shown["text/plain"])
     everything = [written, json.dumps(nb, ensure_ascii=False), *sum(shown.values(), [])]
-    for secret in (*HIDDEN, "Xorg", "Hinterhalt-", "belauert", "Furt"):   # (the labels speak of a Hinterhalt)
+    for secret in (*HIDDEN, *marks, "Xorg", "Hinterhalt-", "belauert", "Furt"):   # (the labels speak of a Hinterhalt)
         assert not any(secret in text for text in everything), secret
     with Campaign.open(shared.file.with_suffix(".sqlite")) as player:   # what the player's kernel keeps
         assert player.encounters == {} and set(player.characters) == {"Sir Übel"}
-        assert all(secret not in e.to_json() for e in player.journal() for secret in HIDDEN)
+        assert all(secret not in e.to_json() for e in player.journal() for secret in (*HIDDEN, *marks))
     enc.reveal("Späher Xorg")                              # shown again: shared as any other name
     assert "belauert von Späher Xorg" in snapshot(campaign, "Sir Übel")["conditions"]
 
