@@ -32,6 +32,8 @@ WITHOUT_MAGIC = PAGE.block("python", after="### Ohne Magic")
 GM_DATA = PAGE.block("python", after="## Daten der Spielleitung")
 RUN = PAGE.block("python", "kampagne = rpgkernel.session.current().campaign", after="## Eine Begegnung führen")
 OUT_OF_FIGHT = PAGE.block("python", after="### Außer Gefecht")
+OUT_OF_FIGHT_MAGIC = PAGE.block("", "%begegnung", after="### Außer Gefecht")
+OUT_OF_FIGHT_SHOWN = PAGE.block("text", after="### Außer Gefecht")
 JOURNAL = PAGE.block("python", "journal = kampagne.journal")
 READ_ONLY_MAGIC, READ_ONLY = PAGE.take(None, after="## Nur lesen", count=2)
 DAMAGED, RESCUE_MAGIC, RESCUE = PAGE.take(None, after="## Beschädigte Kampagnen", count=3)
@@ -257,6 +259,21 @@ def test_out_of_the_fight(notebook):
     with pytest.raises(RpgError, match="^In der Begegnung 'Hinterhalt' kann niemand mehr handeln"):
         enc.next_turn()
     assert "Sind alle Teilnehmer außer Gefecht, sagt `next_turn` das auf Deutsch und ändert nichts" in TEXT
+
+
+def test_out_of_the_fight_marked_behind_the_name(notebook):
+    notebook.ok(SQLITE.text)
+    notebook.ok("%%figuren\n" + SECTIONS.text)
+    notebook.ok("import rpgkernel\n" + RUN.text)
+    notebook.ok(OUT_OF_FIGHT.text)
+    [shown] = notebook.ok(OUT_OF_FIGHT_MAGIC.text)                 # where the page's example left the fight
+    assert_shown(OUT_OF_FIGHT_SHOWN.text, shown)
+    html = notebook.shell.display_formatter.format(notebook.value)[0]["text/html"]
+    assert "Goblin 1 (außer Gefecht: kampfunfähig (LP 0))</td>" in html
+    camp = rpgkernel.session.current().campaign
+    camp.change("Goblin 1", "LP", 6, "Heiltrank")                 # healed: the mark is gone
+    [shown] = notebook.ok(OUT_OF_FIGHT_MAGIC.text)
+    assert "außer Gefecht" not in shown and "Goblin 1" in shown.splitlines()[-1]
 
 
 def test_undo_redo_and_the_journal_magics(notebook):
