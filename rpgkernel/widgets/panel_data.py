@@ -18,9 +18,13 @@ from ..state import fighting, model
 from .chart import chart_data
 
 
+FREE = "frei"   # the catalogue's name for the free mode (its ruleset key is "")
+
+
 def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
     """The German label and help of a verb's option: the verb's own (``option.<ruleset>.<verb>.<name>``),
     else the ruleset's (``option.<ruleset>.<name>``); a ruleset without them shows the name."""
+    ruleset = ruleset or FREE
     for key in (f"option.{ruleset}.{verb}.{name}", f"option.{ruleset}.{name}"):
         if known(key) and known(key + ".help"):
             return t(key), t(key + ".help")
