@@ -35,7 +35,7 @@ from ..numerals import integer
 from ..rules.base import Ruleset
 from ..rules.resolution import Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
-from ..state import effects, model
+from ..state import effects, model, tracker
 from ..state.effects import Effect
 from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction
@@ -248,6 +248,9 @@ def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool
     known = _figure_names(state)
     if not known and not campaign:
         raise error(t("resolve.no_campaign", name=word.text), source, word)
+    active = state["active_encounter"]
+    if active and word.text in state["encounters"][active].get("removed", ()):
+        raise error(tracker.removed_figure(word.text, active, True), source, word)
     raise _unknown("resolve.unknown_figure", word, source, known,
                    t("resolve.known_figures", names=", ".join(known) or "–"), name=word.text)
 

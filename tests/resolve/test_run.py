@@ -167,6 +167,18 @@ def test_errors_name_line_and_column_and_apply_nothing(camp, cell, line, col, fr
     assert camp.state == before and journal_size(camp) == events
 
 
+def test_a_figure_removed_from_the_encounter_is_named_so_with_the_way_back(camp):
+    enc = camp.new_encounter("Furt")
+    enc.add("Wache", sheet={"stärke": 9})
+    enc.add("Ritter", character="Ritter")
+    enc.remove("Wache")
+    before = camp.state
+    with pytest.raises(ResolveError) as info:
+        rpgkernel.resolve("angriff Ritter -> Wache", campaign=camp, dice=[1] * 20)
+    assert "'Wache' wurde aus der Begegnung 'Furt' entfernt; zurückholen mit: %begegnung zurück Wache" in str(info.value)
+    assert (info.value.line, info.value.column) == (1, 19) and camp.state == before
+
+
 @pytest.mark.parametrize("cell, line, col, fragment, hint", [
     ('angriff Ritter "Söldner"', 1, 16, "'Söldner' gehört hier nicht hin.",
      "Fehlt '->'? So ginge es: angriff Ritter -> \"Söldner\""),
