@@ -221,7 +221,7 @@ function panelTable(model, form) {
       End: () => step(tbody.lastElementChild),
       " ": () => form.pickTarget(name, e.ctrlKey || e.metaKey || e.shiftKey),
       Enter: () => form.pickTarget(name, e.ctrlKey || e.metaKey || e.shiftKey),
-      Escape: () => form.set({ targets: [] }),
+      Escape: () => { form.set({ [form.rowPicks().key]: [] }); form.picked(); },
       a: () => form.pickActor(name),
       n: () => form.send("next_turn"),
       s: () => form.send("delay", { name }),
@@ -316,7 +316,7 @@ function panelTable(model, form) {
 function panelPicks(model, form) {
   const p = model.get("panel") || {};
   if (!p.name) return h("div");
-  const picked = form.form.targets || [];
+  const { key, names: picked } = form.rowPicks();
   const rows = new Map((model.get("rows") || []).map((r) => [r.name, r]));
   const button = (type, key, payload, help) => h("button", {
     type: "button", "data-focus": `picks:${type}`, title: help || null, onclick: () => form.send(type, payload),
@@ -334,7 +334,7 @@ function panelPicks(model, form) {
         L(model, "widget.panel.ungroup_help")));
     }
     together.push(h("button", { type: "button", "data-focus": "picks:clear",
-      onclick: () => { form.set({ targets: [] }); form.picked(); } }, L(model, "widget.panel.clear")));
+      onclick: () => { form.set({ [key]: [] }); form.picked(); } }, L(model, "widget.panel.clear")));
     out.push(h("div", { class: "rpgk-row rpgk-picks" }, together));
   }
   return h("div", {}, out);
@@ -617,11 +617,19 @@ function render({ model, el }) {
   const table = panelTable(model, form);
   // a pick in the table: painted on its rows, said in the form and under the table
   form.picked = () => { table.paint(); form.redrawWho?.(); local.emit("change:picks"); };
+  // a click (or Space) on a row picks it: as a target where the verb has targets, else as who acts;
+  // alone, or with Ctrl/Shift one more (again: one less)
+  form.rowPicks = () => {
+    const key = panelChosen(model, form).verb.targets === "none" ? "actors" : "targets";
+    return { key, names: form.form[key] || [] };
+  };
   form.pickTarget = (name, add) => {
-    const { verb, targets } = panelChosen(model, form);
-    const many = add || verb.targets === "required" || verb.targets === "none";
-    const next = targets.includes(name) ? targets.filter((n) => n !== name) : many ? [...targets, name] : [name];
-    form.set({ targets: next });
+    const { key, names } = form.rowPicks();
+    const one = key === "targets" ? panelChosen(model, form).verb.targets !== "required"
+      : panelChosen(model, form).verb.actors === "one";
+    const next = names.includes(name) ? (add || names.length === 1 ? names.filter((n) => n !== name) : [name])
+      : add && !one ? [...names, name] : [name];
+    form.set({ [key]: next });
     form.picked();
   };
   form.pickActor = (name) => {

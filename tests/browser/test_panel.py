@@ -372,14 +372,17 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
     panel.locator("[data-focus='verb']").select_option("angriff")
     count = cells.count()
 
-    # the mouse: a click picks, another adds (an attack may have several targets), a third drops it
+    # the mouse: a click picks a row alone, with Ctrl one more (an attack may have several targets), again
+    # with Ctrl one less
+    _row(panel, "Knappe").locator("td.rpgk-res").click()
+    expect(line).to_have_text("%%resolve\nangriff Ritter -> Knappe")
     _row(panel, "Söldner").locator("td.rpgk-res").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
-    _row(panel, "Wache").locator("th").click()
+    _row(panel, "Wache").locator("th").click(modifiers=["Control"])
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner, Wache")
     expect(panel.get_by_role("row", selected=True).locator("th")).to_have_text(["Söldner", "Wache"])
     expect(panel.locator(".rpgk-picks strong")).to_have_text("Söldner, Wache")
-    _row(panel, "Söldner").locator("th").click()
+    _row(panel, "Söldner").locator("th").click(modifiers=["Control"])
     expect(targets).to_have_text("Wache")
     _row(panel, "Knappe").get_by_role("button", name="Knappe handelt in der nächsten Handlung").click()
     expect(line).to_have_text("%%resolve\nangriff Knappe -> Wache")
@@ -388,8 +391,8 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
     panel.locator("[data-focus='clear:actors']").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Wache")   # again whose turn it is
 
-    # the keyboard: the focus is on the Wache's row (clicked last but one: the Söldner's)
-    _row(panel, "Wache").locator("td.rpgk-side").click()               # drops Wache, focuses its row
+    # the keyboard, from the Wache's row (a click on the only row picked drops it)
+    _row(panel, "Wache").locator("td.rpgk-side").click()
     expect(_row(panel, "Wache")).to_be_focused()
     expect(targets).to_have_count(0)
     page.keyboard.press("ArrowUp")
@@ -417,11 +420,20 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
     expect(names).to_have_text(["Knappe", "Ritter", "Söldner"])
     assert _order(path)[4] == ["Wache"]
     expect(cells).to_have_count(count)                                 # JupyterLab got none of the keys
+
+    # a verb without a target: a click picks who acts (here who makes the test)
+    panel.locator("[data-focus='verb']").select_option("probe")
+    _row(panel, "Söldner").locator("th").click()
+    expect(line).to_have_text(re.compile("^%%resolve\nprobe Söldner"))
+    expect(panel.locator("[data-picked='actors'] strong")).to_have_text("Söldner")
+    panel.locator("[data-focus='verb']").select_option("angriff")
+    expect(line).to_have_text("%%resolve\nangriff Söldner")              # (the line settled: legible below)
     assert _illegible(panel) == [] and _illegible_meters(panel) == []
 
     # legible with a target and an actor picked, in both themes
     _row(panel, "Söldner").locator("th").click()
     expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
+    expect(line).to_have_text("%%resolve\nangriff Söldner -> Söldner")
     assert _illegible(panel) == [] and _illegible_meters(panel) == []
     gallery(panel, "auswahl")
     with theme(page, lab, "JupyterLab Dark"):
