@@ -151,7 +151,7 @@ function panelTable(model, form) {
     }, `${name} ${value}/${max}`);
   };
 
-  const row = (r, withRolls, running) => {
+  const row = (r, withRolls, running, withIni) => {
     const about = (model.get("rules") || {}).conditions || {};
     const conds = r.cond.map(([name, left]) => h("span", { class: "rpgk-cond", title: about[name] || null },
       left == null ? name : `${name} (${L(model, "condition.left", { n: left })})`));
@@ -162,6 +162,7 @@ function panelTable(model, form) {
     const cells = [
       h("th", { scope: "row" }, r.name, marks.length ? " " : null, marks,
         r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
+      withIni ? h("td", { class: "rpgk-ini" }, r.ini ?? "–") : null,
       h("td", { class: "rpgk-side" }, r.side),
       h("td", { class: "rpgk-res" }, r.res.map(bar)),
       h("td", { class: "rpgk-conds" }, conds),
@@ -260,14 +261,15 @@ function panelTable(model, form) {
     const panel = model.get("panel") || {};
     const withRolls = !panel.round && rows.some((r) => r.roll);
     const running = !!panel.round;
+    const withIni = running && rows.some((r) => r.ini != null);   // this round's initiative, where rolled
     // a row's button keeps the focus when its row is rebuilt (it names the row, not the place)
     const active = wrap.contains(document.activeElement) ? document.activeElement : null;
     const focused = active ? (active.getAttribute("data-focus") || (active.dataset.name && `tr:${active.dataset.name}`)) : null;
-    const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls + running;
+    const rk = JSON.stringify((model.get("rules") || {}).conditions || {}) + withRolls + running + withIni;
     if (rk !== rulesKey) { cache.clear(); tbody.replaceChildren(); rulesKey = rk; currentName = null; }
-    if (headKey !== String(withRolls)) {
-      headKey = String(withRolls);
-      const cols = ["col_name", "col_side", "col_resources", "col_conditions"];
+    if (headKey !== rk) {
+      headKey = rk;
+      const cols = ["col_name", ...(withIni ? ["col_ini"] : []), "col_side", "col_resources", "col_conditions"];
       if (withRolls) cols.push("col_initiative");
       cols.push("col_actions");
       headRow.replaceChildren(...cols.map((k) => h("th", { scope: "col" }, L(model, `widget.panel.${k}`))));
@@ -282,7 +284,7 @@ function panelTable(model, form) {
       if (!entry || entry.key !== key) {
         if (built === PANEL_ROWS_PER_FRAME) break;
         built++;
-        const tr = row(r, withRolls, running);
+        const tr = row(r, withRolls, running, withIni);
         if (entry) {
           entry.tr.replaceWith(tr);
           if (r.name === currentName) currentName = null;

@@ -87,8 +87,9 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
          out_of: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """One row per combatant in turn order, then those who wait out of it: side, resources (value, max),
     conditions (remaining), and why it is out of the fight (``out_of``: ``out_of_fight``, when the
-    caller has it); marked ``hidden``, ``held`` (waits) and ``group`` where they are, and ``reroll``
-    in a running fight where the ruleset lets its initiative be rolled anew alone."""
+    caller has it); marked ``hidden``, ``held`` (waits) and ``group`` where they are, ``reroll`` in a
+    running fight where the ruleset lets its initiative be rolled anew alone, and ``ini``: this round's
+    initiative, where the ruleset rolls it."""
     if enc is None:
         return []
     out_of = out_of_fight(state, enc) if out_of is None else out_of
@@ -103,10 +104,13 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
                "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
         if name in out_of:
             row["out"] = out_of[name]
-        if not enc["round"] and engine.initiative_expression(fig) is not None:
-            row["roll"] = True  # the ruleset rolls initiative for it: the GM may enter the roll
+        rolled = engine.initiative_expression(fig) is not None   # the ruleset rolls initiative for it
+        if not enc["round"] and rolled:
+            row["roll"] = True  # the GM may enter the roll
         elif enc["round"] and name not in held and engine.order_refusal("neu", fig, [], rolls) is None:
             row["reroll"] = True
+        if rolled and name in rolls:
+            row["ini"] = rolls[name]
         for key in ("hidden", "group"):
             if combatant.get(key):
                 row[key] = combatant[key]

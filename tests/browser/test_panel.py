@@ -477,6 +477,8 @@ def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page
     join.locator("[data-focus='join:initiative']").fill("30")
     join.get_by_role("button", name="Dazu").click()
     expect(names.first).to_have_text("Bruni")
+    expect(panel.get_by_role("columnheader", name="Ini")).to_be_visible()   # this round's initiative per row
+    expect(_row(panel, "Bruni").locator("td.rpgk-ini")).to_have_text("30")
     expect(join.locator("[data-focus='join:initiative']")).to_have_value("")   # emptied once it joined
     join.locator("[data-focus='join:who']").select_option(label="wie Ork")
     join.locator("[data-focus='join:initiative']").fill("1")

@@ -474,6 +474,7 @@ def test_joining_rolling_anew_and_group_initiative_from_the_panel(tmp_path):
     panel = EncounterPanel(camp)
     assert panel.panel["joinable"] == ["Bruni"]
     assert all(r.get("reroll") for r in panel.rows)
+    assert {r["name"]: r["ini"] for r in panel.rows} == camp.encounter.initiative   # the Ini column
     send(panel, "join", figure="Bruni", initiative="10")
     assert panel.error == "" and camp.encounter.order == ["Alrik", "Ork", "Bruni", "Söldner 1", "Söldner 2"]
     assert panel.panel["joinable"] == [] and row(panel, "Bruni")["res"] == [["LP", 10, 10]]
@@ -515,8 +516,8 @@ def test_a_newcomers_name_takes_the_next_free_number():
 
 
 def test_bastionland_offers_no_roll_anew(panel):
-    """Bastionland has no initiative to roll (the players' side acts first)."""
-    assert not any(r.get("reroll") for r in panel.rows)
+    """Bastionland has no initiative to roll (the players' side acts first): no Ini column either."""
+    assert not any(r.get("reroll") or "ini" in r for r in panel.rows)
 
 
 def test_the_actor_follows_the_turn(panel, camp):
