@@ -235,6 +235,7 @@ function panelTable(model, form) {
     if (e.altKey && (key === "ArrowUp" || key === "ArrowDown")) {
       run = () => form.send("move", { name, direction: key === "ArrowUp" ? "up" : "down" });
     }
+    if ((e.ctrlKey || e.metaKey) && key === "Enter") run = () => form.send("act");   // act from the row
     if (!run || (e.ctrlKey && key !== " " && key !== "Enter")) return;
     e.preventDefault();
     e.stopPropagation();

@@ -430,10 +430,21 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
     expect(line).to_have_text("%%resolve\nangriff Söldner")              # (the line settled: legible below)
     assert _illegible(panel) == [] and _illegible_meters(panel) == []
 
-    # legible with a target and an actor picked, in both themes
+    # act from the row: Ctrl+Enter rolls the line (here with the dice entered)
+    panel.locator("[data-focus='clear:actors']").click()
     _row(panel, "Söldner").locator("th").click()
     expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
-    expect(line).to_have_text("%%resolve\nangriff Söldner -> Söldner")
+    expect(line).to_have_text("%%resolve\nangriff Knappe -> Söldner")
+    panel.locator("[data-focus='dice']").fill("5,3")                    # the Knappe's two daggers: W6, W6
+    expect(line).to_have_text("%%resolve --würfel 5,3\nangriff Knappe -> Söldner")
+    _row(panel, "Söldner").focus()
+    page.keyboard.press("Control+Enter")
+    expect(panel.get_by_role("region", name="Ergebnis").locator(".rpgk-line")).to_have_text(
+        "%%resolve --würfel 5,3\nangriff Knappe -> Söldner")
+    expect(cells).to_have_count(count)
+
+    # legible with a target and an actor picked, a result and its open decisions, in both themes
+    expect(panel.get_by_role("region", name="Offene Entscheidungen")).to_be_visible()
     assert _illegible(panel) == [] and _illegible_meters(panel) == []
     gallery(panel, "auswahl")
     with theme(page, lab, "JupyterLab Dark"):
