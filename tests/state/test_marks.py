@@ -5,11 +5,17 @@ from rpgkernel.state import Campaign
 from rpgkernel.state.marks import marked, marks
 
 
+def keller(camp, rats):
+    """Alrik (HP 5) and ``rats`` rats (HP 2) in the cellar."""
+    enc = camp.new_encounter("Keller")
+    enc.add("Alrik", resources={"HP": 5})
+    enc.add("Ratte", resources={"HP": 2}, count=rats)
+    return enc
+
+
 def test_hidden_and_out_of_the_fight_are_marked_in_joining_order(tmp_path):
     with Campaign.open(tmp_path / "k.sqlite") as camp:
-        enc = camp.new_encounter("Keller")
-        enc.add("Alrik", resources={"HP": 5})
-        enc.add("Ratte", resources={"HP": 2}, count=3)
+        enc = keller(camp, 3)
         enc.hide("Ratte 3")
         enc.hide("Ratte 1")
         camp.change("Ratte 1", "HP", -2)
@@ -28,9 +34,7 @@ def test_hidden_and_out_of_the_fight_are_marked_in_joining_order(tmp_path):
 
 def test_the_journals_initiative_line_marks_as_it_was(tmp_path):
     with Campaign.open(tmp_path / "k.sqlite") as camp:
-        enc = camp.new_encounter("Keller")
-        enc.add("Alrik", resources={"HP": 5})
-        enc.add("Ratte", resources={"HP": 2}, count=2)
+        enc = keller(camp, 2)
         enc.hide("Ratte 2")
         camp.change("Ratte 1", "HP", -2)
         enc.start(order=["Ratte 2", "Alrik", "Ratte 1"])
