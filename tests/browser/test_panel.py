@@ -16,6 +16,7 @@ from rpgkernel.statblocks import load
 
 from .fixtures import expect
 from .notebook import gallery, tab_into, theme
+from .panel_view import CONTRAST, illegible, illegible_meters, row
 
 pytestmark = pytest.mark.browser
 
@@ -27,77 +28,12 @@ ATTACK, ATTACK_DICE = "angriff Ritter -> Söldner", [7, 3]
 DENY, DENY_DICE = "deny Söldner", [15]
 LATER = "verlust Söldner virtue=SPI um=3"
 
-# WCAG contrast of text against the colour behind it, from computed styles: translucent colours are
-# laid over the backgrounds of the element and its ancestors
-_COLOURS = """
-  const parse = (text) => {
-    const m = /rgba?\\(([^)]*)\\)/.exec(text || "");
-    if (!m) return null;
-    const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
-    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
-  };
-  const over = (top, below) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3])).concat(1);
-  const behind = (el) => {
-    const layers = [];
-    for (let n = el; n; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-    }
-    return layers.reverse().reduce((acc, c) => over(c, acc), [255, 255, 255, 1]);
-  };
-  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
-  const lum = (c) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
-  const ratio = (el, bg) => {
-    const [hi, lo] = [lum(over(parse(getComputedStyle(el).color), bg)), lum(bg)].sort((a, b) => b - a);
-    return (hi + 0.05) / (lo + 0.05);
-  };
-"""
-_CONTRAST = "(elements) => {" + _COLOURS + """
-  return elements.map((el) => ({ text: el.innerText.trim().slice(0, 40), ratio: ratio(el, behind(el)),
-    light: lum(behind(el)) > 0.5 }));
-}"""
-# a meter's text against every colour the meter paints (backgrounds and gradients of it and its parts)
-_METER_CONTRAST = "(meters) => {" + _COLOURS + """
-  const painted = (el) => {
-    const style = getComputedStyle(el);
-    return [style.backgroundColor, ...(style.backgroundImage.match(/rgba?\\([^)]*\\)/g) || [])]
-      .map(parse).filter((c) => c && c[3] > 0);
-  };
-  return meters.flatMap((meter) => {
-    const base = behind(meter.parentElement);
-    const colours = [meter, ...meter.querySelectorAll("*")].flatMap(painted).map((c) => over(c, base));
-    const walker = document.createTreeWalker(meter, NodeFilter.SHOW_TEXT);
-    const texts = [];
-    while (walker.nextNode()) if (walker.currentNode.textContent.trim()) texts.push(walker.currentNode.parentElement);
-    const text = meter.getAttribute("aria-label");
-    return texts.flatMap((el) => colours.map((bg) => ({ text, ratio: ratio(el, bg) })));
-  });
-}"""
-# the panel's text: heading, facts, order table, buttons, conditions, form labels, lines, cards, journal
-_TEXT = ("h3, h4, .rpgk-panel-facts, th, td.rpgk-side, .rpgk-cond, .rpgk-mark, button:enabled, .rpgk-field-label, "
-         ".rpgk-muted, .rpgk-line, .rpgk-resolution li, .rpgk-notice, .rpgk-journal li")
-
 
 def _cells(path) -> list[str]:
     """The fight of FURT in a new Bastionland campaign at ``path``, not yet begun, and its panel."""
     return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FURT,
             "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
             "kampagne = rpgkernel.session.current().campaign\nEncounterPanel(kampagne)"]
-
-
-def _illegible(panel, minimum: float = 4.5) -> list[dict]:
-    """The panel's text below the contrast ``minimum`` (WCAG AA for body text: 4.5)."""
-    found = panel.locator(_TEXT).evaluate_all(_CONTRAST)
-    assert len(found) > 30, found   # the selector still finds the panel's text
-    return [f for f in found if f["ratio"] < minimum]
-
-
-def _illegible_meters(panel, minimum: float = 4.5) -> list[dict]:
-    return [f for f in panel.get_by_role("meter").evaluate_all(_METER_CONTRAST) if f["ratio"] < minimum]
-
-
-def _row(panel, name: str):
-    return panel.locator("tbody tr").filter(has=panel.page.get_by_role("rowheader", name=name))
 
 
 def _resolutions(campaign) -> list[dict]:
@@ -121,8 +57,8 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     panel.get_by_role("button", name="Kampf beginnen").click()
     expect(facts).to_have_text("Runde 1 · am Zug: Ritter")
     expect(current).to_have_text("Ritter")
-    expect(_row(panel, "Wache").locator(".rpgk-cond")).to_have_text("beeinträchtigt (noch 2)")
-    expect(_row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4")).to_have_attribute("aria-valuenow", "4")
+    expect(row(panel, "Wache").locator(".rpgk-cond")).to_have_text("beeinträchtigt (noch 2)")
+    expect(row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4")).to_have_attribute("aria-valuenow", "4")
     with Campaign.open(path) as camp:
         assert (camp.encounter.round, camp.encounter.current, camp.encounter.order) == (1, "Ritter", FURT_NAMES)
 
@@ -154,8 +90,8 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     # could overtake it.
     line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
     panel.locator("[data-focus='verb']").select_option("angriff")
-    _row(panel, "Söldner").locator("td.rpgk-side").click()          # the target: a click on its row
-    expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
+    row(panel, "Söldner").locator("td.rpgk-side").click()          # the target: a click on its row
+    expect(row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
     expect(panel.locator("[data-picked='targets'] strong")).to_have_text("Söldner")
     expect(line).to_have_text(f"%%resolve\n{ATTACK}")
     panel.get_by_role("button", name="Vorschau").click()
@@ -194,8 +130,8 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     expect(choices.locator(".rpgk-line").last).to_have_text(f"%%resolve --würfel 15\n{DENY}")
     choices.get_by_role("button", name="Entscheiden").click()
     expect(choices).to_have_count(0)
-    expect(_row(panel, "Söldner").locator(".rpgk-cond")).to_have_text(["Fatigued"])
-    expect(_row(panel, "Söldner").get_by_role("meter", name="GD 3 von 4")).to_be_visible()
+    expect(row(panel, "Söldner").locator(".rpgk-cond")).to_have_text(["Fatigued"])
+    expect(row(panel, "Söldner").get_by_role("meter", name="GD 3 von 4")).to_be_visible()
     with Campaign.open(path) as camp:
         assert pending(camp) == {}
         assert "Fatigued" in camp.figure("Söldner").conditions
@@ -212,7 +148,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
         assert done == _resolutions(twin)
 
     # a %%resolve cell run below the panel shows in it at once: the SPI bar and the journal
-    spi = _row(panel, "Söldner").get_by_role("meter", name=re.compile("^SPI "))
+    spi = row(panel, "Söldner").get_by_role("meter", name=re.compile("^SPI "))
     expect(spi).to_have_attribute("aria-valuenow", "10")
     nb.run_cell(f"%%resolve\n{LATER}")
     expect(spi).to_have_attribute("aria-valuenow", "7")
@@ -224,13 +160,13 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
 
     # legible in the light and the dark theme
     assert page.evaluate("document.body.dataset.jpThemeLight") == "true"
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
     gallery(panel, "begegnung")
     light = panel.evaluate("el => getComputedStyle(el).backgroundColor")
     with theme(page, lab, "JupyterLab Dark"):
         expect(panel).not_to_have_css("background-color", light)
-        assert _illegible(panel) == [] and _illegible_meters(panel) == []
-        assert not any(f["light"] for f in panel.locator(".rpgk-panel-facts").evaluate_all(_CONTRAST))
+        assert illegible(panel) == [] and illegible_meters(panel) == []
+        assert not any(f["light"] for f in panel.locator(".rpgk-panel-facts").evaluate_all(CONTRAST))
         gallery(panel, "begegnung_dunkel")
 
 
@@ -248,7 +184,7 @@ def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab
     panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
     facts = panel.locator(".rpgk-panel-facts")
     current = panel.locator("tbody tr[aria-current='true'] th")
-    wache, knappe = _row(panel, "Wache"), _row(panel, "Knappe")
+    wache, knappe = row(panel, "Wache"), row(panel, "Knappe")
     expect(facts).to_have_text("Runde 1 · am Zug: Ritter · 1 außer Gefecht")
     expect(wache).to_have_class("rpgk-out")
     expect(wache.locator(".rpgk-out-reason")).to_have_text("sterbend (Todeswunde)")
@@ -259,10 +195,10 @@ def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab
         panel.get_by_role("button", name="Nächster Zug").click()
         expect(current).to_have_text(name)
     expect(facts).to_have_text("Runde 2 · am Zug: Ritter · 1 außer Gefecht")
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
     gallery(panel, "ausser_gefecht")
     with theme(page, lab, "JupyterLab Dark"):
-        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        assert illegible(panel) == [] and illegible_meters(panel) == []
         gallery(panel, "ausser_gefecht_dunkel")
     switch = panel.get_by_role("checkbox", name="Außer Gefecht überspringen")
     expect(switch).to_be_checked()
@@ -278,9 +214,9 @@ def test_out_of_the_fight_greyed_with_its_reason_and_skipped(notebook, page, lab
         panel.get_by_role("button", name="Nächster Zug").click()
         expect(current).to_have_text(re.compile(f"^{name}"))
     expect(wache).to_have_attribute("aria-current", "true")
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []       # the greyed row at its turn
+    assert illegible(panel) == [] and illegible_meters(panel) == []       # the greyed row at its turn
     with theme(page, lab, "JupyterLab Dark"):
-        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        assert illegible(panel) == [] and illegible_meters(panel) == []
 
 
 def _order(path) -> tuple[list[str], str | None, list[str], list[str], list[str]]:
@@ -298,7 +234,7 @@ def test_the_order_changed_from_the_rows(notebook, page, lab, tmp_path):
     current = panel.locator("tbody tr[aria-current='true'] th")
 
     def button(who, label):
-        return _row(panel, who).get_by_role("button", name=label.format(name=who))
+        return row(panel, who).get_by_role("button", name=label.format(name=who))
     up, down = "{name} eine Stelle früher in der Reihenfolge", "{name} eine Stelle später in der Reihenfolge"
 
     panel.get_by_role("button", name="Kampf beginnen").click()
@@ -334,7 +270,7 @@ def test_the_order_changed_from_the_rows(notebook, page, lab, tmp_path):
     # hide and reveal: marked for the GM
     button("Wache", "{name} vor den Spielern verbergen (Hinterhalt, Verstärkung); handelt weiter für die "
                     "Spielleitung").click()
-    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
+    expect(row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
     assert _order(path)[3] == ["Wache"]
 
     # remove whose turn it is (the turn passes on) and restore it: back where it stood
@@ -345,13 +281,13 @@ def test_the_order_changed_from_the_rows(notebook, page, lab, tmp_path):
     assert _order(path)[4] == ["Knappe"]
 
     # legible in both themes, with the marks and the row buttons
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
     with theme(page, lab, "JupyterLab Dark"):
-        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        assert illegible(panel) == [] and illegible_meters(panel) == []
     panel.get_by_role("button", name="Knappe zurückholen").click()
     expect(names).to_have_text(["Ritter", "Knappe", "Söldner", "Wache verborgen"])
     button("Wache", "{name} den Spielern wieder zeigen").click()
-    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_count(0)
+    expect(row(panel, "Wache").locator(".rpgk-mark")).to_have_count(0)
     assert _order(path) == (FURT_NAMES, "Söldner", [], [], [])
 
 
@@ -374,36 +310,36 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
 
     # the mouse: a click picks a row alone, with Ctrl one more (an attack may have several targets), again
     # with Ctrl one less
-    _row(panel, "Knappe").locator("td.rpgk-res").click()
+    row(panel, "Knappe").locator("td.rpgk-res").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Knappe")
-    _row(panel, "Söldner").locator("td.rpgk-res").click()
+    row(panel, "Söldner").locator("td.rpgk-res").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
-    _row(panel, "Wache").locator("th").click(modifiers=["Control"])
+    row(panel, "Wache").locator("th").click(modifiers=["Control"])
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner, Wache")
     expect(panel.get_by_role("row", selected=True).locator("th")).to_have_text(["Söldner", "Wache"])
     expect(panel.locator(".rpgk-picks strong")).to_have_text("Söldner, Wache")
-    _row(panel, "Söldner").locator("th").click(modifiers=["Control"])
+    row(panel, "Söldner").locator("th").click(modifiers=["Control"])
     expect(targets).to_have_text("Wache")
-    _row(panel, "Knappe").get_by_role("button", name="Knappe handelt in der nächsten Handlung").click()
+    row(panel, "Knappe").get_by_role("button", name="Knappe handelt in der nächsten Handlung").click()
     expect(line).to_have_text("%%resolve\nangriff Knappe -> Wache")
-    expect(_row(panel, "Knappe").get_by_role("button", name=re.compile("^Knappe handelt in der"))).to_have_attribute(
+    expect(row(panel, "Knappe").get_by_role("button", name=re.compile("^Knappe handelt in der"))).to_have_attribute(
         "aria-pressed", "true")
     panel.locator("[data-focus='clear:actors']").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Wache")   # again whose turn it is
 
     # the keyboard, from the Wache's row (a click on the only row picked drops it)
-    _row(panel, "Wache").locator("td.rpgk-side").click()
-    expect(_row(panel, "Wache")).to_be_focused()
+    row(panel, "Wache").locator("td.rpgk-side").click()
+    expect(row(panel, "Wache")).to_be_focused()
     expect(targets).to_have_count(0)
     page.keyboard.press("ArrowUp")
-    expect(_row(panel, "Söldner")).to_be_focused()
+    expect(row(panel, "Söldner")).to_be_focused()
     page.keyboard.press("Space")
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
     page.keyboard.press("Escape")
     expect(line).to_have_text("%%resolve\nangriff Ritter")
     page.keyboard.press("Home")
     page.keyboard.press("ArrowDown")
-    expect(_row(panel, "Knappe")).to_be_focused()
+    expect(row(panel, "Knappe")).to_be_focused()
     page.keyboard.press("a")
     expect(line).to_have_text("%%resolve\nangriff Knappe")
     page.keyboard.press("n")                                           # next turn: the actor follows it
@@ -412,10 +348,10 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
     assert _order(path)[1] == "Knappe"
     page.keyboard.press("Alt+ArrowUp")                                 # Knappe before Ritter
     expect(names).to_have_text(["Knappe", "Ritter", "Söldner", "Wache"])
-    expect(_row(panel, "Knappe")).to_be_focused()                      # the focus moves with its row
+    expect(row(panel, "Knappe")).to_be_focused()                      # the focus moves with its row
     page.keyboard.press("End")
     page.keyboard.press("v")
-    expect(_row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
+    expect(row(panel, "Wache").locator(".rpgk-mark")).to_have_text("verborgen")
     page.keyboard.press("Delete")
     expect(names).to_have_text(["Knappe", "Ritter", "Söldner"])
     assert _order(path)[4] == ["Wache"]
@@ -423,21 +359,21 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
 
     # a verb without a target: a click picks who acts (here who makes the test)
     panel.locator("[data-focus='verb']").select_option("probe")
-    _row(panel, "Söldner").locator("th").click()
+    row(panel, "Söldner").locator("th").click()
     expect(line).to_have_text(re.compile("^%%resolve\nprobe Söldner"))
     expect(panel.locator("[data-picked='actors'] strong")).to_have_text("Söldner")
     panel.locator("[data-focus='verb']").select_option("angriff")
     expect(line).to_have_text("%%resolve\nangriff Söldner")              # (the line settled: legible below)
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
 
     # act from the row: Ctrl+Enter rolls the line (here with the dice entered)
     panel.locator("[data-focus='clear:actors']").click()
-    _row(panel, "Söldner").locator("th").click()
-    expect(_row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
+    row(panel, "Söldner").locator("th").click()
+    expect(row(panel, "Söldner")).to_have_attribute("aria-selected", "true")
     expect(line).to_have_text("%%resolve\nangriff Knappe -> Söldner")
     panel.locator("[data-focus='dice']").fill("5,3")                    # the Knappe's two daggers: W6, W6
     expect(line).to_have_text("%%resolve --würfel 5,3\nangriff Knappe -> Söldner")
-    _row(panel, "Söldner").focus()
+    row(panel, "Söldner").focus()
     page.keyboard.press("Control+Enter")
     expect(panel.get_by_role("region", name="Ergebnis").locator(".rpgk-line")).to_have_text(
         "%%resolve --würfel 5,3\nangriff Knappe -> Söldner")
@@ -445,10 +381,10 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
 
     # legible with a target and an actor picked, a result and its open decisions, in both themes
     expect(panel.get_by_role("region", name="Offene Entscheidungen")).to_be_visible()
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
     gallery(panel, "auswahl")
     with theme(page, lab, "JupyterLab Dark"):
-        assert _illegible(panel) == [] and _illegible_meters(panel) == []
+        assert illegible(panel) == [] and illegible_meters(panel) == []
         gallery(panel, "auswahl_dunkel")
 
 
@@ -472,8 +408,8 @@ def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page
     names = panel.get_by_role("rowheader")
     expect(names).to_have_text(["Alrik", "Ork", "Söldner 1", "Söldner 2"])
 
-    _row(panel, "Söldner 1").locator("th").click()
-    _row(panel, "Söldner 2").locator("th").click(modifiers=["Control"])
+    row(panel, "Söldner 1").locator("th").click()
+    row(panel, "Söldner 2").locator("th").click(modifiers=["Control"])
     expect(panel.locator(".rpgk-picks strong")).to_have_text("Söldner 1, Söldner 2")
     panel.get_by_role("button", name="Als Gruppe würfeln").click()
     expect(panel.locator("tbody .rpgk-mark")).to_have_text(["Gruppe Söldner 1"] * 2)
@@ -489,13 +425,13 @@ def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page
     join.get_by_role("button", name="Dazu").click()
     expect(names.first).to_have_text("Bruni")
     expect(panel.get_by_role("columnheader", name="Ini")).to_be_visible()   # this round's initiative per row
-    expect(_row(panel, "Bruni").locator("td.rpgk-ini")).to_have_text("30")
+    expect(row(panel, "Bruni").locator("td.rpgk-ini")).to_have_text("30")
     expect(join.locator("[data-focus='join:initiative']")).to_have_value("")   # emptied once it joined
     join.locator("[data-focus='join:who']").select_option(label="wie Ork")
     join.locator("[data-focus='join:initiative']").fill("1")
     join.locator("[data-focus='join:initiative']").press("Enter")
     expect(names.last).to_have_text("Ork 2")
-    expect(_row(panel, "Ork 2").get_by_role("meter", name="LP 8 von 8")).to_be_visible()
+    expect(row(panel, "Ork 2").get_by_role("meter", name="LP 8 von 8")).to_be_visible()
 
     panel.get_by_role("button", name=re.compile("^Initiative von Ork allein neu würfeln")).click()
     expect(panel.get_by_role("region", name="Journal").locator("li").last).to_contain_text("Ork: Initiative neu 12 → ")
@@ -504,4 +440,4 @@ def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page
         assert entry.kind == "initiative" and entry.data["text"].startswith("Ork: Initiative neu 12 → ")
         assert camp.figure("Ork 2").resources["LP"] == {"value": 8, "max": 8}
         assert camp.encounter.record["combatants"]["Ork 2"]["side"] == "Feinde"
-    assert _illegible(panel) == [] and _illegible_meters(panel) == []
+    assert illegible(panel) == [] and illegible_meters(panel) == []
