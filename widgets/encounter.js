@@ -154,7 +154,7 @@ function panelTable(model, form) {
   const row = (r, withRolls, running, withIni) => {
     const about = (model.get("rules") || {}).conditions || {};
     const conds = r.cond.map(([name, left]) => h("span", { class: "rpgk-cond", title: about[name] || null },
-      left == null ? name : `${name} (${L(model, "condition.left", { n: left })})`));
+      left == null ? name : [name, " ", h("span", { class: "rpgk-cond-left" }, `(${L(model, "condition.left", { n: left })})`)]));
     const marks = [r.hidden ? L(model, "widget.panel.mark_hidden") : null,
       r.held ? L(model, "widget.panel.mark_held") : null,
       r.group ? L(model, "widget.panel.mark_group", { label: r.group }) : null,
