@@ -419,7 +419,8 @@ function panelAction(model, form, redraw) {
   const verbSelect = h("select", {
     "data-focus": "verb", title: verb.help,
     onchange: (e) => { form.set({ verb: e.target.value, options: {} }); redraw(); },
-  }, verbs.map((v) => h("option", { value: v.name, selected: v.name === verb.name, title: v.help }, v.name)));
+  }, verbs.map((v) => h("option", { value: v.name, selected: v.name === verb.name, title: v.help },
+    v.name.replaceAll("_", " "))));   // the word of the line, spelled as words
 
   // who acts and on whom: picked in the table's rows, said here (a pick updates only this part)
   const who = h("div", { class: "rpgk-who" }, panelWho(model, form, verb));

@@ -28,6 +28,7 @@ from . import panel_lines as lines
 from .base import Widget
 
 JOURNAL_TAIL = 12   # journal entries the panel shows
+FIRST_VERB = "angriff"
 
 
 class EncounterPanel(Widget):
@@ -102,8 +103,8 @@ class EncounterPanel(Widget):
             patch["actors"] = []
         self._turn = turn
         names = [v["name"] for v in self.rules["verbs"]]
-        if names and self.form.get("verb") not in names:
-            patch.update(verb=names[0], targets=[], options={})
+        if names and self.form.get("verb") not in names:   # a fight's first verb: the attack, where there is one
+            patch.update(verb=FIRST_VERB if FIRST_VERB in names else names[0], targets=[], options={})
         if patch:
             self._set_form(**patch)  # the form observer shows the lines
         else:
