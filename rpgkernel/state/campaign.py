@@ -27,7 +27,7 @@ from .rulebook import rulebook
 from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
-from . import model, resources
+from . import address, model, players, registry, resources
 from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 from .journal import Journal, kind_label
@@ -53,6 +53,7 @@ class Campaign:
         self._watchers: list[weakref.ref[Any]] = []
         self._since_snapshot = 0
         self._halt: Damage | None = None  # read-only: the fold stopped before this
+        self._address: str | None = None   # as opened (the server's registry needs it in full)
         found = [d for d in store.check() if d.fatal]
         if found and not store.read_only:
             raise CampaignDamaged(store.where, found)
@@ -72,7 +73,9 @@ class Campaign:
         """
         store = open_store(path_or_url, campaign, read_only=read_only)
         try:
-            return cls(store)
+            opened = cls(store)
+            opened._address = os.fspath(path_or_url)
+            return opened
         except BaseException:
             store.close()
             raise
@@ -464,6 +467,42 @@ class Campaign:
             elif not found or old != value:
                 tx.set(path, value)
                 tx.event("daten", t("journal.data", name=name), encounter=encounter)
+
+    # -- player links (players.py) -------------------------------------
+    def player_links(self) -> list[dict[str, Any]]:
+        """Every player link: ``{id, figure, created, revoked}`` (revoked: when, or None)."""
+        self.refresh()
+        return players.listing(self._state)
+
+    @retrying
+    def new_player_link(self, figure: str) -> players.PlayerLink:
+        """A new link to the live page of ``figure``; its token is only in the returned object."""
+        with self.transaction() as tx:
+            link = players.create(tx, figure)
+        self._register(link.key)
+        return link
+
+    @retrying
+    def revoke_player_link(self, link_id: str) -> None:
+        """Revoke a link: its open pages stop at once, the link stays listed as revoked."""
+        with self.transaction() as tx:
+            players.revoke(tx, link_id)
+
+    @retrying
+    def renew_player_link(self, link_id: str) -> players.PlayerLink:
+        """Revoke a link and make a new one for the same figure."""
+        with self.transaction() as tx:
+            link = players.create(tx, players.revoke(tx, link_id))
+        self._register(link.key)
+        return link
+
+    def _register(self, key: str) -> None:
+        target = self._address or os.fspath(getattr(self.store, "path", ""))
+        if not target:
+            raise CampaignError(t("players.no_address"))
+        if not address.is_url(target):
+            target = os.path.abspath(target)
+        registry.register(key, target, self.store.campaign)
 
     # -- undo and redo ---------------------------------------------------
     def undo(self) -> list[str]:

@@ -1,0 +1,106 @@
+"""Player links: one capability per figure of a campaign, for the player pages the server serves.
+
+A link's token (``secrets.token_urlsafe(32)``, 256 bits) is handed out once, in the
+``PlayerLink`` that creates it; the campaign keeps only its SHA-256 (hex) with the link's short
+public id, the figure and when it was made. Revoking marks the link revoked (it stays listed);
+renewing revokes it and makes a new one for the same figure. Each campaign with links has a
+stable random ``key``: it names the campaign in the page's address and in the server's registry
+(``registry``). Journal texts and data name the link's id and figure, never the token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from ..messages import t
+from . import model
+from .transaction import CampaignError, Transaction
+
+KIND = "spielerlink"   # journal kind of every change to the links
+PATH = "rpgkernel/spieler/"   # the pages' place under the Jupyter server's base URL
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    """A new link: ``token`` is shown only here (its repr leaves it out); ``url`` is its page."""
+
+    id: str
+    figure: str
+    created: str
+    key: str
+    token: str = field(repr=False)
+
+    def url(self, base_url: str = "/") -> str:
+        """The page's address under ``base_url``; the token is in the fragment (never sent in a request)."""
+        return f"{base_url.rstrip('/')}/{PATH}{self.key}/#{self.token}"
+
+    def __repr__(self) -> str:
+        return f"<PlayerLink {self.id} {self.figure}>"
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def campaign_key(state: Mapping[str, Any]) -> str | None:
+    return state.get("players", {}).get("key")
+
+
+def listing(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every link: ``{id, figure, created, revoked}`` (revoked: when, or None), oldest first."""
+    return [{"id": i, "figure": link["figure"], "created": link["created"], "revoked": link["revoked"]}
+            for i, link in state.get("players", {}).get("links", {}).items()]
+
+
+def create(tx: Transaction, figure: str) -> PlayerLink:
+    """A new link for ``figure`` (a character or a combatant of the active encounter), in ``tx``."""
+    if model.figure_path(tx.state, figure) is None:
+        raise CampaignError(t("campaign.unknown_figure", name=figure))
+    if "players" not in tx.state:
+        tx.set(["players"], {"key": secrets.token_hex(16), "links": {}})
+    links = tx.state["players"]["links"]
+    link_id = secrets.token_hex(4)
+    while link_id in links:
+        link_id = secrets.token_hex(4)
+    token, created = secrets.token_urlsafe(32), _now()
+    tx.set(["players", "links", link_id], {"figure": figure, "hash": digest(token), "created": created,
+                                           "revoked": None})
+    tx.event(KIND, t("journal.player_link", figure=figure, id=link_id), [figure], id=link_id)
+    return PlayerLink(link_id, figure, created, tx.state["players"]["key"], token)
+
+
+def revoke(tx: Transaction, link_id: str) -> str:
+    """Revoke the link ``link_id`` in ``tx``; its figure."""
+    link = tx.state.get("players", {}).get("links", {}).get(link_id)
+    if link is None:
+        known = ", ".join(tx.state.get("players", {}).get("links", {})) or "–"
+        raise CampaignError(t("players.unknown", id=link_id, known=known))
+    if link["revoked"] is not None:
+        raise CampaignError(t("players.revoked_already", id=link_id, figure=link["figure"]))
+    tx.set(["players", "links", link_id, "revoked"], _now())
+    tx.event(KIND, t("journal.player_link_revoked", figure=link["figure"], id=link_id), [link["figure"]],
+             id=link_id)
+    return link["figure"]
+
+
+def figure_for(state: Mapping[str, Any], token: object) -> str | None:
+    """The figure whose live link ``token`` is; None for a wrong, revoked or guessed token, or when
+    the figure is no longer in the campaign. Every link's hash is compared in constant time."""
+    if not isinstance(token, str) or not token or len(token) > 200:
+        return None
+    wanted, found = digest(token), None
+    for link in state.get("players", {}).get("links", {}).values():
+        if hmac.compare_digest(wanted, link["hash"]) and link["revoked"] is None:
+            found = link["figure"]
+    if found is None or model.figure_path(dict(state), found) is None:
+        return None
+    return found
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,54 @@
+"""Where the server finds a campaign by its key: a file in the Jupyter runtime dir,
+``rpgkernel-kampagnen.json`` (``{key: {"address": ..., "campaign": ...}}``), written by the kernel
+whenever a player link is made (atomically, readable by its owner only). A PostgreSQL address is
+kept in full there: the file stays on the server and is never shown."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+NAME = "rpgkernel-kampagnen.json"
+
+
+def path() -> Path:
+    from jupyter_core.paths import jupyter_runtime_dir
+    return Path(jupyter_runtime_dir()) / NAME
+
+
+def read() -> dict[str, dict[str, Any]]:
+    try:
+        found = json.loads(path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def lookup(key: str) -> tuple[str, str | None] | None:
+    """The store address and campaign name of the campaign ``key``, or None."""
+    entry = read().get(key)
+    if not isinstance(entry, dict) or not isinstance(entry.get("address"), str):
+        return None
+    return entry["address"], entry.get("campaign")
+
+
+def register(key: str, address: str, campaign: str | None) -> None:
+    """Keep (or update) where the campaign ``key`` lives."""
+    entries = read()
+    if entries.get(key) == {"address": address, "campaign": campaign}:
+        return
+    entries[key] = {"address": address, "campaign": campaign}
+    target = path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{NAME}.{os.getpid()}-{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(entries, out)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
