@@ -74,7 +74,8 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " [--exportieren ZIEL]]"
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
-              " | %rpg teilen FIGUR [--ordner ORDNER]")
+              " | %rpg teilen FIGUR [--ordner ORDNER]"
+              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
@@ -83,10 +84,13 @@ _JOURNAL_DEFAULT, _JOURNAL_MAX = 20, 10_000
 _SHARE = {"teilen", "share"}
 _SHARE_OPTIONS = {"--ordner": "ordner", "--folder": "ordner"}
 _BINDER_OPTIONS = {"--server": "server"}
+_PLAYERS = {"spieler", "players"}
+_PLAYERS_OPTIONS = {"--widerrufen": "widerrufen", "--revoke": "widerrufen", "--erneuern": "erneuern",
+                    "--renew": "erneuern"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
-_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen")   # as the help names them
-_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE))                   # every way to write one
+_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler")   # as the help names them
+_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS))                   # every way to write one
 
 
 class Status:
@@ -166,6 +170,8 @@ def rpg_line(line: str) -> object:
         return _share(s, words[1:])
     if command == "binder":
         return _binder(s, words[1:])
+    if command in _PLAYERS:
+        return _players(s, words[1:])
     if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
@@ -214,6 +220,23 @@ def _share(s: session.Session, words: list[str]) -> object:
     if len(rest) > 1:
         raise _too_many(rest[1:], _RPG_USAGE)
     return sharing.share(s.need_campaign(), rest[0], str(opts.get("ordner", "spieler")))
+
+
+def _players(s: session.Session, words: list[str]) -> object:
+    """List the player links, make one for a figure, revoke or renew one (the widget shows them)."""
+    from .widgets.players import PlayerLinks
+    opts, rest = args.options(words, _PLAYERS_OPTIONS, _RPG_USAGE)
+    if len(rest) > 1 or (rest and opts) or len(opts) > 1:
+        raise _too_many(words, _RPG_USAGE)
+    campaign = s.need_campaign()
+    fresh = None
+    if rest:
+        fresh = campaign.new_player_link(rest[0])
+    elif "erneuern" in opts:
+        fresh = campaign.renew_player_link(str(opts["erneuern"]))
+    elif "widerrufen" in opts:
+        campaign.revoke_player_link(str(opts["widerrufen"]))
+    return PlayerLinks(campaign, fresh)
 
 
 def _binder(s: session.Session, words: list[str]) -> object:

@@ -490,9 +490,9 @@ class Campaign:
 
     @retrying
     def renew_player_link(self, link_id: str) -> players.PlayerLink:
-        """Revoke a link and make a new one for the same figure."""
+        """Revoke a link (if it is not revoked yet) and make a new one for the same figure."""
         with self.transaction() as tx:
-            link = players.create(tx, players.revoke(tx, link_id))
+            link = players.create(tx, players.revoke(tx, link_id, renewing=True))
         self._register(link.key)
         return link
 

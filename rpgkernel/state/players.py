@@ -74,13 +74,15 @@ def create(tx: Transaction, figure: str) -> PlayerLink:
     return PlayerLink(link_id, figure, created, tx.state["players"]["key"], token)
 
 
-def revoke(tx: Transaction, link_id: str) -> str:
-    """Revoke the link ``link_id`` in ``tx``; its figure."""
+def revoke(tx: Transaction, link_id: str, renewing: bool = False) -> str:
+    """Revoke the link ``link_id`` in ``tx``; its figure. Renewing, a revoked link stays as it is."""
     link = tx.state.get("players", {}).get("links", {}).get(link_id)
     if link is None:
         known = ", ".join(tx.state.get("players", {}).get("links", {})) or "–"
         raise CampaignError(t("players.unknown", id=link_id, known=known))
     if link["revoked"] is not None:
+        if renewing:
+            return link["figure"]
         raise CampaignError(t("players.revoked_already", id=link_id, figure=link["figure"]))
     tx.set(["players", "links", link_id, "revoked"], _now())
     tx.event(KIND, t("journal.player_link_revoked", figure=link["figure"], id=link_id), [link["figure"]],

@@ -1,0 +1,63 @@
+"""The player links of ``%rpg spieler``: the list, and a new link as a clickable URL and a QR code.
+
+The kernel does not know the address players reach the server by: the front end builds the
+absolute URL (``location.origin`` + JupyterLab's base URL + the link's path) and asks for the QR
+code of exactly that URL (``segno``). The token travels only in custom messages, never in a
+synced trait or a text output, so it is not written into the notebook file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import traitlets
+
+from ..errors import RpgError
+from ..messages import t
+from ..state import Campaign
+from ..state.players import PATH, PlayerLink
+from .base import Widget
+
+
+class PlayerLinks(Widget):
+    """The campaign's player links; ``fresh`` is the one just made or renewed (its token kept here only)."""
+
+    parts = ("players.js",)
+    label_prefixes = ("widget.players.",)
+
+    rows = traitlets.List().tag(sync=True)
+    fresh_id = traitlets.Unicode("").tag(sync=True)
+    fresh_figure = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, campaign: Campaign, fresh: PlayerLink | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.campaign = campaign
+        self._fresh = fresh
+        self.rows = campaign.player_links()
+        if fresh is not None:
+            self.fresh_id, self.fresh_figure = fresh.id, fresh.figure
+
+    def on_link(self, _content: dict[str, Any]) -> None:
+        """The front end asks for the new link's parts (its key and token) to build the URL."""
+        if self._fresh is not None:
+            self.send({"type": "link", "key": self._fresh.key, "token": self._fresh.token, "path": PATH})
+
+    def on_qr(self, content: dict[str, Any]) -> None:
+        """The QR code (an SVG data URI) of ``content["url"]``: the new link's absolute URL only."""
+        import segno
+        url, fresh = content.get("url"), self._fresh
+        if fresh is None or not isinstance(url, str) or not url.endswith(f"/{PATH}{fresh.key}/#{fresh.token}") \
+                or not url.startswith(("http://", "https://")) or len(url) > 2000:
+            raise RpgError(t("widget.players.bad_url"))
+        self.send({"type": "qr", "svg": segno.make(url, error="m").svg_data_uri(scale=4, border=2)})
+
+    def text(self) -> str:
+        lines = [t("widget.players.title")]
+        if self._fresh is not None:
+            lines.append(t("widget.players.fresh_text", id=self._fresh.id, figure=self._fresh.figure))
+        for row in self.rows:
+            state = t("widget.players.revoked") if row["revoked"] else t("widget.players.live")
+            lines.append(f"{row['id']}  {row['figure']}  {row['created']}  {state}")
+        if not self.rows:
+            lines.append(t("widget.players.none"))
+        return "\n".join(lines)

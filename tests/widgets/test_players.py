@@ -1,0 +1,116 @@
+"""``%rpg spieler``: the links widget; the token reaches the front end in custom messages only, so no
+saved notebook, text or HTML output and no widget state carries it."""
+
+from __future__ import annotations
+
+import base64
+import json
+from urllib.parse import unquote
+
+import pytest
+
+from rpgkernel.state import players
+from rpgkernel.widgets.players import PlayerLinks
+
+
+@pytest.fixture(autouse=True)
+def runtime_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+
+
+@pytest.fixture
+def table(notebook):
+    notebook.ok("%rpg --kampagne k.sqlite")
+    notebook.ok("import rpgkernel\nkampagne = rpgkernel.session.current().campaign\nkampagne.add_character('Alrik')")
+    return notebook
+
+
+def front_end(widget):
+    """What the widget sends the front end, by message type."""
+    sent = []
+    widget.send = lambda content, buffers=None: sent.append(content)
+    return sent
+
+
+def test_a_new_link_in_the_widget(table):
+    [shown] = table.ok("%rpg spieler Alrik")
+    widget = table.value
+    assert isinstance(widget, PlayerLinks) and widget.fresh_figure == "Alrik"
+    camp = table.ns["kampagne"]
+    [row] = camp.player_links()
+    token = widget._fresh.token
+    assert players.figure_for(camp.state, token) == "Alrik"
+    bundle = widget._repr_mimebundle_()
+    everything = json.dumps([shown, bundle, widget.get_state()], default=str)
+    assert token not in everything and row["id"] in shown and "Alrik" in shown
+    sent = front_end(widget)
+    widget._dispatch(widget, {"type": "link"})
+    assert sent == [{"type": "link", "key": widget._fresh.key, "token": token, "path": "rpgkernel/spieler/"}]
+    url = f"http://192.168.1.5:8888/user/gm/rpgkernel/spieler/{widget._fresh.key}/#{token}"
+    widget._dispatch(widget, {"type": "qr", "url": url})
+    svg = sent[-1]["svg"]
+    assert sent[-1]["type"] == "qr" and svg.startswith("data:image/svg+xml")
+    body = unquote(svg.split(",", 1)[1]) if ";base64" not in svg else base64.b64decode(svg.split(",", 1)[1]).decode()
+    assert "<svg" in body and "<script" not in body
+    for bad in ("http://example.org/", url.replace(token, "x" * len(token)), "javascript:alert(1)//" + url):
+        widget._dispatch(widget, {"type": "qr", "url": bad})
+        assert "nur für die Adresse des neuen Links" in widget.error
+        assert sent[-1]["svg"] == svg   # nothing new sent
+
+
+def test_list_revoke_renew(table):
+    table.ok("%rpg spieler Alrik")
+    link_id = table.value.fresh_id
+    table.ok(f"%rpg spieler --widerrufen {link_id}")
+    assert table.value._fresh is None and table.value.rows[0]["revoked"]
+    table.ok(f"%rpg spieler --erneuern {link_id}")
+    renewed = table.value
+    assert renewed.fresh_figure == "Alrik" and renewed.fresh_id != link_id
+    [shown] = table.ok("%rpg spieler")
+    assert link_id in shown and renewed.fresh_id in shown and "widerrufen" in shown and "gültig" in shown
+    [error] = table.run("%rpg spieler Nimand")
+    assert "Nimand" in error
+    [error] = table.run("%rpg spieler --widerrufen 00000000")
+    assert "gibt es nicht" in error
+    [error] = table.run("%rpg spieler Alrik --erneuern x")
+    assert error.startswith("Fehler")
+
+
+@pytest.mark.slow
+def test_the_saved_notebook_never_holds_the_token(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                           "language": "python"}})
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
+        "%load_ext rpgkernel\n%rpg --kampagne k.sqlite",
+        "import rpgkernel\nrpgkernel.session.current().campaign.add_character('Alrik')",
+        "%rpg spieler Alrik",
+        # what a front end would ask for; the token written aside for the test only
+        "w = _\nw.send = lambda c, b=None: None\nw._dispatch(w, {'type': 'link'})\n"
+        "open('token.txt', 'w').write(w._fresh.token)",
+        "%rpg spieler",
+    )]
+    env = {"JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    import os
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True,
+                                resources={"metadata": {"path": str(tmp_path)}})
+        client.execute()
+    finally:
+        for k, v in old.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    path = tmp_path / "gm.ipynb"
+    nbformat.write(nb, path)
+    token = (tmp_path / "token.txt").read_text()
+    assert len(token) >= 43
+    saved = path.read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-view+json" in saved and "Spielerlink" in saved
+    assert token not in saved
+    from rpgkernel import Campaign
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        assert token not in camp.journal().to_jsonl()
+        assert players.figure_for(camp.state, token) == "Alrik"
