@@ -2,7 +2,8 @@
 ``jupyter-config/jupyter_server_config.d/rpgkernel.json``, installed into the environment's
 ``etc/jupyter``): the file browser hides the side files of SQLite campaigns (``-wal``,
 ``-shm``), so a campaign shows once. What is hidden already (the defaults, the user's
-``hide_globs``) stays hidden.
+``hide_globs``) stays hidden. It also serves the player pages (``live``): each player link
+opens its figure's live page under ``{base_url}rpgkernel/spieler/``.
 """
 
 from __future__ import annotations
@@ -20,3 +21,5 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     manager = serverapp.contents_manager
     manager.hide_globs = [*manager.hide_globs, *(g for g in SIDE_FILES if g not in manager.hide_globs)]
+    from .live import handlers
+    serverapp.web_app.add_handlers(".*$", handlers(serverapp.web_app.settings["base_url"]))

@@ -1,0 +1,228 @@
+"""The player pages: ``{base_url}rpgkernel/spieler/<key>/`` (the page) and ``.../<key>/ws`` (its
+websocket). Both are public (``@allow_unauthenticated``): the capability is the link's token,
+which the page sends as the websocket's first message and the socket checks itself
+(``players.figure_for``); no cookie is read, so no other site can act through a player's browser.
+
+The page is sandboxed (``Content-Security-Policy: sandbox allow-scripts``), so its origin is
+opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the server's own
+origin and refuses every other site's. Failed token checks are counted per client address
+(``Limiter``). One ``Watcher`` per campaign with open pages reads the store's last seq every
+``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from jupyter_server.auth.decorator import allow_unauthenticated
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.base.websocket import WebSocketMixin
+from jupyter_server.utils import url_path_join
+from tornado import ioloop, websocket
+
+from .. import sharing
+from ..errors import RpgError
+from ..messages import labels, t
+from ..state import Campaign, players, registry
+
+WATCH_SECONDS = 0.1
+REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
+KEY = r"(?P<key>[0-9a-f]{32})"
+_HOST = re.compile(r"^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$")
+_HERE = Path(__file__).parent
+
+
+def view(campaign: Campaign, figure: str) -> dict[str, Any]:
+    """What the page of ``figure`` shows. A placeholder: the full player view
+    (``state.player_view.view``) plugs in here; until then the encounter's name and round and the
+    player's own figure (``sharing.snapshot``, an allow-list), nothing else."""
+    state = campaign.folded
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    try:
+        own = sharing.snapshot(campaign, figure)
+    except RpgError:
+        own = None
+    return {"encounter": enc["name"] if enc else None, "round": enc["round"] if enc else None, "figure": own}
+
+
+class Limiter:
+    """At most ``limit`` failed checks per client address in ``window`` seconds; then it is refused
+    for ``pause`` seconds, right token or not."""
+
+    def __init__(self, limit: int = 10, window: float = 60.0, pause: float = 60.0) -> None:
+        self.limit, self.window, self.pause = limit, window, pause
+        self._failed: dict[str, deque[float]] = {}
+        self._until: dict[str, float] = {}
+
+    def blocked(self, client: str) -> bool:
+        return self._until.get(client, 0.0) > time.monotonic()
+
+    def fail(self, client: str) -> None:
+        now = time.monotonic()
+        failed = self._failed.setdefault(client, deque())
+        failed.append(now)
+        while failed and failed[0] < now - self.window:
+            failed.popleft()
+        if len(failed) >= self.limit:
+            self._until[client] = now + self.pause
+            failed.clear()
+
+
+class Watcher:
+    """One campaign's open pages: the store's last seq read every ``WATCH_SECONDS``; on a change,
+    each page's view pushed if it changed, a page whose link no longer holds closed."""
+
+    def __init__(self, key: str, address: str, name: str | None, watchers: dict[str, Watcher]) -> None:
+        self.key, self._watchers = key, watchers
+        self.campaign = Campaign.open(address, name, read_only=True)
+        self.seen = self.campaign.store.last_seq()
+        self.sockets: set[PlayerSocket] = set()
+        self._timer = ioloop.PeriodicCallback(self.tick, WATCH_SECONDS * 1000)
+        self._timer.start()
+
+    def tick(self) -> None:
+        last = self.campaign.store.last_seq()
+        if last == self.seen:
+            return
+        self.seen = last
+        self.campaign.refresh()
+        for sock in list(self.sockets):
+            self.push(sock)
+
+    def push(self, sock: PlayerSocket) -> None:
+        if players.figure_for(self.campaign.folded, sock.token) != sock.figure:
+            sock.close(REFUSED, t("page.revoked"))
+            self.drop(sock)
+            return
+        text = json.dumps({"view": view(self.campaign, sock.figure)}, ensure_ascii=False, sort_keys=True)
+        if text != sock.last:
+            sock.last = text
+            sock.write_message(text)
+
+    def drop(self, sock: PlayerSocket) -> None:
+        self.sockets.discard(sock)
+        if not self.sockets:
+            self._timer.stop()
+            self.campaign.close()
+            self._watchers.pop(self.key, None)
+
+
+class PageHandler(JupyterHandler):
+    """The page itself: the same for every key (it tells nothing about which keys exist)."""
+
+    @property
+    def content_security_policy(self) -> str:
+        host = self.request.headers.get("Host", "")
+        sockets = f" ws://{host} wss://{host}" if _HOST.match(host) else ""
+        return ("sandbox allow-scripts; default-src 'none'; "
+                f"script-src '{_PAGE['script_hash']}'; style-src '{_PAGE['style_hash']}'; "
+                f"connect-src{sockets or ' ' + chr(39) + 'none' + chr(39)}; img-src 'none'; base-uri 'none'; "
+                "form-action 'none'; frame-ancestors 'none'")
+
+    def set_default_headers(self) -> None:
+        super().set_default_headers()
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Cache-Control", "no-store")
+
+    @allow_unauthenticated
+    def get(self, key: str) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(_PAGE["html"])
+
+
+class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
+    """A page's live view; its first message is the link's token."""
+
+    watchers: dict[str, Watcher] = {}
+    limiter = Limiter()
+
+    token: str | None = None
+    figure: str | None = None
+    last: str = ""
+    watcher: Watcher | None = None
+
+    @allow_unauthenticated
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        return await super().get(*args, **kwargs)
+
+    def check_origin(self, origin: str | None = None) -> bool:
+        origin = self.request.headers.get("Origin") if origin is None else origin
+        if origin is None or origin == "null":
+            return True
+        return urlparse(origin.lower()).netloc == self.request.headers.get("Host", "").lower()
+
+    def open(self, key: str) -> None:   # type: ignore[override]
+        self.key = key
+        return super().open()
+
+    def on_message(self, message: str | bytes) -> None:
+        if self.figure is not None:
+            return   # players' actions come in a later step
+        client = self.request.remote_ip or ""
+        if self.limiter.blocked(client):
+            return self._refuse(TOO_MANY, t("page.too_many"))
+        watcher = self.watchers.get(self.key)
+        if watcher is None:
+            found = registry.lookup(self.key)
+            if found is not None:
+                try:
+                    watcher = self.watchers[self.key] = Watcher(self.key, *found, self.watchers)
+                except RpgError:
+                    watcher = None
+        token = message if isinstance(message, str) else ""
+        figure = None
+        if watcher is not None:
+            watcher.campaign.refresh()
+            figure = players.figure_for(watcher.campaign.folded, token)
+        if figure is None:
+            self.limiter.fail(client)
+            if watcher is not None and not watcher.sockets:
+                watcher.drop(self)
+            return self._refuse(REFUSED, t("page.refused"))
+        self.token, self.figure, self.watcher = token, figure, watcher
+        watcher.sockets.add(self)
+        watcher.push(self)
+
+    def _refuse(self, code: int, reason: str) -> None:
+        self.write_message(json.dumps({"error": reason}, ensure_ascii=False))
+        self.close(code, reason)
+
+    def on_close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.drop(self)
+
+
+def _page() -> dict[str, str]:
+    script, style = (_HERE / "page.js").read_text("utf-8"), (_HERE / "page.css").read_text("utf-8")
+    texts = json.dumps({k[len("page."):]: v for k, v in labels("page.").items()}, ensure_ascii=False)
+    texts = texts.replace("<", "\\u003c")
+
+    def digest(text: str) -> str:
+        return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+    html = ("<!doctype html>\n<html lang=\"de\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<meta name=\"referrer\" content=\"no-referrer\">"
+            f"<title>{t('page.title')}</title><style>{style}</style></head>"
+            f"<body><div id=\"status\">{t('page.connecting')}</div><main id=\"inhalt\"></main>"
+            f"<script type=\"application/json\" id=\"labels\">{texts}</script>"
+            f"<script>{script}</script></body></html>\n")
+    return {"html": html, "script_hash": digest(script), "style_hash": digest(style)}
+
+
+_PAGE = _page()
+
+
+def handlers(base_url: str) -> list[tuple[str, type]]:
+    """The player pages' handlers under ``base_url``."""
+    place = url_path_join(base_url, players.PATH)
+    return [(url_path_join(place, KEY) + "/", PageHandler), (url_path_join(place, KEY, "ws"), PlayerSocket)]

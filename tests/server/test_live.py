@@ -1,0 +1,288 @@
+"""The player pages on a real Jupyter server started with ``allow_unauthenticated_access=False``:
+every handler of the extension is marked public or refuses without auth; the page's headers; the
+websocket's token check (wrong, guessed, revoked, another campaign's), its origin check and rate
+limit; a GM action reaching an open page; a revoked link closing an open page; no token in the
+server's log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from tornado import web
+from tornado.httpclient import HTTPClientError, HTTPRequest
+from tornado.websocket import websocket_connect
+
+from rpgkernel.server import live
+from rpgkernel.state import Campaign
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``python -m jupyter_server`` with the extension, its own folders and its output in ``log``."""
+
+    def __init__(self) -> None:
+        self.base = Path(tempfile.mkdtemp(prefix="rpgkernel-server-"))
+        self.token = secrets.token_hex(16)
+        self.env = dict(os.environ)
+        for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR", "HOME"):
+            (self.base / var).mkdir()
+            self.env[var] = str(self.base / var)
+        (self.base / "JUPYTER_CONFIG_DIR" / "jupyter_server_config.json").write_text(
+            json.dumps({"ServerApp": {"jpserver_extensions": {"rpgkernel.server": True}}}))
+        self.root = self.base / "root"
+        self.root.mkdir()
+        self.log_path = self.base / "server.log"
+        self.port = _free_port()
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+                 f"--port={self.port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={self.root}",
+                 f"--IdentityProvider.token={self.token}", "--ServerApp.allow_unauthenticated_access=False",
+                 "--log-level=DEBUG"],
+                cwd=self.root, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.get(f"api/status?token={self.token}")
+                break
+            except (OSError, urllib.error.HTTPError):
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(self.log())
+                time.sleep(0.1)
+
+    @property
+    def runtime(self) -> str:
+        return self.env["JUPYTER_RUNTIME_DIR"]
+
+    def get(self, path: str, method: str = "GET"):
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}/{path}", method=method,
+                                     data=b"" if method not in ("GET", "HEAD") else None)
+        return urllib.request.urlopen(req, timeout=10)
+
+    def log(self) -> str:
+        return self.log_path.read_text("utf-8", "replace")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, 9)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def table(server, tmp_path, monkeypatch):
+    """A campaign as the GM's kernel has it (the registry in the server's runtime dir)."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
+    with Campaign.open(tmp_path / "kampagne.sqlite") as camp:
+        camp.set_ruleset("bastionland")
+        camp.add_character("Alrik", {"vig": 12, "cla": 10, "spi": 8, "gd": 4})
+        camp.add_character("Brida", {"vig": 10, "cla": 10, "spi": 10, "gd": 3})
+        yield camp
+
+
+class Page:
+    """A player's page: its websocket (Origin ``null``, as the sandboxed page sends)."""
+
+    def __init__(self, server: Server, key: str, origin: str | None = "null") -> None:
+        self.url = f"ws://127.0.0.1:{server.port}/rpgkernel/spieler/{key}/ws"
+        self.origin = origin
+
+    async def open(self, token: str | None = None):
+        headers = {} if self.origin is None else {"Origin": self.origin}
+        self.ws = await websocket_connect(HTTPRequest(self.url, headers=headers))
+        if token is not None:
+            await self.ws.write_message(token)
+        return self
+
+    async def next(self, timeout: float = 5.0):
+        """The next message, decoded; None when the server closed the socket."""
+        text = await asyncio.wait_for(self.ws.read_message(), timeout)
+        return None if text is None else json.loads(text)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_every_handler_is_marked_public_or_refuses_without_auth(server):
+    from jupyter_server.serverapp import _has_tornado_web_authenticated
+    registered = live.handlers("/")
+    assert len(registered) == 2
+    for pattern, handler in registered:
+        for name in handler.SUPPORTED_METHODS:
+            method = getattr(handler, name.lower())
+            if method is web.RequestHandler._unimplemented_method:
+                continue
+            assert getattr(method, "__allow_unauthenticated", False) or _has_tornado_web_authenticated(method), \
+                f"{name} of {handler.__name__} for {pattern}"
+    log = server.log()
+    assert "rpgkernel.server | extension was successfully loaded" in log
+    assert "registered for /rpgkernel" not in log   # the server's own check of every extension's handlers
+    key = "0" * 32
+    with server.get(f"rpgkernel/spieler/{key}/") as answer:   # public: answers without a token
+        assert answer.status == 200
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.get(f"rpgkernel/spieler/{key}/", method)
+        assert refused.value.code in (403, 405)
+    with pytest.raises(urllib.error.HTTPError) as refused:   # the server really refuses without auth
+        server.get("api/contents")
+    assert refused.value.code == 403
+
+
+def test_the_page_headers(server):
+    with server.get(f"rpgkernel/spieler/{'a' * 32}/") as answer:
+        headers, body = answer.headers, answer.read().decode()
+    csp = headers["Content-Security-Policy"]
+    assert csp.startswith("sandbox allow-scripts;") and "default-src 'none'" in csp
+    assert f"connect-src ws://127.0.0.1:{server.port}" in csp and "'unsafe-inline'" not in csp
+    assert headers["Referrer-Policy"] == "no-referrer" and headers["X-Content-Type-Options"] == "nosniff"
+    assert "Set-Cookie" not in headers
+    assert '<html lang="de">' in body and "innerHTML" not in body and "textContent" in body
+    try:   # no page for what is no key: the server's own answer (to the login page, or not found)
+        with server.get("rpgkernel/spieler/not-a-key/") as answer:
+            assert "/login" in answer.url
+    except urllib.error.HTTPError as missing:
+        assert missing.code == 404
+
+
+def test_a_gm_action_reaches_the_open_page(server, table):
+    link = table.new_player_link("Alrik")
+    enc = table.new_encounter("Hinterhalt")
+    enc.add("Alrik", side="Helden", character="Alrik")
+    enc.add("Räuber", side="Räuber", sheet={"vig": 8, "cla": 8, "spi": 8, "gd": 3})
+
+    async def play():
+        page = await Page(server, link.key).open(link.token)
+        first = await page.next()
+        assert first["view"]["encounter"] == "Hinterhalt" and first["view"]["figure"]["name"] == "Alrik"
+        assert first["view"]["round"] == 0
+        assert "Räuber" not in json.dumps(first)   # the placeholder view carries only the own figure
+        started = time.monotonic()
+        enc.start(["Alrik", "Räuber"])
+        pushed = await page.next(2.0)
+        assert pushed["view"]["round"] == 1 and time.monotonic() - started < 2.0
+        table.change("Alrik", "GD", -2)
+        pushed = await page.next(2.0)
+        assert pushed["view"]["figure"]["resources"]["GD"]["value"] == 2
+        page.ws.close()
+
+    run(play())
+    assert link.token not in server.log()
+
+
+def test_wrong_guessed_revoked_and_foreign_tokens_are_refused(server, table, tmp_path):
+    link = table.new_player_link("Alrik")
+    revoked = table.new_player_link("Brida")
+    table.revoke_player_link(revoked.id)
+    with Campaign.open(tmp_path / "andere.sqlite") as other:
+        other.add_character("Alrik")
+        foreign = other.new_player_link("Alrik")
+
+    async def refused(key, token):
+        page = await Page(server, key).open(token)
+        answer = await page.next()
+        assert answer == {"error": "Dieser Link gilt nicht (falsch, widerrufen oder erneuert). "
+                                   "Bitte die Spielleitung um einen neuen."}
+        assert await page.next() is None and page.ws.close_code == live.REFUSED
+
+    for key, token in ((link.key, link.token[:-2] + "xx"), (link.key, secrets.token_urlsafe(32)),
+                       (link.key, revoked.token), (link.key, foreign.token), ("f" * 32, link.token)):
+        run(refused(key, token))
+    log = server.log()
+    for token in (link.token, revoked.token, foreign.token):
+        assert token not in log
+
+
+def test_another_sites_origin_is_refused(server, table):
+    link = table.new_player_link("Alrik")
+
+    async def other_site():
+        with pytest.raises(HTTPClientError) as refused:
+            await Page(server, link.key, origin="https://example.org").open()
+        assert refused.value.code == 403
+        page = await Page(server, link.key, origin=f"http://127.0.0.1:{server.port}").open(link.token)
+        assert (await page.next())["view"]["figure"]["name"] == "Alrik"
+        page.ws.close()
+
+    run(other_site())
+
+
+def test_a_revoked_link_closes_the_open_page_at_once(server, table):
+    link = table.new_player_link("Alrik")
+
+    async def revoke():
+        page = await Page(server, link.key).open(link.token)
+        assert (await page.next())["view"]["figure"]["name"] == "Alrik"
+        started = time.monotonic()
+        table.revoke_player_link(link.id)
+        assert await page.next(2.0) is None
+        assert page.ws.close_code == live.REFUSED and page.ws.close_reason == "Dieser Link wurde widerrufen."
+        assert time.monotonic() - started < 1.0
+
+    run(revoke())
+
+
+def test_failed_checks_are_rate_limited(table, monkeypatch):
+    fresh = Server()   # its own server: a fresh count for this client address
+    try:
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", fresh.runtime)
+        link = table.new_player_link("Alrik")
+
+        async def hammer():
+            for _ in range(10):
+                page = await Page(fresh, link.key).open(secrets.token_urlsafe(32))
+                assert "gilt nicht" in (await page.next())["error"]
+            page = await Page(fresh, link.key).open(link.token)   # the right token, but too late
+            assert "Zu viele ungültige Versuche" in (await page.next())["error"]
+            assert await page.next() is None and page.ws.close_code == live.TOO_MANY
+
+        run(hammer())
+        assert link.token not in fresh.log()
+    finally:
+        fresh.stop()
+
+
+def test_the_limiter_forgets_after_its_window(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    limiter = live.Limiter(limit=3, window=60, pause=30)
+    for _ in range(2):
+        limiter.fail("a")
+    clock[0] += 61
+    limiter.fail("a")
+    assert not limiter.blocked("a")   # the first two are outside the window
+    limiter.fail("a"), limiter.fail("a")
+    assert limiter.blocked("a") and not limiter.blocked("b")
+    clock[0] += 31
+    assert not limiter.blocked("a")
