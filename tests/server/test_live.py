@@ -25,10 +25,15 @@ from tornado import web
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
+from doc_blocks import page
+
 from rpgkernel.server import live
 from rpgkernel.state import Campaign
 
 pytestmark = pytest.mark.slow
+#: the docs' start command for the table: the servers here run with its options
+START = page("kampagne.md").block("bash", after="## Spieler live: Links für Spielerseiten").text.split()
+assert START[:2] == ["jupyter", "lab"], START
 
 
 def _free_port() -> int:
@@ -55,7 +60,7 @@ class Server:
         self.port = _free_port()
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+                [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", *START[2:],
                  f"--port={self.port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={self.root}",
                  f"--IdentityProvider.token={self.token}", "--ServerApp.allow_unauthenticated_access=False",
                  "--log-level=DEBUG"],

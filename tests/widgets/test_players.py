@@ -9,6 +9,8 @@ from urllib.parse import unquote
 
 import pytest
 
+from doc_blocks import page, run_python
+
 from rpgkernel.state import players
 from rpgkernel.widgets.players import PlayerLinks
 
@@ -74,6 +76,24 @@ def test_list_revoke_renew(table):
     assert "gibt es nicht" in error
     [error] = table.run("%rpg spieler Alrik --erneuern x")
     assert error.startswith("Fehler")
+
+
+HEADING = "## Spieler live: Links für Spielerseiten"
+MAGIC, PYTHON = page("kampagne.md").take(None, after=HEADING, count=3)[:2]
+
+
+def test_the_docs_blocks(table):
+    lines = MAGIC.lines
+    assert lines[0] == "%rpg spieler Alrik"
+    table.ok(lines[0])
+    link_id = table.value.fresh_id
+    for line in lines[1:]:
+        table.ok(line.replace("5fcf7385", link_id))
+    assert [row["revoked"] is not None for row in table.ns["kampagne"].player_links()] == [True, False]
+    run_python(PYTHON.text, table.ns)
+    camp, new = table.ns["kampagne"], table.ns["neu"]
+    assert players.figure_for(camp.state, table.ns["link"].token) is None
+    assert players.figure_for(camp.state, new.token) == "Alrik"
 
 
 @pytest.mark.slow
