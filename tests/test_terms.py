@@ -47,8 +47,9 @@ def test_mean_and_spread_have_the_same_words_on_every_card():
     assert all("Standardabweichung" in text for text in shown[2:])
 
 
-def test_every_kind_the_journal_writes_has_a_german_word(tmp_path):
+def test_every_kind_the_journal_writes_has_a_german_word(tmp_path, monkeypatch):
     """A campaign that writes every kind of entry: each shows as its capitalised German word."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))   # where a player link is registered
     with Campaign.open(tmp_path / "k.sqlite") as camp:
         camp.set_ruleset("bastionland")
         statblocks.load(camp, "figuren:\n  - name: Ritter\n    werte: {vig: 12, cla: 10, spi: 10, gd: 4}\n"
@@ -61,6 +62,7 @@ def test_every_kind_the_journal_writes_has_a_german_word(tmp_path):
         camp.add_condition("Ritter", "liegend")
         camp.set_sheet("Ritter", {**camp.figure("Ritter").sheet, "vig": 11})
         camp.set_data("notiz", {"text": "x"})
+        camp.new_player_link("Ritter")
         camp.undo()
         camp.redo()
         kinds = {e.kind for e in camp.journal()}
