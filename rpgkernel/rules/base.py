@@ -109,9 +109,10 @@ class Ruleset:
         the rules."""
         return None
 
-    def player_state(self, figure: Figure) -> str | None:
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """What players are told of ``figure``'s state where the GM shows no exact values: a
-        description in the seed's terms ("verwundet"), or None for nothing. The default: nothing."""
+        description in the seed's terms ("verwundet"), never a number, or None for nothing; ``data``
+        as for ``out_of_fight``. The default: nothing."""
         return None
 
     # -- slots the encounter's order reads (joining, delaying, moving, groups) -------------

@@ -13,12 +13,15 @@ if TYPE_CHECKING:
 
 
 class SheetCheck(Protocol):
+    open: bool
+    fields: Mapping[str, Any]
+
     def validate(self, sheet: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 class Rulebook(Protocol):
     """The part of a ruleset the state uses: sheets, resources and their limits, segments, initiative
-    and the order's rules, and who is out of the fight (``figure``: the record the ruleset reads,
+    and the order's rules, who is out of the fight and what players are told of a figure's state (``figure``: the record the ruleset reads,
     ``model.seen_by_rules``).
 
     ``data`` is the GM's data the figure's encounter sees (``model.data``): a ruleset's sheet and
@@ -43,6 +46,8 @@ class Rulebook(Protocol):
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]: ...
 
     def out_of_fight(self, figure: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None: ...
+
+    def player_state(self, figure: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None: ...
 
     def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
                         roller: Any, data: Mapping[str, Any] | None = None

@@ -154,9 +154,10 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
         view({"name": "B", "resources": {"LP": {"value": 2, "max": 6}}})
     assert [Zaeh().out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
     assert [Zaeh().player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
+    assert kit.Ruleset().player_state(hurt) is None                     # the default: nothing
     for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
-        assert engine.out_of_fight is not kit.Ruleset.out_of_fight      # each fills it from its seed
-        assert engine().player_state(hurt) is None                      # not filled yet by any engine
+        assert engine.out_of_fight is not kit.Ruleset.out_of_fight      # each fills both from its seed
+        assert engine.player_state is not kit.Ruleset.player_state
 
 
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():

@@ -30,7 +30,7 @@ from ..limits import Limits
 from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge, umstellung_verweigert
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
-from .damage import angekreuzt, heilung, out_of_fight, schaden_nehmen, verletzungsmalus
+from .damage import angekreuzt, heilung, out_of_fight, player_state, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
 from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
@@ -39,7 +39,7 @@ from .verbs import VERBS
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
            "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
            "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
-           "out_of_fight", "p_gelingt", "probe", "reihenfolge", "schaden_nehmen", "umstellung_verweigert", "vergleich",
+           "out_of_fight", "p_gelingt", "player_state", "probe", "reihenfolge", "schaden_nehmen", "umstellung_verweigert", "vergleich",
            "vergleiche",
            "verletzungsmalus", "zauberplan", "zaubern"]
 
@@ -77,6 +77,10 @@ class AdZ(Ruleset):
         """Unconscious at the last step of either track, near death at the last physical one, beyond it
         (``damage.out_of_fight``)."""
         return out_of_fight(view(figure))
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """The states of the damage tracks' steps (``damage.player_state``)."""
+        return player_state(view(figure))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:

@@ -1,7 +1,7 @@
 """Damage tracks, injury malus and healing (seed 004).
 
 Seed sections: "Körperlicher Schaden", "Geistiger Schaden" (and who is out of the fight by
-them). The tracks are
+them, and what players are told). The tracks are
 the resources ``körperlich`` and ``geistig``: the value is the steps still
 free (the maximum: unhurt; 0: the last step is marked). Their length and the
 malus per step are GM data (``schadensleiste``, default 12 steps).
@@ -13,6 +13,7 @@ from ...messages import t
 from ...state.resources import Landed
 from ..figure import Figure
 from ..limits import spread
+from ..player_words import word
 from ..resolution import Effect, Resolution, clauses, counted
 from .settings import EINSTELLUNGEN, AdzError, Daten
 from .sheet import GEISTIG, KOERPERLICH, leistengrenzen
@@ -122,6 +123,18 @@ def out_of_fight(figur: Figure) -> str | None:
     if figur.has(BEWUSSTLOS) or _am_ende(figur, GEISTIG):
         return t("adz.out_unconscious")
     return None
+
+
+def player_state(figur: Figure) -> str:
+    """What players are told of ``figur`` (Körperlicher Schaden; Geistiger Schaden): the seed's states
+    of the last steps (``out_of_fight``'s words), else verletzt (physical steps marked: "Verletzungen")
+    and erschöpft (mental steps marked: "unkonzentrierter und erschöpfter"), else unversehrt (no step
+    marked: the seed has no word, ``player_words``)."""
+    out = out_of_fight(figur)
+    if out is not None:
+        return out
+    marked = [w for track, w in ((KOERPERLICH, "verletzt"), (GEISTIG, "erschoepft")) if angekreuzt(figur, track)]
+    return ", ".join(word(w) for w in marked) or word("unversehrt")
 
 
 def _am_ende(figur: Figure, track: str) -> bool:

@@ -26,7 +26,7 @@ from ..limits import Limits
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfolge, restore, save_chance, surprise,
                    umstellung_verweigert, virtue_gain, virtue_loss)
-from .damage import collide, damage, exposed, ignores, out_of_fight, repair, scar, thrown_from_saddle
+from .damage import collide, damage, exposed, ignores, out_of_fight, player_state, repair, scar, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
 from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
 from .verbs import VERBS
@@ -35,7 +35,7 @@ from .warfare import formation, warband_templates
 __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", "GAMBIT_MIN", "SHEET",
            "STRONG_GAMBIT_MIN", "VERBS", "VIRTUES", "VIRTUE_MAX", "Weapon", "attack", "attack_pool", "attack_preview",
            "calm_moment", "change_virtue", "collide", "damage", "damage_dist", "duel", "einrichten", "exposed",
-           "formation", "ignores", "impaired", "load_gambits", "morale", "out_of_fight", "probe", "reaction",
+           "formation", "ignores", "impaired", "load_gambits", "morale", "out_of_fight", "player_state", "probe", "reaction",
            "reihenfolge", "repair", "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle",
            "umstellung_verweigert", "virtue", "virtue_gain", "virtue_loss", "warband_templates", "weapon",
            "weapon_dice"]
@@ -77,6 +77,10 @@ class Bastionland(Ruleset):
         """Dead, dying, a warband routed, destroyed or broken, fled or surrendered, a ship or
         structure destroyed, the first turn lost (``damage.out_of_fight``)."""
         return out_of_fight(view(figure))
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """unversehrt, GD verloren, verwundet, Todeswunde, tot (``damage.player_state``)."""
+        return player_state(view(figure))
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         return None  # no initiative roll: the players' side acts first (Überraschung)

@@ -1,7 +1,7 @@
 """Damage, scars, warbands and structures (seed 003).
 
 Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
-"Holz und Stein", "Berittener Kampf"; and who is out of the fight by them (with
+"Holz und Stein", "Berittener Kampf"; who is out of the fight by them and what players are told (with
 "Wankender Kampfeswille" and "Überraschung").
 """
 
@@ -12,6 +12,7 @@ from typing import Mapping
 from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
+from ..player_words import below_max, word
 from ..resolution import Effect, Resolution
 from .sheet import BEINGS, kind, virtue, virtue_max
 
@@ -41,6 +42,22 @@ def out_of_fight(figure: Figure) -> str | None:
         states.add("zerstört")
     found = next((key for c, key in OUT_OF_FIGHT.items() if c in states), None)
     return None if found is None else t(f"bastionland.out_{found}")
+
+
+def player_state(figure: Figure) -> str:
+    """What players are told of ``figure`` (Schaden): tot, Todeswunde, the other ways out of the
+    fight in ``out_of_fight``'s words, verwundet (damage beyond GD took VIG), GD verloren (GD below its
+    maximum: the seed has no word, ``player_words``), else unversehrt."""
+    if figure.has("tot"):
+        return t("bastionland.state_tot")
+    if figure.has("Todeswunde"):
+        return t("bastionland.state_todeswunde")
+    out = out_of_fight(figure)
+    if out is not None:
+        return out
+    if below_max(figure, "VIG") or figure.has("verwundet"):
+        return t("bastionland.state_verwundet")
+    return t("bastionland.state_gd_verloren") if below_max(figure, "GD") else word("unversehrt")
 
 
 def exposed(figure: Figure) -> bool:

@@ -19,13 +19,13 @@ from ...messages import t
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..sheet import Sheet
-from .schaden import heilung, schaden, vorschau
+from .schaden import heilung, player_state, schaden, vorschau
 from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
 from .sheet import UNGENANNT, bogen, ressource_von, ressourcen
 from .verbs import VERBS
 
 __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Frei", "UNGENANNT", "VERBS", "VORGABE", "bogen",
-           "einrichten", "heilung", "ressource_von", "ressourcen", "schaden", "vorschau"]
+           "einrichten", "heilung", "player_state", "ressource_von", "ressourcen", "schaden", "vorschau"]
 
 
 class Frei(Ruleset):
@@ -49,3 +49,7 @@ class Frei(Ruleset):
         found = None if name is None else fig.resource(name)
         return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 \
             else None
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """kampfunfähig, verletzt, unversehrt by the resource that counts (``schaden.player_state``)."""
+        return player_state(view(figure), data or {})

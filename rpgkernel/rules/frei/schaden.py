@@ -18,6 +18,7 @@ from ...state.effects import Effect
 from ..errors import RulesError
 from ..figure import Figure
 from ..limits import spread, vorgabe
+from ..player_words import hurt, word
 from ..resolution import Resolution, clauses
 from .settings import DATEN, EINSTELLUNGEN
 from .sheet import UNGENANNT, ressource_von
@@ -119,3 +120,13 @@ def vorschau(figuren: Sequence[Figure], menge: str, data: Mapping[str, Any], hei
         if not heilen:
             out[f"p_ausser_gefecht ({fig.name})"] = after.p_at_most(0)
     return out
+
+
+def player_state(figure: Figure, data: Mapping[str, Any]) -> str | None:
+    """What players are told of ``figure``: kampfunfähig at 0 or below of the resource that counts,
+    verletzt below its maximum, else unversehrt (``player_words``); None without that resource."""
+    name = ressource_von(figure, data)
+    found = None if name is None else figure.resource(name)
+    if found is None:
+        return None
+    return word("kampfunfaehig") if found.value <= 0 else hurt(figure, name)

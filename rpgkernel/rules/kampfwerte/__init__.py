@@ -24,7 +24,7 @@ from ...messages import t
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
-from .ausser_gefecht import out_of_fight
+from .ausser_gefecht import out_of_fight, player_state
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
@@ -35,7 +35,7 @@ from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
            "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
-           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor",
+           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor", "player_state",
            "platzieren", "position", "spielercharakter", "umstellung_verweigert", "wuerfeln"]
 
 
@@ -67,6 +67,10 @@ class Kampfwerte(Ruleset):
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Knocked down, or at the LP the GM's rules in ``data`` name (``ausser_gefecht``)."""
         return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """kampfunfähig, niedergeworfen, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
+        return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of

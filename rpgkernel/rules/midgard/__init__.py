@@ -50,7 +50,7 @@ from .initiative import (
 from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
 from .lernen import fertigkeit_lernen, wm_unter_mindestwert
 from .proben import ew, pw, ww
-from .schaden import ap_verlust_leicht, out_of_fight, verlust_schwer
+from .schaden import ap_verlust_leicht, out_of_fight, player_state, verlust_schwer
 from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .sheet import SHEET, grenzen, ressourcen
 from .tabellen import Tabellen, laden
@@ -62,7 +62,7 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
            "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
            "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
            "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "nachzuegler", "null_stufe", "out_of_fight", "p_ew", "p_pw", "p_ww", "pruefungen", "pw",
+           "lp_wurf", "nachzuegler", "null_stufe", "out_of_fight", "p_ew", "player_state", "p_pw", "p_ww", "pruefungen", "pw",
            "reihenfolge_vorschau", "tragkraft", "umstellung_verweigert", "verlust_schwer", "volle_abwehr",
            "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
@@ -94,6 +94,10 @@ class Midgard(Ruleset):
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Kampfunfähig at the LP the GM's basic rolls in ``data`` name (``schaden.out_of_fight``)."""
         return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """kampfunfähig, verletzt, erschöpft, unversehrt (``schaden.player_state``)."""
+        return player_state(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
 
     #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
     initiative_each_round = True

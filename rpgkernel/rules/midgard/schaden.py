@@ -1,6 +1,7 @@
 """Damage and what it costs (seed 000: "AP-Verluste bei gelungener Abwehr",
 "Ersetzen des festen Schadensbonus"; the LP/AP of a failed defence are the
-basic rule the seed presupposes, and so is the figure that can no longer act).
+basic rule the seed presupposes, and so is the figure that can no longer act, and what players
+are told of it).
 
 - Failed defence (schwerer Treffer): LP and AP lost = damage - Rüstungsschutz.
 - Successful defence (leichter Treffer): only AP, reduced by half the
@@ -18,6 +19,7 @@ from ...dice import dist
 from ...errors import DiceLimitError
 from ...messages import t
 from ..figure import Figure
+from ..player_words import below_max, word
 from .core import Grundregeln, MidgardError
 from .settings import Einstellungen
 from .sheet import Eintrag, feld
@@ -42,6 +44,18 @@ def out_of_fight(figure: Figure, regeln: Grundregeln) -> str | None:
     if lp is None or lp.value > regeln.kampfunfaehig_lp:
         return None
     return t("midgard.out_kampfunfaehig", lp=lp.value, schwelle=regeln.kampfunfaehig_lp)
+
+
+def player_state(figure: Figure, regeln: Grundregeln) -> str:
+    """What players are told of ``figure``: kampfunfähig (``out_of_fight``), else verletzt (LP lost)
+    and erschöpft (no AP left: "völlig erschöpft", AP-Verluste bei gelungener Abwehr), else
+    unversehrt (the seed has no word, ``player_words``)."""
+    if out_of_fight(figure, regeln) is not None:
+        return word("kampfunfaehig")
+    ap = figure.resource("AP")
+    marked = [w for w, is_so in (("verletzt", below_max(figure, "LP")), ("erschoepft", ap is not None and ap.value <= 0))
+              if is_so]
+    return ", ".join(word(w) for w in marked) or word("unversehrt")
 
 
 def bonus_wuerfel(schb: int, cfg: Einstellungen) -> str:

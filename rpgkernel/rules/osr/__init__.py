@@ -27,7 +27,7 @@ from ..figure import Figure, view
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
                        vorruecken, zaubern)
 from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
-from .ausser_gefecht import out_of_fight
+from .ausser_gefecht import out_of_fight, player_state
 from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
 from .initiative import (initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
                          ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, wuerfeln)
@@ -39,7 +39,7 @@ from .verbs import VERBS
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
            "angriff", "angriffsstufe", "einrichten", "erstschlag", "fliehen", "flucht_vorschau", "freie_angriffe",
            "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "nachzuegler",
-           "out_of_fight", "p_treffer", "parieren", "plan", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau",
+           "out_of_fight", "p_treffer", "parieren", "plan", "player_state", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau",
            "rettungsstufe",
            "rettungswurf", "rettungsziel", "rueckzug", "schaden_dist", "seiten", "seiteninitiative", "stemmen",
            "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "umstellung_verweigert", "verhandeln",
@@ -82,6 +82,10 @@ class Osr(Ruleset):
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Killed, asleep, fleeing, or at the TP the GM's settings in ``data`` name (``ausser_gefecht``)."""
         return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
+
+    def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+        """tot, bewusstlos, schläft, flieht, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
+        return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
 
     def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
                          data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
