@@ -22,7 +22,8 @@ from .state.marks import marked
 USAGE = ("%begegnung [start | zug | runde [--neu] | entfernen NAME | zurück NAME"
          " | dazu NAME [--initiative N] [--seite SEITE] [--wie VORBILD] | später NAME | jetzt NAME"
          " | vor NAME ZIEL | nach NAME ZIEL | neu NAME [--initiative N] | gruppe NAME … [--initiative N]"
-         " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME | überspringen [an | aus]]"
+         " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME | überspringen [an | aus]"
+         " | sicht SEITE genau|beschreibung|nichts]"
          " [--begegnung NAME] [--würfel 6,2]"
          " [--seed N]")
 
@@ -44,7 +45,7 @@ COMMANDS = {
     "vor": "vor", "before": "vor", "nach": "nach", "after": "nach", "neu": "neu", "reroll": "neu",
     "gruppe": "gruppe", "group": "gruppe", "verbergen": "verbergen", "hide": "verbergen",
     "zeigen": "zeigen", "reveal": "zeigen", "überspringen": "überspringen", "ueberspringen": "überspringen",
-    "skip": "überspringen",
+    "skip": "überspringen", "sicht": "sicht", "sight": "sicht",
 }
 #: every spelling of ``überspringen``'s value -> the setting
 SWITCH = {"an": True, "ein": True, "on": True, "aus": False, "off": False}
@@ -55,7 +56,7 @@ SHAPES: dict[str, tuple[int, int, tuple[str, ...]]] = {
     "dazu": (1, 1, ("initiative", "seite", "wie", *ROLLING)), "später": (1, 1, ()), "jetzt": (1, 1, ()),
     "vor": (2, 2, ()), "nach": (2, 2, ()), "neu": (1, 1, ("initiative", *ROLLING)),
     "gruppe": (1, 10_000, ("initiative", "auflösen", *ROLLING)), "verbergen": (1, 1, ()), "zeigen": (1, 1, ()),
-    "überspringen": (0, 1, ()),
+    "überspringen": (0, 1, ()), "sicht": (2, 2, ()),
 }
 
 
@@ -192,6 +193,7 @@ _ACTIONS: dict[str, Callable[[Encounter, list[str], Mapping[str, object]], objec
     "verbergen": lambda e, n, o: e.hide(n[0]),
     "zeigen": lambda e, n, o: e.reveal(n[0]),
     "überspringen": _skip,
+    "sicht": lambda e, n, o: e.set_player_sight(n[0], n[1].lower()),
 }
 #: what a subcommand says below its journal entries
 _SAYS: dict[str, Callable[[Encounter], str]] = {"überspringen": _skipping}

@@ -14,7 +14,6 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import quote, urlsplit
@@ -24,14 +23,12 @@ from .errors import RpgError
 from .messages import t
 from .render.base import style
 from .state import Campaign
-from .state import model
+from .state import model, player_view
 from .state.tracker import hidden
-from .state.transaction import TICKS
 
 BINDER_SERVER = "https://mybinder.org"
 DATA_KEY = "binder"
 METADATA = "rpgkernel"   # the player notebook's metadata key: the figure it carries
-_ENDS = {tick: word for word, tick in TICKS.items()}
 _GITHUB = re.compile(r"^(?:https?://github\.com/|gh/)?([\w.-]+)/([\w.-]+?)(?:\.git)?/?$")
 
 
@@ -91,10 +88,10 @@ def configured(campaign: Campaign) -> Binder | None:
 
 
 def snapshot(campaign: Campaign, name: str) -> dict[str, Any]:
-    """What a player's notebook carries of ``name``: an allow-list of what the player's sheet
-    shows (ruleset, the sheet's fields, resources, conditions, and why the figure is out of the
-    fight, if it is), nothing else of the record, and of those nothing that names a hidden
-    combatant (``Encounter.hide``). A hidden combatant is not shared at all."""
+    """What a player's notebook carries of ``name``: the player's own figure as the live player view
+    shows it (``state.player_view.own``: ruleset, the sheet's fields, resources, conditions, and why
+    the figure is out of the fight, if it is; nothing that names a hidden combatant). A hidden
+    combatant is not shared at all."""
     campaign.figure(name)  # a German error for an unknown figure
     state = campaign.state
     active = state["encounters"].get(state["active_encounter"] or "")
@@ -102,39 +99,7 @@ def snapshot(campaign: Campaign, name: str) -> dict[str, Any]:
         raise RpgError(t("share.hidden", name=name))
     record = model.seen_by_rules(state, name)
     assert record is not None
-    keep = partial(_names_none, hidden(state) - {record["name"]})
-    engine = rules.get(record.get("ruleset"))
-    sheet = engine.sheet_for(model.data(state))
-    conditions = {}
-    for cname, c in record.get("conditions", {}).items():
-        spec = {"runden": c["remaining"], "endet": _ENDS[c["tick"]]} if c.get("remaining") else {}
-        if keep(cname):
-            conditions[cname] = spec
-    shown = {"name": record["name"], "ruleset": record.get("ruleset"),
-             "sheet": {k: v for k, v in record.get("sheet", {}).items()
-                       if (sheet.open or k in sheet.fields) and keep(k, v)},
-             "resources": {k: {"value": r["value"], "max": r["max"]}
-                           for k, r in record.get("resources", {}).items() if keep(k)},
-             "conditions": conditions}
-    out = engine.out_of_fight(record, model.data(state))
-    if out is not None:
-        shown["ausser_gefecht"] = out
-    return shown
-
-
-def _names_none(names: set[str], *values: Any) -> bool:
-    """Whether no text in ``values`` (lists and tables searched through) contains one of ``names``."""
-    todo = list(values)
-    while todo:
-        value = todo.pop()
-        if isinstance(value, str):
-            if any(n in value for n in names):
-                return False
-        elif isinstance(value, dict):
-            todo += [*value.keys(), *value.values()]
-        elif isinstance(value, (list, tuple)):
-            todo += list(value)
-    return True
+    return player_view.own(state, name, hidden(state) - {record["name"]})
 
 
 def figure_of(notebook: str | Path) -> dict[str, Any]:

@@ -42,6 +42,7 @@ LINES = [
     ('%begegnung verbergen "Söldner 4"', lambda e: e.hide("Söldner 4")),
     ('%begegnung zeigen "Söldner 4"', lambda e: e.reveal("Söldner 4")),
     ("%begegnung gruppe --auflösen Söldner", lambda e: e.ungroup(["Söldner"])),
+    ("%begegnung sicht Feinde nichts", lambda e: e.set_player_sight("Feinde", "nichts")),
     ("%begegnung zug", lambda e: e.next_turn()),
     ("%begegnung runde --neu --würfel 3,4,5,6,7,8",
      lambda e: e.next_round(new_initiative=True, dice=[3, 4, 5, 6, 7, 8])),
@@ -142,6 +143,8 @@ def test_the_english_names(notebook):
     ("%begegnung --begegnung Wald", "Unbekannte Begegnung 'Wald'."),
     ("%begegnung start --würfel 3,x", "--würfel"),
     ("%begegnung start --tempo 3", "Unbekannte Option"),
+    ("%begegnung sicht Feinde alles", "Die Sicht der Spieler ist genau, beschreibung, nichts, nicht 'alles'."),
+    ("%begegnung sicht Feinde", "sicht"),
 ])
 def test_errors_are_german_boxes(notebook, line, message):
     notebook.ok("%rpg --kampagne f.sqlite")

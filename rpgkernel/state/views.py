@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import fighting, marks, model, tracker
+from . import fighting, marks, model, player_view, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -128,6 +128,29 @@ class Encounter(tracker.Tracker, Shown):
             tx.set(["encounters", self.name, fighting.SKIP], skip)
             tx.event("einstellung", t("journal.skip_out", name=self.name,
                                       value=t("journal.yes" if skip else "journal.no")), encounter=self.name)
+
+    # -- what players see (``state.player_view``) ------------------------------------
+    @property
+    def player_sight(self) -> dict[str, str]:
+        """Each side the GM set -> how players see it (``genau``, ``beschreibung``, ``nichts``); a side
+        not set: ``genau`` for the player's own side, ``beschreibung`` for the others."""
+        return dict(self.record.get(player_view.SIGHT, {}))
+
+    @retrying
+    def set_player_sight(self, side: str, sight: str) -> None:
+        """Let players see ``side``'s combatants with their exact values (``genau``), as their
+        ruleset's description (``beschreibung``) or not at all (``nichts``); journalled, undoable."""
+        side = check_name(side, "side")
+        if sight not in player_view.SIGHTS:
+            raise CampaignError(t("campaign.bad_sight", value=repr(sight)[:40], known=", ".join(player_view.SIGHTS)))
+        with self.campaign.transaction() as tx:
+            if tx.state["encounters"][self.name].get(player_view.SIGHT, {}).get(side) == sight:
+                return
+            if player_view.SIGHT not in tx.state["encounters"][self.name]:
+                tx.set(["encounters", self.name, player_view.SIGHT], {})
+            tx.set(["encounters", self.name, player_view.SIGHT, side], sight)
+            tx.event("einstellung", t("journal.player_sight", name=self.name, side=side, sight=sight),
+                     encounter=self.name)
 
     @retrying
     def activate(self) -> None:

@@ -1,0 +1,169 @@
+"""What the player of one figure may see: an allow-list, built field by field from the state.
+
+``view(state, figure)`` copies nothing whole: each field it shows is chosen here. Of the active
+encounter: its name, round, segment, whose turn it is (while a hidden combatant acts, the last
+visible one stays current), the visible combatants in order with their side and their state as the
+GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and maximum and why it is
+out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
+conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
+in full (``own``: what its sheet shows; ``sharing`` puts the same into player notebooks) and its
+open choices. Of the journal only the turn lines of visible combatants. Hidden combatants appear
+nowhere, not even counted; GM notes and the GM's data never.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ..messages import t
+from . import fighting, model
+from .events import Event
+from .rulebook import rulebook
+from .tracker import hidden
+from .transaction import TICKS, CampaignError
+
+SIGHTS = ("genau", "beschreibung", "nichts")
+SIGHT = "player_sight"   # the encounter record's key: side -> one of SIGHTS
+WORDS = "spielersicht"   # the GM's data: a word players read -> the GM's word for it
+_ENDS = {tick: word for word, tick in TICKS.items()}
+_UNDO, _REDO = model.UNDO, model.REDO
+
+
+def sight(enc: Mapping[str, Any], side: str, own_side: str | None) -> str:
+    """How players see ``side`` in ``enc``: the GM's choice, else ``genau`` for the player's own
+    side and ``beschreibung`` for the others."""
+    chosen = enc.get(SIGHT, {}).get(side)
+    return chosen if chosen in SIGHTS else "genau" if side and side == own_side else "beschreibung"
+
+
+def view(state: Mapping[str, Any], figure: str, events: Iterable[Event] = ()) -> dict[str, Any]:
+    """What the player of ``figure`` (a character or a combatant of the active encounter) may see,
+    as JSON-ready data, the same for the same state; ``events``: the journal, of which the turn lines
+    of visible combatants are shown."""
+    if model.figure_path(state, figure) is None:   # type: ignore[arg-type]
+        raise CampaignError(t("campaign.unknown_figure", name=figure))
+    secret = hidden(state) - {figure}
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    shown: dict[str, Any] = {"figur": own(state, figure, secret), "begegnung": None,
+                             "wahlen": _choices(state, figure, secret), "journal": []}
+    if enc is not None:
+        shown["begegnung"] = _encounter(state, enc, figure, secret)
+        shown["journal"] = _turn_lines(events, enc, shown["begegnung"]["teilnehmer"])
+    return shown
+
+
+def own(state: Mapping[str, Any], name: str, secret: set[str]) -> dict[str, Any]:
+    """The player's own figure ``name``: ruleset, the fields its sheet shows, resources, conditions
+    and why it is out of the fight, if it is; nothing of it that names one of ``secret``."""
+    record = model.seen_by_rules(state, name)   # type: ignore[arg-type]
+    assert record is not None
+    data = model.data(state)   # type: ignore[arg-type]
+    engine = rulebook(record.get("ruleset"))
+    sheet = engine.sheet_for(data)
+    keep = lambda *values: names_none(secret, *values)   # noqa: E731
+    shown: dict[str, Any] = {
+        "name": record["name"], "ruleset": record.get("ruleset"),
+        "sheet": {k: v for k, v in record.get("sheet", {}).items() if (sheet.open or k in sheet.fields) and keep(k, v)},
+        "resources": {k: {"value": r["value"], "max": r["max"]}
+                      for k, r in record.get("resources", {}).items() if keep(k)},
+        "conditions": {c: _duration(spec) for c, spec in record.get("conditions", {}).items() if keep(c)}}
+    out = engine.out_of_fight(record, data)
+    if out is not None:
+        shown["ausser_gefecht"] = out
+    return shown
+
+
+def names_none(names: set[str], *values: Any) -> bool:
+    """Whether no text in ``values`` (lists and tables searched through) contains one of ``names``."""
+    todo = list(values)
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            if any(n in value for n in names):
+                return False
+        elif isinstance(value, dict):
+            todo += [*value.keys(), *value.values()]
+        elif isinstance(value, (list, tuple)):
+            todo += list(value)
+    return True
+
+
+def _duration(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {"runden": spec["remaining"], "endet": _ENDS[spec["tick"]]} if spec.get("remaining") else {}
+
+
+def _encounter(state: Mapping[str, Any], enc: Mapping[str, Any], figure: str, secret: set[str]) -> dict[str, Any]:
+    started = bool(enc["round"] and enc["order"])
+    order = list(enc["order"]) if started else list(enc["combatants"])
+    held = [n for n in enc.get("held", []) if n not in order]
+    visible = [n for n in [*order, *held] if n in enc["combatants"] and not enc["combatants"][n].get("hidden")
+               or n == figure]
+    own_side = next((c.get("side", "") for n, c in enc["combatants"].items()
+                     if n == figure or c.get("character") == figure), None)
+    data = model.data(state, enc["name"])   # type: ignore[arg-type]
+    return {"name": enc["name"], "runde": enc["round"], "segment": enc.get("segment"),
+            "am_zug": _current(enc, {n for n, c in enc["combatants"].items() if c.get("hidden")} - {figure})
+            if started else None,
+            "teilnehmer": [_combatant(state, enc, n, n in held, sight(enc, enc["combatants"][n].get("side", ""), own_side),
+                                      secret, data) for n in visible]}
+
+
+def _current(enc: Mapping[str, Any], secret: set[str]) -> str | None:
+    """Whose turn players see: the current one, or while a hidden one acts the last visible one
+    before it (from an earlier round too)."""
+    order, turn = enc["order"], enc["turn"]
+    back = range(turn, turn - len(order), -1) if enc["round"] > 1 else range(turn, -1, -1)
+    return next((order[i] for i in back if order[i] not in secret), None)
+
+
+def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held: bool, seen: str,
+               secret: set[str], data: Mapping[str, Any]) -> dict[str, Any]:
+    shown: dict[str, Any] = {"name": name, "seite": enc["combatants"][name].get("side", "")}
+    if held:
+        shown["wartet"] = True
+    if seen == "nichts":
+        return shown
+    record = model.seen_by_rules(state, name, enc["name"], copied=False)   # type: ignore[arg-type]
+    assert record is not None
+    shown["zustaende"] = {c: _duration(spec) for c, spec in record.get("conditions", {}).items()
+                          if names_none(secret, c, spec.get("of", ""))}
+    if seen == "genau":
+        shown["ressourcen"] = {k: {"value": r["value"], "max": r["max"]} for k, r in record.get("resources", {}).items()}
+        out = fighting.reason(state, name, enc["name"], data)   # type: ignore[arg-type]
+        if out is not None:
+            shown["ausser_gefecht"] = out
+    else:
+        said = rulebook(record.get("ruleset", enc["ruleset"])).player_state(record, data)
+        if said is not None:
+            words = data.get(WORDS)
+            chosen = words.get(said) if isinstance(words, dict) else None
+            shown["zustand"] = chosen if isinstance(chosen, str) else said
+    return shown
+
+
+def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[dict[str, Any]]:
+    """The open choices ``figure`` takes in the pending resolutions (key, label, options); none of a
+    resolution that names a hidden combatant."""
+    found = []
+    for pid, record in sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0])):
+        if not names_none(secret, record.get("actors", []), record.get("targets", [])):
+            continue
+        for choice in record.get("choices", []):
+            if figure in choice.get("who", []) and names_none(secret, choice.get("label", ""), choice.get("options", [])):
+                found.append({"key": choice["key"], "label": choice["label"], "options": list(choice.get("options", []))})
+    return found
+
+
+def _turn_lines(events: Iterable[Event], enc: Mapping[str, Any], shown: list[dict[str, Any]]) -> list[str]:
+    """The journal's turn lines (``zug``) of ``enc`` naming one combatant players see, in order,
+    without those undone."""
+    visible = {c["name"] for c in shown}
+    lines: dict[str, list[str]] = {}
+    undone: set[str] = set()
+    for event in events:
+        if event.kind in (_UNDO, _REDO):
+            (undone.add if event.kind == _UNDO else undone.discard)(str(event.data.get("of")))
+        elif event.kind == "zug" and event.data.get("encounter") == enc["name"] \
+                and len(event.data.get("figures", [])) == 1 and event.data["figures"][0] in visible:
+            lines.setdefault(event.tx, []).append(str(event.data.get("text", "")))
+    return [line for tx, texts in lines.items() if tx not in undone for line in texts]

@@ -1,0 +1,230 @@
+"""The player's view (state.player_view): an allow-list per viewer, asserted on its JSON text.
+
+Each ruleset's campaign runs a fight; what must not reach a player is proven by invariance: the
+view's JSON stays the same, character for character, while a hidden combatant joins, acts, rolls and
+is named, and while an enemy's exact values change within one description.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import rpgkernel
+from rpgkernel import Campaign, statblocks
+from rpgkernel.state import CampaignError
+from rpgkernel.state.player_view import view
+
+from resolve_campaigns import campaign as ruleset_campaign
+
+#: per ruleset: the player's figure, an enemy, the enemy's resource, the enemy's side
+FIGHTS = {
+    "bastionland": ("Ritter", "Söldner", "VIG", "Feinde"),
+    "adz": ("Alrik", "Ork", "körperlich", "Feinde"),
+    "midgard": ("Wolfgang Krentz", "Schattenelf", "LP", "Schatten"),
+    "osr": ("Hauptmann", "Goblin 1", "TP", "Goblins"),
+    "kampfwerte": ("Kael", "Ork", "LP", ""),
+    "frei": ("Held", "Wolf", "HP", "Rudel"),
+}
+
+
+def fight(key: str, path: Path) -> Campaign:
+    """The ruleset's campaign with its fight started (a given order: no dice needed)."""
+    if key == "frei":
+        c = Campaign.open(path)
+        enc = c.new_encounter("Wald")
+        enc.add("Held", side="Spieler", sheet={"hp": 10})
+        enc.add("Wolf", side="Rudel", sheet={"hp": 8})
+        enc.add("Wölfin", side="Rudel", sheet={"hp": 8})
+    else:
+        c = ruleset_campaign(key, path)
+    if key == "adz":
+        enc = c.new_encounter("Hof")
+        enc.add("Alrik", side="Spieler", character="Alrik")
+        enc.add("Magierin", side="Spieler", character="Magierin")
+        enc.add("Ork", side="Feinde", character="Ork")
+    enc = c.encounter or c.encounters[next(iter(c.encounters))]
+    enc.activate()
+    enc.start(order=list(enc.record["combatants"]))
+    return c
+
+
+def seen(c: Campaign, figure: str) -> str:
+    """The player's view as the server would send it: JSON text."""
+    return json.dumps(view(c.state, figure, c.store.events()), ensure_ascii=False, allow_nan=False)
+
+
+@pytest.fixture(params=sorted(FIGHTS))
+def table(request, tmp_path):
+    c = fight(request.param, tmp_path / "k.sqlite")
+    yield request.param, c
+    c.close()
+
+
+def entry(text: str, name: str) -> dict:
+    return next(p for p in json.loads(text)["begegnung"]["teilnehmer"] if p["name"] == name)
+
+
+def test_the_view_is_json_the_same_for_the_same_state_and_shows_the_own_side_exactly(table, tmp_path):
+    key, c = table
+    player, enemy, resource, side = FIGHTS[key]
+    text = seen(c, player)
+    assert text == seen(c, player)
+    reopened = Campaign.open(c.store.address if hasattr(c.store, "address") else tmp_path / "k.sqlite")
+    try:
+        assert seen(reopened, player) == text                         # from the journal alone
+    finally:
+        reopened.close()
+    shown = json.loads(text)
+    assert shown["figur"]["name"] == player and shown["begegnung"]["runde"] == 1
+    mine = entry(text, player)
+    assert "ressourcen" in mine and "zustand" not in mine               # own side: genau
+    other = entry(text, enemy)
+    assert set(other) == {"name", "seite", "zustaende", "zustand"}      # others: beschreibung
+    assert other["zustand"] == "unversehrt" and not re.search(r"\d", other["zustand"])
+
+
+def test_an_enemys_exact_values_reach_no_player_while_its_description_stands(table):
+    key, c = table
+    player, enemy, resource, side = FIGHTS[key]
+    c.change(enemy, resource, -1)
+    once = seen(c, player)
+    assert entry(once, enemy)["zustand"] == "verletzt" if key != "bastionland" else "verwundet"
+    c.change(enemy, resource, -1)
+    assert seen(c, player) == once                                      # another value, the same JSON
+    c.change(player, FIGHTS[key][2] if key != "bastionland" else "GD", -1)
+    assert seen(c, player) != once                                      # the player's own values do show
+
+
+def test_the_gm_chooses_per_side_journalled_and_undoable(table):
+    key, c = table
+    player, enemy, resource, side = FIGHTS[key]
+    enc = c.encounter
+    side = side or "Gegner"
+    if not FIGHTS[key][3]:
+        pytest.skip("the enemy stands on no side")
+    before = seen(c, player)
+    enc.set_player_sight(side, "nichts")
+    assert set(entry(seen(c, player), enemy)) == {"name", "seite"}
+    assert list(c.store.events())[-1].data["text"] == f"{enc.name}: Spieler sehen die Seite {side} – nichts"
+    enc.set_player_sight(side, "genau")
+    exact = entry(seen(c, player), enemy)
+    assert exact["ressourcen"][resource] == c.figure(enemy).resources[resource]
+    assert enc.player_sight == {side: "genau"}
+    c.undo()
+    c.undo()
+    assert seen(c, player) == before and enc.player_sight == {}
+    own_side = entry(before, player)["seite"]
+    enc.set_player_sight(own_side, "beschreibung")                    # the GM may hide the own side's numbers too
+    assert "ressourcen" not in entry(seen(c, player), player) and "resources" in json.loads(seen(c, player))["figur"]
+    with pytest.raises(CampaignError, match="genau, beschreibung, nichts"):
+        enc.set_player_sight(side, "alles")
+
+
+def test_a_hidden_combatant_leaves_no_trace_while_it_joins_acts_rolls_and_is_named(table):
+    key, c = table
+    player, enemy, resource, side = FIGHTS[key]
+    enc = c.encounter
+    enc.next_turn()                                 # the first visible turn passes: a turn line
+    current = json.loads(seen(c, player))["begegnung"]["am_zug"]
+    assert current is not None
+    like = enemy
+    enc.add("Xorg", like=like, initiative=10**6)    # acts first in the next round
+    enc.hide("Xorg")
+    before = seen(c, player)
+    assert "Xorg" not in before
+    c.add_condition(player, "belauert von Xorg")
+    c.add_condition(enemy, "wachsam", rounds=2, ends="zugende", of="Xorg")
+    c.change("Xorg", resource, -1)
+    assert seen(c, player) == before
+    for _ in range(len(enc.order)):                 # round by round until the hidden one acts
+        if enc.current == "Xorg":
+            break
+        enc.next_turn()
+    assert enc.current == "Xorg"
+    during = json.loads(seen(c, player))
+    assert "Xorg" not in seen(c, player)
+    assert during["begegnung"]["am_zug"] == enc.order[enc.order.index("Xorg") - 1]    # the last visible one
+    assert not any("Xorg" in line for line in during["journal"])
+    enc.next_turn()
+    after = seen(c, player)
+    assert "Xorg" not in after and json.loads(after)["journal"][-1].endswith(f"{enc.current} ist am Zug")
+    enc.reveal("Xorg")
+    assert "Xorg" in [p["name"] for p in json.loads(seen(c, player))["begegnung"]["teilnehmer"]]
+
+
+def test_an_undone_turn_leaves_the_journal_the_players_read(table):
+    key, c = table
+    player = FIGHTS[key][0]
+    before = json.loads(seen(c, player))["journal"]
+    c.encounter.next_turn()
+    assert len(json.loads(seen(c, player))["journal"]) == len(before) + 1
+    c.undo()
+    assert json.loads(seen(c, player))["journal"] == before
+
+
+def test_the_own_open_choices_and_none_of_a_hidden_attacker(tmp_path):
+    c = ruleset_campaign("bastionland", tmp_path / "k.sqlite")
+    try:
+        c.encounter.start(order=list(c.encounter.record["combatants"]))
+        rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=c, dice=[7, 3, 1, 5])
+        choices = json.loads(seen(c, "Ritter"))["wahlen"]
+        assert {ch["key"] for ch in choices} == {"gambit", "focus"} and all(ch["label"] and ch["options"] for ch in choices)
+        assert json.loads(seen(c, "Söldner"))["wahlen"][0]["key"] == "deny"
+        rpgkernel.resolve("verzicht Söldner\nverzicht Ritter", campaign=c)
+        c.encounter.add("Xorg", like="Söldner")
+        c.encounter.hide("Xorg")
+        before = seen(c, "Ritter")
+        rpgkernel.resolve("angriff Xorg -> Ritter", campaign=c, dice=[7, 3])
+        assert seen(c, "Ritter") == before          # its attack, its roll, the Deny it offers: nothing
+    finally:
+        c.close()
+
+
+def test_an_unknown_figure_is_refused_in_german(table):
+    with pytest.raises(CampaignError, match="Unbekannte Figur"):
+        view(table[1].state, "Niemand")
+
+
+NAMES = st.one_of(st.sampled_from(["Wolf", "Wolfgang", "Ol", "7", "8", "10", "<b>Xorg</b>", "&amp;", "Xo", "\"", "Ritter"]),
+                  st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=12)
+                  .filter(lambda s: s.strip() == s and s.strip()))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hidden_name=NAMES, enemy=NAMES, hp=st.integers(1, 30), hurt=st.integers(1, 29))
+def test_odd_names_and_numbers_leak_nothing(tmp_path_factory, hidden_name, enemy, hp, hurt):
+    """Names that contain each other, that are numbers or HTML: the hidden one joining, acting and
+    being hurt changes nothing players receive; the enemy's numbers change nothing within 'verletzt'."""
+    if hidden_name in (enemy, "Held"):
+        return
+    c = Campaign.open(tmp_path_factory.mktemp("odd") / "k.sqlite")
+    try:
+        enc = c.new_encounter("Wald")
+        enc.add("Held", side="Spieler", sheet={"hp": 10})
+        enc.add(enemy, side="Rudel", sheet={"hp": hp + 1})
+        enc.activate()
+        enc.start(order=["Held", enemy])
+        c.change(enemy, "HP", -1)
+        before = seen(c, "Held")
+        enc.add(hidden_name, side="Rudel", sheet={"hp": 99}, initiative=5)
+        enc.hide(hidden_name)
+        c.add_condition("Held", f"gebannt von {hidden_name}")
+        c.change(enemy, "HP", -min(hurt, hp - 1))
+        enc.next_turn()
+        while enc.current != "Held":
+            enc.next_turn()
+        enc.next_turn()
+        enc.next_turn()
+        after = seen(c, "Held")
+        shown = json.loads(after)
+        assert [p["name"] for p in shown["begegnung"]["teilnehmer"]] == ["Held", enemy]
+        assert entry(after, enemy)["zustand"] in ("verletzt", "kampfunfähig")
+        if hidden_name not in before:
+            assert hidden_name not in after
+    finally:
+        c.close()
