@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from doc_blocks import assert_shown, page
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import rpgkernel
@@ -228,3 +229,20 @@ def test_odd_names_and_numbers_leak_nothing(tmp_path_factory, hidden_name, enemy
             assert hidden_name not in after
     finally:
         c.close()
+
+
+PAGE = page("kampagne.md")
+HEADING = "## Was Spieler sehen"
+EXAMPLES = [(PAGE.block("python", first, after=HEADING), PAGE.block("text", shown, after=HEADING))
+            for first, shown in (("from rpgkernel import Campaign", "('Hauptmann'"), ("tisch.set_data", "[None"))]
+
+
+def test_the_pages_example_as_it_shows(notebook):
+    for code, shown in EXAMPLES:
+        [out] = notebook.ok(code.text)
+        assert_shown(shown.text, out)
+    camp = Campaign.open("sicht.sqlite")
+    try:
+        assert "Späher" not in seen(camp, "Hauptmann") and camp.journal(last=1)[0].kind == "daten"
+    finally:
+        camp.close()
