@@ -28,10 +28,9 @@ from jupyter_server.base.websocket import WebSocketMixin
 from jupyter_server.utils import url_path_join
 from tornado import ioloop, websocket
 
-from .. import sharing
 from ..errors import RpgError
 from ..messages import labels, t
-from ..state import Campaign, players, registry
+from ..state import Campaign, player_view, players, registry
 
 WATCH_SECONDS = 0.1
 REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
@@ -41,16 +40,9 @@ _HERE = Path(__file__).parent
 
 
 def view(campaign: Campaign, figure: str) -> dict[str, Any]:
-    """What the page of ``figure`` shows. A placeholder: the full player view
-    (``state.player_view.view``) plugs in here; until then the encounter's name and round and the
-    player's own figure (``sharing.snapshot``, an allow-list), nothing else."""
-    state = campaign.folded
-    enc = state["encounters"].get(state["active_encounter"] or "")
-    try:
-        own = sharing.snapshot(campaign, figure)
-    except RpgError:
-        own = None
-    return {"encounter": enc["name"] if enc else None, "round": enc["round"] if enc else None, "figure": own}
+    """What the page of ``figure`` shows: the player's view (``state.player_view.view``, an allow-list
+    built per viewer), the journal's visible turn lines included."""
+    return player_view.view(campaign.folded, figure, campaign.store.events())
 
 
 class Limiter:

@@ -18,33 +18,77 @@ function line(label, value) {
   return row;
 }
 
-function draw(view) {
-  const main = document.getElementById("inhalt");
-  const parts = [];
-  const head = el("section", "kopf");
-  head.append(el("h1", "", view.encounter ?? labels.no_encounter));
-  if (view.round !== undefined && view.round !== null) head.append(el("div", "runde", `${labels.round} ${view.round}`));
-  if (view.turn) head.append(el("div", "zug", `${labels.turn} ${view.turn}`));
-  parts.push(head);
-  const fig = view.figure;
-  if (fig) {
-    const card = el("section", "figur");
-    card.append(el("h2", "", fig.name));
-    if (fig.ausser_gefecht) card.append(el("div", "aus", fig.ausser_gefecht));
-    for (const [name, r] of Object.entries(fig.resources || {})) card.append(line(name, `${r.value} / ${r.max}`));
-    const conditions = Object.entries(fig.conditions || {});
-    if (conditions.length) {
-      card.append(el("h3", "", labels.conditions));
-      for (const [name, c] of conditions) card.append(line(name, c && c.runden ? `${c.runden} ${labels.rounds}` : ""));
-    }
-    const sheet = Object.entries(fig.sheet || {});
-    if (sheet.length) {
-      card.append(el("h3", "", labels.sheet));
-      for (const [name, v] of sheet) card.append(line(name, Array.isArray(v) ? v.join(", ") : v));
-    }
-    parts.push(card);
+function conditionLines(box, conditions) {
+  for (const [name, c] of Object.entries(conditions || {})) {
+    box.append(line(name, c && c.runden ? `${c.runden} ${labels.rounds}` : ""));
   }
-  main.replaceChildren(...parts);
+}
+
+/** The fight: round, whose turn, the combatants players may see (as the GM lets each side show). */
+function fight(enc) {
+  const head = el("section", "kopf");
+  head.append(el("h1", "", enc.name));
+  if (enc.runde) {
+    head.append(el("div", "runde", `${labels.round} ${enc.runde}` + (enc.segment != null ? ` · ${labels.segment} ${enc.segment}` : "")));
+    if (enc.am_zug) head.append(el("div", "zug", `${labels.turn} ${enc.am_zug}`));
+  } else {
+    head.append(el("div", "runde", labels.not_started));
+  }
+  const list = el("ol", "teilnehmer");
+  for (const c of enc.teilnehmer || []) {
+    const item = el("li", c.name === enc.am_zug ? "dran" : "");
+    if (c.name === enc.am_zug) item.setAttribute("aria-current", "true");
+    const title = el("div", "kopfzeile");
+    title.append(el("strong", "", c.name), el("span", "seite", c.seite || ""));
+    item.append(title);
+    if (c.wartet) item.append(el("div", "hinweis", labels.waiting));
+    if (c.zustand) item.append(el("div", "zustand", c.zustand));
+    if (c.ausser_gefecht) item.append(el("div", "aus", c.ausser_gefecht));
+    for (const [name, r] of Object.entries(c.ressourcen || {})) item.append(line(name, `${r.value} / ${r.max}`));
+    conditionLines(item, c.zustaende);
+    list.append(item);
+  }
+  head.append(list);
+  return head;
+}
+
+/** The player's own figure in full. */
+function own(fig) {
+  const card = el("section", "figur");
+  card.append(el("h2", "", fig.name));
+  if (fig.ausser_gefecht) card.append(el("div", "aus", fig.ausser_gefecht));
+  for (const [name, r] of Object.entries(fig.resources || {})) card.append(line(name, `${r.value} / ${r.max}`));
+  if (Object.keys(fig.conditions || {}).length) {
+    card.append(el("h3", "", labels.conditions));
+    conditionLines(card, fig.conditions);
+  }
+  const sheet = Object.entries(fig.sheet || {});
+  if (sheet.length) {
+    card.append(el("h3", "", labels.sheet));
+    for (const [name, v] of sheet) card.append(line(name, Array.isArray(v) ? v.join(", ") : v));
+  }
+  return card;
+}
+
+function draw(view) {
+  const parts = [];
+  parts.push(view.begegnung ? fight(view.begegnung) : el("section", "kopf", labels.no_encounter));
+  if ((view.wahlen || []).length) {
+    const open = el("section", "wahlen");
+    open.append(el("h2", "", labels.choices));
+    for (const c of view.wahlen) open.append(line(c.label, (c.options || []).join(", ")));
+    parts.push(open);
+  }
+  if (view.figur) parts.push(own(view.figur));
+  if ((view.journal || []).length) {
+    const log = el("section", "journal");
+    log.append(el("h2", "", labels.journal));
+    const items = el("ol", "");
+    for (const text of view.journal.slice(-8)) items.append(el("li", "", text));
+    log.append(items);
+    parts.push(log);
+  }
+  document.getElementById("inhalt").replaceChildren(...parts);
 }
 
 function status(text) { document.getElementById("status").textContent = text; }

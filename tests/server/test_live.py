@@ -182,24 +182,36 @@ def test_the_page_headers(server):
 
 
 def test_a_gm_action_reaches_the_open_page(server, table):
+    """The pushed view is the player's view: the own figure in full, the other side as the ruleset
+    describes it, a hidden combatant nowhere in any frame, not even while it acts."""
     link = table.new_player_link("Alrik")
     enc = table.new_encounter("Hinterhalt")
     enc.add("Alrik", side="Helden", character="Alrik")
     enc.add("Räuber", side="Räuber", sheet={"vig": 8, "cla": 8, "spi": 8, "gd": 3})
+    enc.add("Späher Xorg", side="Räuber", sheet={"vig": 9, "cla": 9, "spi": 9, "gd": 5})
+    enc.hide("Späher Xorg")
 
     async def play():
         page = await Page(server, link.key).open(link.token)
-        first = await page.next()
-        assert first["view"]["encounter"] == "Hinterhalt" and first["view"]["figure"]["name"] == "Alrik"
-        assert first["view"]["round"] == 0
-        assert "Räuber" not in json.dumps(first)   # the placeholder view carries only the own figure
+        frames = [await page.next()]
+        view = frames[0]["view"]
+        assert view["begegnung"]["name"] == "Hinterhalt" and view["figur"]["name"] == "Alrik"
+        assert view["begegnung"]["runde"] == 0
+        assert [c["name"] for c in view["begegnung"]["teilnehmer"]] == ["Alrik", "Räuber"]
         started = time.monotonic()
-        enc.start(["Alrik", "Räuber"])
-        pushed = await page.next(2.0)
-        assert pushed["view"]["round"] == 1 and time.monotonic() - started < 2.0
+        enc.start(["Alrik", "Späher Xorg", "Räuber"])
+        frames.append(await page.next(2.0))
+        assert frames[-1]["view"]["begegnung"]["runde"] == 1 and time.monotonic() - started < 2.0
         table.change("Alrik", "GD", -2)
-        pushed = await page.next(2.0)
-        assert pushed["view"]["figure"]["resources"]["GD"]["value"] == 2
+        frames.append(await page.next(2.0))
+        assert frames[-1]["view"]["figur"]["resources"]["GD"]["value"] == 2
+        enc.next_turn()                                        # the hidden one acts: Alrik stays current
+        table.change("Räuber", "GD", -1)                       # a described enemy: no number reaches the page
+        frames.append(await page.next(2.0))
+        shown = frames[-1]["view"]["begegnung"]
+        assert shown["am_zug"] == "Alrik" and "ressourcen" not in shown["teilnehmer"][1]
+        text = json.dumps(frames, ensure_ascii=False)
+        assert "Xorg" not in text and "Späher" not in text and '"gd": 5' not in text
         page.ws.close()
 
     run(play())
@@ -237,7 +249,7 @@ def test_another_sites_origin_is_refused(server, table):
             await Page(server, link.key, origin="https://example.org").open()
         assert refused.value.code == 403
         page = await Page(server, link.key, origin=f"http://127.0.0.1:{server.port}").open(link.token)
-        assert (await page.next())["view"]["figure"]["name"] == "Alrik"
+        assert (await page.next())["view"]["figur"]["name"] == "Alrik"
         page.ws.close()
 
     run(other_site())
@@ -248,7 +260,7 @@ def test_a_revoked_link_closes_the_open_page_at_once(server, table):
 
     async def revoke():
         page = await Page(server, link.key).open(link.token)
-        assert (await page.next())["view"]["figure"]["name"] == "Alrik"
+        assert (await page.next())["view"]["figur"]["name"] == "Alrik"
         started = time.monotonic()
         table.revoke_player_link(link.id)
         assert await page.next(2.0) is None
