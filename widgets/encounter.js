@@ -345,9 +345,15 @@ function panelPicks(model, form) {
 
 /** Under the picks: joining the fight (a character of the campaign, or a new one like a combatant), and
  * the table's keys. */
-function panelJoin(model, form, join) {
+function panelJoin(model, form, join, redraw) {
   const p = model.get("panel") || {};
   if (!p.name) return h("div");
+  const keys = h("div", { class: "rpgk-muted rpgk-help rpgk-keys" }, L(model, "widget.panel.keys"));
+  const summary = h("summary", { "data-focus": "join:open" }, L(model, "widget.panel.join_open"));
+  const toggle = (e) => { if (e.target.open !== !!join.open) { join.open = e.target.open; redraw(); } };
+  if (!join.open) {   // closed: its fields (a choice per combatant) are built when the GM opens it
+    return h("div", {}, h("details", { class: "rpgk-join-box", ontoggle: toggle }, summary), keys);
+  }
   const rows = new Map((model.get("rows") || []).map((r) => [r.name, r]));
   if (join.count != null && rows.size > join.count) Object.assign(join, { who: "", name: "", initiative: "", count: null });
   // a new one like a combatant without a name: the next free number
@@ -380,10 +386,8 @@ function panelJoin(model, form, join) {
     "data-focus": "join:initiative", value: join.initiative, oninput: (e) => { join.initiative = e.target.value; } }),
   L(model, "widget.panel.join_initiative_help")) : null,
   h("button", { type: "submit", "data-focus": "join:add" }, L(model, "widget.panel.join_add")));
-  // closed unless the GM opens it (kept open over redraws while in use)
-  const details = h("details", { class: "rpgk-join-box", open: join.open || null,
-    ontoggle: (e) => { join.open = e.target.open; } }, h("summary", {}, L(model, "widget.panel.join_open")), joinForm);
-  return h("div", {}, details, h("div", { class: "rpgk-muted rpgk-help rpgk-keys" }, L(model, "widget.panel.keys")));
+  // open while the GM uses it (kept open over redraws)
+  return h("div", {}, h("details", { class: "rpgk-join-box", open: true, ontoggle: toggle }, summary, joinForm), keys);
 }
 
 /** Who acts and on whom, as picked in the rows, each with a button that clears the picks. */
@@ -674,7 +678,7 @@ function render({ model, el }) {
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
     redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
-    redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join)),
+    redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
     redrawOn(model, parts.choices, ["pending"], choices),
     redrawOn(local, parts.choices, ["choices"], choices),
     redrawOn(model, parts.taken, ["lines"], () => panelTaken(model, form, redrawChoices)),
