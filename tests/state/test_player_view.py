@@ -28,7 +28,7 @@ FIGHTS = {
     "adz": ("Alrik", "Ork", "körperlich", "Feinde"),
     "midgard": ("Wolfgang Krentz", "Schattenelf", "LP", "Schatten"),
     "osr": ("Hauptmann", "Goblin 1", "TP", "Goblins"),
-    "kampfwerte": ("Kael", "Ork", "LP", ""),
+    "kampfwerte": ("Kael", "Goblin", "LP", "Feinde"),
     "frei": ("Held", "Wolf", "HP", "Rudel"),
 }
 
@@ -48,6 +48,8 @@ def fight(key: str, path: Path) -> Campaign:
         enc.add("Alrik", side="Spieler", character="Alrik")
         enc.add("Magierin", side="Spieler", character="Magierin")
         enc.add("Ork", side="Feinde", character="Ork")
+    if key == "kampfwerte":   # an enemy on a side beside the sideless Ork of the shared campaign
+        c.encounters["Gefecht"].add("Goblin", side="Feinde", like="Ork")
     enc = c.encounter or c.encounters[next(iter(c.encounters))]
     enc.activate()
     enc.start(order=list(enc.record["combatants"]))
@@ -105,9 +107,6 @@ def test_the_gm_chooses_per_side_journalled_and_undoable(table):
     key, c = table
     player, enemy, resource, side = FIGHTS[key]
     enc = c.encounter
-    side = side or "Gegner"
-    if not FIGHTS[key][3]:
-        pytest.skip("the enemy stands on no side")
     before = seen(c, player)
     enc.set_player_sight(side, "nichts")
     assert set(entry(seen(c, player), enemy)) == {"name", "seite"}
@@ -130,7 +129,7 @@ def test_a_hidden_combatant_leaves_no_trace_while_it_joins_acts_rolls_and_is_nam
     key, c = table
     player, enemy, resource, side = FIGHTS[key]
     enc = c.encounter
-    enc.next_turn()                                 # the first visible turn passes: a turn line
+    enc.next_turn(seed=7)                                 # the first visible turn passes: a turn line
     current = json.loads(seen(c, player))["begegnung"]["am_zug"]
     assert current is not None
     like = enemy
@@ -145,13 +144,13 @@ def test_a_hidden_combatant_leaves_no_trace_while_it_joins_acts_rolls_and_is_nam
     for _ in range(len(enc.order)):                 # round by round until the hidden one acts
         if enc.current == "Xorg":
             break
-        enc.next_turn()
+        enc.next_turn(seed=7)
     assert enc.current == "Xorg"
     during = json.loads(seen(c, player))
     assert "Xorg" not in seen(c, player)
     assert during["begegnung"]["am_zug"] == enc.order[enc.order.index("Xorg") - 1]    # the last visible one
     assert not any("Xorg" in line for line in during["journal"])
-    enc.next_turn()
+    enc.next_turn(seed=7)
     after = seen(c, player)
     assert "Xorg" not in after and json.loads(after)["journal"][-1].endswith(f"{enc.current} ist am Zug")
     enc.reveal("Xorg")
@@ -162,7 +161,7 @@ def test_an_undone_turn_leaves_the_journal_the_players_read(table):
     key, c = table
     player = FIGHTS[key][0]
     before = json.loads(seen(c, player))["journal"]
-    c.encounter.next_turn()
+    c.encounter.next_turn(seed=7)
     assert len(json.loads(seen(c, player))["journal"]) == len(before) + 1
     c.undo()
     assert json.loads(seen(c, player))["journal"] == before
@@ -216,11 +215,11 @@ def test_odd_names_and_numbers_leak_nothing(tmp_path_factory, hidden_name, enemy
         enc.hide(hidden_name)
         c.add_condition("Held", f"gebannt von {hidden_name}")
         c.change(enemy, "HP", -min(hurt, hp - 1))
-        enc.next_turn()
+        enc.next_turn(seed=7)
         while enc.current != "Held":
-            enc.next_turn()
-        enc.next_turn()
-        enc.next_turn()
+            enc.next_turn(seed=7)
+        enc.next_turn(seed=7)
+        enc.next_turn(seed=7)
         after = seen(c, "Held")
         shown = json.loads(after)
         assert [p["name"] for p in shown["begegnung"]["teilnehmer"]] == ["Held", enemy]
