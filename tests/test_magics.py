@@ -2,6 +2,7 @@
 
 import pytest
 from distributions import write_distribution
+from kernel_notebook import executed
 from IPython.utils.capture import capture_output
 
 import rpgkernel
@@ -141,18 +142,7 @@ def test_engines_do_not_import_ipython():
 
 @pytest.mark.slow
 def test_in_a_real_kernel():
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                           "language": "python"}})
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
-        "%load_ext rpgkernel",
-        "%roll --seed 1 4W6kh3",
-        "%roll 3X6",
-        "r = %roll --würfel 6,2,5 3W6\nr.total",
-    )]
-    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    nb = executed(["%load_ext rpgkernel", "%roll --seed 1 4W6kh3", "%roll 3X6", "r = %roll --würfel 6,2,5 3W6\nr.total"])
     roll_out = nb.cells[1].outputs[0]
     assert roll_out.output_type == "execute_result"
     assert roll_out.data["text/plain"] == str(rpgkernel.roll("4W6kh3", seed=1))

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from doc_blocks import page, run_python
+from kernel_notebook import executed
 
 from rpgkernel.state import players
 from rpgkernel.widgets.players import PlayerLinks
@@ -99,11 +100,8 @@ def test_the_docs_blocks(table):
 @pytest.mark.slow
 def test_the_saved_notebook_never_holds_the_token(tmp_path):
     import nbformat
-    from nbclient import NotebookClient
 
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                           "language": "python"}})
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
+    cells = [
         "%load_ext rpgkernel\n%rpg --kampagne k.sqlite",
         "import rpgkernel\nrpgkernel.session.current().campaign.add_character('Alrik')",
         "%rpg spieler Alrik",
@@ -111,15 +109,13 @@ def test_the_saved_notebook_never_holds_the_token(tmp_path):
         "w = _\nw.send = lambda c, b=None: None\nw._dispatch(w, {'type': 'link'})\n"
         "open('token.txt', 'w').write(w._fresh.token)",
         "%rpg spieler",
-    )]
+    ]
     env = {"JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
     import os
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        client = NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True,
-                                resources={"metadata": {"path": str(tmp_path)}})
-        client.execute()
+        nb = executed(cells, tmp_path, timeout=120, store_widget_state=True)
     finally:
         for k, v in old.items():
             os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import traitlets
+from kernel_notebook import executed
 from IPython.core.formatters import DisplayFormatter
 from ipywidgets.widgets.widget import _instances
 
@@ -452,14 +453,7 @@ def test_view_bundle_keeps_the_own_bundle():
 
 @pytest.mark.slow
 def test_widget_view_in_a_real_kernel():
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                           "language": "python"}})
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
-        "%load_ext rpgkernel", "%roll --würfel 6,1,5,4 4W6kh3", "%roll --vorschau 2W6", "%rpg")]
-    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    nb = executed(["%load_ext rpgkernel", "%roll --würfel 6,1,5,4 4W6kh3", "%roll --vorschau 2W6", "%rpg"])
     roll_out, dist_out, status = (nb.cells[i].outputs[0] for i in (1, 2, 3))
     r = rpgkernel.roll("4W6kh3", dice=[6, 1, 5, 4])
     assert roll_out.data["text/plain"] == roll_text(r) and roll_out.data["text/html"] == roll_html(r)
