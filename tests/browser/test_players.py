@@ -1,0 +1,170 @@
+"""Players following a fight live, in a real JupyterLab: the GM's notebook makes a link per figure with
+``%rpg spieler`` (a clickable absolute URL and a QR code), each link opens in its own browser context (one
+a phone) as separate players would; the GM's clicks in the panel reach every page within a second or two;
+a hidden ambusher is in no page and no websocket frame until the GM reveals it; a revoked link shows the
+German message at once and nothing of the fight. Legible in the light and dark colour schemes; the
+screenshots are the gallery's ``spieler_handy.png``, ``spieler_handy_dunkel.png`` and ``spieler_link.png``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from panel_driving import FURT
+
+from rpgkernel import Campaign
+
+from .fixtures import expect
+from .notebook import gallery
+from .panel_view import CONTRAST, row
+
+pytestmark = pytest.mark.browser
+
+AMBUSHER = "Meuchler"
+FIGHT = FURT + f"""    - name: {AMBUSHER}
+      seite: Feinde
+      werte: {{vig: 10, cla: 12, spi: 10, gd: 3}}
+"""
+PANEL_CELL, RITTER_CELL, KNAPPE_CELL, SPARE_CELL = 4, 5, 6, 7
+LIVE = 2_000   # ms: a GM action reaches the open pages within this
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+# the page's text: headings, round and turn, names, sides, states, lines, the status and the journal
+PAGE_TEXT = "h1, h2, h3, .runde, .zug, .kopfzeile strong, .seite, .hinweis, .zustand, .aus, .zeile span, " \
+            "#status, .journal li"
+
+
+def _cells(path) -> list[str]:
+    """FURT with a hidden ambusher in a new Bastionland campaign, the panel, and three player links."""
+    return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FIGHT,
+            f"%begegnung verbergen {AMBUSHER}",
+            "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+            "kampagne = rpgkernel.session.current().campaign\nEncounterPanel(kampagne)",
+            "%rpg spieler Ritter", "%rpg spieler Knappe", "%rpg spieler Knappe"]
+
+
+@dataclass
+class Player:
+    """A player's page in its own browser context: its console errors and the websocket frames it got."""
+    page: object
+    errors: list[str] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)
+
+    def fight(self):
+        return self.page.locator("#inhalt")
+
+
+@pytest.fixture(name="players")
+def fixture_players(chromium):
+    """``players(url, **context_options)``: a new browser context opening ``url``; all closed afterwards."""
+    contexts = []
+
+    def open_page(url: str, **options) -> Player:
+        context = chromium.new_context(locale="de-DE", **options)
+        contexts.append(context)
+        player = Player(context.new_page())
+        player.page.on("console", lambda msg: msg.type == "error" and player.errors.append(msg.text))
+        player.page.on("pageerror", lambda err: player.errors.append(str(err)))
+        player.page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda data: player.frames.append(data if isinstance(data, str) else data.decode())))
+        player.page.goto(url)
+        return player
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def _link(widget) -> str:
+    """The widget's new link (asserted absolute, with the token as its fragment) once its QR code shows."""
+    anchor = widget.locator("a.rpgk-players-url")
+    expect(anchor).to_have_attribute("href", re.compile(r"^http://127\.0\.0\.1:\d+/rpgkernel/spieler/"
+                                                        r"[0-9a-f]{32}/#[A-Za-z0-9_-]{43}$"))
+    href = anchor.get_attribute("href")
+    assert anchor.inner_text() == href
+    qr = widget.get_by_role("img", name="QR-Code des Links")
+    expect(qr).to_have_attribute("src", re.compile(r"^data:image/svg\+xml.{100,}"))
+    assert qr.bounding_box()["width"] >= 100
+    return href
+
+
+def _illegible(page, minimum: float = 4.5) -> list[dict]:
+    found = page.locator(PAGE_TEXT).evaluate_all(CONTRAST)
+    assert len(found) > 15, found   # the selector still finds the page's text
+    return [f for f in found if f["ratio"] < minimum]
+
+
+def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
+    path = tmp_path / "k.sqlite"
+    nb = notebook(_cells(path))
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    links = [nb.output(i).locator(".rpgk-players") for i in (RITTER_CELL, KNAPPE_CELL, SPARE_CELL)]
+    ritter_url, knappe_url, spare_url = (_link(w) for w in links)
+    assert len({ritter_url, knappe_url, spare_url}) == 3
+    expect(links[0]).to_contain_text("Neuer Link für Ritter:")
+    expect(links[2].locator("tbody tr")).to_have_count(3)
+    expect(links[2].locator("tbody tr td:nth-child(2)")).to_have_text(["Ritter", "Knappe", "Knappe"])
+    expect(links[2].locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 3)
+    gallery(links[0], "spieler_link")
+
+    # the Ritter's player on a phone, the Knappe's on a laptop: before the fight begins
+    phone = players(ritter_url, **PHONE)
+    laptop = players(knappe_url, viewport={"width": 1000, "height": 800})
+    for player, figure in ((phone, "Ritter"), (laptop, "Knappe")):
+        expect(player.page.locator("#status")).to_have_text("Live verbunden.")
+        assert "#" not in player.page.url and player.page.url.endswith("/")   # the token left the address bar
+        expect(player.fight().locator(".kopf h1")).to_have_text("Furt")
+        expect(player.fight().locator(".runde")).to_have_text("Der Kampf hat noch nicht begonnen.")
+        expect(player.fight().locator(".figur h2")).to_have_text(figure)
+        expect(player.fight().locator(".teilnehmer strong")).to_have_text(["Ritter", "Knappe", "Söldner", "Wache"])
+
+    # the GM begins the fight and passes the turn: both pages follow at once
+    panel.get_by_role("button", name="Kampf beginnen").click()
+    for player in (phone, laptop):
+        expect(player.fight().locator(".runde")).to_have_text("Runde 1", timeout=LIVE)
+        expect(player.fight().locator(".zug")).to_have_text("Am Zug: Ritter", timeout=LIVE)
+        expect(player.fight().locator("li[aria-current='true'] strong")).to_have_text("Ritter")
+    for current in ("Knappe", "Söldner", "Wache"):
+        panel.get_by_role("button", name="Nächster Zug").click()
+        for player in (phone, laptop):
+            expect(player.fight().locator(".zug")).to_have_text(f"Am Zug: {current}", timeout=LIVE)
+
+    # the hidden ambusher acts: the GM sees it, the players still see the Wache at its turn, nothing more
+    panel.get_by_role("button", name="Nächster Zug").click()
+    expect(panel.locator("tbody tr[aria-current='true'] th")).to_contain_text(AMBUSHER)
+    nb.run_cell("kampagne.change('Söldner', 'GD', -2)")
+    for player in (phone, laptop):
+        expect(player.fight().locator(".teilnehmer li").nth(2)).to_contain_text("GD verloren", timeout=LIVE)
+        expect(player.fight().locator(".zug")).to_have_text("Am Zug: Wache")
+        assert AMBUSHER not in player.page.content()
+        assert player.frames and not [f for f in player.frames if AMBUSHER in f]
+    with Campaign.open(path) as camp:
+        assert camp.encounter.current == AMBUSHER
+
+    # revealed with the row's "Zeigen": now in every page, at its turn
+    row(panel, AMBUSHER).get_by_role("button", name=f"{AMBUSHER} den Spielern wieder zeigen").click()
+    for player in (phone, laptop):
+        expect(player.fight().locator(".zug")).to_have_text(f"Am Zug: {AMBUSHER}", timeout=LIVE)
+        expect(player.fight().locator(".teilnehmer strong")).to_have_text(
+            ["Ritter", "Knappe", "Söldner", "Wache", AMBUSHER])
+        assert [f for f in player.frames if AMBUSHER in f]   # the capture sees the frames that carry it
+
+    # a revoked link: the German message at once, nothing of the fight
+    spare_id = links[2].locator("tbody tr").nth(2).locator("td").first.inner_text()
+    revoked = nb.run_cell(f"%rpg spieler --widerrufen {spare_id}")
+    expect(nb.output(revoked).locator("tbody tr td:nth-child(4)")).to_have_text(["gültig", "gültig", "widerrufen"])
+    stranger = players(spare_url)
+    expect(stranger.page.locator("#status")).to_have_text(
+        "Dieser Link gilt nicht (falsch, widerrufen oder erneuert). Bitte die Spielleitung um einen neuen.")
+    expect(stranger.fight()).to_be_empty()
+    assert not re.search("Furt|Ritter|Knappe|Söldner|Wache|" + AMBUSHER, "".join(stranger.frames))
+    assert "#" not in stranger.page.url
+
+    # legible on the phone in the light and dark schemes; the gallery's phone screenshots
+    assert _illegible(phone.page) == []
+    gallery(phone.page.locator("body"), "spieler_handy")
+    phone.page.emulate_media(color_scheme="dark")
+    assert _illegible(phone.page) == []
+    gallery(phone.page.locator("body"), "spieler_handy_dunkel")
+    assert _illegible(laptop.page) == []
+    for player in (phone, laptop, stranger):
+        assert player.errors == []
