@@ -20,7 +20,8 @@ function line(label, value) {
 
 function conditionLines(box, conditions) {
   for (const [name, c] of Object.entries(conditions || {})) {
-    box.append(line(name, c && c.runden ? `${c.runden} ${labels.rounds}` : ""));
+    const n = c && c.runden;
+    box.append(line(name, n ? `${labels.left} ${n} ${n === 1 ? labels.round : labels.rounds}` : ""));
   }
 }
 
@@ -62,7 +63,8 @@ function own(fig) {
     card.append(el("h3", "", labels.conditions));
     conditionLines(card, fig.conditions);
   }
-  const sheet = Object.entries(fig.sheet || {});
+  const shown = new Set(Object.keys(fig.resources || {}).map((k) => k.toLowerCase()));
+  const sheet = Object.entries(fig.sheet || {}).filter(([name]) => !shown.has(name.toLowerCase()));   // not twice
   if (sheet.length) {
     card.append(el("h3", "", labels.sheet));
     for (const [name, v] of sheet) card.append(line(name, Array.isArray(v) ? v.join(", ") : v));

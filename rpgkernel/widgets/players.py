@@ -23,6 +23,7 @@ class PlayerLinks(Widget):
     """The campaign's player links; ``fresh`` is the one just made or renewed (its token kept here only)."""
 
     parts = ("players.js",)
+    styles = ("players.css",)
     label_prefixes = ("widget.players.",)
 
     rows = traitlets.List().tag(sync=True)

@@ -16,7 +16,7 @@ from panel_driving import FURT
 from rpgkernel import Campaign
 
 from .fixtures import expect
-from .notebook import gallery
+from .notebook import gallery, theme
 from .panel_view import CONTRAST, row
 
 pytestmark = pytest.mark.browser
@@ -32,6 +32,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 # the page's text: headings, round and turn, names, sides, states, lines, the status and the journal
 PAGE_TEXT = "h1, h2, h3, .runde, .zug, .kopfzeile strong, .seite, .hinweis, .zustand, .aus, .zeile span, " \
             "#status, .journal li"
+# the link widget's text: heading, lines, the address, the table
+WIDGET_TEXT = "h3, .rpgk-players-fresh > div, a, th, td"
 
 
 def _cells(path) -> list[str]:
@@ -87,9 +89,10 @@ def _link(widget) -> str:
     return href
 
 
-def _illegible(page, minimum: float = 4.5) -> list[dict]:
-    found = page.locator(PAGE_TEXT).evaluate_all(CONTRAST)
-    assert len(found) > 15, found   # the selector still finds the page's text
+def _illegible(where, text: str = PAGE_TEXT, least: int = 15, minimum: float = 4.5) -> list[dict]:
+    """The text (``text``, at least ``least`` elements of it) in ``where`` below the contrast ``minimum``."""
+    found = where.locator(text).evaluate_all(CONTRAST)
+    assert len(found) >= least, found   # the selector still finds the text
     return [f for f in found if f["ratio"] < minimum]
 
 
@@ -104,7 +107,12 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     expect(links[2].locator("tbody tr")).to_have_count(3)
     expect(links[2].locator("tbody tr td:nth-child(2)")).to_have_text(["Ritter", "Knappe", "Knappe"])
     expect(links[2].locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 3)
+    box, url_box = links[0].bounding_box(), links[0].locator("a.rpgk-players-url").bounding_box()
+    assert url_box["x"] + url_box["width"] <= box["x"] + box["width"], (url_box, box)   # wrapped, not cut off
+    assert _illegible(links[0], WIDGET_TEXT, 8) == []
     gallery(links[0], "spieler_link")
+    with theme(page, lab, "JupyterLab Dark"):
+        assert _illegible(links[0], WIDGET_TEXT, 8) == []
 
     # the Ritter's player on a phone, the Knappe's on a laptop: before the fight begins
     phone = players(ritter_url, **PHONE)
@@ -131,9 +139,12 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     # the hidden ambusher acts: the GM sees it, the players still see the Wache at its turn, nothing more
     panel.get_by_role("button", name="Nächster Zug").click()
     expect(panel.locator("tbody tr[aria-current='true'] th")).to_contain_text(AMBUSHER)
-    nb.run_cell("kampagne.change('Söldner', 'GD', -2)")
+    nb.run_cell("kampagne.change('Söldner', 'GD', -2)\nkampagne.add_condition('Knappe', 'Todeswunde')")
     for player in (phone, laptop):
-        expect(player.fight().locator(".teilnehmer li").nth(2)).to_contain_text("GD verloren", timeout=LIVE)
+        fighters = player.fight().locator(".teilnehmer li")
+        expect(fighters.nth(2)).to_contain_text("GD verloren", timeout=LIVE)
+        expect(fighters.nth(1).locator(".aus")).to_have_text("sterbend (Todeswunde)")
+        expect(fighters.nth(3).locator(".zeile")).to_have_text(["beeinträchtigtnoch 1 Runde"])
         expect(player.fight().locator(".zug")).to_have_text("Am Zug: Wache")
         assert AMBUSHER not in player.page.content()
         assert player.frames and not [f for f in player.frames if AMBUSHER in f]
@@ -166,5 +177,9 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     assert _illegible(phone.page) == []
     gallery(phone.page.locator("body"), "spieler_handy_dunkel")
     assert _illegible(laptop.page) == []
+    expect(laptop.fight().locator(".figur .aus")).to_have_text("sterbend (Todeswunde)")
+    # the own figure in full, its resources once (not again as sheet values)
+    expect(phone.fight().locator(".figur h3")).to_have_text(["Bogen"])
+    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["CLA", "GD", "SPI", "VIG", "ruestung", "waffen"])
     for player in (phone, laptop, stranger):
         assert player.errors == []
