@@ -107,7 +107,11 @@ function connect() {
     else draw(msg.view);
   };
   ws.onclose = (ev) => {
-    if (FINAL.has(ev.code)) { status(ev.reason || labels.closed); return; }
+    if (FINAL.has(ev.code)) {   // refused or revoked: nothing of the fight stays on screen
+      status(ev.reason || labels.closed);
+      document.getElementById("inhalt").replaceChildren();
+      return;
+    }
     status(labels.reconnecting);
     setTimeout(connect, wait);
     wait = Math.min(wait * 2, 10000);

@@ -2,7 +2,7 @@
 ``%rpg spieler`` (a clickable absolute URL and a QR code), each link opens in its own browser context (one
 a phone) as separate players would; the GM's clicks in the panel reach every page within a second or two;
 a hidden ambusher is in no page and no websocket frame until the GM reveals it; a revoked link shows the
-German message at once and nothing of the fight. Legible in the light and dark colour schemes; the
+German message at once and nothing of the fight, and an open page whose link is revoked goes dead. Legible in the light and dark colour schemes; the
 screenshots are the gallery's ``spieler_handy.png``, ``spieler_handy_dunkel.png`` and ``spieler_link.png``."""
 
 from __future__ import annotations
@@ -181,5 +181,15 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     # the own figure in full, its resources once (not again as sheet values)
     expect(phone.fight().locator(".figur h3")).to_have_text(["Bogen"])
     expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["CLA", "GD", "SPI", "VIG", "ruestung", "waffen"])
+    phone.page.emulate_media(color_scheme="light")
+
+    # the Knappe's link revoked while its page is open: that page goes dead at once, the phone stays live
+    knappe_id = links[1].locator("tbody tr").nth(1).locator("td").first.inner_text()
+    nb.run_cell(f"%rpg spieler --widerrufen {knappe_id}")
+    expect(laptop.page.locator("#status")).to_have_text("Dieser Link wurde widerrufen.", timeout=LIVE)
+    expect(laptop.fight()).to_be_empty()
+    panel.get_by_role("button", name="Nächster Zug").click()
+    expect(phone.fight().locator(".zug")).to_have_text("Am Zug: Ritter", timeout=LIVE)
+    expect(phone.page.locator("#status")).to_have_text("Live verbunden.")
     for player in (phone, laptop, stranger):
         assert player.errors == []
