@@ -94,7 +94,7 @@ class Watcher:
             sock.close(REFUSED, t("page.revoked"))
             self.drop(sock)
             return
-        text = json.dumps({"view": view(self.campaign, sock.figure)}, ensure_ascii=False, sort_keys=True)
+        text = json.dumps({"view": view(self.campaign, sock.figure)}, ensure_ascii=False)   # the view's own order
         if text != sock.last:
             sock.last = text
             sock.write_message(text)

@@ -34,7 +34,7 @@ class PlayerLinks(Widget):
         super().__init__(**kwargs)
         self.campaign = campaign
         self._fresh = fresh
-        self.rows = campaign.player_links()
+        self.rows = [{**link, "created": _shown(link["created"])} for link in campaign.player_links()]
         if fresh is not None:
             self.fresh_id, self.fresh_figure = fresh.id, fresh.figure
 
@@ -50,7 +50,7 @@ class PlayerLinks(Widget):
         if fresh is None or not isinstance(url, str) or not url.endswith(f"/{PATH}{fresh.key}/#{fresh.token}") \
                 or not url.startswith(("http://", "https://")) or len(url) > 2000:
             raise RpgError(t("widget.players.bad_url"))
-        self.send({"type": "qr", "svg": segno.make(url, error="m").svg_data_uri(scale=4, border=2)})
+        self.send({"type": "qr", "svg": segno.make(url, error="m").svg_data_uri(scale=4, border=4)})
 
     def text(self) -> str:
         lines = [t("widget.players.title")]
@@ -62,3 +62,13 @@ class PlayerLinks(Widget):
         if not self.rows:
             lines.append(t("widget.players.none"))
         return "\n".join(lines)
+
+
+def _shown(created: str) -> str:
+    """When a link was made, as a German reads it (``01.12.2026, 23:22 UTC``)."""
+    from datetime import datetime, timezone
+    try:
+        when = datetime.fromisoformat(created).astimezone(timezone.utc)
+    except (TypeError, ValueError):
+        return str(created)
+    return when.strftime("%d.%m.%Y, %H:%M UTC")

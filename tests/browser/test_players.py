@@ -179,8 +179,8 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     assert _illegible(laptop.page) == []
     expect(laptop.fight().locator(".figur .aus")).to_have_text("sterbend (Todeswunde)")
     # the own figure in full, its resources once (not again as sheet values)
-    expect(phone.fight().locator(".figur h3")).to_have_text(["Bogen"])
-    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["CLA", "GD", "SPI", "VIG", "ruestung", "waffen"])
+    # the own figure in full, its resources once (not again as sheet values), in the ruleset's order
+    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["GD", "VIG", "CLA", "SPI", "waffen", "ruestung"])
     phone.page.emulate_media(color_scheme="light")
 
     # the Knappe's link revoked while its page is open: that page goes dead at once, the phone stays live
