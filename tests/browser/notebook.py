@@ -139,8 +139,9 @@ def gallery_dir() -> Path:
     return ROOT / os.environ.get("RPGKERNEL_GALLERY", "tests/.artifacts/gallery")
 
 
-def gallery(locator, name: str) -> Path:
-    """Save a screenshot of one element (a card, a widget) as ``<gallery>/<name>.png``.
+def gallery(locator, name: str, mask: list | None = None) -> Path:
+    """Save a screenshot of one element (a card, a widget) as ``<gallery>/<name>.png``; ``mask``:
+    locators painted over (what carries a secret, such as a player link's token).
 
     An element taller than the notebook's view is taken in a window made tall enough for it
     (JupyterLab scrolls the notebook inside the page: a plain element shot would be cut off).
@@ -153,7 +154,7 @@ def gallery(locator, name: str) -> Path:
     if size and height > size["height"] - 300:
         page.set_viewport_size({"width": size["width"], "height": int(height) + 400})
     try:
-        locator.screenshot(path=str(path), animations="disabled")
+        locator.screenshot(path=str(path), animations="disabled", mask=mask or [], mask_color="#9e9e9e")
     finally:
         if size and page.viewport_size != size:
             page.set_viewport_size(size)
