@@ -63,6 +63,7 @@ def test_every_kind_the_journal_writes_has_a_german_word(tmp_path, monkeypatch):
         camp.set_sheet("Ritter", {**camp.figure("Ritter").sheet, "vig": 11})
         camp.set_data("notiz", {"text": "x"})
         camp.new_player_link("Ritter")
+        camp.accept_suggestion(camp.suggest("Ritter", "Deny für Ritter"))
         camp.undo()
         camp.redo()
         kinds = {e.kind for e in camp.journal()}

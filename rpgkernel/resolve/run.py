@@ -354,14 +354,27 @@ class _Pending:
     lines: list[_Line] = field(default_factory=list)
 
     def offers(self, key: str, targets: Sequence[str] = ()) -> str | None:
-        """The open choice a ``key`` line takes: ``key`` itself, or ``key:target`` (one per target)."""
-        keys = [c["key"] for c in self.record["choices"]]
-        if key == "*":
-            return key
-        for name in targets:
-            if f"{key}:{name}" in keys:
-                return f"{key}:{name}"
-        return next((k for k in keys if k == key or k.startswith(key + ":")), None)
+        return offers(self.record, key, targets)
+
+
+def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> str | None:
+    """The open choice of the stored resolution ``record`` a ``key`` line takes: ``key`` itself,
+    or ``key:target`` (one per target)."""
+    keys = [c["key"] for c in record["choices"]]
+    if key == "*":
+        return key
+    for name in targets:
+        if f"{key}:{name}" in keys:
+            return f"{key}:{name}"
+    return next((k for k in keys if k == key or k.startswith(key + ":")), None)
+
+
+def taken_by(state: Mapping[str, Any], ruleset: str, key: str, targets: Sequence[str] = ()) -> dict[str, Any] | None:
+    """The stored open resolution (of ``ruleset``) a cell's first ``key`` choice line takes: the
+    latest that offers it; None when none does."""
+    stored = sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0]))
+    return next((rec for _, rec in reversed(stored) if rec.get("ruleset") == ruleset and offers(rec, key, targets)),
+                None)
 
 
 def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work: Any, campaign: bool,

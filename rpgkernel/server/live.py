@@ -8,6 +8,8 @@ opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the
 origin and refuses every other site's. Failed token checks are counted per client address
 (``Limiter``). One ``Watcher`` per campaign with open pages reads the store's last seq every
 ``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
+After the token, a page's messages are its player's actions (``actions``), written through the
+watcher's campaign; each answer goes to that page only, the changed views to every page at once.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from tornado import ioloop, websocket
 from ..errors import RpgError
 from ..messages import labels, t
 from ..state import Campaign, player_view, players, registry
+from ..state.address import is_url
+from . import actions
 
 WATCH_SECONDS = 0.1
 REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
@@ -41,8 +45,10 @@ _HERE = Path(__file__).parent
 
 def view(campaign: Campaign, figure: str) -> dict[str, Any]:
     """What the page of ``figure`` shows: the player's view (``state.player_view.view``, an allow-list
-    built per viewer), the journal's visible turn lines included."""
-    return player_view.view(campaign.folded, figure, campaign.store.events())
+    built per viewer), the journal's visible turn lines included, each open choice with its fields."""
+    shown = player_view.view(campaign.folded, figure, campaign.store.events())
+    shown["wahlen"] = actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"])
+    return shown
 
 
 class Limiter:
@@ -74,7 +80,9 @@ class Watcher:
 
     def __init__(self, key: str, address: str, name: str | None, watchers: dict[str, Watcher]) -> None:
         self.key, self._watchers = key, watchers
-        self.campaign = Campaign.open(address, name, read_only=True)
+        if not is_url(address) and not Path(address).is_file():
+            raise RpgError(address)   # moved or deleted: not created anew here
+        self.campaign = Campaign.open(address, name)   # the players' actions write through it
         self.seen = self.campaign.store.last_seq()
         self.sockets: set[PlayerSocket] = set()
         self._timer = ioloop.PeriodicCallback(self.tick, WATCH_SECONDS * 1000)
@@ -158,7 +166,7 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
 
     def on_message(self, message: str | bytes) -> None:
         if self.figure is not None:
-            return   # players' actions come in a later step
+            return self._act(message)
         client = self.request.remote_ip or ""
         if self.limiter.blocked(client):
             return self._refuse(TOO_MANY, t("page.too_many"))
@@ -183,6 +191,17 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
         self.token, self.figure, self.watcher = token, figure, watcher
         watcher.sockets.add(self)
         watcher.push(self)
+
+    def _act(self, message: str | bytes) -> None:
+        """A player's action, as the link's figure; the answer to this page, the new views to all."""
+        watcher = self.watcher
+        assert watcher is not None and self.token is not None and self.figure is not None
+        watcher.campaign.refresh()
+        if players.figure_for(watcher.campaign.folded, self.token) != self.figure:
+            return watcher.push(self)   # the link no longer holds: its page closes
+        answer = actions.act(watcher.campaign, self.figure, message, self.token)
+        self.write_message(json.dumps(answer, ensure_ascii=False))
+        watcher.tick()
 
     def _refuse(self, code: int, reason: str) -> None:
         self.write_message(json.dumps({"error": reason}, ensure_ascii=False))

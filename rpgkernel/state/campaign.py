@@ -27,7 +27,7 @@ from .rulebook import rulebook
 from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
-from . import address, model, players, registry, resources
+from . import address, model, players, registry, resources, suggestions
 from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 from .journal import Journal, kind_label
@@ -495,6 +495,31 @@ class Campaign:
             link = players.create(tx, players.revoke(tx, link_id, renewing=True))
         self._register(link.key)
         return link
+
+    # -- players' suggestions (suggestions.py) ----------------------------
+    def player_suggestions(self, open_only: bool = True) -> list[dict[str, Any]]:
+        """The players' suggestions: ``{id, figure, text, created, answer}`` (answer: None while
+        open, else ``angenommen`` or ``abgelehnt``), oldest first; all of them with ``open_only=False``."""
+        self.refresh()
+        return [s for s in suggestions.listing(self._state) if not open_only or s["answer"] is None]
+
+    @retrying
+    def suggest(self, figure: str, text: str) -> str:
+        """A suggestion from the player of ``figure`` to the GM (the player pages send them); its id."""
+        with self.transaction() as tx:
+            return suggestions.create(tx, figure, text)
+
+    @retrying
+    def accept_suggestion(self, suggestion_id: str) -> dict[str, Any]:
+        """Accept an open suggestion (journalled; what it says is then the GM's to do)."""
+        with self.transaction() as tx:
+            return suggestions.answer(tx, suggestion_id, True)
+
+    @retrying
+    def decline_suggestion(self, suggestion_id: str) -> dict[str, Any]:
+        """Decline an open suggestion (journalled)."""
+        with self.transaction() as tx:
+            return suggestions.answer(tx, suggestion_id, False)
 
     def _register(self, key: str) -> None:
         target = self._address or os.fspath(getattr(self.store, "path", ""))

@@ -10,31 +10,12 @@ import re
 from typing import Any, Mapping, Sequence
 
 from ..dice import Dist
-from ..messages import known, t
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import fighting, model
+from ..resolve.lines import choice_fields, option_field
 from .chart import chart_data
-
-
-FREE = "frei"   # the catalogue's name for the free mode (its ruleset key is "")
-
-
-def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
-    """The German label and help of a verb's option: the verb's own (``option.<ruleset>.<verb>.<name>``),
-    else the ruleset's (``option.<ruleset>.<name>``); a ruleset without them shows the name."""
-    ruleset = ruleset or FREE
-    for key in (f"option.{ruleset}.{verb}.{name}", f"option.{ruleset}.{name}"):
-        if known(key) and known(key + ".help"):
-            return t(key), t(key + ".help")
-    return name, ""
-
-
-def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any]:
-    """An option as a form field: its name in the line, its kind, its German label and help."""
-    label, help_text = option_text(ruleset, verb, name)
-    return {"name": name, "kind": kind, "label": label, "help": help_text}
 
 
 def rules_info(engine: Ruleset) -> dict[str, Any]:
@@ -148,25 +129,10 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
                 continue
             items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
-                          "fields": _fields(engine.key, verb, c.get("options", ()))})
+                          "fields": choice_fields(engine.key, verb, c.get("options", ()))})
         out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
                     "choices": items})
     return out
-
-
-def _fields(ruleset: str, verb: Any, offered: Any) -> list[dict[str, Any]]:
-    """A choice verb's options as form fields; the choice's offered values go to the
-    first option of their kind (numbers: an int option, else a text option)."""
-    offered = [str(x) for x in offered]
-    numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
-    wanted = ("int",) if numeric else ("text", "name")
-    fields, placed = [], False
-    for name, kind in verb.options.items():
-        field = option_field(ruleset, verb.name, name, kind)
-        if offered and not placed and kind in wanted:
-            field["values"], placed = offered, True
-        fields.append(field)
-    return fields
 
 
 def preview_items(preview: Any) -> list[dict[str, Any]]:

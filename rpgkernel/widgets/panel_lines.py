@@ -8,43 +8,21 @@ checked for its type and anything unexpected is left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import RpgError
 from ..magic_args import given_dice
 from ..messages import t
 from ..resolve.language import quote
+from ..resolve.lines import line, plain
 from ..resolve.run import PASS
 from ..rules.resolution import Verb
-
-
-def plain(value: Any) -> str:
-    """A form value as stripped text ('' for anything that is not text or a number)."""
-    if isinstance(value, bool) or value is None:
-        return ""
-    return str(value).strip() if isinstance(value, (str, int, float)) else ""
 
 
 def _names(value: Any) -> list[str]:
     items = value if isinstance(value, list) else [value]
     return [n for n in (plain(x) for x in items) if n]
-
-
-def line(verb: Verb, actors: Sequence[str], targets: Sequence[str] = (), options: Any = None) -> str:
-    """``verb A, B -> C key=value flag``: the options known to the verb, by their kind."""
-    text = verb.name + (" " + ", ".join(quote(a) for a in actors) if actors else "")
-    if targets:
-        text += " -> " + ", ".join(quote(x) for x in targets)
-    given = options if isinstance(options, Mapping) else {}
-    for key, kind in verb.options.items():
-        value = given.get(key)
-        if kind == "flag":
-            if value is True:
-                text += " " + key
-        elif plain(value):
-            text += f" {key}={quote(plain(value), value=True)}"
-    return text
 
 
 def action_line(form: Mapping[str, Any], verbs: Mapping[str, Verb], current: str | None) -> str:

@@ -17,7 +17,7 @@ from rpgkernel.resolve.language import parse, quote
 from rpgkernel.rules import get as ruleset
 from rpgkernel.statblocks import load
 from rpgkernel.widgets import EncounterPanel
-from rpgkernel.widgets.panel_data import FREE, option_field
+from rpgkernel.resolve.lines import FREE, option_field
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

@@ -9,7 +9,8 @@ from rpgkernel import Campaign, rules
 from rpgkernel.dice import dist
 from rpgkernel.errors import RpgError
 from rpgkernel.rules import frei
-from rpgkernel.widgets.panel_data import option_text, rules_info
+from rpgkernel.resolve.lines import option_text
+from rpgkernel.widgets.panel_data import rules_info
 
 
 @pytest.fixture

@@ -1,0 +1,67 @@
+"""Writing ``%%resolve`` lines from chosen parts (a verb, figures, options), with the language's
+quoting rules: the encounter panel's form and the player pages run exactly the text a GM would type."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Mapping
+
+from ..messages import known, t
+from ..rules.resolution import Verb
+from .language import quote
+
+FREE = "frei"   # the catalogue's name for the free mode (its ruleset key is "")
+
+
+def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
+    """The German label and help of a verb's option: the verb's own (``option.<ruleset>.<verb>.<name>``),
+    else the ruleset's (``option.<ruleset>.<name>``); a ruleset without them shows the name."""
+    ruleset = ruleset or FREE
+    for key in (f"option.{ruleset}.{verb}.{name}", f"option.{ruleset}.{name}"):
+        if known(key) and known(key + ".help"):
+            return t(key), t(key + ".help")
+    return name, ""
+
+
+def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any]:
+    """An option as a form field: its name in the line, its kind, its German label and help."""
+    label, help_text = option_text(ruleset, verb, name)
+    return {"name": name, "kind": kind, "label": label, "help": help_text}
+
+
+def choice_fields(ruleset: str, verb: Any, offered: Any) -> list[dict[str, Any]]:
+    """A choice verb's options as form fields; the choice's offered values go to the
+    first option of their kind (numbers: an int option, else a text option)."""
+    offered = [str(x) for x in offered]
+    numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
+    wanted = ("int",) if numeric else ("text", "name")
+    fields, placed = [], False
+    for name, kind in verb.options.items():
+        field = option_field(ruleset, verb.name, name, kind)
+        if offered and not placed and kind in wanted:
+            field["values"], placed = offered, True
+        fields.append(field)
+    return fields
+
+
+def plain(value: Any) -> str:
+    """A form value as stripped text ('' for anything that is not text or a number)."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    return str(value).strip() if isinstance(value, (str, int, float)) else ""
+
+
+def line(verb: Verb, actors: Sequence[str], targets: Sequence[str] = (), options: Any = None) -> str:
+    """``verb A, B -> C key=value flag``: the options known to the verb, by their kind."""
+    text = verb.name + (" " + ", ".join(quote(a) for a in actors) if actors else "")
+    if targets:
+        text += " -> " + ", ".join(quote(x) for x in targets)
+    given = options if isinstance(options, Mapping) else {}
+    for key, kind in verb.options.items():
+        value = given.get(key)
+        if kind == "flag":
+            if value is True:
+                text += " " + key
+        elif plain(value):
+            text += f" {key}={quote(plain(value), value=True)}"
+    return text

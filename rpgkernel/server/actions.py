@@ -1,0 +1,176 @@
+"""What a player's page may do once its token holds, always as the link's figure (never a name
+from the message): roll dice into the GM's journal (``wurf``), take the figure's own open choice
+through ``rpgkernel.resolve`` with the choice verb's line, as ``%%resolve`` would (``wahl``), or
+send the GM a suggestion for what the player may not decide alone (``vorschlag``).
+
+Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
+and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
+checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
+(German). An answer that would name a hidden combatant or carry the token says only that it did
+not work; a choice of a resolution naming a hidden combatant is refused as one no longer open.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Mapping
+
+from .. import rules
+from ..dice import roll
+from ..errors import RpgError
+from ..messages import t
+from ..resolve import resolve
+from ..resolve.lines import choice_fields, line
+from ..resolve.run import taken_by
+from ..rules.resolution import Resolution, Verb
+from ..state import Campaign, player_view
+from ..state.tracker import hidden
+
+MAX_MESSAGE = 8_000   # characters of one message
+MAX_TEXT = 200        # characters of an expression, a choice's key, an option's value
+MAX_DICE = 100        # given dice in one message
+MAX_FACE = 10_000     # highest face a given die may show (dice.limits.MAX_SIDES)
+MAX_ANSWER = 2_000    # characters of an answer (a roll of many dice is cut)
+_OPTION_KINDS = ("int", "text", "flag")   # options a player may set ("name" ones could name anybody)
+_log = logging.getLogger(__name__)
+
+
+class Refused(RpgError):
+    """What a page asked for and may not have (German, for that page only)."""
+
+
+def act(campaign: Campaign, figure: str, message: object, token: str) -> dict[str, str]:
+    """Carry out one message of the page of ``figure``; the answer for that page."""
+    try:
+        data = _read(message)
+        kind = data.get("type")
+        if kind == "wurf":
+            text = _roll(campaign, figure, data)
+        elif kind == "wahl":
+            text = _choose(campaign, figure, data)
+        elif kind == "vorschlag":
+            campaign.suggest(figure, _text(data, "text", campaign_limit=True))
+            text = t("page.suggested")
+        else:
+            raise Refused(t("page.bad_message"))
+        return {"result": _safe(text, campaign, figure, token)}
+    except RpgError as err:
+        return {"refused": _safe(str(err), campaign, figure, token)}
+    except Exception as err:   # a bug: the page learns nothing of it, the log only its type
+        _log.error("player action failed: %s", type(err).__name__)
+        return {"refused": t("page.failed")}
+
+
+def _read(message: object) -> dict[str, Any]:
+    if not isinstance(message, str) or len(message) > MAX_MESSAGE:
+        raise Refused(t("page.too_long", max=MAX_MESSAGE))
+    try:
+        data = json.loads(message)
+    except ValueError:
+        raise Refused(t("page.bad_message")) from None
+    if not isinstance(data, dict):
+        raise Refused(t("page.bad_message"))
+    return data
+
+
+def _text(data: Mapping[str, Any], key: str, campaign_limit: bool = False) -> str:
+    """The text field ``key``: a string without control characters, within ``MAX_TEXT``
+    (a suggestion: its own limit, checked by the campaign)."""
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise Refused(t("page.missing", field=key))
+    if campaign_limit:
+        return value
+    if len(value) > MAX_TEXT or any(ord(c) < 32 or c == "\x7f" for c in value):
+        raise Refused(t("page.bad_text", field=key, max=MAX_TEXT))
+    return value.strip()
+
+
+def _dice(data: Mapping[str, Any]) -> list[int] | None:
+    """The given dice (physical results): None or [] for none, else whole numbers 1..``MAX_FACE``."""
+    value = data.get("wuerfel")
+    if value is None or value == []:
+        return None
+    if not isinstance(value, list) or len(value) > MAX_DICE \
+            or not all(type(v) is int and 1 <= v <= MAX_FACE for v in value):
+        raise Refused(t("page.bad_dice", max=MAX_DICE, face=MAX_FACE))
+    return value
+
+
+def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
+    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there)."""
+    rolled = roll(_text(data, "ausdruck"), dice=_dice(data), variables={})
+    campaign.log_roll(rolled, figure)
+    return t("page.rolled", figure=figure, roll=str(rolled))
+
+
+def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
+    """The figure's own open choice ``key`` taken with the choice verb's line (``deny Ritter``)."""
+    key = _text(data, "key")
+    campaign.refresh()
+    state = campaign.state
+    label = next((c["label"] for c in player_view.view(state, figure)["wahlen"] if c["key"] == key), None)
+    if label is None:
+        raise Refused(t("page.not_yours"))
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    engine = rules.get((enc or {}).get("ruleset") or campaign.ruleset or None)
+    base, _, target = key.partition(":")
+    verb = next((v for v in engine.verbs.values() if v.choice == base), None)
+    targets = [target] if target else []
+    record = taken_by(state, engine.key, base, targets)
+    secret = hidden(state) - {figure}
+    # the resolution a choice line takes now must be one the player sees, and offer this choice to the figure
+    if verb is None or record is None or not player_view.names_none(secret, record["actors"], record["targets"]) \
+            or not any(c["key"] == key and figure in c["who"] for c in record["choices"]):
+        raise Refused(t("page.not_open"))
+    result = resolve(line(verb, [figure], targets, _options(verb, data.get("optionen"))),
+                     ruleset=engine.key, campaign=campaign, dice=_dice(data))
+    summary = result.summary if isinstance(result, Resolution) else ""
+    return t("page.chosen", choice=label) + (f" {summary}" if summary else "")
+
+
+def _options(verb: Verb, given: object) -> dict[str, Any]:
+    """The choice line's options: only those the verb knows and a player may set, checked for type."""
+    if given is None:
+        return {}
+    if not isinstance(given, dict) or len(given) > len(verb.options):
+        raise Refused(t("page.bad_options", verb=verb.name))
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        kind = verb.options.get(name)
+        if kind not in _OPTION_KINDS:
+            known = ", ".join(k for k, v in verb.options.items() if v in _OPTION_KINDS) or "–"
+            raise Refused(t("page.unknown_option", option=str(name)[:40], verb=verb.name, known=known))
+        if kind == "flag":
+            if not isinstance(value, bool):
+                raise Refused(t("page.bad_option", option=name))
+            out[name] = value
+        elif isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise Refused(t("page.bad_option", option=name))
+        elif str(value).strip():
+            out[name] = _text({name: str(value)}, name)
+    return out
+
+
+def _safe(text: str, campaign: Campaign, figure: str, token: str) -> str:
+    """``text`` for the page: none that names a hidden combatant or carries the token."""
+    secret = hidden(campaign.state) - {figure}
+    if (token and token in text) or not player_view.names_none(secret, text):
+        return t("page.failed")
+    return text if len(text) <= MAX_ANSWER else text[:MAX_ANSWER - 1] + "…"
+
+
+def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The view's open choices, each with the fields of its choice verb a player may fill (``felder``:
+    name, kind, German label, the offered values), as the GM's panel shows them."""
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    engine = rules.get((enc or {}).get("ruleset") or ruleset or None)
+    by_choice = {v.choice: v for v in engine.verbs.values() if v.choice}
+    out = []
+    for c in choices:
+        verb = by_choice.get(c["key"].partition(":")[0])
+        fields = choice_fields(engine.key, verb, c["options"]) if verb is not None else []
+        out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "values") if k in f}
+                                    for f in fields if f["kind"] in _OPTION_KINDS]})
+    return out
