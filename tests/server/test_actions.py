@@ -1,0 +1,278 @@
+"""Players act on their pages, on a real Jupyter server: a roll lands in the GM's journal as the
+link's figure (given dice checked as ``%roll --würfel`` checks them), a Deny taken on the phone
+closes the resolution exactly as the ``%%resolve`` line would (a twin campaign), acting for another
+figure or taking another's choice is refused, hostile input is refused or kept as text, and a
+suggestion reaches the GM."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from panel_driving import FURT, FURT_NAMES
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.resolve import pending
+from rpgkernel.server import actions
+from rpgkernel.statblocks import load
+
+from .test_live import Page, Server, run
+
+pytestmark = pytest.mark.slow
+ATTACK, DICE = "angriff Söldner -> Ritter", [6, 3]   # leaves a Deny for the Ritter (and the Söldner's gambit)
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server()
+    yield running
+    running.stop()
+
+
+def furt(path):
+    camp = Campaign.open(path)
+    camp.set_ruleset("bastionland")
+    load(camp, FURT)
+    camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})   # Bastionland: the players' side first
+    return camp
+
+
+@pytest.fixture
+def camp(server, tmp_path, monkeypatch):
+    """The GM's campaign (its registry in the server's runtime dir), the ford fight begun."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
+    with furt(tmp_path / "kampagne.sqlite") as opened:
+        yield opened
+
+
+async def frame(page, kind, timeout=5.0):
+    """The next message of ``kind`` ("view", "result", "refused"), skipping pushed views."""
+    while True:
+        msg = await page.next(timeout)
+        assert msg is not None, "the server closed the page"
+        if kind in msg:
+            return msg
+        assert "view" in msg, msg
+
+
+async def act(page, **message):
+    await page.ws.write_message(json.dumps(message, ensure_ascii=False))
+    while True:
+        msg = await page.next()
+        assert msg is not None
+        if "result" in msg or "refused" in msg:
+            return msg
+
+
+def normal(events):
+    """Kind and data of the resolutions' journal events, the random ids of open resolutions replaced."""
+    text = json.dumps([(e.kind, e.data) for e in events if e.kind == "auflösung"], ensure_ascii=False,
+                      sort_keys=True)
+    for i, pid in enumerate(sorted({e.data["pending"] for e in events if e.data.get("pending")}, key=text.index)):
+        text = text.replace(pid, f"<offen {i}>")
+    return json.loads(text)
+
+
+def test_a_roll_lands_in_the_journal_as_the_figure_with_the_given_dice(server, camp):
+    link = camp.new_player_link("Ritter")
+
+    async def play():
+        page = await Page(server, link.key).open(link.token)
+        await frame(page, "view")
+        # the actor is the link's figure: a name in the message changes nothing
+        answer = await act(page, type="wurf", ausdruck="2W6+1", wuerfel=[3, 4], figur="Söldner", wer="Söldner")
+        assert answer == {"result": "Ritter würfelt: 2W6+1 = [3, 4] + 1 = 8  ·  P(≥ 8) = 58,33 %"}
+        rolled = await act(page, type="wurf", ausdruck="W20", wuerfel=None)
+        assert rolled["result"].startswith("Ritter würfelt: W20 = [")
+        page.ws.close()
+
+    run(play())
+    camp.refresh()
+    first, second = camp.journal(kind="wurf")
+    assert first.data["figures"] == ["Ritter"] and first.data["encounter"] == "Furt"
+    assert first.data["text"] == "2W6+1 = [3, 4] + 1 = 8  ·  P(≥ 8) = 58,33 %"
+    assert first.data["roll"]["total"] == 8 and second.data["figures"] == ["Ritter"]
+    assert 1 <= second.data["roll"]["total"] <= 20
+
+
+@pytest.mark.parametrize("message, refused", [
+    ({"ausdruck": "2W6", "wuerfel": [3, 9]}, "Ein W6 kann keine 9 zeigen (Ergebnis Nr. 2)."),
+    ({"ausdruck": "2W6", "wuerfel": [3]}, "Zu wenige Würfelergebnisse: 1 angegeben"),
+    ({"ausdruck": "2W6", "wuerfel": [3, 4, 5]}, "Würfelergebnis"),
+    ({"ausdruck": "2W6", "wuerfel": ["3", "4"]}, "Eigene Würfel sind bis zu 100 ganze Zahlen von 1 bis 10000."),
+    ({"ausdruck": "2W6", "wuerfel": [3, True]}, "ganze Zahlen"),
+    ({"ausdruck": "2W6", "wuerfel": [0, 4]}, "ganze Zahlen"),
+    ({"ausdruck": "2W6", "wuerfel": list(range(1, 200))}, "bis zu 100"),
+    ({"ausdruck": "2W6+"}, "Der Ausdruck endet zu früh"),
+    ({"ausdruck": "1000000W6"}, "höchstens"),
+    ({"ausdruck": ""}, "Es fehlt die Angabe 'ausdruck'."),
+    ({"ausdruck": 12}, "Es fehlt die Angabe 'ausdruck'."),
+    ({"ausdruck": "W6" * 150}, "zu lang (höchstens 200 Zeichen)"),
+])
+def test_bad_dice_are_refused_in_german_and_write_nothing(server, camp, message, refused):
+    link = camp.new_player_link("Ritter")
+
+    async def play():
+        page = await Page(server, link.key).open(link.token)
+        await frame(page, "view")
+        answer = await act(page, type="wurf", **message)
+        assert refused in answer["refused"], answer
+        assert (await act(page, type="wurf", ausdruck="W6", wuerfel=[2]))["result"]   # the page stays usable
+        page.ws.close()
+
+    run(play())
+    camp.refresh()
+    assert [e.data["text"] for e in camp.journal(kind="wurf")] == ["W6 = [2] = 2  ·  P(≥ 2) = 83,33 %"]
+
+
+def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server, camp, tmp_path):
+    twin = furt(tmp_path / "zwilling.sqlite")
+    ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Knappe")
+    twin.new_player_link("Ritter"), twin.new_player_link("Knappe")   # the same seq for the same journal
+    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+    rpgkernel.resolve(ATTACK, campaign=twin, dice=DICE)
+
+    async def play():
+        phone = await Page(server, ritter.key).open(ritter.token)
+        other = await Page(server, knappe.key).open(knappe.token)
+        (deny,) = (await frame(phone, "view"))["view"]["wahlen"]
+        assert deny["key"] == "deny" and deny["label"].startswith("Deny")
+        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
+        assert (await frame(other, "view"))["view"]["wahlen"] == []
+        answer = await act(phone, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])   # the SPI save
+        assert answer["result"].startswith("Genommen: Deny")
+        assert (await frame(phone, "view"))["view"]["wahlen"] == []
+        pushed = (await frame(other, "view", 2.0))["view"]   # the other page follows at once
+        assert pushed["figur"]["name"] == "Knappe"
+        phone.ws.close()
+        other.ws.close()
+
+    run(play())
+    rpgkernel.resolve("deny Ritter würfel=6", campaign=twin, dice=[14])
+    camp.refresh()
+    assert not pending(camp) and not pending(twin)
+    assert normal(camp.journal()) == normal(twin.journal())
+    closed = camp.journal(kind="auflösung")[-1]
+    assert closed.data["open"] is False and closed.data["actors"] == ["Söldner"]
+    assert "Ritter setzt Deny ein und entfernt die 6." in [s["text"] for s in closed.data["steps"]]
+    assert "Fatigued" in camp.figure("Ritter").conditions
+    assert camp.figure("Ritter").resources == twin.figure("Ritter").resources
+    twin.close()
+
+
+def test_acting_for_another_figure_or_taking_anothers_choice_is_refused(server, camp):
+    ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Knappe")
+    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+    not_yours = ("Diese Wahl steht deiner Figur nicht offen. Was deine Figur nicht allein entscheidet, "
+                 "kannst du der Spielleitung vorschlagen.")
+
+    async def play():
+        phone = await Page(server, ritter.key).open(ritter.token)
+        other = await Page(server, knappe.key).open(knappe.token)
+        await frame(phone, "view"), await frame(other, "view")
+        # the Söldner's gambit and focus, as the Ritter, and with another name in the message
+        for key in ("gambit", "focus", "gambit:Ritter", "verzicht", "*"):
+            assert (await act(phone, type="wahl", key=key, optionen={"würfel": 6})) == {"refused": not_yours}
+        assert (await act(phone, type="wahl", key="deny", optionen={}, figur="Söldner", wer="Knappe"))["result"]
+        # the Knappe's player may not take the Ritter's Deny (nothing is open any more either)
+        rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+        assert (await act(other, type="wahl", key="deny")) == {"refused": not_yours}
+        assert (await act(other, type="wahl", key="deny", figur="Ritter")) == {"refused": not_yours}
+        phone.ws.close()
+        other.ws.close()
+
+    run(play())
+    camp.refresh()
+    (left,) = pending(camp).values()   # the second attack is still open for the Ritter
+    assert [c["key"] for c in left["choices"]][0] == "deny"
+    assert [e.data["actors"] for e in camp.journal(kind="auflösung")].count(["Söldner"]) == 3
+
+
+def test_a_choice_of_a_resolution_naming_a_hidden_combatant_is_refused_without_naming_it(server, camp):
+    link = camp.new_player_link("Ritter")
+    camp.encounter.add("Späher Xorg", side="Feinde", sheet={"vig": 9, "cla": 9, "spi": 9, "gd": 5,
+                                                             "waffen": ["Dolch (W6)"]})
+    camp.encounter.hide("Späher Xorg")
+    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+    rpgkernel.resolve("angriff \"Späher Xorg\" -> Ritter", campaign=camp, dice=[5])   # newer: a Deny line takes it
+
+    async def play():
+        phone = await Page(server, link.key).open(link.token)
+        frames = [await frame(phone, "view")]
+        assert [c["key"] for c in frames[0]["view"]["wahlen"]] == ["deny"]   # only the Söldner's attack
+        frames.append(await act(phone, type="wahl", key="deny"))
+        assert frames[-1] == {"refused": "Diese Wahl steht gerade nicht offen."}
+        frames.append(await act(phone, type="wurf", ausdruck="W6", wuerfel=[4]))
+        text = json.dumps(frames, ensure_ascii=False)
+        assert "Xorg" not in text and "Späher" not in text
+        phone.ws.close()
+
+    run(play())
+    camp.refresh()
+    assert len(pending(camp)) == 2   # nothing was taken
+
+
+def test_hostile_input_is_refused_or_kept_as_text(server, camp):
+    link = camp.new_player_link("Ritter")
+    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+
+    async def play():
+        page = await Page(server, link.key).open(link.token)
+        await frame(page, "view")
+        for raw, refused in (("x" * (actions.MAX_MESSAGE + 1), "zu lang"), ("{nicht json", "versteht"),
+                             ("[1, 2]", "versteht"), (json.dumps({"type": HOSTILE}), "versteht"),
+                             (json.dumps({"type": "wurf", "ausdruck": "W6", "wuerfel": [1] * 10**5}), "zu lang")):
+            await page.ws.write_message(raw)
+            assert refused in (await frame(page, "refused"))["refused"]
+        answer = await act(page, type="wurf", ausdruck=HOSTILE)
+        assert "erwartet" in answer["refused"]   # refused by the dice parser; the page sets it as text
+        for options, refused in (({"würfel": "6\nangriff Ritter -> Söldner"}, "Steuerzeichen"),
+                                 ({"würfel": HOSTILE}, "ganze Zahl"), ({"würfel": [6]}, "falsche Art"),
+                                 ({"anführer": "Söldner"}, "kennt die Angabe 'anführer' nicht"),
+                                 ({HOSTILE: 1}, "kennt die Angabe"), ([6], "Tabelle")):
+            answer = await act(page, type="wahl", key="deny", optionen=options)
+            assert refused in answer["refused"], (options, answer)
+        assert "Steuerzeichen" in (await act(page, type="wahl", key="deny\n"))["refused"]
+        assert (await act(page, type="vorschlag", text=HOSTILE))["result"] == "Vorschlag an die Spielleitung geschickt."
+        assert "höchstens 500 Zeichen" in (await act(page, type="vorschlag", text="x" * 501))["refused"]
+        assert (await act(page, type="wurf", ausdruck=link.token))["refused"] == \
+            "Das ging nicht. Bitte die Spielleitung fragen."   # an answer never carries the token
+        page.ws.close()
+
+    run(play())
+    camp.refresh()
+    assert len(pending(camp)) == 1 and not camp.journal(kind="wurf")
+    (suggestion,) = camp.player_suggestions()
+    assert suggestion["figure"] == "Ritter" and suggestion["text"] == HOSTILE
+    html = camp.journal(kind="vorschlag")._repr_html_()
+    assert HOSTILE not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert link.token not in server.log()
+
+
+def test_a_suggestion_reaches_the_gm_who_accepts_or_declines_it(server, camp):
+    link = camp.new_player_link("Knappe")
+
+    async def play():
+        page = await Page(server, link.key).open(link.token)
+        await frame(page, "view")
+        for text in ("Der Ritter soll Deny nehmen", "Ich springe in die Furt"):
+            assert (await act(page, type="vorschlag", text=text))["result"]
+        page.ws.close()
+
+    run(play())
+    first, second = camp.player_suggestions()
+    assert (first["figure"], first["text"], first["answer"]) == ("Knappe", "Der Ritter soll Deny nehmen", None)
+    assert camp.accept_suggestion(first["id"])["answer"] == "angenommen"
+    assert camp.decline_suggestion(second["id"])["answer"] == "abgelehnt"
+    assert camp.player_suggestions() == []
+    assert [s["answer"] for s in camp.player_suggestions(open_only=False)] == ["angenommen", "abgelehnt"]
+    texts = [e.data["text"] for e in camp.journal(kind="vorschlag")]
+    assert texts[-1] == f"Vorschlag {second['id']} von Knappe abgelehnt: Ich springe in die Furt"
+    camp.undo()
+    assert [s["id"] for s in camp.player_suggestions()] == [second["id"]]
+    with pytest.raises(rpgkernel.RpgError, match="schon beantwortet"):
+        camp.accept_suggestion(first["id"])
+    with pytest.raises(rpgkernel.RpgError, match="Einen Vorschlag 'zzz' gibt es nicht"):
+        camp.decline_suggestion("zzz")
