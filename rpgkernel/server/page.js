@@ -75,12 +75,6 @@ function own(fig) {
 function draw(view) {
   const parts = [];
   parts.push(view.begegnung ? fight(view.begegnung) : el("section", "kopf", labels.no_encounter));
-  if ((view.wahlen || []).length) {
-    const open = el("section", "wahlen");
-    open.append(el("h2", "", labels.choices));
-    for (const c of view.wahlen) open.append(line(c.label, (c.options || []).join(", ")));
-    parts.push(open);
-  }
   if (view.figur) parts.push(own(view.figur));
   if ((view.journal || []).length) {
     const log = el("section", "journal");
@@ -91,6 +85,130 @@ function draw(view) {
     parts.push(log);
   }
   document.getElementById("inhalt").replaceChildren(...parts);
+  choices(view.wahlen || []);
+}
+
+// -- acting: the dice form, a form per open choice, a suggestion; answers shown on this page only --
+let socket = null;
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) { answer({ refused: labels.closed }); return; }
+  answer({ result: labels.sending });
+  socket.send(JSON.stringify(message));
+}
+
+/** The given dice typed as "3, 4": a list of whole numbers, null when empty, undefined when unreadable. */
+function givenDice(text) {
+  const parts = text.trim().split(/[\s,;]+/).filter((x) => x);
+  if (!parts.length) return null;
+  if (!parts.every((x) => /^\d{1,5}$/.test(x))) return undefined;
+  return parts.map(Number);
+}
+
+function field(labelText, input) {
+  const box = el("label", "feld");
+  box.append(el("span", "", labelText), input);
+  return box;
+}
+
+function textInput(name, hint, numeric) {
+  const input = el("input", "");
+  input.type = "text";
+  input.name = name;
+  input.autocomplete = "off";
+  input.maxLength = 200;
+  if (hint) input.placeholder = hint;
+  if (numeric) input.inputMode = "numeric";
+  return input;
+}
+
+/** A form whose button (or Enter in a one-line field) calls ``onSubmit``: no <form>, which the
+ * sandboxed page may not submit (and need not: everything goes over the websocket). */
+function form(cls, onSubmit, ...children) {
+  const box = el("div", "form " + cls);
+  box.append(...children);
+  for (const button of box.querySelectorAll("button")) {
+    button.type = "button";
+    button.addEventListener("click", onSubmit);
+  }
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && ev.target.tagName === "INPUT") { ev.preventDefault(); onSubmit(); }
+  });
+  return box;
+}
+
+function actions() {
+  const box = el("section", "handeln");
+  box.id = "handeln";
+  const expr = textInput("ausdruck", labels.expression_hint, false);
+  const given = textInput("wuerfel", labels.given_hint, true);
+  box.append(el("h2", "", labels.act_dice), form("wurf", () => {
+    const dice = givenDice(given.value);
+    if (dice === undefined) { answer({ refused: labels.bad_given }); return; }
+    send({ type: "wurf", ausdruck: expr.value, wuerfel: dice });
+  }, field(labels.expression, expr), field(labels.given, given), el("button", "", labels.roll)));
+  const answerLine = el("div", "antwort");
+  answerLine.id = "antwort";
+  answerLine.setAttribute("role", "status");
+  const open = el("section", "wahlen handeln");   // the open choices first, above the fight
+  open.id = "wahlformen";
+  open.hidden = true;
+  document.getElementById("inhalt").before(answerLine, open);   // answers at the top, where the player looks
+  const idea = el("textarea", "");
+  idea.name = "text";
+  idea.maxLength = 500;
+  idea.rows = 2;
+  idea.placeholder = labels.suggestion_hint;
+  box.append(el("h2", "", labels.suggestion),
+             form("vorschlag", () => send({ type: "vorschlag", text: idea.value }), idea, el("button", "", labels.send)));
+  document.body.append(box);
+}
+
+function answer(msg) {
+  const where = document.getElementById("antwort");
+  where.className = "antwort" + (msg.refused ? " abgelehnt" : "");
+  where.textContent = String(msg.refused || msg.result || "");
+}
+
+/** A form per open choice of the player's figure: its fields (offered values as a list), own dice, take it. */
+let shownChoices = "";
+function choices(open) {
+  const text = JSON.stringify(open);
+  if (text === shownChoices) return;   // unchanged: what the player typed stays
+  shownChoices = text;
+  const box = document.getElementById("wahlformen");
+  const forms = [];
+  if (open.length) forms.push(el("h2", "", labels.choices));
+
+  for (const c of open) {
+    const inputs = [];
+    for (const f of c.felder || []) {
+      let input;
+      if (f.kind === "flag") {
+        input = el("input", "");
+        input.type = "checkbox";
+      } else if ((f.values || []).length) {
+        input = el("select", "");
+        input.append(el("option", "", labels.choose));
+        input.firstChild.value = "";
+        for (const v of f.values) { const o = el("option", "", v); o.value = String(v); input.append(o); }
+      } else {
+        input = textInput(f.name, "", f.kind === "int");
+      }
+      inputs.push([f, input]);
+    }
+    const given = textInput("wuerfel", labels.given_hint, true);
+    forms.push(form("wahl", () => {
+      const optionen = {};
+      for (const [f, input] of inputs) optionen[f.name] = f.kind === "flag" ? input.checked : input.value;
+      const dice = givenDice(given.value);
+      if (dice === undefined) { answer({ refused: labels.bad_given }); return; }
+      send({ type: "wahl", key: c.key, optionen, wuerfel: dice });
+    }, el("div", "wahltitel", c.label), ...inputs.map(([f, input]) => field(f.label, input)),
+       field(labels.given, given), el("button", "", labels.take)));
+  }
+  box.replaceChildren(...forms);
+  box.hidden = !open.length;
 }
 
 function status(text) { document.getElementById("status").textContent = text; }
@@ -100,11 +218,12 @@ let wait = 500;
 function connect() {
   if (!token) { status(labels.no_token); return; }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${location.pathname}ws`);
-  ws.onopen = () => { ws.send(token); status(labels.live); wait = 500; };
+  ws.onopen = () => { ws.send(token); status(labels.live); wait = 500; socket = ws; };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.error) status(msg.error);
-    else draw(msg.view);
+    else if (msg.view) draw(msg.view);
+    else answer(msg);
   };
   ws.onclose = (ev) => {
     if (FINAL.has(ev.code)) {   // refused or revoked: nothing of the fight stays on screen
@@ -117,4 +236,5 @@ function connect() {
     wait = Math.min(wait * 2, 10000);
   };
 }
+actions();
 connect();
