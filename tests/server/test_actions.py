@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from doc_blocks import page, run_python
 from panel_driving import FURT, FURT_NAMES
 
 import rpgkernel
@@ -22,6 +23,9 @@ from .test_live import Page, Server, run
 pytestmark = pytest.mark.slow
 ATTACK, DICE = "angriff Söldner -> Ritter", [6, 3]   # leaves a Deny for the Ritter (and the Söldner's gambit)
 HOSTILE = "<img src=x onerror=alert(1)>"
+#: the docs' answer to a suggestion (docs/kampagne.md, "Was Spieler auf ihrer Seite tun")
+ANSWER = page("kampagne.md").block("python", first="offen = kampagne.player_suggestions()",
+                                   after="### Was Spieler auf ihrer Seite tun")
 
 
 @pytest.fixture(scope="module")
@@ -263,6 +267,9 @@ def test_a_suggestion_reaches_the_gm_who_accepts_or_declines_it(server, camp):
 
     run(play())
     first, second = camp.player_suggestions()
+    shown = run_python(ANSWER.text, {"kampagne": camp})   # the docs accept the first
+    assert [s["answer"] for s in shown] == ["angenommen", None]
+    camp.undo()
     assert (first["figure"], first["text"], first["answer"]) == ("Knappe", "Der Ritter soll Deny nehmen", None)
     assert camp.accept_suggestion(first["id"])["answer"] == "angenommen"
     assert camp.decline_suggestion(second["id"])["answer"] == "abgelehnt"
