@@ -136,7 +136,11 @@ class Page:
 
 
 def run(coro):
-    return asyncio.run(coro)
+    """Run a coroutine to its end in a thread of its own: a test run may already have an event loop
+    running in this thread (the browser tests' driver leaves one)."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_every_handler_is_marked_public_or_refuses_without_auth(server):
