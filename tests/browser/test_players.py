@@ -1,9 +1,11 @@
 """Players following a fight live, in a real JupyterLab: the GM's notebook makes a link per figure with
-``%rpg spieler`` (a clickable absolute URL and a QR code), each link opens in its own browser context (one
-a phone) as separate players would; the GM's clicks in the panel reach every page within a second or two;
-a hidden ambusher is in no page and no websocket frame until the GM reveals it; a revoked link shows the
-German message at once and nothing of the fight, and an open page whose link is revoked goes dead. Legible in the light and dark colour schemes; the
-screenshots are the gallery's ``spieler_handy.png``, ``spieler_handy_dunkel.png`` and ``spieler_link.png``."""
+``%rpg spieler`` (a clickable absolute URL and a QR code), each link opens in its own browser context (a
+phone, a laptop, a tablet) as separate players would; the GM's clicks in the panel reach every page within
+a second or two; a hidden ambusher is in no page and no websocket frame until the GM reveals it; its attack
+leaves the Ritter a Deny, which the Ritter's player takes on the phone and the GM's panel shows at once; a
+revoked link shows the German message at once and nothing of the fight, and an open page whose link is
+revoked goes dead. Legible in the light and dark colour schemes; the screenshots are the gallery's
+``spieler_handy.png``, ``spieler_handy_dunkel.png`` and ``spieler_link.png``."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import pytest
 from panel_driving import FURT
 
 from rpgkernel import Campaign
+from rpgkernel.resolve import pending
 
 from .fixtures import expect
 from .notebook import gallery, theme
@@ -21,12 +24,20 @@ from .panel_view import CONTRAST, row
 
 pytestmark = pytest.mark.browser
 
-AMBUSHER = "Meuchler"
-FIGHT = FURT + f"""    - name: {AMBUSHER}
+AMBUSHER, THIRD = "Meuchler", "Späherin"
+# the ford with a third player's figure and a hidden ambusher, whose attack leaves the Ritter a Deny
+FIGHT = FURT.replace("begegnung:", f"""  - name: {THIRD}
+    werte: {{vig: 9, cla: 13, spi: 10, gd: 3, waffen: ["Bogen (W6)"]}}
+begegnung:""").replace("    - name: Söldner", f"""    - figur: {THIRD}
+      seite: Spieler
+    - name: Söldner""") + f"""    - name: {AMBUSHER}
       seite: Feinde
-      werte: {{vig: 10, cla: 12, spi: 10, gd: 3}}
+      werte: {{vig: 10, cla: 12, spi: 10, gd: 3, waffen: ["Kurzschwert (W8)", "Messer (W4)"]}}
 """
-PANEL_CELL, RITTER_CELL, KNAPPE_CELL, SPARE_CELL = 4, 5, 6, 7
+NAMES = ["Ritter", "Knappe", THIRD, "Söldner", "Wache"]
+ATTACK_DICE, DENY = "6,3", "6"   # the ambusher's W8 and W4; the Ritter denies the 6
+SPI_SAVE = "14"                  # the Ritter's SPI save after the Deny fails: Fatigued
+PANEL_CELL, RITTER_CELL, KNAPPE_CELL, THIRD_CELL, SPARE_CELL = 4, 5, 6, 7, 8
 LIVE = 2_000   # ms: a GM action reaches the open pages within this
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 # the page's text: headings, round and turn, names, sides, states, lines, the status and the journal
@@ -37,12 +48,12 @@ WIDGET_TEXT = "h3, .rpgk-players-fresh > div, a, th, td"
 
 
 def _cells(path) -> list[str]:
-    """FURT with a hidden ambusher in a new Bastionland campaign, the panel, and three player links."""
+    """The fight with a hidden ambusher in a new Bastionland campaign, the panel, and four player links."""
     return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + FIGHT,
             f"%begegnung verbergen {AMBUSHER}",
             "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
             "kampagne = rpgkernel.session.current().campaign\nEncounterPanel(kampagne)",
-            "%rpg spieler Ritter", "%rpg spieler Knappe", "%rpg spieler Knappe"]
+            "%rpg spieler Ritter", "%rpg spieler Knappe", f"%rpg spieler {THIRD}", "%rpg spieler Knappe"]
 
 
 @dataclass
@@ -100,13 +111,13 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     path = tmp_path / "k.sqlite"
     nb = notebook(_cells(path))
     panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
-    links = [nb.output(i).locator(".rpgk-players") for i in (RITTER_CELL, KNAPPE_CELL, SPARE_CELL)]
-    ritter_url, knappe_url, spare_url = (_link(w) for w in links)
-    assert len({ritter_url, knappe_url, spare_url}) == 3
+    links = [nb.output(i).locator(".rpgk-players") for i in (RITTER_CELL, KNAPPE_CELL, THIRD_CELL, SPARE_CELL)]
+    ritter_url, knappe_url, third_url, spare_url = (_link(w) for w in links)
+    assert len({ritter_url, knappe_url, third_url, spare_url}) == 4
     expect(links[0]).to_contain_text("Neuer Link für Ritter:")
-    expect(links[2].locator("tbody tr")).to_have_count(3)
-    expect(links[2].locator("tbody tr td:nth-child(2)")).to_have_text(["Ritter", "Knappe", "Knappe"])
-    expect(links[2].locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 3)
+    expect(links[3].locator("tbody tr")).to_have_count(4)
+    expect(links[3].locator("tbody tr td:nth-child(2)")).to_have_text(["Ritter", "Knappe", THIRD, "Knappe"])
+    expect(links[3].locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 4)
     box, url_box = links[0].bounding_box(), links[0].locator("a.rpgk-players-url").bounding_box()
     assert url_box["x"] + url_box["width"] <= box["x"] + box["width"], (url_box, box)   # wrapped, not cut off
     assert _illegible(links[0], WIDGET_TEXT, 8) == []
@@ -115,37 +126,39 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     with theme(page, lab, "JupyterLab Dark"):
         assert _illegible(links[0], WIDGET_TEXT, 8) == []
 
-    # the Ritter's player on a phone, the Knappe's on a laptop: before the fight begins
+    # the Ritter's player on a phone, the Knappe's on a laptop, the third on a tablet: before the fight begins
     phone = players(ritter_url, **PHONE)
     laptop = players(knappe_url, viewport={"width": 1000, "height": 800})
-    for player, figure in ((phone, "Ritter"), (laptop, "Knappe")):
+    tablet = players(third_url, viewport={"width": 768, "height": 1024}, has_touch=True)
+    live = (phone, laptop, tablet)
+    for player, figure in ((phone, "Ritter"), (laptop, "Knappe"), (tablet, THIRD)):
         expect(player.page.locator("#status")).to_have_text("Live verbunden.")
         assert "#" not in player.page.url and player.page.url.endswith("/")   # the token left the address bar
         expect(player.fight().locator(".kopf h1")).to_have_text("Furt")
         expect(player.fight().locator(".runde")).to_have_text("Der Kampf hat noch nicht begonnen.")
         expect(player.fight().locator(".figur h2")).to_have_text(figure)
-        expect(player.fight().locator(".teilnehmer strong")).to_have_text(["Ritter", "Knappe", "Söldner", "Wache"])
+        expect(player.fight().locator(".teilnehmer strong")).to_have_text(NAMES)
 
     # the GM begins the fight and passes the turn: both pages follow at once
     panel.get_by_role("button", name="Kampf beginnen").click()
-    for player in (phone, laptop):
+    for player in live:
         expect(player.fight().locator(".runde")).to_have_text("Runde 1", timeout=LIVE)
         expect(player.fight().locator(".zug")).to_have_text("Am Zug: Ritter", timeout=LIVE)
         expect(player.fight().locator("li[aria-current='true'] strong")).to_have_text("Ritter")
-    for current in ("Knappe", "Söldner", "Wache"):
+    for current in NAMES[1:]:
         panel.get_by_role("button", name="Nächster Zug").click()
-        for player in (phone, laptop):
+        for player in live:
             expect(player.fight().locator(".zug")).to_have_text(f"Am Zug: {current}", timeout=LIVE)
 
     # the hidden ambusher acts: the GM sees it, the players still see the Wache at its turn, nothing more
     panel.get_by_role("button", name="Nächster Zug").click()
     expect(panel.locator("tbody tr[aria-current='true'] th")).to_contain_text(AMBUSHER)
     nb.run_cell("kampagne.change('Söldner', 'GD', -2)\nkampagne.add_condition('Knappe', 'Todeswunde')")
-    for player in (phone, laptop):
+    for player in live:
         fighters = player.fight().locator(".teilnehmer li")
-        expect(fighters.nth(2)).to_contain_text("GD verloren", timeout=LIVE)
+        expect(fighters.nth(3)).to_contain_text("GD verloren", timeout=LIVE)
         expect(fighters.nth(1).locator(".aus")).to_have_text("sterbend (Todeswunde)")
-        expect(fighters.nth(3).locator(".zeile")).to_have_text(["beeinträchtigtnoch 1 Runde"])
+        expect(fighters.nth(4).locator(".zeile")).to_have_text(["beeinträchtigtnoch 1 Runde"])
         expect(player.fight().locator(".zug")).to_have_text("Am Zug: Wache")
         assert AMBUSHER not in player.page.content()
         assert player.frames and not [f for f in player.frames if AMBUSHER in f]
@@ -154,21 +167,52 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
 
     # revealed with the row's "Zeigen": now in every page, at its turn
     row(panel, AMBUSHER).get_by_role("button", name=f"{AMBUSHER} den Spielern wieder zeigen").click()
-    for player in (phone, laptop):
+    for player in live:
         expect(player.fight().locator(".zug")).to_have_text(f"Am Zug: {AMBUSHER}", timeout=LIVE)
-        expect(player.fight().locator(".teilnehmer strong")).to_have_text(
-            ["Ritter", "Knappe", "Söldner", "Wache", AMBUSHER])
+        expect(player.fight().locator(".teilnehmer strong")).to_have_text(NAMES + [AMBUSHER])
         assert [f for f in player.frames if AMBUSHER in f]   # the capture sees the frames that carry it
 
+    # the ambusher attacks the Ritter from the panel: the Deny is the Ritter's, on the phone only
+    row(panel, "Ritter").locator("td.rpgk-side").click()
+    line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
+    expect(line).to_have_text(f"%%resolve\nangriff {AMBUSHER} -> Ritter")
+    panel.locator("[data-focus='dice']").fill(ATTACK_DICE)
+    expect(line).to_have_text(f"%%resolve --würfel {ATTACK_DICE}\nangriff {AMBUSHER} -> Ritter")
+    panel.get_by_role("button", name="Würfeln / Ausführen").click()
+    decisions = panel.get_by_role("region", name="Offene Entscheidungen")
+    expect(decisions.get_by_role("group", name=re.compile("^Deny"))).to_be_visible()
+    deny = phone.page.locator("#wahlformen .form.wahl").filter(has_text="Deny")
+    expect(deny).to_be_visible(timeout=LIVE)
+    for player in (laptop, tablet):
+        expect(player.page.locator("#wahlformen")).to_be_hidden()
+    deny.get_by_label("Entfernter Würfel").fill(DENY)
+    deny.get_by_label("Eigene Würfel (leer: der Server würfelt)").fill(SPI_SAVE)
+    deny.get_by_role("button", name="Nehmen").click()
+    expect(phone.page.locator("#antwort")).to_have_text(re.compile("^Genommen: Deny"))
+    expect(phone.page.locator("#wahlformen")).to_be_hidden(timeout=LIVE)
+    # the GM's panel shows it at once: nothing open, the Ritter fatigued, the Deny in the journal
+    expect(decisions).to_have_count(0, timeout=5000)
+    expect(row(panel, "Ritter").locator(".rpgk-cond")).to_have_text(["Fatigued"], timeout=LIVE)
+    with Campaign.open(path) as camp:
+        assert not pending(camp)
+        closed = camp.journal(kind="auflösung")[-1].data
+    assert closed["actors"] == [AMBUSHER] and closed["open"] is False
+    assert "Ritter setzt Deny ein und entfernt die 6." in [s["text"] for s in closed["steps"]]
+    expect(panel.locator(".rpgk-journal li").last).to_have_text(re.compile(
+        "^Auflösung " + re.escape(closed["text"]) + "$"))
+    for player in live:
+        expect(player.fight().locator(".teilnehmer li").first.locator(".zeile")).to_contain_text(
+            ["Fatigued"], timeout=LIVE)
+
     # a revoked link: the German message at once, nothing of the fight
-    spare_id = links[2].locator("tbody tr").nth(2).locator("td").first.inner_text()
+    spare_id = links[3].locator("tbody tr").nth(3).locator("td").first.inner_text()
     revoked = nb.run_cell(f"%rpg spieler --widerrufen {spare_id}")
-    expect(nb.output(revoked).locator("tbody tr td:nth-child(4)")).to_have_text(["gültig", "gültig", "widerrufen"])
+    expect(nb.output(revoked).locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 3 + ["widerrufen"])
     stranger = players(spare_url)
     expect(stranger.page.locator("#status")).to_have_text(
         "Dieser Link gilt nicht (falsch, widerrufen oder erneuert). Bitte die Spielleitung um einen neuen.")
     expect(stranger.fight()).to_be_empty()
-    assert not re.search("Furt|Ritter|Knappe|Söldner|Wache|" + AMBUSHER, "".join(stranger.frames))
+    assert not re.search("|".join(["Furt", *NAMES, AMBUSHER]), "".join(stranger.frames))
     assert "#" not in stranger.page.url
 
     # legible on the phone in the light and dark schemes; the gallery's phone screenshots
@@ -179,9 +223,9 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     gallery(phone.page.locator("body"), "spieler_handy_dunkel")
     assert _illegible(laptop.page) == []
     expect(laptop.fight().locator(".figur .aus")).to_have_text("sterbend (Todeswunde)")
-    # the own figure in full, its resources once (not again as sheet values)
     # the own figure in full, its resources once (not again as sheet values), in the ruleset's order
-    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["GD", "VIG", "CLA", "SPI", "waffen", "ruestung"])
+    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(
+        ["GD", "VIG", "CLA", "SPI", "Fatigued", "waffen", "ruestung"])
     phone.page.emulate_media(color_scheme="light")
 
     # the Knappe's link revoked while its page is open: that page goes dead at once, the phone stays live
@@ -190,7 +234,8 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     expect(laptop.page.locator("#status")).to_have_text("Dieser Link wurde widerrufen.", timeout=LIVE)
     expect(laptop.fight()).to_be_empty()
     panel.get_by_role("button", name="Nächster Zug").click()
-    expect(phone.fight().locator(".zug")).to_have_text("Am Zug: Ritter", timeout=LIVE)
-    expect(phone.page.locator("#status")).to_have_text("Live verbunden.")
-    for player in (phone, laptop, stranger):
+    for player in (phone, tablet):
+        expect(player.fight().locator(".zug")).to_have_text("Am Zug: Ritter", timeout=LIVE)
+        expect(player.page.locator("#status")).to_have_text("Live verbunden.")
+    for player in (*live, stranger):
         assert player.errors == []
