@@ -24,10 +24,10 @@ from .dice.estimate import preview
 from .dice.roll import roll, roll_many
 from .errors import RpgError
 from .messages import t
-from .render import ErrorBox, Notice, status_html, status_text
+from .render import ErrorBox, Notice, status_html, status_text, suggestions_html, suggestions_text
 from .state.journal import journal_kinds
 from .resolve.run import resolve as run_resolve
-from .state import address
+from .state import address, suggestions
 from .state.damage import listing
 
 _ROLL_OPTIONS = {
@@ -75,7 +75,8 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
               " | %rpg teilen FIGUR [--ordner ORDNER]"
-              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]")
+              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]"
+              " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
@@ -87,10 +88,13 @@ _BINDER_OPTIONS = {"--server": "server"}
 _PLAYERS = {"spieler", "players"}
 _PLAYERS_OPTIONS = {"--widerrufen": "widerrufen", "--revoke": "widerrufen", "--erneuern": "erneuern",
                     "--renew": "erneuern"}
+_SUGGESTIONS = {"vorschläge", "vorschlaege", "suggestions"}
+_SUGGESTIONS_OPTIONS = {"--annehmen": "annehmen", "--accept": "annehmen", "--ablehnen": "ablehnen",
+                        "--decline": "ablehnen", "--alle": "alle", "--all": "alle"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
-_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler")   # as the help names them
-_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS))                   # every way to write one
+_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler", "vorschläge")   # as the help names them
+_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS | _SUGGESTIONS))  # every way to write one
 
 
 class Status:
@@ -172,6 +176,8 @@ def rpg_line(line: str) -> object:
         return _binder(s, words[1:])
     if command in _PLAYERS:
         return _players(s, words[1:])
+    if command in _SUGGESTIONS:
+        return _suggestions(s, words[1:])
     if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
@@ -237,6 +243,33 @@ def _players(s: session.Session, words: list[str]) -> object:
     elif "widerrufen" in opts:
         campaign.revoke_player_link(str(opts["widerrufen"]))
     return PlayerLinks(campaign, fresh)
+
+
+class Suggestions:
+    """What ``%rpg vorschläge`` lists: the players' suggestions (the open ones, or all)."""
+
+    def __init__(self, entries: list[dict[str, object]]) -> None:
+        self.entries = entries
+
+    def __repr__(self) -> str:
+        return suggestions_text(self.entries)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        return {"text/plain": repr(self), "text/html": suggestions_html(self.entries)}
+
+
+def _suggestions(s: session.Session, words: list[str]) -> object:
+    """List the players' suggestions (``--alle``: the answered ones too), or accept or decline one."""
+    opts, rest = args.options(words, _SUGGESTIONS_OPTIONS, _RPG_USAGE, flags={"alle"})
+    if rest or len(opts) > 1:
+        raise _too_many(words, _RPG_USAGE)
+    campaign = s.need_campaign()
+    for option, accepted in (("annehmen", True), ("ablehnen", False)):
+        if option in opts:
+            sid = str(opts[option])
+            done = campaign.accept_suggestion(sid) if accepted else campaign.decline_suggestion(sid)
+            return Notice(suggestions.answered(done))
+    return Suggestions(campaign.player_suggestions(open_only=not opts.get("alle")))
 
 
 def _binder(s: session.Session, words: list[str]) -> object:

@@ -63,18 +63,23 @@ function statusBox(model) {
 
 /**
  * Send "poll" (Python folds in other notebooks' writes) every `ms` while `el` is on screen and the page is
- * shown; for good no more once the widget's campaign is closed. Returns the function that stops it.
+ * shown; for good no more once the widget's campaign is closed. `ms` is a number, or a function asked
+ * before each wait (a widget that polls faster at times). Returns the function that stops it.
  */
 function pollWhileShown(model, el, ms) {
+  const every = typeof ms === "function" ? ms : () => ms;
   let visible = true;
+  let timer = 0;
   const seen = typeof IntersectionObserver === "function"
     ? new IntersectionObserver((entries) => { visible = entries.some((e) => e.isIntersecting); }) : null;
   if (seen) seen.observe(el);
-  const stop = () => { clearInterval(timer); if (seen) seen.disconnect(); };
-  const timer = setInterval(() => {
-    if (model.get("closed")) stop();
-    else if (visible && !document.hidden && el.isConnected) send(model, "poll");
-  }, ms);
+  const stop = () => { clearTimeout(timer); timer = -1; if (seen) seen.disconnect(); };
+  const tick = () => {
+    if (model.get("closed")) { stop(); return; }
+    if (visible && !document.hidden && el.isConnected) send(model, "poll");
+    if (timer !== -1) timer = setTimeout(tick, every());
+  };
+  timer = setTimeout(tick, every());
   return stop;
 }
 

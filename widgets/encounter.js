@@ -3,6 +3,8 @@
 // The order table updates only the rows that changed, so a turn change with hundreds of combatants is cheap.
 
 const PANEL_POLL_MS = 3000;   // how often a visible panel asks Python for other notebooks' writes
+const PANEL_LIVE_POLL_MS = 500;   // … while a player link is valid: a player's roll or suggestion shows at once
+const PANEL_AGE_MS = 30000;   // how often the suggestions' ages are said anew
 const PANEL_ROWS_PER_FRAME = 25;  // rows built per frame: the first frame fills the visible part of the table
 
 /** The form's state as last written by this view (the "form" trait), and a setter that syncs it. */
@@ -503,7 +505,7 @@ function panelCard(model, c) {
 
 function panelResult(model) {
   const r = model.get("result") || {};
-  if (r.notice) return h("div", { class: "rpgk-notice", role: "status" }, r.notice);
+  if (r.notice) return h("div", { class: "rpgk-notice", role: "status" }, r.notice, panelCode(r.cell));
   if (!r.cell) return h("div");
   return h("section", { class: "rpgk-panel-result", "aria-label": L(model, "widget.panel.result") },
     h("h4", {}, L(model, "widget.panel.result")), panelCode(r.cell),
@@ -596,8 +598,38 @@ function panelJournal(model) {
     h("h4", {}, L(model, "widget.panel.journal")),
     entries.length
       ? h("ol", { class: "rpgk-journal" }, entries.map((e) => h("li", { value: e.seq, title: e.text },
-        h("span", { class: "rpgk-muted" }, `${e.label} `), e.text)))
+        h("span", { class: "rpgk-muted" }, `${e.label} `),
+        e.player ? h("span", { class: "rpgk-by-player" }, `${L(model, "widget.panel.by_player")} `) : null, e.text)))
       : h("div", { class: "rpgk-muted" }, L(model, "widget.panel.journal_empty")));
+}
+
+// -- the players' suggestions ---------------------------------------------------------------------
+/** How long ago a suggestion came ("vor 3 Min."); older than a day: its date. */
+function panelAge(model, created) {
+  const when = Date.parse(created);
+  if (Number.isNaN(when)) return "";
+  const minutes = Math.floor((Date.now() - when) / 60000);
+  if (minutes < 1) return L(model, "widget.panel.suggestion_now");
+  if (minutes < 60) return L(model, "widget.panel.suggestion_minutes", { n: minutes });
+  if (minutes < 24 * 60) return L(model, "widget.panel.suggestion_hours", { n: Math.floor(minutes / 60) });
+  return new Date(when).toLocaleDateString("de-DE");
+}
+
+/** The players' open suggestions (only when there are any), each with "Annehmen" and "Ablehnen". */
+function panelSuggestions(model, form) {
+  const open = (model.get("players") || {}).suggestions || [];
+  if (!open.length) return h("div");
+  const button = (s, type, key, line) => h("button", {
+    type: "button", "data-focus": `suggestion:${s.id}:${type}`, title: L(model, "widget.panel.suggestion_help", { line }),
+    onclick: () => form.send(type, { id: s.id }),
+  }, L(model, key));
+  return h("section", { class: "rpgk-panel-suggestions", "aria-label": L(model, "widget.panel.suggestions") },
+    h("h4", {}, L(model, "widget.panel.suggestions")),
+    h("ul", { class: "rpgk-suggestions" }, open.map((s) => h("li", { "data-id": s.id },
+      h("strong", {}, s.figure), " ", h("span", { class: "rpgk-suggestion-text" }, s.text), " ",
+      h("span", { class: "rpgk-muted" }, panelAge(model, s.created)), " ",
+      button(s, "accept_suggestion", "widget.panel.suggestion_accept", s.accept),
+      button(s, "decline_suggestion", "widget.panel.suggestion_decline", s.decline)))));
 }
 
 // -- assembly -------------------------------------------------------------------------------
@@ -619,7 +651,7 @@ function render({ model, el }) {
   const parts = {
     error: box("rpgk-panel-error"), head: box("rpgk-panel-head"), choices: box(""), taken: box(""),
     picks: box("rpgk-panel-picks"), join: box(""), action: box(""), line: box(""), preview: box(""), result: box(""),
-    journal: box(""),
+    suggestions: box(""), journal: box(""),
   };
   const join = { who: "", name: "", initiative: "", open: false };   // the join fields as typed (kept over redraws)
   const table = panelTable(model, form);
@@ -650,7 +682,7 @@ function render({ model, el }) {
   // a roll and the decisions it leaves open stand together, right under the form that rolled it
   const outcome = h("div", { class: "rpgk-panel-outcome" }, parts.result, parts.choices);
   const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.picks,
-    parts.join, parts.action, parts.line, parts.preview, outcome, parts.journal);
+    parts.join, parts.action, parts.line, parts.preview, outcome, parts.suggestions, parts.journal);
   el.replaceChildren(root);
   // after this view's roll or decision, its outcome is scrolled into view as far as needed
   let awaiting = false;
@@ -676,6 +708,8 @@ function render({ model, el }) {
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
+    redrawOn(model, parts.suggestions, ["players"], () => panelSuggestions(model, form)),
+    redrawOn(local, parts.suggestions, ["ages"], () => panelSuggestions(model, form)),
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
     redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
     redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
@@ -710,10 +744,15 @@ function render({ model, el }) {
   for (const [name, f] of listen) model.on(name, f);
   tableChanged();
 
-  const stopPolling = pollWhileShown(model, root, PANEL_POLL_MS);   // other notebooks' writes
+  // other notebooks' and the player pages' writes: faster while a player's page may be open
+  const stopPolling = pollWhileShown(model, root,
+    () => ((model.get("players") || {}).live ? PANEL_LIVE_POLL_MS : PANEL_POLL_MS));
+  const ages = setInterval(() => { if (((model.get("players") || {}).suggestions || []).length) local.emit("change:ages"); },
+    PANEL_AGE_MS);
 
   return () => {
     stopPolling();
+    clearInterval(ages);
     for (const off of offs) off();
     for (const [name, f] of listen) model.off(name, f);
   };

@@ -8,7 +8,8 @@ it registers how each value shows itself (``forms``, ``rpgkernel.display``).
 
 from .base import ErrorBox, Notice, integer, number, percent, style
 from .campaign import (encounter_html, encounter_text, figure_html, figure_text, journal_html, journal_text,
-                       loaded_html, loaded_text, status_html, status_text)
+                       loaded_html, loaded_text, shown_time, status_html, status_text, suggestions_html,
+                       suggestions_text)
 from .dice import (chart_svg, dist_html, dist_text, estimate_html, estimate_summary, estimate_text,
                    roll_html, roll_markdown, roll_text, rolls_html, rolls_text)
 from .resolution import resolution_html, resolution_text
@@ -18,5 +19,5 @@ __all__ = ["ErrorBox", "Notice", "chart_svg", "dist_html", "dist_text", "encount
            "encounter_text", "estimate_html", "estimate_summary", "estimate_text", "figure_html", "figure_text",
            "integer", "journal_html", "journal_text", "loaded_html",
            "loaded_text", "number", "percent", "resolution_html", "resolution_text",
-           "roll_html", "roll_markdown", "roll_text", "rolls_html", "rolls_text", "status_html", "status_text",
-           "style"]
+           "roll_html", "roll_markdown", "roll_text", "rolls_html", "rolls_text", "shown_time", "status_html",
+           "status_text", "style", "suggestions_html", "suggestions_text"]

@@ -1,4 +1,5 @@
-"""Campaign views: figures, encounters, the journal, stat-block results, the session status."""
+"""Campaign views: figures, encounters, the journal, stat-block results, the session status, the
+players' suggestions."""
 
 from __future__ import annotations
 
@@ -165,3 +166,42 @@ def status_html(rows: list[tuple[str, str]], rulesets: list[tuple[str, str, str]
             f'<table class="rpgk-table">{body}</table>'
             f'<div class="rpgk-head">{html.escape(t("rpg.rulesets"))}</div>'
             f'<table class="rpgk-table">{rs}</table></div>')
+
+
+# -- the players' suggestions (%rpg vorschläge) ---------------------------------------------------------
+def shown_time(created: str) -> str:
+    """A stored time (ISO, UTC) as a German reads it (``01.12.2026, 23:22 UTC``)."""
+    from datetime import datetime, timezone
+    try:
+        when = datetime.fromisoformat(created).astimezone(timezone.utc)
+    except (TypeError, ValueError):
+        return str(created)
+    return when.strftime("%d.%m.%Y, %H:%M UTC")
+
+
+def _suggestion_rows(entries) -> list[tuple[str, str, str, str, str]]:
+    return [(s["id"], s["figure"], shown_time(s["created"]), s["answer"] or t("suggestions.open"),
+             " ".join(s["text"].splitlines())) for s in entries]
+
+
+_SUGGESTION_COLUMNS = ("suggestions.col_id", "suggestions.col_figure", "suggestions.col_created",
+                       "suggestions.col_answer", "suggestions.col_text")
+
+
+def suggestions_text(entries) -> str:
+    if not entries:
+        return t("suggestions.none")
+    rows = [tuple(t(k) for k in _SUGGESTION_COLUMNS), *_suggestion_rows(entries)]
+    widths = [max(width(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  ".join(pad(c, widths[i]) for i, c in enumerate(r[:4])) + "  " + r[4] for r in rows)
+
+
+def suggestions_html(entries) -> str:
+    if not entries:
+        return style() + f'<div class="rpgk-card rpgk-muted">{html.escape(t("suggestions.none"))}</div>'
+    left = ' style="text-align:left"'
+    head = "".join(f"<th{left}>{html.escape(t(k))}</th>" for k in _SUGGESTION_COLUMNS)
+    body = "".join("<tr>" + "".join(f"<td{left}>{html.escape(c)}</td>" for c in row) + "</tr>"
+                   for row in _suggestion_rows(entries))
+    return (style() + f'<div class="rpgk-card"><div class="rpgk-head">{html.escape(t("suggestions.title"))}</div>'
+            f'<table class="rpgk-table"><tr>{head}</tr>{body}</table></div>')

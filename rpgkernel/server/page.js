@@ -84,6 +84,7 @@ function draw(view) {
     log.append(items);
     parts.push(log);
   }
+  if ((view.vorschlaege || []).length) parts.push(ownSuggestions(view.vorschlaege));
   document.getElementById("inhalt").replaceChildren(...parts);
   choices(view.wahlen || []);
 }
@@ -209,6 +210,21 @@ function choices(open) {
   }
   box.replaceChildren(...forms);
   box.hidden = !open.length;
+}
+
+// -- the player's own suggestions and the GM's answers (in the fight's part: a refused page clears it) --
+function ownSuggestions(list) {
+  const box = el("section", "vorschlaege");
+  box.id = "vorschlaege";
+  box.setAttribute("aria-live", "polite");
+  const items = el("ol", "");
+  for (const s of list.slice().reverse()) {   // the latest first
+    const item = el("li", "vorschlag " + s.antwort);
+    item.append(el("span", "text", s.text), el("span", "antwortwort", labels["answer_" + s.antwort] || s.antwort));
+    items.append(item);
+  }
+  box.append(el("h2", "", labels.own_suggestions), items);
+  return box;
 }
 
 function status(text) { document.getElementById("status").textContent = text; }

@@ -7,8 +7,9 @@ GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and ma
 out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
 conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
 in full (``own``: what its sheet shows; ``sharing`` puts the same into player notebooks) and its
-open choices. Of the journal only the turn lines of visible combatants. Hidden combatants appear
-nowhere, not even counted; GM notes and the GM's data never.
+open choices. Of the journal only the turn lines of visible combatants. The player's own
+suggestions to the GM with the GM's answer (``vorschlaege``), never another player's. Hidden
+combatants appear nowhere, not even counted; GM notes and the GM's data never.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..messages import t
-from . import fighting, model
+from . import fighting, model, suggestions
 from .events import Event
 from .rulebook import rulebook
 from .tracker import hidden
@@ -45,7 +46,8 @@ def view(state: Mapping[str, Any], figure: str, events: Iterable[Event] = ()) ->
     secret = hidden(state) - {figure}
     enc = state["encounters"].get(state["active_encounter"] or "")
     shown: dict[str, Any] = {"figur": own(state, figure, secret), "begegnung": None,
-                             "wahlen": _choices(state, figure, secret), "journal": []}
+                             "wahlen": _choices(state, figure, secret), "journal": [],
+                             "vorschlaege": own_suggestions(state, figure)}
     if enc is not None:
         shown["begegnung"] = _encounter(state, enc, figure, secret)
         shown["journal"] = _turn_lines(events, enc, shown["begegnung"]["teilnehmer"])
@@ -167,3 +169,15 @@ def _turn_lines(events: Iterable[Event], enc: Mapping[str, Any], shown: list[dic
                 and len(event.data.get("figures", [])) == 1 and event.data["figures"][0] in visible:
             lines.setdefault(event.tx, []).append(str(event.data.get("text", "")))
     return [line for tx, texts in lines.items() if tx not in undone for line in texts]
+
+
+# -- the player's own suggestions and the GM's answers ---------------------------------------------
+SUGGESTIONS_SHOWN = 20   # the player's latest suggestions the view carries
+OPEN = "offen"           # the answer of a suggestion the GM has not answered yet
+
+
+def own_suggestions(state: Mapping[str, Any], figure: str) -> list[dict[str, str]]:
+    """The latest ``SUGGESTIONS_SHOWN`` suggestions of ``figure``'s player, oldest first: id, text and
+    the GM's answer (``offen``, ``angenommen``, ``abgelehnt``); none of another figure's."""
+    mine = suggestions.listing(state, figure)[-SUGGESTIONS_SHOWN:]
+    return [{"id": str(s["id"]), "text": str(s["text"]), "antwort": str(s["answer"] or OPEN)} for s in mine]

@@ -60,9 +60,15 @@ def answer(tx: Transaction, sid: str, accepted: bool) -> dict[str, Any]:
     if found["answer"] is not None:
         raise CampaignError(t("suggestion.answered", id=sid, answer=found["answer"]))
     tx.set(["suggestions", sid, "answer"], ANSWERS[accepted])
-    tx.event(KIND, t("journal.suggestion_" + ANSWERS[accepted], figure=found["figure"], id=sid, text=found["text"]),
-             [found["figure"]], tx.state["active_encounter"], id=sid, answer=ANSWERS[accepted])
-    return next(s for s in listing(tx.state) if s["id"] == sid)
+    done = next(s for s in listing(tx.state) if s["id"] == sid)
+    tx.event(KIND, answered(done), [found["figure"]], tx.state["active_encounter"], id=sid, answer=ANSWERS[accepted])
+    return done
+
+
+def answered(suggestion: Mapping[str, Any]) -> str:
+    """What the GM's answer to ``suggestion`` (as ``listing`` shows it) did, as the journal says it."""
+    return t("journal.suggestion_" + suggestion["answer"], figure=suggestion["figure"], id=suggestion["id"],
+             text=suggestion["text"])
 
 
 def _now() -> str:

@@ -4,8 +4,10 @@ It shows the initiative order with the current turn, each combatant's
 resources and conditions, the open choices and the encounter's journal, and
 runs actions as the ``%%resolve`` lines a GM would type (shown in the panel),
 through ``rpgkernel.resolve`` on the same campaign: the same procedures, the
-same journal. Changes from ``%%resolve`` cells in this kernel show at once
-(``Campaign.watch``); other notebooks' writes when the front end polls.
+same journal. The players' open suggestions stand in it to accept or decline
+(as ``%rpg vorschläge --annehmen ID`` does). Changes from ``%%resolve`` cells in
+this kernel show at once (``Campaign.watch``); other notebooks' and the player
+pages' writes when the front end polls (faster while a player link is valid).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..messages import t
 from ..resolve import resolve
 from ..rules.base import Ruleset
 from ..session import journal_summary
-from ..state import Campaign, Encounter
+from ..state import Campaign, Encounter, suggestions
 from ..state.model import REDO, UNDO
 from . import panel_data as data
 from . import panel_lines as lines
@@ -48,6 +50,7 @@ class EncounterPanel(Widget):
     lines = traitlets.Dict().tag(sync=True)      # the cells the form stands for
     preview = traitlets.Dict().tag(sync=True)    # the last preview
     result = traitlets.Dict().tag(sync=True)     # the last result (cards) or notice
+    players = traitlets.Dict().tag(sync=True)    # live: a player link is valid; suggestions: the open ones
 
     def __init__(self, encounter: Encounter | Campaign, **kwargs: Any) -> None:
         if isinstance(encounter, Campaign):
@@ -92,6 +95,7 @@ class EncounterPanel(Widget):
             self.panel = data.header(state, enc, engine, out_of)
             self.rows = data.rows(state, enc, engine, out_of)
             self.pending = data.pending_list(state, engine)
+            self.players = {"live": data.players_live(state), "suggestions": data.open_suggestions(state)}
             self._read_journal(enc["name"] if enc else None, state["seq"])
             self._default_form()
 
@@ -305,6 +309,22 @@ class EncounterPanel(Widget):
 
     def on_redo(self, _content: dict[str, Any]) -> None:
         self.result = {"notice": t("widget.panel.redone", what=journal_summary(self.campaign.redo()))}
+
+    # -- the players' suggestions -------------------------------------------------------------
+    def on_accept_suggestion(self, content: dict[str, Any]) -> None:
+        """``{"id"}``: accept a player's open suggestion (``Campaign.accept_suggestion``)."""
+        self._answer(content, True)
+
+    def on_decline_suggestion(self, content: dict[str, Any]) -> None:
+        """``{"id"}``: decline a player's open suggestion (``Campaign.decline_suggestion``)."""
+        self._answer(content, False)
+
+    def _answer(self, content: dict[str, Any], accepted: bool) -> None:
+        sid = lines.plain(content.get("id"))
+        if not sid:
+            raise RpgError(t("widget.panel.no_suggestion"))
+        done = (self.campaign.accept_suggestion if accepted else self.campaign.decline_suggestion)(sid)
+        self.result = {"notice": suggestions.answered(done), "cell": lines.suggestion_line(sid, accepted)}
 
     def on_poll(self, _content: dict[str, Any]) -> None:
         """Fold in what other notebooks wrote (a cheap read when nothing is new)."""

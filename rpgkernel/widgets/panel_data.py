@@ -13,9 +13,10 @@ from ..dice import Dist
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
-from ..state import fighting, model
+from ..state import fighting, model, players, suggestions
 from ..resolve.lines import choice_fields, option_field
 from .chart import chart_data
+from .panel_lines import suggestion_line
 
 
 def rules_info(engine: Ruleset) -> dict[str, Any]:
@@ -159,5 +160,25 @@ def card(res: Any) -> dict[str, Any]:
 
 
 def journal_entry(event: Any) -> dict[str, Any]:
-    return {"seq": event.seq, "kind": event.kind, "label": kind_label(event.kind),
-            "text": str(event.data.get("text", ""))}
+    """A journal line of the panel; ``player``: written by a player on their page (a suggestion), as
+    far as the event tells (a player's roll or choice is journalled as the GM's is)."""
+    entry = {"seq": event.seq, "kind": event.kind, "label": kind_label(event.kind),
+             "text": str(event.data.get("text", ""))}
+    if event.kind == suggestions.KIND and "answer" not in event.data:
+        entry["player"] = True
+    return entry
+
+
+# -- the players: live links and their suggestions ---------------------------------------------------
+def players_live(state: Mapping[str, Any]) -> bool:
+    """Whether a player link of the campaign is valid (a player's page may be open)."""
+    return any(link["revoked"] is None and model.figure_path(state, link["figure"]) is not None  # type: ignore[arg-type]
+               for link in players.listing(state))
+
+
+def open_suggestions(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The players' open suggestions, oldest first: id, figure, text, when they came (ISO, UTC) and
+    the lines that accept and decline each."""
+    return [{"id": s["id"], "figure": s["figure"], "text": s["text"], "created": s["created"],
+             "accept": suggestion_line(s["id"], True), "decline": suggestion_line(s["id"], False)}
+            for s in suggestions.listing(state) if s["answer"] is None]

@@ -59,6 +59,16 @@ def decline_line(who: str) -> str:
     return f"{PASS} {quote(who)}"
 
 
+SUGGESTIONS = "%rpg vorschläge"   # the magic line that lists the players' suggestions
+ANSWER_OPTIONS = {True: "--annehmen", False: "--ablehnen"}
+
+
+def suggestion_line(sid: str, accepted: bool) -> str:
+    """``%rpg vorschläge --annehmen 1a2b3c4d``: the line that answered the player's suggestion ``sid``
+    (an id the campaign knows: eight hex digits)."""
+    return f"{SUGGESTIONS} {ANSWER_OPTIONS[accepted]} {sid}"
+
+
 def dice(text: Any) -> list[int] | None:
     """Given dice typed as ``7,3,1,5``; None when empty (the dice are rolled)."""
     value = plain(text)

@@ -14,6 +14,7 @@ import traitlets
 
 from ..errors import RpgError
 from ..messages import t
+from ..render import shown_time
 from ..state import Campaign
 from ..state.players import PATH, PlayerLink
 from .base import Widget
@@ -34,7 +35,7 @@ class PlayerLinks(Widget):
         super().__init__(**kwargs)
         self.campaign = campaign
         self._fresh = fresh
-        self.rows = [{**link, "created": _shown(link["created"])} for link in campaign.player_links()]
+        self.rows = [{**link, "created": shown_time(link["created"])} for link in campaign.player_links()]
         if fresh is not None:
             self.fresh_id, self.fresh_figure = fresh.id, fresh.figure
 
@@ -63,12 +64,3 @@ class PlayerLinks(Widget):
             lines.append(t("widget.players.none"))
         return "\n".join(lines)
 
-
-def _shown(created: str) -> str:
-    """When a link was made, as a German reads it (``01.12.2026, 23:22 UTC``)."""
-    from datetime import datetime, timezone
-    try:
-        when = datetime.fromisoformat(created).astimezone(timezone.utc)
-    except (TypeError, ValueError):
-        return str(created)
-    return when.strftime("%d.%m.%Y, %H:%M UTC")
