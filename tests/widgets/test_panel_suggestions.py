@@ -6,6 +6,7 @@ entries marked in the journal tail; and ``%rpg vorschläge`` itself."""
 from __future__ import annotations
 
 import pytest
+from doc_blocks import page
 from panel_driving import FURT, FURT_NAMES, send
 
 from rpgkernel import Campaign
@@ -15,6 +16,8 @@ from rpgkernel.widgets import EncounterPanel
 from rpgkernel.widgets.encounter import JOURNAL_TAIL
 
 HOSTILE = "<img src=x onerror=alert(1)>"
+#: the GM's lines in docs/kampagne.md ("Wie die Spielleitung antwortet")
+ANSWERING = page("kampagne.md").block("", first="%rpg vorschläge", after="#### Wie die Spielleitung antwortet")
 
 
 @pytest.fixture(autouse=True)
@@ -185,3 +188,16 @@ def test_the_magics_errors_are_german(table, cell, message):
 def test_the_help_names_the_subcommand(table):
     from rpgkernel.magics import rpg_line
     assert "%rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]" in rpg_line.__doc__
+
+
+def test_the_docs_lines(table):
+    camp = table.ns["kampagne"]
+    listed, accept, decline, everything = ANSWERING.lines
+    ids = [camp.suggest("Alrik", "Brida soll Deny nehmen"), camp.suggest("Brida", "Ich fliehe")]
+    [shown] = table.ok(listed)
+    assert all(i in shown for i in ids)
+    table.ok(accept.replace("1a2b3c4d", ids[0]))
+    table.ok(decline.replace("5e6f7a8b", ids[1]))
+    [shown] = table.ok(everything)
+    assert [s["answer"] for s in camp.player_suggestions(open_only=False)] == ["angenommen", "abgelehnt"]
+    assert all(i in shown for i in ids)
