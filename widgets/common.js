@@ -75,8 +75,8 @@ function pollWhileShown(model, el, ms) {
   if (seen) seen.observe(el);
   const stop = () => { clearTimeout(timer); timer = -1; if (seen) seen.disconnect(); };
   const tick = () => {
-    if (model.get("closed")) { stop(); return; }
-    if (visible && !document.hidden && el.isConnected) send(model, "poll");
+    if (model.get("closed")) stop();
+    else if (visible && !document.hidden && el.isConnected) send(model, "poll");
     if (timer !== -1) timer = setTimeout(tick, every());
   };
   timer = setTimeout(tick, every());

@@ -696,6 +696,14 @@ function render({ model, el }) {
 
   const redrawAction = () => local.emit("change:action");
   const redrawChoices = () => local.emit("change:choices");
+  let ageTimer = 0;   // while suggestions stand (and the campaign is open), their ages are said anew
+  const suggestions = () => {
+    clearTimeout(ageTimer);
+    if (((model.get("players") || {}).suggestions || []).length && !model.get("closed")) {
+      ageTimer = setTimeout(() => local.emit("change:ages"), PANEL_AGE_MS);
+    }
+    return panelSuggestions(model, form);
+  };
   const choices = () => {
     const open = model.get("pending") || [];
     const id = open.length ? open[open.length - 1].id : null;
@@ -708,8 +716,8 @@ function render({ model, el }) {
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
-    redrawOn(model, parts.suggestions, ["players"], () => panelSuggestions(model, form)),
-    redrawOn(local, parts.suggestions, ["ages"], () => panelSuggestions(model, form)),
+    redrawOn(model, parts.suggestions, ["players"], suggestions),
+    redrawOn(local, parts.suggestions, ["ages"], suggestions),
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
     redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
     redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
@@ -747,12 +755,10 @@ function render({ model, el }) {
   // other notebooks' and the player pages' writes: faster while a player's page may be open
   const stopPolling = pollWhileShown(model, root,
     () => ((model.get("players") || {}).live ? PANEL_LIVE_POLL_MS : PANEL_POLL_MS));
-  const ages = setInterval(() => { if (((model.get("players") || {}).suggestions || []).length) local.emit("change:ages"); },
-    PANEL_AGE_MS);
 
   return () => {
     stopPolling();
-    clearInterval(ages);
+    clearTimeout(ageTimer);
     for (const off of offs) off();
     for (const [name, f] of listen) model.off(name, f);
   };
