@@ -191,7 +191,7 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     expect(phone.page.locator("#antwort")).to_have_text(re.compile("^Genommen: Deny"))
     expect(phone.page.locator("#wahlformen")).to_be_hidden(timeout=LIVE)
     # the GM's panel shows it at once: nothing open, the Ritter fatigued, the Deny in the journal
-    expect(decisions).to_have_count(0, timeout=5000)
+    expect(decisions).to_have_count(0, timeout=LIVE)
     expect(row(panel, "Ritter").locator(".rpgk-cond")).to_have_text(["Fatigued"], timeout=LIVE)
     with Campaign.open(path) as camp:
         assert not pending(camp)
