@@ -74,6 +74,12 @@ class Sheet:
     #: accept fields not declared (numbers, texts, flags, lists of texts)
     open: bool = False
 
+    def label(self, name: str) -> str:
+        """The German label of the field ``name`` as the sheet shows it (an open sheet's own field:
+        its name)."""
+        spec = self.fields.get(name)
+        return spec.label if spec is not None and spec.label else name
+
     def validate(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A complete, checked copy of ``data`` with defaults filled in."""
         if not isinstance(data, Mapping):

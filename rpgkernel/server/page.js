@@ -67,7 +67,8 @@ function own(fig) {
   const sheet = Object.entries(fig.sheet || {}).filter(([name]) => !shown.has(name.toLowerCase()));   // not twice
   if (sheet.length) {
     card.append(el("h3", "", labels.sheet));
-    for (const [name, v] of sheet) card.append(line(name, Array.isArray(v) ? v.join(", ") : v));
+    const names = fig.labels || {};   // the sheet's German labels, as the GM's sheet shows them
+    for (const [name, v] of sheet) card.append(line(names[name] || name, Array.isArray(v) ? v.join(", ") : v));
   }
   return card;
 }

@@ -6,10 +6,11 @@ visible one stays current), the visible combatants in order with their side and 
 GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and maximum and why it is
 out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
 conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
-in full (``own``: what its sheet shows; ``sharing`` puts the same into player notebooks) and its
-open choices. Of the journal only the turn lines of visible combatants. The player's own
-suggestions to the GM with the GM's answer (``vorschlaege``), never another player's. Hidden
-combatants appear nowhere, not even counted; GM notes and the GM's data never.
+in full (``own``: what its sheet shows, with the sheet's German labels; ``sharing`` puts the same,
+without the labels, into player notebooks) and its open choices. Of the journal only the turn lines
+of visible combatants. The player's own suggestions to the GM with the GM's answer (``vorschlaege``),
+never another player's. Hidden combatants appear nowhere, not even counted; GM notes and the GM's
+data never.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def view(state: Mapping[str, Any], figure: str, events: Iterable[Event] = ()) ->
         raise CampaignError(t("campaign.unknown_figure", name=figure))
     secret = hidden(state) - {figure}
     enc = state["encounters"].get(state["active_encounter"] or "")
-    shown: dict[str, Any] = {"figur": own(state, figure, secret), "begegnung": None,
+    shown: dict[str, Any] = {"figur": own(state, figure, secret, labels=True), "begegnung": None,
                              "wahlen": _choices(state, figure, secret), "journal": [],
                              "vorschlaege": own_suggestions(state, figure)}
     if enc is not None:
@@ -54,9 +55,11 @@ def view(state: Mapping[str, Any], figure: str, events: Iterable[Event] = ()) ->
     return shown
 
 
-def own(state: Mapping[str, Any], name: str, secret: set[str]) -> dict[str, Any]:
+def own(state: Mapping[str, Any], name: str, secret: set[str], labels: bool = False) -> dict[str, Any]:
     """The player's own figure ``name``: ruleset, the fields its sheet shows, resources, conditions
-    and why it is out of the fight, if it is; nothing of it that names one of ``secret``."""
+    and why it is out of the fight, if it is; nothing of it that names one of ``secret``. ``labels``:
+    also each shown sheet field's German label as the GM's sheet shows it (``labels``: field -> label;
+    the live page; a player notebook carries the sheet alone)."""
     record = model.seen_by_rules(state, name)   # type: ignore[arg-type]
     assert record is not None
     data = model.data(state)   # type: ignore[arg-type]
@@ -69,6 +72,8 @@ def own(state: Mapping[str, Any], name: str, secret: set[str]) -> dict[str, Any]
         "resources": {k: {"value": r["value"], "max": r["max"]}
                       for k, r in record.get("resources", {}).items() if keep(k)},
         "conditions": {c: _duration(spec) for c, spec in record.get("conditions", {}).items() if keep(c)}}
+    if labels:
+        shown["labels"] = {k: sheet.label(k) for k in shown["sheet"]}
     out = engine.out_of_fight(record, data)
     if out is not None:
         shown["ausser_gefecht"] = out

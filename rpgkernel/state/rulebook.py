@@ -16,6 +16,8 @@ class SheetCheck(Protocol):
     open: bool
     fields: Mapping[str, Any]
 
+    def label(self, name: str) -> str: ...
+
     def validate(self, sheet: Mapping[str, Any]) -> dict[str, Any]: ...
 
 

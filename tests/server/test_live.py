@@ -27,6 +27,7 @@ from tornado.websocket import websocket_connect
 
 from doc_blocks import page
 
+from rpgkernel import rules
 from rpgkernel.server import live
 from rpgkernel.state import Campaign
 
@@ -200,6 +201,7 @@ def test_a_gm_action_reaches_the_open_page(server, table):
         frames = [await page.next()]
         view = frames[0]["view"]
         assert view["begegnung"]["name"] == "Hinterhalt" and view["figur"]["name"] == "Alrik"
+        assert view["figur"]["labels"]["ruestung"] == rules.get("bastionland").sheet.label("ruestung") != "ruestung"
         assert view["begegnung"]["runde"] == 0
         assert [c["name"] for c in view["begegnung"]["teilnehmer"]] == ["Alrik", "Räuber"]
         started = time.monotonic()

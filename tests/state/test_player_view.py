@@ -91,6 +91,18 @@ def test_the_view_is_json_the_same_for_the_same_state_and_shows_the_own_side_exa
     assert other["zustand"] == "unversehrt" and not re.search(r"\d", other["zustand"])
 
 
+def test_the_own_sheet_carries_the_labels_the_gms_sheet_shows(table):
+    """Each sheet field of the player's figure with the German label of the GM's sheet widget."""
+    from rpgkernel.widgets import CharacterSheet
+    key, c = table
+    player = FIGHTS[key][0]
+    mine = json.loads(seen(c, player))["figur"]
+    assert mine["sheet"] and list(mine["labels"]) == list(mine["sheet"])
+    gm = {f["name"]: f["label"] for f in CharacterSheet(c, player).fields}
+    assert mine["labels"] == {k: gm[k] for k in mine["sheet"]}
+    assert any(label != name for name, label in mine["labels"].items())   # a label, not the key
+
+
 def test_an_enemys_exact_values_reach_no_player_while_its_description_stands(table):
     key, c = table
     player, enemy, resource, side = FIGHTS[key]
