@@ -1,17 +1,23 @@
 """Where the server finds a campaign by its key: a file in the Jupyter runtime dir,
 ``rpgkernel-kampagnen.json`` (``{key: {"address": ..., "campaign": ...}}``), written by the kernel
 whenever a player link is made (atomically, readable by its owner only). A PostgreSQL address is
-kept in full there: the file stays on the server and is never shown."""
+kept in full there: the file stays on the server and is never shown.
+
+Kernels write it at the same time (two notebooks making links): each write reads, changes and
+replaces the file holding an exclusive lock (``fcntl.flock``) on its lock file ``LOCK`` beside it,
+so no entry is lost; the server only reads, and the atomic replace never shows it half a file."""
 
 from __future__ import annotations
 
 import json
 import os
 import secrets
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 NAME = "rpgkernel-kampagnen.json"
+LOCK = NAME + ".lock"
 
 
 def path() -> Path:
@@ -37,18 +43,32 @@ def lookup(key: str) -> tuple[str, str | None] | None:
 
 def register(key: str, address: str, campaign: str | None) -> None:
     """Keep (or update) where the campaign ``key`` lives."""
-    entries = read()
-    if entries.get(key) == {"address": address, "campaign": campaign}:
-        return
-    entries[key] = {"address": address, "campaign": campaign}
+    with _locked() as target:
+        entries = read()
+        if entries.get(key) == {"address": address, "campaign": campaign}:
+            return
+        entries[key] = {"address": address, "campaign": campaign}
+        tmp = target.with_name(f".{NAME}.{os.getpid()}-{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(entries, out)
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+
+@contextmanager
+def _locked() -> Iterator[Path]:
+    """The registry's path, held for one read-modify-write: the exclusive lock on ``LOCK`` (made
+    readable by its owner only), released when the block ends (or its process does)."""
+    import fcntl   # POSIX
     target = path()
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{NAME}.{os.getpid()}-{secrets.token_hex(4)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(target.with_name(LOCK), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(entries, out)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield target
+    finally:
+        os.close(fd)
