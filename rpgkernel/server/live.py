@@ -8,27 +8,31 @@ opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the
 origin and refuses every other site's. Failed token checks are counted per client address
 (``Limiter``). One ``Watcher`` per campaign with open pages reads the store's last seq every
 ``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
+Store reads, views and actions run in the watcher's own thread, never on the event loop.
 After the token, a page's messages are its player's actions (``actions``), written through the
 watcher's campaign; each answer goes to that page only, the changed views to every page at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
+import logging
 import re
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlparse
 
 from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.base.websocket import WebSocketMixin
 from jupyter_server.utils import url_path_join
-from tornado import ioloop, websocket
+from tornado import websocket
 
 from ..errors import RpgError
 from ..messages import labels, t
@@ -41,6 +45,7 @@ REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
 KEY = r"(?P<key>[0-9a-f]{32})"
 _HOST = re.compile(r"^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$")
 _HERE = Path(__file__).parent
+_log = logging.getLogger(__name__)
 
 
 def view(campaign: Campaign, figure: str) -> dict[str, Any]:
@@ -75,44 +80,104 @@ class Limiter:
 
 
 class Watcher:
-    """One campaign's open pages: the store's last seq read every ``WATCH_SECONDS``; on a change,
-    each page's view pushed if it changed, a page whose link no longer holds closed."""
+    """One campaign's open pages. Everything that reads or writes its store runs in a thread of the
+    watcher's own (``run``: opening the campaign, the last seq every ``WATCH_SECONDS``, the pages'
+    views, token checks, the players' actions), one job after another; the event loop only pushes
+    the frames. A slow store delays its own pages, never another campaign's, nor the server."""
 
-    def __init__(self, key: str, address: str, name: str | None, watchers: dict[str, Watcher]) -> None:
+    def __init__(self, key: str, watchers: dict[str, Watcher]) -> None:
         self.key, self._watchers = key, watchers
-        if not is_url(address) and not Path(address).is_file():
-            raise RpgError(address)   # moved or deleted: not created anew here
-        self.campaign = Campaign.open(address, name)   # the players' actions write through it
-        self.seen = self.campaign.store.last_seq()
+        self.campaign: Campaign | None = None   # opened in the thread (``open``)
+        self.seen = 0
         self.sockets: set[PlayerSocket] = set()
-        self._timer = ioloop.PeriodicCallback(self.tick, WATCH_SECONDS * 1000)
-        self._timer.start()
+        self.arriving = 0                       # pages whose token is being checked
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="rpgkernel-spieler")
+        self._task: asyncio.Task[None] | None = None
+        self._failing = False
 
-    def tick(self) -> None:
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any:
+        """``job(*args)`` in the watcher's thread, after the jobs before it."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, job, *args)
+
+    # -- in the watcher's thread --
+    def open(self, address: str, name: str | None) -> bool:
+        if not is_url(address) and not Path(address).is_file():
+            return False   # moved or deleted: not created anew here
+        try:
+            self.campaign = Campaign.open(address, name)   # the players' actions write through it
+        except RpgError:
+            return False
+        self.seen = self.campaign.store.last_seq()
+        return True
+
+    def figure_of(self, token: str) -> str | None:
+        if self.campaign is None:
+            return None
+        self.campaign.refresh()
+        return players.figure_for(self.campaign.folded, token)
+
+    def frames(self, pages: list[tuple[PlayerSocket, str, str]], always: bool) -> list[tuple[PlayerSocket, str | None]]:
+        """Each page's frame (None: its link no longer holds), when the store changed or ``always``."""
+        if self.campaign is None:
+            return []
         last = self.campaign.store.last_seq()
-        if last == self.seen:
-            return
+        if last == self.seen and not always:
+            return []
         self.seen = last
         self.campaign.refresh()
-        for sock in list(self.sockets):
-            self.push(sock)
+        folded = self.campaign.folded
+        return [(sock, json.dumps({"view": view(self.campaign, figure)}, ensure_ascii=False)   # the view's own order
+                 if players.figure_for(folded, token) == figure else None) for sock, figure, token in pages]
 
-    def push(self, sock: PlayerSocket) -> None:
-        if players.figure_for(self.campaign.folded, sock.token) != sock.figure:
-            sock.close(REFUSED, t("page.revoked"))
-            self.drop(sock)
+    def act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
+        """A player's action as ``figure``; None when the link no longer holds."""
+        assert self.campaign is not None
+        self.campaign.refresh()
+        if players.figure_for(self.campaign.folded, token) != figure:
+            return None
+        return actions.act(self.campaign, figure, message, token)
+
+    # -- on the event loop --
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                await self.push()
+                self._failing = False
+            except Exception as err:   # the store unreachable for a while: tried again, said once
+                if not self._failing:
+                    _log.warning("player pages of a campaign: its store failed (%s)", type(err).__name__)
+                self._failing = True
+
+    async def push(self, only: PlayerSocket | None = None) -> None:
+        """Push each page (or ``only`` that one, whatever changed) its view if it changed; close a page
+        whose link no longer holds."""
+        pages = [(s, s.figure, s.token) for s in ([only] if only else self.sockets)]
+        for sock, text in await self.run(self.frames, pages, only is not None):
+            if sock not in self.sockets:
+                continue   # closed meanwhile
+            if text is None:
+                sock.close(REFUSED, t("page.revoked"))
+                self.drop(sock)
+            elif text != sock.last:
+                sock.last = text
+                sock.write_message(text)
+
+    def drop(self, sock: PlayerSocket | None = None) -> None:
+        """``sock`` gone; the last page gone (and none arriving), the watcher ends."""
+        if sock is not None:
+            self.sockets.discard(sock)
+        if self.sockets or self.arriving or self._watchers.get(self.key) is not self:
             return
-        text = json.dumps({"view": view(self.campaign, sock.figure)}, ensure_ascii=False)   # the view's own order
-        if text != sock.last:
-            sock.last = text
-            sock.write_message(text)
-
-    def drop(self, sock: PlayerSocket) -> None:
-        self.sockets.discard(sock)
-        if not self.sockets:
-            self._timer.stop()
-            self.campaign.close()
-            self._watchers.pop(self.key, None)
+        self._watchers.pop(self.key, None)
+        if self._task is not None:
+            self._task.cancel()
+        if self.campaign is not None:
+            self._pool.submit(self.campaign.close)   # after the jobs before it
+        self._pool.shutdown(wait=False)
 
 
 class PageHandler(JupyterHandler):
@@ -164,46 +229,68 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
         self.key = key
         return super().open()
 
-    def on_message(self, message: str | bytes) -> None:
+    async def on_message(self, message: str | bytes) -> None:   # the next after this one has ended
         if self.figure is not None:
-            return self._act(message)
+            return await self._act(message)
         client = self.request.remote_ip or ""
         if self.limiter.blocked(client):
             return self._refuse(TOO_MANY, t("page.too_many"))
-        watcher = self.watchers.get(self.key)
-        if watcher is None:
-            found = registry.lookup(self.key)
-            if found is not None:
-                try:
-                    watcher = self.watchers[self.key] = Watcher(self.key, *found, self.watchers)
-                except RpgError:
-                    watcher = None
         token = message if isinstance(message, str) else ""
+        watcher = await self._watcher()
         figure = None
         if watcher is not None:
-            watcher.campaign.refresh()
-            figure = players.figure_for(watcher.campaign.folded, token)
-        if figure is None:
-            self.limiter.fail(client)
-            if watcher is not None and not watcher.sockets:
-                watcher.drop(self)
-            return self._refuse(REFUSED, t("page.refused"))
+            watcher.arriving += 1
+            try:
+                figure = await watcher.run(watcher.figure_of, token)
+            finally:
+                watcher.arriving -= 1
+        if figure is None or self.ws_connection is None:
+            if watcher is not None:
+                watcher.drop()   # no page left: the watcher ends
+            if figure is None:
+                self.limiter.fail(client)
+                self._refuse(REFUSED, t("page.refused"))
+            return
         self.token, self.figure, self.watcher = token, figure, watcher
         watcher.sockets.add(self)
-        watcher.push(self)
+        await watcher.push(self)
 
-    def _act(self, message: str | bytes) -> None:
+    async def _watcher(self) -> Watcher | None:
+        """The watcher of this page's campaign: the running one, or one made for it (None: no
+        campaign has the key, or its store cannot be opened)."""
+        watcher = self.watchers.get(self.key)
+        if watcher is not None:
+            return watcher
+        found = await asyncio.get_running_loop().run_in_executor(None, registry.lookup, self.key)
+        if self.key in self.watchers or found is None:   # another page made it meanwhile
+            return self.watchers.get(self.key)
+        watcher = self.watchers[self.key] = Watcher(self.key, self.watchers)
+        watcher.arriving += 1
+        try:
+            opened = await watcher.run(watcher.open, *found)
+        finally:
+            watcher.arriving -= 1
+        if not opened:
+            watcher.drop()
+            return None
+        watcher.start()
+        return watcher
+
+    async def _act(self, message: str | bytes) -> None:
         """A player's action, as the link's figure; the answer to this page, the new views to all."""
         watcher = self.watcher
         assert watcher is not None and self.token is not None and self.figure is not None
-        watcher.campaign.refresh()
-        if players.figure_for(watcher.campaign.folded, self.token) != self.figure:
-            return watcher.push(self)   # the link no longer holds: its page closes
-        answer = actions.act(watcher.campaign, self.figure, message, self.token)
+        answer = await watcher.run(watcher.act, self.figure, self.token, message)
+        if self not in watcher.sockets:
+            return   # closed meanwhile
+        if answer is None:
+            return await watcher.push(self)   # the link no longer holds: its page closes
         self.write_message(json.dumps(answer, ensure_ascii=False))
-        watcher.tick()
+        await watcher.push()
 
     def _refuse(self, code: int, reason: str) -> None:
+        if self.ws_connection is None:
+            return   # closed meanwhile
         self.write_message(json.dumps({"error": reason}, ensure_ascii=False))
         self.close(code, reason)
 

@@ -44,9 +44,10 @@ def _free_port() -> int:
 
 
 class Server:
-    """``python -m jupyter_server`` with the extension, its own folders and its output in ``log``."""
+    """``python -m jupyter_server`` with the extension, its own folders and its output in ``log``;
+    ``config``: Python for its ``jupyter_server_config.py`` (run in the server's process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: str = "") -> None:
         self.base = Path(tempfile.mkdtemp(prefix="rpgkernel-server-"))
         self.token = secrets.token_hex(16)
         self.env = dict(os.environ)
@@ -55,6 +56,8 @@ class Server:
             self.env[var] = str(self.base / var)
         (self.base / "JUPYTER_CONFIG_DIR" / "jupyter_server_config.json").write_text(
             json.dumps({"ServerApp": {"jpserver_extensions": {"rpgkernel.server": True}}}))
+        if config:
+            (self.base / "JUPYTER_CONFIG_DIR" / "jupyter_server_config.py").write_text(config)
         self.root = self.base / "root"
         self.root.mkdir()
         self.log_path = self.base / "server.log"
@@ -222,6 +225,56 @@ def test_a_gm_action_reaches_the_open_page(server, table):
 
     run(play())
     assert link.token not in server.log()
+
+
+#: in one server's process: the store of every campaign file named langsam* answers its last seq slowly
+SLOW_STORE = """
+import time
+from rpgkernel.state.store import Store
+_last_seq = Store.last_seq
+def last_seq(self):
+    if "langsam" in self.where:
+        time.sleep(3.0)
+    return _last_seq(self)
+Store.last_seq = last_seq
+"""
+
+
+def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
+    """The watcher reads stores off the event loop: while one campaign's store takes 3 s for each
+    read of its last seq, another campaign's page gets each GM change within a second, and the slow
+    campaign's page gets its view all the same."""
+    slow_server = Server(config=SLOW_STORE)
+    try:
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", slow_server.runtime)
+        with Campaign.open(tmp_path / "langsam.sqlite") as slow, Campaign.open(tmp_path / "flink.sqlite") as quick:
+            for camp in (slow, quick):
+                camp.set_ruleset("bastionland")
+                camp.add_character("Alrik", {"vig": 12, "cla": 10, "spi": 8, "gd": 4})
+            slow_link, quick_link = slow.new_player_link("Alrik"), quick.new_player_link("Alrik")
+
+            async def gd(page, value, timeout):
+                while True:
+                    frame = await page.next(timeout)
+                    if frame["view"]["figur"]["resources"]["GD"]["value"] == value:
+                        return frame
+
+            async def play():
+                slow_page = await Page(slow_server, slow_link.key).open(slow_link.token)
+                quick_page = await Page(slow_server, quick_link.key).open(quick_link.token)
+                await gd(quick_page, 4, 5.0)
+                for value in (3, 2, 1, 0):
+                    started = time.monotonic()
+                    quick.change("Alrik", "GD", -1)
+                    await gd(quick_page, value, 2.0)
+                    assert time.monotonic() - started < 1.0, value
+                slow.change("Alrik", "GD", -2)
+                await gd(slow_page, 2, 30.0)
+                slow_page.ws.close(), quick_page.ws.close()
+
+            run(play())
+    finally:
+        slow_server.stop()
 
 
 def test_wrong_guessed_revoked_and_foreign_tokens_are_refused(server, table, tmp_path):
