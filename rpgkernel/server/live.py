@@ -105,7 +105,8 @@ class Watcher:
             return False   # moved or deleted: not created anew here
         try:
             self.campaign = Campaign.open(address, name)   # the players' actions write through it
-        except RpgError:
+        except RpgError as err:   # its text shows the address without a password (state.address)
+            _log.warning("player pages: campaign %s cannot be opened: %s", self.key[:8], err)
             return False
         self.seen = self.campaign.store.last_seq()
         return True
