@@ -118,13 +118,15 @@ class Watcher:
         return players.figure_for(self.campaign.folded, token)
 
     def frames(self, pages: list[tuple[PlayerSocket, str, str]], always: bool) -> list[tuple[PlayerSocket, str | None]]:
-        """Each page's frame (None: its link no longer holds), when the store changed or ``always``."""
+        """Each page's frame (None: its link no longer holds), when the store changed since the last
+        look (which only a look at every page counts) or ``always``."""
         if self.campaign is None:
             return []
-        last = self.campaign.store.last_seq()
-        if last == self.seen and not always:
-            return []
-        self.seen = last
+        if not always:
+            last = self.campaign.store.last_seq()
+            if last == self.seen:
+                return []
+            self.seen = last
         self.campaign.refresh()
         folded = self.campaign.folded
         return [(sock, json.dumps({"view": view(self.campaign, figure)}, ensure_ascii=False)   # the view's own order

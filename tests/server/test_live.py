@@ -277,6 +277,25 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
         slow_server.stop()
 
 
+def test_a_page_joining_takes_no_change_from_the_open_pages(table):
+    """A joining page's view is made whatever changed; the change still counts for the pages open."""
+    link = table.new_player_link("Alrik")
+    watcher = live.Watcher(link.key, {})
+    assert watcher.open(table.store.where, table.store.campaign)
+    try:
+        open_page, joining = object(), object()
+        assert watcher.frames([(open_page, "Alrik", link.token)], False) == []          # nothing changed
+        table.change("Alrik", "GD", -1)
+        [(page, text)] = watcher.frames([(joining, "Alrik", link.token)], True)
+        assert page is joining and json.loads(text)["view"]["figur"]["resources"]["GD"]["value"] == 3
+        assert watcher.frames([(open_page, "Alrik", link.token)], False) == [(open_page, text)]
+        assert watcher.frames([(open_page, "Alrik", link.token)], False) == []
+        table.revoke_player_link(link.id)
+        assert watcher.frames([(open_page, "Alrik", link.token)], False) == [(open_page, None)]
+    finally:
+        watcher.campaign.close()
+
+
 def test_wrong_guessed_revoked_and_foreign_tokens_are_refused(server, table, tmp_path):
     link = table.new_player_link("Alrik")
     revoked = table.new_player_link("Brida")
