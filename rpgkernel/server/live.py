@@ -25,7 +25,7 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 from urllib.parse import urlparse
 
 from jupyter_server.auth.decorator import allow_unauthenticated
@@ -38,6 +38,7 @@ from ..errors import RpgError
 from ..messages import labels, t
 from ..state import Campaign, player_view, players, registry
 from ..state.address import is_url
+from ..state.events import Event
 from . import actions
 
 WATCH_SECONDS = 0.1
@@ -48,10 +49,11 @@ _HERE = Path(__file__).parent
 _log = logging.getLogger(__name__)
 
 
-def view(campaign: Campaign, figure: str) -> dict[str, Any]:
+def view(campaign: Campaign, figure: str, events: Iterable[Event]) -> dict[str, Any]:
     """What the page of ``figure`` shows: the player's view (``state.player_view.view``, an allow-list
-    built per viewer), the journal's visible turn lines included, each open choice with its fields."""
-    shown = player_view.view(campaign.folded, figure, campaign.store.events())
+    built per viewer), the journal's visible turn lines (of ``events``) included, each open choice
+    with its fields."""
+    shown = player_view.view(campaign.folded, figure, events)
     shown["wahlen"] = actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"])
     return shown
 
@@ -89,6 +91,8 @@ class Watcher:
         self.key, self._watchers = key, watchers
         self.campaign: Campaign | None = None   # opened in the thread (``open``)
         self.seen = 0
+        self.journal: list[Event] = []          # the events the views read, up to ``self.read``
+        self.read = 0
         self.sockets: set[PlayerSocket] = set()
         self.arriving = 0                       # pages whose token is being checked
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="rpgkernel-spieler")
@@ -129,8 +133,22 @@ class Watcher:
             self.seen = last
         self.campaign.refresh()
         folded = self.campaign.folded
-        return [(sock, json.dumps({"view": view(self.campaign, figure)}, ensure_ascii=False)   # the view's own order
-                 if players.figure_for(folded, token) == figure else None) for sock, figure, token in pages]
+        self._read_journal(folded["seq"])
+        texts: dict[str, str] = {}   # pages of one figure share its view
+        for _sock, figure, _token in pages:
+            if figure not in texts:   # the view's own order
+                texts[figure] = json.dumps({"view": view(self.campaign, figure, self.journal)}, ensure_ascii=False)
+        return [(sock, texts[figure] if players.figure_for(folded, token) == figure else None)
+                for sock, figure, token in pages]
+
+    def _read_journal(self, upto: int) -> None:
+        """Read the events the views need once, as they come, up to the folded seq ``upto``."""
+        assert self.campaign is not None
+        for event in self.campaign.store.events(after=self.read, kinds=player_view.JOURNAL_KINDS):
+            if event.seq > upto:
+                break
+            self.journal.append(event)
+        self.read = upto
 
     def act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
         """A player's action as ``figure``; None when the link no longer holds."""

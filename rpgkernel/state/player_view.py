@@ -29,6 +29,7 @@ SIGHT = "player_sight"   # the encounter record's key: side -> one of SIGHTS
 WORDS = "spielersicht"   # the GM's data: a word players read -> the GM's word for it
 _ENDS = {tick: word for word, tick in TICKS.items()}
 _UNDO, _REDO = model.UNDO, model.REDO
+JOURNAL_KINDS = ("zug", _UNDO, _REDO)   # the journal's kinds the view reads (of ``events``)
 
 
 def sight(enc: Mapping[str, Any], side: str, own_side: str | None) -> str:

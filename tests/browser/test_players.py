@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 from panel_driving import FURT
 
-from rpgkernel import Campaign
+from rpgkernel import Campaign, rules
 from rpgkernel.resolve import pending
 
 from .fixtures import expect
@@ -223,9 +223,11 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     gallery(phone.page.locator("body"), "spieler_handy_dunkel")
     assert _illegible(laptop.page) == []
     expect(laptop.fight().locator(".figur .aus")).to_have_text("sterbend (Todeswunde)")
-    # the own figure in full, its resources once (not again as sheet values), in the ruleset's order
-    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(
-        ["GD", "VIG", "CLA", "SPI", "Fatigued", "waffen", "ruestung"])
+    # the own figure in full, its resources once (not again as sheet values), in the ruleset's order,
+    # the sheet's fields with the labels the GM's sheet shows
+    labels = [rules.get("bastionland").sheet.label(k) for k in ("waffen", "ruestung")]
+    assert labels[1] != "ruestung"
+    expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["GD", "VIG", "CLA", "SPI", "Fatigued", *labels])
     phone.page.emulate_media(color_scheme="light")
 
     # the Knappe's link revoked while its page is open: that page goes dead at once, the phone stays live
