@@ -336,8 +336,9 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Kampagne und Journal", 1)[1].split("\n## ", 1)[0]
     blocks = [b for b in re.findall(r"```(?:python)?\n(.*?)```", section, re.S) if "postgresql://" not in b]
-    assert len(blocks) == 7
+    assert len(blocks) == 8
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))   # the player link's registry
     for block in blocks:
         block = block.strip()
         cells = [block] if not block.startswith("%rpg") else [line.strip() for line in block.splitlines()]
@@ -351,7 +352,8 @@ def test_readme_campaign_section_runs(shell, tmp_path, monkeypatch):
     assert camp.encounter.current == ("Bruni" if fallen else "Goblin 1") and camp.ruleset == "midgard"
     assert ("Goblin 1 – oder Bruni, wenn der Goblin bei 0 LP außer Gefecht ist") in readme
     assert camp.data("binder")["spec"] == "gh/meine-runde/kampagne"
-    assert len(shell.user_ns["tabelle"]) == len(camp.journal(kind=None)) - 1  # the binder setting came later
+    assert [link["figure"] for link in camp.player_links()] == ["Alrik"]
+    assert len(shell.user_ns["tabelle"]) == len(camp.journal(kind=None)) - 2  # the link and the binder setting came later
 
 
 # -- the journal in German words, with aligned columns ------------------------------------------
