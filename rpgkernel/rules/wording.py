@@ -11,7 +11,7 @@ from ..numerals import decimal, integer, percent
 
 
 def preview_lines(preview) -> list[str]:
-    """A preview (a Dist, a probability or a dict of them) as German lines."""
+    """A preview (a Dist, a probability or a dict of them, and of lists of German lines) as German lines."""
     if preview is None:
         return []
     if isinstance(preview, float):
@@ -23,6 +23,8 @@ def preview_lines(preview) -> list[str]:
             out.append(value.summary())
         elif isinstance(value, float):
             out.append(f"{_preview_label(key)}: {percent(value)}")
+        elif isinstance(value, list) and all(isinstance(x, str) for x in value):
+            out.extend(value)
     return out
 
 

@@ -24,8 +24,10 @@ from .core import (KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, gl
                    handlungsmali, mindestwurf, vergleiche, wuerfeln)
 from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
+from .einheiten import Ungueltig
 from .settings import EINSTELLUNGEN, AdzError, Daten
 from .sheet import GEISTIG, GLUECK
+from .zauberparameter import Festlegung, festlegen
 
 
 def krafteinsatz(kp: int | None, stufe: int | None, daten: Daten | None = None) -> int:
@@ -63,6 +65,25 @@ class Zauberplan:
     daten: Daten
     ziel: Figure | None = None
     rw_wuerfel: int = 0
+    festlegung: Festlegung | None = None
+
+
+def _festlegung(daten: Daten, effekt: str | None, kp: int | None, stufe: int | None,
+                parameter: str | None) -> Festlegung | None:
+    """What the KP buy of the effect's parameters, or what the named parameters cost
+    (``zauberparameter.festlegen``); None for an effect without parameters and no parameter named."""
+    wirkung = daten.wirkung(effekt) if effekt is not None else None
+    if wirkung is None:
+        if parameter:
+            raise AdzError(t("adz.param_needs_effect", effect=effekt or "–"))
+        return None
+    given = krafteinsatz(kp, stufe, daten) if kp is not None or stufe is not None else None
+    if given is None and not parameter:
+        return None
+    try:
+        return festlegen(wirkung, given, parameter)
+    except Ungueltig as err:
+        raise AdzError(str(err)) from None
 
 
 def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
@@ -71,13 +92,15 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
                stufe: int | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0, malus: int = 0,
                zulassen: bool = False, ziel: Figure | None = None, rw_attribut: str | None = None,
                rw_bonus: int = 0, kampf: bool = False, wuerfeln_: bool = False, name: str | None = None,
-               zauberdauer: str | None = None, daten: Daten | None = None) -> Zauberplan:
+               zauberdauer: str | None = None, parameter: str | None = None,
+               daten: Daten | None = None) -> Zauberplan:
     """The spell test's dice (Magiebereich + Technik + Fokus), Mindestwurf, Krafteinsatz and preview.
 
     With several areas or techniques (``"Pflanze+Luft"``) the first is the
     primary property, which gives the dice. ``effekt`` names an entry of the
-    GM's effect lists (area, technique, Mindestwurf, KP, casting time); ``daten``: the GM's data
-    (default: the defaults).
+    GM's effect lists (area, technique, Mindestwurf, KP, casting time); for an effect with parameters
+    ``kp``/``stufe`` say what the spell reaches, ``parameter`` (``"sinne=2 dauer=30s"``) what it shall
+    reach, and without ``kp`` its KP (``zauberparameter``); ``daten``: the GM's data (default: the defaults).
     """
     daten = daten or EINSTELLUNGEN.defaults()
     res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel is not None else ())
@@ -88,8 +111,12 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
         area, row = found
         bereich, technik = bereich or area, technik or row.get("technik")
         mw = mw if mw is not None or schwierigkeit is not None else row.get("mw")
-        kp = kp if kp is not None or stufe is not None else row.get("kp")
         zauberdauer = zauberdauer or row.get("zauberdauer")
+    fest = _festlegung(daten, effekt, kp, stufe, parameter)
+    if fest is not None:
+        kp, stufe = fest.kp, None
+    elif effekt is not None and kp is None and stufe is None:
+        kp = row.get("kp", 1 if daten.wirkung(effekt) else None)
     if not bereich or not technik:
         raise AdzError(t("adz.needs_area_technique"))
     areas, techs = _names(bereich), _names(technik)
@@ -110,6 +137,8 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
     spell = name or effekt or f"{areas[0]} {techs[0]}"
     res.step(t("adz.spell_pool", figure=figure.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
                kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
+    for text in fest.schritte if fest is not None else ():
+        res.step(text, "Krafteinsatz")
     if zauberdauer:
         res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
     trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel is not None or wuerfeln_)
@@ -118,7 +147,7 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
     if daten.malus_auf_entzug:
         drain.add(t("adz.part_injury"), -(verletzungsmalus(figure, daten) or 0))
     plan = Zauberplan(Plan(res, figure, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
-                      drain.wuerfel, daten)
+                      drain.wuerfel, daten, festlegung=fest)
     if ziel is not None and verletzungsmalus(ziel, daten) is None:
         res.step(t("adz.save_unconscious", figure=ziel.name), "Rettungswurf")
     elif ziel is not None:
@@ -132,10 +161,12 @@ def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
 
 
 def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:
-    """P(the spell test succeeds), P(it beats the saving throw), the mental damage's distribution."""
+    """P(the spell test succeeds), P(it beats the saving throw), the mental damage's distribution;
+    what the KP buy of the effect's parameters (``krafteinsatz``: the steps saying it)."""
     p, rule = plan.test, plan.daten.entzug
+    power = {"krafteinsatz": list(plan.festlegung.schritte)} if plan.festlegung is not None else {}
     if plan.trivial:
-        return {"p_gelingt": 1.0}
+        return {"p_gelingt": 1.0, **power}
     out: dict[str, Any] = {"p_gelingt": p_gelingt(p.wuerfel, p.mw, p.zulassen)}
     luck = p.figur.current(GLUECK)
     if luck > 0 and (p.mw <= p.wuerfel or p.zulassen):
@@ -147,7 +178,7 @@ def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:
     out["geistiger_schaden"] = entzug(spell, p.wuerfel, p.mw, plan.entzug_wuerfel, plan.kp,
                                       int(rule["bonus_je_erfolg"]), bool(rule["bei_misslingen"])).labelled(
         t("adz.preview_drain", kp=plan.kp))
-    return out
+    return {**out, **power}
 
 
 class _Zauber:
@@ -230,12 +261,13 @@ def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any
     res, f = plan.test.res, plan.test.figur
     if plan.trivial:
         res.step(t("adz.trivial", figure=f.name), "Triviale Zauber")
-        res.outcome = {"gelungen": True, "trivial": True, "erfolge": 1, "kp": plan.kp, "geistiger_schaden": 0}
+        res.outcome = {"gelungen": True, "trivial": True, "erfolge": 1, "kp": plan.kp, "geistiger_schaden": 0,
+                       **_gefordert(plan)}
         res.summary = clauses([t("adz.satz.trivial", figure=f.name, spell=plan.name), _halten(res, f, plan, aufrecht)])
         return res
     spell = _Zauber(plan, roller)
     if spell.test is None:
-        res.outcome = {"gelungen": False, "unmöglich": True, "kp": plan.kp}
+        res.outcome = {"gelungen": False, "unmöglich": True, "kp": plan.kp, **_gefordert(plan)}
         res.summary = clauses([t("adz.satz.zauber_unmoeglich", figure=f.name, spell=_gezielt(plan))])
         return res
     figures = {f.name: f, **({plan.ziel.name: plan.ziel} if plan.ziel is not None else {})}
@@ -260,10 +292,17 @@ def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any
     held = _halten(res, f, plan, aufrecht) if spell.wirkt() else ""
     res.outcome = {"gelungen": spell.test.gelungen, "erfolge": spell.test.erfolge,
                    "überzählig": spell.test.ueberzaehlig, "wirkt": spell.wirkt(), "kp": plan.kp,
-                   "entzug": spell.entzug.erfolge if spell.entzug else None, "geistiger_schaden": damage}
+                   "entzug": spell.entzug.erfolge if spell.entzug else None, "geistiger_schaden": damage,
+                   **_gefordert(plan)}
     res.summary = clauses([_zauber_satz(spell), *(_entzug_saetze(res, f, damage) if spell.entzug else ()), held,
                            glueck_satz(res)])
     return res
+
+
+def _gefordert(plan: Zauberplan) -> dict[str, Any]:
+    """The named parameters in the outcome (``parameter``: name -> amount in its unit), if any."""
+    fest = plan.festlegung
+    return {"parameter": fest.parameter} if fest is not None and fest.parameter else {}
 
 
 def _gezielt(plan: Zauberplan) -> str:

@@ -21,6 +21,8 @@ from typing import Any, Mapping
 from ...messages import t
 from ..errors import RulesError, read_yaml
 from ..settings import Settings, as_json
+from .einheiten import Einheiten, Ungueltig
+from .zauberparameter import Wirkung, wirkung_lesen
 
 DATA = Path(__file__).with_name("data")
 DEFAULT_FILES = ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml")
@@ -103,6 +105,24 @@ class Daten:
                      self.entzug["attribut"], self.rettungswurf["attribut"]):
             if attr not in ATTRIBUTE:
                 raise self._bad("attribut", str(attr))
+        self._wirkungen = self._effekte_pruefen()
+
+    def _effekte_pruefen(self) -> dict[str, Wirkung]:
+        """The units, and every effect of the effect lists that names its parameters, read and checked."""
+        why = Einheiten.pruefen(self.raw.get("einheiten"), self.raw.get("zahlwoerter", {}))
+        if why is not None:
+            raise self._bad("einheiten", why)
+        self.einheiten = Einheiten(self.raw["einheiten"], self.raw.get("zahlwoerter", {}))
+        out = {}
+        for area, spec in (self.raw.get("magiebereiche") or {}).items():
+            for name, row in ((spec or {}).get("effekte") or {}).items() if isinstance(spec, Mapping) else ():
+                if isinstance(row, Mapping) and "parameter" in row:
+                    try:
+                        out.setdefault(str(name).casefold(), wirkung_lesen(str(name), str(area), row,
+                                                                           self.standardskala, self.einheiten))
+                    except Ungueltig as err:
+                        raise self._bad("magiebereiche", str(err)) from None
+        return out
 
     # -- sections --------------------------------------------------------------
     @property
@@ -207,6 +227,11 @@ class Daten:
             if row is not None:
                 return str(area), row
         return None
+
+
+    def wirkung(self, name: str) -> Wirkung | None:
+        """The parameters of an effect of the effect lists (``zauberparameter``), or None if it names none."""
+        return self._wirkungen.get(name.casefold())
 
 
 def _lookup(table: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:

@@ -80,14 +80,15 @@ def _angriff_args(req: Request) -> dict[str, Any]:
 _ZAUBER = {"bereich": "text", "technik": "text", "fokus": "text", "effekt": "text", "mw": "int",
            "schwierigkeit": "text", "kp": "int", "stufe": "int", "unterstützung": "text", "bonus": "int",
            "malus": "int", "zulassen": "flag", "rw_attribut": "text", "rw_bonus": "int", "kampf": "flag",
-           "würfeln": "flag", "name": "text", "zauberdauer": "text", "aufrecht": "flag", "entschieden": "flag"}
+           "würfeln": "flag", "name": "text", "zauberdauer": "text", "parameter": "text", "aufrecht": "flag",
+           "entschieden": "flag"}
 
 
 def _zauber_args(req: Request) -> dict[str, Any]:
     o = dict(req.options)
     out: dict[str, Any] = {k: o[k] for k in ("bereich", "technik", "fokus", "effekt", "mw", "schwierigkeit", "kp",
                                              "stufe", "bonus", "malus", "rw_attribut", "rw_bonus", "name",
-                                             "zauberdauer") if k in o}
+                                             "zauberdauer", "parameter") if k in o}
     out.update(unterstuetzung=_names(o.get("unterstützung")), zulassen=bool(o.get("zulassen")),
                kampf=bool(o.get("kampf")), wuerfeln_=bool(o.get("würfeln")),
                ziel=req.targets[0] if req.targets else None, daten=req.settings)

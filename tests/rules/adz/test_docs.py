@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from doc_blocks import page, run_python
+from doc_blocks import assert_shown, page, run_python
 from verb_docs import assert_verb_documented
 
 import rpgkernel
@@ -152,3 +152,26 @@ def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
         assert (plan.test.mw, plan.kp) == (2, 4)
         w = bogen.waffe_von(view(camp.figure("Ritter").record), None, d)
         assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
+
+
+# -- Krafteinsatz der Effekte: the seed's example worked through --------------------
+
+EFFECTS_FILE = PAGE.block("yaml", "# meine_effekte.yaml", after="## Krafteinsatz der Effekte")
+EFFECTS_SETUP = PAGE.block("python", "from rpgkernel.rules import adz", after="## Krafteinsatz der Effekte")
+EFFECTS_CELL, EFFECTS_SHOWN = PAGE.take("", after="## Krafteinsatz der Effekte", count=2)
+
+
+def test_the_seeds_krafteinsatz_example(camp, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("meine_effekte.yaml").write_text(EFFECTS_FILE.text, encoding="utf-8")
+    run_python(EFFECTS_SETUP.text, {"kampagne": camp})
+    name, line, body = EFFECTS_CELL.magic
+    assert (name, line) == ("resolve", "--vorschau")
+    shown = rpgkernel.resolve(body, campaign=camp, preview=True)
+    assert_shown(EFFECTS_SHOWN.text, str(shown))
+    # "1 KP = einen Sinn eine Minute" -> "2 KP = zwei Sinne eine Minute", "1 KP = zwei Sinne 30 Sekunden"
+    two, half, minute = (r.preview["geistiger_schaden"] for r in shown)
+    assert (two.support[-1], half.support[-1], minute.support[-1]) == (2, 1, 2)
+    res = rpgkernel.resolve(body.splitlines()[1] + " entschieden", campaign=camp, seed=4)
+    assert res.outcome["kp"] == 1 and res.outcome["parameter"] == {"sinne": "2 Sinne", "dauer": "30 s"}
+    assert "Entzug: 1 KP" in str(res)
