@@ -12,8 +12,9 @@ Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's data, defaults in
 ``data/``), ``sheet`` (the character sheet, its resources, reading a figure),
 ``texts`` (the catalogue); the rules: ``core`` (tests, opposed tests, luck
 pool, reactions), ``damage`` (damage tracks, healing), ``combat``
-(initiative, the melee chain, ranged), ``magic`` (spells, drain), ``exact``
-(exact distributions for the previews).
+(initiative, the melee chain, ranged), ``magic`` (spells, drain),
+``zauberparameter`` (an effect's Krafteinsatz both ways, in the units of
+``einheiten``), ``exact`` (exact distributions for the previews).
 """
 
 from __future__ import annotations

@@ -114,7 +114,10 @@ def _pro(name: str, text: str, kp: int, einheiten: Einheiten) -> Parameter:
     m = _PRO.fullmatch(text.strip())
     if m is None:
         raise Ungueltig(t("adz.param_text", text=text))
-    count, per = einheiten.lesen(m["n"] or "1"), einheiten.lesen(m["per"])
+    try:
+        count, per = einheiten.lesen(m["n"] or "1"), einheiten.lesen(m["per"])
+    except Ungueltig:
+        raise Ungueltig(t("adz.param_text", text=text)) from None
     if count.einheit is not None or count.wort or per.einheit is None or per.wort or count.wert <= 0 \
             or per.wert <= 0:
         raise Ungueltig(t("adz.param_text", text=text))
