@@ -136,7 +136,7 @@ def _wort(word: Any) -> tuple[str, str]:
     raise Ungueltig(t("adz.param_word", word=word))
 
 
-def _menge(einheiten: Einheiten, value: Any, wort: tuple[str, str]) -> Any:
+def _menge(einheiten: Einheiten, value: Any, wort: tuple[str, str]) -> Menge:
     m = einheiten.lesen(value)
     if m.wert <= 0:
         raise Ungueltig(t("adz.amount_positive", value=value))
