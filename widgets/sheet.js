@@ -21,8 +21,10 @@ function sheetNumber(input) {
   return Number.isNaN(input.valueAsNumber) ? null : input.valueAsNumber;
 }
 
+/** The help under a field: its name, its hint (an example, the format), range, required. */
 function sheetHint(model, f) {
   const parts = [f.name];
+  if (f.hint) parts.push(f.hint);
   if (f.kind === "int" && (f.min !== null || f.max !== null)) {
     parts.push(L(model, "widget.sheet.range", { min: f.min ?? "…", max: f.max ?? "…" }));
   }

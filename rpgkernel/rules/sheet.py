@@ -26,7 +26,9 @@ class SheetError(RpgError, ValueError):
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a sheet: ``kind`` is "int", "text", "bool" or "list" (of text)."""
+    """One field of a sheet: ``kind`` is "int", "text", "bool" or "list" (of text); ``label`` its short
+    German name, ``hint`` what helps to fill it in (an example, the format: the editor shows it under
+    the field, an error message quotes it)."""
 
     kind: str
     label: str
@@ -35,6 +37,11 @@ class Field:
     choices: tuple[str, ...] = ()
     required: bool = False
     default: Any = None
+    hint: str = ""
+
+    def described(self) -> str:
+        """The label with its hint, as an error message quotes the field."""
+        return t("sheet.label_hint", label=self.label, hint=self.hint) if self.hint else self.label
 
     def allowed(self) -> str:
         if self.choices:
@@ -61,7 +68,7 @@ class Field:
         if ok and self.choices:
             ok = value in self.choices
         if not ok:
-            raise SheetError(t("sheet.bad_value", field=name, label=self.label, allowed=self.allowed(),
+            raise SheetError(t("sheet.bad_value", field=name, label=self.described(), allowed=self.allowed(),
                                value=_short(value)))
         return list(value) if self.kind == "list" else value
 
@@ -99,7 +106,7 @@ class Sheet:
         for name, spec in self.fields.items():
             if name not in out:
                 if spec.required:
-                    raise SheetError(t("sheet.missing_field", field=name, label=spec.label,
+                    raise SheetError(t("sheet.missing_field", field=name, label=spec.described(),
                                        allowed=spec.allowed()))
                 if spec.default is not None:
                     out[name] = spec.default

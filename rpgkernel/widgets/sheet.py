@@ -30,9 +30,10 @@ EMPTY: dict[str, Any] = {"int": None, "text": "", "bool": False, "list": []}
 SHOWN_IN_TEXT = 4   # number fields the plain-text form names
 
 
-def _field(name: str, spec: Field, own: bool = False) -> dict[str, Any]:
-    """What the front end needs to draw one field (``own``: an open sheet's field, removable)."""
-    return {"name": name, "kind": spec.kind, "label": spec.label or name, "min": spec.minimum,
+def _field(sheet: Sheet, name: str, spec: Field, own: bool = False) -> dict[str, Any]:
+    """What the front end needs to draw one field of ``sheet`` (``own``: an open sheet's field, removable):
+    its label as ``Sheet.label`` gives it, its hint (an example) under the editor."""
+    return {"name": name, "kind": spec.kind, "label": sheet.label(name), "hint": spec.hint, "min": spec.minimum,
             "max": spec.maximum, "choices": list(spec.choices), "required": spec.required, "own": own}
 
 
@@ -112,9 +113,9 @@ class CharacterSheet(Widget):
     def _load(self, spec: Sheet, sheet: dict[str, Any]) -> None:
         """Fill the form with the saved ``sheet``."""
         self._spec, self._saved = spec, sheet
-        fields = [_field(n, f) for n, f in spec.fields.items()]
+        fields = [_field(spec, n, f) for n, f in spec.fields.items()]
         if spec.open:
-            fields += [_field(n, Field(_kind(v), n), own=True) for n, v in sheet.items() if n not in spec.fields]
+            fields += [_field(spec, n, Field(_kind(v), n), own=True) for n, v in sheet.items() if n not in spec.fields]
         self.fields = fields
         self.draft = {f["name"]: sheet.get(f["name"], EMPTY[f["kind"]]) for f in fields}
         self.stale, self.error_field = False, ""
@@ -187,7 +188,7 @@ class CharacterSheet(Widget):
         if any(f["name"] == name for f in self.fields):
             raise SheetError(t("widget.sheet.field_exists", name=name))
         with self.hold_sync():
-            self.fields = [*self.fields, _field(name, Field(kind, name), own=True)]
+            self.fields = [*self.fields, _field(self._spec, name, Field(kind, name), own=True)]
             self.draft = {**self.draft, name: EMPTY[kind]}
             self.revision += 1
 

@@ -101,6 +101,9 @@ def test_the_own_sheet_carries_the_labels_the_gms_sheet_shows(table):
     gm = {f["name"]: f["label"] for f in CharacterSheet(c, player).fields}
     assert mine["labels"] == {k: gm[k] for k in mine["sheet"]}
     assert any(label != name for name, label in mine["labels"].items())   # a label, not the key
+    assert not [label for label in mine["labels"].values() if "z. B." in label]   # the example stays in the editor
+    if key == "bastionland":
+        assert mine["labels"]["waffen"] == "Waffen und Schild"
 
 
 def test_an_enemys_exact_values_reach_no_player_while_its_description_stands(table):

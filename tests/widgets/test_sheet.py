@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from rpgkernel import rules
 from rpgkernel.errors import RpgError, StoreError
 from rpgkernel.state import Campaign
 from rpgkernel.widgets import CharacterSheet
@@ -33,8 +34,13 @@ def test_the_form_follows_the_rulesets_sheet(camp):
     w = CharacterSheet(camp.characters["Ritter"])
     fields = {f["name"]: f for f in w.fields}
     assert list(fields)[:4] == ["vig", "cla", "spi", "gd"]
-    assert fields["vig"] == {"name": "vig", "kind": "int", "label": "Vigour", "min": 0, "max": 19, "choices": [],
-                             "required": True, "own": False}
+    assert fields["vig"] == {"name": "vig", "kind": "int", "label": "Vigour", "hint": "", "min": 0, "max": 19,
+                             "choices": [], "required": True, "own": False}
+    # the labels as the ruleset's sheet gives them (as the player's page shows them), the example apart
+    sheet = rules.get("bastionland").sheet
+    assert {n: f["label"] for n, f in fields.items()} == {n: sheet.label(n) for n in sheet.fields}
+    assert fields["waffen"]["label"] == "Waffen und Schild"
+    assert fields["waffen"]["hint"] == sheet.fields["waffen"].hint == "z. B. 'Streitkolben (W8, wuchtig)'"
     assert fields["art"]["choices"] == ["Person", "Kriegsschar", "Schiff", "Bauwerk"]
     assert fields["waffen"]["kind"] == "list" and fields["spielfigur"]["kind"] == "bool"
     assert not w.extensible and w.figure == "Ritter" and w.ruleset == "Mythic Bastionland"

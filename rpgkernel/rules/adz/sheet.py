@@ -152,13 +152,16 @@ def build(daten: Daten) -> Sheet:
     fields.update({tech: Field("int", t("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
                    for tech in daten.techniken})
     fields.update({
-        "fertigkeiten": Eintraege("list", t("adz.field_skills"), maximum=LISTEN["fertigkeiten"]),
-        "magiebereiche": Eintraege("list", t("adz.field_areas"), maximum=LISTEN["magiebereiche"]),
-        "spezialisierungen": Eintraege("list", t("adz.field_specs"), maximum=LISTEN["spezialisierungen"]),
-        "foki": Eintraege("list", t("adz.field_foci"), maximum=LISTEN["foki"]),
-        "waffen": Eintraege("list", t("adz.field_weapons"), daten=daten),
-        "ausruestung": Eintraege("list", t("adz.field_equipment"), daten=daten),
-        "initiativebasis": Field("int", t("adz.field_initiative"), 0, 1000),
+        "fertigkeiten": Eintraege("list", t("adz.field_skills"), maximum=LISTEN["fertigkeiten"],
+                                  hint=t("adz.field_skills_hint")),
+        "magiebereiche": Eintraege("list", t("adz.field_areas"), maximum=LISTEN["magiebereiche"],
+                                   hint=t("adz.field_areas_hint")),
+        "spezialisierungen": Eintraege("list", t("adz.field_specs"), maximum=LISTEN["spezialisierungen"],
+                                       hint=t("adz.field_specs_hint")),
+        "foki": Eintraege("list", t("adz.field_foci"), maximum=LISTEN["foki"], hint=t("adz.field_foci_hint")),
+        "waffen": Eintraege("list", t("adz.field_weapons"), daten=daten, hint=t("adz.field_weapons_hint")),
+        "ausruestung": Eintraege("list", t("adz.field_equipment"), daten=daten, hint=t("adz.field_equipment_hint")),
+        "initiativebasis": Field("int", t("adz.field_initiative"), 0, 1000, hint=t("adz.field_initiative_hint")),
         "groesse": Field("text", t("adz.field_size"), choices=GROESSEN),
     })
     return Sheet(fields)

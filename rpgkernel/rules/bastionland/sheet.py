@@ -27,13 +27,15 @@ SHEET = Sheet({
     "spi": Field("int", t("bastionland.field_spi"), VIRTUE_MIN, VIRTUE_MAX, required=True),
     "gd": Field("int", t("bastionland.field_gd"), 0, 99, required=True),
     "ruestung": Field("int", t("bastionland.field_ruestung"), 0, 99, default=0),
-    "ruestung_aus": Field("text", t("bastionland.field_ruestung_aus")),
-    "waffen": Field("list", t("bastionland.field_waffen")),
-    "natuerliche_waffen": Field("bool", t("bastionland.field_natuerliche_waffen")),
-    "reittier": Field("text", t("bastionland.field_reittier")),
+    "ruestung_aus": Field("text", t("bastionland.field_ruestung_aus"), hint=t("bastionland.field_ruestung_aus_hint")),
+    "waffen": Field("list", t("bastionland.field_waffen"), hint=t("bastionland.field_waffen_hint")),
+    "natuerliche_waffen": Field("bool", t("bastionland.field_natuerliche_waffen"),
+                                hint=t("bastionland.field_natuerliche_waffen_hint")),
+    "reittier": Field("text", t("bastionland.field_reittier"), hint=t("bastionland.field_reittier_hint")),
     "art": Field("text", t("bastionland.field_art"), choices=(*BEINGS, "Schiff", "Bauwerk")),
-    "material": Field("text", t("bastionland.field_material"), choices=("Holz", "Stein")),
-    "spielfigur": Field("bool", t("bastionland.field_spielfigur")),
+    "material": Field("text", t("bastionland.field_material"), choices=("Holz", "Stein"),
+                      hint=t("bastionland.field_material_hint")),
+    "spielfigur": Field("bool", t("bastionland.field_spielfigur"), hint=t("bastionland.field_spielfigur_hint")),
 })
 
 

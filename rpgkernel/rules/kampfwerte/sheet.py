@@ -23,16 +23,18 @@ SHEET = Sheet({
     "angriffsstufe": Field("int", t("kampfwerte.field_angriffsstufe"), 0, 30, default=0),
     "angriff": Field("int", t("kampfwerte.field_angriff"), 0, 30, default=0),
     "parade": Field("int", t("kampfwerte.field_parade"), 0, 30, default=0),
-    "ruestung": Field("int", t("kampfwerte.field_ruestung"), 0, 99, default=0),
-    "waffen": Field("list", t("kampfwerte.field_waffen")),
-    "manoever": Field("list", t("kampfwerte.field_manoever")),
+    "ruestung": Field("int", t("kampfwerte.field_ruestung"), 0, 99, default=0,
+                      hint=t("kampfwerte.field_ruestung_hint")),
+    "waffen": Field("list", t("kampfwerte.field_waffen"), hint=t("kampfwerte.field_waffen_hint")),
+    "manoever": Field("list", t("kampfwerte.field_manoever"), hint=t("kampfwerte.field_manoever_hint")),
     "mod_schleichen": Field("int", t("kampfwerte.field_mod_schleichen"), -30, 30, default=0),
     "mod_klettern": Field("int", t("kampfwerte.field_mod_klettern"), -30, 30, default=0),
     "mod_schwimmen": Field("int", t("kampfwerte.field_mod_schwimmen"), -30, 30, default=0),
     "mod_reiten": Field("int", t("kampfwerte.field_mod_reiten"), -30, 30, default=0),
     "ruestungsmalus_heimlichkeit": Field("int", t("kampfwerte.field_ruestungsmalus_heimlichkeit"), -30, 0, default=0),
     "reittier_stufe": Field("int", t("kampfwerte.field_reittier_stufe"), 0, 30, default=0),
-    "spielercharakter": Field("bool", t("kampfwerte.field_spielercharakter"), default=False),
+    "spielercharakter": Field("bool", t("kampfwerte.field_spielercharakter"), default=False,
+                              hint=t("kampfwerte.field_spielercharakter_hint")),
 })
 
 

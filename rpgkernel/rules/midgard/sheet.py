@@ -23,8 +23,8 @@ ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
 _ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
 
 FELDER = {
-    "rasse": Field("text", t("midgard.field_rasse")),
-    "klasse": Field("text", t("midgard.field_klasse")),
+    "rasse": Field("text", t("midgard.field_rasse"), hint=t("midgard.field_rasse_hint")),
+    "klasse": Field("text", t("midgard.field_klasse"), hint=t("midgard.field_klasse_hint")),
     "grad": Field("int", t("midgard.field_grad"), 1, 100),
     "beruf": Field("text", t("midgard.field_beruf")),
     "zauberer": Field("bool", t("midgard.field_zauberer")),
@@ -53,8 +53,8 @@ FELDER = {
     "rs": Field("int", t("midgard.field_rs"), 0, 20),
     "schild": Field("text", t("midgard.field_schild"), choices=("klein", "groß")),
     "schild_ap": Field("int", t("midgard.field_schild_ap"), 0, 20),
-    "waffen": Field("list", t("midgard.field_waffen")),
-    "fertigkeiten": Field("list", t("midgard.field_fertigkeiten")),
+    "waffen": Field("list", t("midgard.field_waffen"), hint=t("midgard.field_waffen_hint")),
+    "fertigkeiten": Field("list", t("midgard.field_fertigkeiten"), hint=t("midgard.field_fertigkeiten_hint")),
     "angeboren": Field("list", t("midgard.field_angeboren")),
     "zaubersprueche": Field("list", t("midgard.field_zaubersprueche")),
 }

@@ -8,8 +8,8 @@ from rpgkernel.messages import t
 from rpgkernel.rules.kit import Field, Sheet
 
 BOGEN = Sheet({
-    "mut": Field("int", t("wagnis.feld_mut"), 0, 3, required=True),
-    "glueck": Field("int", t("wagnis.feld_glueck"), 0, 3, default=1),
+    "mut": Field("int", t("wagnis.feld_mut"), 0, 3, required=True, hint=t("wagnis.feld_mut_hint")),
+    "glueck": Field("int", t("wagnis.feld_glueck"), 0, 3, default=1, hint=t("wagnis.feld_glueck_hint")),
 })
 
 
