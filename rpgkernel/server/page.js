@@ -53,6 +53,12 @@ function fight(enc) {
   return head;
 }
 
+/** A sheet value as the card shows it: yes/no in words, a list as "a, b". */
+function shownValue(v) {
+  if (typeof v === "boolean") return v ? labels.yes : labels.no;
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
 /** The player's own figure in full. */
 function own(fig) {
   const card = el("section", "figur");
@@ -68,7 +74,7 @@ function own(fig) {
   if (sheet.length) {
     card.append(el("h3", "", labels.sheet));
     const names = fig.labels || {};   // the sheet's German labels, as the GM's sheet shows them
-    for (const [name, v] of sheet) card.append(line(names[name] || name, Array.isArray(v) ? v.join(", ") : v));
+    for (const [name, v] of sheet) card.append(line(names[name] || name, shownValue(v)));
   }
   return card;
 }

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 AMBUSHER, THIRD = "Meuchler", "Späherin"
 # the ford with a third player's figure and a hidden ambusher, whose attack leaves the Ritter a Deny
 FIGHT = FURT.replace("begegnung:", f"""  - name: {THIRD}
-    werte: {{vig: 9, cla: 13, spi: 10, gd: 3, waffen: ["Bogen (W6)"]}}
+    werte: {{vig: 9, cla: 13, spi: 10, gd: 3, waffen: ["Bogen (W6)"], spielfigur: true, natuerliche_waffen: false}}
 begegnung:""").replace("    - name: Söldner", f"""    - figur: {THIRD}
       seite: Spieler
     - name: Söldner""") + f"""    - name: {AMBUSHER}
@@ -228,6 +228,13 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     labels = [rules.get("bastionland").sheet.label(k) for k in ("waffen", "ruestung")]
     assert labels[1] != "ruestung"
     expect(phone.fight().locator(".figur .zeile .name")).to_have_text(["GD", "VIG", "CLA", "SPI", "Fatigued", *labels])
+    # yes/no fields in words, lists as "a, b"
+    sheet = rules.get("bastionland").sheet
+    card = tablet.fight().locator(".figur .zeile")
+    shown = [sheet.label(k) for k in ("waffen", "spielfigur", "natuerliche_waffen", "ruestung")]
+    expect(card.locator(".name")).to_have_text(["GD", "VIG", "CLA", "SPI", *shown])
+    expect(card.locator(".wert")).to_have_text(["3 / 3", "9 / 9", "13 / 13", "10 / 10",
+                                                "Bogen (W6)", "ja", "nein", "0"])
     phone.page.emulate_media(color_scheme="light")
 
     # the Knappe's link revoked while its page is open: that page goes dead at once, the phone stays live

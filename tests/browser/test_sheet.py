@@ -57,6 +57,10 @@ def test_sheet_saves_by_keyboard_and_keeps_a_refused_value(notebook, page, tmp_p
     expect(sheet.locator("h3")).to_have_text("Bogen: Ritter (Mythic Bastionland)")
     expect(vig).to_have_value("12")
     expect(vig_row.locator("td")).to_have_text("12 / 12")
+    # the list named by its short label, the example in the help under it
+    weapons = sheet.locator(".rpgk-sheet-field").filter(
+        has=page.get_by_role("group", name="Waffen und Schild", exact=True))
+    expect(weapons.locator(".rpgk-sheet-hint")).to_have_text("waffen · z. B. 'Streitkolben (W8, wuchtig)'")
 
     # keyboard only: Tab to the first field, type, Enter saves through the campaign
     tab_into(sheet)
