@@ -12,12 +12,14 @@ import pytest
 from babel.messages.pofile import read_po
 
 import rpgkernel
-from rpgkernel import messages
+from rpgkernel import messages, rules
 from rpgkernel.messages import build, labels, t
 
 PACKAGE = Path(rpgkernel.__file__).parent
 RULESETS = ("adz", "bastionland", "kampfwerte", "midgard", "osr")
 CATALOGUES = {"core": PACKAGE / "locale", **{key: PACKAGE / "rules" / key / "locale" for key in RULESETS}}
+for _key in RULESETS:   # each ruleset registers its catalogue when loaded: here whatever ran before
+    rules.get(_key)
 
 
 def _source(directory: Path, name: str = "messages.pot", language: str | None = "de") -> dict[str, str]:
