@@ -522,9 +522,10 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
   const choiceRow = (c) => {
     const d = drafts[c.key] || (drafts[c.key] = { who: c.who[0] || names[0] || "", options: {} });
     const focus = (part) => `choice:${c.key}:${part}`;
-    const others = names.filter((n) => !c.who.includes(n));
+    const offered = [...c.who, ...(c.also || [])];   // who takes it, then the allies who may (in reach)
+    const others = names.filter((n) => !offered.includes(n));
     const who = h("select", { "data-focus": focus("who"), onchange: (e) => { d.who = e.target.value; } },
-      panelOptions(c.who, [d.who]),
+      panelOptions(offered, [d.who]),
       others.length ? h("optgroup", { label: L(model, "widget.panel.others") }, panelOptions(others, [d.who])) : null);
     const fields = c.fields.map((fl) => {
       const set = (v) => { d.options[fl.name] = v; };

@@ -413,7 +413,16 @@ def _request(engine: Ruleset, state: dict[str, Any], verb: Verb, actors: list[st
                 for n in (*x.get("figures", ()), *x.get("targets", ()))]
     figures = _records(state, list(dict.fromkeys(actors + targets + named + deciders)))
     return Request([figures[n] for n in actors], [figures[n] for n in targets], dict(options), roller,
-                   decisions or {}, figures, model.data(state), engine.settings)
+                   decisions or {}, figures, model.data(state), engine.settings, _combatants(state))
+
+
+def _combatants(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The active encounter's combatants as rulesets read them, in turn order (those not in it yet after)."""
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    if enc is None:
+        return {}
+    found = (model.seen_by_rules(state, n, copied=False) for n in dict.fromkeys([*enc["order"], *enc["combatants"]]))
+    return {r["name"]: r for r in found if r is not None}
 
 
 def _call(func: Callable[[Request], Any], request: Request, cmd: Command) -> Any:

@@ -40,15 +40,22 @@ class Step:
 
 @dataclass(frozen=True)
 class Choice:
-    """A decision after the roll that the engine never takes silently (Deny, gambit, luck, grace)."""
+    """A decision after the roll that the engine never takes silently (Deny, gambit, luck, grace).
+
+    ``who`` may take it; ``also`` may take it too when the table says they can (allies in reach:
+    the engine knows no positions), ``also_label`` says so to them ("für Ritter, wenn in
+    Armreichweite")."""
 
     key: str
     label: str
     who: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()
+    also_label: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options)}
+        return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options),
+                **({"also": list(self.also), "also_label": self.also_label} if self.also else {})}
 
 
 @dataclass(repr=False)
@@ -154,11 +161,13 @@ class Request:
     figures: dict[str, Figure] = field(default_factory=dict)
     data: Mapping[str, Any] = field(default_factory=dict)
     kept: Settings[Any] | None = None
+    combatants: dict[str, Figure] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.actors = [view(f) for f in self.actors]
         self.targets = [view(f) for f in self.targets]
         self.figures = {k: view(f) for k, f in self.figures.items()}
+        self.combatants = {k: view(f) for k, f in self.combatants.items()}
 
     @property
     def settings(self) -> Any:

@@ -106,7 +106,8 @@ def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
 
 
 def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
-    """The figure's own open choice ``key`` taken with the choice verb's line (``deny Ritter``)."""
+    """The figure's open choice ``key`` (its own or an ally's) taken with the choice verb's line
+    (``deny Knappe``)."""
     key = _text(data, "key")
     campaign.refresh()
     state = campaign.state
@@ -122,7 +123,7 @@ def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     secret = hidden(state) - {figure}
     # the resolution a choice line takes now must be one the player sees, and offer this choice to the figure
     if verb is None or record is None or not player_view.names_none(secret, record["actors"], record["targets"]) \
-            or not any(c["key"] == key and figure in c["who"] for c in record["choices"]):
+            or not any(c["key"] == key and player_view.offered(c, figure) is not None for c in record["choices"]):
         raise Refused(t("page.not_open"))
     result = resolve(line(verb, [figure], targets, _options(verb, data.get("optionen"))),
                      ruleset=engine.key, campaign=campaign, dice=_dice(data))

@@ -149,16 +149,28 @@ def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held
     return shown
 
 
+def offered(choice: Mapping[str, Any], figure: str) -> str | None:
+    """The label under which the open ``choice`` (a pending record's) is offered to ``figure``: its
+    own for one of ``who``, ``also_label`` for one of ``also`` (an ally, "für Ritter, wenn in
+    Armreichweite"); None when it is not ``figure``'s to take."""
+    if figure in choice.get("who", []):
+        return str(choice.get("label", ""))
+    if figure in choice.get("also", []):
+        return str(choice.get("also_label") or choice.get("label", ""))
+    return None
+
+
 def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[dict[str, Any]]:
-    """The open choices ``figure`` takes in the pending resolutions (key, label, options); none of a
-    resolution that names a hidden combatant."""
+    """The open choices ``figure`` takes in the pending resolutions (key, label, options), as its own
+    or an ally's; none of a resolution that names a hidden combatant."""
     found = []
     for pid, record in sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0])):
         if not names_none(secret, record.get("actors", []), record.get("targets", [])):
             continue
         for choice in record.get("choices", []):
-            if figure in choice.get("who", []) and names_none(secret, choice.get("label", ""), choice.get("options", [])):
-                found.append({"key": choice["key"], "label": choice["label"], "options": list(choice.get("options", []))})
+            label = offered(choice, figure)
+            if label is not None and names_none(secret, label, choice.get("options", [])):
+                found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", []))})
     return found
 
 

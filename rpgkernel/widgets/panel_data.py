@@ -129,6 +129,7 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
             if verb is None:
                 continue
             items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
+                          "also": list(c.get("also", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
                           "fields": choice_fields(engine.key, verb, c.get("options", ()))})
         out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),

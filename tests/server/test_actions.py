@@ -11,9 +11,11 @@ import json
 import pytest
 from doc_blocks import page, run_python
 from panel_driving import FURT, FURT_NAMES
+from resolve_campaigns import campaign as ruleset_campaign
 
 import rpgkernel
 from rpgkernel import Campaign
+from rpgkernel.messages import t
 from rpgkernel.resolve import pending
 from rpgkernel.server import actions
 from rpgkernel.statblocks import load
@@ -22,6 +24,7 @@ from .test_live import Page, Server, run
 
 pytestmark = pytest.mark.slow
 ATTACK, DICE = "angriff Söldner -> Ritter", [6, 3]   # leaves a Deny for the Ritter (and the Söldner's gambit)
+ALLY_DENY = "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen"   # as the Knappe's page offers it
 HOSTILE = "<img src=x onerror=alert(1)>"
 #: the docs' answer to a suggestion (docs/kampagne.md, "Was Spieler auf ihrer Seite tun")
 ANSWER = page("kampagne.md").block("python", first="offen = kampagne.player_suggestions()",
@@ -144,12 +147,12 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         (deny,) = (await frame(phone, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"].startswith("Deny")
         assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
-        assert (await frame(other, "view"))["view"]["wahlen"] == []
+        assert [c["label"] for c in (await frame(other, "view"))["view"]["wahlen"]] == [ALLY_DENY]
         answer = await act(phone, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])   # the SPI save
         assert answer["result"].startswith("Genommen: Deny")
         assert (await frame(phone, "view"))["view"]["wahlen"] == []
         pushed = (await frame(other, "view", 2.0))["view"]   # the other page follows at once
-        assert pushed["figur"]["name"] == "Knappe"
+        assert pushed["figur"]["name"] == "Knappe" and pushed["wahlen"] == []
         phone.ws.close()
         other.ws.close()
 
@@ -166,8 +169,41 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
     twin.close()
 
 
+def test_the_knappes_player_denies_for_the_ritter_as_the_resolve_line_would(server, camp, tmp_path):
+    twin = furt(tmp_path / "zwilling.sqlite")
+    knappe, wache = camp.new_player_link("Knappe"), camp.new_player_link("Wache")
+    twin.new_player_link("Knappe"), twin.new_player_link("Wache")   # the same seq for the same journal
+    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+    rpgkernel.resolve(ATTACK, campaign=twin, dice=DICE)
+
+    async def play():
+        laptop = await Page(server, knappe.key).open(knappe.token)
+        foe = await Page(server, wache.key).open(wache.token)
+        (deny,) = (await frame(laptop, "view"))["view"]["wahlen"]
+        assert deny["key"] == "deny" and deny["label"] == ALLY_DENY
+        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
+        assert (await frame(foe, "view"))["view"]["wahlen"] == []   # the Söldner's own side: nothing to deny
+        refused = await act(foe, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])
+        assert refused == {"refused": t("page.not_yours")}
+        answer = await act(laptop, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])   # the SPI save
+        assert answer["result"].startswith("Genommen: " + ALLY_DENY)
+        assert (await frame(laptop, "view"))["view"]["wahlen"] == []
+        laptop.ws.close()
+        foe.ws.close()
+
+    run(play())
+    rpgkernel.resolve("deny Knappe würfel=6", campaign=twin, dice=[14])
+    camp.refresh()
+    assert not pending(camp) and not pending(twin)
+    assert normal(camp.journal()) == normal(twin.journal())
+    closed = camp.journal(kind="auflösung")[-1]
+    assert "Knappe setzt Deny ein und entfernt die 6." in [s["text"] for s in closed.data["steps"]]
+    assert "Fatigued" in camp.figure("Knappe").conditions and "Fatigued" not in camp.figure("Ritter").conditions
+    twin.close()
+
+
 def test_acting_for_another_figure_or_taking_anothers_choice_is_refused(server, camp):
-    ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Knappe")
+    ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Wache")
     rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
     not_yours = ("Diese Wahl steht deiner Figur nicht offen. Was deine Figur nicht allein entscheidet, "
                  "kannst du der Spielleitung vorschlagen.")
@@ -180,7 +216,7 @@ def test_acting_for_another_figure_or_taking_anothers_choice_is_refused(server, 
         for key in ("gambit", "focus", "gambit:Ritter", "verzicht", "*"):
             assert (await act(phone, type="wahl", key=key, optionen={"würfel": 6})) == {"refused": not_yours}
         assert (await act(phone, type="wahl", key="deny", optionen={}, figur="Söldner", wer="Knappe"))["result"]
-        # the Knappe's player may not take the Ritter's Deny (nothing is open any more either)
+        # the Wache's player (a foe) may not take the Ritter's Deny (nothing is open any more either)
         rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
         assert (await act(other, type="wahl", key="deny")) == {"refused": not_yours}
         assert (await act(other, type="wahl", key="deny", figur="Ritter")) == {"refused": not_yours}
@@ -283,3 +319,43 @@ def test_a_suggestion_reaches_the_gm_who_accepts_or_declines_it(server, camp):
         camp.accept_suggestion(first["id"])
     with pytest.raises(rpgkernel.RpgError, match="Einen Vorschlag 'zzz' gibt es nicht"):
         camp.decline_suggestion("zzz")
+
+
+#: per ruleset: the figure, the line that leaves it the open choice, its dice, the choice's key and
+#: options, the dice of taking it, the choice line typed on the twin campaign
+LUCK_AND_GRACE = {
+    "adz": ("Alrik", "probe Alrik attribut=GE fertigkeit=Klettern mw=3", [5, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+            "glück", {}, [6, 5, 1], "glück Alrik"),
+    "midgard": ("Marvelus", "ew Marvelus fertigkeit=Balancieren", [3], "gnade", {}, [5], "gnade Marvelus"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(LUCK_AND_GRACE))
+def test_a_player_takes_adzs_glueck_and_midgards_gnade_as_the_resolve_line_would(server, tmp_path, monkeypatch,
+                                                                                 key):
+    figure, opening, dice, choice, options, taken, typed = LUCK_AND_GRACE[key]
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
+    camp, twin = (ruleset_campaign(key, tmp_path / f"{name}.sqlite") for name in ("kampagne", "zwilling"))
+    link = camp.new_player_link(figure)
+    twin.new_player_link(figure)   # the same seq for the same journal
+    for c in (camp, twin):
+        rpgkernel.resolve(opening, campaign=c, dice=dice)
+
+    async def play():
+        page_ = await Page(server, link.key).open(link.token)
+        (offered,) = (await frame(page_, "view"))["view"]["wahlen"]
+        assert offered["key"] == choice
+        answer = await act(page_, type="wahl", key=choice, optionen=options, wuerfel=taken)
+        assert answer["result"].startswith("Genommen: " + offered["label"])
+        page_.ws.close()
+
+    try:
+        run(play())
+        rpgkernel.resolve(typed, campaign=twin, dice=taken)
+        camp.refresh()
+        assert normal(camp.journal()) == normal(twin.journal())
+        assert [e.data["open"] for e in camp.journal(kind="auflösung")] == [True, key == "midgard"]
+        assert camp.figure(figure).resources == twin.figure(figure).resources
+    finally:
+        camp.close()
+        twin.close()

@@ -200,6 +200,31 @@ def test_the_own_open_choices_and_none_of_a_hidden_attacker(tmp_path):
         c.close()
 
 
+def test_an_allys_page_offers_its_deny_labelled_for_the_target_and_names_no_hidden_ally(tmp_path):
+    c = ruleset_campaign("bastionland", tmp_path / "k.sqlite")
+    try:
+        c.encounter.add("Xorg", side="Spieler", sheet={"vig": 9, "cla": 9, "spi": 9, "gd": 3})
+        c.encounter.hide("Xorg")
+        c.encounter.start(order=list(c.encounter.record["combatants"]))
+        rpgkernel.resolve("angriff Söldner -> Ritter", campaign=c, dice=[6, 3])
+        own = json.loads(seen(c, "Ritter"))["wahlen"]
+        assert [(ch["key"], ch["label"]) for ch in own] == [
+            ("deny", "Deny: das Ziel oder ein Verbündeter in Armreichweite entfernt einen Würfel")]
+        ally = json.loads(seen(c, "Knappe"))["wahlen"]
+        assert [(ch["key"], ch["label"]) for ch in ally] == [
+            ("deny", "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen")]
+        assert json.loads(seen(c, "Xorg"))["wahlen"] == ally             # the hidden ally's own page: its Deny
+        assert [ch["key"] for ch in json.loads(seen(c, "Söldner"))["wahlen"]] == ["gambit", "focus"]
+        for foe in ("Räuber 1", "Kogge"):                                    # another side: never
+            assert json.loads(seen(c, foe))["wahlen"] == []
+        for page in ("Ritter", "Knappe", "Söldner", "Räuber 1"):
+            assert "Xorg" not in seen(c, page)
+        rpgkernel.resolve("deny Knappe würfel=6", campaign=c, dice=[14])
+        assert all(json.loads(seen(c, n))["wahlen"] == [] for n in ("Ritter", "Knappe", "Xorg"))
+    finally:
+        c.close()
+
+
 def test_an_unknown_figure_is_refused_in_german(table):
     with pytest.raises(CampaignError, match="Unbekannte Figur"):
         view(table[1].state, "Niemand")

@@ -206,6 +206,7 @@ def test_a_click_writes_the_same_journal_as_the_line(panel, camp, tmp_path):
     assert open_["source"] == line
     choices = {c["key"]: c for c in open_["choices"]}
     assert choices["deny"]["who"] == ["Söldner"] and choices["deny"]["verb"] == "deny"
+    assert choices["deny"]["also"] == ["Wache"] and choices["gambit"]["also"] == []   # the target's ally
     gambit = choices["gambit"]
     assert gambit["who"] == ["Ritter", "Knappe"] and gambit["values"] == ["7", "5"]
     assert {"name": "würfel", "kind": "int", "label": "Abgelegter Würfel", "values": ["7", "5"],
@@ -295,6 +296,22 @@ def test_deny_via_the_panel_closes_the_pending_resolution(panel, camp):
     assert not card["open"] and card["outcome"] == (   # the Deny took the 7: 3 − armour 2 = 1 off GD
         "Ritter greift Söldner an: Söldner verliert 1 GD und bleibt unverletzt; Söldner ist jetzt Fatigued.")
     assert panel.form["decision_dice"] == ""
+
+
+def test_an_allys_deny_via_the_panel_is_the_resolve_line(panel, camp, tmp_path):
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
+    for c in (camp, twin):
+        rpgkernel.resolve("angriff Söldner -> Ritter", campaign=c, dice=[6, 3])
+    (deny,) = [c for c in panel.pending[0]["choices"] if c["key"] == "deny"]
+    assert deny["who"] == ["Ritter"] and deny["also"] == ["Knappe"]   # the panel's actor list: who, then also
+    set_form(panel, decisions=[{"key": "deny", "who": "Knappe", "options": {"würfel": "6"}}], decision_dice="14")
+    assert panel.lines["decision"] == "%%resolve --würfel 14\ndeny Knappe würfel=6"
+    send(panel, "choose")
+    rpgkernel.resolve("deny Knappe würfel=6", campaign=twin, dice=[14])
+    assert panel.error == "" and panel.pending == [] and not pending(camp)
+    assert normal(camp.journal()) == normal(twin.journal())
+    assert ["Fatigued", None] in row(panel, "Knappe")["cond"]   # SPI 10 against 14
+    twin.close()
 
 
 def test_decline_and_errors_of_choices(panel, camp):

@@ -15,7 +15,7 @@ effect holds either way). A Blast rolls the attack dice per target.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -26,7 +26,7 @@ from ...messages import t
 from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, listing, sentence
 from .core import names, save, save_chance
-from .damage import damage, ignores
+from .damage import damage, ignores, out_of_fight
 from .settings import EINSTELLUNGEN, BastionlandError
 from .sheet import kind, mount_die, mounted, virtue, weapons
 
@@ -225,9 +225,10 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
                 target: Figure, pool: list[str], faces: Sequence[int] | None, armour: int,
                 decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
                 cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
-                front: Sequence[Figure]) -> list[str]:
+                front: Sequence[Figure], allies: Sequence[str] = ()) -> list[str]:
     """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
-    from the front) as clauses of the summary, none while the attack is open."""
+    from the front) as clauses of the summary, none while the attack is open; ``allies`` may Deny
+    besides the target (in arm's reach: the table's call)."""
     tname = target.name
     if faces is None:
         rolls = [ctx.roller.roll(d) for d in pool]
@@ -243,7 +244,8 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
                  "Angriffe, Schritt 1")
     res.outcome["würfel"] = list(faces)
     if not decided:
-        res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,)))
+        res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,), also=tuple(allies),
+                                  also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else ""))
         spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
         if spendable:
             res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable))
@@ -337,7 +339,7 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
            large_scale: bool = False, cause: str | None = None, bloodless: bool = False,
            front: Sequence[Figure] = (), figures: Mapping[str, Figure] | None = None,
            scar_table: Mapping[int, str] | None = None, gambit_table: Mapping[str, Mapping[str, Any]] | None = None,
-           ) -> Resolution:
+           combatants: Sequence[Figure] = ()) -> Resolution:
     """An attack of one or more attackers (Angriffe, steps 1-7; Besondere Angriffe; Feats; Gambits).
 
     All attackers on one target roll together. ``deny``: a name, or
@@ -350,7 +352,8 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
     (VIG save or Fatigued). Blast rolls per target; ``per_target`` holds each
     target's decisions (deny, gambits, bolster, focus, faces).
     ``decided`` False: roll and list the open choices, apply nothing; the
-    closing call passes the rolled ``faces``.
+    closing call passes the rolled ``faces``. ``combatants`` (in turn order): the target's
+    allies among them are offered its Deny too (Angriffe, Schritt 2).
     """
     targets = [target] if isinstance(target, Figure) else list(target)
     res = Resolution("bastionland", "angriff", names(attackers), names(targets))
@@ -424,11 +427,11 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
         sub.preview = preview
         said += _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None),
                             armour, decisions, decided, blast, large_scale or warband_attack, cause, bloodless,
-                            scar_table, front)
+                            scar_table, front, allies_of(tg, attackers, combatants))
         res.steps += sub.steps
         res.effects += sub.effects
-        res.choices += [Choice(c.key + (f":{tg.name}" if len(targets) > 1 else ""),
-                               c.label + (f" – {tg.name}" if len(targets) > 1 else ""), c.who, c.options)
+        res.choices += [replace(c, key=c.key + (f":{tg.name}" if len(targets) > 1 else ""),
+                                label=c.label + (f" – {tg.name}" if len(targets) > 1 else ""))
                         for c in sub.choices]
         outcomes[tg.name] = sub.outcome
         res.preview = sub.preview if len(targets) == 1 else {**(res.preview or {}), **{
@@ -447,6 +450,15 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
         res.outcome["blast"] = True
     res.summary = _summary(res, said)
     return res
+
+
+def allies_of(target: Figure, attackers: Sequence[Figure], combatants: Sequence[Figure]) -> list[str]:
+    """The target's allies who may Deny for it (Angriffe, Schritt 2): the combatants of its side (a
+    side named), not the target, not an attacker, not out of the fight; in turn order. Whether they
+    are in arm's reach is the table's call."""
+    side, skip = target.side, {target.name, *names(attackers)}
+    return [f.name for f in combatants
+            if side and f.side == side and f.name not in skip and out_of_fight(f) is None]
 
 
 def _summary(res: Resolution, said: Sequence[str]) -> str:

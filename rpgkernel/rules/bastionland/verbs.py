@@ -66,7 +66,8 @@ def _angriff(req: Request) -> Resolution:
                   started_in_melee=_names(o.get("gebunden"), req), moved=_names(o.get("bewegt"), req),
                   impaired_by=_names(o.get("beeinträchtigt"), req), smite=smite, blast=bool(o.get("blast")),
                   large_scale=bool(o.get("groß")), cause=o.get("ursache"), bloodless=bool(o.get("unblutig")),
-                  figures=req.figures, scar_table=req.settings.narben, gambit_table=req.settings.gambits)
+                  figures=req.figures, scar_table=req.settings.narben, gambit_table=req.settings.gambits,
+                  combatants=list(req.combatants.values()))
 
 
 def _angriff_vorschau(req: Request) -> Any:

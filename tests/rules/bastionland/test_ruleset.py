@@ -9,13 +9,14 @@ from rpgkernel.rules.bastionland import Bastionland
 from rpgkernel.rules.figure import view
 
 
-def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=(), **current):
+def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=(), side="", **current):
     sheet = Bastionland.sheet.validate({"vig": vig, "cla": cla, "spi": spi, "gd": gd, "ruestung": armour,
                                         "waffen": list(weapons)})
     res = Bastionland().resources(sheet)
     for k, v in current.items():
         res[k.upper()]["value"] = v
-    return view({"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions}})
+    return view({"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions},
+                 "side": side})
 
 
 def test_the_seed_example():
@@ -81,6 +82,40 @@ def test_undecided_attacks_stay_open_and_apply_nothing():
     res = bl.attack([ritter], figure("Wolf"), Roller(dice=[6, 4]), decided=False)
     assert res.open and res.effects == []
     assert [c.key for c in res.choices] == ["deny", "gambit", "focus"] and res.choices[1].options == ("6", "4")
+
+
+def test_the_targets_allies_may_deny_too_in_turn_order_per_target_of_a_blast():
+    """Angriffe, Schritt 2: das Ziel oder ein Verbündeter in Armreichweite darf Deny einsetzen."""
+    ritter, knappe, spaeherin = (figure(n, side="Spieler") for n in ("Ritter", "Knappe", "Späherin"))
+    soeldner, wache = figure("Söldner", weapons=["Speer (W8)"], side="Feinde"), figure("Wache", side="Feinde")
+    tot, ohne = figure("Gefallener", conditions=["tot"], side="Spieler"), figure("Wanderer")
+    order = [spaeherin, soeldner, ohne, ritter, tot, wache, knappe]
+    res = bl.attack([soeldner], ritter, Roller(dice=[6]), decided=False, combatants=order)
+    (deny,) = [c for c in res.choices if c.key == "deny"]
+    assert deny.who == ("Ritter",) and deny.also == ("Späherin", "Knappe")
+    assert deny.also_label == "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen"
+    assert deny.to_dict()["also"] == ["Späherin", "Knappe"]
+    assert res.summary == "Söldner greift Ritter an; noch offen: Ritter kann Deny einsetzen, Söldner kann Gambits und Focus einsetzen."
+    # the attacker's own side: Wache may deny for the Söldner, never the attackers themselves
+    back = bl.attack([ritter, knappe], soeldner, Roller(dice=[3, 2]), decided=False, combatants=order)
+    assert next(c for c in back.choices if c.key == "deny").also == ("Wache",)
+    # a sideless target has no allies; no combatants: as before (who alone, nothing stored beside it)
+    alone = bl.attack([soeldner], ohne, Roller(dice=[6]), decided=False, combatants=order)
+    assert next(c for c in alone.choices if c.key == "deny").also == ()
+    plain = bl.attack([soeldner], ritter, Roller(dice=[6]), decided=False)
+    assert "also" not in plain.choices[0].to_dict() and plain.choices[0].also_label == ""
+    # Blast: per target, each target's own allies (the other target among them)
+    blast = bl.attack([soeldner], [ritter, knappe], Roller(dice=[6, 5]), decided=False, blast=True,
+                      combatants=order)
+    denies = {c.key: c for c in blast.choices if c.key.startswith("deny")}
+    assert denies["deny:Ritter"].who == ("Ritter",) and denies["deny:Ritter"].also == ("Späherin", "Knappe")
+    assert denies["deny:Knappe"].who == ("Knappe",) and denies["deny:Knappe"].also == ("Späherin", "Ritter")
+    assert denies["deny:Knappe"].also_label == "Deny für Knappe, wenn in Armreichweite: einen Würfel entfernen"
+    # the ally's Deny works as the target's: one die less, the ally's SPI save
+    taken = bl.attack([soeldner], ritter, Roller(dice=[6, 15]), deny={"by": "Knappe", "würfel": 6},
+                      figures={"Knappe": knappe}, combatants=order)
+    assert taken.outcome["schaden"] == 0 and any(e.figure == "Knappe" and e.condition == "Fatigued"
+                                                 for e in taken.effects)
 
 
 def test_bad_gambits_and_weapons_are_refused():
