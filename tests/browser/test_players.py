@@ -37,6 +37,7 @@ begegnung:""").replace("    - name: Söldner", f"""    - figur: {THIRD}
 NAMES = ["Ritter", "Knappe", THIRD, "Söldner", "Wache"]
 ATTACK_DICE, DENY = "6,3", "6"   # the ambusher's W8 and W4; the Ritter denies the 6
 SPI_SAVE = "14"                  # the Ritter's SPI save after the Deny fails: Fatigued
+ALLY_DENY = "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen"   # an ally's page offers it so
 PANEL_CELL, RITTER_CELL, KNAPPE_CELL, THIRD_CELL, SPARE_CELL = 4, 5, 6, 7, 8
 LIVE = 2_000   # ms: a GM action reaches the open pages within this
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -172,7 +173,9 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
         expect(player.fight().locator(".teilnehmer strong")).to_have_text(NAMES + [AMBUSHER])
         assert [f for f in player.frames if AMBUSHER in f]   # the capture sees the frames that carry it
 
-    # the ambusher attacks the Ritter from the panel: the Deny is the Ritter's, on the phone only
+    # the ambusher attacks the Ritter from the panel: the Deny is the Ritter's on the phone, and the ally's on
+    # the tablet, labelled for the Ritter (whether she stands in reach is the table's call); the Knappe is dying
+    # (Todeswunde, out of the fight): none on the laptop
     row(panel, "Ritter").locator("td.rpgk-side").click()
     line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
     expect(line).to_have_text(f"%%resolve\nangriff {AMBUSHER} -> Ritter")
@@ -183,13 +186,15 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     expect(decisions.get_by_role("group", name=re.compile("^Deny"))).to_be_visible()
     deny = phone.page.locator("#wahlformen .form.wahl").filter(has_text="Deny")
     expect(deny).to_be_visible(timeout=LIVE)
-    for player in (laptop, tablet):
-        expect(player.page.locator("#wahlformen")).to_be_hidden()
+    expect(tablet.page.locator("#wahlformen .form.wahl")).to_have_count(1, timeout=LIVE)
+    expect(tablet.page.locator("#wahlformen .form.wahl")).to_contain_text(ALLY_DENY)
+    expect(laptop.page.locator("#wahlformen")).to_be_hidden()
     deny.get_by_label("Entfernter Würfel").fill(DENY)
     deny.get_by_label("Eigene Würfel (leer: der Server würfelt)").fill(SPI_SAVE)
     deny.get_by_role("button", name="Nehmen").click()
     expect(phone.page.locator("#antwort")).to_have_text(re.compile("^Genommen: Deny"))
-    expect(phone.page.locator("#wahlformen")).to_be_hidden(timeout=LIVE)
+    for player in live:
+        expect(player.page.locator("#wahlformen")).to_be_hidden(timeout=LIVE)
     # the GM's panel shows it at once: nothing open, the Ritter fatigued, the Deny in the journal
     expect(decisions).to_have_count(0, timeout=LIVE)
     expect(row(panel, "Ritter").locator(".rpgk-cond")).to_have_text(["Fatigued"], timeout=LIVE)
