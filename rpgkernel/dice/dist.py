@@ -397,6 +397,16 @@ class Dist(Shown):
             out[w] = out.get(w, 0.0) + p
         return Dist.from_pmf(out)
 
+    def combine(self, other: Dist, f: Callable[[int, int], int]) -> Dist:
+        """The distribution of f(X, Y) for independent X (this) and Y (``other``)."""
+        charge(4 * len(self._p) * len(other._p))
+        out: dict[int, float] = {}
+        for v, p in self.pmf().items():
+            for w, q in other.pmf().items():
+                x = int(f(v, w))
+                out[x] = out.get(x, 0.0) + p * q
+        return Dist.from_pmf(out)
+
     def isclose(self, other: Dist, tol: float = 1e-12) -> bool:
         """Whether both give every outcome the same probability within ``tol``."""
         _, a, b = self._aligned(other)

@@ -23,7 +23,7 @@ from ..messages import t
 from . import limits
 from .dist import Dist
 from .exact import exact_cached
-from .nodes import Chain, Const, Die, Neg, Node, Paren, Pool, notation
+from .nodes import COMPARISONS, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Set, children, notation
 from .parser import parse
 
 SAMPLES = 20_000       # samples of an estimate at most
@@ -132,15 +132,9 @@ def estimate(node: Node) -> Estimate:
 
 def _rolls(die: Die) -> float:
     """The expected faces one die draws: its rerolls, and the explosions its top face brings."""
-    sides, sel = die.sides, die.reroll
-    hit = sel.matches_in(1, sides) if sel is not None else 0
-    top_rerolled = sel is not None and sel(sides)
-    if sel is None:
-        p_top = 1.0 / sides
-    elif die.reroll_once:
-        p_top = (0.0 if top_rerolled else 1.0 / sides) + hit / sides / sides
-    else:
-        p_top = 0.0 if top_rerolled else 1.0 / (sides - hit)
+    from .parser import _explode_chance
+    sel = die.reroll
+    p_top = _explode_chance(die) if die.explode else 0.0
     per_roll = 2.0 if sel is not None and die.reroll_once else 1.0
     return per_roll * sum(p_top ** i for i in range((die.explode or 0) + 1))
 
@@ -157,12 +151,8 @@ def _draws(node: Node) -> int:
             total += sum(g.count * _rolls(g.die) for g in node.groups)
             if node.keep is not None or node.count is not None:
                 total += node.size
-        elif kind is Chain:
-            stack.extend(node.terms)
-        elif kind is Neg or kind is Paren:
-            stack.append(node[0])
-        elif kind is not Const:
-            stack.extend(node.args)
+        else:
+            stack.extend(children(node))
     return math.ceil(total)
 
 
@@ -175,7 +165,7 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
         return _pool(node, rng, n)
     if kind is Const:
         return np.full(n, node[0], dtype=np.int64)
-    if kind is Paren:
+    if kind is Paren or kind is Label:
         return sample(node[0], rng, n)
     if kind is Neg:
         return -sample(node[0], rng, n)
@@ -184,8 +174,32 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
         acc = sample(terms[0], rng, n)
         for op, term in zip(ops, terms[1:]):
             right = sample(term, rng, n)
-            acc = acc + right if op == "+" else acc - right if op == "-" else acc * right
+            if op == "+":
+                acc = acc + right
+            elif op == "-":
+                acc = acc - right
+            elif op == "*":
+                acc = acc * right
+            elif op == "%" or op == "/":
+                acc = acc % right if op == "%" else acc // right
+            elif op == "/^":
+                acc = -(-acc // right)
+            else:  # to the nearest, halves away from zero
+                q = (2 * np.abs(acc) + np.abs(right)) // (2 * np.abs(right))
+                acc = np.where((acc < 0) == (right < 0), q, -q)
         return acc
+    if kind is Compare:
+        return COMPARISONS[node.op](sample(node.left, rng, n), sample(node.right, rng, n)).astype(np.int64)
+    if kind is Set:
+        values = np.stack([sample(i, rng, n) for i in node.items], axis=1)
+        if node.keep is not None and node.keep[1] < values.shape[1]:
+            k, size = node.keep[1], values.shape[1]
+            values = np.sort(values, axis=1)[:, size - k:] if node.keep[0] == "h" else np.sort(values, axis=1)[:, :k]
+        elif node.where is not None:
+            values = np.where(node.where(values), values, 0)
+        return values.sum(axis=1)
+    if len(node.args) == 1:  # a rounding function
+        return sample(node.args[0], rng, n)
     pick = np.maximum if node.name == "max" else np.minimum
     acc = sample(node.args[0], rng, n)
     for arg in node.args[1:]:
@@ -195,7 +209,7 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
 
 def _pool(pool: Pool, rng: np.random.Generator, n: int) -> np.ndarray:
     """A pool's value in ``n`` samples, simulated in chunks of at most ``_CHUNK`` dice."""
-    groups, keep, count, _ = pool
+    groups, keep, count, _, fail, where = pool
     size = pool.size
     rows = max(1, _CHUNK // size)
     out = np.empty(n, dtype=np.int64)
@@ -206,7 +220,15 @@ def _pool(pool: Pool, rng: np.random.Generator, n: int) -> np.ndarray:
             k = keep[1]
             dice = np.partition(dice, size - k, axis=1)[:, size - k:] if keep[0] == "h" else \
                 np.partition(dice, k - 1, axis=1)[:, :k]
-        out[start:start + m] = count(dice).sum(axis=1) if count is not None else dice.sum(axis=1)
+        if where is not None:
+            selected = where(dice)
+            out[start:start + m] = (count(dice) & selected).sum(axis=1) if count is not None else \
+                np.where(selected, dice, 0).sum(axis=1)
+        elif count is not None:
+            hits = count(dice).sum(axis=1)
+            out[start:start + m] = hits - fail(dice).sum(axis=1) if fail is not None else hits
+        else:
+            out[start:start + m] = dice.sum(axis=1)
     return out
 
 
@@ -214,13 +236,16 @@ def _die(die: Die, rng: np.random.Generator, n: int) -> np.ndarray:
     """``n`` values of one kind of die: rerolled, then exploding on its top face."""
     values = _faces(die, rng, n)
     if die.explode:
-        going = np.flatnonzero(values == die.sides)  # the dice whose last face was the top
+        explodes = (lambda f: f == die.sides) if die.explode_on is None else die.explode_on
+        going = np.flatnonzero(explodes(values))  # the dice whose last face explodes
         for _ in range(die.explode):
             if not going.size:
                 break
             more = _faces(die, rng, going.size)
             values[going] += more
-            going = going[more == die.sides]
+            going = going[explodes(more)]
+    if die.lowest is not None or die.highest is not None:
+        values = np.clip(values, die.lowest, die.highest)
     return values
 
 

@@ -20,8 +20,8 @@ from typing import Callable, Mapping, Sequence
 from ..errors import DiceLimitError
 from . import limits
 from .dist import Dist
-from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, Selector
-from .parser import _parse_cached, parse
+from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Selector, Set
+from .parser import _parse_cached, divide, parse
 from .work import COUNT, IDLE, OUTPUT, charge, counter
 
 
@@ -53,10 +53,19 @@ def exact(node: Node) -> Dist:
         for i, op in enumerate(ops, 1):
             term = terms[i]
             right = term[0] if type(term) is Const else exact(term)
-            acc = acc + right if op == "+" else acc - right if op == "-" else acc * right
+            if op == "+":
+                acc = acc + right
+            elif op == "-":
+                acc = acc - right
+            elif op == "*":
+                acc = acc * right
+            else:
+                acc = _divided(acc, right, op)
         return acc
     if kind is Call:
         name, args = node
+        if len(args) == 1:  # a rounding function: its divisions round already
+            return exact(args[0])
         highest = name == "max"
         result: Dist | None = None
         bound: int | None = None  # the extreme of the constant arguments
@@ -73,11 +82,46 @@ def exact(node: Node) -> Dist:
         if bound is None:
             return result
         return result.clip(lower=bound) if highest else result.clip(upper=bound)
-    if kind is Paren:
+    if kind is Paren or kind is Label:
         return exact(node[0])
     if kind is Neg:
         return -exact(node[0])
+    if kind is Compare:
+        op, left, right = node
+        holds = COMPARISONS[op]
+        if type(right) is Const:
+            v = right[0]
+            return exact(left).map(lambda x: 1 if holds(x, v) else 0)
+        return (exact(left) - exact(right)).map(lambda x: 1 if holds(x, 0) else 0)
+    if kind is Set:
+        return set_dist(node)
     raise TypeError(node)
+
+
+def _divided(acc: Dist, right: Dist | int, op: str) -> Dist:
+    """``acc / right`` rounded as ``op`` says, or ``acc % right`` (the parser refused a divisor that can be 0)."""
+    if op == "%":
+        f = int.__mod__
+    else:
+        def f(a: int, b: int) -> int:
+            return divide(a, b, op)
+    if isinstance(right, int):
+        return acc.map(lambda a: f(a, right))
+    return acc.combine(right, f)
+
+
+def set_dist(node: Set) -> Dist:
+    """The sum of a set's kept items: all of them, those ``where`` selects, or the highest/lowest few."""
+    items, keep, where = node
+    dists = [exact(i) for i in items]
+    if keep is not None and keep[1] < len(dists):
+        return _keep_dp([(d, 1) for d in dists], keep[1], keep[0] == "h", None)
+    if where is not None:
+        dists = [d.map(lambda v: v if where(v) else 0) for d in dists]
+    total = dists[0]
+    for d in dists[1:]:
+        total = total + d
+    return total
 
 
 def exact_cached(node: Node) -> Dist:
@@ -106,8 +150,9 @@ def _exact_or_refusal(node: Node) -> Dist | DiceLimitError:
 
 
 def die_dist(die: Die) -> Dist:
-    """One die after its rerolls and explosions (its work charged also when it is cached)."""
-    charge(OUTPUT * die.sides * (1 + (die.explode or 0)))
+    """One die after its rerolls, explosions and bounds (its work charged also when it is cached)."""
+    cells = die.sides * (1 + (die.explode or 0))
+    charge(OUTPUT * cells if die.explode_on is None else OUTPUT * cells * (1 + (die.explode or 0)))
     return _die_dist(die)
 
 
@@ -122,6 +167,10 @@ def _die_dist(die: Die) -> Dist:
             p = [(0.0 if r else q) + p_sel * q for r, q in zip(rerolled, p)]
         else:  # uniform over the faces that stay
             p = [0.0 if r else q / (1.0 - p_sel) for r, q in zip(rerolled, p)]
+    if die.lowest is not None or die.highest is not None:
+        return _die_dist(die._replace(lowest=None, highest=None)).map(die.clamp)
+    if die.explode_on is not None:
+        return _exploding(die, p)
     top = p[-1]
     if not die.explode or not top:
         return Dist._owned(1, p)
@@ -138,8 +187,39 @@ def _die_dist(die: Die) -> Dist:
     return Dist._owned(1, pmf)
 
 
+def _exploding(die: Die, p: list[float]) -> Dist:
+    """A die whose faces in ``explode_on`` bring another roll, added, at most ``explode`` times.
+
+    From the last roll back: a roll that may still explode is its face, plus
+    (for an exploding face) the rest of the die.
+    """
+    last = Dist._owned(1, list(p))
+    stays = [0.0 if die.explodes(f) else q for f, q in enumerate(p, 1)]
+    rest = last
+    for _ in range(die.explode):
+        out: dict[int, float] = {}
+        for f, q in enumerate(p, 1):
+            if not q:
+                continue
+            if die.explodes(f):
+                for v, r in rest.pmf().items():
+                    out[f + v] = out.get(f + v, 0.0) + q * r
+            else:
+                out[f] = out.get(f, 0.0) + stays[f - 1]
+        rest = Dist.from_pmf(out)
+    return rest
+
+
 def _indicator(sel: Selector) -> Callable[[int], int]:
     return lambda v: 1 if sel(v) else 0
+
+
+def _score(count: Selector | None, fail: Selector | None, where: Selector | None) -> Callable[[int], int]:
+    """What one kept die adds: its value if ``where`` selects it; a success 1, a failure -1."""
+    if count is None:
+        return lambda v: v if where(v) else 0
+    return lambda v: 0 if where is not None and not where(v) else \
+        (1 if count(v) else 0) - (1 if fail is not None and fail(v) else 0)
 
 
 _EXACT_DICE = 100  # the highest of at most this many plain dice is counted in integers
@@ -147,17 +227,26 @@ _EXACT_DICE = 100  # the highest of at most this many plain dice is counted in i
 
 def pool_dist(pool: Pool) -> Dist:
     """The distribution of a pool's value: sum or success count of the kept dice."""
-    groups, keep, count, _ = pool
+    groups, keep, count, _, fail, where = pool
     kinds: dict[Die, int] = {}
     n = 0
     plain = True  # every die plain (Die.plain, inlined)
     for c, die in groups:
         kinds[die] = kinds.get(die, 0) + c
         n += c
-        if die.reroll is not None or die.explode is not None:
+        if die.reroll is not None or die.explode is not None or die.lowest is not None or die.highest is not None:
             plain = False
     if keep is not None and keep[1] >= n:
         keep = None
+    if fail is not None or where is not None:
+        score = _score(count, fail, where)
+        if keep is not None:
+            return _keep_dp([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
+        total = None
+        for die, c in kinds.items():
+            part = die_dist(die).map(score).repeat_sum(c)
+            total = part if total is None else total + part
+        return total
     if keep is None:
         if count is not None:
             return _binomial_sum(kinds, count, plain)

@@ -16,3 +16,5 @@ MAX_DRAWS = 4_000_000       # die faces one estimated distribution may simulate 
 MAX_REROLLS = 100           # shown rerolls of one die (``rr``) before sampling directly
 MAX_ROLLS = 1_000           # rolls of one expression at once (``%roll -n``)
 MAX_SHOWN = 20_000          # die faces and parts of the expression several rolls at once may show (roll.shown_rerolls)
+NEGLECTED = 1e-12           # probability an explosion without a cap may leave out (beyond its bound)
+MAX_BOUND = 100             # extra dice that bound at most; an explosion that needs more is refused

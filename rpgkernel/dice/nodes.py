@@ -22,6 +22,7 @@ COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">": operator.gt,
     ">=": operator.ge,
+    "!=": operator.ne,
 }
 
 
@@ -45,6 +46,8 @@ class Selector(NamedTuple):
             hi = min(hi, v)
         elif op == "<":
             hi = min(hi, v - 1)
+        elif op == "!=":
+            return max(0, hi - lo + 1) - (1 if lo <= v <= hi else 0)
         else:
             lo, hi = max(lo, v), min(hi, v)
         return max(0, hi - lo + 1)
@@ -53,30 +56,69 @@ class Selector(NamedTuple):
         return f"{'' if self.op == '=' else self.op}{self.value}"
 
 
+#: the selector of the faces a drop selector (``p3``, ``p<3``) lets stay
+OTHERWISE = {"=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
 class Die(NamedTuple):
-    """One kind of die: ``sides`` faces 1..sides, optional reroll and explosion.
+    """One kind of die: ``sides`` faces 1..sides, optional reroll, explosion and bounds.
 
     ``reroll``: faces to roll again; ``reroll_once`` says whether the second
     result stands (``r``) or rolling repeats until a face outside the
     selector shows (``rr``). ``explode``: the number of extra dice at most
-    that a maximum face adds to this die's value (``!3``), or None.
+    that an exploding face adds to this die's value (``!3``), or None;
+    ``explode_on``: the faces that explode (None: the maximum face);
+    ``bounded``: no cap was written (``W6!``, ``W6!>=5``), ``explode`` is the
+    bound beyond which less than ``limits.NEGLECTED`` of the probability lies.
+    ``lowest``/``highest``: the least and greatest value the die counts as
+    (``mi2``, ``ma5``), applied last.
     """
 
     sides: int
     reroll: Selector | None = None
     reroll_once: bool = True
     explode: int | None = None
+    explode_on: Selector | None = None
+    bounded: bool = False
+    lowest: int | None = None
+    highest: int | None = None
 
     @property
     def plain(self) -> bool:
-        return self.reroll is None and self.explode is None
+        return self.reroll is None and self.explode is None and self.lowest is None and self.highest is None
+
+    def explodes(self, face: int) -> bool:
+        return face == self.sides if self.explode_on is None else self.explode_on(face)
+
+    def clamp(self, value: int) -> int:
+        """The value the die counts as, after its bounds (``mi``, ``ma``)."""
+        if self.lowest is not None and value < self.lowest:
+            value = self.lowest
+        if self.highest is not None and value > self.highest:
+            value = self.highest
+        return value
+
+    def value_range(self) -> tuple[int, int]:
+        """The least and greatest value the die can count as."""
+        hi = self.sides * (1 + (self.explode or 0))
+        return self.clamp(1), self.clamp(hi)
 
     def notation(self) -> str:
         text = "W%" if self.sides == 100 else f"W{self.sides}"
         if self.reroll is not None:
             text += ("r" if self.reroll_once else "rr") + str(self.reroll)
         if self.explode is not None:
-            text += f"!{self.explode}"
+            sel = self.explode_on
+            if sel is None:
+                text += "!" if self.bounded else f"!{self.explode}"
+            elif not self.bounded:  # once (d20's ra)
+                text += f"ra{sel}"
+            else:
+                text += f"x{sel.value}" if sel.op == "=" else f"!{sel}"
+        if self.lowest is not None:
+            text += f"mi{self.lowest}"
+        if self.highest is not None:
+            text += f"ma{self.highest}"
         return text
 
 
@@ -92,13 +134,17 @@ class Pool(NamedTuple):
 
     ``keep`` is ``("h"|"l", k)``: keep the k highest or lowest dice (drops are
     normalised to keeps by the parser). ``count``: if set, the pool's value
-    is the number of kept dice that satisfy it, else the sum of kept dice.
+    is the number of kept dice that satisfy it, less the number that satisfy
+    ``fail`` (``cf1``, Roll20's ``f1``), else the sum of kept dice. ``where``:
+    keep only the dice whose value satisfies it (d20's ``k<3``, ``p3``).
     """
 
     groups: tuple[Group, ...]
     keep: tuple[str, int] | None = None
     count: Selector | None = None
     braces: bool = False
+    fail: Selector | None = None
+    where: Selector | None = None
 
     @property
     def size(self) -> int:
@@ -134,6 +180,34 @@ class Paren(NamedTuple):
     inner: Node
 
 
+class Label(NamedTuple):
+    """A label (``2W6[Feuer]``) or, around the whole expression, a comment (``W20+5 Angriff``); transparent."""
+
+    inner: Node
+    text: str
+    comment: bool = False
+
+
+class Set(NamedTuple):
+    """Values rolled together, d20's and Foundry's sets: ``(2W6, W12)kh1``, ``(1, 2, 3)``.
+
+    The value is the sum of the kept items: ``keep`` as in a ``Pool`` (of
+    the items), ``where`` keeps the items whose value satisfies it.
+    """
+
+    items: tuple[Node, ...]
+    keep: tuple[str, int] | None = None
+    where: Selector | None = None
+
+
+class Compare(NamedTuple):
+    """``left op right``: 1 if it holds, else 0 (``W20+5>=15``, d20's ``1 == 1``)."""
+
+    op: str
+    left: Node
+    right: Node
+
+
 def _same_node(self: tuple, other: object) -> bool:
     return type(self) is type(other) and tuple.__eq__(self, other)
 
@@ -142,11 +216,15 @@ def _other_node(self: tuple, other: object) -> bool:
     return not (type(self) is type(other) and tuple.__eq__(self, other))
 
 
-for _kind in (Pool, Const, Neg, Chain, Call, Paren):
+for _kind in (Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare):
     _kind.__eq__, _kind.__ne__, _kind.__hash__ = _same_node, _other_node, tuple.__hash__
 
 
-Node = Union[Pool, Const, Neg, Chain, Call, Paren]
+Node = Union[Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare]
+
+ROUNDING = ("aufrunden", "abrunden", "runden")  # the functions that say how the divisions in them round
+#: a division's operator by its rounding: down (``/``, as d20's ``//``), up, to the nearest (half up)
+DIVISION = {"abrunden": "/", "aufrunden": "/^", "runden": "/~"}
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -156,8 +234,12 @@ def children(node: Node) -> tuple[Node, ...]:
         return node.terms
     if kind is Call:
         return node.args
-    if kind is Neg or kind is Paren:
+    if kind is Neg or kind is Paren or kind is Label:
         return (node[0],)
+    if kind is Set:
+        return node.items
+    if kind is Compare:
+        return node.left, node.right
     return ()
 
 
@@ -179,13 +261,30 @@ def notation(node: Node) -> str:
     if isinstance(node, Neg):
         return f"-{notation(node.operand)}"
     if isinstance(node, Chain):
-        return notation(node.terms[0]) + "".join(op + notation(t) for op, t in zip(node.ops, node.terms[1:]))
+        return notation(node.terms[0]) + "".join(
+            ("/" if op[0] == "/" else op) + notation(t) for op, t in zip(node.ops, node.terms[1:]))
     if isinstance(node, Call):
         return f"{node.name}({', '.join(notation(a) for a in node.args)})"
+    if isinstance(node, Label):
+        return f"{notation(node.inner)} {node.text}" if node.comment else f"{notation(node.inner)}[{node.text}]"
+    if isinstance(node, Compare):
+        return f"{notation(node.left)}{'==' if node.op == '=' else node.op}{notation(node.right)}"
+    if isinstance(node, Set):
+        text = "(" + ", ".join(notation(i) for i in node.items) + ("," if len(node.items) == 1 else "") + ")"
+        return text + _selection(node.keep, node.where)
     items = [f"{g.count if g.count > 1 else ''}{g.die.notation()}" for g in node.groups]
     text = "{" + ",".join(items) + "}" if node.braces else items[0]
-    if node.keep is not None:
-        text += f"k{node.keep[0]}{node.keep[1]}"
+    text += _selection(node.keep, node.where)
     if node.count is not None:
         text += f"{node.count.op}{node.count.value}"
+        if node.fail is not None:
+            text += f"cf{node.fail.op}{node.fail.value}"
     return text
+
+
+def _selection(keep: tuple[str, int] | None, where: Selector | None) -> str:
+    if keep is not None:
+        return f"k{keep[0]}{keep[1]}"
+    if where is not None:
+        return f"k{where.op}{where.value}"
+    return ""

@@ -18,6 +18,7 @@ with all modifiers) and ``call``; the rarer parts have their own methods.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from numbers import Integral
@@ -26,9 +27,10 @@ from typing import Mapping
 from ..errors import DiceLimitError, DiceSyntaxError
 from ..messages import t
 from . import limits
-from .nodes import Call, Chain, Const, Die, Group, Neg, Node, Paren, Pool, Selector, walk
+from .nodes import (DIVISION, OTHERWISE, ROUNDING, Call, Chain, Compare, Const, Die, Group, Label, Neg, Node,
+                    Paren, Pool, Selector, Set, notation, walk)
 
-_TOKEN = re.compile(r"\s*([0-9]+|[^\W\d_]+|<=|>=|@\w*|\S)")
+_TOKEN = re.compile(r"\s*(\[[^\]]*\]|[0-9]+|[^\W\d_]+|<=|>=|==|!=|//|@\w*|\S)")
 _END = ""  # the token after the last one
 
 
@@ -40,21 +42,70 @@ def _spellings(word: str) -> list[str]:
     return out
 
 
+def _words(*words: str, to: object = None) -> dict[str, object]:
+    """Every spelling of each word -> ``to`` (or the word itself)."""
+    return {s: word if to is None else to for word in words for s in _spellings(word)}
+
+
 _DIE = frozenset(_spellings("w") + _spellings("d"))
-_KEEP = {s: word for word in ("kh", "kl", "dh", "dl") for s in _spellings(word)}
-_REROLL = {s: word == "r" for word in ("r", "rr") for s in _spellings(word)}  # -> reroll once
-_WORDS = _DIE | _KEEP.keys() | _REROLL.keys()
-_DIE_MODIFIERS = _REROLL.keys() | {"!"}
+_DROP_LOW = frozenset(_spellings("d"))  # Roll20's and Foundry's 4d6d1: drop the lowest
+# keep and drop: by rank (kh, kl, dh, dl; d20's ph, pl), k N (the N highest), d20's k/p selectors
+_KEEP = {**_words("kh", "kl", "dh", "dl"), **_words("ph", to="dh"), **_words("pl", to="dl"),
+         **_words("k"), **_words("p")}
+_REROLL = {**_words("r", "ro", to=True), **_words("rr", to=False)}  # -> reroll once
+# explosions: ! (cap N, or a range !>=9), !!, Foundry's x and xo, d20's e and ra; bounds: mi/min, ma/max
+_EXPLODE = {"!": "!", **_words("x", "e", to="x"), **_words("xo"), **_words("ra")}
+_BOUNDS = {**_words("mi", "min", to="mi"), **_words("ma", "max", to="ma")}
+_COUNT = {**_words("cs"), **_words("cf"), **_words("f", to="cf")}  # Foundry's cs/cf, Roll20's f
+# d20's rerolls, explosions and bounds of dice chosen by rank (1d6rol1): refused with a reason
+_RANKED = _words(*(m + side for m in ("r", "ro", "rr", "ra", "e", "mi", "ma") for side in "hl"))
+_WORDS = _DIE | _KEEP.keys() | _REROLL.keys() | _EXPLODE.keys() | _COUNT.keys() | _RANKED.keys() | \
+    frozenset(_spellings("mi") + _spellings("ma"))
+_DIE_MODIFIERS = _REROLL.keys() | _EXPLODE.keys() | _BOUNDS.keys() | _RANKED.keys()
 _CMP = frozenset(("<", "<=", ">", ">=", "="))
-_KEEP_TYPOS = frozenset(("k", "K", "kK"))  # 4W6k3: "kh" was meant
-_POOL_MODIFIERS = _KEEP.keys() | _CMP | _KEEP_TYPOS
-_OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*"}
-_FUNCTIONS = ("max", "min")
+_COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "=", "==": "=", "!=": "!="}  # of totals
+_POOL_MODIFIERS = _KEEP.keys() | _CMP | _COUNT.keys() | _DROP_LOW
+_SET_MODIFIERS = _KEEP.keys()
+_OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*", "/": "/", "//": "/", "%": "%"}
+_FUNCTIONS = {"max": "max", "min": "min", "aufrunden": "aufrunden", "ceil": "aufrunden",
+              "abrunden": "abrunden", "floor": "abrunden", "runden": "runden", "round": "runden"}
 _new = tuple.__new__  # builds a node without its Python-level __new__ (hot path)
 # Numbers up to 100 and plain dice with up to 100 sides (and W%) are looked up by their
 # text; anything else goes through ``number`` (and ``sides``).
 _NUMBERS = {str(n): n for n in range(101)}
 _PLAIN_DICE = {"%": Die(100), **{str(s): Die(s) for s in range(1, 101)}}
+
+
+_MODIFIER_WORDS = frozenset(w.lower() for w in (*_KEEP, *_REROLL, *_EXPLODE, *_BOUNDS, *_COUNT, *_RANKED))
+
+
+@lru_cache(maxsize=256)
+def _split(word: str) -> tuple[str, ...]:
+    """A run of letters as the modifier words it is made of (``khcs`` -> ``kh``, ``cs``), or itself."""
+    low = word.lower().replace("\u212a", "k")
+    for n in range(min(4, len(low)), 0, -1):
+        if low[:n] in _MODIFIER_WORDS:
+            rest = _split(word[n:]) if n < len(low) else ()
+            if n == len(low) or rest != (word[n:],) or low[n:] in _MODIFIER_WORDS:
+                return (word[:n], *rest)
+    return (word,)
+
+
+def _lex(src: str) -> tuple[list[str], list[int]]:
+    """The tokens of ``src`` and where each starts; a run of letters that is several modifier
+    words written together (``W6xkh3``) is split into them."""
+    toks, starts = [], []
+    for m in _TOKEN.finditer(src):
+        text, start = m.group(1), m.start(1)
+        if len(text) > 1 and text[0].isalpha() and text not in _WORDS and text.lower() not in _FUNCTIONS:
+            for part in _split(text):
+                toks.append(part)
+                starts.append(start)
+                start += len(part)
+        else:
+            toks.append(text)
+            starts.append(start)
+    return toks, starts
 
 
 def _is_number(text: str) -> bool:
@@ -75,13 +126,13 @@ def _parse(src: str, variables: Mapping[str, object] | None = None, depth: int =
     if len(src) > limits.MAX_LENGTH:
         raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
     p = _Parser()
-    p.src, p.toks, p.depth, p.n_dice, p.variables, p.wide = src, _TOKEN.findall(src), depth, 0, variables, False
+    p.src, p.toks, p.depth, p.n_dice, p.variables, p.wide = src, _lex(src)[0], depth, 0, variables, False
     p.toks.append(_END)
     if p.toks[0] == _END:  # nothing but white space
         raise DiceSyntaxError(t("dice.empty"))
-    node, k = p.sum(0)
+    node, k = p.compared(0)
     if p.toks[k] != _END:
-        raise p.trailing(k)
+        node = p.comment(node, k)
     if p.wide:
         value_range(node)
     return node
@@ -101,20 +152,33 @@ def value_range(node: Node) -> tuple[int, int]:
     if kind is Const:
         return node[0], node[0]
     if kind is Pool:
-        groups, keep, count, _ = node
+        groups, keep, count, _, fail, where = node
+        kept = keep[1] if keep is not None else node.size
         if count is not None:
-            return 0, keep[1] if keep is not None else node.size
-        highs = sorted((g.die.sides * (1 + (g.die.explode or 0)) for g in groups for _ in range(g.count)),
-                       reverse=keep is None or keep[0] == "h")
-        kept = keep[1] if keep is not None else len(highs)
-        return kept, sum(highs[:kept])
-    if kind is Paren:
+            return -kept if fail is not None else 0, kept
+        ranges = [g.die.value_range() for g in groups for _ in range(g.count)]
+        if where is not None:
+            ranges = [(min(lo, 0), max(hi, 0)) for lo, hi in ranges]
+        return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
+    if kind is Paren or kind is Label:
         return value_range(node[0])
+    if kind is Compare:
+        value_range(node.left)
+        value_range(node.right)
+        return 0, 1
+    if kind is Set:
+        ranges = [value_range(i) for i in node.items]
+        kept = node.keep[1] if node.keep is not None else len(ranges)
+        if node.where is not None:
+            ranges = [(min(lo, 0), max(hi, 0)) for lo, hi in ranges]
+        return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
     if kind is Neg:
         lo, hi = value_range(node[0])
         return -hi, -lo
     if kind is Call:
         ranges = [value_range(a) for a in node.args]
+        if len(ranges) == 1:  # a rounding function
+            return ranges[0]
         pick = max if node.name == "max" else min
         return pick(r[0] for r in ranges), pick(r[1] for r in ranges)
     ops, terms = node
@@ -125,12 +189,55 @@ def value_range(node: Node) -> tuple[int, int]:
             lo, hi = lo + a, hi + b
         elif op == "-":
             lo, hi = lo - b, hi - a
-        else:
+        elif op == "*":
             corners = (lo * a, lo * b, hi * a, hi * b)
             lo, hi = min(corners), max(corners)
+        else:
+            if a <= 0 <= b:
+                raise DiceSyntaxError(t("dice.divide_zero", divisor=notation(term)))
+            if op == "%":
+                lo, hi = (0, b - 1) if a > 0 else (a + 1, 0)
+            else:  # a division: monotone in both operands while the divisor keeps its sign
+                corners = [divide(x, y, op) for x in (lo, hi) for y in (a, b)]
+                lo, hi = min(corners), max(corners)
         if max(-lo, hi) > limits.MAX_VALUE:
             raise DiceLimitError(t("limit.value", value=max(-lo, hi), max=limits.MAX_VALUE))
     return lo, hi
+
+
+def _explode_chance(die: Die) -> float:
+    """The chance that one roll of ``die`` (after its rerolls) shows a face that explodes."""
+    sides, sel = die.sides, die.reroll
+    p = [1.0 / sides] * sides
+    if sel is not None:
+        hit = [sel(f) for f in range(1, sides + 1)]
+        p_sel = sum(hit) / sides
+        p = [(0.0 if h else q) + p_sel * q for h, q in zip(hit, p)] if die.reroll_once else \
+            [0.0 if h else q / (1.0 - p_sel) for h, q in zip(hit, p)]
+    return sum(q for f, q in zip(range(1, sides + 1), p) if die.explodes(f))
+
+
+def divide(a: int, b: int, op: str) -> int:
+    """``a / b`` rounded as ``op`` says: ``/`` down, ``/^`` up, ``/~`` to the nearest (halves away from zero)."""
+    if op == "/":
+        return a // b
+    if op == "/^":
+        return -(-a // b)
+    q, r = divmod(abs(a), abs(b))
+    q += 2 * r >= abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rounded(node: Node, op: str) -> Node:
+    """``node`` with its divisions rounding as ``op`` (not those inside another function, a set or a pool)."""
+    kind = type(node)
+    if kind is Chain:
+        return Chain(tuple(op if o[0] == "/" else o for o in node.ops), tuple(_rounded(t, op) for t in node.terms))
+    if kind is Paren or kind is Neg:
+        return kind(_rounded(node[0], op))
+    if kind is Label:
+        return node._replace(inner=_rounded(node.inner, op))
+    return node
 
 
 class _Parser:
@@ -145,7 +252,7 @@ class _Parser:
     # -- errors (kept out of the grammar methods, which stay short) -------
     def position(self, k: int) -> int:
         """The position in the source of token ``k``."""
-        starts = [m.start(1) for m in _TOKEN.finditer(self.src)] + [len(self.src)]
+        starts = _lex(self.src)[1] + [len(self.src)]
         return starts[k]
 
     def error(self, message: str, at: int, suggestion: str | None = None,
@@ -171,9 +278,23 @@ class _Parser:
     def trailing(self, k: int) -> DiceSyntaxError:
         before, text, after = self.toks[k - 1:k + 2]
         suggestion = None
-        if text.isalpha() and text not in _WORDS and _is_number(before) and _is_number(after):
+        # 3X6: a number, a letter, a number -- unless the number before is a die's sides (1d6y6)
+        if text.isalpha() and text not in _DIE and _is_number(before) and _is_number(after) and \
+                (k < 2 or self.toks[k - 2] not in _DIE):
             suggestion = t("suggest.die", suggestion=f"{before}W{after}")
         return self.error(t("dice.trailing", found=text[0]), k, suggestion)
+
+    def comment(self, node: Node, k: int) -> Node:
+        """``node`` with the rest of the source from token ``k`` as its comment (``W20+5 Angriff``).
+
+        A comment starts after white space with a word that is not part of the language.
+        """
+        text = self.toks[k]
+        start = self.position(k)
+        if not (text[:1].isalpha() and text not in _WORDS and text.lower() not in _FUNCTIONS
+                and start > 0 and self.src[start - 1].isspace()):
+            raise self.trailing(k)
+        return Label(node, self.src[start:].strip(), True)
 
     def too_deep(self, k: int) -> DiceLimitError:
         return self.limit(k, "limit.depth", max=limits.MAX_DEPTH)
@@ -193,8 +314,9 @@ class _Parser:
         return int(text)
 
     def settled(self, die: Die, at: int) -> None:
-        """Refuse a die whose reroll selector covers every face."""
-        if die.reroll is not None and all(die.reroll(f) for f in range(1, die.sides + 1)):
+        """Refuse a die whose reroll-until selector (``rr``) covers every face."""
+        if die.reroll is not None and not die.reroll_once and \
+                all(die.reroll(f) for f in range(1, die.sides + 1)):
             raise self.fail(at, "dice.reroll_all", sel=str(die.reroll), sides=die.sides)
 
     def count_dice(self, n: int, at: int) -> None:
@@ -203,6 +325,15 @@ class _Parser:
             raise self.limit(at, "limit.dice", n=self.n_dice, max=limits.MAX_DICE)
 
     # -- grammar -------------------------------------------------------
+    def compared(self, k: int) -> tuple[Node, int]:
+        """A sum, or two sums compared (``W20+5>=15``, ``1 == 1``): 1 if the comparison holds, else 0."""
+        left, k = self.sum(k)
+        op = _COMPARE.get(self.toks[k])
+        if op is None:
+            return left, k
+        right, end = self.sum(k + 1)
+        return _new(Compare, (op, left, right)), end
+
     def sum(self, k: int) -> tuple[Node, int]:
         """Terms joined by + and -, each a product of operands: a ``Chain`` of ``Chain``s.
 
@@ -240,17 +371,22 @@ class _Parser:
                 for _ in range(negs):
                     node = Neg(node)
             op = _OPERATORS.get(toks[k])
+            if op is None and toks[k][:1] == "[":  # a label: 2W6[Feuer]
+                node = _new(Label, (node, toks[k][1:-1].strip(), False))
+                k += 1
+                op = _OPERATORS.get(toks[k])
             k += 1
-            if op == "*":
+            if op == "*" or op == "/" or op == "%":
                 self.wide = True
                 if factors is None:
-                    factors = [node]
+                    factors, products = [node], [op]
                 else:
                     factors.append(node)
+                    products.append(op)
                 continue
             if factors is not None:
                 factors.append(node)
-                node = _new(Chain, (("*",) * (len(factors) - 1), tuple(factors)))
+                node = _new(Chain, (tuple(products), tuple(factors)))
                 factors = None
             if op is None:
                 if terms is None:
@@ -271,8 +407,8 @@ class _Parser:
         if text == "(":
             name = None
         elif text[:1].isalpha() and toks[k + 1] == "(" and text not in _WORDS:
-            name = text.lower()
-            if name not in _FUNCTIONS:
+            name = _FUNCTIONS.get(text.lower())
+            if name is None:
                 raise self.fail(k, "dice.unknown_function", name=text)
             k += 1
         elif text[:1] == "@":
@@ -282,21 +418,30 @@ class _Parser:
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise self.too_deep(k + 1)
-        arg, k = self.sum(k + 1)  # after "("
-        if name is None:
-            node: Node = Paren(arg)
-        else:
-            args = [arg]
-            while toks[k] == ",":
-                arg, k = self.sum(k + 1)
-                args.append(arg)
-            node = _new(Call, (name, tuple(args)))
+        arg, k = self.compared(k + 1)  # after "("
+        args = [arg]
+        while toks[k] == ",":
+            if name is None and toks[k + 1] == ")":  # (1,): a set of one
+                k += 1
+                break
+            arg, k = self.compared(k + 1)
+            args.append(arg)
         if toks[k] != ")":
             raise self.missing(k, "dice.close_paren")
         self.depth -= 1
-        if name is not None and len(args) < 2:
+        k += 1
+        if name is None:
+            if len(args) == 1 and toks[k - 2] != "," and toks[k] not in _SET_MODIFIERS:
+                return Paren(arg), k
+            keep, where, k = self.selection(k, len(args), sets=True)
+            return _new(Set, (tuple(args), keep, where)), k
+        if name in ROUNDING:
+            if len(args) != 1:
+                raise self.fail(start, "dice.rounding_args", name=name)
+            return _new(Call, (name, (_rounded(arg, DIVISION[name]),))), k
+        if len(args) < 2:
             raise self.fail(start, "dice.function_args", name=name)
-        return node, k + 1
+        return _new(Call, (name, tuple(args))), k
 
     def dice(self, k: int, braces: bool) -> tuple[Node, int]:
         """Dice from token ``k``: a pool in braces, or one group ``[count] letter sides``.
@@ -327,7 +472,7 @@ class _Parser:
             if text not in _DIE:
                 raise self.missing(k, "dice.pool_item")
             k += 1
-            die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None))
+            die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None, None, False, None, None))
             k += 1
             if count < 1 and not braces:  # a single group is refused before its modifiers
                 raise self.fail(item, "dice.no_dice", n=count)
@@ -349,33 +494,75 @@ class _Parser:
             if toks[k] in _DIE_MODIFIERS:
                 k = self.share_modifiers(groups, k)
         self.count_dice(n, start)
-        keep: tuple[str, int] | None = None
-        count_sel: Selector | None = None
+        if toks[k] not in _POOL_MODIFIERS:
+            return _new(Pool, (tuple(groups), None, None, braces, None, None)), k
+        keep = where = count_sel = fail = None
         while toks[k] in _POOL_MODIFIERS:
             text = toks[k]
-            mod = _KEEP.get(text)
-            if mod is not None:
-                if keep is not None:
-                    raise self.fail(k, "dice.keep_one")
-                c = _NUMBERS.get(toks[k + 1])
-                if c is None:
-                    c = self.number(k + 1)
-                keep = self.keep(mod, c, n, k)
-                k += 2
-            elif text in _CMP:
+            if text in _CMP and not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
+                break
+            if text in _CMP or text in _COUNT:
                 if count_sel is not None:
                     raise self.fail(k, "dice.modifier_twice", mod=text)
-                v = _NUMBERS.get(toks[k + 1])
-                if v is None:
-                    v = self.number(k + 1)
-                count_sel = _new(Selector, (text, v))
-                k += 2
-            elif _is_number(toks[k + 1]):  # 4W6k3
-                raise self.error(t("dice.expected", expected=t("dice.keep_modifiers"), found=text), k,
-                                 t("suggest.keep", suggestion="kh" + toks[k + 1]))
-            else:
+                if _COUNT.get(text) == "cf":  # only failures, each taking one away: 10d6cf1
+                    count_sel = _new(Selector, ("<", 1))
+                    fail, k = self.selector(k + 1, "=")
+                    continue
+                # successes: 7W6>=5, Foundry's 10d6cs>=5 (cs6: the sixes)
+                count_sel, k = self.selector(k + (text not in _CMP), "=")
+                if _COUNT.get(toks[k]) == "cf":  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
+                    fail, k = self.selector(k + 1, "=")
+                continue
+            if keep is not None or where is not None:
+                raise self.fail(k, "dice.keep_one")
+            keep, where, end = self.selection(k, n)
+            if end == k:
                 break
-        return _new(Pool, (tuple(groups), keep, count_sel, braces)), k
+            k = end
+        return _new(Pool, (tuple(groups), keep, count_sel, braces, fail, where)), k
+
+    def selector(self, k: int, default: str) -> tuple[Selector, int]:
+        """A comparison and a number at token ``k`` (the comparison ``default`` if none is written)."""
+        op = _COMPARE.get(self.toks[k])
+        if op is None:
+            op = default
+        else:
+            k += 1
+        v = _NUMBERS.get(self.toks[k])
+        if v is None:
+            v = self.number(k)
+        return _new(Selector, (op, v)), k + 1
+
+    def selection(self, k: int, n: int, sets: bool = False) -> tuple[tuple[str, int] | None, Selector | None, int]:
+        """The keep or drop at token ``k`` of ``n`` dice (``sets``: items of a set), if any: (keep, where, next).
+
+        By rank: ``kh3``, ``kl``, ``dh1``, ``dl``, d20's ``ph``/``pl``, ``k3`` (the 3 highest,
+        as Roll20 and Foundry read it) and ``d1`` of a pool (the lowest, Roll20 and Foundry). By
+        value, d20's selectors: ``k<3``, ``k>3``, ``k=3`` keep the dice (items) that satisfy
+        them, ``p3``, ``p<3`` drop them.
+        """
+        toks = self.toks
+        text = toks[k]
+        mod = _KEEP.get(text)
+        if mod is None and not sets and text in _DROP_LOW and _is_number(toks[k + 1]):
+            mod = "dl"
+        if mod is None:
+            return None, None, k
+        if mod in ("k", "p") and toks[k + 1] in _COMPARE and _is_number(toks[k + 2]):
+            sel, end = self.selector(k + 1, "=")
+            return None, sel if mod == "k" else _new(Selector, (OTHERWISE[sel.op], sel.value)), end
+        c = _NUMBERS.get(toks[k + 1])
+        if c is None:
+            c = self.number(k + 1) if _is_number(toks[k + 1]) else 1  # kh = kh1
+            end = k + 1 + (_is_number(toks[k + 1]))
+        else:
+            end = k + 2
+        if mod == "p":  # d20's p3: drop the dice showing 3
+            if not _is_number(toks[k + 1]):
+                raise self.missing(k + 1, "dice.number")
+            return None, _new(Selector, ("!=", c)), end
+        keep = self.keep("kh" if mod == "k" else mod, c, n, k)
+        return keep, None, end
 
     def sides(self, k: int) -> int:
         """The sides of a die at token ``k``, when not in the table of plain dice."""
@@ -390,22 +577,31 @@ class _Parser:
         """``kh``/``kl``/``dh``/``dl`` ``c`` (token ``k``) of ``n`` dice as keep highest/lowest."""
         low = 1 if mod[0] == "k" else 0
         if not low <= c <= n - (1 - low):
-            raise self.fail(k, "dice.keep_range", mod=mod, k=c, n=n, low=low, high=n - (1 - low))
+            raise self.fail(k, "dice.keep_range", mod=self.toks[k], k=c, n=n, low=low, high=n - (1 - low))
         return ("h", c) if mod == "kh" else ("l", c) if mod == "kl" else \
             ("l", n - c) if mod == "dh" else ("h", n - c)
 
     def share_modifiers(self, groups: list[Group], k: int) -> int:
         """Give the die modifiers at token ``k`` (after a pool's braces) to every group."""
-        shared, end = self.die_modifiers(Die(1), k)
+        shared, end = self.die_modifiers(Die(1), k, shared=True)
         if any(not g.die.plain for g in groups):
             raise self.fail(k, "dice.modifier_twice", mod=shared.notation()[2:])
         for i, g in enumerate(groups):
-            die = Die(g.die.sides, shared.reroll, shared.reroll_once, shared.explode)
+            die = shared._replace(sides=g.die.sides)
+            if die.explode is not None and die.bounded:
+                die = self.bound(die, k)
             self.settled(die, k)
             groups[i] = Group(g.count, die)
         return end
 
-    def die_modifiers(self, die: Die, k: int) -> tuple[Die, int]:
+    def die_modifiers(self, die: Die, k: int, shared: bool = False) -> tuple[Die, int]:
+        """Rerolls (``r``, ``ro``, ``rr``), explosions and bounds (``mi``, ``ma``) at token ``k``.
+
+        Explosions: ``!N`` at most N extra dice on the maximum face (the German cap); ``!``,
+        ``!!``, ``x`` without a cap (bounded by ``bound``); ``!>=9``, ``!!5``, ``x6``, ``e6`` on
+        those faces, without a cap; ``xo`` and ``ra1`` once. ``shared``: after a pool's braces
+        (the sides are not known yet).
+        """
         toks = self.toks
         while True:
             text = toks[k]
@@ -413,28 +609,60 @@ class _Parser:
             if once is not None:
                 if die.reroll is not None:
                     raise self.fail(k, "dice.modifier_twice", mod="r")
-                op = toks[k + 1]
-                if op in _CMP:
-                    k += 1
-                else:
-                    op = "="
-                die = Die(die.sides, Selector(op, self.number(k + 1)), once, die.explode)
-                k += 2
-            elif text == "!":
+                sel, k = self.selector(k + 1, "=")
+                die = die._replace(reroll=sel, reroll_once=once)
+                continue
+            word = _EXPLODE.get(text)
+            if word is not None:
                 if die.explode is not None:
-                    raise self.fail(k, "dice.modifier_twice", mod="!")
-                if not _is_number(toks[k + 1]):
-                    after = self.position(k) + 1
-                    raise self.error(t("limit.explode", max=limits.MAX_EXPLODE), k,
-                                     t("suggest.explode", suggestion=self.src[:after] + "3"),
-                                     cls=DiceLimitError, shift=1)
-                cap = self.number(k + 1)
-                if cap > limits.MAX_EXPLODE:
-                    raise self.limit(k + 1, "limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE)
-                die = Die(die.sides, die.reroll, die.reroll_once, cap)
-                k += 2
-            else:
+                    raise self.fail(k, "dice.modifier_twice", mod=text)
+                die, k = self.explosion(die, word, k, shared)
+                continue
+            bound = _BOUNDS.get(text)
+            if bound is None:
+                if text in _RANKED:
+                    raise self.fail(k, "dice.rank_selector", mod=text)
                 return die, k
+            v = self.number(k + 1)
+            if (die.lowest if bound == "mi" else die.highest) is not None:
+                raise self.fail(k, "dice.modifier_twice", mod=text)
+            die = die._replace(lowest=v) if bound == "mi" else die._replace(highest=v)
+            k += 2
+
+    def explosion(self, die: Die, word: str, k: int, shared: bool) -> tuple[Die, int]:
+        """The explosion at token ``k`` (``word``: ``!``, ``x``, ``xo`` or ``ra``)."""
+        toks = self.toks
+        nxt = toks[k + 1]
+        if word in ("xo", "ra"):  # once
+            sel, end = self.selector(k + 1, "=") if word == "ra" or nxt in _COMPARE or _is_number(nxt) \
+                else (None, k + 1)
+            return die._replace(explode=1, explode_on=sel, bounded=False), end
+        if word == "!" and nxt == "!":  # Roll20's compounding !!: the extra dice add to the die, as ours do
+            k += 1
+            nxt = toks[k + 1]
+            word = "x"
+        if word == "!" and _is_number(nxt):  # the German cap: W6!3
+            cap = self.number(k + 1)
+            if cap > limits.MAX_EXPLODE:
+                raise self.limit(k + 1, "limit.explode_cap", cap=cap, max=limits.MAX_EXPLODE)
+            return die._replace(explode=cap, explode_on=None, bounded=False), k + 2
+        sel = None
+        end = k + 1
+        if nxt in _COMPARE or (word == "x" and _is_number(nxt)):
+            sel, end = self.selector(k + 1, "=")
+        die = die._replace(explode=0, explode_on=sel, bounded=True)
+        return (die if shared else self.bound(die, k)), end
+
+    def bound(self, die: Die, k: int) -> Die:
+        """``die`` exploding without a cap, with the fewest extra dice beyond which less than
+        ``limits.NEGLECTED`` of the probability lies; refused if that needs more than ``limits.MAX_BOUND``."""
+        p = _explode_chance(die)
+        if p >= 1.0 - 1e-15:
+            raise self.limit(k, "limit.explode_always", die=die._replace(explode=None, bounded=False).notation())
+        cap = 0 if p == 0.0 else max(1, math.ceil(math.log(limits.NEGLECTED) / math.log(p)) - 1)
+        if cap > limits.MAX_BOUND:
+            raise self.limit(k, "limit.explode_bound", p=round(p * 100), max=limits.MAX_BOUND)
+        return die._replace(explode=cap)
 
     def variable(self, k: int) -> tuple[Node, int]:
         name = self.toks[k][1:]

@@ -13,8 +13,8 @@ from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
 from . import limits
 from .dist import Dist
-from .nodes import Call, Chain, Const, Die, Neg, Node, Paren, Pool, walk
-from .parser import parse
+from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Set, walk
+from .parser import divide, parse
 
 if TYPE_CHECKING:
     from .estimate import Estimate
@@ -131,12 +131,13 @@ class DieRoll(NamedTuple):
 
 
 class Part(NamedTuple):
-    """The rolled value of one node of the tree, with its dice or sub-parts."""
+    """The rolled value of one node of the tree, with its dice or sub-parts (``dropped``: a set's items not kept)."""
 
     node: Node
     value: int
     dice: tuple[DieRoll, ...] = ()
     children: tuple[Part, ...] = ()
+    dropped: frozenset[int] = frozenset()
 
 
 def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape, rerolls: int) -> DieRoll:
@@ -162,10 +163,12 @@ def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape, rerolls: int) ->
                 f = source.face(die.sides)
         faces.append(f)
         rerolled.append(False)
-        if die.explode is not None and f == die.sides and explosions < die.explode:
+        if die.explode is not None and explosions < die.explode and die.explodes(f):
             explosions += 1
             continue
         value = sum(x for x, r in zip(faces, rerolled) if not r)
+        if die.lowest is not None or die.highest is not None:
+            value = die.clamp(value)
         return DieRoll(die.sides, tuple(faces), tuple(rerolled), value)
 
 
@@ -192,7 +195,9 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
             dice += [DieRoll(sides, (f,), _STANDING, f) for f in faces]
         else:
             dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
-    keep, sel = pool.keep, pool.count
+    keep, sel, where = pool.keep, pool.count, pool.where
+    if where is not None:
+        dice = [d if where(d.value) else d._replace(kept=False) for d in dice]
     if keep is not None:
         # the highest (lowest) first; among equal values the one rolled first (a stable sort)
         rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
@@ -203,7 +208,9 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
     if sel is not None:
         dice = [DieRoll(d.sides, d.faces, d.rerolled, d.value, d.kept, d.kept and sel(d.value))
                 for d in dice]
-        return Part(pool, sum(1 for d in dice if d.success), tuple(dice))
+        fail = pool.fail
+        failures = 0 if fail is None else sum(1 for d in dice if d.kept and fail(d.value))
+        return Part(pool, sum(1 for d in dice if d.success) - failures, tuple(dice))
     return Part(pool, sum(d.value for d in dice if d.kept), tuple(dice))
 
 
@@ -218,19 +225,47 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
         parts = [_evaluate(term, source, rerolls) for term in node.terms]
         v = parts[0].value
         for op, part in zip(node.ops, parts[1:]):
-            v = v + part.value if op == "+" else v - part.value if op == "-" else v * part.value
+            if op == "+":
+                v += part.value
+            elif op == "-":
+                v -= part.value
+            elif op == "*":
+                v *= part.value
+            else:
+                v = v % part.value if op == "%" else divide(v, part.value, op)
         return Part(node, v, (), tuple(parts))
-    if kind is Paren:
-        inner = _evaluate(node.inner, source, rerolls)
+    if kind is Paren or kind is Label:
+        inner = _evaluate(node[0], source, rerolls)
         return Part(node, inner.value, (), (inner,))
+    if kind is Compare:
+        left, right = _evaluate(node.left, source, rerolls), _evaluate(node.right, source, rerolls)
+        return Part(node, 1 if COMPARISONS[node.op](left.value, right.value) else 0, (), (left, right))
+    if kind is Set:
+        return _roll_set(node, source, rerolls)
     if kind is Neg:
         inner = _evaluate(node.operand, source, rerolls)
         return Part(node, -inner.value, (), (inner,))
     if kind is Call:
         parts = [_evaluate(a, source, rerolls) for a in node.args]
+        if len(parts) == 1:  # a rounding function
+            return Part(node, parts[0].value, (), tuple(parts))
         pick = max if node.name == "max" else min
         return Part(node, pick(p.value for p in parts), (), tuple(parts))
     raise TypeError(node)
+
+
+def _roll_set(node: Set, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
+    """A set's items rolled in order; its value the sum of those kept (ties: the item rolled first)."""
+    parts = [_evaluate(i, source, rerolls) for i in node.items]
+    kept = range(len(parts))
+    if node.keep is not None:
+        side, k = node.keep
+        rank = [-p.value for p in parts] if side == "h" else [p.value for p in parts]
+        kept = sorted(sorted(kept, key=rank.__getitem__)[:k])
+    elif node.where is not None:
+        kept = [i for i, p in enumerate(parts) if node.where(p.value)]
+    dropped = frozenset(range(len(parts))) - frozenset(kept)
+    return Part(node, sum(parts[i].value for i in kept), (), tuple(parts), dropped)
 
 
 @lru_cache(maxsize=1024)
@@ -294,10 +329,31 @@ class Roll(Shown):
 
     @property
     def counts_successes(self) -> bool:
-        node = self.node
-        while isinstance(node, Paren):
-            node = node.inner
+        node = self._top()
         return isinstance(node, Pool) and node.count is not None
+
+    @property
+    def check(self) -> bool | None:
+        """Whether a comparison of totals held (``W20+5>=15``: Erfolg or Fehlschlag), None for other expressions."""
+        return bool(self.total) if isinstance(self._top(), Compare) else None
+
+    @property
+    def comment(self) -> str | None:
+        """The comment after the expression (``W20+5 Angriff``), if any."""
+        node = self.node
+        return node.text if isinstance(node, Label) and node.comment else None
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """One line each where another dialect reads the expression differently, and warnings (``dialects``)."""
+        from .dialects import hints
+        return hints(self.expression, self.node)
+
+    def _top(self) -> Node:
+        node = self.node
+        while isinstance(node, (Paren, Label)):
+            node = node[0]
+        return node
 
     @property
     def successes(self) -> int | None:

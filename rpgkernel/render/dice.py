@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
-from ..dice.nodes import Call, Chain, Const, Neg, Paren, Pool
+from ..dice.nodes import Call, Chain, Compare, Const, Label, Neg, Paren, Pool, Set
 from ..errors import DiceSyntaxError
 from ..messages import t
 from .base import integer, number, pad, percent, style
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 _CHART_BARS = 100      # bars drawn at most; wider ranges are binned
 _TABLE_ROWS = 40       # rows of a plain-text distribution table at most
-_SYMBOLS = {"+": "+", "-": "−", "*": "×"}  # the operators as a rolled expression shows them
+_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "/", "/^": "/", "/~": "/", "%": "%",  # as a rolled expression shows them
+            "=": "==", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 
 
 # -- dice --------------------------------------------------------------------
@@ -79,10 +80,29 @@ def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     if isinstance(node, Call):
         inner = ", ".join(roll_parts(c, die) for c in part.children)
         return f"{node.name}({inner})"
+    if isinstance(node, Label):
+        inner = roll_parts(part.children[0], die)
+        return inner if node.comment else f"{inner} [{node.text}]"
+    if isinstance(node, Compare):
+        left, right = (roll_parts(c, die) for c in part.children)
+        return f"{left} {_SYMBOLS[node.op]} {right}"
+    if isinstance(node, Set):
+        items = [roll_parts(c, die) for c in part.children]
+        return "(" + ", ".join(_struck(text, die) if i in part.dropped else text for i, text in enumerate(items)) + ")"
     return "[" + ", ".join(die(d) for d in part.dice) + "]"
 
 
+def _struck(text: str, die: Callable[[DieRoll], str]) -> str:
+    """A set's item not kept, as ``die`` marks a dropped die."""
+    if die is die_html:
+        return f"<s>{text}</s>"
+    return f"~~{text}~~" if die is _die_markdown else f"({text})"
+
+
 def result_word(roll: Roll) -> str:
+    check = roll.check
+    if check is not None:
+        return t("roll.success") if check else t("roll.failure")
     return f"{integer(roll.total)} {t('roll.successes')}" if roll.counts_successes else integer(roll.total)
 
 
@@ -108,12 +128,18 @@ def odds(roll: Roll) -> Odds:
         return Odds(None, None, t("roll.no_dist", reason=err.message))
     if isinstance(shown, Estimate):
         samples = integer(shown.samples)
+        check = roll.check is not None
 
         def line(total: int) -> str:
-            p = shown.p_at_least(total)
+            p = shown.p_at_least(1 if check else total)
             p_text, margin = estimated_percent(p, shown.margin(p))
+            if check:
+                return t("roll.chance_check_estimate", p=p_text, n=samples, margin=margin)
             return t("roll.chance_estimate", value=integer(total), p=p_text, n=samples, margin=margin)
         return Odds(shown, line, t("roll.chance_estimate_title"))
+    if roll.check is not None:
+        success = t("roll.chance_check", p=percent(shown.p_at_least(1)))
+        return Odds(shown, lambda total: success, t("roll.chance_check_title"))
     at_least, lo = shown.survival, shown.min
 
     def line(total: int) -> str:
@@ -145,14 +171,16 @@ def roll_text(roll: Roll, shared: Odds | None = None) -> str:
     detail = roll_parts(roll.tree, _die_text)
     line = f"{roll.expression} = {detail} = {result_word(roll)}"
     chance = chance_text(roll, shared)
-    return f"{line}  ·  {chance}" if chance else line
+    line = f"{line}  ·  {chance}" if chance else line
+    return "\n".join((line, *roll.hints))
 
 
 def roll_markdown(roll: Roll) -> str:
     detail = roll_parts(roll.tree, _die_markdown)
     chance = chance_text(roll)
     md = f"`{roll.expression}` = {detail} = **{result_word(roll)}**"
-    return md + (f" · {chance}" if chance else "")
+    md += f" · {chance}" if chance else ""
+    return "  \n".join((md, *(f"*{hint}*" for hint in roll.hints)))
 
 
 def _odds_html(o: Odds, marks: tuple[int, ...], chart: bool = True) -> str:
@@ -172,7 +200,8 @@ def roll_html(roll: Roll, chart: bool = True) -> str:
                     f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
                     f'<div class="rpgk-dice">{detail}</div>',
                     f'<div class="rpgk-total">{html.escape(result_word(roll))}</div>',
-                    _odds_html(odds(roll), (roll.total,), chart), "</div>"])
+                    _odds_html(odds(roll), (roll.total,), chart),
+                    *(f'<div class="rpgk-chance rpgk-hint">{html.escape(hint)}</div>' for hint in roll.hints), "</div>"])
 
 
 def rolls_frame(rolls: Rolls) -> tuple[str, str]:

@@ -73,7 +73,8 @@ def test_numbers_are_typed_plainly_and_shown_the_german_way():
 
 
 @pytest.mark.parametrize("expr, said, error", [
-    ("W6!", "`W6!`", DiceLimitError), ("W6!21", "Die Obergrenze ist höchstens 20.", DiceLimitError),
+    ("W10!>1", "`W10!>1`", DiceLimitError), ("W6!>=1", "`W6!>=1`", DiceLimitError),
+    ("W6!21", "höchstens 20", DiceLimitError),
     ("2W6kh3", "`2W6kh3`", DiceSyntaxError), ("W6rr<=6", "`W6rr<=6`", DiceSyntaxError)])
 def test_what_is_refused_by_its_meaning(expr, said, error):
     assert said in TEXT
