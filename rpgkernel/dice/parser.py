@@ -30,7 +30,6 @@ from . import limits
 from .nodes import (DIVISION, OTHERWISE, ROUNDING, Call, Chain, Compare, Const, Die, Group, Label, Neg, Node,
                     Paren, Pool, Selector, Set, notation, walk)
 
-_TOKEN = re.compile(r"\s*(\[[^\]]*\]|[0-9]+|[^\W\d_]+|<=|>=|==|!=|//|@\w*|\S)")
 _END = ""  # the token after the last one
 
 
@@ -76,36 +75,18 @@ _NUMBERS = {str(n): n for n in range(101)}
 _PLAIN_DICE = {"%": Die(100), **{str(s): Die(s) for s in range(1, 101)}}
 
 
-_MODIFIER_WORDS = frozenset(w.lower() for w in (*_KEEP, *_REROLL, *_EXPLODE, *_BOUNDS, *_COUNT, *_RANKED))
-
-
-@lru_cache(maxsize=256)
-def _split(word: str) -> tuple[str, ...]:
-    """A run of letters as the modifier words it is made of (``khcs`` -> ``kh``, ``cs``), or itself."""
-    low = word.lower().replace("\u212a", "k")
-    for n in range(min(4, len(low)), 0, -1):
-        if low[:n] in _MODIFIER_WORDS:
-            rest = _split(word[n:]) if n < len(low) else ()
-            if n == len(low) or rest != (word[n:],) or low[n:] in _MODIFIER_WORDS:
-                return (word[:n], *rest)
-    return (word,)
-
-
-def _lex(src: str) -> tuple[list[str], list[int]]:
-    """The tokens of ``src`` and where each starts; a run of letters that is several modifier
-    words written together (``W6xkh3``) is split into them."""
-    toks, starts = [], []
-    for m in _TOKEN.finditer(src):
-        text, start = m.group(1), m.start(1)
-        if len(text) > 1 and text[0].isalpha() and text not in _WORDS and text.lower() not in _FUNCTIONS:
-            for part in _split(text):
-                toks.append(part)
-                starts.append(start)
-                start += len(part)
-        else:
-            toks.append(text)
-            starts.append(start)
-    return toks, starts
+_MODIFIER_WORDS = sorted({w.lower() for w in (*_KEEP, *_REROLL, *_EXPLODE, *_BOUNDS, *_COUNT, *_RANKED)} - {"!"},
+                         key=lambda w: (-len(w), w))  # the longest first, as the alternatives of _TOKEN
+_MOD = "|".join(_MODIFIER_WORDS)
+_FIRST = "".join(sorted({w[0] for w in _MODIFIER_WORDS}))
+_LETTER = r"[^\W\d_]"
+_MAX_JOINED = 8  # letters of a run that is split into modifier words at most
+# A token: a label, a number, a modifier word (the longest) where the rest of its run of letters
+# is modifier words too (W6xkh3, khcs: a run of at most _MAX_JOINED letters), any other run of
+# letters (a word), or an operator.
+_TOKEN = re.compile(rf"""\s*(\[[^\]]*\]|[0-9]+
+    |(?i:(?=[{_FIRST}]{_LETTER}{{0,{_MAX_JOINED - 1}}}(?!{_LETTER}))(?:{_MOD})(?=(?:{_MOD})*(?!{_LETTER})))
+    |{_LETTER}+|<=|>=|==|!=|//|@\w*|\S)""", re.VERBOSE)
 
 
 def _is_number(text: str) -> bool:
@@ -126,11 +107,11 @@ def _parse(src: str, variables: Mapping[str, object] | None = None, depth: int =
     if len(src) > limits.MAX_LENGTH:
         raise DiceLimitError(t("limit.length", n=len(src), max=limits.MAX_LENGTH))
     p = _Parser()
-    p.src, p.toks, p.depth, p.n_dice, p.variables, p.wide = src, _lex(src)[0], depth, 0, variables, False
+    p.src, p.toks, p.depth, p.n_dice, p.variables, p.wide = src, _TOKEN.findall(src), depth, 0, variables, False
     p.toks.append(_END)
     if p.toks[0] == _END:  # nothing but white space
         raise DiceSyntaxError(t("dice.empty"))
-    node, k = p.compared(0)
+    node, k = p.sum(0)
     if p.toks[k] != _END:
         node = p.comment(node, k)
     if p.wide:
@@ -252,7 +233,7 @@ class _Parser:
     # -- errors (kept out of the grammar methods, which stay short) -------
     def position(self, k: int) -> int:
         """The position in the source of token ``k``."""
-        starts = _lex(self.src)[1] + [len(self.src)]
+        starts = [m.start(1) for m in _TOKEN.finditer(self.src)] + [len(self.src)]
         return starts[k]
 
     def error(self, message: str, at: int, suggestion: str | None = None,
@@ -325,17 +306,15 @@ class _Parser:
             raise self.limit(at, "limit.dice", n=self.n_dice, max=limits.MAX_DICE)
 
     # -- grammar -------------------------------------------------------
-    def compared(self, k: int) -> tuple[Node, int]:
-        """A sum, or two sums compared (``W20+5>=15``, ``1 == 1``): 1 if the comparison holds, else 0."""
-        left, k = self.sum(k)
-        op = _COMPARE.get(self.toks[k])
-        if op is None:
-            return left, k
-        right, end = self.sum(k + 1)
-        return _new(Compare, (op, left, right)), end
+    def compared(self, left: Node, k: int) -> tuple[Node, int]:
+        """``left`` compared with the sum after the comparison at token ``k`` (``W20+5>=15``, ``1 == 1``):
+        1 if the comparison holds, else 0."""
+        right, end = self.sum(k + 1, False)
+        return _new(Compare, (_COMPARE[self.toks[k]], left, right)), end
 
-    def sum(self, k: int) -> tuple[Node, int]:
-        """Terms joined by + and -, each a product of operands: a ``Chain`` of ``Chain``s.
+    def sum(self, k: int, compare: bool = True) -> tuple[Node, int]:
+        """Terms joined by + and -, each a product of operands: a ``Chain`` of ``Chain``s;
+        and, if ``compare``, a comparison with another sum after them (``compared``).
 
         An operand is a signed number, dice, a pool, or what ``nested`` reads.
         Signs, numbers and dice are read here, inlined: every expression
@@ -389,10 +368,12 @@ class _Parser:
                 node = _new(Chain, (tuple(products), tuple(factors)))
                 factors = None
             if op is None:
-                if terms is None:
-                    return node, k - 1
-                terms.append(node)
-                return _new(Chain, (tuple(signs), tuple(terms))), k - 1
+                if terms is not None:
+                    terms.append(node)
+                    node = _new(Chain, (tuple(signs), tuple(terms)))
+                if compare and toks[k - 1] in _COMPARE:
+                    return self.compared(node, k - 1)
+                return node, k - 1
             if terms is None:
                 terms, signs = [node], [op]
             else:
@@ -418,13 +399,13 @@ class _Parser:
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise self.too_deep(k + 1)
-        arg, k = self.compared(k + 1)  # after "("
+        arg, k = self.sum(k + 1)  # after "("
         args = [arg]
         while toks[k] == ",":
             if name is None and toks[k + 1] == ")":  # (1,): a set of one
                 k += 1
                 break
-            arg, k = self.compared(k + 1)
+            arg, k = self.sum(k + 1)
             args.append(arg)
         if toks[k] != ")":
             raise self.missing(k, "dice.close_paren")
@@ -499,17 +480,22 @@ class _Parser:
         keep = where = count_sel = fail = None
         while toks[k] in _POOL_MODIFIERS:
             text = toks[k]
-            if text in _CMP and not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
-                break
             if text in _CMP or text in _COUNT:
+                v = _NUMBERS.get(toks[k + 1])
+                if text in _CMP and v is None and not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
+                    break
                 if count_sel is not None:
                     raise self.fail(k, "dice.modifier_twice", mod=text)
                 if _COUNT.get(text) == "cf":  # only failures, each taking one away: 10d6cf1
                     count_sel = _new(Selector, ("<", 1))
                     fail, k = self.selector(k + 1, "=")
                     continue
-                # successes: 7W6>=5, Foundry's 10d6cs>=5 (cs6: the sixes)
-                count_sel, k = self.selector(k + (text not in _CMP), "=")
+                # successes: 7W6>=5 (inlined: the hot path), Foundry's 10d6cs>=5 (cs6: the sixes)
+                if text in _CMP and v is not None:
+                    count_sel = _new(Selector, (text, v))
+                    k += 2
+                else:
+                    count_sel, k = self.selector(k + (text not in _CMP), "=")
                 if _COUNT.get(toks[k]) == "cf":  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
                     fail, k = self.selector(k + 1, "=")
                 continue
