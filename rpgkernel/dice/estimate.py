@@ -23,7 +23,7 @@ from ..messages import t
 from . import limits
 from .dist import Dist
 from .exact import exact_cached
-from .nodes import COMPARISONS, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Set, children, notation
+from .nodes import COMPARISONS, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, children, notation
 from .parser import parse
 
 SAMPLES = 20_000       # samples of an estimate at most
@@ -151,6 +151,8 @@ def _draws(node: Node) -> int:
             total += sum(g.count * _rolls(g.die) for g in node.groups)
             if node.keep is not None or node.count is not None:
                 total += node.size
+        elif kind is Fate:
+            total += node.count
         else:
             stack.extend(children(node))
     return math.ceil(total)
@@ -190,6 +192,8 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
         return acc
     if kind is Compare:
         return COMPARISONS[node.op](sample(node.left, rng, n), sample(node.right, rng, n)).astype(np.int64)
+    if kind is Fate:
+        return rng.integers(-1, 2, size=(n, node.count)).sum(axis=1)
     if kind is Set:
         values = np.stack([sample(i, rng, n) for i in node.items], axis=1)
         if node.keep is not None and node.keep[1] < values.shape[1]:

@@ -20,7 +20,7 @@ from typing import Callable, Mapping, Sequence
 from ..errors import DiceLimitError
 from . import limits
 from .dist import Dist
-from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Selector, Set
+from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Selector, Set
 from .parser import _parse_cached, divide, parse
 from .work import COUNT, IDLE, OUTPUT, charge, counter
 
@@ -95,6 +95,8 @@ def exact(node: Node) -> Dist:
         return (exact(left) - exact(right)).map(lambda x: 1 if holds(x, 0) else 0)
     if kind is Set:
         return set_dist(node)
+    if kind is Fate:
+        return Dist._owned(-1, [1 / 3] * 3).repeat_sum(node.count)
     raise TypeError(node)
 
 

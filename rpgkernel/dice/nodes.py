@@ -180,6 +180,12 @@ class Paren(NamedTuple):
     inner: Node
 
 
+class Fate(NamedTuple):
+    """``count`` Fate dice (``4WF``, ``4dF``), each -1, 0 or +1, summed."""
+
+    count: int
+
+
 class Label(NamedTuple):
     """A label (``2W6[Feuer]``) or, around the whole expression, a comment (``W20+5 Angriff``); transparent."""
 
@@ -216,11 +222,11 @@ def _other_node(self: tuple, other: object) -> bool:
     return not (type(self) is type(other) and tuple.__eq__(self, other))
 
 
-for _kind in (Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare):
+for _kind in (Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare, Fate):
     _kind.__eq__, _kind.__ne__, _kind.__hash__ = _same_node, _other_node, tuple.__hash__
 
 
-Node = Union[Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare]
+Node = Union[Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare, Fate]
 
 ROUNDING = ("aufrunden", "abrunden", "runden")  # the functions that say how the divisions in them round
 #: a division's operator by its rounding: down (``/``, as d20's ``//``), up, to the nearest (half up)
@@ -269,6 +275,8 @@ def notation(node: Node) -> str:
         return f"{notation(node.inner)} {node.text}" if node.comment else f"{notation(node.inner)}[{node.text}]"
     if isinstance(node, Compare):
         return f"{notation(node.left)}{'==' if node.op == '=' else node.op}{notation(node.right)}"
+    if isinstance(node, Fate):
+        return f"{node.count if node.count > 1 else ''}WF"
     if isinstance(node, Set):
         text = "(" + ", ".join(notation(i) for i in node.items) + ("," if len(node.items) == 1 else "") + ")"
         return text + _selection(node.keep, node.where)

@@ -27,7 +27,7 @@ from typing import Mapping
 from ..errors import DiceLimitError, DiceSyntaxError
 from ..messages import t
 from . import limits
-from .nodes import (DIVISION, OTHERWISE, ROUNDING, Call, Chain, Compare, Const, Die, Group, Label, Neg, Node,
+from .nodes import (DIVISION, OTHERWISE, ROUNDING, Call, Chain, Compare, Const, Die, Fate, Group, Label, Neg, Node,
                     Paren, Pool, Selector, Set, notation, walk)
 
 _END = ""  # the token after the last one
@@ -47,6 +47,8 @@ def _words(*words: str, to: object = None) -> dict[str, object]:
 
 
 _DIE = frozenset(_spellings("w") + _spellings("d"))
+_FATE = frozenset(_spellings("wf") + _spellings("df"))  # Fate dice: 4WF, 4dF
+_DICE = _DIE | _FATE  # what makes an operand dice
 _DROP_LOW = frozenset(_spellings("d"))  # Roll20's and Foundry's 4d6d1: drop the lowest
 # keep and drop: by rank (kh, kl, dh, dl; d20's ph, pl), k N (the N highest), d20's k/p selectors
 _KEEP = {**_words("kh", "kl", "dh", "dl"), **_words("ph", to="dh"), **_words("pl", to="dl"),
@@ -81,12 +83,13 @@ _MOD = "|".join(_MODIFIER_WORDS)
 _FIRST = "".join(sorted({w[0] for w in _MODIFIER_WORDS}))
 _LETTER = r"[^\W\d_]"
 _MAX_JOINED = 8  # letters of a run that is split into modifier words at most
-# A token: a label, a number, a modifier word (the longest) where the rest of its run of letters
-# is modifier words too (W6xkh3, khcs: a run of at most _MAX_JOINED letters), any other run of
-# letters (a word), or an operator.
-_TOKEN = re.compile(rf"""\s*(\[[^\]]*\]|[0-9]+
+# A token: a number, a character that is a token alone, a modifier word (the longest) where the
+# rest of its run of letters is modifier words too (W6xkh3, khcs: a run of at most _MAX_JOINED
+# letters), any other run of letters (a word), a label, a comparison, // or another character.
+# The most frequent come first: each alternative tried costs time for every token.
+_TOKEN = re.compile(rf"""\s*([0-9]+|[{{}},()+*%-]
     |(?i:(?=[{_FIRST}]{_LETTER}{{0,{_MAX_JOINED - 1}}}(?!{_LETTER}))(?:{_MOD})(?=(?:{_MOD})*(?!{_LETTER})))
-    |{_LETTER}+|<=|>=|==|!=|//|@\w*|\S)""", re.VERBOSE)
+    |{_LETTER}+|\[[^\]]*\]|[<>=!]=|//|@\w*|\S)""", re.VERBOSE)
 
 
 def _is_number(text: str) -> bool:
@@ -143,6 +146,8 @@ def value_range(node: Node) -> tuple[int, int]:
         return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
     if kind is Paren or kind is Label:
         return value_range(node[0])
+    if kind is Fate:
+        return -node.count, node.count
     if kind is Compare:
         value_range(node.left)
         value_range(node.right)
@@ -337,7 +342,7 @@ class _Parser:
                     break
                 k += 1
                 text = toks[k]
-            if text in _DIE or text == "{" or "0" <= text < ":" and toks[k + 1] in _DIE:
+            if text in _DICE or text == "{" or "0" <= text < ":" and toks[k + 1] in _DICE:
                 node, k = self.dice(k, text == "{")
             elif "0" <= text < ":":  # a number
                 value = _NUMBERS.get(text)
@@ -451,6 +456,8 @@ class _Parser:
                 k += 1
                 text = toks[k]
             if text not in _DIE:
+                if text in _FATE and not braces:
+                    return self.fate(count, item, k)
                 raise self.missing(k, "dice.pool_item")
             k += 1
             die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None, None, False, None, None))
@@ -506,6 +513,13 @@ class _Parser:
                 break
             k = end
         return _new(Pool, (tuple(groups), keep, count_sel, braces, fail, where)), k
+
+    def fate(self, count: int, item: int, k: int) -> tuple[Node, int]:
+        """``count`` Fate dice (token ``item`` their count, ``k`` the letters ``WF``); no modifiers."""
+        if count < 1:
+            raise self.fail(item, "dice.no_dice", n=count)
+        self.count_dice(count, item)
+        return _new(Fate, (count,)), k + 1
 
     def selector(self, k: int, default: str) -> tuple[Selector, int]:
         """A comparison and a number at token ``k`` (the comparison ``default`` if none is written)."""

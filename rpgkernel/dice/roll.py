@@ -13,7 +13,7 @@ from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
 from . import limits
 from .dist import Dist
-from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Label, Neg, Node, Paren, Pool, Set, walk
+from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, walk
 from .parser import divide, parse
 
 if TYPE_CHECKING:
@@ -77,6 +77,10 @@ class RandomDice:
         self._pos += n
         return (high + 1).tolist()
 
+    def fate(self) -> int:
+        """A Fate die: -1, 0 or +1."""
+        return self.face(3) - 2
+
     def finish(self) -> None:
         pass
 
@@ -109,6 +113,16 @@ class GivenDice:
 
     def faces(self, sides: int, n: int) -> list[int]:
         return [self.face(sides) for _ in range(n)]
+
+    def fate(self) -> int:
+        """A Fate die as entered: -1, 0 or 1."""
+        if self.used >= len(self.values):
+            raise GivenDiceError(t("given.too_few_fate", used=len(self.values)))
+        v = self.values[self.used]
+        self.used += 1
+        if not -1 <= v <= 1:
+            raise GivenDiceError(t("given.out_of_range_fate", value=v, index=self.used))
+        return v
 
     def finish(self) -> None:
         if self.used < len(self.values):
@@ -242,6 +256,9 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
         return Part(node, 1 if COMPARISONS[node.op](left.value, right.value) else 0, (), (left, right))
     if kind is Set:
         return _roll_set(node, source, rerolls)
+    if kind is Fate:
+        dice = tuple(DieRoll(3, (f,), _STANDING, f) for f in (source.fate() for _ in range(node.count)))
+        return Part(node, sum(d.value for d in dice), dice)
     if kind is Neg:
         inner = _evaluate(node.operand, source, rerolls)
         return Part(node, -inner.value, (), (inner,))
@@ -284,6 +301,8 @@ def _size(node: Node) -> tuple[int, int]:
                 else:
                     fixed += rolls
                     until += rolls
+        elif type(part) is Fate:
+            fixed += part.count
     return fixed, until
 
 
@@ -527,6 +546,17 @@ class _Tape:
         out = self.inner.faces(sides, n)
         self.tape.extend(out)
         return out
+
+    def fate(self) -> int:
+        if self.at < len(self.replay):
+            f = self.replay[self.at]
+            self.at += 1
+            if not -1 <= f <= 1:
+                raise GivenDiceError(t("given.replay_mismatch", sides="F", value=f))
+        else:
+            f = self.inner.fate()
+        self.tape.append(f)
+        return f
 
     def finish(self) -> None:
         self.inner.finish()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
-from ..dice.nodes import Call, Chain, Compare, Const, Label, Neg, Paren, Pool, Set
+from ..dice.nodes import Call, Chain, Compare, Const, Fate, Label, Neg, Paren, Pool, Set
 from ..errors import DiceSyntaxError
 from ..messages import t
 from .base import integer, number, pad, percent, style
@@ -23,6 +23,7 @@ _CHART_BARS = 100      # bars drawn at most; wider ranges are binned
 _TABLE_ROWS = 40       # rows of a plain-text distribution table at most
 _SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "/", "/^": "/", "/~": "/", "%": "%",  # as a rolled expression shows them
             "=": "==", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+_FATE_FACES = {-1: "−", 0: "0", 1: "+"}  # a Fate die's faces
 
 
 # -- dice --------------------------------------------------------------------
@@ -68,6 +69,8 @@ def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     node = part.node
     if type(node) is Pool:
         return "[" + ", ".join([die(d) for d in part.dice]) + "]"
+    if type(node) is Fate:  # Fate dice as their faces are printed
+        return "[" + ", ".join(_FATE_FACES[d.value] for d in part.dice) + "]"
     if isinstance(node, Const):
         return integer(node.value)
     if isinstance(node, Paren):

@@ -8,7 +8,7 @@ from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import DiceLimitError, DiceSyntaxError
-from rpgkernel.dice import parse
+from rpgkernel.dice import Estimate, parse, preview
 from rpgkernel.dice.nodes import notation
 
 from d20_expressions import MEANING, READING, agrees, measure, model, reading
@@ -76,6 +76,10 @@ TABLE = [
      lambda: icepool.Pool([icepool.d4, icepool.Die([4]), icepool.d6.pool(3).lowest(1).sum()]).highest(1).sum()),
     ("{2d6,1d12}kh1", "ours: the highest single die (Foundry keeps the larger sum)",
      lambda: icepool.Pool([icepool.d6, icepool.d6, icepool.d12]).highest(1).sum()),
+    ("4dF", "Roll20, Foundry (Fate dice)", lambda: 4 @ icepool.Die([-1, 0, 1])),
+    ("4WF+2", "German (Fate dice)", lambda: 4 @ icepool.Die([-1, 0, 1]) + 2),
+    ("(4dF, 2W6-7)kh1", "Fate dice in a set", lambda: icepool.Pool([4 @ icepool.Die([-1, 0, 1]), 2 @ icepool.d6 - 7])
+     .highest(1).sum()),
     ("W%", "German (1-100)", lambda: icepool.d100),
     ("d%", "Roll20, Foundry, AnyDice (1-100; d20 reads a tens die)", lambda: icepool.d100),
     ("3W20", "German", lambda: 3 @ icepool.d20),
@@ -148,6 +152,22 @@ def test_labels_and_comments_stay_in_the_card_and_the_journal(tmp_path):
     camp.log_roll(r)
     entry = camp.journal()[-1]
     assert "[Feuer]" in entry.data["text"] and "Angriff" in entry.data["text"] and entry.data["roll"]["expression"] == r.expression
+
+
+def test_fate_dice_on_the_card_with_given_dice_and_estimated():
+    r = rpgkernel.roll("4dF+1", dice=[1, -1, 0, 1])
+    assert r.total == 2 and "[+, −, 0, +] + 1 = 2" in str(r) and "[+, −, 0, +]" in r._repr_mimebundle_()["text/html"]
+    assert "P(≥ 2) = 38,27 %" in str(r)
+    with pytest.raises(rpgkernel.GivenDiceError, match="-1, 0 oder 1, nicht 2"):
+        rpgkernel.roll("4dF", dice=[1, 2, 0, 0])
+    with pytest.raises(rpgkernel.GivenDiceError, match="Fate-Würfel"):
+        rpgkernel.roll("4dF", dice=[1])
+    assert {rpgkernel.roll("WF", seed=s).total for s in range(40)} == {-1, 0, 1}
+    est = preview("(300dF*300dF)*(200dF*200dF)")
+    assert isinstance(est, Estimate) and est.min >= -(300 * 300 * 200 * 200) and abs(est.mean) < 10_000
+    for bad in ("4dFkh2", "{4dF}", "0dF"):
+        with pytest.raises(DiceSyntaxError):
+            rpgkernel.dist(bad)
 
 
 def test_divisions_round_as_they_say():

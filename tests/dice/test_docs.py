@@ -47,6 +47,7 @@ def roll(expr, *dice, **kw):
     ("max(0, W8-2)", (1,), 0),
     ("2W6!1", (6, 4, 2), 12),                 # "2W6!1 mit 6,4,2 ergibt 6+4 und 2"
     ("W6r1!2", (1, 6, 1, 3), 9),              # the extra roll of an exploding die rerolls its 1 too
+    ("4WF", (1, 0, -1, 1), 1),                # Fate dice entered as they lie
 ])
 def test_each_notation_with_given_dice(expr, dice, total):
     assert roll(expr, *dice).total == total
