@@ -77,17 +77,30 @@ _NUMBERS = {str(n): n for n in range(101)}
 _PLAIN_DICE = {"%": Die(100), **{str(s): Die(s) for s in range(1, 101)}}
 
 
-_MODIFIER_WORDS = sorted({w.lower() for w in (*_KEEP, *_REROLL, *_EXPLODE, *_BOUNDS, *_COUNT, *_RANKED)} - {"!"},
-                         key=lambda w: (-len(w), w))  # the longest first, as the alternatives of _TOKEN
-_MOD = "|".join(_MODIFIER_WORDS)
+def _trie(words: list[str]) -> str:
+    """A regular expression for any of ``words``, a branch per first letter, the longest match first."""
+    rests: dict[str, list[str]] = {}
+    for w in words:
+        rests.setdefault(w[0], []).append(w[1:])
+    out = []
+    for c, tails in sorted(rests.items()):
+        longer = [r for r in tails if r]
+        out.append(re.escape(c) if not longer else
+                   f"{re.escape(c)}(?:{_trie(longer)})" + ("?" if "" in tails else ""))
+    return "|".join(out)
+
+
+_MODIFIER_WORDS = {w.lower() for w in (*_KEEP, *_REROLL, *_EXPLODE, *_BOUNDS, *_COUNT, *_RANKED)} - {"!"}
+_MOD = _trie(sorted(_MODIFIER_WORDS))
 _FIRST = "".join(sorted({w[0] for w in _MODIFIER_WORDS}))
 _LETTER = r"[^\W\d_]"
 _MAX_JOINED = 8  # letters of a run that is split into modifier words at most
-# A token: a number, a character that is a token alone, a modifier word (the longest) where the
-# rest of its run of letters is modifier words too (W6xkh3, khcs: a run of at most _MAX_JOINED
-# letters), any other run of letters (a word), a label, a comparison, // or another character.
-# The most frequent come first: each alternative tried costs time for every token.
-_TOKEN = re.compile(rf"""\s*([0-9]+|[{{}},()+*%-]
+# A token: a number, a character that is a token alone, a die's letter, a modifier word alone, a
+# modifier word (the longest) where the rest of its run of letters is modifier words too (W6xkh3,
+# khcs: a run of at most _MAX_JOINED letters), any other run of letters (a word), a label, a
+# comparison, // or another character. The most frequent come first: each alternative tried
+# costs time for every token.
+_TOKEN = re.compile(rf"""\s*([0-9]+|[{{}},()+*%-]|[wWdD](?!{_LETTER})|(?i:(?:{_MOD})(?!{_LETTER}))
     |(?i:(?=[{_FIRST}]{_LETTER}{{0,{_MAX_JOINED - 1}}}(?!{_LETTER}))(?:{_MOD})(?=(?:{_MOD})*(?!{_LETTER})))
     |{_LETTER}+|\[[^\]]*\]|[<>=!]=|//|@\w*|\S)""", re.VERBOSE)
 
