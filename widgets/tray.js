@@ -19,7 +19,12 @@ function drawParts(model, entry) {
   return entry.parts.map((part) => (typeof part === "string" ? part : drawDie(model, part)));
 }
 
-/** A list item: [expression] dice = total [chance]. */
+/** The hints of a roll's expression (another dialect's reading, warnings), a line each. */
+function drawHints(entry) {
+  return (entry.hints || []).map((hint) => h("div", { class: "rpgk-chance rpgk-hint" }, hint));
+}
+
+/** A list item: [expression] dice = total [chance] [hints]. */
 function drawEntry(model, entry, full) {
   return h("li", { class: "rpgk-entry" },
     full ? h("span", { class: "rpgk-entry-expr" }, entry.expression) : null,
@@ -27,7 +32,8 @@ function drawEntry(model, entry, full) {
     full ? " " : null,
     h("span", { class: "rpgk-dice" }, drawParts(model, entry)),
     h("b", { class: "rpgk-entry-total" }, ` = ${entry.total}`),
-    full && entry.chance ? h("span", { class: "rpgk-muted rpgk-entry-chance" }, entry.chance) : null);
+    full && entry.chance ? h("span", { class: "rpgk-muted rpgk-entry-chance" }, entry.chance) : null,
+    full ? drawHints(entry) : null);
 }
 
 /** The roll card: one roll like the HTML card, several as a numbered list; the chart below. */
@@ -38,8 +44,8 @@ function drawCard(model) {
     ? [h("div", { class: "rpgk-head" }, entries[0].expression, entries[0].given ? ` · ${L(model, "roll.given")}` : ""),
       h("div", { class: "rpgk-dice" }, drawParts(model, entries[0])),
       h("div", { class: "rpgk-total" }, entries[0].total),
-      entries[0].chance ? h("div", { class: "rpgk-chance" }, entries[0].chance) : null]
-    : [h("div", { class: "rpgk-head" }, model.get("head")),
+      entries[0].chance ? h("div", { class: "rpgk-chance" }, entries[0].chance) : null, drawHints(entries[0])]
+    : [h("div", { class: "rpgk-head" }, model.get("head")), entries.length ? drawHints(entries[0]) : null,
       h("ol", { class: "rpgk-entries" }, entries.map((e) => drawEntry(model, e, false))),
       h("div", {}, model.get("summary"))];
   return h("div", { class: "rpgk-rollcard" }, body, errorBox(model), drawChart(model, model.get("chart")));

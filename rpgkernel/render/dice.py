@@ -169,13 +169,21 @@ def chance_text(roll: Roll, shared: Odds | None = None) -> str | None:
     return None if o.line is None else o.line(roll.total)
 
 
-def roll_text(roll: Roll, shared: Odds | None = None) -> str:
-    """``4W6kh3 = [6, 5, (2), 4] = 15  ·  P(≥ 15) = 35,49 %``"""
+def roll_text(roll: Roll) -> str:
+    """``4W6kh3 = [6, 5, (2), 4] = 15  ·  P(≥ 15) = 35,49 %``, and below it the expression's hints."""
+    return "\n".join((_roll_line(roll), *roll.hints))
+
+
+def _roll_line(roll: Roll, shared: Odds | None = None) -> str:
     detail = roll_parts(roll.tree, _die_text)
     line = f"{roll.expression} = {detail} = {result_word(roll)}"
     chance = chance_text(roll, shared)
-    line = f"{line}  ·  {chance}" if chance else line
-    return "\n".join((line, *roll.hints))
+    return f"{line}  ·  {chance}" if chance else line
+
+
+def hints_html(hints: tuple[str, ...]) -> str:
+    """The hints of an expression (``Roll.hints``), a line each."""
+    return "".join(f'<div class="rpgk-chance rpgk-hint">{html.escape(hint)}</div>' for hint in hints)
 
 
 def roll_markdown(roll: Roll) -> str:
@@ -203,8 +211,7 @@ def roll_html(roll: Roll, chart: bool = True) -> str:
                     f'<div class="rpgk-head">{html.escape(roll.expression)}{given}</div>',
                     f'<div class="rpgk-dice">{detail}</div>',
                     f'<div class="rpgk-total">{html.escape(result_word(roll))}</div>',
-                    _odds_html(odds(roll), (roll.total,), chart),
-                    *(f'<div class="rpgk-chance rpgk-hint">{html.escape(hint)}</div>' for hint in roll.hints), "</div>"])
+                    _odds_html(odds(roll), (roll.total,), chart), hints_html(roll.hints), "</div>"])
 
 
 def rolls_frame(rolls: Rolls) -> tuple[str, str]:
@@ -219,7 +226,8 @@ def rolls_text(rolls: Rolls) -> str:
         return ""
     head, summary = rolls_frame(rolls)
     shared = odds(rolls[0])
-    return "\n".join([head] + [f"{i}. {roll_text(r, shared)}" for i, r in enumerate(rolls, 1)] + [summary])
+    return "\n".join([head, *rolls[0].hints] + [f"{i}. {_roll_line(r, shared)}" for i, r in enumerate(rolls, 1)]
+                     + [summary])
 
 
 def rolls_html(rolls: Rolls) -> str:
@@ -230,6 +238,7 @@ def rolls_html(rolls: Rolls) -> str:
         f'<tr><td>{i}.</td><td style="text-align:left">{roll_parts(r.tree, die_html)}</td>'
         f"<td><b>{html.escape(result_word(r))}</b></td></tr>" for i, r in enumerate(rolls, 1))
     return "".join([style(), '<div class="rpgk-card rpgk-rolls">', f'<div class="rpgk-head">{html.escape(head)}</div>',
+                    hints_html(rolls[0].hints),
                     f'<table class="rpgk-table">{rows}</table>', f"<div>{html.escape(summary)}</div>",
                     _odds_html(odds(rolls[0]), tuple(sorted({r.total for r in rolls}))), "</div>"])
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import display, rules
 from ..dice import limits
+from ..dice.dialects import hints
 from ..dice.nodes import Pool
 from ..dice.parser import parse as parse_dice
 from ..dice.roll import Roll, Roller
@@ -466,6 +467,10 @@ def _preview(line: _Line, engine: Ruleset, state: dict[str, Any]) -> Resolution:
         _call(verb.procedure, unrolled, line.cmd)
     except _FirstDie:
         pass
+    for key, text in line.options.items():  # the dice typed into the line, as the card of a roll shows them
+        if verb.options.get(key) == "dice":
+            for hint in hints(text, parse_dice(text)):
+                res.step(f"{key}: {hint}")
     if verb.preview is None:
         res.step(t("resolve.no_preview", verb=verb.name))
     else:

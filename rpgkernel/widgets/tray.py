@@ -32,7 +32,7 @@ def roll_data(roll: Roll, shared: Odds | None = None) -> dict[str, Any]:
 
     ``parts`` is the rolled expression as the text form writes it, each die
     replaced by its ``DieRoll.to_dict()``: ``["[", {die}, ", ", {die}, "] + 2"]``.
-    ``total`` and ``chance`` are the texts of the roll card.
+    ``total``, ``chance`` and ``hints`` (``Roll.hints``) are the texts of the roll card.
     """
     dice: list[Any] = []
 
@@ -48,7 +48,7 @@ def roll_data(roll: Roll, shared: Odds | None = None) -> dict[str, Any]:
     o = odds(roll) if shared is None else shared
     chance = o.note if o.line is None else o.line(roll.total)
     return {"expression": roll.expression, "given": roll.given, "parts": parts,
-            "total": result_word(roll), "chance": chance}
+            "total": result_word(roll), "chance": chance, "hints": list(roll.hints)}
 
 
 def _chart(shown: Dist | Estimate | None, marked: Any) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 with an independent model (icepool, or the other tool's documented meaning); every deliberate difference
 shows a hint with the other reading's spelling; d20's own test expressions counted (tests/d20_expressions.py)."""
 
+import html
+
 import icepool
 import pytest
 from doc_blocks import page
@@ -118,6 +120,16 @@ def test_an_ambiguous_expression_shows_the_other_reading(expr, fragment):
     assert any(fragment in hint for hint in r.hints), r.hints
     assert fragment in str(r) and fragment in r._repr_markdown_()
     assert fragment in r._repr_mimebundle_()["text/html"].replace("&gt;", ">")
+
+
+def test_several_rolls_and_the_widgets_show_the_hints_once_per_expression():
+    from rpgkernel.widgets.tray import RollCard, roll_data
+    rolls = rpgkernel.roll_many("8d6>4", 3, seed=1)
+    hint = rolls[0].hints[0]
+    assert str(rolls).count(hint) == 1 and rolls._repr_html_().count(html.escape(hint)) == 1
+    assert str(rolls).splitlines()[1] == hint
+    assert roll_data(rolls[0])["hints"] == [hint] and roll_data(rpgkernel.roll("3W6", seed=1))["hints"] == []
+    assert [e["hints"] for e in RollCard(rolls).entries] == [[hint]] * 3
 
 
 def test_a_threshold_no_die_can_reach_is_a_warning():

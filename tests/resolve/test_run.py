@@ -436,6 +436,14 @@ def test_preview_rolls_and_applies_nothing(camp):
     assert journal_size(camp) == events and camp.state == state
 
 
+def test_the_preview_shows_the_hints_of_the_dice_typed_into_the_line(camp):
+    out = rpgkernel.resolve("angriff Ritter -> Söldner formel=2W6>7\nangriff Ritter -> Söldner formel=2W6+1",
+                            campaign=camp, preview=True)
+    warned = [s.text for s in out[0].steps if s.text.startswith("formel: Warnung: kein Würfel")]
+    assert len(warned) == 1 and "(2W6)>7" in warned[0] and "formel: Warnung" in repr(out[0])
+    assert not any(s.text.startswith("formel:") for s in out[1].steps)
+
+
 # -- rendering and the magic in a real shell ----------------------------------------------
 
 
