@@ -58,6 +58,7 @@ _REROLL = {**_words("r", "ro", to=True), **_words("rr", to=False)}  # -> reroll 
 _EXPLODE = {"!": "!", **_words("x", "e", to="x"), **_words("xo"), **_words("ra")}
 _BOUNDS = {**_words("mi", "min", to="mi"), **_words("ma", "max", to="ma")}
 _COUNT = {**_words("cs"), **_words("cf"), **_words("f", to="cf")}  # Foundry's cs/cf, Roll20's f
+_FAILS = frozenset(w for w, word in _COUNT.items() if word == "cf")
 # d20's rerolls, explosions and bounds of dice chosen by rank (1d6rol1): refused with a reason
 _RANKED = _words(*(m + side for m in ("r", "ro", "rr", "ra", "e", "mi", "ma") for side in "hl"))
 _WORDS = _DIE | _KEEP.keys() | _REROLL.keys() | _EXPLODE.keys() | _COUNT.keys() | _RANKED.keys() | \
@@ -67,6 +68,7 @@ _CMP = frozenset(("<", "<=", ">", ">=", "="))
 _COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "=", "==": "=", "!=": "!="}  # of totals
 _POOL_MODIFIERS = _KEEP.keys() | _CMP | _COUNT.keys() | _DROP_LOW
 _SET_MODIFIERS = _KEEP.keys()
+_PRODUCTS = frozenset(("*", "/", "%"))  # the operators of a product
 _OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*", "/": "/", "//": "/", "%": "%"}
 _FUNCTIONS = {"max": "max", "min": "min", "aufrunden": "aufrunden", "ceil": "aufrunden",
               "abrunden": "abrunden", "floor": "abrunden", "runden": "runden", "round": "runden"}
@@ -95,14 +97,14 @@ _MOD = _trie(sorted(_MODIFIER_WORDS))
 _FIRST = "".join(sorted({w[0] for w in _MODIFIER_WORDS}))
 _LETTER = r"[^\W\d_]"
 _MAX_JOINED = 8  # letters of a run that is split into modifier words at most
-# A token: a number, a character that is a token alone, a die's letter, a modifier word alone, a
-# modifier word (the longest) where the rest of its run of letters is modifier words too (W6xkh3,
-# khcs: a run of at most _MAX_JOINED letters), any other run of letters (a word), a label, a
-# comparison, // or another character. The most frequent come first: each alternative tried
-# costs time for every token.
-_TOKEN = re.compile(rf"""\s*([0-9]+|[{{}},()+*%-]|[wWdD](?!{_LETTER})|(?i:(?:{_MOD})(?!{_LETTER}))
+# A token: a number, a character that is a token alone, a comparison of two characters, a die's
+# letter, a modifier word alone, a modifier word (the longest) where the rest of its run of letters
+# is modifier words too (W6xkh3, khcs: a run of at most _MAX_JOINED letters), any other run of
+# letters (a word), a label, // or another character. The most frequent come first: each
+# alternative tried costs time for every token.
+_TOKEN = re.compile(rf"""\s*([0-9]+|[{{}},()+*%-]|[<>=!]=|[wWdD](?!{_LETTER})|(?i:(?:{_MOD})(?!{_LETTER}))
     |(?i:(?=[{_FIRST}]{_LETTER}{{0,{_MAX_JOINED - 1}}}(?!{_LETTER}))(?:{_MOD})(?=(?:{_MOD})*(?!{_LETTER})))
-    |{_LETTER}+|\[[^\]]*\]|[<>=!]=|//|@\w*|\S)""", re.VERBOSE)
+    |{_LETTER}+|\[[^\]]*\]|//|@\w*|\S)""", re.VERBOSE)
 
 
 def _is_number(text: str) -> bool:
@@ -368,12 +370,12 @@ class _Parser:
                 for _ in range(negs):
                     node = Neg(node)
             op = _OPERATORS.get(toks[k])
-            if op is None and toks[k][:1] == "[":  # a label: 2W6[Feuer]
+            if op is None and toks[k] != _END and toks[k][0] == "[":  # a label: 2W6[Feuer]
                 node = _new(Label, (node, toks[k][1:-1].strip(), False))
                 k += 1
                 op = _OPERATORS.get(toks[k])
             k += 1
-            if op == "*" or op == "/" or op == "%":
+            if op in _PRODUCTS:
                 self.wide = True
                 if factors is None:
                     factors, products = [node], [op]
@@ -495,28 +497,29 @@ class _Parser:
             if toks[k] in _DIE_MODIFIERS:
                 k = self.share_modifiers(groups, k)
         self.count_dice(n, start)
-        if toks[k] not in _POOL_MODIFIERS:
-            return _new(Pool, (tuple(groups), None, None, braces, None, None)), k
         keep = where = count_sel = fail = None
         while toks[k] in _POOL_MODIFIERS:
             text = toks[k]
             if text in _CMP or text in _COUNT:
-                v = _NUMBERS.get(toks[k + 1])
-                if text in _CMP and v is None and not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
-                    break
-                if count_sel is not None:
-                    raise self.fail(k, "dice.modifier_twice", mod=text)
-                if _COUNT.get(text) == "cf":  # only failures, each taking one away: 10d6cf1
-                    count_sel = _new(Selector, ("<", 1))
-                    fail, k = self.selector(k + 1, "=")
-                    continue
-                # successes: 7W6>=5 (inlined: the hot path), Foundry's 10d6cs>=5 (cs6: the sixes)
-                if text in _CMP and v is not None:
+                if text in _CMP:  # successes: 7W6>=5 (the number inlined: the hot path)
+                    v = _NUMBERS.get(toks[k + 1])
+                    if v is None:
+                        if not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
+                            break
+                        v = self.number(k + 1)
+                    if count_sel is not None:
+                        raise self.fail(k, "dice.modifier_twice", mod=text)
                     count_sel = _new(Selector, (text, v))
                     k += 2
                 else:
-                    count_sel, k = self.selector(k + (text not in _CMP), "=")
-                if _COUNT.get(toks[k]) == "cf":  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
+                    if count_sel is not None:
+                        raise self.fail(k, "dice.modifier_twice", mod=text)
+                    if text in _FAILS:  # only failures, each taking one away: 10d6cf1
+                        count_sel = _new(Selector, ("<", 1))
+                        fail, k = self.selector(k + 1, "=")
+                        continue
+                    count_sel, k = self.selector(k + 1, "=")  # Foundry's 10d6cs>=5 (cs6: the sixes)
+                if toks[k] in _FAILS:  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
                     fail, k = self.selector(k + 1, "=")
                 continue
             if keep is not None or where is not None:
