@@ -68,6 +68,7 @@ _CMP = frozenset(("<", "<=", ">", ">=", "="))
 _COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "=", "==": "=", "!=": "!="}  # of totals
 _POOL_MODIFIERS = _KEEP.keys() | _CMP | _COUNT.keys() | _DROP_LOW
 _SET_MODIFIERS = _KEEP.keys()
+_BY_RANK = frozenset(("kh", "kl", "dh", "dl"))  # keep and drop by rank (_KEEP)
 _PRODUCTS = frozenset(("*", "/", "%"))  # the operators of a product
 _OPERATORS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*", "/": "/", "//": "/", "%": "%"}
 _FUNCTIONS = {"max": "max", "min": "min", "aufrunden": "aufrunden", "ceil": "aufrunden",
@@ -524,6 +525,12 @@ class _Parser:
                 continue
             if keep is not None or where is not None:
                 raise self.fail(k, "dice.keep_one")
+            mod = _KEEP.get(text)
+            c = _NUMBERS.get(toks[k + 1])
+            if c is not None and mod in _BY_RANK:  # kh1, dl2: by rank with a number (inlined: the hot path)
+                keep = self.keep(mod, c, n, k)
+                k += 2
+                continue
             keep, where, end = self.selection(k, n)
             if end == k:
                 break
