@@ -1,5 +1,8 @@
 """The ford fight of the panel tests, and driving an ``EncounterPanel`` as its front end would."""
 
+from rpgkernel import Campaign
+from rpgkernel.statblocks import load
+
 FURT = """
 figuren:
   - name: Ritter
@@ -23,6 +26,16 @@ begegnung:
         beeinträchtigt: {runden: 2, endet: zugende}
 """
 FURT_NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
+
+
+def make_campaign(path, start=True):
+    """A Bastionland campaign at ``path`` with the ford fight, begun (the players' side first)."""
+    camp = Campaign.open(path)
+    camp.set_ruleset("bastionland")
+    load(camp, FURT)
+    if start:
+        camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})
+    return camp
 
 
 def send(panel, kind, **content):

@@ -10,15 +10,13 @@ import json
 
 import pytest
 from doc_blocks import page, run_python
-from panel_driving import FURT, FURT_NAMES
+from panel_driving import make_campaign
 from resolve_campaigns import campaign as ruleset_campaign
 
 import rpgkernel
-from rpgkernel import Campaign
 from rpgkernel.messages import t
 from rpgkernel.resolve import pending
 from rpgkernel.server import actions
-from rpgkernel.statblocks import load
 
 from .test_live import Page, Server, run
 
@@ -38,19 +36,11 @@ def server():
     running.stop()
 
 
-def furt(path):
-    camp = Campaign.open(path)
-    camp.set_ruleset("bastionland")
-    load(camp, FURT)
-    camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})   # Bastionland: the players' side first
-    return camp
-
-
 @pytest.fixture
 def camp(server, tmp_path, monkeypatch):
     """The GM's campaign (its registry in the server's runtime dir), the ford fight begun."""
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
-    with furt(tmp_path / "kampagne.sqlite") as opened:
+    with make_campaign(tmp_path / "kampagne.sqlite") as opened:
         yield opened
 
 
@@ -135,7 +125,7 @@ def test_bad_dice_are_refused_in_german_and_write_nothing(server, camp, message,
 
 
 def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server, camp, tmp_path):
-    twin = furt(tmp_path / "zwilling.sqlite")
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
     ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Knappe")
     twin.new_player_link("Ritter"), twin.new_player_link("Knappe")   # the same seq for the same journal
     rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
@@ -170,7 +160,7 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
 
 
 def test_the_knappes_player_denies_for_the_ritter_as_the_resolve_line_would(server, camp, tmp_path):
-    twin = furt(tmp_path / "zwilling.sqlite")
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
     knappe, wache = camp.new_player_link("Knappe"), camp.new_player_link("Wache")
     twin.new_player_link("Knappe"), twin.new_player_link("Wache")   # the same seq for the same journal
     rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)

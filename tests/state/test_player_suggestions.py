@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from panel_driving import FURT, FURT_NAMES
+from panel_driving import make_campaign
 
 from rpgkernel import Campaign
-from rpgkernel.statblocks import load
 from rpgkernel.state import player_view
 from rpgkernel.state.player_view import view
 
@@ -18,10 +17,7 @@ HOSTILE = "<img src=x onerror=alert(1)> & \"Knappe\"\nzweite Zeile"
 
 @pytest.fixture
 def camp(tmp_path):
-    c = Campaign.open(tmp_path / "k.sqlite")
-    c.set_ruleset("bastionland")
-    load(c, FURT)
-    c.encounter.start(rolls={n: 10 for n in FURT_NAMES})
+    c = make_campaign(tmp_path / "k.sqlite")
     yield c
     c.close()
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from hypothesis import given, strategies as st
-from panel_driving import FURT, FURT_NAMES, row, send, set_form
+from panel_driving import FURT_NAMES, make_campaign, row, send, set_form
 
 import rpgkernel
 from rpgkernel import Campaign
@@ -15,21 +15,10 @@ from rpgkernel.messages import labels, t
 from rpgkernel.resolve import pending
 from rpgkernel.resolve.language import parse, quote
 from rpgkernel.rules import get as ruleset
-from rpgkernel.statblocks import load
 from rpgkernel.widgets import EncounterPanel
 from rpgkernel.resolve.lines import FREE, option_field
 
 HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-
-def make_campaign(path, start=True):
-    camp = Campaign.open(path)
-    camp.set_ruleset("bastionland")
-    load(camp, FURT)
-    if start:
-        camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})  # Bastionland: the players' side first
-    return camp
 
 
 @pytest.fixture

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 from doc_blocks import page
-from panel_driving import FURT, FURT_NAMES, send
+from panel_driving import make_campaign, send
 
 from rpgkernel import Campaign
 from rpgkernel.assets import asset
-from rpgkernel.statblocks import load
 from rpgkernel.widgets import EncounterPanel
 from rpgkernel.widgets.encounter import JOURNAL_TAIL
 
@@ -27,10 +26,7 @@ def runtime_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def camp(tmp_path):
-    c = Campaign.open(tmp_path / "k.sqlite")
-    c.set_ruleset("bastionland")
-    load(c, FURT)
-    c.encounter.start(rolls={n: 10 for n in FURT_NAMES})
+    c = make_campaign(tmp_path / "k.sqlite")
     yield c
     c.close()
 
