@@ -12,11 +12,12 @@ from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveErro
 from .resolve import resolve
 from .rules import rulesets
 from .session import Session
-from .state import Campaign
+from .state import Campaign, forecasting
 
 __version__ = "0.1.0"
 
 load_with(lambda: import_module(".render", __name__))  # values show themselves through the forms it registers
+forecasting.use(lambda: import_module(".forecast", __name__).forecast)  # imported at the first forecast
 
 __all__ = [
     "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",

@@ -34,7 +34,7 @@ from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
 from ..numerals import integer
 from ..rules.base import Ruleset
-from ..rules.resolution import Request, Resolution, Verb
+from ..rules.resolution import PASS, Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
 from ..state import effects, model, tracker
 from ..state.effects import Effect
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from ..state import Campaign
 
 KIND = "auflösung"      # journal kind of a resolution
-PASS = "verzicht"       # built-in choice verb: decline what is still open
 
 
 class Resolutions(Shown, list):
@@ -383,13 +382,27 @@ def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work
     lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
-    cell = _Cell(engine, verbs, work, Roller(seed=seed, dice=dice))
+    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice)))
+
+
+def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
+                 roller: Roller) -> list[Resolution]:
+    cell = _Cell(engine, verbs, work, roller)
     for line in lines:
         cell.run(line)
     cell.flush()
     cell.roller.finish()
     cell.store_open()
-    return _result(cell.results)
+    return cell.results
+
+
+def carry_out(work: Transaction, engine: Ruleset, source: str, roller: Roller) -> list[Resolution]:
+    """Carry out the ``%%resolve`` lines ``source`` in ``work`` (a transaction on a state of its own,
+    as a forecast plays a fight), rolling through ``roller``: as a cell of a campaign does, without
+    a campaign to write to."""
+    verbs = _verbs(engine)
+    lines = [_check(cmd, verbs, work.state, True, engine.key) for cmd in parse(source)]
+    return _carried_out(lines, engine, verbs, work, roller)
 
 
 def _result(results: list[Resolution]) -> Resolution | Resolutions:

@@ -16,6 +16,7 @@ from .figure import Figure, view
 from .limits import Limits
 from .settings import Settings
 from .sheet import Sheet
+from .tactics import Tactics
 
 if TYPE_CHECKING:
     from ..state.resources import Landed
@@ -38,6 +39,8 @@ class Ruleset:
     initiative_each_round: bool = False
     #: the GM's settings (``rules.settings``), None for a ruleset without any
     settings: Settings[Any] | None = None
+    #: how a forecast plays this ruleset's fights (``rules.tactics``); None: the ruleset has no forecast
+    tactics: Tactics | None = None
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""

@@ -3,7 +3,7 @@
 A ruleset (built in, or from another package through the entry-point group
 ``rpgkernel.rulesets``) subclasses ``Ruleset`` and fills its slots: the sheet,
 the resources a sheet gives and their ``Limits``, the conditions, the
-``%%resolve`` verbs and their procedures, the GM's settings, initiative.
+``%%resolve`` verbs and their procedures, the GM's settings, initiative, the tactics a forecast plays by.
 Procedures read ``Figure`` views, roll through ``Request.roller``, record
 ``Step``s with the seed's section and return a ``Resolution`` with ``Effect``s
 and open ``Choice``s; user errors are a ``RulesError``. See
@@ -17,7 +17,8 @@ from .limits import Limits, spread
 from .resolution import INT_RANGE, Choice, Effect, Request, Resolution, Step, Verb, clauses, counted, listing, sentence
 from .settings import Settings, as_json
 from .sheet import Field, Sheet, SheetError
+from .tactics import ZIELWAHL, Action, Fight, Tactics
 
-__all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Limits", "Request", "Resolution", "Resource",
-           "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted",
-           "higher_initiative", "listing", "read_yaml", "sentence", "spread"]
+__all__ = ["INT_RANGE", "ZIELWAHL", "Action", "Choice", "Effect", "Field", "Fight", "Figure", "Limits", "Request",
+           "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Tactics",
+           "Verb", "as_json", "clauses", "counted", "higher_initiative", "listing", "read_yaml", "sentence", "spread"]

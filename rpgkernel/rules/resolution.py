@@ -217,6 +217,9 @@ class Verb:
         return self.bounds.get(option, INT_RANGE)
 
 
+#: the choice verb every ruleset with choices has (``%%resolve`` adds it): decline what is still open
+PASS = "verzicht"
+
 #: the values an "int" option may take where its verb names no range of its own: modifiers,
 #: bonus dice and counts at a table stay far inside it, and so the work they cause stays small
 INT_RANGE = (-100, 100)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import fighting, marks, model, player_view, tracker
+from . import fighting, forecasting, marks, model, player_view, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -129,6 +129,12 @@ class Encounter(tracker.Tracker, Shown):
             tx.event("einstellung", t("journal.skip_out", name=self.name,
                                       value=t("journal.yes" if skip else "journal.no")), encounter=self.name)
 
+    def forecast(self, n: int | None = None, seed: int | None = None, **options: Any) -> Any:
+        """Who wins this fight from where it stands, in how many rounds, who falls, what is left: a
+        ``Forecast`` (``rpgkernel.forecast.forecast``: ``n`` fights or until precise, ``zielwahl``,
+        ``precision``, ``progress``); nothing is written to the campaign."""
+        return forecasting.forecast(self.campaign, self.name, n=n, seed=seed, **options)
+
     # -- what players see (``state.player_view``) ------------------------------------
     @property
     def player_sight(self) -> dict[str, str]:
@@ -238,17 +244,22 @@ class Encounter(tracker.Tracker, Shown):
               seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
         """Begin round 1: with a given ``order``, given initiative ``rolls``, or rolled by the ruleset;
         ``seed`` and ``dice`` (real results, in turn) as for ``rpgkernel.resolve``."""
-        camp = self.campaign
-        with camp.transaction() as tx:
-            if not tx.state["encounters"][self.name]["combatants"]:
-                raise CampaignError(t("campaign.empty_encounter", name=self.name))
-            order, rolled = self._initiative(tx, order, rolls, seed, dice)
-            tx.set(["encounters", self.name, "round"], 1)
-            tx.set(["encounters", self.name, "turn"], 0)
-            tx.extend(model.tick(tx.state, self.name, "round_start", None))
-            tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
-            self._skip_out(tx, order[0], None, None, None)   # within round 1: no initiative rolled again
-            self._initiative_event(tx, order, rolled)
+        with self.campaign.transaction() as tx:
+            order = self._begin(tx, order, rolls, seed, dice)
+        return order
+
+    def _begin(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,
+               seed: int | None, dice: Sequence[int] | None) -> list[str]:
+        """Begin round 1 in ``tx`` (``start``); the turn order."""
+        if not tx.state["encounters"][self.name]["combatants"]:
+            raise CampaignError(t("campaign.empty_encounter", name=self.name))
+        order, rolled = self._initiative(tx, order, rolls, seed, dice)
+        tx.set(["encounters", self.name, "round"], 1)
+        tx.set(["encounters", self.name, "turn"], 0)
+        tx.extend(model.tick(tx.state, self.name, "round_start", None))
+        tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
+        self._skip_out(tx, order[0], None, None, None)   # within round 1: no initiative rolled again
+        self._initiative_event(tx, order, rolled)
         return list(order)
 
     def _initiative(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,

@@ -29,6 +29,7 @@ from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfo
 from .damage import collide, damage, exposed, ignores, out_of_fight, player_state, repair, scar, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
 from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
+from .tactics import BastionlandTactics
 from .verbs import VERBS
 from .warfare import formation, warband_templates
 
@@ -47,6 +48,7 @@ class Bastionland(Ruleset):
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
+    tactics = BastionlandTactics()
     conditions = {
         "Fatigued": t("bastionland.cond_fatigued"),
         "schutzlos": t("bastionland.cond_schutzlos"),

@@ -1,0 +1,165 @@
+"""One fight played to its end on a state of its own, through the ruleset's procedures.
+
+Every turn is what the GM would do at the table: the tactics (``rules.tactics``) name the action as
+a ``%%resolve`` line, ``resolve.run.carry_out`` carries it out with the ruleset's procedures, the
+tactics take the open choices as choice lines, and the encounter's own turn order moves on
+(``state.views.Encounter``: conditions count down, those out of the fight are skipped). Nothing is
+written anywhere: the fight works in a ``Transaction`` on the campaign's state, which stays as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..dice.roll import Roller
+from ..errors import RpgError
+from ..messages import t
+from ..resolve.lines import line
+from ..resolve.run import _verbs, carry_out
+from ..rules.base import Ruleset
+from ..rules.figure import view
+from ..rules.resolution import Choice, Resolution
+from ..rules.tactics import Action, Fight
+from ..state import fighting, model
+from ..state.transaction import Transaction
+from ..state.views import Encounter
+
+#: the round after which a fight counts as undecided (a draw)
+MAX_ROUNDS = 100
+#: choice lines one resolution may take before the forecast passes on what is still open
+MAX_CHOICE_ROUNDS = 4
+
+
+class ForecastError(RpgError, ValueError):
+    """An encounter that cannot be forecast (German message)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one fight ended: the side left standing (None: a draw), the rounds it took from the round it
+    stood in (that one counted), who was out
+    of the fight at its end, and every combatant's resources then."""
+
+    winner: str | None
+    rounds: int
+    out: frozenset[str]
+    resources: Mapping[str, Mapping[str, int]]
+
+
+class Table:
+    """An encounter as a forecast plays it: the campaign's state, the ruleset and its tactics."""
+
+    def __init__(self, state: dict[str, Any], encounter: str, engine: Ruleset, zielwahl: str) -> None:
+        self.state, self.name, self.engine, self.zielwahl = state, encounter, engine, zielwahl
+        self.verbs = {v.name: v for v in _verbs(engine).values()}
+        enc = state["encounters"][encounter]
+        names = list(enc["combatants"])
+        self.sides = {n: model.seen_by_rules(state, n, encounter, copied=False).get("side") or "" for n in names}
+        lone = [n for n, side in self.sides.items() if not side]
+        if lone:
+            raise ForecastError(t("forecast.no_side", names=", ".join(lone)))
+        if len(set(self.sides.values())) < 2:
+            raise ForecastError(t("forecast.one_side", name=encounter))
+        if engine.tactics is None:
+            raise ForecastError(t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
+        self.tactics = engine.tactics
+        self.targeted: dict[str, int] = {}
+
+    def play(self, rng: np.random.Generator) -> Outcome:
+        """Play the fight from the encounter as it stands to its end."""
+        roller = Roller(rng=rng)
+        self.targeted = {}
+        tx = Transaction(self.state)
+        enc = Encounter(None, self.name)  # type: ignore[arg-type]  # its turn order works on tx alone
+        first = tx.state["encounters"][self.name]["round"]
+        if not first:
+            enc._begin(tx, None, None, _seed(rng), None)
+        self._close_pending(tx, roller)
+        while True:
+            record = tx.state["encounters"][self.name]
+            out = fighting.reasons(tx.state, self.name)
+            standing = {self.sides[n] for n in record["combatants"] if n not in out}
+            if len(standing) < 2 or record["round"] > MAX_ROUNDS:
+                winner = next(iter(standing)) if len(standing) == 1 else None
+                rounds = min(record["round"], MAX_ROUNDS) - max(first, 1) + 1
+                return Outcome(winner, rounds, frozenset(out), self._resources(tx))
+            actor = record["order"][record["turn"]]
+            if actor in out:
+                enc._advance(tx, False, None, _seed(rng), None)
+                continue
+            self._turn(tx, actor, out, roller)
+            if len({self.sides[n] for n in record["combatants"]
+                    if n not in fighting.reasons(tx.state, self.name)}) >= 2:
+                enc._advance(tx, False, None, _seed(rng), None)
+
+    def _fight(self, tx: Transaction, out: Mapping[str, str], roller: Roller) -> Fight:
+        names = tx.state["encounters"][self.name]["combatants"]
+        combatants = {n: view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names}
+        return Fight(combatants, out, tx.state["encounters"][self.name]["round"], model.data(tx.state, self.name),
+                     roller, self.zielwahl, self.targeted)
+
+    def _turn(self, tx: Transaction, actor: str, out: Mapping[str, str], roller: Roller) -> None:
+        fight = self._fight(tx, out, roller)
+        me = fight.combatants[actor]
+        foes = fight.standing(foes_of=me.side)
+        if not foes:
+            return
+        target = self.tactics.target(me, foes, fight)
+        self.targeted[target.name] = self.targeted.get(target.name, 0) + 1
+        action = self.tactics.action(me, target, fight)
+        if action is not None:
+            self._settle(tx, self._run(tx, action, roller), out, roller)
+
+    def _settle(self, tx: Transaction, results: list[Any], out: Mapping[str, str], roller: Roller) -> None:
+        """Take the open choices of ``results`` as the tactics decide, until none is open."""
+        for _ in range(MAX_CHOICE_ROUNDS):
+            still = [r for r in results if r.open]
+            if not still:
+                return
+            fight = self._fight(tx, out, roller)
+            results = [x for r in still for x in self._run_all(tx, self.tactics.decide(r, fight), roller)]
+        still = [r for r in results if r.open]
+        if still:
+            raise ForecastError(t("forecast.still_open", action=still[0].action))
+
+    def _close_pending(self, tx: Transaction, roller: Roller) -> None:
+        """The campaign's open resolutions of this ruleset: taken as the tactics decide before the fight
+        goes on (as the GM would take them first)."""
+        stored = [rec for rec in tx.state.get("pending", {}).values() if rec.get("ruleset") == self.engine.key]
+        results = [Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
+                              choices=[_choice(c) for c in rec["choices"]]) for rec in stored]
+        if results:
+            self._settle(tx, results, fighting.reasons(tx.state, self.name), roller)
+
+    def _run_all(self, tx: Transaction, actions: list[Action], roller: Roller) -> list[Any]:
+        return self._run(tx, actions, roller) if actions else []
+
+    def _run(self, tx: Transaction, actions: Action | list[Action], roller: Roller) -> list[Any]:
+        actions = [actions] if isinstance(actions, Action) else actions
+        source = "\n".join(line(self.verbs[a.verb], a.actors, a.targets, dict(a.options)) for a in actions)
+        try:
+            return carry_out(tx, self.engine, source, roller)
+        except RpgError as err:
+            raise ForecastError(t("forecast.action_failed", line=source, error=str(err))) from None
+
+    def _resources(self, tx: Transaction) -> dict[str, dict[str, int]]:
+        found = {}
+        for n in tx.state["encounters"][self.name]["combatants"]:
+            record = model.seen_by_rules(tx.state, n, self.name, copied=False)
+            found[n] = {k: r["value"] for k, r in (record.get("resources") or {}).items()}
+        return found
+
+
+
+def _choice(record: Mapping[str, Any]) -> Choice:
+    """A stored open choice (``Choice.to_dict``) as the kit's value."""
+    return Choice(record["key"], record["label"], tuple(record.get("who", ())), tuple(record.get("options", ())),
+                  tuple(record.get("also", ())), record.get("also_label", ""))
+
+
+def _seed(rng: np.random.Generator) -> int:
+    """A seed for the encounter's own rolls (initiative), drawn from the fight's dice."""
+    return int(rng.integers(2**62))

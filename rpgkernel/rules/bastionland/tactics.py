@@ -1,0 +1,41 @@
+"""How a forecast plays a Mythic Bastionland fight (the kit's ``Tactics``; the rules stay the engine's).
+
+- Every figure attacks its target in melee with its weapons (Angriffe), nothing else.
+- Deny: a Knight (``spielfigur``) who is not Fatigued denies the highest die of an attack against it
+  when that lowers the damage (Angriffe, Schritt 2; Feats: only Knights master the feats).
+- Gambits and Focus: never; the dice stay for damage (a Bolster would add one, the highest die is
+  worth more).
+"""
+
+from __future__ import annotations
+
+from ..figure import Figure
+from ..resolution import PASS, Resolution
+from ..tactics import Action, Fight, Tactics
+from .attack import attack_pool, damage_dist
+
+
+class BastionlandTactics(Tactics):
+    def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
+        return Action("angriff", (actor.name,), (target.name,))
+
+    def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
+        """A Deny where it lowers the damage (one line decides the whole attack), else a pass."""
+        faces = sorted(resolution.outcome.get("würfel", ()), reverse=True) or [0]
+        for choice in resolution.choices:
+            who = fight.combatants.get(choice.who[0]) if choice.who else None
+            if choice.key.partition(":")[0] != "deny" or who is None or not resolution.targets:
+                continue
+            armour = fight.combatants[resolution.targets[0]].value("ruestung", 0)
+            if who.value("spielfigur", False) and not who.has("Fatigued") \
+                    and faces[0] > max(faces[1] if len(faces) > 1 else 0, armour):
+                return [Action("deny", (who.name,))]
+        return [Action(PASS, (next(n for c in resolution.choices for n in c.who[:1]),))]
+
+    def vitality(self, figure: Figure) -> float:
+        """Guard and Vigour left (Schaden: damage takes GD first, then VIG)."""
+        return float(figure.current("GD") + figure.current("VIG"))
+
+    def threat(self, figure: Figure, fight: Fight) -> float:
+        """The mean damage of its attack against no armour."""
+        return damage_dist(attack_pool([figure], figure), 0).mean

@@ -1,0 +1,100 @@
+"""The tactics a forecast plays a fight by: the kit slot ``Ruleset.tactics``.
+
+A forecast (``rpgkernel.forecast``) runs a fight through the ruleset's own procedures, as the
+``%%resolve`` lines a GM would type; the tactics only say what a figure does on its turn and how it
+takes the open choices of a resolution (each an ``Action``: a verb with figures and options), never
+how a rule works. The GM picks how targets are chosen
+(``ZIELWAHL``); a ruleset whose seed fixes the target (OSR: random targets in melee) says so in
+``target``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from ..messages import t
+from .figure import Figure
+from .resolution import PASS
+
+if TYPE_CHECKING:
+    from ..dice.roll import Roller
+    from .resolution import Resolution
+
+#: how a figure picks its target: the weakest first, spread over the foes, the most dangerous first
+ZIELWAHL = ("schwächste", "verteilen", "gefährlichste")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One ``%%resolve`` line: ``verb`` by ``actors`` on ``targets`` with ``options`` (as a line's)."""
+
+    verb: str
+    actors: tuple[str, ...]
+    targets: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Fight:
+    """What tactics read of a fight in progress: every combatant still in the encounter as a view,
+    who is out of the fight (name -> why), the round, the GM's data, how many attacks each figure
+    has drawn so far, and the dice of this fight (for choices the rules leave to chance)."""
+
+    combatants: Mapping[str, Figure]
+    out: Mapping[str, str]
+    round: int
+    data: Mapping[str, Any]
+    roller: Roller
+    zielwahl: str = "schwächste"
+    targeted: dict[str, int] = field(default_factory=dict)
+
+    def standing(self, side: str | None = None, *, foes_of: str | None = None) -> list[Figure]:
+        """The combatants in the fight (of ``side``, or the foes of the side ``foes_of``), in order."""
+        return [f for n, f in self.combatants.items() if n not in self.out
+                and (side is None or f.side == side) and (foes_of is None or f.side != foes_of)]
+
+
+class Tactics:
+    """The default tactics of a ruleset; a ruleset subclasses it and fills what its seed needs.
+
+    ``action`` is the only slot without a default: without it the ruleset has no forecast.
+    """
+
+    #: the seed's rule where it fixes whom a figure attacks (shown in the forecast), else ""
+    target_rule: str = ""
+
+    def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
+        """What ``actor`` does on its turn against ``target``; None: nothing."""
+        return None
+
+    def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
+        """The choice lines that take the open choices of ``resolution``; the default: the first
+        figure offered each choice passes (``verzicht``), so nothing is ever taken unasked."""
+        who = dict.fromkeys(c.who[0] for c in resolution.choices if c.who)
+        return [Action(PASS, (n,)) for n in who]
+
+    def vitality(self, figure: Figure) -> float:
+        """How much ``figure`` can still take (for "schwächste"): the sum of its resources' values."""
+        return float(sum(r.value for r in figure.resources.values()))
+
+    def threat(self, figure: Figure, fight: Fight) -> float:
+        """How dangerous ``figure`` is (for "gefährlichste"): the default reads nothing (0)."""
+        return 0.0
+
+    def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
+        """Whom ``actor`` attacks among ``foes`` (standing, non-empty) by the GM's ``fight.zielwahl``;
+        ties go to the first in the turn order."""
+        rank: Callable[[Figure], Any] = {
+            "schwächste": self.vitality,
+            "verteilen": lambda f: fight.targeted.get(f.name, 0),
+            "gefährlichste": lambda f: -self.threat(f, fight),
+        }[fight.zielwahl]
+        return min(foes, key=rank)
+
+
+def zielwahl(value: object) -> str:
+    """The GM's choice of target picking, checked (German error otherwise)."""
+    if value not in ZIELWAHL:
+        raise ValueError(t("forecast.bad_zielwahl", value=repr(value)[:40], known=", ".join(ZIELWAHL)))
+    return str(value)

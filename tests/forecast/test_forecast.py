@@ -1,0 +1,97 @@
+"""The forecast of a fight: the procedure path played through the ruleset's own procedures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rpgkernel import Campaign
+from rpgkernel.forecast import ForecastError, forecast
+
+SÖLDNER = {"vig": 2, "cla": 8, "spi": 8, "gd": 0, "ruestung": 3, "waffen": ["Knüppel (W4)"]}
+
+
+def duel(tmp_path, **ritter):
+    """A Knight on the players' side against a mercenary: each hits only on a 4 of a W4 (armour 3),
+    and a hit takes 1 VIG of 2, a mortal wound (Schaden)."""
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("bastionland")
+    enc = c.new_encounter("Furt")
+    enc.add("Ritter", side="Spieler", sheet={**SÖLDNER, **ritter})
+    enc.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    return c, enc
+
+
+def test_a_duel_won_by_the_first_to_hit(tmp_path):
+    """The players act first (Überraschung) and each hit ends the fight: P = p / (1 - (1-p)²)."""
+    _, enc = duel(tmp_path)
+    f = enc.forecast(n=2000, seed=7)
+    p = 0.25
+    exact = p / (1 - (1 - p) ** 2)
+    assert f.method == "simuliert" and f.fights == 2000
+    assert f.win["Spieler"].low <= exact <= f.win["Spieler"].high
+    assert f.win["Söldner"].low <= 1 - exact <= f.win["Söldner"].high
+    assert f.draw.p == 0
+    assert f.figures["Söldner"].falls.p == pytest.approx(f.win["Spieler"].p)
+    # a whole round passes without a hit with (1-p)², so the fight lasts 1/(1-(1-p)²) rounds on average
+    assert f.rounds.mean == pytest.approx(1 / (1 - (1 - p) ** 2), abs=0.1)
+    assert f.figures["Ritter"].resources["VIG"].value == pytest.approx(2 - f.figures["Ritter"].falls.p, abs=1e-12)
+
+
+def test_reproducible_and_nothing_written(tmp_path):
+    c, enc = duel(tmp_path)
+    before = (len(c.journal()), json.dumps(c.state, sort_keys=True))
+    a, b = enc.forecast(n=200, seed=3), forecast(c, "Furt", n=200, seed=3)
+    assert a.to_dict() == b.to_dict()
+    assert enc.forecast(n=200, seed=4).to_dict() != a.to_dict()
+    assert (len(c.journal()), json.dumps(c.state, sort_keys=True)) == before
+
+
+def test_from_where_the_fight_stands(tmp_path):
+    """In a running fight with the mercenary mortally wounded, the players have won already."""
+    c, enc = duel(tmp_path)
+    enc.start()
+    c.add_condition("Söldner", "Todeswunde")
+    f = enc.forecast(n=20, seed=1)
+    assert f.win["Spieler"].p == 1 and f.figures["Söldner"].falls.p == 1 and tuple(f.rounds.support) == (1,)
+    assert f.start_round == 1
+
+
+def test_until_precise(tmp_path):
+    """Without n, fights are played until every side's chance is known to the precision asked."""
+    _, enc = duel(tmp_path)
+    seen = []
+    f = enc.forecast(seed=5, precision=0.03, progress=lambda done, planned: seen.append(done))
+    assert f.precision <= 0.03 and f.fights == seen[-1] and seen == sorted(seen)
+    assert f.fights < 2000
+
+
+def test_stalemate_is_a_draw(tmp_path):
+    """Nobody can get through the other's armour: the fight ends undecided."""
+    _, enc = duel(tmp_path, ruestung=9)
+    c = enc.campaign
+    c.set_sheet("Söldner", {**SÖLDNER, "ruestung": 9}, encounter="Furt")
+    f = enc.forecast(n=5, seed=1)
+    assert f.draw.p == 1 and not f.win["Spieler"].p
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"n": 0}, "1 bis 20.000"), ({"zielwahl": "zufällig"}, "Unbekannte Zielwahl"),
+    ({"precision": 2}, "Genauigkeit"),
+])
+def test_bad_options_in_german(tmp_path, kwargs, words):
+    _, enc = duel(tmp_path)
+    with pytest.raises(ForecastError, match=words):
+        enc.forecast(**kwargs)
+
+
+def test_needs_sides(tmp_path):
+    c, enc = duel(tmp_path)
+    enc.add("Wanderer", sheet=SÖLDNER)
+    with pytest.raises(ForecastError, match="Wanderer"):
+        enc.forecast(n=1)
+    other = c.new_encounter("Allein")
+    other.add("Ritter 2", side="Spieler", sheet=SÖLDNER)
+    with pytest.raises(ForecastError, match="nur eine Seite"):
+        other.forecast(n=1)
