@@ -76,7 +76,9 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
               " | %rpg teilen FIGUR [--ordner ORDNER]"
               " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]"
-              " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]")
+              " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]"
+              " | %rpg prognose [BEGEGNUNG] [-n ANZAHL] [--seed N] [--zielwahl schwächste|verteilen|gefährlichste]"
+              " [--genauigkeit 1%]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
@@ -91,10 +93,11 @@ _PLAYERS_OPTIONS = {"--widerrufen": "widerrufen", "--revoke": "widerrufen", "--e
 _SUGGESTIONS = {"vorschläge", "vorschlaege", "suggestions"}
 _SUGGESTIONS_OPTIONS = {"--annehmen": "annehmen", "--accept": "annehmen", "--ablehnen": "ablehnen",
                         "--decline": "ablehnen", "--alle": "alle", "--all": "alle"}
+_FORECAST = {"prognose", "forecast"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
-_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler", "vorschläge")   # as the help names them
-_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS | _SUGGESTIONS))  # every way to write one
+_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler", "vorschläge", "prognose")   # as the help names them
+_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS | _SUGGESTIONS | _FORECAST))  # every way to write one
 
 
 class Status:
@@ -178,6 +181,9 @@ def rpg_line(line: str) -> object:
         return _players(s, words[1:])
     if command in _SUGGESTIONS:
         return _suggestions(s, words[1:])
+    if command in _FORECAST:
+        from .magic_forecast import prognose   # the forecast is imported at its first use
+        return prognose(words[1:], _RPG_USAGE)
     if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])

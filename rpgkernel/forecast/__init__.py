@@ -8,6 +8,7 @@ reproducible with ``seed``. ``Encounter.forecast`` is the same call.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -39,7 +40,8 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
 
     ``n`` fights are played; without it, fights are played until every side's chance of winning is
     known to ``precision`` (95 % interval), at most ``MAX_FIGHTS``. ``seed`` makes it reproducible.
-    ``progress(done, planned)`` is called between batches of fights.
+    ``progress(done, planned)`` is called between batches of fights (``planned``: the fights the
+    precision asks for as far as it can be told yet).
     """
     state = campaign.state
     name = encounter or state["active_encounter"]
@@ -58,11 +60,19 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
     table = Table(state, name, rules.get(record["ruleset"] or None), picking)
     rng = np.random.default_rng(seed)
     tally = Tally(table.sides)
-    planned = n if n is not None else MAX_FIGHTS
-    while tally.n < planned and (n is not None or tally.n < BATCH or tally.precision() > precision):
-        for _ in range(min(BATCH, planned - tally.n)):
+    limit = n if n is not None else MAX_FIGHTS
+    while tally.n < limit and (n is not None or tally.n < BATCH or tally.precision() > precision):
+        for _ in range(min(BATCH, limit - tally.n)):
             tally.add(table.play(rng))
         if progress is not None:
-            progress(tally.n, planned)
+            progress(tally.n, limit if n is not None else _planned(tally, precision))
     return tally.forecast(name, record["round"], zielwahl=picking, seed=seed)
 
+
+
+def _planned(tally: Tally, precision: float) -> int:
+    """The fights the precision asks for, told from the margin so far (it shrinks with the root of n)."""
+    margin = tally.precision()
+    if margin <= precision:
+        return tally.n
+    return min(MAX_FIGHTS, max(tally.n + 1, math.ceil(tally.n * (margin / precision) ** 2)))

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from ..dice import Dist
 from ..display import Shown
+from ..messages import t
 from .fight import Outcome
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95 % interval
@@ -24,7 +25,8 @@ def wilson(hits: int, n: int) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at none or all the bounds are 0 and 1 exactly (rounding aside)
+    return (0.0 if hits == 0 else max(0.0, centre - half)), (1.0 if hits == n else min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,6 @@ class Tally:
                 var = max(0.0, s2 / n - mean * mean) * n / max(1, n - 1)
                 means[key] = Mean(mean, Z95 * math.sqrt(var / n))
             figures[name] = FigureForecast(side, Chance.counted(self.falls[name], n), means)
-        rounds = Dist.from_pmf({r: c / n for r, c in self.rounds.items()}).labelled("Runden")
+        rounds = Dist.from_pmf({r: c / n for r, c in self.rounds.items()}).labelled(t("forecast.rounds_label"))
         return Forecast(encounter, "simuliert", {s: Chance.counted(k, n) for s, k in self.wins.items()},
                         Chance.counted(self.draws, n), rounds, figures, fights=n, start_round=start_round, **kw)

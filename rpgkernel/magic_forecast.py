@@ -1,0 +1,89 @@
+"""``%rpg prognose``: the forecast of an encounter, with a progress bar while its fights are played."""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+from . import magic_args as args
+from . import session
+from .errors import RpgError
+from .forecast import MAX_FIGHTS, PRECISION, forecast
+from .forecast.value import Forecast
+from .messages import t
+from .numerals import number, percent
+
+OPTIONS = {"-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl", "--seed": "seed",
+           "--zielwahl": "zielwahl", "--targets": "zielwahl", "--genauigkeit": "genauigkeit",
+           "--precision": "genauigkeit"}
+
+
+class Progress:
+    """A progress bar shown while a forecast plays its fights (in a notebook's kernel only: a terminal
+    gets the result alone); updated in place, it says at the end how many fights took how long."""
+
+    def __init__(self) -> None:
+        self.handle: Any = None
+        self.start = time.perf_counter()
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            return
+        shell = get_ipython()
+        if shell is not None and getattr(shell, "kernel", None) is not None:
+            self.handle = display(_Bar(0, 1, 0.0), display_id=True)
+
+    def __call__(self, done: int, planned: int) -> None:
+        if self.handle is not None:
+            self.handle.update(_Bar(done, planned, time.perf_counter() - self.start))
+
+    def close(self, f: Forecast) -> None:
+        if self.handle is not None:
+            self.handle.update(_Bar(f.fights, f.fights, time.perf_counter() - self.start))
+
+
+class _Bar:
+    def __init__(self, done: int, planned: int, seconds: float) -> None:
+        self.done, self.planned, self.seconds = done, max(planned, done, 1), seconds
+
+    def __repr__(self) -> str:
+        return t("forecast.progress", done=self.done, planned=self.planned, seconds=number(self.seconds, 1))
+
+    def _repr_html_(self) -> str:
+        return (f'<div class="rpgk-progress"><progress value="{self.done}" max="{self.planned}" '
+                f'aria-label="{html.escape(repr(self))}"></progress> {html.escape(repr(self))}</div>')
+
+
+def prognose(words: list[str], usage: str) -> Forecast:
+    """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01]``."""
+    opts, rest = args.options(words, OPTIONS, usage)
+    if len(rest) > 1:
+        raise RpgError(t("rpg.words", words=" ".join(rest[1:])) + "\n" + t("magic.usage", usage=usage))
+    s = session.current()
+    campaign = s.need_campaign()
+    n = args.integer(opts, "anzahl", "-n", t("forecast.expected_n", max=MAX_FIGHTS), low=1, high=MAX_FIGHTS)
+    seed = args.integer(opts, "seed", "--seed")
+    precision = _precision(opts.get("genauigkeit"))
+    progress = Progress()
+    f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
+                 zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision, progress=progress)
+    progress.close(f)
+    return f
+
+
+def _precision(value: object) -> float:
+    """``--genauigkeit``: a probability (``0,01``, ``0.01``) or percent (``1%``, ``1 %``)."""
+    if value is None:
+        return PRECISION
+    text = str(value).strip().replace(",", ".")
+    try:
+        p = float(text.rstrip("% ").strip()) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        p = -1.0
+    if not 0.001 <= p <= 0.5:
+        raise RpgError(t("magic.bad_value", option="--genauigkeit", value=value,
+                         expected=t("forecast.expected_precision", p=percent(PRECISION))))
+    return p
+
