@@ -635,6 +635,48 @@ function panelSuggestions(model, form) {
 
 // -- assembly -------------------------------------------------------------------------------
 /** A tiny event source with the model's on/off, so redrawOn() can redraw a section on local events too. */
+// -- forecast ---------------------------------------------------------------------------------
+/** The forecast: the target picking and a button; while the fights are played a progress bar, then
+ * the headline, the win bar by side, the rounds' chart and who falls. */
+function panelForecast(model, form, picked) {
+  const f = model.get("forecast") || {};
+  const choice = picked.zielwahl || f.zielwahl || "schwächste";
+  const select = h("select", { "data-focus": "forecast_zielwahl", disabled: !!f.running,
+    onchange: (e) => { picked.zielwahl = e.target.value; } },
+  ["schwächste", "verteilen", "gefährlichste"].map((z) => h("option", { value: z, selected: z === choice },
+    L(model, `widget.panel.forecast_${z === "schwächste" ? "weakest" : z === "verteilen" ? "spread" : "dangerous"}`))));
+  const controls = h("div", { class: "rpgk-row" },
+    h("label", { class: "rpgk-field" }, h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.forecast_targets")),
+      select),
+    h("button", { type: "button", "data-focus": "forecast", disabled: !!f.running,
+      title: L(model, "widget.panel.forecast_help"),
+      onclick: () => form.send("forecast", { zielwahl: picked.zielwahl || choice }) }, L(model, "widget.panel.forecast")));
+  const body = [controls];
+  if (f.running) {
+    body.push(h("div", { class: "rpgk-progress", role: "status" },
+      h("progress", { value: f.done, max: Math.max(f.planned, f.done, 1) }), " ",
+      L(model, "widget.panel.forecast_running", { done: f.done, planned: Math.max(f.planned, f.done) })));
+  } else if (f.result) {
+    const r = f.result;
+    body.push(h("div", { class: "rpgk-muted" }, r.head), h("div", { class: "rpgk-outcome" }, r.headline),
+      h("div", { class: "rpgk-winbar", role: "img", "aria-label": r.headline },
+        r.win.filter((w) => w.p > 0).map((w) => h("div", { title: `${w.label}: ${w.text}`,
+          style: `width:${(100 * w.p).toFixed(3)}%;background:${w.colour}` }))),
+      h("ul", { class: "rpgk-legend" }, r.win.map((w) => h("li", {},
+        h("span", { class: "rpgk-swatch", style: `background:${w.colour}` }), `${w.label}: `, h("b", {}, w.text)))),
+      h("div", { class: "rpgk-muted" }, r.rounds), drawChart(model, r.chart, "forecast"),
+      h("table", { class: "rpgk-table" }, h("thead", {}, h("tr", {}, r.columns.map((c) => h("th", {}, c)))),
+        h("tbody", {}, r.figures.map((x) => h("tr", {}, h("td", { style: "text-align:left" }, x.name),
+          h("td", { style: "text-align:left" }, x.side),
+          h("td", {}, h("span", { class: "rpgk-fallbar" }, h("span", { style: `width:${(100 * x.falls).toFixed(2)}%` })),
+            " ", x.falls_text),
+          x.resources.map((v) => h("td", {}, v)))))),
+      r.notes.map((n) => h("div", { class: "rpgk-muted" }, n)));
+  }
+  return h("details", { class: "rpgk-panel-forecast", open: !!(f.running || f.result) || null },
+    h("summary", {}, L(model, "widget.panel.forecast_title")), body);
+}
+
 function panelEvents() {
   const handlers = new Map();
   return {
@@ -652,8 +694,9 @@ function render({ model, el }) {
   const parts = {
     error: box("rpgk-panel-error"), head: box("rpgk-panel-head"), choices: box(""), taken: box(""),
     picks: box("rpgk-panel-picks"), join: box(""), action: box(""), line: box(""), preview: box(""), result: box(""),
-    suggestions: box(""), journal: box(""),
+    suggestions: box(""), journal: box(""), forecast: box(""),
   };
+  const forecastPick = { zielwahl: null };   // the target picking chosen here (kept over redraws)
   const join = { who: "", name: "", initiative: "", open: false };   // the join fields as typed (kept over redraws)
   const table = panelTable(model, form);
   // a pick in the table: painted on its rows, said in the form and under the table
@@ -683,7 +726,7 @@ function render({ model, el }) {
   // a roll and the decisions it leaves open stand together, right under the form that rolled it
   const outcome = h("div", { class: "rpgk-panel-outcome" }, parts.result, parts.choices);
   const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.picks,
-    parts.join, parts.action, parts.line, parts.preview, outcome, parts.suggestions, parts.journal);
+    parts.join, parts.action, parts.line, parts.preview, outcome, parts.suggestions, parts.forecast, parts.journal);
   el.replaceChildren(root);
   // after this view's roll or decision, its outcome is scrolled into view as far as needed
   let awaiting = false;
@@ -717,6 +760,7 @@ function render({ model, el }) {
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
     redrawOn(model, parts.journal, ["journal"], () => panelJournal(model)),
+    redrawOn(model, parts.forecast, ["forecast"], () => panelForecast(model, form, forecastPick)),
     redrawOn(model, parts.suggestions, ["players"], suggestions),
     redrawOn(local, parts.suggestions, ["ages"], suggestions),
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),

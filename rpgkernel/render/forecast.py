@@ -14,18 +14,18 @@ from .base import pad, style, width
 from .dice import chart_svg
 
 #: a colour per side in the win bar (cycled), the draw in grey; legible on light and dark themes
-_SIDE_COLOURS = ("#1e88e5", "#e53935", "#43a047", "#fb8c00", "#8e24aa", "#00897b")
-_DRAW_COLOUR = "#9e9e9e"
+SIDE_COLOURS = ("#1e88e5", "#e53935", "#43a047", "#fb8c00", "#8e24aa", "#00897b")
+DRAW_COLOUR = "#9e9e9e"
 
 
-def _chance(c: Any) -> str:
+def chance_text(c: Any) -> str:
     """``57,14 %`` when exact, ``57,10 % (54,90–59,30 %)`` with its interval when sampled."""
     if c.low == c.high:
         return percent(c.p)
     return t("forecast.interval", p=percent(c.p), low=percent(c.low).replace(" %", ""), high=percent(c.high))
 
 
-def _mean(m: Any) -> str:
+def mean_text(m: Any) -> str:
     return number(m.value, 1) if not m.margin else t("forecast.mean", value=number(m.value, 1),
                                                       margin=number(m.margin, 1))
 
@@ -34,8 +34,8 @@ def headline(f: Any) -> str:
     """The outcome in one sentence: the likeliest winner and its chance (or the draw)."""
     side, c = max(f.win.items(), key=lambda kv: kv[1].p)
     if f.draw.p > c.p:
-        return t("forecast.headline_draw", p=_chance(f.draw))
-    return t("forecast.headline", side=side, p=_chance(c))
+        return t("forecast.headline_draw", p=chance_text(f.draw))
+    return t("forecast.headline", side=side, p=chance_text(c))
 
 
 def method_line(f: Any) -> str:
@@ -46,23 +46,23 @@ def method_line(f: Any) -> str:
     return t("forecast.head", encounter=f.encounter, since=since, how=how, zielwahl=f.zielwahl) + seed
 
 
-def _rounds_line(f: Any) -> str:
+def rounds_line(f: Any) -> str:
     return t("forecast.rounds", mean=decimal(round(f.rounds.mean, 1)), low=integer(f.rounds.min),
              high=integer(f.rounds.max))
 
 
-def _resource_names(f: Any) -> list[str]:
+def resource_names(f: Any) -> list[str]:
     return list(dict.fromkeys(k for fig in f.figures.values() for k in fig.resources))
 
 
 def forecast_text(f: Any) -> str:
     lines = [method_line(f), headline(f)]
-    lines += [f"  {t('forecast.wins', side=side)}: {_chance(c)}" for side, c in f.win.items()]
-    lines.append(f"  {t('forecast.draw')}: {_chance(f.draw)}")
-    lines.append(_rounds_line(f))
-    names = _resource_names(f)
+    lines += [f"  {t('forecast.wins', side=side)}: {chance_text(c)}" for side, c in f.win.items()]
+    lines.append(f"  {t('forecast.draw')}: {chance_text(f.draw)}")
+    lines.append(rounds_line(f))
+    names = resource_names(f)
     rows = [[t("forecast.col_figure"), t("forecast.col_side"), t("forecast.col_falls"), *names]]
-    rows += [[name, fig.side, _chance(fig.falls), *(_mean(fig.resources[k]) if k in fig.resources else "–"
+    rows += [[name, fig.side, chance_text(fig.falls), *(mean_text(fig.resources[k]) if k in fig.resources else "–"
                                                     for k in names)] for name, fig in f.figures.items()]
     widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(pad(cell, w, right=i >= 2) for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
@@ -71,34 +71,39 @@ def forecast_text(f: Any) -> str:
     return "\n".join(lines)
 
 
+def win_parts(f: Any) -> list[tuple[str, Any, str]]:
+    """Each side's chance of winning and the draw's, with the colour of its part of the win bar."""
+    parts = [(side, c, SIDE_COLOURS[i % len(SIDE_COLOURS)]) for i, (side, c) in enumerate(f.win.items())]
+    return parts + [(t("forecast.draw"), f.draw, DRAW_COLOUR)]
+
+
 def _win_bar(f: Any) -> str:
     """The chances of each side and of a draw as one bar split in proportion, labelled below."""
-    parts = [(side, c, _SIDE_COLOURS[i % len(_SIDE_COLOURS)]) for i, (side, c) in enumerate(f.win.items())]
-    parts.append((t("forecast.draw"), f.draw, _DRAW_COLOUR))
-    segments = "".join(f'<div title="{html.escape(name)}: {html.escape(_chance(c))}" '
+    parts = win_parts(f)
+    segments = "".join(f'<div title="{html.escape(name)}: {html.escape(chance_text(c))}" '
                        f'style="width:{100 * c.p:.3f}%;background:{colour}"></div>'
                        for name, c, colour in parts if c.p > 0)
     legend = "".join(f'<li><span class="rpgk-swatch" style="background:{colour}"></span>'
                      f"{html.escape(t('forecast.wins', side=name) if name in f.win else name)}: "
-                     f"<b>{html.escape(_chance(c))}</b></li>" for name, c, colour in parts)
+                     f"<b>{html.escape(chance_text(c))}</b></li>" for name, c, colour in parts)
     return (f'<div class="rpgk-winbar" role="img" aria-label="{html.escape(headline(f))}">{segments}</div>'
             f'<ul class="rpgk-legend">{legend}</ul>')
 
 
 def _fall_cell(c: Any) -> str:
     return (f'<td><span class="rpgk-fallbar"><span style="width:{100 * c.p:.2f}%"></span></span> '
-            f"{html.escape(_chance(c))}</td>")
+            f"{html.escape(chance_text(c))}</td>")
 
 
 def forecast_html(f: Any) -> str:
     esc = html.escape
-    names = _resource_names(f)
+    names = resource_names(f)
     head = "".join(f"<th>{esc(x)}</th>" for x in (t("forecast.col_figure"), t("forecast.col_side"),
                                                      t("forecast.col_falls"), *names))
     rows = "".join(
         f'<tr><td style="text-align:left">{esc(name)}</td><td style="text-align:left">{esc(fig.side)}</td>'
         + _fall_cell(fig.falls)
-        + "".join(f"<td>{esc(_mean(fig.resources[k]) if k in fig.resources else '–')}</td>" for k in names)
+        + "".join(f"<td>{esc(mean_text(fig.resources[k]) if k in fig.resources else '–')}</td>" for k in names)
         + "</tr>" for name, fig in f.figures.items())
     notes = "".join(f'<div class="rpgk-chance">{esc(n)}</div>' for n in f.notes)
     return "".join([
@@ -106,5 +111,5 @@ def forecast_html(f: Any) -> str:
         f'<div class="rpgk-head">{esc(method_line(f))}</div>',
         f'<div class="rpgk-total">{esc(headline(f))}</div>',
         _win_bar(f),
-        f'<div class="rpgk-head">{esc(_rounds_line(f))}</div>', chart_svg(f.rounds),
+        f'<div class="rpgk-head">{esc(rounds_line(f))}</div>', chart_svg(f.rounds),
         f'<table class="rpgk-table"><tr>{head}</tr>{rows}</table>', notes, "</div>"])

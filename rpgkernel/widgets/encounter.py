@@ -51,6 +51,7 @@ class EncounterPanel(Widget):
     preview = traitlets.Dict().tag(sync=True)    # the last preview
     result = traitlets.Dict().tag(sync=True)     # the last result (cards) or notice
     players = traitlets.Dict().tag(sync=True)    # live: a player link is valid; suggestions: the open ones
+    forecast = traitlets.Dict().tag(sync=True)   # the forecast: running with its progress, or its result
 
     def __init__(self, encounter: Encounter | Campaign, **kwargs: Any) -> None:
         if isinstance(encounter, Campaign):
@@ -234,6 +235,23 @@ class EncounterPanel(Widget):
         elif isinstance(value, str) and value.isdigit():
             value = int(value)
         self._need().set_segment(value)
+
+    def on_forecast(self, content: dict[str, Any]) -> None:
+        """Forecast the fight from where it stands (``Encounter.forecast``): ``{"zielwahl"}``, optionally
+        ``"n"`` and ``"seed"``; the progress shows while the fights are played, then the result."""
+        enc = self._need()
+        options = {k: content[k] for k in ("n", "seed") if isinstance(content.get(k), int)}
+        zielwahl = lines.plain(content.get("zielwahl")) or "schwächste"
+
+        def progress(done: int, planned: int) -> None:
+            self.forecast = {"running": True, "done": done, "planned": planned, "zielwahl": zielwahl}
+
+        progress(0, 1)
+        try:
+            f = enc.forecast(zielwahl=zielwahl, progress=progress, **options)
+        finally:
+            self.forecast = {"zielwahl": zielwahl}
+        self.forecast = {"zielwahl": zielwahl, "result": data.forecast_data(f)}
 
     # -- the order, from a row ------------------------------------------------------------------
     def on_remove(self, content: dict[str, Any]) -> None:

@@ -15,6 +15,9 @@ from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import fighting, model, players, suggestions
 from ..resolve.lines import choice_fields, option_field
+from ..render.forecast import (chance_text, headline, mean_text, method_line, resource_names, rounds_line,
+                               win_parts)
+from ..messages import t
 from .chart import chart_data
 from .panel_lines import suggestion_line
 
@@ -183,3 +186,17 @@ def open_suggestions(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{"id": s["id"], "figure": s["figure"], "text": s["text"], "created": s["created"],
              "accept": suggestion_line(s["id"], True), "decline": suggestion_line(s["id"], False)}
             for s in suggestions.listing(state) if s["answer"] is None]
+
+
+def forecast_data(f: Any) -> dict[str, Any]:
+    """A forecast as the panel shows it (texts as the card has them, ``render.forecast``): the headline,
+    the win bar's parts, the rounds' chart, each combatant's chance of falling and resources left."""
+    names = resource_names(f)
+    return {"head": method_line(f), "headline": headline(f), "rounds": rounds_line(f),
+            "chart": chart_data(f.rounds), "notes": list(f.notes),
+            "win": [{"label": t("forecast.wins", side=name) if name in f.win else name, "p": c.p,
+                     "text": chance_text(c), "colour": colour} for name, c, colour in win_parts(f)],
+            "columns": [t("forecast.col_figure"), t("forecast.col_side"), t("forecast.col_falls"), *names],
+            "figures": [{"name": name, "side": fig.side, "falls": fig.falls.p, "falls_text": chance_text(fig.falls),
+                         "resources": [mean_text(fig.resources[k]) if k in fig.resources else "–" for k in names]}
+                        for name, fig in f.figures.items()]}
