@@ -645,12 +645,19 @@ function panelForecast(model, form, picked) {
     onchange: (e) => { picked.zielwahl = e.target.value; } },
   ["schwächste", "verteilen", "gefährlichste"].map((z) => h("option", { value: z, selected: z === choice },
     L(model, `widget.panel.forecast_${z === "schwächste" ? "weakest" : z === "verteilen" ? "spread" : "dangerous"}`))));
+  const precision = picked.precision || "0.01";
+  const margins = h("select", { "data-focus": "forecast_precision", disabled: !!f.running,
+    onchange: (e) => { picked.precision = e.target.value; } },
+  [["0.01", "±1 %"], ["0.02", "±2 %"], ["0.05", "±5 %"]].map(([v, text]) => h("option", { value: v, selected: v === precision }, text)));
   const controls = h("div", { class: "rpgk-row" },
     h("label", { class: "rpgk-field" }, h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.forecast_targets")),
       select),
+    h("label", { class: "rpgk-field", title: L(model, "widget.panel.forecast_precision_help") },
+      h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.forecast_precision")), margins),
     h("button", { type: "button", "data-focus": "forecast", disabled: !!f.running,
       title: L(model, "widget.panel.forecast_help"),
-      onclick: () => form.send("forecast", { zielwahl: picked.zielwahl || choice }) }, L(model, "widget.panel.forecast")));
+      onclick: () => form.send("forecast", { zielwahl: picked.zielwahl || choice, precision: Number(picked.precision || precision) }) },
+    L(model, "widget.panel.forecast")));
   const body = [controls];
   if (f.running) {
     body.push(h("div", { class: "rpgk-progress", role: "status" },

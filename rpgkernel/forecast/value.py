@@ -112,7 +112,7 @@ class Tally:
     def __init__(self, sides: Mapping[str, str]) -> None:
         self.sides = dict(sides)
         self.n = 0
-        self.wins = dict.fromkeys(sorted(set(sides.values())), 0)
+        self.wins = dict.fromkeys(sides.values(), 0)   # the sides in the order their first combatant joined
         self.draws = 0
         self.rounds: dict[int, int] = {}
         self.falls = dict.fromkeys(sides, 0)

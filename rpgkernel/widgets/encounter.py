@@ -237,14 +237,17 @@ class EncounterPanel(Widget):
         self._need().set_segment(value)
 
     def on_forecast(self, content: dict[str, Any]) -> None:
-        """Forecast the fight from where it stands (``Encounter.forecast``): ``{"zielwahl"}``, optionally
-        ``"n"`` and ``"seed"``; the progress shows while the fights are played, then the result."""
+        """Forecast the fight from where it stands (``Encounter.forecast``): ``{"zielwahl", "precision"}``,
+        optionally ``"n"`` and ``"seed"``; the progress shows while the fights are played, then the result."""
         enc = self._need()
-        options = {k: content[k] for k in ("n", "seed") if isinstance(content.get(k), int)}
+        options: dict[str, Any] = {k: content[k] for k in ("n", "seed") if isinstance(content.get(k), int)}
+        if isinstance(content.get("precision"), (int, float)):
+            options["precision"] = content["precision"]
         zielwahl = lines.plain(content.get("zielwahl")) or "schwächste"
 
         def progress(done: int, planned: int) -> None:
             self.forecast = {"running": True, "done": done, "planned": planned, "zielwahl": zielwahl}
+            self.send_state("forecast")   # now, not when the message is handled (``Widget.handle`` holds)
 
         progress(0, 1)
         try:
