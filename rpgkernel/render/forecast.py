@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..assets import asset
 from ..messages import t
 from ..numerals import decimal, integer, number, percent
 from .base import pad, style, width
@@ -107,7 +108,7 @@ def forecast_html(f: Any) -> str:
         + "</tr>" for name, fig in f.figures.items())
     notes = "".join(f'<div class="rpgk-chance">{esc(n)}</div>' for n in f.notes)
     return "".join([
-        style(), '<div class="rpgk-card rpgk-forecast">',
+        style(), f"<style>{asset('forecast.css')}</style>", '<div class="rpgk-card rpgk-forecast">',
         f'<div class="rpgk-head">{esc(method_line(f))}</div>',
         f'<div class="rpgk-total">{esc(headline(f))}</div>',
         _win_bar(f),

@@ -37,7 +37,7 @@ class EncounterPanel(Widget):
     """The fight of ``encounter`` (an ``Encounter``, or a ``Campaign``: its active encounter)."""
 
     parts = ("chart.js", "encounter.js")
-    styles = ("chart.css", "encounter.css")
+    styles = ("chart.css", "encounter.css", "forecast.css")
     label_prefixes = ("resolution.", "condition.")
     carried = ("form",)
 
