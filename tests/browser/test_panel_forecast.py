@@ -53,4 +53,4 @@ def test_a_forecast_from_the_panel(notebook, page, lab, tmp_path):
     gallery(section, "prognose")
     with theme(page, lab, "JupyterLab Dark"):
         assert illegible(panel) == []
-        gallery(section, "prognose-dunkel")
+        gallery(section, "prognose_dunkel")
