@@ -53,9 +53,10 @@ def _read(event: Event) -> tuple[str | None, list[tuple[int, int]]] | None:
     roll = event.data.get("roll")
     if event.kind == "wurf" and isinstance(roll, Mapping) and roll.get("given"):   # written before FIELD
         figures = event.data.get("figures") or [None]
-        faces = [[d.get("sides"), f] for d in roll.get("dice", ()) if isinstance(d, Mapping) and d.get("sides") != 3
-                 for f in d.get("faces", ())]
-        return figures[0], _faces(faces)
+        dice = roll.get("dice") if isinstance(roll.get("dice"), list) else []
+        faces = [[d["sides"], f] for d in dice if isinstance(d, Mapping) and d.get("sides") != 3
+                 and isinstance(d.get("faces"), list) for f in d["faces"]]
+        return (figures[0] if isinstance(figures[0], str) else None), _faces(faces)
     return None
 
 

@@ -186,6 +186,8 @@ def test_older_rolls_are_read_from_their_dice_without_w3(camp):
 def test_damaged_or_strange_entries_are_left_out(camp):
     with camp.transaction() as tx:
         tx.event("wurf", "…", [], None, real_dice={"by": 7, "faces": [[6, 7], [6, 2], "x", [1, 1], [6, True]]})
+        tx.event("wurf", "…", [5], None, roll={"given": True, "dice": [{"sides": 6, "faces": 4}, "x", {"sides": 6}]})
+        tx.event("wurf", "…", [], None, roll={"given": True, "dice": 7})
     [test] = camp.dice_check().tests
     assert (test.who, test.sides, test.counts) == ("Spielleitung", 6, (0, 1, 0, 0, 0, 0))
 
