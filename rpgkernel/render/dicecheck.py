@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..state.dicecheck import DiceCheck, DieTest
 
 _ROW = 20   # faces per row of the counts table (a W100 takes five)
+_NOTABLE = "font-weight:bold;color:var(--jp-error-color1,#c62828)"   # a notable verdict, in both themes
 
 
 def _title(check: DiceCheck) -> str:
@@ -71,9 +72,11 @@ def dicecheck_html(check: DiceCheck) -> str:
     parts = [style(), '<div class="rpgk-card rpgk-dicecheck">',
              f'<div class="rpgk-head">{html.escape(_title(check))}</div>']
     for test in check.tests:
-        cls = "rpgk-verdict rpgk-notable" if test.notable else "rpgk-verdict"
-        parts += ['<div class="rpgk-dicetest">', f'<div class="rpgk-head">{html.escape(_head(test))}</div>',
-                  f'<div class="{cls}">{html.escape(test.verdict)}</div>', counts_svg(test), _table(test), "</div>"]
+        verdict = (f'<div class="rpgk-verdict rpgk-notable" style="{_NOTABLE}">' if test.notable
+                   else '<div class="rpgk-verdict">')
+        parts += ['<div class="rpgk-dicetest" style="margin-top:8px">',
+                  f'<div class="rpgk-head">{html.escape(_head(test))}</div>',
+                  f"{verdict}{html.escape(test.verdict)}</div>", counts_svg(test), _table(test), "</div>"]
     parts += [f'<div class="rpgk-chance">{html.escape(_note())}</div>', "</div>"]
     return "".join(parts)
 

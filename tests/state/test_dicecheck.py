@@ -258,7 +258,8 @@ def test_the_html_form_has_a_chart_per_figure_and_die(camp):
 def test_a_notable_die_is_marked(camp):
     camp.log_rolls(roll_many("W6", 60, dice=[6] * 40 + [1, 2, 3, 4, 5] * 4), figure="Knappe")
     html = camp.dice_check()._repr_html_()
-    assert '<div class="rpgk-verdict rpgk-notable">auffällig: p &lt; 0,01 %</div>' in html
+    assert '<div class="rpgk-verdict rpgk-notable" style="font-weight:bold;color:var(--jp-error-color1,#c62828)">' \
+           'auffällig: p &lt; 0,01 %</div>' in html
 
 
 def test_the_html_escapes_a_hostile_figure_name(camp):
