@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..state.dicecheck import DiceCheck, DieTest
 
 _ROW = 20   # faces per row of the counts table (a W100 takes five)
-_NOTABLE = "font-weight:bold;color:var(--jp-error-color1,#c62828)"   # a notable verdict, in both themes
+_NOTABLE = "font-weight:bold;border-left:4px solid #e53935;padding-left:6px"   # in the text colour: legible in both themes
 
 
 def _title(check: DiceCheck) -> str:

@@ -258,7 +258,7 @@ def test_the_html_form_has_a_chart_per_figure_and_die(camp):
 def test_a_notable_die_is_marked(camp):
     camp.log_rolls(roll_many("W6", 60, dice=[6] * 40 + [1, 2, 3, 4, 5] * 4), figure="Knappe")
     html = camp.dice_check()._repr_html_()
-    assert '<div class="rpgk-verdict rpgk-notable" style="font-weight:bold;color:var(--jp-error-color1,#c62828)">' \
+    assert '<div class="rpgk-verdict rpgk-notable" style="font-weight:bold;border-left:4px solid #e53935;padding-left:6px">' \
            'auffällig: p &lt; 0,01 %</div>' in html
 
 
