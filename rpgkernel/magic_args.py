@@ -6,6 +6,7 @@ No IPython here: the magics and their tests use these functions directly.
 from __future__ import annotations
 
 import difflib
+import re
 import shlex
 from collections.abc import Iterable, Mapping
 
@@ -79,6 +80,19 @@ def integer(opts: Mapping[str, object], key: str, option: str, expected: str | N
         raise RpgError(t("magic.bad_value", option=option, value=opts[key],
                          expected=expected or t("magic.expected_int")))
     return value
+
+
+_DIE = re.compile(r"[WwDd]?(\d{1,9}|%)")
+
+
+def die_size(opts: Mapping[str, object], key: str, option: str) -> int | None:
+    """The option ``key`` as a die's size (``W6``, ``w20``, ``d8``, ``6``, ``W%``: 100); None when absent."""
+    if key not in opts:
+        return None
+    match = _DIE.fullmatch(str(opts[key]).strip())
+    if match is None:
+        raise RpgError(t("magic.bad_value", option=option, value=opts[key], expected=t("magic.expected_die")))
+    return 100 if match[1] == "%" else int(match[1])
 
 
 def given_dice(opts: Mapping[str, object]) -> list[int] | None:

@@ -78,7 +78,8 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]"
               " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]"
               " | %rpg prognose [BEGEGNUNG] [-n ANZAHL] [--seed N] [--zielwahl schwächste|verteilen|gefährlichste]"
-              " [--genauigkeit 1%]")
+              " [--genauigkeit 1%]"
+              " | %rpg würfelcheck [--figur NAME] [--begegnung NAME] [--würfel W6]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
@@ -94,10 +95,14 @@ _SUGGESTIONS = {"vorschläge", "vorschlaege", "suggestions"}
 _SUGGESTIONS_OPTIONS = {"--annehmen": "annehmen", "--accept": "annehmen", "--ablehnen": "ablehnen",
                         "--decline": "ablehnen", "--alle": "alle", "--all": "alle"}
 _FORECAST = {"prognose", "forecast"}
+_DICECHECK = {"würfelcheck", "wuerfelcheck", "dicecheck"}
+_DICECHECK_OPTIONS = {**_JOURNAL_OPTIONS, "--würfel": "würfel", "--wuerfel": "würfel", "--die": "würfel"}
 _UNDO = {"rückgängig", "rueckgaengig", "undo"}
 _REDO = {"wiederholen", "redo"}
-_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler", "vorschläge", "prognose")   # as the help names them
-_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS | _SUGGESTIONS | _FORECAST))  # every way to write one
+_COMMANDS = ("rückgängig", "wiederholen", "journal", "binder", "teilen", "spieler", "vorschläge", "prognose",
+             "würfelcheck")   # as the help names them
+# every way to write one
+_SPELLINGS = (*_COMMANDS, *sorted(_UNDO | _REDO | _SHARE | _PLAYERS | _SUGGESTIONS | _FORECAST | _DICECHECK))
 
 
 class Status:
@@ -184,6 +189,8 @@ def rpg_line(line: str) -> object:
     if command in _FORECAST:
         from .magic_forecast import prognose   # the forecast is imported at its first use
         return prognose(words[1:], _RPG_USAGE)
+    if command in _DICECHECK:
+        return _dice_check(s, words[1:])
     if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
@@ -276,6 +283,16 @@ def _suggestions(s: session.Session, words: list[str]) -> object:
             done = campaign.accept_suggestion(sid) if accepted else campaign.decline_suggestion(sid)
             return Notice(suggestions.answered(done))
     return Suggestions(campaign.player_suggestions(open_only=not opts.get("alle")))
+
+
+def _dice_check(s: session.Session, words: list[str]) -> object:
+    """The test of the echte Würfel in the journal (``Campaign.dice_check``), filtered by figure,
+    encounter and die size."""
+    opts, rest = args.options(words, _DICECHECK_OPTIONS, _RPG_USAGE)
+    if rest:
+        raise _too_many(rest, _RPG_USAGE)
+    figure, encounter = (None if k not in opts else str(opts[k]) for k in ("figur", "begegnung"))
+    return s.need_campaign().dice_check(figure, encounter, args.die_size(opts, "würfel", "--würfel"))
 
 
 def _binder(s: session.Session, words: list[str]) -> object:

@@ -184,7 +184,7 @@ def test_bad_campaign_lines_show_a_box(shell, path, line, fragment):
     assert shell.user_ns["x"] is None
 
 
-@pytest.mark.parametrize("line", ["%rpg rückgängig", "%rpg wiederholen", "%rpg journal"])
+@pytest.mark.parametrize("line", ["%rpg rückgängig", "%rpg wiederholen", "%rpg journal", "%rpg würfelcheck"])
 def test_campaign_commands_without_campaign(shell, line):
     assert "Es ist keine Kampagne geöffnet" in error_box(shell, line)
 
@@ -225,6 +225,46 @@ def test_journal_shows_the_last_entries(shell, path):
     assert [e.data["text"] for e in shell.user_ns["j"]] == ["Begegnung Hinterhalt angelegt"]
     run(shell, "j = %rpg journal --figur Alrik --art zug")
     assert repr(shell.user_ns["j"]) == "Keine passenden Einträge im Journal (--art zug, --figur Alrik)."
+
+
+def test_the_dice_check_tests_the_real_dice_of_the_journal(shell, path):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    run(shell, "%roll --würfel " + ",".join(["1", "2", "3", "4", "5", "6"] * 5) + " 30W6")
+    run(shell, "%roll --würfel 20 W20")
+    run(shell, "%roll W20")   # random dice: not counted
+    session.current().campaign.log_roll(rpgkernel.roll("W20", dice=[3]), figure="Alrik")   # as a player's page
+    run(shell, "c = %rpg würfelcheck")
+    check = shell.user_ns["c"]
+    assert [(x.who, x.sides, x.throws) for x in check.tests] == [("Spielleitung", 6, 30), ("Spielleitung", 20, 1),
+                                                                ("Alrik", 20, 1)]
+    text, html = (check._repr_mimebundle_()[k] for k in ("text/plain", "text/html"))
+    assert text.startswith("Würfelcheck: echte Würfel gegen faire Würfel\n\nSpielleitung, W6: 30 Würfe")
+    assert "  kein Hinweis auf einen unfairen Würfel (p = > 99,99 %)" not in text and "p > 99,99 %" in text
+    assert html.count("<svg ") == 3
+    run(shell, "c = %rpg würfelcheck --figur Alrik --würfel w20")
+    assert [(x.who, x.sides, x.counts[2]) for x in shell.user_ns["c"].tests] == [("Alrik", 20, 1)]
+    run(shell, "c = %rpg wuerfelcheck --begegnung Hinterhalt --figur Spielleitung --würfel 6")
+    assert [(x.who, x.sides) for x in shell.user_ns["c"].tests] == [("Spielleitung", 6)]
+    run(shell, "c = %rpg dicecheck --würfel=W%")
+    assert repr(shell.user_ns["c"]) == "Im Journal stehen keine passenden echten Würfel (W100)."
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("%rpg würfelcheck --figur Alirk", "Unbekannte Figur 'Alirk'. Meinten Sie 'Alrik'?"),
+    ("%rpg würfelcheck --begegnung Hinterhallt", "Unbekannte Begegnung 'Hinterhallt'. Meinten Sie 'Hinterhalt'?"),
+    ("%rpg würfelcheck --würfel sechs", "Ungültiger Wert für --würfel: 'sechs' (ein Würfel wie W6 oder W20)."),
+    ("%rpg würfelcheck --würfel W1", "Ungültige Würfelgröße 'W1': gemeint ist ein Würfel von W2 bis W10.000"),
+    ("%rpg würfelcheck Alrik", "Zu viele Angaben: Alrik."),
+    ("%rpg würfelcheck --figur", "Die Option --figur braucht einen Wert"),
+    ("%rpg würfelchek", "Meinten Sie 'würfelcheck'?"),
+    ("%rpg würfelcheck --wüfel W6", "Unbekannte Option '--wüfel'.\nMeinten Sie '--würfel'?"),
+])
+def test_bad_dice_check_lines_show_a_box(shell, path, line, fragment):
+    run(shell, f"%rpg --kampagne {path}")
+    run(shell, FIGUREN)
+    assert fragment in error_box(shell, f"x = {line}")
+    assert shell.user_ns["x"] is None
 
 
 def test_rolls_are_logged_but_not_previews(shell, path):

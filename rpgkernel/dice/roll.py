@@ -29,6 +29,7 @@ class RandomDice:
     """
 
     given = False
+    thrown = ()   # no real dice
     _MASK = (1 << 64) - 1
 
     def __init__(self, rng: np.random.Generator) -> None:
@@ -90,7 +91,11 @@ _32, _LOW32 = np.uint64(32), np.uint64(0xFFFFFFFF)
 
 
 class GivenDice:
-    """Results entered by hand (physical dice), consumed in order."""
+    """Results entered by hand (physical dice), consumed in order.
+
+    ``thrown`` lists ``(sides, face)`` of every face a numbered die showed
+    (rerolled and exploding throws too; Fate dice are not numbered dice).
+    """
 
     given = True
 
@@ -101,6 +106,7 @@ class GivenDice:
                 raise GivenDiceError(t("given.not_int", value=v))
             self.values.append(int(v))
         self.used = 0
+        self.thrown: list[tuple[int, int]] = []
 
     def face(self, sides: int) -> int:
         if self.used >= len(self.values):
@@ -109,6 +115,7 @@ class GivenDice:
         self.used += 1
         if not 1 <= v <= sides:
             raise GivenDiceError(t("given.out_of_range", sides=sides, value=v, index=self.used))
+        self.thrown.append((sides, v))
         return v
 
     def faces(self, sides: int, n: int) -> list[int]:
@@ -327,18 +334,23 @@ class Roll(Shown):
 
     ``total`` is the value (the number of successes for a counting pool);
     ``dice`` lists every die in the order rolled; ``given`` says whether the
-    faces were entered by hand. ``dist`` is the exact distribution of the
-    expression and ``preview`` what the card shows (the exact one, or an
-    estimate where it is beyond the budget), both computed on first use.
+    faces were entered by hand, ``thrown`` the ``(sides, face)`` of each
+    numbered die thrown by hand for it (``GivenDice.thrown``; a face replayed
+    from an earlier run is not thrown again). ``dist`` is the exact
+    distribution of the expression and ``preview`` what the card shows (the
+    exact one, or an estimate where it is beyond the budget), both computed
+    on first use.
     """
 
-    __slots__ = ("expression", "node", "tree", "given", "_dist", "_preview")
+    __slots__ = ("expression", "node", "tree", "given", "thrown", "_dist", "_preview")
 
-    def __init__(self, expression: str, node: Node, tree: Part, given: bool) -> None:
+    def __init__(self, expression: str, node: Node, tree: Part, given: bool,
+                 thrown: tuple[tuple[int, int], ...] = ()) -> None:
         self.expression = expression
         self.node = node
         self.tree = tree
         self.given = given
+        self.thrown = thrown
         self._dist: Dist | DiceSyntaxError | None = None
         self._preview: Dist | Estimate | DiceSyntaxError | None = None
 
@@ -457,7 +469,7 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     source = _source(seed, dice, rng)
     tree = _evaluate(node, source, shown_rerolls(node))
     source.finish()
-    return Roll(expr.strip(), node, tree, source.given)
+    return Roll(expr.strip(), node, tree, source.given, tuple(source.thrown))
 
 
 def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int] | None = None,
@@ -469,9 +481,13 @@ def roll_many(expr: str, n: int, *, seed: int | None = None, dice: Sequence[int]
     node = parse(expr, variables)
     rerolls = shown_rerolls(node, n)
     source = _source(seed, dice, rng)
-    trees = [_evaluate(node, source, rerolls) for _ in range(n)]
+    trees, ends = [], [0]
+    for _ in range(n):
+        trees.append(_evaluate(node, source, rerolls))
+        ends.append(len(source.thrown))
     source.finish()
-    return Rolls(Roll(expr.strip(), node, tree, source.given) for tree in trees)
+    return Rolls(Roll(expr.strip(), node, tree, source.given, tuple(source.thrown[a:b]))
+                 for tree, a, b in zip(trees, ends, ends[1:]))
 
 
 class Roller:
@@ -492,9 +508,17 @@ class Roller:
     def given(self) -> bool:
         return self.source.given
 
+    @property
+    def thrown(self) -> Sequence[tuple[int, int]]:
+        """``(sides, face)`` of every numbered die thrown by hand so far (``GivenDice.thrown``); replayed
+        faces are not thrown again, so they are not among them."""
+        return self.source.inner.thrown
+
     def roll(self, expr: str, variables: Mapping[str, object] | None = None) -> Roll:
         node = parse(expr, variables)
-        return Roll(expr.strip(), node, _evaluate(node, self.source, shown_rerolls(node)), self.source.given)
+        before = len(self.thrown)
+        tree = _evaluate(node, self.source, shown_rerolls(node))
+        return Roll(expr.strip(), node, tree, self.source.given, tuple(self.thrown[before:]))
 
     def mark(self) -> int:
         """The position in the record of faces (for ``since``)."""

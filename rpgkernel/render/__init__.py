@@ -10,12 +10,13 @@ from .base import ErrorBox, Notice, integer, number, percent, style
 from .campaign import (encounter_html, encounter_text, figure_html, figure_text, journal_html, journal_text,
                        loaded_html, loaded_text, shown_time, status_html, status_text, suggestions_html,
                        suggestions_text)
+from .dicecheck import dicecheck_html, dicecheck_text
 from .dice import (chart_svg, dist_html, dist_text, estimate_html, estimate_summary, estimate_text,
                    roll_html, roll_markdown, roll_text, rolls_html, rolls_text)
 from .resolution import resolution_html, resolution_text
 from . import forms  # registers the forms above with display
 
-__all__ = ["ErrorBox", "Notice", "chart_svg", "dist_html", "dist_text", "encounter_html",
+__all__ = ["ErrorBox", "Notice", "chart_svg", "dicecheck_html", "dicecheck_text", "dist_html", "dist_text", "encounter_html",
            "encounter_text", "estimate_html", "estimate_summary", "estimate_text", "figure_html", "figure_text",
            "integer", "journal_html", "journal_text", "loaded_html",
            "loaded_text", "number", "percent", "resolution_html", "resolution_text",

@@ -36,10 +36,10 @@ from ..numerals import integer
 from ..rules.base import Ruleset
 from ..rules.resolution import PASS, Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
-from ..state import effects, model, tracker
+from ..state import dicecheck, effects, model, tracker
 from ..state.effects import Effect
 from ..state.resources import Landed
-from ..state.transaction import CampaignError, Transaction
+from ..state.transaction import CampaignError, Transaction, check_name
 from .language import Command, Word, error, insert, parse, quote
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ display.register(f"{__name__}.Resolutions", lambda rs: "\n\n".join(map(repr, rs)
 
 def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Campaign | None = None,
             seed: int | None = None, dice: Sequence[int] | None = None, preview: bool = False,
-            figures: Mapping[str, Mapping[str, Any]] | None = None) -> Resolution | Resolutions:
+            figures: Mapping[str, Mapping[str, Any]] | None = None,
+            dice_by: str | None = None) -> Resolution | Resolutions:
     """Carry out the ``%%resolve`` lines of ``source``.
 
     ``ruleset`` defaults to the campaign's. ``dice`` are given results in
@@ -66,20 +67,24 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     of its own; neither: the session's stream. With ``preview`` nothing is
     rolled or changed and each line shows its preview. Without a campaign,
     ``figures`` (name -> record with ``sheet``, ``resources``, ``conditions``)
-    are the figures the lines may name, and nothing is stored.
+    are the figures the lines may name, and nothing is stored. ``dice_by``
+    names the figure whose player threw the given ``dice`` (its page sends
+    them); the journal keeps it for the dice check (None: the Spielleitung).
 
     Returns the resolution of a one-action cell, else a list of them.
     """
     engine = _engine(ruleset, campaign)
+    if dice_by is not None:
+        dice_by = check_name(dice_by, "figure")
     if campaign is not None:
         _same_ruleset(engine, campaign.state)
     verbs = _verbs(engine)
     commands = parse(source)
     if campaign is None or preview:
         state = campaign.state if campaign is not None else _scratch_state(figures, engine)
-        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
+        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview, dice_by)
     with campaign.transaction() as tx:
-        return _cell(commands, engine, verbs, tx, True, seed, dice, preview)
+        return _cell(commands, engine, verbs, tx, True, seed, dice, preview, dice_by)
 
 
 # -- the ruleset and its verbs ----------------------------------------------------
@@ -352,6 +357,7 @@ class _Pending:
     closed: bool = False
     decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     lines: list[_Line] = field(default_factory=list)
+    thrown: list[tuple[int, int]] = field(default_factory=list)   # echte Würfel not journalled yet
 
     def offers(self, key: str, targets: Sequence[str] = ()) -> str | None:
         return offers(self.record, key, targets)
@@ -378,16 +384,17 @@ def taken_by(state: Mapping[str, Any], ruleset: str, key: str, targets: Sequence
 
 
 def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work: Any, campaign: bool,
-          seed: int | None, dice: Sequence[int] | None, preview: bool) -> Resolution | Resolutions:
+          seed: int | None, dice: Sequence[int] | None, preview: bool,
+          dice_by: str | None = None) -> Resolution | Resolutions:
     lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
-    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice)))
+    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by))
 
 
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
-                 roller: Roller) -> list[Resolution]:
-    cell = _Cell(engine, verbs, work, roller)
+                 roller: Roller, dice_by: str | None = None) -> list[Resolution]:
+    cell = _Cell(engine, verbs, work, roller, dice_by)
     for line in lines:
         cell.run(line)
     cell.flush()
@@ -499,8 +506,9 @@ def _plain(data: Any) -> Any:
 
 
 class _Cell:
-    def __init__(self, engine: Ruleset, verbs: dict[str, Verb], work: Any, roller: Roller) -> None:
-        self.engine, self.work, self.roller = engine, work, roller
+    def __init__(self, engine: Ruleset, verbs: dict[str, Verb], work: Any, roller: Roller,
+                 dice_by: str | None = None) -> None:
+        self.engine, self.work, self.roller, self.dice_by = engine, work, roller, dice_by
         self.by_name = {v.name: v for v in verbs.values()}
         self.results: list[Resolution] = []
         stored = work.state.get("pending", {})
@@ -517,9 +525,10 @@ class _Cell:
         self.flush()
         request = _request(self.engine, self.work.state, line.verb, line.actors, line.targets, line.options,
                            self.roller)
-        mark = self.roller.mark()
+        mark, before = self.roller.mark(), len(self.roller.thrown)
         res = _call(line.verb.procedure, request, line.cmd)
         faces = self.roller.since(mark)
+        thrown = list(self.roller.thrown[before:])
         if res.open:
             self.counter += 1
             record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
@@ -527,9 +536,9 @@ class _Cell:
                       "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
                       "order": [self.work.state.get("seq", 0), self.counter]}
             self.pending.append(_Pending(uuid.uuid4().hex[:12], _plain(record), False, res,
-                                         len(self.results), changed=True))
+                                         len(self.results), changed=True, thrown=thrown))
         else:
-            self.close(res)
+            self.close(res, thrown=thrown)
         self.results.append(res)
 
     def choose(self, line: _Line) -> None:
@@ -559,12 +568,13 @@ class _Cell:
         request = _request(self.engine, self.work.state, verb, rec["actors"], rec["targets"], rec["options"],
                            self.roller, _plain(decisions))
         self.roller.replay(rec["faces"])
-        mark = self.roller.mark()
+        mark, before = self.roller.mark(), len(self.roller.thrown)
         try:
             res = _call(verb.procedure, request, p.lines[-1].cmd)
         finally:
             self.roller.end_replay()
         rec["faces"] = self.roller.since(mark)
+        p.thrown += self.roller.thrown[before:]
         rec["decisions"] = _plain(decisions)
         rec["choices"] = [c.to_dict() for c in res.choices]
         p.result, p.decisions, p.lines, p.changed = res, {}, [], True
@@ -572,21 +582,23 @@ class _Cell:
             p.closed = True
             if p.stored:
                 self.work.delete(["pending", p.id])
-            self.close(res, p.id)
+            self.close(res, p.id, p.thrown)
         if p.index is None:
             p.index = len(self.results)
             self.results.append(res)
         else:
             self.results[p.index] = res
 
-    def close(self, res: Resolution, pending: str | None = None) -> None:
+    def close(self, res: Resolution, pending: str | None = None, thrown: Sequence[tuple[int, int]] = ()) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""
         _limited(res, effects.apply(self.work, res.effects))
-        self._event(res, pending)
+        self._event(res, pending, thrown)
 
-    def _event(self, res: Resolution, pending: str | None) -> None:
+    def _event(self, res: Resolution, pending: str | None, thrown: Sequence[tuple[int, int]]) -> None:
+        """Journal a resolution, with the echte Würfel thrown for it since it was last journalled."""
         figures = list(dict.fromkeys(res.actors + res.targets))
         extra = {"pending": pending} if pending else {}
+        extra.update(dicecheck.journalled(self.roller.given, thrown, self.dice_by))
         # the preview as the card shows it: a distribution's every value would make the entry huge
         data = {**_plain(replace(res, preview=None).to_dict()), "preview": preview_lines(res.preview)}
         self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
@@ -597,7 +609,7 @@ class _Cell:
         for p in self.pending:
             if p.changed and not p.closed:
                 self.work.set(["pending", p.id], p.record)
-                self._event(p.result, p.id)
+                self._event(p.result, p.id, p.thrown)
 
 
 def _limited(res: Resolution, landed: list[tuple[Effect, list[Landed]]]) -> None:

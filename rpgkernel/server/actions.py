@@ -126,7 +126,7 @@ def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
             or not any(c["key"] == key and player_view.offered(c, figure) is not None for c in record["choices"]):
         raise Refused(t("page.not_open"))
     result = resolve(line(verb, [figure], targets, _options(verb, data.get("optionen"))),
-                     ruleset=engine.key, campaign=campaign, dice=_dice(data))
+                     ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure)
     summary = result.summary if isinstance(result, Resolution) else ""
     return t("page.chosen", choice=label) + (f" {summary}" if summary else "")
 

@@ -27,7 +27,7 @@ from .rulebook import rulebook
 from ..errors import StoreError
 from ..messages import t
 from . import changes as ch
-from . import address, model, players, registry, resources, suggestions
+from . import address, dicecheck, model, players, registry, resources, suggestions
 from .damage import EVENTS, SNAPSHOTS, CampaignDamaged, Damage
 from .events import Event
 from .journal import Journal, kind_label
@@ -257,6 +257,21 @@ class Campaign:
         """Journal entries, optionally of one kind, figure or encounter; the ``last`` n."""
         return Journal.read(self.store, kind=kind, figure=figure, encounter=encounter, last=last)
 
+    def dice_check(self, figure: str | None = None, encounter: str | None = None,
+                   sides: int | None = None) -> dicecheck.DiceCheck:
+        """The test of the echte Würfel in the journal against fair dice, per figure and die size
+        (``state.dicecheck``); only those ``figure`` threw (``"Spielleitung"``: the GM's), in
+        ``encounter``, of ``sides`` faces, where given. An unknown figure or encounter is an error."""
+        self.refresh()
+        sides = dicecheck.check_sides(sides)
+        if figure is not None:
+            names = [*self._state["characters"], *(n for e in self._state["encounters"].values()
+                                                   for n in e["combatants"])]
+            names += dicecheck.throwers(self.store.events(kinds=dicecheck.KINDS)) + [dicecheck.gm()]
+            dicecheck.known(figure, list(dict.fromkeys(names)), "campaign.unknown_figure")
+        dicecheck.known(encounter, list(self._state["encounters"]), "campaign.unknown_encounter")
+        return dicecheck.check(self.store.events(kinds=dicecheck.KINDS), figure, encounter, sides)
+
     # -- writing -------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
@@ -298,11 +313,13 @@ class Campaign:
 
     @retrying
     def log_rolls(self, rolls: Iterable[Any], figure: str | None = None) -> None:
-        """Write several rolls in one transaction."""
+        """Write several rolls in one transaction; echte Würfel as thrown by ``figure`` (None: the
+        Spielleitung), for the dice check."""
         with self.transaction() as tx:
             for roll in rolls:
                 tx.event("wurf", str(roll), [figure] if figure else [],
-                         tx.state["active_encounter"], roll=roll.to_dict())
+                         tx.state["active_encounter"], roll=roll.to_dict(),
+                         **dicecheck.journalled(roll.given, roll.thrown, figure))
 
     @retrying
     def add_character(self, name: str, sheet: Mapping[str, Any] | None = None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..messages import t
-from . import model
+from . import dicecheck, model
 from .rulebook import Rulebook, rulebook
 from .transaction import CampaignError, Transaction, retrying
 
@@ -242,11 +242,13 @@ class Tracker:
         where the ruleset's order puts it; journalled with the values and places."""
         batches = [names] if together else [[n] for n in names]
         for members in batches:
+            before = len(roller.thrown)
             value, rolled, note = self._roll_for(tx, members[0], members, initiative, roller)
             self._set_values(tx, {m: value for m in members})
             text = t("journal.joined", names=", ".join(members), value=value)
             text += ", " + placed(self._insert(tx, members, roller), note)
-            tx.event("initiative", text, members, self.name, rolls=rolled)
+            tx.event("initiative", text, members, self.name, rolls=rolled,
+                     **dicecheck.journalled(roller.given, roller.thrown[before:]))
 
     # -- remove and restore ---------------------------------------------------------------
     @retrying
@@ -432,7 +434,8 @@ class Tracker:
             text = t("journal.reroll", names=", ".join(members), old="–" if old is None else old, new=value)
             text += ", " + placed(self._insert(tx, members, roller), note)
             roller.finish()
-            tx.event("initiative", text, members, self.name, rolls=rolled)
+            tx.event("initiative", text, members, self.name, rolls=rolled,
+                     **dicecheck.journalled(roller.given, roller.thrown))
         return value
 
     @retrying
@@ -460,7 +463,8 @@ class Tracker:
             elif initiative is not None:
                 raise CampaignError(t("campaign.not_started", name=self.name))
             roller.finish()
-            tx.event("initiative", text, members, self.name, rolls=rolled)
+            tx.event("initiative", text, members, self.name, rolls=rolled,
+                     **dicecheck.journalled(roller.given, roller.thrown))
         return members
 
     @retrying

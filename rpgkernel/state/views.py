@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import fighting, forecasting, marks, model, player_view, tracker
+from . import dicecheck, fighting, forecasting, marks, model, player_view, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -253,18 +253,20 @@ class Encounter(tracker.Tracker, Shown):
         """Begin round 1 in ``tx`` (``start``); the turn order."""
         if not tx.state["encounters"][self.name]["combatants"]:
             raise CampaignError(t("campaign.empty_encounter", name=self.name))
-        order, rolled = self._initiative(tx, order, rolls, seed, dice)
+        order, rolled, real = self._initiative(tx, order, rolls, seed, dice)
         tx.set(["encounters", self.name, "round"], 1)
         tx.set(["encounters", self.name, "turn"], 0)
         tx.extend(model.tick(tx.state, self.name, "round_start", None))
         tx.extend(model.tick(tx.state, self.name, "turn_start", order[0]))
         self._skip_out(tx, order[0], None, None, None)   # within round 1: no initiative rolled again
-        self._initiative_event(tx, order, rolled)
+        self._initiative_event(tx, order, rolled, real)
         return list(order)
 
     def _initiative(self, tx: Transaction, order: list[str] | None, rolls: Mapping[str, int] | None,
-                    seed: int | None, dice: Sequence[int] | None) -> tuple[list[str], dict[str, Any]]:
-        """Set the turn order: given, from given rolls, or rolled by the ruleset; and the rolls.
+                    seed: int | None, dice: Sequence[int] | None
+                    ) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+        """Set the turn order: given, from given rolls, or rolled by the ruleset; the rolls, and the
+        echte Würfel thrown for them (``dicecheck.journalled``).
 
         A group rolls once, through its first member (``tracker.groups``); whoever waited (``held``)
         is back in the order."""
@@ -276,6 +278,7 @@ class Encounter(tracker.Tracker, Shown):
         engine = rulebook(enc["ruleset"])
         rolled: dict[str, Any] = {}
         values: dict[str, int] = {}
+        real: dict[str, Any] = {}
         if order is None:
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             rolling = tracker.groups(enc)
@@ -291,17 +294,19 @@ class Encounter(tracker.Tracker, Shown):
             values = {m: rolls[n] for n, members in rolling.items() for m in members}
             order = tracker.expanded(engine.initiative_order(heads, {n: rolls[n] for n in heads}, roller), rolling)
             roller.finish()
+            real = dicecheck.journalled(roller.given, roller.thrown)
         if sorted(order) != sorted(combatants):
             raise CampaignError(t("campaign.bad_order", known=", ".join(combatants)))
         tx.set(["encounters", self.name, "order"], list(order))
         tx.set(["encounters", self.name, "initiative"], values)
         if "held" in enc:
             tx.delete(["encounters", self.name, "held"])
-        return list(order), rolled or dict(rolls or {})
+        return list(order), rolled or dict(rolls or {}), real
 
-    def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any]) -> None:
+    def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any],
+                          real: dict[str, Any]) -> None:
         shown = ", ".join(marks.marked(tx.state, self.name, order))
-        tx.event("initiative", t("journal.initiative", order=shown), list(order), self.name, rolls=rolled)
+        tx.event("initiative", t("journal.initiative", order=shown), list(order), self.name, rolls=rolled, **real)
 
     @retrying
     def next_turn(self, rolls: Mapping[str, int] | None = None, *, seed: int | None = None,
@@ -375,8 +380,8 @@ class Encounter(tracker.Tracker, Shown):
             tx.add(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
             if new_initiative or rulebook(data["ruleset"]).initiative_each_round:
-                order, rolled = self._initiative(tx, None, rolls, seed, dice)
-                self._initiative_event(tx, order, rolled)
+                order, rolled, real = self._initiative(tx, None, rolls, seed, dice)
+                self._initiative_event(tx, order, rolled, real)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             nxt = order[0]
         tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))

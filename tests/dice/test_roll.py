@@ -193,3 +193,31 @@ def test_roller_shares_given_dice_across_expressions():
         r.finish()
     seeded = [Roller(seed=4).roll("3W6").total for _ in range(2)]
     assert seeded[0] == seeded[1] == rpgkernel.roll("3W6", seed=4).total
+
+
+# -- what was thrown by hand (echte Würfel): the dice check reads it from the journal ----------------
+def test_a_roll_lists_every_face_thrown_by_hand_with_its_die():
+    r = rpgkernel.roll("4W6kh3+W8", dice=[6, 5, 2, 4, 7])
+    assert r.thrown == ((6, 6), (6, 5), (6, 2), (6, 4), (8, 7))   # dropped dice were thrown too
+    assert rpgkernel.roll("W6!", dice=[6, 6, 2]).thrown == ((6, 6), (6, 6), (6, 2))   # each explosion a throw
+    assert rpgkernel.roll("W6rr<3", dice=[1, 2, 5]).thrown == ((6, 1), (6, 2), (6, 5))   # rerolled ones too
+    assert rpgkernel.roll("2WF+W3", dice=[1, -1, 1]).thrown == ((3, 1),)   # Fate dice are no numbered dice
+    assert rpgkernel.roll("3W6", seed=1).thrown == () and rpgkernel.roll("3W6").thrown == ()
+
+
+def test_several_rolls_each_list_their_own_throws():
+    rolls = roll_many("2W6", 3, dice=[1, 2, 3, 4, 5, 6])
+    assert [r.thrown for r in rolls] == [((6, 1), (6, 2)), ((6, 3), (6, 4)), ((6, 5), (6, 6))]
+    assert all(r.thrown == () for r in roll_many("2W6", 3, seed=2))
+
+
+def test_a_roller_does_not_count_replayed_faces_as_thrown_again():
+    from rpgkernel.dice import Roller
+    r = Roller(dice=[4, 17, 3])
+    first = r.roll("W6")
+    r.replay([4])   # a procedure re-run: its first die is the recorded one, the rest thrown now
+    again, damage = r.roll("W6"), r.roll("W20")
+    r.end_replay()
+    assert (first.thrown, again.thrown, damage.thrown) == (((6, 4),), (), ((20, 17),))
+    assert r.roll("W4").thrown == ((4, 3),) and list(r.thrown) == [(6, 4), (20, 17), (4, 3)]
+    assert Roller(seed=3).roll("W20").thrown == () and list(Roller(seed=3).thrown) == []

@@ -1,6 +1,7 @@
 """Players act on their pages, on a real Jupyter server: a roll lands in the GM's journal as the
 link's figure (given dice checked as ``%roll --würfel`` checks them), a Deny taken on the phone
-closes the resolution exactly as the ``%%resolve`` line would (a twin campaign), acting for another
+closes the resolution exactly as the ``%%resolve`` line would (a twin campaign; the page's own dice as
+thrown by its figure), acting for another
 figure or taking another's choice is refused, hostile input is refused or kept as text, and a
 suggestion reaches the GM."""
 
@@ -147,12 +148,13 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         other.ws.close()
 
     run(play())
-    rpgkernel.resolve("deny Ritter würfel=6", campaign=twin, dice=[14])
+    rpgkernel.resolve("deny Ritter würfel=6", campaign=twin, dice=[14], dice_by="Ritter")   # the page's own dice
     camp.refresh()
     assert not pending(camp) and not pending(twin)
     assert normal(camp.journal()) == normal(twin.journal())
     closed = camp.journal(kind="auflösung")[-1]
     assert closed.data["open"] is False and closed.data["actors"] == ["Söldner"]
+    assert closed.data["real_dice"] == {"by": "Ritter", "faces": [[20, 14]]}   # for the dice check
     assert "Ritter setzt Deny ein und entfernt die 6." in [s["text"] for s in closed.data["steps"]]
     assert "Fatigued" in camp.figure("Ritter").conditions
     assert camp.figure("Ritter").resources == twin.figure("Ritter").resources
@@ -182,7 +184,7 @@ def test_the_knappes_player_denies_for_the_ritter_as_the_resolve_line_would(serv
         foe.ws.close()
 
     run(play())
-    rpgkernel.resolve("deny Knappe würfel=6", campaign=twin, dice=[14])
+    rpgkernel.resolve("deny Knappe würfel=6", campaign=twin, dice=[14], dice_by="Knappe")
     camp.refresh()
     assert not pending(camp) and not pending(twin)
     assert normal(camp.journal()) == normal(twin.journal())
@@ -341,7 +343,7 @@ def test_a_player_takes_adzs_glueck_and_midgards_gnade_as_the_resolve_line_would
 
     try:
         run(play())
-        rpgkernel.resolve(typed, campaign=twin, dice=taken)
+        rpgkernel.resolve(typed, campaign=twin, dice=taken, dice_by=figure)
         camp.refresh()
         assert normal(camp.journal()) == normal(twin.journal())
         assert [e.data["open"] for e in camp.journal(kind="auflösung")] == [True, key == "midgard"]

@@ -13,7 +13,7 @@ from doc_blocks import assert_shown, page, run_python
 import rpgkernel
 from rpgkernel import Campaign, RpgError, statblocks
 from rpgkernel.numerals import integer
-from rpgkernel.state import address
+from rpgkernel.state import address, dicecheck
 from rpgkernel.state.journal import journal_kinds
 from rpgkernel.state import campaign as campaign_module
 from rpgkernel.state import transaction
@@ -36,6 +36,7 @@ OUT_OF_FIGHT_MAGIC = PAGE.block("", "%begegnung", after="### Außer Gefecht")
 OUT_OF_FIGHT_SHOWN = PAGE.block("text", after="### Außer Gefecht")
 JOURNAL = PAGE.block("python", "journal = kampagne.journal")
 READ_ONLY_MAGIC, READ_ONLY = PAGE.take(None, after="## Nur lesen", count=2)
+DICE_CHECK_LINES, DICE_CHECK_SHOWN, DICE_CHECK = PAGE.take(None, after="## Würfelcheck: echte Würfel prüfen", count=3)
 DAMAGED, RESCUE_MAGIC, RESCUE = PAGE.take(None, after="## Beschädigte Kampagnen", count=3)
 
 
@@ -305,6 +306,28 @@ def test_the_journal_and_export_block(notebook, tmp_path):
     assert len(notebook.ns["journal"].to_dataframe()) == 1
     with Campaign.open(tmp_path / "kopie.sqlite") as copy:
         assert [e.kind for e in copy.journal()] == [e.kind for e in notebook.ns["kampagne"].journal()]
+
+
+def test_the_dice_check(notebook):
+    """The page's lines run, its output is the magic's for Alrik's loaded W6, its Python block gives the
+    same test, and its numbers are the code's."""
+    notebook.ok(SQLITE.text)
+    notebook.ok("%%figuren\n" + SECTIONS.text)
+    notebook.ok("import rpgkernel\nkampagne = rpgkernel.session.current().campaign")
+    camp = notebook.ns["kampagne"]
+    faces = [1] * 4 + [2] * 6 + [3] * 5 + [4] * 7 + [5] * 8 + [6] * 30
+    camp.log_rolls(rpgkernel.roll_many("W6", 60, dice=faces), figure="Alrik")   # as Alrik's page writes them
+    notebook.ok("%roll --würfel 20,3 2W20")
+    shown = {line: notebook.ok(line)[0] for line in DICE_CHECK_LINES.lines}
+    assert all(text.startswith("Würfelcheck: echte Würfel gegen faire Würfel") for text in shown.values())
+    assert all("Spielleitung, W20: 2 Würfe" in text for line, text in shown.items() if "Alrik" not in line)
+    assert_shown(DICE_CHECK_SHOWN.text, shown["%rpg würfelcheck --figur Alrik"])
+    test = run_python(DICE_CHECK.text, notebook.ns)
+    assert test == ((4, 6, 5, 7, 8, 30), 60, pytest.approx(49.0), 5, notebook.ns["test"].p, "auffällig: p < 0,01 %")
+    assert [(x.who, x.sides) for x in camp.dice_check().tests] == [("Spielleitung", 20), ("Alrik", 6)]
+    assert f"p unter {round(dicecheck.NOTABLE * 100)} %" in TEXT and f"weniger als {dicecheck.MIN_EXPECTED} Würfe" in TEXT
+    assert all(f"{dicecheck.MIN_EXPECTED * sides} {name}" in TEXT for sides, name in
+               ((6, "Würfen eines W6"), (20, "eines W20"), (100, "eines W%")))
 
 
 def test_reading_only(notebook, tmp_path):
