@@ -65,7 +65,8 @@ class Table:
         if len(set(self.sides.values())) < 2:
             raise ForecastError(t("forecast.one_side", name=encounter))
         if engine.tactics is None:
-            raise ForecastError(t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
+            raise ForecastError(engine.no_forecast
+                                or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
         self.tactics = engine.tactics
         self.targeted: dict[str, int] = {}
 
