@@ -120,7 +120,8 @@ def test_luck_where_an_attack_did_not_go_ones_way(tmp_path):
 
 def figures(tmp_path):
     c, enc = encounter(tmp_path, ("Alrik", "Spieler", ALRIK), ("Ork", "Feinde", ORK),
-                       ("Wolf", "Feinde", {**ORK, "fertigkeiten": ["Beißen 5"], "waffen": ["Biss (Beißen, KK, GS 8)"]}))
+                       ("Wolf", "Feinde", {**ORK, "fertigkeiten": ["Beißen 5"],
+                                           "waffen": ["Biss (Beißen, KK, GS 8)"]}))
     c.change("Ork", "geistig", -10)      # 12 and 2 free steps: the weakest, though 14 in all
     c.change("Wolf", "körperlich", -7)   # 5 and 8 free steps, 13 in all
     c.change("Wolf", "geistig", -4)

@@ -76,8 +76,9 @@ def test_a_missile_into_the_melee_may_hit_a_friend(tmp_path):
 def test_friendly_fire_in_a_forecast(tmp_path):
     """A squire nobody else can hit falls only to his own side's arrows; the orc never wins."""
     untouchable = {"stufe": 1, "rk": -20, "tp": 1}
-    _, enc = encounter(tmp_path, ("Schütze", "Gruppe", {**untouchable, "etw0": -20, "waffen": ["Bogen (W6, Fernkampf)"]}),
-                       ("Knappe", "Gruppe", untouchable), ("Ork", "Orks", {**ORK, "rk": 10}))
+    schuetze = {**untouchable, "etw0": -20, "waffen": ["Bogen (W6, Fernkampf)"]}
+    _, enc = encounter(tmp_path, ("Schütze", "Gruppe", schuetze), ("Knappe", "Gruppe", untouchable),
+                       ("Ork", "Orks", {**ORK, "rk": 10}))
     f = enc.forecast(n=200, seed=2)
     assert f.win["Orks"].p == 0 and f.figures["Schütze"].falls.p == 0
     assert 0.1 < f.figures["Knappe"].falls.p < 1
