@@ -66,7 +66,8 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
             tally.add(table.play(rng))
         if progress is not None:
             progress(tally.n, limit if n is not None else _planned(tally, precision))
-    return tally.forecast(name, record["round"], zielwahl=picking, seed=seed)
+    rule = table.tactics.target_rule
+    return tally.forecast(name, record["round"], zielwahl=picking, seed=seed, notes=[rule] if rule else [])
 
 
 

@@ -29,8 +29,9 @@ from ..state.views import Encounter
 
 #: the round after which a fight counts as undecided (a draw)
 MAX_ROUNDS = 100
-#: choice lines one resolution may take before the forecast passes on what is still open
-MAX_CHOICE_ROUNDS = 4
+#: choice lines one resolution may take before the forecast passes on what is still open (a Midgard
+#: attack pauses after each of its rolls for divine grace, and again after each repeated roll)
+MAX_CHOICE_ROUNDS = 16
 
 
 class ForecastError(RpgError, ValueError):
@@ -64,7 +65,8 @@ class Table:
         if len(set(self.sides.values())) < 2:
             raise ForecastError(t("forecast.one_side", name=encounter))
         if engine.tactics is None:
-            raise ForecastError(t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
+            raise ForecastError(engine.no_forecast
+                                or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
         self.tactics = engine.tactics
         self.targeted: dict[str, int] = {}
 
@@ -107,9 +109,12 @@ class Table:
         foes = fight.standing(foes_of=me.side)
         if not foes:
             return
-        target = self.tactics.target(me, foes, fight)
-        self.targeted[target.name] = self.targeted.get(target.name, 0) + 1
-        action = self.tactics.action(me, target, fight)
+        try:   # the tactics read the rules (a threat from a preview): what the rules refuse stops the forecast
+            target = self.tactics.target(me, foes, fight)
+            self.targeted[target.name] = self.targeted.get(target.name, 0) + 1
+            action = self.tactics.action(me, target, fight)
+        except RpgError as err:
+            raise ForecastError(t("forecast.tactics_failed", figure=actor, error=str(err))) from None
         if action is not None:
             self._settle(tx, self._run(tx, action, roller), out, roller)
 

@@ -73,7 +73,8 @@ class FigureForecast:
 class Forecast(Shown):
     """The forecast of an encounter from where it stands: ``win`` (side -> chance), ``draw``, the
     distribution of the rounds the fight still lasts, each figure's ``FigureForecast``; ``method``
-    "exakt" or "simuliert" (with ``fights`` played), the tactics' target picking, the seed."""
+    "exakt" or "simuliert" (with ``fights`` played), the tactics' target picking, the seed; ``notes``:
+    the seed's rule where it picks the targets instead (``Tactics.target_rule``)."""
 
     encounter: str
     method: str

@@ -44,7 +44,8 @@ def method_line(f: Any) -> str:
     how = t("forecast.method_exakt") if f.method == "exakt" else t("forecast.method_simuliert", n=f.fights)
     since = t("forecast.from_start") if not f.start_round else t("forecast.from_round", round=f.start_round)
     seed = "" if f.seed is None else " " + t("forecast.seed", seed=f.seed)
-    return t("forecast.head", encounter=f.encounter, since=since, how=how, zielwahl=f.zielwahl) + seed
+    key = "forecast.head_rule" if f.notes else "forecast.head"   # a rule of the seed picks the targets (notes)
+    return t(key, encounter=f.encounter, since=since, how=how, zielwahl=f.zielwahl) + seed
 
 
 def rounds_line(f: Any) -> str:

@@ -41,6 +41,8 @@ class Ruleset:
     settings: Settings[Any] | None = None
     #: how a forecast plays this ruleset's fights (``rules.tactics``); None: the ruleset has no forecast
     tactics: Tactics | None = None
+    #: why a ruleset without ``tactics`` has no forecast (German, a catalogue's text); "": the kit's words
+    no_forecast: str = ""
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""

@@ -14,7 +14,8 @@ Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's data, defaults in
 pool, reactions), ``damage`` (damage tracks, healing), ``combat``
 (initiative, the melee chain, ranged), ``magic`` (spells, drain),
 ``zauberparameter`` (an effect's Krafteinsatz both ways, in the units of
-``einheiten``), ``exact`` (exact distributions for the previews).
+``einheiten``), ``exact`` (exact distributions for the previews); ``tactics`` (how a
+forecast plays a fight).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .damage import angekreuzt, heilung, out_of_fight, player_state, schaden_neh
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
 from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
+from .tactics import AdzTactics
 from .verbs import VERBS
 
 __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
@@ -57,6 +59,7 @@ class AdZ(Ruleset):
         **{f"Reaktionen: {n}": t("adz.cond_reactions", n=n, left=f"1/{2 ** n}") for n in range(1, 6)},
     }
     verbs = VERBS
+    tactics = AdzTactics()
 
     def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
         """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""

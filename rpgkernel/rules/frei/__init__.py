@@ -34,6 +34,8 @@ class Frei(Ruleset):
     sheet = bogen(VORGABE)
     settings = EINSTELLUNGEN
     verbs = VERBS
+    #: no attack to play: damage and healing take the amounts the GM names
+    no_forecast = t("frei.no_forecast")
 
     def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
         return bogen(EINSTELLUNGEN.of(data).ressource)

@@ -45,6 +45,8 @@ class Kampfwerte(Ruleset):
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
+    #: no ordinary attack in the seed: a manoeuvre's damage and its defence are the GM's (``manoever``)
+    no_forecast = t("kampfwerte.no_forecast")
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
         "entwaffnet": t("kampfwerte.cond_disarmed"),

@@ -14,8 +14,9 @@ divine grace), ``kritisch`` (the GM's critical tables), ``proben`` (EW, WW,
 PW, senses), ``lernen`` (learning below the minimum), ``kampf`` and
 ``schaden`` (attacks, defences, AP/LP, damage bonus), ``initiative`` (with
 leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
-``zauber`` (spells, summonings), ``belastung``; ``data/`` holds the race
-list, the basic-roll defaults and an EXAMPLE of the GM's tables.
+``zauber`` (spells, summonings), ``belastung``, ``tactics`` (how a forecast
+plays a fight); ``data/`` holds the race list, the basic-roll defaults and an
+EXAMPLE of the GM's tables.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from .schaden import ap_verlust_leicht, out_of_fight, player_state, verlust_schw
 from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
 from .sheet import SHEET, grenzen, ressourcen
 from .tabellen import Tabellen, laden
+from .tactics import MidgardTactics
 from .verbs import VERBS
 from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
@@ -83,6 +85,7 @@ class Midgard(Ruleset):
         WARTET: t("midgard.cond_wartet"),
     }
     verbs = VERBS
+    tactics = MidgardTactics()
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return ressourcen(sheet)

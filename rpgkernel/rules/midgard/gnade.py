@@ -33,6 +33,7 @@ from ...messages import t
 from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, sentence
 from .core import MidgardError
+from .sheet import GNADE
 
 RESOURCE = "GG"
 CHOICE = "gnade"
@@ -92,8 +93,7 @@ class Wurfkette:
                 raise MidgardError(t("midgard.grace_not_allowed", figure=who, roll=label,
                                      allowed=", ".join(holders)))
             self.spent[who] += 1
-            self.res.step(t("midgard.grace_spent", figure=who, roll=label, left=self.left(who)),
-                          "Neue Regelung der Göttlichen Gnade")
+            self.res.step(t("midgard.grace_spent", figure=who, roll=label, left=self.left(who)), GNADE)
             roll = self._roll(expr, rule, text)
 
     def _roll(self, expr: str, rule: str, text: Callable[[Roll], str]) -> Roll:

@@ -10,8 +10,9 @@ tables), ``core`` (hit dice, level, the roll needed), ``initiative`` (surprise,
 side initiative), ``angriff`` (attacks, modifiers, fleeing, previews),
 ``aktionen`` (declared actions, spells, breaking free), ``rettung`` (saving
 throws), ``ausser_gefecht`` (who is out of the fight), ``verbs``
-(``%%resolve``); ``data/`` holds the seed's hit-dice table, the example attack
-matrix and the example saving-throw tables.
+(``%%resolve``), ``tactics`` (how a forecast plays a fight); ``data/`` holds
+the seed's hit-dice table, the example attack matrix and the example
+saving-throw tables.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .initiative import (initiative_vorschau, nachzuegler, rang, reihenfolge, se
 from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
 from .settings import EINSTELLUNGEN, Einstellungen, OsrError, einrichten, matrix_laden, rettung_laden
 from .sheet import SHEET, Waffe, resources, waffe
+from .tactics import OsrTactics
 from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
@@ -54,6 +56,7 @@ class Osr(Ruleset):
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
+    tactics = OsrTactics()
     conditions: Mapping[str, str] = {
         "überrascht": t("osr.cond_ueberrascht"),
         "liegend": t("osr.cond_liegend"),

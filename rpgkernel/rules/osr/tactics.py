@@ -1,0 +1,36 @@
+"""How a forecast plays an OSR fight (the kit's ``Tactics``; the rules stay the engine's).
+
+- Every figure attacks with the weapon in hand (the first of ``waffen``, unarmed without one):
+  ``angriff`` with no options; no charge, parry, withdrawal, flight, routine or two weapons.
+- The forecast knows no distances: all combatants stand in one melee. The seed then fixes the target
+  ("Nahkampf-Angriff": with several opponents in melee the target of an attack roll is determined at
+  random; "Fernkampf-Angriffe": a missile into a melee hits one of all its participants at random, a
+  friend too), so the GM's target picking (``zielwahl``) has no say: a melee weapon's target is a W<n>
+  among the standing foes, a missile weapon's a W<n> among every other standing combatant, rolled
+  through the fight's dice.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...messages import t
+from ..figure import Figure
+from ..tactics import Action, Fight, Tactics
+from .sheet import waffe_von
+
+
+class OsrTactics(Tactics):
+    target_rule = t("osr.forecast_target_rule")
+
+    def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
+        return Action("angriff", (actor.name,), (target.name,))
+
+    def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
+        """A foe at random (melee); with a missile weapon in hand, anyone else in the melee at random."""
+        pool = list(foes)
+        if waffe_von(actor).fernkampf:
+            pool = [f for f in fight.standing() if f.name != actor.name]
+        if len(pool) == 1:
+            return pool[0]
+        return pool[fight.roller.roll(f"W{len(pool)}").total - 1]
