@@ -27,6 +27,10 @@ from .value import Chance, FigureForecast, Forecast, Mean
 #: at most on a small machine); a larger fight is sampled
 MAX_STATES = 100_000
 
+#: the least chance of a number of rounds the forecast's distribution keeps (a ``Dist`` is exact to it):
+#: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
+LEAST = 1e-12
+
 Node = tuple[States, tuple[int, ...]]
 
 
@@ -195,12 +199,12 @@ class _Chain:
 
 
 def exact_forecast(board: Board, solution: Solution, encounter: str, start_round: int, **kw: Any) -> Forecast:
-    """``solution`` as a ``Forecast`` ("exakt": every interval is its point)."""
+    """``solution`` as a ``Forecast`` ("exakt": every interval is its point; the rounds from ``LEAST`` on)."""
     sides = board.opening.sides
     figures = {name: FigureForecast(sides[i], Chance.exact(solution.falls[i]),
                                     {k: Mean(v) for k, v in solution.resources[i].items()})
                for i, name in enumerate(board.opening.names)}
-    rounds = Dist.from_pmf(solution.rounds).labelled(t("forecast.rounds_label"))
+    rounds = Dist.from_pmf({r: p for r, p in solution.rounds.items() if p >= LEAST})
     return Forecast(encounter, "exakt", {s: Chance.exact(p) for s, p in zip(board.side_names, solution.win)},
-                    Chance.exact(solution.draw), rounds, figures, start_round=start_round, weg="exakt",
+                    Chance.exact(solution.draw), rounds.labelled(t("forecast.rounds_label")), figures, start_round=start_round, weg="exakt",
                     notes=[t("forecast.weg_exakt", nodes=solution.nodes)], **kw)
