@@ -204,7 +204,8 @@ def exact_forecast(board: Board, solution: Solution, encounter: str, start_round
     figures = {name: FigureForecast(sides[i], Chance.exact(solution.falls[i]),
                                     {k: Mean(v) for k, v in solution.resources[i].items()})
                for i, name in enumerate(board.opening.names)}
-    rounds = Dist.from_pmf({r: p for r, p in solution.rounds.items() if p >= LEAST})
+    rounds = Dist.from_pmf({r: p for r, p in solution.rounds.items() if p >= LEAST}).labelled(
+        t("forecast.rounds_label"))
     return Forecast(encounter, "exakt", {s: Chance.exact(p) for s, p in zip(board.side_names, solution.win)},
-                    Chance.exact(solution.draw), rounds.labelled(t("forecast.rounds_label")), figures, start_round=start_round, weg="exakt",
+                    Chance.exact(solution.draw), rounds, figures, start_round=start_round, weg="exakt",
                     notes=[t("forecast.weg_exakt", nodes=solution.nodes)], **kw)

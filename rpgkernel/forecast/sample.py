@@ -45,17 +45,16 @@ class Sampler:
         for a in range(board.size):
             for t in board.foes[a]:
                 self.tables[a, t] = self._table(a, t, index[t])
-        self.sides = np.array(board.side)
 
     def _table(self, a: int, t: int, index: dict) -> tuple[np.ndarray, np.ndarray]:
         """The summed chances of ``t``'s next states after ``a``'s turn, one row per state of ``t``
-        (padded with 1 and the last state; a state out of the fight stays)."""
+        (ending in 1, padded with the last state; a state out of the fight stays)."""
         rows = [self.board.hit(a, t, s) if self.board.standing(t, s) else [(1.0, s)] for s in self.reach[t]]
         width = max(len(r) for r in rows)
         cdf = np.ones((len(rows), width))
         nxt = np.zeros((len(rows), width), dtype=np.int64)
         for k, row in enumerate(rows):
-            cdf[k, :len(row)] = np.cumsum([p for p, _ in row])
+            cdf[k, :len(row) - 1] = np.cumsum([p for p, _ in row[:-1]])   # the last 1, not 1 - 1e-16
             nxt[k, :len(row)] = [index[s] for _, s in row]
             nxt[k, len(row):] = nxt[k, len(row) - 1]
         return cdf, nxt
