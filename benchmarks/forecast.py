@@ -125,7 +125,7 @@ def main() -> int:
             enc = notebook_fight(key)
             f, seconds = timed(lambda e=enc: e.forecast(n=opts.procedure_fights, seed=1, weg="prozeduren"))
         except Exception as err:   # a ruleset's fight that does not play is reported, the rest goes on
-            print(f"   {key:<11} not played: {err}")
+            print(f"   {key:<11} not played: {str(err).splitlines()[0]}")
             continue
         print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
               f"{f.fights / seconds:,.1f} fights/s")
