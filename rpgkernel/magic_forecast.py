@@ -16,7 +16,7 @@ from .numerals import number, percent
 
 OPTIONS = {"-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl", "--seed": "seed",
            "--zielwahl": "zielwahl", "--targets": "zielwahl", "--genauigkeit": "genauigkeit",
-           "--precision": "genauigkeit"}
+           "--precision": "genauigkeit", "--weg": "weg", "--path": "weg"}
 
 
 class Progress:
@@ -40,8 +40,24 @@ class Progress:
             self.handle.update(_Bar(done, planned, time.perf_counter() - self.start))
 
     def close(self, f: Forecast) -> None:
-        if self.handle is not None:
+        if self.handle is None:
+            return
+        seconds = number(time.perf_counter() - self.start, 1)
+        if f.method == "exakt":
+            self.handle.update(_Done(t("forecast.progress_exact", seconds=seconds)))
+        else:
             self.handle.update(_Bar(f.fights, f.fights, time.perf_counter() - self.start))
+
+
+class _Done:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return f'<div class="rpgk-progress">{html.escape(self.text)}</div>'
 
 
 class _Bar:
@@ -57,7 +73,7 @@ class _Bar:
 
 
 def prognose(words: list[str], usage: str) -> Forecast:
-    """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01]``."""
+    """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01] [--weg W]``."""
     opts, rest = args.options(words, OPTIONS, usage)
     if len(rest) > 1:
         raise RpgError(t("rpg.words", words=" ".join(rest[1:])) + "\n" + t("magic.usage", usage=usage))
@@ -68,7 +84,8 @@ def prognose(words: list[str], usage: str) -> Forecast:
     precision = _precision(opts.get("genauigkeit"))
     progress = Progress()
     f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
-                 zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision, progress=progress)
+                 zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision, progress=progress,
+                 weg=str(opts.get("weg", "auto")))
     progress.close(f)
     return f
 

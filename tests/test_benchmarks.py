@@ -37,3 +37,23 @@ def test_table_shows_ratio_and_target(bench):
     text = bench.table(rows)
     assert "20.00" in text and "yes" in text
     assert "0.50" in text and "NO" in text
+
+
+@pytest.fixture(scope="module")
+def forecast_bench():
+    spec = importlib.util.spec_from_file_location("rpgkernel_forecast_bench", BENCH.with_name("forecast.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_forecast_benchmark_measures_the_paths_it_names(forecast_bench):
+    """Four against six takes the compact path, the duel the exact one, each other ruleset's notebook
+    fight has two sides (benchmarks/forecast.py; its timings are not asserted)."""
+    assert forecast_bench.four_against_six().forecast(n=50, seed=1).weg == "kompakt"
+    duel = forecast_bench.bastionland([("Ritter", forecast_bench.RITTER)], [("Söldner", forecast_bench.SÖLDNER)])
+    assert duel.forecast().method == "exakt"
+    for key in forecast_bench.OTHERS:
+        enc = forecast_bench.notebook_fight(key)
+        assert enc.campaign.state["encounters"][enc.name]["ruleset"] in (key, None)
+        assert len({enc.campaign.figure(n, enc.name).record.get("side") for n in enc.record["combatants"]}) == 2, key

@@ -418,6 +418,28 @@ def nth_highest(dists: Sequence[Dist], n: int) -> Dist:
     return Dist._owned(lo, [max(0.0, x) for x in pmf])
 
 
+def top_two(dists: Sequence[Dist]) -> dict[tuple[int, int | None], float]:
+    """The joint chances of the highest and the second highest of independent dice (None for the second
+    of a single die), built die by die over the pairs seen so far."""
+    if not dists:
+        raise ValueError("no dice")
+    lo = min(d.min for d in dists)
+    hi = max(d.max for d in dists)
+    charge(len(dists) * (hi - lo + 1) ** 3)
+    pairs: dict[tuple[int, int | None], float] = {(f, None): p for f, p in dists[0].pmf().items() if p}
+    for d in dists[1:]:
+        nxt: dict[tuple[int, int | None], float] = defaultdict(float)
+        faces = [(f, q) for f, q in d.pmf().items() if q]
+        for (top, second), p in pairs.items():
+            for f, q in faces:
+                if f >= top:
+                    nxt[f, top] += p * q
+                else:
+                    nxt[top, f if second is None or f > second else second] += p * q
+        pairs = dict(nxt)
+    return pairs
+
+
 def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
              score: Callable[[int], int] | None) -> Dist:
     """Sum (or count) of the k highest/lowest dice of a mixed pool.

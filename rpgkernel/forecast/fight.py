@@ -20,7 +20,7 @@ from ..messages import t
 from ..resolve.lines import line
 from ..resolve.run import _verbs, carry_out
 from ..rules.base import Ruleset
-from ..rules.figure import view
+from ..rules.figure import Figure, view
 from ..rules.resolution import Choice, Resolution
 from ..rules.tactics import Action, Fight
 from ..state import fighting, model
@@ -48,6 +48,28 @@ class Outcome:
     rounds: int
     out: frozenset[str]
     resources: Mapping[str, Mapping[str, int]]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A fight as its first turn finds it: the combatants (names, views, sides) in the encounter's
+    order, the turn order as indices into it, whose turn it is in which round, the round the forecast
+    began in (0 before the fight), and what tactics read of the fight then."""
+
+    names: list[str]
+    figures: list[Figure]
+    sides: list[str]
+    order: list[int]
+    turn: int
+    round: int
+    first: int
+    fight: Fight
+
+
+def rounds_played(first: int, last: int) -> int:
+    """The rounds a fight took from the round ``first`` it stood in (0 before it began; that round
+    counted) to the round ``last`` it ended in (a draw after ``MAX_ROUNDS``)."""
+    return min(last, MAX_ROUNDS) - max(first, 1) + 1
 
 
 class Table:
@@ -86,8 +108,7 @@ class Table:
             standing = {self.sides[n] for n in record["combatants"] if n not in out}
             if len(standing) < 2 or record["round"] > MAX_ROUNDS:
                 winner = next(iter(standing)) if len(standing) == 1 else None
-                rounds = min(record["round"], MAX_ROUNDS) - max(first, 1) + 1
-                return Outcome(winner, rounds, frozenset(out), self._resources(tx))
+                return Outcome(winner, rounds_played(first, record["round"]), frozenset(out), self._resources(tx))
             actor = record["order"][record["turn"]]
             if actor in out:
                 enc._advance(tx, False, None, _seed(rng), None)
@@ -96,6 +117,27 @@ class Table:
             if len({self.sides[n] for n in record["combatants"]
                     if n not in fighting.reasons(tx.state, self.name)}) >= 2:
                 enc._advance(tx, False, None, _seed(rng), None)
+
+    def opening(self, rng: np.random.Generator) -> Opening | None:
+        """The fight as its first turn finds it, for a compact model (``rules.compact``); None where
+        its order could change from fight to fight (initiative rolled, at the start or every round)
+        or resolutions of the ruleset are still open."""
+        tx = Transaction(self.state)
+        record = tx.state["encounters"][self.name]
+        first = record["round"]
+        names = list(record["combatants"])
+        if self.engine.initiative_each_round or any(
+                rec.get("ruleset") == self.engine.key for rec in tx.state.get("pending", {}).values()):
+            return None
+        if not first:
+            if any(self.engine.initiative_expression(model.seen_by_rules(tx.state, n, self.name)) is not None
+                   for n in names):
+                return None
+            Encounter(None, self.name)._begin(tx, None, None, _seed(rng), None)  # type: ignore[arg-type]
+            record = tx.state["encounters"][self.name]
+        figures = [view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names]
+        return Opening(names, figures, [self.sides[n] for n in names], [names.index(n) for n in record["order"]],
+                       record["turn"], record["round"], first, self._fight(tx, {}, Roller(rng=rng)))
 
     def _fight(self, tx: Transaction, out: Mapping[str, str], roller: Roller) -> Fight:
         names = tx.state["encounters"][self.name]["combatants"]

@@ -15,6 +15,9 @@ from ..messages import t
 from .fight import Outcome
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95 % interval
+#: the paths a forecast takes: the exact chain of a compact model, fights sampled on a compact model,
+#: fights played through the ruleset's procedures
+WEGE = ("exakt", "kompakt", "prozeduren")
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -73,8 +76,10 @@ class FigureForecast:
 class Forecast(Shown):
     """The forecast of an encounter from where it stands: ``win`` (side -> chance), ``draw``, the
     distribution of the rounds the fight still lasts, each figure's ``FigureForecast``; ``method``
-    "exakt" or "simuliert" (with ``fights`` played), the tactics' target picking, the seed; ``notes``:
-    the seed's rule where it picks the targets instead (``Tactics.target_rule``)."""
+    "exakt" or "simuliert" (with ``fights`` played) and ``weg``, the path it took (``WEGE``: the
+    chain of the compact model, fights on the compact model, or through the procedures), the tactics'
+    target picking (``target_rule``: the seed's rule where it picks the targets instead,
+    ``Tactics.target_rule``), the seed, and German ``notes`` (the path first)."""
 
     encounter: str
     method: str
@@ -85,8 +90,10 @@ class Forecast(Shown):
     fights: int = 0
     zielwahl: str = ""
     seed: int | None = None
+    target_rule: str = ""
     start_round: int = 0
     notes: list[str] = field(default_factory=list)
+    weg: str = "prozeduren"
 
     @property
     def precision(self) -> float:
@@ -96,7 +103,7 @@ class Forecast(Shown):
     def to_dict(self) -> dict[str, Any]:
         def chance(c: Chance) -> dict[str, float]:
             return {"p": c.p, "low": c.low, "high": c.high}
-        return {"encounter": self.encounter, "method": self.method, "fights": self.fights,
+        return {"encounter": self.encounter, "method": self.method, "weg": self.weg, "fights": self.fights,
                 "zielwahl": self.zielwahl, "seed": self.seed, "start_round": self.start_round,
                 "win": {s: chance(c) for s, c in self.win.items()}, "draw": chance(self.draw),
                 "rounds": {str(k): v for k, v in self.rounds.pmf().items()},
@@ -104,7 +111,7 @@ class Forecast(Shown):
                                 "resources": {k: {"value": m.value, "margin": m.margin}
                                               for k, m in f.resources.items()}}
                             for n, f in self.figures.items()},
-                "notes": list(self.notes)}
+                "target_rule": self.target_rule, "notes": list(self.notes)}
 
 
 class Tally:
@@ -120,21 +127,30 @@ class Tally:
         self.sums: dict[str, dict[str, list[float]]] = {n: {} for n in sides}
 
     def add(self, o: Outcome) -> None:
-        self.n += 1
-        if o.winner is None:
-            self.draws += 1
-        else:
-            self.wins[o.winner] += 1
-        self.rounds[o.rounds] = self.rounds.get(o.rounds, 0) + 1
-        for name in o.out:
+        """One fight's outcome."""
+        self.add_counts(1, {o.winner: 1} if o.winner is not None else {}, int(o.winner is None), {o.rounds: 1},
+                        dict.fromkeys(o.out, 1),
+                        {n: {k: (v, v * v) for k, v in values.items()} for n, values in o.resources.items()})
+
+    def add_counts(self, n: int, wins: Mapping[str, int], draws: int, rounds: Mapping[int, int],
+                   falls: Mapping[str, int], sums: Mapping[str, Mapping[str, tuple[float, float]]]) -> None:
+        """The counts of ``n`` fights: wins by side, draws, fights by rounds, falls by figure, and the
+        sum and the sum of squares of each figure's resources at the end."""
+        self.n += n
+        self.draws += draws
+        for side, k in wins.items():
+            self.wins[side] += k
+        for r, k in rounds.items():
+            self.rounds[r] = self.rounds.get(r, 0) + k
+        for name, k in falls.items():
             if name in self.falls:
-                self.falls[name] += 1
-        for name, values in o.resources.items():
+                self.falls[name] += k
+        for name, values in sums.items():
             mine = self.sums.setdefault(name, {})
-            for key, v in values.items():
+            for key, (v, v2) in values.items():
                 s = mine.setdefault(key, [0.0, 0.0])
                 s[0] += v
-                s[1] += v * v
+                s[1] += v2
 
     def precision(self) -> float:
         """The largest half-width of a side's (or the draw's) 95 % interval so far."""

@@ -44,7 +44,7 @@ def method_line(f: Any) -> str:
     how = t("forecast.method_exakt") if f.method == "exakt" else t("forecast.method_simuliert", n=f.fights)
     since = t("forecast.from_start") if not f.start_round else t("forecast.from_round", round=f.start_round)
     seed = "" if f.seed is None else " " + t("forecast.seed", seed=f.seed)
-    key = "forecast.head_rule" if f.notes else "forecast.head"   # a rule of the seed picks the targets (notes)
+    key = "forecast.head_rule" if f.target_rule else "forecast.head"   # a rule of the seed picks the targets
     return t(key, encounter=f.encounter, since=since, how=how, zielwahl=f.zielwahl) + seed
 
 
@@ -69,7 +69,7 @@ def forecast_text(f: Any) -> str:
     widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(pad(cell, w, right=i >= 2) for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
               for row in rows]
-    lines += f.notes
+    lines += [*f.notes, *([f.target_rule] if f.target_rule else [])]
     return "\n".join(lines)
 
 
@@ -107,7 +107,8 @@ def forecast_html(f: Any) -> str:
         + _fall_cell(fig.falls)
         + "".join(f"<td>{esc(mean_text(fig.resources[k]) if k in fig.resources else '–')}</td>" for k in names)
         + "</tr>" for name, fig in f.figures.items())
-    notes = "".join(f'<div class="rpgk-chance">{esc(n)}</div>' for n in f.notes)
+    notes = "".join(f'<div class="rpgk-chance">{esc(n)}</div>'
+                    for n in [*f.notes, *([f.target_rule] if f.target_rule else [])])
     return "".join([
         style(), f"<style>{asset('forecast.css')}</style>", '<div class="rpgk-card rpgk-forecast">',
         f'<div class="rpgk-head">{esc(method_line(f))}</div>',

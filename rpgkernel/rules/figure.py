@@ -7,7 +7,7 @@ asked through one set of accessors, never by indexing the record's layout.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -77,6 +77,13 @@ class Figure:
     def with_condition(self, condition: str) -> Figure:
         """The figure as it stands with ``condition`` besides its own (a view of a changed copy)."""
         return Figure({**self._record, "conditions": {**self.conditions, condition: {}}})
+
+    def changed(self, values: Mapping[str, int], conditions: Iterable[str] = ()) -> Figure:
+        """The figure with its resources at ``values`` and ``conditions`` besides its own (a view of a
+        changed copy)."""
+        own = self._record.get("resources") or {}
+        return Figure({**self._record, "resources": {**own, **{k: {**own[k], "value": v} for k, v in values.items()}},
+                       "conditions": {**self.conditions, **{c: {} for c in conditions}}})
 
     def __repr__(self) -> str:
         return f"Figure({self.name!r})"

@@ -4,14 +4,15 @@ A forecast (``rpgkernel.forecast``) runs a fight through the ruleset's own proce
 ``%%resolve`` lines a GM would type; the tactics only say what a figure does on its turn and how it
 takes the open choices of a resolution (each an ``Action``: a verb with figures and options), never
 how a rule works. The GM picks how targets are chosen
-(``ZIELWAHL``); a ruleset whose seed fixes the target (OSR: random targets in melee) says so in
-``target``.
+(``ZIELWAHL``, through ``rank``); a ruleset whose seed fixes the target (OSR: random targets in
+melee) says so in ``target``. Where a ruleset can state a whole fight compactly, ``compact`` gives
+its model (``rules.compact``), on which a forecast plays the same tactics exactly or fast.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..messages import t
 from .figure import Figure
@@ -19,6 +20,7 @@ from .resolution import PASS
 
 if TYPE_CHECKING:
     from ..dice.roll import Roller
+    from .compact import Compact
     from .resolution import Resolution
 
 #: how a figure picks its target: the weakest first, spread over the foes, the most dangerous first
@@ -82,15 +84,32 @@ class Tactics:
         """How dangerous ``figure`` is (for "gefährlichste"): the default reads nothing (0)."""
         return 0.0
 
+    def rank(self, figure: Figure, fight: Fight) -> float:
+        """How soon ``figure`` is attacked by the GM's ``fight.zielwahl`` (the lowest first): its
+        vitality, the attacks it has drawn (``fight.targeted``, read for "verteilen" alone:
+        ``reads_targeted``), or its threat negated."""
+        if reads_targeted(fight.zielwahl):
+            return float(fight.targeted.get(figure.name, 0))
+        if fight.zielwahl == "gefährlichste":
+            return -self.threat(figure, fight)
+        return self.vitality(figure)
+
     def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
-        """Whom ``actor`` attacks among ``foes`` (standing, non-empty) by the GM's ``fight.zielwahl``;
-        ties go to the first in the turn order."""
-        rank: Callable[[Figure], Any] = {
-            "schwächste": self.vitality,
-            "verteilen": lambda f: fight.targeted.get(f.name, 0),
-            "gefährlichste": lambda f: -self.threat(f, fight),
-        }[fight.zielwahl]
-        return min(foes, key=rank)
+        """Whom ``actor`` attacks among ``foes`` (standing, non-empty): the lowest ``rank``; ties go to
+        the first in the turn order."""
+        return min(foes, key=lambda f: self.rank(f, fight))
+
+    def compact(self, figures: Sequence[Figure]) -> Compact | None:
+        """The compact model of a fight of ``figures`` (all combatants at the start, in the encounter's
+        order) under these tactics (``rules.compact``), or None where the fight uses what no model of
+        the ruleset covers; the default: None (the forecast plays the procedures)."""
+        return None
+
+
+def reads_targeted(zielwahl: str) -> bool:
+    """Whether the target picking ``zielwahl`` reads the attacks each figure has drawn ("verteilen"):
+    only their order counts, never their number."""
+    return zielwahl == "verteilen"
 
 
 def zielwahl(value: object) -> str:

@@ -193,7 +193,8 @@ def forecast_data(f: Any) -> dict[str, Any]:
     the win bar's parts, the rounds' chart, each combatant's chance of falling and resources left."""
     names = resource_names(f)
     return {"head": method_line(f), "headline": headline(f), "rounds": rounds_line(f),
-            "chart": chart_data(f.rounds), "notes": list(f.notes),
+            "chart": chart_data(f.rounds),
+            "notes": [*f.notes, *([f.target_rule] if f.target_rule else [])],
             "win": [{"label": t("forecast.wins", side=name) if name in f.win else name, "p": c.p,
                      "text": chance_text(c), "colour": colour} for name, c, colour in win_parts(f)],
             "columns": [t("forecast.col_figure"), t("forecast.col_side"), t("forecast.col_falls"), *names],

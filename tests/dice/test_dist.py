@@ -139,6 +139,27 @@ def test_nth_highest_against_enumeration():
     assert nth_highest(exploding, 2).isclose(exploding[0].minimum(exploding[1]))
 
 
+def test_top_two_against_enumeration():
+    """The joint chances of the highest and the second highest die, for mixed pools and a lone die."""
+    from rpgkernel.dice.exact import nth_highest, top_two
+    for sides in ([8, 4, 6, 6], [12], [4, 4], [10, 6, 6, 20, 4]):
+        n = math.prod(sides)
+        expected: dict = {}
+        for combo in itertools.product(*[range(1, s + 1) for s in sides]):
+            key = (sorted(combo)[-1], sorted(combo)[-2] if len(combo) > 1 else None)
+            expected[key] = expected.get(key, 0.0) + 1 / n
+        got = top_two([Dist.die(s) for s in sides])
+        assert set(got) == set(expected)
+        assert all(got[k] == pytest.approx(v, abs=1e-12) for k, v in expected.items())
+    tilted = [rpgkernel.dist("W6!1"), rpgkernel.dist("W4r1")]   # dice of other shapes: the marginals agree
+    joint = top_two(tilted)
+    for n, which in ((1, 0), (2, 1)):
+        marginal: dict = {}
+        for pair, p in joint.items():
+            marginal[pair[which]] = marginal.get(pair[which], 0.0) + p
+        assert_pmf(Dist.from_pmf(marginal), nth_highest(tilted, n).pmf())
+
+
 def test_derived_values_are_kept_and_shared_by_labelled_copies():
     d = Dist(1, [1 / 300] * 300)
     copy = d.labelled("300er")

@@ -1,9 +1,9 @@
-"""docs/prognose.md: every line of its magic block run in a notebook, its Python block run, its table of
-target picking checked against the tactics."""
+"""docs/prognose.md: every line of its magic block run in a notebook, its Python blocks run (the paths'
+with what it shows), its table of target picking checked against the tactics."""
 
 from __future__ import annotations
 
-from doc_blocks import page, run_python
+from doc_blocks import assert_shown, page, run_python
 
 from rpgkernel import session
 from rpgkernel.rules.tactics import ZIELWAHL
@@ -13,6 +13,8 @@ from .test_forecast import SÖLDNER
 PAGE = page("prognose.md")
 MAGIC = PAGE.block("", "%rpg prognose")
 PYTHON = PAGE.block("python", "prognose = kampagne.encounter.forecast")
+PATHS = PAGE.block("python", "exakt = kampagne.encounter.forecast", after="## Exakt oder simuliert")
+PATHS_SHOWN = PAGE.block("", "('exakt'", after="## Exakt oder simuliert")
 TEXT = " ".join(PAGE.text.split())
 
 
@@ -39,6 +41,11 @@ def test_the_python_block(notebook, tmp_path):
     c = setup(notebook, tmp_path)
     p, low, high = run_python(PYTHON.text, {"kampagne": c})
     assert p == 1 and high == 1 and 0.99 < low < 1
+
+
+def test_the_paths_block(notebook, tmp_path):
+    c = setup(notebook, tmp_path)
+    assert_shown(PATHS_SHOWN.text, repr(run_python(PATHS.text, {"kampagne": c})))
 
 
 def test_the_table_names_every_target_picking():

@@ -1,4 +1,5 @@
-"""The forecast of a fight: the procedure path played through the ruleset's own procedures."""
+"""The forecast of a fight: the procedure path played through the ruleset's own procedures (the other
+paths: test_exact.py, test_sampled.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 
 from rpgkernel import Campaign
-from rpgkernel.forecast import ForecastError, forecast
+from rpgkernel.forecast import MAX_ROUNDS, ForecastError, forecast
 
 SÖLDNER = {"vig": 2, "cla": 8, "spi": 8, "gd": 0, "ruestung": 3, "waffen": ["Knüppel (W4)"]}
 
@@ -26,10 +27,11 @@ def duel(tmp_path, **ritter):
 def test_a_duel_won_by_the_first_to_hit(tmp_path):
     """The players act first (Überraschung) and each hit ends the fight: P = p / (1 - (1-p)²)."""
     _, enc = duel(tmp_path)
-    f = enc.forecast(n=2000, seed=7)
+    f = enc.forecast(n=2000, seed=7, weg="prozeduren")
     p = 0.25
     exact = p / (1 - (1 - p) ** 2)
-    assert f.method == "simuliert" and f.fights == 2000
+    assert f.method == "simuliert" and f.fights == 2000 and f.weg == "prozeduren"
+    assert enc.forecast().win["Spieler"].p == pytest.approx(exact, abs=1e-12)   # the exact path
     assert f.win["Spieler"].low <= exact <= f.win["Spieler"].high
     assert f.win["Söldner"].low <= 1 - exact <= f.win["Söldner"].high
     assert f.draw.p == 0
@@ -39,41 +41,48 @@ def test_a_duel_won_by_the_first_to_hit(tmp_path):
     assert f.figures["Ritter"].resources["VIG"].value == pytest.approx(2 - f.figures["Ritter"].falls.p, abs=1e-12)
 
 
-def test_reproducible_and_nothing_written(tmp_path):
+@pytest.mark.parametrize("weg", ["prozeduren", "kompakt"])
+def test_reproducible_and_nothing_written(tmp_path, weg):
     c, enc = duel(tmp_path)
     before = (len(c.journal()), json.dumps(c.state, sort_keys=True))
-    a, b = enc.forecast(n=200, seed=3), forecast(c, "Furt", n=200, seed=3)
-    assert a.to_dict() == b.to_dict()
-    assert enc.forecast(n=200, seed=4).to_dict() != a.to_dict()
+    a, b = enc.forecast(n=200, seed=3, weg=weg), forecast(c, "Furt", n=200, seed=3, weg=weg)
+    assert a.to_dict() == b.to_dict() and a.weg == weg
+    assert enc.forecast(n=200, seed=4, weg=weg).to_dict() != a.to_dict()
+    assert enc.forecast().to_dict() == forecast(c, "Furt").to_dict()   # the exact path
     assert (len(c.journal()), json.dumps(c.state, sort_keys=True)) == before
 
 
-def test_from_where_the_fight_stands(tmp_path):
+PATHS = [{"weg": "prozeduren", "n": 20, "seed": 1}, {"weg": "kompakt", "n": 20, "seed": 1}, {"weg": "exakt"}]
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p["weg"])
+def test_from_where_the_fight_stands(tmp_path, path):
     """In a running fight with the mercenary mortally wounded, the players have won already."""
     c, enc = duel(tmp_path)
     enc.start()
     c.add_condition("Söldner", "Todeswunde")
-    f = enc.forecast(n=20, seed=1)
-    assert f.win["Spieler"].p == 1 and f.figures["Söldner"].falls.p == 1 and tuple(f.rounds.support) == (1,)
-    assert f.start_round == 1
+    f = enc.forecast(**path)
+    assert f.weg == path["weg"] and f.win["Spieler"].p == 1 and f.figures["Söldner"].falls.p == 1
+    assert tuple(f.rounds.support) == (1,) and f.start_round == 1
 
 
 def test_until_precise(tmp_path):
     """Without n, fights are played until every side's chance is known to the precision asked."""
     _, enc = duel(tmp_path)
     seen = []
-    f = enc.forecast(seed=5, precision=0.03, progress=lambda done, planned: seen.append(done))
+    f = enc.forecast(seed=5, precision=0.03, weg="prozeduren", progress=lambda done, planned: seen.append(done))
     assert f.precision <= 0.03 and f.fights == seen[-1] and seen == sorted(seen)
     assert f.fights < 2000
 
 
-def test_stalemate_is_a_draw(tmp_path):
-    """Nobody can get through the other's armour: the fight ends undecided."""
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p["weg"])
+def test_stalemate_is_a_draw(tmp_path, path):
+    """Nobody can get through the other's armour: the fight ends undecided after MAX_ROUNDS."""
     _, enc = duel(tmp_path, ruestung=9)
     c = enc.campaign
     c.set_sheet("Söldner", {**SÖLDNER, "ruestung": 9}, encounter="Furt")
-    f = enc.forecast(n=5, seed=1)
-    assert f.draw.p == 1 and not f.win["Spieler"].p
+    f = enc.forecast(**{**path, "n": 5} if "n" in path else path)
+    assert f.draw.p == 1 and not f.win["Spieler"].p and tuple(f.rounds.support) == (MAX_ROUNDS,)
 
 
 @pytest.mark.parametrize("kwargs, words", [

@@ -92,9 +92,9 @@ def test_the_rule_overrides_the_gms_target_picking(tmp_path):
     assert shown[0] == shown[1] == shown[2]
     assert rules.get("osr").tactics.target_rule == t("osr.forecast_target_rule")
     f = enc.forecast(n=5, seed=4)
-    assert f.notes == [t("osr.forecast_target_rule")]
+    assert f.target_rule == t("osr.forecast_target_rule")
     assert "die Ziele bestimmt die Regel" in repr(f).splitlines()[0] and "Zielwahl" not in repr(f).splitlines()[0]
-    assert repr(f).splitlines()[-1] == f.notes[0]
+    assert repr(f).splitlines()[-1] == f.target_rule
 
 
 def test_a_missing_attack_matrix_is_named(tmp_path):

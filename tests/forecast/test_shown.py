@@ -84,3 +84,18 @@ def test_precision_in_percent(notebook, tmp_path):
     from rpgkernel.magic_forecast import _precision
     assert _precision("1%") == pytest.approx(0.01) and _precision("0,02") == pytest.approx(0.02)
     assert _precision("2 %") == pytest.approx(0.02) and _precision(None) == 0.01
+
+
+def test_rpg_prognose_takes_a_path(notebook, tmp_path):
+    notebook.ok(f"%rpg --kampagne {tmp_path / 'k.sqlite'}")
+    notebook.ok("%rpg bastionland")
+    c = session.current().campaign
+    c.new_encounter("Furt")
+    c.encounter.add("Ritter", side="Spieler", sheet=SÖLDNER)
+    c.encounter.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    exact = notebook.ok("%rpg prognose --weg exakt")[-1]
+    assert "exakt berechnet" in exact.splitlines()[0] and notebook.value.weg == "exakt"
+    procedures = notebook.ok("%rpg prognose -n 50 --seed 1 --weg prozeduren")[-1]
+    assert notebook.value.weg == "prozeduren" and "simuliert, 50 Kämpfe" in procedures
+    shown = notebook.run("%rpg prognose --weg zaubern")
+    assert shown[0].startswith("Fehler") and "zaubern" in shown[0]

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Dist, Roller, dist
-from ...dice.exact import nth_highest
+from ...dice.exact import nth_highest, top_two
 from ...errors import DiceLimitError
 from ...messages import t
 from ..figure import Figure
@@ -129,6 +129,26 @@ def _die(d: str) -> Dist:
 def damage_dist(pool: Sequence[str], armour: int, bolster: int = 0, denied: int = 0) -> Dist:
     """The exact damage after armour: the highest die left after ``denied`` Denies (Angriffe, steps 4-7)."""
     return (nth_highest([_die(d) for d in pool], 1 + denied) + (bolster - armour)).clip(lower=0)
+
+
+def damage_total(highest: int, armour: int, bolster: int = 0) -> int:
+    """The damage of an attack (Angriffe, steps 4-7): the highest remaining die (0 if none is left)
+    plus Bolster minus the target's armour, at least 0."""
+    return max(0, highest + bolster - armour)
+
+
+def deny_outcomes(pool: Sequence[str], armour: int,
+                  denies: Callable[[Sequence[int]], bool]) -> dict[tuple[int, bool], float]:
+    """The exact chance of each (damage, denied) of an attack without gambits whose target denies the
+    highest die where ``denies(faces)`` says so, given the two highest faces, highest first (one face
+    for a single die; Angriffe, steps 1, 2 and 4-7)."""
+    out: dict[tuple[int, bool], float] = {}
+    for (top, second), p in top_two([_die(d) for d in pool]).items():
+        denied = bool(denies([top] if second is None else [top, second]))
+        kept = (0 if second is None else second) if denied else top
+        key = (damage_total(kept, armour), denied)
+        out[key] = out.get(key, 0.0) + p
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -307,7 +327,7 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
     remaining += extra
     # 4.-7. highest remaining die + Bolster - armour
     kept = max(remaining, key=lambda r: r[1]) if remaining else (None, 0)
-    total = max(0, kept[1] + bolster - armour)
+    total = damage_total(kept[1], armour, bolster)
     res.step(t("bastionland.total", top=kept[1], bolster=bolster, armour=armour, total=total),
              "Angriffe, Schritte 4-7", value=total)
     res.outcome.update({"höchster": kept[1], "schaden": total, "bolster": bolster, "armour": armour})

@@ -7,6 +7,7 @@ Seed sections: "Schaden", "Schutzlos", "Narben", "Kriegsscharen",
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 from ...dice import Roller
@@ -15,6 +16,9 @@ from ..figure import Figure
 from ..player_words import below_max, word
 from ..resolution import Effect, Resolution
 from .sheet import BEINGS, kind, virtue, virtue_max
+
+#: what damage of 0 or less does (Schaden): the outcome's ``folge``
+KEIN_SCHADEN = "kein Schaden"
 
 #: causes that hurt wooden structures and ships (Holz und Stein)
 WOOD_CAUSES = ("feuer", "belagerung", "groß")
@@ -111,71 +115,90 @@ def ignores(figure: Figure, *, blast: bool = False, large_scale: bool = False,
     return None
 
 
+@dataclass(frozen=True)
+class Folge:
+    """What an amount of damage does to a figure (Schaden; Kriegsscharen; Holz und Stein): its ``name``
+    (the outcome's ``folge``: kein Schaden, entgangen, Narbe, verwundet, Todeswunde, tot, vertrieben,
+    vernichtet, beschädigt, zerstört), the Guard and Vigour it takes, and the conditions it brings."""
+
+    name: str
+    gd: int = 0
+    vig: int = 0
+    zustaende: tuple[str, ...] = ()
+
+
+def folge(amount: int, gd: int, vig: int, *, art: str = "Person", schutzlos: bool = False) -> Folge:
+    """What ``amount`` damage does to a figure of kind ``art`` with ``gd`` Guard and ``vig`` Vigour
+    (Schaden): GD left >= 1: avoided; exactly 0: a scar; more: the excess comes off VIG and the target
+    is wounded (its GD gone); losing at least half the remaining VIG: a mortal wound; VIG 0: dead.
+    ``schutzlos``: it counts as 0 GD (Schutzlos). A warband is routed by a mortal wound and destroyed
+    at VIG 0 (Kriegsscharen); a ship or structure is destroyed at 0 GD (Holz und Stein)."""
+    if amount <= 0:
+        return Folge(KEIN_SCHADEN)
+    if art in ("Schiff", "Bauwerk"):
+        lost = min(amount, gd)
+        return Folge("zerstört", lost, 0, ("zerstört",)) if amount >= gd else Folge("beschädigt", lost)
+    guard = 0 if schutzlos else gd
+    if amount < guard:
+        return Folge("entgangen", amount)
+    if amount == guard:
+        return Folge("Narbe", amount)
+    lost = min(amount - guard, vig)
+    warband = art == "Kriegsschar"
+    if vig - lost == 0:
+        end: tuple[str, ...] = ("vernichtet" if warband else "tot",)
+    elif 2 * lost >= vig:
+        end = ("vertrieben" if warband else "Todeswunde",)
+    else:
+        end = ()
+    return Folge(end[0] if end else "verwundet", gd, lost, ("verwundet", *end))
+
+
 def damage(figure: Figure, amount: int, res: Resolution, *, die: str | None = None,
            roller: Roller | None = None, table: Mapping[int, str] | None = None, bloodless: bool = False) -> str:
-    """Apply damage against GD, then VIG (Schaden); records steps and effects on ``res`` and returns
-    what befell the figure as a clause of the summary ("Söldner verliert 2 VIG und ist verwundet").
-
-    GD left >= 1: avoided; exactly 0: a scar (``die`` rolled again); more:
-    the excess comes off VIG and the target is wounded; losing at least half
-    the remaining VIG: a mortal wound; VIG 0: dead. Exposed counts as 0 GD.
-    A warband is routed by a mortal wound and destroyed at VIG 0
-    (Kriegsscharen); a ship or structure is destroyed at 0 GD (Holz und Stein).
-    """
+    """Apply damage against GD, then VIG (Schaden; the consequence is ``folge``'s); records steps and
+    effects on ``res`` and returns what befell the figure as a clause of the summary ("Söldner verliert
+    2 VIG und ist verwundet"). A scar rolls ``die`` again (Narben)."""
     name = figure.name
     k = kind(figure)
     gd = 0 if exposed(figure) else virtue(figure, "GD")
-    if amount <= 0:
+    f = folge(amount, virtue(figure, "GD"), virtue(figure, "VIG"), art=k, schutzlos=exposed(figure))
+    res.outcome["folge"] = f.name
+    if f.name == KEIN_SCHADEN:
         res.step(t("bastionland.no_damage", figure=name), "Schaden")
-        res.outcome["folge"] = "kein Schaden"
         return t("bastionland.satz.kein_schaden", ziel=name)
     who = name
     if exposed(figure):
         res.step(t("bastionland.exposed", figure=name), "Schutzlos")
         who = t("bastionland.satz.schutzlos", ziel=name)
+    if f.gd:
+        res.effects.append(Effect(name, "GD", -f.gd))
     if k in ("Schiff", "Bauwerk"):
-        lost = min(amount, gd)
-        if lost:
-            res.effects.append(Effect(name, "GD", -lost))
-        if amount >= gd:
+        if f.name == "zerstört":
             res.effects.append(Effect(name, condition="zerstört"))
             res.step(t("bastionland.destroyed", figure=name), "Holz und Stein")
-            res.outcome["folge"] = "zerstört"
             return t("bastionland.satz.zerstört", ziel=who)
         res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Holz und Stein", value=gd - amount)
-        res.outcome["folge"] = "beschädigt"
         return t("bastionland.satz.beschädigt", ziel=who, gd=amount, rest=gd - amount)
-    vig = virtue(figure, "VIG")
-    if amount < gd:
-        res.effects.append(Effect(name, "GD", -amount))
+    if f.name == "entgangen":
         res.step(t("bastionland.avoided", figure=name, gd=gd - amount), "Schaden", value=gd - amount)
-        res.outcome["folge"] = "entgangen"
         return t("bastionland.satz.entgangen", ziel=who, gd=amount)
-    if amount == gd:
-        res.effects.append(Effect(name, "GD", -amount))
+    if f.name == "Narbe":
         scar(figure, die, roller, res, table, bloodless)
         return t("bastionland.satz.narbe" if res.outcome["folge"] == "Narbe" else "bastionland.satz.ohne_narbe",
                  ziel=who, gd=amount)
-    excess = amount - gd
-    lost = min(excess, vig)
-    if virtue(figure, "GD"):
-        res.effects.append(Effect(name, "GD", -virtue(figure, "GD")))
-    res.effects.append(Effect(name, "VIG", -lost))
-    res.effects.append(Effect(name, condition="verwundet"))
-    res.step(t("bastionland.wounded", figure=name, excess=excess, vig=vig - lost), "Schaden", value=vig - lost)
-    res.outcome["folge"] = "verwundet"
+    vig = virtue(figure, "VIG")
+    res.effects.append(Effect(name, "VIG", -f.vig))
+    res.effects += [Effect(name, condition=c) for c in f.zustaende]
+    res.step(t("bastionland.wounded", figure=name, excess=amount - gd, vig=vig - f.vig), "Schaden", value=vig - f.vig)
     warband = k == "Kriegsschar"
-    if vig - lost == 0:
-        res.effects.append(Effect(name, condition="vernichtet" if warband else "tot"))
+    if f.name in ("tot", "vernichtet"):
         res.step(t("bastionland.warband_destroyed" if warband else "bastionland.dead", figure=name),
                  "Kriegsscharen" if warband else "Schaden")
-        res.outcome["folge"] = "vernichtet" if warband else "tot"
-    elif 2 * lost >= vig:
-        res.effects.append(Effect(name, condition="vertrieben" if warband else "Todeswunde"))
+    elif f.name in ("Todeswunde", "vertrieben"):
         res.step(t("bastionland.warband_routed" if warband else "bastionland.mortal", figure=name),
                  "Kriegsscharen" if warband else "Schaden")
-        res.outcome["folge"] = "vertrieben" if warband else "Todeswunde"
-    return t("bastionland.satz." + res.outcome["folge"].lower(), ziel=who, vig=lost)
+    return t("bastionland.satz." + f.name.lower(), ziel=who, vig=f.vig)
 
 
 def repair(figure: Figure) -> Resolution:

@@ -5,19 +5,30 @@
   when that lowers the damage (Angriffe, Schritt 2; Feats: only Knights master the feats).
 - Gambits and Focus: never; the dice stay for damage (a Bolster would add one, the highest die is
   worth more).
+
+The same tactics on a compact model (``compact``) play persons' fights exactly or fast.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 from ..figure import Figure
 from ..resolution import PASS, Resolution
 from ..tactics import Action, Fight, Tactics
 from .attack import attack_pool, damage_dist
+from .compact import BastionlandCompact, covers
 
 
 class BastionlandTactics(Tactics):
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         return Action("angriff", (actor.name,), (target.name,))
+
+    def denies(self, who: Figure, faces: Sequence[int], armour: int) -> bool:
+        """Whether ``who`` denies the highest of ``faces`` (highest first) of an attack against it with
+        ``armour``: a Knight not Fatigued, where the next die or the armour leaves less damage."""
+        return bool(who.value("spielfigur", False)) and not who.has("Fatigued") \
+            and faces[0] > max(faces[1] if len(faces) > 1 else 0, armour)
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
         """A Deny where it lowers the damage (one line decides the whole attack), else a pass."""
@@ -26,9 +37,7 @@ class BastionlandTactics(Tactics):
             who = fight.combatants.get(choice.who[0]) if choice.who else None
             if choice.key.partition(":")[0] != "deny" or who is None or not resolution.targets:
                 continue
-            armour = fight.combatants[resolution.targets[0]].value("ruestung", 0)
-            if who.value("spielfigur", False) and not who.has("Fatigued") \
-                    and faces[0] > max(faces[1] if len(faces) > 1 else 0, armour):
+            if self.denies(who, faces, fight.combatants[resolution.targets[0]].value("ruestung", 0)):
                 return [Action("deny", (who.name,))]
         return [Action(PASS, (next(n for c in resolution.choices for n in c.who[:1]),))]
 
@@ -39,3 +48,7 @@ class BastionlandTactics(Tactics):
     def threat(self, figure: Figure, fight: Fight) -> float:
         """The mean damage of its attack against no armour."""
         return damage_dist(attack_pool([figure], figure), 0).mean
+
+    def compact(self, figures: Sequence[Figure]) -> BastionlandCompact | None:
+        """Persons without conditions that count down (``compact.covers``)."""
+        return BastionlandCompact(figures, self) if covers(figures) else None

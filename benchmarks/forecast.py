@@ -1,0 +1,136 @@
+"""The forecast of a fight: time to a precise answer, fights per second on each path, an exact duel.
+
+1. An exact duel (the notebook's Knight against its mercenary): the absorbing chain; goal: under 1 s,
+   the first forecast of the process included.
+2. Mythic Bastionland, four against six (two Knights and two squires of the example notebook against
+   six mercenaries in gambesons): ``Encounter.forecast()`` until every side's chance of winning is
+   known to ±1 % at 95 % (the compact path); goal: at most 5 s. Its fights per second beside the
+   procedure path's on the same fight (the reference, in the same run) and the ratio.
+3. One small fight of each other ruleset through the procedure path (the encounter of its example
+   notebook), where the ruleset has tactics; else skipped with a note.
+
+Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
+
+    python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL_PRECISE = 5.0      # seconds to ±1 % for four against six
+GOAL_EXACT = 1.0        # seconds for an exact duel
+
+RITTER = {"vig": 14, "cla": 12, "spi": 13, "gd": 5, "ruestung": 2, "ruestung_aus": "Kettenhemd, Schild",
+          "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"], "spielfigur": True}
+KNAPPE = {"vig": 10, "cla": 9, "spi": 11, "gd": 3, "ruestung": 1, "ruestung_aus": "Gambeson",
+          "waffen": ["Dolch (W6)", "Dolch (W6)"]}
+SÖLDNER = {"vig": 12, "cla": 10, "spi": 9, "gd": 3, "ruestung": 2, "ruestung_aus": "Helm, Schild",
+           "waffen": ["Speer (W8, wuchtig)", "Schild (W4)"]}
+IM_GAMBESON = {**SÖLDNER, "vig": 10, "ruestung": 1, "ruestung_aus": "Gambeson"}
+OTHERS = ("adz", "kampfwerte", "midgard", "osr")
+
+
+def campaign(ruleset: str):
+    from rpgkernel import Campaign
+    c = Campaign.open(Path(tempfile.mkdtemp()) / "k.sqlite")
+    c.set_ruleset(ruleset)
+    return c
+
+
+def bastionland(players, foes):
+    c = campaign("bastionland")
+    enc = c.new_encounter("Furt")
+    for name, sheet in players:
+        enc.add(name, side="Spieler", sheet=sheet)
+    for name, sheet in foes:
+        enc.add(name, side="Söldner", sheet=sheet)
+    return enc
+
+
+def four_against_six():
+    return bastionland([("Ritter", RITTER), ("Ritterin", RITTER), ("Knappe", KNAPPE), ("Knappin", KNAPPE)],
+                       [(f"Söldner {i}", IM_GAMBESON) for i in range(1, 7)])
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - start
+
+
+def notebook_fight(key: str):
+    """The encounter of ``example_notebooks/<key>.ipynb``: its ``%%figuren`` cells in order, up to the
+    first with an encounter."""
+    from rpgkernel import statblocks
+    cells = json.loads((ROOT / "example_notebooks" / f"{key}.ipynb").read_text(encoding="utf-8"))["cells"]
+    c = campaign(key)
+    for cell in cells:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "code" and text.startswith("%%figuren"):
+            statblocks.load(c, text.partition("\n")[2])
+            if "begegnung:" in text:
+                return c.encounter
+    raise LookupError(f"no %%figuren cell with an encounter in {key}.ipynb")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
+    parser.add_argument("--procedure-fights", type=int, default=30, help="fights through the procedures")
+    opts = parser.parse_args()
+    from rpgkernel import rules
+    ok = True
+
+    print("1. An exact duel (the example notebook's Ritter against its Söldner)")
+    duels = [timed(lambda: bastionland([("Ritter", RITTER)], [("Söldner", SÖLDNER)]).forecast())
+             for _ in range(opts.repeat)]
+    f = duels[0][0]
+    first, median = duels[0][1], statistics.median(s for _, s in duels)
+    met = f.method == "exakt" and max(first, median) < GOAL_EXACT
+    ok &= met
+    print(f"   {f.notes[0]}")
+    print(f"   P(Spieler) = {f.win['Spieler'].p:.6f}; first forecast {first:.3f} s, median {median:.3f} s "
+          f"(goal < {GOAL_EXACT:g} s): {'yes' if met else 'NO'}")
+
+    print("2. Mythic Bastionland, four against six: the players' chance of winning to ±1 % (95 %)")
+    runs = [timed(lambda s=seed: four_against_six().forecast(seed=s)) for seed in range(1, opts.repeat + 1)]
+    for f, seconds in runs:
+        c = f.win["Spieler"]
+        print(f"   {f.weg:<10} {f.fights:>6} fights  P(Spieler) = {c.p:.3f} ± {c.margin:.4f}  {seconds:6.2f} s")
+    median = statistics.median(s for _, s in runs)
+    precise = all(f.precision <= 0.01 for f, _ in runs)
+    fast = statistics.median(f.fights / s for f, s in runs)
+    played, seconds = timed(lambda: four_against_six().forecast(n=opts.procedure_fights, seed=1, weg="prozeduren"))
+    slow = played.fights / seconds
+    met = precise and median <= GOAL_PRECISE
+    ok &= met
+    print(f"   median {median:.2f} s (goal <= {GOAL_PRECISE:g} s): {'yes' if met else 'NO'}")
+    print(f"   fights/s: compact path {fast:,.0f}, procedure path {slow:,.1f} ({played.fights} fights), "
+          f"ratio {fast / slow:,.0f}")
+
+    print("3. A small fight of each other ruleset through the procedure path")
+    for key in OTHERS:
+        if rules.get(key).tactics is None:
+            print(f"   {key:<11} skipped: the ruleset has no tactics yet")
+            continue
+        try:
+            enc = notebook_fight(key)
+            f, seconds = timed(lambda e=enc: e.forecast(n=opts.procedure_fights, seed=1, weg="prozeduren"))
+        except Exception as err:   # a ruleset's fight that does not play is reported, the rest goes on
+            print(f"   {key:<11} not played: {str(err).splitlines()[0]}")
+            continue
+        print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
+              f"{f.fights / seconds:,.1f} fights/s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

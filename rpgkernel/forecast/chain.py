@@ -1,0 +1,211 @@
+"""The exact forecast of a small fight: an absorbing Markov chain over the compact states.
+
+A node is whose turn it is and every combatant's state (with the attacks each has drawn, relative to
+its side's least attacked, where the target picking reads them); the nodes are found by exploring
+from the opening, and one turn moves the chance on each node to the next turn's nodes or to an end
+(a side alone, ``board.Board.winner``). The chances are carried turn by turn, round by round, as
+numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
+the draw, as on the procedure path. A chain that could pass ``MAX_STATES`` nodes is refused before it
+is explored (the product of the states each combatant can reach bounds it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..dice import Dist
+from ..messages import t
+from .board import Board, States
+from .fight import MAX_ROUNDS, rounds_played
+from .value import Chance, FigureForecast, Forecast, Mean
+
+#: the most nodes (turns and states) the bound of an exact forecast's chain may give (about a second
+#: at most on a small machine); a larger fight is sampled
+MAX_STATES = 100_000
+
+#: the least chance of a number of rounds the forecast's distribution keeps (a ``Dist`` is exact to it):
+#: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
+LEAST = 1e-12
+
+Node = tuple[States, tuple[int, ...]]
+
+
+@dataclass
+class Solution:
+    """The exact result: each side's chance (by index), the draw's, the rounds' chances, each
+    combatant's chance to be out of the fight at the end and its expected resources then, the nodes."""
+
+    win: list[float]
+    draw: float
+    rounds: dict[int, float]
+    falls: list[float]
+    resources: list[dict[str, float]]
+    nodes: int
+
+
+def bound(board: Board, reach: list[list]) -> int:
+    """An upper bound of the chain's nodes: turns times the product of each combatant's states (and
+    of its relative count of attacks drawn, 0 or 1, where they are read and it has a side mate)."""
+    per = [len(r) * (2 if board.counts and board.side.count(board.side[i]) > 1 else 1) for i, r in enumerate(reach)]
+    return len(board.opening.order) * math.prod(per)
+
+
+def solve(board: Board) -> Solution | None:
+    """The exact forecast, or None where the chain could pass ``MAX_STATES`` (or the attacks drawn
+    are read in a fight of more than two sides, which no bounded chain holds)."""
+    if board.counts and len(board.side_names) > 2:
+        return None
+    reach = [board.reach(i) for i in range(board.size)]
+    if bound(board, reach) > MAX_STATES:
+        return None
+    return _Chain(board).run()
+
+
+class _Chain:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.turns = len(board.opening.order)
+        self.nodes: list[dict[Node, int]] = [{} for _ in range(self.turns)]
+        self.ends: dict[States, int] = {}
+        # per turn: moves (from, to, chance) to the next turn's nodes, ends (from, end, chance)
+        self.moves: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
+        self.stops: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
+
+    def _node(self, turn: int, node: Node, todo: list[tuple[int, Node]]) -> int:
+        known = self.nodes[turn]
+        if node not in known:
+            known[node] = len(known)
+            todo.append((turn, node))
+        return known[node]
+
+    def _end(self, states: States) -> int:
+        return self.ends.setdefault(states, len(self.ends))
+
+    def _relative(self, states: States, drawn: list[int]) -> tuple[int, ...]:
+        """The attacks drawn, relative to the least attacked standing combatant of each side (their
+        order is all the target picking reads); 0 for those out of the fight."""
+        if not self.board.counts:
+            return ()
+        b = self.board
+        up = [0] * b.size
+        for side in range(len(b.side_names)):
+            members = [i for i in range(b.size) if b.side[i] == side and b.standing(i, states[i])]
+            low = min((drawn[i] for i in members), default=0)
+            for i in members:
+                up[i] = drawn[i] - low
+        return tuple(up)
+
+    def explore(self) -> None:
+        b = self.board
+        opening = b.opening
+        todo: list[tuple[int, Node]] = []
+        self._node(opening.turn, (b.start(), (0,) * b.size if b.counts else ()), todo)
+        while todo:
+            turn, (states, drawn) = todo.pop()
+            here = self.nodes[turn][(states, drawn)]
+            nxt = (turn + 1) % self.turns
+            actor = opening.order[turn]
+            target = b.target(actor, states, drawn) if b.standing(actor, states[actor]) else None
+            if target is None:
+                self._move(turn, here, nxt, (states, drawn), 1.0, todo)
+                continue
+            for p, state in b.hit(actor, target, states[target]):
+                after = states[:target] + (state,) + states[target + 1:]
+                if b.winner(after) is not None:
+                    stops = self.stops[turn]
+                    stops[0].append(here)
+                    stops[1].append(self._end(after))
+                    stops[2].append(p)
+                    continue
+                count = list(drawn) if b.counts else []
+                if b.counts:
+                    count[target] += 1
+                self._move(turn, here, nxt, (after, self._relative(after, count)), p, todo)
+
+    def _move(self, turn: int, here: int, nxt: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
+        moves = self.moves[turn]
+        moves[0].append(here)
+        moves[1].append(self._node(nxt, node, todo))
+        moves[2].append(p)
+
+    def run(self) -> Solution:
+        b = self.board
+        opening = b.opening
+        start = b.start()
+        if b.winner(start) is not None:   # decided before any turn
+            return self._solution({self._end(start): 1.0}, {rounds_played(opening.first, opening.round): 1.0}, {}, 0)
+        self.explore()
+        moves = [tuple(np.asarray(x) for x in m) for m in self.moves]
+        stops = [tuple(np.asarray(x) for x in m) for m in self.stops]
+        ended = np.zeros(len(self.ends))
+        rounds: dict[int, float] = {}
+        turn, round_ = opening.turn, opening.round
+        chance = np.zeros(len(self.nodes[turn]))
+        chance[0] = 1.0
+        while True:
+            src, dst, p = moves[turn]
+            s_src, s_end, s_p = stops[turn]
+            nxt = (turn + 1) % self.turns
+            stopped = np.bincount(s_end, weights=chance[s_src] * s_p, minlength=len(self.ends)) if len(s_src) \
+                else np.zeros(len(self.ends))
+            ended += stopped
+            if stopped.any():
+                key = rounds_played(opening.first, round_)
+                rounds[key] = rounds.get(key, 0.0) + float(stopped.sum())
+            chance = np.bincount(dst, weights=chance[src] * p, minlength=len(self.nodes[nxt])) if len(src) \
+                else np.zeros(len(self.nodes[nxt]))
+            turn = nxt
+            if turn == 0:
+                round_ += 1
+                if round_ > MAX_ROUNDS:
+                    break
+            if not chance.any():
+                break
+        open_ = {i: float(q) for i, q in enumerate(chance) if q} if turn == 0 and round_ > MAX_ROUNDS else {}
+        if open_:
+            key = rounds_played(opening.first, round_)
+            rounds[key] = rounds.get(key, 0.0) + sum(open_.values())
+        return self._solution({i: float(q) for i, q in enumerate(ended) if q}, rounds, open_,
+                              sum(len(n) for n in self.nodes))
+
+    def _solution(self, ended: dict[int, float], rounds: dict[int, float], open_: dict[int, float],
+                  nodes: int) -> Solution:
+        """Sum what each end and each node left open holds, by its chance."""
+        b = self.board
+        win = [0.0] * len(b.side_names)
+        falls = [0.0] * b.size
+        res: list[dict[str, float]] = [dict.fromkeys(b.model.resources(i, b.model.start(i)), 0.0)
+                                       for i in range(b.size)]
+        by_index = {i: s for s, i in self.ends.items()}
+        nodes0 = {i: node[0] for node, i in self.nodes[0].items()}
+        draw = 0.0
+        weighted = [(by_index[i], q) for i, q in ended.items()] + [(nodes0[i], q) for i, q in open_.items()]
+        for states, q in weighted:
+            side = b.winner(states)
+            if side is None or side < 0:
+                draw += q
+            else:
+                win[side] += q
+            for i in range(b.size):
+                if not b.standing(i, states[i]):
+                    falls[i] += q
+                for k, v in b.model.resources(i, states[i]).items():
+                    res[i][k] += q * v
+        return Solution(win, draw, rounds, falls, res, nodes)
+
+
+def exact_forecast(board: Board, solution: Solution, encounter: str, start_round: int, **kw: Any) -> Forecast:
+    """``solution`` as a ``Forecast`` ("exakt": every interval is its point; the rounds from ``LEAST`` on)."""
+    sides = board.opening.sides
+    figures = {name: FigureForecast(sides[i], Chance.exact(solution.falls[i]),
+                                    {k: Mean(v) for k, v in solution.resources[i].items()})
+               for i, name in enumerate(board.opening.names)}
+    rounds = Dist.from_pmf({r: p for r, p in solution.rounds.items() if p >= LEAST}).labelled(
+        t("forecast.rounds_label"))
+    return Forecast(encounter, "exakt", {s: Chance.exact(p) for s, p in zip(board.side_names, solution.win)},
+                    Chance.exact(solution.draw), rounds, figures, start_round=start_round, weg="exakt",
+                    notes=[t("forecast.weg_exakt", nodes=solution.nodes)], **kw)

@@ -1,0 +1,72 @@
+"""The compact model of a Mythic Bastionland fight under the kit's tactics (``rules.compact``).
+
+A combatant's state is its GD, its VIG and the conditions the fight brought it (Fatigued from a failed
+save after a Deny; verwundet, Todeswunde, tot from damage); its other virtues, armour and weapons do
+not change in the fights covered. One turn is the tactics' melee attack: the exact chances of damage
+and Deny (``attack.deny_outcomes`` under ``BastionlandTactics.denies``), the SPI save after a Deny
+(``core.save_chance``), and what the damage does (``damage.folge``). A scar rolls the die again for the
+GM's table and changes nothing a fight reads: the model leaves it out.
+
+Covered: persons of this ruleset without conditions that count down (warbands, ships and structures
+take other rules; a condition that ends changes the fight mid-way).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+from ..compact import Compact
+from ..figure import Figure
+from .attack import attack_pool, deny_outcomes
+from .core import save_chance
+from .damage import exposed, folge, out_of_fight
+from .sheet import kind, virtue
+
+if TYPE_CHECKING:
+    from .tactics import BastionlandTactics
+
+
+class Stand(NamedTuple):
+    """A combatant's state: GD, VIG, the conditions the fight brought."""
+
+    gd: int
+    vig: int
+    zustaende: frozenset[str] = frozenset()
+
+
+def covers(figures: Sequence[Figure]) -> bool:
+    """Whether the model covers a fight of ``figures``: persons of this ruleset, no condition that
+    counts down."""
+    return all(f.ruleset in (None, "bastionland") and kind(f) == "Person"
+               and all(c.get("remaining") is None for c in f.conditions.values()) for f in figures)
+
+
+class BastionlandCompact(Compact):
+    def __init__(self, figures: Sequence[Figure], tactics: BastionlandTactics) -> None:
+        super().__init__(figures)
+        self.tactics = tactics
+
+    def start(self, i: int) -> Stand:
+        return Stand(virtue(self.figures[i], "GD"), virtue(self.figures[i], "VIG"))
+
+    def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
+        return self.figures[i].changed({"GD": state.gd, "VIG": state.vig}, state.zustaende)
+
+    def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
+        return out_of_fight(self.view(i, state)) is None
+
+    def hit(self, actor: int, target: int, state: Stand) -> list[tuple[float, Stand]]:  # type: ignore[override]
+        """The target's states after a melee attack (Angriffe; Deny; Schaden)."""
+        me = self.view(target, state)
+        armour = me.value("ruestung", 0)
+        kept = save_chance(virtue(me, "SPI"))   # the SPI save after a Deny (Feats)
+        out: dict[Stand, float] = {}
+        for (amount, denied), p in deny_outcomes(attack_pool([self.figures[actor]], me), armour,
+                                                 lambda faces: self.tactics.denies(me, faces, armour)).items():
+            f = folge(amount, state.gd, state.vig, art=kind(me), schutzlos=exposed(me))
+            after = state.zustaende | set(f.zustaende)
+            for q, zustaende in ((kept, after), (1 - kept, after | {"Fatigued"})) if denied else ((1.0, after),):
+                if q:
+                    nxt = Stand(state.gd - f.gd, state.vig - f.vig, frozenset(zustaende))
+                    out[nxt] = out.get(nxt, 0.0) + p * q
+        return list((p, s) for s, p in out.items())

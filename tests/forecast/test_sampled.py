@@ -1,0 +1,77 @@
+"""The fast sampled forecast on the compact model, against the procedure path: a fight of two against
+three, seeded; every side's chance, every figure's chance to fall and its expected resources agree
+within the two paths' 95 % intervals together."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rpgkernel import Campaign
+from rpgkernel.forecast.value import Z95
+
+RITTER = {"vig": 14, "cla": 12, "spi": 13, "gd": 5, "ruestung": 2, "spielfigur": True,
+          "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+KNAPPE = {"vig": 10, "cla": 9, "spi": 11, "gd": 3, "ruestung": 1, "waffen": ["Dolch (W6)", "Dolch (W6)"]}
+RÄUBER = {"vig": 8, "cla": 10, "spi": 9, "gd": 2, "ruestung": 1, "waffen": ["Speer (W8)"]}
+
+
+@pytest.fixture
+def bande(tmp_path):
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("bastionland")
+    enc = c.new_encounter("Hohlweg")
+    enc.add("Ritter", side="Spieler", sheet=RITTER)
+    enc.add("Knappe", side="Spieler", sheet=KNAPPE)
+    for i in (1, 2, 3):
+        enc.add(f"Räuber {i}", side="Räuber", sheet=RÄUBER)
+    return enc
+
+
+def agree(a, b):
+    """Two estimates of a chance whose 95 % intervals overlap."""
+    return abs(a.p - b.p) <= a.margin + b.margin
+
+
+def close(played, fast, n_played, n_fast):
+    """Two means of a resource within three standard errors of their difference, both taken with the fast
+    path's spread (a rare value may never turn up in the fewer fights through the procedures, whose
+    spread would then be 0)."""
+    sd = fast.margin * math.sqrt(n_fast) / Z95
+    return abs(played.value - fast.value) <= 3 * sd * math.sqrt(1 / n_played + 1 / n_fast) + 1e-12
+
+
+def assert_agree(played, fast):
+    assert (played.weg, fast.weg) == ("prozeduren", "kompakt")
+    for side in played.win:
+        assert agree(played.win[side], fast.win[side]), side
+    for name, fig in played.figures.items():
+        assert agree(fig.falls, fast.figures[name].falls), name
+        for key, mean in fig.resources.items():
+            assert close(mean, fast.figures[name].resources[key], played.fights, fast.fights), (name, key)
+    margin = 1.96 * (played.rounds.sd / math.sqrt(played.fights) + fast.rounds.sd / math.sqrt(fast.fights))
+    assert abs(played.rounds.mean - fast.rounds.mean) <= margin
+
+
+def test_two_against_three_as_the_procedures_play_it(bande):
+    played = bande.forecast(n=400, seed=21, weg="prozeduren")
+    fast = bande.forecast(n=20_000, seed=21)
+    assert_agree(played, fast)
+    assert 0.3 < fast.figures["Knappe"].falls.p < 0.99   # the fight is no foregone conclusion for everyone
+    assert fast.figures["Knappe"].falls.margin < 0.01 < played.figures["Knappe"].falls.margin
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("zielwahl", ["schwächste", "verteilen", "gefährlichste"])
+def test_every_target_picking_as_the_procedures_play_it(bande, zielwahl):
+    assert_agree(bande.forecast(n=1500, seed=5, weg="prozeduren", zielwahl=zielwahl),
+                 bande.forecast(n=20_000, seed=5, zielwahl=zielwahl))
+
+
+def test_until_precise_in_batches(bande):
+    seen = []
+    f = bande.forecast(seed=4, precision=0.005, progress=lambda done, planned: seen.append((done, planned)))
+    assert f.weg == "kompakt" and f.precision <= 0.005 and f.fights == seen[-1][0]
+    assert [d for d, _ in seen] == list(range(1000, f.fights + 1, 1000)) and seen[-1][1] == f.fights
+    assert "Kämpfe auf dem kompakten Modell" in f.notes[0] and f"{f.fights:,}".replace(",", ".") in f.notes[0]
