@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -503,6 +503,14 @@ class Roller:
     def __init__(self, seed: int | None = None, dice: Sequence[int] | None = None,
                  rng: np.random.Generator | None = None) -> None:
         self.source = _Tape(_source(seed, dice, rng))
+
+    @classmethod
+    def over(cls, source: Any) -> Roller:
+        """A roller drawing from a dice source of the caller's: ``face(sides)``, ``faces(sides, n)``,
+        ``fate()``, ``finish()``, ``given`` and ``thrown``, as ``RandomDice`` and ``GivenDice`` have them."""
+        roller = cls.__new__(cls)
+        roller.source = _Tape(source)
+        return roller
 
     @property
     def given(self) -> bool:

@@ -58,7 +58,14 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
     ``progress(done, planned)`` is called between batches of sampled fights (``planned``: the fights
     the precision asks for as far as it can be told yet).
     """
-    state = campaign.state
+    return forecast_state(campaign.state, encounter, n=n, seed=seed, zielwahl=zielwahl, precision=precision,
+                          progress=progress, weg=weg)
+
+
+def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
+                   zielwahl: str = "schwächste", precision: float = PRECISION,
+                   progress: Callable[[int, int], None] | None = None, weg: str = "auto") -> Forecast:
+    """``forecast`` of a campaign's state document (a copy the forecast may change: its own)."""
     name = encounter or state["active_encounter"]
     if name is None or name not in state["encounters"]:
         raise ForecastError(t("forecast.no_encounter", name=name or "–"))
