@@ -6,10 +6,11 @@ the resources a sheet gives and their ``Limits``, the conditions, the
 ``%%resolve`` verbs and their procedures, the GM's settings, initiative.
 Procedures read ``Figure`` views, roll through ``Request.roller``, record
 ``Step``s with the seed's section and return a ``Resolution`` with ``Effect``s
-and open ``Choice``s; user errors are a ``RulesError``. See
+and open ``Choice``s, whose options the ``advice`` slot describes (``Advice``); user errors are a ``RulesError``. See
 ``docs/regelwerk-schreiben.md``.
 """
 
+from .advice import Advice, Option, Take
 from .base import Ruleset, higher_initiative
 from .errors import RulesError, read_yaml
 from .figure import Figure, Resource
@@ -18,6 +19,6 @@ from .resolution import INT_RANGE, Choice, Effect, Request, Resolution, Step, Ve
 from .settings import Settings, as_json
 from .sheet import Field, Sheet, SheetError
 
-__all__ = ["INT_RANGE", "Choice", "Effect", "Field", "Figure", "Limits", "Request", "Resolution", "Resource",
-           "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Verb", "as_json", "clauses", "counted",
-           "higher_initiative", "listing", "read_yaml", "sentence", "spread"]
+__all__ = ["INT_RANGE", "Advice", "Choice", "Effect", "Field", "Figure", "Limits", "Option", "Request", "Resolution",
+           "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Take", "Verb", "as_json",
+           "clauses", "counted", "higher_initiative", "listing", "read_yaml", "sentence", "spread"]
