@@ -13,7 +13,7 @@ choice line being sent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..dice import Dist
 from ..messages import t
@@ -90,3 +90,13 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "who": self.who, "objective": self.objective, "note": self.note,
                 "reads": list(self.reads), "options": [o.to_dict() for o in self.options]}
+
+
+def mixture(parts: Sequence[tuple[float, Dist]]) -> Dist:
+    """The distribution of an outcome that follows ``dist`` with probability ``p`` for each ``(p, dist)``
+    of ``parts`` (the probabilities summing to 1): a damage that depends on a save still to roll."""
+    pmf: dict[int, float] = {}
+    for p, d in parts:
+        for k, q in d.pmf().items():
+            pmf[k] = pmf.get(k, 0.0) + p * q
+    return Dist.from_pmf(pmf)
