@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -112,3 +113,19 @@ def test_a_choice_of_one_of_several_targets_names_it_and_declining_writes_verzic
 def test_a_spread_of_damage_is_said_with_its_range_and_mean():
     option = kit.Option("Dismount", (), Dist.die(6) + 1, (("wirkt", 0.45),), ("GD −3",), win=0.625)
     assert option.said() == ["Schaden 2 bis 7, Mittelwert 4,50", "wirkt: 45,00 %", "GD −3", "Sieg im Kampf: 62,50 %"]
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def test_the_card_shows_the_advice_beside_its_choice_escaped(camp):
+    camp.add_character(HOSTILE, {"stärke": 9})
+    res = rpgkernel.resolve(f'angriff Ritter -> "{HOSTILE}"', campaign=camp, dice=[4])
+    text = repr(res)
+    assert f"    Rat für {HOSTILE}: möglichst wenig Schaden\n      – kein Deny: Schaden 4; fällt: 0,00 % → " \
+           f'verzicht "{HOSTILE}"' in text
+    assert text.index("? Deny") < text.index("Rat für") < text.index("die 4 entfernen")
+    markup = res._repr_html_()
+    assert HOSTILE not in markup and html.escape(HOSTILE) in markup
+    assert '<details class="rpgk-advice"><summary>Rat für ' in markup and "<code>deny &quot;" in markup
+    assert markup.index("Noch offen") < markup.index("<details class=\"rpgk-advice\">")
