@@ -524,7 +524,7 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
     const focus = (part) => `choice:${c.key}:${part}`;
     const offered = [...c.who, ...(c.also || [])];   // who takes it, then the allies who may (in reach)
     const others = names.filter((n) => !offered.includes(n));
-    const who = h("select", { "data-focus": focus("who"), onchange: (e) => { d.who = e.target.value; } },
+    const who = h("select", { "data-focus": focus("who"), onchange: (e) => { d.who = e.target.value; redraw(); } },
       panelOptions(offered, [d.who]),
       others.length ? h("optgroup", { label: L(model, "widget.panel.others") }, panelOptions(others, [d.who])) : null);
     const fields = c.fields.map((fl) => {
@@ -549,13 +549,20 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
       form.set({ decisions: [...(form.form.decisions || []), entry] });
       redraw();
     };
+    // an advised option's button takes its lines over into the decisions, as the choice's own button does
+    const takeOption = (o) => {
+      const entries = o.takes.map((x) => ({ key: x.key, who: x.who, options: { ...x.options } }));
+      form.set({ decisions: [...(form.form.decisions || []), ...entries] });
+      redraw();
+    };
     return h("fieldset", { class: "rpgk-choice" },
       h("legend", {}, c.label + (c.target ? ` (${c.target})` : "")),
       h("div", { class: "rpgk-row" },
         h("label", { class: "rpgk-field" },
           h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.actor")), who),
         fields,
-        h("button", { type: "button", "data-focus": focus("take"), onclick: take }, L(model, "widget.panel.take"))));
+        h("button", { type: "button", "data-focus": focus("take"), onclick: take }, L(model, "widget.panel.take"))),
+      panelAdvice(model, (c.advice || []).find((a) => a.who === d.who), d, takeOption));
   };
 
   return h("section", { class: "rpgk-panel-choices", "aria-label": L(model, "widget.panel.choices") },
@@ -575,6 +582,27 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
         onclick: () => form.send("choose") }, L(model, "widget.panel.decide")),
       h("button", { type: "button", "data-focus": "decline", onclick: () => form.send("choose", { decline: true }) },
         L(model, "widget.panel.decline"))));
+}
+
+/**
+ * The advice on a choice for the figure chosen to take it: what it weighs, each option with its consequences
+ * and lines; an option's button ("Vormerken") takes its lines over into the decisions, decided with the others
+ * by "Entscheiden" (a decline is the panel's own "Verzicht"). Folded; whether it is open stays in the draft `d`.
+ */
+function panelAdvice(model, a, d, takeOption) {
+  if (!a) return null;
+  return h("details", { class: "rpgk-advice", open: d.advice === true,
+    ontoggle: (e) => { d.advice = e.target.open; } },
+    h("summary", {}, L(model, "resolution.advice_for", { who: a.who, objective: a.objective })),
+    h("ul", { class: "rpgk-advice-options" }, a.options.map((o, i) => h("li", {},
+      h("div", { class: "rpgk-row" }, h("strong", {}, o.label),
+        o.takes.some((x) => x.key === "*") ? null : h("button", {
+          type: "button", "data-focus": `advice:${a.key}:${a.who}:${i}`, title: o.lines.join("\n"),
+          "aria-label": L(model, "widget.panel.advice_take", { option: o.label }), onclick: () => takeOption(o),
+        }, L(model, "widget.panel.advice_mark"))),
+      h("div", { class: "rpgk-advice-said" }, o.said.join(" · ")),
+      o.lines.map((x) => h("code", { class: "rpgk-advice-line" }, x))))),
+    a.note ? h("div", { class: "rpgk-muted" }, a.note) : null);
 }
 
 /** The choices taken over so far, as the lines they stand for, each with a button to remove it. */

@@ -1,4 +1,4 @@
-"""Resolution cards: the steps with their rules, the preview, effects and open choices."""
+"""Resolution cards: the steps with their rules, the preview, effects and open choices with the advice on them."""
 
 from __future__ import annotations
 
@@ -23,7 +23,32 @@ def resolution_text(res) -> str:
         lines.append(f"  → {e.figure}: {effect_text(e)}")
     for c in res.choices:
         lines.append(f"  ? {c.label}" + (f" ({', '.join(c.options)})" if c.options else ""))
+        for a in _advice_of(res, c.key):
+            lines.append(f"    {t('resolution.advice_for', who=a.who, objective=a.objective)}")
+            lines += [f"      – {o.label}: {'; '.join(o.said())} → {' / '.join(o.lines)}" for o in a.options]
+    lines += [f"  ({note})" for note in _notes(res)]
     return "\n".join(lines)
+
+
+def _advice_of(res, key: str) -> list:
+    """The advice on the open choice ``key``, one per figure who may take it."""
+    return [a for a in res.advice if a.key == key]
+
+
+def _notes(res) -> list[str]:
+    """What the card's advice assumes, each once."""
+    return list(dict.fromkeys(a.note for a in res.advice if a.note))
+
+
+def advice_html(a) -> str:
+    """One figure's advice on a choice: a foldable table of the options, their consequences and lines."""
+    esc = html.escape
+    head = "".join(f"<th>{esc(t(k))}</th>" for k in ("resolution.advice_option", "resolution.advice_said",
+                                                     "resolution.advice_lines"))
+    rows = "".join(f"<tr><td>{esc(o.label)}</td><td>{'<br>'.join(esc(x) for x in o.said())}</td>"
+                   f"<td>{'<br>'.join(f'<code>{esc(x)}</code>' for x in o.lines)}</td></tr>" for o in a.options)
+    return (f'<details class="rpgk-advice"><summary>{esc(t("resolution.advice_for", who=a.who, objective=a.objective))}'
+            f'</summary><table class="rpgk-table">{head}{rows}</table></details>')
 
 
 def resolution_html(res) -> str:
@@ -44,7 +69,8 @@ def resolution_html(res) -> str:
         parts.append(f"<ul>{items}</ul>")
     if res.choices:
         items = "".join(f"<li>{esc(c.label)}" + (f" ({esc(', '.join(c.options))})" if c.options else "")
-                        + "</li>" for c in res.choices)
+                        + "".join(advice_html(a) for a in _advice_of(res, c.key)) + "</li>" for c in res.choices)
         parts.append(f'<div class="rpgk-head">{esc(t("resolution.open"))}</div><ul>{items}</ul>')
+        parts += [f'<div class="rpgk-chance">{esc(note)}</div>' for note in _notes(res)]
     parts.append("</div>")
     return "".join(parts)

@@ -1,16 +1,19 @@
 """Writing ``%%resolve`` lines from chosen parts (a verb, figures, options), with the language's
-quoting rules: the encounter panel's form and the player pages run exactly the text a GM would type."""
+quoting rules: the encounter panel's form, the player pages and the advice on open choices
+(``rules.advice``) run and show exactly the text a GM would type."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Mapping
 
 from ..messages import known, t
+from ..rules.advice import DECLINE, Advice, Take
 from ..rules.resolution import Verb
 from .language import quote
 
-FREE = "frei"   # the catalogue's name for the free mode (its ruleset key is "")
+FREE = "frei"      # the catalogue's name for the free mode (its ruleset key is "")
+PASS = "verzicht"  # the built-in choice verb: decline what is still open
 
 
 def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
@@ -65,3 +68,23 @@ def line(verb: Verb, actors: Sequence[str], targets: Sequence[str] = (), options
         elif plain(value):
             text += f" {key}={quote(plain(value), value=True)}"
     return text
+
+
+def choice_line(verbs: Iterable[Verb], key: str, who: str, options: Any = None) -> str:
+    """The line that takes the open choice ``key`` as ``who`` with ``options`` (``gambit Ritter
+    würfel=7``; a choice of one target of several, ``deny:Wache``, names it: ``deny Wache -> Wache``);
+    ``DECLINE``: the line declining every open choice (``verzicht Ritter``); "" for a key no verb
+    takes or nobody."""
+    if not who:
+        return ""
+    if key == DECLINE:
+        return f"{PASS} {quote(who)}"
+    base, _, target = key.partition(":")
+    verb = next((v for v in verbs if v.choice == base), None)
+    return "" if verb is None else line(verb, [who], [target] if target else [], options)
+
+
+def written(advice: Sequence[Advice], verbs: Iterable[Verb]) -> list[Advice]:
+    """The advice with each option's lines written as ``%%resolve`` lines (``choice_line``)."""
+    verbs = list(verbs)
+    return [a.written(lambda x: choice_line(verbs, x.key, x.who, x.options)) for a in advice]

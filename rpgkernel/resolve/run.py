@@ -33,6 +33,7 @@ from ..display import Shown
 from ..errors import DiceSyntaxError, GivenDiceError, ResolveError, RpgError
 from ..messages import t
 from ..numerals import integer
+from ..rules.advice import DECLINE
 from ..rules.base import Ruleset
 from ..rules.resolution import PASS, Request, Resolution, Verb
 from ..rules.wording import journal_line, preview_lines
@@ -41,6 +42,7 @@ from ..state.effects import Effect
 from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction, check_name
 from .language import Command, Word, error, insert, parse, quote
+from .lines import PASS, written
 
 if TYPE_CHECKING:
     from ..state import Campaign
@@ -121,7 +123,7 @@ def _verbs(engine: Ruleset) -> dict[str, Verb]:
     """Every spelling (German name, aliases; lower case) -> its verb."""
     table = dict(engine.verbs)
     if any(v.choice for v in table.values()) and PASS not in table:
-        table[PASS] = Verb(PASS, None, t("resolve.pass_help"), aliases=("pass",), choice="*",
+        table[PASS] = Verb(PASS, None, t("resolve.pass_help"), aliases=("pass",), choice=DECLINE,
                            example="verzicht Söldner")
     return {n.lower(): v for v in table.values() for n in (v.name, *v.aliases)}
 
@@ -367,7 +369,7 @@ def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> 
     """The open choice of the stored resolution ``record`` a ``key`` line takes: ``key`` itself,
     or ``key:target`` (one per target)."""
     keys = [c["key"] for c in record["choices"]]
-    if key == "*":
+    if key == DECLINE:
         return key
     for name in targets:
         if f"{key}:{name}" in keys:
@@ -531,9 +533,11 @@ class _Cell:
         thrown = list(self.roller.thrown[before:])
         if res.open:
             self.counter += 1
+            self.advise(request, res, line.cmd)
             record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
                       "actors": line.actors, "targets": line.targets, "options": line.options,
                       "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
+                      "advice": [a.to_dict() for a in res.advice],
                       "order": [self.work.state.get("seq", 0), self.counter]}
             self.pending.append(_Pending(uuid.uuid4().hex[:12], _plain(record), False, res,
                                          len(self.results), changed=True, thrown=thrown))
@@ -545,13 +549,13 @@ class _Cell:
         key = line.verb.choice
         found = next((p for p in reversed(self.pending) if not p.closed and p.offers(key, line.targets)), None)
         if found is None:
-            message = t("resolve.no_pending_any") if key == "*" else t("resolve.no_pending", choice=key)
+            message = t("resolve.no_pending_any") if key == DECLINE else t("resolve.no_pending", choice=key)
             raise error(message, line.cmd.source, line.cmd.verb)
         if found is not self.block:
             self.flush()
             self.block = found
         found.lines.append(line)
-        if key != "*":
+        if key != DECLINE:
             found.decisions.setdefault(found.offers(key, line.targets), []).append(
                 {"figures": line.actors, "targets": line.targets, **line.options})
 
@@ -577,6 +581,9 @@ class _Cell:
         p.thrown += self.roller.thrown[before:]
         rec["decisions"] = _plain(decisions)
         rec["choices"] = [c.to_dict() for c in res.choices]
+        if res.open:
+            self.advise(request, res, p.lines[-1].cmd)
+        rec["advice"] = _plain([a.to_dict() for a in res.advice])
         p.result, p.decisions, p.lines, p.changed = res, {}, [], True
         if not res.open:
             p.closed = True
@@ -589,6 +596,10 @@ class _Cell:
         else:
             self.results[p.index] = res
 
+    def advise(self, request: Request, res: Resolution, cmd: Command) -> None:
+        """The ruleset's advice on the open choices of ``res`` (``rules.advice``), its lines written."""
+        res.advice = written(_call(lambda req: self.engine.advice(req, res), request, cmd), self.by_name.values())
+
     def close(self, res: Resolution, pending: str | None = None, thrown: Sequence[tuple[int, int]] = ()) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""
         _limited(res, effects.apply(self.work, res.effects))
@@ -600,7 +611,9 @@ class _Cell:
         extra = {"pending": pending} if pending else {}
         extra.update(dicecheck.journalled(self.roller.given, thrown, self.dice_by))
         # the preview as the card shows it: a distribution's every value would make the entry huge
-        data = {**_plain(replace(res, preview=None).to_dict()), "preview": preview_lines(res.preview)}
+        # the advice stays with the open resolution (``state["pending"]``): the journal keeps what happened
+        data = {k: v for k, v in _plain(replace(res, preview=None, advice=[]).to_dict()).items() if k != "advice"}
+        data["preview"] = preview_lines(res.preview)
         self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
                         **data, **extra)
 

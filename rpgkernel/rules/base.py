@@ -20,7 +20,8 @@ from .tactics import Tactics
 
 if TYPE_CHECKING:
     from ..state.resources import Landed
-    from .resolution import Verb
+    from .advice import Advice
+    from .resolution import Request, Resolution, Verb
 
 
 class Ruleset:
@@ -119,6 +120,13 @@ class Ruleset:
         description in the seed's terms ("verwundet"), never a number, or None for nothing; ``data``
         as for ``out_of_fight``. The default: nothing."""
         return None
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """The options of ``resolution``'s open choices with their exact consequences (``rules.advice``),
+        one ``Advice`` per choice and figure who may take it; ``request``: the request the procedure
+        ran with (its dice already rolled). Nothing is taken: advice only describes. The default:
+        no advice."""
+        return []
 
     # -- slots the encounter's order reads (joining, delaying, moving, groups) -------------
     def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],

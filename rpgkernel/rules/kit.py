@@ -6,10 +6,11 @@ the resources a sheet gives and their ``Limits``, the conditions, the
 ``%%resolve`` verbs and their procedures, the GM's settings, initiative, the tactics a forecast plays by.
 Procedures read ``Figure`` views, roll through ``Request.roller``, record
 ``Step``s with the seed's section and return a ``Resolution`` with ``Effect``s
-and open ``Choice``s; user errors are a ``RulesError``. See
+and open ``Choice``s, whose options the ``advice`` slot describes (``Advice``); user errors are a ``RulesError``. See
 ``docs/regelwerk-schreiben.md``.
 """
 
+from .advice import Advice, Option, Take
 from .base import Ruleset, higher_initiative
 from .errors import RulesError, read_yaml
 from .figure import Figure, Resource
@@ -19,6 +20,7 @@ from .settings import Settings, as_json
 from .sheet import Field, Sheet, SheetError
 from .tactics import ZIELWAHL, Action, Fight, Tactics
 
-__all__ = ["INT_RANGE", "ZIELWAHL", "Action", "Choice", "Effect", "Field", "Fight", "Figure", "Limits", "Request",
-           "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step", "Tactics",
-           "Verb", "as_json", "clauses", "counted", "higher_initiative", "listing", "read_yaml", "sentence", "spread"]
+__all__ = ["INT_RANGE", "ZIELWAHL", "Action", "Advice", "Choice", "Effect", "Field", "Fight", "Figure", "Limits",
+           "Option", "Request", "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError",
+           "Step", "Tactics", "Take", "Verb", "as_json", "clauses", "counted", "higher_initiative", "listing",
+           "read_yaml", "sentence", "spread"]

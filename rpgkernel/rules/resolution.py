@@ -20,6 +20,7 @@ from ..dice.roll import Roller
 from ..display import Shown
 from ..messages import t
 from ..state.effects import Effect
+from .advice import Advice
 from .figure import Figure, view
 from .settings import Settings
 
@@ -64,7 +65,8 @@ class Resolution(Shown):
 
     ``summary`` says the outcome as one German sentence a GM reads at a glance
     ("Söldner 1 verliert 12 VIG und ist tot"); the numbers behind it stay in
-    ``steps`` and ``outcome``.
+    ``steps`` and ``outcome``. ``advice``: the options of the open choices with their
+    consequences (``rules.advice``), as the ruleset's ``advice`` slot gives them.
     """
 
     ruleset: str
@@ -77,6 +79,7 @@ class Resolution(Shown):
     preview: Dist | float | dict[str, Any] | None = None
     choices: list[Choice] = field(default_factory=list)
     summary: str = ""
+    advice: list[Advice] = field(default_factory=list)
 
     @property
     def open(self) -> bool:
@@ -93,7 +96,7 @@ class Resolution(Shown):
                 "targets": list(self.targets), "steps": [s.to_dict() for s in self.steps],
                 "outcome": self.outcome, "effects": [e.to_dict() for e in self.effects],
                 "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open,
-                "summary": self.summary}
+                "summary": self.summary, "advice": [a.to_dict() for a in self.advice]}
 
 
 

@@ -214,9 +214,40 @@ function choices(open) {
       send({ type: "wahl", key: c.key, optionen, wuerfel: dice });
     }, el("div", "wahltitel", c.label), ...inputs.map(([f, input]) => field(f.label, input)),
        field(labels.given, given), el("button", "", labels.take)));
+    for (const r of c.rat || []) forms.push(advice(r, inputs));
   }
   box.replaceChildren(...forms);
   box.hidden = !open.length;
+}
+
+/** The advice on a choice: what it weighs, each option with its consequences and lines; "Eintragen" fills
+ * the choice's form with an option (the player still takes it with the form's own button). */
+function advice(r, inputs) {
+  const box = el("details", "rat");
+  box.append(el("summary", "", `${labels.advice}: ${r.ziel}`));
+  const list = el("ol", "");
+  for (const o of r.optionen || []) {
+    const item = el("li", "");
+    item.append(el("div", "wahltitel", o.label), el("div", "folgen", (o.folgen || []).join(" · ")));
+    for (const text of o.zeilen || []) item.append(el("code", "zeile-code", text));
+    if (o.nehmen) {
+      const fill = el("button", "eintragen", labels.advice_fill);
+      fill.type = "button";
+      fill.addEventListener("click", () => {
+        for (const [f, input] of inputs) {
+          const v = o.nehmen[f.name];
+          if (f.kind === "flag") input.checked = v === true;
+          else input.value = v === undefined || v === null ? "" : String(v);
+        }
+        inputs[0]?.[1].focus();
+      });
+      item.append(fill);
+    }
+    list.append(item);
+  }
+  box.append(list);
+  if (r.hinweis) box.append(el("div", "hinweis", r.hinweis));
+  return box;
 }
 
 // -- the player's own suggestions and the GM's answers (in the fight's part: a refused page clears it) --

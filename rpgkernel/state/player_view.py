@@ -7,7 +7,8 @@ GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and ma
 out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
 conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
 in full (``own``: what its sheet shows, with the sheet's German labels; ``sharing`` puts the same,
-without the labels, into player notebooks) and its open choices. Of the journal only the turn lines
+without the labels, into player notebooks) and its open choices, with the advice on them where it
+tells nothing the GM hides. Of the journal only the turn lines
 of visible combatants. The player's own suggestions to the GM with the GM's answer (``vorschlaege``),
 never another player's. Hidden combatants appear nowhere, not even counted; GM notes and the GM's
 data never.
@@ -106,14 +107,19 @@ def _encounter(state: Mapping[str, Any], enc: Mapping[str, Any], figure: str, se
     held = [n for n in enc.get("held", []) if n not in order]
     visible = [n for n in [*order, *held] if n in enc["combatants"] and not enc["combatants"][n].get("hidden")
                or n == figure]
-    own_side = next((c.get("side", "") for n, c in enc["combatants"].items()
-                     if n == figure or c.get("character") == figure), None)
+    own_side = _own_side(enc, figure)
     data = model.data(state, enc["name"])   # type: ignore[arg-type]
     return {"name": enc["name"], "runde": enc["round"], "segment": enc.get("segment"),
             "am_zug": _current(enc, {n for n, c in enc["combatants"].items() if c.get("hidden")} - {figure})
             if started else None,
             "teilnehmer": [_combatant(state, enc, n, n in held, sight(enc, enc["combatants"][n].get("side", ""), own_side),
                                       secret, data) for n in visible]}
+
+
+def _own_side(enc: Mapping[str, Any], figure: str) -> str | None:
+    """The side of the player's figure in ``enc`` (None when it is not in it)."""
+    return next((c.get("side", "") for n, c in enc["combatants"].items() if n == figure or c.get("character") == figure),
+                None)
 
 
 def _current(enc: Mapping[str, Any], secret: set[str]) -> str | None:
@@ -161,8 +167,9 @@ def offered(choice: Mapping[str, Any], figure: str) -> str | None:
 
 
 def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[dict[str, Any]]:
-    """The open choices ``figure`` takes in the pending resolutions (key, label, options), as its own
-    or an ally's; none of a resolution that names a hidden combatant."""
+    """The open choices ``figure`` takes in the pending resolutions (key, label, options, and ``rat``:
+    the advice on it for this figure, ``_advice``), as its own or an ally's; none of a resolution that
+    names a hidden combatant."""
     found = []
     for pid, record in sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0])):
         if not names_none(secret, record.get("actors", []), record.get("targets", [])):
@@ -170,8 +177,46 @@ def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[di
         for choice in record.get("choices", []):
             label = offered(choice, figure)
             if label is not None and names_none(secret, label, choice.get("options", [])):
-                found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", []))})
+                found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", [])),
+                              "rat": _advice(state, record, choice["key"], figure, secret)})
     return found
+
+
+def _advice(state: Mapping[str, Any], record: Mapping[str, Any], key: str, figure: str,
+            secret: set[str]) -> list[dict[str, Any]]:
+    """The advice (``rules.advice``) on the choice ``key`` of the pending ``record`` for ``figure`` itself:
+    what it weighs (``ziel``, ``hinweis``) and each option's label, consequences (``folgen``), lines
+    (``zeilen``) and, for a single line of this choice, its options to fill in (``nehmen``). Only where
+    every figure its consequences rest on is the player's own or seen exactly (``sight`` ``genau``: the
+    damage and chances would tell an armour, a Guard, a virtue the GM does not show); none naming a
+    hidden combatant."""
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    found = []
+    for a in record.get("advice", []):
+        if a.get("key") != key or a.get("who") != figure or not all(_exact(enc, n, figure) for n in a.get("reads", [])):
+            continue
+        options = []
+        for o in a.get("options", []):
+            takes = o.get("takes", [])
+            single = len(takes) == 1 and takes[0].get("key") == key and takes[0].get("who") == figure
+            options.append({"label": str(o.get("label", "")), "folgen": [str(x) for x in o.get("said", [])],
+                            "zeilen": [str(x) for x in o.get("lines", [])],
+                            "nehmen": dict(takes[0].get("options", {})) if single else None})
+        shown = {"ziel": str(a.get("objective", "")), "hinweis": str(a.get("note", "")), "optionen": options}
+        if names_none(secret, shown):
+            found.append(shown)
+    return found
+
+
+def _exact(enc: Mapping[str, Any] | None, name: str, figure: str) -> bool:
+    """Whether the player of ``figure`` sees ``name``'s values exactly: its own figure, or a visible
+    combatant of the active encounter ``enc`` whose side it sees ``genau``."""
+    if name == figure:
+        return True
+    combatant = (enc or {}).get("combatants", {}).get(name)
+    if enc is None or combatant is None or combatant.get("hidden"):
+        return False
+    return sight(enc, combatant.get("side", ""), _own_side(enc, figure)) == "genau"
 
 
 def _turn_lines(events: Iterable[Event], enc: Mapping[str, Any], shown: list[dict[str, Any]]) -> list[str]:

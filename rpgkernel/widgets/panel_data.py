@@ -116,7 +116,9 @@ def next_name(like: str, taken: Sequence[str]) -> str:
 
 
 def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, Any]]:
-    """The ruleset's open resolutions, oldest first, each choice with the verb and fields that take it.
+    """The ruleset's open resolutions, oldest first, each choice with the verb and fields that take it
+    and the advice on it (``rules.advice``: per figure who may take it, the options with their
+    consequences and lines).
 
     A choice line goes to the latest open resolution offering it, so only
     the last one gets controls in the panel.
@@ -134,7 +136,8 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
             items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
                           "also": list(c.get("also", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
-                          "fields": choice_fields(engine.key, verb, c.get("options", ()))})
+                          "fields": choice_fields(engine.key, verb, c.get("options", ())),
+                          "advice": [a for a in rec.get("advice", []) if a["key"] == c["key"]]})
         out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
                     "choices": items})
     return out

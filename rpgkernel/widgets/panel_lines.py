@@ -14,9 +14,8 @@ from typing import Any
 from ..errors import RpgError
 from ..magic_args import given_dice
 from ..messages import t
-from ..resolve.language import quote
-from ..resolve.lines import line, plain
-from ..resolve.run import PASS
+from ..resolve.lines import choice_line, line, plain
+from ..rules.advice import DECLINE
 from ..rules.resolution import Verb
 
 
@@ -41,22 +40,18 @@ def action_line(form: Mapping[str, Any], verbs: Mapping[str, Verb], current: str
 def decision_lines(form: Mapping[str, Any], verbs: Mapping[str, Verb]) -> list[str]:
     """A line per choice taken over into the form (``gambit Ritter würfel=7``, ``deny Wache -> Wache``);
     "" for an entry that names no known choice or nobody."""
-    by_choice = {v.choice: v for v in verbs.values() if v.choice}
     out = []
     taken = form.get("decisions")
     for item in taken if isinstance(taken, list) else []:
         item = item if isinstance(item, Mapping) else {}
-        base, _, target = plain(item.get("key")).partition(":")
-        verb = by_choice.get(base)
-        who = _names(item.get("who"))
-        out.append(line(verb, who[:1], [target] if target else [], item.get("options"))
-                   if verb is not None and who else "")
+        key, who = plain(item.get("key")), _names(item.get("who"))
+        out.append(choice_line(verbs.values(), key, who[0], item.get("options")) if key != DECLINE and who else "")
     return out
 
 
 def decline_line(who: str) -> str:
     """``verzicht Ritter``: close the latest open resolution, taking nothing."""
-    return f"{PASS} {quote(who)}"
+    return choice_line((), DECLINE, who)
 
 
 SUGGESTIONS = "%rpg vorschläge"   # the magic line that lists the players' suggestions

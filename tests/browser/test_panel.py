@@ -124,7 +124,23 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     gallery(panel, "entscheidung")
     with Campaign.open(path) as camp:
         assert len(pending(camp)) == 1
-    deny.get_by_role("button", name="Übernehmen").click()
+    # beside the Deny its advice, folded: opened, each option with its consequences and line; "Vormerken"
+    # puts the line among the decisions and takes nothing yet
+    advice = deny.locator("details.rpgk-advice")
+    expect(advice.locator("summary")).to_have_text("Rat für Söldner: Möglichst wenig Schaden für Söldner")
+    advice.locator("summary").click()
+    advised = advice.locator("li", has_text="Deny auf die 7")
+    expect(advised.locator(".rpgk-advice-said")).to_contain_text("Schaden 1 · Söldner fällt: 0,00 %")
+    expect(advised.locator("code")).to_have_text("deny Söldner würfel=7")
+    gallery(choices, "rat")
+    advised.get_by_role("button", name="Vormerken: Deny auf die 7").click()
+    expect(choices.locator(".rpgk-taken code")).to_have_text(["deny Söldner würfel=7"])
+    with Campaign.open(path) as camp:
+        assert len(pending(camp)) == 1
+    choices.locator(".rpgk-taken").get_by_role("button").click()   # taken back: the Deny as the GM types it
+    expect(choices.locator(".rpgk-taken code")).to_have_count(0)
+    advice.locator("summary").click()
+    deny.get_by_role("button", name="Übernehmen", exact=True).click()
     expect(choices.locator(".rpgk-taken code")).to_have_text([DENY])
     choices.locator("[data-focus='decision_dice']").fill(",".join(map(str, DENY_DICE)))
     expect(choices.locator(".rpgk-line").last).to_have_text(f"%%resolve --würfel 15\n{DENY}")

@@ -189,7 +189,21 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
     expect(tablet.page.locator("#wahlformen .form.wahl")).to_have_count(1, timeout=LIVE)
     expect(tablet.page.locator("#wahlformen .form.wahl")).to_contain_text(ALLY_DENY)
     expect(laptop.page.locator("#wahlformen")).to_be_hidden()
-    deny.get_by_label("Entfernter Würfel").fill(DENY)
+    # beside each Deny its advice for that player (the Ritter's own values; the ally's own lines):
+    # "Eintragen" fills the form, the player still takes it
+    advice = phone.page.locator("#wahlformen details.rat")
+    expect(advice.locator("summary")).to_have_text("Rat: Möglichst wenig Schaden für Ritter")
+    advice.locator("summary").click()
+    advised = advice.locator("li", has_text=f"Deny auf die {DENY}")
+    expect(advised.locator(".folgen")).to_contain_text("Ritter wird Fatigued")
+    expect(advised.locator("code")).to_have_text(f"deny Ritter würfel={DENY}")
+    expect(tablet.page.locator("#wahlformen details.rat li code")).to_contain_text(
+        [f"verzicht {THIRD}", f"deny {THIRD} würfel={DENY}"])
+    gallery(phone.page.locator("#wahlformen"), "spieler_rat")
+    advised.get_by_role("button", name="Eintragen").click()
+    expect(deny.get_by_label("Entfernter Würfel")).to_have_value(DENY)
+    with Campaign.open(path) as camp:
+        assert pending(camp)   # filled in, not taken
     deny.get_by_label("Eigene Würfel (leer: der Server würfelt)").fill(SPI_SAVE)
     deny.get_by_role("button", name="Nehmen").click()
     expect(phone.page.locator("#antwort")).to_have_text(re.compile("^Genommen: Deny"))

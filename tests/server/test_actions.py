@@ -138,8 +138,12 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         (deny,) = (await frame(phone, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"].startswith("Deny")
         assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
+        # the advice in the raw frame: the player's own Deny, each option with what the page fills in
+        [advice] = deny["rat"]
+        taken = next(o for o in advice["optionen"] if o["label"] == "Deny auf die 6")
+        assert taken["zeilen"] == ["deny Ritter würfel=6"] and taken["nehmen"] == {"würfel": 6}
         assert [c["label"] for c in (await frame(other, "view"))["view"]["wahlen"]] == [ALLY_DENY]
-        answer = await act(phone, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])   # the SPI save
+        answer = await act(phone, type="wahl", key="deny", optionen=taken["nehmen"], wuerfel=[14])   # the SPI save
         assert answer["result"].startswith("Genommen: Deny")
         assert (await frame(phone, "view"))["view"]["wahlen"] == []
         pushed = (await frame(other, "view", 2.0))["view"]   # the other page follows at once

@@ -213,7 +213,10 @@ def test_an_allys_page_offers_its_deny_labelled_for_the_target_and_names_no_hidd
         ally = json.loads(seen(c, "Knappe"))["wahlen"]
         assert [(ch["key"], ch["label"]) for ch in ally] == [
             ("deny", "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen")]
-        assert json.loads(seen(c, "Xorg"))["wahlen"] == ally             # the hidden ally's own page: its Deny
+        hidden = json.loads(seen(c, "Xorg"))["wahlen"]                  # the hidden ally's own page: its Deny
+        assert without_advice(hidden) == without_advice(ally)
+        assert [o["zeilen"] for o in hidden[0]["rat"][0]["optionen"][:2]] == [["verzicht Xorg"], ["deny Xorg würfel=6"]]
+        assert [o["zeilen"] for o in ally[0]["rat"][0]["optionen"][:2]] == [["verzicht Knappe"], ["deny Knappe würfel=6"]]
         assert [ch["key"] for ch in json.loads(seen(c, "Söldner"))["wahlen"]] == ["gambit", "focus"]
         for foe in ("Räuber 1", "Kogge"):                                    # another side: never
             assert json.loads(seen(c, foe))["wahlen"] == []
@@ -221,6 +224,38 @@ def test_an_allys_page_offers_its_deny_labelled_for_the_target_and_names_no_hidd
             assert "Xorg" not in seen(c, page)
         rpgkernel.resolve("deny Knappe würfel=6", campaign=c, dice=[14])
         assert all(json.loads(seen(c, n))["wahlen"] == [] for n in ("Ritter", "Knappe", "Xorg"))
+    finally:
+        c.close()
+
+
+def without_advice(choices):
+    return [{k: v for k, v in ch.items() if k != "rat"} for ch in choices]
+
+
+def test_the_advice_reaches_a_player_for_its_own_choices_where_it_tells_nothing_hidden(tmp_path):
+    """A Deny's advice rests on the player's own values: shown, each option with what it fills in. A
+    gambit's rests on the enemy's armour, Guard and VIG: shown only while the GM shows that side exactly."""
+    c = ruleset_campaign("bastionland", tmp_path / "k.sqlite")
+    try:
+        c.encounter.start(order=list(c.encounter.record["combatants"]))
+        rpgkernel.resolve("angriff Söldner -> Ritter", campaign=c, dice=[6, 3])
+        [deny] = json.loads(seen(c, "Ritter"))["wahlen"]
+        [advice] = deny["rat"]
+        assert advice["ziel"] == "Möglichst wenig Schaden für Ritter" and advice["hinweis"]
+        first, second = advice["optionen"][:2]
+        assert (first["label"], first["zeilen"], first["nehmen"]) == ("Kein Deny", ["verzicht Ritter"], None)
+        assert (second["label"], second["zeilen"], second["nehmen"]) == (
+            "Deny auf die 6", ["deny Ritter würfel=6"], {"würfel": 6})
+        assert second["folgen"][0] == "Schaden 3" and "Ritter wird Fatigued: 35,00 %" in second["folgen"]
+        assert set(advice) == {"ziel", "hinweis", "optionen"}                # an allow-list: no reads, no takes
+        rpgkernel.resolve("verzicht Ritter", campaign=c)
+        rpgkernel.resolve("angriff Ritter -> Söldner", campaign=c, dice=[7, 4])
+        assert all(ch["rat"] == [] for ch in json.loads(seen(c, "Ritter"))["wahlen"])
+        c.encounter.set_player_sight("Feinde", "genau")
+        gambit = next(ch for ch in json.loads(seen(c, "Ritter"))["wahlen"] if ch["key"] == "gambit")
+        assert gambit["rat"][0]["ziel"] == "Söldner außer Gefecht setzen, sonst möglichst viel Schaden"
+        assert gambit["rat"][0]["optionen"][1]["zeilen"] == ["gambit Ritter würfel=4 gambit=Bolster"]
+        assert json.loads(seen(c, "Knappe"))["wahlen"] == []                 # not an attacker: nothing to advise
     finally:
         c.close()
 

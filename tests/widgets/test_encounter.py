@@ -303,6 +303,26 @@ def test_an_allys_deny_via_the_panel_is_the_resolve_line(panel, camp, tmp_path):
     twin.close()
 
 
+def test_the_advice_stands_beside_each_choice_and_an_option_is_taken_over_as_its_lines(panel, camp):
+    """Per choice the advice of each figure who may take it; an option's button takes its lines over into
+    the decisions (the entries its takes are): nothing happens before "Entscheiden"."""
+    rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=camp, dice=[8, 3, 1, 5])
+    choices = {c["key"]: c for c in panel.pending[0]["choices"]}
+    assert [a["who"] for a in choices["deny"]["advice"]] == ["Söldner", "Wache"]
+    assert [a["who"] for a in choices["gambit"]["advice"]] == ["Ritter", "Knappe"]
+    gambit = choices["gambit"]["advice"][0]
+    assert gambit["objective"] == "Söldner außer Gefecht setzen, sonst möglichst viel Schaden"
+    option = next(o for o in gambit["options"] if o["label"] == "Bolster mit 5 und 8")
+    assert option["said"][0] == "Schaden 3" and option["damage"] == {"pmf": {"3": 1.0}}
+    set_form(panel, decisions=option["takes"])
+    assert panel.lines["taken"] == option["lines"] == ["gambit Ritter würfel=5 gambit=Bolster",
+                                                        "gambit Ritter würfel=8 gambit=Bolster"]
+    assert pending(camp) and row(panel, "Söldner")["res"][0] == ["GD", 4, 4]
+    send(panel, "choose")
+    assert panel.error == "" and not pending(camp)
+    assert row(panel, "Söldner")["res"][0] == ["GD", 1, 4]   # 3 (the 3 kept, two Bolster, armour 2): as advised
+
+
 def test_decline_and_errors_of_choices(panel, camp):
     send(panel, "choose", decline=True)
     assert panel.error == "Es gibt keine offene Auflösung."

@@ -26,9 +26,11 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
+from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
+from ..resolution import Request, Resolution
 from ..sheet import Sheet
 from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge, umstellung_verweigert
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
@@ -76,6 +78,12 @@ class AdZ(Ruleset):
         """The damage tracks between their last step and unhurt, mental damage beyond its last step
         onto the physical track; the luck pool from 0 up (``sheet.grenzen``)."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """The luck pool's options for each holder, no luck or luck on each offered roll, with the chance
+        of the test (or of the hit and the damage) each way; recorded as the luck is offered
+        (``core.glueck_angebot``)."""
+        return list(resolution.advice)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Unconscious at the last step of either track, near death at the last physical one, beyond it

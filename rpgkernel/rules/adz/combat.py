@@ -13,7 +13,8 @@ defence or resistance roll that the changed result newly calls for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
@@ -23,7 +24,7 @@ from ..figure import Figure
 from ..resolution import Resolution, clauses, listing
 from . import sheet as bogen
 from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, reaktion,
-                   reaktionswuerfel, wuerfeln)
+                   reaktionen, reaktionswuerfel, wuerfeln)
 from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
 from .settings import EINSTELLUNGEN, AdzError, Daten, Waffe
@@ -267,7 +268,8 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
 
 
 def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:
-    """P(hit) and the exact distribution of the final damage, also with the attacker's luck pool."""
+    """P(hit) and the exact distribution of the final damage, also without the defence (a reaction: the
+    next one this round has its dice halved once more) and with the attacker's luck pool."""
     att = angriff_dist(plan.angriff, plan.angriff2)
     dfn = angriff_dist(plan.verteidigung, plan.verteidigung2) if plan.verteidigt else Dist.const(0)
     res_d = erfolge_dist(plan.widerstand)
@@ -275,6 +277,13 @@ def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:
         "p_trifft": p_treffer(att, dfn, plan.mw),
         "schaden": kette(att, dfn, plan.waffe.grundschaden, plan.rs, res_d, plan.mw).labelled(t("adz.preview_damage")),
     }
+    if plan.verteidigt:   # the defence is a reaction: its chances without it, and what it costs (Runden)
+        none = Dist.const(0)
+        out["p_trifft_ohne_verteidigung"] = p_treffer(att, none, plan.mw)
+        out["schaden_ohne_verteidigung"] = kette(att, none, plan.waffe.grundschaden, plan.rs, res_d, plan.mw).labelled(
+            t("adz.preview_damage_no_defence", figure=plan.verteidiger.name))
+        n = reaktionen(plan.verteidiger) + 1
+        out["reaktion"] = [t("adz.preview_reaction", figure=plan.verteidiger.name, n=n, teil=2 ** n)]
     luck = plan.angreifer.current(GLUECK)
     if luck > 0:
         lucky = angriff_dist(plan.angriff, plan.angriff2, luck)
@@ -306,15 +315,50 @@ class _Kette:
         self.res.step(t("adz.better_roll", figure=figur.name, successes=best.erfolge), "Beidhändiger Kampf")
         return Wurf(key, figur.name, best.wuerfel, best.erfolge, mw, rolls=first.rolls + second.rolls)
 
+    def braucht_verteidigung(self) -> bool:
+        """The defender defends and the attack reached its Mindestwurf, but no defence is rolled yet."""
+        p = self.plan
+        return p.verteidigt and self.verteidigung is None and self.angriff.erfolge >= p.mw
+
+    def braucht_widerstand(self) -> bool:
+        """Damage is left after RS, but no resistance is rolled yet."""
+        return self.vor_widerstand() > 0 and self.widerstand is None
+
     def nach_bedarf(self, _changed: Wurf | None = None) -> None:
         p = self.plan
-        if p.verteidigt and self.verteidigung is None and self.angriff.erfolge >= p.mw:
+        if self.braucht_verteidigung():
             reaktion(self.res, p.verteidiger)
             self.verteidigung = self._better("verteidigung", p.verteidiger, p.verteidigung, p.verteidigung2, 0,
                                              "Verteidigungswurf", t("adz.roll_defence"))
-        if self.vor_widerstand() > 0 and self.widerstand is None:
+        if self.braucht_widerstand():
             self.widerstand = wuerfeln(self.res, "widerstand", p.verteidiger, p.widerstand, 0, self.roller,
                                        "Widerstandswurf", t("adz.roll_resistance"), gm_test=False)
+
+    def folgen(self, wurf: Wurf | None, n: int) -> tuple[Dist, list[tuple[str, float]]]:
+        """The final damage and the chance of a hit once ``n`` luck dice are added to ``wurf`` (None: none),
+        exact over the luck dice and the defence and resistance the changed result newly calls for
+        (Glückspool; the chain as ``nach_bedarf`` carries it on)."""
+        p = self.plan
+        dealt: dict[int, float] = {}
+        hit = 0.0
+        luck = erfolge_dist(n) if wurf is not None else Dist.const(0)
+        for k, pk in luck.pmf().items():
+            lucky = copy.copy(self)
+            for name in ("angriff", "verteidigung", "widerstand"):
+                if getattr(self, name) is wurf and wurf is not None:
+                    setattr(lucky, name, replace(wurf, erfolge=wurf.erfolge + k, wuerfel=wurf.wuerfel + n))
+            for d, pd in _neu(lucky.braucht_verteidigung(), angriff_dist(p.verteidigung, p.verteidigung2)):
+                defended = copy.copy(lucky)
+                if d is not None:
+                    defended.verteidigung = Wurf("verteidigung", p.verteidiger.name, p.verteidigung, d, 0)
+                for r, pr in _neu(defended.braucht_widerstand(), erfolge_dist(p.widerstand)):
+                    done = copy.copy(defended)
+                    if r is not None:
+                        done.widerstand = Wurf("widerstand", p.verteidiger.name, p.widerstand, r, 0)
+                    q = pk * pd * pr
+                    dealt[done.endschaden()] = dealt.get(done.endschaden(), 0.0) + q
+                    hit += q if done.uebrig() >= 1 else 0.0
+        return Dist.from_pmf(dealt), [(t("adz.advice.treffer", ziel=p.verteidiger.name), hit)]
 
     def uebrig(self) -> int:
         d = self.verteidigung.erfolge if self.verteidigung else 0
@@ -339,6 +383,11 @@ class _Kette:
         if self.widerstand is not None and self.endschaden() > 0:
             out.append(self.widerstand)
         return out
+
+
+def _neu(needed: bool, successes: Dist) -> list[tuple[int | None, float]]:
+    """The successes of a roll newly called for, with their chances; [(None, 1)] when it is not."""
+    return list(successes.pmf().items()) if needed else [(None, 1.0)]
 
 
 def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
@@ -373,7 +422,8 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
             res.step(t("adz.resisted", figure=v.name, successes=chain.widerstand.erfolge, damage=final),
                      "Widerstandswurf", value=final)
     if glueck is None:
-        glueck_angebot(res, chain.offen(), figures)
+        glueck_angebot(res, chain.offen(), figures, chain.folgen,
+                       {a.name: t("adz.advice.ziel_angriff", ziel=v.name), v.name: t("adz.advice.ziel_abwehr")})
     if left >= 1:
         schaden(res, v, final, plan.leiste, "Auswirkungen")
     who = {"angreifer": a.name, "ziel": v.name}

@@ -13,11 +13,12 @@ taken.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ...dice import Roll, Roller
+from ...dice import Dist, Roll, Roller
 from ...messages import t
 from ...numerals import percent
+from ..advice import DECLINE, Advice, Option, Take
 from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .damage import verletzungsmalus
@@ -179,14 +180,30 @@ def probe_satz(w: Wurf, label: str) -> str:
 
 # -- the luck pool -------------------------------------------------------------------
 def p_nach_glueck(w: Wurf, glueck: int) -> float:
-    """P(a failed test succeeds once ``glueck`` luck dice are added), exactly (Glückspool)."""
+    """P(a test succeeds once ``glueck`` luck dice are added; 0: as it stands), exactly (Glückspool)."""
     return sum(p for k, p in erfolge_dist(glueck).pmf().items()
                if gelingt(w.erfolge + k, w.wuerfel + glueck, w.mw, w.zulassen))
 
 
-def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figure]) -> None:
+#: what spending ``n`` luck dice on a roll (None and 0: none) leads to: the damage (None where there is
+#: none) and named chances; a procedure whose rolls lead further than their own success gives its own
+Folgen = Callable[[Wurf | None, int], tuple[Dist | None, list[tuple[str, float]]]]
+
+
+def gelingen(offen: Sequence[Wurf]) -> Folgen:
+    """The consequences of luck on tests: each offered roll's chance to succeed (Erfolge), exactly."""
+    def folgen(wurf: Wurf | None, n: int) -> tuple[Dist | None, list[tuple[str, float]]]:
+        return None, [(t("adz.advice.gelingt", wurf=w.key), p_nach_glueck(w, n if w is wurf else 0))
+                      for w in offen]
+    return folgen
+
+
+def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figure],
+                   folgen: Folgen | None = None, ziele: Mapping[str, str] | None = None) -> None:
     """Offer the luck pool after the roll to whoever has one (Glückspool): one choice ``glück``. A failed
-    test shows its chance of success with the luck dice."""
+    test shows its chance of success with the luck dice. The advice gives each holder no luck, or luck on
+    each of its offered rolls, with ``folgen`` (default, for tests alone: ``gelingen``) and the objective
+    ``ziele[name]`` (default: the tests succeed); it rests on every figure of the rolls."""
     offers: dict[str, list[str]] = {}
     for w in offen:
         luck = figures[w.figur].current(GLUECK)
@@ -201,6 +218,23 @@ def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str,
         for n, keys in offers.items()))
     keys = tuple(dict.fromkeys(w.key for w in offen if w.figur in offers))
     res.choices.append(Choice("glück", label, tuple(offers), keys))
+    if folgen is None and not all(w.key in TESTS for w in offen):
+        return   # rolls that lead further than their own success (a spell's, an opposed test's): no advice
+    folgen = folgen or gelingen(offen)
+    reads = tuple(dict.fromkeys(w.figur for w in offen))
+    for name in offers:
+        luck = figures[name].current(GLUECK)
+        options = [_option(t("adz.advice.kein_glueck"), Take(DECLINE, name), folgen(None, 0))]
+        options += [_option(t("adz.advice.glueck", wurf=w.key, n=luck), Take("glück", name, {"wurf": w.key}),
+                            folgen(w, luck), t("adz.advice.pool", figure=name, left=luck - 1))
+                    for w in offen if w.figur == name]
+        res.advice.append(Advice("glück", name, (ziele or {}).get(name, t("adz.advice.ziel_probe")), tuple(options),
+                                 reads, t("adz.advice.hinweis")))
+
+
+def _option(label: str, take: Take, folge: tuple[Dist | None, list[tuple[str, float]]], *notes: str) -> Option:
+    damage, chances = folge
+    return Option(label, (take,), damage, tuple(chances), notes)
 
 
 def glueck_satz(res: Resolution) -> str:

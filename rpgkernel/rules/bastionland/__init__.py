@@ -9,7 +9,8 @@ the caller; while undecided the resolution stays open and applies nothing.
 Modules: ``sheet`` (sheet, resources, weapons, virtues), ``settings`` (the
 GM's scar table and gambit effects, ``data/``), ``core`` (saves, virtues,
 recovery, morale), ``attack`` (attacks, feats, gambits, duels, previews),
-``damage`` (damage, scars, warbands, structures, ships), ``warfare``
+``damage`` (damage, scars, warbands, structures, ships), ``advice`` (the
+options of an attack's open choices with their consequences), ``warfare``
 (example warbands, wall formations), ``verbs`` (``%%resolve``).
 """
 
@@ -20,9 +21,12 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import t
+from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
+from ..resolution import Request, Resolution
+from .advice import advise
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfolge, restore, save_chance, surprise,
                    umstellung_verweigert, virtue_gain, virtue_loss)
@@ -83,6 +87,10 @@ class Bastionland(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """unversehrt, GD verloren, verwundet, Todeswunde, tot (``damage.player_state``)."""
         return player_state(view(figure))
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
+        return advise(request, resolution)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         return None  # no initiative roll: the players' side acts first (Überraschung)

@@ -10,7 +10,8 @@ bonus dice, Smite's W12, a warband's W12); then per target: each Deny's SPI
 save; each gambit's VIG save (and a Dismount's W6); each Focus: its gambit's
 VIG save, then the CLA save; Smite's VIG save; the scar die. Smite's save
 comes after the attack resolves (simpler to play with given dice; its
-effect holds either way). A Blast rolls the attack dice per target.
+effect holds either way). A Blast rolls the attack dice per target, every
+target's before the decisions on the first are carried out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from ...dice import Dist, Roller, dist
+from ...dice import Dist, Roll, Roller, dist
 from ...dice.exact import nth_highest, top_two
 from ...errors import DiceLimitError
 from ...messages import t
@@ -245,13 +246,14 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
                 target: Figure, pool: list[str], faces: Sequence[int] | None, armour: int,
                 decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
                 cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
-                front: Sequence[Figure], allies: Sequence[str] = ()) -> list[str]:
+                front: Sequence[Figure], allies: Sequence[str] = (), rolls: Sequence[Roll] | None = None) -> list[str]:
     """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
     from the front) as clauses of the summary, none while the attack is open; ``allies`` may Deny
-    besides the target (in arm's reach: the table's call)."""
+    besides the target (in arm's reach: the table's call); ``rolls``: its attack dice, rolled already
+    (a Blast's), else rolled here unless ``faces`` are given."""
     tname = target.name
     if faces is None:
-        rolls = [ctx.roller.roll(d) for d in pool]
+        rolls = list(rolls) if rolls is not None else [ctx.roller.roll(d) for d in pool]
         faces = [r.total for r in rolls]
         res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
                  "Angriffe, Schritt 1", *rolls)
@@ -263,13 +265,17 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
         res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
                  "Angriffe, Schritt 1")
     res.outcome["würfel"] = list(faces)
+    why = ignores(target, blast=blast, large_scale=large_scale, cause=cause)
     if not decided:
+        # what the open choices' advice reads (``advice``): the armour, melee, whether the attack can hurt
+        res.outcome.update({"armour": armour, "nahkampf": ctx.melee, "unblutig": bloodless,
+                            **({"unverletzbar": why} if why else {})})
         res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,), also=tuple(allies),
                                   also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else ""))
         spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
         if spendable:
             res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable))
-        able = tuple(a.name for a in attackers if not a.has("Fatigued"))
+        able = tuple(a.name for a in attackers if not a.has("Fatigued") and a.name not in ctx.impaired)
         if able:
             res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits)))
         return []
@@ -331,7 +337,6 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
     res.step(t("bastionland.total", top=kept[1], bolster=bolster, armour=armour, total=total),
              "Angriffe, Schritte 4-7", value=total)
     res.outcome.update({"höchster": kept[1], "schaden": total, "bolster": bolster, "armour": armour})
-    why = ignores(target, blast=blast, large_scale=large_scale, cause=cause)
     if why:
         res.step(why, "Kriegsscharen" if kind(target) == "Kriegsschar" else "Holz und Stein")
         res.outcome["folge"] = "unversehrt"
@@ -418,6 +423,13 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
     if len(targets) > 1 and not blast:
         raise BastionlandError(t("bastionland.one_target"))
     per_target = per_target or {}
+    rolled: dict[str, list[Roll]] = {}   # a Blast: every target's dice fall before any decision is carried out
+    if len(targets) > 1:
+        for tg in targets:
+            if "faces" not in per_target.get(tg.name, {}):
+                pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
+                                   smite_w12=smite_w12)
+                rolled[tg.name] = [roller.roll(d) for d in pool]
     outcomes, said = {}, []
     for tg in targets:
         sub = Resolution("bastionland", "angriff", res.actors, (tg.name,))
@@ -447,7 +459,7 @@ def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
         sub.preview = preview
         said += _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None),
                             armour, decisions, decided, blast, large_scale or warband_attack, cause, bloodless,
-                            scar_table, front, allies_of(tg, attackers, combatants))
+                            scar_table, front, allies_of(tg, attackers, combatants), rolled.get(tg.name))
         res.steps += sub.steps
         res.effects += sub.effects
         res.choices += [replace(c, key=c.key + (f":{tg.name}" if len(targets) > 1 else ""),

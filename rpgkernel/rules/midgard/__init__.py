@@ -26,9 +26,11 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import t
+from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
+from ..resolution import Request, Resolution
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
@@ -104,6 +106,12 @@ class Midgard(Ruleset):
 
     #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
     initiative_each_round = True
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
+        with the chance it succeeds (or its damage) each way; the roll chain records it as it pauses
+        (``gnade.advice``)."""
+        return list(resolution.advice)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""

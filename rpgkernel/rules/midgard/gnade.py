@@ -11,7 +11,8 @@ with points left may have repeated, the resolution stays open (choice
 the roll; ``verzicht FIGUR`` (the panel's "Verzicht" button) declines: the
 roll stands and the procedure goes on to its next roll, which may open the
 question again. The card names both lines with the figures who may write
-them. Re-running replays the recorded dice, so every earlier roll comes out
+them, and the advice gives each holder the chance the roll succeeds (or the
+damage) either way. Re-running replays the recorded dice, so every earlier roll comes out
 the same.
 
 How a re-run knows what was answered: each pause offers, beside ``gnade``,
@@ -28,8 +29,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
-from ...dice import Roll, Roller
+from ...dice import Dist, Roll, Roller, dist
 from ...messages import t
+from ..advice import DECLINE, Advice, Option, Take
 from ..figure import Figure
 from ..resolution import Choice, Effect, Resolution, clauses, sentence
 from .core import MidgardError
@@ -65,11 +67,14 @@ class Wurfkette:
         return self.points.get(who, 0) - self.spent[who]
 
     def wurf(self, expr: str, label: str, beteiligte: Sequence[str], rule: str,
-             text: Callable[[Roll], str], said: Callable[[Roll], str]) -> Roll:
+             text: Callable[[Roll], str], said: Callable[[Roll], str], *, werfer: str | None = None,
+             gelingt: Callable[[int], bool] | None = None, schaden: bool = False) -> Roll:
         """Roll ``expr`` for ``label`` (a step ``text(roll)`` per roll); offer grace to ``beteiligte``.
 
         Raises ``Offen`` while a grace decision is still to be taken; the card's sentence then says
-        the roll (the clause ``said(roll)``) and who may have it repeated.
+        the roll (the clause ``said(roll)``) and who may have it repeated, and the advice gives each
+        holder both ways (``advice``): the roll of ``werfer`` succeeds by its total (``gelingt``), or
+        is damage (``schaden``).
         """
         roll = self._roll(expr, rule, text)
         while True:
@@ -87,6 +92,8 @@ class Wurfkette:
                 self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
                                                t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}")))
                 self.res.summary = clauses([said(roll), sentence("midgard.satz.gnade", holders)])
+                self.res.advice += [advice(expr, label, roll.total, h, self.left(h), werfer, gelingt, schaden,
+                                           tuple(beteiligte)) for h in holders if gelingt or schaden]
                 raise Offen()
             who = (answer.get("figures") or [""])[0]
             if who not in holders:
@@ -117,3 +124,26 @@ class Wurfkette:
     def effekte(self) -> list[Effect]:
         """The spent points (only when the resolution closes)."""
         return [Effect(n, RESOURCE, -k) for n, k in self.spent.items() if k]
+
+
+def advice(expr: str, label: str, total: int, holder: str, left: int, werfer: str | None,
+           gelingt: Callable[[int], bool] | None, schaden: bool, reads: tuple[str, ...]) -> Advice:
+    """Let the roll stand or have it repeated with a point of grace, for ``holder``: the chance the roll
+    succeeds each way (its own roll: it should; one against it: it should not), or the damage each way;
+    exact over the repeated roll's faces."""
+    own = holder == werfer
+    again = dist(expr)
+    if gelingt is not None:
+        name = t("midgard.advice.gelingt", wurf=label)
+        kept = Option(t("midgard.advice.stehen", total=total), (Take(DECLINE, holder),),
+                      chances=((name, float(gelingt(total))),))
+        repeated = Option(t("midgard.advice.wiederholen"), (Take(CHOICE, holder),),
+                          chances=((name, sum(p for k, p in again.pmf().items() if gelingt(k))),),
+                          notes=(t("midgard.advice.kostet", figure=holder, left=left - 1),))
+        objective = t("midgard.advice.ziel_gelingt" if own else "midgard.advice.ziel_misslingt", wurf=label)
+    else:
+        kept = Option(t("midgard.advice.stehen", total=total), (Take(DECLINE, holder),), Dist.const(total))
+        repeated = Option(t("midgard.advice.wiederholen"), (Take(CHOICE, holder),), again,
+                          notes=(t("midgard.advice.kostet", figure=holder, left=left - 1),))
+        objective = t("midgard.advice.ziel_mehr" if own else "midgard.advice.ziel_weniger", wurf=label)
+    return Advice(CHOICE, holder, objective, (kept, repeated), reads, t("midgard.advice.hinweis"))

@@ -194,7 +194,8 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
     try:
         a_roll = chain.wurf("W20", ew_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln),
-                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln))
+                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln), werfer=a_name,
+                            gelingt=lambda face: ew_gelingt(face, face + ew_wert, regeln))
         a_total = a_roll.total + ew_wert
         res.outcome = {"angriff": a_total, "kritisch": kritisch(a_roll.total, regeln)}
         if not ew_gelingt(a_roll.total, a_total, regeln):
@@ -212,12 +213,14 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
                      RULE_MEHR)
         d_roll = chain.wurf("W20", ww_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
-                            lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln))
+                            lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln), werfer=v_name,
+                            gelingt=lambda face: ww_gelingt(face, face + abwehr + ww_wm, a_total, regeln))
         d_total = d_roll.total + abwehr + ww_wm
         defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
         damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
                             lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total),
-                            lambda r: t("midgard.satz.schaden_wurf", figure=a_name, total=r.total, ziel=v_name))
+                            lambda r: t("midgard.satz.schaden_wurf", figure=a_name, total=r.total, ziel=v_name),
+                            werfer=a_name, schaden=True)
         if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
             res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
             _tabelle(res, chain, cfg, "treffer", v_name, both)

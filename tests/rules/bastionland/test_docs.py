@@ -168,6 +168,7 @@ START = PAGE.block("", "%rpg bastionland --kampagne kampagne.sqlite")
 SHEET = PAGE.block("yaml", "figuren:")
 ROLLED, OPENED_CARD, CLOSING, CLOSED_CARD = PAGE.take("", after="### Ein ganzer Angriff", count=4)
 SCARS = PAGE.block("python", "from rpgkernel.rules import bastionland")
+ADVICE = PAGE.block("", "angriff: Ritter", after="### Rat zu den offenen Entscheidungen")
 
 
 def test_the_sheet_block_gives_the_resources_the_page_names(tmp_path):
@@ -187,6 +188,7 @@ def test_the_rules_example_as_cells_in_a_notebook(notebook):
     camp = rpgkernel.session.current().campaign
     [opened] = notebook.ok(ROLLED.text)
     assert_shown(OPENED_CARD.text, opened)
+    assert_shown(ADVICE.text, opened)
     [closed] = notebook.ok(CLOSING.text)
     assert_shown(CLOSED_CARD.text, closed)
     # by hand: 7 + Bolster 1 − Armour 2 = 6 against GD 4: 2 VIG lost (13 -> 11)

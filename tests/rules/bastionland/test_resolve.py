@@ -82,6 +82,14 @@ def test_blast_choices_go_to_their_target(camp):
     assert "Wache setzt Deny ein" in steps
 
 
+def test_a_blast_replays_every_targets_dice_before_the_first_targets_deny(camp):
+    """The recorded dice of both targets come first; the Söldner's SPI save is the die given now."""
+    rpgkernel.resolve("angriff Ritter -> Söldner, Wache blast", campaign=camp, dice=[6, 2, 7, 1])
+    res = rpgkernel.resolve("deny Söldner -> Söldner würfel=6\nverzicht Wache", campaign=camp, dice=[20])
+    assert res.outcome["ziele"]["Söldner"]["höchster"] == 2 and res.outcome["ziele"]["Wache"]["höchster"] == 7
+    assert "Fatigued" in camp.figure("Söldner").conditions
+
+
 def test_smite_w12_is_in_the_preview(camp):
     plain = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, preview=True).preview["schaden"]
     smite = rpgkernel.resolve("angriff Ritter -> Söldner smite=W12", campaign=camp, preview=True).preview["schaden"]

@@ -11,7 +11,7 @@ from rpgkernel.rules.bastionland import VERBS
 from saetze import assert_said, each
 
 CARD = "angriff: Ritter, Knappe → Söldner"
-OPENED, CLOSED = page("bastionland.md").take("", CARD, count=2)
+OPENED, CLOSED = page("bastionland.md").take("", CARD, count=2, after="### Ein ganzer Angriff")
 SHOWN = page("resolve.md").block("", CARD)
 
 
