@@ -10,6 +10,7 @@ from .dice import Dist, Roll, Rolls, dist, roll, roll_many
 from .display import load_with
 from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveError, RpgError, StoreError
 from .resolve import resolve
+from .resolve.run import weigh_with
 from .rules import rulesets
 from .session import Session
 from .state import Campaign, forecasting
@@ -18,6 +19,7 @@ __version__ = "0.1.0"
 
 load_with(lambda: import_module(".render", __name__))  # values show themselves through the forms it registers
 forecasting.use(lambda: import_module(".forecast", __name__).forecast)  # imported at the first forecast
+weigh_with(lambda: import_module(".forecast.options", __name__).weigh)   # … or the first advice weighed
 
 __all__ = [
     "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",

@@ -64,8 +64,10 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
 
 def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
                    zielwahl: str = "schwächste", precision: float = PRECISION,
-                   progress: Callable[[int, int], None] | None = None, weg: str = "auto") -> Forecast:
-    """``forecast`` of a campaign's state document (a copy the forecast may change: its own)."""
+                   progress: Callable[[int, int], None] | None = None, weg: str = "auto",
+                   max_states: int = MAX_STATES) -> Forecast:
+    """``forecast`` of a campaign's state document (a copy the forecast may change: its own); an exact
+    forecast's chain may have at most ``max_states`` nodes."""
     name = encounter or state["active_encounter"]
     if name is None or name not in state["encounters"]:
         raise ForecastError(t("forecast.no_encounter", name=name or "–"))
@@ -91,7 +93,7 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
     if board is None and weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
     if board is not None and weg in ("auto", "exakt") and n is None:
-        solution = solve(board)
+        solution = solve(board, max_states)
         if solution is not None:
             return exact_forecast(board, solution, name, record["round"], **shown)
         if weg == "exakt":

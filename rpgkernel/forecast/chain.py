@@ -54,13 +54,13 @@ def bound(board: Board, reach: list[list]) -> int:
     return len(board.opening.order) * math.prod(per)
 
 
-def solve(board: Board) -> Solution | None:
-    """The exact forecast, or None where the chain could pass ``MAX_STATES`` (or the attacks drawn
+def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
+    """The exact forecast, or None where the chain could pass ``max_states`` (or the attacks drawn
     are read in a fight of more than two sides, which no bounded chain holds)."""
     if board.counts and len(board.side_names) > 2:
         return None
     reach = [board.reach(i) for i in range(board.size)]
-    if bound(board, reach) > MAX_STATES:
+    if bound(board, reach) > max_states:
         return None
     return _Chain(board).run()
 

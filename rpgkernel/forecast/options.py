@@ -20,10 +20,17 @@ from ..errors import RpgError
 from ..resolve.run import carry_out
 from ..state.transaction import Transaction
 from ..state.views import Encounter
+from .chain import MAX_STATES
 from .fight import ForecastError
 
 #: the most ways the dice after a decision may fall before the chance of winning is not worth it
 MAX_WAYS = 4096
+#: … for advice shown at once: per option, and for all options of a resolution together (each way a
+#: run of the choice lines through the procedure), and the most dice the resolution rolled before its
+#: choices (every run rolls them again)
+ADVICE_WAYS, ADVICE_BUDGET, ADVICE_DICE = 64, 400, 24
+#: the most nodes of the exact chain from a state an option leads to, for advice shown at once
+ADVICE_STATES = 5_000
 
 
 class _Branch(BaseException):
@@ -58,20 +65,24 @@ class _Faces:
         pass
 
 
-def ways(state: dict[str, Any], encounter: str, ruleset: str | None, source: str) -> list[tuple[float, dict]] | None:
+def ways(state: dict[str, Any], encounter: str, ruleset: str | None,
+         source: str, most: int = MAX_WAYS) -> tuple[dict[str, tuple[float, dict]], int] | None:
     """Every state ``source`` (choice lines on an open resolution of ``state``) leads to once the turn
-    has passed, with its chance; None where the dice would split into more than ``MAX_WAYS`` ways."""
+    has passed, by its key, with its chance, and how many ways the dice fell; None where they would
+    fall in more than ``most`` ways."""
     engine = rules.get(ruleset or None)
     found: dict[str, tuple[float, dict]] = {}
     todo: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+    runs = 0
     while todo:
         faces, p = todo.pop()
+        runs += 1
+        if runs > most:
+            return None
         tx = Transaction(state)
         try:
             carry_out(tx, engine, source, Roller.over(_Faces(faces)))
         except _Branch as split:
-            if len(todo) + len(found) + split.sides > MAX_WAYS:
-                return None
             todo += [((*faces, f), p / split.sides) for f in range(1, split.sides + 1)]
             continue
         Encounter(None, encounter)._advance(tx, False, None, 0, None)  # type: ignore[arg-type]
@@ -79,29 +90,63 @@ def ways(state: dict[str, Any], encounter: str, ruleset: str | None, source: str
             tx.state["characters"], sort_keys=True, default=str)
         before = found.get(key)
         found[key] = ((before[0] if before else 0.0) + p, tx.state)
-    return list(found.values())
+    return found, runs
 
 
 def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, str],
-                zielwahl: str = "schwächste") -> dict[str, dict[str, float] | None]:
+                zielwahl: str = "schwächste", max_states: int = MAX_STATES, most: int = MAX_WAYS,
+                budget: int | None = None) -> dict[str, dict[str, float] | None]:
     """For each option (label -> its choice lines), each side's exact chance of winning the fight after
-    it, or None where that is not to be had cheaply (see the module)."""
+    it, or None where that is not to be had cheaply (see the module): the dice after it fall in more
+    than ``most`` ways, or the options before it took up the ``budget`` of ways."""
     from . import forecast_state
     base = copy.deepcopy(dict(state))
     ruleset = base["encounters"][encounter]["ruleset"]
     out: dict[str, dict[str, float] | None] = {}
+    known: dict[str, dict[str, float]] = {}   # the exact chances from each state reached, by its key
+
+    def chances(key: str, after: dict[str, Any]) -> dict[str, float]:
+        if key not in known:
+            f = forecast_state(copy.deepcopy(after), encounter, zielwahl=zielwahl, weg="exakt", max_states=max_states)
+            known[key] = {side: c.p for side, c in f.win.items()}
+        return known[key]
+
+    left = budget
     for label, source in options.items():
         try:
-            leaves = ways(base, encounter, ruleset, source)
+            leaves = ways(base, encounter, ruleset, source, most if left is None else min(most, left))
             if leaves is None:
                 out[label] = None
                 continue
+            leaves, runs = leaves
+            if left is not None:
+                left -= runs
             wins: dict[str, float] = {}
-            for p, after in leaves:
-                f = forecast_state(copy.deepcopy(after), encounter, zielwahl=zielwahl, weg="exakt")
-                for side, c in f.win.items():
-                    wins[side] = wins.get(side, 0.0) + p * c.p
+            for key, (p, after) in leaves.items():
+                for side, q in chances(key, after).items():
+                    wins[side] = wins.get(side, 0.0) + p * q
             out[label] = wins
         except (ForecastError, RpgError):
             out[label] = None
+    return out
+
+
+def weigh(state: Mapping[str, Any], pending: str, record: Mapping[str, Any]) -> dict[tuple[str, str, str], float]:
+    """The advice of the open resolution ``record`` (about to be kept as ``pending``) weighed: (choice
+    key, who, option label) -> the chance that who's side wins after that option; nothing where the
+    fight after it is not small enough to be forecast exactly at once (``ADVICE_STATES``)."""
+    encounter = state.get("active_encounter")
+    if not encounter or encounter not in state["encounters"] or len(record.get("faces", ())) > ADVICE_DICE:
+        return {}
+    kept = {k: v for k, v in record.items() if k != "advice"}   # what carries the choice out (not the advice)
+    base = {**state, "pending": {**state.get("pending", {}), pending: kept}}
+    sides = {n: c.get("side") or "" for n, c in state["encounters"][encounter]["combatants"].items()}
+    options = {f"{a['key']}\x00{a['who']}\x00{o['label']}": "\n".join(o["lines"])
+               for a in record["advice"] for o in a["options"] if o["lines"]}
+    wins = option_wins(base, encounter, options, max_states=ADVICE_STATES, most=ADVICE_WAYS, budget=ADVICE_BUDGET)
+    out = {}
+    for name, found in wins.items():
+        key, who, label = name.split("\x00")
+        if found is not None and sides.get(who) in found:
+            out[key, who, label] = min(1.0, max(0.0, found[sides[who]]))
     return out

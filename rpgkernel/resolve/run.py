@@ -391,18 +391,30 @@ def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work
     lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
-    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by))
+    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by, weigh=True))
 
 
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
-                 roller: Roller, dice_by: str | None = None) -> list[Resolution]:
+                 roller: Roller, dice_by: str | None = None, weigh: bool = False) -> list[Resolution]:
     cell = _Cell(engine, verbs, work, roller, dice_by)
     for line in lines:
         cell.run(line)
     cell.flush()
     cell.roller.finish()
-    cell.store_open()
+    cell.store_open(weigh)
     return cell.results
+
+
+#: what weighs each option of an open choice by the chance of winning the fight after it, where that
+#: is cheap (``forecast.options.weigh``, registered by the package: the forecast sits above this layer)
+_weighers: list[Callable[[dict[str, Any], str, dict[str, Any]], dict[tuple[str, str, str], float]]] = []
+
+
+def weigh_with(loader: Callable[[], Callable[[dict[str, Any], str, dict[str, Any]], Any]]) -> None:
+    """Weigh the advice of open resolutions with what ``loader()`` returns: ``weigh(state, id, record)``,
+    (choice key, who, option label) -> the chance of winning after that option, for the side of who
+    takes it; empty where it is not to be had cheaply."""
+    _weighers[:] = [lambda *a: loader()(*a)]
 
 
 def carry_out(work: Transaction, engine: Ruleset, source: str, roller: Roller) -> list[Resolution]:
@@ -617,12 +629,23 @@ class _Cell:
         self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
                         **data, **extra)
 
-    def store_open(self) -> None:
-        """Keep the resolutions still open in the campaign state (after the dice are known to fit)."""
+    def store_open(self, weigh: bool = False) -> None:
+        """Keep the resolutions still open in the campaign state (after the dice are known to fit); with
+        ``weigh``, each option of their advice with the chance of winning after it, where it is cheap."""
         for p in self.pending:
             if p.changed and not p.closed:
+                if weigh and _weighers and p.record.get("advice"):
+                    self._weigh(p)
                 self.work.set(["pending", p.id], p.record)
                 self._event(p.result, p.id, p.thrown)
+
+    def _weigh(self, p: _Pending) -> None:
+        wins = _weighers[0](self.work.state, p.id, p.record)
+        if not wins:
+            return
+        p.result.advice = [replace(a, options=tuple(replace(o, win=wins.get((a.key, a.who, o.label)))
+                                                    for o in a.options)) for a in p.result.advice]
+        p.record["advice"] = _plain([a.to_dict() for a in p.result.advice])
 
 
 def _limited(res: Resolution, landed: list[tuple[Effect, list[Landed]]]) -> None:

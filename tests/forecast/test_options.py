@@ -50,10 +50,11 @@ def test_deny_or_not_as_twin_campaigns_take_it(tmp_path):
 
 def test_the_ways_the_dice_fall(tmp_path):
     c = duel(tmp_path / "k.sqlite")
-    found = ways(c.state, "Furt", "bastionland", "deny Ritter")
-    assert sum(p for p, _ in found) == pytest.approx(1) and len(found) == 2
-    assert sorted(round(p, 12) for p, _ in found) == [0.5, 0.5]
-    assert all(s["encounters"]["Furt"]["turn"] == 0 and not s.get("pending") for _, s in found)
+    found, runs = ways(c.state, "Furt", "bastionland", "deny Ritter")
+    assert runs == 1 + 20   # the Deny's line, then once for every face of the SPI save's W20
+    assert sum(p for p, _ in found.values()) == pytest.approx(1) and len(found) == 2
+    assert sorted(round(p, 12) for p, _ in found.values()) == [0.5, 0.5]
+    assert all(s["encounters"]["Furt"]["turn"] == 0 and not s.get("pending") for _, s in found.values())
     assert c.state.get("pending")   # the campaign itself is untouched
 
 
@@ -61,3 +62,31 @@ def test_no_number_where_the_forecast_is_not_exact(tmp_path):
     c = duel(tmp_path / "k.sqlite")
     c.add_condition("Ritter", "beeinträchtigt", rounds=2)   # a condition that runs out: no compact model
     assert option_wins(c.state, "Furt", {"deny": "deny Ritter"}) == {"deny": None}
+
+
+def test_the_advice_of_an_open_attack_is_weighed(tmp_path):
+    """The card, the panel's pending list and the stored record carry each option's chance of winning,
+    for the side of who may take it; the player's page shows it with the rest of the advice."""
+    from rpgkernel.messages import t
+    from rpgkernel.numerals import percent
+    from rpgkernel.widgets.panel_data import pending_list
+    from rpgkernel.rules import get
+    c = duel(tmp_path / "k.sqlite")
+    record = next(iter(c.state["pending"].values()))
+    deny = next(a for a in record["advice"] if a["key"] == "deny")
+    wins = option_wins(c.state, "Furt", {o["label"]: "\n".join(o["lines"]) for o in deny["options"]})
+    for o in deny["options"]:
+        assert o["win"] == pytest.approx(wins[o["label"]]["Spieler"], abs=1e-12)
+        assert t("advice.win", p=percent(o["win"])) in o["said"]
+    listed = pending_list(c.state, get("bastionland"))
+    shown = [o["win"] for p in listed for ch in p["choices"] for a in ch["advice"] for o in a["options"]]
+    assert any(w is not None for w in shown)
+    twin = Campaign.open(tmp_path / "z.sqlite")
+    twin.set_ruleset("bastionland")
+    enc = twin.new_encounter("Furt")
+    enc.add("Ritter", side="Spieler", sheet=RITTER)
+    enc.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    enc.start()
+    enc.next_turn()
+    card = repr(rpgkernel.resolve(ATTACK, campaign=twin, dice=FACES))
+    assert t("advice.win", p=percent(deny["options"][0]["win"])) in card
