@@ -14,8 +14,9 @@ SÖLDNER = {"vig": 5, "cla": 8, "spi": 8, "gd": 2, "ruestung": 1, "waffen": ["Sp
 ATTACK, FACES = "angriff Söldner -> Ritter", [7]   # the Söldner's W8 shows 7: 6 damage after armour
 
 
-def duel(path):
-    """The Ritter's players have acted; the Söldner's attack stands open with its Deny."""
+def duel(path, opened=None):
+    """The Ritter's players have acted; the Söldner's attack stands open with its Deny (its card in
+    ``opened``, a list, where given)."""
     c = Campaign.open(path)
     c.set_ruleset("bastionland")
     enc = c.new_encounter("Furt")
@@ -23,7 +24,9 @@ def duel(path):
     enc.add("Söldner", side="Söldner", sheet=SÖLDNER)
     enc.start()
     enc.next_turn()
-    rpgkernel.resolve(ATTACK, campaign=c, dice=FACES)
+    res = rpgkernel.resolve(ATTACK, campaign=c, dice=FACES)
+    if opened is not None:
+        opened.append(repr(res))
     return c
 
 
@@ -81,12 +84,6 @@ def test_the_advice_of_an_open_attack_is_weighed(tmp_path):
     listed = pending_list(c.state, get("bastionland"))
     shown = [o["win"] for p in listed for ch in p["choices"] for a in ch["advice"] for o in a["options"]]
     assert any(w is not None for w in shown)
-    twin = Campaign.open(tmp_path / "z.sqlite")
-    twin.set_ruleset("bastionland")
-    enc = twin.new_encounter("Furt")
-    enc.add("Ritter", side="Spieler", sheet=RITTER)
-    enc.add("Söldner", side="Söldner", sheet=SÖLDNER)
-    enc.start()
-    enc.next_turn()
-    card = repr(rpgkernel.resolve(ATTACK, campaign=twin, dice=FACES))
-    assert t("advice.win", p=percent(deny["options"][0]["win"])) in card
+    cards: list[str] = []
+    duel(tmp_path / "z.sqlite", cards)
+    assert t("advice.win", p=percent(deny["options"][0]["win"])) in cards[0]

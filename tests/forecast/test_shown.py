@@ -52,13 +52,19 @@ def test_the_card_in_html_escapes_and_draws():
     assert re.findall(r"width:([\d.]+)%;background", page) == ["60.000", "30.000", "10.000"]
 
 
-def test_rpg_prognose(notebook, tmp_path):
+def opened(notebook, tmp_path):
+    """A Bastionland campaign opened in the notebook with the duel of test_forecast as its encounter."""
     notebook.ok(f"%rpg --kampagne {tmp_path / 'k.sqlite'}")
     notebook.ok("%rpg bastionland")
     c = session.current().campaign
     c.new_encounter("Furt")
     c.encounter.add("Ritter", side="Spieler", sheet=SÖLDNER)
     c.encounter.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    return c
+
+
+def test_rpg_prognose(notebook, tmp_path):
+    c = opened(notebook, tmp_path)
     shown = notebook.ok("%rpg prognose -n 300 --seed 2 --zielwahl verteilen")
     assert shown[-1].startswith("Prognose Furt, vor dem Kampf: simuliert, 300 Kämpfe")
     assert "Zielwahl: verteilen (Seed 2)" in shown[-1]
@@ -87,12 +93,7 @@ def test_precision_in_percent(notebook, tmp_path):
 
 
 def test_rpg_prognose_takes_a_path(notebook, tmp_path):
-    notebook.ok(f"%rpg --kampagne {tmp_path / 'k.sqlite'}")
-    notebook.ok("%rpg bastionland")
-    c = session.current().campaign
-    c.new_encounter("Furt")
-    c.encounter.add("Ritter", side="Spieler", sheet=SÖLDNER)
-    c.encounter.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    opened(notebook, tmp_path)
     exact = notebook.ok("%rpg prognose --weg exakt")[-1]
     assert "exakt berechnet" in exact.splitlines()[0] and notebook.value.weg == "exakt"
     procedures = notebook.ok("%rpg prognose -n 50 --seed 1 --weg prozeduren")[-1]
