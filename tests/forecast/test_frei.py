@@ -7,12 +7,14 @@ import json
 import re
 
 import pytest
+from doc_blocks import page, run_python
 
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.forecast import ForecastError
 from rpgkernel.rules import frei
 from rpgkernel.rules.figure import view
+from rpgkernel.rules.frei.tactics import DATEN
 from rpgkernel.rules.tactics import Action, Fight
 
 from .duel import a_wins, attack, die
@@ -20,6 +22,9 @@ from .duel import a_wins, attack, die
 DATA = {"alle": {"treffer": "W20>=11"}, "seiten": {"Räuber": {"schaden": "W4+1", "treffer": 0.4}},
         "figuren": {"Alrik": {"schaden": "W6"}}}
 TACTICS = rules.get(None).tactics
+PAGE = page("kampagne.md")
+HEADING = "## Ohne Regelwerk: Prognose"
+PAGE_DATA = PAGE.block("python", after=HEADING)
 
 
 def encounter(tmp_path, *figures, data=DATA):
@@ -133,3 +138,19 @@ def test_target_picking(tmp_path):
     assert TACTICS.threat(everyone["Bandit"], fight) == pytest.approx(
         sum(max(0, x) * p for x, p in below_zero.items()) * 0.75)   # below 0 counts as 0
     assert TACTICS.threat(everyone["Räuber"], fight) == pytest.approx(3.5 * 0.5)
+
+
+def test_the_pages_forecast(tmp_path):
+    """The page's block in the ambush without a ruleset: Alrik (12 HP, 60 % for W8+1) against two goblins
+    (5 HP, 50 % for W6 each); the table names every field."""
+    c, enc = encounter(tmp_path, ("Alrik", "Spieler", {"hp": 12}), data=None)
+    enc.add("Goblin", side="Räuber", sheet={"hp": 5}, count=2)
+    names = {"kampagne": c}
+    p = run_python(PAGE_DATA.text, names)
+    f = names["prognose"]
+    assert p == f.win["Spieler"].p and f.fights == 500 and f.draw.p == 0
+    assert c.data("prognose")["figuren"]["Alrik"] == {"schaden": "W8+1", "treffer": 0.6}
+    assert 0.3 < p < 0.9 and set(f.figures) == {"Alrik", "Goblin 1", "Goblin 2"}
+    table = PAGE.text.partition(HEADING)[2]
+    for key in DATEN.fields:
+        assert f"| `{key}` |" in table

@@ -8,14 +8,16 @@ import re
 from itertools import product
 
 import pytest
+from doc_blocks import page, run_python
 
-from rpgkernel import Campaign, rules
+from rpgkernel import Campaign, rules, statblocks
 from rpgkernel.dice import Roller
 from rpgkernel.forecast import ForecastError
 from rpgkernel.messages import t
 from rpgkernel.rules.figure import view
+from rpgkernel.rules.kampfwerte.manoever import kosten
 from rpgkernel.rules.kampfwerte.settings import EINSTELLUNGEN
-from rpgkernel.rules.kampfwerte.tactics import angriff
+from rpgkernel.rules.kampfwerte.tactics import DATEN, angriff
 from rpgkernel.rules.tactics import Action, Fight
 
 from .duel import a_wins, attack
@@ -29,6 +31,10 @@ DATA = {"alle": {"abwehr": "W10>=8"},
         "seiten": {"Feinde": {"manöver": "Schadenserhöhung", "schaden": "W6+1", "abwehr": 0.2}},
         "figuren": {"Kael": {"manöver": "Gezielte Attacke 2", "schaden": "W6"}}}
 TACTICS = rules.get("kampfwerte").tactics
+PAGE = page("kampfwerte.md")
+HEADING = "## Prognose: die Taktik"
+FIGURES = PAGE.block("yaml", "figuren:")
+PAGE_DATA = PAGE.block("python", 'kampagne.set_data("prognose"', after=HEADING)
 
 
 def encounter(tmp_path, *figures, data=DATA):
@@ -217,3 +223,23 @@ def test_target_picking(tmp_path):
     assert TACTICS.vitality(everyone["Stark"]) == 20
     assert TACTICS.threat(view({**c.figure("Stark", "Gefecht").record,
                                 "resources": {"AD": {"value": 1, "max": 200}}}), fight) == 0   # no AD left
+
+
+def test_the_pages_forecast(tmp_path):
+    """The page's block on the page's figures: 30 % defence for all but Kael's attacks (0.25), the orc's
+    Wuchtschlag at the level on its sheet, five of them for its 10 AD; a fight without AD is undecided."""
+    c = Campaign.open(tmp_path / "doc.sqlite")
+    c.set_ruleset("kampfwerte")
+    statblocks.load(c, FIGURES.text)
+    names = {"kampagne": c}
+    p, draw = run_python(PAGE_DATA.text, names)
+    f = names["prognose"]
+    assert (p, draw) == (f.win["Spieler"].p, f.draw.p) and f.fights == 200
+    everyone = {n: view(c.figure(n, "Gefecht").record) for n in ("Kael", "Ork")}
+    kael, ork = (angriff(everyone[n], EINSTELLUNGEN.defaults(), c.state["data"]) for n in ("Kael", "Ork"))
+    assert ork.wahl == (("Wuchtschlag", 2),) and ork.abwehr.p == 0.3 and kael.abwehr.p == 0.25
+    assert kosten("Wuchtschlag", 2) * 5 == everyone["Ork"].current("AD") == 10
+    assert f.win["Spieler"].p > f.win["Feinde"].p > 0 and draw > 0 and f.rounds.max == 100
+    table = PAGE.text.partition(HEADING)[2]
+    for key in DATEN.fields:
+        assert f"| `{key}` |" in table
