@@ -9,8 +9,8 @@ its own over its side's over ``alle``. A ruleset names the fields it reads and h
 combatant's fields or a German error naming what to add, with an example. Nothing is filled in
 where the GM's data is silent.
 
-Two kinds of values serve every such ruleset: a dice expression (``dice``: a damage) and a chance
-(``chance``: a dice expression that comes out as Erfolg or Fehlschlag, or a probability), both rolled
+Two kinds of values serve every such ruleset: a dice expression (``dice``: a damage) and odds
+(``odds``: a dice expression that comes out as Erfolg or Fehlschlag, or a probability), both rolled
 through the fight's dice.
 """
 
@@ -44,7 +44,7 @@ class Dice:
 
 
 @dataclass(frozen=True)
-class Chance:
+class Odds:
     """A yes or no of the GM's data: ``expression`` comes out 1 (Erfolg) with probability ``p``."""
 
     expression: str
@@ -66,7 +66,7 @@ def dice(value: Any) -> Dice | None:
     return Dice(str(value).strip(), found.clip(lower=0).mean)
 
 
-def chance(value: Any) -> Chance | None:
+def odds(value: Any) -> Odds | None:
     """A dice expression whose every outcome is 0 or 1 (``"W10>=8"``, ``"W20+5>=15"``), or a
     probability from 0 to 1 with at most four decimals (rolled exactly: ``0.35`` as ``W20<=7``);
     None where it does not fit."""
@@ -75,13 +75,13 @@ def chance(value: Any) -> Chance | None:
             found = dist(value)
         except RpgError:
             return None
-        return Chance(value.strip(), found.p_exactly(1)) if set(found.support) <= {0, 1} else None
+        return Odds(value.strip(), found.p_exactly(1)) if set(found.support) <= {0, 1} else None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         return None
     exact = Fraction(str(value))
     if exact.denominator > MAX_NENNER:
         return None
-    return Chance(f"W{exact.denominator}<={exact.numerator}", float(exact))
+    return Odds(f"W{exact.denominator}<={exact.numerator}", float(exact))
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,8 @@ def test_the_first_manoeuvre_the_figure_can_pay(tmp_path):
 
 
 def test_without_the_gms_data_the_forecast_says_what_to_add(tmp_path):
-    _, enc = encounter(tmp_path, ("Kael", "Spieler", KAEL), ("Ork", "Feinde", ORK), data=None)
+    both = ["Schadenserhöhung 1", "Wuchtschlag 1"]
+    _, enc = encounter(tmp_path, ("Kael", "Spieler", {**KAEL, "manoever": both}), ("Ork", "Feinde", ORK), data=None)
     with pytest.raises(ForecastError) as refused:
         enc.forecast(n=10, seed=1)
     said = str(refused.value)

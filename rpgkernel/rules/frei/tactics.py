@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from ...messages import t
 from ..figure import Figure
-from ..forecast_data import AttackData, EntryField, chance, dice
+from ..forecast_data import AttackData, EntryField, dice, odds
 from ..tactics import Action, Fight, Tactics
 from .schaden import ressource
 from .sheet import ressource_von
@@ -27,7 +27,7 @@ SCHADEN, TREFFER = "schaden", "treffer"
 
 DATEN = AttackData({
     SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+1"),
-    TREFFER: EntryField(chance, t("prognose.expect_chance"), "W20>=11"),
+    TREFFER: EntryField(odds, t("prognose.expect_chance"), "W20>=11"),
 }, example={"alle": {SCHADEN: "W6", TREFFER: "W20>=11"}, "seiten": {"Räuber": {TREFFER: 0.4}},
             "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=t("frei.forecast_why"))
 

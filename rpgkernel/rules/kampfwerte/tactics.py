@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
-from ..forecast_data import AttackData, Chance, Dice, EntryField, chance, dice
+from ..forecast_data import AttackData, Dice, EntryField, Odds, dice, odds
 from ..tactics import Action, Fight, Tactics
 from .manoever import MAX_STUFE, beherrscht, eintrag, finte_bonus, kosten, vorschau
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
@@ -51,8 +51,8 @@ def _wahl(value: Any) -> tuple[tuple[str, int | None], ...] | None:
 DATEN = AttackData({
     MANOEVER: EntryField(_wahl, t("kampfwerte.forecast_expect_manoeuvre"), "Gezielte Attacke 2"),
     SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+2"),
-    ABWEHR: EntryField(chance, t("prognose.expect_chance"), "W10>=8"),
-}, example={"alle": {MANOEVER: ["Schadenserhöhung 1", "Gezielte Attacke 1"], SCHADEN: "W6+2", ABWEHR: "W10>=8"},
+    ABWEHR: EntryField(odds, t("prognose.expect_chance"), "W10>=8"),
+}, example={"alle": {MANOEVER: ["Schadenserhöhung 1", "Wuchtschlag 1"], SCHADEN: "W6+2", ABWEHR: "W10>=8"},
             "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=t("kampfwerte.forecast_why"))
 
 
@@ -63,7 +63,7 @@ class Angriff:
 
     wahl: tuple[tuple[str, int], ...]
     schaden: Dice | None
-    abwehr: Chance | None
+    abwehr: Odds | None
 
 
 def _kein_angriff(m: Mapping[str, Any]) -> str | None:
