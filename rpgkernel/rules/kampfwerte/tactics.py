@@ -75,6 +75,16 @@ def _kein_angriff(m: Mapping[str, Any]) -> str | None:
     return "kampfwerte.forecast_needs_fields" if m.get("angrenzend") or m.get("stossen") else None
 
 
+def _schaden(m: Mapping[str, Any]) -> bool:
+    """Whether a manoeuvre deals damage of its own (``schaden=``; not Finte, Entwaffnen)."""
+    return m.get("schaden") is not False
+
+
+def _abwehr(m: Mapping[str, Any]) -> bool:
+    """Whether a defence counts against a manoeuvre (``abgewehrt``; not Schattensprung)."""
+    return not m.get("keine_verteidigung")
+
+
 def angriff(figure: Figure, daten: Einstellungen, data: Mapping[str, Any]) -> Angriff:
     """``figure``'s attack from the GM's data ``prognose``, or a German error saying what to add."""
     entry = DATEN.entry(figure, data)
@@ -90,8 +100,8 @@ def angriff(figure: Figure, daten: Einstellungen, data: Mapping[str, Any]) -> An
         if not 1 <= stufe <= has:
             raise KampfwerteError(t("kampfwerte.not_mastered", figure=figure.name, name=name, stufe=stufe or 1,
                                     has=has))
-        needs |= {SCHADEN} if m.get("schaden") is not False else set()
-        needs |= {ABWEHR} if not m.get("keine_verteidigung") else set()
+        needs |= {SCHADEN} if _schaden(m) else set()
+        needs |= {ABWEHR} if _abwehr(m) else set()
         wahl.append((name, stufe))
     found = {key: DATEN.needed(figure, entry, key) for key in (SCHADEN, ABWEHR) if key in needs}
     return Angriff(tuple(wahl), found.get(SCHADEN), found.get(ABWEHR))
@@ -119,9 +129,9 @@ class KampfwerteTactics(Tactics):
         name, stufe = chosen
         m = eintrag(name, daten)
         options: dict[str, Any] = {"manöver": name, "stufe": stufe}
-        if m.get("schaden") is not False and a.schaden is not None:
+        if _schaden(m) and a.schaden is not None:
             options["schaden"] = a.schaden.expression
-        if not m.get("keine_verteidigung") and a.abwehr is not None and a.abwehr.rolled(fight.roller):
+        if _abwehr(m) and a.abwehr is not None and a.abwehr.rolled(fight.roller):
             options["abgewehrt"] = True
         return Action("manöver", (actor.name,), (target.name,), options)
 
@@ -137,9 +147,9 @@ class KampfwerteTactics(Tactics):
         daten = EINSTELLUNGEN.of(fight.data)
         a = angriff(figure, daten, fight.data)
         chosen = gewaehlt(figure, a, daten)
-        if chosen is None or a.schaden is None or eintrag(chosen[0], daten).get("schaden") is False:
+        m = eintrag(chosen[0], daten) if chosen is not None else {}
+        if chosen is None or a.schaden is None or not _schaden(m):
             return 0.0
         p = vorschau(figure, [], *chosen, daten=daten)["p_treffer"]
-        defended = a.abwehr.p if a.abwehr is not None and not eintrag(chosen[0], daten).get("keine_verteidigung") \
-            else 0.0
+        defended = a.abwehr.p if a.abwehr is not None and _abwehr(m) else 0.0
         return a.schaden.mean * p * (1 - defended)
