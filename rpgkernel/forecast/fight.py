@@ -91,6 +91,10 @@ class Table:
                                 or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
         self.tactics = engine.tactics
         self.targeted: dict[str, int] = {}
+        try:   # the GM's data the tactics read: what is missing stops the forecast before it plays
+            self.tactics.check(self._fight(state, self._down(fighting.reasons(state, encounter)), Roller(dice=[])))
+        except RpgError as err:
+            raise ForecastError(str(err)) from None
 
     def play(self, rng: np.random.Generator) -> Outcome:
         """Play the fight from the encounter as it stands to its end."""
@@ -105,17 +109,18 @@ class Table:
         while True:
             record = tx.state["encounters"][self.name]
             out = fighting.reasons(tx.state, self.name)
-            standing = {self.sides[n] for n in record["combatants"] if n not in out}
+            down = self._down(out)
+            standing = {self.sides[n] for n in record["combatants"] if n not in down}
             if len(standing) < 2 or record["round"] > MAX_ROUNDS:
                 winner = next(iter(standing)) if len(standing) == 1 else None
-                return Outcome(winner, rounds_played(first, record["round"]), frozenset(out), self._resources(tx))
+                return Outcome(winner, rounds_played(first, record["round"]), frozenset(down), self._resources(tx))
             actor = record["order"][record["turn"]]
             if actor in out:
                 enc._advance(tx, False, None, _seed(rng), None)
                 continue
-            self._turn(tx, actor, out, roller)
+            self._turn(tx, actor, down, roller)
             if len({self.sides[n] for n in record["combatants"]
-                    if n not in fighting.reasons(tx.state, self.name)}) >= 2:
+                    if n not in self._down(fighting.reasons(tx.state, self.name))}) >= 2:
                 enc._advance(tx, False, None, _seed(rng), None)
 
     def opening(self, rng: np.random.Generator) -> Opening | None:
@@ -137,16 +142,20 @@ class Table:
             record = tx.state["encounters"][self.name]
         figures = [view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names]
         return Opening(names, figures, [self.sides[n] for n in names], [names.index(n) for n in record["order"]],
-                       record["turn"], record["round"], first, self._fight(tx, {}, Roller(rng=rng)))
+                       record["turn"], record["round"], first, self._fight(tx.state, {}, Roller(rng=rng)))
 
-    def _fight(self, tx: Transaction, out: Mapping[str, str], roller: Roller) -> Fight:
-        names = tx.state["encounters"][self.name]["combatants"]
-        combatants = {n: view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names}
-        return Fight(combatants, out, tx.state["encounters"][self.name]["round"], model.data(tx.state, self.name),
+    def _down(self, out: Mapping[str, str]) -> dict[str, str]:
+        """Those of ``out`` who do not come back by themselves (``Tactics.gets_up``): out for good."""
+        return {n: why for n, why in out.items() if not self.tactics.gets_up(why)}
+
+    def _fight(self, state: dict[str, Any], out: Mapping[str, str], roller: Roller) -> Fight:
+        names = state["encounters"][self.name]["combatants"]
+        combatants = {n: view(model.seen_by_rules(state, n, self.name, copied=False)) for n in names}
+        return Fight(combatants, out, state["encounters"][self.name]["round"], model.data(state, self.name),
                      roller, self.zielwahl, self.targeted)
 
     def _turn(self, tx: Transaction, actor: str, out: Mapping[str, str], roller: Roller) -> None:
-        fight = self._fight(tx, out, roller)
+        fight = self._fight(tx.state, out, roller)
         me = fight.combatants[actor]
         foes = fight.standing(foes_of=me.side)
         if not foes:
@@ -166,7 +175,7 @@ class Table:
             still = [r for r in results if r.open]
             if not still:
                 return
-            fight = self._fight(tx, out, roller)
+            fight = self._fight(tx.state, out, roller)
             results = [x for r in still for x in self._run_all(tx, self.tactics.decide(r, fight), roller)]
         still = [r for r in results if r.open]
         if still:
@@ -179,7 +188,7 @@ class Table:
         results = [Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
                               choices=[_choice(c) for c in rec["choices"]]) for rec in stored]
         if results:
-            self._settle(tx, results, fighting.reasons(tx.state, self.name), roller)
+            self._settle(tx, results, self._down(fighting.reasons(tx.state, self.name)), roller)
 
     def _run_all(self, tx: Transaction, actions: list[Action], roller: Roller) -> list[Any]:
         return self._run(tx, actions, roller) if actions else []

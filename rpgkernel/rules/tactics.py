@@ -40,8 +40,9 @@ class Action:
 @dataclass
 class Fight:
     """What tactics read of a fight in progress: every combatant still in the encounter as a view,
-    who is out of the fight (name -> why), the round, the GM's data, how many attacks each figure
-    has drawn so far, and the dice of this fight (for choices the rules leave to chance)."""
+    who is out of the fight for good (name -> why; not who gets up by itself, ``Tactics.gets_up``),
+    the round, the GM's data, how many attacks each figure has drawn so far, and the dice of this
+    fight (for choices the rules leave to chance)."""
 
     combatants: Mapping[str, Figure]
     out: Mapping[str, str]
@@ -69,6 +70,16 @@ class Tactics:
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         """What ``actor`` does on its turn against ``target``; None: nothing."""
         return None
+
+    def check(self, fight: Fight) -> None:
+        """Before the first fight: raise a ``RulesError`` (German) where the GM's data the tactics read
+        (``fight.data``) is missing or does not fit, naming what to add; the default reads none."""
+
+    def gets_up(self, why: str) -> bool:
+        """Whether a figure out of the fight for ``why`` (``Ruleset.out_of_fight``) comes back by itself
+        (knocked down: it stands up), so that its side still fights and its foes still attack it; the
+        default: never."""
+        return False
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
         """The choice lines that take the open choices of ``resolution``; the default: the first

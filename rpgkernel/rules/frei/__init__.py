@@ -8,7 +8,8 @@ its lower bound (0, or the GM's, ``limits.einrichten``) and its maximum: damage 
 the verbs ``schaden`` and ``heilung``, ``Campaign.change`` and the panel are kept within them.
 
 Modules: ``settings`` (the GM's resource), ``sheet`` (the open sheet, which resource counts),
-``schaden`` (damage and healing with their previews), ``verbs`` (``%%resolve``).
+``schaden`` (damage and healing with their previews), ``verbs`` (``%%resolve``), ``tactics`` (how a
+forecast plays a fight, from the GM's data ``prognose``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..sheet import Sheet
 from .schaden import heilung, player_state, schaden, vorschau
 from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
 from .sheet import UNGENANNT, bogen, ressource_von, ressourcen
+from .tactics import FreiTactics
 from .verbs import VERBS
 
 __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Frei", "UNGENANNT", "VERBS", "VORGABE", "bogen",
@@ -34,8 +36,8 @@ class Frei(Ruleset):
     sheet = bogen(VORGABE)
     settings = EINSTELLUNGEN
     verbs = VERBS
-    #: no attack to play: damage and healing take the amounts the GM names
-    no_forecast = t("frei.no_forecast")
+    #: no attack: damage and hit chance from the GM's data ``prognose``
+    tactics = FreiTactics()
 
     def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
         return bogen(EINSTELLUNGEN.of(data).ressource)

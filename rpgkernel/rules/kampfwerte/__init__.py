@@ -9,7 +9,8 @@ Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's rule data, defaults i
 ``sheet`` (sheet, INI, BP, the resources it gives), ``texts`` (the catalogue); the rules: ``probe``
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra), ``initiative`` (INI, ties,
 P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres),
-``ausser_gefecht`` (who is out of the fight).
+``ausser_gefecht`` (who is out of the fight); ``tactics`` (how a forecast plays a fight, from the GM's
+data ``prognose``).
 The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
 notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
 """
@@ -31,6 +32,7 @@ from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
 from .sheet import SHEET, TALENTE, bewegungspunkte, grenzen, initiativewert, ressourcen, spielercharakter
+from .tactics import KampfwerteTactics
 from .verbs import VERBS
 
 __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
@@ -45,8 +47,8 @@ class Kampfwerte(Ruleset):
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
-    #: no ordinary attack in the seed: a manoeuvre's damage and its defence are the GM's (``manoever``)
-    no_forecast = t("kampfwerte.no_forecast")
+    #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
+    tactics = KampfwerteTactics()
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
         "entwaffnet": t("kampfwerte.cond_disarmed"),

@@ -1,0 +1,63 @@
+"""How a forecast plays a fight without a ruleset (the kit's ``Tactics``; the rules stay the verbs').
+
+There is no attack, only damage in the amount the GM names (``schaden``). So the GM's data
+``prognose`` (``rules.forecast_data``) names for each combatant its attack: ``schaden`` (a dice
+expression) and ``treffer`` (the chance it hits).
+
+- On its turn a figure rolls ``treffer`` through the fight's dice; on a hit the line is
+  ``schaden ZIEL menge=<schaden>``, and the verb rolls the amount and takes it off the resource that
+  counts (within its limits; at 0 or below the target is out of the fight). A miss does nothing.
+- The weakest has the least of the resource that counts (``sheet.ressource_von``: the GM's data
+  name it); the most dangerous the highest mean of ``schaden`` (below 0 as 0) times ``treffer``.
+  Every combatant needs the resource that counts (the verb's message otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...messages import t
+from ..figure import Figure
+from ..forecast_data import AttackData, EntryField, dice, odds
+from ..tactics import Action, Fight, Tactics
+from .schaden import ressource
+from .sheet import ressource_von
+
+SCHADEN, TREFFER = "schaden", "treffer"
+
+DATEN = AttackData({
+    SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+1"),
+    TREFFER: EntryField(odds, t("prognose.expect_chance"), "W20>=11"),
+}, example={"alle": {SCHADEN: "W6", TREFFER: "W20>=11"}, "seiten": {"Räuber": {TREFFER: 0.4}},
+            "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=t("frei.forecast_why"))
+
+
+def angriff(figure: Figure, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``figure``'s damage and hit chance from the GM's data ``prognose``, or a German error saying
+    what to add."""
+    entry = DATEN.entry(figure, data)
+    return {key: DATEN.needed(figure, entry, key) for key in (SCHADEN, TREFFER)}
+
+
+class FreiTactics(Tactics):
+    def check(self, fight: Fight) -> None:
+        for figure in fight.combatants.values():
+            ressource(figure, fight.data)
+            angriff(figure, fight.data)
+
+    def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
+        a = angriff(actor, fight.data)
+        if not a[TREFFER].rolled(fight.roller):
+            return None
+        return Action("schaden", (target.name,), (), {"menge": a[SCHADEN].expression})
+
+    def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
+        """The weakest by the resource that counts (which the GM's data name), else the kit's picking."""
+        if fight.zielwahl != "schwächste":
+            return super().target(actor, foes, fight)
+        return min(foes, key=lambda f: f.current(ressource_von(f, fight.data) or ""))
+
+    def threat(self, figure: Figure, fight: Fight) -> float:
+        """The mean damage of its attack: the mean of ``schaden`` times the chance of ``treffer``."""
+        a = angriff(figure, fight.data)
+        return a[SCHADEN].mean * a[TREFFER].p
