@@ -6,8 +6,11 @@
    six mercenaries in gambesons): ``Encounter.forecast()`` until every side's chance of winning is
    known to ±1 % at 95 % (the compact path); goal: at most 5 s. Its fights per second beside the
    procedure path's on the same fight (the reference, in the same run) and the ratio.
-3. One small fight of each other ruleset through the procedure path (the encounter of its example
-   notebook), where the ruleset has tactics; else skipped with a note.
+3. One small fight of each other ruleset and of the free mode through the procedure path: the
+   encounter of its example notebook, with what a forecast needs and the notebook leaves out made
+   up here and printed (``FOR_A_FORECAST``: the GM's data ``prognose`` of Kampfwerte and the free
+   mode, which the seed leaves to the GM; the notebook's bystanders without fighting values taken
+   out; an attacking manoeuvre for a figure that has only a reaction).
 
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
@@ -35,10 +38,20 @@ KNAPPE = {"vig": 10, "cla": 9, "spi": 11, "gd": 3, "ruestung": 1, "ruestung_aus"
 SÖLDNER = {"vig": 12, "cla": 10, "spi": 9, "gd": 3, "ruestung": 2, "ruestung_aus": "Helm, Schild",
            "waffen": ["Speer (W8, wuchtig)", "Schild (W4)"]}
 IM_GAMBESON = {**SÖLDNER, "vig": 10, "ruestung": 1, "ruestung_aus": "Gambeson"}
-OTHERS = ("adz", "kampfwerte", "midgard", "osr")
+OTHERS = ("adz", "kampfwerte", "midgard", "osr", "frei")
+#: what a forecast of a notebook's fight needs that the notebook leaves out: (data, removed, sheets)
+FOR_A_FORECAST = {
+    "kampfwerte": ({"prognose": {"alle": {"abwehr": "W10>=8", "schaden": "2W6+2"},
+                                 "figuren": {"Kael": {"manöver": "Finte 3"},
+                                             "Mira": {"manöver": "Schattenhieb 2", "schaden": "W6+3"},
+                                             "Ork": {"manöver": "Wuchtschlag 2"}}}},
+                   ("Goblin",), {"Ork": {"manoever": ["Riposte 2", "Wuchtschlag 2"]}}),
+    "midgard": ({}, ("Bilbo", "Elanor"), {}),
+    "frei": ({"prognose": {"alle": {"schaden": "W6+1", "treffer": "W20>=9"}}}, (), {}),
+}
 
 
-def campaign(ruleset: str):
+def campaign(ruleset: str | None):
     from rpgkernel import Campaign
     c = Campaign.open(Path(tempfile.mkdtemp()) / "k.sqlite")
     c.set_ruleset(ruleset)
@@ -67,16 +80,24 @@ def timed(call):
 
 
 def notebook_fight(key: str):
-    """The encounter of ``example_notebooks/<key>.ipynb``: its ``%%figuren`` cells in order, up to the
-    first with an encounter."""
+    """The encounter of ``example_notebooks/<key>.ipynb`` (the free mode: the start page's): its
+    ``%%figuren`` cells in order, up to the first with an encounter, with ``FOR_A_FORECAST``."""
     from rpgkernel import statblocks
-    cells = json.loads((ROOT / "example_notebooks" / f"{key}.ipynb").read_text(encoding="utf-8"))["cells"]
-    c = campaign(key)
+    name = "00_Start" if key == "frei" else key
+    cells = json.loads((ROOT / "example_notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    c = campaign(None if key == "frei" else key)
+    data, removed, sheets = FOR_A_FORECAST.get(key, ({}, (), {}))
     for cell in cells:
         text = "".join(cell["source"])
         if cell["cell_type"] == "code" and text.startswith("%%figuren"):
             statblocks.load(c, text.partition("\n")[2])
             if "begegnung:" in text:
+                for field, value in data.items():
+                    c.set_data(field, value)
+                for who in removed:
+                    c.encounter.remove(who)
+                for who, sheet in sheets.items():
+                    c.set_sheet(who, {**c.figure(who).sheet, **sheet}, encounter=c.encounter.name)
                 return c.encounter
     raise LookupError(f"no %%figuren cell with an encounter in {key}.ipynb")
 
@@ -86,7 +107,6 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
     parser.add_argument("--procedure-fights", type=int, default=30, help="fights through the procedures")
     opts = parser.parse_args()
-    from rpgkernel import rules
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")
@@ -118,9 +138,8 @@ def main() -> int:
 
     print("3. A small fight of each other ruleset through the procedure path")
     for key in OTHERS:
-        if rules.get(key).tactics is None:
-            print(f"   {key:<11} skipped: the ruleset has no tactics yet")
-            continue
+        if key in FOR_A_FORECAST:
+            print(f"   {key:<11} for a forecast: {json.dumps(FOR_A_FORECAST[key], ensure_ascii=False)}")
         try:
             enc = notebook_fight(key)
             f, seconds = timed(lambda e=enc: e.forecast(n=opts.procedure_fights, seed=1, weg="prozeduren"))
