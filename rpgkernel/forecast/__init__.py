@@ -131,5 +131,5 @@ def _board(table: Table, rng: np.random.Generator) -> Board | None:
     if not Board.plays(table.tactics):
         return None
     opening = table.opening(rng)
-    model = table.tactics.compact(opening.figures) if opening is not None else None
+    model = table.tactics.compact(opening.figures, opening.fight.data) if opening is not None else None
     return None if model is None else Board(opening, model, table.tactics)

@@ -110,10 +110,11 @@ class Tactics:
         the first in the turn order."""
         return min(foes, key=lambda f: self.rank(f, fight))
 
-    def compact(self, figures: Sequence[Figure]) -> Compact | None:
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> Compact | None:
         """The compact model of a fight of ``figures`` (all combatants at the start, in the encounter's
-        order) under these tactics (``rules.compact``), or None where the fight uses what no model of
-        the ruleset covers; the default: None (the forecast plays the procedures)."""
+        order) under these tactics (``rules.compact``), with the GM's data the encounter sees, or None
+        where the fight uses what no model of the ruleset covers; the default: None (the forecast plays
+        the procedures)."""
         return None
 
 

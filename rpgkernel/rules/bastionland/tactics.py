@@ -11,7 +11,7 @@ The same tactics on a compact model (``compact``) play persons' fights exactly o
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from ..figure import Figure
 from ..resolution import PASS, Resolution
@@ -49,6 +49,6 @@ class BastionlandTactics(Tactics):
         """The mean damage of its attack against no armour."""
         return damage_dist(attack_pool([figure], figure), 0).mean
 
-    def compact(self, figures: Sequence[Figure]) -> BastionlandCompact | None:
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> BastionlandCompact | None:
         """Persons without conditions that count down (``compact.covers``)."""
         return BastionlandCompact(figures, self) if covers(figures) else None

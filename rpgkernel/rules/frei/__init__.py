@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...messages import t
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..sheet import Sheet
-from .schaden import heilung, player_state, schaden, vorschau
+from .schaden import heilung, out_of_fight, player_state, schaden, vorschau
 from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
 from .sheet import UNGENANNT, bogen, ressource_von, ressourcen
 from .tactics import FreiTactics
@@ -46,13 +45,8 @@ class Frei(Ruleset):
         return ressourcen(sheet, data)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
-        """``kampfunfähig`` at 0 or below of the resource that counts (``sheet.ressource_von``). A
-        figure with none of them never leaves the fight by itself."""
-        fig = view(figure)
-        name = ressource_von(fig, data or {})
-        found = None if name is None else fig.resource(name)
-        return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 \
-            else None
+        """``kampfunfähig`` at 0 or below of the resource that counts (``schaden.out_of_fight``)."""
+        return out_of_fight(view(figure), data or {})
 
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """kampfunfähig, verletzt, unversehrt by the resource that counts (``schaden.player_state``)."""

@@ -44,6 +44,20 @@ def nach(figure: Figure, name: str, by: int, data: Mapping[str, Any]) -> int:
     return figure.current(name) + sum(s.by for s in landed if s.resource == name)
 
 
+def betrag(menge: str) -> Dist:
+    """The distribution of the amount ``menge`` changes a resource by: rolled, below 0 counted as 0."""
+    return dist(menge).clip(lower=0)
+
+
+def out_of_fight(figure: Figure, data: Mapping[str, Any]) -> str | None:
+    """``kampfunfähig`` at 0 or below of the resource that counts (``sheet.ressource_von``), else None;
+    a figure with none of them never leaves the fight by itself."""
+    name = ressource_von(figure, data)
+    found = None if name is None else figure.resource(name)
+    return t("rules.free_out", resource=name, value=found.value) if found is not None and found.value <= 0 \
+        else None
+
+
 def _menge(res: Resolution, key: str, ausdruck: str, roller: Roller) -> int:
     """The amount: ``ausdruck`` rolled (a number stands for itself), below 0 counted as 0."""
     roll = roller.roll(ausdruck)
@@ -106,7 +120,7 @@ def heilung(figuren: Sequence[Figure], menge: str, roller: Roller, data: Mapping
 def vorschau(figuren: Sequence[Figure], menge: str, data: Mapping[str, Any], heilen: bool = False) -> dict[str, Any]:
     """Before the roll: for each figure, the distribution of its resource after the change (within its
     limits) and, for damage, the chance it ends at 0 or below, out of the fight."""
-    amount = dist(menge).clip(lower=0)
+    amount = betrag(menge)
     out: dict[str, Any] = {}
     for fig in figuren:
         name = ressource(fig, data)

@@ -10,6 +10,8 @@ expression) and ``treffer`` (the chance it hits).
 - The weakest has the least of the resource that counts (``sheet.ressource_von``: the GM's data
   name it); the most dangerous the highest mean of ``schaden`` (below 0 as 0) times ``treffer``.
   Every combatant needs the resource that counts (the verb's message otherwise).
+
+The same tactics on a compact model (``compact``) play a fight exactly or fast.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ...messages import t
 from ..figure import Figure
 from ..forecast_data import AttackData, EntryField, dice, odds
 from ..tactics import Action, Fight, Tactics
+from .compact import FreiCompact, covers
 from .schaden import ressource
 from .sheet import ressource_von
 
@@ -51,13 +54,21 @@ class FreiTactics(Tactics):
             return None
         return Action("schaden", (target.name,), (), {"menge": a[SCHADEN].expression})
 
-    def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
-        """The weakest by the resource that counts (which the GM's data name), else the kit's picking."""
+    def rank(self, figure: Figure, fight: Fight) -> float:
+        """The weakest by the resource that counts (which the GM's data name), else the kit's rank."""
         if fight.zielwahl != "schwächste":
-            return super().target(actor, foes, fight)
-        return min(foes, key=lambda f: f.current(ressource_von(f, fight.data) or ""))
+            return super().rank(figure, fight)
+        return float(figure.current(ressource_von(figure, fight.data) or ""))
 
     def threat(self, figure: Figure, fight: Fight) -> float:
         """The mean damage of its attack: the mean of ``schaden`` times the chance of ``treffer``."""
         a = angriff(figure, fight.data)
         return a[SCHADEN].mean * a[TREFFER].p
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> FreiCompact | None:
+        """Figures of the free mode with the resource that counts (``compact.covers``), each attack
+        from the GM's data."""
+        if not covers(figures, data):
+            return None
+        attacks = [(a[TREFFER].p, a[SCHADEN].expression) for a in (angriff(f, data) for f in figures)]
+        return FreiCompact(figures, data, attacks)

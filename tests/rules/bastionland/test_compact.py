@@ -51,7 +51,7 @@ SÖLDNER = figure("Söldner", vig=5, spi=9, gd=2, armour=2, weapons=["Speer (W8)
     (KNIGHT, figure("Wache", cla=0, gd=4, vig=7, weapons=["Speer (W8)"]), Stand(4, 7)),   # CLA 0: exposed
 ])
 def test_one_attack_as_the_procedure_plays_it(attacker, target, state):
-    model = TACTICS.compact([attacker, target])
+    model = TACTICS.compact([attacker, target], {})
     got = dict((s, p) for p, s in model.hit(0, 1, state))
     expected = enumerated(attacker, target, state)
     assert set(got) == set(expected)
@@ -60,7 +60,7 @@ def test_one_attack_as_the_procedure_plays_it(attacker, target, state):
 
 
 def test_states_views_and_who_stands():
-    model = TACTICS.compact([KNIGHT, SÖLDNER])
+    model = TACTICS.compact([KNIGHT, SÖLDNER], {})
     assert model.start(0) == Stand(3, 6) and model.start(1) == Stand(2, 5)
     hurt = model.view(0, Stand(0, 2, frozenset({"verwundet", "Todeswunde", "Fatigued"})))
     assert (hurt.current("GD"), hurt.current("VIG"), hurt.current("SPI")) == (0, 2, 13)
@@ -76,4 +76,4 @@ def test_what_the_model_covers():
     timed = view({"name": "Späher", "sheet": dict(späher.sheet), "resources": {k: {"value": r.value, "max": r.max}
                   for k, r in späher.resources.items()}, "conditions": {"setzt aus": {"remaining": 1}}})
     assert not covers([KNIGHT, timed])   # a condition that ends changes the fight mid-way
-    assert TACTICS.compact([KNIGHT, timed]) is None
+    assert TACTICS.compact([KNIGHT, timed], {}) is None
