@@ -391,17 +391,19 @@ def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work
     lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
-    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by, weigh=True))
+    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by, advised=True))
 
 
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
-                 roller: Roller, dice_by: str | None = None, weigh: bool = False) -> list[Resolution]:
-    cell = _Cell(engine, verbs, work, roller, dice_by)
+                 roller: Roller, dice_by: str | None = None, advised: bool = False) -> list[Resolution]:
+    """Run ``lines`` as one cell; ``advised``: a cell the GM or a player sees, whose open resolutions
+    get the ruleset's advice, weighed by the chance of winning (a forecast's fights get none)."""
+    cell = _Cell(engine, verbs, work, roller, dice_by, advised)
     for line in lines:
         cell.run(line)
     cell.flush()
     cell.roller.finish()
-    cell.store_open(weigh)
+    cell.store_open()
     return cell.results
 
 
@@ -521,8 +523,8 @@ def _plain(data: Any) -> Any:
 
 class _Cell:
     def __init__(self, engine: Ruleset, verbs: dict[str, Verb], work: Any, roller: Roller,
-                 dice_by: str | None = None) -> None:
-        self.engine, self.work, self.roller, self.dice_by = engine, work, roller, dice_by
+                 dice_by: str | None = None, advised: bool = False) -> None:
+        self.engine, self.work, self.roller, self.dice_by, self.advised = engine, work, roller, dice_by, advised
         self.by_name = {v.name: v for v in verbs.values()}
         self.results: list[Resolution] = []
         stored = work.state.get("pending", {})
@@ -609,7 +611,10 @@ class _Cell:
             self.results[p.index] = res
 
     def advise(self, request: Request, res: Resolution, cmd: Command) -> None:
-        """The ruleset's advice on the open choices of ``res`` (``rules.advice``), its lines written."""
+        """The ruleset's advice on the open choices of ``res`` (``rules.advice``), its lines written; none
+        in a cell nobody sees (a forecast's fights)."""
+        if not self.advised:
+            return
         res.advice = written(_call(lambda req: self.engine.advice(req, res), request, cmd), self.by_name.values())
 
     def close(self, res: Resolution, pending: str | None = None, thrown: Sequence[tuple[int, int]] = ()) -> None:
@@ -629,12 +634,12 @@ class _Cell:
         self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
                         **data, **extra)
 
-    def store_open(self, weigh: bool = False) -> None:
-        """Keep the resolutions still open in the campaign state (after the dice are known to fit); with
-        ``weigh``, each option of their advice with the chance of winning after it, where it is cheap."""
+    def store_open(self) -> None:
+        """Keep the resolutions still open in the campaign state (after the dice are known to fit); in an
+        advised cell, each option of their advice with the chance of winning after it, where it is cheap."""
         for p in self.pending:
             if p.changed and not p.closed:
-                if weigh and _weighers and p.record.get("advice"):
+                if self.advised and _weighers and p.record.get("advice"):
                     self._weigh(p)
                 self.work.set(["pending", p.id], p.record)
                 self._event(p.result, p.id, p.thrown)
