@@ -363,17 +363,22 @@ class RollWorker:
         self.proc.wait()
 
 
+SHORT = 10  # rounds against the reference: a tenth of timeit's autorange, ten times as many
+
+
 def bench_roll_against(reference: str, repeat: int) -> list[Against]:
     """Rolling in a worker of this checkout and one of the reference: the same loop count for both,
-    their loops interleaved in each round (the first to run alternates), best of ``repeat`` rounds."""
+    their loops interleaved in each round (the first to run alternates), best of ``SHORT * repeat``
+    short rounds (about 20 ms each: the best of many short rounds finds the quiet moments of a
+    loaded machine)."""
     workers = [RollWorker(sys.executable), RollWorker(reference)]
     rows = []
     try:
         for expr in ROLL_CASES:
             for mode, label in ROLL_MODES.items():
-                number = max(w.time(expr, mode)[0] for w in workers)
+                number = max(1, max(w.time(expr, mode)[0] for w in workers) // SHORT)
                 best = [math.inf, math.inf]
-                for r in range(repeat):
+                for r in range(SHORT * repeat):
                     for i in (0, 1) if r % 2 == 0 else (1, 0):
                         best[i] = min(best[i], workers[i].time(expr, mode, number)[1])
                 rows.append(Against("B roll", f"{expr}  ({label})", best[0], best[1]))
