@@ -252,16 +252,19 @@ def _sample(lib: str, case_i: int, variant_i: int, mode: str, reference: str | N
     return fresh_sample(__file__, lib, case_i, variant_i, mode)
 
 
-def bench_exact(samples: int, reference: str | None = None) -> tuple[list[Row], list[str], list[Against]]:
+def bench_exact(samples: int, reference: str | None = None,
+                cases: list[int] | None = None) -> tuple[list[Row], list[str], list[Against]]:
     """Medians of first-time samples, each in a fresh process; samples are interleaved, in
     reverse order every other round (a process runs slower right after some others: each
     job follows each of its neighbours equally often).
 
     ``reference``: the interpreter of a reference checkout, whose rpgkernel is
-    sampled in the same rounds (the third list, this against the reference).
+    sampled in the same rounds (the third list, this against the reference);
+    ``cases``: the indices in ``EXACT_CASES`` to time (default all).
     """
+    picked = [(ci, EXACT_CASES[ci]) for ci in (range(len(EXACT_CASES)) if cases is None else cases)]
     others = [("reference", 0)] if reference else []
-    jobs = [(lib, ci, vi, mode) for mode in MODES for ci, c in enumerate(EXACT_CASES)
+    jobs = [(lib, ci, vi, mode) for mode in MODES for ci, c in picked
             for lib, vi in [("rpgkernel", 0), *others, *(("icepool", v) for v in range(len(c.icepool)))]]
     times: dict[tuple, list[float]] = {j: [] for j in jobs}
     for s in range(samples):
@@ -270,7 +273,7 @@ def bench_exact(samples: int, reference: str | None = None) -> tuple[list[Row], 
             times[job].append(_sample(*job, reference=reference))
     rows, details, against = [], [], []
     for mode, section in MODES.items():
-        for ci, case in enumerate(EXACT_CASES):
+        for ci, case in picked:
             ours = statistics.median(times[("rpgkernel", ci, 0, mode)])
             if reference:
                 against.append(Against(section, case.name, ours, statistics.median(times[("reference", ci, 0, mode)])))
@@ -294,7 +297,7 @@ def load_d20():
     return d20
 
 
-def bench_roll(repeat: int) -> list[Row]:
+def bench_roll(repeat: int, exprs: list[str] = ROLL_CASES) -> list[Row]:
     d20 = load_d20()
     if d20 is None:
         print("NOTE: d20 is not installed: skipping the rolling comparison (B). "
@@ -306,7 +309,7 @@ def bench_roll(repeat: int) -> list[Row]:
     import rpgkernel
     gen = np.random.default_rng()
     rows = []
-    for expr in ROLL_CASES:
+    for expr in exprs:
         # the same notation means the same thing in both
         ours_v, ref_v = rpgkernel.roll(expr).total, d20.roll(expr).total
         assert isinstance(ours_v, int) and isinstance(ref_v, int)
@@ -366,7 +369,7 @@ class RollWorker:
 SHORT = 10  # rounds against the reference: a tenth of timeit's autorange, ten times as many
 
 
-def bench_roll_against(reference: str, repeat: int) -> list[Against]:
+def bench_roll_against(reference: str, repeat: int, exprs: list[str] = ROLL_CASES) -> list[Against]:
     """Rolling in a worker of this checkout and one of the reference: the same loop count for both,
     their loops interleaved in each round (the first to run alternates), best of ``SHORT * repeat``
     short rounds (about 20 ms each: the best of many short rounds finds the quiet moments of a
@@ -374,7 +377,7 @@ def bench_roll_against(reference: str, repeat: int) -> list[Against]:
     workers = [RollWorker(sys.executable), RollWorker(reference)]
     rows = []
     try:
-        for expr in ROLL_CASES:
+        for expr in exprs:
             for mode, label in ROLL_MODES.items():
                 number = max(1, max(w.time(expr, mode)[0] for w in workers) // SHORT)
                 best = [math.inf, math.inf]
@@ -572,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="comma-separated sections: exact, roll, magic")
     p.add_argument("--profile", action="store_true",
                    help="print a cProfile of rpgkernel for every row that misses its target")
+    p.add_argument("--case", action="append", metavar="CASE",
+                   help="time only this case, by its name or expression (repeatable; default all cases), "
+                        "e.g. to rerun one that missed its goal")
     p.add_argument("--reference", type=Path, metavar="CHECKOUT",
                    help="another checkout of rpgkernel with its own .venv: its exact and rolling cases are "
                         f"timed in the same run, interleaved; goal this / reference <= {GOAL:.2f}")
@@ -587,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     sections = {s.strip() for s in args.only.split(",")}
+    wanted = None if args.case is None else set(args.case)
+    exact_cases = [i for i, c in enumerate(EXACT_CASES) if wanted is None or wanted & {c.name, c.expr}]
+    roll_cases = [e for e in ROLL_CASES if wanted is None or e in wanted]
     print(environment())
     reference = None
     if args.reference is not None:
@@ -595,16 +604,16 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     details: list[str] = []
     against: list[Against] = []
-    if "exact" in sections:
+    if "exact" in sections and exact_cases:
         agreed = check_agreement()
         print(f"agreement: {len(agreed)} icepool formulations match rpgkernel within 1e-12 "
               f"(largest |Δp| {max(d for *_, d in agreed):.1e})")
-        exact_rows, details, against = bench_exact(args.samples, reference)
+        exact_rows, details, against = bench_exact(args.samples, reference, exact_cases)
         rows += exact_rows
-    if "roll" in sections:
-        rows += bench_roll(args.repeat)
+    if "roll" in sections and roll_cases:
+        rows += bench_roll(args.repeat, roll_cases)
         if reference:
-            against += bench_roll_against(reference, args.repeat)
+            against += bench_roll_against(reference, args.repeat, roll_cases)
     if "magic" in sections:
         rows += bench_magic(args.repeat)
 
