@@ -3,6 +3,9 @@
 
 Run ``benchmarks/run`` (see benchmarks/README.md). Only the standard library
 is imported at module level, so this file imports without icepool or d20.
+With ``--reference CHECKOUT`` the exact and rolling cases are also timed for
+another checkout of rpgkernel (with its own ``.venv``), interleaved with this
+one, and compared with the goal this / reference <= 1.10.
 """
 
 from __future__ import annotations
@@ -24,10 +27,12 @@ import time
 import timeit
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 EXACT_TARGET = 10.0  # exact distribution: at least 10x faster than icepool, first time
 ROLL_TARGET = 1.0    # rolling: at least as fast as d20
+GOAL = 1.10          # with --reference: this checkout at most 10 % slower than the reference
 
 
 # -- cases ------------------------------------------------------------------
@@ -151,6 +156,23 @@ class Row:
         return "yes" if self.ratio >= self.target else "NO"
 
 
+@dataclass
+class Against:
+    """One case timed for this checkout and for the reference checkout (``--reference``)."""
+    section: str
+    case: str
+    ours: float
+    ref: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.ref
+
+    @property
+    def met(self) -> str:
+        return "yes" if self.ratio <= GOAL else "NO"
+
+
 # -- (A) exact distributions, first time ------------------------------------
 
 # The warmed mode is a session in use: before timing, both libraries compute
@@ -216,30 +238,45 @@ def time_first_call(fn: Callable[[], object]) -> None:
     print(json.dumps(dt))
 
 
-def fresh_sample(script: str, *args: object) -> float:
-    """Run ``script --child ARGS`` in a fresh Python process; the seconds its timed call took."""
-    out = subprocess.run([sys.executable, os.path.abspath(script), "--child", *map(str, args)],
+def fresh_sample(script: str, *args: object, python: str = sys.executable) -> float:
+    """Run ``script --child ARGS`` in a fresh process of ``python``; the seconds its timed call took."""
+    out = subprocess.run([python, os.path.abspath(script), "--child", *map(str, args)],
                          check=True, capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def _sample(lib: str, case_i: int, variant_i: int, mode: str) -> float:
+def _sample(lib: str, case_i: int, variant_i: int, mode: str, reference: str | None = None) -> float:
+    """One first-time sample; ``lib`` "reference" is rpgkernel in the reference's interpreter."""
+    if lib == "reference":
+        return fresh_sample(__file__, "rpgkernel", case_i, variant_i, mode, python=reference)
     return fresh_sample(__file__, lib, case_i, variant_i, mode)
 
 
-def bench_exact(samples: int) -> tuple[list[Row], list[str]]:
-    """Medians of first-time samples, each in a fresh process; samples are interleaved."""
-    jobs = [(lib, ci, vi, mode) for mode in MODES for ci, c in enumerate(EXACT_CASES)
-            for lib, vi in [("rpgkernel", 0), *(("icepool", v) for v in range(len(c.icepool)))]]
+def bench_exact(samples: int, reference: str | None = None,
+                cases: list[int] | None = None) -> tuple[list[Row], list[str], list[Against]]:
+    """Medians of first-time samples, each in a fresh process; samples are interleaved, in
+    reverse order every other round (a process runs slower right after some others: each
+    job follows each of its neighbours equally often).
+
+    ``reference``: the interpreter of a reference checkout, whose rpgkernel is
+    sampled in the same rounds (the third list, this against the reference);
+    ``cases``: the indices in ``EXACT_CASES`` to time (default all).
+    """
+    picked = [(ci, EXACT_CASES[ci]) for ci in (range(len(EXACT_CASES)) if cases is None else cases)]
+    others = [("reference", 0)] if reference else []
+    jobs = [(lib, ci, vi, mode) for mode in MODES for ci, c in picked
+            for lib, vi in [("rpgkernel", 0), *others, *(("icepool", v) for v in range(len(c.icepool)))]]
     times: dict[tuple, list[float]] = {j: [] for j in jobs}
     for s in range(samples):
         print(f"  exact: sample {s + 1}/{samples} ({len(jobs)} fresh processes)", file=sys.stderr)
-        for job in jobs:
-            times[job].append(_sample(*job))
-    rows, details = [], []
+        for job in jobs if s % 2 == 0 else reversed(jobs):  # each job after another kind of job in turn
+            times[job].append(_sample(*job, reference=reference))
+    rows, details, against = [], [], []
     for mode, section in MODES.items():
-        for ci, case in enumerate(EXACT_CASES):
+        for ci, case in picked:
             ours = statistics.median(times[("rpgkernel", ci, 0, mode)])
+            if reference:
+                against.append(Against(section, case.name, ours, statistics.median(times[("reference", ci, 0, mode)])))
             variants = [(statistics.median(times[("icepool", ci, vi, mode)]), label)
                         for vi, label in enumerate(case.icepool)]
             ref, label = min(variants)
@@ -247,7 +284,7 @@ def bench_exact(samples: int) -> tuple[list[Row], list[str]]:
             for t, lab in variants:
                 details.append(f"  {mode}  {case.expr:<40} icepool {lab:<44} {fmt_time(t):>10}"
                                f"   ratio {t / ours:6.1f}")
-    return rows, details
+    return rows, details, against
 
 
 # -- (B) rolling ------------------------------------------------------------
@@ -260,7 +297,7 @@ def load_d20():
     return d20
 
 
-def bench_roll(repeat: int) -> list[Row]:
+def bench_roll(repeat: int, exprs: list[str] = ROLL_CASES) -> list[Row]:
     d20 = load_d20()
     if d20 is None:
         print("NOTE: d20 is not installed: skipping the rolling comparison (B). "
@@ -272,7 +309,7 @@ def bench_roll(repeat: int) -> list[Row]:
     import rpgkernel
     gen = np.random.default_rng()
     rows = []
-    for expr in ROLL_CASES:
+    for expr in exprs:
         # the same notation means the same thing in both
         ours_v, ref_v = rpgkernel.roll(expr).total, d20.roll(expr).total
         assert isinstance(ours_v, int) and isinstance(ref_v, int)
@@ -281,6 +318,76 @@ def bench_roll(repeat: int) -> list[Row]:
         rows.append(Row("B roll", f"{expr}  (session rng)", ours, ref, "d20.roll", ROLL_TARGET))
         rows.append(Row("B roll", f"{expr}  (rng=generator)", ours_rng, ref, "d20.roll",
                         ROLL_TARGET))
+    return rows
+
+
+ROLL_MODES = {"session": "session rng", "rng": "rng=generator"}
+
+
+def _roll_worker() -> None:
+    """Serve timings of ``rpgkernel.roll`` in this process: a JSON line [expr, mode, number] in,
+    [number, seconds per call] out; number 0 picks one with timeit's autorange (>= 0.2 s)."""
+    import numpy as np
+
+    import rpgkernel
+    gen = np.random.default_rng()
+    for line in sys.stdin:
+        expr, mode, number = json.loads(line)
+        if mode == "rng":
+            timer = timeit.Timer(lambda: rpgkernel.roll(expr, rng=gen))
+        else:
+            timer = timeit.Timer(lambda: rpgkernel.roll(expr))
+        if not number:
+            number = timer.autorange()[0]
+        print(json.dumps([number, timer.timeit(number) / number]), flush=True)
+
+
+class RollWorker:
+    """A process of ``python`` running ``_roll_worker`` (its own rpgkernel)."""
+
+    def __init__(self, python: str) -> None:
+        self.proc = subprocess.Popen([python, os.path.abspath(__file__), "--roll-worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def time(self, expr: str, mode: str, number: int = 0) -> tuple[int, float]:
+        """The loop count and the seconds per call of one timeit loop."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps([expr, mode, number]) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"the rolling worker of {self.proc.args[0]} ended (exit {self.proc.wait()})")
+        number, seconds = json.loads(line)
+        return number, seconds
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+SHORT = 10  # rounds against the reference: a tenth of timeit's autorange, ten times as many
+
+
+def bench_roll_against(reference: str, repeat: int, exprs: list[str] = ROLL_CASES) -> list[Against]:
+    """Rolling in a worker of this checkout and one of the reference: the same loop count for both,
+    their loops interleaved in each round (the first to run alternates), best of ``SHORT * repeat``
+    short rounds (about 20 ms each: the best of many short rounds finds the quiet moments of a
+    loaded machine)."""
+    workers = [RollWorker(sys.executable), RollWorker(reference)]
+    rows = []
+    try:
+        for expr in exprs:
+            for mode, label in ROLL_MODES.items():
+                number = max(1, max(w.time(expr, mode)[0] for w in workers) // SHORT)
+                best = [math.inf, math.inf]
+                for r in range(SHORT * repeat):
+                    for i in (0, 1) if r % 2 == 0 else (1, 0):
+                        best[i] = min(best[i], workers[i].time(expr, mode, number)[1])
+                rows.append(Against("B roll", f"{expr}  ({label})", best[0], best[1]))
+    finally:
+        for w in workers:
+            w.close()
     return rows
 
 
@@ -410,10 +517,44 @@ def environment() -> str:
     return "; ".join(lines[:2]) + "\n" + "\n".join(lines[2:])
 
 
+def reference_python(checkout: Path) -> tuple[str, str]:
+    """The interpreter of a reference checkout (its ``.venv``) and a line saying what it runs;
+    it must import the checkout's own rpgkernel, as the benchmark's child processes do."""
+    tree = checkout.resolve()
+    python = tree / ".venv" / "bin" / "python"
+    if not python.exists():
+        raise SystemExit(f"{checkout}: no .venv/bin/python "
+                         "(in the checkout: python3 -m venv .venv && .venv/bin/pip install -e .)")
+    probe = "import json, platform, numpy, rpgkernel; print(json.dumps([rpgkernel.__file__, " \
+            "platform.python_version(), numpy.__version__]))"
+    out = subprocess.run([str(python), "-I", "-c", probe], capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"{checkout}: {python} cannot import rpgkernel: {out.stderr.strip()}")
+    where, py_version, np_version = json.loads(out.stdout)
+    if not Path(where).resolve().is_relative_to(tree):
+        raise SystemExit(f"{checkout}: its .venv imports rpgkernel from {where}, not from the checkout")
+    commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
+    return str(python), (f"reference: {tree} at {commit} (Python {py_version}, numpy {np_version}); "
+                         f"this: {Path(__file__).resolve().parent.parent}")
+
+
 def table(rows: list[Row]) -> str:
     head = ["section", "case", "rpgkernel", "reference", "ratio", "target", "met", "reference is"]
     body = [[r.section, r.case, fmt_time(r.ours), fmt_time(r.ref), f"{r.ratio:.2f}",
              "-" if r.target is None else f">= {r.target:g}", r.met, r.ref_name] for r in rows]
+    return _grid(head, body)
+
+
+def against_table(rows: list[Against]) -> str:
+    head = ["section", "case", "this", "reference", "this/ref", "goal", "met"]
+    body = [[r.section, r.case, fmt_time(r.ours), fmt_time(r.ref), f"{r.ratio:.3f}", f"<= {GOAL:.2f}", r.met]
+            for r in rows]
+    return _grid(head, body)
+
+
+def _grid(head: list[str], body: list[list[str]]) -> str:
+    """Columns padded to their widest cell; the times and the ratio right-aligned."""
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
     right = {2, 3, 4}
 
@@ -434,41 +575,68 @@ def main(argv: list[str] | None = None) -> int:
                    help="comma-separated sections: exact, roll, magic")
     p.add_argument("--profile", action="store_true",
                    help="print a cProfile of rpgkernel for every row that misses its target")
+    p.add_argument("--case", action="append", metavar="CASE",
+                   help="time only this case, by its name or expression (repeatable; default all cases), "
+                        "e.g. to rerun one that missed its goal")
+    p.add_argument("--reference", type=Path, metavar="CHECKOUT",
+                   help="another checkout of rpgkernel with its own .venv: its exact and rolling cases are "
+                        f"timed in the same run, interleaved; goal this / reference <= {GOAL:.2f}")
     p.add_argument("--child", nargs=4, metavar=("LIB", "CASE", "VARIANT", "MODE"),
                    help=argparse.SUPPRESS)
+    p.add_argument("--roll-worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         _exact_child(args.child[0], int(args.child[1]), int(args.child[2]), args.child[3])
         return 0
+    if args.roll_worker:
+        _roll_worker()
+        return 0
 
     sections = {s.strip() for s in args.only.split(",")}
+    wanted = None if args.case is None else set(args.case)
+    exact_cases = [i for i, c in enumerate(EXACT_CASES) if wanted is None or wanted & {c.name, c.expr}]
+    roll_cases = [e for e in ROLL_CASES if wanted is None or e in wanted]
     print(environment())
+    reference = None
+    if args.reference is not None:
+        reference, said = reference_python(args.reference)
+        print(said)
     rows: list[Row] = []
     details: list[str] = []
-    if "exact" in sections:
+    against: list[Against] = []
+    if "exact" in sections and exact_cases:
         agreed = check_agreement()
         print(f"agreement: {len(agreed)} icepool formulations match rpgkernel within 1e-12 "
               f"(largest |Δp| {max(d for *_, d in agreed):.1e})")
-        exact_rows, details = bench_exact(args.samples)
+        exact_rows, details, against = bench_exact(args.samples, reference, exact_cases)
         rows += exact_rows
-    if "roll" in sections:
-        rows += bench_roll(args.repeat)
+    if "roll" in sections and roll_cases:
+        rows += bench_roll(args.repeat, roll_cases)
+        if reference:
+            against += bench_roll_against(reference, args.repeat, roll_cases)
     if "magic" in sections:
         rows += bench_magic(args.repeat)
 
-    if not rows:
-        return 0
-    print()
-    print("ratio = reference time / rpgkernel time (> 1: rpgkernel is faster)")
-    print(table(rows))
-    if details:
-        print("\nA: every icepool formulation (median of first-time samples; "
-              "the fastest is the reference)")
-        print("\n".join(details))
-    missed = [r for r in rows if r.met == "NO"]
-    print(f"\ntargets: exact >= {EXACT_TARGET:g}x icepool first-time, "
-          f"roll >= {ROLL_TARGET:g}x d20; "
-          f"{sum(r.met == 'yes' for r in rows)} met, {len(missed)} missed")
+    missed: list[Row | Against] = [r for r in rows if r.met == "NO"]
+    if rows:
+        print()
+        print("ratio = reference time / rpgkernel time (> 1: rpgkernel is faster)")
+        print(table(rows))
+        if details:
+            print("\nA: every icepool formulation (median of first-time samples; "
+                  "the fastest is the reference)")
+            print("\n".join(details))
+        print(f"\ntargets: exact >= {EXACT_TARGET:g}x icepool first-time, "
+              f"roll >= {ROLL_TARGET:g}x d20; "
+              f"{sum(r.met == 'yes' for r in rows)} met, {len(missed)} missed")
+    if against:
+        slower = [r for r in against if r.met == "NO"]
+        print(f"\nthis checkout against the reference {args.reference}: this / reference "
+              f"(A: medians of fresh-process samples, B: best of interleaved timeit rounds)")
+        print(against_table(against))
+        print(f"\ngoal: this / reference <= {GOAL:.2f} (at most 10 % slower); "
+              f"{len(against) - len(slower)} met, {len(slower)} missed")
+        missed += slower
     if args.profile:
         seen = set()
         for r in missed:

@@ -57,3 +57,24 @@ def test_the_forecast_benchmark_measures_the_paths_it_names(forecast_bench):
         enc = forecast_bench.notebook_fight(key)
         assert enc.campaign.state["encounters"][enc.name]["ruleset"] in (key, None)
         assert len({enc.campaign.figure(n, enc.name).record.get("side") for n in enc.record["combatants"]}) == 2, key
+
+
+def test_against_table_shows_this_over_the_reference_and_the_goal(bench):
+    rows = [bench.Against("A", "case", 1.05e-4, 1e-4), bench.Against("B roll", "3d6", 1.2e-5, 1e-5)]
+    text = bench.against_table(rows)
+    assert "1.050" in text and "1.200" in text and text.count(f"<= {bench.GOAL:.2f}") == 2
+    assert [r.met for r in rows] == ["yes", "NO"]
+
+
+def test_a_reference_needs_its_own_venv(bench, tmp_path):
+    with pytest.raises(SystemExit, match="no .venv/bin/python"):
+        bench.reference_python(tmp_path)
+
+
+def test_the_rolling_worker_times_this_checkouts_rolls(bench):
+    worker = bench.RollWorker(sys.executable)
+    try:
+        number, seconds = worker.time("4d6kh3", "rng", 5)
+    finally:
+        worker.close()
+    assert number == 5 and seconds > 0

@@ -9,6 +9,8 @@ import rpgkernel
 from rpgkernel import Dist, Roll, Rolls, messages, session
 from rpgkernel.dice import roll_many
 from rpgkernel.magics import roll_line, rpg_line
+from rpgkernel.render import dist_text
+from rpgkernel.render.dice import hints_html
 
 
 
@@ -61,6 +63,29 @@ def test_options(shell):
     assert isinstance(shell.user_ns["d"], Dist) and shell.user_ns["d"].mean == pytest.approx(7)
     run(shell, "r = %roll --dice 6,6,6 --count 1 3d6")
     assert shell.user_ns["r"][0].total == 18
+
+
+@pytest.mark.parametrize("expr, fragment", [
+    ("{W8,W4,2W6}kh1", "(W8, W4, 2W6)kh1"),
+    ("3W6!3", "x3"),
+    ("8W6>4", ">=4"),
+    ("2W6>7", "Warnung: kein Würfel"),
+])
+def test_a_preview_shows_the_hints_of_the_roll_card(shell, expr, fragment):
+    run(shell, f"d = %roll --vorschau {expr}\np = d.p_at_least(1)")
+    d = shell.user_ns["d"]
+    assert isinstance(d, Dist) and shell.user_ns["p"] == rpgkernel.dist(expr).p_at_least(1)
+    card = rpgkernel.roll(expr, seed=1).hints
+    assert any(fragment in hint for hint in card)
+    data, _ = shell.display_formatter.format(d)
+    for hint in card:
+        assert data["text/plain"].count(hint) == 1 and data["text/html"].count(hints_html((hint,))) == 1
+
+
+def test_an_unambiguous_preview_shows_no_hint(shell):
+    run(shell, "d = %roll --vorschau 3W6")
+    data, _ = shell.display_formatter.format(shell.user_ns["d"])
+    assert data["text/plain"] == dist_text(rpgkernel.dist("3W6")) and "rpgk-hint" not in data["text/html"]
 
 
 @pytest.mark.parametrize("line, fragment", [

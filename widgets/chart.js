@@ -6,6 +6,11 @@ const CHART_H = 180;
 const CHART_PAD = { l: 6, r: 6, t: 14, b: 18 };
 const CHART_STEPS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
 
+/** The hints of a typed expression (another dialect's reading, warnings), a line each. */
+function drawHints(hints) {
+  return (hints || []).map((hint) => h("div", { class: "rpgk-chance rpgk-hint" }, hint));
+}
+
 /** The readout (and aria-label) of one bar of chart_data's "bars". */
 function barText(model, bar) {
   return L(model, bar.low === bar.high ? "widget.chart.bar" : "widget.chart.bin",

@@ -19,11 +19,6 @@ function drawParts(model, entry) {
   return entry.parts.map((part) => (typeof part === "string" ? part : drawDie(model, part)));
 }
 
-/** The hints of a roll's expression (another dialect's reading, warnings), a line each. */
-function drawHints(entry) {
-  return (entry.hints || []).map((hint) => h("div", { class: "rpgk-chance rpgk-hint" }, hint));
-}
-
 /** A list item: [expression] dice = total [chance] [hints]. */
 function drawEntry(model, entry, full) {
   return h("li", { class: "rpgk-entry" },
@@ -33,7 +28,7 @@ function drawEntry(model, entry, full) {
     h("span", { class: "rpgk-dice" }, drawParts(model, entry)),
     h("b", { class: "rpgk-entry-total" }, ` = ${entry.total}`),
     full && entry.chance ? h("span", { class: "rpgk-muted rpgk-entry-chance" }, entry.chance) : null,
-    full ? drawHints(entry) : null);
+    full ? drawHints(entry.hints) : null);
 }
 
 /** The roll card: one roll like the HTML card, several as a numbered list; the chart below. */
@@ -44,8 +39,8 @@ function drawCard(model) {
     ? [h("div", { class: "rpgk-head" }, entries[0].expression, entries[0].given ? ` · ${L(model, "roll.given")}` : ""),
       h("div", { class: "rpgk-dice" }, drawParts(model, entries[0])),
       h("div", { class: "rpgk-total" }, entries[0].total),
-      entries[0].chance ? h("div", { class: "rpgk-chance" }, entries[0].chance) : null, drawHints(entries[0])]
-    : [h("div", { class: "rpgk-head" }, model.get("head")), entries.length ? drawHints(entries[0]) : null,
+      entries[0].chance ? h("div", { class: "rpgk-chance" }, entries[0].chance) : null, drawHints(entries[0].hints)]
+    : [h("div", { class: "rpgk-head" }, model.get("head")), entries.length ? drawHints(entries[0].hints) : null,
       h("ol", { class: "rpgk-entries" }, entries.map((e) => drawEntry(model, e, false))),
       h("div", {}, model.get("summary"))];
   return h("div", { class: "rpgk-rollcard" }, body, errorBox(model), drawChart(model, model.get("chart")));

@@ -52,6 +52,7 @@ class Dist(Shown):
     """
 
     __slots__ = ("_offset", "_p", "label", "_memo")  # _memo: derived values (mean, …), or the Dist copied
+    hints: tuple[str, ...] = ()  # shown below the summary; only the copy a preview returns has any (``hinted``)
 
     def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``."""
@@ -111,6 +112,14 @@ class Dist(Shown):
         d = Dist.__new__(Dist)  # as _shared does, inlined (hot path)
         memo = self._memo  # the derived values are the same: kept by the first of the copies
         d._offset, d._p, d.label, d._memo = self._offset, self._p, label, memo if type(memo) is Dist else self
+        return d
+
+    def hinted(self, hints: tuple[str, ...]) -> Dist:
+        """A copy showing ``hints`` (those of the expression typed for it, ``dialects.hints``)."""
+        d = _Hinted.__new__(_Hinted)
+        memo = self._memo  # as labelled does: the derived values stay with the first of the copies
+        d._offset, d._p, d.label, d._memo = self._offset, self._p, self.label, memo if type(memo) is Dist else self
+        d.hints = hints
         return d
 
     # -- queries -------------------------------------------------------
@@ -412,3 +421,8 @@ class Dist(Shown):
         _, a, b = self._aligned(other)
         return all(abs(x - y) <= tol for x, y in zip(a, b))
 
+
+class _Hinted(Dist):
+    """A Dist with hints to show (``Dist.hinted``); every other Dist has none, at no cost to build."""
+
+    __slots__ = ("hints",)

@@ -21,6 +21,7 @@ from ..display import Shown
 from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
+from .dialects import hints
 from .dist import Dist
 from .exact import exact_cached
 from .nodes import COMPARISONS, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, children, notation
@@ -39,16 +40,18 @@ class Estimate(Shown):
     ``p_at_least(x)`` is the share of rolls with x or more and ``margin(p)``
     the half-width of its 95 % confidence interval; ``dist`` holds the
     sampled frequencies as a ``Dist`` for charts (None when the values
-    spread over more than ``DENSE`` integers).
+    spread over more than ``DENSE`` integers); ``hints`` are shown below
+    the summary (``hinted``).
     """
 
-    __slots__ = ("_below", "_counts", "_values", "dist", "label", "samples")
+    __slots__ = ("_below", "_counts", "_values", "dist", "hints", "label", "samples")
 
     def __init__(self, values: np.ndarray, counts: np.ndarray, label: str) -> None:
         self._values, self._counts = values, counts  # sorted distinct sampled values, how often each came
         self._below = np.concatenate(([0], np.cumsum(counts)))  # samples below each value (and all)
         self.samples = int(self._below[-1])
         self.label = label
+        self.hints: tuple[str, ...] = ()
         self.dist: Dist | None = None
         lo, hi = int(values[0]), int(values[-1])
         if hi - lo < DENSE:
@@ -62,6 +65,13 @@ class Estimate(Shown):
         e = Estimate.__new__(Estimate)
         e._values, e._counts, e._below, e.samples, e.label = self._values, self._counts, self._below, self.samples, label
         e.dist = None if self.dist is None else self.dist.labelled(label)
+        e.hints = ()
+        return e
+
+    def hinted(self, hints: tuple[str, ...]) -> Estimate:
+        """A copy showing ``hints`` (those of the expression typed for it, ``dialects.hints``)."""
+        e = self.labelled(self.label)
+        e.hints = hints
         return e
 
     @property
@@ -103,8 +113,14 @@ class Estimate(Shown):
 
 
 def preview(expr: str, variables: Mapping[str, object] | None = None) -> Dist | Estimate:
-    """The distribution of ``expr``: exact within the budget, else estimated (``DiceLimitError`` if neither)."""
-    return shown(parse(expr, variables), expr.strip())
+    """The distribution of ``expr``: exact within the budget, else estimated (``DiceLimitError`` if neither).
+
+    It shows the hints of the expression as typed (``dialects.hints``), as a roll's card does.
+    """
+    node = parse(expr, variables)
+    label = expr.strip()
+    found, said = shown(node, label), hints(label, node)
+    return found.hinted(said) if said else found
 
 
 def shown(node: Node, label: str) -> Dist | Estimate:

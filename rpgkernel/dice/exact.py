@@ -234,10 +234,14 @@ def pool_dist(pool: Pool) -> Dist:
     n = 0
     plain = True  # every die plain
     for c, die in groups:
-        kinds[die] = kinds.get(die, 0) + c
         n += c
+        before = kinds.get(die)
+        if before is not None:
+            kinds[die] = before + c
+            continue
+        kinds[die] = c  # a new kind: is it plain? (a reroll, explosion or bound; Die.plain by index: hot path)
         if die[1] is not None or die[3] is not None or die[6] is not None or die[7] is not None:
-            plain = False  # a reroll, explosion or bound (Die.plain, by index: the hot path)
+            plain = False
     if keep is not None and keep[1] >= n:
         keep = None
     if fail is not None or where is not None:

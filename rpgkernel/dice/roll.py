@@ -204,6 +204,8 @@ def _standing(die: Die, i: int) -> int:
 
 
 _STANDING = (False,)  # a plain die's only face stands
+_NONE: frozenset[int] = frozenset()  # no item of a set dropped (Part.dropped)
+_new = tuple.__new__  # a DieRoll or Part without its Python-level __new__, every field given (hot path)
 
 
 def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
@@ -213,7 +215,7 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
         if d.plain:
             sides = d.sides
             faces = [source.face(sides)] if g.count == 1 else source.faces(sides, g.count)
-            dice += [DieRoll(sides, (f,), _STANDING, f) for f in faces]
+            dice += [_new(DieRoll, (sides, (f,), _STANDING, f, True, None)) for f in faces]
         else:
             dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
     keep, sel, where = pool.keep, pool.count, pool.where
@@ -232,7 +234,7 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
         fail = pool.fail
         failures = 0 if fail is None else sum(1 for d in dice if d.kept and fail(d.value))
         return Part(pool, sum(1 for d in dice if d.success) - failures, tuple(dice))
-    return Part(pool, sum(d.value for d in dice if d.kept), tuple(dice))
+    return _new(Part, (pool, sum(d.value for d in dice if d.kept), tuple(dice), (), _NONE))
 
 
 def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
@@ -241,7 +243,7 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
     if kind is Pool:
         return _roll_pool(node, source, rerolls)
     if kind is Const:
-        return Part(node, node.value)
+        return _new(Part, (node, node.value, (), (), _NONE))
     if kind is Chain:
         parts = [_evaluate(term, source, rerolls) for term in node.terms]
         v = parts[0].value
@@ -254,7 +256,7 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
                 v *= part.value
             else:
                 v = v % part.value if op == "%" else divide(v, part.value, op)
-        return Part(node, v, (), tuple(parts))
+        return _new(Part, (node, v, (), tuple(parts), _NONE))
     if kind is Paren or kind is Label:
         inner = _evaluate(node[0], source, rerolls)
         return Part(node, inner.value, (), (inner,))

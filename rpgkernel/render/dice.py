@@ -245,8 +245,8 @@ def rolls_html(rolls: Rolls) -> str:
 
 # -- distributions ------------------------------------------------------------
 def dist_text(d: Dist) -> str:
-    """Summary line plus a table of P(=), P(≥), P(≤) for short distributions."""
-    lines = [d.summary()]
+    """Summary line, the hints of a preview (``Dist.hints``), and a table of P(=), P(≥), P(≤) for short ones."""
+    lines = [d.summary(), *d.hints]
     if d.max - d.min < _TABLE_ROWS:
         values = [integer(v) for v in range(d.min, d.max + 1)]
         wide = max(6, *(len(v) for v in values))
@@ -260,7 +260,7 @@ def dist_text(d: Dist) -> str:
 def dist_html(d: Dist) -> str:
     return (style() + '<div class="rpgk-card rpgk-dist">'
             f'<div class="rpgk-head">{html.escape(d.summary())}</div>'
-            + chart_svg(d) + "</div>")
+            + hints_html(d.hints) + chart_svg(d) + "</div>")
 
 
 # -- estimated distributions --------------------------------------------------
@@ -274,13 +274,13 @@ def estimate_summary(e: Estimate) -> str:
 
 
 def estimate_text(e: Estimate) -> str:
-    return estimate_summary(e)
+    return "\n".join((estimate_summary(e), *e.hints))
 
 
 def estimate_html(e: Estimate) -> str:
     return (style() + '<div class="rpgk-card rpgk-dist">'
             f'<div class="rpgk-head">{html.escape(estimate_summary(e))}</div>'
-            + chart_svg(e) + "</div>")
+            + hints_html(e.hints) + chart_svg(e) + "</div>")
 
 
 # -- the chart ------------------------------------------------------------------

@@ -77,7 +77,9 @@ class DistributionChart(Widget):
     """A bar chart of ``dist``: P(=) or P(≥) per value, hover and keyboard readout, ``marked`` highlighted.
 
     ``dist`` and ``marked`` can be changed from Python; ``chart_view``
-    (``"verteilung"`` or ``"mindestens"``) is the view the front end toggles.
+    (``"verteilung"`` or ``"mindestens"``) is the view the front end toggles;
+    ``hints`` are the dist's (those of a previewed expression, ``Dist.hints``),
+    shown under the title.
     """
 
     parts = ("chart.js", "chart_main.js")
@@ -87,6 +89,7 @@ class DistributionChart(Widget):
     marked = traitlets.Any(None)
     title = traitlets.Unicode("").tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
+    hints = traitlets.List(traitlets.Unicode()).tag(sync=True)
     chart_view = traitlets.Enum(VIEWS, default_value=VIEWS[0]).tag(sync=True)
 
     def __init__(self, dist: Dist, marked: Any = None, title: str = "", **kwargs: Any) -> None:
@@ -95,10 +98,12 @@ class DistributionChart(Widget):
     @traitlets.observe("dist", "marked")
     def _update(self, _change: Any) -> None:
         self.data = chart_data(self.dist, self.marked)
+        self.hints = list(self.dist.hints)
 
     def text(self) -> str:
         d = self.dist
         line = (t("widget.chart.text", expr=d.label, mean=number(d.mean), sd=number(d.sd)) if d.label
                 else t("widget.chart.text_unnamed", mean=number(d.mean), sd=number(d.sd)))
         shown = self.data.get("marked")
-        return line + (t("widget.chart.text_marked", marked=", ".join(map(integer, shown))) if shown else "")
+        line += t("widget.chart.text_marked", marked=", ".join(map(integer, shown))) if shown else ""
+        return "\n".join((line, *self.hints))

@@ -92,6 +92,14 @@ def test_dice_tray_rolls_by_mouse_and_keyboard_into_the_journal(notebook, page, 
     gallery(tray, "wuerfelschale")
 
 
+def test_a_previews_chart_shows_the_hints_of_its_expression(notebook, page):
+    nb = notebook(["%load_ext rpgkernel", "%roll --vorschau 8W6>4", "%roll --vorschau 8W6>=4"])
+    hints = nb.output(1).locator(".rpgk-chart-widget .rpgk-hint")
+    expect(hints).to_have_text(list(rpgkernel.dice.preview("8W6>4").hints))
+    expect(nb.output(2).locator(".rpgk-chart-widget .rpgk-bar").first).to_be_visible()
+    expect(nb.output(2).locator(".rpgk-hint")).to_have_count(0)
+
+
 def test_distribution_chart_view_toggle_and_readout(notebook, page):
     nb = notebook(["import rpgkernel\nfrom rpgkernel.widgets import DistributionChart\n"
                    "chart = DistributionChart(rpgkernel.dist('3W6'))\nchart"])

@@ -12,6 +12,8 @@ import rpgkernel
 from rpgkernel import DiceLimitError, DiceSyntaxError
 from rpgkernel.dice import Estimate, parse, preview
 from rpgkernel.dice.nodes import notation
+from rpgkernel.render import estimate_summary
+from rpgkernel.render.dice import hints_html
 
 from d20_expressions import MEANING, READING, agrees, measure, model, reading
 
@@ -141,6 +143,45 @@ def test_a_threshold_no_die_can_reach_is_a_warning():
 @pytest.mark.parametrize("expr", ["W%", "3W20", "4W6kh3", "{W8,W4}kh1", "7W6>=5", "W20+5>=15", "(2W6, W12)kh1"])
 def test_german_and_unambiguous_notation_has_no_hint(expr):
     assert rpgkernel.roll(expr, seed=1).hints == ()
+
+
+PREVIEWED = [
+    ("{W8,W4,2W6}kh1", "(W8, W4, 2W6)kh1"),
+    ("3W6!3", "x3"),
+    ("8W6>4", ">=4"),
+    ("2W6>7", "Warnung: kein Würfel"),
+    ("1000W1000k3", "k=3"),  # beyond the budget: an estimate
+]
+
+
+@pytest.mark.parametrize("expr, fragment", PREVIEWED)
+def test_a_preview_shows_the_hints_of_the_card_once(expr, fragment):
+    d = preview(expr)
+    card = rpgkernel.roll(expr, seed=1).hints
+    assert d.hints == card and any(fragment in hint for hint in card)
+    text, page_html = str(d), d._repr_mimebundle_()["text/html"]
+    assert text.splitlines()[1:1 + len(card)] == list(card)
+    assert page_html.count(hints_html(card)) == 1
+    for hint in card:
+        assert text.count(hint) == 1 and page_html.count(html.escape(hint)) == 1
+
+
+@pytest.mark.parametrize("expr", ["3W6", "{W8,W4}kh1", "W20+5>=15", "1000W1000"])
+def test_an_unambiguous_preview_shows_no_hint(expr):
+    d = preview(expr)
+    assert d.hints == () and "rpgk-hint" not in d._repr_mimebundle_()["text/html"]
+    assert str(d).splitlines()[0] == (estimate_summary(d) if isinstance(d, Estimate) else d.summary())
+
+
+def test_a_previewed_distribution_stays_the_distribution():
+    plain, hinted = rpgkernel.dist("3W6!3"), preview("3W6!3")
+    assert isinstance(hinted, rpgkernel.Dist) and hinted.hints and plain.hints == ()
+    assert hinted.pmf() == plain.pmf() and hinted.p_at_least(10) == plain.p_at_least(10)
+    assert hinted.mean == plain.mean and hinted.label == "3W6!3"
+    for derived in (hinted + 1, hinted * 2, hinted.maximum(plain), hinted.labelled("x"), hinted.clip(lower=5)):
+        assert derived.hints == () and "rpgk-hint" not in derived._repr_html_()
+    estimated = preview("1000W1000k3")
+    assert estimated.labelled("x").hints == () and estimated.p_at_least(0) == 1.0
 
 
 @pytest.mark.parametrize("expr", ["1d6x6", "1d20min10", "8d6>4f1"])

@@ -429,6 +429,17 @@ def test_widget_view_in_a_kernel(kernel_shell):
     assert WIDGET_VIEW not in kernel_shell.display_formatter.format(rpgkernel.Session())[0]
 
 
+def test_a_previews_chart_shows_its_hints_in_a_kernel(kernel_shell):
+    """``%roll --vorschau 8W6>4``: the widget that takes the place of the HTML shows the hint too."""
+    d = kernel_shell.run_line_magic("roll", "--vorschau 8W6>4")
+    data, _ = kernel_shell.display_formatter.format(d)
+    widget = _instances[data[WIDGET_VIEW]["model_id"]]
+    assert widget.hints == list(d.hints) == list(rpgkernel.roll("8W6>4", seed=1).hints) and widget.hints
+    assert widget.text().splitlines()[1:] == widget.hints
+    widget.dist = rpgkernel.dist("8W6>=4")
+    assert widget.hints == [] and "\n" not in widget.text()
+
+
 def test_roll_magic_still_returns_the_roll(kernel_shell):
     r = kernel_shell.run_line_magic("roll", "--würfel 6,2,5 3W6")
     assert isinstance(r, rpgkernel.Roll) and r.total == 13
