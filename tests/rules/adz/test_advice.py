@@ -4,20 +4,19 @@ roll (the luck dice, and the defence and resistance the changed result newly cal
 
 from __future__ import annotations
 
-import re
 
 import pytest
+
+from brute_force import leaves
 
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import Roller
-from rpgkernel.errors import GivenDiceError
 from rpgkernel.rules import adz
 from rpgkernel.rules.advice import DECLINE
 
 from .test_core import figure
 
-NEXT = re.compile(r"als Nächstes ein W(\d+)")
 
 
 def angreifer(luck):   # 2 attack dice (KK 1 + Schwerter 1), Kurzschwert GS 3
@@ -27,14 +26,6 @@ def angreifer(luck):   # 2 attack dice (KK 1 + Schwerter 1), Kurzschwert GS 3
 def verteidiger(luck):   # 1 defence die (GE 1), 1 resistance die (KO 1), no armour
     return figure("Ork", GE=1, KO=1, luck=luck)
 
-
-def leaves(run, prefix=()):
-    """(probability, resolution) for every face of every die still to roll."""
-    try:
-        return [(1.0, run(list(prefix)))]
-    except GivenDiceError as err:
-        sides = int(NEXT.search(str(err))[1])
-        return [(p / sides, res) for face in range(1, sides + 1) for p, res in leaves(run, (*prefix, face))]
 
 
 def luck_of(option):

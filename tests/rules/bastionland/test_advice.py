@@ -5,15 +5,14 @@ still to roll (the saves, a Dismount's W6, the scar die), and the outcomes count
 from __future__ import annotations
 
 import copy
-import re
 
 import pytest
+from brute_force import leaves
 from german_numbers import english_in_bundle
 
 import rpgkernel
 from rpgkernel import rules
 from rpgkernel.dice import Roller
-from rpgkernel.errors import GivenDiceError
 from rpgkernel.messages import t
 from rpgkernel.rules.advice import DECLINE
 from rpgkernel.rules.bastionland import out_of_fight
@@ -27,7 +26,6 @@ ENGINE = rules.get("bastionland")
 def resolutions_speak_german():
     """Brute force makes thousands of resolutions: instead of rendering each when the test ends (the
     suite's check), ``opened`` checks the numbers of each advised resolution's card itself."""
-NEXT = re.compile(r"als Nächstes ein W(\d+)")
 
 
 def figure(name, side="", **sheet):
@@ -69,14 +67,6 @@ def decisions(res, option):
             out[take.key].append({"figures": [take.who], "targets": [target] if target else [], **take.options})
     return out
 
-
-def leaves(run, prefix=()):
-    """(probability, closed resolution) for every face of every die still to roll."""
-    try:
-        return [(1.0, run(list(prefix)))]
-    except GivenDiceError as err:
-        sides = int(NEXT.search(str(err))[1])
-        return [(p / sides, res) for face in range(1, sides + 1) for p, res in leaves(run, (*prefix, face))]
 
 
 def applied(record, effects):

@@ -4,16 +4,16 @@ option's line carried out through %%resolve for every face of the repeated roll.
 
 from __future__ import annotations
 
-import re
 
 import pytest
+
+from brute_force import next_sides
 
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import dist
 from rpgkernel.errors import GivenDiceError
 
-NEXT = re.compile(r"als Nächstes ein W(\d+)")
 
 
 def campaign(path, **grace):
@@ -47,7 +47,7 @@ def counted(camp, line, who, feature):
         try:
             res = rpgkernel.resolve(line, campaign=camp, dice=more)
         except GivenDiceError as err:
-            sides = int(NEXT.search(str(err))[1])
+            sides = next_sides(err)
             for face in range(1, sides + 1) if not more else [1]:
                 run([*more, face], p / sides if not more else p)
             return
