@@ -85,11 +85,12 @@ def _win_bar(f: Any) -> str:
     segments = "".join(f'<div title="{html.escape(name)}: {html.escape(chance_text(c))}" '
                        f'style="width:{100 * c.p:.3f}%;background:{colour}"></div>'
                        for name, c, colour in parts if c.p > 0)
-    legend = "".join(f'<li><span class="rpgk-swatch" style="background:{colour}"></span>'
+    # inline: the notebook's own stylesheet for rendered HTML lists wins over a class of ours
+    legend = "".join(f'<li style="list-style:none"><span class="rpgk-swatch" style="background:{colour}"></span>'
                      f"{html.escape(t('forecast.wins', side=name) if name in f.win else name)}: "
                      f"<b>{html.escape(chance_text(c))}</b></li>" for name, c, colour in parts)
     return (f'<div class="rpgk-winbar" role="img" aria-label="{html.escape(headline(f))}">{segments}</div>'
-            f'<ul class="rpgk-legend">{legend}</ul>')
+            f'<ul class="rpgk-legend" style="list-style:none;padding-left:0">{legend}</ul>')
 
 
 def _fall_cell(c: Any) -> str:
