@@ -11,7 +11,8 @@
   lost at least half its members this turn (out of the fight: fallen or fled) saves once, organised,
   with the SPI of its first member still standing as its leader, or all who stand flee.
 
-The same tactics on a compact model (``compact``) play persons' fights exactly or fast.
+The same tactics on a compact model (``compact``) play persons' fights exactly or fast, an
+individual's morale included; where a group's morale can still waver, the procedures play them.
 """
 
 from __future__ import annotations
