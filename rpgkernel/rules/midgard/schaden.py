@@ -38,7 +38,8 @@ def verlust_schwer(schaden: int, rs: int = 0) -> int:
 
 
 def kampfunfaehig(lp: int, regeln: Grundregeln) -> bool:
-    """A figure with ``lp`` LP can no longer act: at ``regeln.kampfunfaehig_lp`` or fewer (the GM's basic roll)."""
+    """A figure with ``lp`` LP can no longer act: at ``regeln.kampfunfaehig_lp`` or fewer (the GM's
+    basic roll)."""
     return lp <= regeln.kampfunfaehig_lp
 
 
