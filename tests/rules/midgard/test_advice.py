@@ -195,3 +195,23 @@ def test_a_fumbled_defence_table_with_a_w20(tmp_path):
         rpgkernel.resolve("ww Elf gegen=20 art=abwehr", campaign=camp, dice=[1])
         [advice] = check_rows(camp, "verzicht Elf", [16], "fehler_abwehr")
     assert [p for _, p in advice.options[1].chances] == pytest.approx([15 / 20, 5 / 20])
+
+
+def test_a_free_choice_of_an_innate_ability_names_what_each_writes(tmp_path):
+    """A 100 on the W% (then a 50): each ability of the GM's table, its line writing what its notes say."""
+    with campaign(tmp_path / "k.sqlite") as camp:
+        camp.add_character("Bilbo", {"rasse": "Halbling", "fertigkeiten": ["Sehen +8"]})
+        res = rpgkernel.resolve("angeboren Bilbo", campaign=camp, dice=[100, 50])
+        [advice] = res.advice
+        assert (advice.key, advice.who, advice.reads) == ("wahl", "Bilbo", ("Bilbo",))
+        rows = laden(TABELLEN).daten["angeboren"]
+        assert [o.label for o in advice.options] == ["Nicht wählen", *(r["faehigkeit"] for r in rows)]
+        short = next(o for o in advice.options if o.label == "Kurzsichtigkeit")
+        assert short.lines == ("wahl Bilbo fähigkeit=Kurzsichtigkeit",)
+        assert short.notes == ("Bilbo: angeboren Kurzsichtigkeit", "Bilbo: Sehen +4")
+        rpgkernel.resolve(short.lines[0], campaign=camp)
+        sheet = camp.figure("Bilbo").sheet
+        assert sheet["angeboren"][-1] == "Kurzsichtigkeit" and "Sehen +4" in sheet["fertigkeiten"]
+        camp.undo()
+        rpgkernel.resolve(advice.options[0].lines[0], campaign=camp)
+        assert camp.figure("Bilbo").sheet["angeboren"][-1] == "freie Wahl"
