@@ -49,6 +49,10 @@ def _wort(name: str) -> str:
     return f'"{name}"' if any(c.isspace() or c == "," for c in name) else name
 
 
+#: a named event of a roll's total and the totals it follows ("Elf wird kampfunfähig")
+Chance = tuple[str, Callable[[int], bool]]
+
+
 @dataclass(frozen=True)
 class Folgen:
     """What a roll open to grace leads to by its total, as the advice weighs it (``advice``): the
@@ -60,7 +64,7 @@ class Folgen:
     ziele: tuple[str, str]
     werfer: str | None = None
     schaden: bool = False
-    chancen: tuple[tuple[str, Callable[[int], bool]], ...] = ()
+    chancen: tuple[Chance, ...] = ()
     zeilen: bool = False
 
 
@@ -70,7 +74,7 @@ def gelingen(label: str, werfer: str, gelingt: Callable[[int], bool]) -> Folgen:
                   werfer, chancen=((t("midgard.advice.gelingt", wurf=label), gelingt),))
 
 
-def schadenswurf(label: str, werfer: str, chancen: Sequence[tuple[str, Callable[[int], bool]]] = ()) -> Folgen:
+def schadenswurf(label: str, werfer: str, chancen: Sequence[Chance] = ()) -> Folgen:
     """A damage roll of ``werfer``: he wants much, the others little; ``chancen``: what follows from it."""
     return Folgen((t("midgard.advice.ziel_mehr", wurf=label), t("midgard.advice.ziel_weniger", wurf=label)),
                   werfer, True, tuple(chancen))

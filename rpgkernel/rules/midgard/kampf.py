@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
 from ...errors import DiceLimitError
@@ -33,7 +33,7 @@ from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
-from .gnade import Offen, Wurfkette, gelingen, schadenswurf
+from .gnade import Chance, Offen, Wurfkette, gelingen, schadenswurf
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text
 from .schaden import ap_verlust_leicht, kampfunfaehig, schadensausdruck, verlust_schwer
@@ -269,17 +269,6 @@ def verluste(lage: Angriffslage, a_total: int, d_face: int, d_total: int, defend
     return lost, lost
 
 
-def _faellt(verteidiger: Figure, lage: Angriffslage, a_total: int, d_face: int, d_total: int,
-            defended: bool) -> list[tuple[str, Callable[[int], bool]]]:
-    """The damage totals after which the defender falls (kampfunfähig by the LP they leave him), for
-    the advice on the damage roll; none for a defender without LP."""
-    if "LP" not in verteidiger.resources:
-        return []
-    lp = verteidiger.current("LP")
-    return [(t("midgard.advice.faellt", ziel=verteidiger.name),
-             lambda x: kampfunfaehig(lp - verluste(lage, a_total, d_face, d_total, defended, x)[0], lage.regeln))]
-
-
 def _verlust(res: Resolution, verteidiger: Figure, defended: bool, a_total: int, d_roll: Roll,
              d_total: int, damage: Roll, lage: Angriffslage) -> None:
     v, regeln = verteidiger.name, lage.regeln
@@ -304,6 +293,17 @@ def _verlust(res: Resolution, verteidiger: Figure, defended: bool, a_total: int,
     res.summary = clauses([_treffer_satz(res, defended, d_krit, lp, ap),
                            t("midgard.satz.abwehr_patzer", ziel=v) if d_krit == "kritischer Fehler" else "",
                            *_tabellen(res), _leer_satz(verteidiger, lp, ap)])
+
+
+def _faellt(verteidiger: Figure, lage: Angriffslage, a_total: int, d_face: int, d_total: int,
+            defended: bool) -> list[Chance]:
+    """The damage totals after which the defender falls (kampfunfähig by the LP they leave him), for
+    the advice on the damage roll; none for a defender without LP."""
+    if "LP" not in verteidiger.resources:
+        return []
+    lp = verteidiger.current("LP")
+    return [(t("midgard.advice.faellt", ziel=verteidiger.name),
+             lambda x: kampfunfaehig(lp - verluste(lage, a_total, d_face, d_total, defended, x)[0], lage.regeln))]
 
 
 def _treffer_satz(res: Resolution, defended: bool, d_krit: str | None, lp: int, ap: int) -> str:
