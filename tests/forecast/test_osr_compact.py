@@ -12,12 +12,17 @@ import pytest
 from brute_force import leaves
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
+from rpgkernel.forecast import ForecastError
 from rpgkernel.resolve.run import carry_out
 from rpgkernel.rules import limits
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.osr import einrichten
 from rpgkernel.state import model
 from rpgkernel.state.transaction import Transaction
+
+from .test_sampled import assert_agree
+
+icepool = pytest.importorskip("icepool")
 
 ENGINE = rules.get("osr")
 HAUPTMANN = {"stufe": 3, "rk": 4, "tp": 10, "angriffsbonus": 1, "schadensbonus": 1, "waffen": ["Langschwert (W8)"]}
@@ -98,3 +103,131 @@ def test_a_figure_out_of_the_fight_as_the_rules_say(tmp_path):
     m, _ = compact(c)
     assert [m.standing(1, tp) for tp in (1, 0, -2)] == [True, False, False]
     assert m.resources(1, 4) == {"TP": 4}
+
+
+# -- a duel in icepool: a state is (the Hauptmann's TP, the Ork's TP) at the end of a round ---------
+
+# The example fighter matrix (data/angriffsmatrix.yaml): level 3-4 needs 12 against AC 6, the 1+1-HD
+# orc (level 3, Angriffs- und Rettungswurfmatrizen für Monster) 14 against AC 4. The Hauptmann adds
+# his strength bonus +1 to the W20 and his damage bonus +1 to the W8.
+HIT_HAUPTMANN, HIT_ORK = 21 - (12 - 1), 21 - 14       # faces of the W20 that hit
+
+
+def attack(hp, hits, damage, low):
+    """The target's TP after one attack: ``hits`` faces of 20 hit for each of ``damage`` (equally
+    likely); the TP stop at ``low`` (a value already below stays)."""
+    out: dict[int, int] = {hp: (20 - hits) * len(damage)}
+    for x in damage:
+        after = max(hp - x, min(hp, low))
+        out[after] = out.get(after, 0) + hits
+    return icepool.Die(out)
+
+
+def duel_ends(low, first_round, p_hauptmann_first):
+    """The end of the duel: round 1 in ``first_round`` order ("Hauptmann" first or not), then every
+    round the sides roll 1W6 each and the Hauptmann's side acts first with ``p_hauptmann_first``
+    (a Fraction); a figure at 0 TP or below is out and does not strike back."""
+    def hauptmann_hits(ha, hb):
+        return attack(hb, HIT_HAUPTMANN, range(2, 10), low).map(lambda b: (ha, b))
+
+    def ork_hits(ha, hb):
+        return attack(ha, HIT_ORK, range(1, 9), low).map(lambda a: (a, hb))
+
+    def then(first, second):
+        def rnd(state):
+            ha, hb = state
+            if ha <= 0 or hb <= 0:
+                return state
+            return first(ha, hb).map(lambda s: s if min(s) <= 0 else second(*s))
+        return rnd
+
+    h_first, o_first = then(hauptmann_hits, ork_hits), then(ork_hits, hauptmann_hits)
+
+    def rnd(state):
+        return icepool.Die([h_first(state), o_first(state)],
+                           times=[p_hauptmann_first.numerator,
+                                  p_hauptmann_first.denominator - p_hauptmann_first.numerator])
+    start = (h_first if first_round else o_first)((HAUPTMANN["tp"], ORK["tp"]))
+    return icepool.map(rnd, start, repeat="inf")
+
+
+def chance(die, test) -> float:
+    return float(Fraction(sum(q for o, q in die.items() if test(o)), die.denominator()))
+
+
+@pytest.mark.parametrize("settings, p_first", [
+    ({}, Fraction(21, 36)),                                                  # a tie: the side added first
+    ({"gleichstand": "neu", "untergrenzen": {"TP": -3}}, Fraction(1, 2)),    # a tie: both roll again
+])
+def test_a_duel_exactly_as_icepool_finds_it(tmp_path, settings, p_first):
+    """Side initiative every round (Kampf): 1W6 each, the higher side first; round 1 as rolled."""
+    _, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK), **settings)
+    f = enc.forecast()
+    assert (f.method, f.weg) == ("exakt", "exakt")
+    end = duel_ends(settings.get("untergrenzen", {}).get("TP", 0), enc.record["order"][0] == "Hauptmann", p_first)
+    won = chance(end, lambda o: o[1] <= 0)
+    assert 0.5 < won < 0.99
+    assert f.win["Gruppe"].p == pytest.approx(won, abs=1e-9)
+    assert f.win["Orks"].p == pytest.approx(1 - won, abs=1e-9) and f.draw.p == pytest.approx(0, abs=1e-9)
+    assert f.figures["Ork"].falls.p == pytest.approx(won, abs=1e-9)
+    assert f.figures["Hauptmann"].resources["TP"].value == pytest.approx(end.marginals[0].mean(), abs=1e-9)
+    assert f.figures["Ork"].resources["TP"].value == pytest.approx(end.marginals[1].mean(), abs=1e-9)
+    if "untergrenzen" in settings:
+        assert min(o[1] for o in end.outcomes()) == -3
+
+
+# -- whole fights against the procedure path ------------------------------------------------------
+
+def test_exact_within_the_procedure_paths_interval(tmp_path):
+    _, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK))
+    exact, played = enc.forecast(), enc.forecast(n=400, seed=11, weg="prozeduren")
+    assert (exact.weg, played.weg, played.fights) == ("exakt", "prozeduren", 400)
+    for side in exact.win:
+        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
+    for name, fig in exact.figures.items():
+        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
+        got = played.figures[name].resources["TP"]
+        assert abs(got.value - fig.resources["TP"].value) <= got.margin
+
+
+def test_two_against_three_as_the_procedures_play_it(tmp_path):
+    """Targets at random among the standing foes: the goblins' chances to fall are the model's."""
+    _, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN),
+                       ("Wachmann", "Gruppe", {"stufe": 1, "rk": 5, "schild": 1, "tp": 8,
+                                               "waffen": ["Speer (W6, Länge 8, Sturm)"]}),
+                       *((f"Goblin {i}", "Goblins", {"tw": "1-1", "rk": 6, "tp": 4, "waffen": ["Speer (W6)"]})
+                         for i in (1, 2, 3)))
+    played = enc.forecast(n=200, seed=21, weg="prozeduren")
+    fast = enc.forecast(n=20_000, seed=21, weg="kompakt")
+    assert_agree(played, fast)
+    assert 0.1 < fast.figures["Wachmann"].falls.p < 0.9
+
+
+# -- what the model does not cover ----------------------------------------------------------------
+
+BOGEN = {"stufe": 1, "rk": 7, "tp": 6, "fernkampfbonus": 2, "waffen": ["Kurzbogen (W6, Fernkampf)", "Dolch (W4)"]}
+
+
+@pytest.mark.parametrize("figure", [
+    ("Schütze", "Gruppe", BOGEN),                                  # a missile into the melee: friends too
+    ("Magier", "Gruppe", {"stufe": 1, "rk": 9, "tp": 4, "waffen": ["Dolch (W4)"]}, ["zaubert"]),   # a hit ends it
+    ("Knecht", "Gruppe", {"stufe": 1, "rk": 8, "tp": 4}, ["festgehalten"]),   # may not attack: the procedures say
+])
+def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path, figure):
+    c, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN), figure, ("Ork", "Orks", ORK))
+    assert compact(c)[0] is None
+    if figure[0] == "Knecht":
+        with pytest.raises(ForecastError, match="festgehalten"):
+            enc.forecast(n=3, seed=1)
+        return
+    f = enc.forecast(n=3, seed=1)
+    assert (f.method, f.weg, f.fights) == ("simuliert", "prozeduren", 3)
+    with pytest.raises(ForecastError, match="kein kompaktes Modell"):
+        enc.forecast(weg="kompakt")
+
+
+def test_a_condition_that_counts_down_is_not_covered(tmp_path):
+    c, _ = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK))
+    assert compact(c)[0] is not None
+    c.add_condition("Ork", "liegend", rounds=2)
+    assert compact(c)[0] is None
