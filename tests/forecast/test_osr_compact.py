@@ -124,44 +124,44 @@ def attack(hp, hits, damage, low):
 
 
 def duel_ends(low, first_round, p_hauptmann_first):
-    """The end of the duel: round 1 in ``first_round`` order ("Hauptmann" first or not), then every
-    round the sides roll 1W6 each and the Hauptmann's side acts first with ``p_hauptmann_first``
-    (a Fraction); a figure at 0 TP or below is out and does not strike back."""
+    """The end of the duel, a state being (the Hauptmann's TP, the Ork's TP, round 1 over): round 1 in
+    ``first_round`` order ("Hauptmann" first or not), then every round the sides roll 1W6 each and the
+    Hauptmann's side acts first with ``p_hauptmann_first`` (a Fraction); a figure at 0 TP or below is
+    out and does not strike back."""
     def hauptmann_hits(ha, hb):
-        return attack(hb, HIT_HAUPTMANN, range(2, 10), low).map(lambda b: (ha, b))
+        return attack(hb, HIT_HAUPTMANN, range(2, 10), low).map(lambda b: (ha, b, True))
 
     def ork_hits(ha, hb):
-        return attack(ha, HIT_ORK, range(1, 9), low).map(lambda a: (a, hb))
+        return attack(ha, HIT_ORK, range(1, 9), low).map(lambda a: (a, hb, True))
 
-    def then(first, second):
-        def rnd(state):
-            ha, hb = state
-            if ha <= 0 or hb <= 0:
-                return state
-            return first(ha, hb).map(lambda s: s if min(s) <= 0 else second(*s))
-        return rnd
-
-    h_first, o_first = then(hauptmann_hits, ork_hits), then(ork_hits, hauptmann_hits)
+    def then(first, second, ha, hb):
+        return first(ha, hb).map(lambda s: s if min(s[:2]) <= 0 else second(*s[:2]))
 
     def rnd(state):
-        return icepool.Die([h_first(state), o_first(state)],
+        ha, hb, begun = state
+        if ha <= 0 or hb <= 0:
+            return state
+        if not begun:
+            return then(hauptmann_hits, ork_hits, ha, hb) if first_round else then(ork_hits, hauptmann_hits, ha, hb)
+        return icepool.Die([then(hauptmann_hits, ork_hits, ha, hb), then(ork_hits, hauptmann_hits, ha, hb)],
                            times=[p_hauptmann_first.numerator,
                                   p_hauptmann_first.denominator - p_hauptmann_first.numerator])
-    start = (h_first if first_round else o_first)((HAUPTMANN["tp"], ORK["tp"]))
-    return icepool.map(rnd, start, repeat="inf")
+    return icepool.map(rnd, (HAUPTMANN["tp"], ORK["tp"], False), repeat="inf")
 
 
 def chance(die, test) -> float:
     return float(Fraction(sum(q for o, q in die.items() if test(o)), die.denominator()))
 
 
-@pytest.mark.parametrize("settings, p_first", [
-    ({}, Fraction(21, 36)),                                                  # a tie: the side added first
-    ({"gleichstand": "neu", "untergrenzen": {"TP": -3}}, Fraction(1, 2)),    # a tie: both roll again
+@pytest.mark.parametrize("settings, orcs_first, p_first", [
+    ({}, False, Fraction(21, 36)),                          # a tie: the Hauptmann's side, added first
+    ({"untergrenzen": {"TP": -3}}, True, Fraction(15, 36)),  # a tie: the orcs' side, added first
 ])
-def test_a_duel_exactly_as_icepool_finds_it(tmp_path, settings, p_first):
-    """Side initiative every round (Kampf): 1W6 each, the higher side first; round 1 as rolled."""
-    _, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK), **settings)
+def test_a_duel_exactly_as_icepool_finds_it(tmp_path, settings, orcs_first, p_first):
+    """Side initiative every round (Kampf): 1W6 each, the higher side first, a tie (gleichzeitig) in
+    the order the sides joined; round 1 as rolled."""
+    figures = [("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK)]
+    _, enc = encounter(tmp_path, *figures[::-1] if orcs_first else figures, **settings)
     f = enc.forecast()
     assert (f.method, f.weg) == ("exakt", "exakt")
     end = duel_ends(settings.get("untergrenzen", {}).get("TP", 0), enc.record["order"][0] == "Hauptmann", p_first)

@@ -74,6 +74,9 @@ class OsrCompact(Compact):
     def standing(self, i: int, state: int) -> bool:  # type: ignore[override]
         return out_of_fight(self.view(i, state), self.settings) is None
 
+    def resources(self, i: int, state: int) -> dict[str, int]:
+        return {**{k: r.value for k, r in self.figures[i].resources.items()}, TP: state}
+
     def plan(self, actor: int, target: int, state: int) -> Plan:
         """The attack of ``actor`` with the weapon in hand on ``target`` at ``state`` (``angriff``)."""
         [found] = angriff_plaene(self.figures[actor], self.view(target, state), {}, self.settings)

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from ...errors import RpgError
 from ...messages import t
 from ..figure import Figure
+from ..registry import get
 from ..tactics import Action, Fight, Tactics
 from .compact import OsrCompact, covers
 from .sheet import waffe_von
@@ -42,11 +43,10 @@ class OsrTactics(Tactics):
     def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> OsrCompact | None:
         """Melee fights (``compact``: no missile weapon in hand, no condition that counts down or that a
         hit ends, every attack allowed), with the GM's data."""
-        from . import Osr   # the engine whose package holds these tactics: its limits of the TP
         if not covers(figures):
             return None
-        try:
-            model = OsrCompact(figures, data, Osr())
+        try:   # the engine the campaign changes the TP through (``state.resources``)
+            model = OsrCompact(figures, data, get("osr"))
         except RpgError:   # the GM's settings the procedures refuse: they say why
             return None
         return model if model.allowed() else None
