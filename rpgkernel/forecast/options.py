@@ -77,7 +77,7 @@ def ways(state: dict[str, Any], encounter: str, ruleset: str | None,
     while todo:
         faces, p = todo.pop()
         runs += 1
-        if runs > most:
+        if runs + len(todo) > most:   # every way still to try takes a run at least
             return None
         tx = Transaction(state)
         try:
