@@ -31,7 +31,8 @@ class AdzTactics(Tactics):
         return Action("angriff", (actor.name,), (target.name,), {**_weapon(actor, fight), "verteidigt": True})
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
-        """The target defends; the luck pool where an attack did not go one's way, else nobody spends it."""
+        """The target defends; the luck pool where an attack did not go one's way (``glueck_wurf``), else
+        nobody spends it."""
         defend = next((c for c in resolution.choices if c.key == DEFEND), None)
         if defend is not None:
             return [Action(DEFEND, defend.who[:1])]
@@ -39,16 +40,21 @@ class AdzTactics(Tactics):
         o = resolution.outcome
         if luck is None or resolution.action != "angriff" or "treffer" not in o:
             return super().decide(resolution, fight)
-        a, v = resolution.actors[0], resolution.targets[0]
-        if not o["treffer"]:
-            who, roll = a, "angriff"
-        elif o["schaden"]:
-            who, roll = v, "widerstand" if o["verteidigung"] is None else "verteidigung"
-        else:
-            who, roll = "", ""
-        if who in luck.who and roll in luck.options:
+        roll = self.glueck_wurf(o["treffer"], o["schaden"], o["verteidigung"] is not None)
+        who = resolution.actors[0] if roll == "angriff" else resolution.targets[0]
+        if roll is not None and who in luck.who and roll in luck.options:
             return [Action(LUCK, (who,), (), {"wurf": roll})]
         return super().decide(resolution, fight)
+
+    def glueck_wurf(self, treffer: bool, schaden: int, verteidigt: bool) -> str | None:
+        """The roll of an attack the luck pool goes on (its figure's), from whether it hit, its final
+        damage and whether the target defended: the attack after a miss or a parry; the target's
+        defence (else its resistance) after a hit that left damage; None after a hit without damage."""
+        if not treffer:
+            return "angriff"
+        if schaden:
+            return "verteidigung" if verteidigt else "widerstand"
+        return None
 
     def vitality(self, figure: Figure) -> float:
         return float(min(figure.current(KOERPERLICH), figure.current(GEISTIG)))
