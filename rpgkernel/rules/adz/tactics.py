@@ -11,14 +11,21 @@
 - The weakest has the fewest free steps on either damage track (the last step of either takes a
   figure out); the most dangerous does the most damage with its attack on average (``kampfplan``'s
   exact preview, against each foe it has).
+- A fight it covers has a compact model (``compact.AdzCompact``): the same tactics, played exactly or
+  fast by a forecast.
 """
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
+from ..compact import Compact
 from ..figure import Figure
 from ..resolution import Resolution
 from ..tactics import Action, Fight, Tactics
 from .combat import kampfplan
+from .compact import AdzCompact, covers
+from .damage import out_of_fight
 from .settings import EINSTELLUNGEN
 from .sheet import GEISTIG, KOERPERLICH, waffen
 
@@ -56,11 +63,24 @@ class AdzTactics(Tactics):
             return "verteidigung" if verteidigt else "widerstand"
         return None
 
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> Compact | None:
+        """The compact model (``compact.AdzCompact``) of a fight it covers: figures of this ruleset with
+        both damage tracks and the luck pool, each able to attack every foe in melee, an injury malus
+        that leaves a standing figure its dice, no maintained spell and no condition that counts down but
+        the reactions of this round (``compact.covers``)."""
+        if not covers(figures, data):
+            return None
+        model = AdzCompact(figures, data, self)
+        return model if model.attacks() else None
+
     def vitality(self, figure: Figure) -> float:
         return float(min(figure.current(KOERPERLICH), figure.current(GEISTIG)))
 
     def threat(self, figure: Figure, fight: Fight) -> float:
-        """The mean damage its attack does to a foe (averaged over its standing foes)."""
+        """The mean damage its attack does to a foe (averaged over its standing foes); none from a
+        figure out of the fight."""
+        if out_of_fight(figure) is not None:
+            return 0.0
         foes = fight.standing(foes_of=figure.side)
         daten = EINSTELLUNGEN.of(fight.data)
         means = [kampfplan(figure, f, daten=daten, **_weapon(figure, fight)).res.preview["schaden"].mean for f in foes]
