@@ -22,7 +22,7 @@ and ``abwehr`` (the chance that the target defends).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ...messages import t
 from ..figure import Figure
@@ -30,6 +30,9 @@ from ..forecast_data import AttackData, Dice, EntryField, Odds, dice, odds
 from ..tactics import Action, Fight, Tactics
 from .manoever import MAX_STUFE, beherrscht, eintrag, finte_bonus, kosten, vorschau
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
+
+if TYPE_CHECKING:
+    from ..compact import Compact
 
 MANOEVER, SCHADEN, ABWEHR = "manöver", "schaden", "abwehr"
 
@@ -85,6 +88,17 @@ def _abwehr(m: Mapping[str, Any]) -> bool:
     return not m.get("keine_verteidigung")
 
 
+def schaden_von(m: Mapping[str, Any], a: Angriff) -> Dice | None:
+    """The damage the tactics give manoeuvre ``m`` (``schaden=``), None where it deals none."""
+    return a.schaden if _schaden(m) else None
+
+
+def abwehr_von(m: Mapping[str, Any], a: Angriff) -> Odds | None:
+    """The chance the tactics roll that the target defends ``m`` (``abgewehrt``), None where no
+    defence counts against it."""
+    return a.abwehr if _abwehr(m) else None
+
+
 def angriff(figure: Figure, daten: Einstellungen, data: Mapping[str, Any]) -> Angriff:
     """``figure``'s attack from the GM's data ``prognose``, or a German error saying what to add."""
     entry = DATEN.entry(figure, data)
@@ -129,9 +143,10 @@ class KampfwerteTactics(Tactics):
         name, stufe = chosen
         m = eintrag(name, daten)
         options: dict[str, Any] = {"manöver": name, "stufe": stufe}
-        if _schaden(m) and a.schaden is not None:
-            options["schaden"] = a.schaden.expression
-        if _abwehr(m) and a.abwehr is not None and a.abwehr.rolled(fight.roller):
+        schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
+        if schaden is not None:
+            options["schaden"] = schaden.expression
+        if abwehr is not None and abwehr.rolled(fight.roller):
             options["abgewehrt"] = True
         return Action("manöver", (actor.name,), (target.name,), options)
 
@@ -148,8 +163,15 @@ class KampfwerteTactics(Tactics):
         a = angriff(figure, daten, fight.data)
         chosen = gewaehlt(figure, a, daten)
         m = eintrag(chosen[0], daten) if chosen is not None else {}
-        if chosen is None or a.schaden is None or not _schaden(m):
+        schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
+        if chosen is None or schaden is None:
             return 0.0
         p = vorschau(figure, [], *chosen, daten=daten)["p_treffer"]
-        defended = a.abwehr.p if a.abwehr is not None and _abwehr(m) else 0.0
-        return a.schaden.mean * p * (1 - defended)
+        return schaden.mean * p * (1 - (abwehr.p if abwehr is not None else 0.0))
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> Compact | None:
+        """The compact model (``compact``) where it covers the fight: figures of this ruleset whose
+        every manoeuvre the engine carries out against every foe, with no countdown of their own on a
+        pending Finte or a knock-down; else None (the procedures)."""
+        from .compact import KampfwerteCompact, covers
+        return KampfwerteCompact(figures, data, self) if covers(figures, data) else None
