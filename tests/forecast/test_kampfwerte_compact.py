@@ -3,20 +3,26 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from itertools import product
+
 import pytest
 
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
+from rpgkernel.forecast import MAX_ROUNDS
 from rpgkernel.resolve.lines import line
 from rpgkernel.resolve.run import carry_out
 from rpgkernel.rules import limits
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.kampfwerte.compact import Stand
 from rpgkernel.rules.tactics import Fight
 from rpgkernel.state import model
 from rpgkernel.state.transaction import Transaction
 
 from brute_force import leaves
+
+icepool = pytest.importorskip("icepool")
 
 ENGINE = rules.get("kampfwerte")
 TACTICS = ENGINE.tactics
@@ -44,13 +50,13 @@ def encounter(tmp_path, data, kael=None, ork=None, low=None):
     return c, enc
 
 
-def stand(record) -> Stand:
+def stand(record):
     """A combatant's record read as the model's state, written anew here: LP, AD, the level of a
     condition ``Finte +N``, ``niedergeworfen``."""
     conditions = record.get("conditions") or {}
     finte = [int(c[len("Finte +"):]) for c in conditions if c.startswith("Finte +")]
-    return Stand(record["resources"]["LP"]["value"], record["resources"]["AD"]["value"], sum(finte),
-                 "niedergeworfen" in conditions)
+    return (record["resources"]["LP"]["value"], record["resources"]["AD"]["value"], sum(finte),
+            "niedergeworfen" in conditions)
 
 
 def played(state, actor, target):
@@ -125,11 +131,11 @@ def test_a_pending_finte(tmp_path):
     second Finte waits while one is pending."""
     c, _ = encounter(tmp_path, data(["Finte 2", "Gezielte Attacke 2"]), ork={"LP": 20})
     first = played(c.state, "Kael", "Ork")
-    assert any(kael.finte == 2 for kael, _ in first)
+    assert any(kael[2] == 2 for kael, _ in first)
     assert_same(modelled(c, "Kael", "Ork"), first)
     c.add_condition("Kael", "Finte +2")
     then = played(c.state, "Kael", "Ork")
-    assert {kael.finte for kael, _ in then} == {0} and len(then) == 5   # defended, or W4 + 2 + 4 - 2 LP
+    assert {kael[2] for kael, _ in then} == {0} and len(then) == 5   # defended, or W4 + 2 + 4 - 2 LP
     assert_same(modelled(c, "Kael", "Ork"), then)
 
 
@@ -142,9 +148,113 @@ def test_a_knocked_down_figure_loses_its_turn(tmp_path):
     figures = [view(model.seen_by_rules(c.state, n, "Gefecht")) for n in names]
     compact = TACTICS.compact(figures, model.data(c.state, "Gefecht"))
     kael, down = compact.start(0), compact.start(1)
-    assert down == Stand(5, 6, 0, True) and compact.standing(1, down) and not compact.standing(1, down._replace(lp=0))
+    assert down == (5, 6, 0, True) and compact.standing(1, down) and not compact.standing(1, (0, 6, 0, True))
     assert_same(modelled(c, "Kael", "Ork", kael, down), played(c.state, "Kael", "Ork"))
     [(p, after, same)] = compact.turn(1, 0, down, kael)
     enc.next_turn()
     assert (enc.round, enc.current) == (2, "Kael")   # the orc's turn passed
     assert (p, after, same) == (1.0, stand(model.seen_by_rules(c.state, "Ork", "Gefecht")), kael)
+
+
+# -- a duel in icepool, written anew from the seed and the GM's rule data (regeln.yaml) -----------------
+# Kael: Finte 2 while none is pending, else Gezielte Attacke 2 (+2 damage per level), each 2 AD, W6+2; the
+# orc: Wuchtschlag 2 (2 AD), W6+3, its target knocked down unless it parries against 8. A state is (whose
+# turn: 0 Kael, 1 the orc, -1 nobody can pay any more; Kael's LP, AD, pending Finte, knocked down; the orc's
+# LP, AD).
+
+DUEL_KAEL = {**TALENTE, "AD": 14, "LP": 8, "angriff": 3, "parade": 2, "ruestung": 1,
+             "manoever": ["Finte 2", "Gezielte Attacke 2"]}
+DUEL_ORK = {**TALENTE, "AD": 12, "LP": 9, "angriff": 3, "parade": 1, "ruestung": 2, "manoever": ["Wuchtschlag 2"]}
+DUEL_DATA = {"alle": {"abwehr": "W10>=9", "schaden": "W6+2"},
+             "figuren": {"Kael": {"manöver": ["Finte 2", "Gezielte Attacke 2"]},
+                         "Ork": {"manöver": "Wuchtschlag", "schaden": "W6+3", "abwehr": 0.25}}}
+
+
+def p_test(dice: int, sw: int = 7) -> Fraction:
+    """P(a test of ``dice`` W10 against ``sw`` has 2 net successes): from ``sw`` one, the ten two, a 1
+    takes one away, each throw counted."""
+    hits = sum(sum(2 if f == 10 else -1 if f == 1 else int(f >= sw) for f in faces) >= 2
+               for faces in product(range(1, 11), repeat=dice))
+    return Fraction(hits, 10 ** dice)
+
+
+KAEL_HITS = p_test(3) * Fraction(8, 10)     # Kael's test, not defended (W10>=9)
+ORK_HITS = p_test(3) * Fraction(3, 4)       # the orc's, not defended (0.25)
+STANDS = p_test(2, 8)                       # Kael parries the Wuchtschlag 2
+
+
+def die(chances: dict) -> icepool.Die:
+    """A die of the outcomes with their exact chances (whole weights over their common denominator)."""
+    common = math.lcm(*(q.denominator for q in chances.values()))
+    return icepool.Die({o: int(q * common) for o, q in chances.items() if q})
+
+
+def duel_turn(state):
+    whose, lk, adk, fk, nk, lo, ado = state
+    if lk <= 0 or lo <= 0:
+        return state
+    if max(adk, ado) < 2 and not nk:                # nobody can pay a manoeuvre: nothing changes any more
+        return -1, lk, adk, fk, nk, lo, ado
+    out: dict = {}
+
+    def add(q, *after):
+        out[after] = out.get(after, 0) + q
+
+    if whose == 0 and (nk or adk < 2):              # knocked down, the turn is lost and Kael stands up
+        add(1, 1, lk, adk, fk, False, lo, ado)
+    elif whose == 0 and not fk:                     # a Finte: the next attack has 6 successes
+        add(KAEL_HITS, 1, lk, adk - 2, 2, nk, lo, ado)
+        add(1 - KAEL_HITS, 1, lk, adk - 2, 0, nk, lo, ado)
+    elif whose == 0:                                # with the Finte: no test, only the defence
+        add(Fraction(2, 10), 1, lk, adk - 2, 0, nk, lo, ado)
+        for w in range(1, 7):                       # W6 + 2, the Finte's +2, +4 for the level, armour 2
+            add(Fraction(8, 10) / 6, 1, lk, adk - 2, 0, nk, max(0, lo - max(0, w + 2 + 2 + 4 - 2)), ado)
+    elif ado < 2:
+        add(1, 0, lk, adk, fk, nk, lo, ado)
+    else:
+        add(1 - ORK_HITS, 0, lk, adk, fk, nk, lo, ado - 2)
+        for w in range(1, 7):                       # W6 + 3 against armour 1
+            for down, q in ((nk, STANDS), (True, 1 - STANDS)):
+                add(ORK_HITS / 6 * q, 0, max(0, lk - max(0, w + 3 - 1)), adk, fk, down, lo, ado - 2)
+    return die(out)
+
+
+def duel_end(turns):
+    """The duel after ``turns`` turns: Kael first with 55 in 100 (both W10 + 9; a tie goes to him, the
+    player character)."""
+    start = die({(0, 8, 14, 0, False, 9, 12): Fraction(55, 100), (1, 8, 14, 0, False, 9, 12): Fraction(45, 100)})
+    return icepool.map(duel_turn, start, repeat=turns)
+
+
+def chance(end, test) -> float:
+    return float(Fraction(sum(q for o, q in end.items() if test(o)), end.denominator()))
+
+
+def duel(tmp_path):
+    c = Campaign.open(tmp_path / "duell.sqlite")
+    c.set_ruleset("kampfwerte")
+    enc = c.new_encounter("Gefecht")
+    enc.add("Kael", side="Spieler", sheet=DUEL_KAEL)
+    enc.add("Ork", side="Feinde", sheet=DUEL_ORK)
+    c.set_data("prognose", DUEL_DATA)
+    return enc
+
+
+def test_a_duel_exactly_as_icepool_finds_it(tmp_path):
+    """Initiative still to roll, a Finte pending, AD spent until none is left, Kael knocked down and
+    losing his turn: the exact chain against the duel written in icepool (200 turns: the forecast's 100
+    rounds, long after nobody can pay a manoeuvre)."""
+    f = duel(tmp_path).forecast()
+    assert (f.method, f.weg) == ("exakt", "exakt")
+    end = duel_end(2 * MAX_ROUNDS)
+    won, lost = chance(end, lambda o: o[5] <= 0), chance(end, lambda o: o[1] <= 0)
+    assert 0.2 < won < 0.8 and 0.2 < lost < 0.8
+    assert f.win["Spieler"].p == pytest.approx(won, abs=1e-9)
+    assert f.win["Feinde"].p == pytest.approx(lost, abs=1e-9)
+    assert f.draw.p == pytest.approx(1 - won - lost, abs=1e-9) and f.draw.p > 0.01
+    assert f.figures["Ork"].falls.p == pytest.approx(won, abs=1e-9)
+    for name, key, slot in (("Kael", "LP", 1), ("Kael", "AD", 2), ("Ork", "LP", 5), ("Ork", "AD", 6)):
+        assert f.figures[name].resources[key].value == pytest.approx(end.marginals[slot].mean(), abs=1e-9)
+    for r in (1, 2, 3):   # a round is two turns
+        assert f.rounds.p_at_most(r) == pytest.approx(chance(duel_end(2 * r), lambda o: min(o[1], o[5]) <= 0),
+                                                      abs=1e-9)

@@ -16,12 +16,13 @@ Nothing comes back at a new round (the seed names no AD regained in a fight).
 Covered: figures of this ruleset whose every manoeuvre of the GM's data the engine carries out
 against every foe (``pruefen``: ``[Stufe] > NK``, the weapon it needs, Entwaffnen's Angriffsstufe),
 with no countdown on a pending Finte and none but the engine's own (to the end of the figure's next
-turn) on a knock-down.
+turn) on a knock-down, whose states are few enough (``MAX_PAARE``: many AD make many states).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+import math
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ...dice import dist
 from ..compact import Compact
@@ -31,8 +32,8 @@ from .ausser_gefecht import out_of_fight
 from .manoever import (FINTE, FINTE_ERFOLGE, eintrag, finte_bonus, finte_gilt, kosten, lp_verlust, p_pariert,
                        pruefen, ruestung_gegen, schaden_ausdruck, schaden_summe)
 from .probe import ausgaenge
-from .settings import EINSTELLUNGEN, KampfwerteError
-from .tactics import abwehr_von, angriff, gewaehlt, schaden_von
+from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
+from .tactics import Angriff, abwehr_von, angriff, gewaehlt, schaden_von
 
 if TYPE_CHECKING:
     from .tactics import KampfwerteTactics
@@ -41,15 +42,17 @@ NIEDERGEWORFEN = "niedergeworfen"
 #: the engine's own countdown of a knock-down (``manoever.ausfuehren``): one turn end of the figure's
 ENGINE_KNOCKDOWN = ("turn_end", 1)
 ENGINE = Kampfwerte()
+#: the most pairs of states (an attacker's and its target's, over every pair of foes) a covered fight's
+#: states may give: the forecast works out every turn for each pair (``forecast.board``,
+#: ``forecast.sample``), some 20.000 pairs a second; a larger fight plays through the procedures
+MAX_PAARE = 250_000
 
-
-class Stand(NamedTuple):
-    """A combatant's state: LP, AD, the level of its pending Finte (0: none), knocked down."""
-
-    lp: int
-    ad: int
-    finte: int = 0
-    nieder: bool = False
+#: a combatant's state: (LP, AD, the level of its pending Finte (0: none), knocked down); a plain tuple,
+#: since a fight's model makes millions of them
+Stand = tuple[int, int, int, bool]
+#: what one turn does, as the model keeps it: the actor's AD and Finte after it, the target's LP and
+#: whether the turn knocked it down
+Folge = tuple[int, int, int, bool]
 
 
 def _own_conditions(figure: Figure) -> list[str]:
@@ -72,10 +75,10 @@ def _counts_down_otherwise(figure: Figure) -> bool:
 def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
     """Whether the model covers a fight of ``figures`` (the module's docstring) under the GM's ``data``."""
     daten = EINSTELLUNGEN.of(data)
-    for f in figures:
+    angriffe = [angriff(f, daten, data) for f in figures]
+    for f, a in zip(figures, angriffe):
         if f.ruleset not in (None, "kampfwerte") or _counts_down_otherwise(f):
             return False
-        a = angriff(f, daten, data)
         for name, stufe in a.wahl:
             m = eintrag(name, daten)
             schaden = schaden_von(m, a)
@@ -87,7 +90,22 @@ def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
                     pruefen(paying, [foe], name, stufe, None, schaden and schaden.expression, daten)
                 except KampfwerteError:
                     return False
-    return True
+    knocks = {f.side for f, a in zip(figures, angriffe)
+              if any(eintrag(n, daten).get("niederwerfen") for n, _ in a.wahl)}
+    sizes = [_states(f, a, bool(knocks - {f.side}), daten, data) for f, a in zip(figures, angriffe)]
+    return sum(sizes[i] * sizes[j] for i, f in enumerate(figures) for j, foe in enumerate(figures)
+               if foe.side != f.side) <= MAX_PAARE
+
+
+def _states(f: Figure, a: Angriff, knocked: bool, daten: Einstellungen, data: Mapping[str, Any]) -> int:
+    """At most the states ``f`` can come to: its LP down to their lower bound, its AD down by the
+    costs of its manoeuvres, a pending Finte of each level it feints at, knocked down or not (where a
+    foe can knock it down)."""
+    low = ENGINE.limits(f, "LP", data).low or 0   # the kit's lower bound of LP: always one
+    lp = f.current("LP") - low + 1
+    ad = f.current("AD") // math.gcd(*(kosten(n, s, 1, daten=daten) for n, s in a.wahl)) + 1
+    finten = {s for n, s in a.wahl if eintrag(n, daten).get("finte")} | {finte_bonus(f)} | {0}
+    return max(1, lp) * ad * len(finten) * (2 if knocked or f.has(NIEDERGEWORFEN) else 1)
 
 
 class KampfwerteCompact(Compact):
@@ -97,79 +115,100 @@ class KampfwerteCompact(Compact):
         self.daten = EINSTELLUNGEN.of(data)
         self.angriffe = [angriff(f, self.daten, data) for f in self.figures]
         self.bare = [f.changed({}, without=_own_conditions(f)) for f in self.figures]
+        self._landed: dict[tuple[int, str, int, int], int] = {}
+        self._turns: dict[tuple[int, int, int, int, int], dict[Folge, float]] = {}
 
     def start(self, i: int) -> Stand:
         f = self.figures[i]
-        return Stand(f.current("LP"), f.current("AD"), finte_bonus(f), f.has(NIEDERGEWORFEN))
+        return f.current("LP"), f.current("AD"), finte_bonus(f), f.has(NIEDERGEWORFEN)
 
     def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
-        conditions = [f"{FINTE}{state.finte}"] * bool(state.finte) + [NIEDERGEWORFEN] * state.nieder
-        return self.bare[i].changed({"LP": state.lp, "AD": state.ad}, conditions)
+        lp, ad, finte, nieder = state
+        conditions = [f"{FINTE}{finte}"] * bool(finte) + [NIEDERGEWORFEN] * nieder
+        return self.bare[i].changed({"LP": lp, "AD": ad}, conditions)
 
     def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
         """In the fight: not out of it, or knocked down (it gets up)."""
         why = out_of_fight(self.view(i, state), self.daten)
         return why is None or self.tactics.gets_up(why)
 
-    def _lands(self, figure: Figure, resource: str, by: int) -> int:
-        """``figure``'s ``resource`` after a change by ``by``, within its limits (as the campaign applies it)."""
-        landed = ENGINE.within_limits(figure, resource, by, self.data)
-        return figure.current(resource) + sum(s.by for s in landed if s.resource == resource)
-
     def turn(self, actor: int, target: int, mine: Stand,  # type: ignore[override]
              theirs: Stand) -> list[tuple[float, Stand, Stand]]:
         """The states of ``actor`` and ``target`` after the actor's turn: a knocked-down actor stands up;
-        else the tactics' manoeuvre (none where it can pay for none)."""
-        if mine.nieder:
-            return [(1.0, mine._replace(nieder=False), theirs)]
+        else the tactics' manoeuvre (none where it can pay for none). What a turn does depends on the
+        actor's AD and Finte and the target's LP alone (``_turn``, kept for each)."""
+        lp, ad, finte, nieder = mine
+        if nieder:
+            return [(1.0, (lp, ad, finte, False), theirs)]
+        its_lp, its_ad, its_finte, down = theirs
+        key = (actor, target, ad, finte, its_lp)
+        if key not in self._turns:
+            self._turns[key] = self._turn(actor, target, mine, theirs)
+        if not down:
+            return [(p, (lp, a, f, False), (l, its_ad, its_finte, n)) for (a, f, l, n), p in self._turns[key].items()]
+        out: dict[tuple[Stand, Stand], float] = {}   # knocked down again: down as before
+        for (a, f, l, _), p in self._turns[key].items():
+            pair = (lp, a, f, False), (l, its_ad, its_finte, True)
+            out[pair] = out.get(pair, 0.0) + p
+        return [(p, one, other) for (one, other), p in out.items()]
+
+    def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
+        """The chances of what the actor's turn (standing) does."""
         me, it = self.view(actor, mine), self.view(target, theirs)
+        _, ad, finte, _ = mine
+        its_lp = theirs[0]
         a = self.angriffe[actor]
         chosen = gewaehlt(me, a, self.daten)
         if chosen is None:
-            return [(1.0, mine, theirs)]
+            return {(ad, finte, its_lp, False): 1.0}
         name, stufe = chosen
         m = eintrag(name, self.daten)
-        paid = mine._replace(ad=self._lands(me, "AD", -kosten(name, stufe, 1, daten=self.daten)))
+        ad = self._lands(actor, "AD", ad, -kosten(name, stufe, 1, daten=self.daten))
         bonus = finte_gilt(me, m)
         if bonus:   # a pending Finte: the attack has 6 successes without a roll, and the Finte is used
-            paid = paid._replace(finte=0)
             tests = [(1.0, FINTE_ERFOLGE, True)]
         else:
             tests = [(p, w.erfolge, w.gelungen) for p, w in ausgaenge(me.value("angriff"), daten=self.daten)]
+        finte = 0 if bonus else finte
         schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
         defended = 0.0 if abwehr is None else abwehr.p
-        out: dict[tuple[Stand, Stand], float] = {}
+        stays = p_pariert(it, stufe, self.daten) if m.get("niederwerfen") else 1.0
+        out: dict[Folge, float] = {}
 
-        def add(p: float, one: Stand, other: Stand) -> None:
+        def add(p: float, folge: Folge) -> None:
             if p:
-                out[one, other] = out.get((one, other), 0.0) + p
+                out[folge] = out.get(folge, 0.0) + p
 
         for p, erfolge, hit in tests:
-            add(p * (defended if hit else 1.0), paid, theirs)   # a miss, or a hit defended
+            add(p * (defended if hit else 1.0), (ad, finte, its_lp, False))   # a miss, or defended
             if not hit:
                 continue
-            p *= 1 - defended
-            after = paid._replace(finte=stufe) if m.get("finte") else paid
-            for q, lp in self._damage(it, name, stufe, schaden and schaden.expression, erfolge, bonus):
-                hurt = theirs._replace(lp=lp)
-                if m.get("niederwerfen"):
-                    stays = p_pariert(it, stufe, self.daten)
-                    add(p * q * stays, after, hurt)
-                    add(p * q * (1 - stays), after, hurt._replace(nieder=True))
-                else:
-                    add(p * q, after, hurt)
-        return [(p, one, other) for (one, other), p in out.items()]
+            after = stufe if m.get("finte") else finte
+            for q, lost in self._damage(it, name, stufe, schaden and schaden.expression, erfolge, bonus):
+                lp = self._lands(target, "LP", its_lp, -lost) if lost else its_lp
+                add(p * (1 - defended) * q * stays, (ad, after, lp, False))
+                add(p * (1 - defended) * q * (1 - stays), (ad, after, lp, True))
+        return out
 
     def _damage(self, it: Figure, name: str, stufe: int, schaden: str | None, erfolge: int,
                 finte: int) -> list[tuple[float, int]]:
-        """The target's LP after a hit with ``erfolge`` successes, with their chances (``schaden``: the
+        """The LP a hit with ``erfolge`` successes takes from ``it``, with their chances (``schaden``: the
         weapon's damage, None for a manoeuvre without)."""
         if not schaden:
-            return [(1.0, it.current("LP"))]
+            return [(1.0, 0)]
         armour = ruestung_gegen(it, name, stufe, erfolge, self.daten)
         out: dict[int, float] = {}
         for wurf, q in dist(schaden_ausdruck(schaden, name, stufe, self.daten)).pmf().items():
-            lp = lp_verlust(schaden_summe(name, stufe, wurf, erfolge, finte, self.daten), armour)
-            after = self._lands(it, "LP", -lp) if lp else it.current("LP")
-            out[after] = out.get(after, 0.0) + q
-        return list((q, lp) for lp, q in out.items())
+            lost = lp_verlust(schaden_summe(name, stufe, wurf, erfolge, finte, self.daten), armour)
+            out[lost] = out.get(lost, 0.0) + q
+        return [(q, lost) for lost, q in out.items()]
+
+    def _lands(self, i: int, resource: str, value: int, by: int) -> int:
+        """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits (as the
+        campaign applies a resolution's effects)."""
+        key = (i, resource, value, by)
+        if key not in self._landed:
+            figure = self.bare[i].changed({resource: value})
+            landed = ENGINE.within_limits(figure, resource, by, self.data)
+            self._landed[key] = value + sum(s.by for s in landed if s.resource == resource)
+        return self._landed[key]
