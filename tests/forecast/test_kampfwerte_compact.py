@@ -11,7 +11,7 @@ import pytest
 
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
-from rpgkernel.forecast import MAX_ROUNDS
+from rpgkernel.forecast import MAX_ROUNDS, ForecastError
 from rpgkernel.resolve.lines import line
 from rpgkernel.resolve.run import carry_out
 from rpgkernel.rules import limits
@@ -21,6 +21,8 @@ from rpgkernel.state import model
 from rpgkernel.state.transaction import Transaction
 
 from brute_force import leaves
+
+from .test_sampled import assert_agree
 
 icepool = pytest.importorskip("icepool")
 
@@ -258,3 +260,53 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path):
     for r in (1, 2, 3):   # a round is two turns
         assert f.rounds.p_at_most(r) == pytest.approx(chance(duel_end(2 * r), lambda o: min(o[1], o[5]) <= 0),
                                                       abs=1e-9)
+
+
+def test_exact_and_compact_within_the_procedure_paths_interval(tmp_path):
+    enc = duel(tmp_path)
+    exact, played = enc.forecast(), enc.forecast(n=300, seed=3, weg="prozeduren")
+    fast = enc.forecast(n=20_000, seed=3)
+    assert (exact.weg, played.weg, played.fights) == ("exakt", "prozeduren", 300)
+    for side in exact.win:
+        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
+        assert fast.win[side].low <= exact.win[side].p <= fast.win[side].high
+    for name, fig in exact.figures.items():
+        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
+        for key in ("LP", "AD"):
+            got = played.figures[name].resources[key]
+            assert abs(got.value - fig.resources[key].value) <= got.margin, (name, key)
+    assert_agree(played, fast)
+
+
+def test_two_against_one_as_the_procedures_play_it(tmp_path):
+    """Kael feints and strikes, Mira stabs with Schattenhieb, the orc knocks down with Wuchtschlag 1; the
+    orc attacks the most dangerous first (its threat reads the AD left and a pending Finte)."""
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("kampfwerte")
+    enc = c.new_encounter("Gefecht")
+    enc.add("Kael", side="Spieler", sheet={**DUEL_KAEL, "AD": 14})
+    enc.add("Mira", side="Spieler", sheet={**TALENTE, "AD": 10, "LP": 6, "angriff": 3, "parade": 1, "ruestung": 1,
+                                            "waffen": ["Dolch"], "manoever": ["Schattenhieb 2"]})
+    enc.add("Ork", side="Feinde", sheet={**DUEL_ORK, "AD": 12, "LP": 12, "angriff": 4, "manoever": ["Wuchtschlag 1"]})
+    figuren = {**DUEL_DATA["figuren"], "Mira": {"manöver": "Schattenhieb"}}
+    c.set_data("prognose", {**DUEL_DATA, "figuren": {**figuren, "Ork": {**figuren["Ork"], "manöver": "Wuchtschlag 1"}}})
+    played = enc.forecast(n=250, seed=8, weg="prozeduren", zielwahl="gefährlichste")
+    fast = enc.forecast(n=20_000, seed=8, zielwahl="gefährlichste")
+    assert_agree(played, fast)
+    assert all(0.2 < f.falls.p < 0.8 for f in fast.figures.values())
+
+
+def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path):
+    """A Finte the GM let lapse at the round's end; AD for many more states than ``MAX_PAARE``."""
+    enc = duel(tmp_path)
+    enc.start(order=["Kael", "Ork"])
+    enc.campaign.add_condition("Kael", "Finte +2", rounds=1)
+    f = enc.forecast(n=3, seed=1)
+    assert (f.method, f.weg, f.fights) == ("simuliert", "prozeduren", 3)
+    with pytest.raises(ForecastError, match="kein kompaktes Modell"):
+        enc.forecast(weg="kompakt")
+    enc.campaign.remove_condition("Kael", "Finte +2")
+    enc.campaign.add_condition("Kael", "Finte +2")   # pending until his next attack, as the engine sets it
+    assert enc.forecast(n=3, seed=1).weg == "kompakt"
+    enc.campaign.set_sheet("Kael", {**DUEL_KAEL, "AD": 400}, encounter="Gefecht")
+    assert enc.forecast(n=3, seed=1).weg == "prozeduren"
