@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ...dice import dist
 from ..compact import Compact
 from ..figure import Figure
-from . import Kampfwerte
+from ..limits import spread
 from .ausser_gefecht import out_of_fight
 from .manoever import (FINTE, FINTE_ERFOLGE, eintrag, finte_bonus, finte_gilt, kosten, lp_verlust, p_pariert,
                        pruefen, ruestung_gegen, schaden_ausdruck, schaden_summe)
 from .probe import ausgaenge
+from .prognose import Angriff, abwehr_von, angriff, gewaehlt, schaden_von
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
-from .tactics import Angriff, abwehr_von, angriff, gewaehlt, schaden_von
+from .sheet import bereich
 
 if TYPE_CHECKING:
     from .tactics import KampfwerteTactics
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 NIEDERGEWORFEN = "niedergeworfen"
 #: the engine's own countdown of a knock-down (``manoever.ausfuehren``): one turn end of the figure's
 ENGINE_KNOCKDOWN = ("turn_end", 1)
-ENGINE = Kampfwerte()
 #: the most pairs of states (an attacker's and its target's, over every pair of foes) a covered fight's
 #: states may give: the forecast works out every turn for each pair (``forecast.board``,
 #: ``forecast.sample``), some 20.000 pairs a second; a larger fight plays through the procedures
@@ -101,7 +101,7 @@ def _states(f: Figure, a: Angriff, knocked: bool, daten: Einstellungen, data: Ma
     """At most the states ``f`` can come to: its LP down to their lower bound, its AD down by the
     costs of its manoeuvres, a pending Finte of each level it feints at, knocked down or not (where a
     foe can knock it down)."""
-    low = ENGINE.limits(f, "LP", data).low or 0   # the kit's lower bound of LP: always one
+    low = bereich(f, "LP", data).low or 0   # the kit's lower bound of LP: always one
     lp = f.current("LP") - low + 1
     ad = f.current("AD") // math.gcd(*(kosten(n, s, 1, daten=daten) for n, s in a.wahl)) + 1
     finten = {s for n, s in a.wahl if eintrag(n, daten).get("finte")} | {finte_bonus(f)} | {0}
@@ -204,11 +204,11 @@ class KampfwerteCompact(Compact):
         return [(q, lost) for lost, q in out.items()]
 
     def _lands(self, i: int, resource: str, value: int, by: int) -> int:
-        """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits (as the
-        campaign applies a resolution's effects)."""
+        """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits
+        (``Kampfwerte.within_limits``, as the campaign applies a resolution's effects)."""
         key = (i, resource, value, by)
         if key not in self._landed:
             figure = self.bare[i].changed({resource: value})
-            landed = ENGINE.within_limits(figure, resource, by, self.data)
+            landed = spread(figure, resource, by, lambda r: bereich(figure, r, self.data))
             self._landed[key] = value + sum(s.by for s in landed if s.resource == resource)
         return self._landed[key]
