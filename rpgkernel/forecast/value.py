@@ -79,7 +79,8 @@ class Forecast(Shown):
     "exakt" or "simuliert" (with ``fights`` played) and ``weg``, the path it took (``WEGE``: the
     chain of the compact model, fights on the compact model, or through the procedures), the tactics'
     target picking (``target_rule``: the seed's rule where it picks the targets instead,
-    ``Tactics.target_rule``), the seed, and German ``notes`` (the path first)."""
+    ``Tactics.target_rule``), the seed, German ``notes`` (the path first), and whether it was
+    ``stopped`` before it had played all its fights (its numbers count the fights played)."""
 
     encounter: str
     method: str
@@ -94,6 +95,7 @@ class Forecast(Shown):
     start_round: int = 0
     notes: list[str] = field(default_factory=list)
     weg: str = "prozeduren"
+    stopped: bool = False
 
     @property
     def precision(self) -> float:
@@ -111,7 +113,7 @@ class Forecast(Shown):
                                 "resources": {k: {"value": m.value, "margin": m.margin}
                                               for k, m in f.resources.items()}}
                             for n, f in self.figures.items()},
-                "target_rule": self.target_rule, "notes": list(self.notes)}
+                "target_rule": self.target_rule, "notes": list(self.notes), "stopped": self.stopped}
 
 
 class Tally:
