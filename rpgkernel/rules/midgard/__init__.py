@@ -43,6 +43,7 @@ from .initiative import (
     anfuehrer,
     eigene,
     eigener_bonus,
+    gruppen,
     grundwert,
     initiative,
     nachzuegler,
@@ -109,8 +110,9 @@ class Midgard(Ruleset):
 
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
-        with the chance it succeeds (or its damage) each way; the roll chain records it as it pauses
-        (``gnade.advice``)."""
+        with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
+        each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
+        free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
         return list(resolution.advice)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
@@ -123,6 +125,10 @@ class Midgard(Ruleset):
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
         values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}
+
+    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Where nobody follows a leader's roll (``gruppen``)."""
+        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
 
     def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
                         roller: Any, data: Mapping[str, Any] | None = None
