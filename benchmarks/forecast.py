@@ -3,11 +3,10 @@
 1. An exact duel (the notebook's Knight against its mercenary): the absorbing chain; goal: under 1 s,
    the first forecast of the process included.
 2. Mythic Bastionland, four against six (two Knights and two squires of the example notebook against
-   six mercenaries in gambesons): ``Encounter.forecast(moral=False)`` until every side's chance of
-   winning is known to ±1 % at 95 % (the compact path); goal: at most 5 s. Its fights per second
-   beside the procedure path's on the same fight (the reference, in the same run, with morale: the
-   six are a group whose morale the compact model does not play, so this is the path a forecast
-   with morale takes) and the ratio.
+   six mercenaries in gambesons, a group whose morale wavers): ``Encounter.forecast()`` until every
+   side's chance of winning is known to ±1 % at 95 % (the compact path, morale and all); goal: at
+   most 5 s. Its fights per second beside the procedure path's on the same fight (the reference, in
+   the same run) and the ratio.
 3. One small fight of each other ruleset and of the free mode through the procedure path: the
    encounter of its example notebook, with what a forecast needs and the notebook leaves out made
    up here and printed (``FOR_A_FORECAST``: the GM's data ``prognose`` of Kampfwerte and the free
@@ -122,9 +121,8 @@ def main() -> int:
     print(f"   P(Spieler) = {f.win['Spieler'].p:.6f}; first forecast {first:.3f} s, median {median:.3f} s "
           f"(goal < {GOAL_EXACT:g} s): {'yes' if met else 'NO'}")
 
-    print("2. Mythic Bastionland, four against six: the players' chance of winning to ±1 % (95 %), "
-          "without morale")
-    runs = [timed(lambda s=seed: four_against_six().forecast(seed=s, moral=False))
+    print("2. Mythic Bastionland, four against six: the players' chance of winning to ±1 % (95 %)")
+    runs = [timed(lambda s=seed: four_against_six().forecast(seed=s))
             for seed in range(1, opts.repeat + 1)]
     for f, seconds in runs:
         c = f.win["Spieler"]
@@ -137,7 +135,7 @@ def main() -> int:
     met = precise and median <= GOAL_PRECISE
     ok &= met
     print(f"   median {median:.2f} s (goal <= {GOAL_PRECISE:g} s): {'yes' if met else 'NO'}")
-    print(f"   fights/s: compact path {fast:,.0f}, procedure path with morale {slow:,.1f} ({played.fights} "
+    print(f"   fights/s: compact path {fast:,.0f}, procedure path {slow:,.1f} ({played.fights} "
           f"fights), ratio {fast / slow:,.0f}")
 
     print("3. A small fight of each other ruleset through the procedure path")

@@ -1,6 +1,6 @@
 """The fast sampled forecast on the compact model, against the procedure path: a fight of two against
-three (without morale: the three are a group, whose morale the model does not play) and one of two
-against a lone robber chief who may flee when wounded, seeded; every side's chance, every figure's
+three (the three a group whose morale wavers, and without morale) and one of two against a lone
+robber chief who may flee when wounded, seeded; every side's chance, every figure's
 chance to fall and its expected resources agree within the two paths' 95 % intervals together."""
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ def agree(a, b):
 
 
 def close(played, fast, n_played, n_fast):
-    """Two means of a resource within three standard errors of their difference, both taken with the fast
+    """Two means of a resource within four standard errors of their difference (a comparison holds
+    some twenty of them at once, each beyond three by chance once in 370), both taken with the fast
     path's spread (a rare value may never turn up in the fewer fights through the procedures, whose
     spread would then be 0)."""
     sd = fast.margin * math.sqrt(n_fast) / Z95
-    return abs(played.value - fast.value) <= 3 * sd * math.sqrt(1 / n_played + 1 / n_fast) + 1e-12
+    return abs(played.value - fast.value) <= 4 * sd * math.sqrt(1 / n_played + 1 / n_fast) + 1e-12
 
 
 def assert_agree(played, fast):
@@ -55,9 +56,10 @@ def assert_agree(played, fast):
     assert abs(played.rounds.mean - fast.rounds.mean) <= margin
 
 
-def test_two_against_three_as_the_procedures_play_it(bande):
-    played = bande.forecast(n=400, seed=21, weg="prozeduren", moral=False)
-    fast = bande.forecast(n=20_000, seed=21, moral=False)
+@pytest.mark.parametrize("moral", [True, False], ids=["moral", "ohne_moral"])
+def test_two_against_three_as_the_procedures_play_it(bande, moral):
+    played = bande.forecast(n=400, seed=21, weg="prozeduren", moral=moral)
+    fast = bande.forecast(n=20_000, seed=21, moral=moral)
     assert_agree(played, fast)
     assert 0.3 < fast.figures["Knappe"].falls.p < 0.99   # the fight is no foregone conclusion for everyone
     assert fast.figures["Knappe"].falls.margin < 0.01 < played.figures["Knappe"].falls.margin

@@ -5,13 +5,12 @@ save after a Deny; verwundet, Todeswunde, tot from damage); its other virtues, a
 not change in the fights covered. One turn is the tactics' melee attack: the exact chances of damage
 and Deny (``attack.deny_outcomes`` under ``BastionlandTactics.denies``), the SPI save after a Deny
 (``core.save_chance``), what the damage does (``damage.folge``), and, where the tactics play morale,
-the SPI save of an individual who became wounded (``core.wankt``; flees on a failure). A scar rolls
-the die again for the GM's table and changes nothing a fight reads: the model leaves it out.
+the SPI save of an individual who became wounded (``core.wankt``; flees on a failure) and the groups
+(``core.gruppen``) whose leader saves with SPI once half of them are out (``Compact.groups``). A scar
+rolls the die again for the GM's table and changes nothing a fight reads: the model leaves it out.
 
 Covered: persons of this ruleset without conditions that count down (warbands, ships and structures
-take other rules; a condition that ends changes the fight mid-way); where morale is played, no group
-whose morale can still waver (``core.gruppen`` with fewer than half lost: its flight would change
-more than the target of one turn).
+take other rules; a condition that ends changes the fight mid-way).
 """
 
 from __future__ import annotations
@@ -37,12 +36,11 @@ class Stand(NamedTuple):
     zustaende: frozenset[str] = frozenset()
 
 
-def covers(figures: Sequence[Figure], moral: bool = True) -> bool:
+def covers(figures: Sequence[Figure]) -> bool:
     """Whether the model covers a fight of ``figures``: persons of this ruleset, no condition that
-    counts down; with ``moral``, no group that has lost fewer than half its members."""
+    counts down."""
     return all(f.ruleset in (None, "bastionland") and kind(f) == "Person"
-               and all(c.get("remaining") is None for c in f.conditions.values()) for f in figures) \
-        and not (moral and any(2 * sum(out_of_fight(f) is not None for f in g) < len(g) for g in gruppen(figures)))
+               and all(c.get("remaining") is None for c in f.conditions.values()) for f in figures)
 
 
 class BastionlandCompact(Compact):
@@ -77,6 +75,18 @@ class BastionlandCompact(Compact):
                     for r, last in self.morale(target, state, nxt):
                         out[last] = out.get(last, 0.0) + p * q * r
         return list((p, s) for s, p in out.items())
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """The groups whose morale wavers together (``core.gruppen``), where morale is played."""
+        index = {f.name: i for i, f in enumerate(self.figures)}
+        return [tuple(index[f.name] for f in g) for g in gruppen(self.figures)] if self.tactics.moral else []
+
+    def holds(self, leader: int, state: Stand) -> float:
+        """An organised group holds where its leader's SPI save succeeds (Wankender Kampfeswille)."""
+        return save_chance(virtue(self.figures[leader], "SPI"))
+
+    def flees(self, i: int, state: Stand) -> Stand:
+        return state._replace(zustaende=state.zustaende | {FLIEHT})
 
     def morale(self, i: int, before: Stand, after: Stand) -> list[tuple[float, Stand]]:
         """Wankender Kampfeswille: an individual (``core.einzelne``) who became wounded (``core.wankt``)

@@ -74,6 +74,5 @@ class BastionlandTactics(Tactics):
         return damage_dist(attack_pool([figure], figure), 0).mean
 
     def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> BastionlandCompact | None:
-        """Persons without conditions that count down and, with morale, no group whose morale can still
-        waver (``compact.covers``)."""
-        return BastionlandCompact(figures, self) if covers(figures, self.moral) else None
+        """Persons without conditions that count down (``compact.covers``)."""
+        return BastionlandCompact(figures, self) if covers(figures) else None

@@ -111,17 +111,19 @@ def test_what_the_model_covers():
     assert TACTICS.compact([KNIGHT, timed], {}) is None
 
 
-def test_no_group_whose_morale_can_still_waver():
-    """A group's flight changes more than one turn's target: where it can still come, no model (with
-    morale); a side's NPC persons are a group where the encounter has none of its own."""
+def test_groups_whose_morale_wavers_together():
+    """A side's NPC persons are a group where the encounter has none of its own; its leader saves with
+    SPI for all, and a member who flees is out of the fight."""
     s1, s2 = (figure(f"Söldner {i}", side="Söldner") for i in (1, 2))
-    assert not covers([KNIGHT, s1, s2]) and covers([KNIGHT, s1, s2], moral=False)
-    assert TACTICS.compact([KNIGHT, s1, s2], {}) is None and TACTICS.without_morale().compact([KNIGHT, s1, s2], {})
-    assert covers([KNIGHT, s1, figure("Söldner 2", side="Söldner", conditions=["tot"])])   # half lost: it rolled
-    assert covers([KNIGHT, s1, figure("Räuber", side="Räuber")])   # one alone is an individual
-    assert covers([figure("Ritter", side="Spieler"), figure("Knappe", side="Spieler"), s1])   # players are exempt
+    model = TACTICS.compact([KNIGHT, s1, s2], {})
+    assert model.groups() == [(1, 2)] and TACTICS.without_morale().compact([KNIGHT, s1, s2], {}).groups() == []
+    assert model.holds(1, model.start(1)) == bl.core.save_chance(bl.sheet.virtue(s1, "SPI"))
+    assert not model.standing(2, model.flees(2, model.start(2))) and model.standing(2, model.start(2))
+    assert TACTICS.compact([KNIGHT, s1, figure("Räuber", side="Räuber")], {}).groups() == []   # one alone: individual
+    assert TACTICS.compact([figure("Ritter", side="Spieler"), figure("Knappe", side="Spieler"), s1],
+                           {}).groups() == []   # players are exempt
     grouped = [view({**{k: getattr(f, k) for k in ("name", "side")}, "sheet": dict(f.sheet), "group": g,
                      "resources": {k: {"value": r.value, "max": r.max} for k, r in f.resources.items()}})
                for f, g in ((s1, "Wache"), (s2, None))]
-    assert covers([KNIGHT, *grouped])   # the encounter's groups: one member, one without a group
+    assert TACTICS.compact([KNIGHT, *grouped], {}).groups() == []   # the encounter's groups: one member, one none
     assert [f.name for f in bl.core.einzelne([KNIGHT, *grouped])] == ["Söldner 1", "Söldner 2"]
