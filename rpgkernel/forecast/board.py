@@ -35,6 +35,7 @@ class Board:
         self._turns: dict[tuple[int, int, State, State], list[tuple[float, State, State]]] = {}
         self._ranks: dict[tuple[int, State, int], float] = {}
         self._rounds: dict[tuple[int, State], State] = {}
+        self._resources: dict[tuple[int, State], dict[str, int]] = {}
         self._reach: list[list[State]] | None = None
         self.groups = [tuple(g) for g in model.groups()]
 
@@ -60,6 +61,12 @@ class Board:
         if self.pair:
             return self._turns[key]
         return [(p, mine, s) for p, _, s in self._turns[key]]   # the actor as it is
+
+    def resources(self, i: int, state: State) -> dict[str, int]:
+        key = (i, state)
+        if key not in self._resources:
+            self._resources[key] = self.model.resources(i, state)
+        return self._resources[key]
 
     def new_round(self, i: int, state: State) -> State:
         key = (i, state)

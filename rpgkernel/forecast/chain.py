@@ -203,7 +203,7 @@ class _Chain:
         b = self.board
         win = [0.0] * len(b.side_names)
         falls = [0.0] * b.size
-        res: list[dict[str, float]] = [dict.fromkeys(b.model.resources(i, b.model.start(i)), 0.0)
+        res: list[dict[str, float]] = [dict.fromkeys(b.resources(i, b.model.start(i)), 0.0)
                                        for i in range(b.size)]
         by_index = {i: s for s, i in self.ends.items()}
         nodes0 = {i: node[1] for node, i in self.nodes[0].items()}
@@ -218,7 +218,7 @@ class _Chain:
             for i in range(b.size):
                 if not b.standing(i, states[i]):
                     falls[i] += q
-                for k, v in b.model.resources(i, states[i]).items():
+                for k, v in b.resources(i, states[i]).items():
                     res[i][k] += q * v
         return Solution(win, draw, rounds, falls, res, nodes)
 

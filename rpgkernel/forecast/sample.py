@@ -50,8 +50,8 @@ class Sampler:
         self.reach = board.reach()
         self.index = [{s: k for k, s in enumerate(r)} for r in self.reach]
         self.standing = [np.array([board.standing(i, s) for s in r]) for i, r in enumerate(self.reach)]
-        self.keys = [list(board.model.resources(i, r[0])) for i, r in enumerate(self.reach)]
-        self.resources = [np.array([[board.model.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
+        self.keys = [list(board.resources(i, r[0])) for i, r in enumerate(self.reach)]
+        self.resources = [np.array([[board.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
                           for i, r in enumerate(self.reach)]
         self.ranks = [np.array([[board.rank(i, s, 0)] for s in r]) for i, r in enumerate(self.reach)]
         self.rounds = [np.array([self.index[i][board.new_round(i, s)] for s in r]) for i, r in enumerate(self.reach)]

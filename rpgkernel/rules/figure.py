@@ -85,11 +85,11 @@ class Figure:
 
     def changed(self, values: Mapping[str, int], conditions: Iterable[str] = (),
                 without: Iterable[str] = ()) -> Figure:
-        """The figure with its resources at ``values`` and ``conditions`` besides its own, less those
-        named in ``without`` (a view of a changed copy)."""
+        """The figure with its resources at ``values``, ``conditions`` besides its own and those
+        ``without`` gone (a view of a changed copy)."""
         own = self._record.get("resources") or {}
         gone = set(without)
-        kept = {k: v for k, v in self.conditions.items() if k not in gone}
+        kept = {c: r for c, r in self.conditions.items() if c not in gone}
         return Figure({**self._record, "resources": {**own, **{k: {**own[k], "value": v} for k, v in values.items()}},
                        "conditions": {**kept, **{c: {} for c in conditions}}})
 
