@@ -128,8 +128,8 @@ def _planned(tally: Tally, precision: float) -> int:
 
 def _board(table: Table, rng: np.random.Generator) -> Board | None:
     """The fight on its ruleset's compact model, or None where there is none for it."""
-    if not Board.plays(table.tactics):
-        return None
     opening = table.opening(rng)
     model = table.tactics.compact(opening.figures, opening.fight.data) if opening is not None else None
-    return None if model is None else Board(opening, model, table.tactics)
+    if model is None or not Board.plays(table.tactics, model):
+        return None
+    return Board(opening, model, table.tactics)

@@ -1,11 +1,12 @@
 """A fight on a ruleset's compact model (``rules.compact``): what the exact and the fast path share.
 
-The opening (``fight.Table.opening``) gives the combatants and the turn order; the model gives each
-combatant's state and the exact consequences of a turn; the tactics pick the target by their
-``rank`` on the model's figure views, as on the procedure path (the lowest, ties to the first in the
-encounter's order). A turn of a combatant out of the fight passes; the fight ends when one side (or
-none) is left standing, or as a draw after ``MAX_ROUNDS``. Everything asked is cached: a fight asks
-the same few questions again and again.
+The opening (``fight.Table.opening``) gives the combatants and every turn order the fight can take
+with its chances; the model gives each combatant's state and the exact consequences of a turn; the
+tactics pick the target by their ``rank`` on the model's figure views, as on the procedure path (the
+lowest, ties to the first in the encounter's order), unless the seed picks it at random
+(``Compact.random_target``: every standing foe alike). A turn of a combatant out of the fight passes;
+the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``.
+Everything asked is cached: a fight asks the same few questions again and again.
 """
 
 from __future__ import annotations
@@ -27,16 +28,20 @@ class Board:
         self.side_names = list(dict.fromkeys(opening.sides))   # in the order their first combatant joined
         self.side = [self.side_names.index(s) for s in opening.sides]
         self.foes = [[j for j in range(self.size) if self.side[j] != self.side[i]] for i in range(self.size)]
-        self.counts = reads_targeted(opening.fight.zielwahl)
+        self.counts = reads_targeted(opening.fight.zielwahl) and not model.random_target
+        #: whether a turn can change its actor too (``Compact.turn`` filled)
+        self.pair = type(model).turn is not Compact.turn
         self._standing: dict[tuple[int, State], bool] = {}
-        self._hits: dict[tuple[int, int, State], list[tuple[float, State]]] = {}
+        self._turns: dict[tuple[int, int, State, State], list[tuple[float, State, State]]] = {}
         self._ranks: dict[tuple[int, State, int], float] = {}
+        self._rounds: dict[tuple[int, State], State] = {}
+        self._reach: list[list[State]] | None = None
 
     @staticmethod
-    def plays(tactics: Tactics) -> bool:
-        """Whether ``tactics`` pick their targets by ``rank`` (a ruleset's own ``target``, such as a
-        random one, is played on the procedure path)."""
-        return type(tactics).target is Tactics.target
+    def plays(tactics: Tactics, model: Compact) -> bool:
+        """Whether the board plays ``tactics``' target picking: by ``rank``, or the seed's own random
+        one where the model has it (another ruleset's own ``target`` is played on the procedure path)."""
+        return model.random_target or type(tactics).target is Tactics.target
 
     def start(self) -> States:
         return tuple(self.model.start(i) for i in range(self.size))
@@ -47,11 +52,19 @@ class Board:
             self._standing[key] = self.model.standing(i, state)
         return self._standing[key]
 
-    def hit(self, actor: int, target: int, state: State) -> list[tuple[float, State]]:
-        key = (actor, target, state)
-        if key not in self._hits:
-            self._hits[key] = self.model.hit(actor, target, state)
-        return self._hits[key]
+    def turn(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, State, State]]:
+        key = (actor, target, mine if self.pair else None, theirs)
+        if key not in self._turns:
+            self._turns[key] = self.model.turn(actor, target, mine, theirs)
+        if self.pair:
+            return self._turns[key]
+        return [(p, mine, s) for p, _, s in self._turns[key]]   # the actor as it is
+
+    def new_round(self, i: int, state: State) -> State:
+        key = (i, state)
+        if key not in self._rounds:
+            self._rounds[key] = self.model.new_round(i, state)
+        return self._rounds[key]
 
     def rank(self, i: int, state: State, drawn: int = 0) -> float:
         """Combatant ``i``'s rank as a target in ``state`` when it has drawn ``drawn`` attacks."""
@@ -61,15 +74,15 @@ class Board:
             self._ranks[key] = self.tactics.rank(self.model.view(i, state), fight)
         return self._ranks[key]
 
-    def target(self, actor: int, states: States, drawn: Sequence[int]) -> int | None:
-        """Whom ``actor`` attacks: the standing foe of the lowest rank, the first of equals."""
-        best, found = None, None
-        for j in self.foes[actor]:
-            if self.standing(j, states[j]):
-                r = self.rank(j, states[j], drawn[j] if self.counts else 0)
-                if best is None or r < best:
-                    best, found = r, j
-        return found
+    def targets(self, actor: int, states: States, drawn: Sequence[int]) -> list[tuple[float, int]]:
+        """Whom ``actor`` attacks, with the chances: every standing foe alike where the seed picks at
+        random, else the standing foe of the lowest rank, the first of equals; none where none stands."""
+        up = [j for j in self.foes[actor] if self.standing(j, states[j])]
+        if self.model.random_target:
+            return [(1 / len(up), j) for j in up]
+        if not up:
+            return []
+        return [(1.0, min(up, key=lambda j: self.rank(j, states[j], drawn[j] if self.counts else 0)))]
 
     def winner(self, states: States) -> int | None:
         """The side left alone (its index), -1 where none is left, None while two still fight."""
@@ -78,16 +91,38 @@ class Board:
             return None
         return left.pop() if left else -1
 
-    def reach(self, i: int) -> list[State]:
-        """Every state combatant ``i`` can come to in this fight, the start first."""
-        found = [self.model.start(i)]
-        seen = set(found)
-        for state in found:
+    def reach(self) -> list[list[State]]:
+        """Every state each combatant can come to in this fight, its start first: closed under the
+        turns of every pair of foes (in every pair of states they can be in) and under new rounds."""
+        if self._reach is None:
+            self._reach = self._closure()
+        return self._reach
+
+    def _closure(self) -> list[list[State]]:
+        found = [[s] for s in self.start()]
+        seen = [set(r) for r in found]
+        todo = [(i, found[i][0]) for i in range(self.size)]
+
+        def add(i: int, state: State) -> None:
+            if state not in seen[i]:
+                seen[i].add(state)
+                found[i].append(state)
+                todo.append((i, state))
+
+        while todo:
+            i, state = todo.pop()
+            add(i, self.new_round(i, state))
             if not self.standing(i, state):
                 continue
-            for a in self.foes[i]:
-                for _, nxt in self.hit(a, i, state):
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        found.append(nxt)
+            for j in self.foes[i]:
+                for actor in found[j] if self.pair else found[j][:1]:   # j's turn against i (any state
+                    if self.standing(j, actor) or not self.pair:         # of j where only i changes)
+                        for _, after, mine in self.turn(j, i, actor, state):
+                            add(j, after)
+                            add(i, mine)
+                if self.pair:                                             # i's turn against j
+                    for other in [s for s in found[j] if self.standing(j, s)]:
+                        for _, mine, after in self.turn(i, j, state, other):
+                            add(i, mine)
+                            add(j, after)
         return found

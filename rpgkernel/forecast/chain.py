@@ -1,9 +1,10 @@
 """The exact forecast of a small fight: an absorbing Markov chain over the compact states.
 
-A node is whose turn it is and every combatant's state (with the attacks each has drawn, relative to
-its side's least attacked, where the target picking reads them); the nodes are found by exploring
-from the opening, and one turn moves the chance on each node to the next turn's nodes or to an end
-(a side alone, ``board.Board.winner``). The chances are carried turn by turn, round by round, as
+A node is the turn order, whose turn in it, and every combatant's state (with the attacks each has
+drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
+found by exploring from the opening's orders, and one turn moves the chance on each node to the next
+turn's nodes or to an end (a side alone, ``board.Board.winner``); a new round changes the states as
+the model says and, where initiative is rolled each round, moves to every order with its chance. The chances are carried turn by turn, round by round, as
 numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
 the draw, as on the procedure path. A chain that could pass ``MAX_STATES`` nodes is refused before it
 is explored (the product of the states each combatant can reach bounds it).
@@ -31,7 +32,7 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-Node = tuple[States, tuple[int, ...]]
+Node = tuple[int, States, tuple[int, ...]]
 
 
 @dataclass
@@ -48,10 +49,11 @@ class Solution:
 
 
 def bound(board: Board, reach: list[list]) -> int:
-    """An upper bound of the chain's nodes: turns times the product of each combatant's states (and
-    of its relative count of attacks drawn, 0 or 1, where they are read and it has a side mate)."""
+    """An upper bound of the chain's nodes: orders times turns times the product of each combatant's
+    states (and of its relative count of attacks drawn, 0 or 1, where they are read and it has a side
+    mate)."""
     per = [len(r) * (2 if board.counts and board.side.count(board.side[i]) > 1 else 1) for i, r in enumerate(reach)]
-    return len(board.opening.order) * math.prod(per)
+    return len(board.opening.orders) * len(board.opening.orders[0]) * math.prod(per)
 
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
@@ -59,8 +61,7 @@ def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     are read in a fight of more than two sides, which no bounded chain holds)."""
     if board.counts and len(board.side_names) > 2:
         return None
-    reach = [board.reach(i) for i in range(board.size)]
-    if bound(board, reach) > max_states:
+    if bound(board, board.reach()) > max_states:
         return None
     return _Chain(board).run()
 
@@ -68,7 +69,7 @@ def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
 class _Chain:
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.turns = len(board.opening.order)
+        self.turns = len(board.opening.orders[0])
         self.nodes: list[dict[Node, int]] = [{} for _ in range(self.turns)]
         self.ends: dict[States, int] = {}
         # per turn: moves (from, to, chance) to the next turn's nodes, ends (from, end, chance)
@@ -99,38 +100,57 @@ class _Chain:
                 up[i] = drawn[i] - low
         return tuple(up)
 
-    def explore(self) -> None:
+    def _start(self, todo: list[tuple[int, Node]]) -> dict[int, float]:
+        """The opening's nodes with their chances (one per turn order)."""
+        b = self.board
+        return {self._node(b.opening.turn, (o, b.start(), (0,) * b.size if b.counts else ()), todo): p
+                for o, p in b.opening.starts.items()}
+
+    def explore(self) -> dict[int, float]:
         b = self.board
         opening = b.opening
         todo: list[tuple[int, Node]] = []
-        self._node(opening.turn, (b.start(), (0,) * b.size if b.counts else ()), todo)
+        start = self._start(todo)
         while todo:
-            turn, (states, drawn) = todo.pop()
-            here = self.nodes[turn][(states, drawn)]
-            nxt = (turn + 1) % self.turns
-            actor = opening.order[turn]
-            target = b.target(actor, states, drawn) if b.standing(actor, states[actor]) else None
-            if target is None:
-                self._move(turn, here, nxt, (states, drawn), 1.0, todo)
-                continue
-            for p, state in b.hit(actor, target, states[target]):
-                after = states[:target] + (state,) + states[target + 1:]
-                if b.winner(after) is not None:
+            turn, (o, states, drawn) = todo.pop()
+            here = self.nodes[turn][(o, states, drawn)]
+            actor = opening.orders[o][turn]
+            after: list[tuple[float, States, list[int]]] = []
+            if b.standing(actor, states[actor]):
+                for q, target in b.targets(actor, states, drawn):
+                    for p, mine, theirs in b.turn(actor, target, states[actor], states[target]):
+                        nxt = list(states)
+                        nxt[actor], nxt[target] = mine, theirs
+                        count = list(drawn)
+                        if b.counts:
+                            count[target] += 1
+                        after.append((q * p, tuple(nxt), count))
+            if not after:
+                after = [(1.0, states, list(drawn))]
+            for p, nxt_states, count in after:
+                if b.winner(nxt_states) is not None:
                     stops = self.stops[turn]
                     stops[0].append(here)
-                    stops[1].append(self._end(after))
+                    stops[1].append(self._end(nxt_states))
                     stops[2].append(p)
-                    continue
-                count = list(drawn) if b.counts else []
-                if b.counts:
-                    count[target] += 1
-                self._move(turn, here, nxt, (after, self._relative(after, count)), p, todo)
+                else:
+                    self._next(turn, here, o, nxt_states, self._relative(nxt_states, count), p, todo)
+        return start
 
-    def _move(self, turn: int, here: int, nxt: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
+    def _next(self, turn: int, here: int, o: int, states: States, drawn: tuple[int, ...], p: float,
+              todo: list[tuple[int, Node]]) -> None:
+        """Move ``p`` from node ``here`` to the next turn's: in the same order, or after a new round
+        (its states as the model starts a round) to every order it can roll."""
+        b = self.board
+        nxt = (turn + 1) % self.turns
+        if nxt == 0:
+            states = tuple(b.new_round(i, s) for i, s in enumerate(states))
+        orders = b.opening.each_round if nxt == 0 and b.opening.each_round is not None else {o: 1.0}
         moves = self.moves[turn]
-        moves[0].append(here)
-        moves[1].append(self._node(nxt, node, todo))
-        moves[2].append(p)
+        for o2, q in orders.items():
+            moves[0].append(here)
+            moves[1].append(self._node(nxt, (o2, states, drawn), todo))
+            moves[2].append(p * q)
 
     def run(self) -> Solution:
         b = self.board
@@ -138,14 +158,15 @@ class _Chain:
         start = b.start()
         if b.winner(start) is not None:   # decided before any turn
             return self._solution({self._end(start): 1.0}, {rounds_played(opening.first, opening.round): 1.0}, {}, 0)
-        self.explore()
+        begin = self.explore()
         moves = [tuple(np.asarray(x) for x in m) for m in self.moves]
         stops = [tuple(np.asarray(x) for x in m) for m in self.stops]
         ended = np.zeros(len(self.ends))
         rounds: dict[int, float] = {}
         turn, round_ = opening.turn, opening.round
         chance = np.zeros(len(self.nodes[turn]))
-        chance[0] = 1.0
+        for k, p in begin.items():
+            chance[k] += p
         while True:
             src, dst, p = moves[turn]
             s_src, s_end, s_p = stops[turn]
@@ -181,7 +202,7 @@ class _Chain:
         res: list[dict[str, float]] = [dict.fromkeys(b.model.resources(i, b.model.start(i)), 0.0)
                                        for i in range(b.size)]
         by_index = {i: s for s, i in self.ends.items()}
-        nodes0 = {i: node[0] for node, i in self.nodes[0].items()}
+        nodes0 = {i: node[1] for node, i in self.nodes[0].items()}
         draw = 0.0
         weighted = [(by_index[i], q) for i, q in ended.items()] + [(nodes0[i], q) for i, q in open_.items()]
         for states, q in weighted:

@@ -26,6 +26,7 @@ from ..rules.tactics import Action, Fight
 from ..state import fighting, model
 from ..state.transaction import Transaction
 from ..state.views import Encounter
+from .orders import order_chances
 
 #: the round after which a fight counts as undecided (a draw)
 MAX_ROUNDS = 100
@@ -53,13 +54,17 @@ class Outcome:
 @dataclass(frozen=True)
 class Opening:
     """A fight as its first turn finds it: the combatants (names, views, sides) in the encounter's
-    order, the turn order as indices into it, whose turn it is in which round, the round the forecast
-    began in (0 before the fight), and what tactics read of the fight then."""
+    order, every turn order it can take (indices into it), the chance of each at the first turn
+    (``starts``: order index -> chance) and at the start of every later round where initiative is
+    rolled each round (``each_round``; None: the order stays), whose turn it is in which round, the
+    round the forecast began in (0 before the fight), and what tactics read of the fight then."""
 
     names: list[str]
     figures: list[Figure]
     sides: list[str]
-    order: list[int]
+    orders: list[list[int]]
+    starts: dict[int, float]
+    each_round: dict[int, float] | None
     turn: int
     round: int
     first: int
@@ -124,25 +129,31 @@ class Table:
                 enc._advance(tx, False, None, _seed(rng), None)
 
     def opening(self, rng: np.random.Generator) -> Opening | None:
-        """The fight as its first turn finds it, for a compact model (``rules.compact``); None where
-        its order could change from fight to fight (initiative rolled, at the start or every round)
-        or resolutions of the ruleset are still open."""
+        """The fight as its first turn finds it, for a compact model (``rules.compact``), with the
+        chance of every turn order its initiative can give (``orders``); None where the initiative dice
+        fall in too many ways or resolutions of the ruleset are still open."""
         tx = Transaction(self.state)
         record = tx.state["encounters"][self.name]
         first = record["round"]
         names = list(record["combatants"])
-        if self.engine.initiative_each_round or any(
-                rec.get("ruleset") == self.engine.key for rec in tx.state.get("pending", {}).values()):
+        if any(rec.get("ruleset") == self.engine.key for rec in tx.state.get("pending", {}).values()):
             return None
-        if not first:
-            if any(self.engine.initiative_expression(model.seen_by_rules(tx.state, n, self.name)) is not None
-                   for n in names):
+        rolled = None
+        if not first or self.engine.initiative_each_round:
+            rolled = order_chances(tx.state, self.name, self.engine)
+            if rolled is None:
                 return None
-            Encounter(None, self.name)._begin(tx, None, None, _seed(rng), None)  # type: ignore[arg-type]
+        orders: list[tuple[str, ...]] = [tuple(record["order"])] if first else []
+        orders += [o for _, o in rolled or () if o not in orders]
+        if not first:
+            Encounter(None, self.name)._begin(tx, list(orders[0]), None, None, None)  # type: ignore[arg-type]
             record = tx.state["encounters"][self.name]
+        starts = {orders.index(o): p for p, o in rolled} if not first and rolled else {0: 1.0}
+        each_round = {orders.index(o): p for p, o in rolled} if self.engine.initiative_each_round and rolled else None
         figures = [view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names]
-        return Opening(names, figures, [self.sides[n] for n in names], [names.index(n) for n in record["order"]],
-                       record["turn"], record["round"], first, self._fight(tx.state, {}, Roller(rng=rng)))
+        return Opening(names, figures, [self.sides[n] for n in names], [[names.index(n) for n in o] for o in orders],
+                       starts, each_round, 0 if not first else record["turn"], record["round"], first,
+                       self._fight(tx.state, {}, Roller(rng=rng)))
 
     def _down(self, out: Mapping[str, str]) -> dict[str, str]:
         """Those of ``out`` who do not come back by themselves (``Tactics.gets_up``): out for good."""

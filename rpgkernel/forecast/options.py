@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from .. import rules
 from ..dice.roll import Roller
@@ -20,6 +20,7 @@ from ..errors import RpgError
 from ..resolve.run import carry_out
 from ..state.transaction import Transaction
 from ..state.views import Encounter
+from . import faces
 from .chain import MAX_STATES
 from .fight import ForecastError
 
@@ -33,64 +34,28 @@ ADVICE_WAYS, ADVICE_BUDGET, ADVICE_DICE = 64, 400, 24
 ADVICE_STATES = 5_000
 
 
-class _Branch(BaseException):
-    """A die beyond the faces chosen so far: the enumeration splits here (not an error)."""
-
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Faces:
-    """The dice of one way to roll: the faces chosen so far, then a split."""
-
-    given = False
-    thrown = ()   # no real dice
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        self.faces_chosen, self.at = list(faces), 0
-
-    def face(self, sides: int) -> int:
-        if self.at >= len(self.faces_chosen):
-            raise _Branch(sides)
-        self.at += 1
-        return self.faces_chosen[self.at - 1]
-
-    def faces(self, sides: int, n: int) -> list[int]:
-        return [self.face(sides) for _ in range(n)]
-
-    def fate(self) -> int:
-        return self.face(3) - 2
-
-    def finish(self) -> None:
-        pass
-
-
 def ways(state: dict[str, Any], encounter: str, ruleset: str | None,
          source: str, most: int = MAX_WAYS) -> tuple[dict[str, tuple[float, dict]], int] | None:
     """Every state ``source`` (choice lines on an open resolution of ``state``) leads to once the turn
     has passed, by its key, with its chance, and how many ways the dice fell; None where they would
     fall in more than ``most`` ways."""
     engine = rules.get(ruleset or None)
-    found: dict[str, tuple[float, dict]] = {}
-    todo: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
-    runs = 0
-    while todo:
-        faces, p = todo.pop()
-        runs += 1
-        if runs > most:
-            return None
+
+    def run(roller: Roller) -> tuple[str, dict]:
         tx = Transaction(state)
-        try:
-            carry_out(tx, engine, source, Roller.over(_Faces(faces)))
-        except _Branch as split:
-            todo += [((*faces, f), p / split.sides) for f in range(1, split.sides + 1)]
-            continue
+        carry_out(tx, engine, source, roller)
         Encounter(None, encounter)._advance(tx, False, None, 0, None)  # type: ignore[arg-type]
-        key = json.dumps(tx.state["encounters"][encounter], sort_keys=True, default=str) + json.dumps(
-            tx.state["characters"], sort_keys=True, default=str)
+        return json.dumps(tx.state["encounters"][encounter], sort_keys=True, default=str) + json.dumps(
+            tx.state["characters"], sort_keys=True, default=str), tx.state
+
+    tried = faces.ways(run, most)
+    if tried is None:
+        return None
+    found: dict[str, tuple[float, dict]] = {}
+    for p, (key, after) in tried[0]:
         before = found.get(key)
-        found[key] = ((before[0] if before else 0.0) + p, tx.state)
-    return found, runs
+        found[key] = ((before[0] if before else 0.0) + p, after)
+    return found, tried[1]
 
 
 def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, str],

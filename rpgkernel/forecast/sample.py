@@ -1,11 +1,13 @@
 """The fast sampled forecast: many fights at once on the compact model, in numpy.
 
 Every combatant's states (``Board.reach``) are numbered, and what the fight asks of them becomes a
-table once: standing or not, the rank as a target, the resources, and for each attacker and target
-the chances of the target's next states, summed up. The fights of a batch then move in step, turn
-by turn (their turn order is the same): in each fight the actor, if standing, picks the standing
-foe of the lowest rank (the first of equals) and the target's next state is drawn from its table
-with one uniform number. A fight ends as on the procedure path (``board.Board.winner``, a draw
+table once: standing or not, the rank as a target, the resources, what a new round makes of each,
+and for each attacker and target the chances of their next states (by the pair of states where a
+turn changes the attacker too), summed up. The fights of a batch then move in step, turn by turn:
+each draws its turn order from the opening's chances (again at every round where initiative is rolled
+each round); in each fight the actor, if standing, picks the standing foe of the lowest rank (the
+first of equals), or one at random where the seed says so, and the next states are drawn from the
+table with one uniform number. A fight ends as on the procedure path (``board.Board.winner``, a draw
 after ``MAX_ROUNDS``).
 """
 
@@ -31,33 +33,46 @@ class Batch:
     states: np.ndarray
 
 
+@dataclass
+class _Table:
+    """The summed chances of the next states after one attacker's turn against one target, a row per
+    state of the target (per pair of states where the attacker changes too: attacker * targets' +
+    target), ending in 1 and padded with the last; the next states as indices."""
+
+    cdf: np.ndarray
+    target: np.ndarray
+    actor: np.ndarray | None
+
+
 class Sampler:
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.reach = [board.reach(i) for i in range(board.size)]
-        index = [{s: k for k, s in enumerate(r)} for r in self.reach]
+        self.reach = board.reach()
+        self.index = [{s: k for k, s in enumerate(r)} for r in self.reach]
         self.standing = [np.array([board.standing(i, s) for s in r]) for i, r in enumerate(self.reach)]
         self.keys = [list(board.model.resources(i, r[0])) for i, r in enumerate(self.reach)]
         self.resources = [np.array([[board.model.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
                           for i, r in enumerate(self.reach)]
         self.ranks = [np.array([[board.rank(i, s, 0)] for s in r]) for i, r in enumerate(self.reach)]
-        self.tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        for a in range(board.size):
-            for t in board.foes[a]:
-                self.tables[a, t] = self._table(a, t, index[t])
+        self.rounds = [np.array([self.index[i][board.new_round(i, s)] for s in r]) for i, r in enumerate(self.reach)]
+        self.orders = np.array(board.opening.orders)
+        self.tables = {(a, t): self._table(a, t) for a in range(board.size) for t in board.foes[a]}
 
-    def _table(self, a: int, t: int, index: dict) -> tuple[np.ndarray, np.ndarray]:
-        """The summed chances of ``t``'s next states after ``a``'s turn, one row per state of ``t``
-        (ending in 1, padded with the last state; a state out of the fight stays)."""
-        rows = [self.board.hit(a, t, s) if self.board.standing(t, s) else [(1.0, s)] for s in self.reach[t]]
+    def _table(self, a: int, t: int) -> _Table:
+        b = self.board
+        mine = self.reach[a] if b.pair else self.reach[a][:1]
+        rows = [b.turn(a, t, sa, st) if b.standing(a, sa) and b.standing(t, st) else [(1.0, sa, st)]
+                for sa in mine for st in self.reach[t]]
         width = max(len(r) for r in rows)
         cdf = np.ones((len(rows), width))
-        nxt = np.zeros((len(rows), width), dtype=np.int64)
+        target = np.zeros((len(rows), width), dtype=np.int64)
+        actor = np.zeros((len(rows), width), dtype=np.int64)
         for k, row in enumerate(rows):
-            cdf[k, :len(row) - 1] = np.cumsum([p for p, _ in row[:-1]])   # the last 1, not 1 - 1e-16
-            nxt[k, :len(row)] = [index[s] for _, s in row]
-            nxt[k, len(row):] = nxt[k, len(row) - 1]
-        return cdf, nxt
+            cdf[k, :len(row) - 1] = np.cumsum([p for p, _, _ in row[:-1]])   # the last 1, not 1 - 1e-16
+            target[k, :len(row)] = [self.index[t][s] for _, _, s in row]
+            actor[k, :len(row)] = [self.index[a][s] for _, s, _ in row]
+            target[k, len(row):], actor[k, len(row):] = target[k, len(row) - 1], actor[k, len(row) - 1]
+        return _Table(cdf, target, actor if b.pair else None)
 
     def _rank(self, i: int, states: np.ndarray, drawn: np.ndarray) -> np.ndarray:
         """The ranks of combatant ``i`` in ``states`` having drawn ``drawn`` attacks (a table widened
@@ -81,39 +96,68 @@ class Sampler:
         left = up.sum(1)
         return np.where(left > 1, OPEN, np.where(left == 1, up.argmax(1), DRAW))
 
+    @staticmethod
+    def _draw(chances: dict[int, float], n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` turn orders drawn by their chances."""
+        orders = np.array(list(chances), dtype=np.int64)
+        if len(orders) == 1:
+            return np.full(n, orders[0])
+        cdf = np.cumsum(list(chances.values()))
+        return orders[np.minimum((cdf[:-1][None, :] < rng.random(n)[:, None] * cdf[-1]).sum(1), len(orders) - 1)]
+
+    def _targets(self, actor: int, acting: np.ndarray, states: np.ndarray, drawn: np.ndarray,
+                 rng: np.random.Generator) -> np.ndarray:
+        """Each acting fight's target, as an index into the actor's foes."""
+        foes = self.board.foes[actor]
+        up = np.column_stack([self.standing[f][states[acting, f]] for f in foes])
+        if self.board.model.random_target:
+            pick = (rng.random(acting.size) * up.sum(1)).astype(np.int64)
+            return (np.cumsum(up, 1) <= pick[:, None]).sum(1)
+        rank = np.full((acting.size, len(foes)), np.inf)
+        for j, f in enumerate(foes):
+            now = states[acting, f]
+            rank[:, j] = np.where(up[:, j], self._rank(f, now, drawn[acting, f]), np.inf)
+        return rank.argmin(1)
+
+    def _turn(self, actor: int, acting: np.ndarray, states: np.ndarray, drawn: np.ndarray,
+              rng: np.random.Generator) -> None:
+        picked = self._targets(actor, acting, states, drawn, rng)
+        for j, f in enumerate(self.board.foes[actor]):
+            hit = acting[picked == j]
+            if not hit.size:
+                continue
+            table = self.tables[actor, f]
+            row = states[hit, f] + (states[hit, actor] * len(self.reach[f]) if table.actor is not None else 0)
+            col = (table.cdf[row] < rng.random(hit.size)[:, None]).sum(1)
+            drawn[hit, f] += 1
+            states[hit, f] = table.target[row, col]
+            if table.actor is not None:
+                states[hit, actor] = table.actor[row, col]
+
     def play(self, n: int, rng: np.random.Generator) -> Batch:
         b = self.board
         opening = b.opening
-        turns = len(opening.order)
+        turns = self.orders.shape[1]
         states = np.zeros((n, b.size), dtype=np.int64)   # every start is its reach's first state
         drawn = np.zeros((n, b.size), dtype=np.int64)
+        order = self._draw(opening.starts, n, rng)
         winner = self._decided(states)
         rounds = np.full(n, rounds_played(opening.first, opening.round))
         live = np.flatnonzero(winner == OPEN)
         turn, round_ = opening.turn, opening.round
         while live.size:
-            actor = opening.order[turn]
-            acting = live[self.standing[actor][states[live, actor]]]
-            if acting.size:
-                foes = b.foes[actor]
-                rank = np.full((acting.size, len(foes)), np.inf)
-                for j, f in enumerate(foes):
-                    now = states[acting, f]
-                    rank[:, j] = np.where(self.standing[f][now], self._rank(f, now, drawn[acting, f]), np.inf)
-                picked = rank.argmin(1)
-                for j, f in enumerate(foes):
-                    hit = acting[picked == j]
-                    if hit.size:
-                        cdf, nxt = self.tables[actor, f]
-                        now = states[hit, f]
-                        drawn[hit, f] += 1
-                        states[hit, f] = nxt[now, (cdf[now] < rng.random(hit.size)[:, None]).sum(1)]
-                ended = self._decided(states[acting])
-                done = ended != OPEN
-                if done.any():
-                    winner[acting[done]] = ended[done]
-                    rounds[acting[done]] = rounds_played(opening.first, round_)
-                    live = live[winner[live] == OPEN]
+            actors = self.orders[order[live], turn]
+            for actor in np.unique(actors):
+                mine = live[actors == actor]
+                acting = mine[self.standing[actor][states[mine, actor]]]
+                if acting.size:
+                    self._turn(int(actor), acting, states, drawn, rng)
+            ended = self._decided(states[live])
+            done = ended != OPEN
+            if done.any():
+                winner[live[done]] = ended[done]
+                rounds[live[done]] = rounds_played(opening.first, round_)
+                live = live[~done]
             turn = (turn + 1) % turns
             if turn == 0:
                 round_ += 1
@@ -121,6 +165,10 @@ class Sampler:
                     winner[live] = DRAW
                     rounds[live] = rounds_played(opening.first, round_)
                     break
+                for i in range(b.size):
+                    states[live, i] = self.rounds[i][states[live, i]]
+                if opening.each_round is not None:
+                    order[live] = self._draw(opening.each_round, live.size, rng)
         return Batch(winner, rounds, states)
 
     def counts(self, batch: Batch) -> dict:

@@ -102,6 +102,19 @@ class Ruleset:
         """
         return sorted(combatants, key=lambda name: (-rolls[name], name))
 
+    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Whether ``initiative_rolls`` rolls each of ``combatants`` for itself alone (nothing shared),
+        as the default does: a forecast then tries each one's dice apart. A ruleset sharing rolls (a
+        side's, a leader's) says where it does."""
+        return True
+
+    def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                           rolls: Mapping[str, int]) -> list[tuple[float, Sequence[str]]] | None:
+        """The chance of each turn order ``initiative_order`` gives from ``rolls``, for a forecast,
+        where its roll-offs are repeated while tied (trying their dice would not end); the default:
+        None, the forecast tries the dice of the roll-offs (or there are none)."""
+        return None
+
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """The dice expression a combatant rolls for initiative; None: no roll."""
         return "W20"

@@ -2,13 +2,17 @@
 
 A forecast (``rpgkernel.forecast``) plays a small fight exactly and a large one fast on it, beside
 the procedure path. Each combatant stands in a small hashable state (Bastionland: GD, VIG and the
-conditions the fight brought); ``hit`` gives the exact chance of each state the target of one turn's
-action is left in, computed with the ruleset's own functions under the same tactics as the procedures.
-A ruleset offers a model only for fights it covers wholly (``Tactics.compact`` returns None otherwise),
-and tests check it against the procedure path statistically.
+conditions the fight brought); ``turn`` gives the exact chance of each pair of states the actor and
+the target of one turn's action are left in (``hit`` where only the target changes), computed with
+the ruleset's own functions under the same tactics as the procedures; ``new_round`` what the start of
+a round does to a state (reactions counted per round). A ruleset offers a model only for fights it
+covers wholly (``Tactics.compact`` returns None otherwise), and tests check it against the procedure
+path statistically. The turn order is not the model's: the forecast takes it from the encounter, with
+the chances of every order the initiative dice can give (``forecast.orders``).
 
 The model reaches the tactics' target picking through ``view``: a figure view of a combatant in a
-state, as the procedures would show it.
+state, as the procedures would show it; where the seed picks the target at random among the standing
+foes (OSR's melee), ``random_target`` says so and the tactics' picking is not read.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ class Compact:
     """The compact model of one fight; ``figures`` are the combatants at the start, in the encounter's
     order (indices below are into it). A ruleset subclasses it and fills every method."""
 
+    #: whether the seed picks each turn's target at random, every standing foe alike
+    random_target: bool = False
+
     def __init__(self, figures: Sequence[Figure]) -> None:
         self.figures = tuple(figures)
 
@@ -33,9 +40,19 @@ class Compact:
 
     def hit(self, actor: int, target: int, state: State) -> list[tuple[float, State]]:
         """The exact chances of the states ``target`` (in ``state``) is left in after ``actor``'s turn
-        against it (the chances add up to 1). In the fights a model covers, a turn changes its target
-        alone, and what an actor does depends on its sheet, never on its state."""
+        against it (the chances add up to 1), for a model whose turns change the target alone and
+        whose actors act by their sheets, never by their states (else it fills ``turn``)."""
         raise NotImplementedError
+
+    def turn(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, State, State]]:
+        """The exact chances of the states ``actor`` (standing, in ``mine``) and ``target`` (in
+        ``theirs``) are left in after the actor's turn against the target; a turn changes nobody else.
+        The default: ``hit``, the actor unchanged."""
+        return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
+
+    def new_round(self, i: int, state: State) -> State:
+        """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
+        return state
 
     def view(self, i: int, state: State) -> Figure:
         """Combatant ``i`` in ``state`` as a figure view."""

@@ -86,12 +86,27 @@ def test_which_path(tmp_path):
     enc = duel(tmp_path)
     assert enc.forecast().weg == "exakt" and enc.forecast(n=100, seed=1).weg == "kompakt"
     assert enc.forecast(zielwahl="gefährlichste").weg == "exakt"
-    c = Campaign.open(tmp_path / "neu.sqlite")   # before the fight begins, the initiative is still to roll
+
+
+def test_before_the_fight_every_initiative_with_its_chance(tmp_path):
+    """Before the fight begins, the initiative is still to roll (W20 each, ties by name): the exact
+    forecast weighs the duel with each first actor by its chance, 210/400 for Alrik."""
+    c = Campaign.open(tmp_path / "neu.sqlite")
     neu = c.new_encounter("Furt")
     neu.add("Alrik", side="Spieler", sheet={"hp": ALRIK})
     neu.add("Räuber", side="Räuber", sheet={"hp": RÄUBER})
     c.set_data("prognose", DATA)
-    assert neu.forecast(n=20, seed=1).weg == "prozeduren"
+    f = neu.forecast()
+    first = Fraction(210, 400)
+    won = float(first * Fraction(chance(ends(0, True), lambda o: o[1] <= 0))
+                + (1 - first) * Fraction(chance(ends(0, False), lambda o: o[1] <= 0)))
+    assert (f.weg, f.start_round) == ("exakt", 0)
+    assert f.win["Spieler"].p == pytest.approx(won, abs=1e-12)
+    assert abs(won - chance(ends(0, True), lambda o: o[1] <= 0)) > 0.01   # the order matters here
+    played = neu.forecast(n=600, seed=5, weg="prozeduren")
+    assert played.win["Spieler"].low <= won <= played.win["Spieler"].high
+    sampled = neu.forecast(n=4000, seed=5)   # each fight draws its order on the compact path too
+    assert sampled.weg == "kompakt" and sampled.win["Spieler"].low <= won <= sampled.win["Spieler"].high
 
 
 def test_two_against_three_as_the_procedures_play_it(tmp_path):

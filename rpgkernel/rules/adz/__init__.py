@@ -32,7 +32,8 @@ from ..figure import Figure, view
 from ..limits import Limits
 from ..resolution import Request, Resolution
 from ..sheet import Sheet
-from .combat import angriff, initiative, initiativebasis, kampfplan, reihenfolge, umstellung_verweigert
+from .combat import (angriff, initiative, initiativebasis, kampfplan, reihenfolge, reihenfolge_chancen,
+                     umstellung_verweigert)
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
 from .damage import angekreuzt, heilung, out_of_fight, player_state, schaden_nehmen, verletzungsmalus
 from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
@@ -111,6 +112,11 @@ class AdZ(Ruleset):
         """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
         dice) (Initiative)."""
         return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
+
+    def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                           rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
+        """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
+        return reihenfolge_chancen({n: rolls[n] for n in combatants})
 
     def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
                       rolls: Mapping[str, int]) -> str | None:

@@ -14,6 +14,7 @@ defence or resistance roll that the changed result newly calls for.
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
@@ -48,13 +49,25 @@ def initiativebasis(figure: Figure, daten: Daten | None = None) -> int:
 def reihenfolge(werte: Mapping[str, int], roller: Roller, res: Resolution | None = None) -> list[str]:
     """Descending initiative; participants with equal initiative roll W6 among themselves, again
     while tied (Initiative)."""
+    return [n for v, names in gleichstaende(werte) for n in _ausgewuerfelt(names, v, roller, res)]
+
+
+def gleichstaende(werte: Mapping[str, int]) -> list[tuple[int, list[str]]]:
+    """The participants by equal initiative, the highest first."""
     groups: dict[int, list[str]] = {}
     for name, v in werte.items():
         groups.setdefault(v, []).append(name)
-    order: list[str] = []
-    for v in sorted(groups, reverse=True):
-        order += _ausgewuerfelt(groups[v], v, roller, res)
-    return order
+    return sorted(groups.items(), reverse=True)
+
+
+def reihenfolge_chancen(werte: Mapping[str, int]) -> list[tuple[float, list[str]]]:
+    """The chance of every order ``reihenfolge`` gives: the roll-off W6, again while tied, treats all
+    tied alike, so each order of a tied group is as likely as any other."""
+    orders: list[tuple[float, list[str]]] = [(1.0, [])]
+    for _, names in gleichstaende(werte):
+        ways = list(itertools.permutations(names))
+        orders = [(p / len(ways), [*o, *w]) for p, o in orders for w in ways]
+    return orders
 
 
 def _ausgewuerfelt(names: list[str], value: int, roller: Roller, res: Resolution | None) -> list[str]:

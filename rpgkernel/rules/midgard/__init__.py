@@ -43,6 +43,7 @@ from .initiative import (
     anfuehrer,
     eigene,
     eigener_bonus,
+    gruppen,
     grundwert,
     initiative,
     nachzuegler,
@@ -123,6 +124,10 @@ class Midgard(Ruleset):
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
         values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}
+
+    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Where nobody follows a leader's roll (``gruppen``)."""
+        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
 
     def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
                         roller: Any, data: Mapping[str, Any] | None = None

@@ -98,6 +98,10 @@ class Osr(Ruleset):
         res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
+    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Never: a side rolls one die for all its members (Kampf)."""
+        return False
+
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""

@@ -1,0 +1,77 @@
+"""The turn orders a fight can take, each with its chance: the initiative dice enumerated.
+
+The encounter rolls initiative through its ruleset: ``Ruleset.initiative_rolls`` for whoever rolls
+(each combatant, or a group's head), then ``initiative_order`` with its roll-offs. Here every way
+those dice can fall is tried (``faces``; each one's apart where each rolls for itself alone) and
+equal orders are summed; a ruleset whose roll-offs are
+repeated while tied gives the chances of its orders itself (``Ruleset.initiative_chances``), since
+trying its dice would not end. Where the dice fall in more than ``MAX_WAYS`` ways, there is no list
+(None): the forecast then plays through the procedures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+from ..rules.base import Ruleset
+from ..state import model, tracker
+from . import faces
+
+#: the most runs of the initiative procedures one list of orders may take
+MAX_WAYS = 20_000
+
+Order = tuple[str, ...]
+
+
+def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
+                  most: int = MAX_WAYS) -> list[tuple[float, Order]] | None:
+    """Every turn order the encounter's initiative can give, with its chance (the likeliest first), or
+    None where its dice fall in more than ``most`` ways."""
+    rolling = tracker.groups(state["encounters"][encounter])
+    heads = {n: model.seen_by_rules(state, n, encounter) for n in rolling}
+    data = model.data(state, encounter)
+    rolls = _rolls(engine, heads, data, most)
+    if rolls is None:
+        return None
+    left = most - len(rolls)
+    found: dict[Order, float] = {}
+    for r, p in rolls.items():
+        orders = engine.initiative_chances(heads, dict(r))
+        if orders is None:
+            off = faces.ways(lambda roller: tuple(engine.initiative_order(heads, dict(r), roller)), left)
+            if off is None:
+                return None
+            orders, left = off[0], left - off[1]
+        for q, order in orders:
+            key = tuple(tracker.expanded(order, rolling))
+            found[key] = found.get(key, 0.0) + p * q
+    return sorted(((p, o) for o, p in found.items()), key=lambda x: -x[0])
+
+
+def _rolls(engine: Ruleset, heads: dict[str, Any], data: Any, most: int) -> dict[tuple, float] | None:
+    """Every set of initiative values (as sorted items) with its chance: each head's dice tried apart
+    where each rolls for itself alone (``Ruleset.initiative_alone``), else all together."""
+    if not engine.initiative_alone(heads):
+        tried = faces.ways(lambda roller: tuple(sorted(engine.initiative_rolls(heads, roller, data)[0].items())),
+                           most)
+        if tried is None:
+            return None
+        together: dict[tuple, float] = {}
+        for p, r in tried[0]:
+            together[r] = together.get(r, 0.0) + p
+        return together
+    each: list[dict[tuple[str, int], float]] = []
+    for name, record in heads.items():
+        tried = faces.ways(lambda roller: engine.initiative_rolls({name: record}, roller, data)[0][name], most)
+        if tried is None:
+            return None
+        values: dict[tuple[str, int], float] = {}
+        for p, v in tried[0]:
+            values[name, v] = values.get((name, v), 0.0) + p
+        each.append(values)
+    if math.prod(len(v) for v in each) > most:
+        return None
+    return {tuple(sorted(k for k, _ in combo)): math.prod(p for _, p in combo)
+            for combo in itertools.product(*(list(v.items()) for v in each))}

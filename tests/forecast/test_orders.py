@@ -1,0 +1,71 @@
+"""Every turn order the initiative can give, with its chance (``forecast.orders``): the engine's
+own initiative procedures with every way their dice fall, against counting by hand."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from rpgkernel import Campaign, rules
+from rpgkernel.dice import Roller
+from rpgkernel.forecast.orders import order_chances
+from rpgkernel.rules.adz.combat import reihenfolge, reihenfolge_chancen
+
+
+def encounter(tmp_path, ruleset, figures, file="k.sqlite"):
+    c = Campaign.open(tmp_path / file)
+    if ruleset:
+        c.set_ruleset(ruleset)
+    enc = c.new_encounter("Lager")
+    for name, side, sheet in figures:
+        enc.add(name, side=side, sheet=sheet)
+    return c.state, rules.get(ruleset or None)
+
+
+def as_dict(chances):
+    return {o: p for p, o in chances}
+
+
+def test_each_rolls_alone_w20_ties_by_name(tmp_path):
+    state, engine = encounter(tmp_path, None, [("Bo", "A", {"hp": 3}), ("Al", "B", {"hp": 3}),
+                                               ("Cy", "B", {"hp": 3})])
+    found = as_dict(order_chances(state, "Lager", engine))
+    counted = Counter()
+    for rolls in itertools.product(range(1, 21), repeat=3):
+        values = dict(zip(("Bo", "Al", "Cy"), rolls))
+        counted[tuple(sorted(values, key=lambda n: (-values[n], n)))] += 1
+    assert found == pytest.approx({o: k / 8000 for o, k in counted.items()}, abs=1e-12)
+
+
+def test_a_side_rolls_for_all_its_members(tmp_path):
+    """OSR: one W6 per side each round, the higher side first, a tie lets the first side act first."""
+    ork = {"tw": "1", "rk": 6, "tp": 6, "waffen": ["Krummsäbel (W6)"]}
+    state, engine = encounter(tmp_path, "osr", [("Hauptmann", "Gruppe", {"stufe": 1, "rk": 6, "tp": 8,
+                                                                          "waffen": ["Langschwert (W8)"]}),
+                                                ("Ork", "Orks", ork), ("Ork 2", "Orks", ork)])
+    found = as_dict(order_chances(state, "Lager", engine))
+    assert found == pytest.approx({("Hauptmann", "Ork", "Ork 2"): 21 / 36, ("Ork", "Ork 2", "Hauptmann"): 15 / 36},
+                                  abs=1e-12)
+
+
+def test_roll_offs_repeated_while_tied_are_fair():
+    """AdZ rolls W6 among the tied, again while tied: each order of the tied alike, as rolling finds."""
+    werte = {"A": 9, "B": 7, "C": 9, "D": 9, "E": 7}
+    exact = {tuple(o): p for p, o in reihenfolge_chancen(werte)}
+    assert len(exact) == 6 * 2 and sum(exact.values()) == pytest.approx(1)
+    roller = Roller(seed=4)
+    counted = Counter(tuple(reihenfolge(werte, roller)) for _ in range(24_000))
+    assert set(counted) == set(exact)
+    for order, p in exact.items():   # 4.5 standard errors of 2,000 expected
+        assert abs(counted[order] / 24_000 - p) <= 4.5 * (p * (1 - p) / 24_000) ** 0.5
+
+
+def test_too_many_ways_is_none(tmp_path):
+    """Three W20 give 8,000 sets of values (each die tried apart: 60 runs); five give 3.2 million."""
+    state, engine = encounter(tmp_path, None, [(f"F{i}", "AB"[i % 2], {"hp": 3}) for i in range(3)])
+    assert order_chances(state, "Lager", engine, most=1000) is None
+    assert len(order_chances(state, "Lager", engine)) == 6
+    state, engine = encounter(tmp_path, None, [(f"F{i}", "AB"[i % 2], {"hp": 3}) for i in range(5)], "fünf.sqlite")
+    assert order_chances(state, "Lager", engine) is None
