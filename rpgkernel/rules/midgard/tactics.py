@@ -8,6 +8,9 @@
   tables stand.
 - The weakest has the fewest LP (a figure is out of the fight by its LP alone); the most dangerous
   takes the most LP with its attack on average (``angriff_vorschau``, against each foe it has).
+
+The same tactics on a compact model (``compact``; each own roll as ``eigener_wurf`` plays it) play a
+fight exactly or fast.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ...dice import dist
 from ..figure import Figure
 from ..resolution import Resolution
 from ..tactics import Action, Fight, Tactics
-from .compact import MidgardCompact, covers
+from .compact import MidgardCompact, modell
 from .core import ew_gelingt, ww_gelingt
 from .gnade import CHOICE
 from .kampf import W20, Wurf, angriffslage
@@ -47,8 +50,8 @@ class MidgardTactics(Tactics):
         return sum(angriffslage(figure, f, cfg=cfg).vorschau()["lp"].mean for f in foes) / len(foes) if foes else 0.0
 
     def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> MidgardCompact | None:
-        """The fights ``compact.covers`` names, each roll of an attack as ``eigener_wurf`` plays it."""
-        return MidgardCompact(figures, data, eigener_wurf) if covers(figures, data) else None
+        """The fights ``compact.modell`` takes, each roll of an attack as ``eigener_wurf`` plays it."""
+        return modell(figures, data, eigener_wurf)
 
 
 def eigener_wurf(punkte: int) -> Wurf:
