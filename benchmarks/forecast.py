@@ -3,9 +3,10 @@
 1. An exact duel (the notebook's Knight against its mercenary): the absorbing chain; goal: under 1 s,
    the first forecast of the process included.
 2. Mythic Bastionland, four against six (two Knights and two squires of the example notebook against
-   six mercenaries in gambesons): ``Encounter.forecast()`` until every side's chance of winning is
-   known to ±1 % at 95 % (the compact path); goal: at most 5 s. Its fights per second beside the
-   procedure path's on the same fight (the reference, in the same run) and the ratio.
+   six mercenaries in gambesons, a group whose morale wavers): ``Encounter.forecast()`` until every
+   side's chance of winning is known to ±1 % at 95 % (the compact path, morale and all); goal: at
+   most 5 s. Its fights per second beside the procedure path's on the same fight (the reference, in
+   the same run) and the ratio.
 3. One small fight of each other ruleset and of the free mode through the procedure path: the
    encounter of its example notebook, with what a forecast needs and the notebook leaves out made
    up here and printed (``FOR_A_FORECAST``: the GM's data ``prognose`` of Kampfwerte and the free
@@ -121,7 +122,8 @@ def main() -> int:
           f"(goal < {GOAL_EXACT:g} s): {'yes' if met else 'NO'}")
 
     print("2. Mythic Bastionland, four against six: the players' chance of winning to ±1 % (95 %)")
-    runs = [timed(lambda s=seed: four_against_six().forecast(seed=s)) for seed in range(1, opts.repeat + 1)]
+    runs = [timed(lambda s=seed: four_against_six().forecast(seed=s))
+            for seed in range(1, opts.repeat + 1)]
     for f, seconds in runs:
         c = f.win["Spieler"]
         print(f"   {f.weg:<10} {f.fights:>6} fights  P(Spieler) = {c.p:.3f} ± {c.margin:.4f}  {seconds:6.2f} s")
@@ -133,8 +135,8 @@ def main() -> int:
     met = precise and median <= GOAL_PRECISE
     ok &= met
     print(f"   median {median:.2f} s (goal <= {GOAL_PRECISE:g} s): {'yes' if met else 'NO'}")
-    print(f"   fights/s: compact path {fast:,.0f}, procedure path {slow:,.1f} ({played.fights} fights), "
-          f"ratio {fast / slow:,.0f}")
+    print(f"   fights/s: compact path {fast:,.0f}, procedure path {slow:,.1f} ({played.fights} "
+          f"fights), ratio {fast / slow:,.0f}")
 
     print("3. A small fight of each other ruleset through the procedure path")
     for key in OTHERS:

@@ -16,7 +16,9 @@ from .numerals import number, percent
 
 OPTIONS = {"-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl", "--seed": "seed",
            "--zielwahl": "zielwahl", "--targets": "zielwahl", "--genauigkeit": "genauigkeit",
-           "--precision": "genauigkeit", "--weg": "weg", "--path": "weg"}
+           "--precision": "genauigkeit", "--weg": "weg", "--path": "weg", "--ohne-moral": "ohne_moral",
+           "--no-morale": "ohne_moral"}
+FLAGS = ("ohne_moral",)
 
 
 class Progress:
@@ -73,8 +75,9 @@ class _Bar:
 
 
 def prognose(words: list[str], usage: str) -> Forecast:
-    """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01] [--weg W]``."""
-    opts, rest = args.options(words, OPTIONS, usage)
+    """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01] [--weg W]
+    [--ohne-moral]``."""
+    opts, rest = args.options(words, OPTIONS, usage, FLAGS)
     if len(rest) > 1:
         raise RpgError(t("rpg.words", words=" ".join(rest[1:])) + "\n" + t("magic.usage", usage=usage))
     s = session.current()
@@ -85,7 +88,7 @@ def prognose(words: list[str], usage: str) -> Forecast:
     progress = Progress()
     f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
                  zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision, progress=progress,
-                 weg=str(opts.get("weg", "auto")))
+                 weg=str(opts.get("weg", "auto")), moral=not opts.get("ohne_moral"))
     progress.close(f)
     return f
 

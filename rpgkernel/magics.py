@@ -78,7 +78,7 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]"
               " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]"
               " | %rpg prognose [BEGEGNUNG] [-n ANZAHL] [--seed N] [--zielwahl schwächste|verteilen|gefährlichste]"
-              " [--genauigkeit 1%] [--weg auto|exakt|kompakt|prozeduren]"
+              " [--genauigkeit 1%] [--weg auto|exakt|kompakt|prozeduren] [--ohne-moral]"
               " | %rpg würfelcheck [--figur NAME] [--begegnung NAME] [--würfel W6]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",

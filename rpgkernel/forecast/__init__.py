@@ -14,7 +14,8 @@ ruleset's stated tactics (``rules.tactics``, the GM's target picking ``zielwahl`
 Without ``weg`` ("auto") a forecast is exact where it can be and ``n`` is not given, else sampled on
 the compact model where the ruleset covers the fight, else through the procedures. A sampled forecast
 plays ``n`` fights, or until every side's chance is known to ``precision``; it is reproducible with
-``seed``. ``Encounter.forecast`` is the same call.
+``seed``. The rules' morale is played as the tactics state it (``Tactics.morale``) unless ``moral``
+is False. ``Encounter.forecast`` is the same call.
 """
 
 from __future__ import annotations
@@ -49,23 +50,24 @@ BATCH = {"prozeduren": 50, "kompakt": 1000}
 
 def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
              zielwahl: str = "schwächste", precision: float = PRECISION,
-             progress: Callable[[int, int], None] | None = None, weg: str = "auto") -> Forecast:
+             progress: Callable[[int, int], None] | None = None, weg: str = "auto", moral: bool = True) -> Forecast:
     """The forecast of ``encounter`` (default: the active one) from where it stands.
 
     ``weg``: "auto", or one of ``WEGE`` (an error where that path cannot take the fight). A sampled
     forecast plays ``n`` fights; without it, fights until every side's chance of winning is known to
     ``precision`` (95 % interval), at most ``MAX_FIGHTS``. ``seed`` makes it reproducible.
     ``progress(done, planned)`` is called between batches of sampled fights (``planned``: the fights
-    the precision asks for as far as it can be told yet).
+    the precision asks for as far as it can be told yet). ``moral``: False plays no morale (nobody
+    flees or surrenders by the rules' morale, ``Tactics.morale``).
     """
     return forecast_state(campaign.state, encounter, n=n, seed=seed, zielwahl=zielwahl, precision=precision,
-                          progress=progress, weg=weg)
+                          progress=progress, weg=weg, moral=moral)
 
 
 def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
                    zielwahl: str = "schwächste", precision: float = PRECISION,
                    progress: Callable[[int, int], None] | None = None, weg: str = "auto",
-                   max_states: int = MAX_STATES) -> Forecast:
+                   max_states: int = MAX_STATES, moral: bool = True) -> Forecast:
     """``forecast`` of a campaign's state document (a copy the forecast may change: its own); an exact
     forecast's chain may have at most ``max_states`` nodes."""
     name = encounter or state["active_encounter"]
@@ -79,23 +81,28 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
         raise ForecastError(t("forecast.bad_weg", value=repr(weg)[:40], known=", ".join(("auto", *WEGE))))
     if weg == "exakt" and n is not None:
         raise ForecastError(t("forecast.exact_no_n"))
+    if not isinstance(moral, bool):
+        raise ForecastError(t("forecast.bad_moral", value=repr(moral)[:40]))
     try:
         picking = checked_zielwahl(zielwahl)
     except ValueError as err:
         raise ForecastError(str(err)) from None
     state["active_encounter"] = name
     record = state["encounters"][name]
-    table = Table(state, name, rules.get(record["ruleset"] or None), picking)
+    table = Table(state, name, rules.get(record["ruleset"] or None), picking, moral)
     rng = np.random.default_rng(seed)
-    shown = {"zielwahl": picking, "seed": seed, "target_rule": table.tactics.target_rule}
+    shown = {"zielwahl": picking, "seed": seed, "target_rule": table.tactics.target_rule, "moral": moral}
     notes: list[str] = []
+    left_out = [] if moral else [t("forecast.ohne_moral")]
     board = _board(table, rng) if weg != "prozeduren" else None
     if board is None and weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
     if board is not None and weg in ("auto", "exakt") and n is None:
         solution = solve(board, max_states)
         if solution is not None:
-            return exact_forecast(board, solution, name, record["round"], **shown)
+            exact = exact_forecast(board, solution, name, record["round"], **shown)
+            exact.notes += left_out
+            return exact
         if weg == "exakt":
             raise ForecastError(t("forecast.too_large", max=MAX_STATES))
         notes.append(t("forecast.not_exact", max=MAX_STATES))
@@ -115,7 +122,7 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
         if progress is not None:
             progress(tally.n, limit if n is not None else _planned(tally, precision))
     return tally.forecast(name, record["round"], weg=path,
-                          notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes], **shown)
+                          notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes, *left_out], **shown)
 
 
 def _planned(tally: Tally, precision: float) -> int:

@@ -35,7 +35,9 @@ class Board:
         self._turns: dict[tuple[int, int, State, State], list[tuple[float, State, State]]] = {}
         self._ranks: dict[tuple[int, State, int], float] = {}
         self._rounds: dict[tuple[int, State], State] = {}
+        self._resources: dict[tuple[int, State], dict[str, int]] = {}
         self._reach: list[list[State]] | None = None
+        self.groups = [tuple(g) for g in model.groups()]
 
     @staticmethod
     def plays(tactics: Tactics, model: Compact) -> bool:
@@ -60,6 +62,12 @@ class Board:
             return self._turns[key]
         return [(p, mine, s) for p, _, s in self._turns[key]]   # the actor as it is
 
+    def resources(self, i: int, state: State) -> dict[str, int]:
+        key = (i, state)
+        if key not in self._resources:
+            self._resources[key] = self.model.resources(i, state)
+        return self._resources[key]
+
     def new_round(self, i: int, state: State) -> State:
         key = (i, state)
         if key not in self._rounds:
@@ -83,6 +91,28 @@ class Board:
         if not up:
             return []
         return [(1.0, min(up, key=lambda j: self.rank(j, states[j], drawn[j] if self.counts else 0)))]
+
+    def rolled(self, states: States) -> tuple[bool, ...]:
+        """For each group, whether its morale was tested already: where at least half of it is out
+        (before the forecast, that happened at the table)."""
+        return tuple(2 * sum(not self.standing(i, states[i]) for i in g) >= len(g) for g in self.groups)
+
+    def rout(self, states: States, rolled: tuple[bool, ...]) -> list[tuple[float, States, tuple[bool, ...]]]:
+        """After a turn: each group not yet tested with at least half of it out saves once, its first
+        standing member leading; on a failure everyone of it still standing flees (``Compact.groups``)."""
+        found = [(1.0, states, rolled)]
+        for k, g in enumerate(self.groups):
+            if rolled[k] or 2 * sum(not self.standing(i, states[i]) for i in g) < len(g):
+                continue
+            after = []
+            for p, now, done in found:
+                done = done[:k] + (True,) + done[k + 1:]
+                left = [i for i in g if self.standing(i, now[i])]
+                holds = self.model.holds(left[0], now[left[0]]) if left else 1.0
+                fled = tuple(self.model.flees(i, s) if i in left else s for i, s in enumerate(now))
+                after += [(p * q, x, done) for q, x in ((holds, now), (1 - holds, fled)) if q]
+            found = after
+        return found
 
     def winner(self, states: States) -> int | None:
         """The side left alone (its index), -1 where none is left, None while two still fight."""
@@ -109,11 +139,14 @@ class Board:
                 found[i].append(state)
                 todo.append((i, state))
 
+        fleeing = {i for g in self.groups for i in g}
         while todo:
             i, state = todo.pop()
             add(i, self.new_round(i, state))
             if not self.standing(i, state):
                 continue
+            if i in fleeing:
+                add(i, self.model.flees(i, state))
             for j in self.foes[i]:
                 for actor in found[j] if self.pair else found[j][:1]:   # j's turn against i (any state
                     if self.standing(j, actor) or not self.pair:         # of j where only i changes)

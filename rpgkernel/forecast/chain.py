@@ -3,8 +3,10 @@
 A node is the turn order, whose turn in it, and every combatant's state (with the attacks each has
 drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
 found by exploring from the opening's orders, and one turn moves the chance on each node to the next
-turn's nodes or to an end (a side alone, ``board.Board.winner``); a new round changes the states as
-the model says and, where initiative is rolled each round, moves to every order with its chance. The chances are carried turn by turn, round by round, as
+turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
+came to lose half (``board.Board.rout``; the node keeps whether each group was tested); a new round
+changes the states as the model says and, where initiative is rolled each round, moves to every
+order with its chance. The chances are carried turn by turn, round by round, as
 numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
 the draw, as on the procedure path. A chain that could pass ``MAX_STATES`` nodes is refused before it
 is explored (the product of the states each combatant can reach bounds it).
@@ -32,7 +34,7 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-Node = tuple[int, States, tuple[int, ...]]
+Node = tuple[int, States, tuple[int, ...], tuple[bool, ...]]
 
 
 @dataclass
@@ -51,9 +53,9 @@ class Solution:
 def bound(board: Board, reach: list[list]) -> int:
     """An upper bound of the chain's nodes: orders times turns times the product of each combatant's
     states (and of its relative count of attacks drawn, 0 or 1, where they are read and it has a side
-    mate)."""
+    mate), times whether each group's morale was tested."""
     per = [len(r) * (2 if board.counts and board.side.count(board.side[i]) > 1 else 1) for i, r in enumerate(reach)]
-    return len(board.opening.orders) * len(board.opening.orders[0]) * math.prod(per)
+    return len(board.opening.orders) * len(board.opening.orders[0]) * 2 ** len(board.groups) * math.prod(per)
 
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
@@ -103,7 +105,8 @@ class _Chain:
     def _start(self, todo: list[tuple[int, Node]]) -> dict[int, float]:
         """The opening's nodes with their chances (one per turn order)."""
         b = self.board
-        return {self._node(b.opening.turn, (o, b.start(), (0,) * b.size if b.counts else ()), todo): p
+        start = b.start()
+        return {self._node(b.opening.turn, (o, start, (0,) * b.size if b.counts else (), b.rolled(start)), todo): p
                 for o, p in b.opening.starts.items()}
 
     def explore(self) -> dict[int, float]:
@@ -112,10 +115,11 @@ class _Chain:
         todo: list[tuple[int, Node]] = []
         start = self._start(todo)
         while todo:
-            turn, (o, states, drawn) = todo.pop()
-            here = self.nodes[turn][(o, states, drawn)]
+            turn, node = todo.pop()
+            o, states, drawn, rolled = node
+            here = self.nodes[turn][node]
             actor = opening.orders[o][turn]
-            after: list[tuple[float, States, list[int]]] = []
+            after: list[tuple[float, States, list[int], tuple[bool, ...]]] = []
             if b.standing(actor, states[actor]):
                 for q, target in b.targets(actor, states, drawn):
                     for p, mine, theirs in b.turn(actor, target, states[actor], states[target]):
@@ -124,24 +128,24 @@ class _Chain:
                         count = list(drawn)
                         if b.counts:
                             count[target] += 1
-                        after.append((q * p, tuple(nxt), count))
+                        after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(tuple(nxt), rolled)]
             if not after:
-                after = [(1.0, states, list(drawn))]
-            for p, nxt_states, count in after:
+                after = [(1.0, states, list(drawn), rolled)]
+            for p, nxt_states, count, done in after:
                 if b.winner(nxt_states) is not None:
                     stops = self.stops[turn]
                     stops[0].append(here)
                     stops[1].append(self._end(nxt_states))
                     stops[2].append(p)
                 else:
-                    self._next(turn, here, o, nxt_states, self._relative(nxt_states, count), p, todo)
+                    self._next(turn, here, (o, nxt_states, self._relative(nxt_states, count), done), p, todo)
         return start
 
-    def _next(self, turn: int, here: int, o: int, states: States, drawn: tuple[int, ...], p: float,
-              todo: list[tuple[int, Node]]) -> None:
-        """Move ``p`` from node ``here`` to the next turn's: in the same order, or after a new round
-        (its states as the model starts a round) to every order it can roll."""
+    def _next(self, turn: int, here: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
+        """Move ``p`` from node ``here`` to ``node`` at the next turn: in the same order, or after a new
+        round (its states as the model starts a round) to every order it can roll."""
         b = self.board
+        o, states, drawn, rolled = node
         nxt = (turn + 1) % self.turns
         if nxt == 0:
             states = tuple(b.new_round(i, s) for i, s in enumerate(states))
@@ -149,7 +153,7 @@ class _Chain:
         moves = self.moves[turn]
         for o2, q in orders.items():
             moves[0].append(here)
-            moves[1].append(self._node(nxt, (o2, states, drawn), todo))
+            moves[1].append(self._node(nxt, (o2, states, drawn, rolled), todo))
             moves[2].append(p * q)
 
     def run(self) -> Solution:
@@ -199,7 +203,7 @@ class _Chain:
         b = self.board
         win = [0.0] * len(b.side_names)
         falls = [0.0] * b.size
-        res: list[dict[str, float]] = [dict.fromkeys(b.model.resources(i, b.model.start(i)), 0.0)
+        res: list[dict[str, float]] = [dict.fromkeys(b.resources(i, b.model.start(i)), 0.0)
                                        for i in range(b.size)]
         by_index = {i: s for s, i in self.ends.items()}
         nodes0 = {i: node[1] for node, i in self.nodes[0].items()}
@@ -214,7 +218,7 @@ class _Chain:
             for i in range(b.size):
                 if not b.standing(i, states[i]):
                     falls[i] += q
-                for k, v in b.model.resources(i, states[i]).items():
+                for k, v in b.resources(i, states[i]).items():
                     res[i][k] += q * v
         return Solution(win, draw, rounds, falls, res, nodes)
 

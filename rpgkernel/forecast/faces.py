@@ -51,7 +51,7 @@ def ways(run: Callable[[Roller], R], most: int) -> tuple[list[tuple[float, R]], 
     while todo:
         chosen, p = todo.pop()
         runs += 1
-        if runs > most:
+        if runs + len(todo) > most:   # every way still to try takes a run at least
             return None
         try:
             found.append((p, run(Roller.over(_Faces(chosen)))))

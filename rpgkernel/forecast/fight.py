@@ -2,7 +2,8 @@
 
 Every turn is what the GM would do at the table: the tactics (``rules.tactics``) name the action as
 a ``%%resolve`` line, ``resolve.run.carry_out`` carries it out with the ruleset's procedures, the
-tactics take the open choices as choice lines, and the encounter's own turn order moves on
+tactics take the open choices as choice lines, then name what the rules demand after the turn
+(``Tactics.morale``, unless the GM switched it off), and the encounter's own turn order moves on
 (``state.views.Encounter``: conditions count down, those out of the fight are skipped). Nothing is
 written anywhere: the fight works in a ``Transaction`` on the campaign's state, which stays as it was.
 """
@@ -80,7 +81,8 @@ def rounds_played(first: int, last: int) -> int:
 class Table:
     """An encounter as a forecast plays it: the campaign's state, the ruleset and its tactics."""
 
-    def __init__(self, state: dict[str, Any], encounter: str, engine: Ruleset, zielwahl: str) -> None:
+    def __init__(self, state: dict[str, Any], encounter: str, engine: Ruleset, zielwahl: str,
+                 moral: bool = True) -> None:
         self.state, self.name, self.engine, self.zielwahl = state, encounter, engine, zielwahl
         self.verbs = {v.name: v for v in _verbs(engine).values()}
         enc = state["encounters"][encounter]
@@ -94,7 +96,7 @@ class Table:
         if engine.tactics is None:
             raise ForecastError(engine.no_forecast
                                 or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
-        self.tactics = engine.tactics
+        self.tactics = engine.tactics if moral else engine.tactics.without_morale()
         self.targeted: dict[str, int] = {}
         try:   # the GM's data the tactics read: what is missing stops the forecast before it plays
             self.tactics.check(self._fight(state, self._down(fighting.reasons(state, encounter)), Roller(dice=[])))
@@ -179,6 +181,9 @@ class Table:
             raise ForecastError(t("forecast.tactics_failed", figure=actor, error=str(err))) from None
         if action is not None:
             self._settle(tx, self._run(tx, action, roller), out, roller)
+            if self.tactics.moral:   # what the rules demand after the turn, as the GM would carry it out
+                after = self._fight(tx.state, self._down(fighting.reasons(tx.state, self.name)), roller)
+                self._settle(tx, self._run_all(tx, self.tactics.morale(fight, after), roller), after.out, roller)
 
     def _settle(self, tx: Transaction, results: list[Any], out: Mapping[str, str], roller: Roller) -> None:
         """Take the open choices of ``results`` as the tactics decide, until none is open."""

@@ -1,7 +1,9 @@
 """The turn orders a fight can take, each with its chance: the initiative dice enumerated.
 
 The encounter rolls initiative through its ruleset: ``Ruleset.initiative_rolls`` for whoever rolls
-(each combatant, or a group's head), then ``initiative_order`` with its roll-offs. Here every way
+(each combatant, or a group's head), then ``initiative_order`` with its roll-offs. Where the
+ruleset lists the values its rolls give itself (``Ruleset.initiative_value_chances``: ties rolled
+again), those are taken; else every way
 those dice can fall is tried (``faces``; each one's apart where each rolls for itself alone) and
 equal orders are summed; a ruleset whose roll-offs are
 repeated while tied gives the chances of its orders itself (``Ruleset.initiative_chances``), since
@@ -51,8 +53,16 @@ def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
 
 
 def _rolls(engine: Ruleset, heads: dict[str, Any], data: Any, most: int) -> dict[tuple, float] | None:
-    """Every set of initiative values (as sorted items) with its chance: each head's dice tried apart
-    where each rolls for itself alone (``Ruleset.initiative_alone``), else all together."""
+    """Every set of initiative values (as sorted items) with its chance: as the ruleset gives them
+    (``Ruleset.initiative_value_chances``), else each head's dice tried apart where each rolls for
+    itself alone (``Ruleset.initiative_alone``), else all together."""
+    given = engine.initiative_value_chances(heads, data)
+    if given is not None:
+        listed: dict[tuple, float] = {}
+        for p, v in given:
+            key = tuple(sorted(v.items()))
+            listed[key] = listed.get(key, 0.0) + p
+        return listed or None
     if not engine.initiative_alone(heads):
         tried = faces.ways(lambda roller: tuple(sorted(engine.initiative_rolls(heads, roller, data)[0].items())),
                            most)

@@ -7,7 +7,7 @@ turn changes the attacker too), summed up. The fights of a batch then move in st
 each draws its turn order from the opening's chances (again at every round where initiative is rolled
 each round); in each fight the actor, if standing, picks the standing foe of the lowest rank (the
 first of equals), or one at random where the seed says so, and the next states are drawn from the
-table with one uniform number. A fight ends as on the procedure path (``board.Board.winner``, a draw
+table with one uniform number; a group that came to lose half then tests its morale. A fight ends as on the procedure path (``board.Board.winner``, a draw
 after ``MAX_ROUNDS``).
 """
 
@@ -50,12 +50,17 @@ class Sampler:
         self.reach = board.reach()
         self.index = [{s: k for k, s in enumerate(r)} for r in self.reach]
         self.standing = [np.array([board.standing(i, s) for s in r]) for i, r in enumerate(self.reach)]
-        self.keys = [list(board.model.resources(i, r[0])) for i, r in enumerate(self.reach)]
-        self.resources = [np.array([[board.model.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
+        self.keys = [list(board.resources(i, r[0])) for i, r in enumerate(self.reach)]
+        self.resources = [np.array([[board.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
                           for i, r in enumerate(self.reach)]
         self.ranks = [np.array([[board.rank(i, s, 0)] for s in r]) for i, r in enumerate(self.reach)]
         self.rounds = [np.array([self.index[i][board.new_round(i, s)] for s in r]) for i, r in enumerate(self.reach)]
         self.orders = np.array(board.opening.orders)
+        members = sorted({i for g in board.groups for i in g})
+        self.holds = {i: np.array([board.model.holds(i, s) if board.standing(i, s) else 1.0 for s in self.reach[i]])
+                      for i in members}
+        self.flees = {i: np.array([self.index[i][board.model.flees(i, s)] if board.standing(i, s) else k
+                                   for k, s in enumerate(self.reach[i])]) for i in members}
         self.tables = {(a, t): self._table(a, t) for a in range(board.size) for t in board.foes[a]}
 
     def _table(self, a: int, t: int) -> _Table:
@@ -134,12 +139,32 @@ class Sampler:
             if table.actor is not None:
                 states[hit, actor] = table.actor[row, col]
 
+    def _rout(self, fights: np.ndarray, states: np.ndarray, rolled: np.ndarray, rng: np.random.Generator) -> None:
+        """After a turn in ``fights``: each group not yet tested with at least half of it out saves
+        once, its first standing member leading; on a failure its standing members flee."""
+        for k, g in enumerate(self.board.groups):
+            up = np.column_stack([self.standing[i][states[fights, i]] for i in g])
+            now = fights[~rolled[fights, k] & (2 * (~up).sum(1) >= len(g))]
+            if not now.size:
+                continue
+            rolled[now, k] = True
+            up = up[np.isin(fights, now)]
+            lead = up.argmax(1)
+            holds = np.ones(now.size)
+            for j, i in enumerate(g):
+                mine = lead == j
+                holds[mine] = self.holds[i][states[now[mine], i]]
+            fled = now[rng.random(now.size) >= holds]
+            for i in g:
+                states[fled, i] = self.flees[i][states[fled, i]]
+
     def play(self, n: int, rng: np.random.Generator) -> Batch:
         b = self.board
         opening = b.opening
         turns = self.orders.shape[1]
         states = np.zeros((n, b.size), dtype=np.int64)   # every start is its reach's first state
         drawn = np.zeros((n, b.size), dtype=np.int64)
+        rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
         order = self._draw(opening.starts, n, rng)
         winner = self._decided(states)
         rounds = np.full(n, rounds_played(opening.first, opening.round))
@@ -152,6 +177,8 @@ class Sampler:
                 acting = mine[self.standing[actor][states[mine, actor]]]
                 if acting.size:
                     self._turn(int(actor), acting, states, drawn, rng)
+                    if b.groups:
+                        self._rout(acting, states, rolled, rng)
             ended = self._decided(states[live])
             done = ended != OPEN
             if done.any():

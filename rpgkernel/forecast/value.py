@@ -79,7 +79,8 @@ class Forecast(Shown):
     "exakt" or "simuliert" (with ``fights`` played) and ``weg``, the path it took (``WEGE``: the
     chain of the compact model, fights on the compact model, or through the procedures), the tactics'
     target picking (``target_rule``: the seed's rule where it picks the targets instead,
-    ``Tactics.target_rule``), the seed, and German ``notes`` (the path first)."""
+    ``Tactics.target_rule``), whether the rules' morale was played (``moral``), the seed, and German
+    ``notes`` (the path first)."""
 
     encounter: str
     method: str
@@ -94,6 +95,7 @@ class Forecast(Shown):
     start_round: int = 0
     notes: list[str] = field(default_factory=list)
     weg: str = "prozeduren"
+    moral: bool = True
 
     @property
     def precision(self) -> float:
@@ -104,7 +106,7 @@ class Forecast(Shown):
         def chance(c: Chance) -> dict[str, float]:
             return {"p": c.p, "low": c.low, "high": c.high}
         return {"encounter": self.encounter, "method": self.method, "weg": self.weg, "fights": self.fights,
-                "zielwahl": self.zielwahl, "seed": self.seed, "start_round": self.start_round,
+                "zielwahl": self.zielwahl, "moral": self.moral, "seed": self.seed, "start_round": self.start_round,
                 "win": {s: chance(c) for s, c in self.win.items()}, "draw": chance(self.draw),
                 "rounds": {str(k): v for k, v in self.rounds.pmf().items()},
                 "figures": {n: {"side": f.side, "falls": chance(f.falls),

@@ -108,6 +108,14 @@ class Ruleset:
         side's, a leader's) says where it does."""
         return True
 
+    def initiative_value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                                 data: Mapping[str, Any] | None = None
+                                 ) -> list[tuple[float, dict[str, int]]] | None:
+        """The chance of every set of values ``initiative_rolls`` gives, for a forecast, where trying its
+        dice would take long (ties rolled again); an empty list where there are too many to list (the
+        forecast plays the procedures); the default: None, the forecast tries the dice."""
+        return None
+
     def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
                            rolls: Mapping[str, int]) -> list[tuple[float, Sequence[str]]] | None:
         """The chance of each turn order ``initiative_order`` gives from ``rolls``, for a forecast,

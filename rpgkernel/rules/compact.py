@@ -5,7 +5,8 @@ the procedure path. Each combatant stands in a small hashable state (Bastionland
 conditions the fight brought); ``turn`` gives the exact chance of each pair of states the actor and
 the target of one turn's action are left in (``hit`` where only the target changes), computed with
 the ruleset's own functions under the same tactics as the procedures; ``new_round`` what the start of
-a round does to a state (reactions counted per round). A ruleset offers a model only for fights it
+a round does to a state (reactions counted per round); ``groups`` the groups whose morale wavers
+together once half of them are out (what a turn changes beyond its actor and target). A ruleset offers a model only for fights it
 covers wholly (``Tactics.compact`` returns None otherwise), and tests check it against the procedure
 path statistically. The turn order is not the model's: the forecast takes it from the encounter, with
 the chances of every order the initiative dice can give (``forecast.orders``).
@@ -53,6 +54,20 @@ class Compact:
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
         return state
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """The groups whose morale wavers together, each its combatants in order: once a turn leaves at
+        least half of a group out of the fight, the group saves once for all (``holds``, its first
+        standing member leading) or everyone of it still standing flees (``flees``); the default: none."""
+        return []
+
+    def holds(self, leader: int, state: State) -> float:
+        """The chance a group holds when ``leader`` (in ``state``) saves for it."""
+        raise NotImplementedError
+
+    def flees(self, i: int, state: State) -> State:
+        """Combatant ``i``'s state when it flees with its group (out of the fight)."""
+        raise NotImplementedError
 
     def view(self, i: int, state: State) -> Figure:
         """Combatant ``i`` in ``state`` as a figure view."""

@@ -44,6 +44,11 @@ class Figure:
         return self._record.get("side") or ""
 
     @property
+    def group(self) -> str | None:
+        """The group it belongs to in the active encounter (``Encounter.add(..., group=True)``), or None."""
+        return self._record.get("group")
+
+    @property
     def sheet(self) -> Mapping[str, Any]:
         return MappingProxyType(self._record.get("sheet") or {})
 

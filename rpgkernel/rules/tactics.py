@@ -2,8 +2,9 @@
 
 A forecast (``rpgkernel.forecast``) runs a fight through the ruleset's own procedures, as the
 ``%%resolve`` lines a GM would type; the tactics only say what a figure does on its turn and how it
-takes the open choices of a resolution (each an ``Action``: a verb with figures and options), never
-how a rule works. The GM picks how targets are chosen
+takes the open choices of a resolution and what the rules demand after a turn (``morale``: who flees)
+(each an ``Action``: a verb with figures and options), never how a rule works; the GM can switch the
+morale off (``without_morale``). The GM picks how targets are chosen
 (``ZIELWAHL``, through ``rank``); a ruleset whose seed fixes the target (OSR: random targets in
 melee) says so in ``target``. Where a ruleset can state a whole fight compactly, ``compact`` gives
 its model (``rules.compact``), on which a forecast plays the same tactics exactly or fast.
@@ -11,6 +12,7 @@ its model (``rules.compact``), on which a forecast plays the same tactics exactl
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -66,6 +68,8 @@ class Tactics:
 
     #: the seed's rule where it fixes whom a figure attacks (shown in the forecast), else ""
     target_rule: str = ""
+    #: whether the forecast plays the morale the rules demand (``morale``; off: ``without_morale``)
+    moral: bool = True
 
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         """What ``actor`` does on its turn against ``target``; None: nothing."""
@@ -86,6 +90,17 @@ class Tactics:
         figure offered each choice passes (``verzicht``), so nothing is ever taken unasked."""
         who = dict.fromkeys(c.who[0] for c in resolution.choices if c.who)
         return [Action(PASS, (n,)) for n in who]
+
+    def morale(self, before: Fight, after: Fight) -> list[Action]:
+        """The actions the rules demand after a turn (morale: who flees or surrenders), from the fight
+        ``before`` and ``after`` it; the default: none. Played only where ``moral``."""
+        return []
+
+    def without_morale(self) -> Tactics:
+        """These tactics with no morale played (``moral`` off; the GM's choice for a forecast)."""
+        other = copy.copy(self)
+        other.moral = False
+        return other
 
     def vitality(self, figure: Figure) -> float:
         """How much ``figure`` can still take (for "schwächste"): the sum of its resources' values."""

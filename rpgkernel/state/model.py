@@ -149,7 +149,7 @@ def figure(state: dict[str, Any], path: list[str]) -> dict[str, Any]:
 def seen_by_rules(state: dict[str, Any], name: str, encounter: str | None = None,
                   copied: bool = True) -> dict[str, Any] | None:
     """A copy of the record a ruleset reads for ``name``, under that name: a combatant that
-    stands for a character is the character's record with the combatant's ``side``.
+    stands for a character is the character's record with the combatant's ``side`` and ``group``.
     ``copied=False``: only the top level is copied (for a ruleset that only reads it, through a view)."""
     path = figure_path(state, name, encounter)
     if path is None:
@@ -159,6 +159,8 @@ def seen_by_rules(state: dict[str, Any], name: str, encounter: str | None = None
     enc = state["encounters"].get(encounter or state["active_encounter"] or "")
     if path[0] == "characters" and enc is not None and name in enc["combatants"]:
         record["side"] = enc["combatants"][name].get("side", "")
+        if enc["combatants"][name].get("group") is not None:
+            record["group"] = enc["combatants"][name]["group"]
     return record
 
 

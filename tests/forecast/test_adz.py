@@ -107,15 +107,30 @@ def test_luck_where_an_attack_did_not_go_ones_way(tmp_path):
         return decision
 
     miss, parried = [1] * 10, [6] + [1] * 9 + [6] + [1] * 5
-    assert decided("angriff Alrik -> Ork", miss) == [Action("glück", ("Alrik",), (), {"wurf": "angriff"})]
-    assert decided("angriff Alrik -> Ork", parried) == [Action("glück", ("Alrik",), (), {"wurf": "angriff"})]
+    assert decided("angriff Alrik -> Ork verteidigt", miss) == [Action("glück", ("Alrik",), (), {"wurf": "angriff"})]
+    assert decided("angriff Alrik -> Ork verteidigt", parried) == [
+        Action("glück", ("Alrik",), (), {"wurf": "angriff"})]
     # one success left: 6 + 1 − RS 2 = 5, all five resisted: a hit without damage, nobody spends
     glancing = [6] + [1] * 10 + [1] * 11 + [6] * 5
-    assert decided("angriff Ork -> Alrik", glancing) == [Action("verzicht", ("Ork",))]
+    assert decided("angriff Ork -> Alrik verteidigt", glancing) == [Action("verzicht", ("Ork",))]
     # his second reaction (half of 11 dice: 6), three successes left: 6 + 3 − 2 = 7, none resisted:
     # Alrik tries his defence again
     hit = [6, 6, 6] + [1] * 8 + [1] * 6 + [1] * 5
-    assert decided("angriff Ork -> Alrik", hit) == [Action("glück", ("Alrik",), (), {"wurf": "verteidigung"})]
+    assert decided("angriff Ork -> Alrik verteidigt", hit) == [
+        Action("glück", ("Alrik",), (), {"wurf": "verteidigung"})]
+
+
+def test_the_target_always_defends(tmp_path):
+    """The forecast's line says so (``verteidigt``); an open defence, such as one the campaign holds when
+    the forecast begins, the target takes."""
+    c, enc = encounter(tmp_path, ("Alrik", "Spieler", ALRIK), ("Ork", "Feinde", ORK))
+    tactics = rules.get("adz").tactics
+    asked = resolve("angriff Alrik -> Ork", campaign=c, dice=[6] + [1] * 9)
+    assert enc.forecast(n=3, seed=1).fights == 3    # the open defence taken first, then the fights played
+    combatants = {n: view(c.figure(n, "Hohlweg").record) for n in ("Alrik", "Ork")}
+    assert tactics.decide(asked, Fight(combatants, {}, 1, {}, Roller(dice=[]))) == [Action("verteidigen", ("Ork",))]
+    assert tactics.action(combatants["Alrik"], combatants["Ork"], Fight(combatants, {}, 1, {}, Roller(dice=[]))) \
+        == Action("angriff", ("Alrik",), ("Ork",), {"verteidigt": True})
 
 
 def figures(tmp_path):
@@ -170,8 +185,9 @@ def test_the_first_melee_weapon(tmp_path):
     fight = Fight(everyone, {}, 1, {}, Roller(dice=[]))
     tactics = rules.get("adz").tactics
     assert tactics.action(everyone["Schütze"], everyone["Ork"], fight) == \
-        Action("angriff", ("Schütze",), ("Ork",), {"waffe": "Langschwert"})
-    assert tactics.action(everyone["Alrik"], everyone["Ork"], fight) == Action("angriff", ("Alrik",), ("Ork",))
+        Action("angriff", ("Schütze",), ("Ork",), {"waffe": "Langschwert", "verteidigt": True})
+    assert tactics.action(everyone["Alrik"], everyone["Ork"], fight) == \
+        Action("angriff", ("Alrik",), ("Ork",), {"verteidigt": True})
 
 
 def test_without_a_melee_weapon_or_the_gms_list(tmp_path):

@@ -59,6 +59,21 @@ def test_the_ways_the_dice_fall(tmp_path):
     assert sorted(round(p, 12) for p, _ in found.values()) == [0.5, 0.5]
     assert all(s["encounters"]["Furt"]["turn"] == 0 and not s.get("pending") for _, s in found.values())
     assert c.state.get("pending")   # the campaign itself is untouched
+    # the ways are counted to the last: as many runs as they take, and one fewer is too few
+    assert ways(c.state, "Furt", "bastionland", "deny Ritter", most=21) is not None
+    assert ways(c.state, "Furt", "bastionland", "deny Ritter", most=20) is None
+
+
+def test_too_many_ways_are_given_up_before_they_are_all_tried(tmp_path, monkeypatch):
+    """Each way still to try takes a run at least: once those outnumber what is left of ``most``, the
+    enumeration stops (the W20 save's twenty faces against a limit of 10: after the Deny's line alone)."""
+    import rpgkernel.forecast.options as options
+    c = duel(tmp_path / "k.sqlite")
+    calls = []
+    real = options.carry_out
+    monkeypatch.setattr(options, "carry_out", lambda *a: calls.append(1) or real(*a))
+    assert ways(c.state, "Furt", "bastionland", "deny Ritter", most=10) is None
+    assert len(calls) == 1
 
 
 def test_no_number_where_the_forecast_is_not_exact(tmp_path):

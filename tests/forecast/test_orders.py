@@ -50,6 +50,20 @@ def test_a_side_rolls_for_all_its_members(tmp_path):
                                   abs=1e-12)
 
 
+def test_sides_tied_roll_again_as_the_ruleset_lists_it(tmp_path):
+    """OSR with ``gleichstand="neu"``: tied sides roll again, so each of two sides acts first with 1/2;
+    the ruleset lists the final dice itself (trying the rerolls' dice would not end in time)."""
+    ork = {"tw": "1", "rk": 6, "tp": 6, "waffen": ["Krummsäbel (W6)"]}
+    c = Campaign.open(tmp_path / "neu.sqlite")
+    c.set_ruleset("osr")
+    c.set_data("osr", {"gleichstand": "neu"})
+    enc = c.new_encounter("Lager")
+    enc.add("Hauptmann", side="Gruppe", sheet={"stufe": 1, "rk": 6, "tp": 8, "waffen": ["Langschwert (W8)"]})
+    enc.add("Ork", side="Orks", sheet=ork)
+    found = as_dict(order_chances(c.state, "Lager", rules.get("osr"), most=100))
+    assert found == pytest.approx({("Hauptmann", "Ork"): 0.5, ("Ork", "Hauptmann"): 0.5}, abs=1e-12)
+
+
 def test_roll_offs_repeated_while_tied_are_fair():
     """AdZ rolls W6 among the tied, again while tied: each order of the tied alike, as rolling finds."""
     werte = {"A": 9, "B": 7, "C": 9, "D": 9, "E": 7}

@@ -92,6 +92,14 @@ def test_precision_in_percent(notebook, tmp_path):
     assert _precision("2 %") == pytest.approx(0.02) and _precision(None) == 0.01
 
 
+def test_rpg_prognose_without_morale(notebook, tmp_path):
+    c = opened(notebook, tmp_path)
+    shown = notebook.ok("%rpg prognose --ohne-moral -n 40 --seed 3")[-1]
+    assert notebook.value.moral is False and shown.splitlines()[-1].startswith("Ohne Moral gespielt")
+    assert notebook.value.to_dict() == c.encounter.forecast(n=40, seed=3, moral=False).to_dict()
+    assert notebook.ok("%rpg prognose -n 40 --seed 3")[-1] != shown and notebook.value.moral is True
+
+
 def test_rpg_prognose_takes_a_path(notebook, tmp_path):
     opened(notebook, tmp_path)
     exact = notebook.ok("%rpg prognose --weg exakt")[-1]

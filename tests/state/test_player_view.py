@@ -260,6 +260,27 @@ def test_the_advice_reaches_a_player_for_its_own_choices_where_it_tells_nothing_
         c.close()
 
 
+def test_adzs_defence_is_asked_on_the_targets_page_with_its_advice_where_the_attacker_is_shown(tmp_path):
+    """The Ork's attack roll: Alrik's player decides whether he defends. The advice rests on the Ork's
+    weapon as well: shown once the GM shows the Ork's side exactly."""
+    c = fight("adz", tmp_path / "k.sqlite")
+    try:
+        rpgkernel.resolve("angriff Ork -> Alrik", campaign=c, dice=[6, 6] + [1] * 9)   # KK 6 + Äxte 5
+        [asked] = json.loads(seen(c, "Alrik"))["wahlen"]
+        assert asked["key"] == "verteidigen" and asked["rat"] == []
+        assert json.loads(seen(c, "Magierin"))["wahlen"] == []
+        c.encounter.set_player_sight("Feinde", "genau")
+        [advice] = json.loads(seen(c, "Alrik"))["wahlen"][0]["rat"]
+        assert advice["ziel"] == "Nicht getroffen werden, sonst möglichst wenig Schaden"
+        assert [(o["label"], o["zeilen"]) for o in advice["optionen"]] == [
+            ("Verteidigen (11 W6)", ["verteidigen Alrik"]),
+            ("Verteidigen mit Parade (13 W6)", ["verteidigen Alrik verteidigung=parade"]),
+            ("Nicht verteidigen", ["verzicht Alrik"])]
+        assert "Alrik getroffen: 100,00 %" in advice["optionen"][2]["folgen"]
+    finally:
+        c.close()
+
+
 def test_an_unknown_figure_is_refused_in_german(table):
     with pytest.raises(CampaignError, match="Unbekannte Figur"):
         view(table[1].state, "Niemand")

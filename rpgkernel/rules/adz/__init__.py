@@ -2,7 +2,8 @@
 
 Procedures read figures (the kit's views: sheet values, resources,
 conditions), roll through a ``Roller`` and return a ``Resolution``; they
-change nothing themselves. The luck pool is a choice after the roll: while
+change nothing themselves. The luck pool is a choice after the roll, and so
+is whether an attack's target defends (after the attack roll): while
 undecided the resolution stays open and applies nothing. The GM's data
 (tables, lists) is kept in the campaign (``einrichten``) and reaches the
 verbs as ``Request.settings`` (``EINSTELLUNGEN``); the procedures take it as
@@ -81,9 +82,10 @@ class AdZ(Ruleset):
         return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """The luck pool's options for each holder, no luck or luck on each offered roll, with the chance
-        of the test (or of the hit and the damage) each way; recorded as the luck is offered
-        (``core.glueck_angebot``)."""
+        """The luck pool's options for each holder, no luck or luck on each offered roll, with what each
+        leads to (the test's chance, an opposed test's, the hit, the damage or mental damage and the chance
+        to fall); an attack's target's, to defend or not; recorded as the choice is offered
+        (``core.glueck_angebot``, ``combat.verteidigung_angebot``)."""
         return list(resolution.advice)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:

@@ -6,9 +6,10 @@ Parierwaffen und Schilde", "Beidhändiger Kampf", "Fernkampf".
 
 Order of the dice, for given dice: the attack roll (then the extra roll of
 two-weapon fighting); the defence roll (then its extra roll) if the attack
-reached its Mindestwurf and the defender defends; the resistance roll if
-damage is left after RS; then each luck decision's dice, each followed by a
-defence or resistance roll that the changed result newly calls for.
+reached its Mindestwurf and the defender defends (where it is asked, after
+its decision); the resistance roll if damage is left after RS; then each
+luck decision's dice, each followed by a defence or resistance roll that the
+changed result newly calls for.
 """
 
 from __future__ import annotations
@@ -16,17 +17,19 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
+from ..advice import DECLINE, Advice, Option, Take
 from ..base import higher_initiative
 from ..figure import Figure
-from ..resolution import Resolution, clauses, listing
+from ..resolution import Choice, Resolution, clauses, counted, listing
 from . import sheet as bogen
-from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, reaktion,
-                   reaktionen, reaktionswuerfel, wuerfeln)
-from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
+from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, mit_glueck,
+                   reaktion, reaktionen, reaktionswuerfel, wuerfeln, zusammen)
+from .damage import folge_satz, schaden, schadensstufen, schwelle, verletzungsmalus
 from .exact import angriff_dist, erfolge_dist, kette, p_treffer
 from .settings import EINSTELLUNGEN, AdzError, Daten, Waffe
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
@@ -188,6 +191,40 @@ def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figure, distanz:
     return total
 
 
+def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None, v_waffe: str | None = None,
+                       v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False
+                       ) -> tuple[Pool, Pool | None, list[Waffe], int]:
+    """The defence roll's pool before halving (Verteidigungswurf: GE + Verteidigung, a specialisation
+    ``verteidigung``, the VM of the wielded weapons, shields and parrying weapons), the extra roll's of two
+    weapons (Beidhändiger Kampf; else None), the weapons wielded and the Beidhändiger Kampf value."""
+    rule = daten.verteidigung
+    art = (verteidigung or "").casefold()
+    if art and art not in VERTEIDIGUNGSARTEN:
+        raise AdzError(t("adz.unknown_defence", name=verteidigung, known=", ".join(VERTEIDIGUNGSARTEN)))
+    spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
+    d_spec = bogen.wert(v, "spezialisierungen", spec_name, required=False)[1] if spec_name else 0
+    d_skill = bogen.wert(v, "fertigkeiten", rule["fertigkeit"], required=False)[1]
+    melee = [x for x in bogen.waffen(v, daten) if not x.fernkampf]
+    wielded = [bogen.waffe_von(v, v_waffe, daten)] if v_waffe else melee[:1]
+    if v_beidhaendig:
+        if art in ("ausweichen", "schildblock"):
+            raise AdzError(t("adz.two_weapons_not_for", figure=v.name, art=verteidigung))
+        if not wielded:
+            raise AdzError(t("adz.no_weapon", figure=v.name))
+        wielded.append(_zweitwaffe(v, wielded[0], None, daten))
+    vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm", daten)
+
+    def defence_pool(skill_dice: int) -> Pool:
+        pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
+        pool.add(spec_name or "", d_spec).add("VM", vm)
+        pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
+        handlungsmali(v, pool, daten)
+        return pool
+
+    bk = _beidhaendig(v, daten) if v_beidhaendig else 0
+    return defence_pool(d_skill), defence_pool(min(d_skill, bk)) if v_beidhaendig else None, wielded, bk
+
+
 def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
               spezialisierung: str | None = None, mw: int = 1, bonus: int = 0, malus: int = 0,
               beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
@@ -229,39 +266,14 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
         res.step(t("adz.two_weapons", figure=a.name, weapons=f"{w.name}, {second.name}", bk=bk,
                    parts=extra.text(), dice=angriff2), "Beidhändiger Kampf")
     # Verteidigungswurf: Verteidigung (+ Ausweichen/Parade/Schildblock) + VM of weapons, shields, parrying weapons
-    rule = daten.verteidigung
     defends = not keine_verteidigung and verletzungsmalus(v, daten) is not None
     d_dice, d2_dice = 0, None
     if defends:
-        art = (verteidigung or "").casefold()
-        if art and art not in VERTEIDIGUNGSARTEN:
-            raise AdzError(t("adz.unknown_defence", name=verteidigung, known=", ".join(VERTEIDIGUNGSARTEN)))
-        spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
-        d_spec = bogen.wert(v, "spezialisierungen", spec_name, required=False)[1] if spec_name else 0
-        d_skill = bogen.wert(v, "fertigkeiten", rule["fertigkeit"], required=False)[1]
-        melee = [x for x in bogen.waffen(v, daten) if not x.fernkampf]
-        wielded = [bogen.waffe_von(v, v_waffe, daten)] if v_waffe else melee[:1]
-        if v_beidhaendig:
-            if art in ("ausweichen", "schildblock"):
-                raise AdzError(t("adz.two_weapons_not_for", figure=v.name, art=verteidigung))
-            if not wielded:
-                raise AdzError(t("adz.no_weapon", figure=v.name))
-            wielded.append(_zweitwaffe(v, wielded[0], None, daten))
-        vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm", daten)
-
-        def defence_pool(skill_dice: int) -> Pool:
-            pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
-            pool.add(spec_name or "", d_spec).add("VM", vm)
-            pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
-            handlungsmali(v, pool, daten)
-            return pool
-
-        dpool = defence_pool(d_skill)
+        dpool, extra, wielded, bk = verteidigungspools(v, daten, verteidigung, v_waffe, v_bonus, v_malus,
+                                                       v_beidhaendig)
         res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
         d_dice = reaktionswuerfel(res, v, dpool)
-        if v_beidhaendig:
-            bk = _beidhaendig(v, daten)
-            extra = defence_pool(min(d_skill, bk))
+        if extra is not None:
             d2_dice = halbiert(v, extra.wuerfel)
             res.step(t("adz.two_weapons", figure=v.name, weapons=", ".join(x.name for x in wielded), bk=bk,
                        parts=extra.text(), dice=d2_dice), "Beidhändiger Kampf")
@@ -307,10 +319,14 @@ def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:
 
 
 class _Kette:
-    """The rolls of one attack; defence and resistance are rolled when first needed."""
+    """The rolls of one attack; defence and resistance are rolled when first needed. ``verteidigen``: the
+    target's decision whether to defend (None: not taken yet; the chain stops before the defence roll)."""
 
-    def __init__(self, plan: Kampfplan, roller: Roller) -> None:
+    ROLLS = ("angriff", "verteidigung", "widerstand")
+
+    def __init__(self, plan: Kampfplan, roller: Roller, verteidigen: bool | None = True) -> None:
         self.plan, self.roller, self.res = plan, roller, plan.res
+        self.verteidigen, self.verzichtet = verteidigen, False
         p = plan
         self.angriff = self._better("angriff", p.angreifer, p.angriff, p.angriff2, p.mw,
                                     "Fernkampf" if p.waffe.fernkampf else "Angriffswurf", t("adz.roll_attack"))
@@ -329,9 +345,16 @@ class _Kette:
         return Wurf(key, figur.name, best.wuerfel, best.erfolge, mw, rolls=first.rolls + second.rolls)
 
     def braucht_verteidigung(self) -> bool:
-        """The defender defends and the attack reached its Mindestwurf, but no defence is rolled yet."""
+        """The defender can defend and has not declined, the attack reached its Mindestwurf, but no defence
+        is rolled yet."""
         p = self.plan
-        return p.verteidigt and self.verteidigung is None and self.angriff.erfolge >= p.mw
+        return p.verteidigt and self.verteidigen is not False and self.verteidigung is None \
+            and self.angriff.erfolge >= p.mw
+
+    def frage(self) -> bool:
+        """The defender is still to decide whether to defend (Verteidigungswurf: a reaction to the attack
+        roll): nothing more is rolled until it has."""
+        return self.braucht_verteidigung() and self.verteidigen is None
 
     def braucht_widerstand(self) -> bool:
         """Damage is left after RS, but no resistance is rolled yet."""
@@ -339,6 +362,11 @@ class _Kette:
 
     def nach_bedarf(self, _changed: Wurf | None = None) -> None:
         p = self.plan
+        if self.frage():
+            return
+        if p.verteidigt and self.verteidigen is False and self.angriff.erfolge >= p.mw and not self.verzichtet:
+            self.verzichtet = True
+            self.res.step(t("adz.defence_declined", figure=p.verteidiger.name), "Verteidigungswurf")
         if self.braucht_verteidigung():
             reaktion(self.res, p.verteidiger)
             self.verteidigung = self._better("verteidigung", p.verteidiger, p.verteidigung, p.verteidigung2, 0,
@@ -347,31 +375,41 @@ class _Kette:
             self.widerstand = wuerfeln(self.res, "widerstand", p.verteidiger, p.widerstand, 0, self.roller,
                                        "Widerstandswurf", t("adz.roll_resistance"), gm_test=False)
 
-    def folgen(self, wurf: Wurf | None, n: int) -> tuple[Dist, list[tuple[str, float]]]:
-        """The final damage and the chance of a hit once ``n`` luck dice are added to ``wurf`` (None: none),
-        exact over the luck dice and the defence and resistance the changed result newly calls for
-        (Glückspool; the chain as ``nach_bedarf`` carries it on)."""
+    def weiter(self) -> list[tuple[float, _Kette]]:
+        """Every way the rolls the attack still calls for fall (``nach_bedarf``: the defence, where the
+        target has not declined it, then the resistance), with its chance, exactly."""
         p = self.plan
-        dealt: dict[int, float] = {}
-        hit = 0.0
-        luck = erfolge_dist(n) if wurf is not None else Dist.const(0)
-        for k, pk in luck.pmf().items():
-            lucky = copy.copy(self)
-            for name in ("angriff", "verteidigung", "widerstand"):
-                if getattr(self, name) is wurf and wurf is not None:
-                    setattr(lucky, name, replace(wurf, erfolge=wurf.erfolge + k, wuerfel=wurf.wuerfel + n))
-            for d, pd in _neu(lucky.braucht_verteidigung(), angriff_dist(p.verteidigung, p.verteidigung2)):
-                defended = copy.copy(lucky)
-                if d is not None:
-                    defended.verteidigung = Wurf("verteidigung", p.verteidiger.name, p.verteidigung, d, 0)
-                for r, pr in _neu(defended.braucht_widerstand(), erfolge_dist(p.widerstand)):
-                    done = copy.copy(defended)
-                    if r is not None:
-                        done.widerstand = Wurf("widerstand", p.verteidiger.name, p.widerstand, r, 0)
-                    q = pk * pd * pr
-                    dealt[done.endschaden()] = dealt.get(done.endschaden(), 0.0) + q
-                    hit += q if done.uebrig() >= 1 else 0.0
-        return Dist.from_pmf(dealt), [(t("adz.advice.treffer", ziel=p.verteidiger.name), hit)]
+        out = []
+        for d, pd in _neu(self.braucht_verteidigung(), angriff_dist(p.verteidigung, p.verteidigung2)):
+            defended = copy.copy(self)
+            if d is not None:
+                defended.verteidigung = Wurf("verteidigung", p.verteidiger.name, p.verteidigung, d, 0)
+            for r, pr in _neu(defended.braucht_widerstand(), erfolge_dist(p.widerstand)):
+                done = copy.copy(defended)
+                if r is not None:
+                    done.widerstand = Wurf("widerstand", p.verteidiger.name, p.widerstand, r, 0)
+                out.append((pd * pr, done))
+        return out
+
+    def ausgang(self, faelle: Sequence[tuple[float, _Kette]]) -> tuple[Dist, list[tuple[str, float]]]:
+        """The final damage over ``faelle``, the chance of a hit and that the target falls (``damage.faellt``)."""
+        v = self.plan.verteidiger
+        dealt, chances = zusammen(faelle, lambda k: (k.endschaden(), [(t("adz.advice.treffer", ziel=v.name),
+                                                                       k.uebrig() >= 1)]))
+        return dealt, [*chances, (t("adz.advice.faellt", figure=v.name), dealt.p_at_least(self.schwelle))]
+
+    @cached_property
+    def schwelle(self) -> int:
+        """The least damage that takes the target out of the fight (``damage.schwelle``)."""
+        return schwelle(self.plan.verteidiger, self.plan.leiste)
+
+    def folgen(self, wurf: Wurf | None, n: int) -> tuple[Dist, list[tuple[str, float]]]:
+        """The final damage, the chance of a hit and that the target falls once ``n`` luck dice are added
+        to ``wurf`` (None: none), exact over the luck dice and the defence and resistance the changed result
+        newly calls for (Glückspool; the chain as ``nach_bedarf`` carries it on; a target yet to decide
+        defends)."""
+        return self.ausgang([(p * q, done) for p, lucky in mit_glueck(self, self.ROLLS, wurf, n)
+                             for q, done in lucky.weiter()])
 
     def uebrig(self) -> int:
         d = self.verteidigung.erfolge if self.verteidigung else 0
@@ -403,7 +441,53 @@ def _neu(needed: bool, successes: Dist) -> list[tuple[int | None, float]]:
     return list(successes.pmf().items()) if needed else [(None, 1.0)]
 
 
-def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
+def verteidigung_angebot(res: Resolution, chain: _Kette, arten: Mapping[str, Kampfplan]) -> None:
+    """Ask the target whether it defends (Verteidigungswurf: "kann als Reaktion"), after the attack roll:
+    the choice ``verteidigen``. The advice: defend (as the line sets it up, and with each specialisation
+    ``arten`` gives other dice for) or not, each with the chance of a hit, the final damage and the chance the
+    target falls, exact over the defence and resistance still to roll, and what it leaves the next
+    reactions this round (Runden)."""
+    p, v = chain.plan, chain.plan.verteidiger
+    before = reaktionen(v)
+    res.choices.append(Choice("verteidigen", t("adz.choice_defend", figure=v.name, dice=p.verteidigung,
+                                               erfolge=chain.angriff.erfolge), (v.name,), VERTEIDIGUNGSARTEN))
+    cost = t("adz.advice.reaktion", figure=v.name, n=before + 1, teil=2 ** (before + 1))
+    spared = t("adz.advice.keine_reaktion", figure=v.name, teil=2 ** before) if before else t(
+        "adz.advice.keine_reaktion_voll", figure=v.name)
+
+    def option(label: str, take: Take, plan: Kampfplan, defends: bool, note: str) -> Option:
+        asked = copy.copy(chain)
+        asked.plan, asked.verteidigen = plan, defends
+        damage, chances = chain.ausgang(asked.weiter())
+        return Option(label, (take,), damage, tuple(chances), (note,))
+
+    options = [option(t("adz.advice.verteidigen", dice=p.verteidigung), Take("verteidigen", v.name), p, True, cost)]
+    options += [option(t("adz.advice.verteidigen_art", art=art.capitalize(), dice=q.verteidigung),
+                       Take("verteidigen", v.name, {"verteidigung": art}), q, True, cost) for art, q in arten.items()]
+    options.append(option(t("adz.advice.nicht_verteidigen"), Take(DECLINE, v.name), p, False, spared))
+    res.advice.append(Advice("verteidigen", v.name, t("adz.advice.ziel_abwehr"), tuple(options),
+                             (p.angreifer.name, v.name), t("adz.advice.hinweis_verteidigen")))
+
+
+def _arten(plan: Kampfplan, kwargs: Mapping[str, Any]) -> dict[str, Kampfplan]:
+    """The defences by a specialisation (Ausweichen, Parade, Schildblock) that give the target other dice
+    than the line's, each as its plan; none the line's setup does not allow (``verteidigungspools``)."""
+    v = plan.verteidiger
+    daten = kwargs.get("daten") or EINSTELLUNGEN.defaults()
+    how = {k: kwargs[k] for k in ("v_waffe", "v_bonus", "v_malus", "v_beidhaendig") if k in kwargs}
+    out = {}
+    for art in VERTEIDIGUNGSARTEN:
+        try:
+            pool, extra, _, _ = verteidigungspools(v, daten, art, **how)
+        except AdzError:
+            continue
+        dice = (halbiert(v, pool.wuerfel), halbiert(v, extra.wuerfel) if extra is not None else None)
+        if dice != (plan.verteidigung, plan.verteidigung2):
+            out[art] = replace(plan, verteidigung=dice[0], verteidigung2=dice[1])
+    return out
+
+
+def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *, verteidigen: bool | None = True,
             glueck: Sequence[Mapping[str, Any]] | None = None, **kwargs: Any) -> Resolution:
     """One attack through the whole chain (Nahkampf; Fernkampf; Beidhändiger Kampf).
 
@@ -413,15 +497,27 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
     success. Defence (a reaction): each success cancels one attack success;
     one left is a hit. Damage: Grundschaden + remaining successes − RS;
     resistance roll KO + WB, each success −1; the rest goes on the track.
-    ``glueck``: None on the first run (open for the luck pool), else the
-    luck decisions ([]: none). Keyword arguments: see ``kampfplan``.
+    ``verteidigen``: whether the target defends (if it can); None: it decides
+    once the attack roll reaches the Mindestwurf (the open choice
+    ``verteidigen``, ``verteidigung_angebot``; a ``%%resolve`` line that does
+    not decide it). ``glueck``: None on the first run (open for
+    the luck pool), else the luck decisions ([]: none). Keyword arguments:
+    see ``kampfplan``.
     """
     plan = kampfplan(angreifer, verteidiger, **kwargs)
     res, a, v = plan.res, plan.angreifer, plan.verteidiger
-    chain = _Kette(plan, roller)
+    chain = _Kette(plan, roller, verteidigen)
     figures = {a.name: a, v.name: v}
     if glueck:
         glueck_einsetzen(res, glueck, chain.wuerfe(), figures, roller, chain.nach_bedarf, chain.offen())
+    if chain.frage():
+        verteidigung_angebot(res, chain, _arten(plan, kwargs))
+        res.step(t("adz.defence_open", figure=v.name, successes=chain.angriff.erfolge, dice=plan.verteidigung),
+                 "Verteidigungswurf")
+        res.outcome = {"angriff": chain.angriff.erfolge}
+        res.summary = clauses([t("adz.satz.verteidigen_offen", angreifer=a.name, ziel=v.name,
+                                 erfolge=counted("adz.satz.erfolge", chain.angriff.erfolge))])
+        return res
     left, before, final = chain.uebrig(), chain.vor_widerstand(), chain.endschaden()
     if chain.angriff.erfolge < plan.mw:
         res.step(t("adz.attack_failed", figure=a.name, successes=chain.angriff.erfolge, mw=plan.mw), "Angriffswurf")
@@ -435,8 +531,10 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *,
             res.step(t("adz.resisted", figure=v.name, successes=chain.widerstand.erfolge, damage=final),
                      "Widerstandswurf", value=final)
     if glueck is None:
+        assumed = plan.verteidigt and chain.verteidigen is None   # a defence luck may call for: asked later
         glueck_angebot(res, chain.offen(), figures, chain.folgen,
-                       {a.name: t("adz.advice.ziel_angriff", ziel=v.name), v.name: t("adz.advice.ziel_abwehr")})
+                       {a.name: t("adz.advice.ziel_angriff", ziel=v.name), v.name: t("adz.advice.ziel_abwehr")},
+                       t("adz.advice.hinweis_angriff", ziel=v.name) if assumed else "")
     if left >= 1:
         schaden(res, v, final, plan.leiste, "Auswirkungen")
     who = {"angreifer": a.name, "ziel": v.name}

@@ -12,8 +12,9 @@ taken.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ...dice import Dist, Roll, Roller
 from ...messages import t
@@ -188,6 +189,7 @@ def p_nach_glueck(w: Wurf, glueck: int) -> float:
 #: what spending ``n`` luck dice on a roll (None and 0: none) leads to: the damage (None where there is
 #: none) and named chances; a procedure whose rolls lead further than their own success gives its own
 Folgen = Callable[[Wurf | None, int], tuple[Dist | None, list[tuple[str, float]]]]
+K = TypeVar("K")
 
 
 def gelingen(offen: Sequence[Wurf]) -> Folgen:
@@ -198,12 +200,72 @@ def gelingen(offen: Sequence[Wurf]) -> Folgen:
     return folgen
 
 
+def mit_glueck(kette: K, rolls: Sequence[str], wurf: Wurf | None, n: int) -> list[tuple[float, K]]:
+    """``kette`` (an object holding a procedure's rolls in the attributes ``rolls``) once ``n`` luck dice
+    are added to ``wurf`` (None: none), for each number of their successes, with its chance (Glückspool):
+    shallow copies, as ``glueck_einsetzen`` would leave the roll."""
+    out = []
+    for k, p in erfolge_dist(n if wurf is not None else 0).pmf().items():
+        lucky = copy.copy(kette)
+        for name in rolls:
+            if wurf is not None and getattr(kette, name) is wurf:
+                setattr(lucky, name, replace(wurf, erfolge=wurf.erfolge + k, wuerfel=wurf.wuerfel + n,
+                                             glueck=wurf.glueck + n))
+        out.append((p, lucky))
+    return out
+
+
+def zusammen(faelle: Iterable[tuple[float, K]],
+             ausgang: Callable[[K], tuple[int | None, Sequence[tuple[str, bool]]]]
+             ) -> tuple[Dist | None, list[tuple[str, float]]]:
+    """The consequences over ``faelle`` (chance, how the rolls ended): ``ausgang`` gives each one's damage
+    (None: none) and named outcomes; the damage's distribution and each outcome's chance, exactly."""
+    dealt: dict[int, float] = {}
+    chances: dict[str, float] = {}
+    for p, fall in faelle:
+        damage, named = ausgang(fall)
+        if damage is not None:
+            dealt[damage] = dealt.get(damage, 0.0) + p
+        for name, yes in named:
+            chances[name] = chances.get(name, 0.0) + (p if yes else 0.0)
+    return (Dist.from_pmf(dealt) if dealt else None), list(chances.items())
+
+
+def vergleich_folgen(wuerfe: Sequence[Wurf], gleichwertig: bool) -> Folgen:
+    """The consequences of luck on an opposed test (Vergleichende Proben): each side's chance to win, the
+    draw's (equal actions) and that neither test succeeds, exactly over the luck dice."""
+    a, b = wuerfe
+
+    def ausgang(pair: tuple[Wurf, Wurf]) -> tuple[None, list[tuple[str, bool]]]:
+        won = vergleiche(*pair, gleichwertig)
+        named = [(t("adz.advice.gewinnt", figure=a.figur), won == "a"), (t("adz.advice.gewinnt", figure=b.figur),
+                                                                         won == "b")]
+        if gleichwertig:
+            named.append((t("adz.advice.unentschieden"), won == "unentschieden"))
+        return None, [*named, (t("adz.advice.keiner"), won == "keiner")]
+
+    def folgen(wurf: Wurf | None, n: int) -> tuple[Dist | None, list[tuple[str, float]]]:
+        pair = _Paar(a, b)
+        return zusammen(((p, (x.a, x.b)) for p, x in mit_glueck(pair, ("a", "b"), wurf, n)), ausgang)
+    return folgen
+
+
+@dataclass
+class _Paar:
+    """Both rolls of an opposed test (for ``mit_glueck``)."""
+
+    a: Wurf
+    b: Wurf
+
+
 def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str, Figure],
-                   folgen: Folgen | None = None, ziele: Mapping[str, str] | None = None) -> None:
+                   folgen: Folgen | None = None, ziele: Mapping[str, str] | None = None,
+                   hinweis: str = "") -> None:
     """Offer the luck pool after the roll to whoever has one (Glückspool): one choice ``glück``. A failed
     test shows its chance of success with the luck dice. The advice gives each holder no luck, or luck on
-    each of its offered rolls, with ``folgen`` (default, for tests alone: ``gelingen``) and the objective
-    ``ziele[name]`` (default: the tests succeed); it rests on every figure of the rolls."""
+    each of its offered rolls, with ``folgen`` (default, for tests alone: ``gelingen``; a procedure whose
+    rolls lead further gives its own) and the objective ``ziele[name]`` (default: the tests succeed); it
+    rests on every figure of the rolls; ``hinweis``: what else its consequences assume."""
     offers: dict[str, list[str]] = {}
     for w in offen:
         luck = figures[w.figur].current(GLUECK)
@@ -218,10 +280,9 @@ def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str,
         for n, keys in offers.items()))
     keys = tuple(dict.fromkeys(w.key for w in offen if w.figur in offers))
     res.choices.append(Choice("glück", label, tuple(offers), keys))
-    if folgen is None and not all(w.key in TESTS for w in offen):
-        return   # rolls that lead further than their own success (a spell's, an opposed test's): no advice
     folgen = folgen or gelingen(offen)
     reads = tuple(dict.fromkeys(w.figur for w in offen))
+    note = " ".join(x for x in (t("adz.advice.hinweis"), hinweis) if x)
     for name in offers:
         luck = figures[name].current(GLUECK)
         options = [_option(t("adz.advice.kein_glueck"), Take(DECLINE, name), folgen(None, 0))]
@@ -229,7 +290,7 @@ def glueck_angebot(res: Resolution, offen: Sequence[Wurf], figures: Mapping[str,
                             folgen(w, luck), t("adz.advice.pool", figure=name, left=luck - 1))
                     for w in offen if w.figur == name]
         res.advice.append(Advice("glück", name, (ziele or {}).get(name, t("adz.advice.ziel_probe")), tuple(options),
-                                 reads, t("adz.advice.hinweis")))
+                                 reads, note))
 
 
 def _option(label: str, take: Take, folge: tuple[Dist | None, list[tuple[str, float]]], *notes: str) -> Option:
@@ -459,7 +520,8 @@ def vergleich(a: Figure, b: Figure, roller: Roller, seite_a: Seite, seite_b: Sei
     res.step(t(f"adz.opposed_{'win' if winner in names else winner}", figure=names.get(winner, ""),
                a=wuerfe[0].erfolge, b=wuerfe[1].erfolge), "Vergleichende Proben")
     if glueck is None:
-        glueck_angebot(res, [w for k, w in zip("ab", wuerfe) if winner != k], figures)
+        glueck_angebot(res, [w for k, w in zip("ab", wuerfe) if winner != k], figures,
+                       vergleich_folgen(wuerfe, gleichwertig), dict.fromkeys(figures, t("adz.advice.ziel_vergleich")))
     res.outcome = {"sieger": names.get(winner), "ergebnis": "sieg" if winner in names else winner,
                    "erfolge": {names["a"]: wuerfe[0].erfolge, names["b"]: wuerfe[1].erfolge}}
     if winner in names:

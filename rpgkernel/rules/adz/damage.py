@@ -125,6 +125,26 @@ def out_of_fight(figur: Figure) -> str | None:
     return None
 
 
+def faellt(figur: Figure, menge: int, track: str = KOERPERLICH) -> bool:
+    """Whether ``menge`` steps on ``track`` leave ``figur`` out of the fight (``out_of_fight``), as
+    ``schaden`` marks them."""
+    res = Resolution("adz", "schaden")
+    schaden(res, figur, menge, track)
+    return out_of_fight(figur) is not None or any(
+        e.on and e.figure == figur.name and e.condition in (BEWUSSTLOS, TOD_NAHE, JENSEITS) for e in res.effects)
+
+
+def schwelle(figur: Figure, track: str = KOERPERLICH) -> int:
+    """The least damage on ``track`` that leaves ``figur`` out of the fight (``faellt``; more does too, and
+    marking every free step of the track does): a damage distribution's chance to take it out is its
+    chance of at least this."""
+    low, high = 0, max(0, figur.current(track))
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (low, mid) if faellt(figur, mid, track) else (mid + 1, high)
+    return low
+
+
 def player_state(figur: Figure) -> str:
     """What players are told of ``figur`` (Körperlicher Schaden; Geistiger Schaden): the seed's states
     of the last steps (``out_of_fight``'s words), else verletzt (physical steps marked: "Verletzungen")

@@ -12,17 +12,18 @@ spell test newly calls for (saving throw, more drain dice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from ...dice import Roller
+from ...dice import Dist, Roller
 from ...messages import t
 from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses, counted
 from . import sheet as bogen
 from .core import (KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen, glueck_satz,
-                   handlungsmali, mindestwurf, vergleiche, wuerfeln)
-from .damage import folge_satz, schaden, schadensstufen, verletzungsmalus
+                   handlungsmali, mindestwurf, mit_glueck, vergleiche, wuerfeln, zusammen)
+from .damage import folge_satz, schaden, schadensstufen, schwelle, verletzungsmalus
 from .exact import erfolge_dist, entzug, p_gelingt, vergleich_chancen
 from .einheiten import Ungueltig
 from .settings import EINSTELLUNGEN, AdzError, Daten
@@ -202,24 +203,68 @@ class _Zauber:
             return None
         return self.plan.entzug_wuerfel + self.test.ueberzaehlig * int(rule["bonus_je_erfolg"])
 
-    def nach_bedarf(self, _changed: Wurf | None = None) -> None:
+    def gefordert(self) -> tuple[str, int] | None:
+        """The roll the spell newly calls for and its dice: the target's saving throw once the test
+        succeeded, the drain roll, the drain dice more surplus successes bring; None: nothing."""
         plan = self.plan
         if plan.ziel is not None and self.rw is None and self.test is not None and self.test.gelungen:
-            self.rw = wuerfeln(self.res, "rettungswurf", plan.ziel, plan.rw_wuerfel, 1, self.roller, "Rettungswurf",
-                               t("adz.roll_save"), gm_test=False)
+            return "rettungswurf", plan.rw_wuerfel
         need = self.entzugswuerfel()
         if need is None:
-            return
-        f = self.plan.test.figur
+            return None
         if self.entzug is None:
-            self.entzug = wuerfeln(self.res, "entzug", f, need, 0, self.roller, "Krafteinsatz",
-                                   t("adz.roll_drain"), gm_test=False)
-        elif need > self.entzug.wuerfel - self.entzug.glueck:
-            more = wuerfeln(self.res, "entzug", f, need - (self.entzug.wuerfel - self.entzug.glueck), 0,
-                            self.roller, "Krafteinsatz", t("adz.roll_drain_more"), gm_test=False)
-            self.entzug.wuerfel += more.wuerfel
-            self.entzug.erfolge += more.erfolge
-            self.entzug.rolls += more.rolls
+            return "entzug", need
+        more = need - (self.entzug.wuerfel - self.entzug.glueck)
+        return ("entzug", more) if more > 0 else None
+
+    def gewuerfelt(self, key: str, w: Wurf) -> None:
+        """Take ``w``, the roll ``gefordert`` called for (more drain dice join the drain roll)."""
+        if key == "rettungswurf":
+            self.rw = w
+        elif self.entzug is None:
+            self.entzug = w
+        else:
+            self.entzug.wuerfel += w.wuerfel
+            self.entzug.erfolge += w.erfolge
+            self.entzug.rolls += w.rolls
+
+    def nach_bedarf(self, _changed: Wurf | None = None) -> None:
+        while (need := self.gefordert()) is not None:
+            key, dice = need
+            if key == "rettungswurf":
+                w = wuerfeln(self.res, key, self.plan.ziel, dice, 1, self.roller, "Rettungswurf", t("adz.roll_save"),
+                             gm_test=False)
+            else:
+                w = wuerfeln(self.res, key, self.plan.test.figur, dice, 0, self.roller, "Krafteinsatz",
+                             t("adz.roll_drain" if self.entzug is None else "adz.roll_drain_more"), gm_test=False)
+            self.gewuerfelt(key, w)
+
+    def weiter(self) -> list[tuple[float, _Zauber]]:
+        """Every way the rolls the spell still calls for (``gefordert``) fall, with its chance, exactly."""
+        need = self.gefordert()
+        if need is None:
+            return [(1.0, self)]
+        key, dice = need
+        figur = self.plan.ziel if key == "rettungswurf" else self.plan.test.figur
+        out = []
+        for k, p in erfolge_dist(dice).pmf().items():
+            fall = copy.copy(self)
+            if fall.entzug is not None:
+                fall.entzug = replace(fall.entzug, rolls=list(fall.entzug.rolls))
+            fall.gewuerfelt(key, Wurf(key, figur.name, dice, k, 1 if key == "rettungswurf" else 0))
+            out += [(p * q, x) for q, x in fall.weiter()]
+        return out
+
+    def folgen(self, wurf: Wurf | None, n: int) -> tuple[Dist, list[tuple[str, float]]]:
+        """The mental damage, the chance the spell works (or succeeds, without a target) and the caster
+        falls once ``n`` luck dice are added to ``wurf`` (None: none), exactly over the luck dice and what
+        the changed result newly calls for (Glückspool; ``gefordert``)."""
+        f = self.plan.test.figur
+        worked = t("adz.advice.wirkt" if self.plan.ziel is not None else "adz.advice.gelingt", wurf="zauber")
+        faelle = [(p * q, done) for p, lucky in mit_glueck(self, ("test", "rw", "entzug"), wurf, n)
+                  for q, done in lucky.weiter()]
+        dealt, chances = zusammen(faelle, lambda z: (z.geistiger_schaden(), [(worked, z.wirkt())]))
+        return dealt, [*chances, (t("adz.advice.faellt", figure=f.name), dealt.p_at_least(schwelle(f, GEISTIG)))]
 
     def wirkt(self) -> bool:
         if self.test is None or not self.test.gelungen:
@@ -288,7 +333,10 @@ def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any
     else:
         res.step(t("adz.no_drain"), "Krafteinsatz")
     if glueck is None:
-        glueck_angebot(res, spell.offen(), figures)
+        ziele = {f.name: t("adz.advice.ziel_zauber", spell=plan.name)}
+        if plan.ziel is not None:
+            ziele[plan.ziel.name] = t("adz.advice.ziel_rettungswurf", spell=plan.name)
+        glueck_angebot(res, spell.offen(), figures, spell.folgen, ziele)
     held = _halten(res, f, plan, aufrecht) if spell.wirkt() else ""
     res.outcome = {"gelungen": spell.test.gelungen, "erfolge": spell.test.erfolge,
                    "überzählig": spell.test.ueberzaehlig, "wirkt": spell.wirkt(), "kp": plan.kp,
@@ -359,7 +407,13 @@ def erneuern(figure: Figure, roller: Roller, kp: int | None = None, stufe: int |
     res.step(t("adz.drain", kp=power, successes=w.erfolge, damage=damage), "Krafteinsatz", value=damage)
     schaden(res, figure, damage, GEISTIG, "Geistiger Schaden")
     if glueck is None and damage > 0:
-        glueck_angebot(res, [w], {figure.name: figure})
+        falls_at = schwelle(figure, GEISTIG)
+
+        def folgen(wurf: Wurf | None, n: int) -> tuple[Dist, list[tuple[str, float]]]:
+            """The mental damage with ``n`` luck dice on the drain roll, and the chance the caster falls."""
+            dealt = (Dist.const(power - w.erfolge) - erfolge_dist(n if wurf is not None else 0)).clip(lower=0)
+            return dealt, [(t("adz.advice.faellt", figure=figure.name), dealt.p_at_least(falls_at))]
+        glueck_angebot(res, [w], {figure.name: figure}, folgen, {figure.name: t("adz.advice.ziel_entzug")})
     res.outcome = {"kp": power, "entzug": w.erfolge, "geistiger_schaden": damage}
     renewed = (t("adz.satz.erneuern", figure=figure.name, spell=name) if name else
                t("adz.satz.erneuern_ohne_name", figure=figure.name))

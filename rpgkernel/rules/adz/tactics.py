@@ -2,8 +2,9 @@
 
 - Every figure attacks its target in melee with its first melee weapon (``angriff``, ``waffe=`` only
   where another weapon comes first); the forecast knows no distances, so no ranged attack. Every
-  attacked figure defends (a reaction: the engine halves the next one's dice, Runden); no manoeuvres,
-  two weapons, specialisations or spells.
+  attacked figure defends (``verteidigt`` on the line; an open choice ``verteidigen`` it takes; a
+  reaction: the engine halves the next one's dice, Runden); no manoeuvres, two weapons, specialisations
+  or spells.
 - The luck pool (Glückspool), offered once per attack after its rolls: the attacker spends it on its
   attack roll when the attack did not hit; the target, when the hit left damage, on its defence roll
   (its resistance roll if it did not defend). Nobody else, and never on a roll that went their way.
@@ -22,14 +23,18 @@ from .settings import EINSTELLUNGEN
 from .sheet import GEISTIG, KOERPERLICH, waffen
 
 LUCK = "glück"
+DEFEND = "verteidigen"
 
 
 class AdzTactics(Tactics):
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
-        return Action("angriff", (actor.name,), (target.name,), _weapon(actor, fight))
+        return Action("angriff", (actor.name,), (target.name,), {**_weapon(actor, fight), "verteidigt": True})
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
-        """The luck pool where an attack did not go one's way, else nobody spends it."""
+        """The target defends; the luck pool where an attack did not go one's way, else nobody spends it."""
+        defend = next((c for c in resolution.choices if c.key == DEFEND), None)
+        if defend is not None:
+            return [Action(DEFEND, defend.who[:1])]
         luck = next((c for c in resolution.choices if c.key == LUCK), None)
         o = resolution.outcome
         if luck is None or resolution.action != "angriff" or "treffer" not in o:

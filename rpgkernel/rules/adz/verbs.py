@@ -3,7 +3,8 @@
 Every procedure gets the GM's data the line's encounter sees (``Request.settings``) as ``daten``.
 A preview (``_<verb>_vorschau``) sets the procedure up without rolling and returns its preview.
 The luck pool is the open choice ``glück``: offered on the first run (``res.choices``), its
-decisions read on the re-run (``Request.decisions``).
+decisions read on the re-run (``Request.decisions``); so is an attack's ``verteidigen`` (whether the
+target defends), asked after the attack roll where the line does not decide it.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ _TEST_OPTIONS = {"attribut": "text", "fertigkeit": "text", "spezialisierung": "t
 
 _ANGRIFF = {"waffe": "text", "spezialisierung": "text", "mw": "int", "bonus": "int", "malus": "int",
             "beidhändig": "flag", "zweitwaffe": "text", "verteidigung": "text", "v_waffe": "text",
-            "v_bonus": "int", "v_malus": "int", "v_beidhändig": "flag", "keine_verteidigung": "flag",
-            "w_bonus": "int", "distanz": "int", "entfernung": "text", "größe": "text", "entschieden": "flag"}
+            "v_bonus": "int", "v_malus": "int", "v_beidhändig": "flag", "verteidigt": "flag",
+            "keine_verteidigung": "flag", "w_bonus": "int", "distanz": "int", "entfernung": "text", "größe": "text", "entschieden": "flag"}
 _FLAGS = {"beidhändig": "beidhaendig", "v_beidhändig": "v_beidhaendig", "keine_verteidigung": "keine_verteidigung"}
 _RENAMED = {"größe": "groesse"}
 
@@ -72,9 +73,21 @@ def _angriff_args(req: Request) -> dict[str, Any]:
     for key, value in req.options.items():
         if key in _FLAGS:
             out[_FLAGS[key]] = True
-        elif key != "entschieden":
+        elif key not in ("entschieden", "verteidigt"):
             out[_RENAMED.get(key, key)] = value
     return out
+
+
+def _defends(req: Request) -> tuple[bool | None, dict[str, Any]]:
+    """Whether the target defends, and how: taken with ``verteidigen`` (its ``verteidigung=``) or
+    declined; decided on the line by ``verteidigt``, ``verteidigung=`` or ``entschieden``; else None (it
+    is asked)."""
+    if "verteidigen" in req.decisions:
+        taken = req.decisions["verteidigen"]
+        art = next((x["verteidigung"] for x in taken if x.get("verteidigung")), None)
+        return bool(taken), {"verteidigung": art} if art else {}
+    o = req.options
+    return (True if o.get("verteidigt") or "verteidigung" in o or o.get("entschieden") else None), {}
 
 
 _ZAUBER = {"bereich": "text", "technik": "text", "fokus": "text", "effekt": "text", "mw": "int",
@@ -123,7 +136,9 @@ def _initiative(req: Request) -> Resolution:
 
 
 def _angriff(req: Request) -> Resolution:
-    return angriff(req.actors[0], req.targets[0], req.roller, glueck=_luck(req), **_angriff_args(req))
+    defends, how = _defends(req)
+    return angriff(req.actors[0], req.targets[0], req.roller, verteidigen=defends, glueck=_luck(req),
+                   **{**_angriff_args(req), **how})
 
 
 def _angriff_vorschau(req: Request) -> Any:
@@ -189,6 +204,8 @@ VERBS: dict[str, Verb] = _verbs(
          example="erneuern Magierin kp=2 name=Lichtkugel", actors="one", bounds=_KP),
     Verb("beenden", _beenden, t("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
          example="beenden Magierin name=Lichtkugel", actors="one"),
+    Verb("verteidigen", None, t("adz.verb_verteidigen"), ("defend",), actors="one",
+         options={"verteidigung": "text"}, choice="verteidigen", example="verteidigen Ork verteidigung=parade"),
     Verb("glück", None, t("adz.verb_glueck"),
          ("luck",), actors="one", options={"wurf": "text"}, choice="glück", example="glück Alrik"),
     Verb("auffüllen", _auffuellen, t("adz.verb_auffuellen"), ("refill",), options={"auf": "int"},

@@ -6,8 +6,11 @@ the attack dice as they fell: the damage after armour and what it does to the ta
 itself applied to each possible amount: Guard, VIG, a scar, a mortal wound, death, out of the fight),
 the chance the feat's user is Fatigued (its save), the chance a gambit takes effect (the target's VIG
 save), all exact over the dice still to roll (the saves, a Dismount's W6). Gambits are offered as the
-rules allow and as they differ: Bolster with the lowest dice of 4+ (one, two, ... of them), every other gambit with the lowest such die, and where a melee die shows 8+ a Strong Gambit
-without the target's save. A huge pool's advice names at most ``SHOWN`` dice to deny and Bolster counts.
+rules allow and as they differ: Bolster with the lowest dice of 4+ (one, two, ... of them), every other gambit
+with the lowest such die, and where a melee die shows 8+ each of them as a Strong Gambit with the lowest such
+die: without the target's save (where it has one) and with a bigger effect (the gambit table's ``groesser``,
+named as a note; never for Bolster, whose damage a bigger effect does not raise). A huge pool's advice names at
+most ``SHOWN`` dice to deny and Bolster counts.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ..advice import DECLINE, Advice, Option, Take, mixture
 from ..figure import Figure
 from ..resolution import Request, Resolution, listing
 from ..wording import effect_text
-from .attack import GAMBIT_MIN, SAVE_EXEMPT, STRONG_GAMBIT_MIN, damage_total
+from .attack import GAMBIT_MIN, SAVE_EXEMPT, STRONG, STRONG_GAMBIT_MIN, damage_total
 from .core import save_chance
 from .damage import OUT_OF_FIGHT, damage
 from .sheet import virtue
@@ -44,10 +47,11 @@ class _Attack:
     unhurt: bool              # the attack cannot hurt the target (Kriegsscharen; Holz und Stein)
     gambits: Mapping[str, Mapping[str, Any]]
 
-    def effect(self, gambit: str, strong: bool = False) -> float:
-        """The chance a gambit takes effect: certain for Bolster and Move and without a save (Strong
-        Gambit), else the target's VIG save fails (Gambits)."""
-        return 1.0 if gambit in SAVE_EXEMPT or strong else 1 - save_chance(virtue(self.target, "VIG"))
+    def effect(self, gambit: str, strong: str | None = None) -> float:
+        """The chance a gambit takes effect: certain for Bolster and Move and for a Strong Gambit without
+        a save (``keine_probe``), else the target's VIG save fails (Gambits; Strong Gambit)."""
+        certain = gambit in SAVE_EXEMPT or strong == "keine_probe"
+        return 1.0 if certain else 1 - save_chance(virtue(self.target, "VIG"))
 
     def damage(self, kept: Sequence[int], bolster: int = 0, thrown: float = 0.0) -> Dist:
         """The damage with ``kept`` dice left and ``bolster``; ``thrown``: the chance a Dismount's W6
@@ -59,9 +63,10 @@ class _Attack:
         joined = THROWN.maximum(top).map(lambda x: damage_total(x, self.armour, bolster))
         return mixture([(1 - thrown, hits), (thrown, joined)])
 
-    def option(self, label: str, takes: Sequence[Take], dealt: Dist, *extra: tuple[str, float]) -> Option:
+    def option(self, label: str, takes: Sequence[Take], dealt: Dist, *extra: tuple[str, float],
+               more: Sequence[str] = ()) -> Option:
         """An option whose attack deals ``dealt``: what it does to the target, as chances (falls, each
-        consequence) and, where the damage is certain, the changes as a note."""
+        consequence) and, where the damage is certain, the changes as a note; ``more``: further notes."""
         name = self.target.name
         falls, befalls, notes = 0.0, {}, []
         for amount, p in dealt.pmf().items():
@@ -78,7 +83,7 @@ class _Attack:
                                effekte=", ".join(effect_text(e) for e in sub.effects)))
         chances = [(t("bastionland.advice.faellt", ziel=name), falls),
                    *((t("bastionland.advice.folge", ziel=name, folge=f), p) for f, p in befalls.items()), *extra]
-        return Option(label, tuple(takes), dealt, tuple(chances), tuple(notes))
+        return Option(label, tuple(takes), dealt, tuple(chances), (*notes, *more))
 
     def decline(self, who: str, label: str) -> Option:
         return self.option(label, [Take(DECLINE, who)], self.damage(self.faces))
@@ -107,25 +112,29 @@ def _deny(a: _Attack, who: Figure) -> Advice:
                   tuple(dict.fromkeys((a.target.name, who.name))), t("advice.alone"))
 
 
-def _spent(a: _Attack, who: str, spent: Sequence[int], gambit: str, strong: bool = False) -> Option:
-    """The dice ``spent`` on ``gambit`` (several: all on Bolster), the rest kept for the damage (Gambits)."""
+def _spent(a: _Attack, who: str, spent: Sequence[int], gambit: str, strong: str | None = None) -> Option:
+    """The dice ``spent`` on ``gambit`` (several: all on Bolster), the rest kept for the damage (Gambits);
+    ``strong``: the Strong Gambit's option (``STRONG``)."""
     key = "gambit" + a.key
-    takes = [Take(key, who, {"würfel": f, "gambit": gambit, **({"stark": "keine_probe"} if strong else {})})
+    takes = [Take(key, who, {"würfel": f, "gambit": gambit, **({"stark": strong} if strong else {})})
              for f in spent]
     kept = _without(a.faces, spent)
     if gambit == "Bolster":
         return a.option(t("bastionland.advice.bolster", faces=listing([str(f) for f in spent])), takes,
                         a.damage(kept, bolster=len(spent)))
     p = a.effect(gambit, strong)
-    label = t("bastionland.advice.gambit_stark" if strong else "bastionland.advice.gambit", gambit=gambit,
+    label = t(f"bastionland.advice.gambit_{strong}" if strong else "bastionland.advice.gambit", gambit=gambit,
               face=spent[0])
+    bigger = a.gambits[gambit].get("groesser") if strong == "größer" else None
     return a.option(label, takes, a.damage(kept, thrown=p if a.gambits[gambit].get("abwurf") else 0.0),
-                    (t("bastionland.advice.wirkt", gambit=gambit), p))
+                    (t("bastionland.advice.wirkt", gambit=gambit), p),
+                    more=[t("bastionland.advice.groesser", gambit=gambit, text=bigger)] if bigger else [])
 
 
 def _gambit(a: _Attack, who: str) -> Advice:
     """Keep every die, Bolster with the lowest one, two, ... dice of 4+, each other gambit with the lowest
-    such die, and a Strong Gambit without a save with the lowest melee die of 8+ (Gambits; Strong Gambit)."""
+    such die, and as a Strong Gambit with the lowest melee die of 8+: without a save (where the target has
+    one) and with a bigger effect (Gambits; Strong Gambit)."""
     spendable = sorted(f for f in a.faces if f >= GAMBIT_MIN)
     options = [a.decline(who, t("bastionland.advice.behalten"))]
     options += [_spent(a, who, spendable[:k], "Bolster") for k in range(1, min(len(spendable), SHOWN) + 1)]
@@ -134,8 +143,8 @@ def _gambit(a: _Attack, who: str) -> Advice:
         if gambit == "Bolster":
             continue
         options.append(_spent(a, who, spendable[:1], gambit))
-        if strong and gambit not in SAVE_EXEMPT:
-            options.append(_spent(a, who, strong[:1], gambit, strong=True))
+        options += [_spent(a, who, strong[:1], gambit, how) for how in (STRONG if strong else ())
+                    if how != "keine_probe" or gambit not in SAVE_EXEMPT]
     return Advice("gambit" + a.key, who, t("bastionland.advice.ziel_angriff", ziel=a.target.name), tuple(options),
                   (a.target.name,), t("advice.alone"))
 

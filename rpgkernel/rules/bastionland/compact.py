@@ -4,8 +4,10 @@ A combatant's state is its GD, its VIG and the conditions the fight brought it (
 save after a Deny; verwundet, Todeswunde, tot from damage); its other virtues, armour and weapons do
 not change in the fights covered. One turn is the tactics' melee attack: the exact chances of damage
 and Deny (``attack.deny_outcomes`` under ``BastionlandTactics.denies``), the SPI save after a Deny
-(``core.save_chance``), and what the damage does (``damage.folge``). A scar rolls the die again for the
-GM's table and changes nothing a fight reads: the model leaves it out.
+(``core.save_chance``), what the damage does (``damage.folge``), and, where the tactics play morale,
+the SPI save of an individual who became wounded (``core.wankt``; flees on a failure) and the groups
+(``core.gruppen``) whose leader saves with SPI once half of them are out (``Compact.groups``). A scar
+rolls the die again for the GM's table and changes nothing a fight reads: the model leaves it out.
 
 Covered: persons of this ruleset without conditions that count down (warbands, ships and structures
 take other rules; a condition that ends changes the fight mid-way).
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 from ..compact import Compact
 from ..figure import Figure
 from .attack import attack_pool, deny_outcomes
-from .core import save_chance
+from .core import FLIEHT, einzelne, gruppen, save_chance, wankt
 from .damage import exposed, folge, out_of_fight
 from .sheet import kind, virtue
 
@@ -45,6 +47,8 @@ class BastionlandCompact(Compact):
     def __init__(self, figures: Sequence[Figure], tactics: BastionlandTactics) -> None:
         super().__init__(figures)
         self.tactics = tactics
+        alone = {f.name for f in einzelne(self.figures)} if tactics.moral else set()
+        self.alone = {i for i, f in enumerate(self.figures) if f.name in alone}
 
     def start(self, i: int) -> Stand:
         return Stand(virtue(self.figures[i], "GD"), virtue(self.figures[i], "VIG"))
@@ -68,5 +72,28 @@ class BastionlandCompact(Compact):
             for q, zustaende in ((kept, after), (1 - kept, after | {"Fatigued"})) if denied else ((1.0, after),):
                 if q:
                     nxt = Stand(state.gd - f.gd, state.vig - f.vig, frozenset(zustaende))
-                    out[nxt] = out.get(nxt, 0.0) + p * q
+                    for r, last in self.morale(target, state, nxt):
+                        out[last] = out.get(last, 0.0) + p * q * r
         return list((p, s) for s, p in out.items())
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """The groups whose morale wavers together (``core.gruppen``), where morale is played."""
+        index = {f.name: i for i, f in enumerate(self.figures)}
+        return [tuple(index[f.name] for f in g) for g in gruppen(self.figures)] if self.tactics.moral else []
+
+    def holds(self, leader: int, state: Stand) -> float:
+        """An organised group holds where its leader's SPI save succeeds (Wankender Kampfeswille)."""
+        return save_chance(virtue(self.figures[leader], "SPI"))
+
+    def flees(self, i: int, state: Stand) -> Stand:
+        return state._replace(zustaende=state.zustaende | {FLIEHT})
+
+    def morale(self, i: int, before: Stand, after: Stand) -> list[tuple[float, Stand]]:
+        """Wankender Kampfeswille: an individual (``core.einzelne``) who became wounded (``core.wankt``)
+        and still stands saves with SPI or flees; anyone else stays as ``after``."""
+        if i not in self.alone or not self.standing(i, after) or wankt(self.view(i, before)) \
+                or not wankt(self.view(i, after)):
+            return [(1.0, after)]
+        kept = save_chance(virtue(self.figures[i], "SPI"))
+        fled = after._replace(zustaende=after.zustaende | {FLIEHT})
+        return [(q, s) for q, s in ((kept, after), (1 - kept, fled)) if q]

@@ -211,6 +211,38 @@ def restore(figures: Sequence[Figure], name: str | None, means: str) -> Resoluti
     return res
 
 
+#: the condition of a figure that failed its morale save (Wankender Kampfeswille)
+FLIEHT = "flieht oder ergibt sich"
+
+
+def wankt(figure: Figure) -> bool:
+    """Whether ``figure`` as an individual must save against wavering morale (Wankender Kampfeswille):
+    wounded (verwundet, Todeswunde) and no player character."""
+    return not is_player(figure) and (figure.has("verwundet") or figure.has("Todeswunde"))
+
+
+def gruppen(figures: Sequence[Figure]) -> list[list[Figure]]:
+    """The groups among ``figures`` whose morale wavers together (Wankender Kampfeswille): the NPC
+    persons (player characters are exempt; warbands, ships and structures take rules of their own) of
+    one group of the encounter (``Figure.group``) where it has any, else of one side; at least two
+    (one alone is an individual)."""
+    npcs = [f for f in figures if not is_player(f) and kind(f) == "Person"]
+    labelled = any(f.group is not None for f in npcs)
+    found: dict[str, list[Figure]] = {}
+    for f in npcs:
+        key = f.group if labelled else f.side
+        if key is not None:
+            found.setdefault(key, []).append(f)
+    return [members for members in found.values() if len(members) > 1]
+
+
+def einzelne(figures: Sequence[Figure]) -> list[Figure]:
+    """The individuals among ``figures`` whose morale wavers alone (Wankender Kampfeswille): the NPC
+    persons in none of the ``gruppen``."""
+    grouped = {f.name for g in gruppen(figures) for f in g}
+    return [f for f in figures if not is_player(f) and kind(f) == "Person" and f.name not in grouped]
+
+
 def morale(figures: Sequence[Figure], roller: Roller, *, group: bool = False,
            organised: bool = True, leader: Figure | None = None,
            lost: int = 0, size: int = 0) -> Resolution:
@@ -234,7 +266,7 @@ def morale(figures: Sequence[Figure], roller: Roller, *, group: bool = False,
             return res
         rollers = [leader or npcs[0]] if organised and npcs else npcs
     else:
-        rollers = [f for f in npcs if f.has("verwundet") or f.has("Todeswunde")]
+        rollers = [f for f in npcs if wankt(f)]
         for f in npcs:
             if f not in rollers:
                 res.step(t("bastionland.morale_unhurt", figure=f.name), "Wankender Kampfeswille")
@@ -245,7 +277,7 @@ def morale(figures: Sequence[Figure], roller: Roller, *, group: bool = False,
             who = [g.name for g in npcs] if group and organised else [f.name]
             fled += who
     for name in fled:
-        res.effects.append(Effect(name, condition="flieht oder ergibt sich"))
+        res.effects.append(Effect(name, condition=FLIEHT))
         res.step(t("bastionland.morale_flees", figure=name), "Wankender Kampfeswille")
     res.outcome = {"flieht": fled}
     held = [n for n in res.actors if n not in fled]

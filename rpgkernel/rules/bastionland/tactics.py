@@ -5,8 +5,14 @@
   when that lowers the damage (Angriffe, Schritt 2; Feats: only Knights master the feats).
 - Gambits and Focus: never; the dice stay for damage (a Bolster would add one, the highest die is
   worth more).
+- Morale, as the GM plays it after every turn (Wankender Kampfeswille; ``moral`` off: never): an NPC
+  person outside any group who became wounded this turn and still stands saves with SPI or flees
+  (``moral``); a group (``core.gruppen``: the encounter's groups, else each side's NPC persons) that
+  lost at least half its members this turn (out of the fight: fallen or fled) saves once, organised,
+  with the SPI of its first member still standing as its leader, or all who stand flee.
 
-The same tactics on a compact model (``compact``) play persons' fights exactly or fast.
+The same tactics on a compact model (``compact``) play persons' fights exactly or fast, an
+individual's morale included; where a group's morale can still waver, the procedures play them.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from ..resolution import PASS, Resolution
 from ..tactics import Action, Fight, Tactics
 from .attack import attack_pool, damage_dist
 from .compact import BastionlandCompact, covers
+from .core import einzelne, gruppen, wankt
 
 
 class BastionlandTactics(Tactics):
@@ -40,6 +47,23 @@ class BastionlandTactics(Tactics):
             if self.denies(who, faces, fight.combatants[resolution.targets[0]].value("ruestung", 0)):
                 return [Action("deny", (who.name,))]
         return [Action(PASS, (next(n for c in resolution.choices for n in c.who[:1]),))]
+
+    def morale(self, before: Fight, after: Fight) -> list[Action]:
+        """Wankender Kampfeswille after a turn: the individuals who became wounded and still stand,
+        then each group that came to have lost at least half its members (see the module)."""
+        everyone = list(after.combatants.values())
+        alone = {f.name for f in einzelne(everyone)}
+        wounded = tuple(f.name for f in after.standing() if f.name in alone and wankt(f)
+                        and f.name in before.combatants and not wankt(before.combatants[f.name]))
+        actions = [Action("moral", wounded)] if wounded else []
+        for group in gruppen(everyone):
+            names = [f.name for f in group]
+            lost = sum(n in after.out for n in names)
+            left = [n for n in names if n not in after.out]
+            if left and 2 * sum(n in before.out for n in names) < len(names) <= 2 * lost:
+                actions.append(Action("moral", tuple(left), options={"gruppe": True, "anführer": left[0],
+                                                                     "verloren": lost, "größe": len(names)}))
+        return actions
 
     def vitality(self, figure: Figure) -> float:
         """Guard and Vigour left (Schaden: damage takes GD first, then VIG)."""

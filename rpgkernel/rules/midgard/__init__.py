@@ -110,8 +110,9 @@ class Midgard(Ruleset):
 
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
-        with the chance it succeeds (or its damage) each way; the roll chain records it as it pauses
-        (``gnade.advice``)."""
+        with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
+        each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
+        free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
         return list(resolution.advice)
 
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:

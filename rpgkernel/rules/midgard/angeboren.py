@@ -4,7 +4,8 @@ The player rolls W% on the GM's table ``angeboren``; an ability may set a
 sense's Erfolgswert (Kurzsichtigkeit: Sehen +4 instead of +8). A 100 lets
 the player choose any ability freely and roll again (again and again while
 100s fall). The free choices are taken after the roll (choice ``wahl``);
-a choice not taken stays open on the sheet as "freie Wahl".
+a choice not taken stays open on the sheet as "freie Wahl". The advice names
+each ability of the table with the senses it sets.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from ...dice import Roller
 from ...messages import t
 from ..figure import Figure
+from ..advice import DECLINE, Advice, Option, Take
 from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
@@ -25,12 +27,30 @@ CHOICE = "wahl"
 FREI = 100
 
 
+def sinn_eintrag(sense: str, value: int) -> str:
+    """A sense's entry in the sheet's skills: 'Sehen +4'."""
+    return f"{sense} {value:+d}"
+
+
 def sinnes_eintraege(figure: Figure, sinne: Mapping[str, int]) -> list[str]:
     """The sheet's skills with the senses set to new values ('Sehen +4')."""
     skills = {k: f"{e.name} {e.wert:+d}" for k, e in eintraege(figure, "fertigkeiten").items()}
     for sense, value in sinne.items():
-        skills[sense.lower()] = f"{sense} {value:+d}"
+        skills[sense.lower()] = sinn_eintrag(sense, value)
     return list(skills.values())
+
+
+def _rat(who: str, rows: Sequence[Mapping[str, Any]]) -> Advice:
+    """The free choice: each ability of the GM's table with what it writes into the sheet (the senses it
+    sets), or none (the choice stays open on the sheet)."""
+    options = [Option(t("midgard.advice.keine_wahl"), (Take(DECLINE, who),),
+                      notes=(t("midgard.advice.wahl_offen", figure=who),))]
+    for r in rows:
+        options.append(Option(r["faehigkeit"], (Take(CHOICE, who, {"fähigkeit": r["faehigkeit"]}),),
+                              notes=(t("midgard.advice.eintrag", figure=who, faehigkeit=r["faehigkeit"]),
+                                     *(t("midgard.advice.sinn", figure=who, sinn=sinn_eintrag(s, v))
+                                       for s, v in r["sinne"].items()))))
+    return Advice(CHOICE, who, t("midgard.advice.ziel_wahl"), tuple(options), (who,))
 
 
 def angeboren_vorschau(cfg: Einstellungen | None = None) -> dict[str, float]:
@@ -67,6 +87,7 @@ def angeboren(figure: Figure, roller: Roller | None, *,
     taken = list((decisions or {}).get(CHOICE, ()))
     if free and CHOICE not in (decisions or {}):
         res.choices.append(Choice(CHOICE, t("midgard.choice_innate", n=free), (who,), tuple(names)))
+        res.advice.append(_rat(who, rows))
         res.summary = clauses([counted("midgard.satz.angeboren_wahl", free, figure=who,
                                        ability=found[0]["faehigkeit"])])
         return res

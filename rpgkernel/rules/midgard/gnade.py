@@ -11,9 +11,10 @@ with points left may have repeated, the resolution stays open (choice
 the roll; ``verzicht FIGUR`` (the panel's "Verzicht" button) declines: the
 roll stands and the procedure goes on to its next roll, which may open the
 question again. The card names both lines with the figures who may write
-them, and the advice gives each holder the chance the roll succeeds (or the
-damage) either way. Re-running replays the recorded dice, so every earlier roll comes out
-the same.
+them, and the advice gives each holder both ways with what the roll's total
+leads to (``Folgen``: the chance it succeeds, its damage and the chance the
+target falls, the rows of a critical table). Re-running replays the recorded
+dice, so every earlier roll comes out the same.
 
 How a re-run knows what was answered: each pause offers, beside ``gnade``,
 a choice ``weiter:J.C`` (J: the pause's number, C: the grace points taken
@@ -27,6 +28,7 @@ exists).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
@@ -45,6 +47,37 @@ _MARK = "weiter"
 def _wort(name: str) -> str:
     """A figure's name as a %%resolve line writes it (quoted when it has spaces or commas)."""
     return f'"{name}"' if any(c.isspace() or c == "," for c in name) else name
+
+
+#: a named event of a roll's total and the totals it follows ("Elf wird kampfunfähig")
+Chance = tuple[str, Callable[[int], bool]]
+
+
+@dataclass(frozen=True)
+class Folgen:
+    """What a roll open to grace leads to by its total, as the advice weighs it (``advice``): the
+    objective of its thrower ``werfer`` (``ziele[0]``) and of everyone else (``ziele[1]``); whether the
+    total is damage (``schaden``: each option's distribution); named events and the totals they
+    follow (``chancen``). ``zeilen``: the events are the rows of a table, one of them follows every
+    total; an option names only the rows that may come."""
+
+    ziele: tuple[str, str]
+    werfer: str | None = None
+    schaden: bool = False
+    chancen: tuple[Chance, ...] = ()
+    zeilen: bool = False
+
+
+def gelingen(label: str, werfer: str, gelingt: Callable[[int], bool]) -> Folgen:
+    """A roll of ``werfer`` that succeeds by its total (``gelingt``): he wants it to, the others not."""
+    return Folgen((t("midgard.advice.ziel_gelingt", wurf=label), t("midgard.advice.ziel_misslingt", wurf=label)),
+                  werfer, chancen=((t("midgard.advice.gelingt", wurf=label), gelingt),))
+
+
+def schadenswurf(label: str, werfer: str, chancen: Sequence[Chance] = ()) -> Folgen:
+    """A damage roll of ``werfer``: he wants much, the others little; ``chancen``: what follows from it."""
+    return Folgen((t("midgard.advice.ziel_mehr", wurf=label), t("midgard.advice.ziel_weniger", wurf=label)),
+                  werfer, True, tuple(chancen))
 
 
 class Offen(Exception):
@@ -67,14 +100,12 @@ class Wurfkette:
         return self.points.get(who, 0) - self.spent[who]
 
     def wurf(self, expr: str, label: str, beteiligte: Sequence[str], rule: str,
-             text: Callable[[Roll], str], said: Callable[[Roll], str], *, werfer: str | None = None,
-             gelingt: Callable[[int], bool] | None = None, schaden: bool = False) -> Roll:
+             text: Callable[[Roll], str], said: Callable[[Roll], str], folgen: Folgen) -> Roll:
         """Roll ``expr`` for ``label`` (a step ``text(roll)`` per roll); offer grace to ``beteiligte``.
 
         Raises ``Offen`` while a grace decision is still to be taken; the card's sentence then says
         the roll (the clause ``said(roll)``) and who may have it repeated, and the advice gives each
-        holder both ways (``advice``): the roll of ``werfer`` succeeds by its total (``gelingt``), or
-        is damage (``schaden``).
+        holder both ways with what the total leads to (``advice`` of ``folgen``).
         """
         roll = self._roll(expr, rule, text)
         while True:
@@ -92,8 +123,8 @@ class Wurfkette:
                 self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
                                                t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}")))
                 self.res.summary = clauses([said(roll), sentence("midgard.satz.gnade", holders)])
-                self.res.advice += [advice(expr, label, roll.total, h, self.left(h), werfer, gelingt, schaden,
-                                           tuple(beteiligte)) for h in holders if gelingt or schaden]
+                self.res.advice += [advice(expr, roll.total, h, self.left(h), folgen, tuple(beteiligte))
+                                    for h in holders]
                 raise Offen()
             who = (answer.get("figures") or [""])[0]
             if who not in holders:
@@ -126,24 +157,18 @@ class Wurfkette:
         return [Effect(n, RESOURCE, -k) for n, k in self.spent.items() if k]
 
 
-def advice(expr: str, label: str, total: int, holder: str, left: int, werfer: str | None,
-           gelingt: Callable[[int], bool] | None, schaden: bool, reads: tuple[str, ...]) -> Advice:
-    """Let the roll stand or have it repeated with a point of grace, for ``holder``: the chance the roll
-    succeeds each way (its own roll: it should; one against it: it should not), or the damage each way;
-    exact over the repeated roll's faces."""
-    own = holder == werfer
-    again = dist(expr)
-    if gelingt is not None:
-        name = t("midgard.advice.gelingt", wurf=label)
-        kept = Option(t("midgard.advice.stehen", total=total), (Take(DECLINE, holder),),
-                      chances=((name, float(gelingt(total))),))
-        repeated = Option(t("midgard.advice.wiederholen"), (Take(CHOICE, holder),),
-                          chances=((name, sum(p for k, p in again.pmf().items() if gelingt(k))),),
-                          notes=(t("midgard.advice.kostet", figure=holder, left=left - 1),))
-        objective = t("midgard.advice.ziel_gelingt" if own else "midgard.advice.ziel_misslingt", wurf=label)
-    else:
-        kept = Option(t("midgard.advice.stehen", total=total), (Take(DECLINE, holder),), Dist.const(total))
-        repeated = Option(t("midgard.advice.wiederholen"), (Take(CHOICE, holder),), again,
-                          notes=(t("midgard.advice.kostet", figure=holder, left=left - 1),))
-        objective = t("midgard.advice.ziel_mehr" if own else "midgard.advice.ziel_weniger", wurf=label)
-    return Advice(CHOICE, holder, objective, (kept, repeated), reads, t("midgard.advice.hinweis"))
+def advice(expr: str, total: int, holder: str, left: int, folgen: Folgen, reads: tuple[str, ...]) -> Advice:
+    """Let the roll stand or have it repeated with a point of grace, for ``holder``: what each way
+    leads to (``folgen``), exact over the repeated roll's faces."""
+    def option(label: str, take: Take, faces: Dist, *notes: str) -> Option:
+        pmf = faces.pmf()
+        chances = tuple((name, sum((p for k, p in pmf.items() if follows(k)), 0.0))
+                        for name, follows in folgen.chancen)
+        return Option(label, (take,), faces if folgen.schaden else None,
+                      tuple(c for c in chances if c[1]) if folgen.zeilen else chances, notes)
+
+    kept = option(t("midgard.advice.stehen", total=total), Take(DECLINE, holder), Dist.const(total))
+    repeated = option(t("midgard.advice.wiederholen"), Take(CHOICE, holder), dist(expr),
+                      t("midgard.advice.kostet", figure=holder, left=left - 1))
+    return Advice(CHOICE, holder, folgen.ziele[holder != folgen.werfer], (kept, repeated), reads,
+                  t("midgard.advice.hinweis"))

@@ -33,10 +33,10 @@ from ..figure import Figure
 from ..resolution import Effect, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
-from .gnade import Offen, Wurfkette
+from .gnade import Chance, Offen, Wurfkette, gelingen, schadenswurf
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .proben import ew_satz, ew_text, ww_satz, ww_text
-from .schaden import ap_verlust_leicht, schadensausdruck, verlust_schwer
+from .schaden import ap_verlust_leicht, kampfunfaehig, schadensausdruck, verlust_schwer
 from .sheet import Eintrag, feld, waffe
 
 VOLLE_ABWEHR = "volle Abwehr"
@@ -200,8 +200,8 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
     try:
         a_roll = chain.wurf(W20, ew_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln),
-                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln), werfer=a_name,
-                            gelingt=lambda face: ew_gelingt(face, face + ew_wert, regeln))
+                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln),
+                            gelingen(ew_label, a_name, lambda face: ew_gelingt(face, face + ew_wert, regeln)))
         a_total = a_roll.total + ew_wert
         res.outcome = {"angriff": a_total, "kritisch": kritisch(a_roll.total, regeln)}
         if not ew_gelingt(a_roll.total, a_total, regeln):
@@ -219,14 +219,16 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
                      RULE_MEHR)
         d_roll = chain.wurf(W20, ww_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
-                            lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln), werfer=v_name,
-                            gelingt=lambda face: ww_gelingt(face, face + abwehr + ww_wm, a_total, regeln))
+                            lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
+                            gelingen(ww_label, v_name,
+                                     lambda face: ww_gelingt(face, face + abwehr + ww_wm, a_total, regeln)))
         d_total = d_roll.total + abwehr + ww_wm
         defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
         damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
                             lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total),
                             lambda r: t("midgard.satz.schaden_wurf", figure=a_name, total=r.total, ziel=v_name),
-                            werfer=a_name, schaden=True)
+                            schadenswurf(t("midgard.damage_label"), a_name,
+                                         _faellt(verteidiger, lage, a_total, d_roll.total, d_total, defended)))
         if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
             res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
             _tabelle(res, chain, cfg, "treffer", v_name, both)
@@ -343,6 +345,17 @@ def _verlust(res: Resolution, verteidiger: Figure, defended: bool, a_total: int,
     res.summary = clauses([_treffer_satz(res, defended, d_krit, lp, ap),
                            t("midgard.satz.abwehr_patzer", ziel=v) if d_krit == "kritischer Fehler" else "",
                            *_tabellen(res), _leer_satz(verteidiger, lp, ap)])
+
+
+def _faellt(verteidiger: Figure, lage: Angriffslage, a_total: int, d_face: int, d_total: int,
+            defended: bool) -> list[Chance]:
+    """The damage totals after which the defender falls (kampfunfähig by the LP they leave him), for
+    the advice on the damage roll; none for a defender without LP."""
+    if "LP" not in verteidiger.resources:
+        return []
+    lp = verteidiger.current("LP")
+    return [(t("midgard.advice.faellt", ziel=verteidiger.name),
+             lambda x: kampfunfaehig(lp - verluste(lage, a_total, d_face, d_total, defended, x)[0], lage.regeln))]
 
 
 def _treffer_satz(res: Resolution, defended: bool, d_krit: str | None, lp: int, ap: int) -> str:

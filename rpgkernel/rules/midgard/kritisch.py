@@ -5,16 +5,17 @@ The seed names the critical tables ("auf der kritischen Tabellen wird eine
 ``kritisch``), one table per situation (``tabellen.SITUATIONEN``). Where the GM supplies a table for a
 critical result, it is rolled - as a follow-up roll, open to divine grace
 like every other - and its row shown; otherwise the critical is only named.
+The advice on repeating it gives each row's chance: the rows are the GM's
+text (the engine applies none of them), so which is better is his table's to say.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...dice import Roll
 from ...messages import t
 from .settings import Einstellungen
-from .gnade import Wurfkette
+from .gnade import Folgen, Wurfkette
 
 RULE = "Grundwürfe (Vorgabe)"
 
@@ -30,14 +31,23 @@ def tabelle_wuerfeln(chain: Wurfkette, cfg: Einstellungen, situation: str, who: 
         return None
     title = t(f"midgard.crit_{situation}")
 
-    def row(roll: Roll) -> dict[str, Any]:
-        return next(r for r in table["zeilen"] if r["von"] <= roll.total <= r["bis"])
+    def row_at(total: int) -> dict[str, Any]:
+        return next(r for r in table["zeilen"] if r["von"] <= total <= r["bis"])
 
+    ziel = t("midgard.advice.ziel_tabelle", tabelle=title)
+    rows = tuple((t("midgard.advice.zeile", bereich=_bereich(r), text=r["text"]),
+                  lambda total, r=r: row_at(total) is r) for r in table["zeilen"])
     roll = chain.wurf(table["wuerfel"], title, beteiligte, RULE,
                       lambda r: t("midgard.crit_row", figure=who, table=title, die=table["wuerfel"], face=r.total,
-                                  text=row(r)["text"]),
-                      lambda r: tabelle_satz({"tabelle": situation, "zeile": row(r)["text"]}))
-    return {"tabelle": situation, "wurf": roll.total, "zeile": row(roll)["text"]}
+                                  text=row_at(r.total)["text"]),
+                      lambda r: tabelle_satz({"tabelle": situation, "zeile": row_at(r.total)["text"]}),
+                      Folgen((ziel, ziel), chancen=rows, zeilen=True))
+    return {"tabelle": situation, "wurf": roll.total, "zeile": row_at(roll.total)["text"]}
+
+
+def _bereich(row: Mapping[str, Any]) -> str:
+    """A row's faces: "1–40", or "100" for one face."""
+    return str(row["von"]) if row["von"] == row["bis"] else f"{row['von']}–{row['bis']}"
 
 
 def tabelle_satz(row: Mapping[str, Any]) -> str:

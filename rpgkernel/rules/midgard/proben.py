@@ -16,7 +16,7 @@ from ..figure import Figure
 from ..resolution import Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, p_ew, p_pw, p_ww, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
-from .gnade import Offen, Wurfkette
+from .gnade import Offen, Wurfkette, gelingen
 from .kritisch import tabelle_satz, tabelle_wuerfeln
 from .lernen import RULE as RULE_LERNEN
 from .lernen import mindest_wm
@@ -156,8 +156,8 @@ def ew(figure: Figure, roller: Roller | None, *, fertigkeit: str | None = None, 
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
     try:
         roll = chain.wurf("W20", label, [who], GRUND, lambda r: ew_text(who, label, r, wert, wm, cfg.regeln),
-                          lambda r: ew_satz(who, label, r, wert, wm, cfg.regeln), werfer=who,
-                          gelingt=lambda face: ew_gelingt(face, face + wert + wm, cfg.regeln))
+                          lambda r: ew_satz(who, label, r, wert, wm, cfg.regeln),
+                          gelingen(label, who, lambda face: ew_gelingt(face, face + wert + wm, cfg.regeln)))
         krit = kritisch(roll.total, cfg.regeln)
         row = krit and tabelle_wuerfeln(chain, cfg, "erfolg" if krit == "kritischer Erfolg" else "fehler", who,
                                         [who])
@@ -210,8 +210,8 @@ def ww(figure: Figure, roller: Roller | None, *, gegen: int, art: str = "abwehr"
     chain = Wurfkette(res, roller, decisions or {}, {who: figure}, ohne_gnade)
     try:
         roll = chain.wurf("W20", label, [who], GRUND, lambda r: ww_text(who, label, r, wert, wm, gegen, cfg.regeln),
-                          lambda r: ww_satz(who, label, r, wert, wm, gegen, cfg.regeln), werfer=who,
-                          gelingt=lambda face: ww_gelingt(face, face + wert + wm, gegen, cfg.regeln))
+                          lambda r: ww_satz(who, label, r, wert, wm, gegen, cfg.regeln),
+                          gelingen(label, who, lambda face: ww_gelingt(face, face + wert + wm, gegen, cfg.regeln)))
         krit = kritisch(roll.total, cfg.regeln)
         row = (tabelle_wuerfeln(chain, cfg, "fehler_abwehr", who, [who])
                if krit == "kritischer Fehler" and key == "abwehr" else None)
@@ -259,8 +259,8 @@ def pw(figure: Figure, roller: Roller | None, *, eigenschaft: str, wm: int = 0,
     def said(r: Roll) -> str:
         return wurf_satz(who, label, r.total <= value, r.total, gegen=value)
     try:
-        roll = chain.wurf(cfg.regeln.pw_wuerfel, label, [who], GRUND, text, said, werfer=who,
-                          gelingt=lambda face: face <= value)
+        roll = chain.wurf(cfg.regeln.pw_wuerfel, label, [who], GRUND, text, said,
+                          gelingen(label, who, lambda face: face <= value))
     except Offen:
         return res
     res.outcome = {"erfolg": roll.total <= value, "wurf": roll.total, "wert": value}

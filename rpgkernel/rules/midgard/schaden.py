@@ -37,11 +37,17 @@ def verlust_schwer(schaden: int, rs: int = 0) -> int:
     return max(0, schaden - rs)
 
 
+def kampfunfaehig(lp: int, regeln: Grundregeln) -> bool:
+    """A figure with ``lp`` LP can no longer act: at ``regeln.kampfunfaehig_lp`` or fewer (the GM's
+    basic roll)."""
+    return lp <= regeln.kampfunfaehig_lp
+
+
 def out_of_fight(figure: Figure, regeln: Grundregeln) -> str | None:
-    """``kampfunfähig`` at ``regeln.kampfunfaehig_lp`` LP or fewer (the GM's basic roll, named in the
-    reason); None for a figure without LP."""
+    """``kampfunfähig`` (``kampfunfaehig``, the threshold named in the reason); None for a figure
+    without LP."""
     lp = figure.resource("LP")
-    if lp is None or lp.value > regeln.kampfunfaehig_lp:
+    if lp is None or not kampfunfaehig(lp.value, regeln):
         return None
     return t("midgard.out_kampfunfaehig", lp=lp.value, schwelle=regeln.kampfunfaehig_lp)
 

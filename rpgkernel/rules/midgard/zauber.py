@@ -174,6 +174,7 @@ def beschwoerung(figure: Figure, roller: Roller | None, *, grad: int, opfer: int
     res.preview = binding.preview
     res.steps += binding.steps
     res.choices += binding.choices
+    res.advice += binding.advice
     res.effects += binding.effects
     if binding.outcome:
         res.outcome["fesselung"] = binding.outcome["erfolg"]

@@ -31,7 +31,8 @@ from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angrif
 from .ausser_gefecht import out_of_fight, player_state
 from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
 from .initiative import (initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
-                         ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, wuerfeln)
+                         ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, werte_chancen,
+                         wuerfeln)
 from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
 from .settings import EINSTELLUNGEN, Einstellungen, OsrError, einrichten, matrix_laden, rettung_laden
 from .sheet import SHEET, Waffe, resources, waffe
@@ -101,6 +102,11 @@ class Osr(Ruleset):
     def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
         """Never: a side rolls one die for all its members (Kampf)."""
         return False
+
+    def initiative_value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                                 data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
+        """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
+        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
 
     def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
                          rolls: Mapping[str, int], roller: Any = None) -> list[str]:

@@ -227,9 +227,23 @@ NEU_SEITEN = 3   # the exact reroll preview enumerates 6**n dice; more sides: no
 def _neu_paar(n: int) -> dict[tuple[int, int], float] | None:
     """With tied sides rolling again (as ``wuerfeln`` does, at most ``MAX_NEU`` times): the joint
     distribution of the first side's final die and the highest final die of the others."""
+    ende = endwuerfe(n, neu=True)
+    if ende is None:
+        return None
+    paar: dict[tuple[int, int], float] = defaultdict(float)
+    for w, p in ende.items():
+        paar[w[0], max(w[1:])] += p
+    return paar
+
+
+def endwuerfe(n: int, neu: bool) -> dict[tuple[int, ...], float] | None:
+    """The chance of every final die of ``n`` sides (in order), tied sides rolling again where ``neu``
+    (as ``wuerfeln`` does, at most ``MAX_NEU`` times); None for more than ``NEU_SEITEN`` sides."""
     if n > NEU_SEITEN:
         return None
     offen: dict[tuple[int, ...], float] = {w: 6.0 ** -n for w in product(range(1, 7), repeat=n)}
+    if not neu:
+        return offen
     ende: dict[tuple[int, ...], float] = defaultdict(float)
     for _ in range(MAX_NEU):
         if sum(offen.values()) < 1e-15:   # what is still tied can no longer show at 1e-12
@@ -240,18 +254,26 @@ def _neu_paar(n: int) -> dict[tuple[int, int], float] | None:
             if len(tied) < 2:
                 ende[w] += p
                 continue
-            for neu in product(range(1, 7), repeat=len(tied)):
+            for neu_ in product(range(1, 7), repeat=len(tied)):
                 x = list(w)
-                for i, d in zip(tied, neu):
+                for i, d in zip(tied, neu_):
                     x[i] = d
                 weiter[tuple(x)] += p / 6 ** len(tied)
         offen = weiter
     for w, p in offen.items():
         ende[w] += p
-    paar: dict[tuple[int, int], float] = defaultdict(float)
-    for w, p in ende.items():
-        paar[w[0], max(w[1:])] += p
-    return paar
+    return dict(ende)
+
+
+def werte_chancen(figures: Sequence[Figure], settings: Einstellungen) -> list[tuple[float, dict[str, int]]]:
+    """The chance of every set of initiative values ``wuerfeln`` gives (each figure its side's final
+    die plus its missile bonus), for a forecast; none for more than ``NEU_SEITEN`` sides."""
+    groups = seiten(figures)
+    ende = endwuerfe(len(groups), settings.gleichstand == "neu")
+    if ende is None:
+        return []
+    return [(p, {f.name: d + fernkampfbonus(f) for d, members in zip(w, groups.values()) for f in members})
+            for w, p in ende.items()]
 
 
 def _maximum(ds: Sequence[Dist]) -> Dist:

@@ -8,15 +8,20 @@
   friend too), so the GM's target picking (``zielwahl``) has no say: a melee weapon's target is a W<n>
   among the standing foes, a missile weapon's a W<n> among every other standing combatant, rolled
   through the fight's dice.
+
+The same tactics on a compact model (``compact``) play melee fights exactly or fast.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
+from ...errors import RpgError
 from ...messages import t
 from ..figure import Figure
+from ..registry import get
 from ..tactics import Action, Fight, Tactics
+from .compact import OsrCompact, covers
 from .sheet import waffe_von
 
 
@@ -34,3 +39,14 @@ class OsrTactics(Tactics):
         if len(pool) == 1:
             return pool[0]
         return pool[fight.roller.roll(f"W{len(pool)}").total - 1]
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> OsrCompact | None:
+        """Melee fights (``compact``: no missile weapon in hand, no condition that counts down or that a
+        hit ends, every attack allowed), with the GM's data."""
+        if not covers(figures):
+            return None
+        try:   # the engine the campaign changes the TP through (``state.resources``)
+            model = OsrCompact(figures, data, get("osr"))
+        except RpgError:   # the GM's settings the procedures refuse: they say why
+            return None
+        return model if model.allowed() else None

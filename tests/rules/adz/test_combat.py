@@ -254,8 +254,10 @@ def test_attack_through_resolve_with_preview(tmp_path):
     pre = rpgkernel.resolve("angriff Alrik -> Ork verteidigung=parade", campaign=camp, preview=True)
     assert set(pre.preview) >= {"p_trifft", "schaden", "schaden_mit_glück"}
     dice = [6, 6, 5, 5] + [1] * 6 + [5] + [1] * 7 + [6] + [1] * 4
-    opened = rpgkernel.resolve("attack Alrik -> Ork", campaign=camp, dice=dice)
-    assert opened.open
+    asked = rpgkernel.resolve("attack Alrik -> Ork", campaign=camp, dice=dice[:10])   # the Ork decides
+    assert [c.key for c in asked.choices] == ["verteidigen"] and asked.outcome == {"angriff": 4}
+    opened = rpgkernel.resolve("defend Ork", campaign=camp, dice=dice[10:])
+    assert [c.key for c in opened.choices] == ["glück"]
     res = rpgkernel.resolve("verzicht Alrik", campaign=camp)
     assert res.outcome["schaden"] == 7 and camp.figure("Ork").resources["körperlich"]["value"] == 5
     assert "Reaktionen: 1" in camp.figure("Ork").conditions

@@ -80,7 +80,7 @@ def test_the_sheet_example_loads(camp):
 
 
 @pytest.mark.parametrize("line", [x for x in EXAMPLES if SPELLINGS[parse(x)[0].verb.text.lower()] not in
-                                  ("glück", PASS)])
+                                  ("glück", "verteidigen", PASS)])
 def test_every_action_example_runs(camp, line):
     if line.startswith("beenden"):
         rpgkernel.resolve("zauber Magierin bereich=Licht technik=erschaffen mw=1 kp=1 aufrecht name=Lichtkugel",
@@ -92,9 +92,15 @@ def test_every_action_example_runs(camp, line):
 def test_the_choice_examples_close_open_resolutions(camp):
     rpgkernel.resolve("probe Alrik attribut=CH mw=2", campaign=camp, dice=[1, 1])
     assert rpgkernel.resolve("glück Alrik", campaign=camp, dice=[1, 1, 1]).outcome["würfel"] == 5
-    rpgkernel.resolve("angriff Alrik -> \"Ork 1\"", campaign=camp, dice=[6] * 4 + [1] * 6 + [1] * 6 + [1] * 5)
+    asked = rpgkernel.resolve("angriff Alrik -> \"Ork 1\"", campaign=camp, dice=[6] * 4 + [1] * 6)
+    assert [c.key for c in asked.choices] == ["verteidigen"]
+    rpgkernel.resolve('verteidigen "Ork 1"', campaign=camp, dice=[1] * 6 + [1] * 5)
     res = rpgkernel.resolve('glück "Ork 1" wurf=widerstand', campaign=camp, dice=[6])
     assert res.outcome["widerstand"] == 1 and not res.open
+    # Alrik parries with his specialisation (GE 6 + Verteidigung 5 + Parade 2 = 13 dice): KK 6 + Äxte 5
+    rpgkernel.resolve('angriff "Ork 2" -> Alrik', campaign=camp, dice=[6] + [1] * 10)
+    res = rpgkernel.resolve("defend Alrik verteidigung=parade", campaign=camp, dice=[6] + [1] * 12)
+    assert "Parade 2" in " ".join(s.text for s in res.steps) and res.outcome["verteidigung"] == 1
     rpgkernel.resolve("zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", campaign=camp,
                       dice=[5, 5] + [1] * 7 + [1] * 5)
     assert not rpgkernel.resolve("luck Magierin wurf=entzug", campaign=camp, dice=[6, 6, 1]).open

@@ -1,4 +1,5 @@
-"""AdZ in the encounter panel and the character sheet: bars, conditions, verbs, previews, the luck choice."""
+"""AdZ in the encounter panel and the character sheet: bars, conditions, verbs, previews, the defence and
+the luck choice."""
 
 import pytest
 from panel_driving import row, send, set_form
@@ -76,6 +77,24 @@ def test_an_attack_from_the_panel_with_preview_and_luck(panel, camp):
     # 3 − 1 = 2 left: 5 + 2 − RS 0 = 7; resistance none, the luck die one: 6
     assert row(panel, "Ork")["res"][0] == ["körperlich", 6, 12] and ["Reaktionen: 1", 1] in row(panel, "Ork")["cond"]
     assert panel.rules["conditions"]["Reaktionen: 1"].startswith("Reaktionen in dieser Runde: 1")
+
+
+def test_the_target_decides_in_the_panel_whether_it_defends_beside_its_advice(panel, camp):
+    set_form(panel, verb="angriff", actors=["Alrik"], targets=["Ork"], options={}, dice="6,6,5,1,1,1,1,1,1,1")
+    send(panel, "act")
+    assert panel.error == "" and panel.result["cards"][0]["open"]
+    (open_,) = panel.pending
+    [choice] = open_["choices"]
+    assert choice["verb"] == "verteidigen" and choice["who"] == ["Ork"]
+    assert next(f for f in choice["fields"] if f["name"] == "verteidigung")["values"] == [
+        "ausweichen", "parade", "schildblock"]
+    [advice] = choice["advice"]
+    assert [(o["label"], o["lines"]) for o in advice["options"]] == [
+        ("Verteidigen (6 W6)", ["verteidigen Ork"]), ("Nicht verteidigen", ["verzicht Ork"])]
+    set_form(panel, decisions=[{"key": "verteidigen", "who": "Ork", "options": {}}],
+             decision_dice="5,1,1,1,1,1,1,1,1,1,1")                     # defence 6 dice, resistance 5
+    send(panel, "choose")
+    assert panel.error == "" and [c["verb"] for c in panel.pending[0]["choices"]] == ["glück"]
 
 
 def test_the_character_sheet_form(camp):

@@ -152,6 +152,15 @@ def test_deny_gambits_and_focus_of_the_seed_example_agree_with_brute_force():
     assert "Repel mit der 8, Strong Gambit ohne Probe" in labels and "Move mit der 8, Strong Gambit ohne Probe" \
         not in labels
     assert gambit.options[1].takes[0].options == {"würfel": 5, "gambit": "Bolster"}
+    # the Strong Gambit's other option: a bigger effect, for every gambit but Bolster (Move has no save to waive)
+    bigger = [o for o in gambit.options if o.label.endswith("Strong Gambit mit größerem Effekt")]
+    assert [o.label.partition(" ")[0] for o in bigger] == ["Move", "Repel", "Stop", "Impair", "Trap", "Dismount"]
+    assert all(o.takes[0].options["würfel"] == 8 and o.takes[0].options["stark"] == "größer" for o in bigger)
+    impair = bigger[3]
+    assert impair.notes[-1] == ("Größerer Effekt, wenn Impair wirkt: Die Waffe entwenden oder zerbrechen "
+                                "(wenn aus Holz)")
+    assert dict(impair.chances)["Impair wirkt"] == pytest.approx(7 / 20)   # the save stays: W20 over VIG 13
+    assert not any("größer" in note for o in bigger if o.label.startswith(("Move", "Repel")) for note in o.notes)
 
 
 def test_a_weak_target_may_die_be_mortally_wounded_or_scarred_and_a_dismount_mixes_the_w6_in():
@@ -186,6 +195,24 @@ def test_a_blast_advises_each_target_apart():
     advice = agrees([RITTER], [SOELDNER, WACHE], [6, 2, 7, 1], {"blast": True})
     assert {a.key for a in advice} == {"deny:Söldner", "deny:Wache", "gambit:Söldner", "gambit:Wache",
                                        "focus:Söldner", "focus:Wache"}
+
+
+def test_a_bigger_effect_is_the_one_the_gambit_table_names(tmp_path):
+    """Through %%resolve: the bigger Trap, its save failed, writes the effect the advice named."""
+    camp = rpgkernel.Campaign.open(tmp_path / "k.sqlite")
+    camp.set_ruleset("bastionland")
+    for f in (RITTER, SOELDNER):
+        camp.add_character(f["name"], f["sheet"])
+    opened_ = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, dice=[8, 2])
+    gambit = next(a for a in opened_.advice if a.key == "gambit")
+    option = next(o for o in gambit.options if o.label == "Trap mit der 8, Strong Gambit mit größerem Effekt")
+    assert option.lines == ("gambit Ritter würfel=8 gambit=Trap stark=größer",)
+    closed = rpgkernel.resolve("\n".join(option.lines), campaign=camp, dice=[20])   # the VIG save fails
+    assert option.notes[-1].endswith(": Den Schild zerbrechen (wenn aus Holz)")
+    assert any("Den Schild zerbrechen (wenn aus Holz)" in s.text for s in closed.steps)
+    assert closed.outcome["schaden"] == option.damage.min == 0
+    assert "Schild festgesetzt" in camp.figure("Söldner").conditions
+    camp.close()
 
 
 def test_the_advice_lines_are_what_resolve_takes(tmp_path):

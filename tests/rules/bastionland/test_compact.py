@@ -1,6 +1,7 @@
 """The compact model of a fight (``rules.bastionland.compact``) against the attack procedure itself: every
 face of the attack dice and of the save, played through ``attack`` with given dice under the tactics'
-Deny, gives the model's chances exactly."""
+Deny, then every face of the morale save the tactics demand after it, played through ``morale``, gives
+the model's chances exactly."""
 
 import itertools
 import math
@@ -13,27 +14,41 @@ from rpgkernel.rules.bastionland import Bastionland
 from rpgkernel.rules.bastionland.compact import Stand, covers
 from rpgkernel.rules.bastionland.sheet import weapon_dice
 from rpgkernel.rules.figure import view
+from rpgkernel.rules.tactics import Action, Fight
 
-from .test_rules import RITTER, figure
+from .test_rules import RITTER, conds, figure
 
 TACTICS = Bastionland.tactics
 
 
-def enumerated(attacker, target, state):
-    """The target's states after ``attacker``'s attack, by playing every roll through the procedure."""
+def fight_of(*figures):
+    return Fight({f.name: f for f in figures}, {f.name: why for f in figures if (why := bl.out_of_fight(f))}, 1, {},
+                 Roller(dice=[]))
+
+
+def enumerated(attacker, target, state, tactics=TACTICS):
+    """The target's states after ``attacker``'s attack, by playing every roll through the procedures: the
+    attack, then the morale the tactics demand after it."""
     me = target.changed({"GD": state.gd, "VIG": state.vig}, state.zustaende)
     pool = bl.attack_pool([attacker], me)
     armour = me.value("ruestung", 0)
     found: dict = {}
     for faces in itertools.product(*[range(1, int(d[1:]) + 1) for d in pool]):
-        denies = TACTICS.denies(me, sorted(faces, reverse=True), armour)
+        denies = tactics.denies(me, sorted(faces, reverse=True), armour)
         for save in range(1, 21) if denies else [None]:
             dice = [*faces, *([save] if denies else []), 1]   # the scar die last
             res = bl.attack([attacker], me, Roller(dice=dice), deny=[me.name] if denies else None)
             lost = {e.resource: -e.by for e in res.effects if e.figure == me.name and e.resource}
-            added = {e.condition for e in res.effects if e.figure == me.name and e.condition and e.on} - {"Narbe"}
-            nxt = Stand(state.gd - lost.get("GD", 0), state.vig - lost.get("VIG", 0), state.zustaende | added)
-            found[nxt] = found.get(nxt, 0.0) + 1 / math.prod(int(d[1:]) for d in pool) / (20 if denies else 1)
+            added = conds(res, me.name) - {"Narbe"}
+            hit = Stand(state.gd - lost.get("GD", 0), state.vig - lost.get("VIG", 0), state.zustaende | added)
+            after = target.changed({"GD": hit.gd, "VIG": hit.vig}, hit.zustaende)
+            demanded = tactics.morale(fight_of(attacker, me), fight_of(attacker, after)) if tactics.moral else []
+            assert demanded in ([], [Action("moral", (me.name,))])
+            p = 1 / math.prod(int(d[1:]) for d in pool) / (20 if denies else 1)
+            for face in range(1, 21) if demanded else [None]:
+                fled = conds(bl.morale([after], Roller(dice=[face])), me.name) if demanded else set()
+                nxt = hit._replace(zustaende=hit.zustaende | fled)
+                found[nxt] = found.get(nxt, 0.0) + p / (20 if demanded else 1)
     return found
 
 
@@ -45,18 +60,35 @@ SÖLDNER = figure("Söldner", vig=5, spi=9, gd=2, armour=2, weapons=["Speer (W8)
     (SÖLDNER, KNIGHT, Stand(3, 6)),                                   # Deny and the SPI save
     (SÖLDNER, KNIGHT, Stand(0, 4, frozenset({"verwundet"}))),         # damage beyond GD: VIG, Todeswunde, tot
     (SÖLDNER, KNIGHT, Stand(1, 6, frozenset({"Fatigued"}))),          # Fatigued: no Deny
-    (KNIGHT, SÖLDNER, Stand(2, 5)),                                   # no Knight: no Deny
+    (KNIGHT, SÖLDNER, Stand(2, 5)),                                   # no Knight: no Deny; wounded: morale
+    (KNIGHT, SÖLDNER, Stand(0, 4, frozenset({"verwundet"}))),         # wounded before: no morale again
     (figure("Bandit", weapons=["Knüppel (W6)"]), KNIGHT, Stand(3, 6)),   # one die: a Deny leaves nothing
-    (figure("Bandit", spi=0, weapons=["Axt (W10)"]), SÖLDNER, Stand(2, 5)),   # SPI 0: impaired, a W4
+    (figure("Bandit", spi=0, weapons=["Axt (W10)"], side="Banditen"), SÖLDNER, Stand(2, 5)),   # SPI 0: impaired, a W4
     (KNIGHT, figure("Wache", cla=0, gd=4, vig=7, weapons=["Speer (W8)"]), Stand(4, 7)),   # CLA 0: exposed
 ])
-def test_one_attack_as_the_procedure_plays_it(attacker, target, state):
-    model = TACTICS.compact([attacker, target], {})
+@pytest.mark.parametrize("tactics", [TACTICS, TACTICS.without_morale()], ids=["moral", "ohne_moral"])
+def test_one_attack_as_the_procedure_plays_it(attacker, target, state, tactics):
+    model = tactics.compact([attacker, target], {})
     got = dict((s, p) for p, s in model.hit(0, 1, state))
-    expected = enumerated(attacker, target, state)
+    expected = enumerated(attacker, target, state, tactics)
     assert set(got) == set(expected)
     assert all(got[s] == pytest.approx(p, abs=1e-12) for s, p in expected.items())
     assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_wounded_individual_flees_on_a_failed_spi_save():
+    """Wankender Kampfeswille in the model: a Söldner (SPI 9) wounded by the Knight flees with 11 in 20;
+    the Knight, a player character, never; without morale nobody."""
+    flees = frozenset({"verwundet", "flieht oder ergibt sich"})
+    for tactics, chance in ((TACTICS, 11 / 20), (TACTICS.without_morale(), 0)):
+        model = tactics.compact([KNIGHT, SÖLDNER], {})
+        after = dict((s, p) for p, s in model.hit(0, 1, Stand(2, 5)))
+        wounded = sum(p for s, p in after.items() if "verwundet" in s.zustaende and model.standing(1, s._replace(
+            zustaende=s.zustaende - {"flieht oder ergibt sich"})))
+        assert wounded > 0.2
+        assert sum(p for s, p in after.items() if s.zustaende == flees) == pytest.approx(wounded * chance, abs=1e-12)
+        assert all(not model.standing(1, s) for s in after if "flieht oder ergibt sich" in s.zustaende)
+        assert not any("flieht oder ergibt sich" in s.zustaende for _, s in model.hit(1, 0, Stand(0, 6)))
 
 
 def test_states_views_and_who_stands():
@@ -70,10 +102,28 @@ def test_states_views_and_who_stands():
 
 
 def test_what_the_model_covers():
-    assert covers([KNIGHT, SÖLDNER, figure("Wache", conditions=("schutzlos", "beeinträchtigt"))])
+    assert covers([KNIGHT, SÖLDNER, figure("Wache", conditions=("schutzlos", "beeinträchtigt"), side="Wache")])
     assert not covers([KNIGHT, figure("Miliz", extra={"art": "Kriegsschar"})])   # warbands take other rules
     späher = figure("Späher")
     timed = view({"name": "Späher", "sheet": dict(späher.sheet), "resources": {k: {"value": r.value, "max": r.max}
                   for k, r in späher.resources.items()}, "conditions": {"setzt aus": {"remaining": 1}}})
     assert not covers([KNIGHT, timed])   # a condition that ends changes the fight mid-way
     assert TACTICS.compact([KNIGHT, timed], {}) is None
+
+
+def test_groups_whose_morale_wavers_together():
+    """A side's NPC persons are a group where the encounter has none of its own; its leader saves with
+    SPI for all, and a member who flees is out of the fight."""
+    s1, s2 = (figure(f"Söldner {i}", side="Söldner") for i in (1, 2))
+    model = TACTICS.compact([KNIGHT, s1, s2], {})
+    assert model.groups() == [(1, 2)] and TACTICS.without_morale().compact([KNIGHT, s1, s2], {}).groups() == []
+    assert model.holds(1, model.start(1)) == bl.core.save_chance(bl.sheet.virtue(s1, "SPI"))
+    assert not model.standing(2, model.flees(2, model.start(2))) and model.standing(2, model.start(2))
+    assert TACTICS.compact([KNIGHT, s1, figure("Räuber", side="Räuber")], {}).groups() == []   # one alone: individual
+    assert TACTICS.compact([figure("Ritter", side="Spieler"), figure("Knappe", side="Spieler"), s1],
+                           {}).groups() == []   # players are exempt
+    grouped = [view({**{k: getattr(f, k) for k in ("name", "side")}, "sheet": dict(f.sheet), "group": g,
+                     "resources": {k: {"value": r.value, "max": r.max} for k, r in f.resources.items()}})
+               for f, g in ((s1, "Wache"), (s2, None))]
+    assert TACTICS.compact([KNIGHT, *grouped], {}).groups() == []   # the encounter's groups: one member, one none
+    assert [f.name for f in bl.core.einzelne([KNIGHT, *grouped])] == ["Söldner 1", "Söldner 2"]
