@@ -32,8 +32,9 @@ KRITISCH = {situation: {"wuerfel": "W20", "zeilen": [{"von": 1, "bis": 19, "text
             for situation in ("treffer", "fehler_angriff")}
 
 
-def encounter(tmp_path, *figures, data=None):
-    """An encounter of ``figures`` (name, side, sheet), begun; ``data``: the GM's Midgard data."""
+def encounter(tmp_path, *figures, data=None, begun=True):
+    """An encounter of ``figures`` (name, side, sheet), begun (its first order rolled with a seed) or
+    not; ``data``: the GM's Midgard data."""
     c = Campaign.open(tmp_path / "k.sqlite")
     c.set_ruleset("midgard")
     if data is not None:
@@ -41,7 +42,8 @@ def encounter(tmp_path, *figures, data=None):
     enc = c.new_encounter("Gasse")
     for name, side, sheet in figures:
         enc.add(name, side=side, sheet=sheet)
-    enc.start()
+    if begun:
+        enc.start(seed=1)
     return c, enc
 
 
@@ -250,8 +252,8 @@ def icepool_duel():
 
 
 def rounds(alrik, bork):
-    """One round as icepool plays it, on a state with a last slot for its order (0: Alrik first, set;
-    -1: rolled), and the state at the start."""
+    """One round as icepool plays it, on a state with a last slot for its order (set: 0 Alrik first, 1
+    Bork first; -1: rolled), and the state at the start."""
     attacks = [{(g, h): attack(x, y, g, h) for g in (False, True) for h in (False, True)}
                for x, y in ((alrik, bork), (bork, alrik))]
     whole = sum(attacks[0][False, False].values())   # every attack's weights add up to the same
@@ -272,7 +274,7 @@ def rounds(alrik, bork):
         if state[0] <= 0 or state[3] <= 0:
             return (*state, -1)
         out = {}
-        for first, w0 in ((0, 1),) if order == 0 else ((0, alrik_first), (1, 36 - alrik_first)):
+        for first, w0 in ((order, 1),) if order >= 0 else ((0, alrik_first), (1, 36 - alrik_first)):
             for end, w in in_order(tuple(state), first).items():
                 out[(*end, -1)] = out.get((*end, -1), 0) + w0 * w
         return icepool.Die(out)
@@ -284,21 +286,21 @@ def chance(die, test) -> float:
     return float(Fraction(sum(q for o, q in die.items() if test(o)), die.denominator()))
 
 
-@pytest.mark.parametrize("begun", [False, True])
-def test_a_duel_exactly_as_icepool_finds_it(tmp_path, icepool_duel, begun):
+@pytest.mark.parametrize("first", [None, "Alrik", "Bork"])
+def test_a_duel_exactly_as_icepool_finds_it(tmp_path, icepool_duel, first):
     """Before the fight (initiative rolled every round, the first too) and in round 1 with its order
-    set (Alrik first, then rolled every round)."""
+    set (``first`` first, then rolled every round)."""
     round_, start = icepool_duel
     c = Campaign.open(tmp_path / "k.sqlite")
     c.set_ruleset("midgard")
     enc = c.new_encounter("Gasse")
     enc.add("Alrik", side="Helden", sheet=ALRIK)
     enc.add("Bork", side="Feinde", sheet=BORK)
-    if begun:
-        enc.start(order=["Alrik", "Bork"])
+    if first is not None:
+        enc.start(order=sorted(("Alrik", "Bork"), key=lambda n: n != first))
     f = enc.forecast()
     assert (f.method, f.weg) == ("exakt", "exakt")
-    start = (*start, 0 if begun else -1)
+    start = (*start, ("Alrik", "Bork").index(first) if first else -1)
     end = icepool.map(round_, start, repeat="inf")
     won = chance(end, lambda o: o[3] <= 0)
     assert 0.2 < won < 0.9
@@ -315,17 +317,17 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path, icepool_duel, begun):
 
 
 def test_exact_within_the_procedure_paths_interval(tmp_path):
-    """The duel above, played 300 times through the procedures (seeded)."""
-    c, enc = encounter(tmp_path, ("Alrik", "Helden", ALRIK), ("Bork", "Feinde", BORK))
+    """The duel above before it begins, played 300 times through the procedures (seeded)."""
+    c, enc = encounter(tmp_path, ("Alrik", "Helden", ALRIK), ("Bork", "Feinde", BORK), begun=False)
     exact, played = enc.forecast(), enc.forecast(n=300, seed=11, weg="prozeduren")
     assert (exact.weg, played.weg, played.fights) == ("exakt", "prozeduren", 300)
     for side in exact.win:
         assert played.win[side].low <= exact.win[side].p <= played.win[side].high
     for name, fig in exact.figures.items():
         assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
-        for key, mean in fig.resources.items():
+        for key, mean in fig.resources.items():   # about four standard errors: five compared at once
             got = played.figures[name].resources[key]
-            assert abs(got.value - mean.value) <= max(got.margin, 1e-12), (name, key)
+            assert abs(got.value - mean.value) <= max(2 * got.margin, 1e-12), (name, key)
 
 
 @pytest.mark.parametrize("zielwahl", ["schwächste", "gefährlichste"])
