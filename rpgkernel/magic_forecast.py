@@ -1,8 +1,10 @@
-"""``%rpg prognose``: the forecast of an encounter, with a progress bar while its fights are played."""
+"""``%rpg prognose``: the forecast of an encounter, with a progress bar while its fights are played; an
+interrupt (Kernel > Interrupt, Ctrl+C) stops it between two batches of fights with what was played."""
 
 from __future__ import annotations
 
 import html
+import signal
 import time
 from typing import Any
 
@@ -13,6 +15,7 @@ from .forecast import MAX_FIGHTS, PRECISION, forecast
 from .forecast.value import Forecast
 from .messages import t
 from .numerals import number, percent
+from .render import Notice
 
 OPTIONS = {"-n": "anzahl", "--anzahl": "anzahl", "--count": "anzahl", "--seed": "seed",
            "--zielwahl": "zielwahl", "--targets": "zielwahl", "--genauigkeit": "genauigkeit",
@@ -41,14 +44,51 @@ class Progress:
         if self.handle is not None:
             self.handle.update(_Bar(done, planned, time.perf_counter() - self.start))
 
-    def close(self, f: Forecast) -> None:
+    def close(self, f: Forecast | None) -> None:
+        """The last word of the bar: the forecast ``f``, or none (stopped before it had a result)."""
         if self.handle is None:
             return
         seconds = number(time.perf_counter() - self.start, 1)
-        if f.method == "exakt":
+        if f is None:
+            self.handle.update(_Done(t("forecast.progress_interrupted", seconds=seconds)))
+        elif f.stopped:
+            self.handle.update(_Done(t("forecast.progress_stopped", done=f.fights, seconds=seconds)))
+        elif f.method == "exakt":
             self.handle.update(_Done(t("forecast.progress_exact", seconds=seconds)))
         else:
             self.handle.update(_Bar(f.fights, f.fights, time.perf_counter() - self.start))
+
+
+class Interrupt:
+    """While a forecast runs: the first interrupt (SIGINT: Kernel > Interrupt, Ctrl+C) asks it to stop
+    after its batch of fights (``Interrupt()`` is its stop hook); a second one stops it at once, as a
+    ``KeyboardInterrupt``. Outside the main thread, where no signal handler can be set, interrupts are
+    left as they are."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._before: Any = None
+        self._set = False
+
+    def __call__(self) -> bool:
+        return self.asked
+
+    def __enter__(self) -> Interrupt:
+        try:
+            self._before = signal.signal(signal.SIGINT, self._interrupted)
+            self._set = True
+        except ValueError:   # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._set:   # a handler set outside Python reads back as None: the default then
+            signal.signal(signal.SIGINT, signal.default_int_handler if self._before is None else self._before)
+
+    def _interrupted(self, _signum: int, _frame: object) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
 
 
 class _Done:
@@ -74,7 +114,7 @@ class _Bar:
                 f'aria-label="{html.escape(repr(self))}"></progress> {html.escape(repr(self))}</div>')
 
 
-def prognose(words: list[str], usage: str) -> Forecast:
+def prognose(words: list[str], usage: str) -> Forecast | Notice:
     """``%rpg prognose [BEGEGNUNG] [-n N] [--seed N] [--zielwahl Z] [--genauigkeit 0,01] [--weg W]
     [--ohne-moral]``."""
     opts, rest = args.options(words, OPTIONS, usage, FLAGS)
@@ -86,9 +126,15 @@ def prognose(words: list[str], usage: str) -> Forecast:
     seed = args.integer(opts, "seed", "--seed")
     precision = _precision(opts.get("genauigkeit"))
     progress = Progress()
-    f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
-                 zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision, progress=progress,
-                 weg=str(opts.get("weg", "auto")), moral=not opts.get("ohne_moral"))
+    try:
+        with Interrupt() as stop:
+            f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
+                         zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision,
+                         progress=progress, stop=stop, weg=str(opts.get("weg", "auto")),
+                         moral=not opts.get("ohne_moral"))
+    except KeyboardInterrupt:   # interrupted twice: no result, and no traceback either
+        progress.close(None)
+        return Notice(t("forecast.interrupted"))
     progress.close(f)
     return f
 

@@ -664,8 +664,9 @@ function panelSuggestions(model, form) {
 // -- assembly -------------------------------------------------------------------------------
 /** A tiny event source with the model's on/off, so redrawOn() can redraw a section on local events too. */
 // -- forecast ---------------------------------------------------------------------------------
-/** The forecast: the target picking and a button; while the fights are played a progress bar, then
- * the headline, the win bar by side, the rounds' chart and who falls. */
+/** The forecast: the target picking and a button; while the fights are played a progress bar and a button
+ * that stops it, then the headline (a stopped forecast: what it counts), the win bar by side, the rounds'
+ * chart and who falls. */
 function panelForecast(model, form, picked) {
   const f = model.get("forecast") || {};
   const choice = picked.zielwahl || f.zielwahl || "schwächste";
@@ -690,10 +691,14 @@ function panelForecast(model, form, picked) {
   if (f.running) {
     body.push(h("div", { class: "rpgk-progress", role: "status" },
       h("progress", { value: f.done, max: Math.max(f.planned, f.done, 1) }), " ",
-      L(model, "widget.panel.forecast_running", { done: f.done, planned: Math.max(f.planned, f.done) })));
+      L(model, "widget.panel.forecast_running", { done: f.done, planned: Math.max(f.planned, f.done) }), " ",
+      f.stopping ? h("span", { class: "rpgk-muted" }, L(model, "widget.panel.forecast_stopping"))
+        : h("button", { type: "button", "data-focus": "forecast_stop", title: L(model, "widget.panel.forecast_stop_help"),
+          onclick: () => form.send("stop_forecast") }, L(model, "widget.panel.forecast_stop"))));
   } else if (f.result) {
     const r = f.result;
     body.push(h("div", { class: "rpgk-muted" }, r.head), h("div", { class: "rpgk-outcome" }, r.headline),
+      r.stopped ? h("div", { class: "rpgk-forecast-stopped", role: "status" }, r.notes[0]) : null,
       h("div", { class: "rpgk-winbar", role: "img", "aria-label": r.headline },
         r.win.filter((w) => w.p > 0).map((w) => h("div", { title: `${w.label}: ${w.text}`,
           style: `width:${(100 * w.p).toFixed(3)}%;background:${w.colour}` }))),
@@ -706,7 +711,7 @@ function panelForecast(model, form, picked) {
           h("td", {}, h("span", { class: "rpgk-fallbar" }, h("span", { style: `width:${(100 * x.falls).toFixed(2)}%` })),
             " ", x.falls_text),
           x.resources.map((v) => h("td", {}, v)))))),
-      r.notes.map((n) => h("div", { class: "rpgk-muted" }, n)));
+      (r.stopped ? r.notes.slice(1) : r.notes).map((n) => h("div", { class: "rpgk-muted" }, n)));
   }
   return h("details", { class: "rpgk-panel-forecast", open: !!(f.running || f.result) || null },
     h("summary", {}, L(model, "widget.panel.forecast_title")), body);

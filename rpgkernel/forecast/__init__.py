@@ -15,7 +15,8 @@ Without ``weg`` ("auto") a forecast is exact where it can be and ``n`` is not gi
 the compact model where the ruleset covers the fight, else through the procedures. A sampled forecast
 plays ``n`` fights, or until every side's chance is known to ``precision``; it is reproducible with
 ``seed``. The rules' morale is played as the tactics state it (``Tactics.morale``) unless ``moral``
-is False. ``Encounter.forecast`` is the same call.
+is False. A ``stop`` hook ends it between two batches of fights: the result counts the fights played,
+with their intervals, and says that it was stopped. ``Encounter.forecast`` is the same call.
 """
 
 from __future__ import annotations
@@ -50,24 +51,27 @@ BATCH = {"prozeduren": 50, "kompakt": 1000}
 
 def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
              zielwahl: str = "schwächste", precision: float = PRECISION,
-             progress: Callable[[int, int], None] | None = None, weg: str = "auto", moral: bool = True) -> Forecast:
+             progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
+             weg: str = "auto", moral: bool = True) -> Forecast:
     """The forecast of ``encounter`` (default: the active one) from where it stands.
 
     ``weg``: "auto", or one of ``WEGE`` (an error where that path cannot take the fight). A sampled
     forecast plays ``n`` fights; without it, fights until every side's chance of winning is known to
     ``precision`` (95 % interval), at most ``MAX_FIGHTS``. ``seed`` makes it reproducible.
     ``progress(done, planned)`` is called between batches of sampled fights (``planned``: the fights
-    the precision asks for as far as it can be told yet). ``moral``: False plays no morale (nobody
-    flees or surrenders by the rules' morale, ``Tactics.morale``).
+    the precision asks for as far as it can be told yet). ``stop()`` is asked before each batch but the
+    first: where it says so, the forecast ends there (``Forecast.stopped``). An exact forecast has no
+    batches. ``moral``: False plays no morale (nobody flees or surrenders by the rules' morale,
+    ``Tactics.morale``).
     """
     return forecast_state(campaign.state, encounter, n=n, seed=seed, zielwahl=zielwahl, precision=precision,
-                          progress=progress, weg=weg, moral=moral)
+                          progress=progress, stop=stop, weg=weg, moral=moral)
 
 
 def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
                    zielwahl: str = "schwächste", precision: float = PRECISION,
-                   progress: Callable[[int, int], None] | None = None, weg: str = "auto",
-                   max_states: int = MAX_STATES, moral: bool = True) -> Forecast:
+                   progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
+                   weg: str = "auto", max_states: int = MAX_STATES, moral: bool = True) -> Forecast:
     """``forecast`` of a campaign's state document (a copy the forecast may change: its own); an exact
     forecast's chain may have at most ``max_states`` nodes."""
     name = encounter or state["active_encounter"]
@@ -117,11 +121,15 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
             for _ in range(k):
                 tally.add(table.play(rng))
     limit = n if n is not None else MAX_FIGHTS
+    stopped = False
     while tally.n < limit and (n is not None or tally.n < BATCH[path] or tally.precision() > precision):
+        if tally.n and stop is not None and stop():
+            stopped = True
+            break
         batch(min(BATCH[path], limit - tally.n))
         if progress is not None:
             progress(tally.n, limit if n is not None else _planned(tally, precision))
-    return tally.forecast(name, record["round"], weg=path,
+    return tally.forecast(name, record["round"], weg=path, stopped=stopped,
                           notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes, *left_out], **shown)
 
 

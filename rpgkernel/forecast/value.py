@@ -79,8 +79,9 @@ class Forecast(Shown):
     "exakt" or "simuliert" (with ``fights`` played) and ``weg``, the path it took (``WEGE``: the
     chain of the compact model, fights on the compact model, or through the procedures), the tactics'
     target picking (``target_rule``: the seed's rule where it picks the targets instead,
-    ``Tactics.target_rule``), whether the rules' morale was played (``moral``), the seed, and German
-    ``notes`` (the path first)."""
+    ``Tactics.target_rule``), whether the rules' morale was played (``moral``), the seed, German
+    ``notes`` (the path first), and whether it was ``stopped`` before it had played all its fights
+    (its numbers count the fights played)."""
 
     encounter: str
     method: str
@@ -96,6 +97,7 @@ class Forecast(Shown):
     notes: list[str] = field(default_factory=list)
     weg: str = "prozeduren"
     moral: bool = True
+    stopped: bool = False
 
     @property
     def precision(self) -> float:
@@ -113,7 +115,7 @@ class Forecast(Shown):
                                 "resources": {k: {"value": m.value, "margin": m.margin}
                                               for k, m in f.resources.items()}}
                             for n, f in self.figures.items()},
-                "target_rule": self.target_rule, "notes": list(self.notes)}
+                "target_rule": self.target_rule, "notes": list(self.notes), "stopped": self.stopped}
 
 
 class Tally:

@@ -40,12 +40,21 @@ def headline(f: Any) -> str:
 
 
 def method_line(f: Any) -> str:
-    """How the forecast was made: exact, or sampled with how many fights; the target picking; from when."""
-    how = t("forecast.method_exakt") if f.method == "exakt" else t("forecast.method_simuliert", n=f.fights)
+    """How the forecast was made: exact, or sampled with how many fights (or stopped after them); the
+    target picking; from when."""
+    how = (t("forecast.method_exakt") if f.method == "exakt" else
+           t("forecast.method_stopped" if f.stopped else "forecast.method_simuliert", n=f.fights))
     since = t("forecast.from_start") if not f.start_round else t("forecast.from_round", round=f.start_round)
     seed = "" if f.seed is None else " " + t("forecast.seed", seed=f.seed)
     key = "forecast.head_rule" if f.target_rule else "forecast.head"   # a rule of the seed picks the targets
     return t(key, encounter=f.encounter, since=since, how=how, zielwahl=f.zielwahl) + seed
+
+
+def notes(f: Any) -> list[str]:
+    """The card's notes: that it was stopped first (its numbers count the fights played), then the
+    forecast's own notes and the rule that picks the targets."""
+    stopped = [t("forecast.stopped", fights=f.fights)] if f.stopped else []
+    return [*stopped, *f.notes, *([f.target_rule] if f.target_rule else [])]
 
 
 def rounds_line(f: Any) -> str:
@@ -69,7 +78,7 @@ def forecast_text(f: Any) -> str:
     widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(pad(cell, w, right=i >= 2) for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
               for row in rows]
-    lines += [*f.notes, *([f.target_rule] if f.target_rule else [])]
+    lines += notes(f)
     return "\n".join(lines)
 
 
@@ -108,12 +117,11 @@ def forecast_html(f: Any) -> str:
         + _fall_cell(fig.falls)
         + "".join(f"<td>{esc(mean_text(fig.resources[k]) if k in fig.resources else '–')}</td>" for k in names)
         + "</tr>" for name, fig in f.figures.items())
-    notes = "".join(f'<div class="rpgk-chance">{esc(n)}</div>'
-                    for n in [*f.notes, *([f.target_rule] if f.target_rule else [])])
+    said = "".join(f'<div class="rpgk-chance">{esc(n)}</div>' for n in notes(f))
     return "".join([
         style(), f"<style>{asset('forecast.css')}</style>", '<div class="rpgk-card rpgk-forecast">',
         f'<div class="rpgk-head">{esc(method_line(f))}</div>',
         f'<div class="rpgk-total">{esc(headline(f))}</div>',
         _win_bar(f),
         f'<div class="rpgk-head">{esc(rounds_line(f))}</div>', chart_svg(f.rounds),
-        f'<table class="rpgk-table"><tr>{head}</tr>{rows}</table>', notes, "</div>"])
+        f'<table class="rpgk-table"><tr>{head}</tr>{rows}</table>', said, "</div>"])

@@ -83,15 +83,15 @@ class Figure:
         """The figure as it stands with ``condition`` besides its own (a view of a changed copy)."""
         return Figure({**self._record, "conditions": {**self.conditions, condition: {}}})
 
-    def changed(self, values: Mapping[str, int], conditions: Iterable[str] = (), without: Iterable[str] = ()
-                ) -> Figure:
-        """The figure with its resources at ``values`` and ``conditions`` besides its own but those
-        ``without`` (a view of a changed copy)."""
+    def changed(self, values: Mapping[str, int], conditions: Iterable[str] = (),
+                without: Iterable[str] = ()) -> Figure:
+        """The figure with its resources at ``values``, ``conditions`` besides its own and those
+        ``without`` gone (a view of a changed copy)."""
         own = self._record.get("resources") or {}
         gone = set(without)
+        kept = {c: r for c, r in self.conditions.items() if c not in gone}
         return Figure({**self._record, "resources": {**own, **{k: {**own[k], "value": v} for k, v in values.items()}},
-                       "conditions": {**{c: r for c, r in self.conditions.items() if c not in gone},
-                                      **{c: {} for c in conditions}}})
+                       "conditions": {**kept, **{c: {} for c in conditions}}})
 
     def __repr__(self) -> str:
         return f"Figure({self.name!r})"

@@ -8,6 +8,8 @@ same journal. The players' open suggestions stand in it to accept or decline
 (as ``%rpg vorschläge --annehmen ID`` does). Changes from ``%%resolve`` cells in
 this kernel show at once (``Campaign.watch``); other notebooks' and the player
 pages' writes when the front end polls (faster while a player link is valid).
+Its forecast runs in a thread of its own (``background``), so that the panel can
+stop it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import traitlets
 
 from .. import rules
 from ..errors import RpgError
+from ..forecast import forecast_state
 from ..messages import t
 from ..resolve import resolve
 from ..rules.base import Ruleset
@@ -27,6 +30,7 @@ from ..state import Campaign, Encounter, suggestions
 from ..state.model import REDO, UNDO
 from . import panel_data as data
 from . import panel_lines as lines
+from .background import Background
 from .base import Widget
 
 JOURNAL_TAIL = 12   # journal entries the panel shows
@@ -68,6 +72,7 @@ class EncounterPanel(Widget):
         self._txs: set[str] = set()                 # transactions of the encounter (for undo entries)
         self._tail: deque[dict[str, Any]] = deque(maxlen=JOURNAL_TAIL)
         self._turn: tuple[Any, ...] = ()            # (encounter, round, whose turn) last shown
+        self.background = Background("rpgkernel-prognose")   # the forecast's thread
         self.observe(self._show_lines, "form")
         self._follow(self.campaign)
         campaign.refresh()
@@ -237,24 +242,56 @@ class EncounterPanel(Widget):
         self._need().set_segment(value)
 
     def on_forecast(self, content: dict[str, Any]) -> None:
-        """Forecast the fight from where it stands (``Encounter.forecast``): ``{"zielwahl", "precision"}``,
-        optionally ``"n"`` and ``"seed"``; the progress shows while the fights are played, then the result."""
+        """Forecast the fight from where it stands (as ``Encounter.forecast``) in the background thread:
+        ``{"zielwahl", "precision"}``, optionally ``"n"`` and ``"seed"``; the progress shows while the
+        fights are played, then the result (or the forecast's German error)."""
         enc = self._need()
+        if self.forecast.get("running"):
+            raise RpgError(t("widget.panel.forecast_busy"))
         options: dict[str, Any] = {k: content[k] for k in ("n", "seed") if isinstance(content.get(k), int)}
         if isinstance(content.get("precision"), (int, float)):
             options["precision"] = content["precision"]
         zielwahl = lines.plain(content.get("zielwahl")) or "schwächste"
+        state = self.campaign.state   # a copy, read here: the thread never touches the campaign's store
+        job = self.background
 
         def progress(done: int, planned: int) -> None:
-            self.forecast = {"running": True, "done": done, "planned": planned, "zielwahl": zielwahl}
-            self.send_state("forecast")   # now, not when the message is handled (``Widget.handle`` holds)
+            job.show(lambda: self._forecasting(zielwahl, done, planned))
 
-        progress(0, 1)
-        try:
-            f = enc.forecast(zielwahl=zielwahl, progress=progress, **options)
-        finally:
-            self.forecast = {"zielwahl": zielwahl}
-        self.forecast = {"zielwahl": zielwahl, "result": data.forecast_data(f)}
+        def work() -> None:
+            ended: dict[str, Any] = {}
+            try:
+                f = forecast_state(state, enc.name, zielwahl=zielwahl, progress=progress, stop=job.stopped,
+                                   **options)
+                ended = {"result": data.forecast_data(f)}
+            except RpgError as err:
+                ended = {"error": str(err)}
+            finally:   # the panel stops showing a forecast that runs whatever happened
+                job.show(lambda: self._forecast_ended(zielwahl, ended))
+
+        self.forecast = {"running": True, "done": 0, "planned": 1, "zielwahl": zielwahl}
+        job.start(work)
+
+    def on_stop_forecast(self, _content: dict[str, Any]) -> None:
+        """Stop the running forecast after its batch of fights: its result counts the fights played."""
+        if self.forecast.get("running"):
+            self.background.stop()
+            self.forecast = {**self.forecast, "stopping": True}
+
+    def _forecasting(self, zielwahl: str, done: int, planned: int) -> None:
+        self.forecast = {"running": True, "done": done, "planned": planned, "zielwahl": zielwahl,
+                         "stopping": self.background.stopped()}
+
+    def _forecast_ended(self, zielwahl: str, ended: dict[str, Any]) -> None:
+        self.forecast = {"zielwahl": zielwahl, **({"result": ended["result"]} if "result" in ended else {})}
+        if "error" in ended:
+            self.error = ended["error"]
+
+    def close(self) -> None:
+        background = getattr(self, "background", None)   # none where __init__ refused its input
+        if background is not None:
+            background.stop()
+        super().close()
 
     # -- the order, from a row ------------------------------------------------------------------
     def on_remove(self, content: dict[str, Any]) -> None:

@@ -15,8 +15,8 @@ from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import fighting, model, players, suggestions
 from ..resolve.lines import choice_fields, option_field
-from ..render.forecast import (chance_text, headline, mean_text, method_line, resource_names, rounds_line,
-                               win_parts)
+from ..render.forecast import (chance_text, headline, mean_text, method_line, notes, resource_names,
+                               rounds_line, win_parts)
 from ..messages import t
 from .chart import chart_data
 from .panel_lines import suggestion_line
@@ -197,7 +197,7 @@ def forecast_data(f: Any) -> dict[str, Any]:
     names = resource_names(f)
     return {"head": method_line(f), "headline": headline(f), "rounds": rounds_line(f),
             "chart": chart_data(f.rounds),
-            "notes": [*f.notes, *([f.target_rule] if f.target_rule else [])],
+            "notes": notes(f), "stopped": f.stopped,
             "win": [{"label": t("forecast.wins", side=name) if name in f.win else name, "p": c.p,
                      "text": chance_text(c), "colour": colour} for name, c, colour in win_parts(f)],
             "columns": [t("forecast.col_figure"), t("forecast.col_side"), t("forecast.col_falls"), *names],

@@ -117,7 +117,7 @@ def test_two_against_three_as_the_procedures_play_it(tmp_path):
     for i in (1, 2, 3):
         enc.add(f"Räuber {i}", side="Räuber", sheet={"hp": 7})
     c.set_data("prognose", {**DATA, "figuren": {"Alrik": {"schaden": "W8+1"}, "Alba": {"schaden": "2W4-2"}}})
-    enc.start()
+    enc.start(seed=2)   # the order of this fight, the same in every run
     played = enc.forecast(n=400, seed=21, weg="prozeduren")
     fast = enc.forecast(n=20_000, seed=21)
     assert_agree(played, fast)

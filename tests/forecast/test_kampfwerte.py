@@ -17,7 +17,7 @@ from rpgkernel.messages import t
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.kampfwerte.manoever import kosten
 from rpgkernel.rules.kampfwerte.settings import EINSTELLUNGEN
-from rpgkernel.rules.kampfwerte.tactics import DATEN, angriff
+from rpgkernel.rules.kampfwerte.prognose import DATEN, angriff
 from rpgkernel.rules.tactics import Action, Fight
 
 from .duel import a_wins, attack

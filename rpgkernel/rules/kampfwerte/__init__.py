@@ -10,7 +10,7 @@ Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's rule data, defaults i
 (the W10 test and its exact distribution), ``map`` (hex map, Dijkstra), ``initiative`` (INI, ties,
 P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres),
 ``ausser_gefecht`` (who is out of the fight); ``tactics`` (how a forecast plays a fight, from the GM's
-data ``prognose``).
+data ``prognose``, read in ``prognose``) and ``compact`` (the same tactics on a compact model).
 The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
 notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
 """
@@ -31,7 +31,7 @@ from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
 from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
 from .probe import erfolge_dist, p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
-from .sheet import SHEET, TALENTE, bewegungspunkte, grenzen, initiativewert, ressourcen, spielercharakter
+from .sheet import SHEET, TALENTE, bereich, bewegungspunkte, initiativewert, ressourcen, spielercharakter
 from .tactics import KampfwerteTactics
 from .verbs import VERBS
 
@@ -65,8 +65,8 @@ class Kampfwerte(Ruleset):
         return ressourcen(sheet)
 
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """AD and BP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
-        return grenzen(figure, resource) or super().limits(figure, resource, data)
+        """AD and BP 0 to their maximum (``sheet.grenzen``); LP the kit's default (``sheet.bereich``)."""
+        return bereich(figure, resource, data)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Knocked down, or at the LP the GM's rules in ``data`` name (``ausser_gefecht``)."""

@@ -177,9 +177,46 @@ def vorschau(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, wu
         upper = [int(a) for a in m["multiplikator"] if int(a) > int(at)]
         out[f"p_x{f}"] = e.p_at_least(int(at)) - (e.p_at_least(min(upper)) if upper else 0.0)
     if m.get("niederwerfen") and targets:
-        sw = daten.wuchtschlag_parade[stufe]
-        out["p_niedergeworfen"] = out["p_treffer"] * (1 - p_gelingt(targets[0].value("parade"), sw, daten=daten))
+        out["p_niedergeworfen"] = out["p_treffer"] * (1 - p_pariert(targets[0], stufe, daten))
     return out
+
+
+def parade_sw(stufe: int, daten: Einstellungen) -> int:
+    """The difficulty of the parry against a Wuchtschlag of ``stufe`` (Parade gegen 8/9/0)."""
+    return daten.wuchtschlag_parade[stufe]
+
+
+def p_pariert(target: Figure, stufe: int, daten: Einstellungen) -> float:
+    """P(``target`` parries a Wuchtschlag of ``stufe`` and stays on its feet), exactly."""
+    return p_gelingt(target.value("parade"), parade_sw(stufe, daten), daten=daten)
+
+
+def schaden_ausdruck(schaden: str, name: str, stufe: int, daten: Einstellungen) -> str:
+    """What a hit rolls: the weapon's damage and a Schadenserhöhung's extra W6."""
+    extra = schaden_dist_wuerfel(name, stufe, daten=daten)
+    return f"{schaden}+{extra}W6" if extra else schaden
+
+
+def schaden_summe(name: str, stufe: int, wurf: int, erfolge: int, finte: int, daten: Einstellungen) -> int:
+    """A hit's damage before armour: the roll, a pending Finte's +1 per level, a Gezielte Attacke's
+    +2 per level, times a Schattensprung's multiplier."""
+    m = eintrag(name, daten)
+    return (wurf + finte + int(m.get("schaden_pro_stufe", 0)) * stufe) * multiplikator(name, erfolge, daten=daten)
+
+
+def ruestung_gegen(target: Figure, name: str, stufe: int, erfolge: int, daten: Einstellungen) -> int:
+    """The armour that counts against a hit: the target's, less [Stufe] where a Schattenhieb has
+    at least 3 successes (never below 0)."""
+    m = eintrag(name, daten)
+    armour = target.value("ruestung")
+    if m.get("ruestung_ignorieren") and erfolge >= int(m["ruestung_ignorieren"]):
+        armour = max(0, armour - stufe)
+    return armour
+
+
+def lp_verlust(schaden: int, ruestung: int) -> int:
+    """The LP a hit takes: its damage beyond the armour, never below 0."""
+    return max(0, schaden - ruestung)
 
 
 def ausfuehren(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, roller: Roller, *,
@@ -227,7 +264,7 @@ def ausfuehren(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, 
     if treffer and schaden:
         said += _schaden(res, out, targets, name, stufe, roller, schaden, erfolge, bonus, daten)
     if treffer and m.get("niederwerfen"):
-        sw = daten.wuchtschlag_parade[stufe]
+        sw = parade_sw(stufe, daten)
         tgt = targets[0]
         w = wuerfeln(tgt.value("parade"), roller, sw, daten=daten)
         res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt.name), n=w.wuerfel, sw=sw,
@@ -283,20 +320,16 @@ def _schaden(res: Resolution, out: dict[str, Any], targets: Sequence[Figure], na
              roller: Roller, schaden: str, erfolge: int, finte: int, daten: Einstellungen) -> list[str]:
     """The damage of a hit on each target; the LP each loses as clauses of the summary."""
     m = eintrag(name, daten)
-    extra = schaden_dist_wuerfel(name, stufe, daten=daten)
-    roll = roller.roll(f"{schaden}+{extra}W6" if extra else schaden)
-    total = roll.total + finte + int(m.get("schaden_pro_stufe", 0)) * stufe
-    total *= multiplikator(name, erfolge, daten=daten)
+    roll = roller.roll(schaden_ausdruck(schaden, name, stufe, daten))
+    total = schaden_summe(name, stufe, roll.total, erfolge, finte, daten)
     each = total // len(targets) if m.get("schaden_geteilt") else total
     if m.get("waffe_art"):  # Dreckiger Rückzug, Schattendolch: "Waffenschaden mit Nahkampfwaffe/Wurfwaffe"
         res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
     res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
     out["schaden"], said = {}, []
     for tgt in targets:
-        armour = tgt.value("ruestung")
-        if m.get("ruestung_ignorieren") and erfolge >= int(m["ruestung_ignorieren"]):
-            armour = max(0, armour - stufe)
-        lp = max(0, each - armour)
+        armour = ruestung_gegen(tgt, name, stufe, erfolge, daten)
+        lp = lp_verlust(each, armour)
         out["schaden"][tgt.name] = lp
         if lp:
             res.effects.append(Effect(tgt.name, resource="LP", by=-lp))

@@ -71,6 +71,16 @@ def wuerfeln(wuerfel: int, roller: Roller, schwierigkeit: int | None = None, *,
     return Wurf(roll, wuerfel, sw, max(0, net), daten.mindest_erfolge)
 
 
+def ausgaenge(wuerfel: int, schwierigkeit: int | None = None, *,
+              daten: Einstellungen | None = None) -> list[tuple[float, Wurf]]:
+    """Every outcome of a test of ``wuerfel`` W10 (``wuerfeln``) with its chance, exactly: one ``Wurf``
+    (without a roll) for each number of net successes."""
+    daten = daten or EINSTELLUNGEN.defaults()
+    sw = daten.schwierigkeit if schwierigkeit is None else schwierigkeit
+    return [(p, Wurf(None, wuerfel, sw, e, daten.mindest_erfolge))
+            for e, p in erfolge_dist(check_pool(wuerfel), sw).pmf().items()]
+
+
 def p_gelingt(wuerfel: int, schwierigkeit: int | None = None, *, daten: Einstellungen | None = None) -> float:
     """P(at least the needed successes), exactly."""
     daten = daten or EINSTELLUNGEN.defaults()

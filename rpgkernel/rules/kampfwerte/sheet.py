@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ...messages import t
 from ..figure import Figure
-from ..limits import Limits
+from ..limits import Limits, vorgabe
 from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
@@ -69,6 +69,12 @@ def grenzen(figure: Figure, resource: str) -> Limits | None:
     rule = {"AD": MANOEVER_KOSTEN, "BP": BEWEGUNGSKOSTEN}.get(resource)
     found = figure.resource(resource) if rule else None
     return None if found is None or rule is None else Limits(0, found.max, rule)
+
+
+def bereich(figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+    """The range ``figure``'s ``resource`` stays within (``Kampfwerte.limits``): AD and BP per
+    ``grenzen``, LP the kit's default (from the GM's lower bound, ``rules.limits.vorgabe``)."""
+    return grenzen(figure, resource) or vorgabe(figure, resource, data)
 
 
 def spielercharakter(figure: Figure) -> bool:

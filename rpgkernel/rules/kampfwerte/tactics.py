@@ -1,10 +1,8 @@
 """How a forecast plays a Kampfwerte fight (the kit's ``Tactics``; the rules stay the engine's).
 
 The seed has no ordinary attack: every attack is a manoeuvre costing AD, whose damage (``schaden=``)
-and defence (``abgewehrt``) the GM gives. So the GM's data ``prognose`` (``rules.forecast_data``)
-names for each combatant its attack: ``manöver`` (one or a list of the catalogue's manoeuvres with a
-target, each with a level or at the sheet's), ``schaden`` (the weapon's damage, a dice expression)
-and ``abwehr`` (the chance that the target defends).
+and defence (``abgewehrt``) the GM gives in the data ``prognose`` (``prognose``: ``manöver``,
+``schaden``, ``abwehr`` for each combatant).
 
 - Every figure uses the first manoeuvre of its list whose AD it still has (``kosten``), a Finte only
   while none of its own is pending, else nothing; the engine's ``manöver`` carries it out: AD,
@@ -17,101 +15,21 @@ and ``abwehr`` (the chance that the target defends).
   wieder aufzustehen"): its turn is skipped, its side still fights and it can be attacked.
 - The weakest has the fewest LP; the most dangerous does the most damage on average: the mean of its
   ``schaden`` times the chance its manoeuvre hits (the manoeuvre's exact preview) and is not defended.
+
+The same tactics on a compact model (``compact``) play a fight exactly or fast.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...messages import t
 from ..figure import Figure
-from ..forecast_data import AttackData, Dice, EntryField, Odds, dice, odds
 from ..tactics import Action, Fight, Tactics
-from .manoever import MAX_STUFE, beherrscht, eintrag, finte_bonus, kosten, vorschau
-from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
-
-MANOEVER, SCHADEN, ABWEHR = "manöver", "schaden", "abwehr"
-
-
-def _wahl(value: Any) -> tuple[tuple[str, int | None], ...] | None:
-    """``"Gezielte Attacke 2"``, ``"Finte"`` or a list of them: (name, level or None) each."""
-    listed = [value] if isinstance(value, str) else value
-    if not isinstance(listed, list) or not listed or not all(isinstance(x, str) and x.strip() for x in listed):
-        return None
-    found = []
-    for text in listed:
-        head, _, level = text.strip().rpartition(" ")
-        if level.isdigit() and not 1 <= int(level) <= MAX_STUFE:
-            return None
-        found.append((head.strip(), int(level)) if level.isdigit() and head.strip() else (text.strip(), None))
-    return tuple(found)
-
-
-DATEN = AttackData({
-    MANOEVER: EntryField(_wahl, t("kampfwerte.forecast_expect_manoeuvre"), "Gezielte Attacke 2"),
-    SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+2"),
-    ABWEHR: EntryField(odds, t("prognose.expect_chance"), "W10>=8"),
-}, example={"alle": {MANOEVER: ["Schadenserhöhung 1", "Wuchtschlag 1"], SCHADEN: "W6+2", ABWEHR: "W10>=8"},
-            "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=t("kampfwerte.forecast_why"))
-
-
-@dataclass(frozen=True)
-class Angriff:
-    """A combatant's attack in a forecast, checked: its manoeuvres with their levels in order, the
-    damage and the chance that the target defends (None where no manoeuvre of the list needs it)."""
-
-    wahl: tuple[tuple[str, int], ...]
-    schaden: Dice | None
-    abwehr: Odds | None
-
-
-def _kein_angriff(m: Mapping[str, Any]) -> str | None:
-    """Why the forecast cannot play a manoeuvre as an attack (a message key), None where it can."""
-    if m.get("ziele") == "keine":
-        return "kampfwerte.forecast_no_target"
-    if m.get("antwort_auf"):
-        return "kampfwerte.forecast_reaction"
-    return "kampfwerte.forecast_needs_fields" if m.get("angrenzend") or m.get("stossen") else None
-
-
-def _schaden(m: Mapping[str, Any]) -> bool:
-    """Whether a manoeuvre deals damage of its own (``schaden=``; not Finte, Entwaffnen)."""
-    return m.get("schaden") is not False
-
-
-def _abwehr(m: Mapping[str, Any]) -> bool:
-    """Whether a defence counts against a manoeuvre (``abgewehrt``; not Schattensprung)."""
-    return not m.get("keine_verteidigung")
-
-
-def angriff(figure: Figure, daten: Einstellungen, data: Mapping[str, Any]) -> Angriff:
-    """``figure``'s attack from the GM's data ``prognose``, or a German error saying what to add."""
-    entry = DATEN.entry(figure, data)
-    wahl = []
-    needs: set[str] = set()
-    for name, level in DATEN.needed(figure, entry, MANOEVER):
-        m = eintrag(name, daten)
-        refused = _kein_angriff(m)
-        if refused is not None:
-            raise KampfwerteError(t(refused, figure=figure.name, name=name))
-        has = beherrscht(figure, name)
-        stufe = level or has
-        if not 1 <= stufe <= has:
-            raise KampfwerteError(t("kampfwerte.not_mastered", figure=figure.name, name=name, stufe=stufe or 1,
-                                    has=has))
-        needs |= {SCHADEN} if _schaden(m) else set()
-        needs |= {ABWEHR} if _abwehr(m) else set()
-        wahl.append((name, stufe))
-    found = {key: DATEN.needed(figure, entry, key) for key in (SCHADEN, ABWEHR) if key in needs}
-    return Angriff(tuple(wahl), found.get(SCHADEN), found.get(ABWEHR))
-
-
-def gewaehlt(figure: Figure, a: Angriff, daten: Einstellungen) -> tuple[str, int] | None:
-    """The manoeuvre ``figure`` uses now: the first of its list whose AD it still has (one target),
-    a Finte only while none of its own is pending (its next attack takes that); None: none."""
-    return next(((n, s) for n, s in a.wahl if kosten(n, s, 1, daten=daten) <= figure.current("AD")
-                 and not (eintrag(n, daten).get("finte") and finte_bonus(figure))), None)
+from .compact import KampfwerteCompact, covers
+from .manoever import eintrag, vorschau
+from .prognose import abwehr_von, angriff, gewaehlt, schaden_von
+from .settings import EINSTELLUNGEN
 
 
 class KampfwerteTactics(Tactics):
@@ -129,9 +47,10 @@ class KampfwerteTactics(Tactics):
         name, stufe = chosen
         m = eintrag(name, daten)
         options: dict[str, Any] = {"manöver": name, "stufe": stufe}
-        if _schaden(m) and a.schaden is not None:
-            options["schaden"] = a.schaden.expression
-        if _abwehr(m) and a.abwehr is not None and a.abwehr.rolled(fight.roller):
+        schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
+        if schaden is not None:
+            options["schaden"] = schaden.expression
+        if abwehr is not None and abwehr.rolled(fight.roller):
             options["abgewehrt"] = True
         return Action("manöver", (actor.name,), (target.name,), options)
 
@@ -148,8 +67,12 @@ class KampfwerteTactics(Tactics):
         a = angriff(figure, daten, fight.data)
         chosen = gewaehlt(figure, a, daten)
         m = eintrag(chosen[0], daten) if chosen is not None else {}
-        if chosen is None or a.schaden is None or not _schaden(m):
+        schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
+        if chosen is None or schaden is None:
             return 0.0
         p = vorschau(figure, [], *chosen, daten=daten)["p_treffer"]
-        defended = a.abwehr.p if a.abwehr is not None and _abwehr(m) else 0.0
-        return a.schaden.mean * p * (1 - defended)
+        return schaden.mean * p * (1 - (abwehr.p if abwehr is not None else 0.0))
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> KampfwerteCompact | None:
+        """The compact model where it covers the fight (``compact.covers``); else None (the procedures)."""
+        return KampfwerteCompact(figures, data, self) if covers(figures, data) else None

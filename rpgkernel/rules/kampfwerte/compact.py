@@ -1,0 +1,214 @@
+"""The compact model of a Kampfwerte fight under the kit's tactics (``rules.compact``, ``tactics``).
+
+A combatant's state (``Stand``) is its LP, its AD, the level of its pending Finte (0: none) and
+whether it is knocked down; its sheet and its other conditions do not change what the fights covered
+read (a disarmed figure fights on as before: nothing reads ``entwaffnet``; positions are not played).
+
+One turn is the tactics': the first manoeuvre of the figure's list it can pay (``gewaehlt``), its AD
+paid (``kosten``), the target's defence from the GM's data ``abwehr``, the attack test's exact
+outcomes (``probe.ausgaenge``; a pending Finte instead gives 6 successes and is used up), a Finte
+set by a hit, the damage of a hit (``schaden_ausdruck``, ``schaden_summe``, ``ruestung_gegen``,
+``lp_verlust``) landing within the LP's limits, and a Wuchtschlag's parry (``p_pariert``) or the
+target knocked down. A knocked-down figure still counts and is attacked (``Tactics.gets_up``); its
+next turn is lost and ends the knock-down (the engine's condition ends at the end of its turn).
+Nothing comes back at a new round (the seed names no AD regained in a fight).
+
+Covered: figures of this ruleset whose every manoeuvre of the GM's data the engine carries out
+against every foe (``pruefen``: ``[Stufe] > NK``, the weapon it needs, Entwaffnen's Angriffsstufe),
+with no countdown on a pending Finte and none but the engine's own (to the end of the figure's next
+turn) on a knock-down, whose states are few enough (``MAX_PAARE``: many AD make many states).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from ...dice import dist
+from ..compact import Compact
+from ..figure import Figure
+from ..limits import spread
+from .ausser_gefecht import out_of_fight
+from .manoever import (FINTE, FINTE_ERFOLGE, eintrag, finte_bonus, finte_gilt, kosten, lp_verlust, p_pariert,
+                       pruefen, ruestung_gegen, schaden_ausdruck, schaden_summe)
+from .probe import ausgaenge
+from .prognose import Angriff, abwehr_von, angriff, gewaehlt, schaden_von
+from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
+from .sheet import bereich
+
+if TYPE_CHECKING:
+    from .tactics import KampfwerteTactics
+
+NIEDERGEWORFEN = "niedergeworfen"
+#: the engine's own countdown of a knock-down (``manoever.ausfuehren``): one turn end of the figure's
+ENGINE_KNOCKDOWN = ("turn_end", 1)
+#: the most pairs of states (an attacker's and its target's, over every pair of foes) a covered fight's
+#: states may give: the forecast works out every turn for each pair (``forecast.board``,
+#: ``forecast.sample``), some 20.000 pairs a second; a larger fight plays through the procedures
+MAX_PAARE = 250_000
+
+#: a combatant's state: (LP, AD, the level of its pending Finte (0: none), knocked down); a plain tuple,
+#: since a fight's model makes millions of them
+Stand = tuple[int, int, int, bool]
+#: what one turn does, as the model keeps it: the actor's AD and Finte after it, the target's LP and
+#: whether the turn knocked it down
+Folge = tuple[int, int, int, bool]
+
+
+def _own_conditions(figure: Figure) -> list[str]:
+    """The conditions the state holds (a pending Finte, a knock-down), as the figure has them."""
+    return [c for c in figure.conditions if c == NIEDERGEWORFEN or (c.startswith(FINTE) and c[len(FINTE):].isdigit())]
+
+
+def _counts_down_otherwise(figure: Figure) -> bool:
+    """Whether a pending Finte counts down, or a knock-down otherwise than the engine's."""
+    for c in _own_conditions(figure):
+        rec = figure.conditions[c]
+        if c == NIEDERGEWORFEN:
+            if (rec.get("tick"), rec.get("remaining")) != ENGINE_KNOCKDOWN or rec.get("of", figure.name) != figure.name:
+                return True
+        elif rec.get("remaining") is not None:
+            return True
+    return False
+
+
+def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
+    """Whether the model covers a fight of ``figures`` (the module's docstring) under the GM's ``data``."""
+    daten = EINSTELLUNGEN.of(data)
+    angriffe = [angriff(f, daten, data) for f in figures]
+    for f, a in zip(figures, angriffe):
+        if f.ruleset not in (None, "kampfwerte") or _counts_down_otherwise(f):
+            return False
+        for name, stufe in a.wahl:
+            m = eintrag(name, daten)
+            schaden = schaden_von(m, a)
+            paying = f.changed({"AD": kosten(name, stufe, 1, daten=daten)})
+            for foe in figures:
+                if foe.side == f.side:
+                    continue
+                try:
+                    pruefen(paying, [foe], name, stufe, None, schaden and schaden.expression, daten)
+                except KampfwerteError:
+                    return False
+    knocks = {f.side for f, a in zip(figures, angriffe)
+              if any(eintrag(n, daten).get("niederwerfen") for n, _ in a.wahl)}
+    sizes = [_states(f, a, bool(knocks - {f.side}), daten, data) for f, a in zip(figures, angriffe)]
+    return sum(sizes[i] * sizes[j] for i, f in enumerate(figures) for j, foe in enumerate(figures)
+               if foe.side != f.side) <= MAX_PAARE
+
+
+def _states(f: Figure, a: Angriff, knocked: bool, daten: Einstellungen, data: Mapping[str, Any]) -> int:
+    """At most the states ``f`` can come to: its LP down to their lower bound, its AD down by the
+    costs of its manoeuvres, a pending Finte of each level it feints at, knocked down or not (where a
+    foe can knock it down)."""
+    low = bereich(f, "LP", data).low or 0   # the kit's lower bound of LP: always one
+    lp = f.current("LP") - low + 1
+    ad = f.current("AD") // math.gcd(*(kosten(n, s, 1, daten=daten) for n, s in a.wahl)) + 1
+    finten = {s for n, s in a.wahl if eintrag(n, daten).get("finte")} | {finte_bonus(f)} | {0}
+    return max(1, lp) * ad * len(finten) * (2 if knocked or f.has(NIEDERGEWORFEN) else 1)
+
+
+class KampfwerteCompact(Compact):
+    def __init__(self, figures: Sequence[Figure], data: Mapping[str, Any], tactics: KampfwerteTactics) -> None:
+        super().__init__(figures)
+        self.data, self.tactics = data, tactics
+        self.daten = EINSTELLUNGEN.of(data)
+        self.angriffe = [angriff(f, self.daten, data) for f in self.figures]
+        self.bare = [f.changed({}, without=_own_conditions(f)) for f in self.figures]
+        self._landed: dict[tuple[int, str, int, int], int] = {}
+        self._turns: dict[tuple[int, int, int, int, int], dict[Folge, float]] = {}
+
+    def start(self, i: int) -> Stand:
+        f = self.figures[i]
+        return f.current("LP"), f.current("AD"), finte_bonus(f), f.has(NIEDERGEWORFEN)
+
+    def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
+        lp, ad, finte, nieder = state
+        conditions = [f"{FINTE}{finte}"] * bool(finte) + [NIEDERGEWORFEN] * nieder
+        return self.bare[i].changed({"LP": lp, "AD": ad}, conditions)
+
+    def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
+        """In the fight: not out of it, or knocked down (it gets up)."""
+        why = out_of_fight(self.view(i, state), self.daten)
+        return why is None or self.tactics.gets_up(why)
+
+    def turn(self, actor: int, target: int, mine: Stand,  # type: ignore[override]
+             theirs: Stand) -> list[tuple[float, Stand, Stand]]:
+        """The states of ``actor`` and ``target`` after the actor's turn: a knocked-down actor stands up;
+        else the tactics' manoeuvre (none where it can pay for none). What a turn does depends on the
+        actor's AD and Finte and the target's LP alone (``_turn``, kept for each)."""
+        lp, ad, finte, nieder = mine
+        if nieder:
+            return [(1.0, (lp, ad, finte, False), theirs)]
+        its_lp, its_ad, its_finte, down = theirs
+        key = (actor, target, ad, finte, its_lp)
+        if key not in self._turns:
+            self._turns[key] = self._turn(actor, target, mine, theirs)
+        if not down:
+            return [(p, (lp, a, f, False), (l, its_ad, its_finte, n)) for (a, f, l, n), p in self._turns[key].items()]
+        out: dict[tuple[Stand, Stand], float] = {}   # knocked down again: down as before
+        for (a, f, l, _), p in self._turns[key].items():
+            pair = (lp, a, f, False), (l, its_ad, its_finte, True)
+            out[pair] = out.get(pair, 0.0) + p
+        return [(p, one, other) for (one, other), p in out.items()]
+
+    def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
+        """The chances of what the actor's turn (standing) does."""
+        me, it = self.view(actor, mine), self.view(target, theirs)
+        _, ad, finte, _ = mine
+        its_lp = theirs[0]
+        a = self.angriffe[actor]
+        chosen = gewaehlt(me, a, self.daten)
+        if chosen is None:
+            return {(ad, finte, its_lp, False): 1.0}
+        name, stufe = chosen
+        m = eintrag(name, self.daten)
+        ad = self._lands(actor, "AD", ad, -kosten(name, stufe, 1, daten=self.daten))
+        bonus = finte_gilt(me, m)
+        if bonus:   # a pending Finte: the attack has 6 successes without a roll, and the Finte is used
+            tests = [(1.0, FINTE_ERFOLGE, True)]
+        else:
+            tests = [(p, w.erfolge, w.gelungen) for p, w in ausgaenge(me.value("angriff"), daten=self.daten)]
+        finte = 0 if bonus else finte
+        schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
+        defended = 0.0 if abwehr is None else abwehr.p
+        stays = p_pariert(it, stufe, self.daten) if m.get("niederwerfen") else 1.0
+        out: dict[Folge, float] = {}
+
+        def add(p: float, folge: Folge) -> None:
+            if p:
+                out[folge] = out.get(folge, 0.0) + p
+
+        for p, erfolge, hit in tests:
+            add(p * (defended if hit else 1.0), (ad, finte, its_lp, False))   # a miss, or defended
+            if not hit:
+                continue
+            after = stufe if m.get("finte") else finte
+            for q, lost in self._damage(it, name, stufe, schaden and schaden.expression, erfolge, bonus):
+                lp = self._lands(target, "LP", its_lp, -lost) if lost else its_lp
+                add(p * (1 - defended) * q * stays, (ad, after, lp, False))
+                add(p * (1 - defended) * q * (1 - stays), (ad, after, lp, True))
+        return out
+
+    def _damage(self, it: Figure, name: str, stufe: int, schaden: str | None, erfolge: int,
+                finte: int) -> list[tuple[float, int]]:
+        """The LP a hit with ``erfolge`` successes takes from ``it``, with their chances (``schaden``: the
+        weapon's damage, None for a manoeuvre without)."""
+        if not schaden:
+            return [(1.0, 0)]
+        armour = ruestung_gegen(it, name, stufe, erfolge, self.daten)
+        out: dict[int, float] = {}
+        for wurf, q in dist(schaden_ausdruck(schaden, name, stufe, self.daten)).pmf().items():
+            lost = lp_verlust(schaden_summe(name, stufe, wurf, erfolge, finte, self.daten), armour)
+            out[lost] = out.get(lost, 0.0) + q
+        return [(q, lost) for lost, q in out.items()]
+
+    def _lands(self, i: int, resource: str, value: int, by: int) -> int:
+        """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits
+        (``Kampfwerte.within_limits``, as the campaign applies a resolution's effects)."""
+        key = (i, resource, value, by)
+        if key not in self._landed:
+            figure = self.bare[i].changed({resource: value})
+            landed = spread(figure, resource, by, lambda r: bereich(figure, r, self.data))
+            self._landed[key] = value + sum(s.by for s in landed if s.resource == resource)
+        return self._landed[key]
