@@ -15,10 +15,12 @@ def next_sides(err: GivenDiceError) -> int:
     return int(NEXT.search(str(err))[1])
 
 
-def leaves(run, prefix=()):
-    """(probability, result of ``run(dice)``) for every face of every die still to roll."""
+def leaves(run, prefix=(), faces=None):
+    """(probability, result of ``run(dice)``) for every face of every die still to roll; ``faces(sides)``:
+    the faces to try of a die with ``sides`` sides, as (face, probability) (default: each face alike)."""
     try:
         return [(1.0, run(list(prefix)))]
     except GivenDiceError as err:
         sides = next_sides(err)
-        return [(p / sides, res) for face in range(1, sides + 1) for p, res in leaves(run, (*prefix, face))]
+        tried = faces(sides) if faces is not None else [(face, 1 / sides) for face in range(1, sides + 1)]
+        return [(p * q, res) for face, q in tried for p, res in leaves(run, (*prefix, face), faces)]

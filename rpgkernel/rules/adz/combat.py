@@ -30,7 +30,8 @@ from . import sheet as bogen
 from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, mit_glueck,
                    reaktion, reaktionen, reaktionswuerfel, wuerfeln, zusammen)
 from .damage import folge_satz, schaden, schadensstufen, schwelle, verletzungsmalus
-from .exact import angriff_dist, erfolge_dist, kette, p_treffer
+from .exact import (angeboten, angriff_dist, endschaden, erfolge_dist, kette, p_treffer, uebrig,
+                    vor_widerstand)
 from .settings import EINSTELLUNGEN, AdzError, Daten, Waffe
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
 
@@ -230,9 +231,10 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
               beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
               v_waffe: str | None = None, v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False,
               keine_verteidigung: bool = False, w_bonus: int = 0, distanz: int | None = None,
-              entfernung: str | None = None, groesse: str | None = None, daten: Daten | None = None) -> Kampfplan:
-    """The pools of the melee chain (or a ranged attack), and the exact preview of its damage; ``daten``:
-    the GM's data (default: the defaults)."""
+              entfernung: str | None = None, groesse: str | None = None, daten: Daten | None = None,
+              vorschau: bool = True) -> Kampfplan:
+    """The pools of the melee chain (or a ranged attack), and the exact preview of its damage (unless
+    ``vorschau`` is off); ``daten``: the GM's data (default: the defaults)."""
     daten = daten or EINSTELLUNGEN.defaults()
     if a.name == v.name:
         raise AdzError(t("adz.attack_self", figure=a.name))
@@ -288,7 +290,8 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
                      GEISTIG if w.geistig else KOERPERLICH)
     res.step(t("adz.damage_plan", gs=w.grundschaden, rs=rs, parts=wpool.text(), dice=wpool.wuerfel,
                track=t(f"adz.track_{plan.leiste}")), "Schadensermittlung")
-    res.preview = kampf_vorschau(plan)
+    if vorschau:
+        res.preview = kampf_vorschau(plan)
     return plan
 
 
@@ -412,28 +415,21 @@ class _Kette:
                              for q, done in lucky.weiter()])
 
     def uebrig(self) -> int:
-        d = self.verteidigung.erfolge if self.verteidigung else 0
-        return self.angriff.erfolge - d if self.angriff.erfolge >= self.plan.mw else 0
+        return uebrig(self.angriff.erfolge, self.verteidigung.erfolge if self.verteidigung else 0, self.plan.mw)
 
     def vor_widerstand(self) -> int:
-        left = self.uebrig()
-        return max(0, self.plan.waffe.grundschaden + left - self.plan.rs) if left >= 1 else 0
+        return vor_widerstand(self.uebrig(), self.plan.waffe.grundschaden, self.plan.rs)
 
     def endschaden(self) -> int:
-        before = self.vor_widerstand()
-        return max(0, before - self.widerstand.erfolge) if before and self.widerstand else before
+        return endschaden(self.vor_widerstand(), self.widerstand.erfolge if self.widerstand else 0)
 
     def wuerfe(self) -> list[Wurf]:
         return [w for w in (self.angriff, self.verteidigung, self.widerstand) if w is not None]
 
     def offen(self) -> list[Wurf]:
-        """The rolls the luck pool could improve: the attack; the defence and resistance of a hit."""
-        out = [self.angriff]
-        if self.verteidigung is not None and self.uebrig() >= 1:
-            out.append(self.verteidigung)
-        if self.widerstand is not None and self.endschaden() > 0:
-            out.append(self.widerstand)
-        return out
+        """The rolls the luck pool could improve (``exact.angeboten``)."""
+        keys = angeboten(self.uebrig(), self.endschaden())
+        return [w for w in self.wuerfe() if w.key in keys]
 
 
 def _neu(needed: bool, successes: Dist) -> list[tuple[int | None, float]]:

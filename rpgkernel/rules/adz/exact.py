@@ -4,7 +4,10 @@
   with the luck pool's dice added;
 - opposed tests: P(win), P(draw), P(loss), P(neither succeeds) (Vergleichende Proben);
 - the melee chain: the full distribution of the final damage from the
-  attack, defence and resistance successes, base damage and RS (Nahkampf);
+  attack, defence and resistance successes, base damage and RS (Nahkampf),
+  and every end of an attack with the luck pool spent by a rule (``ausgaenge``);
+  its steps (``uebrig``, ``vor_widerstand``, ``endschaden``, ``angeboten``) are
+  the ones the rolled chain (``combat``) takes;
 - spells: the mental damage after the drain roll, whose bonus dice are the
   surplus successes of the spell test (Krafteinsatz; Triviale Zauber).
 """
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, Mapping
 
 from ...dice import Dist
 
@@ -70,6 +74,29 @@ def angriff_dist(wuerfel: int, zweitwurf: int | None = None, glueck: int = 0) ->
     return d + erfolge_dist(glueck) if glueck else d
 
 
+def uebrig(angriff: int, verteidigung: int, mw: int = 1) -> int:
+    """The attack successes left after the defence's (Verteidigungswurf); an attack below its
+    Mindestwurf leaves none. One left is a hit."""
+    return angriff - verteidigung if angriff >= mw else 0
+
+
+def vor_widerstand(uebrig_: int, grundschaden: int, rs: int) -> int:
+    """The damage of a hit before the resistance roll (Schadensermittlung): Grundschaden + the remaining
+    successes − RS, at least 0; none without a hit."""
+    return max(0, grundschaden + uebrig_ - rs) if uebrig_ >= 1 else 0
+
+
+def endschaden(vor: int, widerstand: int) -> int:
+    """The final damage (Widerstandswurf): each resistance success takes one off, at least 0."""
+    return max(0, vor - widerstand)
+
+
+def angeboten(uebrig_: int, schaden: int) -> tuple[str, ...]:
+    """The rolls of an attack the luck pool could improve (Glückspool), of those made: the attack; the
+    defence and resistance of a hit (the defence once a success is left, the resistance once damage is)."""
+    return ("angriff",) + (("verteidigung",) if uebrig_ >= 1 else ()) + (("widerstand",) if schaden > 0 else ())
+
+
 def kette(angriff: Dist, verteidigung: Dist, grundschaden: int, rs: int, widerstand: Dist, mw: int = 1) -> Dist:
     """The final damage of the melee chain (Angriffswurf to Widerstandswurf).
 
@@ -79,8 +106,87 @@ def kette(angriff: Dist, verteidigung: Dist, grundschaden: int, rs: int, widerst
     (at least 0).
     """
     left = _erreicht(angriff, mw) - verteidigung
-    before = left.map(lambda x: max(0, grundschaden + x - rs) if x >= 1 else 0)
+    before = left.map(lambda x: vor_widerstand(x, grundschaden, rs))
     return (before - widerstand).clip(lower=0)
+
+
+#: one end of an attack (``ausgaenge``): the final damage, whether the target rolled its defence (a
+#: reaction, Runden), and the roll the luck pool went on (None: none)
+Ausgang = tuple[int, bool, "str | None"]
+#: the luck pool's rule (``ausgaenge``): the roll luck goes on after an attack's rolls, from whether it
+#: hit, its final damage and whether the target defended; None: on none
+Glueck = Callable[[bool, int, bool], "str | None"]
+
+
+def ausgaenge(angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist, mw: int,
+              glueck: Glueck, pools: Mapping[str, int]) -> dict[Ausgang, float]:
+    """Every end of one attack with its chance, exactly: the melee chain's rolls as it calls for them,
+    then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf).
+
+    The defence (``verteidigung``; None: the target does not defend) falls once the attack reached its
+    Mindestwurf, the resistance once damage is left after RS. Then luck goes on the roll ``glueck`` names
+    where that roll is offered (``angeboten``) and its figure has a pool (``pools``: the pool of the
+    figure each roll belongs to, by roll): bonus dice as many as the pool, and the defence and resistance
+    the changed result newly calls for fall after them, as the rolled chain carries it on. A chain is its
+    successes so far (attack, defence, resistance; None: not rolled); chains that go on alike are merged:
+    once the defence is rolled only the successes left count (``uebrig``), and once no luck can follow,
+    resistance beyond the damage takes no more off (``endschaden``).
+    """
+    dfn = verteidigung.pmf() if verteidigung is not None else None
+    res = widerstand.pmf()
+    Kette = tuple[int, "int | None", "int | None"]
+
+    def merged(a: int, d: int | None, r: int | None, last: bool) -> Kette:
+        left = uebrig(a, d or 0, mw)
+        if d is not None:
+            a, d = max(mw, left), max(mw, left) - left
+        if r is not None and last:
+            r = min(r, vor_widerstand(left, grundschaden, rs))
+        return a, d, r
+
+    def rolled(chains: dict[Kette, float], last: bool) -> dict[Kette, float]:
+        """The chains once every roll they call for has fallen (``last``: no luck follows)."""
+        done: dict[Kette, float] = {}
+        while chains:
+            more: dict[Kette, float] = {}
+            for (a, d, r), p in chains.items():
+                if d is None and dfn is not None and a >= mw:
+                    falls = [((a, x, r), q) for x, q in dfn.items()]
+                elif r is None and vor_widerstand(uebrig(a, d or 0, mw), grundschaden, rs):
+                    falls = [((a, d, x), q) for x, q in res.items()]
+                else:
+                    done[a, d, r] = done.get((a, d, r), 0.0) + p
+                    continue
+                for chain, q in falls:
+                    key = merged(*chain, last)
+                    more[key] = more.get(key, 0.0) + p * q
+            chains = more
+        return done
+
+    def schaden(a: int, d: int | None, r: int | None) -> tuple[int, int]:
+        left = uebrig(a, d or 0, mw)
+        return left, endschaden(vor_widerstand(left, grundschaden, rs), r or 0)
+
+    dice = {roll: erfolge_dist(n).pmf() for roll, n in pools.items() if n > 0}
+    out: dict[Ausgang, float] = {}
+    lucky: dict[str, dict[Kette, float]] = {}
+    for (a, d, r), p in rolled({(a, None, None): p for a, p in angriff.pmf().items()}, False).items():
+        left, final = schaden(a, d, r)
+        roll = glueck(left >= 1, final, d is not None)
+        made = roll == "angriff" or roll == "verteidigung" and d is not None or roll == "widerstand" and r is not None
+        if not made or roll not in dice or roll not in angeboten(left, final):
+            out[final, d is not None, None] = out.get((final, d is not None, None), 0.0) + p
+            continue
+        chains = lucky.setdefault(roll, {})
+        for k, q in dice[roll].items():
+            key = merged(a + k, d, r, True) if roll == "angriff" else merged(a, (d or 0) + k, r, True) \
+                if roll == "verteidigung" else merged(a, d, (r or 0) + k, True)
+            chains[key] = chains.get(key, 0.0) + p * q
+    for roll, chains in lucky.items():
+        for (a, d, r), p in rolled(chains, True).items():
+            key = (schaden(a, d, r)[1], d is not None, roll)
+            out[key] = out.get(key, 0.0) + p
+    return out
 
 
 def p_treffer(angriff: Dist, verteidigung: Dist, mw: int = 1) -> float:

@@ -11,14 +11,21 @@
 - The weakest has the fewest free steps on either damage track (the last step of either takes a
   figure out); the most dangerous does the most damage with its attack on average (``kampfplan``'s
   exact preview, against each foe it has).
+- A fight it covers has a compact model (``compact.AdzCompact``): the same tactics, played exactly or
+  fast by a forecast.
 """
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
+from ..compact import Compact
 from ..figure import Figure
 from ..resolution import Resolution
 from ..tactics import Action, Fight, Tactics
 from .combat import kampfplan
+from .compact import AdzCompact, covers
+from .damage import out_of_fight
 from .settings import EINSTELLUNGEN
 from .sheet import GEISTIG, KOERPERLICH, waffen
 
@@ -31,7 +38,8 @@ class AdzTactics(Tactics):
         return Action("angriff", (actor.name,), (target.name,), {**_weapon(actor, fight), "verteidigt": True})
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
-        """The target defends; the luck pool where an attack did not go one's way, else nobody spends it."""
+        """The target defends; the luck pool where an attack did not go one's way (``glueck_wurf``), else
+        nobody spends it."""
         defend = next((c for c in resolution.choices if c.key == DEFEND), None)
         if defend is not None:
             return [Action(DEFEND, defend.who[:1])]
@@ -39,22 +47,40 @@ class AdzTactics(Tactics):
         o = resolution.outcome
         if luck is None or resolution.action != "angriff" or "treffer" not in o:
             return super().decide(resolution, fight)
-        a, v = resolution.actors[0], resolution.targets[0]
-        if not o["treffer"]:
-            who, roll = a, "angriff"
-        elif o["schaden"]:
-            who, roll = v, "widerstand" if o["verteidigung"] is None else "verteidigung"
-        else:
-            who, roll = "", ""
-        if who in luck.who and roll in luck.options:
+        roll = self.glueck_wurf(o["treffer"], o["schaden"], o["verteidigung"] is not None)
+        who = resolution.actors[0] if roll == "angriff" else resolution.targets[0]
+        if roll is not None and who in luck.who and roll in luck.options:
             return [Action(LUCK, (who,), (), {"wurf": roll})]
         return super().decide(resolution, fight)
+
+    def glueck_wurf(self, treffer: bool, schaden: int, verteidigt: bool) -> str | None:
+        """The roll of an attack the luck pool goes on (its figure's), from whether it hit, its final
+        damage and whether the target defended: the attack after a miss or a parry; the target's
+        defence (else its resistance) after a hit that left damage; None after a hit without damage."""
+        if not treffer:
+            return "angriff"
+        if schaden:
+            return "verteidigung" if verteidigt else "widerstand"
+        return None
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> Compact | None:
+        """The compact model (``compact.AdzCompact``) of a fight it covers: figures of this ruleset with
+        both damage tracks and the luck pool, each able to attack every foe in melee, an injury malus
+        that leaves a standing figure its dice, no maintained spell and no condition that counts down but
+        the reactions of this round (``compact.covers``)."""
+        if not covers(figures, data):
+            return None
+        model = AdzCompact(figures, data, self)
+        return model if model.attacks() else None
 
     def vitality(self, figure: Figure) -> float:
         return float(min(figure.current(KOERPERLICH), figure.current(GEISTIG)))
 
     def threat(self, figure: Figure, fight: Fight) -> float:
-        """The mean damage its attack does to a foe (averaged over its standing foes)."""
+        """The mean damage its attack does to a foe (averaged over its standing foes); none from a
+        figure out of the fight."""
+        if out_of_fight(figure) is not None:
+            return 0.0
         foes = fight.standing(foes_of=figure.side)
         daten = EINSTELLUNGEN.of(fight.data)
         means = [kampfplan(figure, f, daten=daten, **_weapon(figure, fight)).res.preview["schaden"].mean for f in foes]

@@ -4,11 +4,13 @@ import icepool
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from brute_force import leaves
+
 import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.dice import Roller
 from rpgkernel.rules import adz
-from rpgkernel.rules.adz.exact import angriff_dist, erfolge_dist, kette, p_treffer
+from rpgkernel.rules.adz.exact import angriff_dist, ausgaenge, erfolge_dist, kette, p_treffer
 from rpgkernel.rules.figure import view
 
 from .test_core import figure
@@ -202,6 +204,54 @@ def test_the_defender_may_spend_luck_on_defence_or_resistance():
 
 
 # -- initiative ----------------------------------------------------------------------------------
+#: rules for the luck pool after an attack's rolls (the roll it goes on, from hit, damage, defended): the
+#: tactics', always on the attack (after a hit too: the damage grows past the resistance already rolled),
+#: always on the defence, always on the resistance, never
+GLUECKSREGELN = {
+    "taktik": rpgkernel.rules.get("adz").tactics.glueck_wurf,
+    "angriff": lambda treffer, schaden, verteidigt: "angriff",
+    "verteidigung": lambda treffer, schaden, verteidigt: "verteidigung",
+    "widerstand": lambda treffer, schaden, verteidigt: "widerstand",
+    "nie": lambda treffer, schaden, verteidigt: None,
+}
+
+
+@pytest.mark.parametrize("regel", GLUECKSREGELN)
+@pytest.mark.parametrize("luck_a, luck_v, mw", [(2, 1, 1), (1, 2, 2)])
+def test_every_end_of_an_attack_with_a_luck_rule_as_the_procedure_plays_it(regel, luck_a, luck_v, mw,
+                                                                           resolutions_speak_german):
+    """``exact.ausgaenge`` against ``angriff`` with every way its dice fall (a W6 as a success or not),
+    the luck pool spent as the rule names after the rolls (where it is offered to one with luck), then run
+    again with the same dice: the final damage, whether the target defended, the roll luck went on. Two
+    attack dice, GS 2; one defence die, RS 1 and three resistance dice: often more than the damage."""
+    a = figure("Alrik", KK=1, fertigkeiten=["Schwerter 1"], waffen=["Kurzschwert (Schwerter, KK, GS 2)"],
+               luck=luck_a)
+    v = figure("Ork", GE=1, KO=3, ausruestung=["Wams (RS 1)"], luck=luck_v)
+    rule = GLUECKSREGELN[regel]
+
+    def run(dice):
+        res = adz.angriff(a, v, Roller(dice=dice), mw=mw)
+        o = res.outcome
+        roll = rule(o["treffer"], o["schaden"], o["verteidigung"] is not None)
+        who = a.name if roll == "angriff" else v.name
+        luck = next((c for c in res.choices if c.key == "glück"), None)
+        taken = luck is not None and who in luck.who and roll in luck.options
+        res = adz.angriff(a, v, Roller(dice=dice), mw=mw, glueck=[{"figures": [who], "wurf": roll}] if taken else [])
+        reacted = any(e.condition == "Reaktionen: 1" for e in res.effects)
+        return res.outcome["schaden"], reacted, roll if taken else None
+
+    expected: dict = {}
+    for p, end in leaves(run, faces=lambda sides: [(1, 2 / 3), (5, 1 / 3)]):
+        expected[end] = expected.get(end, 0.0) + p
+    plan = adz.kampfplan(a, v, mw=mw)
+    got = ausgaenge(erfolge_dist(plan.angriff), erfolge_dist(plan.verteidigung), plan.waffe.grundschaden, plan.rs,
+                    erfolge_dist(plan.widerstand), mw, rule,
+                    {"angriff": luck_a, "verteidigung": luck_v, "widerstand": luck_v})
+    assert set(got) == set(expected)
+    assert all(got[k] == pytest.approx(q, abs=1e-12) for k, q in expected.items())
+    resolutions_speak_german.clear()   # the brute force's runs are never shown
+
+
 def test_initiative_base_and_ties():
     a = alrik()                               # (IN 5 + Reflexe 3) × 2 = 16
     b = figure("Betty", IN=7)                 # (7 + 0) × 2 = 14

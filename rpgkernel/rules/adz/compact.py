@@ -1,0 +1,208 @@
+"""The compact model of an AdZ fight under the kit's tactics (``rules.compact``).
+
+A combatant's state is the free steps of both damage tracks, its luck pool, the reactions it has made
+this round (Runden: each halves the dice of the next; counted as far as a later defence of the round
+can read them, ``AdzCompact.most``) and the conditions damage gave it (bewusstlos, dem Tod nahe,
+jenseits der letzten Stufe); nothing else a figure has changes in the fights covered.
+One turn is the tactics' attack (``AdzTactics.action``, the target defending where it can): the pools
+of ``combat.kampfplan`` for the two as they stand (the injury malus, the defence halved per earlier
+reaction), every end of the melee chain with its chance and the luck pool spent by the tactics' rule
+(``exact.ausgaenge`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.schaden``).
+A defence rolled is a reaction, a luck pool spent drops by one; a new round clears the reactions.
+
+Covered: figures of this ruleset with both damage tracks and the luck pool, each able to attack every
+foe in melee as the tactics have it (a melee weapon; a ranged one alone needs a distance), with an
+injury malus that leaves every standing figure its dice (the GM's "X" on the last step alone), no
+maintained spell (Konzentration) and no condition that counts down but the reactions of this round.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+
+from ...dice import Roller
+from ...errors import RpgError
+from ..compact import Compact
+from ..figure import Figure
+from ..resolution import Resolution
+from ..tactics import Fight
+from .combat import Kampfplan, kampfplan
+from .core import KONZENTRATION, REAKTION, reaktionen
+from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, schaden, verletzungsmalus
+from .exact import Glueck, angriff_dist, ausgaenge, erfolge_dist
+from .settings import EINSTELLUNGEN, Daten
+from .sheet import GEISTIG, GLUECK, KOERPERLICH
+
+if TYPE_CHECKING:
+    from .tactics import AdzTactics
+
+#: the conditions damage gives (``damage.schaden``)
+FOLGEN = frozenset({BEWUSSTLOS, TOD_NAHE, JENSEITS})
+#: whose luck pool each roll of an attack spends: the attacker's (0) or the target's (1)
+EIGNER = {"angriff": 0, "verteidigung": 1, "widerstand": 1}
+
+
+class Stand(NamedTuple):
+    """A combatant's state: the free steps of each track, its luck pool, its reactions this round and
+    the conditions damage gave it."""
+
+    koerperlich: int
+    geistig: int
+    glueck: int
+    reaktionen: int = 0
+    zustaende: frozenset[str] = frozenset()
+
+
+def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
+    """Whether the model's states hold everything of ``figures`` a fight changes: figures of this
+    ruleset with both tracks and the luck pool, an injury malus (the GM's in ``data``) that leaves a
+    standing figure its dice, no maintained spell, no condition that counts down but the reactions of
+    this round (as ``core.reaktion`` sets them). Whether each can attack its foes the model tells
+    (``AdzCompact.attacks``)."""
+    daten = EINSTELLUNGEN.of(data)
+    return all(f.ruleset in (None, "adz") and all(f.resource(r) is not None for r in (*LEISTEN, GLUECK))
+               and all(_steady(name, c) for name, c in f.conditions.items()) and _keeps_dice(f, daten)
+               for f in figures)
+
+
+def _steady(name: str, record: Mapping[str, Any]) -> bool:
+    if name.startswith(KONZENTRATION):
+        return False
+    if name.startswith(REAKTION):
+        return record.get("remaining") == 1 and record.get("tick") == "round_end"
+    return record.get("remaining") is None
+
+
+def _keeps_dice(figure: Figure, daten: Daten) -> bool:
+    """Whether no step of either track short of the last leaves ``figure`` without dice (an "X" of the
+    GM's injury malus, ``damage.verletzungsmalus``)."""
+    return all(verletzungsmalus(figure.changed({track: free}), daten) is not None
+               for track in LEISTEN for free in range(1, figure.resource(track).max + 1))
+
+
+class AdzCompact(Compact):
+    def __init__(self, figures: Sequence[Figure], data: Mapping[str, Any], tactics: AdzTactics) -> None:
+        super().__init__(figures)
+        self.daten = EINSTELLUNGEN.of(data)
+        self.tactics = tactics
+        self.fight = Fight({f.name: f for f in figures}, {}, 0, data, Roller(dice=[]))
+        self.base = [f.changed({}, without=[c for c in f.conditions if c.startswith(REAKTION)]) for f in figures]
+        #: the most reactions of a combatant a later defence in the same round can read: those it made
+        #: already and one in each foe's turn but the last (a count above is never read, and the bound
+        #: keeps the states a forecast enumerates finite and few: none in a duel)
+        self.most = [reaktionen(f) + sum(1 for g in figures if g.side != f.side) - 1 for f in figures]
+        self._plans: dict[tuple[int, ...], Kampfplan] = {}
+        self._ends: dict[tuple, list[tuple[float, int | None, int, bool]]] = {}
+        self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
+
+    def attacks(self) -> bool:
+        """Whether every combatant can attack each foe as the tactics have it: a plain attack whose
+        options ``kampfplan`` takes (a ranged weapon alone needs a distance the forecast does not know)."""
+        try:
+            for a, me in enumerate(self.figures):
+                for v, foe in enumerate(self.figures):
+                    if foe.side != me.side:
+                        self._plan(a, v, self.start(a), self.start(v))
+        except (RpgError, _NotCovered):
+            return False
+        return True
+
+    def start(self, i: int) -> Stand:
+        f = self.figures[i]
+        return Stand(f.current(KOERPERLICH), f.current(GEISTIG), f.current(GLUECK), reaktionen(f),
+                     frozenset(c for c in f.conditions if c in FOLGEN))
+
+    def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
+        shown = state.zustaende | ({f"{REAKTION}{state.reaktionen}"} if state.reaktionen else set())
+        return self.base[i].changed({KOERPERLICH: state.koerperlich, GEISTIG: state.geistig, GLUECK: state.glueck},
+                                    shown)
+
+    def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
+        return out_of_fight(self.view(i, state)) is None
+
+    def new_round(self, i: int, state: Stand) -> Stand:  # type: ignore[override]
+        """Runden: a reaction's dice are whole again at the start of the next round."""
+        return state._replace(reaktionen=0)
+
+    def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
+             ) -> list[tuple[float, Stand, Stand]]:
+        """The tactics' attack of ``actor`` on ``target``: every end of the chain, the luck pool spent by
+        the tactics' rule (``exact.ausgaenge``), a defence rolled counted as a reaction, the damage."""
+        plan = self._plan(actor, target, mine, theirs)
+        hurt = self._hurt(target, theirs, plan.leiste)
+        spent = Stand(mine.koerperlich, mine.geistig, mine.glueck - 1, mine.reaktionen, mine.zustaende)
+        most = self.most[target]
+        out: dict[tuple[Stand, Stand], float] = {}
+        for p, who, final, reacted in self._chain(plan, mine.glueck, theirs.glueck):
+            if final not in hurt:
+                hurt[final] = self._damaged(target, theirs, final, plan.leiste)
+            k, g, zustaende = hurt[final]
+            it = Stand(k, g, theirs.glueck - (who == 1), min(theirs.reaktionen + reacted, most), zustaende)
+            key = (spent if who == 0 else mine, it)
+            out[key] = out.get(key, 0.0) + p
+        return [(p, me, it) for (me, it), p in out.items()]
+
+    def _plan(self, actor: int, target: int, mine: Stand, theirs: Stand) -> Kampfplan:
+        """The pools of ``actor``'s attack on ``target`` as they stand: both standing (no condition of
+        damage), by their tracks and the target's reactions (the luck pools are not read, nor the
+        actor's reactions: an action's dice are not halved, Runden)."""
+        key = (actor, target, mine.koerperlich, mine.geistig, theirs.koerperlich, theirs.geistig, theirs.reaktionen)
+        if key not in self._plans:
+            a, v = self.view(actor, mine), self.view(target, theirs)
+            action = self.tactics.action(a, v, self.fight)
+            if action is None or action.verb != "angriff" or set(action.options) - {"waffe", "verteidigt"} \
+                    or not action.options.get("verteidigt"):
+                raise _NotCovered
+            weapon = {k: w for k, w in action.options.items() if k == "waffe"}
+            self._plans[key] = kampfplan(a, v, daten=self.daten, vorschau=False, **weapon)
+        return self._plans[key]
+
+    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
+        """The ends of the chain of ``plan`` with these luck pools (``exact.ausgaenge``): each one's chance,
+        whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
+        key = (plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
+               plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, glueck_a, glueck_v)
+        if key not in self._ends:
+            self._ends[key] = _enden(*key, self.tactics.glueck_wurf)
+        return self._ends[key]
+
+    def _hurt(self, i: int, state: Stand, track: str) -> dict[int, tuple[int, int, frozenset[str]]]:
+        """What each amount of damage on ``track`` left ``i`` in ``state`` so far (``_damaged``), by amount."""
+        return self._damage.setdefault((i, state.koerperlich, state.geistig, state.zustaende, track), {})
+
+    def _damaged(self, i: int, state: Stand, menge: int, track: str) -> tuple[int, int, frozenset[str]]:
+        """Both tracks and the conditions of ``i`` in ``state`` after ``menge`` steps of damage on ``track``
+        (``damage.schaden``'s effects)."""
+        res = Resolution("adz", "schaden", (self.figures[i].name,))
+        schaden(res, self.view(i, state), menge, track)
+        values = {KOERPERLICH: state.koerperlich, GEISTIG: state.geistig}
+        zustaende = set(state.zustaende)
+        for e in res.effects:
+            if e.resource is not None:
+                values[e.resource] += e.by
+            elif e.condition is not None and e.on:
+                zustaende.add(e.condition)
+        return values[KOERPERLICH], values[GEISTIG], frozenset(zustaende)
+
+
+@lru_cache(maxsize=4096)
+def _enden(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: int, verteidigung2: int | None,
+           grundschaden: int, rs: int, widerstand: int, mw: int, glueck_a: int, glueck_v: int,
+           glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
+    """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
+    forecasts ask the same again and again)."""
+    pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
+    defence = angriff_dist(verteidigung, verteidigung2) if verteidigt else None
+    ends = ausgaenge(angriff_dist(angriff, angriff2), defence, grundschaden, rs, erfolge_dist(widerstand), mw, glueck,
+                     pools)
+    merged: dict[tuple[int | None, int, bool], float] = {}
+    for (final, reacted, roll), p in ends.items():
+        key = (EIGNER.get(roll or ""), final, reacted)
+        merged[key] = merged.get(key, 0.0) + p
+    return [(p, who, final, reacted) for (who, final, reacted), p in merged.items()]
+
+
+class _NotCovered(Exception):
+    """The tactics do what the model does not play: another verb or option than a plain attack whose
+    target defends where it can (``verteidigt``)."""
