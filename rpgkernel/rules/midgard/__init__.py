@@ -15,7 +15,7 @@ PW, senses), ``lernen`` (learning below the minimum), ``kampf`` and
 ``schaden`` (attacks, defences, AP/LP, damage bonus), ``initiative`` (with
 leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
 ``zauber`` (spells, summonings), ``belastung``, ``tactics`` (how a forecast
-plays a fight); ``data/`` holds the race list, the basic-roll defaults and an
+plays a fight) and ``compact`` (its compact model); ``data/`` holds the race list, the basic-roll defaults and an
 EXAMPLE of the GM's tables.
 """
 

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
 from ...errors import DiceLimitError
@@ -41,9 +41,15 @@ from .sheet import Eintrag, feld, waffe
 
 VOLLE_ABWEHR = "volle Abwehr"
 _ABWEHREN = re.compile(r"^(\d+)\. Abwehr$")
+W20 = "W20"             # the die of EW: Angriff and WW: Abwehr
 RULE_AP = "AP-Verluste bei gelungener Abwehr"
 RULE_MEHR = "Abwehr mehrerer Angriffe"
 PREVIEW_VALUES = 10_000   # values of a damage roll the exact preview of AP and LP loss may take
+
+
+def abwehr_zustand(condition: str) -> bool:
+    """Whether ``condition`` counts the defences of the round (``N. Abwehr``)."""
+    return _ABWEHREN.match(condition) is not None
 
 
 def abwehren(figure: Figure) -> int:
@@ -192,7 +198,7 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
     ew_gegen = t("midgard.satz.angriff_gegen", label=ew_label, ziel=v_name)
     ww_label = t("midgard.ww_label", what=t("midgard.defence"))
     try:
-        a_roll = chain.wurf("W20", ew_label, both, "Grundwürfe (Vorgabe)",
+        a_roll = chain.wurf(W20, ew_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln),
                             lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln),
                             gelingen(ew_label, a_name, lambda face: ew_gelingt(face, face + ew_wert, regeln)))
@@ -211,7 +217,7 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
             res.step(t("midgard.multi_defence", figure=v_name, n=lage.nummer, wm=lage.multi,
                        how=t("midgard.multi_flat") if lage.flat else t("midgard.multi_full") if lage.volle else ""),
                      RULE_MEHR)
-        d_roll = chain.wurf("W20", ww_label, both, "Grundwürfe (Vorgabe)",
+        d_roll = chain.wurf(W20, ww_label, both, "Grundwürfe (Vorgabe)",
                             lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
                             lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
                             gelingen(ww_label, v_name,
@@ -238,6 +244,52 @@ def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
     return res
 
 
+class Folge(NamedTuple):
+    """What one attack leaves: the LP and AP it takes from the defender (``verluste``, before the AP
+    he has left cap them), the points of divine grace the attacker and the defender spent on their own
+    rolls, and whether the defender rolled his WW: Abwehr (a defence of the round, counted)."""
+
+    lp: int
+    ap: int
+    gnade_angreifer: int
+    gnade_verteidiger: int
+    abgewehrt: bool
+
+
+#: how a W20 roll of an attack falls (``folgen``): given whether a face succeeds, each face it
+#: stands at with the points of grace spent on it, and the chance of that
+Wurf = Callable[[Callable[[int], bool]], Mapping[tuple[int, int], float]]
+
+
+def folgen(lage: Angriffslage, angreifer_wurf: Wurf, verteidiger_wurf: Wurf) -> dict[Folge, float]:
+    """The exact chances of what an attack in ``lage`` leaves (``angriff``: EW: Angriff, the WW: Abwehr
+    if it hit, the damage), the attacker's EW and the defender's WW falling as ``angreifer_wurf`` and
+    ``verteidiger_wurf`` say (how each takes divine grace on it). The critical tables change nothing
+    here: their rows are shown, never applied."""
+    regeln = lage.regeln
+    schaden = dist(lage.schaden).pmf().items()
+    out: dict[Folge, float] = defaultdict(float)
+
+    def trifft(face: int) -> bool:
+        return ew_gelingt(face, face + lage.ew_wert, regeln)
+
+    for (a, a_gnade), p_a in angreifer_wurf(trifft).items():
+        a_total = a + lage.ew_wert
+        if not trifft(a):
+            out[Folge(0, 0, a_gnade, 0, False)] += p_a
+            continue
+
+        def wehrt(face: int) -> bool:
+            return ww_gelingt(face, face + lage.abwehr + lage.ww_wm, a_total, regeln)
+
+        for (d, d_gnade), p_d in verteidiger_wurf(wehrt).items():
+            d_total, defended = d + lage.abwehr + lage.ww_wm, wehrt(d)
+            for x, p_x in schaden:
+                lp, ap = verluste(lage, a_total, d, d_total, defended, x)
+                out[Folge(lp, ap, a_gnade, d_gnade, True)] += p_a * p_d * p_x
+    return dict(out)
+
+
 def _tabellen(res: Resolution) -> list[str]:
     """The clauses of the rows taken on the GM's critical tables in this attack."""
     return [tabelle_satz(row) for row in res.outcome.get("kritische_tabellen", ())]
@@ -253,7 +305,7 @@ def _tabelle(res: Resolution, chain: Wurfkette, cfg: Einstellungen, situation: s
 
 def _abwehr_gezaehlt(verteidiger: Figure, nummer: int) -> list[Effect]:
     v = verteidiger.name
-    old = [Effect(v, condition=c, on=False) for c in verteidiger.conditions if _ABWEHREN.match(c)]
+    old = [Effect(v, condition=c, on=False) for c in verteidiger.conditions if abwehr_zustand(c)]
     return old + [Effect(v, condition=f"{nummer}. Abwehr", rounds=1, ends="rundenende")]
 
 

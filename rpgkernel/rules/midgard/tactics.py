@@ -8,16 +8,24 @@
   tables stand.
 - The weakest has the fewest LP (a figure is out of the fight by its LP alone); the most dangerous
   takes the most LP with its attack on average (``angriff_vorschau``, against each foe it has).
+
+The same tactics on a compact model (``compact``; each own roll as ``eigener_wurf`` plays it) play a
+fight exactly or fast.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from typing import Any, Callable, Mapping, Sequence
+
+from ...dice import dist
 from ..figure import Figure
 from ..resolution import Resolution
 from ..tactics import Action, Fight, Tactics
+from .compact import MidgardCompact, modell
 from .core import ew_gelingt, ww_gelingt
 from .gnade import CHOICE
-from .kampf import angriffslage
+from .kampf import W20, Wurf, angriffslage
 from .settings import EINSTELLUNGEN
 from .sheet import GNADE
 
@@ -40,6 +48,27 @@ class MidgardTactics(Tactics):
         cfg = EINSTELLUNGEN.of(fight.data)
         foes = fight.standing(foes_of=figure.side)
         return sum(angriffslage(figure, f, cfg=cfg).vorschau()["lp"].mean for f in foes) / len(foes) if foes else 0.0
+
+    def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> MidgardCompact | None:
+        """The fights ``compact.modell`` takes, each roll of an attack as ``eigener_wurf`` plays it."""
+        return modell(figures, data, eigener_wurf)
+
+
+def eigener_wurf(punkte: int) -> Wurf:
+    """A figure's own roll of an attack (its EW: Angriff or WW: Abwehr) as these tactics play it
+    (``decide``), for a figure with ``punkte`` of divine grace: one that fails is repeated with a point
+    where the figure has one, and the repeat stands."""
+    def wurf(gelingt: Callable[[int], bool]) -> dict[tuple[int, int], float]:
+        faces = dist(W20).pmf()
+        out: dict[tuple[int, int], float] = defaultdict(float)
+        for face, p in faces.items():
+            if punkte > 0 and not gelingt(face):
+                for again, q in faces.items():
+                    out[again, 1] += p * q
+            else:
+                out[face, 0] += p
+        return dict(out)
+    return wurf
 
 
 def _standing_rolls(resolution: Resolution) -> list[tuple[int, bool]]:

@@ -1,0 +1,198 @@
+"""The compact model of a Midgard fight under the kit's tactics (``rules.compact``).
+
+A combatant's state (``Stand``) is its LP, AP and points of divine grace (GG), the defences it has
+made this round (``N. Abwehr``; kept up to the last one a later attack of the round can read: as many
+as it has foes, less one, beyond those it had made when the forecast began) and whether it is in full
+defence this round (only from before the forecast: the tactics never choose it); a new round clears
+the last two. One turn is the tactics' attack with the first weapon: the exact chances of what it
+leaves (``kampf.folgen``: EW: Angriff, WW: Abwehr, the damage, ``kampf.verluste``), each figure's own
+roll as the tactics play it (``eigener_wurf``: a failed one repeated with a point of grace where it
+has one, once); the LP, AP and grace it costs land within the ruleset's limits (AP from 0: an attack
+takes no more AP than are left), and a defence made counts for the round. Who is out of the fight
+says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has grace, a turn changes
+its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
+the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
+model is offered only while those pairs stay within ``MAX_PAIRS``.
+
+A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
+applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
+reads changes; the model covers fights with and without the GM's tables alike. The initiative is the
+forecast's (rolled every round): it reads the sheets (RW, Kampftaktik) and who follows a leader,
+nothing a turn changes; an ``eigene Initiative`` that ends at the next round's start would change it
+mid-fight.
+
+Covered (``covers``): figures of this ruleset whose every attack on a foe can be played (a weapon, the
+foe's Abwehr, the GM's damage-bonus dice where a bonus needs them, a damage roll whose exact preview
+is not refused), whose full defence and defences of the round end with this round as the attack sets
+them, and with no ``eigene Initiative`` that ends. Elsewhere the procedures play (and name what is
+missing).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+from ...dice import dist
+from ...errors import RpgError
+from ...state.transaction import TICKS
+from ..compact import Compact
+from ..figure import Figure
+from ..registry import get
+from .initiative import EIGENE
+from .kampf import PREVIEW_VALUES, VOLLE_ABWEHR, Folge, Wurf, abwehr_zustand, abwehren, angriffslage, folgen
+from .schaden import out_of_fight
+from .settings import EINSTELLUNGEN
+
+RESSOURCEN = ("LP", "AP", "GG")
+#: the most pairs of states (an attacker's and its target's, over every attacker and target) a model
+#: with grace may have: a turn that changes its actor too is taken by the pair of states
+MAX_PAIRS = 50_000
+
+
+class Stand(NamedTuple):
+    """A combatant's state: LP, AP, GG (0 where it has none), the defences this round (see the module
+    docstring), in full defence this round."""
+
+    lp: int
+    ap: int
+    gg: int
+    abwehren: int = 0
+    volle: bool = False
+
+
+def _der_runde(figure: Figure, condition: str) -> bool:
+    """Whether ``condition`` ends with this round, as the attack and ``volle_abwehr`` set it."""
+    found = figure.conditions[condition]
+    return found.get("remaining") == 1 and found.get("tick") == TICKS["rundenende"]
+
+
+def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
+    """Whether the model covers a fight of ``figures`` with the GM's ``data`` (the module docstring)."""
+    try:
+        cfg = EINSTELLUNGEN.of(data)
+        for f in figures:
+            if f.ruleset not in (None, "midgard") or not all(
+                    _der_runde(f, c) for c in f.conditions if c == VOLLE_ABWEHR or abwehr_zustand(c)) or (
+                    f.has(EIGENE) and f.conditions[EIGENE].get("remaining") is not None):
+                return False
+            for foe in figures:
+                if foe.side != f.side:
+                    damage = dist(angriffslage(f, foe, cfg=cfg).schaden)
+                    if damage.max - damage.min + 1 > PREVIEW_VALUES:
+                        return False
+    except RpgError:
+        return False
+    return True
+
+
+def modell(figures: Sequence[Figure], data: Mapping[str, Any], wurf: Callable[[int], Wurf]) -> MidgardCompact | None:
+    """The model of a fight it covers (``covers``): ``MidgardGnade`` where a combatant has grace and the
+    pairs of states stay within ``MAX_PAIRS``, ``MidgardCompact`` where none has grace; else None."""
+    if not covers(figures, data):
+        return None
+    if not any(f.current("GG") > 0 for f in figures):
+        return MidgardCompact(figures, data, wurf)
+    model = MidgardGnade(figures, data, wurf)
+    sizes = [model.groesse(i) for i in range(len(figures))]
+    pairs = sum(sizes[a] * sizes[t] for a, f in enumerate(figures) for t, g in enumerate(figures) if f.side != g.side)
+    return model if pairs <= MAX_PAIRS else None
+
+
+class MidgardCompact(Compact):
+    """The model where no combatant has grace: a turn changes its target alone (``hit``)."""
+
+    def __init__(self, figures: Sequence[Figure], data: Mapping[str, Any], wurf: Callable[[int], Wurf]) -> None:
+        """``wurf(punkte)``: how a figure with ``punkte`` of grace rolls its own roll of an attack."""
+        super().__init__(figures)
+        self.data, self.wurf = data, wurf
+        self.cfg = EINSTELLUNGEN.of(data)
+        self.engine = get("midgard")
+        # the most defences of a round a later attack of the round can read: its foes less one, after
+        # those it had made when the forecast began
+        self.lesbar = [abwehren(f) + max(0, sum(g.side != f.side for g in figures) - 1) for f in figures]
+        self.has = [set(f.resources) for f in figures]
+        self.eigene = [[c for c in f.conditions if c == VOLLE_ABWEHR or abwehr_zustand(c)] for f in figures]
+        self._views: dict[tuple[int, Stand], Figure] = {}
+        self._folgen: dict[tuple, dict[Folge, float]] = {}
+        self._nach: dict[tuple[int, str, int, int], int] = {}
+
+    def groesse(self, i: int) -> int:
+        """How many states combatant ``i`` can come to at most: its LP down to their lower bound, its
+        AP and grace down to 0, its defences of the round, full defence or not."""
+        f, start = self.figures[i], self.start(i)
+        low = self.engine.limits(f, "LP", self.data).low if "LP" in f.resources else None
+        lp = start.lp - low + 1 if low is not None and low <= start.lp else 1
+        return lp * (start.ap + 1) * (start.gg + 1) * (self.lesbar[i] + 1) * (start.volle + 1)
+
+    def start(self, i: int) -> Stand:
+        f = self.figures[i]
+        return Stand(*(f.current(k) for k in RESSOURCEN), abwehren(f), f.has(VOLLE_ABWEHR))
+
+    def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
+        key = (i, state)
+        if key not in self._views:
+            f = self.figures[i]
+            values = {k: v for k, v in zip(RESSOURCEN, state) if k in f.resources}
+            conditions = [f"{state.abwehren}. Abwehr"] * bool(state.abwehren) + [VOLLE_ABWEHR] * state.volle
+            self._views[key] = f.changed(values, conditions, self.eigene[i])
+        return self._views[key]
+
+    def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
+        return out_of_fight(self.view(i, state), self.cfg.regeln) is None
+
+    def new_round(self, i: int, state: Stand) -> Stand:
+        """The defences of the round and full defence end with it."""
+        return state._replace(abwehren=0, volle=False)
+
+    def hit(self, actor: int, target: int, state: Stand) -> list[tuple[float, Stand]]:  # type: ignore[override]
+        """The target's states after the actor's attack, where no combatant has grace (the attack then
+        reads the actor's sheet alone and changes the target alone)."""
+        return [(p, them) for p, _, them in self._turn(actor, target, self.start(actor), state)]
+
+    def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Stand, Stand]]:
+        """The actor's attack on the target with its first weapon: the grace both spend, the LP and
+        AP the target loses, the defence it made."""
+        out: dict[tuple[Stand, Stand], float] = {}
+        landed: dict[tuple[int, str, int], int] = {}
+
+        def nach(i: int, state: Stand, resource: str, by: int) -> int:
+            if (i, resource, by) not in landed:
+                landed[i, resource, by] = self._landed(i, state, resource, by)
+            return landed[i, resource, by]
+
+        for f, p in self._attack(actor, target, mine, theirs).items():
+            me = mine._replace(gg=nach(actor, mine, "GG", -f.gnade_angreifer)) if f.gnade_angreifer else mine
+            them = Stand(nach(target, theirs, "LP", -f.lp), nach(target, theirs, "AP", -f.ap),
+                         nach(target, theirs, "GG", -f.gnade_verteidiger),
+                         min(theirs.abwehren + f.abgewehrt, self.lesbar[target]), theirs.volle)
+            out[me, them] = out.get((me, them), 0.0) + p
+        return [(p, me, them) for (me, them), p in out.items()]
+
+    def _attack(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
+        """``kampf.folgen`` of the attack; it reads of the states the target's defences this round and
+        full defence, and whether either has grace left."""
+        key = (actor, target, theirs.abwehren, theirs.volle, mine.gg > 0, theirs.gg > 0)
+        if key not in self._folgen:
+            lage = angriffslage(self.view(actor, mine), self.view(target, theirs), cfg=self.cfg)
+            self._folgen[key] = folgen(lage, self.wurf(mine.gg), self.wurf(theirs.gg))
+        return self._folgen[key]
+
+    def _landed(self, i: int, state: Stand, resource: str, by: int) -> int:
+        """Combatant ``i``'s ``resource`` after a change by ``by`` within the ruleset's limits (the
+        value in ``state`` where it has none or nothing changes)."""
+        value = state[RESSOURCEN.index(resource)]
+        if not by or resource not in self.has[i]:
+            return value
+        key = (i, resource, value, by)
+        if key not in self._nach:
+            landed = self.engine.within_limits(self.view(i, state), resource, by, self.data)
+            self._nach[key] = next((s.new for s in landed if s.resource == resource), value)
+        return self._nach[key]
+
+
+class MidgardGnade(MidgardCompact):
+    """The model where a combatant has grace: a turn changes its actor too (the grace it spends on its
+    own EW: Angriff)."""
+
+    def turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Stand, Stand]]:
+        return self._turn(actor, target, mine, theirs)
