@@ -1,7 +1,9 @@
 """How a forecast plays an OSR fight (the kit's ``Tactics``; the rules stay the engine's).
 
 - Every figure attacks with the weapon in hand (the first of ``waffen``, unarmed without one):
-  ``angriff`` with no options; no charge, parry, withdrawal, flight, routine or two weapons.
+  ``angriff`` with no options; no charge, parry, withdrawal, flight, routine or two weapons. Where
+  the rules allow it no attack now (held, set against a charge, ``angriff.darf_angreifen``), its
+  turn passes.
 - The forecast knows no distances: all combatants stand in one melee. The seed then fixes the target
   ("Nahkampf-Angriff": with several opponents in melee the target of an attack roll is determined at
   random; "Fernkampf-Angriffe": a missile into a melee hits one of all its participants at random, a
@@ -21,7 +23,9 @@ from ...messages import t
 from ..figure import Figure
 from ..registry import get
 from ..tactics import Action, Fight, Tactics
+from .angriff import darf_angreifen
 from .compact import OsrCompact, covers
+from .settings import OsrError
 from .sheet import waffe_von
 
 
@@ -29,6 +33,10 @@ class OsrTactics(Tactics):
     target_rule = t("osr.forecast_target_rule")
 
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
+        try:
+            darf_angreifen(actor, target)
+        except OsrError:
+            return None
         return Action("angriff", (actor.name,), (target.name,))
 
     def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
