@@ -12,6 +12,8 @@ import pytest
 from rpgkernel import Campaign
 from rpgkernel.forecast import MAX_STATES, ForecastError
 
+from .test_sampled import assert_within
+
 icepool = pytest.importorskip("icepool")
 
 RITTER = {"vig": 6, "cla": 12, "spi": 13, "gd": 3, "ruestung": 2, "spielfigur": True,
@@ -125,13 +127,7 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
     _, enc = fight(tmp_path, [("Ritter", RITTER)], [("Söldner", SÖLDNER)])
     exact, played = enc.forecast(), enc.forecast(n=600, seed=11, weg="prozeduren")
     assert played.weg == "prozeduren" and played.fights == 600 and "Prozeduren" in played.notes[0]
-    for side in exact.win:
-        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
-    for name, fig in exact.figures.items():
-        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
-        for key in ("GD", "VIG"):
-            got = played.figures[name].resources[key]
-            assert abs(got.value - fig.resources[key].value) <= got.margin
+    assert_within(exact, played, ["GD", "VIG"])
 
 
 def test_from_a_round_under_way(tmp_path):
@@ -178,10 +174,7 @@ def test_a_groups_morale_exactly_as_the_procedures_play_it(tmp_path):
                    [("Söldner 1", SÖLDNER), ("Söldner 2", {**SÖLDNER, "spi": 4})])
     exact, played = enc.forecast(), enc.forecast(n=600, seed=13, weg="prozeduren")
     assert exact.weg == "exakt" and played.weg == "prozeduren"
-    for side in exact.win:
-        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
-    for name, fig in exact.figures.items():
-        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high, name
+    assert_within(exact, played)
     assert exact.win["Spieler"].p > enc.forecast(moral=False).win["Spieler"].p + 0.05
 
 

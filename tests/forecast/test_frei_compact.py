@@ -11,7 +11,7 @@ import pytest
 from rpgkernel import Campaign
 from rpgkernel.rules import limits
 
-from .test_sampled import assert_agree
+from .test_sampled import assert_agree, assert_within
 
 icepool = pytest.importorskip("icepool")
 
@@ -74,12 +74,7 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
     enc = duel(tmp_path, -3)
     exact, played = enc.forecast(), enc.forecast(n=600, seed=11, weg="prozeduren")
     assert (exact.weg, played.weg, played.fights) == ("exakt", "prozeduren", 600)
-    for side in exact.win:
-        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
-    for name, fig in exact.figures.items():
-        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
-        got = played.figures[name].resources["HP"]
-        assert abs(got.value - fig.resources["HP"].value) <= got.margin
+    assert_within(exact, played, ["HP"])
 
 
 def test_which_path(tmp_path):

@@ -21,7 +21,7 @@ from rpgkernel.state.transaction import Transaction
 
 from brute_force import leaves
 
-from .test_sampled import assert_agree
+from .test_sampled import assert_agree, assert_within
 
 icepool = pytest.importorskip("icepool")
 
@@ -321,10 +321,8 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
     c, enc = encounter(tmp_path, ("Alrik", "Helden", ALRIK), ("Bork", "Feinde", BORK), begun=False)
     exact, played = enc.forecast(), enc.forecast(n=300, seed=11, weg="prozeduren")
     assert (exact.weg, played.weg, played.fights) == ("exakt", "prozeduren", 300)
-    for side in exact.win:
-        assert played.win[side].low <= exact.win[side].p <= played.win[side].high
+    assert_within(exact, played)
     for name, fig in exact.figures.items():
-        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high
         for key, mean in fig.resources.items():   # about four standard errors: five compared at once
             got = played.figures[name].resources[key]
             assert abs(got.value - mean.value) <= max(2 * got.margin, 1e-12), (name, key)

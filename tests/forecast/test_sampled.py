@@ -56,6 +56,18 @@ def assert_agree(played, fast):
     assert abs(played.rounds.mean - fast.rounds.mean) <= margin
 
 
+def assert_within(exact, played, keys=()):
+    """An exact forecast within the procedure path's 95 % intervals: every side's chance and every
+    figure's chance to fall, and the means of the resources ``keys`` within their margins."""
+    for side in exact.win:
+        assert played.win[side].low <= exact.win[side].p <= played.win[side].high, side
+    for name, fig in exact.figures.items():
+        assert played.figures[name].falls.low <= fig.falls.p <= played.figures[name].falls.high, name
+        for key in keys:
+            got = played.figures[name].resources[key]
+            assert abs(got.value - fig.resources[key].value) <= got.margin, (name, key)
+
+
 @pytest.mark.parametrize("moral", [True, False], ids=["moral", "ohne_moral"])
 def test_two_against_three_as_the_procedures_play_it(bande, moral):
     played = bande.forecast(n=400, seed=21, weg="prozeduren", moral=moral)
