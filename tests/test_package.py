@@ -15,16 +15,73 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    """The wheel built from the files of a fresh clone (so no compiled catalogue is there before)."""
+def release(tmp_path_factory) -> Path:
+    """The sdist and the wheel as an index receives them, built by ``python -m build`` from the files of a
+    fresh clone (so no compiled catalogue is there before)."""
     clone = copy_project(tmp_path_factory.mktemp("clone"))
     assert not list(clone.rglob("*.mo"))
-    # no build isolation: hatchling and babel come from the test environment, so building needs no network
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(out), str(clone)], check=True)
-    [whl] = out.glob("rpgkernel-*.whl")
+    # no build isolation: the build requirements come from the test environment, so building needs no network
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out),
+                    str(clone)], check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(release) -> Path:
+    [whl] = release.glob("rpgkernel-*.whl")
     return whl
+
+
+def test_release_passes_the_index_checks(release):
+    found = sorted(p.name for p in release.iterdir())
+    assert len(found) == 2
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, release.iterdir())],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count("PASSED") == 2
+
+
+def test_sdist_holds_the_package_and_nothing_else(release):
+    import tarfile
+    [sdist] = release.glob("rpgkernel-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
+    tops = {n.split("/", 1)[0] for n in names}
+    assert tops == {"rpgkernel", "widgets", "jupyter-config", "docs", "README.md", "CHANGELOG.md", "LICENSE",
+                    "hatch_build.py", "pyproject.toml", "PKG-INFO", ".gitignore"}   # hatchling keeps .gitignore
+    assert not [n for n in names if n.endswith((".mo", ".pyc"))]
+
+
+def test_metadata_one_version_license_and_the_python_ci_tests(wheel):
+    import email
+    import re
+
+    import rpgkernel
+    with zipfile.ZipFile(wheel) as whl:
+        [meta] = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in whl.namelist())
+        data = email.message_from_bytes(whl.read(meta))
+    assert data["Version"] == rpgkernel.__version__
+    assert data["License-Expression"] == "MIT"
+    tested = f"{sys.version_info.major}.{sys.version_info.minor}"
+    versions = sorted(c.rsplit(" :: ", 1)[1] for c in data.get_all("Classifier")
+                      if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    assert tested in versions and data["Requires-Python"] == f">={versions[0]}"
+    assert {"Documentation", "Issues", "Changelog"} <= {u.split(",")[0] for u in data.get_all("Project-URL")}
+
+
+def test_index_page_readme_has_no_relative_link(wheel):
+    """An index page has no repository beside it: every link and image of the description is absolute."""
+    import email
+    import re
+    with zipfile.ZipFile(wheel) as whl:
+        [meta] = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        description = email.message_from_bytes(whl.read(meta)).get_payload()
+    targets = re.findall(r"\]\(([^)\s]+)\)", description)
+    assert len(targets) > 20 and any("galerie" in t for t in targets)
+    assert [t for t in targets if not t.startswith(("https://", "#"))] == []
+    assert all(t.startswith("https://raw.githubusercontent.com/") for t in targets if t.endswith(".png"))
 
 
 def test_wheel_carries_package_and_front_end(wheel):

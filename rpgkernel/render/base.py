@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import html
-import unicodedata
+
+from wcwidth import wcwidth
 
 from ..assets import asset
 from ..errors import RpgError
@@ -15,9 +16,9 @@ __all__ = ["ErrorBox", "Notice", "decimal", "integer", "number", "pad", "percent
 
 # -- plain-text columns ----------------------------------------------------------
 def width(text: str) -> int:
-    """The columns ``text`` takes in a terminal: wide (East Asian) characters two, combining marks none."""
-    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
-               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+    """The columns ``text`` takes in a terminal: wide (East Asian) characters two, combining marks none,
+    control characters none."""
+    return sum(max(wcwidth(c), 0) for c in text)
 
 
 def pad(text: str, columns: int, right: bool = False) -> str:

@@ -4,7 +4,7 @@ whenever a player link is made (atomically, readable by its owner only). A Postg
 kept in full there: the file stays on the server and is never shown.
 
 Kernels write it at the same time (two notebooks making links): each write reads, changes and
-replaces the file holding an exclusive lock (``fcntl.flock``) on its lock file ``LOCK`` beside it,
+replaces the file holding an exclusive lock (``filelock``, on every platform) on its lock file ``LOCK`` beside it,
 so no entry is lost; the server only reads, and the atomic replace never shows it half a file."""
 
 from __future__ import annotations
@@ -63,12 +63,8 @@ def register(key: str, address: str, campaign: str | None) -> None:
 def _locked() -> Iterator[Path]:
     """The registry's path, held for one read-modify-write: the exclusive lock on ``LOCK`` (made
     readable by its owner only), released when the block ends (or its process does)."""
-    import fcntl   # POSIX
+    from filelock import FileLock
     target = path()
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(target.with_name(LOCK), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with FileLock(target.with_name(LOCK), mode=0o600):
         yield target
-    finally:
-        os.close(fd)
