@@ -1,37 +1,52 @@
 """rpgkernel: a notebook as a living game-master binder.
 
 ``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%%figuren`` and ``%%resolve``; the
-engines below work without IPython.
+engines below work without IPython. The names below are imported when first used, so that importing the
+package and loading the extension stay light.
 """
 
-from importlib import import_module
+from __future__ import annotations
 
-from .dice import Dist, Roll, Rolls, dist, roll, roll_many
-from .display import load_with
-from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveError, RpgError, StoreError
-from .resolve import resolve
-from .resolve.run import weigh_with
-from .rules import rulesets
-from .session import Session
-from .state import Campaign, forecasting
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-load_with(lambda: import_module(".render", __name__))  # values show themselves through the forms it registers
-forecasting.use(lambda: import_module(".forecast", __name__).forecast)  # imported at the first forecast
-weigh_with(lambda: import_module(".forecast.options", __name__).weigh)   # … or the first advice weighed
+#: public name -> the module that defines it
+_PUBLIC = {
+    "Dist": "dice", "Roll": "dice", "Rolls": "dice", "dist": "dice", "roll": "dice", "roll_many": "dice",
+    "DiceLimitError": "errors", "DiceSyntaxError": "errors", "GivenDiceError": "errors", "ResolveError": "errors",
+    "RpgError": "errors", "StoreError": "errors",
+    "rulesets": "rules", "Session": "session", "Campaign": "state",
+}
 
-__all__ = [
-    "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",
-    "RpgError", "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "resolve", "roll",
-    "roll_many", "rulesets",
-    "unload_ipython_extension",
-]
+__all__ = sorted([*_PUBLIC, "__version__", "load_ipython_extension", "resolve", "unload_ipython_extension"])
+
+from .resolve import resolve  # noqa: E402 - light; bound here so that the name is the function, not the package
+
+if TYPE_CHECKING:
+    from .dice import Dist, Roll, Rolls, dist, roll, roll_many
+    from .errors import DiceLimitError, DiceSyntaxError, GivenDiceError, ResolveError, RpgError, StoreError
+    from .rules import rulesets
+    from .session import Session
+    from .state import Campaign
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_PUBLIC[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
 
 
 def load_ipython_extension(ipython) -> None:  # noqa: ANN001 - IPython's shell
     """Called by ``%load_ext rpgkernel``."""
-    from .magics import register
+    from .extension import register
     from .numerals import prepare
     register(ipython)
     prepare()   # the number formats load now, not while the first card waits
@@ -39,5 +54,5 @@ def load_ipython_extension(ipython) -> None:  # noqa: ANN001 - IPython's shell
 
 def unload_ipython_extension(ipython) -> None:  # noqa: ANN001
     """Called by ``%unload_ext rpgkernel``."""
-    from .magics import unregister
+    from .extension import unregister
     unregister(ipython)

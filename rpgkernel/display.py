@@ -3,15 +3,17 @@
 The renderer, above every value, registers a plain-text and an HTML form
 (and a Markdown one where a value has it) per type, named by its import path
 so that it needs none of the types; ``Shown`` gives a value ``repr``,
-``_repr_html_`` and ``_repr_mimebundle_`` from them. The package names the
-loader that registers them (``load_with``); it runs when the first value is
-shown. A type without forms shows as Python shows any object.
+``_repr_html_`` and ``_repr_mimebundle_`` from them. The renderer is imported
+(``wiring.renderer``) when the first value is shown. A type without forms shows
+as Python shows any object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+from . import wiring
 
 
 class Forms(NamedTuple):
@@ -21,7 +23,7 @@ class Forms(NamedTuple):
 
 
 _forms: dict[str, Forms] = {}
-_loader: Callable[[], object] | None = None
+_loaded: list[bool] = []
 
 
 def register(name: str, text: Callable[[Any], str], html: Callable[[Any], str],
@@ -30,22 +32,15 @@ def register(name: str, text: Callable[[Any], str], html: Callable[[Any], str],
     _forms[name] = Forms(text, html, markdown)
 
 
-def load_with(loader: Callable[[], object]) -> None:
-    """``loader()`` registers the forms; it is called once, when the first value is shown."""
-    global _loader
-    _loader = loader
-
-
 def forms(value: object) -> Forms | None:
     """The forms registered for ``value``'s type or the nearest of its bases."""
     return forms_for(type(value))
 
 
 def forms_for(kind: type) -> Forms | None:
-    global _loader
-    if _loader is not None:
-        loader, _loader = _loader, None
-        loader()
+    if not _loaded:
+        _loaded.append(True)
+        wiring.renderer()
     for cls in kind.__mro__:
         found = _forms.get(f"{cls.__module__}.{cls.__qualname__}")
         if found is not None:

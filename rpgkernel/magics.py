@@ -14,8 +14,6 @@ import difflib
 import re
 from collections.abc import Callable, Mapping
 
-from IPython.core.magic import no_var_expand
-
 from . import magic_args as args
 from . import magic_encounter
 from . import messages, rules, session, sharing, statblocks
@@ -62,7 +60,6 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
     return result
 
 
-roll_line.__doc__ = t("magic.help_roll")
 
 
 _RPG_OPTIONS = {
@@ -349,7 +346,6 @@ def _known_name(name: str, known: list[str], key: str) -> None:
         raise RpgError(t(key, name=name) + _suggestion(name, known))
 
 
-rpg_line.__doc__ = t("magic.help_rpg")
 
 
 def begegnung_line(line: str) -> object:
@@ -357,7 +353,6 @@ def begegnung_line(line: str) -> object:
     return magic_encounter.run(line)
 
 
-begegnung_line.__doc__ = t("magic.help_begegnung")
 
 
 _FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung"}
@@ -374,7 +369,6 @@ def figuren_cell(line: str, cell: str) -> statblocks.Loaded:
                            encounter=None if encounter is None else str(encounter))
 
 
-figuren_cell.__doc__ = t("magic.help_figuren")
 
 
 _RESOLVE_OPTIONS = {
@@ -401,74 +395,14 @@ def resolve_cell(line: str, cell: str) -> object:
     return result
 
 
-def _empty_resolve_cell(lines: list[str]) -> list[str]:
-    """A ``%%resolve`` cell without a body gets an empty line as its body.
-
-    IPython refuses a cell magic whose body is empty with an English
-    ``UsageError`` before the magic runs; this input transformer (run before
-    IPython's own) lets ``resolve_cell`` say so in German instead.
-    """
-    if lines and re.match(r"%%resolve(\s|$)", lines[0]) and not "".join(lines[1:]).strip("\n"):
-        return [lines[0].rstrip("\n") + "\n", "\n"]
-    return lines
-
-
-resolve_cell.__doc__ = t("magic.help_resolve")
-
-
-def _guarded(func: Callable[..., object], doc: str | None) -> Callable[..., object]:
-    """The magic for ``func``: user errors become a German box, not a traceback."""
-    def magic(*arguments: str) -> object:
-        try:
-            return func(*arguments)
-        except RpgError as err:
-            from IPython.display import display
-            display(ErrorBox(err))
-            return None
-    magic.__doc__ = doc
-    return no_var_expand(magic)
-
-
-_ENCOUNTER_NAMES = ("begegnung", "encounter")
-
-
-def register(ipython) -> None:
-    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren`` and ``%%resolve`` to an IPython shell."""
-    ipython.register_magic_function(
-        _guarded(lambda line: roll_line(line, ipython.user_ns), roll_line.__doc__), "line", "roll")
-    ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
-    for name in _ENCOUNTER_NAMES:
-        ipython.register_magic_function(_guarded(begegnung_line, begegnung_line.__doc__), "line", name)
-    ipython.register_magic_function(_guarded(figuren_cell, figuren_cell.__doc__), "cell", "figuren")
-    ipython.register_magic_function(_guarded(resolve_cell, resolve_cell.__doc__), "cell", "resolve")
-    if _empty_resolve_cell not in ipython.input_transformers_cleanup:
-        ipython.input_transformers_cleanup.append(_empty_resolve_cell)
-    for cls, bundle in _widget_views(ipython):
-        ipython.display_formatter.mimebundle_formatter.for_type(cls, bundle)
-
-
-def unregister(ipython) -> None:
-    """Remove the magics again."""
-    for kind, name in (("line", "roll"), ("line", "rpg"), *(("line", n) for n in _ENCOUNTER_NAMES),
-                       ("cell", "figuren"), ("cell", "resolve")):
-        ipython.magics_manager.magics[kind].pop(name, None)
-    if _empty_resolve_cell in ipython.input_transformers_cleanup:
-        ipython.input_transformers_cleanup.remove(_empty_resolve_cell)
-    formatter = ipython.display_formatter.mimebundle_formatter
-    for cls, bundle in _widget_views(ipython):
-        if formatter.type_printers.get(cls) is bundle:
-            formatter.pop(cls)
-
-
-def _widget_views(ipython) -> list[tuple[type, Callable[..., object]]]:
-    """In a kernel (which can show widgets), rolls and distributions display with their widget too.
-
-    A type's mimebundle formatter takes the place of its ``_repr_mimebundle_``;
-    ``view_bundle`` keeps that bundle and adds the widget view. A terminal
-    shell has no kernel and keeps the plain displays.
-    """
-    if getattr(ipython, "kernel", None) is None:
-        return []
-    from .dice import Dist, Roll, Rolls
-    from .widgets.tray import view_bundle
-    return [(cls, view_bundle) for cls in (Roll, Rolls, Dist)]
+def guarded(shell, function: str, *arguments: str) -> object:  # noqa: ANN001 - IPython's shell
+    """Run the magic ``function`` of this module for ``shell``: user errors become a German box, not a
+    traceback (``extension`` binds the magics)."""
+    try:
+        if function == "roll_line":
+            return roll_line(*arguments, shell.user_ns)
+        return globals()[function](*arguments)
+    except RpgError as err:
+        from IPython.display import display
+        display(ErrorBox(err))
+        return None

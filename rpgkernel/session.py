@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice.roll import RandomDice, use_stream
+from .dice.roll import RandomDice
 from .errors import RpgError
 from .messages import t
 
@@ -136,4 +136,3 @@ def current() -> Session:
     return _current
 
 
-use_stream(lambda: current().dice)  # the dice roll from the kernel's session

@@ -7,6 +7,7 @@ import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.magic_encounter import COMMANDS, SHAPES, USAGE
 from rpgkernel.magics import begegnung_line
+from rpgkernel.messages import t
 
 FIGUREN = """
 figuren:
@@ -223,7 +224,7 @@ def test_a_ruleset_refuses_with_its_rule_and_no_encounter_says_how(notebook):
 def test_registered_with_the_extension_and_documented(shell):
     assert {"begegnung", "encounter"} <= set(shell.magics_manager.magics["line"])
     doc = shell.magics_manager.magics["line"]["begegnung"].__doc__
-    assert doc == begegnung_line.__doc__
+    assert doc == t("magic.help_begegnung")
     for command in SHAPES:
         assert f"%begegnung {command}" in doc or f"| {command}" in doc, command
         assert command in USAGE

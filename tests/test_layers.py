@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rpgkernel"
 
 #: floor of each top-level part; a module may import its own floor and those below.
 #: Everything not named (session, magics, widgets, server, ...) sits above the render floor.
-FLOORS = {"errors": 0, "numerals": 0, "messages": 0, "display": 0, "assets": 0,
+#: ``wiring`` composes the layers: it imports no part before it is asked for one (by name, at run time)
+FLOORS = {"errors": 0, "numerals": 0, "messages": 0, "display": 0, "assets": 0, "wiring": 0,
           "dice": 1, "state": 2, "rules": 3, "resolve": 4, "render": 5}
 TOP = 6
 FRONT_ENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
@@ -143,3 +144,27 @@ def test_engines_and_values_import_no_front_end():
     for module, packages in outside.items():
         if _floor(module) < TOP:
             assert not packages & set(FRONT_ENDS), (module, packages)
+
+
+def _loaded_after(code: str) -> set[str]:
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sys.modules))"],
+                         capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_the_package_and_the_extension_load_no_engine():
+    """``import rpgkernel`` and ``%load_ext rpgkernel`` load the engines when first used, not before."""
+    loaded = _loaded_after("import rpgkernel")
+    assert not {"numpy", "sqlite3", "rpgkernel.dice", "rpgkernel.state", "rpgkernel.rules"} & loaded
+    loaded = _loaded_after("from IPython.core.interactiveshell import InteractiveShell\n"
+                           "InteractiveShell.instance().run_line_magic('load_ext', 'rpgkernel')")
+    assert "rpgkernel.extension" in loaded
+    assert not {"rpgkernel.magics", "rpgkernel.dice", "rpgkernel.state", "rpgkernel.render"} & loaded   # IPython itself loads sqlite3
+
+
+def test_the_dice_import_nothing_of_the_store():
+    loaded = _loaded_after("import rpgkernel.dice; rpgkernel.dice.roll('3W6')")
+    assert "rpgkernel.dice.roll" in loaded and "rpgkernel.session" in loaded   # the default stream
+    assert not {"sqlite3", "rpgkernel.state", "rpgkernel.rules", "rpgkernel.render"} & loaded

@@ -8,7 +8,7 @@ import rpgkernel
 from rpgkernel.state import model
 from rpgkernel import Campaign, statblocks
 from rpgkernel.magics import rpg_line
-from rpgkernel.messages import labels
+from rpgkernel.messages import labels, t
 from rpgkernel.state.journal import journal_kinds, kind_label
 from rpgkernel.widgets.chart import DistributionChart
 
@@ -80,7 +80,7 @@ def test_an_unknown_kind_shows_as_it_is():
 
 
 def test_the_help_lists_the_kinds_by_their_words():
-    doc = rpg_line.__doc__
+    doc = t("magic.help_rpg")
     for word in journal_kinds().values():
         assert word in doc, word
     assert "kampfteilnehmer" not in doc

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from .. import wiring
 from ..display import Shown
 from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
@@ -596,23 +597,10 @@ class _Tape:
         self.inner.finish()
 
 
-@lru_cache(maxsize=1)
-def _unseeded() -> RandomDice:
-    return RandomDice(np.random.default_rng())
-
-
-_stream: Callable[[], RandomDice] = _unseeded  # replaced by the session above: its current stream
-
-
-def use_stream(stream: Callable[[], RandomDice]) -> None:
-    """Rolls without ``seed``, ``rng`` or given dice draw from ``stream()`` (unseeded dice until then)."""
-    global _stream
-    _stream = stream
-
-
 def default_stream() -> RandomDice:
-    """The stream rolls draw from by default."""
-    return _stream()
+    """The stream rolls without ``seed``, ``rng`` or given dice draw from: the session's (``wiring``)."""
+    stream: RandomDice = wiring.dice_stream()
+    return stream
 
 
 def _source(seed: int | None, dice: Sequence[int] | None,

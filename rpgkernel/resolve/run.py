@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .. import display, rules
+from .. import display, rules, wiring
 from ..dice import limits
 from ..dice.dialects import hints
 from ..dice.nodes import Pool
@@ -407,18 +407,6 @@ def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], wo
     return cell.results
 
 
-#: what weighs each option of an open choice by the chance of winning the fight after it, where that
-#: is cheap (``forecast.options.weigh``, registered by the package: the forecast sits above this layer)
-_weighers: list[Callable[[dict[str, Any], str, dict[str, Any]], dict[tuple[str, str, str], float]]] = []
-
-
-def weigh_with(loader: Callable[[], Callable[[dict[str, Any], str, dict[str, Any]], Any]]) -> None:
-    """Weigh the advice of open resolutions with what ``loader()`` returns: ``weigh(state, id, record)``,
-    (choice key, who, option label) -> the chance of winning after that option, for the side of who
-    takes it; empty where it is not to be had cheaply."""
-    _weighers[:] = [lambda *a: loader()(*a)]
-
-
 def carry_out(work: Transaction, engine: Ruleset, source: str, roller: Roller) -> list[Resolution]:
     """Carry out the ``%%resolve`` lines ``source`` in ``work`` (a transaction on a state of its own,
     as a forecast plays a fight), rolling through ``roller``: as a cell of a campaign does, without
@@ -639,13 +627,13 @@ class _Cell:
         advised cell, each option of their advice with the chance of winning after it, where it is cheap."""
         for p in self.pending:
             if p.changed and not p.closed:
-                if self.advised and _weighers and p.record.get("advice"):
+                if self.advised and p.record.get("advice"):
                     self._weigh(p)
                 self.work.set(["pending", p.id], p.record)
                 self._event(p.result, p.id, p.thrown)
 
     def _weigh(self, p: _Pending) -> None:
-        wins = _weighers[0](self.work.state, p.id, p.record)
+        wins = wiring.weigh(self.work.state, p.id, p.record)
         if not wins:
             return
         p.result.advice = [replace(a, options=tuple(replace(o, win=wins.get((a.key, a.who, o.label)))

@@ -4,10 +4,7 @@ Every ruleset, the five built in ones too, is registered through the entry-point
 ``rpgkernel.rulesets`` (see ``registry``); nothing here imports an engine.
 """
 
-from ..state import rulebook
 from .base import Ruleset
 from .registry import GROUP, RulesetError, get, rulesets, source, title
-
-rulebook.use(get)  # the campaign state finds rulesets here
 
 __all__ = ["GROUP", "Ruleset", "RulesetError", "get", "rulesets", "source", "title"]

@@ -1,12 +1,13 @@
 """What the campaign state asks of a ruleset, and where it finds one.
 
-The state never imports the rules: the rules layer registers its lookup
-(``use``) when it is imported, as the session gives the dice their stream.
+The state never imports the rules: it finds a ruleset through ``wiring.ruleset``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+
+from .. import wiring
 
 if TYPE_CHECKING:
     from .resources import Landed
@@ -61,14 +62,7 @@ class Rulebook(Protocol):
     def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None: ...
 
 
-_lookup: list[Callable[[str | None], Rulebook]] = []
-
-
-def use(lookup: Callable[[str | None], Rulebook]) -> None:
-    """Find rulesets through ``lookup`` (a key, or None for play without a ruleset)."""
-    _lookup[:] = [lookup]
-
-
 def rulebook(key: str | None) -> Rulebook:
-    """The ruleset for ``key``; its lookup raises for an unknown key."""
-    return _lookup[0](key)
+    """The ruleset for ``key`` (None: play without one); raises for an unknown key."""
+    found: Rulebook = wiring.ruleset(key)
+    return found

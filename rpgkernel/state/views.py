@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .rulebook import rulebook
 from ..display import Shown
 from ..messages import t
-from . import dicecheck, fighting, forecasting, marks, model, player_view, tracker
+from .. import wiring
+from . import dicecheck, fighting, marks, model, player_view, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class Encounter(tracker.Tracker, Shown):
         """Who wins this fight from where it stands, in how many rounds, who falls, what is left: a
         ``Forecast`` (``rpgkernel.forecast.forecast``: ``n`` fights or until precise, ``zielwahl``,
         ``precision``, ``progress``); nothing is written to the campaign."""
-        return forecasting.forecast(self.campaign, self.name, n=n, seed=seed, **options)
+        return wiring.forecast(self.campaign, self.name, n=n, seed=seed, **options)
 
     # -- what players see (``state.player_view``) ------------------------------------
     @property

@@ -554,8 +554,8 @@ def test_figures_without_a_campaign_keep_their_given_resources_over_those_of_the
 
 def test_the_examples_of_the_magics_help_run(tmp_path):
     """%%resolve? showed 'probe Ritter vig', which reads as an unknown flag."""
-    from rpgkernel.magics import resolve_cell
-    block = resolve_cell.__doc__.split("Beispiele (Mythic Bastionland)::")[1].split("\n\n")[1]
+    from rpgkernel.messages import t
+    block = t("magic.help_resolve").split("Beispiele (Mythic Bastionland)::")[1].split("\n\n")[1]
     cell = "\n".join(line.split("#")[0].rstrip() for line in block.splitlines()[1:])
     with Campaign.open(tmp_path / "b.sqlite") as c:
         c.set_ruleset("bastionland")

@@ -182,8 +182,8 @@ def test_the_magics_errors_are_german(table, cell, message):
 
 
 def test_the_help_names_the_subcommand(table):
-    from rpgkernel.magics import rpg_line
-    assert "%rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]" in rpg_line.__doc__
+    from rpgkernel.messages import t
+    assert "%rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]" in t("magic.help_rpg")
 
 
 def test_the_docs_lines(table):

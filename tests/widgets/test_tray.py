@@ -447,7 +447,8 @@ def test_roll_magic_still_returns_the_roll(kernel_shell):
 
 def test_unregister_removes_only_the_views(kernel_shell):
     formatter = kernel_shell.display_formatter.mimebundle_formatter
-    assert formatter.lookup_by_type(rpgkernel.Roll) is view_bundle
+    from rpgkernel.extension import widget_view
+    assert formatter.lookup_by_type(rpgkernel.Roll) is widget_view
     kernel_shell.run_line_magic("unload_ext", "rpgkernel")
     for cls in (rpgkernel.Roll, rpgkernel.Rolls, rpgkernel.Dist):
         with pytest.raises(KeyError):
