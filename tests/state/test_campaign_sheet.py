@@ -158,7 +158,8 @@ def test_undo_and_redo_of_a_sheet_edit(camp):
     assert new_res == {"LP": {"value": 0, "max": 4}, "MP": {"value": 3, "max": 3}}
     assert camp.undo() == ["Bogen von Ritter geändert: stärke 7 → 2; klasse Krieger → –; geist – → 3"]
     assert (camp.characters["Ritter"].sheet, camp.characters["Ritter"].resources) == (old_sheet, old_res)
-    assert camp.journal(last=1)[0].data["text"] == "rückgängig: Bogen"
+    assert camp.journal(last=1)[0].data["text"] == ("rückgängig: Bogen von Ritter geändert: stärke 7 → 2; "
+                                                    "klasse Krieger → –; geist – → 3")
     camp.redo()
     assert (camp.characters["Ritter"].sheet, camp.characters["Ritter"].resources) == (new_sheet, new_res)
 
