@@ -602,7 +602,8 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
     derived resources following, journalled as ``bogen``."""
     fig = model.figure(tx.state, path)
     engine, data = rulebook(fig.get("ruleset")), model.data(tx.state, encounter)
-    new, old = engine.sheet_for(data).validate(sheet), fig.get("sheet", {})
+    form = engine.sheet_for(data)
+    new, old = form.validate(sheet), fig.get("sheet", {})
     gone = object()
     changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
     if not changed:
@@ -624,5 +625,5 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
         return text if len(text) <= 40 else text[:39] + "…"
 
     tx.event("bogen", t("journal.sheet", figure=fig["name"], changes="; ".join(
-        t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
+        t("journal.sheet_change", field=form.label(k), old=shown(k, old), new=shown(k, new)) for k in changed)),
         list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])
