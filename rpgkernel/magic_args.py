@@ -31,12 +31,19 @@ def split(line: str, quotes: bool = False) -> list[str]:
         raise RpgError(t("magic.open_quote")) from None
 
 
+#: the keys of options whose value is a comma list (given dice: ``--würfel 9,15``)
+LISTS = frozenset({"würfel"})
+#: a word that continues such a list when it was split by a space ("15", "3,4", ",5")
+_LIST_PART = re.compile(r"[,;]?\d+([,;]\d*)*")
+
+
 def options(words: Iterable[str], known: Mapping[str, str], usage: str,
             flags: Iterable[str] = ()) -> tuple[dict[str, str | bool], list[str]]:
     """Options (``--name value``, ``--name=value``, flags) and the remaining words.
 
     ``known`` maps each spelling of an option to its key; keys in ``flags``
-    take no value.
+    take no value. A list option (``LISTS``) followed by bare numbers was split by spaces: refused,
+    with the comma form.
     """
     flags = set(flags)
     words = list(words)
@@ -57,6 +64,8 @@ def options(words: Iterable[str], known: Mapping[str, str], usage: str,
                 opts[key] = words[i]
             else:
                 raise RpgError(t("magic.missing_value", option=name) + "\n" + t("magic.usage", usage=usage))
+            if key in LISTS:
+                _joined(name, str(opts[key]), words[i + 1:], usage)
         elif word.startswith("--"):
             close = difflib.get_close_matches(name, list(known), n=1)
             hint = "\n" + t("suggest.die", suggestion=close[0]) if close else ""
@@ -65,6 +74,19 @@ def options(words: Iterable[str], known: Mapping[str, str], usage: str,
             rest.append(word)
         i += 1
     return opts, rest
+
+
+def _joined(option: str, value: str, after: list[str], usage: str) -> None:
+    """Refuse the bare numbers that follow a list option's ``value``, pointing at the comma form."""
+    parts = [value]
+    for word in after:
+        if not _LIST_PART.fullmatch(word):
+            break
+        parts.append(word)
+    if len(parts) > 1:
+        joined = ",".join(p.strip(",;") for p in parts if p.strip(",;"))
+        raise RpgError(t("magic.list_with_spaces", option=option, given=" ".join(parts), joined=joined)
+                       + "\n" + t("magic.usage", usage=usage))
 
 
 def integer(opts: Mapping[str, object], key: str, option: str, expected: str | None = None,

@@ -231,3 +231,21 @@ def test_registered_with_the_extension_and_documented(shell):
     shell.run_line_magic("unload_ext", "rpgkernel")
     assert "begegnung" not in shell.magics_manager.magics["line"]
     shell.run_line_magic("load_ext", "rpgkernel")
+
+
+def test_a_ruleset_without_initiative_speaks_of_the_order(notebook):
+    """Bastionland rolls no initiative (the players' side acts first): the start, its journal line and
+    the panel's table speak of the order; a ruleset that rolls one keeps "Initiative"."""
+    from rpgkernel.rules import registry
+    from rpgkernel.widgets.panel_data import rules_info
+    notebook.ok("%rpg --kampagne b.sqlite")
+    notebook.ok("%rpg bastionland")
+    camp = rpgkernel.session.current().campaign
+    enc = camp.new_encounter("Brücke")
+    enc.add("Söldner", side="Feinde", sheet={"vig": 13, "cla": 10, "spi": 10, "gd": 4})
+    enc.add("Ritter", side="Spieler", sheet={"vig": 13, "cla": 10, "spi": 13, "gd": 5})
+    [shown] = notebook.ok("%begegnung start")
+    assert "Initiative" not in shown and shown.splitlines()[0] == "Reihenfolge nach den Regeln: Ritter, Söldner"
+    assert camp.journal(kind="initiative")[0].data["text"] == "Reihenfolge nach den Regeln: Ritter, Söldner"
+    assert {key: rules_info(registry.get(key))["initiative"] for key in ("bastionland", "osr", "adz")} == {
+        "bastionland": False, "osr": True, "adz": True}

@@ -437,7 +437,9 @@ def test_journal_kinds_show_as_german_words(shell, path):
         assert f'<td style="text-align:left">{word}</td>' in html
     for key in ("auflösung", "kampfteilnehmer", "einstellung"):
         assert f">{key}<" not in html
-    assert journal[-1].data["text"] == "rückgängig: Ressource"   # the undo names the kind by its word too
+    undone, undo = journal[-2].data, journal[-1].data      # the undo says what it undid, and where
+    assert undo["text"] == "rückgängig: " + undone["text"] and undone["text"].startswith("Ritter")
+    assert (undo["figures"], undo["encounter"]) == (undone["figures"], undone["encounter"]) == (["Ritter"], "Furt 渡し")
 
 
 def test_journal_columns_line_up_by_display_width(shell, path):

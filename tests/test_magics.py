@@ -92,6 +92,8 @@ def test_an_unambiguous_preview_shows_no_hint(shell):
     ("%roll 3X6", "Meinten Sie '3W6'?"),
     ("%roll --würfel 6,2 3W6", "Zu wenige Würfelergebnisse"),
     ("%roll --würfel 6,x 3W6", "Ungültiger Wert für --würfel"),
+    ("%roll --würfel 6, 2 3W6", "„--würfel 6, 2“: Mehrere Werte werden mit Kommas ohne Leerzeichen getrennt: --würfel 6,2"),
+    ("%begegnung start --würfel 9 8 7", "Kommas ohne Leerzeichen getrennt: --würfel 9,8,7"),
     ("%roll --foo 3W6", "Unbekannte Option '--foo'"),
     ("%roll -n 0 W6", "eine Zahl von 1 bis 1.000"),
     ("%roll --seed", "braucht einen Wert"),
@@ -111,6 +113,15 @@ def test_bad_input_shows_a_german_box_without_traceback(shell, line, fragment):
     [shown] = out.outputs
     assert fragment in shown.data["text/plain"] and shown.data["text/plain"].startswith("Fehler:")
     assert 'class="rpgk-card rpgk-error"' in shown.data["text/html"]
+
+
+def test_given_dice_split_by_a_space_point_at_the_comma_form(shell):
+    """``%%resolve --würfel 9 15``: not an unknown ruleset '15', but the comma form of the dice."""
+    res, out = run(shell, "%%resolve --würfel 9 15\nprobe Ritter virtue=VIG")
+    [shown] = out.outputs
+    text = shown.data["text/plain"]
+    assert text.startswith("Fehler: „--würfel 9 15“: Mehrere Werte werden mit Kommas ohne Leerzeichen getrennt: "
+                           "--würfel 9,15") and "Regelwerk '15'" not in text
 
 
 def test_rpg_status_lists_rulesets(shell):

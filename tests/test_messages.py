@@ -107,6 +107,17 @@ def test_a_missing_key_names_the_key_and_the_catalogues():
     assert not messages.known("adz.gibt_es_nicht") and messages.known("adz.title")   # asked without raising
 
 
+@pytest.mark.parametrize("key, fields", [("forecast.headline", {"side": "Helden"}),       # a plain text
+                                         ("forecast.headline", {"p": 0.5})])                # numbers the German way
+def test_a_missing_field_names_the_key_and_the_field(key, fields):
+    with pytest.raises(messages.MissingField) as raised:
+        t(key, **fields)
+    missing = ({"side", "p"} - set(fields)).pop()
+    assert str(raised.value) == (f"The text {key!r} needs the field {{{missing}}}, which was not given "
+                                 f"(given: {', '.join(fields)}).")
+    assert isinstance(raised.value, KeyError)    # still a KeyError for callers that catch one
+
+
 def test_labels_are_the_unformatted_texts_under_a_prefix():
     shown = labels("widget.tray.")
     assert shown and all(key.startswith("widget.tray.") for key in shown)

@@ -134,9 +134,9 @@ function panelChosen(model, form) {
 function panelTable(model, form) {
   const tbody = h("tbody");
   const headRow = h("tr");
+  const caption = h("caption", { class: "rpgk-sr" });
   const wrap = h("div", { class: "rpgk-order-wrap" },
-    h("table", { class: "rpgk-table rpgk-order" },
-      h("caption", { class: "rpgk-sr" }, L(model, "widget.panel.order")), h("thead", {}, headRow), tbody));
+    h("table", { class: "rpgk-table rpgk-order" }, caption, h("thead", {}, headRow), tbody));
   const cache = new Map();   // name -> {key, tr}
   let rulesKey = null;
   let headKey = null;
@@ -262,6 +262,8 @@ function panelTable(model, form) {
   const update = () => {
     const rows = model.get("rows") || [];
     const panel = model.get("panel") || {};
+    // a ruleset without an initiative roll has an order, not an initiative order
+    caption.textContent = L(model, (model.get("rules") || {}).initiative === false ? "widget.panel.order_plain" : "widget.panel.order");
     const withRolls = !panel.round && rows.some((r) => r.roll);
     const running = !!panel.round;
     const withIni = running && rows.some((r) => r.ini != null);   // this round's initiative, where rolled

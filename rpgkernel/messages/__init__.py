@@ -36,6 +36,13 @@ class UnknownKey(KeyError):
         return str(self.args[0])
 
 
+class MissingField(KeyError):
+    """A text filled without one of its fields (a programming error: the caller forgot it)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class _Catalogue:
     """One registered catalogue: its German source and translations, read as compiled."""
 
@@ -190,7 +197,14 @@ def t(key: str, /, **fields: object) -> str:
     except KeyError:
         raise UnknownKey(f"No text has the key {key!r} in the catalogues "
                          f"({', '.join(map(str, _catalogues.values()))}).") from None
-    return fill(template, fields)
+    try:
+        return fill(template, fields)
+    except KeyError as err:
+        missing = err.args[0] if err.args else ""
+        if missing in fields:
+            raise
+        raise MissingField(f"The text {key!r} needs the field {{{missing}}}, which was not given "
+                           f"(given: {', '.join(sorted(fields)) or 'none'}).") from None
 
 
 register_catalogue(Path(__file__).parent.parent / "locale")

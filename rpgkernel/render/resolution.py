@@ -1,4 +1,5 @@
-"""Resolution cards: the steps with their rules, the preview, effects and open choices with the advice on them."""
+"""Resolution cards: the steps with their dice and rules, effects and open choices with the advice on them,
+and the preview: first on a card that is only a preview, folded away below a card that rolled."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from .dice import die_html
 
 # -- resolutions ---------------------------------------------------------------
 def resolution_text(res) -> str:
-    """A card in plain text: the steps with their rules, the preview, the effects, open choices."""
+    """A card in plain text: the steps with their rules, the effects, open choices; the preview a line each
+    above the steps of a card that is only a preview, one compact line at the end of a card that rolled."""
     lines = [head(res)]
     if res.summary:
         lines.append(f"  {res.summary}")
-    lines += [f"  {t('resolution.preview')}: {p}" for p in preview_lines(res.preview)]
+    preview = preview_lines(res.preview)
+    if not _rolled(res):
+        lines += [f"  {t('resolution.preview')}: {p}" for p in preview]
     for s in res.steps:
         lines.append(f"  • {s.text}" + (f"  [{s.rule}]" if s.rule else ""))
     for e in res.effects:
@@ -27,7 +31,14 @@ def resolution_text(res) -> str:
             lines.append(f"    {t('resolution.advice_for', who=a.who, objective=a.objective)}")
             lines += [f"      – {o.label}: {'; '.join(o.said())} → {' / '.join(o.lines)}" for o in a.options]
     lines += [f"  ({note})" for note in _notes(res)]
+    if preview and _rolled(res):
+        lines.append(f"  {t('resolution.preview')}: {' · '.join(preview)}")
     return "\n".join(lines)
+
+
+def _rolled(res) -> bool:
+    """Whether the card rolled dice: its dice and steps come first, the preview is background."""
+    return any(s.rolls for s in res.steps)
 
 
 def _advice_of(res, key: str) -> list:
@@ -58,8 +69,9 @@ def resolution_html(res) -> str:
     parts = [style(), '<div class="rpgk-card rpgk-resolution">', f'<div class="rpgk-head">{head}</div>']
     if res.summary:
         parts.append(f'<div class="rpgk-total">{esc(res.summary)}</div>')
-    for p in preview_lines(res.preview):
-        parts.append(f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>')
+    preview = preview_lines(res.preview)
+    if not _rolled(res):
+        parts += [f'<div class="rpgk-chance">{esc(t("resolution.preview"))}: {esc(p)}</div>' for p in preview]
     steps = "".join(
         f"<li>{esc(s.text)}" + (" " + "".join(die_html(d) for r in s.rolls for d in r.dice) if s.rolls else "")
         + (f' <span class="rpgk-chance">[{esc(s.rule)}]</span>' if s.rule else "") + "</li>" for s in res.steps)
@@ -72,5 +84,9 @@ def resolution_html(res) -> str:
                         + "".join(advice_html(a) for a in _advice_of(res, c.key)) + "</li>" for c in res.choices)
         parts.append(f'<div class="rpgk-head">{esc(t("resolution.open"))}</div><ul>{items}</ul>')
         parts += [f'<div class="rpgk-chance">{esc(note)}</div>' for note in _notes(res)]
+    if preview and _rolled(res):
+        items = "".join(f"<li>{esc(p)}</li>" for p in preview)
+        parts.append(f'<details class="rpgk-preview"><summary class="rpgk-chance">{esc(t("resolution.preview"))}'
+                     f'</summary><ul class="rpgk-chance">{items}</ul></details>')
     parts.append("</div>")
     return "".join(parts)

@@ -81,7 +81,7 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     if campaign is not None:
         _same_ruleset(engine, campaign.state)
     verbs = _verbs(engine)
-    commands = parse(source)
+    commands = _parse(source, lambda: campaign.state if campaign is not None else _scratch_state(figures, engine))
     if campaign is None or preview:
         state = campaign.state if campaign is not None else _scratch_state(figures, engine)
         return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview, dice_by)
@@ -258,8 +258,47 @@ def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool
     active = state["active_encounter"]
     if active and word.text in state["encounters"][active].get("removed", ()):
         raise error(tracker.removed_figure(word.text, active, True), source, word)
+    spaced = _spaced_name(word, source, known)
+    if spaced is not None:
+        name, end = spaced
+        fixed = source[:word.col - 1] + quote(name) + source[end:]
+        raise error(t("resolve.unquoted_name", name=word.text, found=name), source, word,
+                    t("resolve.quoted_line", line=fixed.strip()))
     raise _unknown("resolve.unknown_figure", word, source, known,
                    t("resolve.known_figures", names=", ".join(known) or "–"), name=word.text)
+
+
+def _spaced_name(word: Word, source: str, known: list[str]) -> tuple[str, int] | None:
+    """The known name that ``word`` begins when the words after it on its line ``source`` are read with it ("Räuber"
+    and "2": "Räuber 2"), the longest such; its name and the column where its words end; else None."""
+    words = []
+    for m in re.finditer(r"[^\s,]+", source[word.col - 1:].partition("#")[0]):
+        if m.group() == "->" or set(m.group()) & set("=\"'"):
+            break
+        words.append(m)
+    by_lower = {n.lower(): n for n in known}
+    for n in range(len(words), 1, -1):
+        name = by_lower.get(" ".join(w.group() for w in words[:n]).lower())
+        if name is not None:
+            return name, word.col - 1 + words[n - 1].end()
+    return None
+
+
+def _parse(source: str, state: Callable[[], dict[str, Any]]) -> list[Command]:
+    """The commands of ``source``; a line the language refuses that names a figure with a space unquoted
+    ("angriff Räuber 2 -> Elfe") gets the quoted line as its suggestion."""
+    try:
+        return parse(source)
+    except ResolveError as err:
+        if err.suggestion is not None:
+            raise
+        fixed = err.source
+        for name in sorted((n for n in _figure_names(state()) if " " in n.strip()), key=len, reverse=True):
+            fixed = re.sub(rf"(?<![\w\"']){re.escape(name)}(?![\w\"'])", lambda _: quote(name), fixed, flags=re.I)
+        if fixed == err.source:
+            raise
+        raise ResolveError(err.message, err.source, err.line, err.column,
+                           t("resolve.quoted_line", line=fixed.strip())) from None
 
 
 def _figure_names(state: dict[str, Any]) -> list[str]:
@@ -412,7 +451,7 @@ def carry_out(work: Transaction, engine: Ruleset, source: str, roller: Roller) -
     as a forecast plays a fight), rolling through ``roller``: as a cell of a campaign does, without
     a campaign to write to."""
     verbs = _verbs(engine)
-    lines = [_check(cmd, verbs, work.state, True, engine.key) for cmd in parse(source)]
+    lines = [_check(cmd, verbs, work.state, True, engine.key) for cmd in _parse(source, lambda: work.state)]
     return _carried_out(lines, engine, verbs, work, roller)
 
 

@@ -38,6 +38,9 @@ class Ruleset:
     verbs: Mapping[str, Verb] = {}
     #: whether initiative is determined anew at the start of every round
     initiative_each_round: bool = False
+    #: whether the rules roll an initiative at all; False: the order follows from the rules alone, and
+    #: the tables speak of the order ("Reihenfolge"), not of an initiative
+    initiative_rolled: bool = True
     #: the GM's settings (``rules.settings``), None for a ruleset without any
     settings: Settings[Any] | None = None
     #: how a forecast plays this ruleset's fights (``rules.tactics``); None: the ruleset has no forecast

@@ -570,8 +570,7 @@ class Campaign:
         events = [e for e in self.store.events(after=first - 1, limit=last - first + 1) if e.tx == entry["tx"]]
         with self.transaction() as tx:
             tx.extend(transform([c for e in events for c in e.data.get("changes", ())]))
-            tx.event(kind, t("journal.undo" if kind == model.UNDO else "journal.redo",
-                             what=kind_label(entry["kind"])), of=entry["tx"])
+            tx.event(kind, *_replayed(kind, entry["kind"], events), of=entry["tx"])
         return [str(e.data.get("text", "")) for e in events]
 
     def __repr__(self) -> str:
@@ -585,6 +584,17 @@ class Campaign:
         return text
 
 
+def _replayed(kind: str, undone: str, events: list[Any]) -> tuple[str, list[str], str | None]:
+    """The journal line of an undo or redo of ``events`` (of the kind ``undone``): what it names (the
+    first entry's text, and how many there were), its figures, and its encounter where they share one."""
+    texts = [str(e.data["text"]) for e in events if e.data.get("text")] or [kind_label(undone)]
+    key = "journal.undo" if kind == model.UNDO else "journal.redo"
+    text = t(key, what=texts[0]) if len(events) < 2 else t(key + "_many", what=texts[0], n=len(events))
+    figures = list(dict.fromkeys(f for e in events for f in e.data.get("figures") or ()))
+    encounters = {e.data.get("encounter") for e in events} - {None}
+    return text, figures, encounters.pop() if len(encounters) == 1 else None
+
+
 def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who: str,
                 encounter: str | None = None) -> None:
     """Replace the sheet of the figure at ``path`` in ``tx`` (see ``Campaign.set_sheet``):
@@ -592,7 +602,8 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
     derived resources following, journalled as ``bogen``."""
     fig = model.figure(tx.state, path)
     engine, data = rulebook(fig.get("ruleset")), model.data(tx.state, encounter)
-    new, old = engine.sheet_for(data).validate(sheet), fig.get("sheet", {})
+    form = engine.sheet_for(data)
+    new, old = form.validate(sheet), fig.get("sheet", {})
     gone = object()
     changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
     if not changed:
@@ -614,5 +625,5 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
         return text if len(text) <= 40 else text[:39] + "…"
 
     tx.event("bogen", t("journal.sheet", figure=fig["name"], changes="; ".join(
-        t("journal.sheet_change", field=k, old=shown(k, old), new=shown(k, new)) for k in changed)),
+        t("journal.sheet_change", field=form.label(k), old=shown(k, old), new=shown(k, new)) for k in changed)),
         list(dict.fromkeys([who, fig["name"]])), tx.state["active_encounter"])

@@ -307,7 +307,9 @@ class Encounter(tracker.Tracker, Shown):
     def _initiative_event(self, tx: Transaction, order: list[str], rolled: dict[str, Any],
                           real: dict[str, Any]) -> None:
         shown = ", ".join(marks.marked(tx.state, self.name, order))
-        tx.event("initiative", t("journal.initiative", order=shown), list(order), self.name, rolls=rolled, **real)
+        engine = rulebook(tx.state["encounters"][self.name]["ruleset"])
+        key = "journal.initiative" if engine.initiative_rolled else "journal.order"
+        tx.event("initiative", t(key, order=shown), list(order), self.name, rolls=rolled, **real)
 
     @retrying
     def next_turn(self, rolls: Mapping[str, int] | None = None, *, seed: int | None = None,

@@ -23,13 +23,14 @@ from .panel_lines import suggestion_line
 
 
 def rules_info(engine: Ruleset) -> dict[str, Any]:
-    """The ruleset as the panel's form needs it: its action verbs (no choice verbs) and conditions."""
+    """The ruleset as the panel's form needs it: its action verbs (no choice verbs), conditions and
+    whether it rolls an initiative."""
     verbs = [{"name": v.name, "help": v.help, "example": v.example, "actors": v.actors, "targets": v.targets,
               "options": [option_field(engine.key, v.name, k, kind) for k, kind in v.options.items()],
               "preview": v.preview is not None}
              for v in engine.verbs.values() if v.choice is None]
     return {"key": engine.key, "title": engine.title, "segments": engine.segments,
-            "conditions": dict(engine.conditions), "verbs": verbs}
+            "conditions": dict(engine.conditions), "verbs": verbs, "initiative": engine.initiative_rolled}
 
 
 def order(enc: Mapping[str, Any]) -> list[str]:

@@ -204,9 +204,10 @@ class CharacterSheet(Widget):
 
     # -- plain text -------------------------------------------------------------------
     def text(self) -> str:
-        """``Bogen: Ritter (Mythic Bastionland), VIG 12, CLA 10, SPI 8, GD 4``: the first number fields."""
+        """``Bogen: Ritter (Mythic Bastionland), Vigour 12, Clarity 10, Spirit 8, Guard 4``: the first number
+        fields under their labels, as the form shows them."""
         head = (t("widget.sheet.text", name=self.figure, ruleset=self.ruleset) if self.ruleset
                 else t("widget.sheet.text_free", name=self.figure))
-        numbers = [(f["name"], self._saved[f["name"]]) for f in self.fields if f["kind"] == "int"
+        numbers = [(f["label"], self._saved[f["name"]]) for f in self.fields if f["kind"] == "int"
                    and isinstance(self._saved.get(f["name"]), int)][:SHOWN_IN_TEXT]
-        return ", ".join([head, *(f"{n.upper()} {v}" for n, v in numbers)])
+        return ", ".join([head, *(f"{label} {v}" for label, v in numbers)])

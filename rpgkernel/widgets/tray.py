@@ -182,7 +182,8 @@ def view_bundle(obj: Roll | Rolls | Dist) -> tuple[dict[str, Any], dict[str, Any
     """
     own = obj._repr_mimebundle_()
     data, meta = own if isinstance(own, tuple) else (own, {})
-    widget = DistributionChart(obj, title=obj.summary()) if isinstance(obj, Dist) else RollCard(obj)
+    # the chart's own title and summary line: the card's head would say its mean and spread twice
+    widget = DistributionChart(obj) if isinstance(obj, Dist) else RollCard(obj)
     view, view_meta = widget._repr_mimebundle_()
     return ({**data, WIDGET_VIEW: view[WIDGET_VIEW]},
             {**meta, **{k: v for k, v in view_meta.items() if k == WIDGET_VIEW}})

@@ -44,12 +44,12 @@ def test_a_forecast_from_the_panel(notebook, page, lab, tmp_path):
         .observe(el, {childList: true, subtree: true}); }""")
     section.get_by_role("button", name="Prognose berechnen").click()
     headline = section.locator(".rpgk-outcome")
-    expect(headline).to_contain_text("gewinnt mit", timeout=120_000)
+    expect(headline).to_contain_text("Am wahrscheinlichsten ist ein Sieg für", timeout=120_000)
     expect(section.locator("progress")).to_have_count(0)
     assert page.evaluate("window.rpgkSawProgress")
     assert "Zielwahl: gefährlichste" in section.locator(".rpgk-muted").first.inner_text()
     legend = section.locator(".rpgk-legend li")
-    expect(legend).to_have_text([re.compile("^Spieler gewinnt: "), re.compile("^Feinde gewinnt: "),
+    expect(legend).to_have_text([re.compile("^Sieg für Spieler: "), re.compile("^Sieg für Feinde: "),
                                  re.compile("^Unentschieden: ")])
     names = section.locator("tbody tr td:first-child")
     expect(names).to_have_text(["Ritter", "Knappe", "Söldner", "Wache"])

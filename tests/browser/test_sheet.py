@@ -71,7 +71,7 @@ def test_sheet_saves_by_keyboard_and_keeps_a_refused_value(notebook, page, tmp_p
     expect(vig_row.locator("td")).to_have_text("14 / 14")   # the ruleset's VIG follows the sheet
     assert _sheet(path, "Ritter")["vig"] == 14
     with rpgkernel.Campaign.open(path) as campaign:
-        assert campaign.journal(last=1)[0].data["text"] == "Bogen von Ritter geändert: vig 12 → 14"
+        assert campaign.journal(last=1)[0].data["text"] == "Bogen von Ritter geändert: Vigour 12 → 14"
     expect(vig).to_be_focused()   # the refilled form keeps the focus
 
     # a refused value: the German message at the field, the typed value stays, nothing is written

@@ -33,7 +33,7 @@ def test_every_magic_line(notebook, tmp_path):
     setup(notebook, tmp_path)
     for line in MAGIC.lines:
         shown = notebook.ok(line.split("#")[0])
-        assert shown[-1].startswith("Prognose Furt, vor dem Kampf") and "Spieler gewinnt mit 100,00 %" in shown[-1]
+        assert shown[-1].startswith("Prognose Furt, vor dem Kampf") and "Sieg für Spieler: 100,00 %" in shown[-1]
     assert notebook.value.fights >= 2000 or notebook.value.precision <= 0.02
 
 

@@ -28,8 +28,8 @@ def test_the_card_in_text():
     text = repr(made())
     lines = text.splitlines()
     assert lines[0] == "Prognose Furt <b>, ab Runde 3: simuliert, 1.234 Kämpfe, 95-%-Intervalle; Zielwahl: schwächste (Seed 5)"
-    assert lines[1] == "Spieler gewinnt mit 60,00 % (55,00–65,00 %)."
-    assert "  <script> gewinnt: 30,00 % (25,00–35,00 %)" in lines
+    assert lines[1] == "Am wahrscheinlichsten ist ein Sieg für Spieler: 60,00 % (55,00–65,00 %)."
+    assert "  Sieg für <script>: 30,00 % (25,00–35,00 %)" in lines
     assert "  Unentschieden: 10,00 % (8,00–12,00 %)" in lines
     assert "Der Kampf dauert noch 2,5 Runden im Mittelwert (von 2 bis 3)." in lines
     assert re.search(r"Söldner & Co\s+<script>\s+60,00 % \(55,00–65,00 %\)\s+1,0 ± 0,2$", text, re.M)
@@ -40,8 +40,17 @@ def test_an_exact_card_has_no_intervals():
              draw=Chance.exact(0.0), figures={"Ritter": FigureForecast("Spieler", Chance.exact(0.25),
                                                                        {"VIG": Mean(1.5)})}, fights=0)
     text = repr(f)
-    assert "exakt berechnet" in text and "Spieler gewinnt mit 75,00 %." in text and "–" not in text.split("\n")[1]
+    assert "exakt berechnet" in text and "Sieg für Spieler: 75,00 %." in text and "–" not in text.split("\n")[1]
     assert "1,5" in text and "±" not in text
+
+
+def test_plural_side_names_read_right():
+    """Side names are mostly plurals ("Helden", "Feinde"): no verb agrees with them only in the singular."""
+    f = made(win={"Helden": Chance.exact(0.7), "Feinde": Chance.exact(0.2)}, draw=Chance.exact(0.1))
+    text, page = repr(f), f._repr_html_()
+    assert "Am wahrscheinlichsten ist ein Sieg für Helden: 70,00 %." in text
+    assert "  Sieg für Feinde: 20,00 %" in text and "Sieg für Feinde: <b>20,00 %</b>" in page
+    assert "gewinnt" not in text + page
 
 
 def test_the_card_in_html_escapes_and_draws():

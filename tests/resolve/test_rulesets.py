@@ -255,3 +255,32 @@ def test_a_cell_of_another_ruleset_is_refused(camp):
            "Mythic Bastionland (bastionland)" in text
     assert "%%resolve bastionland" in text and "%rpg midgard" in text and "%rpg --kampagne" in text
     assert camp.state["seq"] == seq
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_rolled_card_shows_its_dice_first_and_folds_its_preview(pristine, tmp_path, ruleset):
+    """Every verb with a preview, rolled: the steps with their dice come first, the preview follows in one
+    compact line (text) or folded in <details> (HTML) below them; a card that is only a preview keeps
+    it on top, open."""
+    run = Runner(pristine, ruleset, tmp_path)
+    cards = 0
+    for verb in rules.get(ruleset).verbs.values():
+        if verb.choice is not None or verb.preview is None or (base := _base(run, verb)) is None:
+            continue
+        shutil.copy(run.path, tmp_path / "card.sqlite")
+        with Campaign.open(tmp_path / "card.sqlite") as camp:
+            only = rpgkernel.resolve(base, campaign=camp, preview=True)
+            res = rpgkernel.resolve(base, campaign=camp, seed=1)
+        for r in res if isinstance(res, list) else [res]:
+            if not any(s.rolls for s in r.steps) or not preview_lines(r.preview):
+                continue
+            cards += 1
+            lines = repr(r).splitlines()
+            said = [i for i, line in enumerate(lines) if line.startswith("  Vorschau: ")]
+            assert said == [len(lines) - 1], base          # once, last, all of it in one line
+            assert lines[-1].count(" · ") == len(preview_lines(r.preview)) - 1
+            page = r._repr_html_()
+            assert "Vorschau:" not in page and page.index("</ol>") < page.index('<details class="rpgk-preview">')
+        for r in only if isinstance(only, list) else [only]:
+            assert repr(r).splitlines()[1].startswith("  Vorschau: ") or not preview_lines(r.preview), base
+    assert cards >= 1

@@ -196,6 +196,28 @@ def test_a_forgotten_arrow_or_comma_is_suggested(camp, cell, line, col, fragment
     assert info.value.suggestion == hint and str(info.value).endswith(hint)
 
 
+@pytest.mark.parametrize("cell, col, message, hint", [
+    ("angriff Ritter -> Räuber 2", 19,
+     "Unbekannte Figur 'Räuber' – gemeint ist wohl 'Räuber 2': Ein Name mit Leerzeichen steht in Anführungszeichen.",
+     'So geht es: angriff Ritter -> "Räuber 2"'),
+    ("angriff Ritter -> räuber 2 wucht=1", 19, "gemeint ist wohl 'Räuber 2'",
+     'So geht es: angriff Ritter -> "Räuber 2" wucht=1'),
+    ("angriff Räuber 3 -> Ritter", 18, "'->' gehört hier nicht hin.", 'So geht es: angriff "Räuber 3" -> Ritter'),
+    ("angriff Ritter -> Räuber 2, Räuber 3", 27, "',' gehört hier nicht hin.",
+     'So geht es: angriff Ritter -> "Räuber 2", "Räuber 3"'),
+])
+def test_a_name_with_a_space_unquoted_is_recognised_with_the_quoted_line(camp, cell, col, message, hint):
+    """``angriff Elfe -> Räuber 2``: the GM meant "Räuber 2" (not the nearest spelling, "Räuber 3")."""
+    enc = camp.new_encounter("Hohlweg")
+    enc.add("Ritter", character="Ritter")
+    for name in ("Räuber 2", "Räuber 3"):
+        enc.add(name, sheet={"stärke": 9})
+    with pytest.raises(ResolveError) as info:
+        rpgkernel.resolve(cell, campaign=camp, dice=[])
+    assert (info.value.line, info.value.column) == (1, col) and message in info.value.message
+    assert info.value.suggestion == hint
+
+
 def test_integer_options_are_bounded(camp):
     """A value beyond the verb's range (or INT_RANGE) is refused before anything is rolled, shortened."""
     for line, fragment in (("probe Ritter bonus=101", "bonus=101: erlaubt ist −100 bis 100."),

@@ -74,12 +74,12 @@ def test_the_whole_sheet_is_replaced_and_the_journal_lists_the_changes(camp):
     fig = camp.set_sheet("Ritter", {"stärke": 9, "held": True, "talente": ["Reiten", "Fechten"], "notiz": "x" * 60})
     assert fig.sheet == {"stärke": 9, "held": True, "talente": ["Reiten", "Fechten"], "notiz": "x" * 60}
     (entry,) = camp.journal(kind="bogen")
-    assert entry.data["text"] == ("Bogen von Ritter geändert: stärke 7 → 9; klasse Krieger → –; "
-                                  "held – → ja; talente – → Reiten, Fechten; notiz – → " + cut)
+    assert entry.data["text"] == ("Bogen von Ritter geändert: Stärke 7 → 9; Klasse Krieger → –; "
+                                  "Held – → ja; Talente – → Reiten, Fechten; Notiz – → " + cut)
     assert entry.data["figures"] == ["Ritter"] and entry.data["encounter"] is None
     camp.set_sheet("Ritter", {"stärke": 9, "held": False, "talente": []})
     assert camp.journal(kind="bogen")[-1].data["text"] == (
-        "Bogen von Ritter geändert: held ja → nein; talente Reiten, Fechten → –; notiz " + cut + " → –")
+        "Bogen von Ritter geändert: Held ja → nein; Talente Reiten, Fechten → –; Notiz " + cut + " → –")
 
 
 def test_an_unchanged_sheet_writes_nothing(camp):
@@ -124,7 +124,7 @@ def test_bastionland_virtues_follow_the_sheet(tmp_path):
         assert res["VIG"] == {"value": 9, "max": 12} and res["GD"] == {"value": 1, "max": 5}
         assert res["CLA"] == {"value": 12, "max": 12}
         assert camp.journal(last=1)[0].data["text"] == \
-            "Bogen von Ritter geändert: vig 10 → 12; gd 4 → 5; waffen – → Streitkolben (W8, wuchtig)"
+            "Bogen von Ritter geändert: Vigour 10 → 12; Guard 4 → 5; Waffen und Schild – → Streitkolben (W8, wuchtig)"
         with pytest.raises(SheetError, match="Feld 'vig' \\(Vigour\\): erlaubt ist eine ganze Zahl von 0 bis 19"):
             camp.set_sheet("Ritter", {**sheet, "vig": 20})
 
@@ -136,7 +136,7 @@ def test_a_combatant_copy_edits_the_character_and_an_own_record_itself(camp):
     camp.set_sheet("Sir R", {"stärke": 8})
     assert camp.characters["Ritter"].sheet == {"stärke": 8} and lp(camp, "Sir R") == (16, 16)
     entry = camp.journal(last=1)[0]
-    assert entry.data["text"] == "Bogen von Ritter geändert: stärke 7 → 8; klasse Krieger → –"
+    assert entry.data["text"] == "Bogen von Ritter geändert: Stärke 7 → 8; Klasse Krieger → –"
     assert entry.data["figures"] == ["Sir R", "Ritter"] and entry.data["encounter"] == "Hinterhalt"
     camp.set_sheet("Goblin 1", {"stärke": 4})
     assert camp.figure("Goblin 1").sheet == {"stärke": 4} and lp(camp, "Goblin 1") == (8, 8)
@@ -156,9 +156,10 @@ def test_undo_and_redo_of_a_sheet_edit(camp):
     camp.set_sheet("Ritter", {"stärke": 2, "geist": 3})
     new_sheet, new_res = camp.characters["Ritter"].sheet, camp.characters["Ritter"].resources
     assert new_res == {"LP": {"value": 0, "max": 4}, "MP": {"value": 3, "max": 3}}
-    assert camp.undo() == ["Bogen von Ritter geändert: stärke 7 → 2; klasse Krieger → –; geist – → 3"]
+    assert camp.undo() == ["Bogen von Ritter geändert: Stärke 7 → 2; Klasse Krieger → –; Geist – → 3"]
     assert (camp.characters["Ritter"].sheet, camp.characters["Ritter"].resources) == (old_sheet, old_res)
-    assert camp.journal(last=1)[0].data["text"] == "rückgängig: Bogen"
+    assert camp.journal(last=1)[0].data["text"] == ("rückgängig: Bogen von Ritter geändert: Stärke 7 → 2; "
+                                                    "Klasse Krieger → –; Geist – → 3")
     camp.redo()
     assert (camp.characters["Ritter"].sheet, camp.characters["Ritter"].resources) == (new_sheet, new_res)
 
@@ -175,6 +176,6 @@ def test_a_second_campaign_object_sees_the_edit_and_a_racing_writer_counts(targe
         assert not INTERLUDE
         assert lp(a) == lp(b) == (15, 20)
         assert [e.data["text"] for e in b.journal()][-2:] == ["Ritter: LP 16 → 11",
-                                                              "Bogen von Ritter geändert: stärke 8 → 10"]
+                                                              "Bogen von Ritter geändert: Stärke 8 → 10"]
         b.undo()   # b undoes the newest step, a's edit
         assert a.characters["Ritter"].sheet == {"stärke": 8} and lp(a) == (11, 16)

@@ -190,7 +190,7 @@ def test_changing_a_sheet_moves_the_derived_resources(tmp_path):
         camp.set_sheet("Ritter", {"vig": 12, "cla": 10, "spi": 10, "gd": 4})
         assert camp.figure("Ritter").resources["VIG"] == {"value": 9, "max": 12}   # 3 still missing
         [entry] = camp.journal(kind="bogen")
-        assert entry.data["text"] == "Bogen von Ritter geändert: vig 10 → 12" and entry.data["text"] in TEXT
+        assert entry.data["text"] == "Bogen von Ritter geändert: Vigour 10 → 12" and entry.data["text"] in TEXT
         camp.undo()
         assert camp.figure("Ritter").resources["VIG"] == {"value": 7, "max": 10}
 

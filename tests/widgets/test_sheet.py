@@ -50,7 +50,7 @@ def test_the_form_follows_the_rulesets_sheet(camp):
     assert w.resources[:2] == [{"name": "GD", "value": 4, "max": 4}, {"name": "VIG", "value": 12, "max": 12}]
     assert w.conditions == [{"name": "Fatigued", "left": None}, {"name": "Narbe", "left": 2}]
     assert w.error == "" and w.error_field == "" and not w.stale
-    assert w.text() == repr(w) == "Bogen: Ritter (Mythic Bastionland), VIG 12, CLA 10, SPI 8, GD 4"
+    assert w.text() == repr(w) == "Bogen: Ritter (Mythic Bastionland), Vigour 12, Clarity 10, Spirit 8, Guard 4"
 
 
 def test_ways_to_name_the_figure(camp):
@@ -80,10 +80,10 @@ def test_saving_writes_through_the_campaign(camp):
     assert w.error == "" and w.revision == revision + 1
     assert camp.characters["Ritter"].sheet["vig"] == 14 and w.draft["vig"] == 14
     assert w.resources[1] == {"name": "VIG", "value": 11, "max": 14}
-    assert camp.journal(last=1)[0].data["text"] == ("Bogen von Ritter geändert: vig 12 → 14; "
-                                                    "reittier – → Schlachtross (W8 Trampelschaden); "
-                                                    "spielfigur – → ja")
-    assert w.text().startswith("Bogen: Ritter (Mythic Bastionland), VIG 14,")
+    assert camp.journal(last=1)[0].data["text"] == ("Bogen von Ritter geändert: Vigour 12 → 14; "
+                                                    "Reittier – → Schlachtross (W8 Trampelschaden); "
+                                                    "Spielfigur – → ja")
+    assert w.text().startswith("Bogen: Ritter (Mythic Bastionland), Vigour 14,")
     # undo reaches the sheet through the campaign
     camp.undo()
     assert w.draft["vig"] == 12 and w.draft["reittier"] == "" and w.resources[1]["max"] == 12
@@ -199,7 +199,7 @@ def test_an_open_sheet_adds_and_removes_its_own_fields(camp):
     camp.set_ruleset(None)   # no ruleset: a sheet with any fields
     camp.add_character("Alrik", {"beruf": "Krieger", "st": 80, "sprachen": ["Albisch"], "adel": False})
     w = CharacterSheet(camp, "Alrik")
-    assert w.extensible and w.ruleset == "" and w.text() == "Bogen: Alrik, ST 80"
+    assert w.extensible and w.ruleset == "" and w.text() == "Bogen: Alrik, st 80"
     assert [(f["name"], f["kind"], f["own"]) for f in w.fields] == [   # first the field of the GM's resource (HP)
         ("hp", "int", False), ("beruf", "text", True), ("st", "int", True), ("sprachen", "list", True),
         ("adel", "bool", True)]

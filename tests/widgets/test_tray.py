@@ -422,7 +422,7 @@ def test_widget_view_in_a_kernel(kernel_shell):
         widget = _instances[view["model_id"]]
         if isinstance(obj, rpgkernel.Dist):
             assert isinstance(widget, DistributionChart) and widget.data == chart_data(obj)
-            assert widget.title == repr(obj).split("\n")[0]
+            assert widget.title == ""     # the chart's own: "Verteilung von 3W6", its numbers below it
         else:
             assert isinstance(widget, RollCard) and widget.text() == str(obj)
     assert WIDGET_VIEW not in kernel_shell.display_formatter.format((1, 2))[0]
@@ -438,6 +438,22 @@ def test_a_previews_chart_shows_its_hints_in_a_kernel(kernel_shell):
     assert widget.text().splitlines()[1:] == widget.hints
     widget.dist = rpgkernel.dist("8W6>=4")
     assert widget.hints == [] and "\n" not in widget.text()
+
+
+def test_a_chart_says_its_numbers_once_and_its_mean_apart_from_a_samples(kernel_shell):
+    """``%roll --vorschau 2W6``: title and summary line of the widget name mean and spread once;
+    ``%roll -n 4 W20``: the sample's "Mittelwert" and the distribution's expected mean are two words."""
+    d = kernel_shell.run_line_magic("roll", "--vorschau 2W6")
+    chart = _instances[kernel_shell.display_formatter.format(d)[0][WIDGET_VIEW]["model_id"]]
+    labels = chart.labels
+    title = chart.title or labels["widget.chart.title"].format(expr=chart.data["label"])
+    summary = labels["widget.chart.summary"].format(mean=chart.data["mean_text"], sd=chart.data["sd_text"])
+    assert (title + summary).count("7,00") == 1 and (title + summary).count("2,42") == 1
+    rolls = kernel_shell.run_line_magic("roll", "-n 4 --seed 1 W20")
+    card = _instances[kernel_shell.display_formatter.format(rolls)[0][WIDGET_VIEW]["model_id"]]
+    expected = card.labels["widget.chart.summary"].format(mean=card.chart["mean_text"], sd=card.chart["sd_text"])
+    sample_word, expected_word = card.summary.split(", ")[1].split()[0], expected.split()[0]
+    assert (sample_word, expected_word) == ("Mittelwert", "Erwartungswert") and "10,50" in expected
 
 
 def test_roll_magic_still_returns_the_roll(kernel_shell):

@@ -92,6 +92,8 @@ class Bastionland(Ruleset):
         """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
         return advise(request, resolution)
 
+    initiative_rolled = False   # the players' side acts first (Überraschung)
+
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         return None  # no initiative roll: the players' side acts first (Überraschung)
 
