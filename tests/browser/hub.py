@@ -46,12 +46,15 @@ class SystemUser:
 
     def write(self, name: str, text: str, mode: int = 0o600) -> None:
         """A file of the user's own in its home."""
-        import pwd
         path = self.home / name
         path.write_text(text, encoding="utf-8")
+        self.own(path)
+        path.chmod(mode)
+
+    def own(self, path: Path) -> None:
+        import pwd
         entry = pwd.getpwnam(self.name)
         os.chown(path, entry.pw_uid, entry.pw_gid)
-        path.chmod(mode)
 
     def pids(self) -> list[int]:
         """The user's processes (their owner in /proc)."""
@@ -119,6 +122,8 @@ c.JupyterHub.hub_bind_url = "http://127.0.0.1:{free_port()}"
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{free_port()}"
 c.Authenticator.allowed_users = {{{", ".join(repr(u.name) for u in users)}}}
 c.Spawner.cmd = [{str(python)!r}, "-m", "jupyterhub.singleuser"]
+# for the test's driver: JupyterLab's app in the page (its commands), no news
+c.Spawner.args = ["--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None"]
 """
         self.config = self.base / "jupyterhub_config.py"
         self.config.write_text(config + overrides, encoding="utf-8")

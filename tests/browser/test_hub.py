@@ -1,10 +1,12 @@
 """A club's server, for real, on loopback: JupyterHub (from PyPI) with its configurable-http-proxy
 (from npm), configured as docs/jupyterhub.md shows it (PAM login, each GM's server run as its own
 system user); two GMs as system users made with the docs' ``useradd``; one campaign on a throwaway
-PostgreSQL cluster, its password in each GM's ``~/.pgpass``, opened by both GMs' kernels. Anna's
-server stays behind the hub's login (refused without it and for Bernd). Bernd makes a player link;
-a phone with no hub cookie opens it through the proxy and shows the figure; Anna revokes the link
-in her kernel and the open page goes dead, the link reopened is refused. At the end every process
+PostgreSQL cluster, its password in each GM's ``~/.pgpass``. Anna (over HTTP: the login form, the
+spawn, a kernel through the REST and websocket API) makes the campaign and a figure; her server
+stays behind the hub's login (without it, or as Bernd, refused). Bernd logs in in Chromium, his
+JupyterLab opens the same campaign and ``%rpg spieler`` makes a link for her figure, its address
+the hub's public one; a phone with no hub cookie opens it through the proxy and shows the figure;
+Anna revokes the link in her kernel and the open page goes dead, the link reopened is refused. At the end every process
 of the hub, its proxy and the GMs' servers is gone, and so are the users.
 
 The GMs' servers run from a Python every user can execute (``hub.users_python``): the test's own
@@ -13,10 +15,9 @@ interpreter may sit in root's home."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from doc_blocks import ROOT, page
@@ -25,6 +26,7 @@ from rpgkernel.state.players import PATH
 
 from .fixtures import expect, unavailable
 from .hub import Browser, Hub, Kernel, SystemUser, fresh_base, remove, users_python
+from .notebook import PYTHON3, Notebook, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -88,61 +90,61 @@ def test_two_gms_one_campaign_a_player_through_the_proxy(club, chromium):
     hub, (anna, bernd), address, password = club
     assert START == "cd /etc/jupyterhub && jupyterhub -f /etc/jupyterhub/jupyterhub_config.py"
     assert CELL[1] == "%rpg --kampagne postgresql://verein@127.0.0.1:5432/runde"
-    cell = "\n".join([CELL[0], CELL[1].replace("postgresql://verein@127.0.0.1:5432/runde", address)])
+    cells = [CELL[0], CELL[1].replace("postgresql://verein@127.0.0.1:5432/runde", address)]
 
-    # each GM logs in at the hub and starts their own server
-    gms = {}
-    for user in (anna, bernd):
-        browser = Browser(hub)
-        browser.login(user)
-        prefix = browser.start_server(user)
-        assert prefix == f"/user/{user.name}/"
-        gms[user.name] = (browser, prefix)
-    anna_browser, anna_prefix = gms[anna.name]
-    bernd_browser, bernd_prefix = gms[bernd.name]
-
-    # Anna's server is behind the hub's login: refused without it, and for Bernd
-    anonymous = Browser(hub)
-    shown, _text = anonymous.get(f"{anna_prefix.lstrip('/')}lab")
-    assert shown.startswith(hub.url("hub/login")), shown
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        bernd_browser.get(f"{anna_prefix.lstrip('/')}api/contents")
-    assert refused.value.code == 403
-    shown, text = anna_browser.get(f"{anna_prefix.lstrip('/')}lab")
-    assert shown == hub.url(f"{anna_prefix.lstrip('/')}lab") and "jupyter-config-data" in text
-
-    # one campaign on PostgreSQL: Anna makes it, Bernd opens the same and sees her figure
-    anna_kernel, bernd_kernel = Kernel(anna_browser, anna_prefix), Kernel(bernd_browser, bernd_prefix)
-    who = "import os, pwd; print(pwd.getpwuid(os.getuid()).pw_name)"
-    assert anna_kernel.run(who).strip() == anna.name and bernd_kernel.run(who).strip() == bernd.name
-    anna_kernel.run(cell)
+    # Anna logs in at the hub, starts her server and makes the campaign on PostgreSQL in a kernel
+    anna_browser = Browser(hub)
+    anna_browser.login(anna)
+    anna_prefix = anna_browser.start_server(anna)
+    assert anna_prefix == f"/user/{anna.name}/"
+    anna_kernel = Kernel(anna_browser, anna_prefix)
+    assert anna_kernel.run("import getpass; print(getpass.getuser())").strip() == anna.name
+    anna_kernel.run("\n".join(cells))
     anna_kernel.run("import rpgkernel\nkampagne = rpgkernel.session.current().campaign\n"
                     "kampagne.set_ruleset('bastionland')\n"
                     "kampagne.add_character('Alrik', {'vig': 12, 'cla': 10, 'spi': 8, 'gd': 4})")
-    bernd_kernel.run(cell)
-    made = bernd_kernel.run(
-        "import os, rpgkernel\nkampagne = rpgkernel.session.current().campaign\n"
-        "print(kampagne.ruleset, sorted(kampagne.characters))\n"
-        "link = kampagne.new_player_link('Alrik')\n"
-        "print(link.id, link.url(os.environ['JUPYTERHUB_SERVICE_PREFIX']))").split()
-    assert made[:2] == ["bastionland", "['Alrik']"], made
-    link_id, path = made[2], made[3]
-    assert path.startswith(f"{bernd_prefix}{PATH}") and "#" in path
-    link = f"http://127.0.0.1:{hub.port}{path}"   # the hub's public address, as the widget's front end builds it
-    assert address in (Path(bernd.home) / ".local/share/jupyter/runtime/rpgkernel-kampagnen.json").read_text()
 
-    # a player's phone: no hub login, no cookie; the page through the proxy shows the figure
-    with urllib.request.urlopen(link.partition("#")[0], timeout=30) as answer:
-        assert answer.status == 200 and answer.url == link.partition("#")[0]
+    # her server is behind the hub's login: without it the hub asks for it
+    shown, _text = Browser(hub).get(f"user/{anna.name}/lab")
+    assert shown.startswith(hub.url("hub/login")), shown
+
+    # Bernd logs in with the hub's form in his browser; the hub starts his server and opens JupyterLab
+    desk = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
     phone = chromium.new_context(locale="de-DE", **PHONE)
     try:
+        gm = desk.new_page()
+        gm.goto(hub.url("hub/login"))
+        gm.fill("#username_input", bernd.name)
+        gm.fill("#password_input", bernd.password)
+        gm.click("#login_submit")
+        gm.wait_for_url(hub.url(f"user/{bernd.name}/lab*"), timeout=120_000)
+        assert desk.request.get(hub.url(f"user/{anna.name}/api/contents")).status == 403   # not his server
+
+        # his notebook opens the same campaign and makes a link for Anna's figure
+        path = write_notebook(bernd.home / "runde.ipynb", [*cells, "%rpg spieler Alrik"])
+        bernd.own(path)
+        gm.goto(hub.url(f"user/{bernd.name}/lab/tree/{path.name}?reset"))
+        notebook = Notebook(gm, path, PYTHON3)
+        notebook.wait_idle()
+        notebook.run_all()
+        anchor = notebook.output(2).locator("a.rpgk-players-url")
+        public = re.escape(hub.url(f"user/{bernd.name}/{PATH}"))   # the hub's public address, Bernd's server
+        expect(anchor).to_have_attribute("href", re.compile(rf"^{public}[0-9a-f]{{32}}/#[A-Za-z0-9_-]{{43}}$"))
+        link = anchor.get_attribute("href")
+        runtime = bernd.home / ".local/share/jupyter/runtime/rpgkernel-kampagnen.json"
+        assert address in runtime.read_text(encoding="utf-8")   # Bernd's server finds the campaign
+
+        # a player's phone: no hub login, no cookie; the page through the proxy shows the figure
+        with urllib.request.urlopen(link.partition("#")[0], timeout=30) as answer:
+            assert answer.status == 200 and answer.url == link.partition("#")[0]
         player = phone.new_page()
         player.goto(link)
         expect(player.locator("#inhalt")).to_contain_text("Alrik")
         assert phone.cookies() == []
 
-        # Anna (the other GM, on her own server) revokes Bernd's link: the open page goes dead
-        anna_kernel.run(f"kampagne.revoke_player_link({link_id!r})")
+        # Anna, on her own server, revokes the link Bernd made: the open page goes dead, a new one is refused
+        assert anna_kernel.run("for l in kampagne.player_links():\n"
+                               "    kampagne.revoke_player_link(l['id']); print(l['figure'])").split() == ["Alrik"]
         expect(player.locator("#status")).to_have_text("Dieser Link wurde widerrufen.")
         expect(player.locator("#inhalt")).not_to_contain_text("Alrik")
         again = phone.new_page()
@@ -151,5 +153,6 @@ def test_two_gms_one_campaign_a_player_through_the_proxy(club, chromium):
         expect(again.locator("#inhalt")).not_to_contain_text("Alrik")
     finally:
         phone.close()
+        desk.close()
     log = hub.log()   # the servers' logs too: the hub's spawner passes them through
     assert link.partition("#")[2] not in log and password not in log
