@@ -285,7 +285,3 @@ def fresh_base() -> Path:
     base = Path(tempfile.mkdtemp(prefix="rpgkernel-hub-"))
     base.chmod(0o755)
     return base
-
-
-def remove(base: Path) -> None:
-    shutil.rmtree(base, ignore_errors=True)

@@ -6,8 +6,8 @@ spawn, a kernel through the REST and websocket API) makes the campaign and a fig
 stays behind the hub's login (without it, or as Bernd, refused). Bernd logs in in Chromium, his
 JupyterLab opens the same campaign and ``%rpg spieler`` makes a link for her figure, its address
 the hub's public one; a phone with no hub cookie opens it through the proxy and shows the figure;
-Anna revokes the link in her kernel and the open page goes dead, the link reopened is refused. At the end every process
-of the hub, its proxy and the GMs' servers is gone, and so are the users.
+Anna revokes the link in her kernel and the open page goes dead, the link reopened is refused. At
+the end every process of the hub, its proxy and the GMs' servers is gone, and so are the users.
 
 The GMs' servers run from a Python every user can execute (``hub.users_python``): the test's own
 interpreter may sit in root's home."""
@@ -25,7 +25,7 @@ from doc_blocks import ROOT, page
 from rpgkernel.state.players import PATH
 
 from .fixtures import expect, unavailable
-from .hub import Browser, Hub, Kernel, SystemUser, fresh_base, remove, users_python
+from .hub import Browser, Hub, Kernel, SystemUser, fresh_base, users_python
 from .notebook import PYTHON3, Notebook, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -73,7 +73,8 @@ def fixture_club(pg_cluster):
             user = SystemUser(useradd, base)
             user.write(".pgpass", f"127.0.0.1:{pg_cluster.port}:{database}:{pg_cluster.user}:{pg_cluster.password}\n")
             users.append(user)
-        hub = Hub(CONFIG, START.split("&&")[1].split(), base, users, users_python(base))
+        assert START == "cd /etc/jupyterhub && jupyterhub -f /etc/jupyterhub/jupyterhub_config.py"
+        hub = Hub(CONFIG, START.split("&&")[1].split(), base, users, users_python(base))   # in its own folder
         yield hub, users, address, pg_cluster.password
     finally:
         leftover = []
@@ -82,13 +83,12 @@ def fixture_club(pg_cluster):
             leftover = [(u.name, u.pids()) for u in users if u.pids()]
         for user in users:
             user.remove()
-        remove(base)
+        shutil.rmtree(base, ignore_errors=True)
     assert not leftover, f"processes left after the hub stopped: {leftover}"
 
 
 def test_two_gms_one_campaign_a_player_through_the_proxy(club, chromium):
     hub, (anna, bernd), address, password = club
-    assert START == "cd /etc/jupyterhub && jupyterhub -f /etc/jupyterhub/jupyterhub_config.py"
     assert CELL[1] == "%rpg --kampagne postgresql://verein@127.0.0.1:5432/runde"
     cells = [CELL[0], CELL[1].replace("postgresql://verein@127.0.0.1:5432/runde", address)]
 
