@@ -122,8 +122,11 @@ c.JupyterHub.hub_bind_url = "http://127.0.0.1:{free_port()}"
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{free_port()}"
 c.Authenticator.allowed_users = {{{", ".join(repr(u.name) for u in users)}}}
 c.Spawner.cmd = [{str(python)!r}, "-m", "jupyterhub.singleuser"]
-# for the test's driver: JupyterLab's app in the page (its commands), no news
-c.Spawner.args = ["--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None"]
+# for the test's driver: JupyterLab's app in the page (its commands), no news, no package index
+c.Spawner.args = ["--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+                  "--LabApp.extension_manager=readonly"]
+# a busy test machine: a server may take longer than the default 30 s to answer
+c.Spawner.http_timeout = c.Spawner.start_timeout = 180
 """
         self.config = self.base / "jupyterhub_config.py"
         self.config.write_text(config + overrides, encoding="utf-8")
@@ -192,7 +195,7 @@ class Browser:
     def send(self, path: str, method: str, body: dict | None = None, xsrf_path: str = "/hub/") -> object:
         """A JSON API call with the cookie's ``_xsrf`` in its header, as a browser page sends it."""
         req = urllib.request.Request(self.hub.url(path), method=method,
-                                     data=json.dumps(body or {}).encode(),
+                                     data=None if method == "GET" else json.dumps(body or {}).encode(),
                                      headers={"Content-Type": "application/json",
                                               "X-XSRFToken": self.cookie("_xsrf", xsrf_path)})
         with self.opener.open(req, timeout=60) as answer:
@@ -219,7 +222,7 @@ class Browser:
         except urllib.error.HTTPError as err:
             if err.code != 400:   # 400: already running
                 raise
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 240   # beyond the spawner's own timeout
         while True:
             model = self.send(f"hub/api/users/{user.name}", "GET")
             server = model.get("servers", {}).get("", {})

@@ -117,7 +117,7 @@ def test_two_gms_one_campaign_a_player_through_the_proxy(club, chromium):
         gm.fill("#username_input", bernd.name)
         gm.fill("#password_input", bernd.password)
         gm.click("#login_submit")
-        gm.wait_for_url(hub.url(f"user/{bernd.name}/lab*"), timeout=120_000)
+        gm.wait_for_url(hub.url(f"user/{bernd.name}/lab*"), timeout=240_000)
         assert desk.request.get(hub.url(f"user/{anna.name}/api/contents")).status == 403   # not his server
 
         # his notebook opens the same campaign and makes a link for Anna's figure
