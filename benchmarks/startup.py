@@ -10,8 +10,9 @@ so each runs with its own installed entry points and compiled catalogues):
 - "load_ext": ``import rpgkernel`` and ``%load_ext rpgkernel`` in an IPython shell made before;
 - "Wurfkarte": in a real kernel (ipykernel, so the roll's widget view is sent too), the median over 20
   cards of ``%roll W20+5>=15`` shown, after a first one (goal: at most 10 ms CPU, measured in the kernel);
-- "erste Zelle": the first ``%%resolve`` cell of a shell with a Bastionland figure pair, with its rich
-  output (goal: this / reference at most 1.10: the engines are now imported there, not at load).
+- "erste Karte": from ``%load_ext`` to the card of the first ``%%resolve`` cell (a campaign opened, a
+  Bastionland figure pair loaded, the card's rich output), the engines' imports included wherever
+  they happen (goal: this / reference at most 1.10).
 
 Printed: the medians, the ratio this / reference, the goal and whether it is met, and the load.
 """
@@ -83,13 +84,13 @@ import json, os, tempfile, time
 from IPython.core.interactiveshell import InteractiveShell
 shell = InteractiveShell.instance()
 os.chdir(tempfile.mkdtemp())
+w, c = time.perf_counter(), time.process_time()
 for setup in ("%load_ext rpgkernel", "%rpg bastionland --kampagne start.sqlite",
               "%%figuren\\nfiguren:\\n  - name: Ritter\\n    werte: {vig: 14, cla: 12, spi: 13, gd: 5, "
               "waffen: ['Streitkolben (W8, wuchtig)']}\\n  - name: Söldner\\n    werte: {vig: 10, cla: 10, "
               "spi: 8, gd: 4, waffen: ['Speer (W8)']}\\nbegegnung:\\n  name: Furt\\n  teilnehmer:\\n"
               "    - figur: Ritter\\n    - figur: Söldner\\n"):
     assert shell.run_cell(setup, silent=True).success, setup
-w, c = time.perf_counter(), time.process_time()
 result = shell.run_cell("%%resolve --würfel 5\\nangriff Ritter -> Söldner")
 assert result.success and result.result is not None
 result.result._repr_mimebundle_()
@@ -118,7 +119,7 @@ def medians(trees: tuple[Path, Path], code: str | tuple[str, str], runs: int) ->
 
 #: (name, code, goal): the goal a ratio this / reference (at most) or an absolute CPU time in seconds
 CASES = (("import", IMPORT, ("cpu", 0.150)), ("load_ext", LOAD_EXT, ("cpu", 0.150)),
-         ("Wurfkarte", (CARD, CARD_IN_KERNEL), ("cpu", 0.010)), ("erste Zelle", FIRST_CELL, ("ratio", 1.10)))
+         ("Wurfkarte", (CARD, CARD_IN_KERNEL), ("cpu", 0.010)), ("erste Karte", FIRST_CELL, ("ratio", 1.10)))
 
 
 def main() -> None:
