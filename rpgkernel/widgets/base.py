@@ -55,8 +55,9 @@ class Widget(anywidget.AnyWidget):
         super().__init_subclass__(**kwargs)
 
     def __init__(self, **kwargs: Any) -> None:
+        # the labels go with the first state the front end receives, not in a message of their own
+        kwargs.setdefault("labels", {k: v for p in ("widget.", *self.label_prefixes) for k, v in labels(p).items()})
         super().__init__(**kwargs)
-        self.labels = {k: v for p in ("widget.", *self.label_prefixes) for k, v in labels(p).items()}
         self.on_msg(self._dispatch)
 
     def _dispatch(self, _widget: Any, content: Any, _buffers: Any = None) -> None:

@@ -165,7 +165,7 @@ def test_the_character_sheet_as_described(furt):
     send(sheet, "save")
     assert sheet.error == "" and camp.figure("Ritter").sheet["vig"] == 14
     [entry] = camp.journal(kind="bogen", last=1)
-    assert "vig 13 → 14" in str(entry.data)
+    assert "Vigour 13 → 14" in str(entry.data)   # the field by its label
     # a refused value: the message at its field, the input stays
     sheet.set_state({"draft": {**sheet.draft, "vig": 99}})
     send(sheet, "save")
