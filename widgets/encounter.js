@@ -143,6 +143,56 @@ function panelTable(model, form) {
   let currentName = null;
   let later = 0;             // a scheduled frame that builds more rows
 
+  // a value typed into a row (-5, +3, =7): the resource edited, on this row or on every row picked with it
+  let editing = null;   // {name, resource, text, sent}
+  const editNames = (name) => {
+    const picks = form.rowPicks().names;
+    return picks.includes(name) && picks.length > 1 ? picks : [name];
+  };
+  const openEdit = (name, resource, text) => {
+    editing = { name, resource, text, sent: false };
+    update();
+    const input = wrap.querySelector(`[data-focus="${CSS.escape(`edit:${name}:${resource}`)}"]`);
+    if (input) { input.focus(); input.setSelectionRange(text.length, text.length); }
+  };
+  const closeEdit = (refocus) => {
+    if (!editing) return;
+    const name = editing.name;
+    editing = null;
+    update();
+    if (refocus) focusRow(cache.get(name)?.tr);
+  };
+  const editor = (r, name) => {
+    const names = editNames(r.name);
+    const label = L(model, names.length > 1 ? "widget.panel.edit_many" : "widget.panel.edit_help",
+      { name, who: names.join(", ") });
+    return h("input", {
+      type: "text", class: "rpgk-res-input", value: editing.text, size: 6, "data-focus": `edit:${r.name}:${name}`,
+      placeholder: L(model, "widget.panel.edit_hint"), title: label, "aria-label": label, autocomplete: "off",
+      oninput: (e) => { editing.text = e.target.value; editing.sent = false; },
+      onkeydown: (e) => {
+        if (e.isComposing) return;
+        if (e.key === "Enter") {
+          editing.sent = true;
+          form.send("edit", { names, resource: name, change: e.target.value });
+        } else if (e.key === "Escape") {
+          closeEdit(true);
+        } else {
+          return;   // typing stays in the field (and out of the table's keys)
+        }
+        e.preventDefault();
+        e.stopPropagation();
+      },
+      onblur: () => { if (editing && !editing.sent) setTimeout(() => { if (editing && !editing.sent && !wrap.contains(document.activeElement)) closeEdit(false); }, 0); },
+    });
+  };
+  const resource = (r, res) => {
+    if (editing && editing.name === r.name && editing.resource === res[0]) return editor(r, res[0]);
+    const label = L(model, "widget.panel.edit_help", { name: res[0], who: r.name });
+    return h("button", { type: "button", class: "rpgk-res-edit", "data-focus": `res:${r.name}:${res[0]}`,
+      title: label, onclick: () => openEdit(r.name, res[0], "") }, bar(res));
+  };
+
   const bar = ([name, value, max]) => {
     const share = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
     const level = share <= 0 ? "empty" : share < 0.34 ? "low" : "ok";
@@ -166,7 +216,7 @@ function panelTable(model, form) {
         r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
       withIni ? h("td", { class: "rpgk-ini" }, r.ini ?? "–") : null,
       h("td", { class: "rpgk-side" }, r.side),
-      h("td", { class: "rpgk-res" }, r.res.map(bar)),
+      h("td", { class: "rpgk-res" }, r.res.map((res) => resource(r, res))),
       h("td", { class: "rpgk-conds" }, conds),
     ];
     if (withRolls) {
@@ -217,6 +267,10 @@ function panelTable(model, form) {
     const name = tr.dataset.name;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     const step = (next) => focusRow(next || null);
+    const edit = (sign) => {   // a value of the row's first resource, its sign typed already
+      const first = ((model.get("rows") || []).find((r) => r.name === name)?.res || [])[0];
+      if (first) openEdit(name, first[0], sign);
+    };
     const handled = {
       ArrowDown: () => step(tr.nextElementSibling),
       ArrowUp: () => step(tr.previousElementSibling),
@@ -231,6 +285,7 @@ function panelTable(model, form) {
       j: () => form.send("now", { name }),
       v: () => form.send(tr.classList.contains("rpgk-hidden-row") ? "reveal" : "hide", { name }),
       w: () => form.send("reroll", { name }),
+      "-": () => edit("-"), "+": () => edit("+"), "=": () => edit("="),
       Delete: () => form.send("remove", { name }),
     };
     let run = e.altKey ? null : handled[key];
@@ -282,7 +337,7 @@ function panelTable(model, form) {
     let i = 0;
     for (; i < rows.length; i++) {
       const r = rows[i];
-      const key = JSON.stringify(r);
+      const key = JSON.stringify(r) + (editing && editing.name === r.name ? `\u0000${editing.resource}` : "");
       let entry = cache.get(r.name);
       if (!entry || entry.key !== key) {
         if (built === PANEL_ROWS_PER_FRAME) break;
@@ -314,7 +369,10 @@ function panelTable(model, form) {
       if (again && again.tagName === "TR") focusRow(again); else again?.focus();
     }
   };
-  return { node: wrap, update, paint };
+  // the edit sent: its result closes the field; an error leaves it open with the text typed
+  const edited = () => { if (editing?.sent) closeEdit(true); };
+  const failed = () => { if (editing?.sent && model.get("error")) editing.sent = false; };
+  return { node: wrap, update, paint, edited, failed };
 }
 
 /** Under the table: the rows picked, and what can be done with them together (group initiative). */
@@ -833,7 +891,8 @@ function render({ model, el }) {
   };
   const tableChanged = () => { table.update(); actionCheck(); picksCheck(); };
   const listen = [["change:rows", tableChanged], ["change:panel", tableChanged], ["change:rules", tableChanged],
-    ["change:form", formChanged], ["change:result", reveal], ["change:error", () => { awaiting = false; }]];
+    ["change:form", formChanged], ["change:result", reveal], ["change:result", table.edited], ["change:error", table.failed],
+    ["change:error", () => { awaiting = false; }]];
   for (const [name, f] of listen) model.on(name, f);
   tableChanged();
 

@@ -26,7 +26,7 @@ from ..messages import t
 from ..resolve import resolve
 from ..rules.base import Ruleset
 from ..session import journal_summary
-from ..state import Campaign, Encounter, suggestions
+from ..state import Campaign, Encounter, resources, suggestions
 from ..state.model import REDO, UNDO
 from . import panel_data as data
 from . import panel_lines as lines
@@ -354,6 +354,21 @@ class EncounterPanel(Widget):
             enc.add(name, like=like, initiative=initiative)
         else:
             raise RpgError(t("widget.panel.join_nobody"))
+
+    def on_edit(self, content: dict[str, Any]) -> None:
+        """``{"names", "resource", "change"}``: a value typed into a row's resource (``-5``, ``+3``, ``=7``),
+        on that row or on every row picked with it (``Campaign.change``, one undo step); the result says
+        what landed, with the ``%begegnung`` line that does the same."""
+        enc = self._need()
+        names, resource = _names(content), lines.plain(content.get("resource"))
+        if not resource:
+            raise RpgError(t("widget.panel.no_resource"))
+        change = resources.edit(content.get("change"), resource)
+        seq = self.campaign.store.last_seq()
+        self.campaign.change(names, resource, change.by, to=change.to, encounter=enc.name)
+        landed = [str(e.data.get("text", "")) for e in self.campaign.store.events(after=seq) if e.kind == "ressource"]
+        self.result = {"notice": "; ".join(landed), "cell": lines.edit_line(names, resource, change, enc.name,
+                                                                            self._state()["active_encounter"])}
 
     def on_hide(self, content: dict[str, Any]) -> None:
         """Hide the row's combatant from the players (``Encounter.hide``)."""

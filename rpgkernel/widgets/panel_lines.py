@@ -8,6 +8,7 @@ checked for its type and anything unexpected is left out.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -62,6 +63,21 @@ def suggestion_line(sid: str, accepted: bool) -> str:
     """``%rpg vorschläge --annehmen 1a2b3c4d``: the line that answered the player's suggestion ``sid``
     (an id the campaign knows: eight hex digits)."""
     return f"{SUGGESTIONS} {ANSWER_OPTIONS[accepted]} {sid}"
+
+
+def edit_line(names: list[str], resource: str, change: Any, encounter: str, active: str | None) -> str:
+    """``%begegnung wert "Söldner 1" "Söldner 2" VIG -3``: the line that changes a resource as a row's
+    edit did (``--begegnung`` where the panel's encounter is not the active one)."""
+    words = [_word(n) for n in [*names, resource]]
+    where = "" if encounter == active else " --begegnung " + _word(encounter)
+    return f"%begegnung wert {' '.join(words)} {change}{where}"
+
+
+def _word(text: str) -> str:
+    """A name as one word of a magic line (in quotes where it has spaces or quotes)."""
+    if text and not any(c.isspace() or c in "\"'" for c in text):
+        return text
+    return f'"{text}"' if '"' not in text else shlex.quote(text)
 
 
 def dice(text: Any) -> list[int] | None:

@@ -661,3 +661,43 @@ def test_quote_leaves_plain_words_bare():
     assert quote('Der "Rote"') == '"Der \\"Rote\\""'
     assert quote("{W8,W6}", value=True) == "{W8,W6}" and quote("2W6+1", value=True) == "2W6+1"
     assert re.fullmatch(r'".*"', quote("a b", value=True))
+
+
+# -- a value typed into a row -------------------------------------------------------------------
+def test_a_value_typed_into_a_row_changes_it_within_the_limits_on_one_or_every_picked_row(panel, camp, tmp_path):
+    """-5, +3 and =7 on a row's resource (``Campaign.change``, the same journal as the %begegnung line the
+    result shows), on several picked rows in one undo step; what the limits held back is said."""
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
+    send(panel, "edit", names=["Söldner"], resource="GD", change="-3")
+    assert panel.error == "" and row(panel, "Söldner")["res"][0] == ["GD", 1, 4]
+    assert panel.result == {"notice": "Söldner: GD 4 → 1", "cell": "%begegnung wert Söldner GD -3"}
+    send(panel, "edit", names=["Söldner", "Wache"], resource="GD", change="+5")   # held at each maximum
+    assert [row(panel, n)["res"][0] for n in ("Söldner", "Wache")] == [["GD", 4, 4], ["GD", 3, 3]]
+    assert panel.result["notice"] == "Söldner: GD 1 → 4 (höchstens 4); Wache: GD 3 → 3 (höchstens 3)"
+    assert panel.result["cell"] == "%begegnung wert Söldner Wache GD +5"
+    send(panel, "edit", names=["Wache"], resource="SPI", change="=7")
+    assert row(panel, "Wache")["res"][3] == ["SPI", 7, 12]
+    twin.change("Söldner", "GD", -3)
+    twin.change(["Söldner", "Wache"], "GD", 5)
+    twin.change("Wache", "SPI", to=7)
+    assert normal(camp.journal()) == normal(twin.journal())
+    twin.close()
+    send(panel, "undo")
+    send(panel, "undo")                                         # both rows' +5 in one step
+    assert [row(panel, n)["res"][0] for n in ("Söldner", "Wache")] == [["GD", 1, 4], ["GD", 3, 3]]
+    assert row(panel, "Wache")["res"][3] == ["SPI", 12, 12]
+
+
+@pytest.mark.parametrize("content, message", [
+    ({"names": ["Wache"], "resource": "GD", "change": "-x"},
+     "GD: '-x' ist keine Änderung. Erwartet wird -5 (weniger), +3 (mehr) oder =7 (auf diesen Wert)."),
+    ({"names": ["Wache"], "resource": "GD", "change": "5"}, "GD: '5' ist keine Änderung."),
+    ({"names": ["Wache"], "resource": "LP", "change": "-1"}, "Wache hat keine Ressource 'LP'; vorhanden: GD, VIG"),
+    ({"names": ["Wache"], "change": "-1"}, "Welche Ressource? Erst in der Zeile auf einen Wert klicken."),
+    ({"names": [], "resource": "GD", "change": "-1"}, "Welcher Teilnehmer?"),
+    ({"names": ["Wache"], "resource": "GD", "change": ["-1"]}, "GD: ['-1'] ist keine Änderung."),
+])
+def test_a_bad_value_typed_into_a_row_changes_nothing_and_says_why(panel, camp, content, message):
+    seq = camp.store.last_seq()
+    send(panel, "edit", **content)
+    assert message in panel.error and camp.store.last_seq() == seq
