@@ -410,7 +410,12 @@ function panelJoin(model, form, join, redraw) {
   if (!p.name) return h("div");
   const keys = h("div", { class: "rpgk-muted rpgk-help rpgk-keys" }, L(model, "widget.panel.keys"));
   const summary = h("summary", { "data-focus": "join:open" }, L(model, "widget.panel.join_open"));
-  const toggle = (e) => { if (e.target.open !== !!join.open) { join.open = e.target.open; redraw(); } };
+  const toggle = (e) => {
+    if (e.target.open === !!join.open) return;
+    join.open = e.target.open;
+    if (join.open) form.send("library");   // the library as it stands now (another notebook may have kept one)
+    redraw();
+  };
   if (!join.open) {   // closed: its fields (a choice per combatant) are built when the GM opens it
     return h("div", {}, h("details", { class: "rpgk-join-box", ontoggle: toggle }, summary), keys);
   }
@@ -447,7 +452,72 @@ function panelJoin(model, form, join, redraw) {
   L(model, "widget.panel.join_initiative_help")) : null,
   h("button", { type: "submit", "data-focus": "join:add" }, L(model, "widget.panel.join_add")));
   // open while the GM uses it (kept open over redraws)
-  return h("div", {}, h("details", { class: "rpgk-join-box", open: true, ontoggle: toggle }, summary, joinForm), keys);
+  return h("div", {}, h("details", { class: "rpgk-join-box", open: true, ontoggle: toggle }, summary, joinForm,
+    panelLibrary(model, form, join, rows)), keys);
+}
+
+/** In the join box: the library of figures (the seed's stat blocks and the GM's templates of the ruleset),
+ * searched as the GM types, a template ×N into the fight; and picked rows or a side kept as a template. */
+function panelLibrary(model, form, join, rows) {
+  const lib = model.get("library") || {};
+  const all = lib.templates || [];
+  const field = (label, control, help) => h("label", { class: "rpgk-field", title: help || null },
+    h("span", { class: "rpgk-field-label" }, label), control);
+  const list = h("ul", { class: "rpgk-library", role: "listbox", "aria-label": L(model, "widget.panel.library") });
+  const add = h("button", { type: "submit", "data-focus": "library:add" });
+  const sync = () => {   // the list follows the search; the button names what it adds
+    const q = (join.query || "").trim().toLocaleLowerCase("de");
+    const hits = all.filter((x) => x.name.toLocaleLowerCase("de").includes(q));
+    if (!hits.some((x) => x.name === join.template)) join.template = hits.length === 1 ? hits[0].name : "";
+    list.replaceChildren(...(hits.length ? hits.slice(0, 12).map((x) => h("li", {
+      role: "option", "aria-selected": String(x.name === join.template), "data-template": x.name, tabindex: "-1",
+      onclick: () => { join.template = x.name; sync(); },
+    }, h("strong", {}, x.name), x.source === "regeltext" ? h("span", { class: "rpgk-mark" }, L(model, "widget.panel.library_seed")) : null,
+    " ", h("span", { class: "rpgk-muted" }, x.summary))) : [h("li", { class: "rpgk-muted" }, L(model, "widget.panel.library_none"))]));
+    add.textContent = L(model, "widget.panel.library_add", { name: join.template || "…", n: join.times || 1 });
+    add.disabled = !join.template;
+  };
+  const sides = [...new Set([...rows.values()].map((r) => r.side).filter(Boolean))];
+  const search = h("form", {
+    class: "rpgk-row rpgk-join", "aria-label": L(model, "widget.panel.library"), onkeydown: submitOnEnter,
+    onsubmit: (e) => {
+      e.preventDefault();
+      if (join.template) form.send("add_template", { name: join.template, count: join.times || "1", side: join.side || "" });
+    },
+  },
+  field(L(model, "widget.panel.library_search"), h("input", { type: "search", "data-focus": "library:search", value: join.query || "",
+    placeholder: L(model, "widget.panel.library_search_hint"), oninput: (e) => { join.query = e.target.value; sync(); } }),
+  L(model, "widget.panel.library_help")),
+  field(L(model, "widget.panel.library_count"), h("input", { type: "number", min: 1, class: "rpgk-num", "data-focus": "library:count",
+    value: join.times || "1", oninput: (e) => { join.times = e.target.value; sync(); } })),
+  field(L(model, "widget.panel.library_side"), h("input", { type: "text", "data-focus": "library:side", value: join.side || "",
+    list: "rpgk-sides", size: 10, oninput: (e) => { join.side = e.target.value; } })),
+  add);
+  sync();
+  // keep figures of the fight: the rows picked, or a whole side
+  const picked = form.rowPicks().names;
+  const whoChoices = [h("option", { value: "", selected: !join.saveWho }, L(model, "widget.panel.library_save_picked") +
+    (picked.length ? ` (${picked.join(", ")})` : ""))];
+  for (const side of sides) {
+    whoChoices.push(h("option", { value: side, selected: join.saveWho === side }, L(model, "widget.panel.library_save_side", { side })));
+  }
+  const save = h("form", {
+    class: "rpgk-row rpgk-join", "aria-label": L(model, "widget.panel.library_save"), onkeydown: submitOnEnter,
+    onsubmit: (e) => {
+      e.preventDefault();
+      form.send("save_template", join.saveWho ? { template: join.saveName || "", side: join.saveWho }
+        : { template: join.saveName || "", names: form.rowPicks().names });
+    },
+  },
+  field(L(model, "widget.panel.library_save_who"), h("select", { "data-focus": "library:save_who",
+    onchange: (e) => { join.saveWho = e.target.value; } }, whoChoices)),
+  field(L(model, "widget.panel.library_save_name"), h("input", { type: "text", "data-focus": "library:save_name",
+    value: join.saveName || "", oninput: (e) => { join.saveName = e.target.value; } })),
+  h("button", { type: "submit", "data-focus": "library:save" }, L(model, "widget.panel.library_save_button")));
+  return h("div", { class: "rpgk-library-box" },
+    h("h5", {}, L(model, "widget.panel.library")), search, list,
+    h("datalist", { id: "rpgk-sides" }, sides.map((x) => h("option", { value: x }))),
+    h("h5", {}, L(model, "widget.panel.library_save")), save);
 }
 
 /** Who acts and on whom, as picked in the rows, each with a button that clears the picks. */
@@ -864,6 +934,7 @@ function render({ model, el }) {
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
     redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
     redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
+    redrawOn(model, parts.join, ["library"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
     redrawOn(model, parts.choices, ["pending"], choices),
     redrawOn(local, parts.choices, ["choices"], choices),
     redrawOn(model, parts.taken, ["lines"], () => panelTaken(model, form, redrawChoices)),

@@ -1,4 +1,4 @@
-"""The ``%%resolve`` lines the encounter panel's form stands for.
+"""The ``%%resolve`` lines (and the magic lines) the encounter panel's form and rows stand for.
 
 A click in the panel runs exactly the text a GM would type, so the panel
 builds that text from what was selected (verb, figures, options) with the
@@ -12,12 +12,15 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
+
 from ..errors import RpgError
 from ..magic_args import given_dice
 from ..messages import t
 from ..resolve.lines import choice_line, line, plain
 from ..rules.advice import DECLINE
 from ..rules.resolution import Verb
+from ..state.transaction import MAX_COUNT
 
 
 def _names(value: Any) -> list[str]:
@@ -78,6 +81,25 @@ def _word(text: str) -> str:
     if text and not any(c.isspace() or c in "\"'" for c in text):
         return text
     return f'"{text}"' if '"' not in text else shlex.quote(text)
+
+
+def template_cell(name: str, count: int, side: str, encounter: str, active: str | None) -> str:
+    """The ``%%figuren`` cell that brings a template of the library into the fight as the panel did."""
+    entry: dict[str, Any] = {"vorlage": name, "anzahl": count}
+    if side:
+        entry["seite"] = side
+    head = "%%figuren" + ("" if encounter == active else " --begegnung " + _word(encounter))
+    return head + "\n" + yaml.safe_dump([entry], allow_unicode=True, sort_keys=False).rstrip()
+
+
+def count(text: Any) -> int:
+    """How many copies (×N) the GM typed: 1 when empty."""
+    value = plain(text) if not isinstance(text, int) or isinstance(text, bool) else str(text)
+    if not value:
+        return 1
+    if not value.isdigit() or not 1 <= int(value) <= MAX_COUNT:
+        raise RpgError(t("widget.panel.bad_count", value=value[:20], max=MAX_COUNT))
+    return int(value)
 
 
 def dice(text: Any) -> list[int] | None:
