@@ -158,3 +158,46 @@ def test_a_vorlage_without_the_library_says_where_it_is_read(camp):
     from rpgkernel import statblocks
     with pytest.raises(StatBlockError, match="Vorlagen aus der Bibliothek liest %%figuren"):
         statblocks.load(camp, "begegnung:\n  teilnehmer:\n    - vorlage: Söldner")
+
+
+# -- the page's blocks (docs/kampagne.md) ----------------------------------------------------------
+from doc_blocks import assert_shown, page, run_python  # noqa: E402
+
+PAGE = page("kampagne.md")
+LIBRARY = "## Die Bibliothek der Figuren"
+SEARCH, SEARCH_SHOWN = PAGE.block("", "%figuren söld", after=LIBRARY), PAGE.block("text", after=LIBRARY)
+ADD = PAGE.block("", "%%figuren\n", after=LIBRARY)
+KEEP = PAGE.block("", "%%figuren --als-vorlage Räuberbande", after=LIBRARY)
+PYTHON = PAGE.block("python", after=LIBRARY)
+EDIT_HEADING = "### Einen Wert ändern: -5, +3, =7"
+EDIT, EDIT_MAGIC = PAGE.block("python", after=EDIT_HEADING), PAGE.block("", after=EDIT_HEADING)
+
+
+def test_the_library_blocks_of_the_page(notebook):
+    notebook.ok("%rpg bastionland --kampagne k.sqlite")
+    camp = __import__("rpgkernel").session.current().campaign
+    camp.new_encounter("Furt")
+    [shown] = notebook.ok(SEARCH.text)
+    assert_shown(SEARCH_SHOWN.text, shown)
+    notebook.ok(KEEP.text)
+    notebook.ok(ADD.text)
+    assert names(camp) == ["Söldner 1", "Söldner 2", "Söldner 3", "Räuber 1", "Räuber 2", "Hauptmann"]
+    assert camp.characters["Sir Bors"].sheet["vig"] == 13
+    run_python(PYTHON.text, {"kampagne": camp})
+    assert names(camp)[6:] == ["Söldner 4", "Söldner 5", "Söldner 6", "Räuber 3", "Räuber 4"]
+    assert [x.name for x in Library().search("", "bastionland").templates][5:] == \
+        ["Räuberbande", "Söldnerführer", "Räuber"]
+    assert [x.name for x in Library("anderswo").search("", "bastionland").templates][5:] == \
+        ["Räuberbande", "Wachtrupp", "Söldnerführer", "Räuber"]
+
+
+def test_the_edit_blocks_of_the_page(notebook):
+    notebook.ok("%rpg --kampagne k.sqlite")
+    camp = __import__("rpgkernel").session.current().campaign
+    camp.new_encounter("Hinterhalt").add("Goblin", resources={"LP": 8}, count=3)
+    run_python(EDIT.text, {"kampagne": camp})
+    assert [camp.figure(f"Goblin {i}").resources["LP"]["value"] for i in (1, 2, 3)] == [6, 8, 7]
+    for line in EDIT_MAGIC.lines:
+        notebook.ok(line)
+    assert [camp.figure(f"Goblin {i}").resources["LP"]["value"] for i in (1, 2, 3)] == [1, 3, 7]
+    assert camp.journal(last=1)[0].data["text"] == "Goblin 3: LP 7 → 7"
