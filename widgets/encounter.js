@@ -472,7 +472,8 @@ function panelLibrary(model, form, join, rows) {
     list.replaceChildren(...(hits.length ? hits.slice(0, 12).map((x) => h("li", {
       role: "option", "aria-selected": String(x.name === join.template), "data-template": x.name, tabindex: "-1",
       onclick: () => { join.template = x.name; sync(); },
-    }, h("strong", {}, x.name), x.source === "regeltext" ? h("span", { class: "rpgk-mark" }, L(model, "widget.panel.library_seed")) : null,
+    }, h("strong", {}, x.name), " ",
+    x.source === "regeltext" ? h("span", { class: "rpgk-mark" }, L(model, "widget.panel.library_seed")) : null,
     " ", h("span", { class: "rpgk-muted" }, x.summary))) : [h("li", { class: "rpgk-muted" }, L(model, "widget.panel.library_none"))]));
     add.textContent = L(model, "widget.panel.library_add", { name: join.template || "…", n: join.times || 1 });
     add.disabled = !join.template;
@@ -495,9 +496,7 @@ function panelLibrary(model, form, join, rows) {
   add);
   sync();
   // keep figures of the fight: the rows picked, or a whole side
-  const picked = form.rowPicks().names;
-  const whoChoices = [h("option", { value: "", selected: !join.saveWho }, L(model, "widget.panel.library_save_picked") +
-    (picked.length ? ` (${picked.join(", ")})` : ""))];
+  const whoChoices = [h("option", { value: "", selected: !join.saveWho }, L(model, "widget.panel.library_save_picked"))];
   for (const side of sides) {
     whoChoices.push(h("option", { value: side, selected: join.saveWho === side }, L(model, "widget.panel.library_save_side", { side })));
   }

@@ -326,9 +326,9 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
 
     # the mouse: a click picks a row alone, with Ctrl one more (an attack may have several targets), again
     # with Ctrl one less
-    row(panel, "Knappe").locator("td.rpgk-res").click()
+    row(panel, "Knappe").locator("td.rpgk-side").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Knappe")
-    row(panel, "Söldner").locator("td.rpgk-res").click()
+    row(panel, "Söldner").locator("td.rpgk-side").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
     row(panel, "Wache").locator("th").click(modifiers=["Control"])
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner, Wache")
@@ -544,6 +544,15 @@ def test_a_value_edited_in_its_row_and_a_side_added_from_the_library(notebook, p
         assert camp.encounter.record["combatants"]["Söldner 3"]["side"] == "Feinde"
         assert camp.figure("Söldner 3").sheet["vig"] == 13
 
+    # the panel with both: a value being typed into two picked rows, the library open
+    panel.locator("[data-focus='library:search']").fill("")
+    row(panel, "Wache").get_by_role("meter", name="GD 3 von 3").click()
+    page.keyboard.type("-2")
+    assert illegible(panel) == [] and illegible_meters(panel) == []
+    gallery(panel, "tracker")
+    page.keyboard.press("Escape")
+    expect(row(panel, "Wache").get_by_role("textbox")).to_have_count(0)
+
     # the enemy side kept as a template: the list then holds it, for every campaign of this user
     panel.locator("[data-focus='library:save_who']").select_option("Feinde")
     panel.locator("[data-focus='library:save_name']").fill("Furttrupp")
@@ -553,9 +562,3 @@ def test_a_value_edited_in_its_row_and_a_side_added_from_the_library(notebook, p
     expect(found.locator("strong")).to_have_text(["Furttrupp"])
     assert "Furttrupp:" in (shelf / "bastionland.yaml").read_text(encoding="utf-8")
 
-    # the panel with both: a value being typed into a row, the library open
-    panel.locator("[data-focus='library:search']").fill("")
-    row(panel, "Wache").get_by_role("meter", name="GD 3 von 3").click()
-    page.keyboard.type("-2")
-    assert illegible(panel) == [] and illegible_meters(panel) == []
-    gallery(panel, "tracker")
