@@ -1,7 +1,7 @@
 """rpgkernel: a notebook as a living game-master binder.
 
-``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%%figuren`` and ``%%resolve``; the
-engines below work without IPython.
+``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%figuren``, ``%%figuren``
+and ``%%resolve``; the engines below work without IPython.
 """
 
 from importlib import import_module

@@ -135,12 +135,12 @@ class Library:
         spellings after them."""
         key, query = _key(ruleset), " ".join(str(text).split()).casefold()
         found = self.templates(key)
+        folded = {n.casefold(): n for n in found}
         hits = [n for n in found if query in n.casefold()]
-        hits += [n for n in difflib.get_close_matches(query, [n.casefold() for n in found], n=3, cutoff=0.6)
-                 if n not in (h.casefold() for h in hits)] if query else []
-        by_fold = {n.casefold(): n for n in found}
-        names = list(dict.fromkeys(by_fold.get(n, n) for n in hits))
-        return Listing(key, tuple(found[n] for n in names), str(text).strip())
+        if query:
+            hits += [folded[c] for c in difflib.get_close_matches(query, list(folded), n=3, cutoff=0.6)
+                     if folded[c] not in hits]
+        return Listing(key, tuple(found[n] for n in hits), str(text).strip())
 
     def get(self, name: str, ruleset: str | None) -> Template:
         """The template ``name`` of the ruleset; a German error with the closest name."""
@@ -167,7 +167,7 @@ class Library:
         """Keep ``entries`` (``%%figuren`` combatants) as the template ``name`` of ``ruleset``, each entry
         checked as ``%%figuren`` checks it; an existing name only with ``replace``."""
         key = _key(ruleset)
-        template = checked(name, entries, key)
+        template = _checked(name, entries, key)
         self._write(key, [template], replace)
         return template
 
@@ -281,7 +281,7 @@ def _key(ruleset: object) -> str | None:
     return ruleset.strip().lower()
 
 
-def checked(name: object, entries: Sequence[Mapping[str, Any]], ruleset: str | None) -> Template:
+def _checked(name: object, entries: Sequence[Mapping[str, Any]], ruleset: str | None) -> Template:
     """A template of ``entries``, each checked as a ``%%figuren`` combatant of ``ruleset``."""
     try:
         name = check_name(name, "template")
@@ -352,7 +352,7 @@ def _templates(data: Mapping[str, Any], key: str | None, path: Path) -> list[Tem
     found = data.get("vorlagen") or {}
     if len(found) > MAX_TEMPLATES:
         raise LibraryError(t("library.too_many", max=MAX_TEMPLATES))
-    return [checked(name, entries, key) for name, entries in found.items()]
+    return [_checked(name, entries, key) for name, entries in found.items()]
 
 
 def read(path: Path, ruleset: str | None) -> list[Template]:

@@ -1,8 +1,8 @@
 """IPython magics: a thin layer that parses the line, calls the engine, shows the result.
 
-``roll_line``, ``rpg_line``, ``begegnung_line``, ``figuren_cell`` and ``resolve_cell`` are plain
-functions, testable without a running kernel; ``register`` binds them to a
-shell as ``%roll``, ``%rpg``, ``%begegnung`` (``%encounter``), ``%%figuren`` and ``%%resolve`` with
+``roll_line``, ``rpg_line``, ``begegnung_line``, ``figuren_cell``, ``figuren_line`` and ``resolve_cell`` are
+plain functions, testable without a running kernel; ``register`` binds them to a shell as ``%roll``, ``%rpg``,
+``%begegnung`` (``%encounter``), ``%%figuren``, ``%figuren`` (the library's search) and ``%%resolve`` with
 IPython's ``{var}``/``$var`` expansion switched off (braces belong to the dice language; notebook
 variables are written ``@name``). Argument parsing is in ``magic_args`` (``%begegnung``'s
 subcommands in ``magic_encounter``).
@@ -473,7 +473,8 @@ _ENCOUNTER_NAMES = ("begegnung", "encounter")
 
 
 def register(ipython) -> None:
-    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren`` and ``%%resolve`` to an IPython shell."""
+    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren``/``%figuren`` and ``%%resolve`` to
+    an IPython shell."""
     ipython.register_magic_function(
         _guarded(lambda line: roll_line(line, ipython.user_ns), roll_line.__doc__), "line", "roll")
     ipython.register_magic_function(_guarded(rpg_line, rpg_line.__doc__), "line", "rpg")
