@@ -1,8 +1,8 @@
 """rpgkernel: a notebook as a living game-master binder.
 
-``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%%figuren`` and ``%%resolve``; the
-engines below work without IPython. The names below are imported when first used, so that importing the
-package and loading the extension stay light.
+``%load_ext rpgkernel`` registers the magics ``%roll``, ``%rpg``, ``%begegnung``, ``%figuren``, ``%%figuren``
+and ``%%resolve``; the engines below work without IPython. The names below are imported when first used, so
+that importing the package and loading the extension stay light.
 """
 
 from __future__ import annotations
@@ -20,7 +20,11 @@ _PUBLIC = {
     "rulesets": "rules", "Session": "session", "Campaign": "state",
 }
 
-__all__ = sorted([*_PUBLIC, "__version__", "load_ipython_extension", "resolve", "unload_ipython_extension"])
+__all__ = [
+    "Campaign", "DiceLimitError", "DiceSyntaxError", "Dist", "GivenDiceError", "ResolveError", "Roll", "Rolls",
+    "RpgError", "Session", "StoreError", "__version__", "dist", "load_ipython_extension", "resolve", "roll",
+    "roll_many", "rulesets", "unload_ipython_extension",
+]
 
 from .resolve import resolve  # noqa: E402 - light; bound here so that the name is the function, not the package
 

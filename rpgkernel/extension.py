@@ -20,6 +20,7 @@ _MAGICS = (
     ("line", "begegnung", "begegnung_line", "magic.help_begegnung"),
     ("line", "encounter", "begegnung_line", "magic.help_begegnung"),
     ("cell", "figuren", "figuren_cell", "magic.help_figuren"),
+    ("line", "figuren", "figuren_line", "magic.help_figuren"),
     ("cell", "resolve", "resolve_cell", "magic.help_resolve"),
 )
 
@@ -46,7 +47,8 @@ class _Magic:
 
 
 def register(ipython: Any) -> None:
-    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren`` and ``%%resolve`` to a shell."""
+    """Bind ``%roll``, ``%rpg``, ``%begegnung``/``%encounter``, ``%%figuren``/``%figuren`` and ``%%resolve`` to a
+    shell."""
     for kind, name, function, help_key in _MAGICS:
         ipython.register_magic_function(_Magic(ipython, function, help_key), kind, name)
     if empty_resolve_cell not in ipython.input_transformers_cleanup:

@@ -16,14 +16,14 @@ from . import session
 from .errors import RpgError
 from .messages import t
 from .render import Notice
-from .state import Encounter
+from .state import Encounter, resources
 from .state.marks import marked
 
 USAGE = ("%begegnung [start | zug | runde [--neu] | entfernen NAME | zurück NAME"
          " | dazu NAME [--initiative N] [--seite SEITE] [--wie VORBILD] | später NAME | jetzt NAME"
          " | vor NAME ZIEL | nach NAME ZIEL | neu NAME [--initiative N] | gruppe NAME … [--initiative N]"
          " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME | überspringen [an | aus]"
-         " | sicht SEITE genau|beschreibung|nichts]"
+         " | sicht SEITE genau|beschreibung|nichts | wert NAME … RESSOURCE -5|+3|=7]"
          " [--begegnung NAME] [--würfel 6,2]"
          " [--seed N]")
 
@@ -45,7 +45,7 @@ COMMANDS = {
     "vor": "vor", "before": "vor", "nach": "nach", "after": "nach", "neu": "neu", "reroll": "neu",
     "gruppe": "gruppe", "group": "gruppe", "verbergen": "verbergen", "hide": "verbergen",
     "zeigen": "zeigen", "reveal": "zeigen", "überspringen": "überspringen", "ueberspringen": "überspringen",
-    "skip": "überspringen", "sicht": "sicht", "sight": "sicht",
+    "skip": "überspringen", "sicht": "sicht", "sight": "sicht", "wert": "wert", "value": "wert",
 }
 #: every spelling of ``überspringen``'s value -> the setting
 SWITCH = {"an": True, "ein": True, "on": True, "aus": False, "off": False}
@@ -56,7 +56,7 @@ SHAPES: dict[str, tuple[int, int, tuple[str, ...]]] = {
     "dazu": (1, 1, ("initiative", "seite", "wie", *ROLLING)), "später": (1, 1, ()), "jetzt": (1, 1, ()),
     "vor": (2, 2, ()), "nach": (2, 2, ()), "neu": (1, 1, ("initiative", *ROLLING)),
     "gruppe": (1, 10_000, ("initiative", "auflösen", *ROLLING)), "verbergen": (1, 1, ()), "zeigen": (1, 1, ()),
-    "überspringen": (0, 1, ()), "sicht": (2, 2, ()),
+    "überspringen": (0, 1, ()), "sicht": (2, 2, ()), "wert": (3, 10_000, ()),
 }
 
 
@@ -107,7 +107,7 @@ def run(line: str) -> object:
     names = rest[1:]
     fewest, most, allowed = SHAPES[command]
     if not fewest <= len(names) <= most:
-        shape = "many" if most > fewest else str(fewest)
+        shape = command if command == "wert" else "many" if most > fewest else str(fewest)
         raise RpgError(t(f"begegnung.names_{shape}", command=command) + "\n" + t("magic.usage", usage=USAGE))
     for key in set(opts) - {"begegnung", *allowed}:
         raise RpgError(t("begegnung.option_not_here", option=_spelled(key), command=command))
@@ -168,6 +168,14 @@ def _skipping(enc: Encounter) -> str:
     return text
 
 
+def _edit(enc: Encounter, words: list[str], opts: Mapping[str, object]) -> None:
+    """``wert NAME … RESSOURCE -5|+3|=7``: the resource of each named combatant, in one step
+    (``Campaign.change``)."""
+    *names, resource, typed = words
+    change = resources.edit(typed, resource)
+    enc.campaign.change(names, resource, change.by, to=change.to, encounter=enc.name)
+
+
 def _group(enc: Encounter, names: list[str], opts: Mapping[str, object]) -> None:
     if opts.get("auflösen"):
         for key in {"initiative", *ROLLING} & set(opts):
@@ -194,6 +202,7 @@ _ACTIONS: dict[str, Callable[[Encounter, list[str], Mapping[str, object]], objec
     "zeigen": lambda e, n, o: e.reveal(n[0]),
     "überspringen": _skip,
     "sicht": lambda e, n, o: e.set_player_sight(n[0], n[1].lower()),
+    "wert": _edit,
 }
 #: what a subcommand says below its journal entries
 _SAYS: dict[str, Callable[[Encounter], str]] = {"überspringen": _skipping}

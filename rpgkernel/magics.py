@@ -1,8 +1,8 @@
 """IPython magics: a thin layer that parses the line, calls the engine, shows the result.
 
-``roll_line``, ``rpg_line``, ``begegnung_line``, ``figuren_cell`` and ``resolve_cell`` are plain
-functions, testable without a running kernel; ``register`` binds them to a
-shell as ``%roll``, ``%rpg``, ``%begegnung`` (``%encounter``), ``%%figuren`` and ``%%resolve`` with
+``roll_line``, ``rpg_line``, ``begegnung_line``, ``figuren_cell``, ``figuren_line`` and ``resolve_cell`` are
+plain functions, testable without a running kernel; ``extension`` binds them to a shell as ``%roll``, ``%rpg``,
+``%begegnung`` (``%encounter``), ``%%figuren``, ``%figuren`` (the library's search) and ``%%resolve`` with
 IPython's ``{var}``/``$var`` expansion switched off (braces belong to the dice language; notebook
 variables are written ``@name``). Argument parsing is in ``magic_args`` (``%begegnung``'s
 subcommands in ``magic_encounter``).
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import magic_args as args
 from . import magic_encounter
-from . import messages, rules, session, sharing, statblocks
+from . import library, messages, rules, session, sharing, statblocks
 from .dice import limits
 from .dice.estimate import preview
 from .dice.roll import roll, roll_many
@@ -355,20 +356,56 @@ def begegnung_line(line: str) -> object:
 
 
 
-_FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung"}
-_FIGUREN_USAGE = "%%figuren [--begegnung NAME]"
+_FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung", "--als-vorlage": "als_vorlage",
+                    "--as-template": "als_vorlage", "--ersetzen": "ersetzen", "--replace": "ersetzen",
+                    "--regelwerk": "regelwerk", "--ruleset": "regelwerk"}
+_FIGUREN_USAGE = "%%figuren [--begegnung NAME] | %%figuren --als-vorlage NAME [--ersetzen] [--regelwerk R]"
+_SEARCH_USAGE = "%figuren [SUCHE] [--regelwerk R]"
 
 
-def figuren_cell(line: str, cell: str) -> statblocks.Loaded:
-    """Create the characters and combatants of the YAML stat block in ``cell``."""
-    opts, rest = args.options(args.split(line, quotes=True), _FIGUREN_OPTIONS, _FIGUREN_USAGE)
+def figuren_cell(line: str, cell: str) -> object:
+    """Create the characters and combatants of the YAML stat block in ``cell`` (``vorlage:`` entries from
+    the library of figures); ``--als-vorlage NAME``: keep the block's combatants there as a template."""
+    opts, rest = args.options(args.split(line, quotes=True), _FIGUREN_OPTIONS, _FIGUREN_USAGE, flags={"ersetzen"})
     if rest:
         raise _too_many(rest, _FIGUREN_USAGE)
+    s = session.current()
+    shelf = library.Library()
+    if "als_vorlage" in opts:
+        if "begegnung" in opts:
+            raise RpgError(t("magic.usage", usage=_FIGUREN_USAGE))
+        kept = shelf.save(str(opts["als_vorlage"]), _template_entries(cell), _ruleset_of(s, opts),
+                          replace=bool(opts.get("ersetzen")))
+        return Notice(library.saved_text(kept, shelf))
+    if {"ersetzen", "regelwerk"} & set(opts):
+        raise RpgError(t("magic.usage", usage=_FIGUREN_USAGE))
     encounter = opts.get("begegnung")
-    return statblocks.load(session.current().need_campaign(), cell,
-                           encounter=None if encounter is None else str(encounter))
+    return shelf.load(s.need_campaign(), cell, encounter=None if encounter is None else str(encounter))
 
 
+
+
+def figuren_line(line: str) -> object:
+    """Search the library of figures: the templates of the ruleset whose name holds the words given."""
+    opts, rest = args.options(args.split(line, quotes=True), {"--regelwerk": "regelwerk", "--ruleset": "regelwerk"},
+                              _SEARCH_USAGE)
+    return library.Library().search(" ".join(rest), _ruleset_of(session.current(), opts))
+
+
+def _ruleset_of(s: session.Session, opts: Mapping[str, object]) -> str | None:
+    """The ruleset a template is for: ``--regelwerk``, else the campaign's, else the session's."""
+    given = opts.get("regelwerk")
+    if given is not None:
+        return str(given)
+    return s.campaign.ruleset if s.campaign is not None else s.ruleset
+
+
+def _template_entries(cell: str) -> Any:
+    """The combatants of a block kept as a template: a list, or ``begegnung: teilnehmer:``."""
+    data = statblocks.parse(cell)
+    if isinstance(data, dict) and set(data) <= {"begegnung"} and isinstance(data.get("begegnung"), dict):
+        return data["begegnung"].get("teilnehmer")
+    return data
 
 
 _RESOLVE_OPTIONS = {

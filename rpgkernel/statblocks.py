@@ -13,9 +13,10 @@ aliases cannot blow a short text up into a huge structure.
 from __future__ import annotations
 
 import difflib
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
 
@@ -171,20 +172,24 @@ def _at(mark: yaml.Mark, text: str, detail: str) -> str:
 
 
 # -- checking ----------------------------------------------------------------------
-def plan(campaign: Campaign, data: Any, encounter: str | None = None) -> Plan:
-    """Check a parsed block against the campaign; what ``create`` would do."""
+def plan(campaign: Campaign, data: Any, encounter: str | None = None,
+         templates: Templates | None = None) -> Plan:
+    """Check a parsed block against the campaign; what ``create`` would do. ``templates`` finds the
+    entries of a ``vorlage:`` (``library.Library``); without it, a ``vorlage:`` is refused."""
     state = campaign.state
     entries, block = _sections(data, encounter)
-    characters = _entries(entries, "figure", state, state["settings"]["ruleset"], gm_data(state),
-                          set(state["characters"]))
+    ruleset = state["settings"]["ruleset"]
+    characters = _entries(_from_templates(entries, "figure", templates, ruleset, set(state["characters"])),
+                          "figure", state, ruleset, gm_data(state), set(state["characters"]))
     enc_name, new, combatants = None, False, ()
     if block is not None:
         enc_name, new = _which_encounter(block, encounter, state)
         enc = state["encounters"].get(enc_name)
-        enc_ruleset = enc["ruleset"] if enc else state["settings"]["ruleset"]
+        enc_ruleset = enc["ruleset"] if enc else ruleset
         known_characters = set(state["characters"]) | {e.name for e in characters}
-        combatants = _entries(block.get("teilnehmer") or [], "combatant", state, enc_ruleset,
-                              gm_data(state, enc_name), known_characters,
+        taken = set(enc["combatants"]) | set(enc.get("removed", ())) if enc else set()
+        raw = _from_templates(block.get("teilnehmer") or [], "combatant", templates, enc_ruleset, taken)
+        combatants = _entries(raw, "combatant", state, enc_ruleset, gm_data(state, enc_name), known_characters,
                               taken=set(enc["combatants"]) if enc else set())
     total = sum(e.count for e in characters + combatants)
     if len(characters) + len(combatants) > MAX_ENTRIES or total > MAX_FIGURES:
@@ -192,6 +197,92 @@ def plan(campaign: Campaign, data: Any, encounter: str | None = None) -> Plan:
     if not characters and not combatants and not new:
         raise StatBlockError(t("statblock.empty"))
     return Plan(characters, enc_name, new, combatants)
+
+
+#: template name, ruleset key -> its entries (``%%figuren`` combatants)
+Templates = Callable[[str, "str | None"], list[dict[str, Any]]]
+TEMPLATE_KEYS = ("vorlage", "name", "anzahl", "seite")
+
+
+def _from_templates(raw: Any, kind: str, templates: Templates | None, ruleset: str | None,
+                    taken: set[str]) -> Any:
+    """The entries with each ``vorlage:`` replaced by its template's entries (``anzahl``: that many copies,
+    ``seite``: their side, ``name``: a one-figure template's name), each figure named: the template's
+    name, numbered where it is taken or several come (``free_names``). A character (``figuren:``) takes
+    a one-figure template once."""
+    if not isinstance(raw, list) or not any(isinstance(e, dict) and "vorlage" in e for e in raw):
+        return raw
+    used = set(taken) | {n for e in raw if isinstance(e, dict) and "vorlage" not in e
+                         for n in ([e.get("name")] if isinstance(e.get("name"), str) else [])}
+    out: list[Any] = []
+    what = t(f"statblock.{kind}")
+    for index, item in enumerate(raw, 1):
+        if not isinstance(item, dict) or "vorlage" not in item:
+            out.append(item)
+            continue
+        label = t("statblock.entry", what=what, index=index, name=_short(item["vorlage"]).strip("'"))
+
+        def fail(message: str, field: str | None = None) -> StatBlockError:
+            key = "statblock.in_entry" if field is None else "statblock.in_field"
+            return StatBlockError(t(key, entry=label, field=field, message=message))
+
+        for key in item:
+            if key not in TEMPLATE_KEYS or (kind == "figure" and key in ("anzahl", "seite")):
+                raise fail(t("statblock.template_field", field=_short(key).strip("'"),
+                             allowed=", ".join(k for k in TEMPLATE_KEYS if kind == "combatant" or k in ("vorlage", "name"))))
+        if templates is None:
+            raise fail(t("statblock.no_library"), "vorlage")
+        try:
+            entries = templates(str(item["vorlage"]), ruleset)
+        except RpgError as err:
+            raise fail(str(err), "vorlage") from None
+        count = item.get("anzahl", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise fail(t("statblock.bad_count", max=MAX_COUNT, value=_short(count)), "anzahl")
+        if "name" in item and len(entries) > 1:
+            raise fail(t("statblock.template_name"), "name")
+        if kind == "figure" and (len(entries) > 1 or entries[0].get("anzahl", 1) > 1):
+            raise fail(t("statblock.template_side"), "vorlage")
+        for entry in entries:
+            base = item["name"] if "name" in item else entry["name"]
+            if not isinstance(base, str):
+                raise fail(t("statblock.missing_name"), "name")
+            n = entry.get("anzahl", 1) * count
+            if n > MAX_FIGURES:
+                raise StatBlockError(t("statblock.too_many", n=n, max=MAX_FIGURES, entries=MAX_ENTRIES))
+            one = {k: v for k, v in entry.items() if k not in ("name", "anzahl")}
+            if "seite" in item:
+                one["seite"] = item["seite"]
+            for name in free_names(base.strip(), n, used):
+                used.add(name)
+                out.append({**one, "name": name})
+    return out
+
+
+def base_name(name: str) -> str:
+    """A name without its trailing number ("Söldner 3" -> "Söldner")."""
+    return re.sub(r"\s+\d+$", "", name) or name
+
+
+def free_names(base: str, count: int, taken: Iterable[str]) -> list[str]:
+    """``count`` names after ``base`` not in ``taken``: the base itself for one where it and no numbered
+    one is taken, else numbered on from the first free number ("Söldner 1", …; "Söldner 2" on where
+    "Söldner" stands already)."""
+    taken = set(taken)
+    if count == 1 and base not in taken and not any(re.fullmatch(re.escape(base) + r" \d+", n) for n in taken):
+        return [base]
+    out, k = [], 2 if base in taken else 1
+    while len(out) < count:
+        if f"{base} {k}" not in taken:
+            out.append(f"{base} {k}")
+        k += 1
+    return out
+
+
+def check_entries(raw: list[Any], ruleset: str | None) -> None:
+    """Check ``%%figuren`` combatant entries of ``ruleset`` without a campaign (a template's): the GM's
+    default data, no figure linked (``figur:``)."""
+    _entries(raw, "combatant", {"characters": {}}, ruleset, {}, set())
 
 
 def _sections(data: Any, encounter: str | None) -> tuple[list, dict | None]:

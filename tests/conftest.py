@@ -18,6 +18,15 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
+@pytest.fixture(autouse=True)
+def own_library(tmp_path_factory, monkeypatch):
+    """Every test keeps its library of figures in a folder of its own, never the user's."""
+    from rpgkernel.library import ENV
+    folder = tmp_path_factory.mktemp("bibliothek")
+    monkeypatch.setenv(ENV, str(folder))
+    return folder
+
+
 @pytest.fixture
 def add_ruleset(tmp_path_factory, monkeypatch):
     """Register a test's Ruleset subclasses as a package does: as entry points of a distribution in a

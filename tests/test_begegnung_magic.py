@@ -28,6 +28,9 @@ begegnung:
 #: (magic line, the same as an Encounter call)
 LINES = [
     ("%begegnung gruppe Söldner", lambda e: e.group(["Söldner"])),
+    ('%begegnung wert "Söldner 1" "Söldner 2" LP -4',
+     lambda e: e.campaign.change(["Söldner 1", "Söldner 2"], "LP", -4, encounter=e.name)),
+    ("%begegnung wert Alrik LP =9", lambda e: e.campaign.change("Alrik", "LP", to=9)),
     ("%begegnung start --würfel 15,11", lambda e: e.start(dice=[15, 11])),
     ("%begegnung dazu Bruni --initiative 13 --seite Helden",
      lambda e: e.add("Bruni", side="Helden", character="Bruni", initiative=13)),
@@ -146,6 +149,11 @@ def test_the_english_names(notebook):
     ("%begegnung start --tempo 3", "Unbekannte Option"),
     ("%begegnung sicht Feinde alles", "Die Sicht der Spieler ist genau, beschreibung, nichts, nicht 'alles'."),
     ("%begegnung sicht Feinde", "sicht"),
+    ("%begegnung wert Alrik LP", "%begegnung wert braucht die Namen, die Ressource und die Änderung"),
+    ("%begegnung wert Alrik LP -x", "LP: '-x' ist keine Änderung. Erwartet wird -5 (weniger), +3 (mehr) oder =7"),
+    ("%begegnung wert Alrik LP 5", "LP: '5' ist keine Änderung."),
+    ("%begegnung wert Alrik Mut -1", "Alrik hat keine Ressource 'Mut'; vorhanden: LP."),
+    ("%begegnung wert Alrik Alirk LP -1", "Unbekannte Figur 'Alirk'. Meinten Sie 'Alrik'?"),
 ])
 def test_errors_are_german_boxes(notebook, line, message):
     notebook.ok("%rpg --kampagne f.sqlite")

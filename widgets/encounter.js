@@ -143,6 +143,56 @@ function panelTable(model, form) {
   let currentName = null;
   let later = 0;             // a scheduled frame that builds more rows
 
+  // a value typed into a row (-5, +3, =7): the resource edited, on this row or on every row picked with it
+  let editing = null;   // {name, resource, text, sent}
+  const editNames = (name) => {
+    const picks = form.rowPicks().names;
+    return picks.includes(name) && picks.length > 1 ? picks : [name];
+  };
+  const openEdit = (name, resource, text) => {
+    editing = { name, resource, text, sent: false };
+    update();
+    const input = wrap.querySelector(`[data-focus="${CSS.escape(`edit:${name}:${resource}`)}"]`);
+    if (input) { input.focus(); input.setSelectionRange(text.length, text.length); }
+  };
+  const closeEdit = (refocus) => {
+    if (!editing) return;
+    const name = editing.name;
+    editing = null;
+    update();
+    if (refocus) focusRow(cache.get(name)?.tr);
+  };
+  const editor = (r, name) => {
+    const names = editNames(r.name);
+    const label = L(model, names.length > 1 ? "widget.panel.edit_many" : "widget.panel.edit_help",
+      { name, who: names.join(", ") });
+    return h("input", {
+      type: "text", class: "rpgk-res-input", value: editing.text, size: 6, "data-focus": `edit:${r.name}:${name}`,
+      placeholder: L(model, "widget.panel.edit_hint"), title: label, "aria-label": label, autocomplete: "off",
+      oninput: (e) => { editing.text = e.target.value; editing.sent = false; },
+      onkeydown: (e) => {
+        if (e.isComposing) return;
+        if (e.key === "Enter") {
+          editing.sent = true;
+          form.send("edit", { names, resource: name, change: e.target.value });
+        } else if (e.key === "Escape") {
+          closeEdit(true);
+        } else {
+          return;   // typing stays in the field (and out of the table's keys)
+        }
+        e.preventDefault();
+        e.stopPropagation();
+      },
+      onblur: () => { if (editing && !editing.sent) setTimeout(() => { if (editing && !editing.sent && !wrap.contains(document.activeElement)) closeEdit(false); }, 0); },
+    });
+  };
+  const resource = (r, res) => {
+    if (editing && editing.name === r.name && editing.resource === res[0]) return editor(r, res[0]);
+    const label = L(model, "widget.panel.edit_help", { name: res[0], who: r.name });
+    return h("button", { type: "button", class: "rpgk-res-edit", "data-focus": `res:${r.name}:${res[0]}`,
+      title: label, onclick: () => openEdit(r.name, res[0], "") }, bar(res));
+  };
+
   const bar = ([name, value, max]) => {
     const share = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
     const level = share <= 0 ? "empty" : share < 0.34 ? "low" : "ok";
@@ -166,7 +216,7 @@ function panelTable(model, form) {
         r.out ? h("span", { class: "rpgk-out-reason" }, r.out) : null),
       withIni ? h("td", { class: "rpgk-ini" }, r.ini ?? "–") : null,
       h("td", { class: "rpgk-side" }, r.side),
-      h("td", { class: "rpgk-res" }, r.res.map(bar)),
+      h("td", { class: "rpgk-res" }, r.res.map((res) => resource(r, res))),
       h("td", { class: "rpgk-conds" }, conds),
     ];
     if (withRolls) {
@@ -217,6 +267,10 @@ function panelTable(model, form) {
     const name = tr.dataset.name;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     const step = (next) => focusRow(next || null);
+    const edit = (sign) => {   // a value of the row's first resource, its sign typed already
+      const first = ((model.get("rows") || []).find((r) => r.name === name)?.res || [])[0];
+      if (first) openEdit(name, first[0], sign);
+    };
     const handled = {
       ArrowDown: () => step(tr.nextElementSibling),
       ArrowUp: () => step(tr.previousElementSibling),
@@ -231,6 +285,7 @@ function panelTable(model, form) {
       j: () => form.send("now", { name }),
       v: () => form.send(tr.classList.contains("rpgk-hidden-row") ? "reveal" : "hide", { name }),
       w: () => form.send("reroll", { name }),
+      "-": () => edit("-"), "+": () => edit("+"), "=": () => edit("="),
       Delete: () => form.send("remove", { name }),
     };
     let run = e.altKey ? null : handled[key];
@@ -284,7 +339,7 @@ function panelTable(model, form) {
     let i = 0;
     for (; i < rows.length; i++) {
       const r = rows[i];
-      const key = JSON.stringify(r);
+      const key = JSON.stringify(r) + (editing && editing.name === r.name ? `\u0000${editing.resource}` : "");
       let entry = cache.get(r.name);
       if (!entry || entry.key !== key) {
         if (built === PANEL_ROWS_PER_FRAME) break;
@@ -316,7 +371,10 @@ function panelTable(model, form) {
       if (again && again.tagName === "TR") focusRow(again); else again?.focus();
     }
   };
-  return { node: wrap, update, paint };
+  // the edit sent: its result closes the field; an error leaves it open with the text typed
+  const edited = () => { if (editing?.sent) closeEdit(true); };
+  const failed = () => { if (editing?.sent && model.get("error")) editing.sent = false; };
+  return { node: wrap, update, paint, edited, failed };
 }
 
 /** Under the table: the rows picked, and what can be done with them together (group initiative). */
@@ -354,7 +412,12 @@ function panelJoin(model, form, join, redraw) {
   if (!p.name) return h("div");
   const keys = h("div", { class: "rpgk-muted rpgk-help rpgk-keys" }, L(model, "widget.panel.keys"));
   const summary = h("summary", { "data-focus": "join:open" }, L(model, "widget.panel.join_open"));
-  const toggle = (e) => { if (e.target.open !== !!join.open) { join.open = e.target.open; redraw(); } };
+  const toggle = (e) => {
+    if (e.target.open === !!join.open) return;
+    join.open = e.target.open;
+    if (join.open) form.send("library");   // the library as it stands now (another notebook may have kept one)
+    redraw();
+  };
   if (!join.open) {   // closed: its fields (a choice per combatant) are built when the GM opens it
     return h("div", {}, h("details", { class: "rpgk-join-box", ontoggle: toggle }, summary), keys);
   }
@@ -391,7 +454,71 @@ function panelJoin(model, form, join, redraw) {
   L(model, "widget.panel.join_initiative_help")) : null,
   h("button", { type: "submit", "data-focus": "join:add" }, L(model, "widget.panel.join_add")));
   // open while the GM uses it (kept open over redraws)
-  return h("div", {}, h("details", { class: "rpgk-join-box", open: true, ontoggle: toggle }, summary, joinForm), keys);
+  return h("div", {}, h("details", { class: "rpgk-join-box", open: true, ontoggle: toggle }, summary, joinForm,
+    panelLibrary(model, form, join, rows)), keys);
+}
+
+/** In the join box: the library of figures (the seed's stat blocks and the GM's templates of the ruleset),
+ * searched as the GM types, a template ×N into the fight; and picked rows or a side kept as a template. */
+function panelLibrary(model, form, join, rows) {
+  const lib = model.get("library") || {};
+  const all = lib.templates || [];
+  const field = (label, control, help) => h("label", { class: "rpgk-field", title: help || null },
+    h("span", { class: "rpgk-field-label" }, label), control);
+  const list = h("ul", { class: "rpgk-library", role: "listbox", "aria-label": L(model, "widget.panel.library") });
+  const add = h("button", { type: "submit", "data-focus": "library:add" });
+  const sync = () => {   // the list follows the search; the button names what it adds
+    const q = (join.query || "").trim().toLocaleLowerCase("de");
+    const hits = all.filter((x) => x.name.toLocaleLowerCase("de").includes(q));
+    if (!hits.some((x) => x.name === join.template)) join.template = hits.length === 1 ? hits[0].name : "";
+    list.replaceChildren(...(hits.length ? hits.slice(0, 12).map((x) => h("li", {
+      role: "option", "aria-selected": String(x.name === join.template), "data-template": x.name, tabindex: "-1",
+      onclick: () => { join.template = x.name; sync(); },
+    }, h("strong", {}, x.name), " ",
+    x.source === "regeltext" ? h("span", { class: "rpgk-mark" }, L(model, "widget.panel.library_seed")) : null,
+    " ", h("span", { class: "rpgk-muted" }, x.summary))) : [h("li", { class: "rpgk-muted" }, L(model, "widget.panel.library_none"))]));
+    add.textContent = L(model, "widget.panel.library_add", { name: join.template || "…", n: join.times || 1 });
+    add.disabled = !join.template;
+  };
+  const sides = [...new Set([...rows.values()].map((r) => r.side).filter(Boolean))];
+  const search = h("form", {
+    class: "rpgk-row rpgk-join", "aria-label": L(model, "widget.panel.library"), onkeydown: submitOnEnter,
+    onsubmit: (e) => {
+      e.preventDefault();
+      if (join.template) form.send("add_template", { name: join.template, count: join.times || "1", side: join.side || "" });
+    },
+  },
+  field(L(model, "widget.panel.library_search"), h("input", { type: "search", "data-focus": "library:search", value: join.query || "",
+    placeholder: L(model, "widget.panel.library_search_hint"), oninput: (e) => { join.query = e.target.value; sync(); } }),
+  L(model, "widget.panel.library_help")),
+  field(L(model, "widget.panel.library_count"), h("input", { type: "number", min: 1, class: "rpgk-num", "data-focus": "library:count",
+    value: join.times || "1", oninput: (e) => { join.times = e.target.value; sync(); } })),
+  field(L(model, "widget.panel.library_side"), h("input", { type: "text", "data-focus": "library:side", value: join.side || "",
+    list: "rpgk-sides", size: 10, oninput: (e) => { join.side = e.target.value; } })),
+  add);
+  sync();
+  // keep figures of the fight: the rows picked, or a whole side
+  const whoChoices = [h("option", { value: "", selected: !join.saveWho }, L(model, "widget.panel.library_save_picked"))];
+  for (const side of sides) {
+    whoChoices.push(h("option", { value: side, selected: join.saveWho === side }, L(model, "widget.panel.library_save_side", { side })));
+  }
+  const save = h("form", {
+    class: "rpgk-row rpgk-join", "aria-label": L(model, "widget.panel.library_save"), onkeydown: submitOnEnter,
+    onsubmit: (e) => {
+      e.preventDefault();
+      form.send("save_template", join.saveWho ? { template: join.saveName || "", side: join.saveWho }
+        : { template: join.saveName || "", names: form.rowPicks().names });
+    },
+  },
+  field(L(model, "widget.panel.library_save_who"), h("select", { "data-focus": "library:save_who",
+    onchange: (e) => { join.saveWho = e.target.value; } }, whoChoices)),
+  field(L(model, "widget.panel.library_save_name"), h("input", { type: "text", "data-focus": "library:save_name",
+    value: join.saveName || "", oninput: (e) => { join.saveName = e.target.value; } })),
+  h("button", { type: "submit", "data-focus": "library:save" }, L(model, "widget.panel.library_save_button")));
+  return h("div", { class: "rpgk-library-box" },
+    h("h5", {}, L(model, "widget.panel.library")), search, list,
+    h("datalist", { id: "rpgk-sides" }, sides.map((x) => h("option", { value: x }))),
+    h("h5", {}, L(model, "widget.panel.library_save")), save);
 }
 
 /** Who acts and on whom, as picked in the rows, each with a button that clears the picks. */
@@ -808,6 +935,7 @@ function render({ model, el }) {
     redrawOn(local, parts.action, ["action"], () => panelAction(model, form, redrawAction)),
     redrawOn(local, parts.picks, ["picks"], () => panelPicks(model, form)),
     redrawOn(local, parts.join, ["join"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
+    redrawOn(model, parts.join, ["library"], () => panelJoin(model, form, join, () => local.emit("change:join"))),
     redrawOn(model, parts.choices, ["pending"], choices),
     redrawOn(local, parts.choices, ["choices"], choices),
     redrawOn(model, parts.taken, ["lines"], () => panelTaken(model, form, redrawChoices)),
@@ -835,7 +963,8 @@ function render({ model, el }) {
   };
   const tableChanged = () => { table.update(); actionCheck(); picksCheck(); };
   const listen = [["change:rows", tableChanged], ["change:panel", tableChanged], ["change:rules", tableChanged],
-    ["change:form", formChanged], ["change:result", reveal], ["change:error", () => { awaiting = false; }]];
+    ["change:form", formChanged], ["change:result", reveal], ["change:result", table.edited], ["change:error", table.failed],
+    ["change:error", () => { awaiting = false; }]];
   for (const [name, f] of listen) model.on(name, f);
   tableChanged();
 

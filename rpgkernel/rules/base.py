@@ -63,6 +63,12 @@ class Ruleset:
         ``resources(sheet)``, a ruleset whose resources follow its settings builds them from them."""
         return self.resources(sheet)
 
+    def templates(self) -> dict[str, dict[str, Any]]:
+        """The stat blocks the seed text itself contains, the starter entries of the GM's library of
+        figures (``rpgkernel.library``): name -> sheet (``werte:``). Only what the text gives, never
+        invented numbers; the default: none."""
+        return {}
+
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
         """The range ``figure``'s ``resource`` stays within (``rules.limits``), as the GM's ``data``
         the figure's encounter sees shapes it. The default: from the GM's lower bound (0 unless kept,

@@ -21,7 +21,7 @@ import json
 import os
 import weakref
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .rulebook import rulebook
 from ..errors import StoreError
@@ -375,20 +375,37 @@ class Campaign:
         return path, model.figure(state, path)
 
     @retrying
-    def change(self, who: str, resource: str, by: int, reason: str | None = None) -> Figure:
-        """Change a resource of a figure by ``by`` (negative: damage, loss), within the limits of the
-        figure's ruleset (``Ruleset.limits``); the journal says where they held the change back."""
-        if isinstance(by, bool) or not isinstance(by, int) or abs(by) > 10**9:
-            raise CampaignError(t("campaign.bad_resource", name=resource, value=repr(by)[:40]))
+    def change(self, who: str | Sequence[str], resource: str, by: int | None = None, reason: str | None = None, *,
+               to: int | None = None, encounter: str | None = None) -> Figure | list[Figure]:
+        """Change a resource of a figure by ``by`` (negative: damage, loss) or to the value ``to``, within
+        the limits of the figure's ruleset (``Ruleset.limits``); the journal says where they held the
+        change back. ``who`` a list of names: each of them, in one step that one undo takes back (a list
+        of their figures is returned). ``encounter``: whose combatants the names are (default: the active one)."""
+        names = [who] if isinstance(who, str) else list(dict.fromkeys(who)) if isinstance(who, (list, tuple)) else []
+        if not names or not all(isinstance(n, str) for n in names):
+            raise CampaignError(t("campaign.change_whom", value=repr(who)[:40]))
+        if (by is None) == (to is None):
+            raise CampaignError(t("campaign.change_how", name=resource))
+        for value in (by, to):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or abs(value) > resources.MAX_CHANGE):
+                raise CampaignError(t("campaign.bad_resource", name=resource, value=repr(value)[:40]))
+        figures = []
         with self.transaction() as tx:
-            path, fig = self._figure_in(tx.state, who)
-            if resource not in fig.get("resources", {}):
-                raise CampaignError(t("campaign.unknown_resource", name=resource, figure=who,
-                                      known=", ".join(fig.get("resources", {})) or "–"))
-            landed = resources.change(tx, path, resource, by)
-            tx.event("ressource", resources.text(who, landed) + (f" ({reason})" if reason else ""),
-                     [who], tx.state["active_encounter"])
-        return Figure(self, path)
+            for name in names:
+                path = model.figure_path(tx.state, name, encounter)
+                if path is None:
+                    raise CampaignError(self._unknown(name, encounter, tx.state))
+                fig = model.figure(tx.state, path)
+                if resource not in fig.get("resources", {}):
+                    raise CampaignError(t("campaign.unknown_resource", name=resource, figure=name,
+                                          known=", ".join(fig.get("resources", {})) or "–"))
+                amount = by if to is None else to - fig["resources"][resource]["value"]
+                landed = resources.change(tx, path, resource, amount)
+                tx.event("ressource", resources.text(name, landed) + (f" ({reason})" if reason else ""),
+                         [name], encounter or tx.state["active_encounter"])
+                figures.append(Figure(self, path))
+        return figures[0] if isinstance(who, str) else figures
 
     @retrying
     def add_condition(self, who: str, condition: str, rounds: int | None = None,

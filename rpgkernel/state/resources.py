@@ -8,12 +8,17 @@ with what held it back ("Alrik: LP 5 → 5 (höchstens 5)").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..messages import t
 from . import model
 from .rulebook import rulebook
-from .transaction import Transaction
+from .transaction import CampaignError, Transaction
+
+MAX_CHANGE = 10**9   # a change or value the GM enters, either way
+_EDIT = re.compile(r"^\s*([-+=])\s*([-+]?)\s*(\d{1,10})\s*$")
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\uff0b": "+"})   # −, – and ＋ as typed or pasted
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,37 @@ class Landed:
     @property
     def new(self) -> int:
         return self.old + self.by
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change the GM types into a resource: ``-5``, ``+3`` (``by``) or ``=7`` (``to``)."""
+
+    by: int | None = None
+    to: int | None = None
+
+    def amount(self, old: int) -> int:
+        """By how much it changes a resource that stands at ``old``."""
+        return self.to - old if self.to is not None else self.by  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        return f"={self.to}" if self.to is not None else f"{self.by:+d}"
+
+
+def edit(text: object, resource: str = "") -> Edit:
+    """The ``Edit`` of a typed ``-5``, ``+3``, ``=7`` (``=-2`` too; a typographic minus counts); a German
+    error that shows the three forms for anything else."""
+    found = _EDIT.match(text.translate(_MINUS)) if isinstance(text, str) else None
+    if found is None or (found[1] != "=" and found[2]):
+        shown = repr(text)[:40] if not isinstance(text, str) else repr(text.strip()[:40])
+        raise CampaignError(t("campaign.bad_edit", resource=resource or "–", value=shown))
+    sign, inner, digits = found.groups()
+    n = int(digits)
+    if n > MAX_CHANGE:
+        raise CampaignError(t("campaign.bad_resource", name=resource or "–", value=digits[:40]))
+    if sign == "=":
+        return Edit(to=-n if inner == "-" else n)
+    return Edit(by=-n if sign == "-" else n)
 
 
 def change(tx: Transaction, path: list[str], resource: str, by: int) -> list[Landed]:

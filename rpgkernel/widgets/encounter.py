@@ -22,11 +22,12 @@ import traitlets
 from .. import rules
 from ..errors import RpgError
 from ..forecast import forecast_state
+from ..library import Library, saved_text
 from ..messages import t
 from ..resolve import resolve
 from ..rules.base import Ruleset
 from ..session import journal_summary
-from ..state import Campaign, Encounter, suggestions
+from ..state import Campaign, Encounter, resources, suggestions
 from ..state.model import REDO, UNDO
 from . import panel_data as data
 from . import panel_lines as lines
@@ -44,6 +45,7 @@ class EncounterPanel(Widget):
     styles = ("chart.css", "encounter.css", "forecast.css")
     label_prefixes = ("resolution.", "condition.")
     carried = ("form",)
+    reads = frozenset({"poll", "library"})
 
     rules = traitlets.Dict().tag(sync=True)      # the ruleset: title, segments, conditions, action verbs
     panel = traitlets.Dict().tag(sync=True)      # name, round, segment, whose turn, undo/redo possible
@@ -56,8 +58,9 @@ class EncounterPanel(Widget):
     result = traitlets.Dict().tag(sync=True)     # the last result (cards) or notice
     players = traitlets.Dict().tag(sync=True)    # live: a player link is valid; suggestions: the open ones
     forecast = traitlets.Dict().tag(sync=True)   # the forecast: running with its progress, or its result
+    library = traitlets.Dict().tag(sync=True)    # the library's templates of the ruleset (read when asked)
 
-    def __init__(self, encounter: Encounter | Campaign, **kwargs: Any) -> None:
+    def __init__(self, encounter: Encounter | Campaign, shelf: Library | None = None, **kwargs: Any) -> None:
         if isinstance(encounter, Campaign):
             campaign, fixed = encounter, None
         elif isinstance(encounter, Encounter):
@@ -66,6 +69,7 @@ class EncounterPanel(Widget):
             raise RpgError(t("widget.panel.bad_input", type=type(encounter).__name__))
         super().__init__(**kwargs)
         self.campaign = campaign
+        self.shelf = shelf if shelf is not None else Library()   # the library of figures
         self._fixed = fixed
         self._shown: str | None = None              # the encounter the journal tail belongs to
         self._seen = 0                              # journal read up to this seq
@@ -354,6 +358,51 @@ class EncounterPanel(Widget):
             enc.add(name, like=like, initiative=initiative)
         else:
             raise RpgError(t("widget.panel.join_nobody"))
+
+    def on_edit(self, content: dict[str, Any]) -> None:
+        """``{"names", "resource", "change"}``: a value typed into a row's resource (``-5``, ``+3``, ``=7``),
+        on that row or on every row picked with it (``Campaign.change``, one undo step); the result says
+        what landed, with the ``%begegnung`` line that does the same."""
+        enc = self._need()
+        names, resource = _names(content), lines.plain(content.get("resource"))
+        if not resource:
+            raise RpgError(t("widget.panel.no_resource"))
+        change = resources.edit(content.get("change"), resource)
+        seq = self.campaign.store.last_seq()
+        self.campaign.change(names, resource, change.by, to=change.to, encounter=enc.name)
+        landed = [str(e.data.get("text", "")) for e in self.campaign.store.events(after=seq) if e.kind == "ressource"]
+        self.result = {"notice": "; ".join(landed), "cell": lines.edit_line(names, resource, change, enc.name,
+                                                                            self._state()["active_encounter"])}
+
+    # -- the library of figures -----------------------------------------------------------------
+    def on_library(self, _content: dict[str, Any]) -> None:
+        """Read the ruleset's templates (the seed's and the GM's) into ``library``, for the join box."""
+        listing = self.shelf.search("", self._engine().key or None)
+        self.library = {"ruleset": listing.ruleset, "templates": [
+            {k: v for k, v in x.to_dict().items() if k != "entries"} for x in listing.templates]}
+
+    def on_add_template(self, content: dict[str, Any]) -> None:
+        """``{"name", "count", "side"}``: the template ``count`` times into the fight, numbered names
+        (``Library.add``, the ``%%figuren`` cell the result shows)."""
+        enc = self._need()
+        name, side = lines.plain(content.get("name")), lines.plain(content.get("side"))
+        if not name:
+            raise RpgError(t("widget.panel.no_template"))
+        count = lines.count(content.get("count"))
+        loaded = self.shelf.add(self.campaign, name, count, side or None, encounter=enc.name)
+        self.result = {"notice": t("widget.panel.template_added", name=name, names=", ".join(loaded.combatants)),
+                       "cell": lines.template_cell(name, count, side, enc.name, self._state()["active_encounter"])}
+
+    def on_save_template(self, content: dict[str, Any]) -> None:
+        """``{"template", "names"}`` or ``{"template", "side"}``: keep those rows, or the side, as a template
+        of the library (``Library.save_figures``)."""
+        enc = self._need()
+        template, side = lines.plain(content.get("template")), lines.plain(content.get("side"))
+        names = content.get("names") if isinstance(content.get("names"), list) else []
+        kept = self.shelf.save_figures(template, self.campaign, [n for n in names if isinstance(n, str) and n],
+                                       side or None, encounter=enc.name)
+        self.result = {"notice": saved_text(kept, self.shelf)}
+        self.on_library({})
 
     def on_hide(self, content: dict[str, Any]) -> None:
         """Hide the row's combatant from the players (``Encounter.hide``)."""

@@ -6,7 +6,6 @@ Nothing here changes the campaign; the state passed in is only read.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from ..dice import Dist
@@ -18,6 +17,7 @@ from ..resolve.lines import choice_fields, option_field
 from ..render.forecast import (chance_text, headline, mean_text, method_line, notes, resource_names,
                                rounds_line, win_parts)
 from ..messages import t
+from ..statblocks import base_name, free_names
 from .chart import chart_data
 from .panel_lines import suggestion_line
 
@@ -109,11 +109,8 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
 def next_name(like: str, taken: Sequence[str]) -> str:
     """A newcomer's name after ``like``: its name without a trailing number, with the next free one
     ("Söldner 3" or "Söldner" -> "Söldner 2" when that is free)."""
-    base = re.sub(r"\s+\d+$", "", like)
-    n = 2
-    while f"{base} {n}" in taken:
-        n += 1
-    return f"{base} {n}"
+    base = base_name(like)
+    return free_names(base, 1, [*taken, base])[0]
 
 
 def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, Any]]:

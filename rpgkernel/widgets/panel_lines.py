@@ -1,4 +1,4 @@
-"""The ``%%resolve`` lines the encounter panel's form stands for.
+"""The ``%%resolve`` lines (and the magic lines) the encounter panel's form and rows stand for.
 
 A click in the panel runs exactly the text a GM would type, so the panel
 builds that text from what was selected (verb, figures, options) with the
@@ -8,8 +8,11 @@ checked for its type and anything unexpected is left out.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any
+
+import yaml
 
 from ..errors import RpgError
 from ..magic_args import given_dice
@@ -17,6 +20,7 @@ from ..messages import t
 from ..resolve.lines import choice_line, line, plain
 from ..rules.advice import DECLINE
 from ..rules.resolution import Verb
+from ..state.transaction import MAX_COUNT
 
 
 def _names(value: Any) -> list[str]:
@@ -62,6 +66,40 @@ def suggestion_line(sid: str, accepted: bool) -> str:
     """``%rpg vorschläge --annehmen 1a2b3c4d``: the line that answered the player's suggestion ``sid``
     (an id the campaign knows: eight hex digits)."""
     return f"{SUGGESTIONS} {ANSWER_OPTIONS[accepted]} {sid}"
+
+
+def edit_line(names: list[str], resource: str, change: Any, encounter: str, active: str | None) -> str:
+    """``%begegnung wert "Söldner 1" "Söldner 2" VIG -3``: the line that changes a resource as a row's
+    edit did (``--begegnung`` where the panel's encounter is not the active one)."""
+    words = [_word(n) for n in [*names, resource]]
+    where = "" if encounter == active else " --begegnung " + _word(encounter)
+    return f"%begegnung wert {' '.join(words)} {change}{where}"
+
+
+def _word(text: str) -> str:
+    """A name as one word of a magic line (in quotes where it has spaces or quotes)."""
+    if text and not any(c.isspace() or c in "\"'" for c in text):
+        return text
+    return f'"{text}"' if '"' not in text else shlex.quote(text)
+
+
+def template_cell(name: str, count: int, side: str, encounter: str, active: str | None) -> str:
+    """The ``%%figuren`` cell that brings a template of the library into the fight as the panel did."""
+    entry: dict[str, Any] = {"vorlage": name, "anzahl": count}
+    if side:
+        entry["seite"] = side
+    head = "%%figuren" + ("" if encounter == active else " --begegnung " + _word(encounter))
+    return head + "\n" + yaml.safe_dump([entry], allow_unicode=True, sort_keys=False).rstrip()
+
+
+def count(text: Any) -> int:
+    """How many copies (×N) the GM typed: 1 when empty."""
+    value = plain(text) if not isinstance(text, int) or isinstance(text, bool) else str(text)
+    if not value:
+        return 1
+    if not value.isdigit() or not 1 <= int(value) <= MAX_COUNT:
+        raise RpgError(t("widget.panel.bad_count", value=value[:20], max=MAX_COUNT))
+    return int(value)
 
 
 def dice(text: Any) -> list[int] | None:

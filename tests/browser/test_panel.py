@@ -326,9 +326,9 @@ def test_targets_and_actors_picked_in_the_rows_by_mouse_and_keyboard(notebook, p
 
     # the mouse: a click picks a row alone, with Ctrl one more (an attack may have several targets), again
     # with Ctrl one less
-    row(panel, "Knappe").locator("td.rpgk-res").click()
+    row(panel, "Knappe").locator("td.rpgk-side").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Knappe")
-    row(panel, "Söldner").locator("td.rpgk-res").click()
+    row(panel, "Söldner").locator("td.rpgk-side").click()
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner")
     row(panel, "Wache").locator("th").click(modifiers=["Control"])
     expect(line).to_have_text("%%resolve\nangriff Ritter -> Söldner, Wache")
@@ -457,3 +457,108 @@ def test_joining_rolling_anew_and_group_initiative_from_the_table(notebook, page
         assert camp.figure("Ork 2").resources["LP"] == {"value": 8, "max": 8}
         assert camp.encounter.record["combatants"]["Ork 2"]["side"] == "Feinde"
     assert illegible(panel) == [] and illegible_meters(panel) == []
+
+
+def test_a_value_edited_in_its_row_and_a_side_added_from_the_library(notebook, page, lab, tmp_path):
+    """As in a tracker: a click on a resource, -3, Enter; with two rows picked, +9 on both (held at each
+    maximum, one undo step); a key on a row, = and the value; a typo kept with its German error. Then the
+    library in "Teilnehmer hinzufügen …": the seed's warbands listed, searched, ×2 with numbered names, and
+    the enemy side kept as a template that the list then shows; each change in the campaign file."""
+    path, shelf = tmp_path / "k.sqlite", tmp_path / "bibliothek"
+    cells = _cells(path)
+    cells[-1] = (f"import os\nos.environ['RPGKERNEL_BIBLIOTHEK'] = {str(shelf)!r}\n"
+                 "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+                 "kampagne = rpgkernel.session.current().campaign\n"
+                 f"kampagne.encounter.start(rolls={{n: 10 for n in {FURT_NAMES!r}}})\nEncounterPanel(kampagne)")
+    nb = notebook(cells)
+    panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
+    notice = panel.locator(".rpgk-notice")
+
+    def gd(name):
+        with Campaign.open(path) as camp:
+            return camp.figure(name).resources["GD"]["value"]
+
+    # a click on the Söldner's GD, -3, Enter
+    row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4").click()
+    field = row(panel, "Söldner").get_by_role("textbox", name=re.compile("^GD von Söldner ändern"))
+    expect(field).to_be_focused()
+    page.keyboard.type("-3")
+    page.keyboard.press("Enter")
+    expect(row(panel, "Söldner").get_by_role("meter", name="GD 1 von 4")).to_be_visible()
+    expect(field).to_have_count(0)
+    expect(notice).to_have_text("Söldner: GD 4 → 1%begegnung wert Söldner GD -3")
+    assert gd("Söldner") == 1
+
+    # two rows picked (the Söldner, Ctrl+click the Wache): +9 on both, held at each maximum
+    row(panel, "Söldner").locator("td.rpgk-side").click()
+    row(panel, "Wache").locator("td.rpgk-side").click(modifiers=["Control"])
+    expect(panel.locator("tbody tr[aria-selected='true']")).to_have_count(2)
+    row(panel, "Wache").get_by_role("meter", name="GD 3 von 3").click()
+    field = row(panel, "Wache").get_by_role("textbox", name=re.compile(r"^GD von Söldner, Wache ändern \(alle gewählten"))
+    field.fill("+9")
+    field.press("Enter")
+    expect(row(panel, "Söldner").get_by_role("meter", name="GD 4 von 4")).to_be_visible()
+    expect(notice).to_contain_text("Söldner: GD 1 → 4 (höchstens 4); Wache: GD 3 → 3 (höchstens 3)")
+    assert gd("Söldner") == 4
+    panel.get_by_role("button", name="Rückgängig").click()          # both rows' change: one step
+    expect(row(panel, "Söldner").get_by_role("meter", name="GD 1 von 4")).to_be_visible()
+    assert gd("Söldner") == 1
+
+    # the keyboard: on the Knappe's row "=", then 1 and Enter; a typo keeps the field with the error
+    row(panel, "Knappe").focus()
+    page.keyboard.press("=")
+    field = row(panel, "Knappe").get_by_role("textbox")
+    expect(field).to_be_focused()
+    expect(field).to_have_value("=")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    expect(row(panel, "Knappe").get_by_role("meter", name="GD 1 von 3")).to_be_visible()
+    assert gd("Knappe") == 1
+    row(panel, "Ritter").get_by_role("meter", name="GD 5 von 5").click()
+    field = row(panel, "Ritter").get_by_role("textbox")
+    field.fill("-x")
+    field.press("Enter")
+    expect(panel.get_by_role("alert")).to_contain_text(
+        "GD: '-x' ist keine Änderung. Erwartet wird -5 (weniger), +3 (mehr) oder =7 (auf diesen Wert).")
+    expect(field).to_have_value("-x")
+    field.press("Escape")
+    expect(row(panel, "Ritter").get_by_role("textbox")).to_have_count(0)
+    assert gd("Ritter") == 5
+
+    # the library under "Teilnehmer hinzufügen …": the seed's example warbands, searched, ×2 into the fight
+    panel.get_by_text("Teilnehmer hinzufügen …").click()
+    found = panel.get_by_role("listbox", name="Aus der Bibliothek").get_by_role("option")
+    expect(found).to_have_count(5)
+    expect(found.locator("strong")).to_have_text(["Miliz", "Plänkler", "Söldner", "Reiter", "Ritter"])
+    panel.locator("[data-focus='library:search']").fill("söld")
+    expect(found).to_have_count(1)
+    expect(found.first).to_have_attribute("aria-selected", "true")
+    expect(found.first).to_contain_text("Söldner Regeltext VIG 13, CLA 10, SPI 10, GD 4, Armour 3")
+    panel.locator("[data-focus='library:count']").fill("2")
+    panel.locator("[data-focus='library:side']").fill("Feinde")
+    panel.get_by_role("button", name="Söldner ×2 dazu").click()
+    expect(panel.get_by_role("rowheader")).to_have_text([*FURT_NAMES, "Söldner 2", "Söldner 3"])
+    expect(notice).to_have_text("Aus der Vorlage Söldner dazu: Söldner 2, Söldner 3."
+                                "%%figuren\n- vorlage: Söldner\n  anzahl: 2\n  seite: Feinde")
+    with Campaign.open(path) as camp:
+        assert camp.encounter.record["combatants"]["Söldner 3"]["side"] == "Feinde"
+        assert camp.figure("Söldner 3").sheet["vig"] == 13
+
+    # the panel with both: a value being typed into two picked rows, the library open
+    panel.locator("[data-focus='library:search']").fill("")
+    row(panel, "Wache").get_by_role("meter", name="GD 3 von 3").click()
+    page.keyboard.type("-2")
+    assert illegible(panel) == [] and illegible_meters(panel) == []
+    gallery(panel, "tracker")
+    page.keyboard.press("Escape")
+    expect(row(panel, "Wache").get_by_role("textbox")).to_have_count(0)
+
+    # the enemy side kept as a template: the list then holds it, for every campaign of this user
+    panel.locator("[data-focus='library:save_who']").select_option("Feinde")
+    panel.locator("[data-focus='library:save_name']").fill("Furttrupp")
+    panel.get_by_role("button", name="Behalten").click()
+    expect(notice).to_contain_text("Vorlage 'Furttrupp' (Mythic Bastionland) behalten: Söldner, Wache, Söldner ×2.")
+    panel.locator("[data-focus='library:search']").fill("trupp")
+    expect(found.locator("strong")).to_have_text(["Furttrupp"])
+    assert "Furttrupp:" in (shelf / "bastionland.yaml").read_text(encoding="utf-8")
+

@@ -11,7 +11,7 @@ from doc_blocks import assert_shown, page
 import rpgkernel
 from rpgkernel.magic_encounter import SHAPES
 from rpgkernel.messages import t
-from rpgkernel.state import Encounter
+from rpgkernel.state import Campaign, Encounter
 
 PAGE = page("kampagne.md")
 ORDER_HEADING = "### Teilnehmer und Reihenfolge ändern"
@@ -66,12 +66,14 @@ def test_the_order_example_as_the_page_shows(notebook):
 
 def test_the_table_of_commands_is_the_magic_and_the_api():
     table = PAGE.text.split("| Befehl | Python | |")[1].split("\n\n")[0].splitlines()[2:]
-    commands, methods = set(), set()
+    commands, methods, campaign = set(), set(), set()
     for row in table:
         magic, python, _ = row.strip("|").split("|")
         commands |= set(re.findall(r"`%begegnung (\w+)", magic))
-        methods |= set(re.findall(r"(\w+)\(", python))
+        campaign |= set(re.findall(r"kampagne\.(\w+)\(", python))              # the campaign's (a value)
+        methods |= set(re.findall(r"(?<!kampagne\.)\b(\w+)\(", python))
     assert commands == set(SHAPES)
+    assert campaign == {"change"} and campaign <= set(dir(Campaign))
     assert methods <= set(dir(Encounter)) and {"remove", "restore", "add", "delay", "act_now", "move", "reroll",
                                                "group", "hide", "reveal", "start", "next_turn", "next_round"} <= methods
     assert "`ungroup`" in TEXT and all(f"`begegnung.{m}`" in TEXT for m in ("held", "removed", "hidden", "initiative"))

@@ -124,3 +124,37 @@ def test_a_sheet_whose_maximum_falls_keeps_its_value_within_the_limits(camp):
     camp.set_sheet("Held", {"lp": 8})
     camp.set_sheet("Held", {"lp": 1})          # 5 - 7: the GM's lower bound lets it fall to -2
     assert lp(camp, "Held") == {"value": -2, "max": 1}
+
+
+def test_an_edit_typed_into_a_row_changes_by_or_to_a_value_on_several_figures_in_one_step(camp):
+    """The tracker's row edit from Python: -5, +3 and =7 (``resources.edit``) on one figure or several,
+    within the limits (what landed is journalled), one undo for all of them."""
+    from rpgkernel.state.resources import Edit, edit
+    enc = camp.new_encounter("Furt")
+    enc.add("Goblin", ruleset="grenze", sheet={"lp": 8}, count=2)
+    assert [edit(x) for x in ("-5", " +3", "=7", "=-2", "−4")] == \
+        [Edit(by=-5), Edit(by=3), Edit(to=7), Edit(to=-2), Edit(by=-4)]
+    camp.change(["Goblin 1", "Goblin 2"], "LP", -5, "Pfeilhagel")
+    assert [lp(camp, n)["value"] for n in ("Goblin 1", "Goblin 2")] == [3, 3]
+    camp.change("Goblin 2", "LP", to=7)
+    camp.change(["Goblin 1", "Goblin 2"], "Mut", to=9)               # the rule holds it at 3
+    assert texts(camp, 2) == ["Goblin 1: Mut 1 → 3 (höchstens 3: Mutregel)", "Goblin 2: Mut 1 → 3 (höchstens 3: Mutregel)"]
+    assert camp.undo() == texts(camp, 3)[:2] and camp.figure("Goblin 2").resources["Mut"]["value"] == 1
+    assert lp(camp, "Goblin 2")["value"] == 7
+    camp.undo()
+    assert lp(camp, "Goblin 2")["value"] == 3
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda c: c.change("Goblin", "LP"), "entweder um einen Betrag ändern (by=-5) oder auf einen Wert setzen (to=7)"),
+    (lambda c: c.change("Goblin", "LP", -1, to=3), "genau eins von beiden"),
+    (lambda c: c.change(["Goblin", "Gobiln"], "LP", -1), "Unbekannte Figur 'Gobiln'. Meinten Sie 'Goblin'?"),
+    (lambda c: c.change([], "LP", -1), "Wessen Ressource?"),
+    (lambda c: c.change("Goblin", "LP", to="7"), "Ressource 'LP': erwartet wird eine ganze Zahl, nicht '7'."),
+])
+def test_a_bad_edit_changes_nothing_and_says_so_in_german(camp, call, message):
+    camp.new_encounter("Furt").add("Goblin", resources={"LP": 5})
+    seq = camp.store.last_seq()
+    with pytest.raises(rpgkernel.state.CampaignError, match=None) as err:
+        call(camp)
+    assert message in str(err.value) and camp.store.last_seq() == seq and lp(camp)["value"] == 5

@@ -661,3 +661,84 @@ def test_quote_leaves_plain_words_bare():
     assert quote('Der "Rote"') == '"Der \\"Rote\\""'
     assert quote("{W8,W6}", value=True) == "{W8,W6}" and quote("2W6+1", value=True) == "2W6+1"
     assert re.fullmatch(r'".*"', quote("a b", value=True))
+
+
+# -- a value typed into a row -------------------------------------------------------------------
+def test_a_value_typed_into_a_row_changes_it_within_the_limits_on_one_or_every_picked_row(panel, camp, tmp_path):
+    """-5, +3 and =7 on a row's resource (``Campaign.change``, the same journal as the %begegnung line the
+    result shows), on several picked rows in one undo step; what the limits held back is said."""
+    twin = make_campaign(tmp_path / "zwilling.sqlite")
+    send(panel, "edit", names=["Söldner"], resource="GD", change="-3")
+    assert panel.error == "" and row(panel, "Söldner")["res"][0] == ["GD", 1, 4]
+    assert panel.result == {"notice": "Söldner: GD 4 → 1", "cell": "%begegnung wert Söldner GD -3"}
+    send(panel, "edit", names=["Söldner", "Wache"], resource="GD", change="+5")   # held at each maximum
+    assert [row(panel, n)["res"][0] for n in ("Söldner", "Wache")] == [["GD", 4, 4], ["GD", 3, 3]]
+    assert panel.result["notice"] == "Söldner: GD 1 → 4 (höchstens 4); Wache: GD 3 → 3 (höchstens 3)"
+    assert panel.result["cell"] == "%begegnung wert Söldner Wache GD +5"
+    send(panel, "edit", names=["Wache"], resource="SPI", change="=7")
+    assert row(panel, "Wache")["res"][3] == ["SPI", 7, 12]
+    twin.change("Söldner", "GD", -3)
+    twin.change(["Söldner", "Wache"], "GD", 5)
+    twin.change("Wache", "SPI", to=7)
+    assert normal(camp.journal()) == normal(twin.journal())
+    twin.close()
+    send(panel, "undo")
+    send(panel, "undo")                                         # both rows' +5 in one step
+    assert [row(panel, n)["res"][0] for n in ("Söldner", "Wache")] == [["GD", 1, 4], ["GD", 3, 3]]
+    assert row(panel, "Wache")["res"][3] == ["SPI", 12, 12]
+
+
+@pytest.mark.parametrize("content, message", [
+    ({"names": ["Wache"], "resource": "GD", "change": "-x"},
+     "GD: '-x' ist keine Änderung. Erwartet wird -5 (weniger), +3 (mehr) oder =7 (auf diesen Wert)."),
+    ({"names": ["Wache"], "resource": "GD", "change": "5"}, "GD: '5' ist keine Änderung."),
+    ({"names": ["Wache"], "resource": "LP", "change": "-1"}, "Wache hat keine Ressource 'LP'; vorhanden: GD, VIG"),
+    ({"names": ["Wache"], "change": "-1"}, "Welche Ressource? Erst in der Zeile auf einen Wert klicken."),
+    ({"names": [], "resource": "GD", "change": "-1"}, "Welcher Teilnehmer?"),
+    ({"names": ["Wache"], "resource": "GD", "change": ["-1"]}, "GD: ['-1'] ist keine Änderung."),
+])
+def test_a_bad_value_typed_into_a_row_changes_nothing_and_says_why(panel, camp, content, message):
+    seq = camp.store.last_seq()
+    send(panel, "edit", **content)
+    assert message in panel.error and camp.store.last_seq() == seq
+
+
+# -- the library of figures in the join box -------------------------------------------------------
+def test_the_join_box_searches_the_library_adds_a_template_times_n_and_keeps_rows_as_one(panel, camp):
+    """The ruleset's templates (the seed's example warbands first), one ×N into the fight with numbered
+    names (the %%figuren cell shown), picked rows or a side kept as a template that the list then holds."""
+    send(panel, "library")
+    assert [x["name"] for x in panel.library["templates"]] == ["Miliz", "Plänkler", "Söldner", "Reiter", "Ritter"]
+    assert panel.library["templates"][0] == {"name": "Miliz", "ruleset": "bastionland", "source": "regeltext",
+                                             "count": 1, "summary": "VIG 10, CLA 10, SPI 7, GD 3"}
+    send(panel, "add_template", name="Plänkler", count="2", side="Feinde")
+    assert panel.error == "" and [r["name"] for r in panel.rows][-2:] == ["Plänkler 1", "Plänkler 2"]
+    assert row(panel, "Plänkler 2")["side"] == "Feinde" and row(panel, "Plänkler 2")["res"][0] == ["GD", 2, 2]
+    assert panel.result == {"notice": "Aus der Vorlage Plänkler dazu: Plänkler 1, Plänkler 2.",
+                            "cell": "%%figuren\n- vorlage: Plänkler\n  anzahl: 2\n  seite: Feinde"}
+    send(panel, "save_template", template="Wachtrupp", side="Feinde")
+    assert panel.error == "" and panel.result["notice"].startswith("Vorlage 'Wachtrupp' (Mythic Bastionland) behalten: "
+                                                                   "Söldner, Wache, Plänkler ×2.")
+    assert panel.library["templates"][-1]["name"] == "Wachtrupp"
+    send(panel, "save_template", template="Knappe", names=["Knappe"])
+    send(panel, "add_template", name="Knappe", count=1)
+    assert "Knappe 2" in [r["name"] for r in panel.rows]
+    send(panel, "undo")
+    assert "Knappe 2" not in [r["name"] for r in panel.rows]
+
+
+@pytest.mark.parametrize("kind, content, message", [
+    ("add_template", {"name": "Drache"}, "Keine Vorlage 'Drache' (Mythic Bastionland)"),
+    ("add_template", {"name": "Söldnr"}, "Meinten Sie 'Söldner'?"),
+    ("add_template", {"name": ""}, "Erst eine Vorlage wählen."),
+    ("add_template", {"name": "Miliz", "count": "drei"}, "Anzahl: erwartet wird eine ganze Zahl von 1 bis"),
+    ("add_template", {"name": "Miliz", "count": "0"}, "Anzahl: erwartet wird eine ganze Zahl von 1 bis"),
+    ("save_template", {"template": "Miliz", "names": ["Wache"]}, "'Miliz' ist schon eine Vorlage aus dem Regeltext"),
+    ("save_template", {"template": "X", "names": []}, "Was soll die Vorlage werden?"),
+    ("save_template", {"template": "X", "side": "Drachen"}, "Die Seite 'Drachen' hat in der Begegnung 'Furt' niemanden."),
+    ("save_template", {"template": "", "names": ["Wache"]}, "Ungültiger Name für Vorlage"),
+])
+def test_the_libraries_errors_in_the_panel_are_german_and_change_nothing(panel, camp, own_library, kind, content, message):
+    seq = camp.store.last_seq()
+    send(panel, kind, **content)
+    assert message in panel.error and camp.store.last_seq() == seq and not list(own_library.iterdir())

@@ -75,6 +75,10 @@ class Bastionland(Ruleset):
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return resources(sheet)
 
+    def templates(self) -> dict[str, dict[str, Any]]:
+        """The example warbands (Beispielhafte Kriegsscharen, ``warfare.warband_templates``)."""
+        return warband_templates()
+
     def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
         """The virtues 0 to 19, Guard 0 to its maximum (``sheet.grenzen``)."""
         return grenzen(figure, resource) or super().limits(figure, resource, data)
