@@ -6,8 +6,11 @@ send the GM a suggestion for what the player may not decide alone (``vorschlag``
 Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
 and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
 checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
-(German). An answer that would name a hidden combatant or carry the token says only that it did
-not work; a choice of a resolution naming a hidden combatant is refused as one no longer open.
+(German). Each is made from the player's own text and what the player sees, never from hidden data:
+a roll reads nothing of the campaign, a choice is looked up in the player's view (one of a
+resolution naming a hidden combatant is refused as one no longer open), so a text naming a hidden
+combatant is answered as one naming nobody. An answer carrying the token says only that it did not
+work.
 """
 
 from __future__ import annotations
@@ -54,9 +57,9 @@ def act(campaign: Campaign, figure: str, message: object, token: str) -> dict[st
             text = t("page.suggested")
         else:
             raise Refused(t("page.bad_message"))
-        return {"result": _safe(text, campaign, figure, token)}
+        return {"result": _safe(text, token)}
     except RpgError as err:
-        return {"refused": _safe(str(err), campaign, figure, token)}
+        return {"refused": _safe(str(err), token)}
     except Exception as err:   # a bug: the page learns nothing of it, the log only its type
         _log.error("player action failed: %s", type(err).__name__)
         return {"refused": t("page.failed")}
@@ -154,10 +157,10 @@ def _options(verb: Verb, given: object) -> dict[str, Any]:
     return out
 
 
-def _safe(text: str, campaign: Campaign, figure: str, token: str) -> str:
-    """``text`` for the page: none that names a hidden combatant or carries the token."""
-    secret = hidden(campaign.state) - {figure}
-    if (token and token in text) or not player_view.names_none(secret, text):
+def _safe(text: str, token: str) -> str:
+    """``text`` for the page: none that carries the token, cut to ``MAX_ANSWER``. (Nothing hidden is
+    looked for: a test for hidden names would answer whether the text named one.)"""
+    if token and token in text:
         return t("page.failed")
     return text if len(text) <= MAX_ANSWER else text[:MAX_ANSWER - 1] + "…"
 
