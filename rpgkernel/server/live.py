@@ -5,8 +5,9 @@ which the page sends as the websocket's first message and the socket checks itse
 
 The page is sandboxed (``Content-Security-Policy: sandbox allow-scripts``), so its origin is
 opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the server's own
-origin and refuses every other site's. Failed token checks are counted per client address
-(``Limiter``). One ``Watcher`` per campaign with open pages reads the store's last seq every
+origin and refuses every other site's; but any site can open a sandboxed frame, whose socket
+says ``null`` too, so the guard is the token, not the origin. Failed token checks are counted per
+client address and slow its later failures down (``Limiter``); a valid token always passes at once. One ``Watcher`` per campaign with open pages reads the store's last seq every
 ``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
 Store reads, views and actions run in the watcher's own thread, never on the event loop.
 After the token, a page's messages are its player's actions (``actions``), written through the
@@ -59,26 +60,26 @@ def view(campaign: Campaign, figure: str, events: Iterable[Event]) -> dict[str, 
 
 
 class Limiter:
-    """At most ``limit`` failed checks per client address in ``window`` seconds; then it is refused
-    for ``pause`` seconds, right token or not."""
+    """Slows guessing down per client address without touching valid tokens: a token is always
+    checked and a valid one passes at once; after ``limit`` failed checks in ``window`` seconds, each
+    further failure is answered only after a pause (``first`` seconds, doubling up to ``longest``).
+    Behind a hub's proxy every player shares one address, so nobody is ever refused for it."""
 
-    def __init__(self, limit: int = 10, window: float = 60.0, pause: float = 60.0) -> None:
-        self.limit, self.window, self.pause = limit, window, pause
+    def __init__(self, limit: int = 10, window: float = 60.0, first: float = 1.0, longest: float = 30.0) -> None:
+        self.limit, self.window, self.first, self.longest = limit, window, first, longest
         self._failed: dict[str, deque[float]] = {}
-        self._until: dict[str, float] = {}
 
-    def blocked(self, client: str) -> bool:
-        return self._until.get(client, 0.0) > time.monotonic()
-
-    def fail(self, client: str) -> None:
+    def fail(self, client: str) -> float:
+        """Count a failed check of ``client``; the seconds its refusal waits (0: at once)."""
         now = time.monotonic()
+        for other in [c for c, f in self._failed.items() if f[-1] < now - self.window]:
+            del self._failed[other]   # addresses quiet for a window are forgotten
         failed = self._failed.setdefault(client, deque())
         failed.append(now)
-        while failed and failed[0] < now - self.window:
+        while failed[0] < now - self.window:
             failed.popleft()
-        if len(failed) >= self.limit:
-            self._until[client] = now + self.pause
-            failed.clear()
+        beyond = len(failed) - self.limit
+        return 0.0 if beyond <= 0 else min(self.longest, self.first * 2 ** (beyond - 1))
 
 
 class Watcher:
@@ -254,8 +255,6 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
         if self.figure is not None:
             return await self._act(message)
         client = self.request.remote_ip or ""
-        if self.limiter.blocked(client):
-            return self._refuse(TOO_MANY, t("page.too_many"))
         token = message if isinstance(message, str) else ""
         watcher = await self._watcher()
         figure = None
@@ -269,8 +268,11 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
             if watcher is not None:
                 watcher.drop()   # no page left: the watcher ends
             if figure is None:
-                self.limiter.fail(client)
-                self._refuse(REFUSED, t("page.refused"))
+                pause = self.limiter.fail(client)
+                if not pause:
+                    return self._refuse(REFUSED, t("page.refused"))
+                await asyncio.sleep(pause)
+                self._refuse(TOO_MANY, t("page.too_many"))
             return
         self.token, self.figure, self.watcher = token, figure, watcher
         watcher.sockets.add(self)
