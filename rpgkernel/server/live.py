@@ -10,8 +10,8 @@ says ``null`` too, so the guard is the token, not the origin. Failed token check
 client address and slow its later failures down (``Limiter``); a valid token always passes at once. One ``Watcher`` per campaign with open pages reads the store's last seq every
 ``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
 Store reads, views and actions run in the watcher's own thread, never on the event loop.
-After the token, a page's messages are its player's actions (``actions``), written through the
-watcher's campaign; each answer goes to that page only, the changed views to every page at once.
+After the token, a page's messages are its player's actions (``actions``), within its link's limit
+(``quota``), written through the watcher's campaign; each answer goes to that page only, the changed views to every page at once.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from ..messages import labels, t
 from ..state import Campaign, player_view, players, registry
 from ..state.address import is_url
 from ..state.events import Event
-from . import actions
+from . import actions, quota
 
 WATCH_SECONDS = 0.1
 REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
@@ -96,6 +96,7 @@ class Watcher:
         self.read = 0
         self.sockets: set[PlayerSocket] = set()
         self.arriving = 0                       # pages whose token is being checked
+        self.quota = quota.Quota()              # each link's limit (used in the thread)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="rpgkernel-spieler")
         self._task: asyncio.Task[None] | None = None
         self._failing = False
@@ -127,6 +128,7 @@ class Watcher:
         look (which only a look at every page counts) or ``always``."""
         if self.campaign is None:
             return []
+        self.report()
         if not always:
             last = self.campaign.store.last_seq()
             if last == self.seen:
@@ -152,12 +154,25 @@ class Watcher:
         self.read = upto
 
     def act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
-        """A player's action as ``figure``; None when the link no longer holds."""
+        """A player's action as ``figure``, within its link's limit (``quota``; the refusals beyond it
+        journalled at most once a minute); None when the link no longer holds."""
         assert self.campaign is not None
         self.campaign.refresh()
-        if players.figure_for(self.campaign.folded, token) != figure:
+        folded = self.campaign.folded
+        link = players.link_for(folded, token)
+        if link is None or folded["players"]["links"][link]["figure"] != figure:
             return None
-        return actions.act(self.campaign, figure, message, token)
+        self.quota.sync(link, players.lifts(folded, link))
+        answer = actions.act(self.campaign, figure, message, token,
+                             lambda count, work: self.quota.spend(link, count, work))
+        self.report()
+        return answer
+
+    def report(self) -> None:
+        """Journal the links' refusals beyond their limits that are due (``quota.Quota.due``)."""
+        assert self.campaign is not None
+        for link, hits in self.quota.due():
+            self.campaign.note_player_limit(link, hits)
 
     # -- on the event loop --
     def start(self) -> None:
@@ -222,6 +237,7 @@ class PageHandler(JupyterHandler):
 
     @allow_unauthenticated
     def get(self, key: str) -> None:
+        """Authentication: none (public); the page holds nothing, its socket checks the link's token."""
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(_PAGE["html"])
 
@@ -239,6 +255,8 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
 
     @allow_unauthenticated
     async def get(self, *args: Any, **kwargs: Any) -> None:
+        """Authentication: the upgrade is public (no login, no cookie read); the socket's first message
+        must be a live link's token (``on_message``), and nothing is sent or done before it holds."""
         return await super().get(*args, **kwargs)
 
     def check_origin(self, origin: str | None = None) -> bool:

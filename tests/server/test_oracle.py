@@ -52,7 +52,7 @@ def test_no_answer_depends_on_whether_the_text_names_a_hidden_figure(tmp_path):
             if name not in hiding.state["encounters"]["Furt"]["combatants"]:
                 hiding.encounter.add(name, side="Feinde", sheet={"vig": 9, "cla": 9, "spi": 9, "gd": 5})
                 hiding.encounter.hide(name)
-            answers = [actions.act(camp, figure, message, TOKEN) for camp in (seen, hiding)]
+            answers = [actions.act(camp, figure, message, TOKEN, lambda count, work: None) for camp in (seen, hiding)]
             assert answers[0] == answers[1], message
 
         same_answer()
