@@ -5,13 +5,15 @@ which the page sends as the websocket's first message and the socket checks itse
 
 The page is sandboxed (``Content-Security-Policy: sandbox allow-scripts``), so its origin is
 opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the server's own
-origin and refuses every other site's; but any site can open a sandboxed frame, whose socket
-says ``null`` too, so the guard is the token, not the origin. Failed token checks are counted per
-client address and slow its later failures down (``Limiter``); a valid token always passes at once. One ``Watcher`` per campaign with open pages reads the store's last seq every
-``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
-Store reads, views and actions run in the watcher's own thread, never on the event loop.
-After the token, a page's messages are its player's actions (``actions``), within its link's limit
-(``quota``), written through the watcher's campaign; each answer goes to that page only, the changed views to every page at once.
+origin and refuses every other site's. Any site can open a sandboxed frame, whose socket says
+``null`` too: the guard is the token, not the origin. Failed token checks are counted per client
+address and slow its later failures down (``Limiter``); a valid token always passes at once.
+One ``Watcher`` per campaign with open pages reads the store's last seq every ``WATCH_SECONDS``
+and pushes each page its view when it changed; a revoked link's socket closes. Store reads,
+views and actions run in the watcher's own thread, never on the event loop. After the token, a
+page's messages are its player's actions (``actions``), within its link's limit (``quota``),
+written through the watcher's campaign; each answer goes to that page only, the changed views to
+every page at once.
 """
 
 from __future__ import annotations
