@@ -73,7 +73,7 @@ _RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampag
               " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
               " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
               " | %rpg teilen FIGUR [--ordner ORDNER]"
-              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID]"
+              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID | --freigeben ID]"
               " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]"
               " | %rpg prognose [BEGEGNUNG] [-n ANZAHL] [--seed N] [--zielwahl schwächste|verteilen|gefährlichste]"
               " [--genauigkeit 1%] [--weg auto|exakt|kompakt|prozeduren] [--ohne-moral]"
@@ -88,7 +88,7 @@ _SHARE_OPTIONS = {"--ordner": "ordner", "--folder": "ordner"}
 _BINDER_OPTIONS = {"--server": "server"}
 _PLAYERS = {"spieler", "players"}
 _PLAYERS_OPTIONS = {"--widerrufen": "widerrufen", "--revoke": "widerrufen", "--erneuern": "erneuern",
-                    "--renew": "erneuern"}
+                    "--renew": "erneuern", "--freigeben": "freigeben", "--lift": "freigeben"}
 _SUGGESTIONS = {"vorschläge", "vorschlaege", "suggestions"}
 _SUGGESTIONS_OPTIONS = {"--annehmen": "annehmen", "--accept": "annehmen", "--ablehnen": "ablehnen",
                         "--decline": "ablehnen", "--alle": "alle", "--all": "alle"}
@@ -240,7 +240,8 @@ def _share(s: session.Session, words: list[str]) -> object:
 
 
 def _players(s: session.Session, words: list[str]) -> object:
-    """List the player links, make one for a figure, revoke or renew one (the widget shows them)."""
+    """List the player links, make one for a figure, revoke or renew one, or lift one's limit (the
+    widget shows them)."""
     from .widgets.players import PlayerLinks
     opts, rest = args.options(words, _PLAYERS_OPTIONS, _RPG_USAGE)
     if len(rest) > 1 or (rest and opts) or len(opts) > 1:
@@ -253,6 +254,8 @@ def _players(s: session.Session, words: list[str]) -> object:
         fresh = campaign.renew_player_link(str(opts["erneuern"]))
     elif "widerrufen" in opts:
         campaign.revoke_player_link(str(opts["widerrufen"]))
+    elif "freigeben" in opts:
+        campaign.lift_player_limit(str(opts["freigeben"]))
     return PlayerLinks(campaign, fresh)
 
 

@@ -14,7 +14,7 @@ function drawLinks(model, fresh) {
     ? h("table", { class: "rpgk-table" },
       h("thead", {}, h("tr", {}, ["id", "figure", "created", "state"].map((k) => h("th", {}, L(model, `widget.players.col_${k}`))))),
       h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.id), h("td", {}, r.figure), h("td", {}, r.created),
-        h("td", {}, L(model, r.revoked ? "widget.players.revoked" : "widget.players.live"))))))
+        h("td", {}, L(model, r.revoked ? "widget.players.revoked" : "widget.players.live"), r.limit ? `; ${r.limit}` : null)))))
     : h("div", { class: "rpgk-muted" }, L(model, "widget.players.none"));
   return h("div", {}, h("h3", {}, L(model, "widget.players.title")), fresh, table, statusBox(model));
 }

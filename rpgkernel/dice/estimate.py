@@ -134,10 +134,10 @@ def shown(node: Node, label: str) -> Dist | Estimate:
 @lru_cache(maxsize=64)
 def estimate(node: Node) -> Estimate:
     """The estimate of ``node``, always the same for the same tree."""
-    draws = _draws(node)
-    n = min(SAMPLES, limits.MAX_DRAWS // draws)
+    work = draws(node)
+    n = min(SAMPLES, limits.MAX_DRAWS // work)
     if n < MIN_SAMPLES:
-        raise DiceLimitError(t("limit.estimate", draws=draws, max=limits.MAX_DRAWS // MIN_SAMPLES))
+        raise DiceLimitError(t("limit.estimate", draws=work, max=limits.MAX_DRAWS // MIN_SAMPLES))
     text = notation(node)
     seed = int.from_bytes(text.encode(), "little")  # the notation itself: numpy's seeding mixes any integer
     values, counts = np.unique(sample(node, np.random.default_rng(seed), n), return_counts=True)
@@ -155,8 +155,9 @@ def _rolls(die: Die) -> float:
     return per_roll * sum(p_top ** i for i in range((die.explode or 0) + 1))
 
 
-def _draws(node: Node) -> int:
-    """The work of one sample of ``node``: die faces drawn, plus a step per die kept or counted and per node."""
+def draws(node: Node) -> int:
+    """The work of one sample (one roll) of ``node``: die faces drawn, plus a step per die kept or counted
+    and per node."""
     total = 0.0
     stack = [node]
     while stack:

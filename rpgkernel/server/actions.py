@@ -1,23 +1,30 @@
 """What a player's page may do once its token holds, always as the link's figure (never a name
 from the message): roll dice into the GM's journal (``wurf``), take the figure's own open choice
 through ``rpgkernel.resolve`` with the choice verb's line, as ``%%resolve`` would (``wahl``), or
-send the GM a suggestion for what the player may not decide alone (``vorschlag``).
+send the GM a suggestion for what the player may not decide alone (``vorschlag``). Each message
+is spent from the link's limit first (``quota``: an action, and a roll's estimated work), so a
+refused one costs the campaign nothing.
 
 Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
 and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
 checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
-(German). An answer that would name a hidden combatant or carry the token says only that it did
-not work; a choice of a resolution naming a hidden combatant is refused as one no longer open.
+(German). Each is made from the player's own text and what the player sees, never from hidden data:
+a roll reads nothing of the campaign, a choice is looked up in the player's view (one of a
+resolution naming a hidden combatant is refused as one no longer open), so a text naming a hidden
+combatant is answered as one naming nobody. An answer carrying the token says only that it did not
+work.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import rules
 from ..dice import roll
+from ..dice.estimate import draws
+from ..dice.parser import parse
 from ..errors import RpgError
 from ..messages import t
 from ..resolve import resolve
@@ -26,6 +33,7 @@ from ..resolve.run import taken_by
 from ..rules.resolution import Resolution, Verb
 from ..state import Campaign, player_view
 from ..state.tracker import hidden
+from . import quota
 
 MAX_MESSAGE = 8_000   # characters of one message
 MAX_TEXT = 200        # characters of an expression, a choice's key, an option's value
@@ -40,23 +48,30 @@ class Refused(RpgError):
     """What a page asked for and may not have (German, for that page only)."""
 
 
-def act(campaign: Campaign, figure: str, message: object, token: str) -> dict[str, str]:
-    """Carry out one message of the page of ``figure``; the answer for that page."""
+Spend = Callable[[int, int], None]   # (actions, work) from the link's limit, or quota.QuotaError
+
+
+def act(campaign: Campaign, figure: str, message: object, token: str, spend: Spend) -> dict[str, str]:
+    """Carry out one message of the page of ``figure``, each part spent (``spend``) before it is done;
+    the answer for that page."""
     try:
+        spend(1, 0)
         data = _read(message)
         kind = data.get("type")
         if kind == "wurf":
-            text = _roll(campaign, figure, data)
+            text = _roll(campaign, figure, data, spend)
         elif kind == "wahl":
+            spend(0, quota.CHOICE_WORK)
             text = _choose(campaign, figure, data)
         elif kind == "vorschlag":
+            spend(0, quota.SUGGESTION_WORK)
             campaign.suggest(figure, _text(data, "text", campaign_limit=True))
             text = t("page.suggested")
         else:
             raise Refused(t("page.bad_message"))
-        return {"result": _safe(text, campaign, figure, token)}
+        return {"result": _safe(text, token)}
     except RpgError as err:
-        return {"refused": _safe(str(err), campaign, figure, token)}
+        return {"refused": _safe(str(err), token)}
     except Exception as err:   # a bug: the page learns nothing of it, the log only its type
         _log.error("player action failed: %s", type(err).__name__)
         return {"refused": t("page.failed")}
@@ -98,9 +113,12 @@ def _dice(data: Mapping[str, Any]) -> list[int] | None:
     return value
 
 
-def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
-    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there)."""
-    rolled = roll(_text(data, "ausdruck"), dice=_dice(data), variables={})
+def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any], spend: Spend) -> str:
+    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there),
+    its work (the dice engine's estimate) spent first."""
+    expression, dice = _text(data, "ausdruck"), _dice(data)
+    spend(0, draws(parse(expression, {})))
+    rolled = roll(expression, dice=dice, variables={})
     campaign.log_roll(rolled, figure)
     return t("page.rolled", figure=figure, roll=str(rolled))
 
@@ -154,10 +172,10 @@ def _options(verb: Verb, given: object) -> dict[str, Any]:
     return out
 
 
-def _safe(text: str, campaign: Campaign, figure: str, token: str) -> str:
-    """``text`` for the page: none that names a hidden combatant or carries the token."""
-    secret = hidden(campaign.state) - {figure}
-    if (token and token in text) or not player_view.names_none(secret, text):
+def _safe(text: str, token: str) -> str:
+    """``text`` for the page: none that carries the token, cut to ``MAX_ANSWER``. (Nothing hidden is
+    looked for: a test for hidden names would answer whether the text named one.)"""
+    if token and token in text:
         return t("page.failed")
     return text if len(text) <= MAX_ANSWER else text[:MAX_ANSWER - 1] + "…"
 

@@ -5,12 +5,15 @@ which the page sends as the websocket's first message and the socket checks itse
 
 The page is sandboxed (``Content-Security-Policy: sandbox allow-scripts``), so its origin is
 opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the server's own
-origin and refuses every other site's. Failed token checks are counted per client address
-(``Limiter``). One ``Watcher`` per campaign with open pages reads the store's last seq every
-``WATCH_SECONDS`` and pushes each page its view when it changed; a revoked link's socket closes.
-Store reads, views and actions run in the watcher's own thread, never on the event loop.
-After the token, a page's messages are its player's actions (``actions``), written through the
-watcher's campaign; each answer goes to that page only, the changed views to every page at once.
+origin and refuses every other site's. Any site can open a sandboxed frame, whose socket says
+``null`` too: the guard is the token, not the origin. Failed token checks are counted per client
+address and slow its later failures down (``Limiter``); a valid token always passes at once.
+One ``Watcher`` per campaign with open pages reads the store's last seq every ``WATCH_SECONDS``
+and pushes each page its view when it changed; a revoked link's socket closes. Store reads,
+views and actions run in the watcher's own thread, never on the event loop. After the token, a
+page's messages are its player's actions (``actions``), within its link's limit (``quota``),
+written through the watcher's campaign; each answer goes to that page only, the changed views to
+every page at once.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from ..messages import labels, t
 from ..state import Campaign, player_view, players, registry
 from ..state.address import is_url
 from ..state.events import Event
-from . import actions
+from . import actions, quota
 
 WATCH_SECONDS = 0.1
 REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
@@ -59,26 +62,26 @@ def view(campaign: Campaign, figure: str, events: Iterable[Event]) -> dict[str, 
 
 
 class Limiter:
-    """At most ``limit`` failed checks per client address in ``window`` seconds; then it is refused
-    for ``pause`` seconds, right token or not."""
+    """Slows guessing down per client address without touching valid tokens: a token is always
+    checked and a valid one passes at once; after ``limit`` failed checks in ``window`` seconds, each
+    further failure is answered only after a pause (``first`` seconds, doubling up to ``longest``).
+    Behind a hub's proxy every player shares one address, so nobody is ever refused for it."""
 
-    def __init__(self, limit: int = 10, window: float = 60.0, pause: float = 60.0) -> None:
-        self.limit, self.window, self.pause = limit, window, pause
+    def __init__(self, limit: int = 10, window: float = 60.0, first: float = 1.0, longest: float = 30.0) -> None:
+        self.limit, self.window, self.first, self.longest = limit, window, first, longest
         self._failed: dict[str, deque[float]] = {}
-        self._until: dict[str, float] = {}
 
-    def blocked(self, client: str) -> bool:
-        return self._until.get(client, 0.0) > time.monotonic()
-
-    def fail(self, client: str) -> None:
+    def fail(self, client: str) -> float:
+        """Count a failed check of ``client``; the seconds its refusal waits (0: at once)."""
         now = time.monotonic()
+        for other in [c for c, f in self._failed.items() if f[-1] < now - self.window]:
+            del self._failed[other]   # addresses quiet for a window are forgotten
         failed = self._failed.setdefault(client, deque())
         failed.append(now)
-        while failed and failed[0] < now - self.window:
+        while failed[0] < now - self.window:
             failed.popleft()
-        if len(failed) >= self.limit:
-            self._until[client] = now + self.pause
-            failed.clear()
+        beyond = len(failed) - self.limit
+        return 0.0 if beyond <= 0 else min(self.longest, self.first * 2 ** (beyond - 1))
 
 
 class Watcher:
@@ -95,6 +98,7 @@ class Watcher:
         self.read = 0
         self.sockets: set[PlayerSocket] = set()
         self.arriving = 0                       # pages whose token is being checked
+        self.quota = quota.Quota()              # each link's limit (used in the thread)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="rpgkernel-spieler")
         self._task: asyncio.Task[None] | None = None
         self._failing = False
@@ -126,6 +130,7 @@ class Watcher:
         look (which only a look at every page counts) or ``always``."""
         if self.campaign is None:
             return []
+        self.report()
         if not always:
             last = self.campaign.store.last_seq()
             if last == self.seen:
@@ -151,12 +156,25 @@ class Watcher:
         self.read = upto
 
     def act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
-        """A player's action as ``figure``; None when the link no longer holds."""
+        """A player's action as ``figure``, within its link's limit (``quota``; the refusals beyond it
+        journalled at most once a minute); None when the link no longer holds."""
         assert self.campaign is not None
         self.campaign.refresh()
-        if players.figure_for(self.campaign.folded, token) != figure:
+        folded = self.campaign.folded
+        link = players.link_for(folded, token)
+        if link is None or folded["players"]["links"][link]["figure"] != figure:
             return None
-        return actions.act(self.campaign, figure, message, token)
+        self.quota.sync(link, players.lifts(folded, link))
+        answer = actions.act(self.campaign, figure, message, token,
+                             lambda count, work: self.quota.spend(link, count, work))
+        self.report()
+        return answer
+
+    def report(self) -> None:
+        """Journal the links' refusals beyond their limits that are due (``quota.Quota.due``)."""
+        assert self.campaign is not None
+        for link, hits in self.quota.due():
+            self.campaign.note_player_limit(link, hits)
 
     # -- on the event loop --
     def start(self) -> None:
@@ -221,6 +239,7 @@ class PageHandler(JupyterHandler):
 
     @allow_unauthenticated
     def get(self, key: str) -> None:
+        """Authentication: none (public); the page holds nothing, its socket checks the link's token."""
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(_PAGE["html"])
 
@@ -238,6 +257,8 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
 
     @allow_unauthenticated
     async def get(self, *args: Any, **kwargs: Any) -> None:
+        """Authentication: the upgrade is public (no login, no cookie read); the socket's first message
+        must be a live link's token (``on_message``), and nothing is sent or done before it holds."""
         return await super().get(*args, **kwargs)
 
     def check_origin(self, origin: str | None = None) -> bool:
@@ -254,8 +275,6 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
         if self.figure is not None:
             return await self._act(message)
         client = self.request.remote_ip or ""
-        if self.limiter.blocked(client):
-            return self._refuse(TOO_MANY, t("page.too_many"))
         token = message if isinstance(message, str) else ""
         watcher = await self._watcher()
         figure = None
@@ -269,8 +288,11 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
             if watcher is not None:
                 watcher.drop()   # no page left: the watcher ends
             if figure is None:
-                self.limiter.fail(client)
-                self._refuse(REFUSED, t("page.refused"))
+                pause = self.limiter.fail(client)
+                if not pause:
+                    return self._refuse(REFUSED, t("page.refused"))
+                await asyncio.sleep(pause)
+                self._refuse(TOO_MANY, t("page.too_many"))
             return
         self.token, self.figure, self.watcher = token, figure, watcher
         watcher.sockets.add(self)

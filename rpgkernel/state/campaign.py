@@ -504,7 +504,9 @@ class Campaign:
 
     # -- player links (players.py) -------------------------------------
     def player_links(self) -> list[dict[str, Any]]:
-        """Every player link: ``{id, figure, created, revoked}`` (revoked: when, or None)."""
+        """Every player link: ``{id, figure, created, revoked, limit}`` (revoked: when, or None; limit:
+        ``{hits, last}``, the actions the server refused beyond the link's limit since it was last
+        lifted, or None)."""
         self.refresh()
         return players.listing(self._state)
 
@@ -529,6 +531,18 @@ class Campaign:
             link = players.create(tx, players.revoke(tx, link_id, renewing=True))
         self._register(link.key)
         return link
+
+    @retrying
+    def lift_player_limit(self, link_id: str) -> str:
+        """Lift a link's limit: its page may act again at once, as much as a fresh link; its figure."""
+        with self.transaction() as tx:
+            return players.lift(tx, link_id)
+
+    @retrying
+    def note_player_limit(self, link_id: str, hits: int) -> None:
+        """Journal that the server refused ``hits`` actions of a link beyond its limit (the server calls it)."""
+        with self.transaction() as tx:
+            players.limited(tx, link_id, hits)
 
     # -- players' suggestions (suggestions.py) ----------------------------
     def player_suggestions(self, open_only: bool = True) -> list[dict[str, Any]]:

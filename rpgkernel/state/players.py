@@ -3,7 +3,9 @@
 A link's token (``secrets.token_urlsafe(32)``, 256 bits) is handed out once, in the
 ``PlayerLink`` that creates it; the campaign keeps only its SHA-256 (hex) with the link's short
 public id, the figure and when it was made. Revoking marks the link revoked (it stays listed);
-renewing revokes it and makes a new one for the same figure. Each campaign with links has a
+renewing revokes it and makes a new one for the same figure. The server notes the actions it
+refused beyond a link's limit (``limited``, at most once a minute); the GM lifts the limit
+(``lift``). Each campaign with links has a
 stable random ``key``: it names the campaign in the page's address and in the server's registry
 (``registry``). Journal texts and data name the link's id and figure, never the token.
 """
@@ -52,8 +54,11 @@ def campaign_key(state: Mapping[str, Any]) -> str | None:
 
 
 def listing(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every link: ``{id, figure, created, revoked}`` (revoked: when, or None), oldest first."""
-    return [{"id": i, "figure": link["figure"], "created": link["created"], "revoked": link["revoked"]}
+    """Every link: ``{id, figure, created, revoked, limit}`` (revoked: when, or None; limit: the
+    actions refused beyond its limit since the GM last lifted it, ``{hits, last}``, or None), oldest first."""
+    return [{"id": i, "figure": link["figure"], "created": link["created"], "revoked": link["revoked"],
+             "limit": {"hits": link["limit"]["hits"], "last": link["limit"]["last"]}
+             if link.get("limit", {}).get("hits") else None}
             for i, link in state.get("players", {}).get("links", {}).items()]
 
 
@@ -76,10 +81,7 @@ def create(tx: Transaction, figure: str) -> PlayerLink:
 
 def revoke(tx: Transaction, link_id: str, renewing: bool = False) -> str:
     """Revoke the link ``link_id`` in ``tx``; its figure. Renewing, a revoked link stays as it is."""
-    link = tx.state.get("players", {}).get("links", {}).get(link_id)
-    if link is None:
-        known = ", ".join(tx.state.get("players", {}).get("links", {})) or "–"
-        raise CampaignError(t("players.unknown", id=link_id, known=known))
+    link = _link(tx, link_id)
     if link["revoked"] is not None:
         if renewing:
             return link["figure"]
@@ -90,18 +92,57 @@ def revoke(tx: Transaction, link_id: str, renewing: bool = False) -> str:
     return link["figure"]
 
 
-def figure_for(state: Mapping[str, Any], token: object) -> str | None:
-    """The figure whose live link ``token`` is; None for a wrong, revoked or guessed token, or when
-    the figure is no longer in the campaign. Every link's hash is compared in constant time."""
+def link_for(state: Mapping[str, Any], token: object) -> str | None:
+    """The id of the live link whose token ``token`` is, when its figure is still in the campaign;
+    None for a wrong, revoked or guessed token. Every link's hash is compared in constant time."""
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     wanted, found = digest(token), None
-    for link in state.get("players", {}).get("links", {}).values():
+    links = state.get("players", {}).get("links", {})
+    for link_id, link in links.items():
         if hmac.compare_digest(wanted, link["hash"]) and link["revoked"] is None:
-            found = link["figure"]
-    if found is None or model.figure_path(dict(state), found) is None:
+            found = link_id
+    if found is None or model.figure_path(dict(state), links[found]["figure"]) is None:
         return None
     return found
+
+
+def figure_for(state: Mapping[str, Any], token: object) -> str | None:
+    """The figure whose live link ``token`` is (``link_for``); None when there is none."""
+    link_id = link_for(state, token)
+    return None if link_id is None else state["players"]["links"][link_id]["figure"]
+
+
+def lifts(state: Mapping[str, Any], link_id: str) -> int:
+    """How often the GM has lifted the limit of the link ``link_id``."""
+    return int(state["players"]["links"][link_id].get("limit", {}).get("lifts", 0))
+
+
+def limited(tx: Transaction, link_id: str, hits: int) -> None:
+    """Note in ``tx`` that the server refused ``hits`` more actions of ``link_id`` beyond its limit."""
+    link = _link(tx, link_id)
+    tx.set(["players", "links", link_id, "limit"], {"hits": link.get("limit", {}).get("hits", 0) + hits,
+                                                   "last": _now(), "lifts": lifts(tx.state, link_id)})
+    tx.event(KIND, t("journal.player_limited", figure=link["figure"], id=link_id, n=hits), [link["figure"]],
+             id=link_id)
+
+
+def lift(tx: Transaction, link_id: str) -> str:
+    """Lift the limit of the link ``link_id`` in ``tx``: its buckets are full again and its count of
+    refusals starts anew; its figure."""
+    link = _link(tx, link_id)
+    tx.set(["players", "links", link_id, "limit"], {"hits": 0, "last": None, "lifts": lifts(tx.state, link_id) + 1})
+    tx.event(KIND, t("journal.player_limit_lifted", figure=link["figure"], id=link_id), [link["figure"]],
+             id=link_id)
+    return str(link["figure"])
+
+
+def _link(tx: Transaction, link_id: str) -> dict[str, Any]:
+    link = tx.state.get("players", {}).get("links", {}).get(link_id)
+    if link is None:
+        known = ", ".join(tx.state.get("players", {}).get("links", {})) or "–"
+        raise CampaignError(t("players.unknown", id=link_id, known=known))
+    return link
 
 
 def _now() -> str:

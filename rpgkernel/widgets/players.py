@@ -35,7 +35,8 @@ class PlayerLinks(Widget):
         super().__init__(**kwargs)
         self.campaign = campaign
         self._fresh = fresh
-        self.rows = [{**link, "created": shown_time(link["created"])} for link in campaign.player_links()]
+        self.rows = [{**link, "created": shown_time(link["created"]), "limit": _limit(link["limit"])}
+                     for link in campaign.player_links()]
         if fresh is not None:
             self.fresh_id, self.fresh_figure = fresh.id, fresh.figure
 
@@ -59,8 +60,13 @@ class PlayerLinks(Widget):
             lines.append(t("widget.players.fresh_text", id=self._fresh.id, figure=self._fresh.figure))
         for row in self.rows:
             state = t("widget.players.revoked") if row["revoked"] else t("widget.players.live")
-            lines.append(f"{row['id']}  {row['figure']}  {row['created']}  {state}")
+            lines.append(f"{row['id']}  {row['figure']}  {row['created']}  {state}"
+                         + (f"; {row['limit']}" if row["limit"] else ""))
         if not self.rows:
             lines.append(t("widget.players.none"))
         return "\n".join(lines)
 
+
+def _limit(limit: dict[str, Any] | None) -> str:
+    """What the list says of the actions the server refused beyond a link's limit ("" for none)."""
+    return t("widget.players.limited", hits=limit["hits"], last=shown_time(limit["last"])) if limit else ""

@@ -1,7 +1,7 @@
 """The player pages on a real Jupyter server started with ``allow_unauthenticated_access=False``:
 every handler of the extension is marked public or refuses without auth; the page's headers; the
-websocket's token check (wrong, guessed, revoked, another campaign's), its origin check and rate
-limit; a GM action reaching an open page; a revoked link closing an open page; no token in the
+websocket's token check (wrong, guessed, revoked, another campaign's), the token as the guard
+whatever the origin, guessing slowed down without touching the right token; a GM action reaching an open page; a revoked link closing an open page; no token in the
 server's log."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from tornado.websocket import websocket_connect
 from doc_blocks import page
 
 from rpgkernel import rules
+from rpgkernel.messages import t
 from rpgkernel.server import live
 from rpgkernel.state import Campaign
 
@@ -319,10 +320,19 @@ def test_wrong_guessed_revoked_and_foreign_tokens_are_refused(server, table, tmp
         assert token not in log
 
 
-def test_another_sites_origin_is_refused(server, table):
+def test_the_token_is_the_guard_not_the_origin(server, table):
+    """As the docs say: any site's sandboxed frame says ``Origin: null`` as the page does, and without
+    the link's token its socket gets nothing; an origin naming another site is refused at once; the
+    server's own origin with the token gets the view."""
+    said = " ".join(page("kampagne.md").text.split())
+    assert "**der Schlüssel ist die Wache**" in said and "keine einer fremden Website" not in said
     link = table.new_player_link("Alrik")
 
     async def other_site():
+        for token in ("", secrets.token_urlsafe(32)):
+            frame = await Page(server, link.key, origin="null").open(token)
+            assert (await frame.next()) == {"error": t("page.refused")}
+            assert await frame.next() is None and frame.ws.close_code == live.REFUSED
         with pytest.raises(HTTPClientError) as refused:
             await Page(server, link.key, origin="https://example.org").open()
         assert refused.value.code == 403
@@ -348,7 +358,9 @@ def test_a_revoked_link_closes_the_open_page_at_once(server, table):
     run(revoke())
 
 
-def test_failed_checks_are_rate_limited(table, monkeypatch):
+def test_guessing_is_slowed_down_and_the_right_token_always_works(table, monkeypatch):
+    """Behind a hub's proxy every player has the proxy's address: ten wrong guesses from it leave the
+    right token working at once; the guesses after them are answered late, saying so."""
     fresh = Server()   # its own server: a fresh count for this client address
     try:
         monkeypatch.setenv("JUPYTER_RUNTIME_DIR", fresh.runtime)
@@ -358,9 +370,15 @@ def test_failed_checks_are_rate_limited(table, monkeypatch):
             for _ in range(10):
                 page = await Page(fresh, link.key).open(secrets.token_urlsafe(32))
                 assert "gilt nicht" in (await page.next())["error"]
-            page = await Page(fresh, link.key).open(link.token)   # the right token, but too late
-            assert "Zu viele ungültige Versuche" in (await page.next())["error"]
-            assert await page.next() is None and page.ws.close_code == live.TOO_MANY
+            page = await Page(fresh, link.key).open(link.token)   # the right token, from the same address
+            assert (await page.next())["view"]["figur"]["name"] == "Alrik"
+            page.ws.close()
+            guess = await Page(fresh, link.key).open(secrets.token_urlsafe(32))
+            assert (await guess.next())["error"] == t("page.too_many")
+            assert await guess.next() is None and guess.ws.close_code == live.TOO_MANY
+            page = await Page(fresh, link.key).open(link.token)   # and still after the slowed guess
+            assert (await page.next())["view"]["figur"]["name"] == "Alrik"
+            page.ws.close()
 
         run(hammer())
         assert link.token not in fresh.log()
@@ -368,16 +386,14 @@ def test_failed_checks_are_rate_limited(table, monkeypatch):
         fresh.stop()
 
 
-def test_the_limiter_forgets_after_its_window(monkeypatch):
+def test_the_limiter_doubles_its_pause_and_forgets_after_its_window(monkeypatch):
     clock = [1000.0]
     monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
-    limiter = live.Limiter(limit=3, window=60, pause=30)
-    for _ in range(2):
-        limiter.fail("a")
+    limiter = live.Limiter(limit=3, window=60, first=1, longest=5)
+    assert [limiter.fail("a") for _ in range(2)] == [0, 0]
     clock[0] += 61
-    limiter.fail("a")
-    assert not limiter.blocked("a")   # the first two are outside the window
-    limiter.fail("a"), limiter.fail("a")
-    assert limiter.blocked("a") and not limiter.blocked("b")
-    clock[0] += 31
-    assert not limiter.blocked("a")
+    assert limiter.fail("a") == 0   # the first two are outside the window
+    assert [limiter.fail("a") for _ in range(6)] == [0, 0, 1, 2, 4, 5]
+    assert limiter.fail("b") == 0
+    clock[0] += 61
+    assert limiter.fail("a") == 0 and limiter._failed.keys() == {"a"}   # "b" forgotten

@@ -41,7 +41,8 @@ def test_a_link_opens_its_figure_and_only_the_hash_is_kept(camp):
     assert link.url("/base/") == f"/base/rpgkernel/spieler/{link.key}/#{link.token}"
     assert link.token not in stored(camp)   # neither in events nor in the state: the hash only
     assert players.digest(link.token) in json.dumps(camp.state)
-    assert camp.player_links() == [{"id": link.id, "figure": "Alrik", "created": link.created, "revoked": None}]
+    assert camp.player_links() == [{"id": link.id, "figure": "Alrik", "created": link.created, "revoked": None,
+                                  "limit": None}]
 
 
 def test_wrong_guessed_and_other_figures_tokens_are_refused(camp):
@@ -118,3 +119,20 @@ def test_two_campaigns_have_two_keys(tmp_path, camp):
     assert theirs.key != ours.key
     assert players.figure_for(camp.state, theirs.token) is None
     assert set(registry.read()) == {theirs.key, ours.key}
+
+
+def test_the_servers_refusals_are_listed_until_the_gm_lifts_the_limit(camp):
+    link = camp.new_player_link("Alrik")
+    camp.note_player_limit(link.id, 3)
+    camp.note_player_limit(link.id, 2)
+    [listed] = camp.player_links()
+    assert listed["limit"]["hits"] == 5 and listed["limit"]["last"] >= link.created
+    assert players.lifts(camp.state, link.id) == 0
+    assert camp.lift_player_limit(link.id) == "Alrik"
+    assert camp.player_links()[0]["limit"] is None and players.lifts(camp.state, link.id) == 1
+    assert [e.data["text"] for e in camp.journal(kind="spielerlink")][1:] == [
+        f"Spielerlink {link.id} für Alrik: 3× über der Grenze abgewiesen",
+        f"Spielerlink {link.id} für Alrik: 2× über der Grenze abgewiesen",
+        f"Grenze des Spielerlinks {link.id} für Alrik aufgehoben"]
+    with pytest.raises(CampaignError, match="gibt es nicht"):
+        camp.lift_player_limit("00000000")
