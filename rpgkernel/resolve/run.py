@@ -212,14 +212,20 @@ def _figure_at(cmd: Command, flag: Word, state: dict[str, Any]) -> tuple[str, in
     (a forgotten ``->`` or comma): its name and the column where its words end; else None."""
     if flag is not cmd.flags[0] or any(w.col < flag.col for w in cmd.options.values()):
         return None
-    start = flag.col - 1
+    return _name_at(cmd.source, flag.col - 1, _figure_names(state), 1)
+
+
+def _name_at(source: str, start: int, known: list[str], least: int) -> tuple[str, int] | None:
+    """The longest of ``known`` that the words of ``source`` from ``start`` on spell (of at least ``least``
+    words, case aside, up to an option, a quote, a comma or ``->``): its name and the column where its
+    words end; else None."""
     words = []
-    for m in re.finditer(r"\S+", cmd.source[start:].partition("#")[0]):
-        if set(m.group()) & set("=\"'"):
+    for m in re.finditer(r"[^\s,]+", source[start:].partition("#")[0]):
+        if m.group() == "->" or set(m.group()) & set("=\"'"):
             break
         words.append(m)
-    by_lower = {n.lower(): n for n in _figure_names(state)}
-    for n in range(len(words), 0, -1):
+    by_lower = {n.lower(): n for n in known}
+    for n in range(len(words), least - 1, -1):
         name = by_lower.get(" ".join(w.group() for w in words[:n]).lower())
         if name is not None:
             return name, start + words[n - 1].end()
@@ -258,7 +264,7 @@ def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool
     active = state["active_encounter"]
     if active and word.text in state["encounters"][active].get("removed", ()):
         raise error(tracker.removed_figure(word.text, active, True), source, word)
-    spaced = _spaced_name(word, source, known)
+    spaced = _name_at(source, word.col - 1, known, 2)   # "Räuber" and "2": "Räuber 2", unquoted
     if spaced is not None:
         name, end = spaced
         fixed = source[:word.col - 1] + quote(name) + source[end:]
@@ -266,22 +272,6 @@ def _check_figure(word: Word, source: str, state: dict[str, Any], campaign: bool
                     t("resolve.quoted_line", line=fixed.strip()))
     raise _unknown("resolve.unknown_figure", word, source, known,
                    t("resolve.known_figures", names=", ".join(known) or "–"), name=word.text)
-
-
-def _spaced_name(word: Word, source: str, known: list[str]) -> tuple[str, int] | None:
-    """The known name that ``word`` begins when the words after it on its line ``source`` are read with it ("Räuber"
-    and "2": "Räuber 2"), the longest such; its name and the column where its words end; else None."""
-    words = []
-    for m in re.finditer(r"[^\s,]+", source[word.col - 1:].partition("#")[0]):
-        if m.group() == "->" or set(m.group()) & set("=\"'"):
-            break
-        words.append(m)
-    by_lower = {n.lower(): n for n in known}
-    for n in range(len(words), 1, -1):
-        name = by_lower.get(" ".join(w.group() for w in words[:n]).lower())
-        if name is not None:
-            return name, word.col - 1 + words[n - 1].end()
-    return None
 
 
 def _parse(source: str, state: Callable[[], dict[str, Any]]) -> list[Command]:

@@ -27,6 +27,8 @@ CONFIG = Path("etc", "jupyter", "jupyter_server_config.d", "rpgkernel.json")
 #: files next to an open campaign: the side files go, everything else stays in the listing
 SHOWN = ["kampagne.sqlite", "alt.sqlite3", "runde.db", "notizen-wal.txt", "wal", "shm.md", "kampagne.sqlite.bak",
          "kampagne.sqlite-wal.txt", "Karte.ipynb"]
+#: other files whose names begin like the campaign's (checked through the contents API only)
+LOOK_ALIKES = ["kampagne.sqlite.bak", "kampagne.sqlite-wal.txt"]
 HIDDEN = ["alt.sqlite3-wal", "alt.sqlite3-shm", "runde.db-wal", "runde.db-shm", "__pycache__", "x.pyc", "y~"]
 
 
@@ -76,13 +78,16 @@ def test_a_campaign_shows_once_in_the_file_browser(server, page):
         assert (server.root / "kampagne.sqlite-wal").exists() and (server.root / "kampagne.sqlite-shm").exists()
         listed = sorted(item["name"] for item in server.api("contents")["content"])
         assert listed == sorted(SHOWN)
-
+        # on screen, a GM's folder: the look-alikes above cut to "kampagne.sqlit…" in the narrow file browser
+        # read as the campaign three times in its picture, though they are other files
+        for name in LOOK_ALIKES:
+            (server.root / name).unlink()
         page.goto(server.url("lab?reset"))
         expect(page.locator(".jp-Launcher")).to_be_visible(timeout=60_000)   # the page has settled
         items = page.locator(".jp-DirListing-content .jp-DirListing-itemText")
-        expect(items).to_have_count(len(SHOWN))
+        expect(items).to_have_text(sorted((n for n in SHOWN if n not in LOOK_ALIKES), key=str.casefold))
         expect(page.locator(".jp-DirListing-content").get_by_text("kampagne.sqlite", exact=True)).to_have_count(1)
-        expect(items.first).to_be_visible()
+        expect(page.locator(".jp-DirListing-content").get_by_text(re.compile("^kampagne"))).to_have_count(1)
         shot = ROOT / "tests" / ".artifacts" / "file_browser" / "kampagne.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot))

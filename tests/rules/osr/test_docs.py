@@ -118,7 +118,7 @@ def test_side_initiative_with_the_missile_bonus(camp):
     assert res.outcome["segmente"] == {"Gruppe": 5, "Goblins": 2}
     assert res.outcome["reihenfolge"] == ["Goblin 1", "Schütze", "Hauptmann"]   # 5 against 2 + 2
     pv = res.preview
-    assert pv["P(Gruppe gewinnt die Initiative)"] == pytest.approx(15 / 36, abs=1e-12)
+    assert pv["P(Initiative für Gruppe)"] == pytest.approx(15 / 36, abs=1e-12)
     assert pv["P(Gleichstand: gleichzeitig)"] == pytest.approx(1 / 6, abs=1e-12)
     assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(26 / 36, abs=1e-12)
 

@@ -259,7 +259,7 @@ def test_with_rerolled_ties_the_preview_counts_the_final_dice():
     # two sides roll again until they differ: 30 equally likely pairs, a + 2 > b in 20 of them
     pv = osr.initiative_vorschau(osr.initiative.seiten(party()), neu)
     assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(20 / 30, abs=1e-12)
-    assert pv["P(Gruppe gewinnt die Initiative)"] == 0.5
+    assert pv["P(Initiative für Gruppe)"] == 0.5
     order = osr.seiteninitiative(party(), Roller(dice=[2, 2, 1, 3]), neu).outcome["reihenfolge"]
     assert order == ["Goblin", "Schütze", "Ritter"]                # 2:2 again, then 1 + 2 = 3 ties 3
 

@@ -82,7 +82,7 @@ def test_side_initiative_segments_missile_bonus_and_ties():
     assert again.outcome["reihenfolge"] == ["Goblin", "Ritter"]
     pv = res.preview
     two = (icepool.d6 > icepool.d6).probability(True)
-    assert pv["P(Gruppe gewinnt die Initiative)"] == pytest.approx(float(two), abs=1e-12)
+    assert pv["P(Initiative für Gruppe)"] == pytest.approx(float(two), abs=1e-12)
     assert pv["P(Gleichstand: gleichzeitig)"] == pytest.approx(1 / 6, abs=1e-12)
     assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(
         float((icepool.d6 + 2 > icepool.d6).probability(True)), abs=1e-12)
