@@ -157,7 +157,20 @@ def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held
             words = data.get(WORDS)
             chosen = words.get(said) if isinstance(words, dict) else None
             shown["zustand"] = chosen if isinstance(chosen, str) else said
+            _once(shown)
     return shown
+
+
+def _once(shown: dict[str, Any]) -> None:
+    """A condition the description names already (Söldner: verwundet) is said once: by the condition
+    where it counts down, else by the description alone."""
+    same = next((c for c in shown["zustaende"] if c.casefold() == shown["zustand"].casefold()), None)
+    if same is None:
+        return
+    if shown["zustaende"][same]:
+        del shown["zustand"]
+    else:
+        del shown["zustaende"][same]
 
 
 def offered(choice: Mapping[str, Any], figure: str) -> str | None:

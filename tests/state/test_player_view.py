@@ -377,3 +377,22 @@ def test_the_pages_example_as_it_shows(notebook):
         assert "Späher" not in seen(camp, "Hauptmann") and camp.journal(last=1)[0].kind == "daten"
     finally:
         camp.close()
+
+
+@pytest.mark.parametrize("rounds", [None, 2])
+def test_a_condition_the_description_names_is_said_once(tmp_path, rounds):
+    """Söldner 1 wounded with the condition "verwundet": not "verwundet / verwundet"; a condition that
+    counts down keeps its rounds (and the description steps back)."""
+    from panel_driving import make_campaign
+    c = make_campaign(tmp_path / "k.sqlite")
+    try:
+        c.change("Söldner", "VIG", -3)
+        c.add_condition("Söldner", "verwundet", rounds=rounds, ends="zugende")
+        shown = entry(seen(c, "Ritter"), "Söldner")
+        said = [shown.get("zustand"), *shown["zustaende"]]
+        assert [w for w in said if w is not None] == ["verwundet"], shown
+        assert shown["zustaende"] == ({"verwundet": {"runden": 2, "endet": "zugende"}} if rounds else {})
+        c.add_condition("Söldner", "liegend")
+        assert set(entry(seen(c, "Ritter"), "Söldner")["zustaende"]) == ({"liegend", "verwundet"} if rounds else {"liegend"})
+    finally:
+        c.close()
