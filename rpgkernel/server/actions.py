@@ -21,7 +21,8 @@ from ..dice import roll
 from ..errors import RpgError
 from ..messages import t
 from ..resolve import resolve
-from ..resolve.lines import choice_fields, line
+from ..render.dice import roll_card
+from ..resolve.lines import choice_fields, line, option_text
 from ..resolve.run import taken_by
 from ..rules.resolution import Resolution, Verb
 from ..state import Campaign, player_view
@@ -40,21 +41,24 @@ class Refused(RpgError):
     """What a page asked for and may not have (German, for that page only)."""
 
 
-def act(campaign: Campaign, figure: str, message: object, token: str) -> dict[str, str]:
-    """Carry out one message of the page of ``figure``; the answer for that page."""
+def act(campaign: Campaign, figure: str, message: object, token: str) -> dict[str, Any]:
+    """Carry out one message of the page of ``figure``; the answer for that page (a roll's also
+    with its card's parts, ``wurf``, where its text may be shown)."""
     try:
         data = _read(message)
         kind = data.get("type")
+        card = None
         if kind == "wurf":
-            text = _roll(campaign, figure, data)
+            text, card = _roll(campaign, figure, data)
         elif kind == "wahl":
             text = _choose(campaign, figure, data)
         elif kind == "vorschlag":
-            campaign.suggest(figure, _text(data, "text", campaign_limit=True))
+            campaign.suggest(figure, _text(data, "text", t("page.suggestion_field"), campaign_limit=True))
             text = t("page.suggested")
         else:
             raise Refused(t("page.bad_message"))
-        return {"result": _safe(text, campaign, figure, token)}
+        shown = _safe(text, campaign, figure, token)
+        return {"result": shown, **({"wurf": card} if card is not None and shown == text else {})}
     except RpgError as err:
         return {"refused": _safe(str(err), campaign, figure, token)}
     except Exception as err:   # a bug: the page learns nothing of it, the log only its type
@@ -74,16 +78,18 @@ def _read(message: object) -> dict[str, Any]:
     return data
 
 
-def _text(data: Mapping[str, Any], key: str, campaign_limit: bool = False) -> str:
-    """The text field ``key``: a string without control characters, within ``MAX_TEXT``
-    (a suggestion: its own limit, checked by the campaign)."""
+def _text(data: Mapping[str, Any], key: str, label: str, campaign_limit: bool = False,
+          missing: str | None = None) -> str:
+    """The text field ``key`` (its German ``label`` in answers; ``missing``: what an empty one is told):
+    a string without control characters, within ``MAX_TEXT`` (a suggestion: its own limit, checked by
+    the campaign)."""
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise Refused(t("page.missing", field=key))
+        raise Refused(missing or t("page.missing", field=label))
     if campaign_limit:
         return value
     if len(value) > MAX_TEXT or any(ord(c) < 32 or c == "\x7f" for c in value):
-        raise Refused(t("page.bad_text", field=key, max=MAX_TEXT))
+        raise Refused(t("page.bad_text", field=label, max=MAX_TEXT))
     return value.strip()
 
 
@@ -98,17 +104,21 @@ def _dice(data: Mapping[str, Any]) -> list[int] | None:
     return value
 
 
-def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
-    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there)."""
-    rolled = roll(_text(data, "ausdruck"), dice=_dice(data), variables={})
+def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there):
+    its text and its card's parts."""
+    label = t("page.expression")
+    expression = _text(data, "ausdruck", label,
+                       missing=t("page.missing_roll", field=label, example=t("page.expression_hint")))
+    rolled = roll(expression, dice=_dice(data), variables={})
     campaign.log_roll(rolled, figure)
-    return t("page.rolled", figure=figure, roll=str(rolled))
+    return t("page.rolled", figure=figure, roll=str(rolled)), {"figur": figure, **roll_card(rolled)}
 
 
 def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     """The figure's open choice ``key`` (its own or an ally's) taken with the choice verb's line
     (``deny Knappe``)."""
-    key = _text(data, "key")
+    key = _text(data, "key", t("page.choice_field"))
     campaign.refresh()
     state = campaign.state
     label = next((c["label"] for c in player_view.view(state, figure)["wahlen"] if c["key"] == key), None)
@@ -125,13 +135,13 @@ def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     if verb is None or record is None or not player_view.names_none(secret, record["actors"], record["targets"]) \
             or not any(c["key"] == key and player_view.offered(c, figure) is not None for c in record["choices"]):
         raise Refused(t("page.not_open"))
-    result = resolve(line(verb, [figure], targets, _options(verb, data.get("optionen"))),
+    result = resolve(line(verb, [figure], targets, _options(engine.key, verb, data.get("optionen"))),
                      ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure)
     summary = result.summary if isinstance(result, Resolution) else ""
     return t("page.chosen", choice=label) + (f" {summary}" if summary else "")
 
 
-def _options(verb: Verb, given: object) -> dict[str, Any]:
+def _options(ruleset: str, verb: Verb, given: object) -> dict[str, Any]:
     """The choice line's options: only those the verb knows and a player may set, checked for type."""
     if given is None:
         return {}
@@ -150,7 +160,7 @@ def _options(verb: Verb, given: object) -> dict[str, Any]:
         elif isinstance(value, bool) or not isinstance(value, (str, int)):
             raise Refused(t("page.bad_option", option=name))
         elif str(value).strip():
-            out[name] = _text({name: str(value)}, name)
+            out[name] = _text({name: str(value)}, name, option_text(ruleset, verb.name, name)[0])
     return out
 
 
@@ -171,7 +181,7 @@ def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dic
     out = []
     for c in choices:
         verb = by_choice.get(c["key"].partition(":")[0])
-        fields = choice_fields(engine.key, verb, c["options"]) if verb is not None else []
+        fields = choice_fields(engine.key, verb, c["options"], c.get("values")) if verb is not None else []
         out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "values") if k in f}
                                     for f in fields if f["kind"] in _OPTION_KINDS]})
     return out

@@ -194,8 +194,9 @@ def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[di
             continue
         for choice in record.get("choices", []):
             label = offered(choice, figure)
-            if label is not None and names_none(secret, label, choice.get("options", [])):
+            if label is not None and names_none(secret, label, choice.get("options", []), choice.get("values", {})):
                 found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", [])),
+                              "values": {k: list(v) for k, v in choice.get("values", {}).items()},
                               "rat": _advice(state, record, choice["key"], figure, secret)})
     return found
 
