@@ -195,12 +195,19 @@ function rollCard(w) {
   return card;
 }
 
+/** ``msg`` in the answer box ``where`` (by default the one above the open choices). */
 function answer(msg, where) {
-  const box = where || answering.shift() || document.getElementById("antwort");
+  const box = where || document.getElementById("antwort");
   box.className = "antwort" + (msg.refused ? " abgelehnt" : "");
   if (msg.wurf) box.replaceChildren(rollCard(msg.wurf));
   else box.textContent = String(msg.refused || msg.result || "");
-  if (where === undefined) box.scrollIntoView({ block: "nearest" });
+}
+
+/** The server's answer, beside the form of the oldest message not yet answered, brought into view. */
+function answered(msg) {
+  const box = answering.shift() || document.getElementById("antwort");
+  answer(msg, box);
+  box.scrollIntoView({ block: "nearest" });
 }
 
 /** A form per open choice of the player's figure: its fields (offered values as a list), own dice, take it. */
@@ -235,7 +242,7 @@ function choices(open) {
       const optionen = {};
       for (const [f, input] of inputs) optionen[f.name] = f.kind === "flag" ? input.checked : input.value;
       const dice = givenDice(given.value);
-      if (dice === undefined) { answer({ refused: labels.bad_given }, document.getElementById("antwort")); return; }
+      if (dice === undefined) { answer({ refused: labels.bad_given }); return; }
       send({ type: "wahl", key: c.key, optionen, wuerfel: dice });
     }, el("div", "wahltitel", c.label), ...inputs.map(([f, input]) => field(f.label, input)),
        field(labels.given, given), el("button", "", labels.take)));
@@ -302,7 +309,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.error) status(msg.error);
     else if (msg.view) draw(msg.view);
-    else answer(msg);
+    else answered(msg);
   };
   ws.onclose = (ev) => {
     if (FINAL.has(ev.code)) {   // refused or revoked: nothing of the fight stays on screen
