@@ -19,10 +19,41 @@ function drawLinks(model, fresh) {
   return h("div", {}, h("h3", {}, L(model, "widget.players.title")), fresh, table, statusBox(model));
 }
 
+/** Whether this page was reached by a loopback address (127.0.0.1, localhost, ::1): no phone reaches it. */
+function loopback() {
+  return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(location.hostname);
+}
+
+const START_OPEN = "jupyter lab --ServerApp.ip=0.0.0.0";   // the start command that listens on the network
+
+/** The note under a loopback link: the addresses of this machine the server answers on (their links, the
+ * QR code of the first), or the start command that makes it answer there. */
+function networkNote(model, msg, url, showQr) {
+  const note = h("div", { class: "rpgk-players-net", role: "note" },
+    h("div", { class: "rpgk-players-warn" }, L(model, "widget.players.loopback", { host: location.hostname })));
+  const addresses = (msg.addresses || []).filter((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a));
+  if (addresses.length) {
+    const links = addresses.map((a) => {
+      const there = new URL(url);
+      there.hostname = a;
+      return there.href;
+    });
+    note.append(h("div", {}, L(model, "widget.players.network")),
+      ...links.map((href) => h("a", { href, target: "_blank", rel: "noopener noreferrer", class: "rpgk-players-url" }, href)));
+    showQr(links[0]);
+  } else {
+    note.append(h("div", {}, L(model, "widget.players.start_open")), h("code", { class: "rpgk-players-start" }, START_OPEN),
+      h("div", { class: "rpgk-muted" }, L(model, "widget.players.start_then")));
+  }
+  return note;
+}
+
 function render({ model, el }) {
   el.classList.add("rpgk-w", "rpgk-players");
   const fresh = h("div", { class: "rpgk-players-fresh" });
+  const qr = h("img", { alt: L(model, "widget.players.qr"), class: "rpgk-players-qr" });
   let url = "";
+  const showQr = (address) => send(model, "qr", { url: address });
   const onMessage = (msg) => {
     if (!msg || typeof msg !== "object") return;
     if (msg.type === "link") {
@@ -31,9 +62,14 @@ function render({ model, el }) {
         h("div", {}, L(model, "widget.players.fresh", { figure: model.get("fresh_figure") })),
         h("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "rpgk-players-url" }, url),
         h("div", { class: "rpgk-muted" }, L(model, "widget.players.once")));
-      send(model, "qr", { url });
+      if (loopback()) send(model, "netz", { port: Number(location.port) || (location.protocol === "https:" ? 443 : 80) });
+      else showQr(url);
+    } else if (msg.type === "netz") {
+      fresh.append(networkNote(model, msg, url, showQr));
+      if (!(msg.addresses || []).length) showQr(url);   // the link as it is, for this machine's own browser
     } else if (msg.type === "qr" && typeof msg.svg === "string" && msg.svg.startsWith("data:image/svg+xml")) {
-      fresh.append(h("img", { src: msg.svg, alt: L(model, "widget.players.qr"), class: "rpgk-players-qr" }));
+      qr.src = msg.svg;
+      fresh.append(qr);
     }
   };
   model.on("msg:custom", onMessage);

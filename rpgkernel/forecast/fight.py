@@ -229,7 +229,8 @@ class Table:
 def _choice(record: Mapping[str, Any]) -> Choice:
     """A stored open choice (``Choice.to_dict``) as the kit's value."""
     return Choice(record["key"], record["label"], tuple(record.get("who", ())), tuple(record.get("options", ())),
-                  tuple(record.get("also", ())), record.get("also_label", ""))
+                  tuple(record.get("also", ())), record.get("also_label", ""),
+                  {k: tuple(v) for k, v in record.get("values", {}).items()})
 
 
 def _seed(rng: np.random.Generator) -> int:

@@ -174,6 +174,13 @@ def roll_text(roll: Roll) -> str:
     return "\n".join((_roll_line(roll), *roll.hints))
 
 
+def roll_card(roll: Roll) -> dict[str, object]:
+    """The parts of a roll a small card shows: the expression, its dice, the result, the chance line
+    (None without odds) and the expression's hints."""
+    return {"ausdruck": roll.expression, "wuerfel": roll_parts(roll.tree, _die_text),
+            "ergebnis": result_word(roll), "chance": chance_text(roll), "hinweise": list(roll.hints)}
+
+
 def _roll_line(roll: Roll, shared: Odds | None = None) -> str:
     detail = roll_parts(roll.tree, _die_text)
     line = f"{roll.expression} = {detail} = {result_word(roll)}"

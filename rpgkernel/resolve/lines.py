@@ -32,16 +32,20 @@ def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any
     return {"name": name, "kind": kind, "label": label, "help": help_text}
 
 
-def choice_fields(ruleset: str, verb: Any, offered: Any) -> list[dict[str, Any]]:
-    """A choice verb's options as form fields; the choice's offered values go to the
-    first option of their kind (numbers: an int option, else a text option)."""
+def choice_fields(ruleset: str, verb: Any, offered: Any, values: Any = None) -> list[dict[str, Any]]:
+    """A choice verb's options as form fields, each closed set a list: the sets of ``values``
+    (``Choice.values``, option -> values) where the choice gives them, else its ``offered`` values
+    on the first option of their kind (numbers: an int option, else a text option)."""
+    own = {str(k): [str(x) for x in v] for k, v in (values or {}).items() if isinstance(v, (list, tuple))}
     offered = [str(x) for x in offered]
     numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
     wanted = ("int",) if numeric else ("text", "name")
-    fields, placed = [], False
+    fields, placed = [], bool(own)
     for name, kind in verb.options.items():
         field = option_field(ruleset, verb.name, name, kind)
-        if offered and not placed and kind in wanted:
+        if name in own:
+            field["values"] = own[name]
+        elif offered and not placed and kind in wanted:
             field["values"], placed = offered, True
         fields.append(field)
     return fields

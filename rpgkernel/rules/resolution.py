@@ -45,7 +45,9 @@ class Choice:
 
     ``who`` may take it; ``also`` may take it too when the table says they can (allies in reach:
     the engine knows no positions), ``also_label`` says so to them ("für Ritter, wenn in
-    Armreichweite")."""
+    Armreichweite"). ``options``: the values offered (they go to the choice verb's first option of
+    their kind); ``values``: per option of the choice verb, the closed set it takes (the dice a gambit
+    may spend, the gambits there are), so each is offered as a list."""
 
     key: str
     label: str
@@ -53,10 +55,12 @@ class Choice:
     options: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
     also_label: str = ""
+    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options),
-                **({"also": list(self.also), "also_label": self.also_label} if self.also else {})}
+                **({"also": list(self.also), "also_label": self.also_label} if self.also else {}),
+                **({"values": {k: list(v) for k, v in self.values.items()}} if self.values else {})}
 
 
 @dataclass(repr=False)

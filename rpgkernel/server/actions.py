@@ -28,7 +28,8 @@ from ..dice.parser import parse
 from ..errors import RpgError
 from ..messages import t
 from ..resolve import resolve
-from ..resolve.lines import choice_fields, line
+from ..render.dice import roll_card
+from ..resolve.lines import choice_fields, line, option_text
 from ..resolve.run import taken_by
 from ..rules.resolution import Resolution, Verb
 from ..state import Campaign, player_view
@@ -51,25 +52,27 @@ class Refused(RpgError):
 Spend = Callable[[int, int], None]   # (actions, work) from the link's limit, or quota.QuotaError
 
 
-def act(campaign: Campaign, figure: str, message: object, token: str, spend: Spend) -> dict[str, str]:
+def act(campaign: Campaign, figure: str, message: object, token: str, spend: Spend) -> dict[str, Any]:
     """Carry out one message of the page of ``figure``, each part spent (``spend``) before it is done;
-    the answer for that page."""
+    the answer for that page (a roll's also with its card's parts, ``wurf``, where its text may be shown)."""
     try:
         spend(1, 0)
         data = _read(message)
         kind = data.get("type")
+        card = None
         if kind == "wurf":
-            text = _roll(campaign, figure, data, spend)
+            text, card = _roll(campaign, figure, data, spend)
         elif kind == "wahl":
             spend(0, quota.CHOICE_WORK)
             text = _choose(campaign, figure, data)
         elif kind == "vorschlag":
             spend(0, quota.SUGGESTION_WORK)
-            campaign.suggest(figure, _text(data, "text", campaign_limit=True))
+            campaign.suggest(figure, _text(data, "text", t("page.suggestion_field"), campaign_limit=True))
             text = t("page.suggested")
         else:
             raise Refused(t("page.bad_message"))
-        return {"result": _safe(text, token)}
+        shown = _safe(text, token)
+        return {"result": shown, **({"wurf": card} if card is not None and shown == text else {})}
     except RpgError as err:
         return {"refused": _safe(str(err), token)}
     except Exception as err:   # a bug: the page learns nothing of it, the log only its type
@@ -89,16 +92,18 @@ def _read(message: object) -> dict[str, Any]:
     return data
 
 
-def _text(data: Mapping[str, Any], key: str, campaign_limit: bool = False) -> str:
-    """The text field ``key``: a string without control characters, within ``MAX_TEXT``
-    (a suggestion: its own limit, checked by the campaign)."""
+def _text(data: Mapping[str, Any], key: str, label: str, campaign_limit: bool = False,
+          missing: str | None = None) -> str:
+    """The text field ``key`` (its German ``label`` in answers; ``missing``: what an empty one is told):
+    a string without control characters, within ``MAX_TEXT`` (a suggestion: its own limit, checked by
+    the campaign)."""
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise Refused(t("page.missing", field=key))
+        raise Refused(missing or t("page.missing", field=label))
     if campaign_limit:
         return value
     if len(value) > MAX_TEXT or any(ord(c) < 32 or c == "\x7f" for c in value):
-        raise Refused(t("page.bad_text", field=key, max=MAX_TEXT))
+        raise Refused(t("page.bad_text", field=label, max=MAX_TEXT))
     return value.strip()
 
 
@@ -113,20 +118,23 @@ def _dice(data: Mapping[str, Any]) -> list[int] | None:
     return value
 
 
-def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any], spend: Spend) -> str:
-    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there),
-    its work (the dice engine's estimate) spent first."""
-    expression, dice = _text(data, "ausdruck"), _dice(data)
+def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any], spend: Spend) -> tuple[str, dict[str, Any]]:
+    """A roll of the figure into the journal, as ``%roll`` writes one (given dice checked as there), its
+    work (the dice engine's estimate) spent first: its text and its card's parts."""
+    label = t("page.expression")
+    expression = _text(data, "ausdruck", label,
+                       missing=t("page.missing_roll", field=label, example=t("page.expression_hint")))
+    dice = _dice(data)
     spend(0, draws(parse(expression, {})))
     rolled = roll(expression, dice=dice, variables={})
     campaign.log_roll(rolled, figure)
-    return t("page.rolled", figure=figure, roll=str(rolled))
+    return t("page.rolled", figure=figure, roll=str(rolled)), {"figur": figure, **roll_card(rolled)}
 
 
 def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     """The figure's open choice ``key`` (its own or an ally's) taken with the choice verb's line
     (``deny Knappe``)."""
-    key = _text(data, "key")
+    key = _text(data, "key", t("page.choice_field"))
     campaign.refresh()
     state = campaign.state
     label = next((c["label"] for c in player_view.view(state, figure)["wahlen"] if c["key"] == key), None)
@@ -143,13 +151,13 @@ def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     if verb is None or record is None or not player_view.names_none(secret, record["actors"], record["targets"]) \
             or not any(c["key"] == key and player_view.offered(c, figure) is not None for c in record["choices"]):
         raise Refused(t("page.not_open"))
-    result = resolve(line(verb, [figure], targets, _options(verb, data.get("optionen"))),
+    result = resolve(line(verb, [figure], targets, _options(engine.key, verb, data.get("optionen"))),
                      ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure)
     summary = result.summary if isinstance(result, Resolution) else ""
     return t("page.chosen", choice=label) + (f" {summary}" if summary else "")
 
 
-def _options(verb: Verb, given: object) -> dict[str, Any]:
+def _options(ruleset: str, verb: Verb, given: object) -> dict[str, Any]:
     """The choice line's options: only those the verb knows and a player may set, checked for type."""
     if given is None:
         return {}
@@ -168,7 +176,7 @@ def _options(verb: Verb, given: object) -> dict[str, Any]:
         elif isinstance(value, bool) or not isinstance(value, (str, int)):
             raise Refused(t("page.bad_option", option=name))
         elif str(value).strip():
-            out[name] = _text({name: str(value)}, name)
+            out[name] = _text({name: str(value)}, name, option_text(ruleset, verb.name, name)[0])
     return out
 
 
@@ -189,7 +197,7 @@ def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dic
     out = []
     for c in choices:
         verb = by_choice.get(c["key"].partition(":")[0])
-        fields = choice_fields(engine.key, verb, c["options"]) if verb is not None else []
+        fields = choice_fields(engine.key, verb, c["options"], c.get("values")) if verb is not None else []
         out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "values") if k in f}
                                     for f in fields if f["kind"] in _OPTION_KINDS]})
     return out

@@ -96,12 +96,16 @@ function draw(view) {
   choices(view.wahlen || []);
 }
 
-// -- acting: the dice form, a form per open choice, a suggestion; answers shown on this page only --
+// -- acting: the dice form, a form per open choice, a suggestion; answers shown on this page only,
+// each beside the form it answers (the server answers a page's messages in their order) --
 let socket = null;
+const answering = [];   // the answer boxes of the messages sent, oldest first
 
-function send(message) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) { answer({ refused: labels.closed }); return; }
-  answer({ result: labels.sending });
+function send(message, where) {
+  const box = where || document.getElementById("antwort");
+  if (!socket || socket.readyState !== WebSocket.OPEN) { answer({ refused: labels.closed }, box); return; }
+  answer({ result: labels.sending }, box);
+  answering.push(box);
   socket.send(JSON.stringify(message));
 }
 
@@ -145,37 +149,65 @@ function form(cls, onSubmit, ...children) {
   return box;
 }
 
+/** A box for the answers to one form, read out when it changes. */
+function answerBox(id) {
+  const box = el("div", "antwort");
+  box.id = id;
+  box.setAttribute("role", "status");
+  return box;
+}
+
 function actions() {
   const box = el("section", "handeln");
   box.id = "handeln";
   const expr = textInput("ausdruck", labels.expression_hint, false);
   const given = textInput("wuerfel", labels.given_hint, true);
+  const rolled = answerBox("wurfantwort");
   box.append(el("h2", "", labels.act_dice), form("wurf", () => {
     const dice = givenDice(given.value);
-    if (dice === undefined) { answer({ refused: labels.bad_given }); return; }
-    send({ type: "wurf", ausdruck: expr.value, wuerfel: dice });
-  }, field(labels.expression, expr), field(labels.given, given), el("button", "", labels.roll)));
-  const answerLine = el("div", "antwort");
-  answerLine.id = "antwort";
-  answerLine.setAttribute("role", "status");
+    if (dice === undefined) { answer({ refused: labels.bad_given }, rolled); return; }
+    send({ type: "wurf", ausdruck: expr.value, wuerfel: dice }, rolled);
+  }, field(labels.expression, expr), field(labels.given, given), el("button", "", labels.roll)), rolled);
   const open = el("section", "wahlen handeln");   // the open choices first, above the fight
   open.id = "wahlformen";
   open.hidden = true;
-  document.getElementById("inhalt").before(answerLine, open);   // answers at the top, where the player looks
+  document.getElementById("inhalt").before(answerBox("antwort"), open);   // the choices' answers above them
   const idea = el("textarea", "");
   idea.name = "text";
   idea.maxLength = 500;
   idea.rows = 2;
   idea.placeholder = labels.suggestion_hint;
+  const sent = answerBox("vorschlagantwort");
   box.append(el("h2", "", labels.suggestion),
-             form("vorschlag", () => send({ type: "vorschlag", text: idea.value }), idea, el("button", "", labels.send)));
+             form("vorschlag", () => send({ type: "vorschlag", text: idea.value }, sent), idea, el("button", "", labels.send)),
+             sent);
   document.body.append(box);
 }
 
-function answer(msg) {
-  const where = document.getElementById("antwort");
-  where.className = "antwort" + (msg.refused ? " abgelehnt" : "");
-  where.textContent = String(msg.refused || msg.result || "");
+/** A roll as a small card: who rolled what, the dice, the result large, the chance. */
+function rollCard(w) {
+  const card = el("div", "karte");
+  card.append(el("div", "karte-kopf", `${w.figur} · ${w.ausdruck}`),
+              el("div", "karte-wuerfel", w.wuerfel),
+              el("div", "karte-ergebnis", w.ergebnis));
+  if (w.chance) card.append(el("div", "karte-chance", w.chance));
+  for (const hint of w.hinweise || []) card.append(el("div", "hinweis", hint));
+  return card;
+}
+
+/** ``msg`` in the answer box ``where`` (by default the one above the open choices). */
+function answer(msg, where) {
+  const box = where || document.getElementById("antwort");
+  box.className = "antwort" + (msg.refused ? " abgelehnt" : "");
+  if (msg.wurf) box.replaceChildren(rollCard(msg.wurf));
+  else box.textContent = String(msg.refused || msg.result || "");
+}
+
+/** The server's answer, beside the form of the oldest message not yet answered, brought into view. */
+function answered(msg) {
+  const box = answering.shift() || document.getElementById("antwort");
+  answer(msg, box);
+  box.scrollIntoView({ block: "nearest" });
 }
 
 /** A form per open choice of the player's figure: its fields (offered values as a list), own dice, take it. */
@@ -272,12 +304,12 @@ let wait = 500;
 function connect() {
   if (!token) { status(labels.no_token); return; }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${location.pathname}ws`);
-  ws.onopen = () => { ws.send(token); status(labels.live); wait = 500; socket = ws; };
+  ws.onopen = () => { ws.send(token); status(labels.live); wait = 500; socket = ws; answering.length = 0; };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.error) status(msg.error);
     else if (msg.view) draw(msg.view);
-    else answer(msg);
+    else answered(msg);
   };
   ws.onclose = (ev) => {
     if (FINAL.has(ev.code)) {   // refused or revoked: nothing of the fight stays on screen

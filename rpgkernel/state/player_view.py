@@ -2,7 +2,7 @@
 
 ``view(state, figure)`` copies nothing whole: each field it shows is chosen here. Of the active
 encounter: its name, round, segment, whose turn it is (while a hidden combatant acts, the last
-visible one stays current), the visible combatants in order with their side and their state as the
+visible one stays current, with its round; before any visible one acted, the first visible one), the visible combatants in order with their side and their state as the
 GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and maximum and why it is
 out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
 conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
@@ -109,9 +109,9 @@ def _encounter(state: Mapping[str, Any], enc: Mapping[str, Any], figure: str, se
                or n == figure]
     own_side = _own_side(enc, figure)
     data = model.data(state, enc["name"])   # type: ignore[arg-type]
-    return {"name": enc["name"], "runde": enc["round"], "segment": enc.get("segment"),
-            "am_zug": _current(enc, {n for n, c in enc["combatants"].items() if c.get("hidden")} - {figure})
-            if started else None,
+    current, round_ = (_current(enc, {n for n, c in enc["combatants"].items() if c.get("hidden")} - {figure})
+                       if started else (None, enc["round"]))
+    return {"name": enc["name"], "runde": round_, "segment": enc.get("segment"), "am_zug": current,
             "teilnehmer": [_combatant(state, enc, n, n in held, sight(enc, enc["combatants"][n].get("side", ""), own_side),
                                       secret, data) for n in visible]}
 
@@ -122,12 +122,17 @@ def _own_side(enc: Mapping[str, Any], figure: str) -> str | None:
                 None)
 
 
-def _current(enc: Mapping[str, Any], secret: set[str]) -> str | None:
-    """Whose turn players see: the current one, or while a hidden one acts the last visible one
-    before it (from an earlier round too)."""
-    order, turn = enc["order"], enc["turn"]
-    back = range(turn, turn - len(order), -1) if enc["round"] > 1 else range(turn, -1, -1)
-    return next((order[i] for i in back if order[i] not in secret), None)
+def _current(enc: Mapping[str, Any], secret: set[str]) -> tuple[str | None, int]:
+    """Whose turn players see, and in which round: the current one; while a hidden one acts, the last
+    visible one before it (from the round before too), or, before any visible one has acted, the first
+    visible one. What players see is thus the same as in the fight without the hidden ones."""
+    order, turn, round_ = enc["order"], enc["turn"], enc["round"]
+    back = [(i, round_) for i in range(turn, -1, -1)]
+    if round_ > 1:
+        back += [(i, round_ - 1) for i in range(len(order) - 1, turn, -1)]
+    else:
+        back += [(i, round_) for i in range(turn + 1, len(order))]
+    return next(((order[i], r) for i, r in back if order[i] not in secret), (None, round_))
 
 
 def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held: bool, seen: str,
@@ -152,7 +157,20 @@ def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held
             words = data.get(WORDS)
             chosen = words.get(said) if isinstance(words, dict) else None
             shown["zustand"] = chosen if isinstance(chosen, str) else said
+            _once(shown)
     return shown
+
+
+def _once(shown: dict[str, Any]) -> None:
+    """A condition the description names already (Söldner: verwundet) is said once: by the condition
+    where it counts down, else by the description alone."""
+    same = next((c for c in shown["zustaende"] if c.casefold() == shown["zustand"].casefold()), None)
+    if same is None:
+        return
+    if shown["zustaende"][same]:
+        del shown["zustand"]
+    else:
+        del shown["zustaende"][same]
 
 
 def offered(choice: Mapping[str, Any], figure: str) -> str | None:
@@ -176,8 +194,9 @@ def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[di
             continue
         for choice in record.get("choices", []):
             label = offered(choice, figure)
-            if label is not None and names_none(secret, label, choice.get("options", [])):
+            if label is not None and names_none(secret, label, choice.get("options", []), choice.get("values", {})):
                 found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", [])),
+                              "values": {k: list(v) for k, v in choice.get("values", {}).items()},
                               "rat": _advice(state, record, choice["key"], figure, secret)})
     return found
 
@@ -221,7 +240,7 @@ def _exact(enc: Mapping[str, Any] | None, name: str, figure: str) -> bool:
 
 def _turn_lines(events: Iterable[Event], enc: Mapping[str, Any], shown: list[dict[str, Any]]) -> list[str]:
     """The journal's turn lines (``zug``) of ``enc`` naming one combatant players see, in order,
-    without those undone."""
+    without those undone, nor one that only hidden turns came before."""
     visible = {c["name"] for c in shown}
     lines: dict[str, list[str]] = {}
     undone: set[str] = set()
@@ -231,7 +250,13 @@ def _turn_lines(events: Iterable[Event], enc: Mapping[str, Any], shown: list[dic
         elif event.kind == "zug" and event.data.get("encounter") == enc["name"] \
                 and len(event.data.get("figures", [])) == 1 and event.data["figures"][0] in visible:
             lines.setdefault(event.tx, []).append(str(event.data.get("text", "")))
-    return [line for tx, texts in lines.items() if tx not in undone for line in texts]
+    shown_lines = [line for tx, texts in lines.items() if tx not in undone for line in texts]
+    # the fight's start writes no turn line: one for the first visible combatant of round 1 only says
+    # that hidden ones acted before it
+    first = next((n for n in enc["order"] if n in visible), None)
+    if shown_lines and first is not None and shown_lines[0] == t("journal.turn", round=1, figure=first):
+        del shown_lines[0]
+    return shown_lines
 
 
 # -- the player's own suggestions and the GM's answers ---------------------------------------------

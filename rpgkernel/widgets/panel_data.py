@@ -134,7 +134,7 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
             items.append({"key": c["key"], "label": c["label"], "who": list(c.get("who", ())),
                           "also": list(c.get("also", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
-                          "fields": choice_fields(engine.key, verb, c.get("options", ())),
+                          "fields": choice_fields(engine.key, verb, c.get("options", ()), c.get("values")),
                           "advice": [a for a in rec.get("advice", []) if a["key"] == c["key"]]})
         out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
                     "choices": items})

@@ -2,7 +2,9 @@
 
 The kernel does not know the address players reach the server by: the front end builds the
 absolute URL (``location.origin`` + JupyterLab's base URL + the link's path) and asks for the QR
-code of exactly that URL (``segno``). The token travels only in custom messages, never in a
+code of exactly that URL (``segno``). Reached by a loopback address, it asks which of the machine's
+network addresses the server answers on (``on_netz``) and offers those, or the start command that
+makes the server answer there. The token travels only in custom messages, never in a
 synced trait or a text output, so it is not written into the notebook file.
 """
 
@@ -12,6 +14,7 @@ from typing import Any
 
 import traitlets
 
+from .. import local_addresses
 from ..errors import RpgError
 from ..messages import t
 from ..render import shown_time
@@ -53,6 +56,14 @@ class PlayerLinks(Widget):
                 or not url.startswith(("http://", "https://")) or len(url) > 2000:
             raise RpgError(t("widget.players.bad_url"))
         self.send({"type": "qr", "svg": segno.make(url, error="m").svg_data_uri(scale=4, border=4)})
+
+    def on_netz(self, content: dict[str, Any]) -> None:
+        """The front end reached the server by a loopback address: the machine's network addresses on
+        which the server's ``content["port"]`` answers (``local_addresses``), for links a phone reaches."""
+        port = content.get("port")
+        if self._fresh is None or type(port) is not int or not 0 < port < 65536:
+            raise RpgError(t("widget.players.bad_port"))
+        self.send({"type": "netz", "addresses": local_addresses.listening(port)})
 
     def text(self) -> str:
         lines = [t("widget.players.title")]

@@ -224,7 +224,7 @@ def test_players_follow_a_fight_live(notebook, page, lab, tmp_path, players):
             ["Fatigued"], timeout=LIVE)
 
     # a revoked link: the German message at once, nothing of the fight
-    spare_id = links[3].locator("tbody tr").nth(3).locator("td").first.inner_text()
+    spare_id = links[3].locator("tbody tr").nth(3).locator("td").first.text_content()   # also off screen
     revoked = nb.run_cell(f"%rpg spieler --widerrufen {spare_id}")
     expect(nb.output(revoked).locator("tbody tr td:nth-child(4)")).to_have_text(["gültig"] * 3 + ["widerrufen"])
     stranger = players(spare_url)

@@ -81,7 +81,9 @@ def test_a_roll_lands_in_the_journal_as_the_figure_with_the_given_dice(server, c
         await frame(page, "view")
         # the actor is the link's figure: a name in the message changes nothing
         answer = await act(page, type="wurf", ausdruck="2W6+1", wuerfel=[3, 4], figur="Söldner", wer="Söldner")
-        assert answer == {"result": "Ritter würfelt: 2W6+1 = [3, 4] + 1 = 8  ·  P(≥ 8) = 58,33 %"}
+        assert answer == {"result": "Ritter würfelt: 2W6+1 = [3, 4] + 1 = 8  ·  P(≥ 8) = 58,33 %",
+                          "wurf": {"figur": "Ritter", "ausdruck": "2W6+1", "wuerfel": "[3, 4] + 1", "ergebnis": "8",
+                                   "chance": "P(≥ 8) = 58,33 %", "hinweise": []}}   # the page's card
         rolled = await act(page, type="wurf", ausdruck="W20", wuerfel=None)
         assert rolled["result"].startswith("Ritter würfelt: W20 = [")
         page.ws.close()
@@ -105,8 +107,8 @@ def test_a_roll_lands_in_the_journal_as_the_figure_with_the_given_dice(server, c
     ({"ausdruck": "2W6", "wuerfel": list(range(1, 200))}, "bis zu 100"),
     ({"ausdruck": "2W6+"}, "Der Ausdruck endet zu früh"),
     ({"ausdruck": "1000000W6"}, "höchstens"),
-    ({"ausdruck": ""}, "Es fehlt die Angabe 'ausdruck'."),
-    ({"ausdruck": 12}, "Es fehlt die Angabe 'ausdruck'."),
+    ({"ausdruck": ""}, "Das Feld „Würfelausdruck“ ist leer: bitte eintragen, was gewürfelt wird, z. B. 2W6+1."),
+    ({"ausdruck": 12}, "Das Feld „Würfelausdruck“ ist leer"),
     ({"ausdruck": "W6" * 150}, "zu lang (höchstens 200 Zeichen)"),
 ])
 def test_bad_dice_are_refused_in_german_and_write_nothing(server, camp, message, refused):
@@ -125,6 +127,26 @@ def test_bad_dice_are_refused_in_german_and_write_nothing(server, camp, message,
     assert [e.data["text"] for e in camp.journal(kind="wurf")] == ["W6 = [2] = 2  ·  P(≥ 2) = 83,33 %"]
 
 
+def test_every_closed_set_of_an_attacks_choices_is_a_list(tmp_path):
+    """The Ritter's attack leaves a Gambit (a die of 8 in melee: Strong) and Focus: every field whose values
+    are a closed set (the dice, the gambits, the Strong Gambit's two options) offers them as a list, on the
+    player's page and in the GM's panel alike."""
+    from rpgkernel import rules
+    from rpgkernel.state import player_view
+    from rpgkernel.widgets.panel_data import pending_list
+    with make_campaign(tmp_path / "k.sqlite") as c:
+        rpgkernel.resolve("angriff Ritter -> Söldner", campaign=c, dice=[8, 4])
+        shown = actions.with_fields(c.state, c.ruleset, player_view.view(c.state, "Ritter")["wahlen"])
+        fields = {ch["key"]: {f["name"]: f.get("values") for f in ch["felder"]} for ch in shown}
+        names = ["Bolster", "Move", "Repel", "Stop", "Impair", "Trap", "Dismount"]
+        assert fields == {"gambit": {"würfel": ["8", "4"], "gambit": names, "stark": ["keine_probe", "größer"],
+                                     "bolster": ["8", "4"]},
+                          "focus": {"gambit": names}}
+        panel = {ch["key"]: {f["name"]: f.get("values") for f in ch["fields"]}
+                 for rec in pending_list(c.state, rules.get("bastionland")) for ch in rec["choices"]}
+        assert panel == {**fields, "deny": {"würfel": ["8", "4"]}}
+
+
 def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server, camp, tmp_path):
     twin = make_campaign(tmp_path / "zwilling.sqlite")
     ritter, knappe = camp.new_player_link("Ritter"), camp.new_player_link("Knappe")
@@ -137,7 +159,7 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         other = await Page(server, knappe.key).open(knappe.token)
         (deny,) = (await frame(phone, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"].startswith("Deny")
-        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
+        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel", "values": ["6", "3"]}]
         # the advice in the raw frame: the player's own Deny, each option with what the page fills in
         [advice] = deny["rat"]
         taken = next(o for o in advice["optionen"] if o["label"] == "Deny auf die 6")
@@ -177,7 +199,7 @@ def test_the_knappes_player_denies_for_the_ritter_as_the_resolve_line_would(serv
         foe = await Page(server, wache.key).open(wache.token)
         (deny,) = (await frame(laptop, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"] == ALLY_DENY
-        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel"}]
+        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel", "values": ["6", "3"]}]
         assert (await frame(foe, "view"))["view"]["wahlen"] == []   # the Söldner's own side: nothing to deny
         refused = await act(foe, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])
         assert refused == {"refused": t("page.not_yours")}

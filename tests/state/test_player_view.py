@@ -172,6 +172,42 @@ def test_a_hidden_combatant_leaves_no_trace_while_it_joins_acts_rolls_and_is_nam
     assert "Xorg" in [p["name"] for p in json.loads(seen(c, player))["begegnung"]["teilnehmer"]]
 
 
+def _turn(c: Campaign, player: str) -> tuple:
+    """What a player's view says of the turns: the round, whose turn, the journal's turn lines."""
+    shown = json.loads(seen(c, player))
+    return shown["begegnung"]["runde"], shown["begegnung"]["am_zug"], shown["journal"]
+
+
+@pytest.mark.parametrize("place", [0, 2, 4])
+def test_players_see_the_same_turns_whether_or_not_a_hidden_one_acts(tmp_path, place):
+    """A hidden combatant acting first, in the middle or last: over two rounds the players see the very
+    sequence of turns (whose turn, which round, the journal's lines) they see in the fight without it."""
+    from panel_driving import FURT_NAMES, make_campaign
+    plain = make_campaign(tmp_path / "ohne.sqlite", start=False)
+    plain.encounter.start(order=FURT_NAMES)
+    ambushed = make_campaign(tmp_path / "mit.sqlite", start=False)
+    ambushed.encounter.add("Xorg", like="Söldner", side="Feinde")
+    ambushed.encounter.hide("Xorg")
+    ambushed.encounter.start(order=[*FURT_NAMES[:place], "Xorg", *FURT_NAMES[place:]])
+    try:
+        with_hidden = {p: [_turn(ambushed, p)] for p in ("Ritter", "Knappe")}
+        without = {p: [_turn(plain, p)] for p in ("Ritter", "Knappe")}
+        for _ in range(2 * len(FURT_NAMES) + 2):
+            ambushed.encounter.next_turn(seed=7)
+            if ambushed.encounter.current not in ("Xorg", plain.encounter.current):
+                plain.encounter.next_turn(seed=7)
+                assert plain.encounter.current == ambushed.encounter.current
+            for p in with_hidden:
+                for turns, c in ((with_hidden[p], ambushed), (without[p], plain)):
+                    if _turn(c, p) != turns[-1]:   # a turn shown on: seen once
+                        turns.append(_turn(c, p))
+        assert with_hidden == without
+        assert with_hidden["Ritter"][0] == (1, "Ritter", []) and len(with_hidden["Ritter"]) >= 2 * len(FURT_NAMES)
+    finally:
+        plain.close()
+        ambushed.close()
+
+
 def test_an_undone_turn_leaves_the_journal_the_players_read(table):
     key, c = table
     player = FIGHTS[key][0]
@@ -341,3 +377,22 @@ def test_the_pages_example_as_it_shows(notebook):
         assert "Späher" not in seen(camp, "Hauptmann") and camp.journal(last=1)[0].kind == "daten"
     finally:
         camp.close()
+
+
+@pytest.mark.parametrize("rounds", [None, 2])
+def test_a_condition_the_description_names_is_said_once(tmp_path, rounds):
+    """Söldner 1 wounded with the condition "verwundet": not "verwundet / verwundet"; a condition that
+    counts down keeps its rounds (and the description steps back)."""
+    from panel_driving import make_campaign
+    c = make_campaign(tmp_path / "k.sqlite")
+    try:
+        c.change("Söldner", "VIG", -3)
+        c.add_condition("Söldner", "verwundet", rounds=rounds, ends="zugende")
+        shown = entry(seen(c, "Ritter"), "Söldner")
+        said = [shown.get("zustand"), *shown["zustaende"]]
+        assert [w for w in said if w is not None] == ["verwundet"], shown
+        assert shown["zustaende"] == ({"verwundet": {"runden": 2, "endet": "zugende"}} if rounds else {})
+        c.add_condition("Söldner", "liegend")
+        assert set(entry(seen(c, "Ritter"), "Söldner")["zustaende"]) == ({"liegend", "verwundet"} if rounds else {"liegend"})
+    finally:
+        c.close()

@@ -61,6 +61,31 @@ def test_a_new_link_in_the_widget(table):
         assert sent[-1]["svg"] == svg   # nothing new sent
 
 
+@pytest.mark.parametrize("listen", ["0.0.0.0", "127.0.0.1"])
+def test_a_loopback_link_is_offered_the_network_addresses_the_server_answers_on(table, listen):
+    """Reached by 127.0.0.1, the front end asks for the machine's network addresses on its port: those of a
+    server that listens on every interface, none of one that listens on loopback (the page then shows the
+    start command)."""
+    import socket
+
+    from rpgkernel import local_addresses
+    mine = local_addresses.addresses()
+    if not mine:
+        pytest.skip("this machine has no network address besides loopback")
+    assert all(not a.startswith("127.") for a in mine)
+    table.ok("%rpg spieler Alrik")
+    widget = table.value
+    sent = front_end(widget)
+    with socket.socket() as server:
+        server.bind((listen, 0))
+        server.listen()
+        widget._dispatch(widget, {"type": "netz", "port": server.getsockname()[1]})
+    assert sent == [{"type": "netz", "addresses": mine if listen == "0.0.0.0" else []}]
+    for bad in (0, 70000, "8888", None):
+        widget._dispatch(widget, {"type": "netz", "port": bad})
+        assert "Portnummer von 1 bis 65535" in widget.error and len(sent) == 1
+
+
 def test_list_revoke_renew(table):
     table.ok("%rpg spieler Alrik")
     link_id = table.value.fresh_id

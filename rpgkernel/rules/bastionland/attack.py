@@ -270,14 +270,21 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
         # what the open choices' advice reads (``advice``): the armour, melee, whether the attack can hurt
         res.outcome.update({"armour": armour, "nahkampf": ctx.melee, "unblutig": bloodless,
                             **({"unverletzbar": why} if why else {})})
+        shown = tuple(dict.fromkeys(str(f) for f in sorted(faces, reverse=True)))
         res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,), also=tuple(allies),
-                                  also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else ""))
+                                  also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else "",
+                                  values={"würfel": shown}))
         spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
         if spendable:
-            res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable))
+            unique = tuple(dict.fromkeys(spendable))
+            strong = STRONG if ctx.melee and any(f >= STRONG_GAMBIT_MIN for f in faces) else ()
+            res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable,
+                                      values={"würfel": unique, "bolster": unique, "gambit": tuple(ctx.gambits),
+                                              **({"stark": strong} if strong else {})}))
         able = tuple(a.name for a in attackers if not a.has("Fatigued") and a.name not in ctx.impaired)
         if able:
-            res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits)))
+            res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits),
+                                      values={"gambit": tuple(ctx.gambits)}))
         return []
     remaining = list(zip(pool, faces))
     # 2. Deny
