@@ -38,7 +38,7 @@ from ..numerals import integer
 from ..rules.advice import DECLINE
 from ..rules.base import Ruleset
 from ..rules.resolution import PASS, Request, Resolution, Verb
-from ..rules.wording import journal_line, preview_lines
+from ..rules.wording import head, journal_line, preview_lines
 from ..state import dicecheck, effects, model, tracker
 from ..state.effects import Effect
 from ..state.events import Event
@@ -388,10 +388,9 @@ def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> 
     return next((k for k in keys if k == key or k.startswith(key + ":")), None)
 
 
-def _dice_steps(res: Resolution) -> list[str]:
-    """The texts of the steps of ``res`` that rolled dice (every die of an open resolution, as its card says
-    them: "Angriffswürfel: W8: 7, W4: 3")."""
-    return [s.text for s in res.steps if s.rolls]
+def _dice_steps(res: Resolution) -> list[list[int]]:
+    """Every die ``res`` rolled, in order, as ``[sides, face]`` (a rerolled die: each face)."""
+    return [[d.sides, f] for s in res.steps for r in s.rolls for d in r.dice for f in d.faces]
 
 
 def not_open(journal: Iterable[Event], pid: str, closed: bool = False) -> str:
@@ -586,7 +585,7 @@ class _Cell:
             record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
                       "actors": line.actors, "targets": line.targets, "options": line.options,
                       "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
-                      "advice": [a.to_dict() for a in res.advice], "dice": _dice_steps(res),
+                      "advice": [a.to_dict() for a in res.advice], "head": head(res), "dice": _dice_steps(res),
                       "order": [self.work.state.get("seq", 0), self.counter]}
             self.pending.append(_Pending(res.id, _plain(record), False, res,
                                          len(self.results), changed=True, thrown=thrown))

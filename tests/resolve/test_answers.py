@@ -3,44 +3,20 @@ there or is refused with the reason in German; a line without an id keeps the ru
 resolution that offers the choice. Three Bastionland attacks open, one of them reopened by an undo."""
 
 import pytest
+from panel_driving import FIRST_ATTACK as FIRST
+from panel_driving import SECOND_ATTACK as SECOND
+from panel_driving import THIRD_ATTACK as THIRD
+from panel_driving import make_two_mercenaries
 
 import rpgkernel
-from rpgkernel import Campaign, ResolveError
+from rpgkernel import ResolveError
 from rpgkernel.resolve import pending, run
-from rpgkernel.statblocks import load
-
-FIGHT = """
-figuren:
-  - name: Ritter
-    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
-  - name: Knappe
-    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
-begegnung:
-  name: Furt
-  teilnehmer:
-    - figur: Ritter
-      seite: Spieler
-    - figur: Knappe
-      seite: Spieler
-    - name: Söldner 1
-      seite: Feinde
-      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}
-    - name: Söldner 2
-      seite: Feinde
-      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}
-"""
-FIRST = 'angriff Ritter, Knappe -> "Söldner 1" bonus=W8'   # W8 W4 W6 W6 W8
-SECOND = 'angriff Knappe -> "Söldner 2"'                    # W6 W6
-THIRD = 'angriff "Söldner 2" -> Ritter'                     # W8 W4: no gambit
 
 
 @pytest.fixture
 def camp(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "_weighers", [])   # the advice's chances of winning: not the subject here, and slow
-    c = Campaign.open(tmp_path / "furt.sqlite")
-    c.set_ruleset("bastionland")
-    load(c, FIGHT)
-    c.encounter.start(rolls={"Ritter": 10, "Knappe": 9, "Söldner 1": 8, "Söldner 2": 7})
+    c = make_two_mercenaries(tmp_path / "furt.sqlite")
     yield c
     c.close()
 
