@@ -45,13 +45,12 @@ from ..state.events import Event
 from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction, check_name
 from .language import Command, Word, error, insert, parse, quote
-from .lines import PASS, written
+from .lines import ANSWERS, PASS, written
 
 if TYPE_CHECKING:
     from ..state import Campaign
 
 KIND = "auflösung"      # journal kind of a resolution
-ANSWERS = "auflösung"   # the option of a choice line naming the open resolution (its id) it answers
 
 
 class Resolutions(Shown, list):

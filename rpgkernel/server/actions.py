@@ -21,8 +21,8 @@ from ..dice import roll
 from ..errors import ResolveError, RpgError
 from ..messages import t
 from ..resolve import resolve
-from ..resolve.lines import choice_fields, line
-from ..resolve.run import ANSWERS, not_open
+from ..resolve.lines import answering, choice_fields, line
+from ..resolve.run import not_open
 from ..rules.resolution import Resolution, Verb
 from ..state import Campaign, player_view
 from ..state.tracker import hidden
@@ -128,7 +128,7 @@ def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
     if verb is None:
         raise Refused(t("page.not_open"))
     targets = [target] if target else []
-    text = line(verb, [figure], targets, _options(verb, data.get("optionen"))) + f" {ANSWERS}={pid}"
+    text = answering(line(verb, [figure], targets, _options(verb, data.get("optionen"))), pid)
     try:
         result = resolve(text, ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure,
                          player=figure)
