@@ -387,7 +387,7 @@ def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> 
     return next((k for k in keys if k == key or k.startswith(key + ":")), None)
 
 
-def _dice_steps(res: Resolution) -> list[list[int]]:
+def _dice_rolled(res: Resolution) -> list[list[int]]:
     """Every die ``res`` rolled, in order, as ``[sides, face]`` (a rerolled die: each face)."""
     return [[d.sides, f] for s in res.steps for r in s.rolls for d in r.dice for f in d.faces]
 
@@ -584,7 +584,7 @@ class _Cell:
             record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
                       "actors": line.actors, "targets": line.targets, "options": line.options,
                       "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
-                      "advice": [a.to_dict() for a in res.advice], "head": head(res), "dice": _dice_steps(res),
+                      "advice": [a.to_dict() for a in res.advice], "head": head(res), "dice": _dice_rolled(res),
                       "order": [self.work.state.get("seq", 0), self.counter]}
             self.pending.append(_Pending(res.id, _plain(record), False, res,
                                          len(self.results), changed=True, thrown=thrown))
@@ -648,7 +648,7 @@ class _Cell:
         if res.open:
             self.advise(request, res, p.lines[-1].cmd)
         rec["advice"] = _plain([a.to_dict() for a in res.advice])
-        rec["dice"] = _dice_steps(res)
+        rec["dice"] = _dice_rolled(res)
         res.id = p.id
         p.result, p.decisions, p.lines, p.changed = res, {}, [], True
         if not res.open:
