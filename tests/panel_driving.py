@@ -27,6 +27,32 @@ begegnung:
 """
 FURT_NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
 
+# two mercenaries at the ford, for several attacks open at once
+ZWEI_SOELDNER = """
+figuren:
+  - name: Ritter
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+  - name: Knappe
+    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+    - name: Söldner 1
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}
+    - name: Söldner 2
+      seite: Feinde
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}
+"""
+ZWEI_NAMES = ["Ritter", "Knappe", "Söldner 1", "Söldner 2"]
+FIRST_ATTACK = 'angriff Ritter, Knappe -> "Söldner 1" bonus=W8'   # W8 W4 W6 W6 W8
+SECOND_ATTACK = 'angriff Knappe -> "Söldner 2"'                   # W6 W6
+THIRD_ATTACK = 'angriff "Söldner 2" -> Ritter'                     # W8 W4
+
 
 def make_campaign(path, start=True):
     """A Bastionland campaign at ``path`` with the ford fight, begun (the players' side first)."""
@@ -35,6 +61,15 @@ def make_campaign(path, start=True):
     load(camp, FURT)
     if start:
         camp.encounter.start(rolls={n: 10 for n in FURT_NAMES})
+    return camp
+
+
+def make_two_mercenaries(path):
+    """A Bastionland campaign at ``path`` with the ford against two mercenaries, begun (the players first)."""
+    camp = Campaign.open(path)
+    camp.set_ruleset("bastionland")
+    load(camp, ZWEI_SOELDNER)
+    camp.encounter.start(rolls={n: 10 - i for i, n in enumerate(ZWEI_NAMES)})
     return camp
 
 

@@ -635,17 +635,25 @@ function panelCard(model, c) {
 function panelResult(model) {
   const r = model.get("result") || {};
   if (r.notice) return h("div", { class: "rpgk-notice", role: "status" }, r.notice, panelCode(r.cell));
-  if (!r.cell) return h("div");
-  return h("section", { class: "rpgk-panel-result", "aria-label": L(model, "widget.panel.result") },
-    h("h4", {}, L(model, "widget.panel.result")), panelCode(r.cell),
+  if (!r.cell && !r.player) return h("div");
+  // what a player resolved on their page, marked with whose page it was
+  const title = r.player ? L(model, "widget.panel.result_player", { figure: r.player }) : L(model, "widget.panel.result");
+  return h("section", { class: "rpgk-panel-result" + (r.player ? " rpgk-by-player" : ""), "aria-label": title },
+    h("h4", {}, title), panelCode(r.cell),
     (r.cards || []).map((c) => panelCard(model, c)));
 }
 
+/** The open resolution the decision form answers: the one the GM picked while it is open, else the latest. */
+function panelAnswered(model, form) {
+  const open = model.get("pending") || [];
+  return open.find((p) => p.id === form.form.resolution) || open[open.length - 1] || null;
+}
+
 // -- open choices -----------------------------------------------------------------------------
-function panelChoices(model, form, drafts, takenBox, redraw) {
+function panelChoices(model, form, drafts, takenBox, redraw, busy) {
   const open = model.get("pending") || [];
   if (!open.length) return h("div");
-  const latest = open[open.length - 1];
+  const latest = panelAnswered(model, form);
   const names = panelNames(model);
 
   const choiceRow = (c) => {
@@ -674,13 +682,13 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
         control);
     });
     const take = () => {
-      const entry = { key: c.key, who: d.who, options: { ...d.options } };
+      const entry = { id: latest.id, key: c.key, who: d.who, options: { ...d.options } };
       form.set({ decisions: [...(form.form.decisions || []), entry] });
       redraw();
     };
     // an advised option's button takes its lines over into the decisions, as the choice's own button does
     const takeOption = (o) => {
-      const entries = o.takes.map((x) => ({ key: x.key, who: x.who, options: { ...x.options } }));
+      const entries = o.takes.map((x) => ({ id: latest.id, key: x.key, who: x.who, options: { ...x.options } }));
       form.set({ decisions: [...(form.form.decisions || []), ...entries] });
       redraw();
     };
@@ -694,10 +702,21 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
       panelAdvice(model, (c.advice || []).find((a) => a.who === d.who), d, takeOption));
   };
 
+  // several open: the GM picks the one the form answers; every decision taken over names it
+  const pick = open.length > 1 ? h("label", { class: "rpgk-field" },
+    h("span", { class: "rpgk-field-label" }, L(model, "widget.panel.answers_pick")),
+    h("select", { "data-focus": "resolution", onchange: (e) => { form.set({ resolution: e.target.value }); redraw(); } },
+      open.map((p, i) => h("option", { value: p.id, selected: p.id === latest.id },
+        p.head + (i === open.length - 1 ? ` (${L(model, "widget.panel.answers_latest")})` : ""))))) : null;
+  // while an action or a decision runs, the form waits (disabled) and says what runs
   return h("section", { class: "rpgk-panel-choices", "aria-label": L(model, "widget.panel.choices") },
     h("h4", {}, L(model, "widget.panel.choices")),
-    open.slice(0, -1).map((p) => h("div", { class: "rpgk-muted" },
-      L(model, "widget.panel.older_pending", { source: p.source }))),
+    busy ? h("div", { class: "rpgk-notice rpgk-busy", role: "status" }, L(model, "widget.panel.busy", { line: busy }))
+      : null,
+    h("fieldset", { class: "rpgk-answers", disabled: !!busy },
+    pick,
+    h("div", { class: "rpgk-answers-head", "data-resolution": latest.id },
+      L(model, "widget.panel.answers", { action: latest.head })),
     panelCode(latest.source),
     h("div", { class: "rpgk-muted rpgk-help" }, L(model, "widget.panel.choices_hint")),
     latest.choices.map(choiceRow),
@@ -709,8 +728,9 @@ function panelChoices(model, form, drafts, takenBox, redraw) {
           oninput: (e) => form.set({ decision_dice: e.target.value }) })),
       h("button", { type: "button", class: "rpgk-primary", "data-focus": "decide",
         onclick: () => form.send("choose") }, L(model, "widget.panel.decide")),
-      h("button", { type: "button", "data-focus": "decline", onclick: () => form.send("choose", { decline: true }) },
-        L(model, "widget.panel.decline"))));
+      h("button", { type: "button", "data-focus": "decline",
+        onclick: () => form.send("choose", { decline: true, id: latest.id }) },
+        L(model, "widget.panel.decline")))));
 }
 
 /**
@@ -894,13 +914,30 @@ function render({ model, el }) {
   };
   // a roll and the decisions it leaves open stand together, right under the form that rolled it
   const outcome = h("div", { class: "rpgk-panel-outcome" }, parts.result, parts.choices);
-  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, parts.head, table.node, parts.picks,
+  // every control in one fieldset: disabled for good once the campaign is closed (the line above says why)
+  const body = h("fieldset", { class: "rpgk-panel-body" }, parts.head, table.node, parts.picks,
     parts.join, parts.action, parts.line, parts.preview, outcome, parts.suggestions, parts.forecast, parts.journal);
+  const root = h("div", { class: "rpgk-w rpgk-panel" }, parts.error, body);
   el.replaceChildren(root);
   // after this view's roll or decision, its outcome is scrolled into view as far as needed
   let awaiting = false;
+  // the lines of the action or decision the kernel runs ("": none): the decision form waits until Python
+  // says it is done (a "done" message, after its result or its error)
+  let busy = "";
   const sendForm = form.send;
-  form.send = (type, payload) => { if (type === "act" || type === "choose") awaiting = true; sendForm(type, payload); };
+  form.send = (type, payload) => {
+    if (type === "act" || type === "choose") {
+      awaiting = true;
+      const lines = model.get("lines") || {};
+      const cell = type === "act" ? lines.action : payload?.decline
+        ? `${L(model, "widget.panel.decline")}: ${panelAnswered(model, form)?.head || ""}` : lines.decision;
+      busy = (cell || type).split("\n").filter((x) => !x.startsWith("%%")).join("; ");
+      redrawChoices();
+    }
+    sendForm(type, payload);
+  };
+  const done = (msg) => { if (msg && msg.type === "done") { busy = ""; redrawChoices(); } };
+  model.on("msg:custom", done);
   const reveal = () => {
     if (!awaiting) return;
     awaiting = false;
@@ -918,13 +955,19 @@ function render({ model, el }) {
     return panelSuggestions(model, form);
   };
   const choices = () => {
-    const open = model.get("pending") || [];
-    const id = open.length ? open[open.length - 1].id : null;
+    const answered = panelAnswered(model, form);
+    const id = answered ? answered.id : null;
     if (id !== drafts.id) { drafts.id = id; drafts.of = {}; }
-    return panelChoices(model, form, drafts.of, parts.taken, redrawChoices);
+    return panelChoices(model, form, drafts.of, parts.taken, redrawChoices, busy);
+  };
+  const status = () => {
+    body.disabled = !!model.get("closed");
+    return body.disabled ? h("div", {}, statusBox(model),
+      h("div", { class: "rpgk-muted rpgk-closed-why" }, L(model, "widget.panel.closed_buttons")))
+      : statusBox(model) || h("div");
   };
   const offs = [
-    redrawOn(model, parts.error, ["error", "closed"], () => statusBox(model) || h("div")),
+    redrawOn(model, parts.error, ["error", "closed"], status),
     redrawOn(model, parts.head, ["panel", "rules"], () => panelHead(model, form)),
     redrawOn(model, parts.preview, ["preview"], () => panelPreview(model)),
     redrawOn(model, parts.result, ["result"], () => panelResult(model)),
@@ -977,6 +1020,7 @@ function render({ model, el }) {
     clearTimeout(ageTimer);
     for (const off of offs) off();
     for (const [name, f] of listen) model.off(name, f);
+    model.off("msg:custom", done);
   };
 }
 

@@ -14,6 +14,7 @@ from .language import quote
 
 FREE = "frei"      # the catalogue's name for the free mode (its ruleset key is "")
 PASS = "verzicht"  # the built-in choice verb: decline what is still open
+ANSWERS = "auflösung"   # the option of a choice line naming the open resolution (its id) it answers
 
 
 def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
@@ -86,6 +87,13 @@ def choice_line(verbs: Iterable[Verb], key: str, who: str, options: Any = None) 
     base, _, target = key.partition(":")
     verb = next((v for v in verbs if v.choice == base), None)
     return "" if verb is None else line(verb, [who], [target] if target else [], options)
+
+
+def answering(text: str, pid: Any) -> str:
+    """The choice line ``text`` naming the open resolution ``pid`` it answers (``deny Söldner
+    auflösung=ID``); ``text`` alone for an empty ``pid``, or an empty line."""
+    pid = plain(pid)
+    return f"{text} {ANSWERS}={quote(pid, value=True)}" if text and pid else text
 
 
 def written(advice: Sequence[Advice], verbs: Iterable[Verb]) -> list[Advice]:

@@ -7,9 +7,11 @@ journal event each, so one undo takes the whole cell back. A cell with an
 error, or with given dice left over or missing, applies nothing.
 
 A resolution with open choices is kept in the campaign state
-(``state["pending"]``) with the faces it rolled; a later choice line
-(``deny Söldner``) re-runs its procedure with the same faces first and the
-decisions taken.
+(``state["pending"]``, under its id) with the faces it rolled; a later choice
+line (``deny Söldner``) re-runs its procedure with the same faces first and the
+decisions taken. A choice line goes to the resolution its ``auflösung=ID``
+names, or is refused with the reason; without it, to the newest open one that
+offers the choice.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import difflib
 import json
 import re
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -36,13 +38,14 @@ from ..numerals import integer
 from ..rules.advice import DECLINE
 from ..rules.base import Ruleset
 from ..rules.resolution import PASS, Request, Resolution, Verb
-from ..rules.wording import journal_line, preview_lines
+from ..rules.wording import head, journal_line, preview_lines
 from ..state import dicecheck, effects, model, tracker
 from ..state.effects import Effect
+from ..state.events import Event
 from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction, check_name
 from .language import Command, Word, error, insert, parse, quote
-from .lines import PASS, written
+from .lines import ANSWERS, PASS, written
 
 if TYPE_CHECKING:
     from ..state import Campaign
@@ -61,7 +64,7 @@ display.register(f"{__name__}.Resolutions", lambda rs: "\n\n".join(map(repr, rs)
 def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Campaign | None = None,
             seed: int | None = None, dice: Sequence[int] | None = None, preview: bool = False,
             figures: Mapping[str, Mapping[str, Any]] | None = None,
-            dice_by: str | None = None) -> Resolution | Resolutions:
+            dice_by: str | None = None, player: str | None = None) -> Resolution | Resolutions:
     """Carry out the ``%%resolve`` lines of ``source``.
 
     ``ruleset`` defaults to the campaign's. ``dice`` are given results in
@@ -72,6 +75,8 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     are the figures the lines may name, and nothing is stored. ``dice_by``
     names the figure whose player threw the given ``dice`` (its page sends
     them); the journal keeps it for the dice check (None: the Spielleitung).
+    ``player`` names the figure whose player's page sent the cell; its journal
+    entries say so (the GM's panel shows them as that player's).
 
     Returns the resolution of a one-action cell, else a list of them.
     """
@@ -84,9 +89,10 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
     commands = _parse(source, lambda: campaign.state if campaign is not None else _scratch_state(figures, engine))
     if campaign is None or preview:
         state = campaign.state if campaign is not None else _scratch_state(figures, engine)
-        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview, dice_by)
+        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
     with campaign.transaction() as tx:
-        return _cell(commands, engine, verbs, tx, True, seed, dice, preview, dice_by)
+        return _cell(commands, engine, verbs, tx, True, seed, dice, preview,
+                     _Who(dice_by, player and check_name(player, "figure"), campaign.store.events))
 
 
 # -- the ruleset and its verbs ----------------------------------------------------
@@ -134,6 +140,7 @@ class _Line:
     cmd: Command
     verb: Verb
     options: dict[str, Any]
+    answers: Word | None = None   # a choice line's ``auflösung=ID``
 
     @property
     def actors(self) -> list[str]:
@@ -181,10 +188,13 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
     for word in cmd.actors + cmd.targets:
         _check_figure(word, src, state, campaign, key)
     options: dict[str, Any] = {}
-    known = sorted(verb.options)
+    answers = cmd.options.get(ANSWERS) if verb.choice is not None else None
+    known = sorted(verb.options) + ([ANSWERS] if verb.choice is not None else [])
     also = (t("resolve.known_options", verb=verb.name, options=", ".join(known)) if known
             else t("resolve.no_options", verb=verb.name))
     for name, value in cmd.options.items():
+        if value is answers:
+            continue
         at = Word(name, value.line, value.col - len(name) - 1)
         kind = verb.options.get(name)
         if kind is None:
@@ -204,7 +214,7 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
         if kind != "flag":
             raise error(t("resolve.needs_value", option=flag.text), src, flag)
         options[flag.text] = True
-    return _Line(cmd, verb, options)
+    return _Line(cmd, verb, options, answers)
 
 
 def _figure_at(cmd: Command, flag: Word, state: dict[str, Any]) -> tuple[str, int] | None:
@@ -406,28 +416,50 @@ def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> 
     return next((k for k in keys if k == key or k.startswith(key + ":")), None)
 
 
-def taken_by(state: Mapping[str, Any], ruleset: str, key: str, targets: Sequence[str] = ()) -> dict[str, Any] | None:
-    """The stored open resolution (of ``ruleset``) a cell's first ``key`` choice line takes: the
-    latest that offers it; None when none does."""
-    stored = sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0]))
-    return next((rec for _, rec in reversed(stored) if rec.get("ruleset") == ruleset and offers(rec, key, targets)),
-                None)
+def _dice_rolled(res: Resolution) -> list[list[int]]:
+    """Every die ``res`` rolled, in order, as ``[sides, face]`` (a rerolled die: each face)."""
+    return [[d.sides, f] for s in res.steps for r in s.rolls for d in r.dice for f in d.faces]
+
+
+def not_open(journal: Iterable[Event], pid: str, closed: bool = False) -> str:
+    """Why the resolution ``pid`` is not open, as the journal tells (or ``closed``: in this very cell):
+    closed, undone, or unknown."""
+    entries: list[tuple[str, bool]] = []
+    undone: set[str] = set()
+    for event in journal:
+        if event.kind in (model.UNDO, model.REDO):
+            (undone.add if event.kind == model.UNDO else undone.discard)(str(event.data.get("of")))
+        elif event.kind == KIND and event.data.get("pending") == pid:
+            entries.append((event.tx, bool(event.data.get("open"))))
+    if closed or any(not is_open for tx, is_open in entries if tx not in undone):
+        return t("resolve.answer_closed", id=pid)
+    return t("resolve.answer_undone" if entries else "resolve.answer_unknown", id=pid)
+
+
+@dataclass(frozen=True)
+class _Who:
+    """Who sent a cell: ``dice_by`` threw its given dice, ``player``'s page sent it (None: the
+    Spielleitung); ``journal`` reads the campaign's entries (why a named resolution is not open)."""
+
+    dice_by: str | None = None
+    player: str | None = None
+    journal: Callable[[], Iterable[Event]] | None = None
 
 
 def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work: Any, campaign: bool,
           seed: int | None, dice: Sequence[int] | None, preview: bool,
-          dice_by: str | None = None) -> Resolution | Resolutions:
+          who: _Who = _Who()) -> Resolution | Resolutions:
     lines = [_check(cmd, verbs, work.state, campaign, engine.key) for cmd in commands]
     if preview:
         return _result([_preview(line, engine, work.state) for line in lines])
-    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), dice_by, advised=True))
+    return _result(_carried_out(lines, engine, verbs, work, Roller(seed=seed, dice=dice), who, advised=True))
 
 
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
-                 roller: Roller, dice_by: str | None = None, advised: bool = False) -> list[Resolution]:
+                 roller: Roller, who: _Who = _Who(), advised: bool = False) -> list[Resolution]:
     """Run ``lines`` as one cell; ``advised``: a cell the GM or a player sees, whose open resolutions
     get the ruleset's advice, weighed by the chance of winning (a forecast's fights get none)."""
-    cell = _Cell(engine, verbs, work, roller, dice_by, advised)
+    cell = _Cell(engine, verbs, work, roller, who, advised)
     for line in lines:
         cell.run(line)
     cell.flush()
@@ -540,8 +572,8 @@ def _plain(data: Any) -> Any:
 
 class _Cell:
     def __init__(self, engine: Ruleset, verbs: dict[str, Verb], work: Any, roller: Roller,
-                 dice_by: str | None = None, advised: bool = False) -> None:
-        self.engine, self.work, self.roller, self.dice_by, self.advised = engine, work, roller, dice_by, advised
+                 who: _Who = _Who(), advised: bool = False) -> None:
+        self.engine, self.work, self.roller, self.who, self.advised = engine, work, roller, who, advised
         self.by_name = {v.name: v for v in verbs.values()}
         self.results: list[Resolution] = []
         stored = work.state.get("pending", {})
@@ -565,12 +597,13 @@ class _Cell:
         if res.open:
             self.counter += 1
             self.advise(request, res, line.cmd)
+            res.id = uuid.uuid4().hex[:12]
             record = {"ruleset": self.engine.key, "verb": line.verb.name, "source": line.cmd.source.strip(),
                       "actors": line.actors, "targets": line.targets, "options": line.options,
                       "faces": faces, "decisions": {}, "choices": [c.to_dict() for c in res.choices],
-                      "advice": [a.to_dict() for a in res.advice],
+                      "advice": [a.to_dict() for a in res.advice], "head": head(res), "dice": _dice_rolled(res),
                       "order": [self.work.state.get("seq", 0), self.counter]}
-            self.pending.append(_Pending(uuid.uuid4().hex[:12], _plain(record), False, res,
+            self.pending.append(_Pending(res.id, _plain(record), False, res,
                                          len(self.results), changed=True, thrown=thrown))
         else:
             self.close(res, thrown=thrown)
@@ -578,7 +611,10 @@ class _Cell:
 
     def choose(self, line: _Line) -> None:
         key = line.verb.choice
-        found = next((p for p in reversed(self.pending) if not p.closed and p.offers(key, line.targets)), None)
+        if line.answers is not None:
+            found = self.answered(line, key)
+        else:
+            found = next((p for p in reversed(self.pending) if not p.closed and p.offers(key, line.targets)), None)
         if found is None:
             message = t("resolve.no_pending_any") if key == DECLINE else t("resolve.no_pending", choice=key)
             raise error(message, line.cmd.source, line.cmd.verb)
@@ -589,6 +625,20 @@ class _Cell:
         if key != DECLINE:
             found.decisions.setdefault(found.offers(key, line.targets), []).append(
                 {"figures": line.actors, "targets": line.targets, **line.options})
+
+    def answered(self, line: _Line, key: str) -> _Pending:
+        """The open resolution the line's ``auflösung=ID`` names, offering its choice; else refused
+        with the reason (closed, undone, unknown, not offered)."""
+        at = line.answers
+        assert at is not None
+        found = next((p for p in self.pending if p.id == at.text), None)
+        if found is None or found.closed:
+            journal = self.who.journal() if self.who.journal is not None and found is None else ()
+            raise error(not_open(journal, at.text, closed=found is not None), line.cmd.source, at)
+        if found.offers(key, line.targets) is None:
+            raise error(t("resolve.answer_not_offered", id=at.text, choice=key, action=found.record["source"]),
+                        line.cmd.source, line.cmd.verb)
+        return found
 
     def flush(self) -> None:
         """Re-run the open resolution of the current block of choice lines with its dice and the decisions."""
@@ -615,6 +665,8 @@ class _Cell:
         if res.open:
             self.advise(request, res, p.lines[-1].cmd)
         rec["advice"] = _plain([a.to_dict() for a in res.advice])
+        rec["dice"] = _dice_rolled(res)
+        res.id = p.id
         p.result, p.decisions, p.lines, p.changed = res, {}, [], True
         if not res.open:
             p.closed = True
@@ -642,11 +694,14 @@ class _Cell:
     def _event(self, res: Resolution, pending: str | None, thrown: Sequence[tuple[int, int]]) -> None:
         """Journal a resolution, with the echte Würfel thrown for it since it was last journalled."""
         figures = list(dict.fromkeys(res.actors + res.targets))
-        extra = {"pending": pending} if pending else {}
-        extra.update(dicecheck.journalled(self.roller.given, thrown, self.dice_by))
+        extra: dict[str, Any] = {"pending": pending} if pending else {}
+        if self.who.player:
+            extra["player"] = self.who.player
+        extra.update(dicecheck.journalled(self.roller.given, thrown, self.who.dice_by))
         # the preview as the card shows it: a distribution's every value would make the entry huge
         # the advice stays with the open resolution (``state["pending"]``): the journal keeps what happened
-        data = {k: v for k, v in _plain(replace(res, preview=None, advice=[]).to_dict()).items() if k != "advice"}
+        data = {k: v for k, v in _plain(replace(res, preview=None, advice=[]).to_dict()).items()
+                if k not in ("advice", "id")}
         data["preview"] = preview_lines(res.preview)
         self.work.event(KIND, journal_line(res), figures, self.work.state["active_encounter"],
                         **data, **extra)

@@ -70,7 +70,8 @@ class Resolution(Shown):
     ``summary`` says the outcome as one German sentence a GM reads at a glance
     ("Söldner 1 verliert 12 VIG und ist tot"); the numbers behind it stay in
     ``steps`` and ``outcome``. ``advice``: the options of the open choices with their
-    consequences (``rules.advice``), as the ruleset's ``advice`` slot gives them.
+    consequences (``rules.advice``), as the ruleset's ``advice`` slot gives them. ``id``: the stable
+    id of an open resolution kept in a campaign, which a choice line names (``auflösung=ID``).
     """
 
     ruleset: str
@@ -84,6 +85,7 @@ class Resolution(Shown):
     choices: list[Choice] = field(default_factory=list)
     summary: str = ""
     advice: list[Advice] = field(default_factory=list)
+    id: str = ""
 
     @property
     def open(self) -> bool:
@@ -100,7 +102,8 @@ class Resolution(Shown):
                 "targets": list(self.targets), "steps": [s.to_dict() for s in self.steps],
                 "outcome": self.outcome, "effects": [e.to_dict() for e in self.effects],
                 "preview": _plain(self.preview), "choices": [c.to_dict() for c in self.choices], "open": self.open,
-                "summary": self.summary, "advice": [a.to_dict() for a in self.advice]}
+                "summary": self.summary, "advice": [a.to_dict() for a in self.advice],
+                **({"id": self.id} if self.id else {})}
 
 
 

@@ -1,18 +1,18 @@
 """What a player's page may do once its token holds, always as the link's figure (never a name
 from the message): roll dice into the GM's journal (``wurf``), take the figure's own open choice
-through ``rpgkernel.resolve`` with the choice verb's line, as ``%%resolve`` would (``wahl``), or
-send the GM a suggestion for what the player may not decide alone (``vorschlag``). Each message
-is spent from the link's limit first (``quota``: an action, and a roll's estimated work), so a
-refused one costs the campaign nothing.
+of the open resolution the page names (its id) through ``rpgkernel.resolve`` with the choice verb's
+line naming it, as ``%%resolve`` would (``wahl``), or send the GM a suggestion for what the player may
+not decide alone (``vorschlag``). Each message is spent from the link's limit first (``quota``: an
+action, and a roll's estimated work), so a refused one costs the campaign nothing.
 
 Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
 and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
 checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
 (German). Each is made from the player's own text and what the player sees, never from hidden data:
-a roll reads nothing of the campaign, a choice is looked up in the player's view (one of a
-resolution naming a hidden combatant is refused as one no longer open), so a text naming a hidden
-combatant is answered as one naming nobody. An answer carrying the token says only that it did not
-work.
+a roll reads nothing of the campaign, a choice is looked up by its resolution's id (one of a
+resolution naming a hidden combatant is refused as one the campaign does not know), so a text naming
+a hidden combatant is answered as one naming nobody. An answer carrying the token says only that it
+did not work.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from .. import rules
 from ..dice import roll
 from ..dice.estimate import draws
 from ..dice.parser import parse
-from ..errors import RpgError
+from ..errors import ResolveError, RpgError
 from ..messages import t
-from ..resolve import resolve
 from ..render.dice import roll_card
-from ..resolve.lines import choice_fields, line, option_text
-from ..resolve.run import taken_by
+from ..resolve import resolve
+from ..resolve.lines import answering, choice_fields, line, option_text
+from ..resolve.run import not_open
 from ..rules.resolution import Resolution, Verb
 from ..state import Campaign, player_view
 from ..state.tracker import hidden
@@ -132,27 +132,34 @@ def _roll(campaign: Campaign, figure: str, data: Mapping[str, Any], spend: Spend
 
 
 def _choose(campaign: Campaign, figure: str, data: Mapping[str, Any]) -> str:
-    """The figure's open choice ``key`` (its own or an ally's) taken with the choice verb's line
-    (``deny Knappe``)."""
-    key = _text(data, "key", t("page.choice_field"))
+    """The figure's open choice ``key`` (its own or an ally's) of the open resolution ``aufloesung`` (its
+    id) taken with the choice verb's line naming it (``deny Knappe auflösung=ID``); refused with the
+    reason where that resolution is not open (one naming a hidden combatant: as one never known)."""
+    key, pid = _text(data, "key", t("page.choice_field")), _text(data, "aufloesung", t("page.resolution_field"))
     campaign.refresh()
     state = campaign.state
-    label = next((c["label"] for c in player_view.view(state, figure)["wahlen"] if c["key"] == key), None)
+    record = state.get("pending", {}).get(pid)
+    secret = hidden(state) - {figure}
+    if record is None:
+        raise Refused(not_open(campaign.store.events(), pid))
+    if not player_view.names_none(secret, record["actors"], record["targets"]):
+        raise Refused(not_open((), pid))
+    choice = next((c for c in record["choices"] if c["key"] == key), None)
+    label = player_view.offered(choice, figure) if choice is not None else None
     if label is None:
         raise Refused(t("page.not_yours"))
-    enc = state["encounters"].get(state["active_encounter"] or "")
-    engine = rules.get((enc or {}).get("ruleset") or campaign.ruleset or None)
+    engine = rules.get(record.get("ruleset") or None)
     base, _, target = key.partition(":")
     verb = next((v for v in engine.verbs.values() if v.choice == base), None)
-    targets = [target] if target else []
-    record = taken_by(state, engine.key, base, targets)
-    secret = hidden(state) - {figure}
-    # the resolution a choice line takes now must be one the player sees, and offer this choice to the figure
-    if verb is None or record is None or not player_view.names_none(secret, record["actors"], record["targets"]) \
-            or not any(c["key"] == key and player_view.offered(c, figure) is not None for c in record["choices"]):
+    if verb is None:
         raise Refused(t("page.not_open"))
-    result = resolve(line(verb, [figure], targets, _options(engine.key, verb, data.get("optionen"))),
-                     ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure)
+    targets = [target] if target else []
+    text = answering(line(verb, [figure], targets, _options(engine.key, verb, data.get("optionen"))), pid)
+    try:
+        result = resolve(text, ruleset=engine.key, campaign=campaign, dice=_dice(data), dice_by=figure,
+                         player=figure)
+    except ResolveError as err:   # the line as the page wrote it is no news to the player: the reason only
+        raise Refused(err.message) from None
     summary = result.summary if isinstance(result, Resolution) else ""
     return t("page.chosen", choice=label) + (f" {summary}" if summary else "")
 
@@ -190,7 +197,7 @@ def _safe(text: str, token: str) -> str:
 
 def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The view's open choices, each with the fields of its choice verb a player may fill (``felder``:
-    name, kind, German label, the offered values), as the GM's panel shows them."""
+    name, kind, German label and what it does, the offered values), as the GM's panel shows them."""
     enc = state["encounters"].get(state["active_encounter"] or "")
     engine = rules.get((enc or {}).get("ruleset") or ruleset or None)
     by_choice = {v.choice: v for v in engine.verbs.values() if v.choice}
@@ -198,6 +205,6 @@ def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dic
     for c in choices:
         verb = by_choice.get(c["key"].partition(":")[0])
         fields = choice_fields(engine.key, verb, c["options"], c.get("values")) if verb is not None else []
-        out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "values") if k in f}
+        out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "help", "values") if k in f}
                                     for f in fields if f["kind"] in _OPTION_KINDS]})
     return out

@@ -210,7 +210,8 @@ function answered(msg) {
   box.scrollIntoView({ block: "nearest" });
 }
 
-/** A form per open choice of the player's figure: its fields (offered values as a list), own dice, take it. */
+/** A form per open choice of the player's figure: what it answers (who acts on whom, every die rolled), its
+ * fields (offered values as a list, what each does), own dice, take it; taking it names its resolution. */
 let shownChoices = "";
 function choices(open) {
   const text = JSON.stringify(open);
@@ -235,16 +236,22 @@ function choices(open) {
       } else {
         input = textInput(f.name, "", f.kind === "int");
       }
+      if (f.help) input.title = f.help;
       inputs.push([f, input]);
     }
+    const about = el("div", "hinweis wahlum");
+    about.append(el("div", "", `${labels.answers} ${c.um}`));
+    if ((c.wuerfel || []).length) about.append(el("div", "wahlwuerfel", `${labels.dice_rolled}: ${c.wuerfel.join(" · ")}`));
     const given = textInput("wuerfel", labels.given_hint, true);
     forms.push(form("wahl", () => {
       const optionen = {};
       for (const [f, input] of inputs) optionen[f.name] = f.kind === "flag" ? input.checked : input.value;
       const dice = givenDice(given.value);
       if (dice === undefined) { answer({ refused: labels.bad_given }); return; }
-      send({ type: "wahl", key: c.key, optionen, wuerfel: dice });
-    }, el("div", "wahltitel", c.label), ...inputs.map(([f, input]) => field(f.label, input)),
+      send({ type: "wahl", aufloesung: c.id, key: c.key, optionen, wuerfel: dice });
+    }, el("div", "wahltitel", c.label), about,
+       ...inputs.map(([f, input]) => [field(f.label, input), f.help ? el("div", "hinweis", f.help) : null]).flat()
+         .filter((x) => x),
        field(labels.given, given), el("button", "", labels.take)));
     for (const r of c.rat || []) forms.push(advice(r, inputs));
   }

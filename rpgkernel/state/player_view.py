@@ -185,17 +185,21 @@ def offered(choice: Mapping[str, Any], figure: str) -> str | None:
 
 
 def _choices(state: Mapping[str, Any], figure: str, secret: set[str]) -> list[dict[str, Any]]:
-    """The open choices ``figure`` takes in the pending resolutions (key, label, options, and ``rat``:
-    the advice on it for this figure, ``_advice``), as its own or an ally's; none of a resolution that
-    names a hidden combatant."""
+    """The open choices ``figure`` takes in the pending resolutions, each with the resolution's id
+    (which the page's choice names), what it answers (``um``: "angriff: Ritter → Söldner"), every die it
+    rolled (``wuerfel``: "W8: 7"; the faces only, no step that could tell a value the GM hides), key, label, options, and ``rat``: the advice on it for this
+    figure (``_advice``), as its own or an ally's; none of a resolution that names a hidden combatant."""
     found = []
     for pid, record in sorted(state.get("pending", {}).items(), key=lambda kv: (kv[1].get("order", []), kv[0])):
         if not names_none(secret, record.get("actors", []), record.get("targets", [])):
             continue
+        about = {"id": pid, "um": str(record.get("head") or record.get("source", "")),
+                 "wuerfel": [t("page.die", sides=sides, face=face) for sides, face in record.get("dice", [])]}
         for choice in record.get("choices", []):
             label = offered(choice, figure)
             if label is not None and names_none(secret, label, choice.get("options", []), choice.get("values", {})):
-                found.append({"key": choice["key"], "label": label, "options": list(choice.get("options", [])),
+                found.append({**about, "key": choice["key"], "label": label,
+                              "options": list(choice.get("options", [])),
                               "values": {k: list(v) for k, v in choice.get("values", {}).items()},
                               "rat": _advice(state, record, choice["key"], figure, secret)})
     return found

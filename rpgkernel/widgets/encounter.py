@@ -7,7 +7,10 @@ through ``rpgkernel.resolve`` on the same campaign: the same procedures, the
 same journal. The players' open suggestions stand in it to accept or decline
 (as ``%rpg vorschläge --annehmen ID`` does). Changes from ``%%resolve`` cells in
 this kernel show at once (``Campaign.watch``); other notebooks' and the player
-pages' writes when the front end polls (faster while a player link is valid).
+pages' writes when the front end polls (faster while a player link is valid); what
+a player resolved on their page shows as the result, marked with whose page it was.
+A decision names the open resolution it answers; after an action or a decision
+the panel says so to the front end (``done``), whose decision form waits for it.
 Its forecast runs in a thread of its own (``background``), so that the panel can
 stop it.
 """
@@ -24,7 +27,8 @@ from ..errors import RpgError
 from ..forecast import forecast_state
 from ..library import Library, saved_text
 from ..messages import t
-from ..resolve import resolve
+from ..resolve import pending, resolve
+from ..resolve.run import KIND, not_open
 from ..rules.base import Ruleset
 from ..session import journal_summary
 from ..state import Campaign, Encounter, resources, suggestions
@@ -125,11 +129,14 @@ class EncounterPanel(Widget):
             self._show_lines()
 
     def _read_journal(self, name: str | None, upto: int) -> None:
-        """Keep the tail of the encounter's journal: read only what is new since the last time."""
+        """Keep the tail of the encounter's journal: read only what is new since the last time; what a
+        player resolved on their page since then becomes the result."""
         if name != self._shown:
             self._shown, self._seen = name, 0
             self._txs.clear()
             self._tail.clear()
+        first = self._seen == 0
+        played: list[Any] = []
         if name is not None and upto > self._seen:
             for event in self.campaign.store.events(after=self._seen):
                 if event.seq > upto:
@@ -137,10 +144,15 @@ class EncounterPanel(Widget):
                 self._seen = event.seq
                 if event.data.get("encounter") == name:
                     self._txs.add(event.tx)
+                    if event.kind == KIND and event.data.get("player") and not first:
+                        played.append(event)
                 elif not (event.kind in (UNDO, REDO) and event.data.get("of") in self._txs):
                     continue
                 self._tail.append(data.journal_entry(event))
         self.journal = list(self._tail)
+        if played:
+            who = str(played[-1].data["player"])
+            self.result = {"player": who, "cards": [data.card(e.data) for e in played if e.data["player"] == who]}
 
     def _show_lines(self, _change: Any = None) -> None:
         """Show the cells the form stands for (the action line and the choices taken over)."""
@@ -179,7 +191,7 @@ class EncounterPanel(Widget):
         given = lines.dice(dice_text)
         out = resolve("\n".join(cell_lines), ruleset=self._engine().key, campaign=self.campaign, dice=given)
         results = out if isinstance(out, list) else [out]
-        self.result = {"cell": lines.cell(cell_lines, dice_text), "cards": [data.card(r) for r in results]}
+        self.result = {"cell": lines.cell(cell_lines, dice_text), "cards": [data.card(r.to_dict()) for r in results]}
         self.preview = {}
 
     def _set_form(self, **values: Any) -> None:
@@ -198,14 +210,24 @@ class EncounterPanel(Widget):
         self.preview = {"cell": lines.cell([text], preview=True), "items": data.preview_items(res.preview),
                         "steps": [s.text for s in res.steps]}
 
+    def handle(self, handler: Any, content: dict[str, Any]) -> None:
+        super().handle(handler, content)
+        if content["type"] in ("act", "choose"):   # the front end's decision form waits for this
+            self.send({"type": "done", "of": content["type"]})
+
     def on_choose(self, content: dict[str, Any]) -> None:
-        """Take the choices in the form's ``decisions`` together; ``{"decline": true}``: take none."""
+        """Take the choices in the form's ``decisions`` together, each to the open resolution it names;
+        ``{"decline": true, "id": ID}``: take none of resolution ``ID`` (no id: the latest)."""
         if not self.pending:
             raise RpgError(t("widget.panel.no_pending"))
         if content.get("decline"):
-            latest = self.pending[-1]
-            who = (latest["actors"] or [c["who"][0] for c in latest["choices"] if c["who"]] or [""])[0]
-            chosen = [lines.decline_line(who)]
+            pid = lines.plain(content.get("id"))
+            self.campaign.refresh()
+            record = pending(self.campaign).get(pid) if pid else self.pending[-1]
+            if record is None:
+                raise RpgError(not_open(self.campaign.store.events(), pid))
+            who = (record["actors"] or [c["who"][0] for c in record["choices"] if c["who"]] or [""])[0]
+            chosen = [lines.decline_line(who, pid)]
         else:
             chosen = [x for x in lines.decision_lines(self.form, self._verbs()) if x]
             if not chosen:

@@ -193,7 +193,7 @@ class HexMap(Widget):
                 raise RpgError(t("widget.hexmap.occupied", q=q, r=r, figure=f["name"]))
         text = self.move_line(q, r)
         res = resolve(text, ruleset=RULESET, campaign=self.campaign, dice=lines.dice(self.dice))
-        self.result = {"cell": lines.cell([text], self.dice), "card": panel_data.card(res)}
+        self.result = {"cell": lines.cell([text], self.dice), "card": panel_data.card(res.to_dict())}
         self.dice = ""
 
     def on_poll(self, _content: dict[str, Any]) -> None:

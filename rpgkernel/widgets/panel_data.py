@@ -13,6 +13,7 @@ from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
 from ..state import fighting, model, players, suggestions
+from ..state.effects import Effect
 from ..resolve.lines import choice_fields, option_field
 from ..render.forecast import (chance_text, headline, mean_text, method_line, notes, resource_names,
                                rounds_line, win_parts)
@@ -118,8 +119,8 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
     and the advice on it (``rules.advice``: per figure who may take it, the options with their
     consequences and lines).
 
-    A choice line goes to the latest open resolution offering it, so only
-    the last one gets controls in the panel.
+    The panel's decision form answers one of them (the GM picks which; the latest first), and every
+    decision names its id (``auflösung=ID``).
     """
     by_choice = {v.choice: v for v in engine.verbs.values() if v.choice}
     out = []
@@ -136,8 +137,8 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
                           "fields": choice_fields(engine.key, verb, c.get("options", ()), c.get("values")),
                           "advice": [a for a in rec.get("advice", []) if a["key"] == c["key"]]})
-        out.append({"id": pid, "source": rec.get("source", ""), "actors": list(rec.get("actors", ())),
-                    "choices": items})
+        out.append({"id": pid, "source": rec.get("source", ""), "head": rec.get("head") or rec.get("source", ""),
+                    "actors": list(rec.get("actors", ())), "choices": items})
     return out
 
 
@@ -153,15 +154,16 @@ def preview_items(preview: Any) -> list[dict[str, Any]]:
     return out
 
 
-def card(res: Any) -> dict[str, Any]:
-    """A resolution as structured text: head, steps with their dice, outcome, effects, open choices."""
-    return {"action": res.action, "actors": list(res.actors), "targets": list(res.targets),
-            "steps": [{"text": s.text, "rule": s.rule,
-                       "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept}
-                                for r in s.rolls for d in r.dice]} for s in res.steps],
-            "outcome": res.summary,
-            "effects": [f"{e.figure}: {effect_text(e)}" for e in res.effects],
-            "choices": [c.label for c in res.choices], "open": res.open}
+def card(res: Mapping[str, Any]) -> dict[str, Any]:
+    """A resolution (``Resolution.to_dict()``, or its journal entry) as structured text: head, steps
+    with their dice, outcome, effects, open choices."""
+    return {"action": res["action"], "actors": list(res["actors"]), "targets": list(res["targets"]),
+            "steps": [{"text": s["text"], "rule": s["rule"],
+                       "dice": [{"sides": d["sides"], "faces": list(d["faces"]), "kept": d["kept"]}
+                                for r in s["rolls"] for d in r["dice"]]} for s in res["steps"]],
+            "outcome": res["summary"],
+            "effects": [f"{e['figure']}: {effect_text(Effect(**e))}" for e in res["effects"]],
+            "choices": [c["label"] for c in res["choices"]], "open": res["open"]}
 
 
 def journal_entry(event: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import yaml
 from ..errors import RpgError
 from ..magic_args import given_dice
 from ..messages import t
-from ..resolve.lines import choice_line, line, plain
+from ..resolve.lines import answering, choice_line, line, plain
 from ..rules.advice import DECLINE
 from ..rules.resolution import Verb
 from ..state.transaction import MAX_COUNT
@@ -42,20 +42,22 @@ def action_line(form: Mapping[str, Any], verbs: Mapping[str, Verb], current: str
 
 
 def decision_lines(form: Mapping[str, Any], verbs: Mapping[str, Verb]) -> list[str]:
-    """A line per choice taken over into the form (``gambit Ritter würfel=7``, ``deny Wache -> Wache``);
-    "" for an entry that names no known choice or nobody."""
+    """A line per choice taken over into the form, naming the open resolution it was taken from
+    (``gambit Ritter würfel=7 auflösung=ID``, ``deny Wache -> Wache``); "" for an entry that names no
+    known choice or nobody."""
     out = []
     taken = form.get("decisions")
     for item in taken if isinstance(taken, list) else []:
         item = item if isinstance(item, Mapping) else {}
         key, who = plain(item.get("key")), _names(item.get("who"))
-        out.append(choice_line(verbs.values(), key, who[0], item.get("options")) if key != DECLINE and who else "")
+        text = choice_line(verbs.values(), key, who[0], item.get("options")) if key != DECLINE and who else ""
+        out.append(answering(text, item.get("id")))
     return out
 
 
-def decline_line(who: str) -> str:
-    """``verzicht Ritter``: close the latest open resolution, taking nothing."""
-    return choice_line((), DECLINE, who)
+def decline_line(who: str, pid: Any = None) -> str:
+    """``verzicht Ritter auflösung=ID``: close the open resolution ``pid`` (none: the latest), taking nothing."""
+    return answering(choice_line((), DECLINE, who), pid)
 
 
 SUGGESTIONS = "%rpg vorschläge"   # the magic line that lists the players' suggestions

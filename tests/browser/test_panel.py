@@ -134,16 +134,17 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     expect(advised.locator("code")).to_have_text("deny Söldner würfel=7")
     gallery(choices, "rat")
     advised.get_by_role("button", name="Vormerken: Deny auf die 7").click()
-    expect(choices.locator(".rpgk-taken code")).to_have_text(["deny Söldner würfel=7"])
+    # taken over with the id of the resolution it answers
+    expect(choices.locator(".rpgk-taken code")).to_have_text([re.compile(r"^deny Söldner würfel=7 auflösung=[0-9a-f]{12}$")])
     with Campaign.open(path) as camp:
-        assert len(pending(camp)) == 1
+        (pid,) = pending(camp)
     choices.locator(".rpgk-taken").get_by_role("button").click()   # taken back: the Deny as the GM types it
     expect(choices.locator(".rpgk-taken code")).to_have_count(0)
     advice.locator("summary").click()
     deny.get_by_role("button", name="Übernehmen", exact=True).click()
-    expect(choices.locator(".rpgk-taken code")).to_have_text([DENY])
+    expect(choices.locator(".rpgk-taken code")).to_have_text([f"{DENY} auflösung={pid}"])
     choices.locator("[data-focus='decision_dice']").fill(",".join(map(str, DENY_DICE)))
-    expect(choices.locator(".rpgk-line").last).to_have_text(f"%%resolve --würfel 15\n{DENY}")
+    expect(choices.locator(".rpgk-line").last).to_have_text(f"%%resolve --würfel 15\n{DENY} auflösung={pid}")
     choices.get_by_role("button", name="Entscheiden").click()
     expect(choices).to_have_count(0)
     expect(row(panel, "Söldner").locator(".rpgk-cond")).to_have_text(["Fatigued"])

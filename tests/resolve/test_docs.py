@@ -8,9 +8,11 @@ import pytest
 from doc_blocks import assert_shown, page, run_python
 
 import rpgkernel
+from rpgkernel import wiring
 from rpgkernel import Campaign, rules, statblocks
 from rpgkernel.errors import RpgError
 from rpgkernel.numerals import integer
+from rpgkernel.messages import t
 from rpgkernel.resolve import Resolutions, pending
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules.resolution import INT_RANGE, Resolution
@@ -22,7 +24,7 @@ OTHER_RULESET, OTHER_RULESET_ERROR = PAGE.take("", after="## Das Regelwerk einer
 ONE_LINE = PAGE.block("", after="## Eine Zeile")
 UNKNOWN, UNKNOWN_ERROR, NO_ARROW, NO_ARROW_ERROR = PAGE.take("", after="## Prüfen vor dem ersten Wurf", count=4)
 PYTHON = PAGE.block("python", "import rpgkernel")
-OPEN, OPEN_CARD, DECIDE = PAGE.take("", after="## Offene Entscheidungen", count=3)
+OPEN, OPEN_CARD, DECIDE, NAMED = PAGE.take("", after="## Offene Entscheidungen", count=4)
 PREVIEW = PAGE.block("", "%%resolve --vorschau")
 GIVEN = PAGE.block("", after="## Echte Würfel: `--würfel`")
 RULESETS = [rules.get(key) for key in ("adz", "bastionland", "kampfwerte", "midgard", "osr")]
@@ -217,3 +219,23 @@ def test_the_limits(furt):
                           figures=adz)
     assert "kp=999999999999999… (311 Stellen): erlaubt ist 0 bis 10.000." in str(info.value)
     assert "`kp=999999999999999… (311 Stellen): erlaubt ist 0 bis 10.000.`" in " ".join(TEXT.split())
+
+
+def test_choice_lines_name_their_resolution_as_the_page_shows(furt, monkeypatch):
+    monkeypatch.setattr(wiring, "weigh", lambda *_: {})   # the advice's chances of winning: not the subject here, and slow
+    furt.ok(f"%%figuren --begegnung Furt\n{MORE}")
+    # the page's ids stand for an older attack (Gambits for the Ritter) and a newer one on Söldner 2
+    older = rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=furt.camp, dice=[7, 3, 1, 5]).id
+    newer = rpgkernel.resolve('angriff Knappe -> "Söldner 2"', campaign=furt.camp, dice=[6, 4]).id
+    shown = re.findall(r"auflösung=(\w+)", NAMED.text)
+    assert len(shown) == 2 and all(re.fullmatch("[0-9a-f]{12}", x) for x in shown)
+    [cards] = furt.ok(NAMED.text.replace(shown[0], older).replace(shown[1], newer))
+    assert cards.count("angriff: ") == 2 and not pending(furt.camp)
+    assert "Gambit Bolster (+1 Schaden) gegen Söldner mit der 7." in cards
+    [refused] = furt.run(NAMED.text.replace(shown[0], older).replace(shown[1], newer))
+    assert t("resolve.answer_closed", id=older) in refused
+    # the page's reasons are the catalogue's
+    words = " ".join(TEXT.split())
+    for key in ("closed", "undone", "unknown"):
+        assert t(f"resolve.answer_{key}", id="…") in words
+    assert t("resolve.answer_not_offered", id="…", action="angriff …", choice="gambit") in words

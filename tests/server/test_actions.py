@@ -159,13 +159,18 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         other = await Page(server, knappe.key).open(knappe.token)
         (deny,) = (await frame(phone, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"].startswith("Deny")
-        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel", "values": ["6", "3"]}]
+        # what it answers: the resolution's id, who attacks whom, every die rolled; what its field does
+        assert deny["id"] == next(iter(pending(camp))) and deny["um"] == "angriff: Söldner → Ritter"
+        assert deny["wuerfel"] == ["W8: 6", "W4: 3"]
+        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel",
+                                   "help": t("option.bastionland.deny.würfel.help"), "values": ["6", "3"]}]
         # the advice in the raw frame: the player's own Deny, each option with what the page fills in
         [advice] = deny["rat"]
         taken = next(o for o in advice["optionen"] if o["label"] == "Deny auf die 6")
         assert taken["zeilen"] == ["deny Ritter würfel=6"] and taken["nehmen"] == {"würfel": 6}
         assert [c["label"] for c in (await frame(other, "view"))["view"]["wahlen"]] == [ALLY_DENY]
-        answer = await act(phone, type="wahl", key="deny", optionen=taken["nehmen"], wuerfel=[14])   # the SPI save
+        answer = await act(phone, type="wahl", aufloesung=deny["id"], key="deny", optionen=taken["nehmen"],
+                           wuerfel=[14])   # the SPI save
         assert answer["result"].startswith("Genommen: Deny")
         assert (await frame(phone, "view"))["view"]["wahlen"] == []
         pushed = (await frame(other, "view", 2.0))["view"]   # the other page follows at once
@@ -174,13 +179,16 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         other.ws.close()
 
     run(play())
-    rpgkernel.resolve("deny Ritter würfel=6", campaign=twin, dice=[14], dice_by="Ritter")   # the page's own dice
+    (twin_id,) = pending(twin)   # the page's own dice, thrown by the Ritter, from the Ritter's page
+    rpgkernel.resolve(f"deny Ritter würfel=6 auflösung={twin_id}", campaign=twin, dice=[14], dice_by="Ritter",
+                      player="Ritter")
     camp.refresh()
     assert not pending(camp) and not pending(twin)
     assert normal(camp.journal()) == normal(twin.journal())
     closed = camp.journal(kind="auflösung")[-1]
     assert closed.data["open"] is False and closed.data["actors"] == ["Söldner"]
     assert closed.data["real_dice"] == {"by": "Ritter", "faces": [[20, 14]]}   # for the dice check
+    assert closed.data["player"] == "Ritter"   # the GM's panel shows it as the Ritter's player's
     assert "Ritter setzt Deny ein und entfernt die 6." in [s["text"] for s in closed.data["steps"]]
     assert "Fatigued" in camp.figure("Ritter").conditions
     assert camp.figure("Ritter").resources == twin.figure("Ritter").resources
@@ -199,18 +207,21 @@ def test_the_knappes_player_denies_for_the_ritter_as_the_resolve_line_would(serv
         foe = await Page(server, wache.key).open(wache.token)
         (deny,) = (await frame(laptop, "view"))["view"]["wahlen"]
         assert deny["key"] == "deny" and deny["label"] == ALLY_DENY
-        assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel", "values": ["6", "3"]}]
+        assert [f["name"] for f in deny["felder"]] == ["würfel"] and deny["felder"][0]["values"] == ["6", "3"]
         assert (await frame(foe, "view"))["view"]["wahlen"] == []   # the Söldner's own side: nothing to deny
-        refused = await act(foe, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])
+        refused = await act(foe, type="wahl", aufloesung=deny["id"], key="deny", optionen={"würfel": 6}, wuerfel=[14])
         assert refused == {"refused": t("page.not_yours")}
-        answer = await act(laptop, type="wahl", key="deny", optionen={"würfel": 6}, wuerfel=[14])   # the SPI save
+        answer = await act(laptop, type="wahl", aufloesung=deny["id"], key="deny", optionen={"würfel": 6},
+                           wuerfel=[14])   # the SPI save
         assert answer["result"].startswith("Genommen: " + ALLY_DENY)
         assert (await frame(laptop, "view"))["view"]["wahlen"] == []
         laptop.ws.close()
         foe.ws.close()
 
     run(play())
-    rpgkernel.resolve("deny Knappe würfel=6", campaign=twin, dice=[14], dice_by="Knappe")
+    (twin_id,) = pending(twin)
+    rpgkernel.resolve(f"deny Knappe würfel=6 auflösung={twin_id}", campaign=twin, dice=[14], dice_by="Knappe",
+                      player="Knappe")
     camp.refresh()
     assert not pending(camp) and not pending(twin)
     assert normal(camp.journal()) == normal(twin.journal())
@@ -230,14 +241,19 @@ def test_acting_for_another_figure_or_taking_anothers_choice_is_refused(server, 
         phone = await Page(server, ritter.key).open(ritter.token)
         other = await Page(server, knappe.key).open(knappe.token)
         await frame(phone, "view"), await frame(other, "view")
+        first = next(iter(pending(camp)))
         # the Söldner's gambit and focus, as the Ritter, and with another name in the message
         for key in ("gambit", "focus", "gambit:Ritter", "verzicht", "*"):
-            assert (await act(phone, type="wahl", key=key, optionen={"würfel": 6})) == {"refused": not_yours}
-        assert (await act(phone, type="wahl", key="deny", optionen={}, figur="Söldner", wer="Knappe"))["result"]
-        # the Wache's player (a foe) may not take the Ritter's Deny (nothing is open any more either)
-        rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
-        assert (await act(other, type="wahl", key="deny")) == {"refused": not_yours}
-        assert (await act(other, type="wahl", key="deny", figur="Ritter")) == {"refused": not_yours}
+            answer = await act(phone, type="wahl", aufloesung=first, key=key, optionen={"würfel": 6})
+            assert answer == {"refused": not_yours}
+        assert (await act(phone, type="wahl", aufloesung=first, key="deny", optionen={}, figur="Söldner",
+                          wer="Knappe"))["result"]
+        # the Wache's player (a foe) may not take the Ritter's Deny; the first attack is closed
+        second = rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE).id
+        assert (await act(other, type="wahl", aufloesung=second, key="deny")) == {"refused": not_yours}
+        assert (await act(other, type="wahl", aufloesung=second, key="deny", figur="Ritter")) == {"refused": not_yours}
+        assert (await act(phone, type="wahl", aufloesung=first, key="deny")) == \
+            {"refused": t("resolve.answer_closed", id=first)}
         phone.ws.close()
         other.ws.close()
 
@@ -248,33 +264,37 @@ def test_acting_for_another_figure_or_taking_anothers_choice_is_refused(server, 
     assert [e.data["actors"] for e in camp.journal(kind="auflösung")].count(["Söldner"]) == 3
 
 
-def test_a_choice_of_a_resolution_naming_a_hidden_combatant_is_refused_without_naming_it(server, camp):
+def test_a_choice_of_a_resolution_naming_a_hidden_combatant_is_refused_as_an_unknown_one(server, camp):
     link = camp.new_player_link("Ritter")
     camp.encounter.add("Späher Xorg", side="Feinde", sheet={"vig": 9, "cla": 9, "spi": 9, "gd": 5,
                                                              "waffen": ["Dolch (W6)"]})
     camp.encounter.hide("Späher Xorg")
-    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
-    rpgkernel.resolve("angriff \"Späher Xorg\" -> Ritter", campaign=camp, dice=[5])   # newer: a Deny line takes it
+    seen = rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE).id
+    unseen = rpgkernel.resolve("angriff \"Späher Xorg\" -> Ritter", campaign=camp, dice=[5]).id   # newer
 
     async def play():
         phone = await Page(server, link.key).open(link.token)
         frames = [await frame(phone, "view")]
-        assert [c["key"] for c in frames[0]["view"]["wahlen"]] == ["deny"]   # only the Söldner's attack
-        frames.append(await act(phone, type="wahl", key="deny"))
-        assert frames[-1] == {"refused": "Diese Wahl steht gerade nicht offen."}
+        assert [(c["id"], c["key"]) for c in frames[0]["view"]["wahlen"]] == [(seen, "deny")]   # only the Söldner's
+        for pid in (unseen, "0123456789ab"):   # the hidden one's id answers as an id nobody knows
+            frames.append(await act(phone, type="wahl", aufloesung=pid, key="deny"))
+            assert frames[-1] == {"refused": t("resolve.answer_unknown", id=pid)}
         frames.append(await act(phone, type="wurf", ausdruck="W6", wuerfel=[4]))
+        # the Söldner's attack takes the Deny, though the newer hidden one offers a Deny too
+        frames.append(await act(phone, type="wahl", aufloesung=seen, key="deny", optionen={"würfel": 3}, wuerfel=[1]))
+        assert frames[-1]["result"].startswith("Genommen: Deny")
         text = json.dumps(frames, ensure_ascii=False)
         assert "Xorg" not in text and "Späher" not in text
         phone.ws.close()
 
     run(play())
     camp.refresh()
-    assert len(pending(camp)) == 2   # nothing was taken
+    assert list(pending(camp)) == [unseen]   # the hidden attack is untouched
 
 
 def test_hostile_input_is_refused_or_kept_as_text(server, camp):
     link = camp.new_player_link("Ritter")
-    rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE)
+    pid = rpgkernel.resolve(ATTACK, campaign=camp, dice=DICE).id
 
     async def play():
         page = await Page(server, link.key).open(link.token)
@@ -290,9 +310,12 @@ def test_hostile_input_is_refused_or_kept_as_text(server, camp):
                                  ({"würfel": HOSTILE}, "ganze Zahl"), ({"würfel": [6]}, "falsche Art"),
                                  ({"anführer": "Söldner"}, "kennt die Angabe 'anführer' nicht"),
                                  ({HOSTILE: 1}, "kennt die Angabe"), ([6], "Tabelle")):
-            answer = await act(page, type="wahl", key="deny", optionen=options)
+            answer = await act(page, type="wahl", aufloesung=pid, key="deny", optionen=options)
             assert refused in answer["refused"], (options, answer)
-        assert "Steuerzeichen" in (await act(page, type="wahl", key="deny\n"))["refused"]
+        assert "Steuerzeichen" in (await act(page, type="wahl", aufloesung=pid, key="deny\n"))["refused"]
+        camp.lift_player_limit(link.id)   # twenty messages so far: the link's limit is not the subject here
+        for pid_ in (HOSTILE, "x" * 201, 7, None):   # the resolution's id: text, checked as every text is
+            assert (await act(page, type="wahl", aufloesung=pid_, key="deny"))["refused"]
         assert (await act(page, type="vorschlag", text=HOSTILE))["result"] == "Vorschlag an die Spielleitung geschickt."
         assert "höchstens 500 Zeichen" in (await act(page, type="vorschlag", text="x" * 501))["refused"]
         assert (await act(page, type="wurf", ausdruck=link.token))["refused"] == \
@@ -363,13 +386,14 @@ def test_a_player_takes_adzs_glueck_and_midgards_gnade_as_the_resolve_line_would
         page_ = await Page(server, link.key).open(link.token)
         (offered,) = (await frame(page_, "view"))["view"]["wahlen"]
         assert offered["key"] == choice
-        answer = await act(page_, type="wahl", key=choice, optionen=options, wuerfel=taken)
+        answer = await act(page_, type="wahl", aufloesung=offered["id"], key=choice, optionen=options, wuerfel=taken)
         assert answer["result"].startswith("Genommen: " + offered["label"])
         page_.ws.close()
 
     try:
         run(play())
-        rpgkernel.resolve(typed, campaign=twin, dice=taken, dice_by=figure)
+        (twin_id,) = pending(twin)
+        rpgkernel.resolve(f"{typed} auflösung={twin_id}", campaign=twin, dice=taken, dice_by=figure, player=figure)
         camp.refresh()
         assert normal(camp.journal()) == normal(twin.journal())
         assert [e.data["open"] for e in camp.journal(kind="auflösung")] == [True, key == "midgard"]
