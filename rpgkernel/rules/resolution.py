@@ -45,7 +45,8 @@ class Choice:
 
     ``who`` may take it; ``also`` may take it too when the table says they can (allies in reach:
     the engine knows no positions), ``also_label`` says so to them ("für Ritter, wenn in
-    Armreichweite")."""
+    Armreichweite"). ``lapses``: the offer ends by itself, declined, as soon as the next roll is made
+    (Midgard's grace: only a roll with no further roll as its consequence may be repeated)."""
 
     key: str
     label: str
@@ -53,10 +54,12 @@ class Choice:
     options: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
     also_label: str = ""
+    lapses: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options),
-                **({"also": list(self.also), "also_label": self.also_label} if self.also else {})}
+                **({"also": list(self.also), "also_label": self.also_label} if self.also else {}),
+                **({"lapses": True} if self.lapses else {})}
 
 
 @dataclass(repr=False)
