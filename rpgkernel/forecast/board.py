@@ -5,7 +5,9 @@ with its chances; the model gives each combatant's state and the exact consequen
 tactics pick the target by their ``rank`` on the model's figure views, as on the procedure path (the
 lowest, ties to the first in the encounter's order), unless the seed picks it at random
 (``Compact.random_target``: every standing foe alike). A turn of a combatant out of the fight passes;
-the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``.
+the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
+who act at the same time (``Opening.together``: a tie the seed plays as simultaneous) act if they stood
+when their turns began, even felled by one of them, and the fight ends only after the last of them.
 Everything asked is cached: a fight asks the same few questions again and again.
 """
 
@@ -44,6 +46,17 @@ class Board:
         """Whether the board plays ``tactics``' target picking: by ``rank``, or the seed's own random
         one where the model has it (another ruleset's own ``target`` is played on the procedure path)."""
         return model.random_target or type(tactics).target is Tactics.target
+
+    def block(self, o: int, turn: int) -> tuple[int, ...]:
+        """The places of order ``o`` that act at the same time as place ``turn`` (itself alone, mostly)."""
+        at_once = self.opening.together[o]
+        first = turn
+        while at_once[first]:
+            first -= 1
+        last = turn
+        while last + 1 < len(at_once) and at_once[last + 1]:
+            last += 1
+        return tuple(range(first, last + 1))
 
     def start(self) -> States:
         return tuple(self.model.start(i) for i in range(self.size))

@@ -4,7 +4,9 @@ A node is the turn order, whose turn in it, and every combatant's state (with th
 drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
 found by exploring from the opening's orders, and one turn moves the chance on each node to the next
 turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
-came to lose half (``board.Board.rout``; the node keeps whether each group was tested); a new round
+came to lose half (``board.Board.rout``; the node keeps whether each group was tested); where several
+act at the same time (``board.Board.block``) the node keeps who of them stood when their turns began,
+and an end is taken after the last of them; a new round
 changes the states as the model says and, where initiative is rolled each round, moves to every
 order with its chance. The chances are carried turn by turn, round by round, as
 numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
@@ -34,7 +36,9 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-Node = tuple[int, States, tuple[int, ...], tuple[bool, ...]]
+#: the order, the states, the attacks drawn, the groups tested, who of those acting at the same time
+#: stood when their turns began (None: to be read at this turn, the first of them)
+Node = tuple[int, States, tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
 
 
 @dataclass
@@ -55,7 +59,9 @@ def bound(board: Board, reach: list[list]) -> int:
     states (and of its relative count of attacks drawn, 0 or 1, where they are read and it has a side
     mate), times whether each group's morale was tested."""
     per = [len(r) * (2 if board.counts and board.side.count(board.side[i]) > 1 else 1) for i, r in enumerate(reach)]
-    return len(board.opening.orders) * len(board.opening.orders[0]) * 2 ** len(board.groups) * math.prod(per)
+    at_once = max(sum(t) for t in board.opening.together)    # who of a block stood at its start
+    return len(board.opening.orders) * len(board.opening.orders[0]) * 2 ** (len(board.groups) + at_once + (
+        at_once > 0)) * math.prod(per)
 
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
@@ -106,8 +112,8 @@ class _Chain:
         """The opening's nodes with their chances (one per turn order)."""
         b = self.board
         start = b.start()
-        return {self._node(b.opening.turn, (o, start, (0,) * b.size if b.counts else (), b.rolled(start)), todo): p
-                for o, p in b.opening.starts.items()}
+        return {self._node(b.opening.turn, (o, start, (0,) * b.size if b.counts else (), b.rolled(start), None),
+                           todo): p for o, p in b.opening.starts.items()}
 
     def explore(self) -> dict[int, float]:
         b = self.board
@@ -116,11 +122,15 @@ class _Chain:
         start = self._start(todo)
         while todo:
             turn, node = todo.pop()
-            o, states, drawn, rolled = node
+            o, states, drawn, rolled, owed = node
             here = self.nodes[turn][node]
             actor = opening.orders[o][turn]
+            block = b.block(o, turn)
+            if owed is None:   # the first of a block: who stands now acts in it
+                owed = frozenset(opening.orders[o][k] for k in block
+                                 if b.standing(opening.orders[o][k], states[opening.orders[o][k]]))
             after: list[tuple[float, States, list[int], tuple[bool, ...]]] = []
-            if b.standing(actor, states[actor]):
+            if actor in owed:
                 for q, target in b.targets(actor, states, drawn):
                     for p, mine, theirs in b.turn(actor, target, states[actor], states[target]):
                         nxt = list(states)
@@ -131,21 +141,23 @@ class _Chain:
                         after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(tuple(nxt), rolled)]
             if not after:
                 after = [(1.0, states, list(drawn), rolled)]
+            last = turn == block[-1]
             for p, nxt_states, count, done in after:
-                if b.winner(nxt_states) is not None:
+                if last and b.winner(nxt_states) is not None:
                     stops = self.stops[turn]
                     stops[0].append(here)
                     stops[1].append(self._end(nxt_states))
                     stops[2].append(p)
                 else:
-                    self._next(turn, here, (o, nxt_states, self._relative(nxt_states, count), done), p, todo)
+                    self._next(turn, here, (o, nxt_states, self._relative(nxt_states, count), done,
+                                            None if last else owed), p, todo)
         return start
 
     def _next(self, turn: int, here: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
         """Move ``p`` from node ``here`` to ``node`` at the next turn: in the same order, or after a new
         round (its states as the model starts a round) to every order it can roll."""
         b = self.board
-        o, states, drawn, rolled = node
+        o, states, drawn, rolled, owed = node
         nxt = (turn + 1) % self.turns
         if nxt == 0:
             states = tuple(b.new_round(i, s) for i, s in enumerate(states))
@@ -153,7 +165,7 @@ class _Chain:
         moves = self.moves[turn]
         for o2, q in orders.items():
             moves[0].append(here)
-            moves[1].append(self._node(nxt, (o2, states, drawn, rolled), todo))
+            moves[1].append(self._node(nxt, (o2, states, drawn, rolled, owed), todo))
             moves[2].append(p * q)
 
     def run(self) -> Solution:

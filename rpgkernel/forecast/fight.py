@@ -27,7 +27,7 @@ from ..rules.tactics import Action, Fight
 from ..state import fighting, model
 from ..state.transaction import Transaction
 from ..state.views import Encounter
-from .orders import order_chances
+from .orders import order_chances, together
 
 #: the round after which a fight counts as undecided (a draw)
 MAX_ROUNDS = 100
@@ -55,7 +55,8 @@ class Outcome:
 @dataclass(frozen=True)
 class Opening:
     """A fight as its first turn finds it: the combatants (names, views, sides) in the encounter's
-    order, every turn order it can take (indices into it), the chance of each at the first turn
+    order, every turn order it can take (indices into it) with whether each place acts at the same
+    time as the one before (``together``, ``orders.together``), the chance of each at the first turn
     (``starts``: order index -> chance) and at the start of every later round where initiative is
     rolled each round (``each_round``; None: the order stays), whose turn it is in which round, the
     round the forecast began in (0 before the fight), and what tactics read of the fight then."""
@@ -64,6 +65,7 @@ class Opening:
     figures: list[Figure]
     sides: list[str]
     orders: list[list[int]]
+    together: list[tuple[bool, ...]]
     starts: dict[int, float]
     each_round: dict[int, float] | None
     turn: int
@@ -145,15 +147,21 @@ class Table:
             rolled = order_chances(tx.state, self.name, self.engine)
             if rolled is None:
                 return None
-        orders: list[tuple[str, ...]] = [tuple(record["order"])] if first else []
-        orders += [o for _, o in rolled or () if o not in orders]
+        orders: list[tuple[tuple[str, ...], tuple[bool, ...]]] = []
+        if first:
+            now = tuple(record["order"])
+            everyone = {n: model.seen_by_rules(tx.state, n, self.name) for n in names}
+            orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
+        orders += [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
         if not first:
-            Encounter(None, self.name)._begin(tx, list(orders[0]), None, None, None)  # type: ignore[arg-type]
+            Encounter(None, self.name)._begin(tx, list(orders[0][0]), None, None, None)  # type: ignore[arg-type]
             record = tx.state["encounters"][self.name]
-        starts = {orders.index(o): p for p, o in rolled} if not first and rolled else {0: 1.0}
-        each_round = {orders.index(o): p for p, o in rolled} if self.engine.initiative_each_round and rolled else None
+        chances = {orders.index((o, at_once)): p for p, o, at_once in rolled or ()}
+        starts = chances if not first and rolled else {0: 1.0}
+        each_round = chances if self.engine.initiative_each_round and rolled else None
         figures = [view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names]
-        return Opening(names, figures, [self.sides[n] for n in names], [[names.index(n) for n in o] for o in orders],
+        return Opening(names, figures, [self.sides[n] for n in names],
+                       [[names.index(n) for n in o] for o, _ in orders], [at_once for _, at_once in orders],
                        starts, each_round, 0 if not first else record["turn"], record["round"], first,
                        self._fight(tx.state, {}, Roller(rng=rng)))
 

@@ -8,7 +8,8 @@ those dice can fall is tried (``faces``; each one's apart where each rolls for i
 equal orders are summed; a ruleset whose roll-offs are
 repeated while tied gives the chances of its orders itself (``Ruleset.initiative_chances``), since
 trying its dice would not end. Where the dice fall in more than ``MAX_WAYS`` ways, there is no list
-(None): the forecast then plays through the procedures.
+(None): the forecast then plays through the procedures. Each order comes with who in it acts at the
+same time as the one before (``Ruleset.acting_together``: a tie the seed plays as simultaneous).
 """
 
 from __future__ import annotations
@@ -25,20 +26,30 @@ from . import faces
 MAX_WAYS = 20_000
 
 Order = tuple[str, ...]
+#: for each place of an order, whether it acts at the same time as the place before
+Together = tuple[bool, ...]
+
+
+def together(engine: Ruleset, combatants: dict[str, Any], values: dict[str, int], order: Order) -> Together:
+    """Whether each place of ``order`` acts at the same time as the one before, by the initiative
+    ``values`` of the ``combatants`` (records; ``Ruleset.acting_together``)."""
+    sets = engine.acting_together(combatants, values)
+    return tuple(k > 0 and any(order[k - 1] in s and order[k] in s for s in sets) for k in range(len(order)))
 
 
 def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
-                  most: int = MAX_WAYS) -> list[tuple[float, Order]] | None:
-    """Every turn order the encounter's initiative can give, with its chance (the likeliest first), or
-    None where its dice fall in more than ``most`` ways."""
+                  most: int = MAX_WAYS) -> list[tuple[float, Order, Together]] | None:
+    """Every turn order the encounter's initiative can give, with its chance and who acts at once in
+    it (the likeliest first), or None where its dice fall in more than ``most`` ways."""
     rolling = tracker.groups(state["encounters"][encounter])
     heads = {n: model.seen_by_rules(state, n, encounter) for n in rolling}
+    everyone = {n: model.seen_by_rules(state, n, encounter) for n in state["encounters"][encounter]["combatants"]}
     data = model.data(state, encounter)
     rolls = _rolls(engine, heads, data, most)
     if rolls is None:
         return None
     left = most - len(rolls)
-    found: dict[Order, float] = {}
+    found: dict[tuple[Order, Together], float] = {}
     for r, p in rolls.items():
         orders = engine.initiative_chances(heads, dict(r))
         if orders is None:
@@ -46,10 +57,12 @@ def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
             if off is None:
                 return None
             orders, left = off[0], left - off[1]
+        values = {m: v for n, v in r for m in rolling[n]}
         for q, order in orders:
             key = tuple(tracker.expanded(order, rolling))
-            found[key] = found.get(key, 0.0) + p * q
-    return sorted(((p, o) for o, p in found.items()), key=lambda x: -x[0])
+            key2 = (key, together(engine, everyone, values, key))
+            found[key2] = found.get(key2, 0.0) + p * q
+    return sorted(((p, o, at_once) for (o, at_once), p in found.items()), key=lambda x: -x[0])
 
 
 def _rolls(engine: Ruleset, heads: dict[str, Any], data: Any, most: int) -> dict[tuple, float] | None:

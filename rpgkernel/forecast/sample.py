@@ -7,8 +7,10 @@ turn changes the attacker too), summed up. The fights of a batch then move in st
 each draws its turn order from the opening's chances (again at every round where initiative is rolled
 each round); in each fight the actor, if standing, picks the standing foe of the lowest rank (the
 first of equals), or one at random where the seed says so, and the next states are drawn from the
-table with one uniform number; a group that came to lose half then tests its morale. A fight ends as on the procedure path (``board.Board.winner``, a draw
-after ``MAX_ROUNDS``).
+table with one uniform number; a group that came to lose half then tests its morale. Those who act at
+the same time (``board.Board.block``) act if they stood when the first of them began, and a fight is
+looked at only after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a
+draw after ``MAX_ROUNDS``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ class Sampler:
         self.ranks = [np.array([[board.rank(i, s, 0)] for s in r]) for i, r in enumerate(self.reach)]
         self.rounds = [np.array([self.index[i][board.new_round(i, s)] for s in r]) for i, r in enumerate(self.reach)]
         self.orders = np.array(board.opening.orders)
+        turns = range(self.orders.shape[1])
+        #: per order and place: whether a block of those acting at once begins there, ends there
+        self.begins = np.array([[board.block(o, k)[0] == k for k in turns] for o in range(len(self.orders))])
+        self.ends = np.array([[board.block(o, k)[-1] == k for k in turns] for o in range(len(self.orders))])
         members = sorted({i for g in board.groups for i in g})
         self.holds = {i: np.array([board.model.holds(i, s) if board.standing(i, s) else 1.0 for s in self.reach[i]])
                       for i in members}
@@ -170,17 +176,20 @@ class Sampler:
         rounds = np.full(n, rounds_played(opening.first, opening.round))
         live = np.flatnonzero(winner == OPEN)
         turn, round_ = opening.turn, opening.round
+        stood = np.column_stack([self.standing[i][states[:, i]] for i in range(b.size)])   # at a block's start
         while live.size:
+            begin = live[self.begins[order[live], turn]]
+            stood[begin] = np.column_stack([self.standing[i][states[begin, i]] for i in range(b.size)])
             actors = self.orders[order[live], turn]
             for actor in np.unique(actors):
                 mine = live[actors == actor]
-                acting = mine[self.standing[actor][states[mine, actor]]]
+                acting = mine[stood[mine, actor]]
                 if acting.size:
                     self._turn(int(actor), acting, states, drawn, rng)
                     if b.groups:
                         self._rout(acting, states, rolled, rng)
             ended = self._decided(states[live])
-            done = ended != OPEN
+            done = (ended != OPEN) & self.ends[order[live], turn]
             if done.any():
                 winner[live[done]] = ended[done]
                 rounds[live[done]] = rounds_played(opening.first, round_)

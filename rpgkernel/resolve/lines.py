@@ -8,12 +8,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Mapping
 
 from ..messages import known, t
-from ..rules.advice import DECLINE, Advice, Take
-from ..rules.resolution import Verb
+from ..rules.advice import DECLINE, Advice
+from ..rules.resolution import PASS, Verb
 from .language import quote
 
 FREE = "frei"      # the catalogue's name for the free mode (its ruleset key is "")
-PASS = "verzicht"  # the built-in choice verb: decline what is still open
 ANSWERS = "auflösung"   # the option of a choice line naming the open resolution (its id) it answers
 
 

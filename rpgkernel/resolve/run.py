@@ -45,7 +45,7 @@ from ..state.events import Event
 from ..state.resources import Landed
 from ..state.transaction import CampaignError, Transaction, check_name
 from .language import Command, Word, error, insert, parse, quote
-from .lines import ANSWERS, PASS, written
+from .lines import ANSWERS, written
 
 if TYPE_CHECKING:
     from ..state import Campaign
@@ -404,6 +404,11 @@ class _Pending:
         return offers(self.record, key, targets)
 
 
+def _lapses(record: Mapping[str, Any]) -> bool:
+    """Whether every open choice of the stored resolution ``record`` lapses with the next roll."""
+    return bool(record["choices"]) and all(c.get("lapses") for c in record["choices"])
+
+
 def offers(record: Mapping[str, Any], key: str, targets: Sequence[str] = ()) -> str | None:
     """The open choice of the stored resolution ``record`` a ``key`` line takes: ``key`` itself,
     or ``key:target`` (one per target)."""
@@ -588,6 +593,7 @@ class _Cell:
             self.choose(line)
             return
         self.flush()
+        self.lapse(line)
         request = _request(self.engine, self.work.state, line.verb, line.actors, line.targets, line.options,
                            self.roller)
         mark, before = self.roller.mark(), len(self.roller.thrown)
@@ -608,6 +614,25 @@ class _Cell:
         else:
             self.close(res, thrown=thrown)
         self.results.append(res)
+
+    def lapse(self, line: _Line) -> None:
+        """Before ``line`` rolls (tried on dice of its own first): each open resolution whose offers
+        lapse with the next roll (``Choice.lapses``) declines them, as often as its procedure opens one
+        again, and closes, journalled, with a step saying why; its further rolls come first."""
+        lapsing = [p for p in self.pending if not p.closed and _lapses(p.record)]
+        if not lapsing:
+            return
+        trial = Roller(seed=0)
+        _call(line.verb.procedure, _request(self.engine, self.work.state, line.verb, line.actors, line.targets,
+                                            line.options, trial), line.cmd)
+        if not trial.mark():
+            return
+        note = t("resolve.lapsed", line=line.cmd.source.strip())
+        for p in lapsing:
+            while not p.closed and _lapses(p.record):
+                self.block = p
+                p.lines.append(line)
+                self.flush(note)
 
     def choose(self, line: _Line) -> None:
         key = line.verb.choice
@@ -640,8 +665,9 @@ class _Cell:
                         line.cmd.source, line.cmd.verb)
         return found
 
-    def flush(self) -> None:
-        """Re-run the open resolution of the current block of choice lines with its dice and the decisions."""
+    def flush(self, note: str | None = None) -> None:
+        """Re-run the open resolution of the current block of choice lines with its dice and the decisions
+        (``note``: a step its card adds)."""
         p, self.block = self.block, None
         if p is None:
             return
@@ -658,6 +684,8 @@ class _Cell:
             res = _call(verb.procedure, request, p.lines[-1].cmd)
         finally:
             self.roller.end_replay()
+        if note:
+            res.step(note)
         rec["faces"] = self.roller.since(mark)
         p.thrown += self.roller.thrown[before:]
         rec["decisions"] = _plain(decisions)

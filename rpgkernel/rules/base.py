@@ -132,6 +132,13 @@ class Ruleset:
         None, the forecast tries the dice of the roll-offs (or there are none)."""
         return None
 
+    def acting_together(self, combatants: Mapping[str, Mapping[str, Any]],
+                        rolls: Mapping[str, int]) -> list[frozenset[str]]:
+        """The sets of ``combatants`` that act at the same time by their initiative values ``rolls``
+        (a tie the seed plays as simultaneous: a blow that fells one of them does not stop its own), for
+        a forecast; the default: none, everybody acts in turn."""
+        return []
+
     def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
         """The dice expression a combatant rolls for initiative; None: no roll."""
         return "W20"

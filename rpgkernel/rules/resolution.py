@@ -47,7 +47,9 @@ class Choice:
     the engine knows no positions), ``also_label`` says so to them ("für Ritter, wenn in
     Armreichweite"). ``options``: the values offered (they go to the choice verb's first option of
     their kind); ``values``: per option of the choice verb, the closed set it takes (the dice a gambit
-    may spend, the gambits there are), so each is offered as a list."""
+    may spend, the gambits there are), so each is offered as a list. ``lapses``: the offer ends by
+    itself, declined, as soon as the next roll is made (Midgard's grace: only a roll with no further
+    roll as its consequence may be repeated)."""
 
     key: str
     label: str
@@ -56,11 +58,13 @@ class Choice:
     also: tuple[str, ...] = ()
     also_label: str = ""
     values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    lapses: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "who": list(self.who), "options": list(self.options),
                 **({"also": list(self.also), "also_label": self.also_label} if self.also else {}),
-                **({"values": {k: list(v) for k, v in self.values.items()}} if self.values else {})}
+                **({"values": {k: list(v) for k, v in self.values.items()}} if self.values else {}),
+                **({"lapses": True} if self.lapses else {})}
 
 
 @dataclass(repr=False)

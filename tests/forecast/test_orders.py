@@ -25,7 +25,11 @@ def encounter(tmp_path, ruleset, figures, file="k.sqlite"):
 
 
 def as_dict(chances):
-    return {o: p for p, o in chances}
+    """{order: chance}, whoever acts at once in it (checked apart where a test reads it)."""
+    out = {}
+    for p, o, _ in chances:
+        out[o] = out.get(o, 0.0) + p
+    return out
 
 
 def test_each_rolls_alone_w20_ties_by_name(tmp_path):
@@ -40,7 +44,8 @@ def test_each_rolls_alone_w20_ties_by_name(tmp_path):
 
 
 def test_a_side_rolls_for_all_its_members(tmp_path):
-    """OSR: one W6 per side each round, the higher side first, a tie lets the first side act first."""
+    """OSR: one W6 per side each round, the higher side first; a tie keeps the sides' order, and both
+    sides act at the same time (``gleichzeitig``), the whole of each side."""
     ork = {"tw": "1", "rk": 6, "tp": 6, "waffen": ["Krummsäbel (W6)"]}
     state, engine = encounter(tmp_path, "osr", [("Hauptmann", "Gruppe", {"stufe": 1, "rk": 6, "tp": 8,
                                                                           "waffen": ["Langschwert (W8)"]}),
@@ -48,6 +53,10 @@ def test_a_side_rolls_for_all_its_members(tmp_path):
     found = as_dict(order_chances(state, "Lager", engine))
     assert found == pytest.approx({("Hauptmann", "Ork", "Ork 2"): 21 / 36, ("Ork", "Ork 2", "Hauptmann"): 15 / 36},
                                   abs=1e-12)
+    at_once = {(o, t): p for p, o, t in order_chances(state, "Lager", engine)}
+    assert at_once == pytest.approx({(("Hauptmann", "Ork", "Ork 2"), (False, False, False)): 15 / 36,
+                                     (("Hauptmann", "Ork", "Ork 2"), (False, True, True)): 6 / 36,
+                                     (("Ork", "Ork 2", "Hauptmann"), (False, False, False)): 15 / 36}, abs=1e-12)
 
 
 def test_sides_tied_roll_again_as_the_ruleset_lists_it(tmp_path):

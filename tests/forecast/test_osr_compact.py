@@ -123,11 +123,12 @@ def attack(hp, hits, damage, low):
     return icepool.Die(out)
 
 
-def duel_ends(low, first_round, p_hauptmann_first):
-    """The end of the duel, a state being (the Hauptmann's TP, the Ork's TP, round 1 over): round 1 in
-    ``first_round`` order ("Hauptmann" first or not), then every round the sides roll 1W6 each and the
-    Hauptmann's side acts first with ``p_hauptmann_first`` (a Fraction); a figure at 0 TP or below is
-    out and does not strike back."""
+def duel_ends(low, first_round):
+    """The end of the duel, a state being (the Hauptmann's TP, the Ork's TP, round 1 over): round 1 as
+    ``first_round`` says ("Hauptmann", "Ork" first, or "beide" at once), then every round the sides
+    roll 1W6 each: the higher side strikes first, and a figure at 0 TP or below is out and does not
+    strike back; a tie (15 + 15 + 6 of 36) and both strike at once, each at the TP the round found
+    (seed, Kampf; the engine's ``gleichzeitig``): both blows land, both may fall."""
     def hauptmann_hits(ha, hb):
         return attack(hb, HIT_HAUPTMANN, range(2, 10), low).map(lambda b: (ha, b, True))
 
@@ -137,15 +138,19 @@ def duel_ends(low, first_round, p_hauptmann_first):
     def then(first, second, ha, hb):
         return first(ha, hb).map(lambda s: s if min(s[:2]) <= 0 else second(*s[:2]))
 
+    def at_once(ha, hb):
+        return icepool.map(lambda a, b: (a, b, True), attack(ha, HIT_ORK, range(1, 9), low),
+                           attack(hb, HIT_HAUPTMANN, range(2, 10), low))
+
     def rnd(state):
         ha, hb, begun = state
         if ha <= 0 or hb <= 0:
             return state
         if not begun:
-            return then(hauptmann_hits, ork_hits, ha, hb) if first_round else then(ork_hits, hauptmann_hits, ha, hb)
-        return icepool.Die([then(hauptmann_hits, ork_hits, ha, hb), then(ork_hits, hauptmann_hits, ha, hb)],
-                           times=[p_hauptmann_first.numerator,
-                                  p_hauptmann_first.denominator - p_hauptmann_first.numerator])
+            return {"Hauptmann": then(hauptmann_hits, ork_hits, ha, hb), "Ork": then(ork_hits, hauptmann_hits, ha, hb),
+                    "beide": at_once(ha, hb)}[first_round]
+        return icepool.Die([then(hauptmann_hits, ork_hits, ha, hb), then(ork_hits, hauptmann_hits, ha, hb),
+                            at_once(ha, hb)], times=[15, 15, 6])
     return icepool.map(rnd, (HAUPTMANN["tp"], ORK["tp"], False), repeat="inf")
 
 
@@ -153,25 +158,34 @@ def chance(die, test) -> float:
     return float(Fraction(sum(q for o, q in die.items() if test(o)), die.denominator()))
 
 
-@pytest.mark.parametrize("settings, orcs_first, p_first", [
-    ({}, False, Fraction(21, 36)),                          # a tie: the Hauptmann's side, added first
-    ({"untergrenzen": {"TP": -3}}, True, Fraction(15, 36)),  # a tie: the orcs' side, added first
+# Seed, Kampf: "Die Partei mit der Initiative handelt zuerst"; a tie: the engine's rule (``gleichstand``
+# "gleichzeitig", docs/osr.md "Auslegungen"): "beide Seiten handeln gleichzeitig".
+@pytest.mark.parametrize("settings, orcs_first, dice", [
+    ({}, False, [5, 2]), ({"untergrenzen": {"TP": -3}}, True, [3, 3]), ({}, False, [4, 4]), ({}, True, [1, 6]),
 ])
-def test_a_duel_exactly_as_icepool_finds_it(tmp_path, settings, orcs_first, p_first):
-    """Side initiative every round (Kampf): 1W6 each, the higher side first, a tie (gleichzeitig) in
-    the order the sides joined; round 1 as rolled."""
+def test_a_duel_exactly_as_icepool_finds_it(tmp_path, settings, orcs_first, dice):
+    """Side initiative every round (Kampf): 1W6 each, the higher side first, a tie at once; round 1 as
+    rolled. Both falling together is an end of its own: a draw, and each figure falls in it."""
     figures = [("Hauptmann", "Gruppe", HAUPTMANN), ("Ork", "Orks", ORK)]
-    _, enc = encounter(tmp_path, *figures[::-1] if orcs_first else figures, **settings)
+    c, enc = encounter(tmp_path, *figures[::-1] if orcs_first else figures, started=False, **settings)
+    enc.start(dice=dice)
     f = enc.forecast()
     assert (f.method, f.weg) == ("exakt", "exakt")
-    end = duel_ends(settings.get("untergrenzen", {}).get("TP", 0), enc.record["order"][0] == "Hauptmann", p_first)
-    won = chance(end, lambda o: o[1] <= 0)
-    assert 0.5 < won < 0.99
+    first = "beide" if dice[0] == dice[1] else enc.record["order"][0]
+    end = duel_ends(settings.get("untergrenzen", {}).get("TP", 0), first)
+    won, lost = chance(end, lambda o: o[1] <= 0 < o[0]), chance(end, lambda o: o[0] <= 0 < o[1])
+    both = chance(end, lambda o: o[0] <= 0 and o[1] <= 0)
+    assert 0.5 < won < 0.99 and 0.005 < both
     assert f.win["Gruppe"].p == pytest.approx(won, abs=1e-9)
-    assert f.win["Orks"].p == pytest.approx(1 - won, abs=1e-9) and f.draw.p == pytest.approx(0, abs=1e-9)
-    assert f.figures["Ork"].falls.p == pytest.approx(won, abs=1e-9)
+    assert f.win["Orks"].p == pytest.approx(lost, abs=1e-9) and f.draw.p == pytest.approx(both, abs=1e-9)
+    assert f.figures["Ork"].falls.p == pytest.approx(won + both, abs=1e-9)
+    assert f.figures["Hauptmann"].falls.p == pytest.approx(lost + both, abs=1e-9)
     assert f.figures["Hauptmann"].resources["TP"].value == pytest.approx(end.marginals[0].mean(), abs=1e-9)
     assert f.figures["Ork"].resources["TP"].value == pytest.approx(end.marginals[1].mean(), abs=1e-9)
+    fast = enc.forecast(n=20_000, seed=5, weg="kompakt")
+    for side in f.win:
+        assert fast.win[side].low <= f.win[side].p <= fast.win[side].high, side
+    assert fast.draw.low <= both <= fast.draw.high and fast.draw.p > 0
     if "untergrenzen" in settings:
         assert min(o[1] for o in end.outcomes()) == -3
 

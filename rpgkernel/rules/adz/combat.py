@@ -32,7 +32,7 @@ from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, ha
 from .damage import folge_satz, schaden, schadensstufen, schwelle, verletzungsmalus
 from .exact import (angeboten, angriff_dist, endschaden, erfolge_dist, kette, p_treffer, uebrig,
                     vor_widerstand)
-from .settings import EINSTELLUNGEN, AdzError, Daten, Waffe
+from .settings import EINSTELLUNGEN, AdzError, Ausruestung, Daten, Waffe
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
 
 VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
@@ -194,10 +194,13 @@ def _fernkampf_mw(res: Resolution, waffe: Waffe, mw: int, ziel: Figure, distanz:
 
 def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None, v_waffe: str | None = None,
                        v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False
-                       ) -> tuple[Pool, Pool | None, list[Waffe], int]:
+                       ) -> tuple[Pool, Pool | None, list[Waffe], int, list[Ausruestung]]:
     """The defence roll's pool before halving (Verteidigungswurf: GE + Verteidigung, a specialisation
     ``verteidigung``, the VM of the wielded weapons, shields and parrying weapons), the extra roll's of two
-    weapons (Beidhändiger Kampf; else None), the weapons wielded and the Beidhändiger Kampf value."""
+    weapons (Beidhändiger Kampf; else None), the weapons wielded, the Beidhändiger Kampf value and the
+    shields and parrying weapons left unused. A defence with two weapons is made with both weapons, "nicht
+    um Ausweichen oder den Einsatz eines Schildes" nor a parrying weapon: their VM (the gear whose VM is an
+    advantage, "Schilde und ... Parierwaffen ... bieten einen Vorteil für die Defensive") counts in neither roll."""
     rule = daten.verteidigung
     art = (verteidigung or "").casefold()
     if art and art not in VERTEIDIGUNGSARTEN:
@@ -213,7 +216,9 @@ def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None,
         if not wielded:
             raise AdzError(t("adz.no_weapon", figure=v.name))
         wielded.append(_zweitwaffe(v, wielded[0], None, daten))
-    vm = sum(x.vm for x in wielded) + bogen.summe(v, "vm", daten)
+    gear = bogen.ausruestung_von(v, daten)
+    unused = [g for g in gear if g.vm > 0] if v_beidhaendig else []
+    vm = sum(x.vm for x in wielded) + sum(g.vm for g in gear if g not in unused)
 
     def defence_pool(skill_dice: int) -> Pool:
         pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
@@ -223,7 +228,7 @@ def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None,
         return pool
 
     bk = _beidhaendig(v, daten) if v_beidhaendig else 0
-    return defence_pool(d_skill), defence_pool(min(d_skill, bk)) if v_beidhaendig else None, wielded, bk
+    return defence_pool(d_skill), defence_pool(min(d_skill, bk)) if v_beidhaendig else None, wielded, bk, unused
 
 
 def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
@@ -271,8 +276,11 @@ def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
     defends = not keine_verteidigung and verletzungsmalus(v, daten) is not None
     d_dice, d2_dice = 0, None
     if defends:
-        dpool, extra, wielded, bk = verteidigungspools(v, daten, verteidigung, v_waffe, v_bonus, v_malus,
-                                                       v_beidhaendig)
+        dpool, extra, wielded, bk, unused = verteidigungspools(v, daten, verteidigung, v_waffe, v_bonus, v_malus,
+                                                               v_beidhaendig)
+        if unused:
+            res.step(t("adz.two_weapons_no_shield", figure=v.name,
+                       gear=", ".join(f"{g.name} (VM {g.vm:+d})" for g in unused)), "Beidhändiger Kampf")
         res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
         d_dice = reaktionswuerfel(res, v, dpool)
         if extra is not None:
@@ -474,7 +482,7 @@ def _arten(plan: Kampfplan, kwargs: Mapping[str, Any]) -> dict[str, Kampfplan]:
     out = {}
     for art in VERTEIDIGUNGSARTEN:
         try:
-            pool, extra, _, _ = verteidigungspools(v, daten, art, **how)
+            pool, extra, *_ = verteidigungspools(v, daten, art, **how)
         except AdzError:
             continue
         dice = (halbiert(v, pool.wuerfel), halbiert(v, extra.wuerfel) if extra is not None else None)

@@ -6,7 +6,7 @@ An effect of the GM's effect lists (``magiebereiche``) may name its ``parameter`
 - ``je_kp``: linear, the amount one KP buys ("kann beliebig skaliert werden"); a text
   ``"Ein KP pro <Zeitperiode>"`` is the same for a duration;
 - ``basis`` and ``je_weiteren_kp``: the amount at the effect's KP, and what each further KP adds
-  ("für jeden weiteren KP erhöht sich der Radius um 5 m");
+  ("für jeden weiteren KP erhöht sich der Radius um 5 m"), and each KP less takes off (not below 1 KP);
 - ``standardskala``: the amount at the effect's KP; each further KP takes it one step up the
   Standardskala (1, 2, 4, 8, 15 … times the amount), as each further KP adds to a linear rule;
 - ``punkte``: the listed points (amount -> KP) of a non-linear scale; the GM places other values
@@ -212,10 +212,10 @@ def _faktor(w: Wirkung, p: Parameter, menge: Menge) -> tuple[Fraction, Fraction,
         f = wert / p.basis
         return f, f, t("adz.factor_linear", name=p.name, value=shown, base=base)
     if p.art == ZUWACHS:
-        more = max(Fraction(0), wert - p.basis) / p.schritt
+        more = max((wert - p.basis) / p.schritt, Fraction(1 - w.kp))   # each KP less a step off, down to 1 KP
         f = (w.kp + more) / w.kp
-        return f, f, t("adz.factor_more", name=p.name, value=shown, base=base, more=zeigen(more),
-                       step=w.zeige(p, p.schritt))
+        return f, f, t("adz.factor_more" if more >= 0 else "adz.factor_less", name=p.name, value=shown, base=base,
+                       more=zeigen(abs(more)), step=w.zeige(p, p.schritt))
     if p.art == SKALA:
         step = next((n for n, v in enumerate(w.skala, 1) if v * p.schritt >= wert), None)
         if step is None:
@@ -237,34 +237,38 @@ def _faktor(w: Wirkung, p: Parameter, menge: Menge) -> tuple[Fraction, Fraction,
               high_kp=kb))
 
 
-def _reicht(w: Wirkung, p: Parameter, f: Fraction, kp: int) -> str:
-    """What ``p`` alone reaches when it may cost ``f`` times the listed KP (``kp`` KP in all)."""
-    if p.art == LINEAR:
-        return t("adz.reach", kp=kp, name=p.name, value=w.zeige(p, p.basis * f))
-    if p.art == ZUWACHS:
-        if f < 1:
-            return t("adz.reach_short", kp=kp, name=p.name, base=w.zeige(p, p.basis))
-        return t("adz.reach", kp=kp, name=p.name, value=w.zeige(p, p.basis + (w.kp * f - w.kp) * p.schritt))
+def _reicht(w: Wirkung, p: Parameter, f: Fraction, kp: int) -> tuple[bool, str]:
+    """What ``p`` alone reaches when it may cost ``f`` times the listed KP (``kp`` KP in all), below its
+    base as well as above, as far as its scale names an amount; False: not even the lowest one."""
+    short = False, t("adz.reach_short", kp=kp, name=p.name,
+                     base=w.zeige(p, p.punkte[0][0] if p.art == PUNKTE else p.basis))
+    if p.art in (LINEAR, ZUWACHS):
+        value = p.basis * f if p.art == LINEAR else p.basis + (w.kp * f - w.kp) * p.schritt
+        if value <= 0:
+            return False, t("adz.reach_none", kp=kp, name=p.name)
+        return True, t("adz.reach", kp=kp, name=p.name, value=w.zeige(p, value))
     if p.art == SKALA:
         step = math.floor(w.kp * f) - w.kp + 1
         if step < 1:
-            return t("adz.reach_short", kp=kp, name=p.name, base=w.zeige(p, p.basis))
+            return short
         if step > len(w.skala):
-            return t("adz.reach_scale_end", kp=kp, name=p.name, max=len(w.skala),
-                     high=w.zeige(p, w.skala[-1] * p.schritt))
-        return t("adz.reach_scale", kp=kp, name=p.name, value=w.zeige(p, w.skala[step - 1] * p.schritt), step=step)
+            return True, t("adz.reach_scale_end", kp=kp, name=p.name, max=len(w.skala),
+                           high=w.zeige(p, w.skala[-1] * p.schritt))
+        return True, t("adz.reach_scale", kp=kp, name=p.name, value=w.zeige(p, w.skala[step - 1] * p.schritt),
+                       step=step)
     cost = w.kp * f
     listed = p.punkte
     for amount, c in listed:
         if c == cost:
-            return t("adz.reach", kp=kp, name=p.name, value=w.zeige(p, amount))
+            return True, t("adz.reach", kp=kp, name=p.name, value=w.zeige(p, amount))
     if cost < listed[0][1]:
-        return t("adz.reach_short", kp=kp, name=p.name, base=w.zeige(p, listed[0][0]))
+        return short
     if cost > listed[-1][1]:
-        return t("adz.reach_beyond", kp=kp, name=p.name, high=w.zeige(p, listed[-1][0]), high_kp=listed[-1][1])
+        return True, t("adz.reach_beyond", kp=kp, name=p.name, high=w.zeige(p, listed[-1][0]),
+                       high_kp=listed[-1][1])
     (a, ka), (b, kb) = next((x, y) for x, y in zip(listed, listed[1:]) if x[1] < cost < y[1])
-    return t("adz.reach_between", kp=kp, name=p.name, low=w.zeige(p, a), low_kp=ka, high=w.zeige(p, b),
-             high_kp=kb)
+    return True, t("adz.reach_between", kp=kp, name=p.name, low=w.zeige(p, a), low_kp=ka, high=w.zeige(p, b),
+                   high_kp=kb)
 
 
 def festlegen(w: Wirkung, kp: int | None, text: str | None) -> Festlegung:
@@ -304,18 +308,20 @@ def festlegen(w: Wirkung, kp: int | None, text: str | None) -> Festlegung:
         if free:
             cost += " " + t("adz.cost_base", others=_bases(w, free))
         return Festlegung(need_low, (cost,), shown)
-    if kp < need_low:
-        raise Ungueltig(t("adz.param_short", kp=kp, wanted=wanted, need=need_low))
     if not free:
+        if kp < need_low:
+            raise Ungueltig(t("adz.param_short", kp=kp, wanted=wanted, need=need_low))
         return Festlegung(kp, (cost, t("adz.cost_given", kp=kp, need=need_low)), shown)
-    factor = Fraction(kp) / low
-    return Festlegung(kp, (cost, *(t("adz.reach_step_with", reach=_reicht(w, p, factor, kp), wanted=wanted)
-                                   for p in free)), shown)
+    reached = [_reicht(w, p, Fraction(kp) / low, kp) for p in free]   # fewer KP: the others scale down
+    if not any(ok for ok, _ in reached):
+        raise Ungueltig(t("adz.param_short", kp=kp, wanted=wanted, need=need_low))
+    return Festlegung(kp, (cost, *(t("adz.reach_step_with", reach=text, wanted=wanted) for _, text in reached)),
+                      shown)
 
 
 def _alone(w: Wirkung, p: Parameter, kp: int) -> str:
     """What ``p`` reaches with ``kp`` KP, the other parameters at their base."""
-    reach = _reicht(w, p, Fraction(kp, w.kp), kp)
+    _, reach = _reicht(w, p, Fraction(kp, w.kp), kp)
     rest = [q for q in w.parameter.values() if q is not p]
     return t("adz.reach_step_base", reach=reach, others=_bases(w, rest)) if rest else t("adz.reach_step", reach=reach)
 

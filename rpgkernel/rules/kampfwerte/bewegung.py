@@ -3,7 +3,8 @@ the reachable fields of a figure, a move with the test its movement type require
 refilled each round.
 
 A figure's position is its condition ``"Feld q,r"`` (no rounds), so it lives in the
-campaign, is journalled and undone like every other change.
+campaign, is journalled and undone like every other change; so is the part of a BP paid and not yet
+used (``"BP-Rest 1/2"``), where the GM's ``bp_bruchteile`` adds the fractions of a round's moves up.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .probe import p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Bewegungsart, Einstellungen, KampfwerteError
 
 FELD = "Feld "
+REST = "BP-Rest "
 
 
 def feld_name(h: Hex) -> str:
@@ -36,6 +38,25 @@ def position(figure: Figure) -> Hex | None:
     return None
 
 
+def rest(figure: Figure) -> Fraction:
+    """The part of a BP the figure paid this round and did not use yet (its ``BP-Rest`` condition)."""
+    for name in figure.conditions:
+        if name.startswith(REST):
+            return Fraction(name[len(REST):])
+    return Fraction(0)
+
+
+def _rest_setzen(res: Resolution, figure: Figure, neu: Fraction) -> None:
+    """Effects that replace the figure's ``BP-Rest`` by ``neu`` (none left: 0)."""
+    alt = rest(figure)
+    if alt == neu:
+        return
+    if alt:
+        res.effects.append(Effect(figure.name, condition=f"{REST}{_bp(alt)}", on=False))
+    if neu:
+        res.effects.append(Effect(figure.name, condition=f"{REST}{_bp(neu)}"))
+
+
 def art(name: str, *, daten: Einstellungen | None = None) -> Bewegungsart:
     """The movement type ``name`` of the GM's rule data."""
     arten = (daten or EINSTELLUNGEN.defaults()).bewegungsarten
@@ -46,8 +67,9 @@ def art(name: str, *, daten: Einstellungen | None = None) -> Bewegungsart:
 
 def verfuegbar(figure: Figure, a: Bewegungsart, daten: Einstellungen) -> Fraction:
     """The BP a figure has left for this movement; riding adds Reittier-Stufe × ½ BP, so its range on
-    plain ground is 2 × BP + Reittier-Stufe fields (Bewegungskosten: Reiten)."""
-    bp = Fraction(figure.current("BP"))
+    plain ground is 2 × BP + Reittier-Stufe fields (Bewegungskosten: Reiten); where the fractions of
+    the round's moves add up (``bp_bruchteile: summe``), the part of a BP paid and not used counts."""
+    bp = Fraction(figure.current("BP")) + (rest(figure) if daten.bp_bruchteile == "summe" else 0)
     if a.name == "Reiten" and daten.reiten_reichweite == "zusatz_bp":
         bp += Fraction(figure.value("reittier_stufe"), 2)
     return bp
@@ -89,8 +111,10 @@ def bewegen(figure: Figure, karte: HexKarte, ziel: Hex, art_name: str, roller: R
             daten: Einstellungen | None = None) -> Resolution:
     """Move along the cheapest path (Bewegungskosten): the cost never exceeds the BP left; every type
     but Gehen needs its test (Würfelprobe) first. A failed test leaves the figure where it stands and
-    spends no BP (the seed names no consequence; the GM decides). BP are whole points: a fraction of
-    a BP spent (Reiten) counts as a full one."""
+    spends no BP (the seed names no consequence; the GM decides). BP are whole points: by default the
+    costs of a round's moves add up ("Die Gesamtkosten dürfen die zur Verfügung stehenden BP des
+    Charakters nicht überschreiten"), a fraction of a BP is paid in full and what is left of it pays
+    the next move (``BP-Rest``); with ``bp_bruchteile: aufrunden`` each move rounds up on its own."""
     daten = daten or EINSTELLUNGEN.defaults()
     name = figure.name
     a = art(art_name, daten=daten)
@@ -117,12 +141,20 @@ def bewegen(figure: Figure, karte: HexKarte, ziel: Hex, art_name: str, roller: R
         res.step(t("kampfwerte.step_test", talent=a.probe, n=n, sw=w.schwierigkeit, erfolge=w.erfolge,
                    result=t("kampfwerte.ok" if gelungen else "kampfwerte.failed")),
                  "Bewegungskosten: Würfelprobe", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
-    spent = math.ceil(kosten) if gelungen else 0
+    summe = daten.bp_bruchteile == "summe"
+    paid = rest(figure) if summe else Fraction(0)
+    due = max(Fraction(0), kosten - paid)
+    spent = math.ceil(due) if gelungen else 0
     if gelungen:
         res.effects += [Effect(name, condition=feld_name(start), on=False),
                         Effect(name, condition=feld_name(ziel), text=t("kampfwerte.placed", q=ziel[0], r=ziel[1]))]
         if spent:
             res.effects.append(Effect(name, resource="BP", by=-spent))
+        left = spent - due if summe and not weg.hindernis else Fraction(0)
+        if paid or left:
+            res.step(t("kampfwerte.step_rest", paid=_bp(paid), cost=_bp(kosten), spent=spent, left=_bp(left)),
+                     "Bewegungskosten")
+        _rest_setzen(res, figure, left)
     res.outcome = {"gelungen": gelungen, "von": list(start), "nach": list(ziel) if gelungen else list(start),
                    "kosten": _bp(kosten), "bp_abgezogen": spent, "weg": [list(h) for h in weg.felder]}
     res.summary = (t("kampfwerte.satz.bewegt", wer=name, art=a.name, q=ziel[0], r=ziel[1], bp=spent) if gelungen
@@ -134,6 +166,7 @@ def neue_runde(figures: Sequence[Figure]) -> Resolution:
     """BP refilled per round (Bewegungspunkte: "pro Runde")."""
     res = Resolution("kampfwerte", "neue Runde", tuple(f.name for f in figures))
     for f in figures:
+        _rest_setzen(res, f, Fraction(0))
         bp = f.resources["BP"]
         if bp.max > bp.value:
             res.effects.append(Effect(f.name, resource="BP", by=bp.max - bp.value))

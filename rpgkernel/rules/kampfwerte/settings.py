@@ -51,6 +51,7 @@ class Einstellungen:
     bewegungsarten: dict[str, Bewegungsart]
     gelaende: dict[str, int]                # terrain -> factor on a field's movement cost
     reiten_reichweite: str                  # "zusatz_bp" (Reittier-Stufe × ½ BP more) or "keiner"
+    bp_bruchteile: str                      # "summe" (a round's move costs add up) or "aufrunden" (each move)
     rundumschlag_kosten: str                # "gegner" (1 AD pro Gegner) or "stufe" ([Stufe] AD)
     wuchtschlag_parade: dict[int, int]      # Stufe -> the difficulty of the target's parry
     kampfunfaehig_lp: int                   # at this many LP or fewer a figure can no longer act
@@ -132,6 +133,7 @@ def _bauen(kept: Any) -> Einstellungen:
         bewegungsarten=_teil("bewegungsarten", _arten, regeln["bewegungsarten"]),
         gelaende=_teil("gelaende", _gelaende, regeln["gelaende"]),
         reiten_reichweite=_teil("reiten_reichweite", _wahl("zusatz_bp", "keiner"), regeln["reiten_reichweite"]),
+        bp_bruchteile=_teil("bp_bruchteile", _wahl("summe", "aufrunden"), regeln["bp_bruchteile"]),
         rundumschlag_kosten=_teil("rundumschlag_kosten", _wahl("stufe", "gegner"), regeln["rundumschlag_kosten"]),
         wuchtschlag_parade=_teil("wuchtschlag_parade", _parade, regeln["wuchtschlag_parade"]),
         kampfunfaehig_lp=_teil("kampfunfaehig_lp", _lp, regeln["kampfunfaehig_lp"]),

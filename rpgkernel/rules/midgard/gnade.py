@@ -10,7 +10,9 @@ with points left may have repeated, the resolution stays open (choice
 ``gnade``) before the next roll. ``gnade FIGUR`` spends a point and repeats
 the roll; ``verzicht FIGUR`` (the panel's "Verzicht" button) declines: the
 roll stands and the procedure goes on to its next roll, which may open the
-question again. The card names both lines with the figures who may write
+question again. The offer lapses by itself (``Choice.lapses``): the next
+``%%resolve`` action that rolls declines it first, journalled, instead of
+waiting for an answer. The card names both lines with the figures who may write
 them, and the advice gives each holder both ways with what the roll's total
 leads to (``Folgen``: the chance it succeeds, its damage and the chance the
 target falls, the rows of a critical table). Re-running replays the recorded
@@ -119,9 +121,10 @@ class Wurfkette:
                 self.res.choices.append(Choice(CHOICE, t("midgard.choice_grace", roll=label, total=roll.total,
                                                          lines=" / ".join(f"gnade {_wort(n)}" for n in holders),
                                                          who=", ".join(f"{n} ({self.left(n)})" for n in holders)),
-                                               holders))
+                                               holders, lapses=True))
                 self.res.choices.append(Choice(f"{_MARK}:{self.pause}.{sum(self.spent.values())}",
-                                               t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}")))
+                                               t("midgard.choice_go_on", line=f"verzicht {_wort(holders[0])}"),
+                                               lapses=True))
                 self.res.summary = clauses([said(roll), sentence("midgard.satz.gnade", holders)])
                 self.res.advice += [advice(expr, roll.total, h, self.left(h), folgen, tuple(beteiligte))
                                     for h in holders]

@@ -30,7 +30,7 @@ from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, ruec
 from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
 from .ausser_gefecht import out_of_fight, player_state
 from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
-from .initiative import (initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
+from .initiative import (gleichzeitig, initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
                          ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, werte_chancen,
                          wuerfeln)
 from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
@@ -113,6 +113,12 @@ class Osr(Ruleset):
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
         figures = [view(c) for n, c in combatants.items()]
         return reihenfolge(seiten(figures), rolls)
+
+    def acting_together(self, combatants: Mapping[str, Mapping[str, Any]],
+                        rolls: Mapping[str, int]) -> list[frozenset[str]]:
+        """Tied sides act at the same time (Kampf; ``gleichzeitig``): the figures of equal ``rang``
+        where they are of more than one side (``gleichzeitig``)."""
+        return gleichzeitig([view(c) for c in combatants.values()], rolls)
 
     def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
                         roller: Any, data: Mapping[str, Any] | None = None

@@ -144,6 +144,16 @@ def reihenfolge(groups: Mapping[str, Sequence[Figure]], werte: Mapping[str, int]
     return sorted(werte, key=lambda n: (*rang(werte[n], bonus[n]), index[n], n))
 
 
+def gleichzeitig(figures: Sequence[Figure], werte: Mapping[str, int]) -> list[frozenset[str]]:
+    """The figures that act at the same time: those of equal ``rang`` (value, and whether a missile
+    bonus made it) from more than one side, a tie of sides (Kampf; default ``gleichstand``)."""
+    by_rank: dict[tuple[int, bool], list[Figure]] = defaultdict(list)
+    for f in figures:
+        if f.name in werte:
+            by_rank[rang(werte[f.name], fernkampfbonus(f))].append(f)
+    return [frozenset(f.name for f in same) for same in by_rank.values() if len({f.side or f.name for f in same}) > 1]
+
+
 def seitenwuerfel(figures: Sequence[Figure], werte: Mapping[str, int]) -> dict[str, int]:
     """Each side's die this round, read back from a member's value (its die plus its missile bonus)."""
     out: dict[str, int] = {}

@@ -129,6 +129,20 @@ def test_two_weapons_need_the_skill_the_same_type_and_not_for_dodging():
     assert (plan.verteidigung, plan.verteidigung2) == (13, 10)
 
 
+# Seed, "Beidhändiger Kampf": "Außerdem muss die jeweilige Aktion auch mit den beiden Waffen durchgeführt werden, es
+# darf sich also inbesondere nicht um Ausweichen oder den Einsatz eines Schildes handeln. Auch das Verwenden einer
+# Parierwaffe zählt nicht als beidhändiger Kampf."
+def test_a_two_weapon_defence_uses_no_shield_or_parrying_weapon():
+    gear = ["Kettenhemd (RS 2, WB 1, AM 1)", "Holzschild (VM 2, AM 1)", "Parierdolch (VM 1)", "Helm (RS 1, VM -1)"]
+    armed = alrik(sheet={"ausruestung": gear})
+    plan = adz.kampfplan(ork(), armed, verteidigung="parade", v_beidhaendig=True)
+    # GE 6 + Verteidigung 5 + Parade 2 − 1 (helm) = 12; extra: GE 6 + min(5, BK 2) + Parade 2 − 1 = 9
+    assert (plan.verteidigung, plan.verteidigung2) == (12, 9)
+    assert "Holzschild (VM +2), Parierdolch (VM +1) zählt in keinem der beiden Würfe" in str(plan.res)
+    shielded = adz.kampfplan(ork(), armed, verteidigung="parade")     # one weapon and the shield: VM +3 − 1
+    assert (shielded.verteidigung, shielded.verteidigung2) == (15, None)
+
+
 # -- ranged -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("distanz, groesse, mw", [(12, None, 1), (13, None, 2), (50, None, 3), (100, "klein", 5),
                                                   (30, "riesig", 1), (5, "winzig", 3)])

@@ -123,8 +123,34 @@ def test_kp_with_some_parameters_named_gives_what_remains(magierin, daten):
     assert plan.kp == 3 and steps[1] == "Eingesetzt sind 3 KP, nötig 1 KP."
     with pytest.raises(adz.AdzError, match="1 KP reichen nicht für sinne 2 Sinne, dauer 1 min: nötig sind 2 KP"):
         adz.zauberplan(magierin, effekt="Sinne beeinflussen", kp=1, parameter="sinne=2 dauer=1 min", daten=daten)
-    with pytest.raises(adz.AdzError, match="nötig sind 3 KP"):
-        adz.zauberplan(magierin, effekt="Sinne beeinflussen", kp=2, parameter="sinne=3", daten=daten)
+    plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=2, parameter="sinne=3")
+    assert plan.kp == 2 and steps[1] == "Mit 2 KP erreicht dauer 40 s, bei sinne 3 Sinne."
+
+
+# Seed, "Krafteinsatz": "Aus der Tabellen-Angabe „1 KP = einen Sinn eine Minute beeinflussen” ergibt sich zum
+# Beispiel „2KP = zwei Sinne eine Minute beeinflussen” aber auch „1 KP = zwei Sinne 30 Sekunden beeinflussen”."
+def test_the_seeds_example_asked_forward_scales_the_rest_down(magierin, daten):
+    plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=1, parameter="sinne=2")
+    assert plan.kp == 1 and steps[1] == "Mit 1 KP erreicht dauer 30 s, bei sinne 2 Sinne."
+    plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=1, parameter="dauer=30s")
+    assert plan.kp == 1 and steps[1] == "Mit 1 KP erreicht sinne 2 Sinne, bei dauer 30 s."
+    with pytest.raises(adz.AdzError, match="0 KP reichen nicht für sinne 2 Sinne: nötig sind 2 KP"):
+        adz.zauberplan(magierin, effekt="Sinne beeinflussen", kp=0, parameter="sinne=2", daten=daten)
+
+
+# Seed, "Krafteinsatz": "Solche Angaben können linear sein, z.B. „für jeden weiteren KP erhöht sich der Radius
+# um 5 m”": linear both ways, so each KP less takes 5 m off.
+def test_per_further_kp_scales_down_both_ways(magierin, daten):
+    plan, steps = _plan(magierin, daten, "Feuerring", kp=3, parameter="schaden=4")      # Feuerring: 2 KP, 5 m
+    assert plan.kp == 3 and steps[1] == "Mit 3 KP erreicht radius 2,5 m, bei schaden 4."
+    plan, steps = _plan(magierin, daten, "Feuerring", parameter="radius=2,5 m")
+    assert plan.kp == 2 and steps[0] == ("Krafteinsatz aus den Parametern: 2 KP × 0,75 (radius 2,5 m: Basis 5 m, je "
+                                         "KP weniger 5 m weniger: 0,5 KP weniger) = 1,5 KP, aufgerundet 2 KP. Die "
+                                         "anderen Parameter bleiben auf ihrer Basis: schaden 2.")
+    plan, _ = _plan(magierin, daten, "Feuerring", parameter="schaden=1 radius=2,5 m")
+    assert plan.kp == 1                                                # 2 KP × 0,5 × 0,75 = 0,75
+    with pytest.raises(adz.AdzError, match="2 KP reichen nicht für schaden 4: nötig sind 4 KP"):
+        adz.zauberplan(magierin, effekt="Feuerring", kp=2, parameter="schaden=4", daten=daten)   # radius 0 m
 
 
 def test_a_period_per_kp_and_fractions(magierin, daten):
@@ -151,8 +177,7 @@ def test_per_further_kp(magierin, daten):
     plan, _ = _plan(magierin, daten, "Feuerring", parameter="schaden=4 radius=10m")
     assert plan.kp == 6                                                # 2 KP × 2 × 1,5
     _, steps = _plan(magierin, daten, "Feuerring", kp=1)
-    assert steps[1] == ("Mit 1 KP erreicht radius nicht einmal die Basis 5 m; die anderen Parameter auf ihrer "
-                        "Basis: schaden 2.")
+    assert steps[1] == "Mit 1 KP bleibt von radius nichts; die anderen Parameter auf ihrer Basis: schaden 2."
 
 
 @pytest.mark.parametrize("kp, mass", [(1, "10 kg"), (2, "20 kg"), (3, "40 kg"), (5, "150 kg"), (8, "1.500 kg"),

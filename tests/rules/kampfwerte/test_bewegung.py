@@ -10,7 +10,7 @@ from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.kampfwerte import HexKarte, erreichbar, karte_aus, karte_setzen, p_gelingt
+from rpgkernel.rules.kampfwerte import HexKarte, einrichten, erreichbar, karte_aus, karte_setzen, p_gelingt
 
 from .test_sheet import KAEL, ORK
 
@@ -118,6 +118,43 @@ def test_each_movement_type_costs_and_tests(camp, art, extra, dice, test, cost, 
     assert res.outcome["gelungen"] and res.outcome["kosten"] == cost
     assert any(s.text.startswith(f"Probe auf {test}, 2 Erfolge") for s in res.steps)
     assert camp.figure("Rin").resources["BP"]["value"] == 6 - spent
+
+
+# Seed, Bewegungskosten: "Reiten | ½ BP/Feld" and "Die Gesamtkosten dürfen die zur Verfügung stehenden BP des
+# Charakters nicht überschreiten": the costs of a round's moves add up, so two rides of one field cost 1 BP.
+def test_halves_add_up_over_a_round(camp):
+    camp.encounter.add("Rin", sheet={**RIN, "reittier_stufe": 0})      # BP 4 + 2 = 6, no mount bonus
+    rpgkernel.resolve("platziere Rin auf=0,1", campaign=camp)
+    ride = [8, 8, 2, 2, 2, 2]                                           # GEWANDTHEIT 4 + mod_reiten 2: 2 successes
+    first = rpgkernel.resolve("bewege Rin nach=1,1 art=Reiten", campaign=camp, dice=ride)
+    assert first.outcome["bp_abgezogen"] == 1 and "BP-Rest 1/2" in camp.figure("Rin").conditions
+    assert any("als BP-Rest für die nächste Bewegung dieser Runde bleiben 1/2 BP" in s.text for s in first.steps)
+    second = rpgkernel.resolve("bewege Rin nach=2,1 art=Reiten", campaign=camp, dice=ride)
+    assert second.outcome["bp_abgezogen"] == 0
+    rin = camp.figure("Rin")
+    assert rin.resources["BP"]["value"] == 5 and not any(c.startswith("BP-Rest") for c in rin.conditions)
+    rpgkernel.resolve("bewege Rin nach=7,1", campaign=camp)             # 5 fields on foot: 1 + 5 = 6 BP in all
+    assert camp.figure("Rin").resources["BP"]["value"] == 0
+    with pytest.raises(RpgError, match="erreicht Feld"):                 # never beyond the BP
+        rpgkernel.resolve("bewege Rin nach=6,1 art=Reiten", campaign=camp, dice=ride)
+
+
+def test_a_new_round_ends_the_rest_and_the_gm_may_round_each_move(camp):
+    camp.encounter.add("Rin", sheet={**RIN, "reittier_stufe": 0})
+    rpgkernel.resolve("platziere Rin auf=0,1", campaign=camp)
+    ride = [8, 8, 2, 2, 2, 2]
+    rpgkernel.resolve("bewege Rin nach=1,1 art=Reiten", campaign=camp, dice=ride)
+    rpgkernel.resolve("bp Rin", campaign=camp)
+    rin = camp.figure("Rin")
+    assert rin.resources["BP"]["value"] == 6 and not any(c.startswith("BP-Rest") for c in rin.conditions)
+    einrichten({"bp_bruchteile": "aufrunden"}, kampagne=camp)
+    rpgkernel.resolve("platziere Rin auf=0,1", campaign=camp)
+    for field in ("1,1", "2,1"):
+        res = rpgkernel.resolve(f"bewege Rin nach={field} art=Reiten", campaign=camp, dice=ride)
+        assert res.outcome["bp_abgezogen"] == 1
+    assert camp.figure("Rin").resources["BP"]["value"] == 4
+    with pytest.raises(RpgError, match="erreicht Feld"):
+        rpgkernel.resolve("bewege Rin nach=7,1", campaign=camp)          # 5 fields on foot: 4 BP are too few
 
 
 def test_riding_range_on_the_map_with_the_mount_level(camp):

@@ -116,7 +116,8 @@ def test_in_an_attack_the_attacker_wants_the_ew_and_the_defender_does_not(tmp_pa
     assert advice.objective.endswith("gelingt") and advice.reads == ("Wolfgang", "Elf")
     with campaign(tmp_path / "v.sqlite", Elf=1) as camp:
         assert check(camp, "angriff Wolfgang -> Elf", [15], "Elf", hit).objective.endswith("misslingt")
-        rpgkernel.resolve("angriff Wolfgang -> Elf", campaign=camp, dice=[15])
+        # the next attack: the open one lapses first (its defence 4, its damage 3), then EW 15 hits
+        rpgkernel.resolve("angriff Wolfgang -> Elf", campaign=camp, dice=[4, 3, 15])
         # after the hit, the Elf's own defence: it wants it to succeed
         ww = check(camp, "verzicht Elf", [4], "Elf", lambda r: r.outcome["treffer"] == "leichter Treffer")
     assert ww.objective.endswith("gelingt")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rpgkernel
+from rpgkernel.resolve import pending
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
@@ -279,6 +280,28 @@ def test_ohne_gnade_rolls_straight_through(camp):
     camp.set_sheet("Schattenelf", {**camp.figure("Schattenelf").sheet, "gg": 1})
     res = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf ohne_gnade', campaign=camp, dice=[13, 15, 5])
     assert not res.open and res.outcome["ap_verlust"] == 2
+
+
+# Seed, "Neue Regelung der Göttlichen Gnade": "Wichtig ist hierbei jedoch¸ daß er nur Würfe wiederholen kann¸ die
+# noch keinen weiteren Wurf zur Folge hatten." The offer lapses with the next roll; it is no reason to wait.
+def test_the_next_roll_lets_an_open_grace_offer_lapse(camp):
+    camp.set_sheet("Wolfgang Krentz", {**camp.figure("Wolfgang Krentz").sheet, "gg": 1})
+    opened = rpgkernel.resolve('angriff "Wolfgang Krentz" -> Schattenelf', campaign=camp, dice=[13])
+    assert opened.open and "Das Angebot verfällt mit dem nächsten Wurf." in opened.choices[0].label
+    held = rpgkernel.resolve("abwarten Schattenelf", campaign=camp)          # rolls nothing: the offer stays
+    assert not held.open and len(pending(camp, "midgard")) == 1
+    # the next roll: the open attack first declines each offer and rolls on (defence 15, damage 5), then closes
+    lapsed, new = rpgkernel.resolve('angriff Schattenelf -> "Wolfgang Krentz"', campaign=camp, dice=[15, 5, 10])
+    assert not lapsed.open and lapsed.outcome["ap_verlust"] == 2
+    assert [s.value for s in lapsed.steps if s.rolls] == [13, 15, 7]
+    note = 'Das offene Angebot verfällt ohne Einsatz: Der nächste Wurf ist gefallen (angriff Schattenelf -> ' \
+           '"Wolfgang Krentz").'
+    assert note in [s.text for s in lapsed.steps]
+    assert camp.figure("Schattenelf").resources["AP"]["value"] == 23
+    assert camp.figure("Wolfgang Krentz").resources["GG"]["value"] == 1     # declined: no point spent
+    assert new.open and [s.value for s in new.steps if s.rolls] == [10]     # the new attack: grace for it now
+    assert any(note in str(e) for e in camp.journal(kind="auflösung", last=2))
+    assert list(pending(camp, "midgard").values())[0]["actors"] == ["Schattenelf"]
 
 
 # -- initiative ----------------------------------------------------------------------------------
