@@ -33,6 +33,10 @@ from typing import Callable
 EXACT_TARGET = 10.0  # exact distribution: at least 10x faster than icepool, first time
 ROLL_TARGET = 1.0    # rolling: at least as fast as d20
 GOAL = 1.10          # with --reference: this checkout at most 10 % slower than the reference
+SUM_MS = 300.0       # every accepted sum of many dice under 300 ms CPU
+ESTIMATE_FACTOR = 2.0  # the work estimate within 2x of the measured cost
+STEP_SECONDS = 1e-7  # what one step of the work estimate stands for (rpgkernel/dice/work.py)
+INTERRUPT_S = 0.5    # Ctrl-C answered within half a second
 
 
 # -- cases ------------------------------------------------------------------
@@ -419,6 +423,165 @@ def bench_magic(repeat: int) -> list[Row]:
     return rows
 
 
+# -- (D) keep/drop of many dice, first time, CPU ---------------------------
+
+KEEP_CASES = [(4, 6, 3), (20, 20, 10), (40, 6, 20), (80, 6, 40)]  # n W sides kh k
+
+
+def _keep_child(lib: str, n: int, sides: int, k: int) -> None:
+    """One first-time keep in this fresh process: CPU and wall seconds as JSON."""
+    if lib == "rpgkernel":
+        import rpgkernel
+        clear_rpgkernel_caches()
+        def fn():
+            return rpgkernel.dist(f"{n}W{sides}kh{k}")
+    else:
+        import icepool
+        def fn():
+            return icepool.d(sides).highest(n, k)
+    gc.disable()
+    c0, w0 = time.process_time(), time.perf_counter()
+    fn()
+    c1, w1 = time.process_time(), time.perf_counter()
+    gc.enable()
+    print(json.dumps([c1 - c0, w1 - w0]))
+
+
+def _fresh_cpu(*args: object) -> tuple[float, float]:
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), *map(str, args)],
+                         check=True, capture_output=True, text=True)
+    cpu, wall = json.loads(out.stdout.strip().splitlines()[-1])
+    return cpu, wall
+
+
+def bench_keep(samples: int) -> list[list[str]]:
+    """Keep-highest of n dice against icepool's ``d.highest(n, k)``, each sample a fresh process
+    (parse included): medians of CPU time, the quietest wall (best of the samples)."""
+    import icepool
+
+    import rpgkernel
+    for n, sides, k in KEEP_CASES:  # the same distribution first
+        theirs = icepool.d(sides).highest(n, k)
+        ours = rpgkernel.dist(f"{n}W{sides}kh{k}").pmf()
+        diff = max_abs_diff(ours, icepool_pmf(theirs))
+        assert diff <= 1e-12, f"{n}W{sides}kh{k}: max |dp| = {diff:.3g}"
+    times: dict[tuple, list[tuple[float, float]]] = {}
+    for s in range(samples):
+        print(f"  keep: sample {s + 1}/{samples}", file=sys.stderr)
+        for case in KEEP_CASES:
+            for lib in ("rpgkernel", "icepool") if s % 2 == 0 else ("icepool", "rpgkernel"):
+                times.setdefault((lib, case), []).append(_fresh_cpu("--keep-child", lib, *case))
+    rows = []
+    for case in KEEP_CASES:
+        ours, ref = times[("rpgkernel", case)], times[("icepool", case)]
+        cpu_o, cpu_r = statistics.median(c for c, _ in ours), statistics.median(c for c, _ in ref)
+        ratio = cpu_r / cpu_o
+        rows.append([f"{case[0]}W{case[1]}kh{case[2]}", fmt_time(cpu_o), fmt_time(min(w for _, w in ours)),
+                     fmt_time(cpu_r), fmt_time(min(w for _, w in ref)), f"{ratio:.1f}", f">= {EXACT_TARGET:g}",
+                     "yes" if ratio >= EXACT_TARGET else "NO"])
+    return rows
+
+
+# -- (E) sums of many dice: the cost against the work estimate ---------------
+
+SUM_POOLS = (10, 30, 100, 300, 1000)
+SUM_SIDES = (6, 20, 100, 1000, 10000)
+
+
+def _sums_child(repeat: int) -> None:
+    """Every sum of the sweep in this process, caches cleared: steps, best CPU, best wall (JSON lines)."""
+    import rpgkernel
+    from rpgkernel.dice import work
+    from rpgkernel.dice.exact import exact
+    from rpgkernel.dice.parser import parse
+    from rpgkernel.errors import DiceLimitError
+    rpgkernel.dist("30W10")  # numpy's first calls, paid before
+    for n in SUM_POOLS:
+        for sides in SUM_SIDES:
+            expr = f"{n}W{sides}"
+            cpu = wall = math.inf
+            for _ in range(repeat):
+                clear_rpgkernel_caches()
+                node = parse(expr)
+                count = work.counter()
+                count[0] = 0
+                c0, w0 = time.process_time(), time.perf_counter()
+                try:
+                    exact(node)
+                    refused = False
+                except DiceLimitError:
+                    refused = True
+                c1, w1 = time.process_time(), time.perf_counter()
+                steps, count[0] = count[0], work.IDLE
+                if refused:
+                    break
+                cpu, wall = min(cpu, c1 - c0), min(wall, w1 - w0)
+            print(json.dumps([expr, steps, refused, cpu, wall]), flush=True)
+
+
+def bench_sums(repeat: int) -> list[list[str]]:
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--sums-child", str(repeat)],
+                         check=True, capture_output=True, text=True)
+    rows = []
+    for line in out.stdout.splitlines():
+        expr, steps, refused, cpu, wall = json.loads(line)
+        estimate = steps * STEP_SECONDS
+        if refused:
+            rows.append([expr, f"{steps:,}", fmt_time(estimate), "refused", "-", "-", "-", "-"])
+            continue
+        fast = "yes" if cpu * 1e3 < SUM_MS else "NO"
+        if not steps:  # a small pool counted in integers: bounded by the dice limit, not charged
+            rows.append([expr, "0", "uncharged", fmt_time(cpu), fmt_time(wall), "-", "-", fast])
+            continue
+        ratio = cpu / estimate
+        within = 1 / ESTIMATE_FACTOR <= ratio <= ESTIMATE_FACTOR
+        rows.append([expr, f"{steps:,}", fmt_time(estimate), fmt_time(cpu), fmt_time(wall), f"{ratio:.2f}",
+                     "yes" if within else "NO", fast])
+    return rows
+
+
+# -- (F) an interrupt during the heaviest accepted computations --------------
+
+INTERRUPT_CASES = ["200W1000", "20W10000", "1000W100", "500W100+500W99", "100W20kh50", "200W6kh100"]
+
+
+def _interrupt_child(expr: str, delay: float) -> None:
+    """Compute ``expr`` over and over; SIGINT after ``delay`` s: how long until KeyboardInterrupt."""
+    import signal
+
+    import rpgkernel
+    rpgkernel.dist("30W10")
+    fired = []
+
+    def handler(*_):
+        fired.append(time.perf_counter())
+        signal.default_int_handler(signal.SIGINT, None)
+    signal.signal(signal.SIGALRM, handler)
+    start = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, delay)
+    try:
+        while True:
+            clear_rpgkernel_caches()
+            rpgkernel.dist(expr)
+    except KeyboardInterrupt:
+        caught = time.perf_counter()
+    print(json.dumps(caught - (start + delay)))
+
+
+def bench_interrupt(samples: int) -> list[list[str]]:
+    rows = []
+    for expr in INTERRUPT_CASES:
+        lat = []
+        for i in range(samples):
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--interrupt-child", expr,
+                                  str(0.05 + 0.037 * i)], check=True, capture_output=True, text=True)
+            lat.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        worst = max(lat)
+        rows.append([expr, fmt_time(statistics.median(lat)), fmt_time(worst), f"<= {INTERRUPT_S:g} s",
+                     "yes" if worst <= INTERRUPT_S else "NO"])
+    return rows
+
+
 # -- profiles ---------------------------------------------------------------
 
 def _per_call_us(fn: Callable[[], object], n: int, rounds: int = 5) -> float:
@@ -571,8 +734,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="fresh-process samples per exact case and library (median; default 15)")
     p.add_argument("--repeat", type=int, default=7,
                    help="timeit rounds for rolling and magics (best of; default 7)")
-    p.add_argument("--only", default="exact,roll,magic",
-                   help="comma-separated sections: exact, roll, magic")
+    p.add_argument("--only", default="exact,roll,magic,keep,sums,interrupt",
+                   help="comma-separated sections: exact, roll, magic, keep, sums, interrupt")
     p.add_argument("--profile", action="store_true",
                    help="print a cProfile of rpgkernel for every row that misses its target")
     p.add_argument("--case", action="append", metavar="CASE",
@@ -583,6 +746,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"timed in the same run, interleaved; goal this / reference <= {GOAL:.2f}")
     p.add_argument("--child", nargs=4, metavar=("LIB", "CASE", "VARIANT", "MODE"),
                    help=argparse.SUPPRESS)
+    p.add_argument("--keep-child", nargs=4, help=argparse.SUPPRESS)
+    p.add_argument("--sums-child", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--interrupt-child", nargs=2, help=argparse.SUPPRESS)
     p.add_argument("--roll-worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -591,12 +757,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.roll_worker:
         _roll_worker()
         return 0
+    if args.keep_child:
+        _keep_child(args.keep_child[0], *map(int, args.keep_child[1:]))
+        return 0
+    if args.sums_child:
+        _sums_child(args.sums_child)
+        return 0
+    if args.interrupt_child:
+        _interrupt_child(args.interrupt_child[0], float(args.interrupt_child[1]))
+        return 0
 
     sections = {s.strip() for s in args.only.split(",")}
     wanted = None if args.case is None else set(args.case)
     exact_cases = [i for i, c in enumerate(EXACT_CASES) if wanted is None or wanted & {c.name, c.expr}]
     roll_cases = [e for e in ROLL_CASES if wanted is None or e in wanted]
     print(environment())
+    print("load average (1, 5, 15 min): %.2f %.2f %.2f" % os.getloadavg())
     reference = None
     if args.reference is not None:
         reference, said = reference_python(args.reference)
@@ -637,6 +813,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\ngoal: this / reference <= {GOAL:.2f} (at most 10 % slower); "
               f"{len(against) - len(slower)} met, {len(slower)} missed")
         missed += slower
+    if "keep" in sections:
+        print("\nD keep-highest of many dice, first call in a fresh process (parse included): median CPU, "
+              f"quietest wall of {args.samples} samples; ratio = icepool CPU / rpgkernel CPU")
+        rows_d = bench_keep(args.samples)
+        print(_grid(["case", "rpgkernel CPU", "wall", "icepool d.highest(n, k) CPU", "wall", "ratio", "goal", "met"],
+                    rows_d))
+        missed_extra = sum(r[-1] == "NO" for r in rows_d)
+    else:
+        missed_extra = 0
+    if "sums" in sections:
+        print(f"\nE sums of many dice: best of {args.repeat} in one process (caches cleared); the estimate is "
+              f"steps x {STEP_SECONDS * 1e6:g} µs; goals: CPU / estimate within {ESTIMATE_FACTOR:g}x, "
+              f"every accepted sum under {SUM_MS:g} ms CPU")
+        rows_e = bench_sums(args.repeat)
+        print(_grid(["sum", "steps", "estimate", "CPU", "quiet wall", "CPU/estimate", "within 2x",
+                     f"< {SUM_MS:g} ms"], rows_e))
+        missed_extra += sum("NO" in r[-2:] for r in rows_e)
+    if "interrupt" in sections:
+        print("\nF SIGINT during the heaviest accepted computations (computed over and over): seconds from the "
+              "signal until KeyboardInterrupt reaches Python, over 5 delays")
+        rows_f = bench_interrupt(5)
+        print(_grid(["expression", "median", "slowest", "goal", "met"], rows_f))
+        missed_extra += sum(r[-1] == "NO" for r in rows_f)
+    if sections & {"keep", "sums", "interrupt"}:
+        print(f"D-F: {missed_extra} goals missed")
+    print("load average at the end (1, 5, 15 min): %.2f %.2f %.2f" % os.getloadavg())
     if args.profile:
         seen = set()
         for r in missed:

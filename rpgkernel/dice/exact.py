@@ -2,8 +2,8 @@
 
 Closed forms where they exist: binomial pools for success counting, products
 of CDFs for keep-highest/-lowest of one die, convolution powers for sums.
-Keeping several dice of a pool uses a dynamic programme over the faces in
-order (the multinomial of how many dice show each face).
+Keeping several dice of a pool walks its order statistics face by face
+(``keep``).
 
 Every step charges its work before it runs (``work``): ``exact_cached`` and
 ``dist`` compute within the budget ``limits.MAX_WORK`` or refuse at once.
@@ -11,15 +11,13 @@ Every step charges its work before it runs (``work``): ``exact_cached`` and
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from functools import lru_cache
-from itertools import product
 from typing import Callable, Mapping, Sequence
 
 from ..errors import DiceLimitError
-from . import limits
 from .dist import Dist
+from .keep import kept
 from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Selector, Set
 from .parser import _parse_cached, divide, parse
 from .work import COUNT, IDLE, OUTPUT, charge, counter
@@ -117,7 +115,7 @@ def set_dist(node: Set) -> Dist:
     items, keep, where = node
     dists = [exact(i) for i in items]
     if keep is not None and keep[1] < len(dists):
-        return _keep_dp([(d, 1) for d in dists], keep[1], keep[0] == "h", None)
+        return kept([(d, 1) for d in dists], keep[1], keep[0] == "h", None)
     if where is not None:
         dists = [d.map(lambda v: v if where(v) else 0) for d in dists]
     total = dists[0]
@@ -247,7 +245,7 @@ def pool_dist(pool: Pool) -> Dist:
     if fail is not None or where is not None:
         score = _score(count, fail, where)
         if keep is not None:
-            return _keep_dp([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
+            return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
         total = None
         for die, c in kinds.items():
             part = die_dist(die).map(score).repeat_sum(c)
@@ -267,7 +265,7 @@ def pool_dist(pool: Pool) -> Dist:
         single = _plain_highest(kinds) if highest and plain and n <= _EXACT_DICE else \
             _extreme(kinds, highest)
         return single.map(_indicator(count)) if count is not None else single
-    return _keep_dp([(die_dist(die), c) for die, c in kinds.items()], keep[1], highest,
+    return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], highest,
                     _indicator(count) if count is not None else None)
 
 
@@ -442,82 +440,3 @@ def top_two(dists: Sequence[Dist]) -> dict[tuple[int, int | None], float]:
                     nxt[top, f if second is None or f > second else second] += p * q
         pairs = dict(nxt)
     return pairs
-
-
-def _keep_dp(groups: list[tuple[Dist, int]], k: int, highest: bool,
-             score: Callable[[int], int] | None) -> Dist:
-    """Sum (or count) of the k highest/lowest dice of a mixed pool.
-
-    Faces are visited from the best to the worst; a state is (dice of each
-    kind not yet placed, dice kept so far) with the distribution of the kept
-    score. Once k dice are kept, the rest only has to fall below: that mass
-    is a product of CDFs, and the state is finished.
-    """
-    pmfs = [d.pmf() for d, _ in groups]
-    counts = tuple(c for _, c in groups)
-    values = sorted({v for pmf in pmfs for v in pmf}, reverse=highest)
-    charge(_keep_dp_steps(counts, k, values))
-    # below[i][g]: probability that a die of kind g falls after values[i] (running sums from the end)
-    below = [[0.0] * len(pmfs)]
-    for v in reversed(values[1:]):
-        below.append([b + pmf.get(v, 0.0) for b, pmf in zip(below[-1], pmfs)])
-    below.reverse()
-    states: dict[tuple[tuple[int, ...], int], dict[int, float]] = {(counts, 0): {0: 1.0}}
-    final: dict[int, float] = defaultdict(float)
-    for i, v in enumerate(values):
-        gain = score(v) if score is not None else v
-        probs = [pmf.get(v, 0.0) for pmf in pmfs]
-        nxt: dict[tuple[tuple[int, ...], int], dict[int, float]] = defaultdict(lambda: defaultdict(float))
-        for (rem, kept), sums in states.items():
-            choices = [range(r + 1) if q > 0.0 else range(1) for r, q in zip(rem, probs)]
-            for js in product(*choices):
-                w = 1.0
-                for r, j, q in zip(rem, js, probs):
-                    if j:
-                        w *= math.comb(r, j) * q ** j
-                take = min(k - kept, sum(js))
-                new_rem = tuple(r - j for r, j in zip(rem, js))
-                add = take * gain
-                if kept + take == k:
-                    tail = 1.0
-                    for r, b in zip(new_rem, below[i]):
-                        if r:
-                            tail *= b ** r
-                    if tail == 0.0:
-                        continue
-                    for s, p in sums.items():
-                        final[s + add] += p * w * tail
-                else:
-                    target = nxt[(new_rem, kept + take)]
-                    for s, p in sums.items():
-                        target[s + add] += p * w
-        states = nxt
-    return Dist.from_pmf(final)
-
-
-DP_TRANSITION = 25  # steps of one transition of the keep programme (choosing how many dice show a face)
-DP_SUM = 5          # steps per kept sum a transition carries
-
-
-def _keep_dp_steps(counts: tuple[int, ...], k: int, values: list[int]) -> int:
-    """An upper bound on the work of ``_keep_dp``, from the pool alone.
-
-    At every face, each state (dice placed so far per kind, fewer than k in
-    all) makes one transition per choice of dice showing the face, and each
-    carries the kept sums the state holds: at most s * span + 1 for s dice
-    kept among the faces seen so far, which span ``span``.
-    """
-    # weights[s]: the states with s dice placed, each counted with its transitions
-    weights = [1] + [0] * (k - 1)
-    for c in counts:
-        nxt = [0] * k
-        for s, w in enumerate(weights):
-            if w:
-                for j in range(min(c, k - 1 - s) + 1):
-                    nxt[s + j] += w * (c - j + 1)
-        weights = nxt
-        if sum(weights) * len(values) * DP_TRANSITION > limits.MAX_WORK:
-            break  # refused in any case: the rest need not be counted
-    spans = sum(abs(values[0] - v) for v in values[:-1])  # the spans of the faces before each face
-    return sum(w * (len(values) * (DP_TRANSITION + DP_SUM) + DP_SUM * s * spans)
-               for s, w in enumerate(weights))

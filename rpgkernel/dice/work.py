@@ -2,7 +2,9 @@
 
 Every operation that can be large charges its steps before it runs: one
 step is about one Python-level operation on a float (a cell of a small
-convolution); numpy cells are cheaper and counted in proportion. While a
+convolution), about 0.1 µs of CPU (the budget, about 0.2 s); numpy cells are
+cheaper and counted in proportion, so that the count stays within a factor of
+two of the time taken (``benchmarks/bench.py --only sums``). While a
 computation counts (``counter``), the charges of all its steps add up, and
 the charge that would pass ``limits.MAX_WORK`` is refused with a
 ``DiceLimitError`` before its work starts; outside, each operation is
@@ -20,7 +22,7 @@ from ..errors import DiceLimitError
 from ..messages import t
 from . import limits
 
-NUMPY_CELLS = 200   # cells of a numpy convolution per step
+NUMPY_CELLS = 200   # cells of a simple numpy operation per step
 OUTPUT = 2          # steps per value of a new distribution (building it, and showing it later)
 
 IDLE = -(2**62)  # the count between computations: what a lone operation adds never reaches the budget
