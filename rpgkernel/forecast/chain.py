@@ -8,8 +8,10 @@ came to lose half (``board.Board.rout``; the node keeps whether each group was t
 changes the states as the model says and, where initiative is rolled each round, moves to every
 order with its chance. The chances are carried turn by turn, round by round, as
 numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
-the draw, as on the procedure path. A chain that could pass ``MAX_STATES`` nodes is refused before it
-is explored (the product of the states each combatant can reach bounds it).
+the draw, as on the procedure path. A chain that passes ``MAX_STATES`` nodes is refused: before it is
+explored where a turn changes its target alone (the product of the states each combatant can reach
+bounds it), while it is explored where a turn changes its actor too. A duel of the first kind is
+solved without the chain (``duel``).
 """
 
 from __future__ import annotations
