@@ -29,8 +29,8 @@ import numpy as np
 from .. import rules
 from ..messages import t
 from ..rules.tactics import zielwahl as checked_zielwahl
-from .board import Board
 from . import duel
+from .board import Board
 from .chain import MAX_STATES, exact_forecast, solve
 from .fight import MAX_ROUNDS, ForecastError, Outcome, Table
 from .sample import Sampler
