@@ -12,17 +12,22 @@
    up here and printed (``FOR_A_FORECAST``: the GM's data ``prognose`` of Kampfwerte and the free
    mode, which the seed leaves to the GM; the notebook's bystanders without fighting values taken
    out; an attacking manoeuvre for a figure that has only a reaction).
+4. The first exact duel of each example notebook's ruleset (the first combatant of each of its first
+   two sides, ``FOR_A_FORECAST`` as above), each in a fresh process (the first forecast, the imports
+   not counted): CPU and wall time against the goal of 0.3 s CPU, the path taken and the machine's load.
 
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
-    python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30]
+    python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_PRECISE = 5.0      # seconds to ±1 % for four against six
 GOAL_EXACT = 1.0        # seconds for an exact duel
+GOAL_DUEL_CPU = 0.3     # CPU seconds for the first exact duel of each ruleset
+DUELS = ("frei", "bastionland", "osr", "adz", "kampfwerte", "midgard")
 
 RITTER = {"vig": 14, "cla": 12, "spi": 13, "gd": 5, "ruestung": 2, "ruestung_aus": "Kettenhemd, Schild",
           "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"], "spielfigur": True}
@@ -120,11 +127,59 @@ def notebook_fight(key: str):
     raise LookupError(f"no %%figuren cell with an encounter in {key}.ipynb")
 
 
+def notebook_duel(key: str):
+    """``notebook_fight(key)`` with the first combatant of each of its first two sides alone."""
+    enc = notebook_fight(key)
+    record = enc.campaign.state["encounters"][enc.name]["combatants"]
+    sides: dict[str, str] = {}
+    for name, entry in record.items():
+        sides.setdefault(entry["side"], name)
+    keep = list(sides.values())[:2]
+    for name in list(record):
+        if name not in keep:
+            enc.remove(name)
+    return enc, keep
+
+
+def one_duel(key: str) -> None:
+    """Print one line of JSON: the first forecast of ``notebook_duel(key)`` in this process."""
+    enc, keep = notebook_duel(key)
+    cpu, wall = time.process_time(), time.perf_counter()
+    f = enc.forecast()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(json.dumps({"duel": keep, "weg": f.weg, "cpu": cpu, "wall": wall, "note": f.notes[0]}, ensure_ascii=False))
+
+
+def first_duels() -> bool:
+    ok = True
+    print(f"4. The first exact duel of each ruleset's example notebook, each in a fresh process "
+          f"(load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    for key in DUELS:
+        run = subprocess.run([sys.executable, __file__, "--duel", key], capture_output=True, text=True, check=False)
+        if run.returncode:
+            print(f"   {key:<11} failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
+            ok = False
+            continue
+        r = json.loads(run.stdout.strip().splitlines()[-1])
+        met = r["weg"] == "exakt" and r["cpu"] <= GOAL_DUEL_CPU
+        ok &= met
+        print(f"   {key:<11} {' – '.join(r['duel']):<32} {r['weg']:<8} CPU {r['cpu']:6.3f} s, wall {r['wall']:6.3f} s "
+              f"(goal: exact, <= {GOAL_DUEL_CPU:g} s CPU): {'yes' if met else 'NO'}")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
+    parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
     parser.add_argument("--procedure-fights", type=int, default=30, help="fights through the procedures")
     opts = parser.parse_args()
+    if opts.duel:
+        one_duel(opts.duel)
+        return 0
+    if opts.only_duels:
+        return 0 if first_duels() else 1
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")
@@ -165,6 +220,7 @@ def main() -> int:
             continue
         print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
               f"{f.fights / seconds:,.1f} fights/s")
+    ok &= first_duels()
     return 0 if ok else 1
 
 

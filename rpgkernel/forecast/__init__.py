@@ -29,6 +29,7 @@ import numpy as np
 from .. import rules
 from ..messages import t
 from ..rules.tactics import zielwahl as checked_zielwahl
+from . import duel
 from .board import Board
 from .chain import MAX_STATES, exact_forecast, solve
 from .fight import MAX_ROUNDS, ForecastError, Outcome, Table
@@ -102,7 +103,7 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
     if board is None and weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
     if board is not None and weg in ("auto", "exakt") and n is None:
-        solution = solve(board, max_states)
+        solution = duel.solve(board) if duel.fits(board) else solve(board, max_states)
         if solution is not None:
             exact = exact_forecast(board, solution, name, record["round"], **shown)
             exact.notes += left_out

@@ -10,8 +10,10 @@ and an end is taken after the last of them; a new round
 changes the states as the model says and, where initiative is rolled each round, moves to every
 order with its chance. The chances are carried turn by turn, round by round, as
 numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
-the draw, as on the procedure path. A chain that could pass ``MAX_STATES`` nodes is refused before it
-is explored (the product of the states each combatant can reach bounds it).
+the draw, as on the procedure path. A chain that passes ``MAX_STATES`` nodes is refused: before it is
+explored where a turn changes its target alone (the product of the states each combatant can reach
+bounds it), while it is explored where a turn changes its actor too. A duel of the first kind is
+solved without the chain (``duel``).
 """
 
 from __future__ import annotations
@@ -65,18 +67,29 @@ def bound(board: Board, reach: list[list]) -> int:
 
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
-    """The exact forecast, or None where the chain could pass ``max_states`` (or the attacks drawn
-    are read in a fight of more than two sides, which no bounded chain holds)."""
+    """The exact forecast, or None where the chain passes ``max_states`` nodes (or the attacks drawn
+    are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
+    its target alone, the bound refuses a large chain before it is explored (every state a combatant
+    can reach is found cheaply then); where it changes its actor too, the states reached by pairs
+    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
     if board.counts and len(board.side_names) > 2:
         return None
-    if bound(board, board.reach()) > max_states:
+    if not board.pair and bound(board, board.reach()) > max_states:
         return None
-    return _Chain(board).run()
+    try:
+        return _Chain(board, max_states).run()
+    except _TooLarge:
+        return None
+
+
+class _TooLarge(Exception):
+    """The chain passed its most nodes while it was explored."""
 
 
 class _Chain:
-    def __init__(self, board: Board) -> None:
-        self.board = board
+    def __init__(self, board: Board, most: int) -> None:
+        self.board, self.most = board, most
+        self.count = 0
         self.turns = len(board.opening.orders[0])
         self.nodes: list[dict[Node, int]] = [{} for _ in range(self.turns)]
         self.ends: dict[States, int] = {}
@@ -89,6 +102,9 @@ class _Chain:
         if node not in known:
             known[node] = len(known)
             todo.append((turn, node))
+            self.count += 1
+            if self.count > self.most:
+                raise _TooLarge
         return known[node]
 
     def _end(self, states: States) -> int:

@@ -1,0 +1,101 @@
+"""A duel whose turns change their target alone (``forecast.duel``): the same result as the joint
+chain (``forecast.chain``) on the same board in every ruleset it takes, and a Midgard duel too large
+for the chain now exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rpgkernel import Campaign, rules
+from rpgkernel.forecast import _board, chain, duel
+from rpgkernel.forecast.fight import Table
+from rpgkernel.rules.tactics import zielwahl
+
+from .test_sampled import assert_within
+
+BASTIONLAND = {"Ritter": {"vig": 6, "cla": 12, "spi": 13, "gd": 3, "ruestung": 2, "spielfigur": True,
+                          "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"]},
+               "Söldner": {"vig": 5, "cla": 10, "spi": 9, "gd": 2, "ruestung": 2,
+                           "waffen": ["Speer (W8, wuchtig)", "Schild (W4)"]}}
+OSR = {"Hauptmann": {"stufe": 3, "rk": 4, "tp": 10, "angriffsbonus": 1, "schadensbonus": 1,
+                     "waffen": ["Langschwert (W8)"]},
+       "Ork": {"tw": "1+1", "rk": 6, "tp": 9, "waffen": ["Krummsäbel (W8)"]}}
+MIDGARD = {"Alrik": {"rw": 50, "waffen": ["Breitschwert +12 (W6+1)"], "abwehr": 13, "rs": 1, "lp": 7, "ap": 9},
+           "Bork": {"rw": 40, "waffen": ["Keule +11 (W6)"], "abwehr": 14, "rs": 0, "schild": "klein",
+                    "schild_ap": 1, "lp": 6, "ap": 8}}
+#: the example notebook's Midgard duel (LP/AP 16/30 against 14/25): about 400,000 nodes of the chain
+GROSS = {"Alrik": {**MIDGARD["Alrik"], "lp": 16, "ap": 30}, "Bork": {**MIDGARD["Bork"], "lp": 14, "ap": 25}}
+
+
+def encounter(tmp_path, ruleset, sheets, data=None, started=False):
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset(ruleset)
+    for field, value in (data or {}).items():
+        c.set_data(field, value)
+    enc = c.new_encounter("Gasse")
+    for (name, sheet), side in zip(sheets.items(), ("Helden", "Feinde")):
+        enc.add(name, side=side, sheet=sheet)
+    if started:
+        enc.start(seed=3)
+    return c, enc
+
+
+def board(c):
+    state = c.state
+    record = state["encounters"]["Gasse"]
+    table = Table(state, "Gasse", rules.get(record["ruleset"] or None), zielwahl("schwächste"), True)
+    return _board(table, np.random.default_rng(1))
+
+
+CASES = [
+    ("bastionland", BASTIONLAND, None),
+    ("osr", OSR, None),
+    ("midgard", MIDGARD, None),
+    (None, {"Alrik": {"hp": 12}, "Räuber": {"hp": 8}},
+     {"prognose": {"alle": {"treffer": "W20>=11"}, "figuren": {"Alrik": {"schaden": "W6"}},
+                   "seiten": {"Feinde": {"schaden": "W4+1", "treffer": 0.4}}}}),
+]
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
+@pytest.mark.parametrize("ruleset, sheets, data", CASES, ids=["bastionland", "osr", "midgard", "frei"])
+def test_the_duel_as_the_joint_chain_finds_it(tmp_path, ruleset, sheets, data, started):
+    c, _ = encounter(tmp_path, ruleset, sheets, data, started)
+    b = board(c)
+    assert duel.fits(b)
+    got, want = duel.solve(b), chain.solve(b, 10**6)
+    assert want is not None and 0.01 < want.win[0] < 0.99
+    assert got.win == pytest.approx(want.win, abs=1e-12)
+    assert got.draw == pytest.approx(want.draw, abs=1e-12)
+    assert got.falls == pytest.approx(want.falls, abs=1e-12)
+    assert set(got.rounds) <= set(want.rounds)
+    for r, p in want.rounds.items():
+        assert got.rounds.get(r, 0.0) == pytest.approx(p, abs=1e-12), r
+    for mine, theirs in zip(got.resources, want.resources):
+        assert mine.keys() == theirs.keys()
+        for k in mine:
+            assert mine[k] == pytest.approx(theirs[k], abs=1e-9), k
+
+
+def test_two_against_one_is_left_to_the_chain(tmp_path):
+    sheets = {**OSR, "Ork 2": OSR["Ork"]}
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("osr")
+    enc = c.new_encounter("Gasse")
+    for name, side in zip(sheets, ("Helden", "Feinde", "Feinde")):
+        enc.add(name, side=side, sheet=sheets[name])
+    assert not duel.fits(board(c))
+
+
+def test_a_midgard_duel_too_large_for_the_chain_is_exact(tmp_path):
+    """Before: sampled (the chain's bound passed ``MAX_STATES``); the exact result lies within the
+    compact sampler's 95 % intervals (seeded)."""
+    c, enc = encounter(tmp_path, "midgard", GROSS)
+    b = board(c)
+    assert chain.solve(b) is None   # the joint chain refuses it
+    f = enc.forecast()
+    assert (f.method, f.weg) == ("exakt", "exakt")
+    assert f.win["Helden"].p + f.win["Feinde"].p + f.draw.p == pytest.approx(1, abs=1e-12)
+    sampled = enc.forecast(weg="kompakt", n=4000, seed=5)
+    assert_within(f, sampled, keys=("LP", "AP"))
