@@ -21,10 +21,12 @@ from .fight import MAX_ROUNDS, rounds_played
 
 def fits(board: Board) -> bool:
     """Whether ``board`` is such a duel: two combatants of two sides, turns that change their target
-    alone, no morale but that of a group of one (which only tests once its one member is out), and
-    nobody out before the first turn."""
+    alone, no morale but that of a group of one (which only tests once its one member is out), nobody
+    out before the first turn, and no tie that strikes at the same time (``Opening.together``: the
+    chain plays it)."""
     return (board.size == 2 and board.side[0] != board.side[1] and not board.pair
             and all(sorted(order) == [0, 1] for order in board.opening.orders)
+            and not any(any(at_once) for at_once in board.opening.together)
             and all(len(g) == 1 for g in board.groups) and board.winner(board.start()) is None)
 
 

@@ -50,7 +50,6 @@ def board(c):
 
 CASES = [
     ("bastionland", BASTIONLAND, None),
-    ("osr", OSR, None),
     ("midgard", MIDGARD, None),
     (None, {"Alrik": {"hp": 12}, "Räuber": {"hp": 8}},
      {"prognose": {"alle": {"treffer": "W20>=11"}, "figuren": {"Alrik": {"schaden": "W6"}},
@@ -59,7 +58,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
-@pytest.mark.parametrize("ruleset, sheets, data", CASES, ids=["bastionland", "osr", "midgard", "frei"])
+@pytest.mark.parametrize("ruleset, sheets, data", CASES, ids=["bastionland", "midgard", "frei"])
 def test_the_duel_as_the_joint_chain_finds_it(tmp_path, ruleset, sheets, data, started):
     c, _ = encounter(tmp_path, ruleset, sheets, data, started)
     b = board(c)
@@ -76,6 +75,16 @@ def test_the_duel_as_the_joint_chain_finds_it(tmp_path, ruleset, sheets, data, s
         assert mine.keys() == theirs.keys()
         for k in mine:
             assert mine[k] == pytest.approx(theirs[k], abs=1e-9), k
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
+def test_a_tie_that_strikes_together_is_left_to_the_chain(tmp_path, started):
+    """OSR rolls initiative each round, and a tie strikes at the same time (both may fall): the duel of
+    one vector per figure cannot play that, the chain does."""
+    c, _ = encounter(tmp_path, "osr", OSR, None, started)
+    b = board(c)
+    assert any(any(at_once) for at_once in b.opening.together)
+    assert not duel.fits(b)
 
 
 def test_two_against_one_is_left_to_the_chain(tmp_path):
