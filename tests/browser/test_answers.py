@@ -58,7 +58,7 @@ def test_the_decision_form_names_its_attack_and_waits_while_an_action_runs(noteb
         (older,) = pending(camp)
     # the GM takes over Söldner 1's Deny of the 7 from the open attack
     deny = decisions.get_by_role("group", name=re.compile("^Deny"))
-    deny.get_by_label("Entfernter Würfel").fill("7")
+    deny.get_by_label("Entfernter Würfel").select_option("7")   # a closed set: a list
     deny.get_by_role("button", name="Übernehmen").click()
     taken = f'deny "Söldner 1" würfel=7 auflösung={older}'
     expect(decisions.locator(".rpgk-taken code")).to_have_text([taken])
