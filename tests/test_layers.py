@@ -168,3 +168,10 @@ def test_the_dice_import_nothing_of_the_store():
     loaded = _loaded_after("import rpgkernel.dice; rpgkernel.dice.roll('3W6')")
     assert "rpgkernel.dice.roll" in loaded and "rpgkernel.session" in loaded   # the default stream
     assert not {"sqlite3", "rpgkernel.state", "rpgkernel.rules", "rpgkernel.render"} & loaded
+
+
+def test_a_subpackage_is_reached_as_an_attribute_when_first_used():
+    """``rpgkernel.session.current()`` in a notebook, with nothing imported before."""
+    loaded = _loaded_after("import rpgkernel; rpgkernel.session.current(); rpgkernel.rules.get('osr')\n"
+                           "try:\n    rpgkernel.nichts\nexcept AttributeError:\n    print('rpgkernel.nichts-fehlt')")
+    assert {"rpgkernel.session", "rpgkernel.rules.osr", "rpgkernel.nichts-fehlt"} <= loaded
