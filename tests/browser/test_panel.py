@@ -112,14 +112,15 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     expect(preview).to_have_count(0)   # the roll replaces the preview
     choices = panel.get_by_role("region", name="Offene Entscheidungen")
     deny = choices.get_by_role("group", name=re.compile("^Deny"))
-    expect(deny.get_by_role("combobox")).to_have_value("Söldner")
+    who = deny.get_by_label("Wer")   # who takes it; the die is a list of the dice there are beside it
+    expect(who).to_have_value("Söldner")
     # where the GM is looking: the roll right under the button, its open decisions beside the roll
     button = panel.get_by_role("button", name="Würfeln / Ausführen").bounding_box()
     result = panel.get_by_role("region", name="Ergebnis").bounding_box()
     decisions = choices.bounding_box()
     assert button["y"] + button["height"] <= result["y"] < button["y"] + 150, (button, result)
     assert abs(decisions["y"] - result["y"]) < 30 and decisions["x"] >= result["x"] + result["width"], (result, decisions)
-    assert deny.get_by_role("combobox").evaluate(   # and on screen
+    assert who.evaluate(   # and on screen
         "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
     gallery(panel, "entscheidung")
     with Campaign.open(path) as camp:
