@@ -34,8 +34,9 @@ def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any
 
 def choice_fields(ruleset: str, verb: Any, offered: Any, values: Any = None) -> list[dict[str, Any]]:
     """A choice verb's options as form fields, each closed set a list: the sets of ``values``
-    (``Choice.values``, option -> values) where the choice gives them, else its ``offered`` values
-    on the first option of their kind (numbers: an int option, else a text option)."""
+    (``Choice.values``, option -> values) where the choice gives them (an empty set: no field, the
+    option is not open now), else its ``offered`` values on the first option of their kind (numbers:
+    an int option, else a text option)."""
     own = {str(k): [str(x) for x in v] for k, v in (values or {}).items() if isinstance(v, (list, tuple))}
     offered = [str(x) for x in offered]
     numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
@@ -43,6 +44,8 @@ def choice_fields(ruleset: str, verb: Any, offered: Any, values: Any = None) -> 
     fields, placed = [], bool(own)
     for name, kind in verb.options.items():
         field = option_field(ruleset, verb.name, name, kind)
+        if name in own and not own[name]:
+            continue
         if name in own:
             field["values"] = own[name]
         elif offered and not placed and kind in wanted:

@@ -145,6 +145,12 @@ def test_every_closed_set_of_an_attacks_choices_is_a_list(tmp_path):
         panel = {ch["key"]: {f["name"]: f.get("values") for f in ch["fields"]}
                  for rec in pending_list(c.state, rules.get("bastionland")) for ch in rec["choices"]}
         assert panel == {**fields, "deny": {"würfel": ["8", "4"]}}
+        # a Gambit with no die for a Strong one (none of 8 or more): no Strong Gambit field, not a free text
+        rpgkernel.resolve("verzicht Ritter\nangriff Ritter -> Söldner", campaign=c, dice=[7, 4])
+        shown = actions.with_fields(c.state, c.ruleset, player_view.view(c.state, "Ritter")["wahlen"])
+        gambit = next(ch for ch in shown if ch["key"] == "gambit")
+        assert [f["name"] for f in gambit["felder"]] == ["würfel", "gambit", "bolster"]
+        assert all(f.get("values") for f in gambit["felder"])
 
 
 def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server, camp, tmp_path):

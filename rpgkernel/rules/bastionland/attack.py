@@ -280,7 +280,7 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
             strong = STRONG if ctx.melee and any(f >= STRONG_GAMBIT_MIN for f in faces) else ()
             res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable,
                                       values={"würfel": unique, "bolster": unique, "gambit": tuple(ctx.gambits),
-                                              **({"stark": strong} if strong else {})}))
+                                              "stark": strong}))
         able = tuple(a.name for a in attackers if not a.has("Fatigued") and a.name not in ctx.impaired)
         if able:
             res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits),
