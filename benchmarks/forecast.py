@@ -50,7 +50,7 @@ OTHERS = ("adz", "kampfwerte", "midgard", "osr", "frei")
 #: what a forecast of a notebook's fight needs that the notebook leaves out: (data, removed, sheets)
 FOR_A_FORECAST = {
     "kampfwerte": ({"prognose": {"alle": {"abwehr": "W10>=8", "schaden": "2W6+2"},
-                                 "figuren": {"Kael": {"manöver": "Finte 3"},
+                                 "figuren": {"Kael": {"manöver": ["Finte 3", "Wuchtschlag 2"]},
                                              "Mira": {"manöver": "Schattenhieb 2", "schaden": "W6+3"},
                                              "Ork": {"manöver": "Wuchtschlag 2"}}}},
                    ("Goblin",), {"Ork": {"manoever": ["Riposte 2", "Wuchtschlag 2"]}}),

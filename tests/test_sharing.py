@@ -319,7 +319,7 @@ def test_hidden_combatants_reach_no_player(campaign, tmp_path):
     enc.start()
     marks = ("(verborgen)", "(außer Gefecht: sterbend (Todeswunde))")   # what the GM sees behind its name
     assert campaign.journal(kind="initiative")[-1].data["text"] == (
-        "Initiative: Sir Übel, Hinterhalt-Ork (verborgen), Späher Xorg " + " ".join(marks) + ", Wache")
+        "Reihenfolge nach den Regeln: Sir Übel, Hinterhalt-Ork (verborgen), Späher Xorg " + " ".join(marks) + ", Wache")
     campaign.add_condition("Sir Übel", "belauert von Späher Xorg")                       # names a hidden one
     campaign.add_condition("Sir Übel", "gepackt", rounds=1, ends="zugende", of="Hinterhalt-Ork")   # its 'von' does
     with pytest.raises(RpgError, match="Hinterhalt-Ork ist in der aktiven Begegnung verborgen"):

@@ -22,7 +22,8 @@ from ..numerals import integer, number
 from .work import OUTPUT, charge
 
 _NUMPY_FROM = 256  # cells of a convolution or product (or values of a query) from which numpy is faster
-_DIRECT_CELLS = 1 << 21  # cells of a convolution up to which numpy's direct one is preferred (no FFT noise)
+_DIRECT_CELLS = 1 << 26  # cells of a convolution up to which numpy's direct one is preferred: no FFT noise, and
+#                         every outcome down to the least likely kept (an FFT cuts ends below its noise)
 _DIRECT_PER_STEP = 400  # cells of numpy's direct convolution per step, while the shorter side is in the cache
 _CACHED = 10_000  # probabilities of the shorter side up to which it is (beyond, a tenth of the speed)
 _FFT_STEPS = 6  # steps per 100 points times log2(points) of an FFT: forward, product or power, back

@@ -187,6 +187,9 @@ def kael(**entry):
     (kael(manöver="Wuchtschlag", schaden="W6"), "Kael beherrscht Wuchtschlag nicht auf Stufe 1 (Bogen: Stufe 0)"),
     ({"feinde": {}}, "Die Daten „prognose“ sind eine Tabelle mit „alle“, „seiten“ und/oder „figuren“"),
     ({"figuren": ["Kael"]}, "ist „figuren“ eine Tabelle von Namen"),
+    # the seed's Finte: "Bei Erfolg hat der nächste Angriff automatisch 6 Erfolge" – a list of Finten alone
+    # has no next attack, and its figure would never do damage (a duel forecast read P(Spieler) = 0)
+    (kael(manöver="Finte 2"), "Die Prognose-Manöver von Kael sind nur Finten"),
 ])
 def test_missing_or_bad_data_is_refused_in_german(tmp_path, data, words):
     _, enc = encounter(tmp_path, ("Kael", "Spieler", KAEL), ("Ork", "Feinde", ORK), data=data)

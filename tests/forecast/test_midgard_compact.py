@@ -179,7 +179,7 @@ def test_what_the_model_covers(tmp_path):
     c.set_sheet("Wolfgang", {**WOLFGANG, "schb": 2}, encounter="Gasse")   # the GM's bonus dice are missing
     _, figures, data = opening(c)
     assert not covers(figures, data)
-    c.set_sheet("Wolfgang", {**WOLFGANG, "waffen": ["Riesenhammer +5 (200W100)"]}, encounter="Gasse")
+    c.set_sheet("Wolfgang", {**WOLFGANG, "waffen": ["Riesenhammer +5 (1000W1000)"]}, encounter="Gasse")
     _, figures, data = opening(c)
     assert not covers(figures, data)   # a damage roll too large for an exact preview
 

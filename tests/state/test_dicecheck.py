@@ -53,7 +53,8 @@ def test_a_resolution_records_each_throw_once_and_a_players_page_as_its_figure(t
     with make_campaign(tmp_path / "f.sqlite") as camp:
         pid = rpgkernel.resolve("angriff Söldner -> Ritter", campaign=camp, dice=[6, 3]).id   # open: Deny
         answer = actions.act(camp, "Ritter", json.dumps({"type": "wahl", "aufloesung": pid, "key": "deny",
-                                                         "optionen": {"würfel": 6}, "wuerfel": [14]}), "token")
+                                                         "optionen": {"würfel": 6}, "wuerfel": [14]}), "token",
+                                 lambda *_: None)   # no limit
         assert answer["result"].startswith("Genommen: Deny")
         rpgkernel.resolve("angriff Söldner -> Knappe\ndeny Knappe würfel=5", campaign=camp, dice=[5, 2, 9])
         rpgkernel.resolve("angriff Ritter -> Söldner", campaign=camp, seed=3)

@@ -61,7 +61,7 @@ def test_the_sheet_effect_is_applied_with_the_resources_following(camp):
 def test_the_sheet_change_is_journalled_and_one_undo_takes_the_cell_back(camp):
     rpgkernel.resolve("training Ritter", campaign=camp, dice=[3])
     texts = [e.data["text"] for e in camp.journal(last=2)]
-    assert any("stärke 7 → 10" in text for text in texts)          # the sheet line of Campaign.set_sheet
+    assert any("Stärke 7 → 10" in text for text in texts)          # the sheet line of Campaign.set_sheet, by its label
     assert any(text.startswith("training: Ritter") for text in texts)
     camp.undo()
     fig = camp.figure("Ritter")

@@ -29,14 +29,17 @@ from ..tactics import Action, Fight, Tactics
 from .compact import KampfwerteCompact, covers
 from .manoever import eintrag, vorschau
 from .prognose import abwehr_von, angriff, gewaehlt, schaden_von
-from .settings import EINSTELLUNGEN
+from .settings import EINSTELLUNGEN, KampfwerteError
 
 
 class KampfwerteTactics(Tactics):
     def check(self, fight: Fight) -> None:
         daten = EINSTELLUNGEN.of(fight.data)
         for figure in fight.combatants.values():
-            angriff(figure, daten, fight.data)
+            a = angriff(figure, daten, fight.data)
+            if all(eintrag(n, daten).get("finte") for n, _ in a.wahl):
+                # "Bei Erfolg hat der nächste Angriff automatisch 6 Erfolge": Finten alone never make it
+                raise KampfwerteError(t("kampfwerte.forecast_only_finte", figure=figure.name))
 
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         daten = EINSTELLUNGEN.of(fight.data)
