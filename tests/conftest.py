@@ -180,3 +180,16 @@ def target(backend, request, tmp_path) -> str:
     if backend == "sqlite":
         return str(tmp_path / "kampagne.sqlite")
     return request.getfixturevalue("pg_cluster").new_database()
+
+
+@pytest.fixture
+def two_mercenaries(tmp_path, monkeypatch):
+    """The ford with two mercenaries (``panel_driving.make_two_mercenaries``), for several attacks open at
+    once; the advice's chances of winning are not weighed (not the subject there, and slow)."""
+    from panel_driving import make_two_mercenaries
+
+    from rpgkernel import wiring
+    monkeypatch.setattr(wiring, "weigh", lambda *_: {})
+    c = make_two_mercenaries(tmp_path / "furt.sqlite")
+    yield c
+    c.close()

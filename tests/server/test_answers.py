@@ -9,21 +9,16 @@ import json
 import pytest
 from panel_driving import FIRST_ATTACK as FIRST
 from panel_driving import SECOND_ATTACK as SECOND
-from panel_driving import make_two_mercenaries
 
 import rpgkernel
-from rpgkernel import wiring
 from rpgkernel.resolve import pending
 from rpgkernel.server import actions
 from rpgkernel.state import player_view
 
 
 @pytest.fixture
-def camp(tmp_path, monkeypatch):
-    monkeypatch.setattr(wiring, "weigh", lambda *_: {})   # the advice's chances of winning: not the subject here, and slow
-    c = make_two_mercenaries(tmp_path / "furt.sqlite")
-    yield c
-    c.close()
+def camp(two_mercenaries):
+    return two_mercenaries
 
 
 def _act(camp, figure, **message):

@@ -6,21 +6,17 @@ resolved on their page stands in the panel's result, marked with whose page it w
 import json
 
 import pytest
-from panel_driving import FIRST_ATTACK, SECOND_ATTACK, make_two_mercenaries, send, set_form
+from panel_driving import FIRST_ATTACK, SECOND_ATTACK, send, set_form
 
 import rpgkernel
-from rpgkernel import wiring
 from rpgkernel.resolve import pending
 from rpgkernel.server import actions
 from rpgkernel.widgets import EncounterPanel
 
 
 @pytest.fixture
-def camp(tmp_path, monkeypatch):
-    monkeypatch.setattr(wiring, "weigh", lambda *_: {})   # the advice's chances of winning: not the subject here, and slow
-    c = make_two_mercenaries(tmp_path / "furt.sqlite")
-    yield c
-    c.close()
+def camp(two_mercenaries):
+    return two_mercenaries
 
 
 @pytest.fixture
