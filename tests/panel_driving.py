@@ -3,7 +3,8 @@
 from rpgkernel import Campaign
 from rpgkernel.statblocks import load
 
-FURT = """
+# the players at the ford: the Ritter and his Knappe, on the players' side
+PLAYERS = """
 figuren:
   - name: Ritter
     werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
@@ -16,7 +17,8 @@ begegnung:
       seite: Spieler
     - figur: Knappe
       seite: Spieler
-    - name: Söldner
+"""
+FURT = PLAYERS + """    - name: Söldner
       seite: Feinde
       werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2, waffen: ["Speer (W8, wuchtig)", "Schild (W4)"]}
     - name: Wache
@@ -28,20 +30,7 @@ begegnung:
 FURT_NAMES = ["Ritter", "Knappe", "Söldner", "Wache"]
 
 # two mercenaries at the ford, for several attacks open at once
-ZWEI_SOELDNER = """
-figuren:
-  - name: Ritter
-    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
-  - name: Knappe
-    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
-begegnung:
-  name: Furt
-  teilnehmer:
-    - figur: Ritter
-      seite: Spieler
-    - figur: Knappe
-      seite: Spieler
-    - name: Söldner 1
+ZWEI_SOELDNER = PLAYERS + """    - name: Söldner 1
       seite: Feinde
       werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}
     - name: Söldner 2
