@@ -95,6 +95,18 @@ def test_rpg_prognose_in_german(notebook, tmp_path, line, words):
     assert shown[0].startswith("Fehler") and words in shown[0]
 
 
+def test_an_unknown_encounter_says_the_command_that_makes_one(notebook, tmp_path):
+    """The message names the cell that creates an encounter with its participants; running it as told
+    makes the forecast possible (``%begegnung neu NAME`` would only roll a figure's initiative anew)."""
+    notebook.ok(f"%rpg --kampagne {tmp_path / 'k.sqlite'}")
+    notebook.ok("%rpg bastionland")
+    [said] = notebook.run("%rpg prognose Nebel")
+    assert "(%%figuren --begegnung NAME)" in said
+    notebook.ok("%%figuren --begegnung Nebel\n- name: Ritter\n  seite: Helden\n  werte: {vig: 13, cla: 10, spi: 13, gd: 5}"
+                "\n- name: Söldner\n  seite: Feinde\n  werte: {vig: 13, cla: 10, spi: 10, gd: 4}")
+    assert notebook.ok("%rpg prognose Nebel")[-1].startswith("Prognose Nebel")
+
+
 def test_precision_in_percent(notebook, tmp_path):
     from rpgkernel.magic_forecast import _precision
     assert _precision("1%") == pytest.approx(0.01) and _precision("0,02") == pytest.approx(0.02)
