@@ -8,11 +8,10 @@ import pytest
 from doc_blocks import assert_shown, page, run_python
 
 import rpgkernel
-from rpgkernel import wiring
-from rpgkernel import Campaign, rules, statblocks
+from rpgkernel import Campaign, rules, statblocks, wiring
 from rpgkernel.errors import RpgError
-from rpgkernel.numerals import integer
 from rpgkernel.messages import t
+from rpgkernel.numerals import integer
 from rpgkernel.resolve import Resolutions, pending
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules.resolution import INT_RANGE, Resolution
@@ -239,3 +238,13 @@ def test_choice_lines_name_their_resolution_as_the_page_shows(furt, monkeypatch)
     for key in ("closed", "undone", "unknown"):
         assert t(f"resolve.answer_{key}", id="…") in words
     assert t("resolve.answer_not_offered", id="…", action="angriff …", choice="gambit") in words
+
+
+def test_the_advice_quoted_on_the_page_is_the_codes(furt):
+    """The page quotes a Deny option's consequences and line for the ford's Ritter rolling 7 and 4."""
+    prose = " ".join(PAGE.text.split("Unter jeder Wahl steht der **Rat**", 1)[1].split("\n\n", 1)[0].split())
+    quoted = re.search(r"„(Deny auf die 7: .*?) … → (.*?)“", prose)
+    res = rpgkernel.resolve("angriff Ritter -> Söldner", campaign=furt.camp, dice=[7, 4])
+    [option] = [o for a in res.advice if a.key == "deny" for o in a.options if o.label == "Deny auf die 7"]
+    assert f"{option.label}: {'; '.join(option.said())}".startswith(quoted[1])
+    assert option.lines == (quoted[2],)

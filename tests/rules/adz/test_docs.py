@@ -181,3 +181,19 @@ def test_the_seeds_krafteinsatz_example(camp, tmp_path, monkeypatch):
     res = rpgkernel.resolve(body.splitlines()[1] + " entschieden", campaign=camp, seed=4)
     assert res.outcome["kp"] == 1 and res.outcome["parameter"] == {"sinne": "2 Sinne", "dauer": "30 s"}
     assert "Entzug: 1 KP" in str(res)
+
+
+def test_the_luck_advice_is_quoted_as_the_code_gives_it(camp):
+    """"Rat zum Glückspool": Alrik's check of one success stays failed without luck (0 %); three luck dice
+    need two more successes, 7/27 = 25,93 %."""
+    from fractions import Fraction
+
+    from rpgkernel.numerals import percent
+    prose = " ".join(TEXT.split("### Rat zum Glückspool", 1)[1].split("\n#", 1)[0].split())
+    opened = rpgkernel.resolve("probe Alrik attribut=GE fertigkeit=Klettern mw=3", campaign=camp,
+                               dice=[5, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    [advice] = opened.advice
+    without, luck = ([c for _, c in o.chances][0] for o in advice.options)
+    assert without == 0 and "bei einem Erfolg (0 %)" in prose
+    share = Fraction(luck).limit_denominator(100)
+    assert share == Fraction(7, 27) and f"{share}, also {percent(luck)}" in prose

@@ -7,13 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from brute_force import next_sides
+from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import dist
 from rpgkernel.errors import GivenDiceError
+from rpgkernel.numerals import percent
 from rpgkernel.rules import midgard
 from rpgkernel.rules.midgard.tabellen import laden
 
@@ -188,6 +189,9 @@ def test_a_critical_hit_table_let_stand_or_repeated(tmp_path):
         assert kept.label == "Wurf stehen lassen (100)" and kept.chances == (
             ("Zeile 100 (BEISPIEL: tödlicher Treffer)", 1.0),)
         assert [p for _, p in repeated.chances] == pytest.approx([0.40, 0.30, 0.29, 0.01])
+        row, p = repeated.chances[0]   # as docs/midgard.md quotes it: „Zeile 1–40 (Prellung …): 40,00 %“
+        prose = " ".join(page("midgard.md").text.split())
+        assert f"„{row.split('(')[0]}({row.split(': ')[1].split()[0]} …): {percent(p)}“" in prose
         assert repeated.damage is None and advice.reads == ("Wolfgang", "Elf")
 
 

@@ -102,3 +102,18 @@ def test_a_procedure_called_from_python_reads_a_figure_view(tmp_path):
         res = run_python(DIRECT.text, {"kampagne": camp, "midgard": rpgkernel.rules.midgard})
         assert res.outcome == {"erfolg": True, "wurf": 40, "wert": 65}     # W% 40 under Ko 65
         assert res.actors == ("Wolfgang Krentz",) and not res.open and not res.effects   # ohne_gnade: his GG stays
+
+
+def test_the_grace_advice_is_quoted_as_the_code_gives_it(tmp_path):
+    """"Rat zur Gnade": Wolfgang's EW of 5 left standing never hits, repeated it hits 55 % of the time
+    (a W20 of 10 to 20, with +10 against 20)."""
+    prose = " ".join(PAGE.text.split("### Rat zur Gnade", 1)[1].split("\n\n", 5)[:5]).split()
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("midgard")
+        statblocks.load(camp, YAML)
+        _, _, body = CELLS[0].magic
+        opened = rpgkernel.resolve(body, campaign=camp, dice=[5])
+    [advice] = [a for a in opened.advice if a.who == "Wolfgang Krentz"]
+    kept, again = ([c for _, c in o.chances][0] for o in advice.options)
+    assert kept == 0 and "Angriff nie," in " ".join(prose)
+    assert again == pytest.approx(11 / 20) and f"wiederholt zu {round(100 * again)} %" in " ".join(prose)

@@ -9,9 +9,10 @@ from verb_docs import assert_verb_documented
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
+from rpgkernel.errors import RpgError
+from rpgkernel.numerals import decimal, percent
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules import osr
-from rpgkernel.errors import RpgError
 from rpgkernel.rules.osr import VERBS
 
 PAGE = page("osr.md")
@@ -21,6 +22,19 @@ PYTHON = [b.text for b in PAGE.take("python")]
 SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)}
 EXAMPLES = PAGE.examples()
 YAML = PAGE.block("yaml", "figuren:").text
+
+
+def said(section: str, *parts: str) -> None:
+    """Each of ``parts`` stands in the doc's prose under the heading line ``section`` (lines joined)."""
+    prose = " ".join(TEXT.split(section + "\n", 1)[1].split("\n#", 1)[0].split())
+    for part in parts:
+        assert part in prose, f"{part!r} steht nicht unter {section!r} in docs/osr.md"
+
+
+def share(p: float, of: int) -> str:
+    """``p`` as the fraction of ``of`` the doc writes (12/20), exact."""
+    assert p * of == pytest.approx(round(p * of), abs=1e-9)
+    return f"{round(p * of)}/{of}"
 
 
 def example(line: str) -> str:
@@ -121,6 +135,9 @@ def test_side_initiative_with_the_missile_bonus(camp):
     assert pv["P(Initiative für Gruppe)"] == pytest.approx(15 / 36, abs=1e-12)
     assert pv["P(Gleichstand: gleichzeitig)"] == pytest.approx(1 / 6, abs=1e-12)
     assert pv["P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)"] == pytest.approx(26 / 36, abs=1e-12)
+    said("### `initiative` (Alias `init`)", f"bei zwei Seiten {share(pv['P(Initiative für Gruppe)'], 36)};",
+         f"bei zwei Seiten {pv['P(Gleichstand: gleichzeitig)'] * 6:.0f}/6;",
+         f"etwa {share(pv['P(Schütze handelt mit Fernkampfbonus vor der anderen Seite)'], 36)} für b = 2")
 
 
 def test_surprise_with_a_wider_range(camp):
@@ -142,6 +159,11 @@ def test_the_charge_preview_of_the_doc_is_exact(camp):
     for v in range(2, 10):
         assert on_hit.p_exactly(v) == pytest.approx(float(oracle.probability(v)), abs=1e-12)
     assert res.preview["erwartet:Goblin 1"].mean == pytest.approx(0.6 * 5.5, abs=1e-12)
+    first, own = hit_chance(res)
+    said("## Modifikatoren", f"P = {share(own, 20)} = {percent(own).replace(',00', '')}",
+         f"Mittelwert {decimal(on_hit.mean)}), insgesamt {decimal(own)} · {decimal(on_hit.mean)} = "
+         f"{decimal(res.preview['erwartet:Goblin 1'].mean)} im Mittel",
+         f"P = {share(first, 20)} = {percent(first).replace(',00', '')}", "P(fällt) = 0 und")
 
 
 def test_missile_fire_into_melee_as_in_the_doc(camp):
