@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-_BLOCK = re.compile(r"^( *)```.*?^\1```", re.S | re.M)
+_BLOCK = re.compile(r"^( *)```.*?^\1```", re.DOTALL | re.MULTILINE)
 _RESULT = re.compile(r"\d+(?:[.,]\d+)*\s?%|\b\d+,\d+\b|\b\d+/\d+\b|\b(?:rund|etwa) [\d.,]*\d")
 
 ADZ, MIDGARD, OSR = "tests/rules/adz/test_docs.py", "tests/rules/midgard/test_docs.py", "tests/rules/osr/test_docs.py"
@@ -75,7 +75,7 @@ def test_every_named_check_exists():
     for numbers in CHECKED.values():
         for node in numbers.values():
             path, name = node.split("::")
-            assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), node
+            assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.MULTILINE), node
 
 
 def test_every_listed_number_still_stands_in_its_page():
