@@ -112,9 +112,9 @@ class _Context:
     figures: dict[str, Figure]
     roller: Roller
     gambits: Mapping[str, Mapping[str, Any]]
-    impaired: set = field(default_factory=set)     # attackers whose attacks are impaired: no feats
-    used: set = field(default_factory=set)
-    fatigued: set = field(default_factory=set)
+    impaired: set[str] = field(default_factory=set)     # attackers whose attacks are impaired: no feats
+    used: set[tuple[str, str]] = field(default_factory=set)   # (participant, feat): once per attack
+    fatigued: set[str] = field(default_factory=set)     # Fatigued during this attack: their feats fail
     blast: bool = False
     smite_w12: bool = False
 
