@@ -198,9 +198,7 @@ def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None,
     """The defence roll's pool before halving (Verteidigungswurf: GE + Verteidigung, a specialisation
     ``verteidigung``, the VM of the wielded weapons, shields and parrying weapons), the extra roll's of two
     weapons (Beidhändiger Kampf; else None), the weapons wielded, the Beidhändiger Kampf value and the
-    shields and parrying weapons left unused. A defence with two weapons is made with both weapons, "nicht
-    um Ausweichen oder den Einsatz eines Schildes" nor a parrying weapon: their VM (the gear whose VM is an
-    advantage, "Schilde und ... Parierwaffen ... bieten einen Vorteil für die Defensive") counts in neither roll."""
+    shields and parrying weapons left unused."""
     rule = daten.verteidigung
     art = (verteidigung or "").casefold()
     if art and art not in VERTEIDIGUNGSARTEN:
@@ -208,6 +206,22 @@ def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None,
     spec_name = next((s for s in rule["spezialisierungen"] if s.casefold() == art), None)
     d_spec = bogen.wert(v, "spezialisierungen", spec_name, required=False)[1] if spec_name else 0
     d_skill = bogen.wert(v, "fertigkeiten", rule["fertigkeit"], required=False)[1]
+    wielded = _gefuehrt(v, daten, verteidigung, v_waffe, v_beidhaendig)
+    gear = bogen.ausruestung_von(v, daten)
+    unused = _ungenutzt(gear, v_beidhaendig)
+    vm = sum(x.vm for x in wielded) + sum(g.vm for g in gear if g not in unused)
+    parts = [(spec_name or "", d_spec), ("VM", vm), (t("adz.part_bonus"), v_bonus), (t("adz.part_malus"), -v_malus)]
+    bk = _beidhaendig(v, daten) if v_beidhaendig else 0
+    first = _verteidigungspool(v, daten, d_skill, parts)
+    second = _verteidigungspool(v, daten, min(d_skill, bk), parts) if v_beidhaendig else None
+    return first, second, wielded, bk, unused
+
+
+def _gefuehrt(v: Figure, daten: Daten, verteidigung: str | None, v_waffe: str | None,
+              v_beidhaendig: bool) -> list[Waffe]:
+    """The weapons the defence is made with: the named one or the first melee weapon, and with two
+    weapons a second of its type, "nicht um Ausweichen oder den Einsatz eines Schildes" (Beidhändiger Kampf)."""
+    art = (verteidigung or "").casefold()
     melee = [x for x in bogen.waffen(v, daten) if not x.fernkampf]
     wielded = [bogen.waffe_von(v, v_waffe, daten)] if v_waffe else melee[:1]
     if v_beidhaendig:
@@ -216,91 +230,132 @@ def verteidigungspools(v: Figure, daten: Daten, verteidigung: str | None = None,
         if not wielded:
             raise AdzError(t("adz.no_weapon", figure=v.name))
         wielded.append(_zweitwaffe(v, wielded[0], None, daten))
-    gear = bogen.ausruestung_von(v, daten)
-    unused = [g for g in gear if g.vm > 0] if v_beidhaendig else []
-    vm = sum(x.vm for x in wielded) + sum(g.vm for g in gear if g not in unused)
-
-    def defence_pool(skill_dice: int) -> Pool:
-        pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
-        pool.add(spec_name or "", d_spec).add("VM", vm)
-        pool.add(t("adz.part_bonus"), v_bonus).add(t("adz.part_malus"), -v_malus)
-        handlungsmali(v, pool, daten)
-        return pool
-
-    bk = _beidhaendig(v, daten) if v_beidhaendig else 0
-    return defence_pool(d_skill), defence_pool(min(d_skill, bk)) if v_beidhaendig else None, wielded, bk, unused
+    return wielded
 
 
-def kampfplan(a: Figure, v: Figure, *, waffe: str | None = None,
-              spezialisierung: str | None = None, mw: int = 1, bonus: int = 0, malus: int = 0,
-              beidhaendig: bool = False, zweitwaffe: str | None = None, verteidigung: str | None = None,
-              v_waffe: str | None = None, v_bonus: int = 0, v_malus: int = 0, v_beidhaendig: bool = False,
-              keine_verteidigung: bool = False, w_bonus: int = 0, distanz: int | None = None,
-              entfernung: str | None = None, groesse: str | None = None, daten: Daten | None = None,
-              vorschau: bool = True) -> Kampfplan:
+def _ungenutzt(gear: Sequence[Ausruestung], v_beidhaendig: bool) -> list[Ausruestung]:
+    """A defence with two weapons counts no shield or parrying weapon: the gear whose VM is an advantage
+    ("Schilde und ... Parierwaffen ... bieten einen Vorteil für die Defensive") counts in neither roll."""
+    return [g for g in gear if g.vm > 0] if v_beidhaendig else []
+
+
+def _verteidigungspool(v: Figure, daten: Daten, skill_dice: int, parts: Sequence[tuple[str, int]]) -> Pool:
+    rule = daten.verteidigung
+    pool = Pool().add(rule["attribut"], bogen.attribut(v, rule["attribut"])).add(rule["fertigkeit"], skill_dice)
+    for label, dice in parts:
+        pool.add(label, dice)
+    handlungsmali(v, pool, daten)
+    return pool
+
+
+@dataclass(frozen=True)
+class Kampfansage:
+    """What is declared for an attack: the keyword arguments of ``kampfplan`` (the attacker's weapon,
+    specialisation, Mindestwurf, bonus and malus, two weapons; the defender's defence, weapon, bonus and
+    malus, two weapons, no defence; the resistance bonus; a ranged attack's distance and target size)."""
+
+    waffe: str | None = None
+    spezialisierung: str | None = None
+    mw: int = 1
+    bonus: int = 0
+    malus: int = 0
+    beidhaendig: bool = False
+    zweitwaffe: str | None = None
+    verteidigung: str | None = None
+    v_waffe: str | None = None
+    v_bonus: int = 0
+    v_malus: int = 0
+    v_beidhaendig: bool = False
+    keine_verteidigung: bool = False
+    w_bonus: int = 0
+    distanz: int | None = None
+    entfernung: str | None = None
+    groesse: str | None = None
+    daten: Daten | None = None
+    vorschau: bool = True
+
+
+def kampfplan(a: Figure, v: Figure, **ansage: Any) -> Kampfplan:
     """The pools of the melee chain (or a ranged attack), and the exact preview of its damage (unless
-    ``vorschau`` is off); ``daten``: the GM's data (default: the defaults)."""
-    daten = daten or EINSTELLUNGEN.defaults()
+    ``vorschau`` is off); ``ansage``: the fields of ``Kampfansage``; ``daten``: the GM's data (default:
+    the defaults)."""
+    k = Kampfansage(**ansage)
+    daten = k.daten or EINSTELLUNGEN.defaults()
     if a.name == v.name:
         raise AdzError(t("adz.attack_self", figure=a.name))
-    if mw < 1:
-        raise AdzError(t("adz.bad_mw", mw=mw))
+    if k.mw < 1:
+        raise AdzError(t("adz.bad_mw", mw=k.mw))
     res = Resolution("adz", "angriff", (a.name,), (v.name,))
-    w = bogen.waffe_von(a, waffe, daten)
-    # Angriffswurf: weapon skill + the damage code's attribute (FF at range) − AM
-    attr = "FF" if w.fernkampf else w.attribut
-    skill = bogen.wert(a, "fertigkeiten", w.fertigkeit, required=False)[1]
-    spec = bogen.wert(a, "spezialisierungen", spezialisierung)[1] if spezialisierung else 0
-
-    def attack_pool(skill_dice: int) -> Pool:
-        pool = Pool().add(attr, bogen.attribut(a, attr)).add(w.fertigkeit, skill_dice)
-        pool.add(spezialisierung or "", spec).add("AM", -bogen.summe(a, "am", daten))
-        pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
-        handlungsmali(a, pool, daten)
-        return pool
-
-    pool = attack_pool(skill)
-    if w.fernkampf:
-        mw = _fernkampf_mw(res, w, mw, v, distanz, entfernung, groesse, daten)
-    res.step(t("adz.attack_pool", figure=a.name, weapon=w.name, parts=pool.text(), dice=pool.wuerfel, mw=mw),
-             "Fernkampf" if w.fernkampf else "Angriffswurf")
-    angriff2 = None
-    if beidhaendig:
-        bk = _beidhaendig(a, daten)
-        second = _zweitwaffe(a, w, zweitwaffe, daten)
-        extra = attack_pool(min(skill, bk))
-        angriff2 = extra.wuerfel
-        res.step(t("adz.two_weapons", figure=a.name, weapons=f"{w.name}, {second.name}", bk=bk,
-                   parts=extra.text(), dice=angriff2), "Beidhändiger Kampf")
-    # Verteidigungswurf: Verteidigung (+ Ausweichen/Parade/Schildblock) + VM of weapons, shields, parrying weapons
-    defends = not keine_verteidigung and verletzungsmalus(v, daten) is not None
-    d_dice, d2_dice = 0, None
-    if defends:
-        dpool, extra, wielded, bk, unused = verteidigungspools(v, daten, verteidigung, v_waffe, v_bonus, v_malus,
-                                                               v_beidhaendig)
-        if unused:
-            res.step(t("adz.two_weapons_no_shield", figure=v.name,
-                       gear=", ".join(f"{g.name} (VM {g.vm:+d})" for g in unused)), "Beidhändiger Kampf")
-        res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
-        d_dice = reaktionswuerfel(res, v, dpool)
-        if extra is not None:
-            d2_dice = halbiert(v, extra.wuerfel)
-            res.step(t("adz.two_weapons", figure=v.name, weapons=", ".join(x.name for x in wielded), bk=bk,
-                       parts=extra.text(), dice=d2_dice), "Beidhändiger Kampf")
-    else:
-        res.step(t("adz.no_defence" if keine_verteidigung else "adz.no_defence_unconscious", figure=v.name),
-                 "Verteidigungswurf")
+    w = bogen.waffe_von(a, k.waffe, daten)
+    pool, mw = angriffswurf(res, a, v, w, k, daten)
+    angriff2 = beidhaendiger_kampf(res, a, w, k, daten)
+    defends, d_dice, d2_dice = verteidigungswurf(res, v, k, daten)
     rs, wb = bogen.summe(v, "rs", daten), bogen.summe(v, "wb", daten)
     resist = daten.widerstand["attribut"]
     wpool = Pool().add(resist, bogen.attribut(v, resist)).add("WB", wb)
-    wpool.add(t("adz.part_bonus"), w_bonus)
+    wpool.add(t("adz.part_bonus"), k.w_bonus)
     plan = Kampfplan(res, a, v, w, mw, pool.wuerfel, angriff2, defends, d_dice, d2_dice, rs, wpool.wuerfel,
                      GEISTIG if w.geistig else KOERPERLICH)
     res.step(t("adz.damage_plan", gs=w.grundschaden, rs=rs, parts=wpool.text(), dice=wpool.wuerfel,
                track=t(f"adz.track_{plan.leiste}")), "Schadensermittlung")
-    if vorschau:
+    if k.vorschau:
         res.preview = kampf_vorschau(plan)
     return plan
+
+
+def _angriffspool(a: Figure, w: Waffe, k: Kampfansage, daten: Daten, skill_dice: int) -> Pool:
+    """Angriffswurf: the damage code's attribute (FF at range) + weapon skill + specialisation − AM."""
+    attr = "FF" if w.fernkampf else w.attribut
+    spec = bogen.wert(a, "spezialisierungen", k.spezialisierung)[1] if k.spezialisierung else 0
+    pool = Pool().add(attr, bogen.attribut(a, attr)).add(w.fertigkeit, skill_dice)
+    pool.add(k.spezialisierung or "", spec).add("AM", -bogen.summe(a, "am", daten))
+    pool.add(t("adz.part_bonus"), k.bonus).add(t("adz.part_malus"), -k.malus)
+    handlungsmali(a, pool, daten)
+    return pool
+
+
+def angriffswurf(res: Resolution, a: Figure, v: Figure, w: Waffe, k: Kampfansage, daten: Daten) -> tuple[Pool, int]:
+    """Angriffswurf (Fernkampf: its Mindestwurf by distance and size): the pool and the Mindestwurf."""
+    pool = _angriffspool(a, w, k, daten, bogen.wert(a, "fertigkeiten", w.fertigkeit, required=False)[1])
+    mw = _fernkampf_mw(res, w, k.mw, v, k.distanz, k.entfernung, k.groesse, daten) if w.fernkampf else k.mw
+    res.step(t("adz.attack_pool", figure=a.name, weapon=w.name, parts=pool.text(), dice=pool.wuerfel, mw=mw),
+             "Fernkampf" if w.fernkampf else "Angriffswurf")
+    return pool, mw
+
+
+def beidhaendiger_kampf(res: Resolution, a: Figure, w: Waffe, k: Kampfansage, daten: Daten) -> int | None:
+    """Beidhändiger Kampf: the extra attack roll's dice, its skill no higher than the Beidhändiger Kampf
+    value; None with one weapon."""
+    if not k.beidhaendig:
+        return None
+    skill = bogen.wert(a, "fertigkeiten", w.fertigkeit, required=False)[1]
+    bk = _beidhaendig(a, daten)
+    second = _zweitwaffe(a, w, k.zweitwaffe, daten)
+    extra = _angriffspool(a, w, k, daten, min(skill, bk))
+    res.step(t("adz.two_weapons", figure=a.name, weapons=f"{w.name}, {second.name}", bk=bk,
+               parts=extra.text(), dice=extra.wuerfel), "Beidhändiger Kampf")
+    return extra.wuerfel
+
+
+def verteidigungswurf(res: Resolution, v: Figure, k: Kampfansage, daten: Daten) -> tuple[bool, int, int | None]:
+    """Verteidigungswurf: Verteidigung (+ Ausweichen/Parade/Schildblock) + VM of weapons, shields and
+    parrying weapons, halved per reaction; whether the target can defend, its dice and its extra roll's."""
+    if k.keine_verteidigung or verletzungsmalus(v, daten) is None:
+        res.step(t("adz.no_defence" if k.keine_verteidigung else "adz.no_defence_unconscious", figure=v.name),
+                 "Verteidigungswurf")
+        return False, 0, None
+    dpool, extra, wielded, bk, unused = verteidigungspools(v, daten, k.verteidigung, k.v_waffe, k.v_bonus,
+                                                           k.v_malus, k.v_beidhaendig)
+    if unused:
+        res.step(t("adz.two_weapons_no_shield", figure=v.name,
+                   gear=", ".join(f"{g.name} (VM {g.vm:+d})" for g in unused)), "Beidhändiger Kampf")
+    res.step(t("adz.defence_pool", figure=v.name, parts=dpool.text(), dice=dpool.wuerfel), "Verteidigungswurf")
+    d_dice, d2_dice = reaktionswuerfel(res, v, dpool), None
+    if extra is not None:
+        d2_dice = halbiert(v, extra.wuerfel)
+        res.step(t("adz.two_weapons", figure=v.name, weapons=", ".join(x.name for x in wielded), bk=bk,
+                   parts=extra.text(), dice=d2_dice), "Beidhändiger Kampf")
+    return True, d_dice, d2_dice
 
 
 def kampf_vorschau(plan: Kampfplan) -> dict[str, Any]:

@@ -394,37 +394,53 @@ class Plan:
     zulassen: bool = False
 
 
-def probe_plan(figur: Figure, *, attribut: str | None = None, fertigkeit: str | None = None,
-               spezialisierung: str | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0,
-               malus: int = 0, mw: int | None = None, schwierigkeit: str | None = None, verwandt: int = 0,
-               zulassen: bool = False, reaktion_: bool = False, handlung: str | None = None,
-               daten: Daten | None = None) -> Plan:
-    """The dice, Mindestwurf and preview of a skill or attribute test (see ``probe``)."""
-    daten = daten or EINSTELLUNGEN.defaults()
-    if handlung is not None:
-        reaktion_ = reaktion_ or daten.handlung(handlung) == "reaktion"
-    art = "fertigkeit" if fertigkeit is not None else "attribut"
+@dataclass(frozen=True)
+class Probenansage:
+    """What is declared for a test: the keyword arguments of ``probe_plan``."""
+
+    attribut: str | None = None
+    fertigkeit: str | None = None
+    spezialisierung: str | None = None
+    unterstuetzung: Sequence[str] = ()
+    bonus: int = 0
+    malus: int = 0
+    mw: int | None = None
+    schwierigkeit: str | None = None
+    verwandt: int = 0
+    zulassen: bool = False
+    reaktion_: bool = False
+    handlung: str | None = None
+    daten: Daten | None = None
+
+
+def probe_plan(figur: Figure, **ansage: Any) -> Plan:
+    """The dice, Mindestwurf and preview of a skill or attribute test (see ``probe``); ``ansage``: the
+    fields of ``Probenansage``."""
+    a = Probenansage(**ansage)
+    daten = a.daten or EINSTELLUNGEN.defaults()
+    reaktion_ = a.reaktion_ or (a.handlung is not None and daten.handlung(a.handlung) == "reaktion")
+    art = "fertigkeit" if a.fertigkeit is not None else "attribut"
     res = Resolution("adz", "probe", (figur.name,))
-    pool = pool_for(figur, daten, attribut=attribut, fertigkeit=fertigkeit, spezialisierung=spezialisierung,
-                    unterstuetzung=unterstuetzung, bonus=bonus, malus=malus)
+    pool = pool_for(figur, daten, attribut=a.attribut, fertigkeit=a.fertigkeit, spezialisierung=a.spezialisierung,
+                    unterstuetzung=a.unterstuetzung, bonus=a.bonus, malus=a.malus)
     handlungsmali(figur, pool, daten)
-    base_mw = mindestwurf(mw, schwierigkeit, art, daten)
-    if verwandt:
-        if verwandt < 1:
-            raise AdzError(t("adz.bad_related", value=verwandt))
-        res.step(t("adz.related", by=verwandt, mw=base_mw + verwandt), "Mindestwurf")
-    total_mw = base_mw + verwandt
+    base_mw = mindestwurf(a.mw, a.schwierigkeit, art, daten)
+    if a.verwandt:
+        if a.verwandt < 1:
+            raise AdzError(t("adz.bad_related", value=a.verwandt))
+        res.step(t("adz.related", by=a.verwandt, mw=base_mw + a.verwandt), "Mindestwurf")
+    total_mw = base_mw + a.verwandt
     res.step(t("adz.pool", figure=figur.name, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
                art=t(f"adz.art_{art}")), "Probenart und Würfelanzahl")
     wuerfel = pool.wuerfel
     if reaktion_:
         wuerfel = reaktionswuerfel(res, figur, pool)
         reaktion(res, figur)
-    res.preview = {"p_gelingt": p_gelingt(wuerfel, total_mw, zulassen)}
+    res.preview = {"p_gelingt": p_gelingt(wuerfel, total_mw, a.zulassen)}
     luck = figur.current(GLUECK)
-    if luck > 0 and (total_mw <= wuerfel or zulassen):
-        res.preview["p_gelingt_mit_glück"] = p_gelingt(wuerfel + luck, total_mw, zulassen)
-    return Plan(res, figur, wuerfel, total_mw, t(f"adz.art_{art}"), zulassen)
+    if luck > 0 and (total_mw <= wuerfel or a.zulassen):
+        res.preview["p_gelingt_mit_glück"] = p_gelingt(wuerfel + luck, total_mw, a.zulassen)
+    return Plan(res, figur, wuerfel, total_mw, t(f"adz.art_{art}"), a.zulassen)
 
 
 def probe(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,

@@ -209,6 +209,23 @@ def heilung(figure: Figure, stufen: int, track: str = KOERPERLICH, phasen: int |
     if figure.has(JENSEITS) and not magisch:
         raise AdzError(t("adz.only_magic", figure=figure.name))
     healed = min(stufen, angekreuzt(figure, track))
+    heildauer(res, figure, healed, track, phasen, magisch, daten)
+    if healed:
+        res.effects.append(Effect(figure.name, track, healed))
+    after = {tr: figure.current(tr) + (healed if tr == track else 0) for tr in LEISTEN}
+    said = [t("adz.satz.heilung_magisch" if magisch else "adz.satz.heilung", figure=figure.name,
+              schaden=schadensstufen(healed, track)) if healed else
+            t("adz.satz.heilung_nichts", figure=figure.name, art=t(f"adz.satz.art_{track}"))]
+    said += erwachen(res, figure, after)
+    res.outcome = {"geheilt": healed, "leiste": track, "frei": after[track]}
+    res.summary = clauses(said)
+    return res
+
+
+def heildauer(res: Resolution, figure: Figure, healed: int, track: str, phasen: int | None, magisch: bool,
+              daten: Daten) -> None:
+    """How long the healing takes: magic at once, physical ``phasen`` rest phases per step (the GM's
+    estimate, within the data's range), mental the data's minutes per step."""
     if magisch:
         res.step(t("adz.healed_magic", figure=figure.name, n=healed, track=t(f"adz.track_{track}")),
                  "Körperlicher Schaden")
@@ -221,21 +238,18 @@ def heilung(figure: Figure, stufen: int, track: str = KOERPERLICH, phasen: int |
     else:
         minutes = daten.heilung["geistig_minuten"]
         res.step(t("adz.healed_mind", figure=figure.name, n=healed, minutes=healed * minutes), "Geistiger Schaden")
-    if healed:
-        res.effects.append(Effect(figure.name, track, healed))
-    after = {tr: figure.current(tr) + (healed if tr == track else 0) for tr in LEISTEN}
-    said = [t("adz.satz.heilung_magisch" if magisch else "adz.satz.heilung", figure=figure.name,
-              schaden=schadensstufen(healed, track)) if healed else
-            t("adz.satz.heilung_nichts", figure=figure.name, art=t(f"adz.satz.art_{track}"))]
+
+
+def erwachen(res: Resolution, figure: Figure, after: dict[str, int]) -> list[str]:
+    """With a free physical box the figure is no longer near death or beyond; with a free box on every
+    track it wakes up. Returns the clauses of the summary."""
     if after[KOERPERLICH] > 0:
         for cond in (TOD_NAHE, JENSEITS):
             if figure.has(cond):
                 res.effects.append(Effect(figure.name, condition=cond, on=False))
     if all(v > 0 for v in after.values()) and figure.has(BEWUSSTLOS):
         res.effects.append(Effect(figure.name, condition=BEWUSSTLOS, on=False))
-        said.append(t("adz.satz.wach", figure=figure.name))
-    elif any(not e.on for e in res.effects):
-        said.append(t("adz.satz.gerettet", figure=figure.name))
-    res.outcome = {"geheilt": healed, "leiste": track, "frei": after[track]}
-    res.summary = clauses(said)
-    return res
+        return [t("adz.satz.wach", figure=figure.name)]
+    if any(not e.on for e in res.effects):
+        return [t("adz.satz.gerettet", figure=figure.name)]
+    return []

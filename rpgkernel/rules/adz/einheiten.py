@@ -60,6 +60,18 @@ def zeigen(wert: Fraction) -> str:
     return decimal(round(float(wert), 2))
 
 
+def _einheit_gueltig(spec: Any) -> bool:
+    """One unit's entry: a factor above 0, spellings, optionally how it shows (two words) and whether
+    amounts convert to it."""
+    return bool(isinstance(spec, Mapping) and set(spec) <= {"faktor", "schreibweisen", "zeige", "umrechnen"}
+                and isinstance(spec.get("umrechnen", True), bool)
+                and isinstance(spec.get("faktor"), (int, float)) and spec["faktor"] > 0
+                and isinstance(spec.get("schreibweisen"), list) and spec["schreibweisen"]
+                and all(isinstance(s, str) and s.strip() for s in spec["schreibweisen"])
+                and (spec.get("zeige") is None or (isinstance(spec["zeige"], list) and len(spec["zeige"]) == 2
+                                                   and all(isinstance(s, str) for s in spec["zeige"]))))
+
+
 class Einheiten:
     """The units of the GM's data: spelling -> unit, the number words; ``Einheiten.pruefen`` says
     what is wrong with the data, ``lesen`` reads an amount."""
@@ -85,14 +97,7 @@ class Einheiten:
             if not isinstance(units, Mapping) or not units:
                 return t("adz.units_quantity", quantity=groesse)
             for name, spec in units.items():
-                ok = (isinstance(spec, Mapping) and set(spec) <= {"faktor", "schreibweisen", "zeige", "umrechnen"}
-                      and isinstance(spec.get("umrechnen", True), bool)
-                      and isinstance(spec.get("faktor"), (int, float)) and spec["faktor"] > 0
-                      and isinstance(spec.get("schreibweisen"), list) and spec["schreibweisen"]
-                      and all(isinstance(s, str) and s.strip() for s in spec["schreibweisen"])
-                      and (spec.get("zeige") is None or (isinstance(spec["zeige"], list) and len(spec["zeige"]) == 2
-                                                         and all(isinstance(s, str) for s in spec["zeige"]))))
-                if not ok:
+                if not _einheit_gueltig(spec):
                     return t("adz.units_unit", quantity=groesse, unit=name)
         if not isinstance(words, Mapping) or not all(isinstance(v, (int, float)) and v > 0 for v in words.values()):
             return t("adz.units_words")

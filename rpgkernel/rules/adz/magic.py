@@ -87,78 +87,129 @@ def _festlegung(daten: Daten, effekt: str | None, kp: int | None, stufe: int | N
         raise AdzError(str(err)) from None
 
 
-def zauberplan(figure: Figure, *, bereich: str | Sequence[str] | None = None,
-               technik: str | Sequence[str] | None = None, fokus: str | None = None, effekt: str | None = None,
-               mw: int | None = None, schwierigkeit: str | None = None, kp: int | None = None,
-               stufe: int | None = None, unterstuetzung: Sequence[str] = (), bonus: int = 0, malus: int = 0,
-               zulassen: bool = False, ziel: Figure | None = None, rw_attribut: str | None = None,
-               rw_bonus: int = 0, kampf: bool = False, wuerfeln_: bool = False, name: str | None = None,
-               zauberdauer: str | None = None, parameter: str | None = None,
-               daten: Daten | None = None) -> Zauberplan:
+@dataclass(frozen=True)
+class Zauberansage:
+    """What is declared for a spell: the keyword arguments of ``zauberplan``."""
+
+    bereich: str | Sequence[str] | None = None
+    technik: str | Sequence[str] | None = None
+    fokus: str | None = None
+    effekt: str | None = None
+    mw: int | None = None
+    schwierigkeit: str | None = None
+    kp: int | None = None
+    stufe: int | None = None
+    unterstuetzung: Sequence[str] = ()
+    bonus: int = 0
+    malus: int = 0
+    zulassen: bool = False
+    ziel: Figure | None = None
+    rw_attribut: str | None = None
+    rw_bonus: int = 0
+    kampf: bool = False
+    wuerfeln_: bool = False
+    name: str | None = None
+    zauberdauer: str | None = None
+    parameter: str | None = None
+    daten: Daten | None = None
+
+
+def zauberplan(figure: Figure, **ansage: Any) -> Zauberplan:
     """The spell test's dice (Magiebereich + Technik + Fokus), Mindestwurf, Krafteinsatz and preview.
 
-    With several areas or techniques (``"Pflanze+Luft"``) the first is the
-    primary property, which gives the dice. ``effekt`` names an entry of the
+    ``ansage``: the fields of ``Zauberansage``. With several areas or techniques (``"Pflanze+Luft"``)
+    the first is the primary property, which gives the dice. ``effekt`` names an entry of the
     GM's effect lists (area, technique, Mindestwurf, KP, casting time); for an effect with parameters
     ``kp``/``stufe`` say what the spell reaches, ``parameter`` (``"sinne=2 dauer=30s"``) what it shall
     reach, and without ``kp`` its KP (``zauberparameter``); ``daten``: the GM's data (default: the defaults).
     """
-    daten = daten or EINSTELLUNGEN.defaults()
-    res = Resolution("adz", "zauber", (figure.name,), (ziel.name,) if ziel is not None else ())
-    if effekt is not None:
-        found = daten.effekt(effekt)
-        if found is None:
-            raise AdzError(t("adz.unknown_effect", name=effekt))
-        area, row = found
-        bereich, technik = bereich or area, technik or row.get("technik")
-        mw = mw if mw is not None or schwierigkeit is not None else row.get("mw")
-        zauberdauer = zauberdauer or row.get("zauberdauer")
-    fest = _festlegung(daten, effekt, kp, stufe, parameter)
-    if fest is not None:
-        kp, stufe = fest.kp, None
-    elif effekt is not None and kp is None and stufe is None:
-        kp = row.get("kp", 1 if daten.wirkung(effekt) else None)
-    if not bereich or not technik:
+    z = Zauberansage(**ansage)
+    daten = z.daten or EINSTELLUNGEN.defaults()
+    res = Resolution("adz", "zauber", (figure.name,), (z.ziel.name,) if z.ziel is not None else ())
+    z, fest = aus_effekt(z, daten)
+    if not z.bereich or not z.technik:
         raise AdzError(t("adz.needs_area_technique"))
-    areas, techs = _names(bereich), _names(technik)
-    pool = Pool().add(*bogen.wert(figure, "magiebereiche", areas[0]))
-    pool.add(techs[0], bogen.technik(figure, techs[0], daten))
-    if fokus is not None:
-        pool.add(*bogen.wert(figure, "foki", fokus))
-    for support in unterstuetzung:
-        label, dice = bogen.unterstuetzung(figure, support, daten)
-        pool.add(t("adz.part_support", name=label), dice)
-    pool.add(t("adz.part_bonus"), bonus).add(t("adz.part_malus"), -malus)
-    handlungsmali(figure, pool, daten)
-    if len(areas) > 1 or len(techs) > 1:
-        res.step(t("adz.primary", areas=" + ".join(areas), techs=" + ".join(techs), area=areas[0], tech=techs[0]),
-                 "Magiebereich und Technik")
-    total_mw = mindestwurf(mw, schwierigkeit, "fertigkeit", daten)
-    power = krafteinsatz(kp, stufe, daten)
-    spell = name or effekt or f"{areas[0]} {techs[0]}"
+    areas, techs = _names(z.bereich), _names(z.technik)
+    pool = zauberpool(res, figure, z, daten)
+    total_mw = mindestwurf(z.mw, z.schwierigkeit, "fertigkeit", daten)
+    power = krafteinsatz(z.kp, z.stufe, daten)
+    spell = z.name or z.effekt or f"{areas[0]} {techs[0]}"
     res.step(t("adz.spell_pool", figure=figure.name, spell=spell, parts=pool.text(), dice=pool.wuerfel, mw=total_mw,
                kp=power), "Magiebereich und Technik; Mindestwurf; Krafteinsatz")
     for text in fest.schritte if fest is not None else ():
         res.step(text, "Krafteinsatz")
-    if zauberdauer:
-        res.step(t("adz.casting_time", time=zauberdauer), "Zauberdauer")
-    trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (kampf or ziel is not None or wuerfeln_)
+    if z.zauberdauer:
+        res.step(t("adz.casting_time", time=z.zauberdauer), "Zauberdauer")
+    trivial = total_mw <= 1 and power <= 1 and pool.wuerfel >= 3 and not (z.kampf or z.ziel is not None or z.wuerfeln_)
+    plan = Zauberplan(Plan(res, figure, pool.wuerfel, total_mw, t("adz.art_zauber"), z.zulassen), power, trivial,
+                      spell, entzugswuerfel(figure, daten), daten, festlegung=fest)
+    rettungswurf(plan, z)
+    res.preview = zauber_vorschau(plan)
+    return plan
+
+
+def aus_effekt(z: Zauberansage, daten: Daten) -> tuple[Zauberansage, Festlegung | None]:
+    """A named effect of the GM's lists fills in what the line leaves open (area, technique,
+    Mindestwurf, casting time, KP); what its KP buy of the effect's parameters (Krafteinsatz)."""
+    row: Mapping[str, Any] = {}
+    if z.effekt is not None:
+        found = daten.effekt(z.effekt)
+        if found is None:
+            raise AdzError(t("adz.unknown_effect", name=z.effekt))
+        area, row = found
+        z = replace(z, bereich=z.bereich or area, technik=z.technik or row.get("technik"),
+                    mw=z.mw if z.mw is not None or z.schwierigkeit is not None else row.get("mw"),
+                    zauberdauer=z.zauberdauer or row.get("zauberdauer"))
+    fest = _festlegung(daten, z.effekt, z.kp, z.stufe, z.parameter)
+    if fest is not None:
+        z = replace(z, kp=fest.kp, stufe=None)
+    elif z.effekt is not None and z.kp is None and z.stufe is None:
+        z = replace(z, kp=row.get("kp", 1 if daten.wirkung(z.effekt) else None))
+    return z, fest
+
+
+def zauberpool(res: Resolution, figure: Figure, z: Zauberansage, daten: Daten) -> Pool:
+    """Magiebereich und Technik: the primary area + technique + Fokus, supporting skills, bonus, malus
+    and the action penalties."""
+    areas, techs = _names(z.bereich or ""), _names(z.technik or "")
+    pool = Pool().add(*bogen.wert(figure, "magiebereiche", areas[0]))
+    pool.add(techs[0], bogen.technik(figure, techs[0], daten))
+    if z.fokus is not None:
+        pool.add(*bogen.wert(figure, "foki", z.fokus))
+    for support in z.unterstuetzung:
+        label, dice = bogen.unterstuetzung(figure, support, daten)
+        pool.add(t("adz.part_support", name=label), dice)
+    pool.add(t("adz.part_bonus"), z.bonus).add(t("adz.part_malus"), -z.malus)
+    handlungsmali(figure, pool, daten)
+    if len(areas) > 1 or len(techs) > 1:
+        res.step(t("adz.primary", areas=" + ".join(areas), techs=" + ".join(techs), area=areas[0], tech=techs[0]),
+                 "Magiebereich und Technik")
+    return pool
+
+
+def entzugswuerfel(figure: Figure, daten: Daten) -> int:
+    """The drain roll's dice: the GM's attribute (WK), less the injury penalty where the data say so."""
     rule = daten.entzug
     drain = Pool().add(rule["attribut"], bogen.attribut(figure, rule["attribut"]))
     if daten.malus_auf_entzug:
         drain.add(t("adz.part_injury"), -(verletzungsmalus(figure, daten) or 0))
-    plan = Zauberplan(Plan(res, figure, pool.wuerfel, total_mw, t("adz.art_zauber"), zulassen), power, trivial, spell,
-                      drain.wuerfel, daten, festlegung=fest)
-    if ziel is not None and verletzungsmalus(ziel, daten) is None:
+    return drain.wuerfel
+
+
+def rettungswurf(plan: Zauberplan, z: Zauberansage) -> None:
+    """The target's saving throw (Rettungswurf): the GM's attribute + bonus − action penalties; an
+    unconscious target makes none."""
+    ziel, res, daten = z.ziel, plan.test.res, plan.daten
+    if ziel is None:
+        return
+    if verletzungsmalus(ziel, daten) is None:
         res.step(t("adz.save_unconscious", figure=ziel.name), "Rettungswurf")
-    elif ziel is not None:
-        attr = rw_attribut or daten.rettungswurf["attribut"]
-        rw = Pool().add(attr.upper(), bogen.attribut(ziel, attr)).add(t("adz.part_bonus"), rw_bonus)
-        handlungsmali(ziel, rw, daten)
-        plan.ziel, plan.rw_wuerfel = ziel, rw.wuerfel
-        res.step(t("adz.save_pool", figure=ziel.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
-    res.preview = zauber_vorschau(plan)
-    return plan
+        return
+    attr = z.rw_attribut or daten.rettungswurf["attribut"]
+    rw = Pool().add(attr.upper(), bogen.attribut(ziel, attr)).add(t("adz.part_bonus"), z.rw_bonus)
+    handlungsmali(ziel, rw, daten)
+    plan.ziel, plan.rw_wuerfel = ziel, rw.wuerfel
+    res.step(t("adz.save_pool", figure=ziel.name, parts=rw.text(), dice=rw.wuerfel), "Rettungswurf")
 
 
 def zauber_vorschau(plan: Zauberplan) -> dict[str, Any]:

@@ -80,6 +80,16 @@ class Daten:
         return AdzError(t("adz.data_bad", section=key, why=why, source=self.source))
 
     def _check(self) -> None:
+        self._listen_pruefen()
+        self._tabellen_pruefen()
+        for attr in (self.initiative["attribut"], self.verteidigung["attribut"], self.widerstand["attribut"],
+                     self.entzug["attribut"], self.rettungswurf["attribut"]):
+            if attr not in ATTRIBUTE:
+                raise self._bad("attribut", str(attr))
+        self._wirkungen = self._effekte_pruefen()
+
+    def _listen_pruefen(self) -> None:
+        """The techniques and the damage track's maluses."""
         tech = self._section("techniken")
         if not isinstance(tech, list) or not tech or not all(isinstance(x, str) and x for x in tech):
             raise self._bad("techniken", t("adz.data_names"))
@@ -87,6 +97,9 @@ class Daten:
         if not isinstance(malus, list) or len(malus) < 2 or malus[-1] != "X" \
                 or not all(isinstance(m, int) and m >= 0 for m in malus[:-1]):
             raise self._bad("schadensleiste", t("adz.data_malus"))
+
+    def _tabellen_pruefen(self) -> None:
+        """The Mindestwurf table, the standard scale, the range classes, distance and size modifiers."""
         for name, row in self._section("mindestwurf").items():
             if not isinstance(row, Mapping) or not all(v is None or (isinstance(v, int) and v >= 1)
                                                        for v in row.values()):
@@ -101,11 +114,6 @@ class Daten:
         for key in ("distanz", "groesse"):
             if not all(isinstance(v, int) for v in self._section(key).values()):
                 raise self._bad(key, t("adz.data_ints"))
-        for attr in (self.initiative["attribut"], self.verteidigung["attribut"], self.widerstand["attribut"],
-                     self.entzug["attribut"], self.rettungswurf["attribut"]):
-            if attr not in ATTRIBUTE:
-                raise self._bad("attribut", str(attr))
-        self._wirkungen = self._effekte_pruefen()
 
     def _effekte_pruefen(self) -> dict[str, Wirkung]:
         """The units, and every effect of the effect lists that names its parameters, read and checked."""

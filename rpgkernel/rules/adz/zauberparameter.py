@@ -280,17 +280,10 @@ def festlegen(w: Wirkung, kp: int | None, text: str | None) -> Festlegung:
     if not named:
         assert kp is not None
         return Festlegung(kp, tuple(_alone(w, p, kp) for p in w.parameter.values()), {})
-    low, high, parts = Fraction(w.kp), Fraction(w.kp), []
-    for key, menge in named.items():
-        lo, hi, why = _faktor(w, w.parameter[key], menge)
-        low, high = low * lo, high * hi
-        factor = t("adz.factor", low=zeigen(lo), high=zeigen(hi)) if lo != hi else t("adz.factor_one",
-                                                                                       factor=zeigen(lo))
-        parts.append(f"{factor} {why}")
+    low, high, calc = _kosten(w, named)
     shown = {w.parameter[k].name: w.zeige(w.parameter[k], m.wert, m.einheit) for k, m in named.items()}
     wanted = ", ".join(f"{k} {v}" for k, v in shown.items())
     free = [p for k, p in w.parameter.items() if k not in named]
-    calc = t("adz.cost_calc", kp0=w.kp, factors=" ".join(parts))
     need_low, need_high = math.ceil(low), math.ceil(high)
     if low != high:
         if kp is None:
@@ -308,11 +301,31 @@ def festlegen(w: Wirkung, kp: int | None, text: str | None) -> Festlegung:
         if free:
             cost += " " + t("adz.cost_base", others=_bases(w, free))
         return Festlegung(need_low, (cost,), shown)
+    return _mit_kp(w, kp, low, free, cost, wanted, shown)
+
+
+def _kosten(w: Wirkung, named: Mapping[str, Menge]) -> tuple[Fraction, Fraction, str]:
+    """What the named amounts cost: the lowest and the highest exact KP, and the calculation as text."""
+    low, high, parts = Fraction(w.kp), Fraction(w.kp), []
+    for key, menge in named.items():
+        lo, hi, why = _faktor(w, w.parameter[key], menge)
+        low, high = low * lo, high * hi
+        factor = t("adz.factor", low=zeigen(lo), high=zeigen(hi)) if lo != hi else t("adz.factor_one",
+                                                                                       factor=zeigen(lo))
+        parts.append(f"{factor} {why}")
+    return low, high, t("adz.cost_calc", kp0=w.kp, factors=" ".join(parts))
+
+
+def _mit_kp(w: Wirkung, kp: int, low: Fraction, free: list[Parameter], cost: str, wanted: str,
+            shown: dict[str, str]) -> Festlegung:
+    """Given KP against a cost of ``low``: enough for the named amounts, and with parameters left free
+    what those reach (fewer KP: they scale down)."""
+    need_low = math.ceil(low)
     if not free:
         if kp < need_low:
             raise Ungueltig(t("adz.param_short", kp=kp, wanted=wanted, need=need_low))
         return Festlegung(kp, (cost, t("adz.cost_given", kp=kp, need=need_low)), shown)
-    reached = [_reicht(w, p, Fraction(kp) / low, kp) for p in free]   # fewer KP: the others scale down
+    reached = [_reicht(w, p, Fraction(kp) / low, kp) for p in free]
     if not any(ok for ok, _ in reached):
         raise Ungueltig(t("adz.param_short", kp=kp, wanted=wanted, need=need_low))
     return Festlegung(kp, (cost, *(t("adz.reach_step_with", reach=text, wanted=wanted) for _, text in reached)),

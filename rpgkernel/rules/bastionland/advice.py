@@ -36,7 +36,7 @@ SHOWN = 8              # the most dice a Deny's options name and the most Bolste
 
 @dataclass(frozen=True)
 class _Attack:
-    """An open attack on one target as its advice reads it (``attack._one_target`` records it)."""
+    """An open attack on one target as its advice reads it (``attack.open_choices`` records it)."""
 
     key: str                 # the choice's key suffix: "" or ":target"
     target: Figure

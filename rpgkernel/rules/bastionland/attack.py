@@ -60,15 +60,72 @@ def _feat_user(name: str, feat: str, ctx: "_Context") -> bool:
     return name not in ctx.fatigued
 
 
+@dataclass(frozen=True)
+class Angriff:
+    """What is declared for an attack: the keyword arguments of ``attack``.
+
+    ``deny``: a name, or ``{"by": name, "würfel": face}`` (the decider picks
+    the die; default the highest), or a list (each participant once); then
+    the denier's SPI save or Fatigued. ``gambits``: ``{"würfel": face,
+    "gambit": name, "stark": "keine_probe"|"größer"}`` (or tuples);
+    ``bolster``: faces spent on Bolster. ``focus``: ``{"by": name, "gambit":
+    name}`` (CLA save or Fatigued). ``smite``: ``{"by": name, "art":
+    "W12"|"Blast"}`` before a melee attack (VIG save or Fatigued). Blast rolls
+    per target; ``per_target`` holds each target's decisions (deny, gambits,
+    bolster, focus, faces). ``combatants`` (in turn order): the target's
+    allies among them are offered its Deny too (Angriffe, Schritt 2).
+    """
+    bonus: Sequence[str] = ()
+    deny: Any = None
+    bolster: Sequence[int] = ()
+    cover: bool = False
+    decided: bool = True
+    gambits: Any = ()
+    focus: Any = ()
+    smite: Mapping[str, str] | None = None
+    blast: bool = False
+    ranged: bool = False
+    shield_wall: bool = False
+    spear_wall: bool = False
+    charge: Sequence[str] = ()
+    started_in_melee: Sequence[str] = ()
+    moved: Sequence[str] = ()
+    impaired_by: Sequence[str] = ()
+    faces: Sequence[int] | None = None
+    per_target: Mapping[str, Mapping[str, Any]] | None = None
+    large_scale: bool = False
+    cause: str | None = None
+    bloodless: bool = False
+    front: Sequence[Figure] = ()
+    figures: Mapping[str, Figure] | None = None
+    scar_table: Mapping[int, str] | None = None
+    gambit_table: Mapping[str, Mapping[str, Any]] | None = None
+    combatants: Sequence[Figure] = ()
+
+
 @dataclass
 class _Context:
+    """One attack's shared state: the request, the figures, the feats used so far."""
+    req: Angriff
+    attackers: Sequence[Figure]
+    targets: list[Figure]
     figures: dict[str, Figure]
     roller: Roller
-    melee: bool
     gambits: Mapping[str, Mapping[str, Any]]
-    used: set = field(default_factory=set)
-    fatigued: set = field(default_factory=set)
-    impaired: set = field(default_factory=set)     # attackers whose attacks are impaired: no feats
+    impaired: set[str] = field(default_factory=set)     # attackers whose attacks are impaired: no feats
+    used: set[tuple[str, str]] = field(default_factory=set)   # (participant, feat): once per attack
+    fatigued: set[str] = field(default_factory=set)     # Fatigued during this attack: their feats fail
+    blast: bool = False
+    smite_w12: bool = False
+
+    @property
+    def melee(self) -> bool:
+        return not self.req.ranged
+
+    @property
+    def warband(self) -> bool:
+        """A warband attacks (Kriegsscharen)."""
+        return any(kind(a) == "Kriegsschar" for a in self.attackers)
 
 
 def impaired(figure: Figure, declared: Sequence[str] = ()) -> str | None:
@@ -242,118 +299,319 @@ def _norm_focus(focus: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
-                target: Figure, pool: list[str], faces: Sequence[int] | None, armour: int,
-                decisions: Mapping[str, Any], decided: bool, blast: bool, large_scale: bool,
-                cause: str | None, bloodless: bool, scar_table: Mapping[int, str] | None,
-                front: Sequence[Figure], allies: Sequence[str] = (), rolls: Sequence[Roll] | None = None) -> list[str]:
-    """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
-    from the front) as clauses of the summary, none while the attack is open; ``allies`` may Deny
-    besides the target (in arm's reach: the table's call); ``rolls``: its attack dice, rolled already
-    (a Blast's), else rolled here unless ``faces`` are given."""
-    tname = target.name
-    if faces is None:
-        rolls = list(rolls) if rolls is not None else [ctx.roller.roll(d) for d in pool]
-        faces = [r.total for r in rolls]
-        res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
-                 "Angriffe, Schritt 1", *rolls)
+@dataclass
+class _Target:
+    """One target of the attack: its card, its dice and what was decided against it."""
+    res: Resolution
+    figure: Figure
+    pool: list[str]
+    armour: int
+    decisions: dict[str, Any]
+    faces: list[int] = field(default_factory=list)
+    remaining: list[tuple[str, int]] = field(default_factory=list)   # (die, face) not yet spent
+    extra: list[tuple[str, int]] = field(default_factory=list)       # dice a gambit added (Dismount's W6)
+    bolster: int = 0
+    kept: tuple[str | None, int] = (None, 0)
+    total: int = 0
+
+
+def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure], roller: Roller,
+           **declared: Any) -> Resolution:
+    """An attack of one or more attackers (Angriffe, steps 1-7; Besondere Angriffe; Feats; Gambits).
+
+    All attackers on one target roll together; ``declared``: the fields of
+    ``Angriff`` (deny, gambits, focus, smite, blast, …). ``decided`` False:
+    roll and list the open choices, apply nothing; the closing call passes
+    the rolled ``faces``.
+    """
+    req = Angriff(**declared)
+    targets = [target] if isinstance(target, Figure) else list(target)
+    res = Resolution("bastionland", "angriff", names(attackers), names(targets))
+    refuse(attackers, req)
+    ctx = _context(attackers, targets, roller, req)
+    smite(res, ctx)
+    blast_on_individuals(ctx)
+    rolled = blast_dice(ctx)
+    outcomes, said = {}, []
+    for tg in targets:
+        z = _target(res, ctx, tg)
+        said += _one_target(ctx, z, rolled.get(tg.name))
+        _gather(res, ctx, z)
+        outcomes[tg.name] = z.res.outcome
+    smite_save(res, ctx)
+    lead_from_front(res, ctx)
+    res.outcome = outcomes[targets[0].name] if len(targets) == 1 else {"ziele": outcomes}
+    if ctx.blast:
+        res.outcome["blast"] = True
+    res.summary = _summary(res, said)
+    return res
+
+
+def refuse(attackers: Sequence[Figure], req: Angriff) -> None:
+    """The attacks the rules forbid (Virtue Loss: VIG 0 and moved; Fernkampf; Schild- und Speerwälle)."""
+    for a in attackers:
+        if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a.name in req.moved:
+            raise BastionlandError(t("bastionland.vig0_moved", figure=a.name))
+        if req.ranged and a.name in req.started_in_melee:
+            raise BastionlandError(t("bastionland.ranged_in_melee", figure=a.name))
+        if req.spear_wall and a.name in req.charge:
+            raise BastionlandError(t("bastionland.spear_wall", figure=a.name))
+
+
+def _context(attackers: Sequence[Figure], targets: list[Figure], roller: Roller, req: Angriff) -> _Context:
+    everyone: dict[str, Figure] = {**(req.figures or {})}
+    for f in (*attackers, *targets, *req.front):
+        everyone[f.name] = f
+    return _Context(req, attackers, targets, everyone, roller,
+                    gambits=req.gambit_table or EINSTELLUNGEN.defaults().gambits,
+                    impaired={a.name for a in attackers if impaired(a, req.impaired_by)}, blast=req.blast)
+
+
+def smite(res: Resolution, ctx: _Context) -> None:
+    """Before a melee attack: Smite adds +W12 or Blast (Feats; Smite); its VIG save follows the attack."""
+    if not ctx.req.smite:
+        return
+    art = str(ctx.req.smite.get("art", "W12")).upper()
+    if not ctx.req.decided:   # the closing call takes the feat
+        ctx.smite_w12 = art == "W12"
+        ctx.blast = ctx.blast or not ctx.smite_w12
+        return
+    who = ctx.req.smite["by"]
+    if ctx.req.ranged:
+        raise BastionlandError(t("bastionland.smite_melee", figure=who))
+    if who in ctx.impaired:
+        raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
+    if who not in names(ctx.attackers):
+        raise BastionlandError(t("bastionland.focus_not_attacker", figure=who))
+    _feat_user(who, "Smite", ctx)
+    if art == "BLAST":
+        ctx.blast = True
+    elif art == "W12":
+        ctx.smite_w12 = True
     else:
-        faces = list(faces)
-        if len(faces) != len(pool) or any(not 1 <= f <= int(d[1:]) for d, f in zip(pool, faces)):
-            raise BastionlandError(t("bastionland.bad_faces", faces=", ".join(map(str, faces)),
-                                     pool=", ".join(pool)))
-        res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(pool, faces))),
-                 "Angriffe, Schritt 1")
-    res.outcome["würfel"] = list(faces)
-    why = ignores(target, blast=blast, large_scale=large_scale, cause=cause)
-    if not decided:
-        # what the open choices' advice reads (``advice``): the armour, melee, whether the attack can hurt
-        res.outcome.update({"armour": armour, "nahkampf": ctx.melee, "unblutig": bloodless,
-                            **({"unverletzbar": why} if why else {})})
-        shown = tuple(dict.fromkeys(str(f) for f in sorted(faces, reverse=True)))
-        res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,), also=tuple(allies),
-                                  also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else "",
-                                  values={"würfel": shown}))
-        spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
-        if spendable:
-            unique = tuple(dict.fromkeys(spendable))
-            strong = STRONG if ctx.melee and any(f >= STRONG_GAMBIT_MIN for f in faces) else ()
-            res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(attackers), spendable,
-                                      values={"würfel": unique, "bolster": unique, "gambit": tuple(ctx.gambits),
-                                              "stark": strong}))
-        able = tuple(a.name for a in attackers if not a.has("Fatigued") and a.name not in ctx.impaired)
-        if able:
-            res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits),
-                                      values={"gambit": tuple(ctx.gambits)}))
+        raise BastionlandError(t("bastionland.bad_smite", art=str(ctx.req.smite.get("art", "W12"))))
+    res.step(t("bastionland.smite", figure=who, art="Blast" if ctx.blast else "+W12"), "Feats; Smite")
+
+
+def blast_on_individuals(ctx: _Context) -> None:
+    """A warband's attack on individuals causes Blast (Kriegsscharen); only a Blast has several targets."""
+    if ctx.warband and any(kind(x) == "Person" for x in ctx.targets):
+        ctx.blast = True
+    if len(ctx.targets) > 1 and not ctx.blast:
+        raise BastionlandError(t("bastionland.one_target"))
+
+
+def _pool(ctx: _Context, target: Figure, res: Resolution | None = None) -> list[str]:
+    req = ctx.req
+    return attack_pool(ctx.attackers, target, bonus=req.bonus, impaired_by=req.impaired_by, charge=req.charge,
+                       smite_w12=ctx.smite_w12, res=res)
+
+
+def blast_dice(ctx: _Context) -> dict[str, list[Roll]]:
+    """A Blast rolls per target, every target's dice before any decision is carried out (Besondere Angriffe)."""
+    rolled: dict[str, list[Roll]] = {}
+    if len(ctx.targets) > 1:
+        for tg in ctx.targets:
+            if "faces" not in (ctx.req.per_target or {}).get(tg.name, {}):
+                rolled[tg.name] = [ctx.roller.roll(d) for d in _pool(ctx, tg)]
+    return rolled
+
+
+def armour(res: Resolution, ctx: _Context, target: Figure) -> int:
+    """The target's armour, +1 behind cover against a ranged attack (Fernkampf), +1 in a shield wall."""
+    total = target.value("ruestung", 0)
+    if ctx.req.cover and ctx.req.ranged:
+        total += 1
+        res.step(t("bastionland.cover"), "Fernkampf")
+    if ctx.req.shield_wall:
+        total += 1
+        res.step(t("bastionland.shield_wall", figure=target.name), "Schild- und Speerwälle")
+    return total
+
+
+def _decided_on(ctx: _Context, name: str) -> dict[str, Any]:
+    """The decisions on one target: its own (``per_target``), else those of the only target."""
+    own, req, one = (ctx.req.per_target or {}).get(name, {}), ctx.req, len(ctx.targets) == 1
+    return {"deny": own.get("deny", req.deny if one else None),
+            "gambits": own.get("gambits", req.gambits if one else ()),
+            "bolster": own.get("bolster", req.bolster if one else ()),
+            "focus": own.get("focus", req.focus if one else ()),
+            "faces": own.get("faces", req.faces if one else None)}
+
+
+def _target(res: Resolution, ctx: _Context, target: Figure) -> _Target:
+    """One target's dice, armour, decisions and the preview of its card."""
+    sub = Resolution("bastionland", "angriff", res.actors, (target.name,))
+    z = _Target(sub, target, _pool(ctx, target, sub), armour(sub, ctx, target), _decided_on(ctx, target.name))
+    d = z.decisions
+    bolster_n = len(d["bolster"]) + sum(
+        1 for g in [*_norm_gambits(d["gambits"], ()), *_norm_focus(d["focus"])]
+        if g.get("gambit", "Bolster") == "Bolster")
+    try:
+        preview = attack_preview(z.pool, z.armour, bolster_n, melee=ctx.melee)
+    except DiceLimitError as err:  # the attack goes on; its card says why it shows no preview
+        preview = {}
+        sub.step(err.message, "Angriffe")
+    preview.update(_save_previews(target, d, ctx.figures))
+    sub.preview = preview
+    return z
+
+
+def _gather(res: Resolution, ctx: _Context, z: _Target) -> None:
+    """One target's card into the attack's: steps, effects, choices and preview (named per target in a Blast)."""
+    sub, name, many = z.res, z.figure.name, len(ctx.targets) > 1
+    res.steps += sub.steps
+    res.effects += sub.effects
+    res.choices += [replace(c, key=c.key + (f":{name}" if many else ""), label=c.label + (f" – {name}" if many else ""))
+                    for c in sub.choices]
+    res.preview = sub.preview if not many else {**(res.preview or {}), **{
+        f"{k} ({name})": v for k, v in sub.preview.items() if isinstance(v, float)}}
+
+
+def _one_target(ctx: _Context, z: _Target, rolls: Sequence[Roll] | None) -> list[str]:
+    """Steps 1-7 of an attack against one target (Angriffe); what befell the target (and those leading
+    from the front) as clauses of the summary, none while the attack is open; ``rolls``: its attack
+    dice, rolled already (a Blast's), else rolled here unless faces are given."""
+    take_dice(ctx, z, rolls)
+    why = ignores(z.figure, blast=ctx.blast, large_scale=ctx.req.large_scale or ctx.warband, cause=ctx.req.cause)
+    if not ctx.req.decided:
+        open_choices(ctx, z, why)
         return []
-    remaining = list(zip(pool, faces))
-    # 2. Deny
-    for d in _norm_deny(decisions.get("deny")):
+    z.remaining = list(zip(z.pool, z.faces))
+    deny(ctx, z)
+    gambits(ctx, z)
+    focus(ctx, z)
+    z.remaining += z.extra
+    highest_die(z)
+    return cause_damage(ctx, z, why)
+
+
+def take_dice(ctx: _Context, z: _Target, rolls: Sequence[Roll] | None) -> None:
+    """Step 1: all attackers on one target roll together; given faces are checked against the pool."""
+    given = z.decisions["faces"]
+    if given is None:
+        rolls = list(rolls) if rolls is not None else [ctx.roller.roll(d) for d in z.pool]
+        z.faces = [r.total for r in rolls]
+    else:
+        z.faces, rolls = list(given), []
+        if len(z.faces) != len(z.pool) or any(not 1 <= f <= int(d[1:]) for d, f in zip(z.pool, z.faces)):
+            raise BastionlandError(t("bastionland.bad_faces", faces=", ".join(map(str, z.faces)),
+                                     pool=", ".join(z.pool)))
+    z.res.step(t("bastionland.pool", dice=", ".join(f"{d}: {f}" for d, f in zip(z.pool, z.faces))),
+               "Angriffe, Schritt 1", *rolls)
+    z.res.outcome["würfel"] = list(z.faces)
+
+
+def open_choices(ctx: _Context, z: _Target, why: str | None) -> None:
+    """An open attack: the choices of steps 2 and 3 (Deny, Gambits, Focus), nothing applied yet."""
+    res, tname, faces = z.res, z.figure.name, z.faces
+    allies = allies_of(z.figure, ctx.attackers, ctx.req.combatants)
+    # what the open choices' advice reads (``advice``): the armour, melee, whether the attack can hurt
+    res.outcome.update({"armour": z.armour, "nahkampf": ctx.melee, "unblutig": ctx.req.bloodless,
+                        **({"unverletzbar": why} if why else {})})
+    shown = tuple(dict.fromkeys(str(f) for f in sorted(faces, reverse=True)))
+    res.choices.append(Choice("deny", t("bastionland.choice_deny"), (tname,), also=tuple(allies),
+                              also_label=t("bastionland.choice_deny_ally", figure=tname) if allies else "",
+                              values={"würfel": shown}))
+    spendable = tuple(str(f) for f in faces if f >= GAMBIT_MIN)
+    if spendable:
+        unique = tuple(dict.fromkeys(spendable))
+        strong = STRONG if ctx.melee and any(f >= STRONG_GAMBIT_MIN for f in faces) else ()
+        res.choices.append(Choice("gambit", t("bastionland.choice_gambit"), names(ctx.attackers), spendable,
+                                  values={"würfel": unique, "bolster": unique, "gambit": tuple(ctx.gambits),
+                                          "stark": strong}))
+    able = tuple(a.name for a in ctx.attackers if not a.has("Fatigued") and a.name not in ctx.impaired)
+    if able:
+        res.choices.append(Choice("focus", t("bastionland.choice_focus"), able, tuple(ctx.gambits),
+                                  values={"gambit": tuple(ctx.gambits)}))
+
+
+def _feat_save(ctx: _Context, res: Resolution, who: str, virtue_name: str, feat: str) -> None:
+    """The save after a feat; failed, its user is Fatigued (Feats)."""
+    if not save(res, ctx.figures[who], virtue_name, ctx.roller, feat):
+        ctx.fatigued.add(who)
+        res.effects.append(Effect(who, condition="Fatigued"))
+        res.step(t("bastionland.now_fatigued", figure=who), "Feats")
+
+
+def _index_of(remaining: Sequence[tuple[str, int]], face: int | None) -> int | None:
+    return next((i for i, r in enumerate(remaining) if r[1] == face), None)
+
+
+def deny(ctx: _Context, z: _Target) -> None:
+    """Step 2: the target or an ally in arm's reach removes one die, the decider's pick or the highest;
+    then the SPI save (Deny)."""
+    for d in _norm_deny(z.decisions.get("deny")):
         who = d["by"]
-        works = _feat_user(who, "Deny", ctx)
-        if not works:
-            res.step(t("bastionland.fatigued_now", figure=who, feat="Deny"), "Feats")
+        if not _feat_user(who, "Deny", ctx):
+            z.res.step(t("bastionland.fatigued_now", figure=who, feat="Deny"), "Feats")
             continue
-        if not remaining:
+        if not z.remaining:
             break
         face = d["würfel"]
-        if face is None:
-            idx = max(range(len(remaining)), key=lambda i: remaining[i][1])
-        else:
-            idx = next((i for i, r in enumerate(remaining) if r[1] == face), None)
-            if idx is None:
-                raise BastionlandError(t("bastionland.bad_deny", face=face,
-                                         faces=", ".join(str(r[1]) for r in remaining)))
-        removed = remaining.pop(idx)
-        res.step(t("bastionland.deny", figure=who, face=removed[1]), "Angriffe, Schritt 2; Deny")
-        if not save(res, ctx.figures[who], "SPI", ctx.roller, "Deny"):
-            ctx.fatigued.add(who)
-            res.effects.append(Effect(who, condition="Fatigued"))
-            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
-    # 3. Gambits and Focus
-    bolster = 0
-    extra: list[tuple[str, int]] = []
-    for g in _norm_gambits(decisions.get("gambits"), decisions.get("bolster", ())):
+        idx = max(range(len(z.remaining)), key=lambda i: z.remaining[i][1]) if face is None \
+            else _index_of(z.remaining, face)
+        if idx is None:
+            raise BastionlandError(t("bastionland.bad_deny", face=face,
+                                     faces=", ".join(str(r[1]) for r in z.remaining)))
+        removed = z.remaining.pop(idx)
+        z.res.step(t("bastionland.deny", figure=who, face=removed[1]), "Angriffe, Schritt 2; Deny")
+        _feat_save(ctx, z.res, who, "SPI", "Deny")
+
+
+def gambits(ctx: _Context, z: _Target) -> None:
+    """Step 3: each discarded die of 4+ buys a gambit, Bolster among them (Gambits; Strong Gambit)."""
+    for g in _norm_gambits(z.decisions.get("gambits"), z.decisions.get("bolster", ())):
         face = g.get("würfel")
-        idx = next((i for i, r in enumerate(remaining) if r[1] == face), None)
+        idx = _index_of(z.remaining, face)
         if idx is None or face < GAMBIT_MIN:
             raise BastionlandError(t("bastionland.bad_gambit", face=face,
-                                     faces=", ".join(str(r[1]) for r in remaining)))
-        remaining.pop(idx)
-        bolster += _gambit(res, ctx, target, g.get("gambit", "Bolster"), face, g.get("stark"), extra,
-                           g.get("by", ""))
-    for f in _norm_focus(decisions.get("focus")):
+                                     faces=", ".join(str(r[1]) for r in z.remaining)))
+        z.remaining.pop(idx)
+        z.bolster += _gambit(z.res, ctx, z.figure, g.get("gambit", "Bolster"), face, g.get("stark"), z.extra,
+                             g.get("by", ""))
+
+
+def focus(ctx: _Context, z: _Target) -> None:
+    """Step 3: Focus, a gambit without spending a die; then the CLA save (Feats; Focus)."""
+    for f in _norm_focus(z.decisions.get("focus")):
         who = f["by"]
-        if who not in names(attackers):
+        if who not in names(ctx.attackers):
             raise BastionlandError(t("bastionland.focus_not_attacker", figure=who))
         if not _feat_user(who, "Focus", ctx):
-            res.step(t("bastionland.fatigued_now", figure=who, feat="Focus"), "Feats")
+            z.res.step(t("bastionland.fatigued_now", figure=who, feat="Focus"), "Feats")
             continue
         if who in ctx.impaired:
             raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
-        res.step(t("bastionland.focus", figure=who), "Feats; Focus")
-        bolster += _gambit(res, ctx, target, f.get("gambit", "Bolster"), None, None, extra, who)
-        if not save(res, ctx.figures[who], "CLA", ctx.roller, "Focus"):
-            ctx.fatigued.add(who)
-            res.effects.append(Effect(who, condition="Fatigued"))
-            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
-    remaining += extra
-    # 4.-7. highest remaining die + Bolster - armour
-    kept = max(remaining, key=lambda r: r[1]) if remaining else (None, 0)
-    total = damage_total(kept[1], armour, bolster)
-    res.step(t("bastionland.total", top=kept[1], bolster=bolster, armour=armour, total=total),
-             "Angriffe, Schritte 4-7", value=total)
-    res.outcome.update({"höchster": kept[1], "schaden": total, "bolster": bolster, "armour": armour})
+        z.res.step(t("bastionland.focus", figure=who), "Feats; Focus")
+        z.bolster += _gambit(z.res, ctx, z.figure, f.get("gambit", "Bolster"), None, None, z.extra, who)
+        _feat_save(ctx, z.res, who, "CLA", "Focus")
+
+
+def highest_die(z: _Target) -> None:
+    """Steps 4-6: the highest remaining die, plus Bolster, minus the target's armour."""
+    z.kept = max(z.remaining, key=lambda r: r[1]) if z.remaining else (None, 0)
+    z.total = damage_total(z.kept[1], z.armour, z.bolster)
+    z.res.step(t("bastionland.total", top=z.kept[1], bolster=z.bolster, armour=z.armour, total=z.total),
+               "Angriffe, Schritte 4-7", value=z.total)
+    z.res.outcome.update({"höchster": z.kept[1], "schaden": z.total, "bolster": z.bolster, "armour": z.armour})
+
+
+def cause_damage(ctx: _Context, z: _Target, why: str | None) -> list[str]:
+    """Step 7: the attack causes the damage left, to the target and those leading it from the front
+    (An vorderster Front); none where the target ignores the attack (Kriegsscharen; Holz und Stein)."""
+    res, tname = z.res, z.figure.name
     if why:
-        res.step(why, "Kriegsscharen" if kind(target) == "Kriegsschar" else "Holz und Stein")
+        res.step(why, "Kriegsscharen" if kind(z.figure) == "Kriegsschar" else "Holz und Stein")
         res.outcome["folge"] = "unversehrt"
         return [t("bastionland.satz.unversehrt", ziel=tname)]
-    said = [damage(target, total, res, die=kept[0], roller=ctx.roller, table=scar_table, bloodless=bloodless)]
-    for leader in front:  # An vorderster Front: the same damage
-        res.step(t("bastionland.front_damage", figure=leader.name, warband=tname, total=total),
+    table, bloodless = ctx.req.scar_table, ctx.req.bloodless
+    said = [damage(z.figure, z.total, res, die=z.kept[0], roller=ctx.roller, table=table, bloodless=bloodless)]
+    for leader in ctx.req.front:
+        res.step(t("bastionland.front_damage", figure=leader.name, warband=tname, total=z.total),
                  "An vorderster Front")
         sub = Resolution("bastionland", "schaden")
-        said.append(damage(leader, total, sub, die=kept[0], roller=ctx.roller, table=scar_table,
+        said.append(damage(leader, z.total, sub, die=z.kept[0], roller=ctx.roller, table=table,
                            bloodless=bloodless))
         res.steps += sub.steps
         res.effects += sub.effects
@@ -361,134 +619,17 @@ def _one_target(res: Resolution, ctx: _Context, attackers: Sequence[Figure],
     return said
 
 
-def attack(attackers: Sequence[Figure], target: Figure | Sequence[Figure],
-           roller: Roller, bonus: Sequence[str] = (), deny: Any = None, bolster: Sequence[int] = (),
-           cover: bool = False, decided: bool = True, *, gambits: Any = (), focus: Any = (),
-           smite: Mapping[str, str] | None = None, blast: bool = False, ranged: bool = False,
-           shield_wall: bool = False, spear_wall: bool = False, charge: Sequence[str] = (),
-           started_in_melee: Sequence[str] = (), moved: Sequence[str] = (), impaired_by: Sequence[str] = (),
-           faces: Sequence[int] | None = None, per_target: Mapping[str, Mapping[str, Any]] | None = None,
-           large_scale: bool = False, cause: str | None = None, bloodless: bool = False,
-           front: Sequence[Figure] = (), figures: Mapping[str, Figure] | None = None,
-           scar_table: Mapping[int, str] | None = None, gambit_table: Mapping[str, Mapping[str, Any]] | None = None,
-           combatants: Sequence[Figure] = ()) -> Resolution:
-    """An attack of one or more attackers (Angriffe, steps 1-7; Besondere Angriffe; Feats; Gambits).
+def smite_save(res: Resolution, ctx: _Context) -> None:
+    """Smite's VIG save, after the attack resolved (Smite)."""
+    if ctx.req.smite and ctx.req.decided:
+        _feat_save(ctx, res, ctx.req.smite["by"], "VIG", "Smite")
 
-    All attackers on one target roll together. ``deny``: a name, or
-    ``{"by": name, "würfel": face}`` (the decider picks the die; default the
-    highest), or a list (each participant once); then the denier's SPI save or
-    Fatigued. ``gambits``: ``{"würfel": face, "gambit": name, "stark":
-    "keine_probe"|"größer"}`` (or tuples); ``bolster``: faces spent on Bolster.
-    ``focus``: ``{"by": name, "gambit": name}`` (CLA save or Fatigued).
-    ``smite``: ``{"by": name, "art": "W12"|"Blast"}`` before a melee attack
-    (VIG save or Fatigued). Blast rolls per target; ``per_target`` holds each
-    target's decisions (deny, gambits, bolster, focus, faces).
-    ``decided`` False: roll and list the open choices, apply nothing; the
-    closing call passes the rolled ``faces``. ``combatants`` (in turn order): the target's
-    allies among them are offered its Deny too (Angriffe, Schritt 2).
-    """
-    targets = [target] if isinstance(target, Figure) else list(target)
-    res = Resolution("bastionland", "angriff", names(attackers), names(targets))
-    everyone: dict[str, Figure] = {**(figures or {})}
-    for f in (*attackers, *targets, *front):
-        everyone[f.name] = f
-    # refusals (Virtue Loss; Fernkampf; Schild- und Speerwälle)
-    for a in attackers:
-        if kind(a) in ("Person", "Kriegsschar") and virtue(a, "VIG") == 0 and a.name in moved:
-            raise BastionlandError(t("bastionland.vig0_moved", figure=a.name))
-        if ranged and a.name in started_in_melee:
-            raise BastionlandError(t("bastionland.ranged_in_melee", figure=a.name))
-        if spear_wall and a.name in charge:
-            raise BastionlandError(t("bastionland.spear_wall", figure=a.name))
-    impaired_names = {a.name for a in attackers if impaired(a, impaired_by)}
-    ctx = _Context(everyone, roller, melee=not ranged, gambits=gambit_table or EINSTELLUNGEN.defaults().gambits,
-                   impaired=impaired_names)
-    # Smite: before a melee attack, +W12 or Blast
-    smite_w12 = False
-    if smite and decided:
-        who, art = smite["by"], str(smite.get("art", "W12"))
-        if ranged:
-            raise BastionlandError(t("bastionland.smite_melee", figure=who))
-        if who in impaired_names:
-            raise BastionlandError(t("bastionland.impaired_no_feats", figure=who))
-        if who not in names(attackers):
-            raise BastionlandError(t("bastionland.focus_not_attacker", figure=who))
-        _feat_user(who, "Smite", ctx)
-        if art.upper() == "BLAST":
-            blast = True
-        elif art.upper() == "W12":
-            smite_w12 = True
-        else:
-            raise BastionlandError(t("bastionland.bad_smite", art=art))
-        res.step(t("bastionland.smite", figure=who, art="Blast" if blast else "+W12"), "Feats; Smite")
-    elif smite:
-        smite_w12 = str(smite.get("art", "W12")).upper() == "W12"
-        blast = blast or not smite_w12
-    warband_attack = any(kind(a) == "Kriegsschar" for a in attackers)
-    if warband_attack and any(kind(x) == "Person" for x in targets):
-        blast = True  # Kriegsscharen: attacks on individuals cause Blast
-    if len(targets) > 1 and not blast:
-        raise BastionlandError(t("bastionland.one_target"))
-    per_target = per_target or {}
-    rolled: dict[str, list[Roll]] = {}   # a Blast: every target's dice fall before any decision is carried out
-    if len(targets) > 1:
-        for tg in targets:
-            if "faces" not in per_target.get(tg.name, {}):
-                pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
-                                   smite_w12=smite_w12)
-                rolled[tg.name] = [roller.roll(d) for d in pool]
-    outcomes, said = {}, []
-    for tg in targets:
-        sub = Resolution("bastionland", "angriff", res.actors, (tg.name,))
-        pool = attack_pool(attackers, tg, bonus=bonus, impaired_by=impaired_by, charge=charge,
-                           smite_w12=smite_w12, res=sub)
-        armour = tg.value("ruestung", 0)
-        if cover and ranged:
-            armour += 1
-            sub.step(t("bastionland.cover"), "Fernkampf")
-        if shield_wall:
-            armour += 1
-            sub.step(t("bastionland.shield_wall", figure=tg.name), "Schild- und Speerwälle")
-        own = per_target.get(tg.name, {})
-        decisions = {"deny": own.get("deny", deny if len(targets) == 1 else None),
-                     "gambits": own.get("gambits", gambits if len(targets) == 1 else ()),
-                     "bolster": own.get("bolster", bolster if len(targets) == 1 else ()),
-                     "focus": own.get("focus", focus if len(targets) == 1 else ())}
-        bolster_n = len(decisions["bolster"]) + sum(
-            1 for g in [*_norm_gambits(decisions["gambits"], ()), *_norm_focus(decisions["focus"])]
-            if g.get("gambit", "Bolster") == "Bolster")
-        try:
-            preview = attack_preview(pool, armour, bolster_n, melee=not ranged)
-        except DiceLimitError as err:  # the attack goes on; its card says why it shows no preview
-            preview = {}
-            sub.step(err.message, "Angriffe")
-        preview.update(_save_previews(tg, decisions, everyone))
-        sub.preview = preview
-        said += _one_target(sub, ctx, attackers, tg, pool, own.get("faces", faces if len(targets) == 1 else None),
-                            armour, decisions, decided, blast, large_scale or warband_attack, cause, bloodless,
-                            scar_table, front, allies_of(tg, attackers, combatants), rolled.get(tg.name))
-        res.steps += sub.steps
-        res.effects += sub.effects
-        res.choices += [replace(c, key=c.key + (f":{tg.name}" if len(targets) > 1 else ""),
-                                label=c.label + (f" – {tg.name}" if len(targets) > 1 else ""))
-                        for c in sub.choices]
-        outcomes[tg.name] = sub.outcome
-        res.preview = sub.preview if len(targets) == 1 else {**(res.preview or {}), **{
-            f"{k} ({tg.name})": v for k, v in sub.preview.items() if isinstance(v, float)}}
-    if smite and decided:
-        who = smite["by"]
-        if not save(res, everyone[who], "VIG", roller, "Smite"):
-            res.effects.append(Effect(who, condition="Fatigued"))
-            res.step(t("bastionland.now_fatigued", figure=who), "Feats")
-    leaders = [a for a in attackers if kind(a) == "Person"] if warband_attack else []
-    for lead in leaders:  # An vorderster Front
+
+def lead_from_front(res: Resolution, ctx: _Context) -> None:
+    """The persons attacking with a warband lead it from the front until their next turn (An vorderster Front)."""
+    for lead in [a for a in ctx.attackers if kind(a) == "Person"] if ctx.warband else []:
         res.effects.append(Effect(lead.name, condition="führt von vorn", rounds=1, ends="zugbeginn"))
         res.step(t("bastionland.front", figure=lead.name), "An vorderster Front")
-    res.outcome = outcomes[targets[0].name] if len(targets) == 1 else {"ziele": outcomes}
-    if blast:
-        res.outcome["blast"] = True
-    res.summary = _summary(res, said)
-    return res
 
 
 def allies_of(target: Figure, attackers: Sequence[Figure], combatants: Sequence[Figure]) -> list[str]:

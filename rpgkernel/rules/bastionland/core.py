@@ -258,32 +258,45 @@ def morale(figures: Sequence[Figure], roller: Roller, *, group: bool = False,
     for f in figures:
         if is_player(f):
             res.step(t("bastionland.morale_player", figure=f.name), "Wankender Kampfeswille")
-    if group:
-        if 2 * lost < size:
-            res.step(t("bastionland.morale_group_holds", lost=lost, size=size), "Wankender Kampfeswille")
-            res.outcome = {"flieht": []}
-            res.summary = sentence("bastionland.satz.gruppe_hält", res.actors)
-            return res
-        rollers = [leader or npcs[0]] if organised and npcs else npcs
-    else:
-        rollers = [f for f in npcs if wankt(f)]
-        for f in npcs:
-            if f not in rollers:
-                res.step(t("bastionland.morale_unhurt", figure=f.name), "Wankender Kampfeswille")
+    if group and 2 * lost < size:
+        res.step(t("bastionland.morale_group_holds", lost=lost, size=size), "Wankender Kampfeswille")
+        res.outcome = {"flieht": []}
+        res.summary = sentence("bastionland.satz.gruppe_hält", res.actors)
+        return res
+    rollers = _morale_rollers(res, npcs, group, organised, leader)
     res.preview = {f"SPI {f.name}": save_chance(virtue(f, "SPI")) for f in rollers}
-    fled: list[str] = []
-    for f in rollers:
-        if not save(res, f, "SPI", roller, "Wankender Kampfeswille"):
-            who = [g.name for g in npcs] if group and organised else [f.name]
-            fled += who
-    for name in fled:
-        res.effects.append(Effect(name, condition=FLIEHT))
-        res.step(t("bastionland.morale_flees", figure=name), "Wankender Kampfeswille")
+    fled = _morale_saves(res, rollers, roller, [g.name for g in npcs] if group and organised else None)
     res.outcome = {"flieht": fled}
     held = [n for n in res.actors if n not in fled]
     res.summary = clauses([sentence("bastionland.satz.flieht", fled) if fled else "",
                            sentence("bastionland.satz.hält_stand", held) if held else ""])
     return res
+
+
+def _morale_rollers(res: Resolution, npcs: list[Figure], group: bool, organised: bool,
+                    leader: Figure | None) -> list[Figure]:
+    """Who makes the SPI save: an organised group's leader, an unorganised group's every member, or
+    each wounded individual (Wankender Kampfeswille)."""
+    if group:
+        return [leader or npcs[0]] if organised and npcs else npcs
+    rollers = [f for f in npcs if wankt(f)]
+    for f in npcs:
+        if f not in rollers:
+            res.step(t("bastionland.morale_unhurt", figure=f.name), "Wankender Kampfeswille")
+    return rollers
+
+
+def _morale_saves(res: Resolution, rollers: list[Figure], roller: Roller,
+                  group: list[str] | None) -> list[str]:
+    """The SPI saves; who fails flees or surrenders, with the whole ``group`` an organised one rolled for."""
+    fled: list[str] = []
+    for f in rollers:
+        if not save(res, f, "SPI", roller, "Wankender Kampfeswille"):
+            fled += group if group is not None else [f.name]
+    for name in fled:
+        res.effects.append(Effect(name, condition=FLIEHT))
+        res.step(t("bastionland.morale_flees", figure=name), "Wankender Kampfeswille")
+    return fled
 
 
 def names(figures: Iterable[Figure]) -> tuple[str, ...]:

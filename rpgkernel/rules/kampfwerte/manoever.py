@@ -9,6 +9,7 @@ the GM marks a defended attack with ``abgewehrt``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
@@ -104,48 +105,70 @@ def pruefen(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, geg
             schaden: str | None, daten: Einstellungen) -> int:
     """Check a manoeuvre before any die falls; its AD cost (Kosten, Bedingung, Reaktion)."""
     m = eintrag(name, daten)
-    who = actor.name
-    if not 1 <= stufe <= MAX_STUFE:
-        raise KampfwerteError(t("kampfwerte.bad_level", max=MAX_STUFE))
-    if beherrscht(actor, name) < stufe:
-        raise KampfwerteError(t("kampfwerte.not_mastered", figure=who, name=name, stufe=stufe,
-                                has=beherrscht(actor, name)))
+    _pruefe_stufe(actor, name, stufe)
     n, want = len(targets), m.get("ziele", "eins")
     if (want == "eins" and n != 1) or (want == "keine" and n) or (want == "stufe" and not 1 <= n <= stufe):
         raise KampfwerteError(t(f"kampfwerte.targets_{want}", name=name, stufe=stufe))
     ad = kosten(name, stufe, n, daten=daten)
     have = actor.current("AD")
     if ad > have:
-        raise KampfwerteError(t("kampfwerte.no_ad", figure=who, name=name, cost=ad, have=have))
+        raise KampfwerteError(t("kampfwerte.no_ad", figure=actor.name, name=name, cost=ad, have=have))
+    _pruefe_bedingung(actor, targets, name, stufe, m)
+    if schaden and (m.get("schaden") is False or not targets):
+        raise KampfwerteError(t("kampfwerte.no_damage", name=name))
+    if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor.value("waffen", [])):
+        raise KampfwerteError(t("kampfwerte.needs_weapon", name=name, weapon=m["waffe"]))
+    if m.get("angrenzend") or m.get("stossen"):
+        _pruefe_angrenzend(actor, targets, name)
+    if m.get("antwort_auf"):
+        _pruefe_reaktion(targets, name, stufe, gegen, daten)
+    return ad
+
+
+def _pruefe_stufe(actor: Figure, name: str, stufe: int) -> None:
+    """The level: 1 to 5, and no higher than the sheet lists."""
+    if not 1 <= stufe <= MAX_STUFE:
+        raise KampfwerteError(t("kampfwerte.bad_level", max=MAX_STUFE))
+    if beherrscht(actor, name) < stufe:
+        raise KampfwerteError(t("kampfwerte.not_mastered", figure=actor.name, name=name, stufe=stufe,
+                                has=beherrscht(actor, name)))
+
+
+def _pruefe_bedingung(actor: Figure, targets: Sequence[Figure], name: str, stufe: int,
+                      m: Mapping[str, Any]) -> None:
+    """The conditions on each target: ``[Stufe] > NK des Gegners``; disarming no higher Angriffsstufe."""
     for tgt in targets:
         nk = tgt.value("NK")
         if m.get("bedingung") == "nk" and not stufe > nk:
             raise KampfwerteError(t("kampfwerte.nk", name=name, stufe=stufe, target=tgt.name, nk=nk))
         if m.get("entwaffnen") and tgt.value("angriffsstufe") > actor.value("angriffsstufe"):
             raise KampfwerteError(t("kampfwerte.disarm_level", target=tgt.name))
-    if schaden and (m.get("schaden") is False or not targets):
-        raise KampfwerteError(t("kampfwerte.no_damage", name=name))
-    if m.get("waffe") and not any(m["waffe"].lower() in w.lower() for w in actor.value("waffen", [])):
-        raise KampfwerteError(t("kampfwerte.needs_weapon", name=name, weapon=m["waffe"]))
-    if m.get("angrenzend") or m.get("stossen"):
-        here = position(actor)
-        for tgt in targets:
-            there = position(tgt)
-            if here is None or there is None or abstand(here, there) != 1:
-                raise KampfwerteError(t("kampfwerte.not_adjacent", name=name, target=tgt.name))
-    if m.get("antwort_auf"):
-        if gegen is None:
-            raise KampfwerteError(t("kampfwerte.reaction_needs", name=name, to=", ".join(m["antwort_auf"])))
-        echt = vermerkt(targets[0], gegen[0])
-        if echt is None and gegen[0] in NUR_VERMERKT:
-            raise KampfwerteError(t("kampfwerte.reaction_nothing_pending", name=name, to=gegen[0],
-                                    target=targets[0].name))
-        if echt is not None and echt != gegen[1]:
-            raise KampfwerteError(t("kampfwerte.reaction_wrong_level", name=name, to=gegen[0], said=gegen[1],
-                                    target=targets[0].name, stufe=echt))
-        if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe, daten=daten):
-            raise KampfwerteError(t("kampfwerte.reaction_refused", name=name, to=gegen[0], stufe=gegen[1]))
-    return ad
+
+
+def _pruefe_angrenzend(actor: Figure, targets: Sequence[Figure], name: str) -> None:
+    """Every target stands on an adjacent field."""
+    here = position(actor)
+    for tgt in targets:
+        there = position(tgt)
+        if here is None or there is None or abstand(here, there) != 1:
+            raise KampfwerteError(t("kampfwerte.not_adjacent", name=name, target=tgt.name))
+
+
+def _pruefe_reaktion(targets: Sequence[Figure], name: str, stufe: int, gegen: tuple[str, int] | None,
+                     daten: Einstellungen) -> None:
+    """A reaction names the attack it answers, pending on its target at that level, and allowed by it."""
+    m = eintrag(name, daten)
+    if gegen is None:
+        raise KampfwerteError(t("kampfwerte.reaction_needs", name=name, to=", ".join(m["antwort_auf"])))
+    echt = vermerkt(targets[0], gegen[0])
+    if echt is None and gegen[0] in NUR_VERMERKT:
+        raise KampfwerteError(t("kampfwerte.reaction_nothing_pending", name=name, to=gegen[0],
+                                target=targets[0].name))
+    if echt is not None and echt != gegen[1]:
+        raise KampfwerteError(t("kampfwerte.reaction_wrong_level", name=name, to=gegen[0], said=gegen[1],
+                                target=targets[0].name, stufe=echt))
+    if not reaktion_erlaubt(gegen[0], gegen[1], name, stufe, daten=daten):
+        raise KampfwerteError(t("kampfwerte.reaction_refused", name=name, to=gegen[0], stufe=gegen[1]))
 
 
 def schaden_dist_wuerfel(name: str, stufe: int, *, daten: Einstellungen | None = None) -> int:
@@ -219,123 +242,230 @@ def lp_verlust(schaden: int, ruestung: int) -> int:
     return max(0, schaden - ruestung)
 
 
-def ausfuehren(actor: Figure, targets: Sequence[Figure], name: str, stufe: int, roller: Roller, *,
-               schaden: str | None = None, abgewehrt: bool = False, nach: Hex | None = None,
-               gegen: tuple[str, int] | None = None, wuerfel: int | None = None, karte: HexKarte | None = None,
-               daten: Einstellungen | None = None) -> Resolution:
+@dataclass(frozen=True)
+class Einsatz:
+    """What is declared for a manoeuvre: its name and level, the weapon's damage (``schaden``), a
+    defence the GM marks (``abgewehrt``), the field the actor moves to (``nach``), the attack a
+    reaction answers (``gegen``: name, level) and the dice of the test (``wuerfel``, default the
+    sheet's ``angriff``)."""
+    name: str
+    stufe: int = 1
+    schaden: str | None = None
+    abgewehrt: bool = False
+    nach: Hex | None = None
+    gegen: tuple[str, int] | None = None
+    wuerfel: int | None = None
+
+
+@dataclass
+class _Zug:
+    """One manoeuvre being carried out: the request, the figures, its entry, the test so far."""
+    actor: Figure
+    targets: Sequence[Figure]
+    e: Einsatz
+    roller: Roller
+    daten: Einstellungen
+    karte: HexKarte | None
+    m: Mapping[str, Any]
+    res: Resolution
+    out: dict[str, Any]
+    said: list[str] = field(default_factory=list)
+    erfolge: int = 0
+    treffer: bool = False
+    bonus: int = 0      # a pending Finte's bonus this attack uses
+
+
+def ausfuehren(actor: Figure, targets: Sequence[Figure], einsatz: Einsatz, roller: Roller, *,
+               karte: HexKarte | None = None, daten: Einstellungen | None = None) -> Resolution:
     """Carry out a manoeuvre (the manoeuvre tables): cost, test, effects; ``karte``: the fight's map
     (needed for pushes and position changes)."""
     daten = daten or EINSTELLUNGEN.defaults()
-    m = eintrag(name, daten)
-    ad = pruefen(actor, targets, name, stufe, gegen, schaden, daten)
-    who = actor.name
-    res = Resolution("kampfwerte", name, (who,), tuple(x.name for x in targets),
-                     preview=vorschau(actor, targets, name, stufe, wuerfel, daten=daten))
-    res.effects.append(Effect(who, resource="AD", by=-ad))
-    res.step(t("kampfwerte.step_cost", name=name, stufe=stufe, ad=ad), "Manöver: Kosten")
-    out: dict[str, Any] = {"stufe": stufe, "ad": ad}
-    erfolge, treffer = 0, not targets
-    bonus = finte_gilt(actor, m)
-    ziele = [x.name for x in targets]
-    said = [t("kampfwerte.satz.setzt_ein", wer=who, manoever=name)]
-    if targets:
-        if bonus:
-            erfolge, treffer = FINTE_ERFOLGE, True
-            res.effects.append(Effect(who, condition=f"{FINTE}{bonus}", on=False))
-            res.step(t("kampfwerte.step_feint_used", erfolge=FINTE_ERFOLGE, bonus=bonus), "Finte")
-        else:
-            n = actor.value("angriff") if wuerfel is None else wuerfel
-            w = wuerfeln(n, roller, daten=daten)
-            erfolge, treffer = w.erfolge, w.gelungen
-            res.step(t("kampfwerte.step_test", talent=t("kampfwerte.attack"), n=n, sw=w.schwierigkeit,
-                       erfolge=erfolge, result=t("kampfwerte.ok" if treffer else "kampfwerte.failed")),
-                     "Manöver", *(() if w.roll is None else (w.roll,)), value=erfolge)
-        said = [t("kampfwerte.satz.verfehlt" if not treffer else "kampfwerte.satz.kontert" if m.get("wehrt_ab")
-                  else "kampfwerte.satz.trifft", wer=who, ziel=listing(ziele), manoever=name)]
-        if abgewehrt and not m.get("keine_verteidigung"):
-            treffer = False
-            res.step(t("kampfwerte.step_defended", reaction=m.get("reaktion") or "–"), "Manöver: Reaktion")
-            said = [sentence("kampfwerte.satz.abgewehrt", ziele, von=who, manoever=name)]
-    out.update(erfolge=erfolge, treffer=treffer)
-    if treffer and m.get("finte"):
-        res.effects.append(Effect(who, condition=f"{FINTE}{stufe}", ends="zugende"))
-        res.step(t("kampfwerte.step_feint", stufe=stufe), "Finte")
-        said.append(t("kampfwerte.satz.finte", wer=who, erfolge=FINTE_ERFOLGE))
-    if treffer and schaden:
-        said += _schaden(res, out, targets, name, stufe, roller, schaden, erfolge, bonus, daten)
-    if treffer and m.get("niederwerfen"):
-        sw = parade_sw(stufe, daten)
-        tgt = targets[0]
-        w = wuerfeln(tgt.value("parade"), roller, sw, daten=daten)
-        res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt.name), n=w.wuerfel, sw=sw,
-                   erfolge=w.erfolge, result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")),
-                 "Wuchtschlag", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
-        if not w.gelungen:
-            res.effects.append(Effect(tgt.name, condition="niedergeworfen", rounds=1, ends="zugende"))
-        said.append(t("kampfwerte.satz.steht" if w.gelungen else "kampfwerte.satz.niedergeworfen", ziel=tgt.name))
-    if treffer and m.get("negiert_finte") and finte_bonus(targets[0]):
-        finte = f"{FINTE}{finte_bonus(targets[0])}"
-        res.effects += [Effect(targets[0].name, condition=finte, on=False),
-                        Effect(targets[0].name, condition=finte + NEGIERT, rounds=1, ends="rundenende")]
-        res.step(t("kampfwerte.step_feint_negated", target=targets[0].name), "Riposte")
-        said.append(t("kampfwerte.satz.finte_negiert", ziel=targets[0].name))
-    if gegen is not None and (echt := vermerkt(targets[0], gegen[0])) is not None and not m.get("negiert_finte"):
-        res.effects.append(Effect(targets[0].name, condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
-    if treffer and m.get("antwort_auf") and m.get("reaktion") and name in VERMERK:  # a Riposte that hit
-        res.effects.append(Effect(who, condition=f"{VERMERK[name]}{stufe}", rounds=1, ends="rundenende"))
-        lp = out.get("schaden", {}).get(targets[0].name, 0)
-        if lp:
-            res.effects.append(Effect(targets[0].name, condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
-                                      ends="rundenende"))
-        res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=stufe), name)
-        said.append(t("kampfwerte.satz.anhängig", ziel=targets[0].name, reaktion=m["reaktion"]))
-    if m.get("wehrt_ab"):
-        said += _riposte_abwehren(res, actor, treffer)
-    if treffer and m.get("entwaffnen"):
-        res.effects.append(Effect(targets[0].name, condition="entwaffnet"))
-        said.append(t("kampfwerte.satz.entwaffnet", ziel=targets[0].name))
-    if treffer and m.get("stossen"):
-        said += _stossen(res, actor, targets, stufe, _noetig(karte))
-    if m.get("paraden"):
-        res.effects.append(Effect(who, condition="Klingenschild", rounds=1, ends="zugbeginn"))
-        out["paraden"] = stufe
-        said.append(t("kampfwerte.satz.klingenschild", wer=who, n=stufe))
-    if m.get("initiative"):
-        alt = ini_bonus(actor)
-        if alt:
-            res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt}", on=False))
-        res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt + stufe}"))
-        out["initiative"] = stufe
-        res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe, total=alt + stufe), "Mantel-Parade")
-        said.append(t("kampfwerte.satz.initiative", wer=who, stufe=stufe))
-    if nach is not None:
-        _versetzen(res, actor, nach, stufe, bool(m.get("felder")), name, _noetig(karte))
-        said.append(t("kampfwerte.satz.versetzt", wer=who, q=nach[0], r=nach[1]))
-    res.outcome = out
-    res.summary = clauses(said)
+    e = einsatz
+    ad = pruefen(actor, targets, e.name, e.stufe, e.gegen, e.schaden, daten)
+    res = Resolution("kampfwerte", e.name, (actor.name,), tuple(x.name for x in targets),
+                     preview=vorschau(actor, targets, e.name, e.stufe, e.wuerfel, daten=daten))
+    z = _Zug(actor, targets, e, roller, daten, karte, eintrag(e.name, daten), res, {"stufe": e.stufe, "ad": ad})
+    kosten_zahlen(z, ad)
+    angriffsprobe(z)
+    abwehr(z)
+    z.out.update(erfolge=z.erfolge, treffer=z.treffer)
+    for wirkung in WIRKUNGEN:
+        wirkung(z)
+    res.outcome = z.out
+    res.summary = clauses(z.said)
     return res
 
 
-def _schaden(res: Resolution, out: dict[str, Any], targets: Sequence[Figure], name: str, stufe: int,
-             roller: Roller, schaden: str, erfolge: int, finte: int, daten: Einstellungen) -> list[str]:
-    """The damage of a hit on each target; the LP each loses as clauses of the summary."""
-    m = eintrag(name, daten)
-    roll = roller.roll(schaden_ausdruck(schaden, name, stufe, daten))
-    total = schaden_summe(name, stufe, roll.total, erfolge, finte, daten)
-    each = total // len(targets) if m.get("schaden_geteilt") else total
+def kosten_zahlen(z: _Zug, ad: int) -> None:
+    """Kosten: the manoeuvre's AD are spent."""
+    z.res.effects.append(Effect(z.actor.name, resource="AD", by=-ad))
+    z.res.step(t("kampfwerte.step_cost", name=z.e.name, stufe=z.e.stufe, ad=ad), "Manöver: Kosten")
+
+
+def angriffsprobe(z: _Zug) -> None:
+    """The attack test (W10, pool ``angriff``); a pending Finte gives 6 successes without a roll.
+    A manoeuvre without targets needs none."""
+    who, m = z.actor.name, z.m
+    z.bonus = finte_gilt(z.actor, m)
+    z.treffer = not z.targets
+    z.said = [t("kampfwerte.satz.setzt_ein", wer=who, manoever=z.e.name)]
+    if not z.targets:
+        return
+    if z.bonus:
+        z.erfolge, z.treffer = FINTE_ERFOLGE, True
+        z.res.effects.append(Effect(who, condition=f"{FINTE}{z.bonus}", on=False))
+        z.res.step(t("kampfwerte.step_feint_used", erfolge=FINTE_ERFOLGE, bonus=z.bonus), "Finte")
+    else:
+        n = z.actor.value("angriff") if z.e.wuerfel is None else z.e.wuerfel
+        w = wuerfeln(n, z.roller, daten=z.daten)
+        z.erfolge, z.treffer = w.erfolge, w.gelungen
+        z.res.step(t("kampfwerte.step_test", talent=t("kampfwerte.attack"), n=n, sw=w.schwierigkeit,
+                     erfolge=z.erfolge, result=t("kampfwerte.ok" if z.treffer else "kampfwerte.failed")),
+                   "Manöver", *(() if w.roll is None else (w.roll,)), value=z.erfolge)
+    z.said = [t("kampfwerte.satz.verfehlt" if not z.treffer else "kampfwerte.satz.kontert" if m.get("wehrt_ab")
+                else "kampfwerte.satz.trifft", wer=who, ziel=listing([x.name for x in z.targets]),
+                manoever=z.e.name)]
+
+
+def abwehr(z: _Zug) -> None:
+    """Reaktion: an attack the GM marks as defended does not hit (unless it allows no defence)."""
+    if z.targets and z.e.abgewehrt and not z.m.get("keine_verteidigung"):
+        z.treffer = False
+        z.res.step(t("kampfwerte.step_defended", reaction=z.m.get("reaktion") or "–"), "Manöver: Reaktion")
+        z.said = [sentence("kampfwerte.satz.abgewehrt", [x.name for x in z.targets], von=z.actor.name,
+                           manoever=z.e.name)]
+
+
+def finte(z: _Zug) -> None:
+    """Finte: a hit leaves +[Stufe] for the actor's next attack (6 successes, no roll)."""
+    if z.treffer and z.m.get("finte"):
+        z.res.effects.append(Effect(z.actor.name, condition=f"{FINTE}{z.e.stufe}", ends="zugende"))
+        z.res.step(t("kampfwerte.step_feint", stufe=z.e.stufe), "Finte")
+        z.said.append(t("kampfwerte.satz.finte", wer=z.actor.name, erfolge=FINTE_ERFOLGE))
+
+
+def schaden(z: _Zug) -> None:
+    """The damage of a hit on each target; the LP each loses."""
+    if not (z.treffer and z.e.schaden):
+        return
+    name, stufe, daten, m = z.e.name, z.e.stufe, z.daten, z.m
+    roll = z.roller.roll(schaden_ausdruck(z.e.schaden, name, stufe, daten))
+    total = schaden_summe(name, stufe, roll.total, z.erfolge, z.bonus, daten)
+    each = total // len(z.targets) if m.get("schaden_geteilt") else total
     if m.get("waffe_art"):  # Dreckiger Rückzug, Schattendolch: "Waffenschaden mit Nahkampfwaffe/Wurfwaffe"
-        res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
-    res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
-    out["schaden"], said = {}, []
-    for tgt in targets:
-        armour = ruestung_gegen(tgt, name, stufe, erfolge, daten)
+        z.res.step(t("kampfwerte.step_weapon_kind", name=name, art=m["waffe_art"]), name)
+    z.res.step(t("kampfwerte.step_damage", total=total, each=each), "Manöver: Schaden", roll, value=total)
+    z.out["schaden"] = {}
+    for tgt in z.targets:
+        armour = ruestung_gegen(tgt, name, stufe, z.erfolge, daten)
         lp = lp_verlust(each, armour)
-        out["schaden"][tgt.name] = lp
+        z.out["schaden"][tgt.name] = lp
         if lp:
-            res.effects.append(Effect(tgt.name, resource="LP", by=-lp))
-        res.step(t("kampfwerte.step_hit", target=tgt.name, armour=armour, lp=lp), "Manöver: Schaden")
-        said.append(t("kampfwerte.satz.lp" if lp else "kampfwerte.satz.keine_lp", ziel=tgt.name, lp=lp))
-    return said
+            z.res.effects.append(Effect(tgt.name, resource="LP", by=-lp))
+        z.res.step(t("kampfwerte.step_hit", target=tgt.name, armour=armour, lp=lp), "Manöver: Schaden")
+        z.said.append(t("kampfwerte.satz.lp" if lp else "kampfwerte.satz.keine_lp", ziel=tgt.name, lp=lp))
+
+
+def niederwerfen(z: _Zug) -> None:
+    """Wuchtschlag: the target parries against 8/9/0 or is knocked down."""
+    if not (z.treffer and z.m.get("niederwerfen")):
+        return
+    sw = parade_sw(z.e.stufe, z.daten)
+    tgt = z.targets[0]
+    w = wuerfeln(tgt.value("parade"), z.roller, sw, daten=z.daten)
+    z.res.step(t("kampfwerte.step_test", talent=t("kampfwerte.parade", target=tgt.name), n=w.wuerfel, sw=sw,
+                 erfolge=w.erfolge, result=t("kampfwerte.ok" if w.gelungen else "kampfwerte.failed")),
+               "Wuchtschlag", *(() if w.roll is None else (w.roll,)), value=w.erfolge)
+    if not w.gelungen:
+        z.res.effects.append(Effect(tgt.name, condition="niedergeworfen", rounds=1, ends="zugende"))
+    z.said.append(t("kampfwerte.satz.steht" if w.gelungen else "kampfwerte.satz.niedergeworfen", ziel=tgt.name))
+
+
+def finte_negieren(z: _Zug) -> None:
+    """Riposte: a hit negates the target's pending Finte until the round's end."""
+    if not (z.treffer and z.m.get("negiert_finte") and finte_bonus(z.targets[0])):
+        return
+    tgt = z.targets[0].name
+    gone = f"{FINTE}{finte_bonus(z.targets[0])}"
+    z.res.effects += [Effect(tgt, condition=gone, on=False),
+                      Effect(tgt, condition=gone + NEGIERT, rounds=1, ends="rundenende")]
+    z.res.step(t("kampfwerte.step_feint_negated", target=tgt), "Riposte")
+    z.said.append(t("kampfwerte.satz.finte_negiert", ziel=tgt))
+
+
+def beantwortet(z: _Zug) -> None:
+    """A reaction answers the pending attack: its record goes (a Riposte's negation keeps the Finte's)."""
+    gegen = z.e.gegen
+    if gegen is not None and (echt := vermerkt(z.targets[0], gegen[0])) is not None and not z.m.get("negiert_finte"):
+        z.res.effects.append(Effect(z.targets[0].name, condition=f"{VERMERK[gegen[0]]}{echt}", on=False))
+
+
+def riposte_vermerken(z: _Zug) -> None:
+    """A Riposte that hit stays pending until the round's end, with the LP it took, for a Konterparade."""
+    name, m, who = z.e.name, z.m, z.actor.name
+    if not (z.treffer and m.get("antwort_auf") and m.get("reaktion") and name in VERMERK):
+        return
+    z.res.effects.append(Effect(who, condition=f"{VERMERK[name]}{z.e.stufe}", rounds=1, ends="rundenende"))
+    lp = z.out.get("schaden", {}).get(z.targets[0].name, 0)
+    if lp:
+        z.res.effects.append(Effect(z.targets[0].name, condition=f"{RIPOSTE_SCHADEN}{lp}", rounds=1,
+                                    ends="rundenende"))
+    z.res.step(t("kampfwerte.step_pending", figure=who, name=name, stufe=z.e.stufe), name)
+    z.said.append(t("kampfwerte.satz.anhängig", ziel=z.targets[0].name, reaktion=m["reaktion"]))
+
+
+def konterparade(z: _Zug) -> None:
+    """Konterparade: kontert eine Riposte und wehrt sie ab."""
+    if z.m.get("wehrt_ab"):
+        z.said += _riposte_abwehren(z.res, z.actor, z.treffer)
+
+
+def entwaffnen(z: _Zug) -> None:
+    """Entwaffnen: a hit leaves the target disarmed."""
+    if z.treffer and z.m.get("entwaffnen"):
+        z.res.effects.append(Effect(z.targets[0].name, condition="entwaffnet"))
+        z.said.append(t("kampfwerte.satz.entwaffnet", ziel=z.targets[0].name))
+
+
+def stossen(z: _Zug) -> None:
+    """Starker Tritt: a hit pushes each target back."""
+    if z.treffer and z.m.get("stossen"):
+        z.said += _stossen(z.res, z.actor, z.targets, z.e.stufe, _noetig(z.karte))
+
+
+def klingenschild(z: _Zug) -> None:
+    """Klingenschild: [Stufe] parries until the actor's next turn."""
+    if z.m.get("paraden"):
+        z.res.effects.append(Effect(z.actor.name, condition="Klingenschild", rounds=1, ends="zugbeginn"))
+        z.out["paraden"] = z.e.stufe
+        z.said.append(t("kampfwerte.satz.klingenschild", wer=z.actor.name, n=z.e.stufe))
+
+
+def initiative(z: _Zug) -> None:
+    """Mantel-Parade: +[Stufe] initiative, added to a bonus already held."""
+    if not z.m.get("initiative"):
+        return
+    who, stufe = z.actor.name, z.e.stufe
+    alt = ini_bonus(z.actor)
+    if alt:
+        z.res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt}", on=False))
+    z.res.effects.append(Effect(who, condition=f"{INI_BONUS}{alt + stufe}"))
+    z.out["initiative"] = stufe
+    z.res.step(t("kampfwerte.step_initiative", figure=who, stufe=stufe, total=alt + stufe), "Mantel-Parade")
+    z.said.append(t("kampfwerte.satz.initiative", wer=who, stufe=stufe))
+
+
+def versetzen(z: _Zug) -> None:
+    """A manoeuvre that moves the actor up to [Stufe] fields (``nach``)."""
+    nach = z.e.nach
+    if nach is not None:
+        _versetzen(z.res, z.actor, nach, z.e.stufe, bool(z.m.get("felder")), z.e.name, _noetig(z.karte))
+        z.said.append(t("kampfwerte.satz.versetzt", wer=z.actor.name, q=nach[0], r=nach[1]))
+
+
+#: the effects of a manoeuvre, in the order they apply
+WIRKUNGEN = (finte, schaden, niederwerfen, finte_negieren, beantwortet, riposte_vermerken, konterparade,
+             entwaffnen, stossen, klingenschild, initiative, versetzen)
 
 
 def _riposte_abwehren(res: Resolution, actor: Figure, gelungen: bool) -> list[str]:

@@ -13,7 +13,7 @@ from ...messages import t
 from ..resolution import INT_RANGE, Request, Resolution, Verb
 from .bewegung import art, bewegen, neue_runde, platzieren, position, probe_wuerfel
 from .initiative import p_vor, vor
-from .manoever import ausfuehren, vorschau
+from .manoever import Einsatz, ausfuehren, vorschau
 from .map import KARTE, karte_aus, parse_hex
 from .probe import erfolge_dist, p_gelingt, talent, talentprobe
 from .settings import KampfwerteError
@@ -37,11 +37,11 @@ def _gegen(text: Any) -> tuple[str, int] | None:
 # -- the glue: Request -> procedure, Request -> preview --------------------------------
 def _manoever(req: Request) -> Resolution:
     o = req.options
-    return ausfuehren(req.actors[0], req.targets, str(o.get("manöver", "")), o.get("stufe", 1), req.roller,
-                      schaden=o.get("schaden"), abgewehrt=bool(o.get("abgewehrt")),
-                      nach=parse_hex(o["nach"]) if o.get("nach") else None, gegen=_gegen(o.get("gegen")),
-                      wuerfel=o.get("würfel"), karte=karte_aus(req.data) if KARTE in req.data else None,
-                      daten=req.settings)
+    einsatz = Einsatz(str(o.get("manöver", "")), o.get("stufe", 1), schaden=o.get("schaden"),
+                      abgewehrt=bool(o.get("abgewehrt")), nach=parse_hex(o["nach"]) if o.get("nach") else None,
+                      gegen=_gegen(o.get("gegen")), wuerfel=o.get("würfel"))
+    return ausfuehren(req.actors[0], req.targets, einsatz, req.roller,
+                      karte=karte_aus(req.data) if KARTE in req.data else None, daten=req.settings)
 
 
 def _manoever_vorschau(req: Request) -> Any:

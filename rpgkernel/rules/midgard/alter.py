@@ -70,8 +70,7 @@ def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None =
         raise MidgardError(t("midgard.bad_ages", von=von, bis=bis))
     if angezeigt < 1:
         raise MidgardError(t("midgard.bad_shown", value=angezeigt))
-    race = feld(figure, "rasse", "Mensch")
-    factor = multiplikator(race, cfg)
+    factor = multiplikator(feld(figure, "rasse", "Mensch"), cfg)
     rows = cfg.tabellen.teil("altern")["zeilen"]
     checks = pruefungen(von, bis, factor)
     if len(checks) > MAX_CHECKS:
@@ -82,6 +81,23 @@ def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None =
                ages=", ".join(map(str, checks)) or "–"), RULE)
     if roller is None:
         return res
+    values, senses = alterswuerfe(res, figure, roller, checks, factor, rows, cfg)
+    res.outcome = {"alter": bis, "werte": dict(values), "sinne": senses}
+    sheet_values: dict[str, Any] = {"alter": bis, **values}
+    if values.get("ko", 1) <= 0:
+        sheet_values["ko"] = ko_tod(res, figure, roller, values["ko"], angezeigt)
+    if senses:
+        sheet_values["fertigkeiten"] = sinnes_eintraege(figure, senses)
+    res.effects.append(Effect(who, sheet=sheet_values))
+    below = unter_mindestwert(res, figure, values, cfg)
+    res.summary = _satz(res, figure, bis, angezeigt, below)
+    return res
+
+
+def alterswuerfe(res: Resolution, figure: Figure, roller: Roller, checks: list[int], factor: int,
+                 rows: list[dict[str, Any]], cfg: Einstellungen) -> tuple[dict[str, int], dict[str, int]]:
+    """Every check's row of the table ``altern``, each change rolled: the new attributes (1 to 100, Ko
+    unbounded) and senses."""
     values: dict[str, int] = {}
     senses: dict[str, int] = {}
     for age in checks:
@@ -102,18 +118,21 @@ def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None =
                 senses[sense] = shown = old + roll.total
             res.step(t("midgard.age_change", age=age, what=key.capitalize(), expr=expr, change=roll.total, old=old,
                        new=shown), RULE, roll, value=shown)
-    res.outcome = {"alter": bis, "werte": dict(values), "sinne": senses}
-    sheet_values: dict[str, Any] = {"alter": bis, **values}
-    if values.get("ko", 1) <= 0:
-        roll = roller.roll("W6")
-        years = roll.total - 1
-        res.step(t("midgard.age_death", figure=who, ko=values["ko"], years=years, shown=angezeigt), RULE, roll,
-                 value=years)
-        res.outcome.update({"tod_in_jahren": years, "dem_spieler_genannt": {"ko": angezeigt}})
-        sheet_values["ko"] = angezeigt
-    if senses:
-        sheet_values["fertigkeiten"] = sinnes_eintraege(figure, senses)
-    res.effects.append(Effect(who, sheet=sheet_values))
+    return values, senses
+
+
+def ko_tod(res: Resolution, figure: Figure, roller: Roller, ko: int, angezeigt: int) -> int:
+    """Ko at 0 or below: death within 1W6-1 years (the GM's secret roll); the false Ko the player is told."""
+    roll = roller.roll("W6")
+    years = roll.total - 1
+    res.step(t("midgard.age_death", figure=figure.name, ko=ko, years=years, shown=angezeigt), RULE, roll,
+             value=years)
+    res.outcome.update({"tod_in_jahren": years, "dem_spieler_genannt": {"ko": angezeigt}})
+    return angezeigt
+
+
+def unter_mindestwert(res: Resolution, figure: Figure, values: dict[str, int], cfg: Einstellungen) -> dict[str, int]:
+    """The skills whose minimum the new values no longer meet, with their WM (Lernen von Fertigkeiten)."""
     below = {}
     for skill in [e.name for e in eintraege(figure, "fertigkeiten").values()]:
         wm, why = mindest_wm(figure, skill, cfg, werte=values)
@@ -121,6 +140,11 @@ def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None =
             below[skill] = wm
             res.step(t("midgard.age_skill", skill=skill, why=why), "Lernen von Fertigkeiten")
     res.outcome["unter_mindestwert"] = below
+    return below
+
+
+def _satz(res: Resolution, figure: Figure, bis: int, angezeigt: int, below: dict[str, int]) -> str:
+    who, values, senses = figure.name, res.outcome["werte"], res.outcome["sinne"]
     changed = [t("midgard.satz.eintrag", was=k.capitalize(), wert=v) for k, v in values.items()] + [
         t("midgard.satz.sinn", was=s, wert=v) for s, v in senses.items()]
     aged = (t("midgard.satz.altern", figure=who, bis=bis, werte=", ".join(changed)) if changed else
@@ -130,5 +154,4 @@ def altern(figure: Figure, roller: Roller | None, *, bis: int, von: int | None =
         years = res.outcome["tod_in_jahren"]
         death = (t("midgard.satz.tod_0", figure=who, shown=angezeigt) if years == 0 else
                  counted("midgard.satz.tod", years, figure=who, shown=angezeigt))
-    res.summary = clauses([aged, death, t("midgard.satz.unter_mindestwert", skills=", ".join(below)) if below else ""])
-    return res
+    return clauses([aged, death, t("midgard.satz.unter_mindestwert", skills=", ".join(below)) if below else ""])

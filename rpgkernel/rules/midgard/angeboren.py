@@ -70,19 +70,7 @@ def angeboren(figure: Figure, roller: Roller | None, *,
     res = Resolution("midgard", "angeboren", (who,), preview=angeboren_vorschau(cfg))
     if roller is None:
         return res
-    found: list[dict[str, Any]] = []
-    free = 0
-    while True:
-        roll = roller.roll("W%")
-        if roll.total == FREI:
-            free += 1
-            res.step(t("midgard.innate_free", figure=who), RULE, roll, value=FREI)
-            continue
-        row = zeile(rows, roll.total)
-        found.append(row)
-        res.step(t("midgard.innate_rolled", figure=who, face=roll.total, ability=row["faehigkeit"]), RULE, roll,
-                 value=roll.total)
-        break
+    found, free = wuerfeln(res, figure, roller, rows)
     names = [r["faehigkeit"] for r in rows]
     taken = list((decisions or {}).get(CHOICE, ()))
     if free and CHOICE not in (decisions or {}):
@@ -91,16 +79,7 @@ def angeboren(figure: Figure, roller: Roller | None, *,
         res.summary = clauses([counted("midgard.satz.angeboren_wahl", free, figure=who,
                                        ability=found[0]["faehigkeit"])])
         return res
-    for k in range(free):
-        if k < len(taken):
-            wanted = str(taken[k].get("fähigkeit", ""))
-            row = next((r for r in rows if r["faehigkeit"].lower() == wanted.lower()), None)
-            if row is None:
-                raise MidgardError(t("midgard.unknown_ability", ability=wanted, known=", ".join(names)))
-            found.append(row)
-            res.step(t("midgard.innate_chosen", figure=who, ability=row["faehigkeit"]), RULE)
-        else:
-            res.step(t("midgard.innate_not_chosen", figure=who), RULE)
+    found += gewaehlt(res, figure, rows, free, taken)
     abilities = [r["faehigkeit"] for r in found] + [t("midgard.free_choice")] * max(0, free - len(taken))
     senses = {s: v for r in found for s, v in r["sinne"].items()}
     sheet = {"angeboren": [*figure.value("angeboren", ()), *abilities]}
@@ -112,3 +91,36 @@ def angeboren(figure: Figure, roller: Roller | None, *,
     res.summary = clauses([sentence("midgard.satz.angeboren", [r["faehigkeit"] for r in found], figure=who),
                            counted("midgard.satz.wahl_offen", left, figure=who) if left > 0 else ""])
     return res
+
+
+def wuerfeln(res: Resolution, figure: Figure, roller: Roller, rows: Any) -> tuple[list[dict[str, Any]], int]:
+    """W% on the GM's table until a face other than 100; each 100 is a free choice."""
+    free = 0
+    while True:
+        roll = roller.roll("W%")
+        if roll.total != FREI:
+            break
+        free += 1
+        res.step(t("midgard.innate_free", figure=figure.name), RULE, roll, value=FREI)
+    row = zeile(rows, roll.total)
+    res.step(t("midgard.innate_rolled", figure=figure.name, face=roll.total, ability=row["faehigkeit"]), RULE, roll,
+             value=roll.total)
+    return [row], free
+
+
+def gewaehlt(res: Resolution, figure: Figure, rows: Any, free: int,
+             taken: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of the free choices taken (``wahl FIGUR fähigkeit=…``); a choice not taken stays open."""
+    names = [r["faehigkeit"] for r in rows]
+    chosen = []
+    for k in range(free):
+        if k < len(taken):
+            wanted = str(taken[k].get("fähigkeit", ""))
+            row = next((r for r in rows if r["faehigkeit"].lower() == wanted.lower()), None)
+            if row is None:
+                raise MidgardError(t("midgard.unknown_ability", ability=wanted, known=", ".join(names)))
+            chosen.append(row)
+            res.step(t("midgard.innate_chosen", figure=figure.name, ability=row["faehigkeit"]), RULE)
+        else:
+            res.step(t("midgard.innate_not_chosen", figure=figure.name), RULE)
+    return chosen

@@ -163,85 +163,134 @@ def angriffslage(angreifer: Figure, verteidiger: Figure, *, waffe_name: str | No
                         verteidiger.current("AP") if "AP" in verteidiger.resources else None, cfg.regeln)
 
 
+@dataclass
+class _Kampf:
+    """One attack being rolled: the figures, its situation, the chain of rolls and the rolls so far."""
+
+    res: Resolution
+    chain: Wurfkette
+    lage: Angriffslage
+    angreifer: Figure
+    verteidiger: Figure
+    cfg: Einstellungen
+    a_total: int = 0
+    d_roll: Roll | None = None
+    d_total: int = 0
+    defended: bool = False
+    damage: Roll | None = None
+
+    @property
+    def both(self) -> list[str]:
+        return [self.angreifer.name, self.verteidiger.name]
+
+
 def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller | None, *,
-            waffe_name: str | None = None, wm: int = 0, abwehr_wm_extra: int = 0, schaden: str | None = None,
-            abwehr_nr: int | None = None, fernkampf: bool = False, eine_richtung: bool = False,
             decisions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None, ohne_gnade: bool = False,
-            cfg: Einstellungen | None = None) -> Resolution:
+            cfg: Einstellungen | None = None, **lage: Any) -> Resolution:
     """An attack with the defender's WW: Abwehr and the AP/LP it costs (see the module docstring).
 
-    ``abwehr_nr``: which defence of the round this is (default: one more
-    than the defender's ``N. Abwehr``). Without a roller only the preview
+    ``lage``: the keyword arguments of ``angriffslage`` (weapon, WM, damage,
+    ``abwehr_nr``: which defence of the round this is, default one more than
+    the defender's ``N. Abwehr``). Without a roller only the preview
     (``angriffslage(…).vorschau()``).
     """
     cfg = cfg or EINSTELLUNGEN.defaults()
-    a_name, v_name = angreifer.name, verteidiger.name
-    lage = angriffslage(angreifer, verteidiger, waffe_name=waffe_name, wm=wm, abwehr_wm_extra=abwehr_wm_extra,
-                        schaden=schaden, abwehr_nr=abwehr_nr, fernkampf=fernkampf, eine_richtung=eine_richtung,
-                        cfg=cfg)
-    weapon, expr, ew_wert, abwehr, ww_wm = lage.waffe, lage.schaden, lage.ew_wert, lage.abwehr, lage.ww_wm
-    res = Resolution("midgard", "angriff", (a_name,), (v_name,))
+    situation = angriffslage(angreifer, verteidiger, cfg=cfg, **lage)
+    res = Resolution("midgard", "angriff", (angreifer.name,), (verteidiger.name,))
     try:
-        res.preview = lage.vorschau()
+        res.preview = situation.vorschau()
     except DiceLimitError as err:
         if roller is None:  # the preview alone: refused with its reason
             raise
         res.step(t("midgard.no_preview", reason=err.message), "Grundwürfe (Vorgabe)")
     if roller is None:
         return res
-    if lage.bonus_note:
-        res.step(lage.bonus_note, "Ersetzen des festen Schadensbonus")
-    regeln = cfg.regeln
-    chain = Wurfkette(res, roller, decisions or {}, {a_name: angreifer, v_name: verteidiger}, ohne_gnade)
-    both = [a_name, v_name]
+    if situation.bonus_note:
+        res.step(situation.bonus_note, "Ersetzen des festen Schadensbonus")
+    chain = Wurfkette(res, roller, decisions or {}, {angreifer.name: angreifer, verteidiger.name: verteidiger},
+                      ohne_gnade)
+    k = _Kampf(res, chain, situation, angreifer, verteidiger, cfg)
+    try:
+        if not angriffswurf(k):
+            return res
+        abwehrwurf(k)
+        schaden_wuerfeln(k)
+        kritische_folgen(k)
+    except Offen:
+        return res
+    res.effects += _abwehr_gezaehlt(verteidiger, situation.nummer)
+    assert k.d_roll is not None and k.damage is not None
+    res.outcome.update({"abwehr": k.d_total, "schaden": k.damage.total})
+    _verlust(res, verteidiger, k.defended, k.a_total, k.d_roll, k.d_total, k.damage, situation)
+    res.effects += chain.effekte()
+    return res
+
+
+def angriffswurf(k: _Kampf) -> bool:
+    """EW: Angriff; whether it hits. A miss ends the attack here (a critical one with its table)."""
+    res, lage, regeln = k.res, k.lage, k.cfg.regeln
+    a_name, v_name, weapon, ew_wert = k.angreifer.name, k.verteidiger.name, lage.waffe, lage.ew_wert
     ew_label = t("midgard.ew_label", what=t("midgard.attack_with", weapon=weapon.name))
     ew_gegen = t("midgard.satz.angriff_gegen", label=ew_label, ziel=v_name)
+    a_roll = k.chain.wurf(W20, ew_label, k.both, "Grundwürfe (Vorgabe)",
+                          lambda r: ew_text(a_name, ew_label, r, weapon.wert, lage.wm, regeln),
+                          lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, lage.wm, regeln),
+                          gelingen(ew_label, a_name, lambda face: ew_gelingt(face, face + ew_wert, regeln)))
+    k.a_total = a_roll.total + ew_wert
+    res.outcome = {"angriff": k.a_total, "kritisch": kritisch(a_roll.total, regeln)}
+    if ew_gelingt(a_roll.total, k.a_total, regeln):
+        return True
+    res.outcome["treffer"] = "kein Treffer"
+    if kritisch(a_roll.total, regeln):
+        res.step(t("midgard.attack_fumble", figure=a_name), "Grundwürfe (Vorgabe)")
+        _tabelle(res, k.chain, k.cfg, "fehler_angriff", a_name, [a_name])
+    res.effects += k.chain.effekte()
+    missed = "midgard.satz.verfehlt_krit" if kritisch(a_roll.total, regeln) else "midgard.satz.verfehlt"
+    res.summary = clauses([t(missed, angreifer=a_name, ziel=v_name), *_tabellen(res)])
+    return False
+
+
+def abwehrwurf(k: _Kampf) -> None:
+    """WW: Abwehr against the attack's total, with the WM of this defence of the round (Abwehr
+    mehrerer Angriffe)."""
+    lage, regeln, v_name, a_total = k.lage, k.cfg.regeln, k.verteidiger.name, k.a_total
+    abwehr, ww_wm = lage.abwehr, lage.ww_wm
+    if lage.multi:
+        k.res.step(t("midgard.multi_defence", figure=v_name, n=lage.nummer, wm=lage.multi,
+                     how=t("midgard.multi_flat") if lage.flat else t("midgard.multi_full") if lage.volle else ""),
+                   RULE_MEHR)
     ww_label = t("midgard.ww_label", what=t("midgard.defence"))
-    try:
-        a_roll = chain.wurf(W20, ew_label, both, "Grundwürfe (Vorgabe)",
-                            lambda r: ew_text(a_name, ew_label, r, weapon.wert, wm, regeln),
-                            lambda r: ew_satz(a_name, ew_gegen, r, weapon.wert, wm, regeln),
-                            gelingen(ew_label, a_name, lambda face: ew_gelingt(face, face + ew_wert, regeln)))
-        a_total = a_roll.total + ew_wert
-        res.outcome = {"angriff": a_total, "kritisch": kritisch(a_roll.total, regeln)}
-        if not ew_gelingt(a_roll.total, a_total, regeln):
-            res.outcome["treffer"] = "kein Treffer"
-            if kritisch(a_roll.total, regeln):
-                res.step(t("midgard.attack_fumble", figure=a_name), "Grundwürfe (Vorgabe)")
-                _tabelle(res, chain, cfg, "fehler_angriff", a_name, [a_name])
-            res.effects += chain.effekte()
-            missed = "midgard.satz.verfehlt_krit" if kritisch(a_roll.total, regeln) else "midgard.satz.verfehlt"
-            res.summary = clauses([t(missed, angreifer=a_name, ziel=v_name), *_tabellen(res)])
-            return res
-        if lage.multi:
-            res.step(t("midgard.multi_defence", figure=v_name, n=lage.nummer, wm=lage.multi,
-                       how=t("midgard.multi_flat") if lage.flat else t("midgard.multi_full") if lage.volle else ""),
-                     RULE_MEHR)
-        d_roll = chain.wurf(W20, ww_label, both, "Grundwürfe (Vorgabe)",
+    k.d_roll = k.chain.wurf(W20, ww_label, k.both, "Grundwürfe (Vorgabe)",
                             lambda r: ww_text(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
                             lambda r: ww_satz(v_name, ww_label, r, abwehr, ww_wm, a_total, regeln),
                             gelingen(ww_label, v_name,
                                      lambda face: ww_gelingt(face, face + abwehr + ww_wm, a_total, regeln)))
-        d_total = d_roll.total + abwehr + ww_wm
-        defended = ww_gelingt(d_roll.total, d_total, a_total, regeln)
-        damage = chain.wurf(expr, t("midgard.damage_label"), both, "Grundwürfe (Vorgabe)",
+    k.d_total = k.d_roll.total + abwehr + ww_wm
+    k.defended = ww_gelingt(k.d_roll.total, k.d_total, a_total, regeln)
+
+
+def schaden_wuerfeln(k: _Kampf) -> None:
+    """The damage roll (with the bonus dice of Ersetzen des festen Schadensbonus)."""
+    a_name, v_name, expr = k.angreifer.name, k.verteidiger.name, k.lage.schaden
+    assert k.d_roll is not None
+    k.damage = k.chain.wurf(expr, t("midgard.damage_label"), k.both, "Grundwürfe (Vorgabe)",
                             lambda r: t("midgard.damage", figure=a_name, expr=expr, total=r.total),
                             lambda r: t("midgard.satz.schaden_wurf", figure=a_name, total=r.total, ziel=v_name),
                             schadenswurf(t("midgard.damage_label"), a_name,
-                                         _faellt(verteidiger, lage, a_total, d_roll.total, d_total, defended)))
-        if not defended and res.outcome["kritisch"] == "kritischer Erfolg":
-            res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
-            _tabelle(res, chain, cfg, "treffer", v_name, both)
-        if kritisch(d_roll.total, regeln) == "kritischer Fehler":
-            res.step(t("midgard.defence_fumble", figure=v_name), "Grundwürfe (Vorgabe)")
-            _tabelle(res, chain, cfg, "fehler_abwehr", v_name, [v_name])
-    except Offen:
-        return res
-    res.effects += _abwehr_gezaehlt(verteidiger, lage.nummer)
-    res.outcome.update({"abwehr": d_total, "schaden": damage.total})
-    _verlust(res, verteidiger, defended, a_total, d_roll, d_total, damage, lage)
-    res.effects += chain.effekte()
-    return res
+                                         _faellt(k.verteidiger, k.lage, k.a_total, k.d_roll.total, k.d_total,
+                                                 k.defended)))
+
+
+def kritische_folgen(k: _Kampf) -> None:
+    """A critical hit not defended, a critical failure of the defence: their tables."""
+    res, v_name = k.res, k.verteidiger.name
+    assert k.d_roll is not None
+    if not k.defended and res.outcome["kritisch"] == "kritischer Erfolg":
+        res.step(t("midgard.critical_hit", figure=v_name), "Grundwürfe (Vorgabe)")
+        _tabelle(res, k.chain, k.cfg, "treffer", v_name, k.both)
+    if kritisch(k.d_roll.total, k.cfg.regeln) == "kritischer Fehler":
+        res.step(t("midgard.defence_fumble", figure=v_name), "Grundwürfe (Vorgabe)")
+        _tabelle(res, k.chain, k.cfg, "fehler_abwehr", v_name, [v_name])
 
 
 class Folge(NamedTuple):

@@ -105,29 +105,71 @@ def darf_angreifen(attacker: Figure, target: Figure) -> None:
         raise OsrError(t("osr.set_only_against_charge", figure=a))
 
 
+@dataclass(frozen=True)
+class _Lage:
+    """One attack's request: the figures, the line's options, the weapon and what they imply."""
+
+    attacker: Figure
+    target: Figure
+    o: Mapping[str, Any]
+    settings: Einstellungen
+    waffe: Waffe
+
+    @property
+    def melee(self) -> bool:
+        return not self.waffe.fernkampf
+
+    @property
+    def sturm(self) -> bool:
+        return bool(self.o.get("sturmangriff"))
+
+    @property
+    def hinten(self) -> bool:
+        return bool(self.o.get("hinten"))
+
+    @property
+    def flanke(self) -> bool:
+        return bool(self.o.get("flanke"))
+
+    @property
+    def unsichtbar(self) -> bool:
+        return self.target.has("unsichtbar") and not self.o.get("sieht_unsichtbar")
+
+
 def plan(attacker: Figure, target: Figure, o: Mapping[str, Any], settings: Einstellungen,
          *, waffe: Waffe | None = None, zusatz: Sequence[tuple[str, int]] = ()) -> Plan:
     """The attack of ``attacker`` on ``target`` with the options of the line (see the module docstring)."""
-    w = waffe or waffe_von(attacker, o.get("waffe"))
-    melee = not w.fernkampf
-    a, z = attacker.name, target.name
-    sturm = bool(o.get("sturmangriff"))
-    hinten, flanke = bool(o.get("hinten")), bool(o.get("flanke"))
-    unsichtbar = target.has("unsichtbar") and not o.get("sieht_unsichtbar")
-    if sturm and not melee:
+    lage = _Lage(attacker, target, o, settings, waffe or waffe_von(attacker, o.get("waffe")))
+    zulaessig(lage)
+    rk, notes = ruestungsklasse(lage)
+    need, herkunft = mindestwurf(attacker, rk, settings)
+    mods = modifikatoren(lage, zusatz)
+    faktor, bonus = schadensfaktor(lage, notes)
+    return Plan(attacker.name, target.name, lage.waffe, need, rk, herkunft, mods, notes, faktor, bonus,
+                lage.waffe.schaden)
+
+
+def zulaessig(lage: _Lage) -> None:
+    """Refuse what the seed forbids: a charge is a melee attack (Sturmangriff); an invisible target
+    needs its position known and has no rear or flank (Unsichtbarer Gegner)."""
+    a, z = lage.attacker.name, lage.target.name
+    if lage.sturm and not lage.melee:
         raise OsrError(t("osr.charge_melee_only", figure=a))
-    if unsichtbar:
-        if not o.get("position_bekannt"):
+    if lage.unsichtbar:
+        if not lage.o.get("position_bekannt"):
             raise OsrError(t("osr.invisible_position", target=z))
-        if hinten or flanke:
+        if lage.hinten or lage.flanke:
             raise OsrError(t("osr.invisible_no_rear", target=z))
 
-    # armour class: what the target loses, then cover and concealment
+
+def ruestungsklasse(lage: _Lage) -> tuple[int, list[str]]:
+    """The target's effective armour class: what it loses (shield, Dex), then Deckung and Tarnung."""
+    target, settings, o = lage.target, lage.settings, lage.o
     rk, notes = int(target.value("rk")), []
     schild, ges = int(target.value("schild", 0)), int(target.value("ges_rk", 0))
-    ohne_schild = [c for c, on in (("flanke", flanke), ("hinten", hinten), ("liegend", target.has("liegend")),
-                                   ("betäubt", target.has("betäubt"))) if on]
-    ohne_ges = [c for c, on in (("hinten", hinten), ("liegend", target.has("liegend")),
+    ohne_schild = [c for c, on in (("flanke", lage.flanke), ("hinten", lage.hinten),
+                                   ("liegend", target.has("liegend")), ("betäubt", target.has("betäubt"))) if on]
+    ohne_ges = [c for c, on in (("hinten", lage.hinten), ("liegend", target.has("liegend")),
                                 ("betäubt", target.has("betäubt")), ("zaubert", target.has("zaubert")),
                                 ("stürmt", target.has("stürmt"))) if on]
     if ohne_schild and schild:
@@ -146,32 +188,43 @@ def plan(attacker: Figure, target: Figure, o: Mapping[str, Any], settings: Einst
                                  allowed=", ".join(map(str, table))))
             rk = _besser(rk, table[o[key]], settings)
             notes.append(t(label, percent=o[key], points=table[o[key]]))
+    return rk, notes
 
-    need, herkunft = mindestwurf(attacker, rk, settings)
+
+def modifikatoren(lage: _Lage, zusatz: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The modifiers of the W20 (Modifikatoren im Kampf): strength or missile bonus, charge, rear,
+    prone, stunned, invisible, the target's parry, ``zusatz`` (two weapons), the GM's bonus."""
+    attacker, target, o = lage.attacker, lage.target, lage.o
     mods: list[tuple[str, int]] = []
-    if melee and attacker.value("angriffsbonus", 0):
+    if lage.melee and attacker.value("angriffsbonus", 0):
         mods.append((t("osr.mod_strength"), int(attacker.value("angriffsbonus"))))
-    if not melee and attacker.value("fernkampfbonus", 0):
+    if not lage.melee and attacker.value("fernkampfbonus", 0):
         mods.append((t("osr.mod_missile"), int(attacker.value("fernkampfbonus"))))
-    for label, on, v in (("osr.mod_charge", sturm, 2), ("osr.mod_rear", hinten, 2),
+    for label, on, v in (("osr.mod_charge", lage.sturm, 2), ("osr.mod_rear", lage.hinten, 2),
                          ("osr.mod_prone", target.has("liegend"), 4), ("osr.mod_stunned", target.has("betäubt"), 4),
-                         ("osr.mod_invisible", unsichtbar, -4)):
+                         ("osr.mod_invisible", lage.unsichtbar, -4)):
         if on:
             mods.append((t(label), v))
     if target.has("pariert") and target.value("angriffsbonus", 0) > 0:
-        mods.append((t("osr.mod_parry", target=z), -int(target.value("angriffsbonus"))))
+        mods.append((t("osr.mod_parry", target=target.name), -int(target.value("angriffsbonus"))))
     mods += list(zusatz)
     if o.get("bonus"):
         mods.append((t("osr.mod_gm"), int(o["bonus"])))
+    return mods
 
-    faktor, bonus = 1, int(attacker.value("schadensbonus", 0)) if melee else 0
-    if sturm and w.lanze and attacker.value("beritten", False) and attacker.value("schlachtross", False):
+
+def schadensfaktor(lage: _Lage, notes: list[str]) -> tuple[int, int]:
+    """The damage's factor and bonus: double for a lance charge on a warhorse and for a weapon set
+    against a charge; the strength bonus in melee."""
+    attacker, target = lage.attacker, lage.target
+    faktor, bonus = 1, int(attacker.value("schadensbonus", 0)) if lage.melee else 0
+    if lage.sturm and lage.waffe.lanze and attacker.value("beritten", False) and attacker.value("schlachtross", False):
         faktor = 2
         notes.append(t("osr.lance_double"))
     if attacker.has("gegen Sturm gestemmt") and target.has("stürmt"):
         faktor = 2
         notes.append(t("osr.set_double"))
-    return Plan(a, z, w, need, rk, herkunft, mods, notes, faktor, bonus, w.schaden)
+    return faktor, bonus
 
 
 def ringen_plan(attacker: Figure, target: Figure, o: Mapping[str, Any],

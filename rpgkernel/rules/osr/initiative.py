@@ -21,7 +21,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from ...dice import Dist, Roller
+from ...dice import Dist, Roll, Roller
 from ...messages import t
 from ..base import higher_initiative
 from ..figure import Figure
@@ -96,6 +96,24 @@ def wuerfeln(figures: Sequence[Figure], roller: Roller | None,
     res.preview = initiative_vorschau(groups, settings)
     if roller is None:
         return res, {}
+    rolls = seitenwuerfe(res, groups, roller, settings)
+    die = {side: r.total for side, r in rolls.items()}
+    segment, werte = segmente(res, groups, die)
+    order = reihenfolge(groups, werte)
+    top = max(die.values())
+    simultaneous = [s for s, d in die.items() if d == top]
+    res.step(t("osr.initiative_tie" if len(simultaneous) > 1 else "osr.initiative_first",
+               sides=", ".join(simultaneous), order=", ".join(order)), RULE)
+    res.outcome = {"würfe": die, "segmente": segment, "initiative": werte, "reihenfolge": order,
+                   "gleichzeitig": simultaneous if len(simultaneous) > 1 else []}
+    res.summary = t("osr.satz.initiative_gleich" if len(simultaneous) > 1 else "osr.satz.initiative",
+                    wer=listing(simultaneous), reihenfolge=", ".join(order))
+    return res, rolls
+
+
+def seitenwuerfe(res: Resolution, groups: Mapping[str, Sequence[Figure]], roller: Roller,
+                 settings: Einstellungen) -> dict[str, Roll]:
+    """Each side's W6; tied highest sides roll again where the GM's setting says so."""
     rolls = {side: roller.roll("W6") for side in groups}
     for side, roll in rolls.items():
         res.step(t("osr.initiative_roll", side=side, roll=roll.total), RULE, roll, value=roll.total)
@@ -108,7 +126,13 @@ def wuerfeln(figures: Sequence[Figure], roller: Roller | None,
             rolls[side] = roller.roll("W6")
             res.step(t("osr.initiative_reroll", side=side, roll=rolls[side].total), RULE, rolls[side],
                      value=rolls[side].total)
-    die = {side: r.total for side, r in rolls.items()}
+    return rolls
+
+
+def segmente(res: Resolution, groups: Mapping[str, Sequence[Figure]],
+             die: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Each side acts in the segment of the other side's roll; each figure's initiative: its side's
+    roll plus its missile bonus (Fernkampf-Angriffe)."""
     segment = {side: max((d for s, d in die.items() if s != side), default=d) for side, d in die.items()}
     werte: dict[str, int] = {}
     for side, members in groups.items():
@@ -119,16 +143,7 @@ def wuerfeln(figures: Sequence[Figure], roller: Roller | None,
             if bonus:
                 res.step(t("osr.initiative_missile", figure=f.name, bonus=bonus, value=werte[f.name]),
                          "Fernkampf-Angriffe", value=werte[f.name])
-    order = reihenfolge(groups, werte)
-    top = max(die.values())
-    simultaneous = [s for s, d in die.items() if d == top]
-    res.step(t("osr.initiative_tie" if len(simultaneous) > 1 else "osr.initiative_first",
-               sides=", ".join(simultaneous), order=", ".join(order)), RULE)
-    res.outcome = {"würfe": die, "segmente": segment, "initiative": werte, "reihenfolge": order,
-                   "gleichzeitig": simultaneous if len(simultaneous) > 1 else []}
-    res.summary = t("osr.satz.initiative_gleich" if len(simultaneous) > 1 else "osr.satz.initiative",
-                    wer=listing(simultaneous), reihenfolge=", ".join(order))
-    return res, rolls
+    return segment, werte
 
 
 def rang(wert: int, bonus: int) -> tuple[int, bool]:
