@@ -4,9 +4,10 @@
 
 The actions: every ``%%resolve`` example of the docs (``docs/*.md``, their code blocks read as the docs
 tests read them: a ``%%resolve`` block is one cell with its ``--würfel``/``--vorschau``/``--seed``, each
-line of a plain block of ``%%resolve`` lines is one action after the one before it) in every ruleset's
-campaign of the resolve tests (``tests/resolve_campaigns.py``; a line a ruleset refuses is counted, not
-timed), the card made as a notebook shows it (text and HTML); a click on the encounter panel's action
+line of a plain block of ``%%resolve`` lines is one action), each page gone down in order in its ruleset's
+campaign of the resolve tests (``tests/resolve_campaigns.py``) with the page's stat blocks loaded, as a
+GM going down the page (a choice line answers the action above it; a cell the campaign refuses, e.g. a
+figure the page never introduces, is counted, not timed), the card made as a notebook shows it (text and HTML); a click on the encounter panel's action
 button (the ford's first attack, ``tests/panel_driving.py``); and a player's choice on their page (the
 Ritter's Deny, with the page's view after it). Each checkout runs in a worker process of its own
 interpreter, one after the other in the same run: this one in the running interpreter, the reference in
@@ -37,27 +38,40 @@ _HEADER = re.compile(r"^%%resolve\b(?P<args>[^\n]*)\n")
 
 
 # -- the actions: read in the driver from this checkout's docs -----------------------------------------
+#: the ruleset a page's examples play in (other pages: tried in each)
+PAGE_RULESETS = {"adz.md": "adz", "bastionland.md": "bastionland", "kampfwerte.md": "kampfwerte",
+                 "midgard.md": "midgard", "osr.md": "osr", "resolve.md": "bastionland"}
+
+
 def doc_actions() -> list[dict]:
-    """Every ``%%resolve`` example of the docs as cells: ``{"where", "cells": [{"source", "dice",
-    "seed", "preview"}], "ruleset"}`` (ruleset: the block's own, else None: tried in each)."""
+    """Every page of the docs with ``%%resolve`` examples, as a GM would go down it: ``{"page", "ruleset",
+    "steps"}``, each step a stat block of the page (``{"figuren": text}``, loaded untimed) or an example
+    (``{"where", "ruleset", "cells": [{"source", "dice", "seed", "preview"}]}``; a ``%%resolve`` block is
+    one cell, a plain block of ``%%resolve`` lines one cell per line)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from doc_blocks import DOCS, blocks_of
 
     from rpgkernel import rules
-    verbs = {v for key in rules.rulesets() for v in rules.get(key).verbs}
-    out = []
+    from rpgkernel.resolve.run import _verbs
+    verbs = {v for key in rules.rulesets() for v in _verbs(rules.get(key))}   # every spelling, as a cell reads it
+    pages = []
     for path in sorted(DOCS.glob("*.md")):
+        steps: list[dict] = []
         for block in blocks_of(path.read_text(encoding="utf-8"), path.name):
             header = _HEADER.match(block.text)
-            if header:
-                out.append({"where": str(block), **_cell(header["args"], block.text[header.end():])})
+            if block.text.startswith(("figuren:", "begegnung:")) or block.text.startswith("%%figuren\n"):
+                steps.append({"figuren": block.text.removeprefix("%%figuren\n")})
+            elif header:
+                steps.append({"where": str(block), **_cell(header["args"], block.text[header.end():])})
             elif block.lang in ("", "text") and block.lines and all(
-                    line.startswith("#") or line.split()[0] in verbs for line in block.lines):
+                    line.startswith("#") or line.split()[0].lower() in verbs for line in block.lines):
                 lines = [line for line in block.lines if not line.startswith("#")]
-                out.append({"where": str(block), "ruleset": None,
-                            "cells": [{"source": line, "dice": None, "seed": i, "preview": False}
-                                      for i, line in enumerate(lines)]})
-    return out
+                steps.append({"where": str(block), "ruleset": None,
+                              "cells": [{"source": line, "dice": None, "seed": i, "preview": False}
+                                        for i, line in enumerate(lines)]})
+        if any("cells" in step for step in steps):
+            pages.append({"page": path.name, "ruleset": PAGE_RULESETS.get(path.name), "steps": steps})
+    return pages
 
 
 def _cell(args: str, body: str) -> dict:
@@ -99,13 +113,16 @@ def _settle() -> None:
         w.wait(300)
 
 
-def work_docs(actions: list[dict], repeat: int, folder: Path) -> tuple[list[list[float]], int]:
+def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[float]], int]:
+    """Each page gone down in its ruleset's campaign of the resolve tests (one copy per page and
+    round): its stat blocks loaded, each example cell timed with its card (text and HTML); a cell the
+    campaign refuses is counted, not timed."""
     import shutil
 
     import rpgkernel
     from resolve_campaigns import RULESETS, campaign
 
-    from rpgkernel import Campaign, RpgError
+    from rpgkernel import Campaign, RpgError, statblocks
     pristine = {}
     for key in RULESETS:
         c = campaign(key, folder / f"{key}.sqlite")
@@ -113,23 +130,32 @@ def work_docs(actions: list[dict], repeat: int, folder: Path) -> tuple[list[list
         pristine[key] = folder / f"{key}.sqlite"
     samples, refused = [], 0
     for _ in range(repeat):
-        for action in actions:
-            for key in [action["ruleset"]] if action["ruleset"] in RULESETS else RULESETS:
+        for page in pages:
+            for key in [page["ruleset"]] if page["ruleset"] else RULESETS:
                 target = folder / "lauf.sqlite"
                 shutil.copy(pristine[key], target)
                 camp = Campaign.open(target)
                 try:
-                    for cell in action["cells"]:
-                        def run() -> None:
-                            res = rpgkernel.resolve(cell["source"], ruleset=key, campaign=camp, dice=cell["dice"],
-                                                    seed=cell["seed"], preview=cell["preview"])
-                            repr(res)
-                            res._repr_html_()
-                        try:
-                            samples.append(list(_timed(run)))
-                        except RpgError:
-                            refused += 1
-                        _settle()
+                    for step in page["steps"]:
+                        if "figuren" in step:
+                            try:
+                                statblocks.load(camp, step["figuren"])
+                            except RpgError:
+                                pass   # figures the campaign has already
+                            continue
+                        if step["ruleset"] not in (None, key):
+                            continue
+                        for cell in step["cells"]:
+                            def run() -> None:
+                                res = rpgkernel.resolve(cell["source"], ruleset=key, campaign=camp, dice=cell["dice"],
+                                                        seed=cell["seed"], preview=cell["preview"])
+                                repr(res)
+                                res._repr_html_()
+                            try:
+                                samples.append(list(_timed(run)))
+                            except RpgError:
+                                refused += 1
+                            _settle()
                 finally:
                     camp.close()
                     for side in folder.glob("lauf.sqlite*"):
@@ -259,8 +285,9 @@ def main() -> None:
         checkouts.append(("reference", python, opts.reference.resolve()))
     sys.path.insert(0, str(ROOT))
     actions = doc_actions()
-    print(f"goal: p95 CPU <= {GOAL * 1000:.0f} ms per action; {len(actions)} docs examples "
-          f"({sum(len(a['cells']) for a in actions)} cells), each in every ruleset that takes it")
+    cells = sum(len(step["cells"]) for page in actions for step in page["steps"] if "cells" in step)
+    print(f"goal: p95 CPU <= {GOAL * 1000:.0f} ms per action; {cells} example cells of {len(actions)} docs pages, "
+          "each page gone down in its ruleset (pages of no ruleset: in each)")
     print(f"load average before: {load()}")
     rows = []
     for kind in opts.only.split(","):
