@@ -119,9 +119,9 @@ def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[f
     campaign refuses is counted, not timed."""
     import shutil
 
-    import rpgkernel
     from resolve_campaigns import RULESETS, campaign
 
+    import rpgkernel
     from rpgkernel import Campaign, RpgError, statblocks
     pristine = {}
     for key in RULESETS:
@@ -146,7 +146,7 @@ def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[f
                         if step["ruleset"] not in (None, key):
                             continue
                         for cell in step["cells"]:
-                            def run() -> None:
+                            def run(cell: dict = cell, key: str = key, camp: Campaign = camp) -> None:
                                 res = rpgkernel.resolve(cell["source"], ruleset=key, campaign=camp, dice=cell["dice"],
                                                         seed=cell["seed"], preview=cell["preview"])
                                 repr(res)
@@ -185,9 +185,9 @@ def work_panel(repeat: int, folder: Path) -> list[list[float]]:
 def work_player(repeat: int, folder: Path) -> list[list[float]]:
     import inspect
 
-    import rpgkernel
     from panel_driving import make_two_mercenaries
 
+    import rpgkernel
     from rpgkernel.server import actions, live
     camp = make_two_mercenaries(folder / "spieler.sqlite")
     spend = [lambda count, work: None] if len(inspect.signature(actions.act).parameters) > 4 else []
@@ -199,7 +199,7 @@ def work_player(repeat: int, folder: Path) -> list[list[float]]:
         message = json.dumps({"type": "wahl", "aufloesung": pid, "key": "deny", "optionen": {"würfel": 8},
                               "wuerfel": [5]})
 
-        def choose() -> None:
+        def choose(message: str = message) -> None:
             answer = actions.act(camp, "Ritter", message, "token", *spend)
             assert "result" in answer, answer
             live.view(camp, "Ritter", [])
@@ -235,7 +235,7 @@ def run_worker(python: str, root: Path, kind: str, repeat: int, actions: list[di
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     try:
         out = subprocess.run([python, __file__, "--worker", str(root), f.name], capture_output=True, text=True,
-                             env=env, cwd=tempfile.gettempdir())
+                             env=env, cwd=tempfile.gettempdir(), check=False)
     finally:
         os.unlink(f.name)
     if out.returncode:

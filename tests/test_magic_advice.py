@@ -4,14 +4,13 @@ kernel's loop (here: called at once)."""
 
 from __future__ import annotations
 
+from forecast.test_options import ATTACK, FACES, duel
 from IPython.utils.capture import capture_output
 
 from rpgkernel import magic_advice, session
 from rpgkernel.forecast import weighing
 from rpgkernel.messages import t
 from rpgkernel.numerals import percent
-
-from forecast.test_options import ATTACK, FACES, duel
 
 
 def test_the_card_first_then_the_chances_in_place(shell, tmp_path, monkeypatch):

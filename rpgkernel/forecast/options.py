@@ -26,11 +26,11 @@ from .fight import ForecastError
 
 #: the most ways the dice after a decision may fall before the chance of winning is not worth it
 MAX_WAYS = 4096
-#: … for advice shown at once: per option, and for all options of a resolution together (each way a
-#: run of the choice lines through the procedure), and the most dice the resolution rolled before its
-#: choices (every run rolls them again)
+#: … for the advice (weighed behind its card, ``weighing``): per option, and for all options of a
+#: resolution together (each way a run of the choice lines through the procedure), and the most dice
+#: the resolution rolled before its choices (every run rolls them again)
 ADVICE_WAYS, ADVICE_BUDGET, ADVICE_DICE = 64, 400, 24
-#: the most nodes of the exact chain from a state an option leads to, for advice shown at once
+#: the most nodes of the exact chain from a state an option leads to, for the advice
 ADVICE_STATES = 5_000
 
 

@@ -5,13 +5,12 @@ decision form shows the same numbers in the Ritter's advice."""
 from __future__ import annotations
 
 import pytest
+from forecast.test_options import ATTACK, FACES, duel
 
 from rpgkernel import Campaign
 from rpgkernel.forecast import weighing
 from rpgkernel.messages import t
 from rpgkernel.numerals import percent
-
-from forecast.test_options import ATTACK, FACES, duel
 
 from .fixtures import expect
 
@@ -28,8 +27,8 @@ def test_the_card_and_the_panel_show_the_chances_once_weighed(notebook, tmp_path
     camp.close()
     nb = notebook(["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland",
                    f"%%resolve --würfel {FACES[0]}\n{ATTACK}",
-                   "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
-                   "EncounterPanel(rpgkernel.session.current().campaign)"])
+                   ("import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+                    "EncounterPanel(rpgkernel.session.current().campaign)")])
     with Campaign.open(path) as here:   # the same state, weighed here for the numbers to expect
         [pid] = here.state["pending"]
         w = weighing.ask(here.state, pid)

@@ -5,13 +5,12 @@ written in place: what the player typed into the choice's form stays."""
 from __future__ import annotations
 
 import pytest
+from forecast.test_options import ATTACK, FACES, duel
 
 import rpgkernel
 from rpgkernel.forecast import weighing
 from rpgkernel.messages import t
 from rpgkernel.numerals import percent
-
-from forecast.test_options import ATTACK, FACES, duel
 
 from .fixtures import expect
 from .test_phone import fixture_phone  # noqa: F401 - the phone's page

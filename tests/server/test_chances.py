@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import time
 
+from forecast.test_options import duel
+
 from rpgkernel.forecast import weighing
 from rpgkernel.messages import t
 from rpgkernel.numerals import percent
 from rpgkernel.server import live
-
-from forecast.test_options import duel
 
 WAIT = 120   # seconds the weighing may take on a loaded machine before the test gives up
 
