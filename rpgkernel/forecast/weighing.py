@@ -12,12 +12,12 @@ put what is known into the advice (``rules.advice``).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
@@ -26,6 +26,9 @@ from ..rules.advice import Advice, win_said
 from .options import weigh, weighed_options
 
 KEPT = 64   # weighings kept, the least recently asked for dropped first
+#: seconds a weighing waits after it was asked for: the card and the panel that asked are drawn first,
+#: before the weighing takes its share of the interpreter
+START_AFTER = 0.2
 _log = logging.getLogger(__name__)
 
 Option = tuple[str, str, str]   # (choice key, who, option label)
@@ -36,6 +39,7 @@ class Weighing:
 
     def __init__(self, key: str, scope: str, state: dict[str, Any], pid: str, record: Mapping[str, Any]) -> None:
         self.key, self.scope, self.pid = key, scope, pid
+        self.asked = time.monotonic()
         self.options: tuple[Option, ...] = tuple(weighed_options(record))
         self.wins: dict[Option, float] = {}   # each option weighed so far that has a number
         self.weighed: set[Option] = set()      # each option weighed so far
@@ -71,7 +75,7 @@ class Weighing:
         assert self._work is not None
         state, record = self._work
         try:
-            if not self._stop.is_set():
+            if not self._stop.wait(self.asked + START_AFTER - time.monotonic()):
                 weigh(state, self.pid, record, self._heard, self._stop.is_set)
         except Exception as err:   # a bug: the advice stays without the chances, the log says why
             _log.error("weighing the advice failed: %s", type(err).__name__)
@@ -122,7 +126,9 @@ def ask(state: Mapping[str, Any], pid: str, scope: str = "",
         heard: Callable[[Weighing], None] | None = None) -> Weighing | None:
     """The weighing of the open resolution ``pid`` of ``state`` (started in the background where none
     is known; ``heard`` listens to it); None where it is not open or its advice has nothing to weigh.
-    ``scope`` keeps weighings apart that must not share their timing (a player's page)."""
+    ``scope`` keeps weighings apart that must not share their timing (a player's page). ``state`` is
+    read, not copied: nobody may change it afterwards (a campaign's ``folded`` state is replaced by a
+    change, never changed; ``Campaign.state`` is a copy of its own)."""
     record = state.get("pending", {}).get(pid)
     if record is None or not weighed_options(record):
         return None
@@ -130,7 +136,7 @@ def ask(state: Mapping[str, Any], pid: str, scope: str = "",
     with _lock:
         w = _cache.get(found)
         if w is None:
-            w = _cache[found] = Weighing(found, scope, copy.deepcopy(dict(state)), pid, copy.deepcopy(record))
+            w = _cache[found] = Weighing(found, scope, dict(state), pid, record)
             while len(_cache) > KEPT:
                 _cache.popitem(last=False)
             older = _running.get((scope, pid))

@@ -6,7 +6,6 @@ not even how soon a number arrives tells anything the page does not show."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping
 
 from ..forecast import weighing
@@ -48,5 +47,5 @@ def _weighing(known: dict[str, Any], pid: str, figure: str) -> weighing.Weighing
     if record is None:
         return None
     own = {**known, "pending": {**known["pending"], pid: {
-        **record, "advice": copy.deepcopy([a for a in record.get("advice", []) if a.get("who") == figure])}}}
+        **record, "advice": [a for a in record.get("advice", []) if a.get("who") == figure]}}}
     return weighing.ask(own, pid, SCOPE)

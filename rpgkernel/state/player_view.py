@@ -16,7 +16,6 @@ data never.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterable, Mapping
 
 from ..messages import t
@@ -244,10 +243,10 @@ def known_fight(state: Mapping[str, Any], figure: str) -> dict[str, Any] | None:
     secret = hidden(state) - {figure}
     if not all(_exact(enc, n, figure) for n in enc["combatants"] if n not in secret):
         return None
-    out = copy.deepcopy(dict(state))
     if not secret:
-        return out
-    mine = out["encounters"][enc["name"]]
+        return dict(state)
+    mine = dict(enc)   # new values where they differ; what is shared is never changed
+    out = {**state, "encounters": {**state["encounters"], enc["name"]: mine}}
     mine["combatants"] = {n: c for n, c in enc["combatants"].items() if n not in secret}
     for key in ("initiative", "removed"):
         if key in mine:
