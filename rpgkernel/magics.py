@@ -22,6 +22,7 @@ from .dice import limits
 from .dice.estimate import preview
 from .dice.roll import roll, roll_many
 from .errors import RpgError
+from .magic_advice import card_later
 from .messages import t
 from .render import ErrorBox, Notice, status_html, status_text, suggestions_html, suggestions_text
 from .state.journal import journal_kinds
@@ -432,6 +433,8 @@ def resolve_cell(line: str, cell: str) -> object:
     if isinstance(result, list) and not result:
         example = next((v.example for v in rules.get(key).verbs.values() if v.example), "")
         return Notice(t("resolve.empty") + (" " + t("resolve.empty_example", example=example) if example else ""))
+    if s.campaign is not None and not opts.get("vorschau"):   # the advice's chances follow the card
+        return card_later(result, s.campaign.state)
     return result
 
 

@@ -1,7 +1,7 @@
 """The one place where the layers are composed.
 
 A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, a value
-its renderer, an encounter its forecast, an open choice its weighing, the dice the session's stream), it
+its renderer, an encounter its forecast, the dice the session's stream), it
 asks here, and the part is imported when it is first asked for: this module names each part and imports
 none of them before.
 """
@@ -25,12 +25,6 @@ def ruleset(key: str | None) -> Any:
 def forecast(campaign: Any, encounter: str, **options: Any) -> Any:
     """The forecast of ``encounter`` (``rpgkernel.forecast.forecast``)."""
     return import_module("rpgkernel.forecast").forecast(campaign, encounter, **options)
-
-
-def weigh(state: dict[str, Any], pending: str, record: dict[str, Any]) -> dict[tuple[str, str, str], float]:
-    """Each option of an open resolution's advice weighed by the chance of winning after it
-    (``rpgkernel.forecast.options.weigh``)."""
-    return import_module("rpgkernel.forecast.options").weigh(state, pending, record)
 
 
 def dice_stream() -> Any:

@@ -183,13 +183,11 @@ def target(backend, request, tmp_path) -> str:
 
 
 @pytest.fixture
-def two_mercenaries(tmp_path, monkeypatch):
+def two_mercenaries(tmp_path):
     """The ford with two mercenaries (``panel_driving.make_two_mercenaries``), for several attacks open at
-    once; the advice's chances of winning are not weighed (not the subject there, and slow)."""
+    once."""
     from panel_driving import make_two_mercenaries
 
-    from rpgkernel import wiring
-    monkeypatch.setattr(wiring, "weigh", lambda *_: {})
     c = make_two_mercenaries(tmp_path / "furt.sqlite")
     yield c
     c.close()

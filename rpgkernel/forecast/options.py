@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import rules
 from ..dice.roll import Roller
@@ -26,11 +26,11 @@ from .fight import ForecastError
 
 #: the most ways the dice after a decision may fall before the chance of winning is not worth it
 MAX_WAYS = 4096
-#: … for advice shown at once: per option, and for all options of a resolution together (each way a
-#: run of the choice lines through the procedure), and the most dice the resolution rolled before its
-#: choices (every run rolls them again)
+#: … for the advice (weighed behind its card, ``weighing``): per option, and for all options of a
+#: resolution together (each way a run of the choice lines through the procedure), and the most dice
+#: the resolution rolled before its choices (every run rolls them again)
 ADVICE_WAYS, ADVICE_BUDGET, ADVICE_DICE = 64, 400, 24
-#: the most nodes of the exact chain from a state an option leads to, for advice shown at once
+#: the most nodes of the exact chain from a state an option leads to, for the advice
 ADVICE_STATES = 5_000
 
 
@@ -60,10 +60,12 @@ def ways(state: dict[str, Any], encounter: str, ruleset: str | None,
 
 def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, str],
                 zielwahl: str = "schwächste", max_states: int = MAX_STATES, most: int = MAX_WAYS,
-                budget: int | None = None) -> dict[str, dict[str, float] | None]:
+                budget: int | None = None, each: Callable[[str, dict[str, float] | None], None] | None = None,
+                stop: Callable[[], bool] | None = None) -> dict[str, dict[str, float] | None]:
     """For each option (label -> its choice lines), each side's exact chance of winning the fight after
     it, or None where that is not to be had cheaply (see the module): the dice after it fall in more
-    than ``most`` ways, or the options before it took up the ``budget`` of ways."""
+    than ``most`` ways, or the options before it took up the ``budget`` of ways. ``each(label, found)``
+    hears of every option as it is weighed; once ``stop()`` says so, the options left are not."""
     from . import forecast_state
     base = copy.deepcopy(dict(state))
     ruleset = base["encounters"][encounter]["ruleset"]
@@ -78,40 +80,63 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
 
     left = budget
     for label, source in options.items():
+        if stop is not None and stop():
+            break
+        out[label] = None
         try:
-            leaves = ways(base, encounter, ruleset, source, most if left is None else min(most, left))
-            if leaves is None:
-                out[label] = None
-                continue
-            leaves, runs = leaves
-            if left is not None:
-                left -= runs
-            wins: dict[str, float] = {}
-            for key, (p, after) in leaves.items():
-                for side, q in chances(key, after).items():
-                    wins[side] = wins.get(side, 0.0) + p * q
-            out[label] = wins
+            found = ways(base, encounter, ruleset, source, most if left is None else min(most, left))
+            if found is not None:
+                leaves, runs = found
+                if left is not None:
+                    left -= runs
+                wins: dict[str, float] = {}
+                for key, (p, after) in leaves.items():
+                    for side, q in chances(key, after).items():
+                        wins[side] = wins.get(side, 0.0) + p * q
+                out[label] = wins
         except (ForecastError, RpgError):
-            out[label] = None
+            pass
+        if each is not None:
+            each(label, out[label])
     return out
 
 
-def weigh(state: Mapping[str, Any], pending: str, record: Mapping[str, Any]) -> dict[tuple[str, str, str], float]:
-    """The advice of the open resolution ``record`` (about to be kept as ``pending``) weighed: (choice
-    key, who, option label) -> the chance that who's side wins after that option; nothing where the
-    fight after it is not small enough to be forecast exactly at once (``ADVICE_STATES``)."""
+Weighed = Callable[[tuple[str, str, str], float | None], None]   # (choice key, who, label), its chance
+
+
+def weighed_options(record: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """The options of the open resolution ``record``'s advice that ``weigh`` weighs, in its order:
+    (choice key, who, option label) of each option with lines."""
+    return [(a["key"], a["who"], o["label"]) for a in record.get("advice", ()) for o in a["options"] if o["lines"]]
+
+
+def weigh(state: Mapping[str, Any], pending: str, record: Mapping[str, Any], each: Weighed | None = None,
+          stop: Callable[[], bool] | None = None) -> dict[tuple[str, str, str], float]:
+    """The advice of the open resolution ``record`` (kept as ``pending``) weighed: (choice key, who,
+    option label) -> the chance that who's side wins after that option; nothing where the fight after
+    it is not small enough to be forecast exactly (``ADVICE_STATES``). ``each`` hears of every option
+    as it is weighed (None: no number for it); ``stop`` ends the weighing early."""
     encounter = state.get("active_encounter")
     if not encounter or encounter not in state["encounters"] or len(record.get("faces", ())) > ADVICE_DICE:
         return {}
     kept = {k: v for k, v in record.items() if k != "advice"}   # what carries the choice out (not the advice)
     base = {**state, "pending": {**state.get("pending", {}), pending: kept}}
     sides = {n: c.get("side") or "" for n, c in state["encounters"][encounter]["combatants"].items()}
-    options = {f"{a['key']}\x00{a['who']}\x00{o['label']}": "\n".join(o["lines"])
-               for a in record["advice"] for o in a["options"] if o["lines"]}
-    wins = option_wins(base, encounter, options, max_states=ADVICE_STATES, most=ADVICE_WAYS, budget=ADVICE_BUDGET)
-    out = {}
-    for name, found in wins.items():
-        key, who, label = name.split("\x00")
+    options, named = {}, {}   # the options by a name option_wins may take, and what each stands for
+    for a in record["advice"]:
+        for o in a["options"]:
+            if o["lines"]:
+                name = "\x00".join((a["key"], a["who"], o["label"]))
+                options[name], named[name] = "\n".join(o["lines"]), (a["key"], a["who"], o["label"])
+    out: dict[tuple[str, str, str], float] = {}
+
+    def heard(name: str, found: dict[str, float] | None) -> None:
+        key, who, label = named[name]
         if found is not None and sides.get(who) in found:
             out[key, who, label] = min(1.0, max(0.0, found[sides[who]]))
+        if each is not None:
+            each(named[name], out.get((key, who, label)))
+
+    option_wins(base, encounter, options, max_states=ADVICE_STATES, most=ADVICE_WAYS, budget=ADVICE_BUDGET,
+                each=heard, stop=stop)
     return out

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .. import display, rules, wiring
+from .. import display, rules
 from ..dice import limits
 from ..dice.dialects import hints
 from ..dice.nodes import Pool
@@ -463,7 +463,7 @@ def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
                  roller: Roller, who: _Who = _Who(), advised: bool = False) -> list[Resolution]:
     """Run ``lines`` as one cell; ``advised``: a cell the GM or a player sees, whose open resolutions
-    get the ruleset's advice, weighed by the chance of winning (a forecast's fights get none)."""
+    get the ruleset's advice (a forecast's fights get none)."""
     cell = _Cell(engine, verbs, work, roller, who, advised)
     for line in lines:
         cell.run(line)
@@ -735,22 +735,12 @@ class _Cell:
                         **data, **extra)
 
     def store_open(self) -> None:
-        """Keep the resolutions still open in the campaign state (after the dice are known to fit); in an
-        advised cell, each option of their advice with the chance of winning after it, where it is cheap."""
+        """Keep the resolutions still open in the campaign state (after the dice are known to fit), with
+        their advice; its chances of winning are weighed later, when it is shown (``forecast.weighing``)."""
         for p in self.pending:
             if p.changed and not p.closed:
-                if self.advised and p.record.get("advice"):
-                    self._weigh(p)
                 self.work.set(["pending", p.id], p.record)
                 self._event(p.result, p.id, p.thrown)
-
-    def _weigh(self, p: _Pending) -> None:
-        wins = wiring.weigh(self.work.state, p.id, p.record)
-        if not wins:
-            return
-        p.result.advice = [replace(a, options=tuple(replace(o, win=wins.get((a.key, a.who, o.label)))
-                                                    for o in a.options)) for a in p.result.advice]
-        p.record["advice"] = _plain([a.to_dict() for a in p.result.advice])
 
 
 def _limited(res: Resolution, landed: list[tuple[Effect, list[Landed]]]) -> None:

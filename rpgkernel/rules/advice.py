@@ -6,7 +6,7 @@ lines that take it (``takes``; the resolve layer writes them as ``%%resolve`` li
 ``lines``), the damage it leads to (a ``Dist`` over the dice still to roll), named probabilities
 (the target falls, the test succeeds, the feat's user is Fatigued, ...), deterministic
 consequences as German notes, and ``win``: the chance of winning the fight, where a forecast
-fills it (None until then). Advice only describes: nothing in it is ever taken without the
+fills it after the card (None until then; ``waiting`` while it is being computed). Advice only describes: nothing in it is ever taken without the
 choice line being sent.
 """
 
@@ -47,6 +47,7 @@ class Option:
     notes: tuple[str, ...] = ()
     win: float | None = None
     lines: tuple[str, ...] = ()
+    waiting: bool = False
 
     def said(self) -> list[str]:
         """The consequences as German lines: the damage, each named probability, the notes."""
@@ -57,15 +58,22 @@ class Option:
                        t("advice.damage", low=d.min, high=d.max, mean=d.mean))
         out += [t("advice.chance", name=name, p=percent(p)) for name, p in self.chances]
         out += list(self.notes)
-        if self.win is not None:
-            out.append(t("advice.win", p=percent(self.win)))
-        return out
+        won = win_said(self.win, self.waiting)
+        return out + ([won] if won else [])
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "takes": [x.to_dict() for x in self.takes], "lines": list(self.lines),
                 "damage": None if self.damage is None else {"pmf": {str(k): v for k, v in self.damage.pmf().items()}},
                 "chances": [[name, p] for name, p in self.chances], "notes": list(self.notes), "win": self.win,
-                "said": self.said()}
+                "waiting": self.waiting, "said": self.said()}
+
+
+def win_said(win: float | None, waiting: bool = False) -> str | None:
+    """An option's chance of winning the fight as its line of the advice (``waiting``: still being
+    computed); None where there is none."""
+    if win is not None:
+        return t("advice.win", p=percent(win))
+    return t("advice.win_waiting") if waiting else None
 
 
 @dataclass(frozen=True)

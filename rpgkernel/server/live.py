@@ -9,8 +9,8 @@ origin and refuses every other site's. Any site can open a sandboxed frame, whos
 ``null`` too: the guard is the token, not the origin. Failed token checks are counted per client
 address and slow its later failures down (``Limiter``); a valid token always passes at once.
 One ``Watcher`` per campaign with open pages reads the store's last seq every ``WATCH_SECONDS``
-and pushes each page its view when it changed; a revoked link's socket closes. Store reads,
-views and actions run in the watcher's own thread, never on the event loop. After the token, a
+and pushes each page its view when it changed (or an advice's chances of winning moved on); a
+revoked link's socket closes. Store reads, views and actions run in the watcher's own thread, never on the event loop. After the token, a
 page's messages are its player's actions (``actions``), within its link's limit (``quota``),
 written through the watcher's campaign; each answer goes to that page only, the changed views to
 every page at once.
@@ -42,7 +42,8 @@ from ..messages import labels, t
 from ..state import Campaign, player_view, players, registry
 from ..state.address import is_url
 from ..state.events import Event
-from . import actions, quota
+from ..forecast import weighing
+from . import actions, chances, quota
 
 WATCH_SECONDS = 0.1
 REFUSED, TOO_MANY = 4403, 4429   # close codes the page does not reconnect after
@@ -55,9 +56,10 @@ _log = logging.getLogger(__name__)
 def view(campaign: Campaign, figure: str, events: Iterable[Event]) -> dict[str, Any]:
     """What the page of ``figure`` shows: the player's view (``state.player_view.view``, an allow-list
     built per viewer), the journal's visible turn lines (of ``events``) included, each open choice
-    with its fields."""
+    with its fields and its advice's chances of winning as far as they are weighed (``chances``)."""
     shown = player_view.view(campaign.folded, figure, events)
-    shown["wahlen"] = actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"])
+    shown["wahlen"] = chances.with_chances(campaign.folded, figure,
+                                           actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"]))
     return shown
 
 
@@ -94,6 +96,7 @@ class Watcher:
         self.key, self._watchers = key, watchers
         self.campaign: Campaign | None = None   # opened in the thread (``open``)
         self.seen = 0
+        self.weighed = 0                        # the advice's weighings looked at (``weighing.changes``)
         self.journal: list[Event] = []          # the events the views read, up to ``self.read``
         self.read = 0
         self.sockets: set[PlayerSocket] = set()
@@ -132,10 +135,10 @@ class Watcher:
             return []
         self.report()
         if not always:
-            last = self.campaign.store.last_seq()
-            if last == self.seen:
+            last, weighed = self.campaign.store.last_seq(), weighing.changes()
+            if last == self.seen and weighed == self.weighed:
                 return []
-            self.seen = last
+            self.seen, self.weighed = last, weighed
         self.campaign.refresh()
         folded = self.campaign.folded
         self._read_journal(folded["seq"])

@@ -211,12 +211,26 @@ function answered(msg) {
 }
 
 /** A form per open choice of the player's figure: what it answers (who acts on whom, every die rolled), its
- * fields (offered values as a list, what each does), own dice, take it; taking it names its resolution. */
+ * fields (offered values as a list, what each does), own dice, take it; taking it names its resolution.
+ * The advice's chances of winning (``sieg``), weighed after the card, are written into the forms in place. */
 let shownChoices = "";
+let winLines = new Map();   // option's place (id, key, advice, option) -> the element of its chance of winning
 function choices(open) {
-  const text = JSON.stringify(open);
-  if (text === shownChoices) return;   // unchanged: what the player typed stays
-  shownChoices = text;
+  const text = JSON.stringify(open, (k, v) => (k === "sieg" ? undefined : v));
+  if (text !== shownChoices) {   // unchanged: what the player typed stays
+    shownChoices = text;
+    winLines = new Map();
+    buildChoices(open);
+  }
+  for (const c of open) {
+    (c.rat || []).forEach((r, i) => (r.optionen || []).forEach((o, j) => {
+      const line = winLines.get(`${c.id}\u0000${c.key}\u0000${i}\u0000${j}`);
+      if (line && line.textContent !== (o.sieg || "")) line.textContent = o.sieg || "";
+    }));
+  }
+}
+
+function buildChoices(open) {
   const box = document.getElementById("wahlformen");
   const forms = [];
   if (open.length) forms.push(el("h2", "", labels.choices));
@@ -257,21 +271,24 @@ function choices(open) {
        ...inputs.map(([f, input]) => [field(f.label, input), f.help ? el("div", "hinweis", f.help) : null]).flat()
          .filter((x) => x),
        field(labels.given, given), el("button", "", labels.take)));
-    for (const r of c.rat || []) forms.push(advice(r, inputs));
+    (c.rat || []).forEach((r, i) => forms.push(advice(r, inputs, `${c.id}\u0000${c.key}\u0000${i}`)));
   }
   box.replaceChildren(...forms);
   box.hidden = !open.length;
 }
 
-/** The advice on a choice: what it weighs, each option with its consequences and lines; "Eintragen" fills
- * the choice's form with an option (the player still takes it with the form's own button). */
-function advice(r, inputs) {
+/** The advice on a choice: what it weighs, each option with its consequences, its chance of winning (filled
+ * in place, ``place`` + its number) and lines; "Eintragen" fills the choice's form with an option (the player
+ * still takes it with the form's own button). */
+function advice(r, inputs, place) {
   const box = el("details", "rat");
   box.append(el("summary", "", `${labels.advice}: ${r.ziel}`));
   const list = el("ol", "");
-  for (const o of r.optionen || []) {
+  for (const [j, o] of (r.optionen || []).entries()) {
     const item = el("li", "");
-    item.append(el("div", "wahltitel", o.label), el("div", "folgen", (o.folgen || []).join(" · ")));
+    const win = el("div", "folgen sieg", "");
+    winLines.set(`${place}\u0000${j}`, win);
+    item.append(el("div", "wahltitel", o.label), el("div", "folgen", (o.folgen || []).join(" · ")), win);
     for (const text of o.zeilen || []) item.append(el("code", "zeile-code", text));
     if (o.nehmen) {
       const fill = el("button", "eintragen", labels.advice_fill);

@@ -231,6 +231,37 @@ def _advice(state: Mapping[str, Any], record: Mapping[str, Any], key: str, figur
     return found
 
 
+def known_fight(state: Mapping[str, Any], figure: str) -> dict[str, Any] | None:
+    """The campaign state as the player of ``figure`` knows the active encounter's fight, for what is
+    computed from the whole fight (the chance of winning after an option): without the hidden
+    combatants and the open resolutions naming them, whose turn it is as the player sees it (``_current``);
+    None where the player does not see every other combatant's values exactly (no number could then
+    be shown without telling them), or there is no fight."""
+    enc = state["encounters"].get(state["active_encounter"] or "")
+    if enc is None:
+        return None
+    secret = hidden(state) - {figure}
+    if not all(_exact(enc, n, figure) for n in enc["combatants"] if n not in secret):
+        return None
+    if not secret:
+        return dict(state)
+    mine = dict(enc)   # new values where they differ; what is shared is never changed
+    out = {**state, "encounters": {**state["encounters"], enc["name"]: mine}}
+    mine["combatants"] = {n: c for n, c in enc["combatants"].items() if n not in secret}
+    for key in ("initiative", "removed"):
+        if key in mine:
+            mine[key] = {n: v for n, v in mine[key].items() if n not in secret}
+    if "held" in mine:
+        mine["held"] = [n for n in mine["held"] if n not in secret]
+    mine["order"] = [n for n in enc["order"] if n not in secret]
+    if enc["round"] and enc["order"]:
+        current, mine["round"] = _current(enc, secret)
+        mine["turn"] = mine["order"].index(current) if current in mine["order"] else 0
+    out["pending"] = {pid: r for pid, r in state.get("pending", {}).items()
+                      if names_none(secret, r.get("actors", []), r.get("targets", []))}
+    return out
+
+
 def _exact(enc: Mapping[str, Any] | None, name: str, figure: str) -> bool:
     """Whether the player of ``figure`` sees ``name``'s values exactly: its own figure, or a visible
     combatant of the active encounter ``enc`` whose side it sees ``genau``."""

@@ -12,7 +12,8 @@ a player resolved on their page shows as the result, marked with whose page it w
 A decision names the open resolution it answers; after an action or a decision
 the panel says so to the front end (``done``), whose decision form waits for it.
 Its forecast runs in a thread of its own (``background``), so that the panel can
-stop it.
+stop it; the open choices' chances of winning are weighed behind the panel (``forecast.weighing``) and
+show in the decision form as each option is weighed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import traitlets
 
 from .. import rules
 from ..errors import RpgError
-from ..forecast import forecast_state
+from ..forecast import forecast_state, weighing
 from ..library import Library, saved_text
 from ..messages import t
 from ..resolve import pending, resolve
@@ -108,10 +109,21 @@ class EncounterPanel(Widget):
             self.rules = data.rules_info(engine)
             self.panel = data.header(state, enc, engine, out_of)
             self.rows = data.rows(state, enc, engine, out_of)
-            self.pending = data.pending_list(state, engine)
+            self.pending = data.pending_list(state, engine, self._weighed)
             self.players = {"live": data.players_live(state), "suggestions": data.open_suggestions(state)}
             self._read_journal(enc["name"] if enc else None, state["seq"])
             self._default_form()
+
+    def _weighed(self, pid: str) -> weighing.Weighing | None:
+        """The weighing of the open resolution ``pid``'s advice on the campaign's state (started where none
+        is known); each option it weighs shows in the decision form."""
+        return weighing.ask(self._state(), pid, heard=self._heard)
+
+    def _heard(self, _w: weighing.Weighing) -> None:   # in the weighing's thread
+        self.background.show(self._show_pending)
+
+    def _show_pending(self) -> None:
+        self.pending = data.pending_list(self._state(), self._engine(), self._weighed)
 
     def _default_form(self) -> None:
         """A verb of the ruleset is chosen; the actor follows the turn; then the lines are shown."""

@@ -6,9 +6,10 @@ Nothing here changes the campaign; the state passed in is only read.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..dice import Dist
+from ..forecast.weighing import Weighing, shown_dicts
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
@@ -114,10 +115,11 @@ def next_name(like: str, taken: Sequence[str]) -> str:
     return free_names(base, 1, [*taken, base])[0]
 
 
-def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, Any]]:
+def pending_list(state: Mapping[str, Any], engine: Ruleset,
+                 weighed: Callable[[str], Weighing | None] = lambda _pid: None) -> list[dict[str, Any]]:
     """The ruleset's open resolutions, oldest first, each choice with the verb and fields that take it
     and the advice on it (``rules.advice``: per figure who may take it, the options with their
-    consequences and lines).
+    consequences and lines; each option's chance of winning as ``weighed(id)`` knows it now).
 
     The panel's decision form answers one of them (the GM picks which; the latest first), and every
     decision names its id (``auflösung=ID``).
@@ -127,6 +129,7 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
     records = [(pid, rec) for pid, rec in state.get("pending", {}).items() if rec.get("ruleset") == engine.key]
     for pid, rec in sorted(records, key=lambda kv: (kv[1].get("order", []), kv[0])):
         items = []
+        advice = shown_dicts(rec.get("advice", []), weighed(pid)) if rec.get("advice") else []
         for c in rec.get("choices", []):
             base, _, target = c["key"].partition(":")
             verb = by_choice.get(base)
@@ -136,7 +139,7 @@ def pending_list(state: Mapping[str, Any], engine: Ruleset) -> list[dict[str, An
                           "also": list(c.get("also", ())),
                           "values": list(c.get("options", ())), "verb": verb.name, "target": target or None,
                           "fields": choice_fields(engine.key, verb, c.get("options", ()), c.get("values")),
-                          "advice": [a for a in rec.get("advice", []) if a["key"] == c["key"]]})
+                          "advice": [a for a in advice if a["key"] == c["key"]]})
         out.append({"id": pid, "source": rec.get("source", ""), "head": rec.get("head") or rec.get("source", ""),
                     "actors": list(rec.get("actors", ())), "choices": items})
     return out

@@ -15,6 +15,7 @@ MAGIC = PAGE.block("", "%rpg prognose")
 PYTHON = PAGE.block("python", "prognose = kampagne.encounter.forecast")
 PATHS = PAGE.block("python", "exakt = kampagne.encounter.forecast", after="## Exakt oder simuliert")
 PATHS_SHOWN = PAGE.block("", "('exakt'", after="## Exakt oder simuliert")
+WEIGHING = PAGE.block("python", "from rpgkernel.forecast import weighing")
 TEXT = " ".join(PAGE.text.split())
 
 
@@ -46,6 +47,17 @@ def test_the_python_block(notebook, tmp_path):
 def test_the_paths_block(notebook, tmp_path):
     c = setup(notebook, tmp_path)
     assert_shown(PATHS_SHOWN.text, repr(run_python(PATHS.text, {"kampagne": c})))
+
+
+def test_the_weighing_block(tmp_path):
+    """The Söldner's attack open, the Ritter's Deny weighed in the background: its chance as shown."""
+    from .test_options import duel
+    c = duel(tmp_path / "k.sqlite")
+    namespace = {"kampagne": c}
+    wins = run_python(WEIGHING.text, namespace)
+    assert namespace["rechnung"].finished and namespace["rechnung"].progress[0] == len(namespace["rechnung"].options)
+    assert f"{wins['deny', 'Ritter', 'Deny auf die 7']:.3f}…" in WEIGHING.text
+    c.close()
 
 
 def test_the_table_names_every_target_picking():

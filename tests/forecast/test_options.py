@@ -80,25 +80,3 @@ def test_no_number_where_the_forecast_is_not_exact(tmp_path):
     c = duel(tmp_path / "k.sqlite")
     c.add_condition("Ritter", "beeinträchtigt", rounds=2)   # a condition that runs out: no compact model
     assert option_wins(c.state, "Furt", {"deny": "deny Ritter"}) == {"deny": None}
-
-
-def test_the_advice_of_an_open_attack_is_weighed(tmp_path):
-    """The card, the panel's pending list and the stored record carry each option's chance of winning,
-    for the side of who may take it; the player's page shows it with the rest of the advice."""
-    from rpgkernel.messages import t
-    from rpgkernel.numerals import percent
-    from rpgkernel.widgets.panel_data import pending_list
-    from rpgkernel.rules import get
-    c = duel(tmp_path / "k.sqlite")
-    record = next(iter(c.state["pending"].values()))
-    deny = next(a for a in record["advice"] if a["key"] == "deny")
-    wins = option_wins(c.state, "Furt", {o["label"]: "\n".join(o["lines"]) for o in deny["options"]})
-    for o in deny["options"]:
-        assert o["win"] == pytest.approx(wins[o["label"]]["Spieler"], abs=1e-12)
-        assert t("advice.win", p=percent(o["win"])) in o["said"]
-    listed = pending_list(c.state, get("bastionland"))
-    shown = [o["win"] for p in listed for ch in p["choices"] for a in ch["advice"] for o in a["options"]]
-    assert any(w is not None for w in shown)
-    cards: list[str] = []
-    duel(tmp_path / "z.sqlite", cards)
-    assert t("advice.win", p=percent(deny["options"][0]["win"])) in cards[0]
