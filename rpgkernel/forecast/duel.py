@@ -182,15 +182,18 @@ class _Pairs:
         known = self.after[actor].get(pair)
         if known is None:
             one, two = self.of[pair]
-            states = (self.states[0][one], self.states[1][two])
+            mine, theirs = (self.states[0][one], self.states[1][two])[::1 if actor == 0 else -1]
             src, dst, chance = self.moves[actor]
             known = []
-            for p, mine, theirs in self.b.turn(actor, 1 - actor, states[actor], states[1 - actor]):
-                nxt = self._pair((mine, theirs) if actor == 0 else (theirs, mine))
-                src.append(pair)
-                dst.append(nxt)
-                chance.append(p)
+            for p, me, it in self.b.turn(actor, 1 - actor, mine, theirs):
+                nxt = self.pairs.get((self.index[0].get(me if actor == 0 else it, -1),
+                                      self.index[1].get(it if actor == 0 else me, -1)))
+                if nxt is None:
+                    nxt = self._pair((me, it) if actor == 0 else (it, me))
                 known.append(nxt)
+                chance.append(p)
+            src += [pair] * len(known)
+            dst += known
             self.after[actor][pair] = known
         return known
 

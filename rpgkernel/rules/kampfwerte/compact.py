@@ -16,7 +16,8 @@ Nothing comes back at a new round (the seed names no AD regained in a fight).
 Covered: figures of this ruleset whose every manoeuvre of the GM's data the engine carries out
 against every foe (``pruefen``: ``[Stufe] > NK``, the weapon it needs, Entwaffnen's Angriffsstufe),
 with no countdown on a pending Finte and none but the engine's own (to the end of the figure's next
-turn) on a knock-down, whose states are few enough (``MAX_PAARE``: many AD make many states).
+turn) on a knock-down, whose states are few enough (``MAX_PAARE``, ``MAX_PAARE_DUELL`` for a duel: many
+AD make many states).
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ ENGINE_KNOCKDOWN = ("turn_end", 1)
 #: states may give: the forecast works out every turn for each pair (``forecast.board``,
 #: ``forecast.sample``), some 20.000 pairs a second; a larger fight plays through the procedures
 MAX_PAARE = 250_000
+#: the same for a duel: it is solved exactly over the pairs it reaches (``forecast.duel``; the example
+#: notebook's Kael and orc reach some 20.000 of a bound of 600.000 to 1.100.000, by the GM's data), and
+#: sampled over all of them only where those pass the exact path's limit (some 75 s at most, where the
+#: procedures take many minutes to the same precision)
+MAX_PAARE_DUELL = 1_500_000
 
 #: a combatant's state: (LP, AD, the level of its pending Finte (0: none), knocked down); a plain tuple,
 #: since a fight's model makes millions of them
@@ -94,7 +100,7 @@ def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
               if any(eintrag(n, daten).get("niederwerfen") for n, _ in a.wahl)}
     sizes = [_states(f, a, bool(knocks - {f.side}), daten, data) for f, a in zip(figures, angriffe)]
     return sum(sizes[i] * sizes[j] for i, f in enumerate(figures) for j, foe in enumerate(figures)
-               if foe.side != f.side) <= MAX_PAARE
+               if foe.side != f.side) <= (MAX_PAARE_DUELL if len(figures) == 2 else MAX_PAARE)
 
 
 def _states(f: Figure, a: Angriff, knocked: bool, daten: Einstellungen, data: Mapping[str, Any]) -> int:
