@@ -18,12 +18,13 @@
    imports of the forecast and the ruleset's model not counted (they load before the clock starts).
    CPU and wall time against the goal of 0.3 s CPU, the path taken and the machine's load; with
    ``--reference CHECKOUT`` the same duel, the same way, with that checkout's package beside it
-   (e.g. the main branch before a change), cut off after ``--reference-timeout`` seconds.
+   (e.g. the main branch before a change). A duel still running after ``--timeout`` seconds (a
+   sampled one, say) is cut off.
 
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
     python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels]
-                                  [--reference CHECKOUT] [--reference-timeout 60]
+                                  [--reference CHECKOUT] [--timeout 60]
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ def first_duels(reference: Path | None = None, timeout: float = 60.0) -> bool:
           f"not counted (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
           + (f"; reference: {reference}" if reference else "") + ")")
     for key in DUELS:
-        r = _run_duel(key, None, None)
+        r = _run_duel(key, None, timeout)
         if isinstance(r, str):
             print(f"   {key:<14} {r}")
             ok = False
@@ -213,7 +214,7 @@ def main() -> int:
     parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
     parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
     parser.add_argument("--reference", type=Path, help="section 4: a checkout whose package is timed beside this one")
-    parser.add_argument("--reference-timeout", type=float, default=60.0, help="seconds a reference duel may take")
+    parser.add_argument("--timeout", type=float, default=60.0, help="section 4: seconds a duel may take")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
     parser.add_argument("--procedure-fights", type=int, default=30, help="fights through the procedures")
     opts = parser.parse_args()
@@ -221,7 +222,7 @@ def main() -> int:
         one_duel(opts.duel)
         return 0
     if opts.only_duels:
-        return 0 if first_duels(opts.reference, opts.reference_timeout) else 1
+        return 0 if first_duels(opts.reference, opts.timeout) else 1
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")
@@ -262,7 +263,7 @@ def main() -> int:
             continue
         print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
               f"{f.fights / seconds:,.1f} fights/s")
-    ok &= first_duels(opts.reference, opts.reference_timeout)
+    ok &= first_duels(opts.reference, opts.timeout)
     return 0 if ok else 1
 
 
