@@ -210,25 +210,31 @@ class _Pairs:
         rounds worked out on the way; the start pair and the nodes' count."""
         o = self.b.opening
         turns = len(o.orders[0])
+        kinds = len(o.orders) * turns   # a node as one number: pair * kinds + order * turns + place
         start = self._pair(self.b.start())
-        seen = {(k, o.turn, start) for k in o.starts}
+        seen = {start * kinds + k * turns + o.turn for k in o.starts}
         todo = list(seen)
+        won, after = self.won, self.after
+        rolled = list(o.each_round or ())
         while todo:
-            order, place, pair = todo.pop()
-            for nxt in self._turn(o.orders[order][place], pair):
-                if self.won[nxt] is not None:
+            node = todo.pop()
+            pair, kind = divmod(node, kinds)
+            order, place = divmod(kind, turns)
+            actor = o.orders[order][place]
+            for nxt in after[actor].get(pair) or self._turn(actor, pair):
+                if won[nxt] is not None:
                     continue
                 if place + 1 < turns:
-                    nodes = [(order, place + 1, nxt)]
+                    found = [nxt * kinds + kind + 1]
                 else:
-                    fresh = self._new_round(nxt)
-                    nodes = [(k, 0, fresh) for k in (o.each_round or {order: 1.0})]
-                for node in nodes:
-                    if node not in seen:
-                        seen.add(node)
-                        todo.append(node)
-                        if len(seen) > self.most:
-                            raise _TooLarge
+                    fresh = self._new_round(nxt) * kinds
+                    found = [fresh + k * turns for k in rolled] if rolled else [fresh + order * turns]
+                for node2 in found:
+                    if node2 not in seen:
+                        seen.add(node2)
+                        todo.append(node2)
+                if len(seen) > self.most:
+                    raise _TooLarge
         return start, len(seen)
 
     def solve(self) -> Solution:
