@@ -196,11 +196,12 @@ def first_duels(reference: Path | None = None, timeout: float = 60.0) -> bool:
         if isinstance(r, str):
             print(f"   {key:<14} {r}")
             ok = False
-            continue
-        met = r["weg"] == "exakt" and r["cpu"] <= GOAL_DUEL_CPU
-        ok &= met
-        print(f"   {key:<14} {' – '.join(r['duel']):<30} {r['weg']:<10} CPU {r['cpu']:6.3f} s, wall {r['wall']:6.3f} s, "
-              f"P({r['side']}) = {r['p']:.6f} (goal: exact, <= {GOAL_DUEL_CPU:g} s CPU): {'yes' if met else 'NO'}")
+        else:
+            met = r["weg"] == "exakt" and r["cpu"] <= GOAL_DUEL_CPU
+            ok &= met
+            print(f"   {key:<14} {' – '.join(r['duel']):<30} {r['weg']:<10} CPU {r['cpu']:6.3f} s, "
+                  f"wall {r['wall']:6.3f} s, P({r['side']}) = {r['p']:.6f} (goal: exact, <= {GOAL_DUEL_CPU:g} s CPU): "
+                  f"{'yes' if met else 'NO'}")
         if reference is not None:
             was = _run_duel(key, reference, timeout)
             print(f"   {'':<14} {'reference':<30} " + (was if isinstance(was, str) else
