@@ -13,12 +13,18 @@
    mode, which the seed leaves to the GM; the notebook's bystanders without fighting values taken
    out; an attacking manoeuvre for a figure that has only a reaction).
 4. The first exact duel of each example notebook's ruleset (the first combatant of each of its first
-   two sides, ``FOR_A_FORECAST`` as above), each in a fresh process (the first forecast, the imports
-   not counted): CPU and wall time against the goal of 0.3 s CPU, the path taken and the machine's load.
+   two sides, ``FOR_A_FORECAST`` as above; "midgard+gnade" the same Midgard duel with ``GNADE``
+   points of divine grace for its first figure), each in a fresh process: the first forecast, the
+   imports of the forecast and the ruleset's model not counted (they load before the clock starts).
+   CPU and wall time against the goal of 0.3 s CPU, the path taken and the machine's load; with
+   ``--reference CHECKOUT`` the same duel, the same way, with that checkout's package beside it
+   (e.g. the main branch before a change). A duel still running after ``--timeout`` seconds (a
+   sampled one, say) is cut off.
 
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
     python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels]
+                                  [--reference CHECKOUT] [--timeout 60]
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GOAL_PRECISE = 5.0      # seconds to ±1 % for four against six
 GOAL_EXACT = 1.0        # seconds for an exact duel
 GOAL_DUEL_CPU = 0.3     # CPU seconds for the first exact duel of each ruleset
-DUELS = ("frei", "bastionland", "osr", "adz", "kampfwerte", "midgard")
+DUELS = ("frei", "bastionland", "osr", "adz", "kampfwerte", "midgard", "midgard+gnade")
+GNADE = 2               # points of divine grace of the first figure of "midgard+gnade" (Bilbo's in the notebook)
 
 RITTER = {"vig": 14, "cla": 12, "spi": 13, "gd": 5, "ruestung": 2, "ruestung_aus": "Kettenhemd, Schild",
           "waffen": ["Streitkolben (W8, wuchtig)", "Schild (W4)"], "spielfigur": True}
@@ -128,8 +135,10 @@ def notebook_fight(key: str):
 
 
 def notebook_duel(key: str):
-    """``notebook_fight(key)`` with the first combatant of each of its first two sides alone."""
-    enc = notebook_fight(key)
+    """``notebook_fight(key)`` with the first combatant of each of its first two sides alone; for
+    "midgard+gnade" the Midgard duel, its first figure with ``GNADE`` points of divine grace."""
+    ruleset, _, grace = key.partition("+")
+    enc = notebook_fight(ruleset)
     record = enc.campaign.state["encounters"][enc.name]["combatants"]
     sides: dict[str, str] = {}
     for name, entry in record.items():
@@ -138,33 +147,66 @@ def notebook_duel(key: str):
     for name in list(record):
         if name not in keep:
             enc.remove(name)
+    if grace:
+        c = enc.campaign
+        c.set_sheet(keep[0], {**c.figure(keep[0]).sheet, "gg": GNADE}, encounter=enc.name)
     return enc, keep
 
 
 def one_duel(key: str) -> None:
-    """Print one line of JSON: the first forecast of ``notebook_duel(key)`` in this process."""
+    """Print one line of JSON: the first forecast of ``notebook_duel(key)`` in this process, the
+    forecast's modules and the ruleset's model imported before the clock starts."""
+    from importlib import import_module, util
     enc, keep = notebook_duel(key)
+    ruleset = key.partition("+")[0]
+    for module in ("rpgkernel.forecast", f"rpgkernel.rules.{ruleset}.compact", f"rpgkernel.rules.{ruleset}.tactics"):
+        if util.find_spec(module) is not None:
+            import_module(module)
     cpu, wall = time.process_time(), time.perf_counter()
     f = enc.forecast()
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(json.dumps({"duel": keep, "weg": f.weg, "cpu": cpu, "wall": wall, "note": f.notes[0]}, ensure_ascii=False))
+    side, chance = next(iter(f.win.items()))
+    print(json.dumps({"duel": keep, "weg": f.weg, "cpu": cpu, "wall": wall, "note": f.notes[0], "side": side,
+                      "p": chance.p}, ensure_ascii=False))
 
 
-def first_duels() -> bool:
+def _run_duel(key: str, checkout: Path | None, timeout: float | None) -> dict | str:
+    """``one_duel(key)`` in a fresh process (this checkout's package, or ``checkout``'s): its JSON,
+    or why there is none."""
+    env = dict(os.environ)
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+    try:
+        run = subprocess.run([sys.executable, __file__, "--duel", key], capture_output=True, text=True,
+                             check=False, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:g} s wall (cut off)"
+    if run.returncode:
+        return f"failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}"
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def first_duels(reference: Path | None = None, timeout: float = 60.0) -> bool:
     ok = True
-    print(f"4. The first exact duel of each ruleset's example notebook, each in a fresh process "
-          f"(load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"4. The first exact duel of each ruleset's example notebook, each in a fresh process, imports "
+          f"not counted (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+          + (f"; reference: {reference}" if reference else "") + ")")
     for key in DUELS:
-        run = subprocess.run([sys.executable, __file__, "--duel", key], capture_output=True, text=True, check=False)
-        if run.returncode:
-            print(f"   {key:<11} failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
+        r = _run_duel(key, None, timeout)
+        if isinstance(r, str):
+            print(f"   {key:<14} {r}")
             ok = False
-            continue
-        r = json.loads(run.stdout.strip().splitlines()[-1])
-        met = r["weg"] == "exakt" and r["cpu"] <= GOAL_DUEL_CPU
-        ok &= met
-        print(f"   {key:<11} {' – '.join(r['duel']):<32} {r['weg']:<8} CPU {r['cpu']:6.3f} s, wall {r['wall']:6.3f} s "
-              f"(goal: exact, <= {GOAL_DUEL_CPU:g} s CPU): {'yes' if met else 'NO'}")
+        else:
+            met = r["weg"] == "exakt" and r["cpu"] <= GOAL_DUEL_CPU
+            ok &= met
+            print(f"   {key:<14} {' – '.join(r['duel']):<30} {r['weg']:<10} CPU {r['cpu']:6.3f} s, "
+                  f"wall {r['wall']:6.3f} s, P({r['side']}) = {r['p']:.6f} (goal: exact, <= {GOAL_DUEL_CPU:g} s CPU): "
+                  f"{'yes' if met else 'NO'}")
+        if reference is not None:
+            was = _run_duel(key, reference, timeout)
+            print(f"   {'':<14} {'reference':<30} " + (was if isinstance(was, str) else
+                  f"{was['weg']:<10} CPU {was['cpu']:6.3f} s, wall {was['wall']:6.3f} s, P({was['side']}) = {was['p']:.6f}"))
+    print(f"   load after: {os.getloadavg()[0]:.1f}")
     return ok
 
 
@@ -172,6 +214,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
     parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
+    parser.add_argument("--reference", type=Path, help="section 4: a checkout whose package is timed beside this one")
+    parser.add_argument("--timeout", type=float, default=60.0, help="section 4: seconds a duel may take")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
     parser.add_argument("--procedure-fights", type=int, default=30, help="fights through the procedures")
     opts = parser.parse_args()
@@ -179,7 +223,7 @@ def main() -> int:
         one_duel(opts.duel)
         return 0
     if opts.only_duels:
-        return 0 if first_duels() else 1
+        return 0 if first_duels(opts.reference, opts.timeout) else 1
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")
@@ -220,7 +264,7 @@ def main() -> int:
             continue
         print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
               f"{f.fights / seconds:,.1f} fights/s")
-    ok &= first_duels()
+    ok &= first_duels(opts.reference, opts.timeout)
     return 0 if ok else 1
 
 

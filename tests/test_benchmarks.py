@@ -59,6 +59,17 @@ def test_the_forecast_benchmark_measures_the_paths_it_names(forecast_bench):
         assert len({enc.campaign.figure(n, enc.name).record.get("side") for n in enc.record["combatants"]}) == 2, key
 
 
+def test_the_duel_benchmark_takes_the_first_of_each_side(forecast_bench):
+    """Section 4 of benchmarks/forecast.py: two combatants of two sides in every ruleset, the Midgard
+    duel once more with grace for its first figure (its timings are not asserted)."""
+    for key in forecast_bench.DUELS:
+        enc, keep = forecast_bench.notebook_duel(key)
+        record = enc.campaign.state["encounters"][enc.name]["combatants"]
+        assert list(record) == keep and len({record[n]["side"] for n in keep}) == 2, key
+        grace = enc.campaign.figure(keep[0], enc.name).resources.get("GG") or {}
+        assert grace.get("value", 0) == (forecast_bench.GNADE if key.endswith("+gnade") else 0), key
+
+
 def test_against_table_shows_this_over_the_reference_and_the_goal(bench):
     rows = [bench.Against("A", "case", 1.05e-4, 1e-4), bench.Against("B roll", "3d6", 1.2e-5, 1e-5)]
     text = bench.against_table(rows)

@@ -103,7 +103,7 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
     if board is None and weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
     if board is not None and weg in ("auto", "exakt") and n is None:
-        solution = duel.solve(board) if duel.fits(board) else solve(board, max_states)
+        solution = duel.solve(board, max_states) if duel.fits(board) else solve(board, max_states)
         if solution is not None:
             exact = exact_forecast(board, solution, name, record["round"], **shown)
             exact.notes += left_out

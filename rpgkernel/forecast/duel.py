@@ -1,30 +1,36 @@
-"""The exact forecast of a duel whose turns change their target alone, without the joint chain.
+"""The exact forecast of a duel, without the joint chain's nodes of every order and place.
 
-Where two combatants fight and a turn changes its target alone by the actor's sheet (not
-``Board.pair``), each one's state moves by its foe's attacks and the new rounds alone, whatever the
-other's state: while both stand, their chances are the product of one vector per combatant (one per
-opening order, each starting order its own product), and the order of a round decides only which of
-them falls first. The chain's nodes (orders, turns, every pair of states) are never built: each turn
-moves one vector by the target's transitions (found once per state), what falls ends there with the
-other's vector beside it, and the sums the ``Solution`` needs are taken from the two vectors. The
-result is the chain's (``chain``), turn by turn and round by round up to ``MAX_ROUNDS``.
+Where a turn changes its target alone by the actor's sheet (not ``Board.pair``), each one's state
+moves by its foe's attacks and the new rounds alone, whatever the other's state: while both stand,
+their chances are the product of one vector per combatant (one per opening order, each starting
+order its own product), and the order of a round decides only which of them falls first. The chain's
+nodes (orders, turns, every pair of states) are never built: each turn moves one vector by the
+target's transitions (found once per state), what falls ends there with the other's vector beside it,
+and the sums the ``Solution`` needs are taken from the two vectors.
+
+Where a turn changes its actor too (``Board.pair``: a luck pool, AD, grace spent), the two move
+together: the pairs of states they reach are found from the start (``_Pairs``), each actor's turn
+worked out once per pair (the chain works it out once per node: per order and place), and the
+chances are carried over the pairs turn by turn, one vector per order. A round that leaves every
+chance as it was and ends nothing (nobody can act any more: no AD left) repeats to ``MAX_ROUNDS``, so
+it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
+up to ``MAX_ROUNDS``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .board import Board
-from .chain import Solution
+from .board import Board, States
+from .chain import MAX_STATES, Solution
 from .fight import MAX_ROUNDS, rounds_played
 
 
 def fits(board: Board) -> bool:
-    """Whether ``board`` is such a duel: two combatants of two sides, turns that change their target
-    alone, no morale but that of a group of one (which only tests once its one member is out), nobody
-    out before the first turn, and no tie that strikes at the same time (``Opening.together``: the
-    chain plays it)."""
-    return (board.size == 2 and board.side[0] != board.side[1] and not board.pair
+    """Whether ``board`` is a duel: two combatants of two sides, no morale but that of a group of one
+    (which only tests once its one member is out), nobody out before the first turn, and no tie that
+    strikes at the same time (``Opening.together``: the chain plays it)."""
+    return (board.size == 2 and board.side[0] != board.side[1]
             and all(sorted(order) == [0, 1] for order in board.opening.orders)
             and not any(any(at_once) for at_once in board.opening.together)
             and all(len(g) == 1 for g in board.groups) and board.winner(board.start()) is None)
@@ -66,8 +72,19 @@ class _Marginal:
         return np.bincount(self.round, weights=v, minlength=self.n)
 
 
-def solve(board: Board) -> Solution:
-    """The exact result of a duel that ``fits``."""
+def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
+    """The exact result of a duel that ``fits``; None where its turns change the actor too and the
+    nodes it stands for (orders, places, pairs of states) pass ``max_states``."""
+    if board.pair:
+        try:
+            return _Pairs(board, max_states).solve()
+        except _TooLarge:
+            return None
+    return _apart(board)
+
+
+def _apart(board: Board) -> Solution:
+    """A duel whose turns change their target alone: one vector per combatant."""
     o = board.opening
     m = [_Marginal(board, 0), _Marginal(board, 1)]
     turns = len(o.orders[0])
@@ -123,3 +140,168 @@ def solve(board: Board) -> Solution:
     nodes = len(o.orders) * turns * m[0].n * m[1].n   # the joint chain's nodes it stands for, at most
     resources = [dict(zip(m[i].names, map(float, res[i]))) for i in (0, 1)]
     return Solution(win, draw, rounds, falls, resources, nodes)
+
+
+class _TooLarge(Exception):
+    """The duel passed its most nodes while its pairs were found."""
+
+
+class _Pairs:
+    """A duel whose turns change the actor too, over the pairs of states (numbers into each one's
+    states found so far) it reaches."""
+
+    def __init__(self, board: Board, most: int) -> None:
+        self.b, self.most = board, most
+        self.index: list[dict] = [{}, {}]
+        self.states: list[list] = [[], []]
+        self.pairs: dict[tuple[int, int], int] = {}
+        self.of: list[tuple[int, int]] = []
+        self.won: list[int | None] = []                 # each pair's winning side (-1 none), None while both stand
+        self.moves = [([], [], []), ([], [], [])]       # per actor: from pair, to pair, chance
+        self.after: list[dict[int, list[int]]] = [{}, {}]   # per actor: pair -> the pairs its turn leads to
+        self.round: dict[int, int] = {}                 # pair -> the pair a new round makes of it
+
+    def _number(self, i: int, state) -> int:
+        found = self.index[i].get(state)
+        if found is None:
+            found = self.index[i][state] = len(self.states[i])
+            self.states[i].append(state)
+        return found
+
+    def _pair(self, states: States) -> int:
+        key = (self._number(0, states[0]), self._number(1, states[1]))
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = len(self.of)
+            self.of.append(key)
+            self.won.append(self.b.winner(states))
+        return found
+
+    def _turn(self, actor: int, pair: int) -> list[int]:
+        """The pairs ``actor``'s turn leads to from ``pair`` (both standing), its moves recorded once."""
+        known = self.after[actor].get(pair)
+        if known is None:
+            one, two = self.of[pair]
+            mine, theirs = (self.states[0][one], self.states[1][two])[::1 if actor == 0 else -1]
+            src, dst, chance = self.moves[actor]
+            known = []
+            for p, me, it in self.b.turn(actor, 1 - actor, mine, theirs):
+                nxt = self.pairs.get((self.index[0].get(me if actor == 0 else it, -1),
+                                      self.index[1].get(it if actor == 0 else me, -1)))
+                if nxt is None:
+                    nxt = self._pair((me, it) if actor == 0 else (it, me))
+                known.append(nxt)
+                chance.append(p)
+            src += [pair] * len(known)
+            dst += known
+            self.after[actor][pair] = known
+        return known
+
+    def _new_round(self, pair: int) -> int:
+        found = self.round.get(pair)
+        if found is None:
+            one, two = self.of[pair]
+            found = self.round[pair] = self._pair((self.b.new_round(0, self.states[0][one]),
+                                                   self.b.new_round(1, self.states[1][two])))
+        return found
+
+    def _explore(self) -> tuple[int, int]:
+        """Every node (order, place, pair) the duel reaches from its opening, each pair's turns and new
+        rounds worked out on the way; the start pair and the nodes' count."""
+        o = self.b.opening
+        turns = len(o.orders[0])
+        kinds = len(o.orders) * turns   # a node as one number: pair * kinds + order * turns + place
+        start = self._pair(self.b.start())
+        seen = {start * kinds + k * turns + o.turn for k in o.starts}
+        todo = list(seen)
+        won, after = self.won, self.after
+        rolled = list(o.each_round or ())
+        while todo:
+            node = todo.pop()
+            pair, kind = divmod(node, kinds)
+            order, place = divmod(kind, turns)
+            actor = o.orders[order][place]
+            for nxt in after[actor].get(pair) or self._turn(actor, pair):
+                if won[nxt] is not None:
+                    continue
+                if place + 1 < turns:
+                    found = [nxt * kinds + kind + 1]
+                else:
+                    fresh = self._new_round(nxt) * kinds
+                    found = [fresh + k * turns for k in rolled] if rolled else [fresh + order * turns]
+                for node2 in found:
+                    if node2 not in seen:
+                        seen.add(node2)
+                        todo.append(node2)
+                if len(seen) > self.most:
+                    raise _TooLarge
+        return start, len(seen)
+
+    def solve(self) -> Solution:
+        b, o = self.b, self.b.opening
+        start, nodes = self._explore()
+        n, turns = len(self.of), len(o.orders[0])
+        moves = [tuple(np.asarray(x, dtype=float if k == 2 else np.intp) for k, x in enumerate(m)) for m in self.moves]
+        live = np.array([w is None for w in self.won])
+        fresh = np.arange(n)
+        fresh[list(self.round)] = list(self.round.values())
+        chance = np.zeros((len(o.orders), n))
+        for k, p in o.starts.items():
+            chance[k, start] = p
+        ended = np.zeros(n)
+        rounds: dict[int, float] = {}
+        turn, round_ = o.turn, o.round
+        begun = None   # the chances at the start of the last round, where it ended nothing
+        while True:
+            stopped = 0.0
+            for k, order in enumerate(o.orders):
+                if chance[k].any():
+                    src, dst, p = moves[order[turn]]
+                    moved = np.bincount(dst, weights=chance[k][src] * p, minlength=n)
+                    out = np.where(live, 0.0, moved)
+                    ended += out
+                    stopped += float(out.sum())
+                    chance[k] = np.where(live, moved, 0.0)
+            if stopped:
+                key = rounds_played(o.first, round_)
+                rounds[key] = rounds.get(key, 0.0) + stopped
+                begun = None
+            turn = (turn + 1) % turns
+            if turn == 0:
+                round_ += 1
+                for k in range(len(o.orders)):
+                    chance[k] = np.bincount(fresh, weights=chance[k], minlength=n)
+                if o.each_round is not None:
+                    total = chance.sum(0)
+                    chance = np.array([o.each_round.get(k, 0.0) * total for k in range(len(o.orders))])
+                if round_ > MAX_ROUNDS:
+                    break
+                if begun is not None and np.array_equal(begun, chance):
+                    round_ = MAX_ROUNDS + 1   # every later round the same: open to the end
+                    break
+                begun = chance.copy()
+            if not chance.any():
+                break
+        open_ = chance.sum(0) if round_ > MAX_ROUNDS else np.zeros(n)
+        if open_.any():
+            key = rounds_played(o.first, round_)
+            rounds[key] = rounds.get(key, 0.0) + float(open_.sum())
+        return self._solution(ended, open_, rounds, nodes)
+
+    def _solution(self, ended: np.ndarray, open_: np.ndarray, rounds: dict[int, float], nodes: int) -> Solution:
+        """Sum what each pair ended or left open holds, by its chance."""
+        b = self.b
+        mass = ended + open_
+        one, two = (np.array([pair[i] for pair in self.of], dtype=np.intp) for i in (0, 1))
+        won = np.array([-1 if w is None else w for w in self.won])
+        win = [float(mass[won == side].sum()) for side in range(len(b.side_names))]
+        draw = float(mass[won == -1].sum())   # none standing, or open after the last round
+        falls, res = [], []
+        for i, at in enumerate((one, two)):
+            states = self.states[i]
+            up = np.array([b.standing(i, s) for s in states])
+            falls.append(float(mass[~up[at]].sum()))
+            names = list(b.resources(i, b.model.start(i)))
+            values = np.array([[b.resources(i, s).get(k, 0) for k in names] for s in states], dtype=float)
+            res.append(dict(zip(names, map(float, mass @ values[at]))))
+        return Solution(win, draw, rounds, falls, res, nodes)

@@ -1,6 +1,7 @@
-"""A duel whose turns change their target alone (``forecast.duel``): the same result as the joint
-chain (``forecast.chain``) on the same board in every ruleset it takes, and a Midgard duel too large
-for the chain now exact."""
+"""A duel solved without the joint chain's nodes (``forecast.duel``): the same result as the joint
+chain (``forecast.chain``) on the same board in every ruleset, whether a turn changes its target alone
+(one vector per combatant) or its actor too (the pairs of states: AdZ's luck pool, Kampfwerte's AD and
+Finte, Midgard's grace), and a Midgard duel too large for the chain now exact."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rpgkernel.forecast import _board, chain, duel
 from rpgkernel.forecast.fight import Table
 from rpgkernel.rules.tactics import zielwahl
 
+from . import test_adz_compact, test_kampfwerte_compact, test_midgard_compact
 from .test_sampled import assert_within
 
 BASTIONLAND = {"Ritter": {"vig": 6, "cla": 12, "spi": 13, "gd": 3, "ruestung": 2, "spielfigur": True,
@@ -41,11 +43,26 @@ def encounter(tmp_path, ruleset, sheets, data=None, started=False):
     return c, enc
 
 
-def board(c):
+def board(c, name="Gasse"):
     state = c.state
-    record = state["encounters"]["Gasse"]
-    table = Table(state, "Gasse", rules.get(record["ruleset"] or None), zielwahl("schwächste"), True)
+    record = state["encounters"][name]
+    table = Table(state, name, rules.get(record["ruleset"] or None), zielwahl("schwächste"), True)
     return _board(table, np.random.default_rng(1))
+
+
+def assert_same(got, want):
+    """Two exact solutions alike to rounding: each side's chance, the draw, who falls, the rounds, the
+    resources."""
+    assert got.win == pytest.approx(want.win, abs=1e-12)
+    assert got.draw == pytest.approx(want.draw, abs=1e-12)
+    assert got.falls == pytest.approx(want.falls, abs=1e-12)
+    assert set(got.rounds) <= set(want.rounds)
+    for r, p in want.rounds.items():
+        assert got.rounds.get(r, 0.0) == pytest.approx(p, abs=1e-12), r
+    for mine, theirs in zip(got.resources, want.resources):
+        assert mine.keys() == theirs.keys()
+        for k in mine:
+            assert mine[k] == pytest.approx(theirs[k], abs=1e-9), k
 
 
 CASES = [
@@ -62,19 +79,47 @@ CASES = [
 def test_the_duel_as_the_joint_chain_finds_it(tmp_path, ruleset, sheets, data, started):
     c, _ = encounter(tmp_path, ruleset, sheets, data, started)
     b = board(c)
-    assert duel.fits(b)
+    assert duel.fits(b) and not b.pair
     got, want = duel.solve(b), chain.solve(b, 10**6)
     assert want is not None and 0.01 < want.win[0] < 0.99
-    assert got.win == pytest.approx(want.win, abs=1e-12)
-    assert got.draw == pytest.approx(want.draw, abs=1e-12)
-    assert got.falls == pytest.approx(want.falls, abs=1e-12)
-    assert set(got.rounds) <= set(want.rounds)
-    for r, p in want.rounds.items():
-        assert got.rounds.get(r, 0.0) == pytest.approx(p, abs=1e-12), r
-    for mine, theirs in zip(got.resources, want.resources):
-        assert mine.keys() == theirs.keys()
-        for k in mine:
-            assert mine[k] == pytest.approx(theirs[k], abs=1e-9), k
+    assert_same(got, want)
+
+
+def adz_duel(tmp_path, started):
+    return test_adz_compact.duel(tmp_path, begun=started)
+
+
+def kampfwerte_duel(tmp_path, started):
+    enc = test_kampfwerte_compact.duel(tmp_path)
+    if started:
+        enc.start(seed=3)
+    return enc
+
+
+def midgard_duel(tmp_path, started):
+    m = test_midgard_compact
+    return m.encounter(tmp_path, ("Alrik", "Helden", m.ALRIK), ("Bork", "Feinde", m.BORK), begun=started)[1]
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
+@pytest.mark.parametrize("make", [adz_duel, kampfwerte_duel, midgard_duel], ids=["adz", "kampfwerte", "midgard_gnade"])
+def test_a_duel_whose_turns_change_the_actor_too_as_the_joint_chain_finds_it(tmp_path, make, started):
+    """The pairs of states, each actor's turn once per pair, against the chain's nodes of every order and
+    place: AdZ's luck pool, Kampfwerte's AD and Finte (nobody can pay any more: the rounds repeat to the
+    end), Midgard's grace spent."""
+    enc = make(tmp_path, started)
+    b = board(enc.campaign, enc.name)
+    assert duel.fits(b) and b.pair
+    got, want = duel.solve(b), chain.solve(b, 10**6)
+    assert want is not None and got is not None and 0.01 < want.win[0] < 0.99
+    assert_same(got, want)
+    assert got.nodes == want.nodes
+
+
+def test_a_duel_of_pairs_gives_up_at_its_node_limit(tmp_path):
+    b = board(*(lambda e: (e.campaign, e.name))(kampfwerte_duel(tmp_path, False)))
+    whole = duel.solve(b)
+    assert whole is not None and duel.solve(b, whole.nodes - 1) is None and duel.solve(b, whole.nodes) is not None
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])

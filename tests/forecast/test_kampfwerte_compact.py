@@ -22,7 +22,7 @@ from rpgkernel.state.transaction import Transaction
 
 from brute_force import leaves
 
-from .test_sampled import assert_agree
+from .test_sampled import assert_agree, assert_within
 
 icepool = pytest.importorskip("icepool")
 
@@ -297,7 +297,8 @@ def test_two_against_one_as_the_procedures_play_it(tmp_path):
 
 
 def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path):
-    """A Finte the GM let lapse at the round's end; AD for many more states than ``MAX_PAARE``."""
+    """A Finte the GM let lapse at the round's end; AD for many more states than ``MAX_PAARE_DUELL``
+    (a duel's bound of pairs)."""
     enc = duel(tmp_path)
     enc.start(order=["Kael", "Ork"])
     enc.campaign.add_condition("Kael", "Finte +2", rounds=1)
@@ -308,5 +309,35 @@ def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path):
     enc.campaign.remove_condition("Kael", "Finte +2")
     enc.campaign.add_condition("Kael", "Finte +2")   # pending until his next attack, as the engine sets it
     assert enc.forecast(n=3, seed=1).weg == "kompakt"
-    enc.campaign.set_sheet("Kael", {**DUEL_KAEL, "AD": 400}, encounter="Gefecht")
+    enc.campaign.set_sheet("Kael", {**DUEL_KAEL, "AD": 999}, encounter="Gefecht")
     assert enc.forecast(n=3, seed=1).weg == "prozeduren"
+
+
+#: the example notebook's Kael and orc, with the data a forecast of its fight takes (the forecast
+#: benchmark's ``FOR_A_FORECAST``: Kael feints at level 3 and strikes with Wuchtschlag 2, so does the orc)
+NOTEBOOK_KAEL = {"AUFMERKSAMKEIT": 4, "GEWANDTHEIT": 4, "INSTINKT": 3, "HEIMLICHKEIT": 3, "ruestungsbehinderung": 1,
+                 "AD": 12, "LP": 20, "NK": 1, "angriffsstufe": 2, "angriff": 5, "parade": 4, "ruestung": 2,
+                 "waffen": ["Langschwert"], "manoever": ["Finte 3", "Konterparade 2", "Wuchtschlag 2"]}
+NOTEBOOK_ORK = {"AUFMERKSAMKEIT": 3, "GEWANDTHEIT": 3, "INSTINKT": 4, "HEIMLICHKEIT": 1, "AD": 10, "LP": 22, "NK": 1,
+                "angriffsstufe": 2, "angriff": 5, "parade": 4, "ruestung": 3, "waffen": ["Axt"],
+                "manoever": ["Riposte 2", "Wuchtschlag 2"]}
+NOTEBOOK_DATA = {"alle": {"abwehr": "W10>=8", "schaden": "2W6+2"},
+                 "figuren": {"Kael": {"manöver": ["Finte 3", "Wuchtschlag 2"]}, "Ork": {"manöver": "Wuchtschlag 2"}}}
+
+
+def test_the_notebooks_duel_is_exact_on_the_model(tmp_path):
+    """Its states bound some 600.000 pairs, more than ``MAX_PAARE``: before, no model and the procedure
+    path (minutes); a duel is solved over the pairs it reaches (some 20.000), within the procedure
+    path's 95 % intervals (seeded)."""
+    c = Campaign.open(tmp_path / "k.sqlite")
+    c.set_ruleset("kampfwerte")
+    enc = c.new_encounter("Felsenbach")
+    enc.add("Kael", side="Spieler", sheet=NOTEBOOK_KAEL)
+    enc.add("Ork", side="Räuber", sheet=NOTEBOOK_ORK)
+    c.set_data("prognose", NOTEBOOK_DATA)
+    exact = enc.forecast()
+    assert (exact.method, exact.weg) == ("exakt", "exakt")
+    assert exact.win["Spieler"].p + exact.win["Räuber"].p + exact.draw.p == pytest.approx(1, abs=1e-12)
+    assert 0.01 < exact.win["Räuber"].p < 0.9 and exact.draw.p > 0.1   # AD run out: nobody can strike any more
+    played = enc.forecast(n=120, seed=4, weg="prozeduren")
+    assert_within(exact, played, keys=("LP", "AD"))

@@ -7,7 +7,7 @@ jenseits der letzten Stufe); nothing else a figure has changes in the fights cov
 One turn is the tactics' attack (``AdzTactics.action``, the target defending where it can): the pools
 of ``combat.kampfplan`` for the two as they stand (the injury malus, the defence halved per earlier
 reaction), every end of the melee chain with its chance and the luck pool spent by the tactics' rule
-(``exact.ausgaenge`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.schaden``).
+(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.schaden``).
 A defence rolled is a reaction, a luck pool spent drops by one; a new round clears the reactions.
 
 Covered: figures of this ruleset with both damage tracks and the luck pool, each able to attack every
@@ -30,7 +30,7 @@ from ..tactics import Fight
 from .combat import Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
 from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, schaden, verletzungsmalus
-from .exact import Glueck, angriff_dist, ausgaenge, erfolge_dist
+from .exact import Enden, Glueck, angriff_dist, erfolge_dist
 from .settings import EINSTELLUNGEN, Daten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
 
@@ -128,7 +128,7 @@ class AdzCompact(Compact):
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
         """The tactics' attack of ``actor`` on ``target``: every end of the chain, the luck pool spent by
-        the tactics' rule (``exact.ausgaenge``), a defence rolled counted as a reaction, the damage."""
+        the tactics' rule (``exact.Enden``), a defence rolled counted as a reaction, the damage."""
         plan = self._plan(actor, target, mine, theirs)
         hurt = self._hurt(target, theirs, plan.leiste)
         spent = Stand(mine.koerperlich, mine.geistig, mine.glueck - 1, mine.reaktionen, mine.zustaende)
@@ -159,7 +159,7 @@ class AdzCompact(Compact):
         return self._plans[key]
 
     def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
-        """The ends of the chain of ``plan`` with these luck pools (``exact.ausgaenge``): each one's chance,
+        """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,
         whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
         key = (plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
                plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, glueck_a, glueck_v)
@@ -191,16 +191,23 @@ def _enden(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: i
            grundschaden: int, rs: int, widerstand: int, mw: int, glueck_a: int, glueck_v: int,
            glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
     """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
-    forecasts ask the same again and again)."""
+    forecasts ask the same again and again); the rolls without luck shared by every pool (``_kette``)."""
     pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
-    defence = angriff_dist(verteidigung, verteidigung2) if verteidigt else None
-    ends = ausgaenge(angriff_dist(angriff, angriff2), defence, grundschaden, rs, erfolge_dist(widerstand), mw, glueck,
-                     pools)
+    ends = _kette(angriff, angriff2, verteidigt, verteidigung, verteidigung2, grundschaden, rs, widerstand, mw,
+                  glueck).mit(pools)
     merged: dict[tuple[int | None, int, bool], float] = {}
     for (final, reacted, roll), p in ends.items():
         key = (EIGNER.get(roll or ""), final, reacted)
         merged[key] = merged.get(key, 0.0) + p
     return [(p, who, final, reacted) for (who, final, reacted), p in merged.items()]
+
+
+@lru_cache(maxsize=1024)
+def _kette(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: int, verteidigung2: int | None,
+           grundschaden: int, rs: int, widerstand: int, mw: int, glueck: Glueck) -> Enden:
+    """The ends of a plan's chain (``exact.Enden``), whatever the luck pools."""
+    defence = angriff_dist(verteidigung, verteidigung2) if verteidigt else None
+    return Enden(angriff_dist(angriff, angriff2), defence, grundschaden, rs, erfolge_dist(widerstand), mw, glueck)
 
 
 class _NotCovered(Exception):

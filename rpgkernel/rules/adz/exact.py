@@ -121,72 +121,98 @@ Glueck = Callable[[bool, int, bool], "str | None"]
 def ausgaenge(angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist, mw: int,
               glueck: Glueck, pools: Mapping[str, int]) -> dict[Ausgang, float]:
     """Every end of one attack with its chance, exactly: the melee chain's rolls as it calls for them,
-    then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf).
+    then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf;
+    ``Enden``, whose rolls without luck serve every pool alike)."""
+    return Enden(angriff, verteidigung, grundschaden, rs, widerstand, mw, glueck).mit(pools)
 
-    The defence (``verteidigung``; None: the target does not defend) falls once the attack reached its
-    Mindestwurf, the resistance once damage is left after RS. Then luck goes on the roll ``glueck`` names
-    where that roll is offered (``angeboten``) and its figure has a pool (``pools``: the pool of the
-    figure each roll belongs to, by roll): bonus dice as many as the pool, and the defence and resistance
-    the changed result newly calls for fall after them, as the rolled chain carries it on. A chain is its
-    successes so far (attack, defence, resistance; None: not rolled); chains that go on alike are merged:
-    once the defence is rolled only the successes left count (``uebrig``), and once no luck can follow,
-    resistance beyond the damage takes no more off (``endschaden``).
-    """
-    dfn = verteidigung.pmf() if verteidigung is not None else None
-    res = widerstand.pmf()
-    Kette = tuple[int, "int | None", "int | None"]
 
-    def merged(a: int, d: int | None, r: int | None, last: bool) -> Kette:
-        left = uebrig(a, d or 0, mw)
+class Enden:
+    """The ends of one attack (``ausgaenge``): the defence (``verteidigung``; None: the target does not
+    defend) falls once the attack reached its Mindestwurf, the resistance once damage is left after RS.
+    Then luck goes on the roll ``glueck`` names where that roll is offered (``angeboten``) and its figure
+    has a pool (``mit``: the pool of the figure each roll belongs to, by roll): bonus dice as many as
+    the pool, and the defence and resistance the changed result newly calls for fall after them, as the
+    rolled chain carries it on. A chain is its successes so far (attack, defence, resistance; None: not
+    rolled); chains that go on alike are merged: once the defence is rolled only the successes left
+    count (``uebrig``), and once no luck can follow, resistance beyond the damage takes no more off
+    (``endschaden``). The rolls without luck are taken once; each roll's luck once per pool size."""
+
+    def __init__(self, angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist,
+                 mw: int, glueck: Glueck) -> None:
+        self.dfn = verteidigung.pmf() if verteidigung is not None else None
+        self.res = widerstand.pmf()
+        self.grundschaden, self.rs, self.mw = grundschaden, rs, mw
+        #: by the roll luck would go on (None: none): the chains that end there, and those ends without luck
+        self.kettenenden: dict[str | None, list[tuple[tuple[int, int | None, int | None], float]]] = {}
+        self.ohne: dict[str | None, dict[Ausgang, float]] = {}
+        for (a, d, r), p in self._rolled({(a, None, None): p for a, p in angriff.pmf().items()}, False).items():
+            left, final = self._schaden(a, d, r)
+            roll = glueck(left >= 1, final, d is not None)
+            made = roll == "angriff" or roll == "verteidigung" and d is not None or roll == "widerstand" and r is not None
+            key = roll if made and roll in angeboten(left, final) else None
+            self.kettenenden.setdefault(key, []).append(((a, d, r), p))
+            ohne = self.ohne.setdefault(key, {})
+            ohne[final, d is not None, None] = ohne.get((final, d is not None, None), 0.0) + p
+        self._mit: dict[tuple[str, int], dict[Ausgang, float]] = {}
+
+    def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
+        """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
+        out: dict[Ausgang, float] = {}
+        for roll in self.kettenenden:
+            n = pools.get(roll, 0) if roll is not None else 0
+            for key, p in (self._glueck(roll, n) if n > 0 else self.ohne[roll]).items():
+                out[key] = out.get(key, 0.0) + p
+        return out
+
+    def _glueck(self, roll: str, n: int) -> dict[Ausgang, float]:
+        """The ends of the chains whose luck goes on ``roll``, with ``n`` bonus dice on it."""
+        if (roll, n) not in self._mit:
+            dice = erfolge_dist(n).pmf()
+            chains: dict[tuple[int, int | None, int | None], float] = {}
+            for (a, d, r), p in self.kettenenden[roll]:
+                for k, q in dice.items():
+                    key = self._merged(a + k, d, r, True) if roll == "angriff" else \
+                        self._merged(a, (d or 0) + k, r, True) if roll == "verteidigung" else \
+                        self._merged(a, d, (r or 0) + k, True)
+                    chains[key] = chains.get(key, 0.0) + p * q
+            out: dict[Ausgang, float] = {}
+            for (a, d, r), p in self._rolled(chains, True).items():
+                key2 = (self._schaden(a, d, r)[1], d is not None, roll)
+                out[key2] = out.get(key2, 0.0) + p
+            self._mit[roll, n] = out
+        return self._mit[roll, n]
+
+    def _merged(self, a: int, d: int | None, r: int | None, last: bool) -> tuple[int, int | None, int | None]:
+        left = uebrig(a, d or 0, self.mw)
         if d is not None:
-            a, d = max(mw, left), max(mw, left) - left
+            a, d = max(self.mw, left), max(self.mw, left) - left
         if r is not None and last:
-            r = min(r, vor_widerstand(left, grundschaden, rs))
+            r = min(r, vor_widerstand(left, self.grundschaden, self.rs))
         return a, d, r
 
-    def rolled(chains: dict[Kette, float], last: bool) -> dict[Kette, float]:
+    def _rolled(self, chains: dict, last: bool) -> dict:
         """The chains once every roll they call for has fallen (``last``: no luck follows)."""
-        done: dict[Kette, float] = {}
+        done: dict = {}
+        mw, dfn = self.mw, self.dfn
         while chains:
-            more: dict[Kette, float] = {}
+            more: dict = {}
             for (a, d, r), p in chains.items():
                 if d is None and dfn is not None and a >= mw:
                     falls = [((a, x, r), q) for x, q in dfn.items()]
-                elif r is None and vor_widerstand(uebrig(a, d or 0, mw), grundschaden, rs):
-                    falls = [((a, d, x), q) for x, q in res.items()]
+                elif r is None and vor_widerstand(uebrig(a, d or 0, mw), self.grundschaden, self.rs):
+                    falls = [((a, d, x), q) for x, q in self.res.items()]
                 else:
                     done[a, d, r] = done.get((a, d, r), 0.0) + p
                     continue
                 for chain, q in falls:
-                    key = merged(*chain, last)
+                    key = self._merged(*chain, last)
                     more[key] = more.get(key, 0.0) + p * q
             chains = more
         return done
 
-    def schaden(a: int, d: int | None, r: int | None) -> tuple[int, int]:
-        left = uebrig(a, d or 0, mw)
-        return left, endschaden(vor_widerstand(left, grundschaden, rs), r or 0)
-
-    dice = {roll: erfolge_dist(n).pmf() for roll, n in pools.items() if n > 0}
-    out: dict[Ausgang, float] = {}
-    lucky: dict[str, dict[Kette, float]] = {}
-    for (a, d, r), p in rolled({(a, None, None): p for a, p in angriff.pmf().items()}, False).items():
-        left, final = schaden(a, d, r)
-        roll = glueck(left >= 1, final, d is not None)
-        made = roll == "angriff" or roll == "verteidigung" and d is not None or roll == "widerstand" and r is not None
-        if not made or roll not in dice or roll not in angeboten(left, final):
-            out[final, d is not None, None] = out.get((final, d is not None, None), 0.0) + p
-            continue
-        chains = lucky.setdefault(roll, {})
-        for k, q in dice[roll].items():
-            key = merged(a + k, d, r, True) if roll == "angriff" else merged(a, (d or 0) + k, r, True) \
-                if roll == "verteidigung" else merged(a, d, (r or 0) + k, True)
-            chains[key] = chains.get(key, 0.0) + p * q
-    for roll, chains in lucky.items():
-        for (a, d, r), p in rolled(chains, True).items():
-            key = (schaden(a, d, r)[1], d is not None, roll)
-            out[key] = out.get(key, 0.0) + p
-    return out
+    def _schaden(self, a: int, d: int | None, r: int | None) -> tuple[int, int]:
+        left = uebrig(a, d or 0, self.mw)
+        return left, endschaden(vor_widerstand(left, self.grundschaden, self.rs), r or 0)
 
 
 def p_treffer(angriff: Dist, verteidigung: Dist, mw: int = 1) -> float:

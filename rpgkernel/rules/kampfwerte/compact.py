@@ -16,7 +16,8 @@ Nothing comes back at a new round (the seed names no AD regained in a fight).
 Covered: figures of this ruleset whose every manoeuvre of the GM's data the engine carries out
 against every foe (``pruefen``: ``[Stufe] > NK``, the weapon it needs, Entwaffnen's Angriffsstufe),
 with no countdown on a pending Finte and none but the engine's own (to the end of the figure's next
-turn) on a knock-down, whose states are few enough (``MAX_PAARE``: many AD make many states).
+turn) on a knock-down, whose states are few enough (``MAX_PAARE``, ``MAX_PAARE_DUELL`` for a duel: many
+AD make many states).
 """
 
 from __future__ import annotations
@@ -46,12 +47,17 @@ ENGINE_KNOCKDOWN = ("turn_end", 1)
 #: states may give: the forecast works out every turn for each pair (``forecast.board``,
 #: ``forecast.sample``), some 20.000 pairs a second; a larger fight plays through the procedures
 MAX_PAARE = 250_000
+#: the same for a duel: it is solved exactly over the pairs it reaches (``forecast.duel``; the example
+#: notebook's Kael and orc reach some 20.000 of a bound of 600.000 to 1.100.000, by the GM's data), and
+#: sampled over all of them only where those pass the exact path's limit (some 75 s at most, where the
+#: procedures take many minutes to the same precision)
+MAX_PAARE_DUELL = 1_500_000
 
 #: a combatant's state: (LP, AD, the level of its pending Finte (0: none), knocked down); a plain tuple,
 #: since a fight's model makes millions of them
 Stand = tuple[int, int, int, bool]
-#: what one turn does, as the model keeps it: the actor's AD and Finte after it, the target's LP and
-#: whether the turn knocked it down
+#: what one turn does, as the model keeps it: the actor's AD and Finte after it, the target's LP (or the
+#: LP it loses, ``KampfwerteCompact._effects``) and whether the turn knocked it down
 Folge = tuple[int, int, int, bool]
 
 
@@ -94,7 +100,7 @@ def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
               if any(eintrag(n, daten).get("niederwerfen") for n, _ in a.wahl)}
     sizes = [_states(f, a, bool(knocks - {f.side}), daten, data) for f, a in zip(figures, angriffe)]
     return sum(sizes[i] * sizes[j] for i, f in enumerate(figures) for j, foe in enumerate(figures)
-               if foe.side != f.side) <= MAX_PAARE
+               if foe.side != f.side) <= (MAX_PAARE_DUELL if len(figures) == 2 else MAX_PAARE)
 
 
 def _states(f: Figure, a: Angriff, knocked: bool, daten: Einstellungen, data: Mapping[str, Any]) -> int:
@@ -117,6 +123,7 @@ class KampfwerteCompact(Compact):
         self.bare = [f.changed({}, without=_own_conditions(f)) for f in self.figures]
         self._landed: dict[tuple[int, str, int, int], int] = {}
         self._turns: dict[tuple[int, int, int, int, int], dict[Folge, float]] = {}
+        self._effekte: dict[tuple[int, int, int, int], dict[Folge, float]] = {}
 
     def start(self, i: int) -> Stand:
         f = self.figures[i]
@@ -153,14 +160,31 @@ class KampfwerteCompact(Compact):
         return [(p, one, other) for (one, other), p in out.items()]
 
     def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
-        """The chances of what the actor's turn (standing) does."""
-        me, it = self.view(actor, mine), self.view(target, theirs)
-        _, ad, finte, _ = mine
+        """The chances of what the actor's turn (standing) does: its effects (``_effects``) with the LP
+        lost landing on the target's."""
         its_lp = theirs[0]
+        out: dict[Folge, float] = {}
+        for (ad, finte, lost, down), p in self._effects(actor, target, mine).items():
+            folge = (ad, finte, self._lands(target, "LP", its_lp, -lost) if lost else its_lp, down)
+            out[folge] = out.get(folge, 0.0) + p
+        return out
+
+    def _effects(self, actor: int, target: int, mine: Stand) -> dict[Folge, float]:
+        """The chances of the actor's AD and Finte after its turn (standing), the LP it takes from the
+        target and whether it knocks it down: they read the actor's AD and Finte and the target's sheet
+        alone, so they are worked out once for each and shared by every state of the target."""
+        _, ad, finte, _ = mine
+        key = (actor, target, ad, finte)
+        if key in self._effekte:
+            return self._effekte[key]
+        me, it = self.view(actor, mine), self.bare[target]
         a = self.angriffe[actor]
+        out: dict[Folge, float] = {}
         chosen = gewaehlt(me, a, self.daten)
         if chosen is None:
-            return {(ad, finte, its_lp, False): 1.0}
+            out[ad, finte, 0, False] = 1.0
+            self._effekte[key] = out
+            return out
         name, stufe = chosen
         m = eintrag(name, self.daten)
         ad = self._lands(actor, "AD", ad, -kosten(name, stufe, 1, daten=self.daten))
@@ -173,21 +197,20 @@ class KampfwerteCompact(Compact):
         schaden, abwehr = schaden_von(m, a), abwehr_von(m, a)
         defended = 0.0 if abwehr is None else abwehr.p
         stays = p_pariert(it, stufe, self.daten) if m.get("niederwerfen") else 1.0
-        out: dict[Folge, float] = {}
 
         def add(p: float, folge: Folge) -> None:
             if p:
                 out[folge] = out.get(folge, 0.0) + p
 
         for p, erfolge, hit in tests:
-            add(p * (defended if hit else 1.0), (ad, finte, its_lp, False))   # a miss, or defended
+            add(p * (defended if hit else 1.0), (ad, finte, 0, False))   # a miss, or defended
             if not hit:
                 continue
             after = stufe if m.get("finte") else finte
             for q, lost in self._damage(it, name, stufe, schaden and schaden.expression, erfolge, bonus):
-                lp = self._lands(target, "LP", its_lp, -lost) if lost else its_lp
-                add(p * (1 - defended) * q * stays, (ad, after, lp, False))
-                add(p * (1 - defended) * q * (1 - stays), (ad, after, lp, True))
+                add(p * (1 - defended) * q * stays, (ad, after, lost, False))
+                add(p * (1 - defended) * q * (1 - stays), (ad, after, lost, True))
+        self._effekte[key] = out
         return out
 
     def _damage(self, it: Figure, name: str, stufe: int, schaden: str | None, erfolge: int,
