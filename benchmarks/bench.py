@@ -593,8 +593,8 @@ def bench_sampler(repeat: int) -> list[list[str]]:
     ``repeat`` each: fights per CPU-second from the median batch, the quietest wall of a batch, and
     the players' chance of winning on each side (the same fight within its 95 % intervals)."""
     import numpy as np
-
     import sampler_reference as ref
+
     from rpgkernel.forecast import BATCH
     size = BATCH["kompakt"]
     rows = []
@@ -604,8 +604,8 @@ def bench_sampler(repeat: int) -> list[list[str]]:
             sampler = ref.sampler(ref.encounter(ruleset, per_side))
             rules = ref.REFERENCE[ruleset](per_side)
             rng = np.random.default_rng(per_side)
-            play = {"sampler": lambda: sampler.play(size, rng).winner == 0,
-                    "reference": lambda: ref.reference(rules, size, rng)}
+            play = {"sampler": lambda s=sampler, g=rng: s.play(size, g).winner == 0,
+                    "reference": lambda r=rules, g=rng: ref.reference(r, size, g)}
             for fn in play.values():   # numpy's first calls, paid before
                 fn()
             times: dict[str, list[tuple[float, float]]] = {k: [] for k in play}

@@ -151,8 +151,7 @@ class Bastionland(Rules):
         self.group = per_side > 1
 
     def start(self, n):
-        tile = lambda row: np.tile(np.array(row), (n, 1))  # noqa: E731
-        return {"gd": tile(np.where(self.side == 0, 4, 3)), "vig": tile(np.full(self.size, 12)),
+        return {"gd": np.tile(np.where(self.side == 0, 4, 3), (n, 1)), "vig": np.full((n, self.size), 12),
                 "fatigued": np.zeros((n, self.size), dtype=bool), "wounded": np.zeros((n, self.size), dtype=bool),
                 "out": np.zeros((n, self.size), dtype=bool), "rolled": np.zeros(n, dtype=bool)}
 
@@ -317,6 +316,7 @@ def reference(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarray:
     won = np.zeros(n, dtype=bool)
     ids = np.arange(n)
     order, together = Rules.order(rules, n, rng)   # the first round as the encounter began it
+    stood = rules.up(s)   # who stood when the turns acting at once began
     for _ in range(MAX_ROUNDS):
         for place in range(rules.size):
             rows = np.arange(len(ids))

@@ -96,7 +96,12 @@ class Sampler:
                 self.base[a, t] = len(rows) - self.offset[t] - (self.offset[a] * len(theirs) if b.pair else 0)
                 rows += [(a, t, b.turn(a, t, sa, st) if b.standing(a, sa) and b.standing(t, st) else [(1.0, sa, st)])
                          for sa in mine for st in theirs]
-        start, width, keep, alias, target, actor = [], [], [], [], [], []
+        start: list[int] = []
+        width: list[int] = []
+        keep: list[float] = []
+        alias: list[int] = []
+        target: list[int] = []
+        actor: list[int] = []
         for a, t, turn in rows:
             turn = [x for x in turn if x[0] > 0] or turn[:1]
             start.append(len(target))
