@@ -582,6 +582,54 @@ def bench_interrupt(samples: int) -> list[list[str]]:
     return rows
 
 
+# -- (G) the compact sampler against a vectorised numpy reference -----------
+
+SAMPLER_GOAL = 2.0   # the sampler within 2x of the reference's fights per CPU-second
+
+
+def bench_sampler(repeat: int) -> list[list[str]]:
+    """Each fight of ``sampler_reference`` (every ruleset, 2, 6 and 20 combatants): the sampler's and
+    the reference's batches of the forecast's size taken in turn (the first to play alternating),
+    ``repeat`` each: fights per CPU-second from the median batch, the quietest wall of a batch, and
+    the players' chance of winning on each side (the same fight within its 95 % intervals)."""
+    import numpy as np
+    import sampler_reference as ref
+
+    from rpgkernel.forecast import BATCH
+    size = BATCH["kompakt"]
+    rows = []
+    for ruleset in ref.RULESETS:
+        for per_side in ref.SIZES:
+            print(f"  sampler: {ruleset}, {2 * per_side} combatants", file=sys.stderr)
+            sampler = ref.sampler(ref.encounter(ruleset, per_side))
+            rules = ref.REFERENCE[ruleset](per_side)
+            rng = np.random.default_rng(per_side)
+            play = {"sampler": lambda s=sampler, g=rng: s.play(size, g).winner == 0,
+                    "reference": lambda r=rules, g=rng: ref.reference(r, size, g)}
+            for fn in play.values():   # numpy's first calls, paid before
+                fn()
+            times: dict[str, list[tuple[float, float]]] = {k: [] for k in play}
+            wins = dict.fromkeys(play, 0)
+            for r in range(repeat):
+                for name in play if r % 2 == 0 else reversed(play):
+                    c0, w0 = time.process_time(), time.perf_counter()
+                    won = play[name]()
+                    times[name].append((time.process_time() - c0, time.perf_counter() - w0))
+                    wins[name] += int(won.sum())
+            rate = {k: size / statistics.median(c for c, _ in v) for k, v in times.items()}
+            ratio = rate["reference"] / rate["sampler"]
+            n = repeat * size
+            p = {k: w / n for k, w in wins.items()}
+            margin = {k: 1.96 * math.sqrt(max(q * (1 - q), 1 / n) / n) for k, q in p.items()}
+            same = abs(p["sampler"] - p["reference"]) <= margin["sampler"] + margin["reference"]
+            rows.append([ruleset, str(2 * per_side), f"{rate['sampler']:,.0f}", f"{rate['reference']:,.0f}",
+                         f"{ratio:.2f}", f"<= {SAMPLER_GOAL:g}", "yes" if ratio <= SAMPLER_GOAL else "NO",
+                         fmt_time(min(w for _, w in times["sampler"])),
+                         fmt_time(min(w for _, w in times["reference"])),
+                         f"{p['sampler']:.3f} / {p['reference']:.3f}", "yes" if same else "NO"])
+    return rows
+
+
 # -- profiles ---------------------------------------------------------------
 
 def _per_call_us(fn: Callable[[], object], n: int, rounds: int = 5) -> float:
@@ -734,8 +782,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="fresh-process samples per exact case and library (median; default 15)")
     p.add_argument("--repeat", type=int, default=7,
                    help="timeit rounds for rolling and magics (best of; default 7)")
-    p.add_argument("--only", default="exact,roll,magic,keep,sums,interrupt",
-                   help="comma-separated sections: exact, roll, magic, keep, sums, interrupt")
+    p.add_argument("--only", default="exact,roll,magic,keep,sums,interrupt,sampler",
+                   help="comma-separated sections: exact, roll, magic, keep, sums, interrupt, sampler")
     p.add_argument("--profile", action="store_true",
                    help="print a cProfile of rpgkernel for every row that misses its target")
     p.add_argument("--case", action="append", metavar="CASE",
@@ -836,8 +884,18 @@ def main(argv: list[str] | None = None) -> int:
         rows_f = bench_interrupt(5)
         print(_grid(["expression", "median", "slowest", "goal", "met"], rows_f))
         missed_extra += sum(r[-1] == "NO" for r in rows_f)
-    if sections & {"keep", "sums", "interrupt"}:
-        print(f"D-F: {missed_extra} goals missed")
+    if "sampler" in sections:
+        print(f"\nG the compact sampler against a vectorised numpy reference (benchmarks/sampler_reference.py): "
+              f"{args.repeat} batches of the forecast's size (1,000 fights) each, taken in turn; fights per CPU-second from "
+              f"the median batch, ratio = reference / sampler, the quietest wall of a batch; P(Spieler) on both "
+              f"sides, the same within their 95 % intervals")
+        rows_g = bench_sampler(args.repeat)
+        print(_grid(["ruleset", "combatants", "sampler fights/CPU-s", "reference", "ratio", "goal", "met",
+                     "sampler quiet wall", "reference quiet wall", "P(Spieler) sampler / reference", "same"],
+                    rows_g))
+        missed_extra += sum(r[6] == "NO" or r[-1] == "NO" for r in rows_g)
+    if sections & {"keep", "sums", "interrupt", "sampler"}:
+        print(f"D-G: {missed_extra} goals missed")
     print("load average at the end (1, 5, 15 min): %.2f %.2f %.2f" % os.getloadavg())
     if args.profile:
         seen = set()

@@ -1,16 +1,18 @@
 """The fast sampled forecast: many fights at once on the compact model, in numpy.
 
-Every combatant's states (``Board.reach``) are numbered, and what the fight asks of them becomes a
-table once: standing or not, the rank as a target, the resources, what a new round makes of each,
-and for each attacker and target the chances of their next states (by the pair of states where a
-turn changes the attacker too), summed up. The fights of a batch then move in step, turn by turn:
-each draws its turn order from the opening's chances (again at every round where initiative is rolled
-each round); in each fight the actor, if standing, picks the standing foe of the lowest rank (the
-first of equals), or one at random where the seed says so, and the next states are drawn from the
-table with one uniform number; a group that came to lose half then tests its morale. Those who act at
-the same time (``board.Board.block``) act if they stood when the first of them began, and a fight is
-looked at only after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a
-draw after ``MAX_ROUNDS``).
+Every combatant's states (``Board.reach``) get a number of their own among all the fight's states, and
+what the fight asks of them becomes a flat table once: standing or not, the rank as a target, the
+resources, what a new round makes of each, the morale of the groups, and for each attacker and
+target the chances of their next states (by the pair of states where a turn changes the attacker
+too), summed up row after row. A fight is a row of state numbers; the fights of a batch move in
+step, turn by turn, with a few numpy calls a turn whatever their number: each draws its turn order
+from the opening's chances (again at every round where initiative is rolled each round); in each fight
+the actor, if standing, picks the standing foe of the lowest rank (the first of equals), or one at
+random where the seed says so, and the next states are drawn from the table with one uniform number;
+a group that came to lose half then tests its morale. Those who act at the same time
+(``board.Board.block``) act if they stood when the first of them began, and a fight is looked at only
+after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a draw after
+``MAX_ROUNDS``); the fights that ended leave the arrays now and then.
 """
 
 from __future__ import annotations
@@ -35,75 +37,99 @@ class Batch:
     states: np.ndarray
 
 
-@dataclass
-class _Table:
-    """The summed chances of the next states after one attacker's turn against one target, a row per
-    state of the target (per pair of states where the attacker changes too: attacker * targets' +
-    target), ending in 1 and padded with the last; the next states as indices."""
-
-    cdf: np.ndarray
-    target: np.ndarray
-    actor: np.ndarray | None
-
-
 class Sampler:
     def __init__(self, board: Board) -> None:
-        self.board = board
+        self.board = b = board
         self.reach = board.reach()
-        self.index = [{s: k for k, s in enumerate(r)} for r in self.reach]
-        self.standing = [np.array([board.standing(i, s) for s in r]) for i, r in enumerate(self.reach)]
-        self.keys = [list(board.resources(i, r[0])) for i, r in enumerate(self.reach)]
-        self.resources = [np.array([[board.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
+        sizes = [len(r) for r in self.reach]
+        #: where each combatant's states begin among all states (a state's number: offset + index)
+        self.offset = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        self.index = [{s: int(self.offset[i]) + k for k, s in enumerate(r)} for i, r in enumerate(self.reach)]
+        every = [(i, s) for i, r in enumerate(self.reach) for s in r]
+        self.standing = np.array([b.standing(i, s) for i, s in every])
+        self.keys = [list(b.resources(i, r[0])) for i, r in enumerate(self.reach)]
+        self.resources = [np.array([[b.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
                           for i, r in enumerate(self.reach)]
-        self.ranks = [np.array([[board.rank(i, s, 0)] for s in r]) for i, r in enumerate(self.reach)]
-        self.rounds = [np.array([self.index[i][board.new_round(i, s)] for s in r]) for i, r in enumerate(self.reach)]
-        self.orders = np.array(board.opening.orders)
+        self.ranks = np.array([[b.rank(i, s, 0)] for i, s in every])
+        self.rounds = np.array([self.index[i][b.new_round(i, s)] for i, s in every])
+        self.orders = np.array(b.opening.orders)
         turns = range(self.orders.shape[1])
         #: per order and place: whether a block of those acting at once begins there, ends there
-        self.begins = np.array([[board.block(o, k)[0] == k for k in turns] for o in range(len(self.orders))])
-        self.ends = np.array([[board.block(o, k)[-1] == k for k in turns] for o in range(len(self.orders))])
-        members = sorted({i for g in board.groups for i in g})
-        self.holds = {i: np.array([board.model.holds(i, s) if board.standing(i, s) else 1.0 for s in self.reach[i]])
-                      for i in members}
-        self.flees = {i: np.array([self.index[i][board.model.flees(i, s)] if board.standing(i, s) else k
-                                   for k, s in enumerate(self.reach[i])]) for i in members}
-        self.tables = {(a, t): self._table(a, t) for a in range(board.size) for t in board.foes[a]}
+        self.begins = np.array([[b.block(o, k)[0] == k for k in turns] for o in range(len(self.orders))])
+        self.ends = np.array([[b.block(o, k)[-1] == k for k in turns] for o in range(len(self.orders))])
+        self.foe = np.array([[j in b.foes[i] for j in range(b.size)] for i in range(b.size)])
+        self.sides = np.array([[b.side[i] == s for s in range(len(b.side_names))] for i in range(b.size)])
+        self._morale(every)
+        self._tables()
 
-    def _table(self, a: int, t: int) -> _Table:
+    def _morale(self, every: list) -> None:
+        """Each combatant's group (-1: none), the groups' members and their places in the group, and
+        by state number the chance its group holds when it leads and the state it flees to."""
         b = self.board
-        mine = self.reach[a] if b.pair else self.reach[a][:1]
-        rows = [b.turn(a, t, sa, st) if b.standing(a, sa) and b.standing(t, st) else [(1.0, sa, st)]
-                for sa in mine for st in self.reach[t]]
-        width = max(len(r) for r in rows)
-        cdf = np.ones((len(rows), width))
-        target = np.zeros((len(rows), width), dtype=np.int64)
-        actor = np.zeros((len(rows), width), dtype=np.int64)
-        for k, row in enumerate(rows):
-            cdf[k, :len(row) - 1] = np.cumsum([p for p, _, _ in row[:-1]])   # the last 1, not 1 - 1e-16
-            target[k, :len(row)] = [self.index[t][s] for _, _, s in row]
-            actor[k, :len(row)] = [self.index[a][s] for _, s, _ in row]
-            target[k, len(row):], actor[k, len(row):] = target[k, len(row) - 1], actor[k, len(row) - 1]
-        return _Table(cdf, target, actor if b.pair else None)
+        self.group = np.full(b.size, -1)
+        self.members = np.zeros((len(b.groups), b.size), dtype=bool)
+        self.place = np.full((len(b.groups), b.size), b.size)
+        for k, g in enumerate(b.groups):
+            for p, i in enumerate(g):
+                self.group[i], self.members[k, i], self.place[k, i] = k, True, p
+        self.holds = np.ones(len(every))
+        self.flees = np.arange(len(every))
+        for n, (i, s) in enumerate(every):
+            if self.group[i] >= 0 and b.standing(i, s):
+                self.holds[n] = b.model.holds(i, s)
+                self.flees[n] = self.index[i][b.model.flees(i, s)]
 
-    def _rank(self, i: int, states: np.ndarray, drawn: np.ndarray) -> np.ndarray:
-        """The ranks of combatant ``i`` in ``states`` having drawn ``drawn`` attacks (a table widened
-        as the counts grow, where the target picking reads them)."""
+    def _tables(self) -> None:
+        """Every turn's next states, one row per state of the target (per pair of states where the
+        attacker changes too) of each attacker and foe, as alias tables (``_alias``): ``base + actor's
+        * step + target's`` state number finds a row, ``start`` and ``width`` its places, ``target`` and
+        ``actor`` the next state numbers at each place."""
+        b = self.board
+        rows: list[tuple[int, int, list[tuple[float, object, object]]]] = []
+        self.base = np.zeros((b.size, b.size), dtype=np.int64)
+        self.step = np.zeros((b.size, b.size), dtype=np.int64)
+        for a in range(b.size):
+            mine = self.reach[a] if b.pair else self.reach[a][:1]
+            for t in b.foes[a]:
+                theirs = self.reach[t]
+                self.step[a, t] = len(theirs) if b.pair else 0
+                self.base[a, t] = len(rows) - self.offset[t] - (self.offset[a] * len(theirs) if b.pair else 0)
+                rows += [(a, t, b.turn(a, t, sa, st) if b.standing(a, sa) and b.standing(t, st) else [(1.0, sa, st)])
+                         for sa in mine for st in theirs]
+        start: list[int] = []
+        width: list[int] = []
+        keep: list[float] = []
+        alias: list[int] = []
+        target: list[int] = []
+        actor: list[int] = []
+        for a, t, turn in rows:
+            turn = [x for x in turn if x[0] > 0] or turn[:1]
+            start.append(len(target))
+            width.append(len(turn))
+            shares, others = _alias([p for p, _, _ in turn])
+            keep += shares
+            alias += [len(target) + k for k in others]
+            target += [self.index[t][s] for _, _, s in turn]
+            actor += [self.index[a][s] for _, s, _ in turn]
+        self.start, self.width = np.array(start, dtype=np.int64), np.array(width, dtype=np.int64)
+        self.keep, self.alias = np.array(keep), np.array(alias, dtype=np.int64)
+        self.target, self.actor = np.array(target, dtype=np.int64), np.array(actor, dtype=np.int64)
+
+    def _rank(self, states: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+        """The ranks of the combatants in ``states`` having drawn ``drawn`` attacks (a table widened as
+        the counts grow, where the target picking reads them)."""
         if not self.board.counts:
-            return self.ranks[i][states, 0]
-        table = self.ranks[i]
+            return self.ranks[states, 0]
         top = int(drawn.max()) if drawn.size else 0
-        if top >= table.shape[1]:
-            more = range(table.shape[1], max(top + 1, 2 * table.shape[1]))
-            wider = np.array([[self.board.rank(i, s, d) for d in more] for s in self.reach[i]])
-            table = self.ranks[i] = np.hstack([table, wider])
-        return table[states, drawn]
+        if top >= self.ranks.shape[1]:
+            more = range(self.ranks.shape[1], max(top + 1, 2 * self.ranks.shape[1]))
+            every = [(i, s) for i, r in enumerate(self.reach) for s in r]
+            self.ranks = np.hstack([self.ranks, [[self.board.rank(i, s, d) for d in more] for i, s in every]])
+        return self.ranks[states, drawn]
 
     def _decided(self, states: np.ndarray) -> np.ndarray:
         """Each fight's winning side, ``DRAW`` where no side stands, ``OPEN`` while two still fight."""
-        b = self.board
-        up = np.zeros((len(states), len(b.side_names)), dtype=bool)
-        for i in range(b.size):
-            up[:, b.side[i]] |= self.standing[i][states[:, i]]
+        up = self.standing[states] @ self.sides
         left = up.sum(1)
         return np.where(left > 1, OPEN, np.where(left == 1, up.argmax(1), DRAW))
 
@@ -116,96 +142,125 @@ class Sampler:
         cdf = np.cumsum(list(chances.values()))
         return orders[np.minimum((cdf[:-1][None, :] < rng.random(n)[:, None] * cdf[-1]).sum(1), len(orders) - 1)]
 
-    def _targets(self, actor: int, acting: np.ndarray, states: np.ndarray, drawn: np.ndarray,
-                 rng: np.random.Generator) -> np.ndarray:
-        """Each acting fight's target, as an index into the actor's foes."""
-        foes = self.board.foes[actor]
-        up = np.column_stack([self.standing[f][states[acting, f]] for f in foes])
+    def _targets(self, actors: np.ndarray, states: np.ndarray, drawn: np.ndarray, rng: np.random.Generator
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """Each fight's target (a combatant) of its actor, and whether it has one (a standing foe)."""
+        up = self.standing[states] & self.foe[actors]
         if self.board.model.random_target:
-            pick = (rng.random(acting.size) * up.sum(1)).astype(np.int64)
-            return (np.cumsum(up, 1) <= pick[:, None]).sum(1)
-        rank = np.full((acting.size, len(foes)), np.inf)
-        for j, f in enumerate(foes):
-            now = states[acting, f]
-            rank[:, j] = np.where(up[:, j], self._rank(f, now, drawn[acting, f]), np.inf)
-        return rank.argmin(1)
+            pick = (rng.random(len(actors)) * up.sum(1)).astype(np.int64)
+            found = np.minimum((np.cumsum(up, 1) <= pick[:, None]).sum(1), self.board.size - 1)
+        else:
+            found = np.where(up, self._rank(states, drawn), np.inf).argmin(1)
+        return found, up[np.arange(len(actors)), found]
 
-    def _turn(self, actor: int, acting: np.ndarray, states: np.ndarray, drawn: np.ndarray,
+    def _turn(self, k: np.ndarray, actors: np.ndarray, targets: np.ndarray, states: np.ndarray,
               rng: np.random.Generator) -> None:
-        picked = self._targets(actor, acting, states, drawn, rng)
-        for j, f in enumerate(self.board.foes[actor]):
-            hit = acting[picked == j]
-            if not hit.size:
-                continue
-            table = self.tables[actor, f]
-            row = states[hit, f] + (states[hit, actor] * len(self.reach[f]) if table.actor is not None else 0)
-            col = (table.cdf[row] < rng.random(hit.size)[:, None]).sum(1)
-            drawn[hit, f] += 1
-            states[hit, f] = table.target[row, col]
-            if table.actor is not None:
-                states[hit, actor] = table.actor[row, col]
+        """The turns of ``actors`` on ``targets`` in fights ``k``: their next states drawn."""
+        now = states[k]
+        ks = np.arange(len(k))
+        mine, theirs = now[ks, actors], now[ks, targets]
+        row = self.base[actors, targets] + mine * self.step[actors, targets] + theirs
+        width = self.width[row]
+        x = rng.random(len(k)) * width
+        place = np.minimum(x.astype(np.int64), width - 1)
+        at = self.start[row] + place
+        found = np.where(x - place < self.keep[at], at, self.alias[at])
+        states[k, targets] = self.target[found]
+        if self.board.pair:
+            states[k, actors] = self.actor[found]
 
-    def _rout(self, fights: np.ndarray, states: np.ndarray, rolled: np.ndarray, rng: np.random.Generator) -> None:
-        """After a turn in ``fights``: each group not yet tested with at least half of it out saves
-        once, its first standing member leading; on a failure its standing members flee."""
-        for k, g in enumerate(self.board.groups):
-            up = np.column_stack([self.standing[i][states[fights, i]] for i in g])
-            now = fights[~rolled[fights, k] & (2 * (~up).sum(1) >= len(g))]
-            if not now.size:
-                continue
-            rolled[now, k] = True
-            up = up[np.isin(fights, now)]
-            lead = up.argmax(1)
-            holds = np.ones(now.size)
-            for j, i in enumerate(g):
-                mine = lead == j
-                holds[mine] = self.holds[i][states[now[mine], i]]
-            fled = now[rng.random(now.size) >= holds]
-            for i in g:
-                states[fled, i] = self.flees[i][states[fled, i]]
+    def _rout(self, k: np.ndarray, who: np.ndarray, states: np.ndarray, rolled: np.ndarray,
+              rng: np.random.Generator) -> None:
+        """After turns in fights ``k`` that changed ``who``: each group of them not yet tested with at
+        least half of it out saves once, its first standing member leading; on a failure its standing
+        members flee."""
+        group = self.group[who]
+        mine = group >= 0
+        k, group = k[mine], group[mine]
+        mine = ~rolled[k, group]
+        k, group = k[mine], group[mine]
+        if not k.size:
+            return
+        members = self.members[group]
+        up = self.standing[states[k]] & members
+        mine = 2 * (members.sum(1) - up.sum(1)) >= members.sum(1)
+        k, group, members, up = k[mine], group[mine], members[mine], up[mine]
+        rolled[k, group] = True
+        lead = np.where(up, self.place[group], self.board.size).argmin(1)
+        holds = np.where(up.any(1), self.holds[states[k, lead]], 1.0)
+        fled = rng.random(k.size) >= holds
+        k, members = k[fled], members[fled]
+        states[k] = np.where(members, self.flees[states[k]], states[k])
 
     def play(self, n: int, rng: np.random.Generator) -> Batch:
         b = self.board
         opening = b.opening
         turns = self.orders.shape[1]
-        states = np.zeros((n, b.size), dtype=np.int64)   # every start is its reach's first state
+        blocks = not self.begins.all()
+        winner = np.full(n, OPEN)
+        rounds = np.zeros(n, dtype=np.int64)
+        final = np.zeros((n, b.size), dtype=np.int64)
+        # the fights still played (rows), their numbers among the n, and what each carries along
+        fights = np.arange(n)
+        states = np.tile(self.offset, (n, 1))   # every start is its reach's first state
         drawn = np.zeros((n, b.size), dtype=np.int64)
         rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
         order = self._draw(opening.starts, n, rng)
-        winner = self._decided(states)
-        rounds = np.full(n, rounds_played(opening.first, opening.round))
-        live = np.flatnonzero(winner == OPEN)
+        stood = self.standing[states]   # at a block's start
+        looked = np.ones(n, dtype=bool)   # whether a fight is to be looked at when its block ends
+        live = np.ones(n, dtype=bool)
         turn, round_ = opening.turn, opening.round
-        stood = np.column_stack([self.standing[i][states[:, i]] for i in range(b.size)])   # at a block's start
-        while live.size:
-            begin = live[self.begins[order[live], turn]]
-            stood[begin] = np.column_stack([self.standing[i][states[begin, i]] for i in range(b.size)])
-            actors = self.orders[order[live], turn]
-            for actor in np.unique(actors):
-                mine = live[actors == actor]
-                acting = mine[stood[mine, actor]]
-                if acting.size:
-                    self._turn(int(actor), acting, states, drawn, rng)
-                    if b.groups:
-                        self._rout(acting, states, rolled, rng)
-            ended = self._decided(states[live])
-            done = (ended != OPEN) & self.ends[order[live], turn]
-            if done.any():
-                winner[live[done]] = ended[done]
-                rounds[live[done]] = rounds_played(opening.first, round_)
-                live = live[~done]
+
+        def end(check: np.ndarray) -> None:
+            """The fights ``check`` (rows) that one side or none is left in end here."""
+            ended = self._decided(states[check])
+            done = check[ended != OPEN]
+            winner[fights[done]] = ended[ended != OPEN]
+            rounds[fights[done]] = rounds_played(opening.first, round_)
+            final[fights[done]] = states[done]
+            live[done] = False
+
+        end(fights)
+        while live.any():
+            if 4 * live.sum() < 3 * len(live):   # the ended fights leave the arrays
+                fights, states, drawn, rolled, order, stood, looked = (
+                    x[live] for x in (fights, states, drawn, rolled, order, stood, looked))
+                live = live[live]
+            rows = np.arange(len(fights))
+            if blocks:
+                begin = self.begins[order, turn]
+                stood[begin] = self.standing[states[begin]]
+            actors = self.orders[order, turn]
+            targets, found = self._targets(actors, states, drawn, rng)
+            up = stood[rows, actors] if blocks else self.standing[states[rows, actors]]
+            k = np.flatnonzero(live & found & up)
+            if k.size:
+                actors, targets = actors[k], targets[k]
+                self._turn(k, actors, targets, states, rng)
+                if b.counts:
+                    drawn[k, targets] += 1
+                if b.groups:
+                    self._rout(k, targets, states, rolled, rng)
+                    if b.pair:
+                        self._rout(k, actors, states, rolled, rng)
+                looked[k] = True
+            check = np.flatnonzero(looked & self.ends[order, turn])
+            looked[check] = False
+            end(check[live[check]])
             turn = (turn + 1) % turns
             if turn == 0:
                 round_ += 1
                 if round_ > MAX_ROUNDS:
-                    winner[live] = DRAW
-                    rounds[live] = rounds_played(opening.first, round_)
+                    left = fights[live]
+                    winner[left] = DRAW
+                    rounds[left] = rounds_played(opening.first, round_)
+                    final[left] = states[live]
                     break
-                for i in range(b.size):
-                    states[live, i] = self.rounds[i][states[live, i]]
+                states = self.rounds[states]
+                looked[:] = True
                 if opening.each_round is not None:
-                    order[live] = self._draw(opening.each_round, live.size, rng)
-        return Batch(winner, rounds, states)
+                    order = self._draw(opening.each_round, len(order), rng)
+        return Batch(winner, rounds, final - self.offset)
 
     def counts(self, batch: Batch) -> dict:
         """A batch as ``Tally.add_counts`` takes it."""
@@ -213,6 +268,7 @@ class Sampler:
         names = b.opening.names
         sides, wins = np.unique(batch.winner[batch.winner >= 0], return_counts=True)
         rounds, often = np.unique(batch.rounds, return_counts=True)
+        standing = self.standing[batch.states + self.offset]
         sums = {}
         for i in range(b.size):
             values = self.resources[i][batch.states[:, i]]
@@ -220,5 +276,21 @@ class Sampler:
                               for c, k in enumerate(self.keys[i])}
         return {"n": len(batch.winner), "wins": {b.side_names[s]: int(k) for s, k in zip(sides, wins)},
                 "draws": int((batch.winner == DRAW).sum()), "rounds": {int(r): int(k) for r, k in zip(rounds, often)},
-                "falls": {names[i]: int((~self.standing[i][batch.states[:, i]]).sum()) for i in range(b.size)},
+                "falls": {names[i]: int((~standing[:, i]).sum()) for i in range(b.size)},
                 "sums": sums}
+
+
+def _alias(chances: list[float]) -> tuple[list[float], list[int]]:
+    """Vose's alias table of ``chances`` (adding up to 1): place ``k`` is drawn with ``1 / len``, then
+    kept with chance ``shares[k]``, else it gives ``others[k]``; one uniform number draws both."""
+    n = len(chances)
+    scaled = [p * n for p in chances]
+    shares, others = [1.0] * n, list(range(n))
+    small = [k for k, x in enumerate(scaled) if x < 1.0]
+    large = [k for k, x in enumerate(scaled) if x >= 1.0]
+    while small and large:
+        less, more = small.pop(), large.pop()
+        shares[less], others[less] = scaled[less], more
+        scaled[more] -= 1.0 - scaled[less]
+        (small if scaled[more] < 1.0 else large).append(more)
+    return shares, others
