@@ -340,9 +340,15 @@ class Texts(Mapping[str, str]):
         return f"Texts({dict(self)!r})"
 
 
-def display(value: Any) -> Any:
-    """``value`` as shown: a ``Text`` looked up, anything else as it is."""
-    return str(value) if isinstance(value, Text) else value
+class ReadsTexts:
+    """A base of classes declared at import (a sheet's field, a verb): each ``Text`` attribute reads as
+    its text in the language of the moment (``field.label`` is a ``str``)."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        return str(value) if type(value) is Text else value
 
 
 register_catalogue(Path(__file__).parent.parent / "locale")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import RpgError
-from ..messages import t
+from ..messages import ReadsTexts, Text, t
 
 MAX_TEXT = 500          # characters in a text field
 MAX_ITEMS = 100         # entries in a list field
@@ -25,19 +25,19 @@ class SheetError(RpgError, ValueError):
 
 
 @dataclass(frozen=True)
-class Field:
+class Field(ReadsTexts):
     """One field of a sheet: ``kind`` is "int", "text", "bool" or "list" (of text); ``label`` its short
-    German name, ``hint`` what helps to fill it in (an example, the format: the editor shows it under
-    the field, an error message quotes it)."""
+    name (a catalogue's ``Text``, read as its text; or a name of the GM's), ``hint`` what helps to fill
+    it in (an example, the format: the editor shows it under the field, an error message quotes it)."""
 
     kind: str
-    label: str
+    label: str | Text
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     required: bool = False
     default: Any = None
-    hint: str = ""
+    hint: str | Text = ""
 
     def described(self) -> str:
         """The label with its hint, as an error message quotes the field."""
