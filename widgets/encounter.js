@@ -33,10 +33,10 @@ function panelNames(model) {
   return (model.get("rows") || []).map((r) => r.name);
 }
 
-function panelOptions(names, selected, blank) {
+function panelOptions(names, selected, blank, labels) {
   const chosen = new Set(selected);
   const out = blank === undefined ? [] : [h("option", { value: "", selected: chosen.size === 0 }, blank)];
-  for (const n of names) out.push(h("option", { value: n, selected: chosen.has(n) }, n));
+  names.forEach((n, i) => out.push(h("option", { value: n, selected: chosen.has(n) }, (labels || names)[i] ?? n)));
   return out;
 }
 
@@ -672,7 +672,7 @@ function panelChoices(model, form, drafts, takenBox, redraw, busy) {
           onchange: (e) => set(e.target.checked) });
       } else if (fl.values) {
         control = h("select", { "data-focus": focus(fl.name), onchange: (e) => set(e.target.value) },
-          panelOptions(fl.values, [d.options[fl.name] ?? ""], "–"));
+          panelOptions(fl.values, [d.options[fl.name] ?? ""], "–", fl.labels));
       } else {
         control = h("input", { type: fl.kind === "int" ? "number" : "text", "data-focus": focus(fl.name),
           class: fl.kind === "int" ? "rpgk-num" : null, value: d.options[fl.name] ?? "",

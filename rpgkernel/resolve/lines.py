@@ -26,6 +26,16 @@ def option_text(ruleset: str, verb: str, name: str) -> tuple[str, str]:
     return name, ""
 
 
+def value_label(ruleset: str, verb: str, name: str, value: str) -> str:
+    """What a value of an option's closed set reads as (``option.<ruleset>[.<verb>].<name>.<value>``),
+    else the value itself (a die, a name)."""
+    ruleset = ruleset or FREE
+    for key in (f"option.{ruleset}.{verb}.{name}.{value}", f"option.{ruleset}.{name}.{value}"):
+        if known(key):
+            return t(key)
+    return value
+
+
 def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any]:
     """An option as a form field: its name in the line, its kind, its German label and help."""
     label, help_text = option_text(ruleset, verb, name)
@@ -33,10 +43,10 @@ def option_field(ruleset: str, verb: str, name: str, kind: str) -> dict[str, Any
 
 
 def choice_fields(ruleset: str, verb: Any, offered: Any, values: Any = None) -> list[dict[str, Any]]:
-    """A choice verb's options as form fields, each closed set a list: the sets of ``values``
-    (``Choice.values``, option -> values) where the choice gives them (an empty set: no field, the
-    option is not open now), else its ``offered`` values on the first option of their kind (numbers:
-    an int option, else a text option)."""
+    """A choice verb's options as form fields, each closed set a list (``values``, with what each
+    reads as in ``labels``): the sets of ``values`` (``Choice.values``, option -> values) where the
+    choice gives them (an empty set: no field, the option is not open now), else its ``offered``
+    values on the first option of their kind (numbers: an int option, else a text option)."""
     own = {str(k): [str(x) for x in v] for k, v in (values or {}).items() if isinstance(v, (list, tuple))}
     offered = [str(x) for x in offered]
     numeric = bool(offered) and all(x.lstrip("-").isdigit() for x in offered)
@@ -50,6 +60,8 @@ def choice_fields(ruleset: str, verb: Any, offered: Any, values: Any = None) -> 
             field["values"] = own[name]
         elif offered and not placed and kind in wanted:
             field["values"], placed = offered, True
+        if "values" in field:
+            field["labels"] = [value_label(ruleset, verb.name, name, v) for v in field["values"]]
         fields.append(field)
     return fields
 

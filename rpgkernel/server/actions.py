@@ -197,7 +197,7 @@ def _safe(text: str, token: str) -> str:
 
 def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The view's open choices, each with the fields of its choice verb a player may fill (``felder``:
-    name, kind, German label and what it does, the offered values), as the GM's panel shows them."""
+    name, kind, German label and what it does, the offered values and what each reads as), as the GM's panel shows them."""
     enc = state["encounters"].get(state["active_encounter"] or "")
     engine = rules.get((enc or {}).get("ruleset") or ruleset or None)
     by_choice = {v.choice: v for v in engine.verbs.values() if v.choice}
@@ -205,6 +205,6 @@ def with_fields(state: Mapping[str, Any], ruleset: str | None, choices: list[dic
     for c in choices:
         verb = by_choice.get(c["key"].partition(":")[0])
         fields = choice_fields(engine.key, verb, c["options"], c.get("values")) if verb is not None else []
-        out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "help", "values") if k in f}
+        out.append({**c, "felder": [{k: f[k] for k in ("name", "kind", "label", "help", "values", "labels") if k in f}
                                     for f in fields if f["kind"] in _OPTION_KINDS]})
     return out

@@ -232,7 +232,11 @@ function choices(open) {
         input = el("select", "");
         input.append(el("option", "", labels.choose));
         input.firstChild.value = "";
-        for (const v of f.values) { const o = el("option", "", v); o.value = String(v); input.append(o); }
+        f.values.forEach((v, i) => {
+          const o = el("option", "", (f.labels || [])[i] ?? v);
+          o.value = String(v);
+          input.append(o);
+        });
       } else {
         input = textInput(f.name, "", f.kind === "int");
       }

@@ -145,6 +145,9 @@ def test_every_closed_set_of_an_attacks_choices_is_a_list(tmp_path):
         panel = {ch["key"]: {f["name"]: f.get("values") for f in ch["fields"]}
                  for rec in pending_list(c.state, rules.get("bastionland")) for ch in rec["choices"]}
         assert panel == {**fields, "deny": {"würfel": ["8", "4"]}}
+        labels = {f["name"]: f.get("labels") for ch in shown if ch["key"] == "gambit" for f in ch["felder"]}
+        assert labels["stark"] == ["Das Ziel erhält keine Probe", "Der Effekt ist größer"]   # the seed's words
+        assert labels["würfel"] == ["8", "4"] and labels["gambit"] == names                   # no text of their own
         # a Gambit with no die for a Strong one (none of 8 or more): no Strong Gambit field, not a free text
         rpgkernel.resolve("verzicht Ritter\nangriff Ritter -> Söldner", campaign=c, dice=[7, 4])
         shown = actions.with_fields(c.state, c.ruleset, player_view.view(c.state, "Ritter")["wahlen"])
