@@ -145,6 +145,14 @@ class Eintraege(Field):
         return entries
 
 
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"strength": "KK", "constitution": "KO", "agility": "GE", "dexterity": "FF", "cleverness": "KL",
+           "willpower": "WK", "intuition": "IN", "charisma": "CH", "luck": "GL", "skills": "fertigkeiten",
+           "magic_areas": "magiebereiche", "specialisations": "spezialisierungen",
+           "specializations": "spezialisierungen", "foci": "foki", "weapons": "waffen", "equipment": "ausruestung",
+           "initiative_base": "initiativebasis", "size": "groesse"}
+
+
 @lru_cache(maxsize=16)
 def build(daten: Daten) -> Sheet:
     """The sheet for the GM's data ``daten`` (built once per data)."""
@@ -164,7 +172,7 @@ def build(daten: Daten) -> Sheet:
         "initiativebasis": Field("int", Text("adz.field_initiative"), 0, 1000, hint=Text("adz.field_initiative_hint")),
         "groesse": Field("text", Text("adz.field_size"), choices=GROESSEN),
     })
-    return Sheet(fields)
+    return Sheet(fields, aliases=ENGLISH)
 
 
 def ressourcen(bogen: Mapping[str, Any], daten: Daten) -> dict[str, dict[str, int]]:

@@ -21,6 +21,12 @@ BEINGS = ("Person", "Kriegsschar")
 _WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
 _MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
 
+#: the English names of the fields (Mythic Bastionland's own terms), read as aliases in any case
+ENGLISH = {"vigour": "vig", "clarity": "cla", "spirit": "spi", "guard": "gd", "armour": "ruestung",
+           "armor": "ruestung", "armour_off": "ruestung_aus", "weapons": "waffen",
+           "natural_weapons": "natuerliche_waffen", "mount": "reittier", "kind": "art",
+           "player_character": "spielfigur"}
+
 SHEET = Sheet({
     "vig": Field("int", Text("bastionland.field_vig"), VIRTUE_MIN, VIRTUE_MAX, required=True),
     "cla": Field("int", Text("bastionland.field_cla"), VIRTUE_MIN, VIRTUE_MAX, required=True),
@@ -36,7 +42,7 @@ SHEET = Sheet({
     "material": Field("text", Text("bastionland.field_material"), choices=("Holz", "Stein"),
                       hint=Text("bastionland.field_material_hint")),
     "spielfigur": Field("bool", Text("bastionland.field_spielfigur"), hint=Text("bastionland.field_spielfigur_hint")),
-})
+}, aliases=ENGLISH)
 
 
 def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:

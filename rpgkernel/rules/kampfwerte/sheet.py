@@ -12,6 +12,13 @@ from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
 
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"awareness": "AUFMERKSAMKEIT", "agility": "GEWANDTHEIT", "instinct": "INSTINKT", "stealth": "HEIMLICHKEIT",
+           "armour_hindrance": "ruestungsbehinderung", "attack_level": "angriffsstufe", "attack": "angriff",
+           "parry": "parade", "armour": "ruestung", "armor": "ruestung", "weapons": "waffen",
+           "manoeuvres": "manoever", "maneuvers": "manoever", "mount_level": "reittier_stufe",
+           "player_character": "spielercharakter"}
+
 SHEET = Sheet({
     **{name: Field("int", Text(f"kampfwerte.field_{name.lower()}"), 0, 30, required=True) for name in TALENTE},
     "ini_mod": Field("int", Text("kampfwerte.field_ini_mod"), -30, 30, default=0),
@@ -35,7 +42,7 @@ SHEET = Sheet({
     "reittier_stufe": Field("int", Text("kampfwerte.field_reittier_stufe"), 0, 30, default=0),
     "spielercharakter": Field("bool", Text("kampfwerte.field_spielercharakter"), default=False,
                               hint=Text("kampfwerte.field_spielercharakter_hint")),
-})
+}, aliases=ENGLISH)
 
 
 def initiativewert(sheet: Mapping[str, Any]) -> int:

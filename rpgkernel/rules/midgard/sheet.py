@@ -95,7 +95,12 @@ class MidgardBogen(Sheet):
         return out
 
 
-SHEET = MidgardBogen(FELDER)
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"race": "rasse", "class": "klasse", "level": "grad", "profession": "beruf", "spellcaster": "zauberer",
+           "languages": "sprachen", "age": "alter", "height": "groesse", "build": "gestalt", "hp": "lp",
+           "defence": "abwehr", "defense": "abwehr", "resistance": "resistenz", "shield": "schild",
+           "weapons": "waffen", "skills": "fertigkeiten", "innate": "angeboren", "spells": "zaubersprueche"}
+SHEET = MidgardBogen(FELDER, aliases=ENGLISH)
 
 
 def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:

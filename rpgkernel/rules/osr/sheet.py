@@ -22,6 +22,14 @@ _WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
 _LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
 _TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
 
+#: English names of the fields (the OSR's own terms: HD, AC, HP, THAC0), read as aliases in any case
+ENGLISH = {"level": "stufe", "hd": "tw", "hit_dice": "tw", "attack_level": "angriffsstufe", "level_mod": "stufe_mod",
+           "class": "klasse", "save_as": "rettungsklasse", "save_level_mod": "rettungsstufe_mod", "thac0": "etw0",
+           "ac": "rk", "armour_class": "rk", "armor_class": "rk", "shield": "schild", "total_ac": "ges_rk",
+           "hp": "tp", "hit_points": "tp", "attack_bonus": "angriffsbonus", "damage_bonus": "schadensbonus",
+           "missile_bonus": "fernkampfbonus", "weapons": "waffen", "mounted": "beritten", "warhorse": "schlachtross",
+           "encumbered": "maximal_belastet", "mount_encumbered": "reittier_maximal_belastet"}
+
 SHEET = Sheet({
     "stufe": Field("int", Text("osr.field_stufe"), 0, 40),
     "tw": Field("text", Text("osr.field_tw"), hint=Text("osr.field_tw_hint")),
@@ -46,7 +54,7 @@ SHEET = Sheet({
     "schlachtross": Field("bool", Text("osr.field_schlachtross")),
     "maximal_belastet": Field("bool", Text("osr.field_maximal_belastet")),
     "reittier_maximal_belastet": Field("bool", Text("osr.field_reittier_maximal_belastet")),
-})
+}, aliases=ENGLISH)
 
 
 def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
