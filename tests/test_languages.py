@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from doc_blocks import page, run_python
 from panel_driving import make_campaign
 
 import rpgkernel
@@ -350,3 +351,54 @@ def test_the_player_page_follows_the_campaign_or_the_players_choice(tmp_path, mo
     page = live._PAGE["html"]
     every = json.loads(re.search(r'id="labels">(.*?)</script>', page).group(1))
     assert sorted(every) == messages.languages() and every["en"]["live"] != every["de"]["live"]
+
+
+# -- docs/sprachen.md ---------------------------------------------------------------------------------------
+DOC = page("sprachen.md")
+SWITCH = DOC.block("text", "%rpg --sprache en")
+IN_PYTHON = DOC.block("python", "import rpgkernel")
+DOC_BLOCK = DOC.block("yaml")
+LAYOUT = DOC.block("text", "rpgkernel_fr/")
+MODULE = DOC.block("python", "# rpgkernel_fr/__init__.py")
+ENTRY_POINT = DOC.block("toml")
+
+
+def test_the_docs_switch_the_language():
+    from rpgkernel.magics import rpg_line
+    try:
+        rpg_line(SWITCH.text.strip().removeprefix("%rpg "))
+        assert messages.language() == "en" and numerals.percent(0.1304) == "13.04 %"
+        run_python(IN_PYTHON.text, {})
+        assert messages.language() == "de" and numerals.percent(0.1304) == "13,04 %"
+    finally:
+        messages.set_language("de")
+
+
+def test_the_docs_stat_block_with_english_keys(tmp_path):
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("bastionland")
+        statblocks.load(camp, DOC_BLOCK.text)
+        assert camp.folded["characters"]["Knight"]["sheet"]["gd"] == 5
+        combatants = camp.folded["encounters"]["Ford"]["combatants"]
+        assert [(n, c["side"]) for n, c in combatants.items()] == [("Knight", "Players"), ("Mercenary 1", "Foes"),
+                                                                   ("Mercenary 2", "Foes")]
+
+
+def test_the_docs_language_package_registers_french(tmp_path, monkeypatch, catalogues):
+    import tomllib
+    site = tmp_path / "site"
+    files = LAYOUT.lines
+    assert files == ["rpgkernel_fr/__init__.py", "rpgkernel_fr/locale/fr/LC_MESSAGES/messages.po", "pyproject.toml"]
+    (site / "rpgkernel_fr" / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (site / files[0]).write_text(MODULE.text, encoding="utf-8")
+    (site / files[1]).write_text(_po({"dice.empty": "Rien à lancer."}), encoding="utf-8")
+    points = tomllib.loads(ENTRY_POINT.text)["project"]["entry-points"][messages.GROUP]
+    info = site / "rpgkernel_fr-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rpgkernel-fr\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{messages.GROUP}]\n"
+                                           + "".join(f"{k} = {v}\n" for k, v in points.items()))
+    monkeypatch.syspath_prepend(str(site))
+    catalogues._entry_points_read = False
+    with catalogues.using("fr"):
+        assert t("dice.empty") == "Rien à lancer." and numerals.integer(1234) == "1 234"
