@@ -26,6 +26,7 @@ import gettext
 import io
 import os
 import re
+import struct
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -76,7 +77,7 @@ def _read(mo: Path, source: Path | None, language: str, template: bool) -> _Comp
         compiled = _Compiled(io.BytesIO(mo.read_bytes()))
         if tag is None or tag in compiled.info().get("project-id-version", ""):
             return compiled
-    except (OSError, UnicodeDecodeError, ValueError, IndexError):
+    except (OSError, UnicodeDecodeError, ValueError, IndexError, struct.error):
         if source is None:
             raise
     assert source is not None

@@ -172,9 +172,9 @@ class Watcher:
         assert self.campaign is not None
         self.campaign.refresh()
         with using(self.language(chosen)):
-            return self._act(figure, token, message)
+            return self._carry_out(figure, token, message)
 
-    def _act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
+    def _carry_out(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
         assert self.campaign is not None
         folded = self.campaign.folded
         link = players.link_for(folded, token)
