@@ -214,7 +214,7 @@ def rpg_line(line: str) -> object:
     if key is not None:
         s.set_ruleset(key, switch=bool(opts.get("wechseln")))
     if "sprache" in opts:
-        messages.set_language(lang)
+        s.set_language(lang)
     if "seed" in opts:
         s.reseed(seed)
     if "exportieren" in opts:

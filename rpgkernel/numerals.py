@@ -1,18 +1,20 @@
-"""German numbers for users: the one place a number becomes text, through Babel (CLDR's de_DE).
+"""Numbers for users: the one place a number becomes text, through Babel, by the locale of the
+language of the moment (``LANGUAGE``; German: CLDR's de_DE, English: en).
 
-``integer(2512225)`` -> ``2.512.225``, ``number(10.5)`` -> ``10,50``,
-``percent(0.125)`` -> ``12,50 %``, ``decimal(12.5)`` -> ``12,5``.
-``fill`` (what ``t()`` calls) fills the catalogue's templates the same way: a float field is
-always German, and a format spec with ``,``, ``.`` or ``%`` (``{n:,}``,
-``{x:.1f}``, ``{p:.1%}``) gives German separators. Plain ints (``{seq}``,
+German: ``integer(2512225)`` -> ``2.512.225``, ``number(10.5)`` -> ``10,50``,
+``percent(0.125)`` -> ``12,50 %``, ``decimal(12.5)`` -> ``12,5``; English: ``2,512,225``,
+``10.50``, ``12.50 %``, ``12.5``.
+``fill`` (what ``t()`` calls) fills the catalogue's templates the same way: a float field
+follows the locale, and a format spec with ``,``, ``.`` or ``%`` (``{n:,}``,
+``{x:.1f}``, ``{p:.1%}``) gives the locale's separators. Plain ints (``{seq}``,
 ``{wm:+d}``) stay as they are: numbers, seeds and modifiers a user types back.
 
 Two marks differ from CLDR on purpose: a negative number has the typographic
 minus ``−`` (the dice language's ``-`` is what a user types: ``W20-30 = [3] − 30 = −27``),
-and a percentage has a plain space before ``%`` (``12,5 %``) as the docs
-show it and a user types it. A float is rounded as ``format(x, ".2f")`` and
+and a percentage has a plain space before ``%`` (``12,5 %``, ``12.5 %``) in
+every language, as the docs show it and a user types it. A float is rounded as ``format(x, ".2f")`` and
 ``format(p, ".2%")`` round it. No imports from the package, so engines, the
-catalogue and the renderers can all use it.
+catalogue and the renderers can all use it; the catalogues (``rpgkernel.messages``) set ``LANGUAGE``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import copy
 import math
 import re
 import string
+from contextvars import ContextVar
 from decimal import Decimal, localcontext
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -29,21 +32,31 @@ if TYPE_CHECKING:
     from babel import Locale
     from babel.numbers import NumberPattern
 
-LANGUAGE = "de_DE"
+#: the language of the moment, of texts and numbers alike (a context's own: a server's page has its reader's)
+LANGUAGE: ContextVar[str] = ContextVar("rpgkernel_language", default="de")
+_LOCALES = {"de": "de_DE"}   # a language -> its CLDR locale where the two names differ
 MINUS = "−"   # the typographic minus of shown numbers
 _MARKS = str.maketrans({"-": MINUS, "\N{NO-BREAK SPACE}": " ", "\N{NARROW NO-BREAK SPACE}": " "})
 _SPEC = re.compile(r"(?P<group>,?)(?:\.(?P<digits>\d+))?(?P<kind>[f%]?)")
 
 
-@lru_cache(maxsize=1)
 def locale() -> Locale:
-    """Babel's locale of the shown numbers (``LANGUAGE``), with its CLDR data loaded.
+    """Babel's locale of the shown numbers in the language of the moment."""
+    return _locale(LANGUAGE.get())
+
+
+@lru_cache(maxsize=None)
+def _locale(language: str) -> Locale:
+    """Babel's locale of ``language`` with its CLDR data loaded (German's where CLDR has none).
 
     Loaded at the first number shown, or before by ``prepare()``: Babel with
     its locale data would add about a tenth to ``import rpgkernel``.
     """
-    from babel import Locale
-    loaded = Locale.parse(LANGUAGE)
+    from babel import Locale, UnknownLocaleError
+    try:
+        loaded = Locale.parse(_LOCALES.get(language, language), sep="_" if "_" in language else "-")
+    except (UnknownLocaleError, ValueError):
+        loaded = Locale.parse(_LOCALES["de"])
     loaded.number_symbols   # noqa: B018 - the data loads on first access
     return loaded
 
@@ -51,47 +64,50 @@ def locale() -> Locale:
 def prepare() -> None:
     """Load the locale and the patterns of integer, number, decimal and percent now (``%load_ext
     rpgkernel`` does, so that the first card of a notebook does not wait for them)."""
-    _pattern("", 0, 0), _pattern("", 2, 2), _pattern("", 0, 6), _pattern("%", 2, 2)
+    language = LANGUAGE.get()
+    _pattern(language, 0, 0), _pattern(language, 2, 2), _pattern(language, 0, 6)
 
 
 @lru_cache(maxsize=None)
-def _pattern(kind: str, low: int, high: int) -> NumberPattern:
-    """The locale's decimal (``kind`` "") or percent ("%") pattern with ``low`` to ``high`` decimals."""
-    formats = locale().percent_formats if kind == "%" else locale().decimal_formats
-    pattern = copy.copy(formats[None])
+def _pattern(language: str, low: int, high: int) -> NumberPattern:
+    """The decimal pattern of ``language``'s locale with ``low`` to ``high`` decimals."""
+    pattern = copy.copy(_locale(language).decimal_formats[None])
     pattern.frac_prec = (low, high)
     return pattern
 
 
-def _shown(pattern: NumberPattern, x: float, grouped: bool = True) -> str:
-    return _cached(pattern, x, math.copysign(1, x) < 0, grouped)
+def _shown(kind: str, low: int, high: int, x: float, grouped: bool = True) -> str:
+    """``x`` with ``low`` to ``high`` decimals, a number (``kind`` "") or a percentage ("%")."""
+    return _cached(LANGUAGE.get(), kind, low, high, x, math.copysign(1, x) < 0, grouped)
 
 
 @lru_cache(maxsize=8192)
-def _cached(pattern: NumberPattern, x: float, negative: bool, grouped: bool) -> str:
-    """``x`` in ``pattern`` (``negative`` keeps −0.0 apart from 0.0 in the cache). A float
-    percentage is ``x * 100`` in floating point, then rounded, as Python's "%" format does."""
-    percentage = pattern.scale == 2 and isinstance(x, float)
-    exact = Decimal(x * 100 if percentage else x)
+def _cached(language: str, kind: str, low: int, high: int, x: float, negative: bool, grouped: bool) -> str:
+    """``x`` in ``language``'s pattern (``negative`` keeps −0.0 apart from 0.0 in the cache). A float
+    percentage is ``x * 100`` in floating point, then rounded, as Python's "%" format does; the
+    ``%`` follows after a plain space."""
+    exact = Decimal(x * 100 if isinstance(x, float) else x) if kind == "%" else Decimal(x)
+    if kind == "%" and not isinstance(x, float):
+        exact = exact.scaleb(2)
     with localcontext() as context:   # every digit of a big number (10**30 has 31)
-        context.prec = max(context.prec, exact.adjusted() + pattern.scale + pattern.frac_prec[1] + 2)
-        value = exact.scaleb(-2) if percentage else exact   # the pattern multiplies by 100 again
-        return pattern.apply(value, locale(), group_separator=grouped).translate(_MARKS)
+        context.prec = max(context.prec, exact.adjusted() + high + 2)
+        text = _pattern(language, low, high).apply(exact, _locale(language), group_separator=grouped)
+    return text.translate(_MARKS) + (" %" if kind == "%" else "")
 
 
 def integer(n: int) -> str:
-    """``2512225`` -> ``"2.512.225"``; ``-3`` -> ``"−3"``."""
-    return _shown(_pattern("", 0, 0), int(n))
+    """``2512225`` -> ``"2.512.225"`` (English ``"2,512,225"``); ``-3`` -> ``"−3"``."""
+    return _shown("", 0, 0, int(n))
 
 
 def number(x: float, digits: int = 2) -> str:
     """``10.5`` -> ``"10,50"``; ``3500.5`` -> ``"3.500,50"``."""
-    return _shown(_pattern("", digits, digits), x)
+    return _shown("", digits, digits, x)
 
 
 def decimal(x: float) -> str:
-    """The shortest German form with up to six decimals: ``12.5`` -> ``"12,5"``, ``3.0`` -> ``"3"``."""
-    text = _shown(_pattern("", 0, 6), x)
+    """The shortest form with up to six decimals: ``12.5`` -> ``"12,5"``, ``3.0`` -> ``"3"``."""
+    text = _shown("", 0, 6, x)
     return "0" if text == MINUS + "0" else text
 
 
@@ -99,10 +115,10 @@ def percent(p: float) -> str:
     """A probability as ``"12,50 %"``; tiny and near-certain chances say so (``< 0,01 %``)."""
     p = 1.0 if abs(p - 1.0) < 1e-9 else 0.0 if abs(p) < 1e-15 else p
     if 0 < p < 0.00005:
-        return "< " + _shown(_pattern("%", 2, 2), 0.0001)
+        return "< " + _shown("%", 2, 2, 0.0001)
     if 0.99995 < p < 1:
-        return "> " + _shown(_pattern("%", 2, 2), 0.9999)
-    return _shown(_pattern("%", 2, 2), p)
+        return "> " + _shown("%", 2, 2, 0.9999)
+    return _shown("%", 2, 2, p)
 
 
 class _Formatter(string.Formatter):
@@ -119,7 +135,7 @@ class _Formatter(string.Formatter):
         digits = spec["digits"]
         if spec["kind"]:   # fixed decimals: .Nf, .N% (Python's default: six)
             n = 6 if digits is None else int(digits)
-            return _shown(_pattern(spec["kind"], n, n), value, grouped=bool(spec["group"]))
+            return _shown(spec["kind"], n, n, value, grouped=bool(spec["group"]))
         if digits is not None:
             raise ValueError(f"{format_spec!r}: a shown number takes ',', '.Nf' or '.N%' (and ',' before them)")
         return integer(value) if isinstance(value, int) else decimal(value)
@@ -136,7 +152,7 @@ def _plain(template: str) -> bool:
 
 
 def fill(template: str, fields: dict[str, object]) -> str:
-    """``template`` filled with ``fields``, its numbers German (plain ``str.format`` where nothing is German)."""
+    """``template`` filled with ``fields``, its numbers by the locale (plain ``str.format`` where no number is)."""
     if _plain(template) and not any(isinstance(v, float) for v in fields.values()):
         return template.format(**fields)
     return FORMATTER.vformat(template, (), fields)

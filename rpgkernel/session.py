@@ -13,6 +13,7 @@ import numpy as np
 
 from .dice.roll import RandomDice
 from .errors import RpgError
+from . import messages
 from .messages import t
 
 if TYPE_CHECKING:
@@ -20,12 +21,26 @@ if TYPE_CHECKING:
 
 
 class Session:
-    """Settings of one GM session: seed, generator, ruleset, campaign."""
+    """Settings of one GM session: seed, generator, ruleset, campaign, language (``language="en"``:
+    every text and number from now on in English, as ``%rpg --sprache en``)."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, language: str | None = None) -> None:
         self.ruleset: str | None = None
         self.campaign: Campaign | None = None
         self.reseed(seed)
+        if language is not None:
+            self.set_language(language)
+
+    def set_language(self, lang: str) -> None:
+        """Switch texts and numbers to ``lang`` without a restart; an open campaign records it (its
+        player pages follow it). An unknown language: a German error naming the known ones."""
+        known = messages.languages()
+        if lang not in known:
+            raise RpgError(t("rpg.unknown_language", lang=lang, known=", ".join(known)))
+        messages.set_language(lang)
+        camp = self.campaign
+        if camp is not None and not camp.read_only and camp.language != lang:
+            camp.set_language(lang)
 
     def reseed(self, seed: int | None) -> None:
         """Restart the random stream; the same seed gives the same rolls everywhere."""
@@ -47,6 +62,8 @@ class Session:
         self.campaign = campaign
         if campaign.ruleset:
             self.ruleset = campaign.ruleset
+        if campaign.language in messages.languages():
+            messages.set_language(campaign.language)
         return campaign
 
     def close_campaign(self) -> None:

@@ -43,8 +43,11 @@ ENCOUNTER_KEYS = ("name", "teilnehmer")
 CHARACTER_KEYS = ("name", "regelwerk", "werte", "ressourcen", "zustände")
 COMBATANT_KEYS = ("name", "seite", "figur", "anzahl", "regelwerk", "werte", "ressourcen", "zustände")
 CONDITION_KEYS = ("runden", "endet", "von")
-#: spellings without umlauts
-ALIASES = {"zustaende": "zustände"}
+#: other spellings of the keys: without umlauts, and English
+ALIASES = {"zustaende": "zustände", "characters": "figuren", "encounter": "begegnung", "combatants": "teilnehmer",
+           "participants": "teilnehmer", "side": "seite", "character": "figur", "count": "anzahl",
+           "ruleset": "regelwerk", "sheet": "werte", "stats": "werte", "resources": "ressourcen",
+           "conditions": "zustände", "rounds": "runden", "ends": "endet", "by": "von"}
 #: fields a combatant linked to a character (``figur``) must not repeat
 OWN_FIELDS = ("regelwerk", "werte", "ressourcen", "zustände", "anzahl")
 
@@ -293,6 +296,7 @@ def _sections(data: Any, encounter: str | None) -> tuple[list, dict | None]:
         raise StatBlockError(t("statblock.empty"))
     if not isinstance(data, dict):
         raise StatBlockError(t("statblock.top_type", value=_short(data)))
+    data = _canonical(data)
     for key in data:
         if key not in TOP_KEYS:
             hint = t("statblock.single_figure") if "name" in data else None
@@ -309,6 +313,7 @@ def _sections(data: Any, encounter: str | None) -> tuple[list, dict | None]:
     elif not isinstance(block, dict):
         raise StatBlockError(t("statblock.encounter_type", value=_short(block)))
     if block is not None:
+        block = _canonical(block)
         for key in block:
             if key not in ENCOUNTER_KEYS:
                 raise StatBlockError(t("statblock.in_section", section="begegnung",
@@ -475,6 +480,7 @@ def _conditions(raw: Any, fail) -> dict[str, Any]:  # noqa: ANN001
         spec = {} if spec is None else spec
         if not isinstance(spec, dict):
             raise fail(t("statblock.condition_type", value=_short(spec)), where)
+        spec = _canonical(spec)
         for key in spec:
             if key not in CONDITION_KEYS:
                 raise fail(_unknown_key(key, CONDITION_KEYS), where)
@@ -495,6 +501,18 @@ def _conditions(raw: Any, fail) -> dict[str, Any]:  # noqa: ANN001
             except CampaignError as err:
                 raise fail(str(err), where + ", von") from None
         out[name] = dict(spec)
+    return out
+
+
+def _canonical(block: Mapping[Any, Any]) -> dict[Any, Any]:
+    """``block`` with each key of another spelling (``ALIASES``) read as its German key; a key given twice
+    is refused."""
+    out: dict[Any, Any] = {}
+    for key, value in block.items():
+        name = ALIASES.get(key, key) if isinstance(key, str) else key
+        if name in out:
+            raise StatBlockError(t("statblock.duplicate_key", key=_short(key)))
+        out[name] = value
     return out
 
 

@@ -35,6 +35,7 @@ def registry():
     yield messages
     messages._catalogues.clear()
     messages._catalogues.update(saved)
+    messages._rebuild()
     messages.set_language("de")
 
 

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..messages import t
+from ..messages import language, t
 from .nodes import Chain, Die, Label, Node, Paren, Pool, Selector, notation, walk
 from .parser import _DIE, _TOKEN
 
 _STRICT = {">": ">=", "<": "<="}  # Roll20's compare points include the number: its > is our >=
 
 
-@lru_cache(maxsize=512)
 def hints(text: str, node: Node) -> tuple[str, ...]:
-    """The hints and warnings for ``node``, read from ``text``."""
+    """The hints and warnings for ``node``, read from ``text``, in the language of the moment."""
+    return _hints(text, node, language())
+
+
+@lru_cache(maxsize=512)
+def _hints(text: str, node: Node, _language: str) -> tuple[str, ...]:
     out: list[str] = []
     toks = _TOKEN.findall(text)
     for i, tok in enumerate(toks[:-1]):

@@ -1,31 +1,44 @@
 """The texts users read: gettext catalogues, one for each package that owns texts.
 
 Engines and renderers never hold user text themselves; they call
-``t("key", **fields)``. Each package with texts ships a catalogue in a folder
-of its own (the core's is ``rpgkernel/locale``, each ruleset's
-``rpgkernel/rules/<key>/locale``) and registers it once, on import, with
-``register_catalogue``::
+``t("key", **fields)`` when a text is shown (``Text`` for a text declared at
+import: it is looked up each time it is read). Each package with texts ships a
+catalogue in a folder of its own (the core's is ``rpgkernel/locale``, each
+ruleset's ``rpgkernel/rules/<key>/locale``) and registers it once, on import,
+with ``register_catalogue``::
 
     locale/messages.pot                      German, the source: msgctxt = key, msgid = German text
     locale/<lang>/LC_MESSAGES/messages.po    a translation into <lang>
     locale/<lang>/LC_MESSAGES/messages.mo    compiled by the build (never in the repository)
 
-German is the default; another language is a translation beside the German
-source, without touching the engines. A key missing in a translation (or
-translated from an older German text) shows in German.
+German is the default; another language is a translation of the German
+source, shipped beside it or by a package of its own (entry-point group
+``rpgkernel.catalogues``, see ``register_catalogue``). The compiled catalogues
+are read by the standard library's ``gettext``; a key missing in a translation
+(or translated from an older German text: gettext looks up msgctxt and msgid
+together) shows in German. The language is per context (``using``), so a
+server renders each page in its reader's language.
 """
 
 from __future__ import annotations
 
+import gettext
+import io
 import os
 import re
 import struct
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any, Iterator, Mapping
 
+from .. import numerals
 from ..numerals import fill
 from . import build
 
 DEFAULT_LANGUAGE = build.SOURCE_LANGUAGE
+GROUP = "rpgkernel.catalogues"
 
 
 class UnknownKey(KeyError):
@@ -43,79 +56,82 @@ class MissingField(KeyError):
         return str(self.args[0])
 
 
-class _Catalogue:
-    """One registered catalogue: its German source and translations, read as compiled."""
+class _Compiled(gettext.GNUTranslations):
+    """A compiled catalogue as the standard library reads it; ``keys`` lists its msgctxts."""
 
-    def __init__(self, directory: Path, domain: str) -> None:
+    def keys(self) -> dict[str, str]:
+        """msgctxt -> msgid of every entry with a context ("" -> an entry without one)."""
+        found = {}
+        for entry in self._catalog:
+            if isinstance(entry, str) and entry:
+                key, sep, msgid = entry.rpartition("\x04")
+                found[key if sep else ""] = msgid
+        return found
+
+
+def _read(mo: Path, source: Path | None, language: str, template: bool) -> _Compiled:
+    """The compiled catalogue of ``source`` (or the ``mo`` shipped without one): the build's ``.mo``
+    where it was compiled from today's source, else compiled now in memory (same texts, slower)."""
+    tag = build.source_tag(source.read_bytes()) if source is not None else None
+    try:
+        compiled = _Compiled(io.BytesIO(mo.read_bytes()))
+        if tag is None or tag in compiled.info().get("project-id-version", ""):
+            return compiled
+    except (OSError, UnicodeDecodeError, ValueError, IndexError, struct.error):
+        if source is None:
+            raise
+    assert source is not None
+    return _Compiled(io.BytesIO(build.compile_catalogue(source.read_bytes(), language, template=template)))
+
+
+@dataclass
+class _Translation:
+    """One registered translation: a language's texts of one domain from one folder."""
+
+    language: str
+    domain: str
+    directory: Path
+    texts: _Compiled
+
+
+class _Catalogue:
+    """One registered folder: its German source (if it has one) and the translations in it."""
+
+    def __init__(self, directory: Path, domain: str, own: bool) -> None:
         self.directory, self.domain = directory, domain
-        self.sources = build.sources(directory, domain)
-        if not self.sources[DEFAULT_LANGUAGE].is_file():
-            raise FileNotFoundError(f"{self.sources[DEFAULT_LANGUAGE]}: a catalogue needs its German source")
-        source = self.sources[DEFAULT_LANGUAGE].read_bytes()
-        self.german = {key: msgid for key, (msgid, _) in self._entries(DEFAULT_LANGUAGE, source).items()}
+        self.pot = directory / f"{domain}.pot"
+        self.german: dict[str, str] = {}
+        if own:
+            keys = _read(build.mo_path(directory, domain, DEFAULT_LANGUAGE), self.pot, DEFAULT_LANGUAGE, True).keys()
+            unkeyed = keys.pop("", "")
+            if unkeyed:
+                raise ValueError(f"{self.pot}: the entry {unkeyed!r} has no key (msgctxt)")
+            self.german = keys
+        self.translations = [_Translation(lang, dom, directory, _read(mo, po, lang, False))
+                             for lang, dom, po, mo in build.translations(directory, domain if own else None)]
 
     def order(self) -> list[str]:
         """The keys in the order of the source (a .mo sorts its entries)."""
-        return [key.decode() for key in _KEY_LINE.findall(self.sources[DEFAULT_LANGUAGE].read_bytes())]
+        return [key.decode() for key in _KEY_LINE.findall(self.pot.read_bytes())] if self.german else []
 
     def __str__(self) -> str:
-        return str(self.directory / f"{self.domain}.pot")
-
-    def texts(self, language: str) -> dict[str, str]:
-        """key -> text in ``language``: the translations made from the current German text."""
-        if language == DEFAULT_LANGUAGE or language not in self.sources:
-            return {}
-        entries = self._entries(language, self.sources[language].read_bytes())
-        return {key: text for key, (msgid, text) in entries.items() if self.german.get(key) == msgid}
-
-    def _entries(self, language: str, source: bytes) -> dict[str, tuple[str, str]]:
-        """key -> (German msgid, msgstr) of the compiled catalogue of ``language`` (``source``: its .pot or .po)."""
-        german = language == DEFAULT_LANGUAGE   # its msgstr is its msgid: not read
-        entries = _compiled(build.mo_path(self.directory, self.domain, language), build.source_tag(source), german)
-        if entries is None:   # no .mo compiled from today's source: compile now (slower, same texts)
-            entries = _read_mo(build.compile_catalogue(source, language, template=german), german)
-        unkeyed, _ = entries.pop("", ("", ""))   # the header, or an entry without msgctxt
-        if unkeyed:
-            raise ValueError(f"{self.sources[language]}: the entry {unkeyed!r} has no key (msgctxt)")
-        return entries
-
-
-def _compiled(mo: Path, tag: str, source_language: bool) -> dict[str, tuple[str, str]] | None:
-    """The entries of ``mo`` if the build compiled it from the source with ``tag``; else None."""
-    try:
-        entries = _read_mo(mo.read_bytes(), source_language)
-    except (OSError, KeyError, struct.error, UnicodeDecodeError):
-        return None
-    return entries if tag in entries.get("", ("", ""))[1] else None
-
-
-def _read_mo(data: bytes, source_language: bool = False) -> dict[str, tuple[str, str]]:
-    """msgctxt -> (msgid, msgstr) of a UTF-8 .mo file (GNU gettext's tables of lengths and
-    offsets); "" -> the header, or an entry without msgctxt. In the source language's file each
-    msgstr is its msgid and stays unread ("")."""
-    order = {0x950412DE: "<", 0xDE120495: ">"}[struct.unpack_from("<I", data)[0]]
-    _, n, originals, translations = struct.unpack_from(order + "4I", data, 4)
-    ids = struct.unpack_from(f"{order}{2 * n}I", data, originals)
-    strs = struct.unpack_from(f"{order}{2 * n}I", data, translations)
-    entries = {}
-    for i in range(0, 2 * n, 2):
-        key, _, msgid = data[ids[i + 1]:ids[i + 1] + ids[i]].decode().rpartition("\x04")
-        entries[key] = (msgid, "" if source_language and key else data[strs[i + 1]:strs[i + 1] + strs[i]].decode())
-    return entries
+        return str(self.pot if self.german else self.directory)
 
 
 _KEY_LINE = re.compile(rb'^msgctxt "([^"\\]*)"$', re.M)
-_catalogues: dict[tuple[Path, str], _Catalogue] = {}
-_table: dict[str, str] = {}   # key -> text in the current language
+_catalogues: dict[tuple[Path, str], _Catalogue] = {}   # the folders with a German source, registered in order
+_added: dict[tuple[Path, str], _Catalogue] = {}        # the folders of translations only, registered in order
+_german: dict[str, str] = {}                           # key -> German text
+_tables: dict[str, dict[str, str]] = {}                # language -> key -> text (made at its first use)
 _order: list[str] = []        # every key in the order of the catalogues (made at the first labels())
-_language = DEFAULT_LANGUAGE
+_entry_points_read = False
 
 
 def register_catalogue(directory: str | os.PathLike[str], domain: str = "messages") -> None:
     """Make the texts of the catalogue in ``directory`` available to ``t`` and ``labels``.
 
     A package with texts (a ruleset, built in or from another package) calls
-    this once in its ``__init__``, before any of its modules call ``t``::
+    this once in its ``__init__``, before any of its texts are shown::
 
         from pathlib import Path
         from rpgkernel.messages import register_catalogue
@@ -125,7 +141,7 @@ def register_catalogue(directory: str | os.PathLike[str], domain: str = "message
     ``directory`` holds ``<domain>.pot``, the German texts: each entry has its
     key as msgctxt and the German text as msgid, with fields written as for
     ``str.format`` (``{figure}``; ``{n:,}`` for a count with thousands
-    separators; a float field is always German, see ``rpgkernel.numerals``)::
+    separators; a float field follows the language's locale, see ``rpgkernel.numerals``)::
 
         msgctxt "meinspiel.treffer"
         msgid "{figure} trifft: {schaden} Schaden."
@@ -135,65 +151,132 @@ def register_catalogue(directory: str | os.PathLike[str], domain: str = "message
     init -i messages.pot -d locale -l en``). Compiled ``.mo`` files are read
     where they match their source (rpgkernel's build writes them; see
     ``rpgkernel.messages.build``); otherwise the source is compiled in memory
-    with Babel, which gives the same texts and costs time at import only.
+    with Babel, which gives the same texts and costs time at its first use only.
 
     All catalogues share one set of keys, so prefix yours with your ruleset's
     key. A key another catalogue already holds is refused (``ValueError``), as
     is an entry without a key; registering the same catalogue again reloads it.
+
+    A folder without ``<domain>.pot`` holds translations only (every
+    ``<lang>/LC_MESSAGES/*.po`` or ``*.mo`` in it, of any key): a language
+    package registers its folder so, through the entry-point group
+    ``rpgkernel.catalogues`` (see ``docs/sprachen.md``). The rule when several
+    translate one key into one language: a translation registered later wins;
+    the translations beside a German source come first, then the entry points
+    in the order of (distribution name, entry-point name), then the folders
+    registered by calls, in the order of the calls.
     """
     path = Path(directory).resolve()
-    catalogue = _Catalogue(path, domain)
-    for other in _catalogues.values():
-        if (other.directory, other.domain) != (path, domain) and (same := catalogue.german.keys() & other.german):
-            raise ValueError(f"{catalogue}: the keys {', '.join(sorted(same)[:5])} are already in {other}")
-    _catalogues[path, domain] = catalogue
+    own = (path / f"{domain}.pot").is_file()
+    catalogue = _Catalogue(path, domain, own)
+    if own:
+        for other in _catalogues.values():
+            if (other.directory, other.domain) != (path, domain) and (same := catalogue.german.keys() & other.german):
+                raise ValueError(f"{catalogue}: the keys {', '.join(sorted(same)[:5])} are already in {other}")
+        _catalogues[path, domain] = catalogue
+    else:
+        if not catalogue.translations:
+            raise FileNotFoundError(f"{path}: neither a German source {domain}.pot nor translations "
+                                    "(<lang>/LC_MESSAGES/*.po)")
+        _added.pop((path, domain), None)   # registered again: it is now the latest
+        _added[path, domain] = catalogue
     _rebuild()
 
 
 def _rebuild() -> None:
-    _table.clear()
-    _order.clear()
+    _german.clear()
     for catalogue in _catalogues.values():
-        _table.update(catalogue.german)
-        _table.update(catalogue.texts(_language))
+        _german.update(catalogue.german)
+    _tables.clear()
+    _order.clear()
+
+
+def _read_entry_points() -> None:
+    """Register the catalogues other packages declare (once; ``register_catalogue``'s rule)."""
+    global _entry_points_read
+    if _entry_points_read:
+        return
+    _entry_points_read = True
+    found = sorted(entry_points(group=GROUP), key=lambda p: ((p.dist.name if p.dist else "").lower(), p.name))
+    for point in found:
+        folder = point.load()
+        register_catalogue(folder() if callable(folder) else folder)
+
+
+def _translations() -> list[_Translation]:
+    """Every translation, in the order of the rule (the later wins)."""
+    _read_entry_points()
+    return [tr for c in (*_catalogues.values(), *_added.values()) for tr in c.translations]
+
+
+def _table(lang: str) -> dict[str, str]:
+    """key -> text in ``lang``: German where no translation of today's German text has it."""
+    if lang == DEFAULT_LANGUAGE:
+        return _german
+    if lang not in _tables:
+        table = dict(_german)
+        for tr in _translations():
+            if tr.language == lang:
+                for key, german in _german.items():
+                    text = tr.texts.pgettext(key, german)   # the msgid must be today's German text
+                    if text != german:
+                        table[key] = text
+        _tables[lang] = table
+    return _tables[lang]
 
 
 def languages() -> list[str]:
     """The languages the catalogues hold (German and every translation of any catalogue)."""
-    return sorted({lang for catalogue in _catalogues.values() for lang in catalogue.sources})
+    return sorted({DEFAULT_LANGUAGE, *(tr.language for tr in _translations())})
 
 
 def set_language(lang: str) -> None:
-    """Switch every following message to ``lang``."""
-    global _language
+    """Switch every following text and number to ``lang`` (``%rpg --sprache``)."""
     if lang not in languages():
         raise KeyError(lang)
-    _language = lang
-    _rebuild()
+    numerals.LANGUAGE.set(lang)
+
+
+@contextmanager
+def using(lang: str) -> Iterator[None]:
+    """Texts and numbers in ``lang`` within the block only (a server's page for one reader)."""
+    if lang not in languages():
+        raise KeyError(lang)
+    token = numerals.LANGUAGE.set(lang)
+    try:
+        yield
+    finally:
+        numerals.LANGUAGE.reset(token)
 
 
 def language() -> str:
-    return _language
+    return numerals.LANGUAGE.get()
 
 
 def labels(prefix: str) -> dict[str, str]:
     """Every message whose key starts with ``prefix``, unformatted (for a widget's front end), in
     the order of the catalogues."""
     if not _order:
-        _order.extend(k for k in dict.fromkeys([k for c in _catalogues.values() for k in c.order()] + list(_table))
-                      if k in _table)
-    return {k: _table[k] for k in _order if k.startswith(prefix)}
+        _order.extend(dict.fromkeys([k for c in _catalogues.values() for k in c.order()] + list(_german)))
+    table = _table(language())
+    return {k: table[k] for k in _order if k.startswith(prefix)}
 
 
 def known(key: str) -> bool:
     """Whether a catalogue has the message ``key`` (for labels that fall back to a name)."""
-    return key in _table
+    if key not in _german and not _entry_points_read:
+        _read_entry_points()
+    return key in _german
 
 
 def t(key: str, /, **fields: object) -> str:
-    """The message ``key`` in the current language, filled with ``fields`` (numbers the German way)."""
+    """The message ``key`` in the current language, filled with ``fields`` (numbers by its locale)."""
+    table = _table(language())
+    if key not in table and not _entry_points_read:   # perhaps a package's catalogue, not read yet
+        _read_entry_points()
+        table = _table(language())
     try:
-        template = _table[key]
+        template = table[key]
     except KeyError:
         raise UnknownKey(f"No text has the key {key!r} in the catalogues "
                          f"({', '.join(map(str, _catalogues.values()))}).") from None
@@ -205,6 +288,68 @@ def t(key: str, /, **fields: object) -> str:
             raise
         raise MissingField(f"The text {key!r} needs the field {{{missing}}}, which was not given "
                            f"(given: {', '.join(sorted(fields)) or 'none'}).") from None
+
+
+class Text:
+    """A text declared at import and looked up each time it is read: ``str(Text("key", **fields))``.
+
+    As a class attribute it reads as the text itself (``title = Text("bastionland.title")``:
+    ``engine.title`` is a ``str`` in the language of the moment); elsewhere (a field of a sheet,
+    a value in a dict) ``str()`` or a format gives the text.
+    """
+
+    __slots__ = ("key", "fields")
+
+    def __init__(self, key: str, /, **fields: object) -> None:
+        self.key, self.fields = key, fields
+
+    def __str__(self) -> str:
+        return t(self.key, **self.fields)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Text({self.key!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.key, self.fields) == (other.key, other.fields)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+class Texts(Mapping[str, str]):
+    """A mapping whose values are ``Text``s, read as the texts of the moment (a ruleset's conditions)."""
+
+    def __init__(self, texts: Mapping[str, Text]) -> None:
+        self._texts = dict(texts)
+
+    def __getitem__(self, name: str) -> str:
+        return str(self._texts[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __repr__(self) -> str:
+        return f"Texts({dict(self)!r})"
+
+
+class ReadsTexts:
+    """A base of classes declared at import (a sheet's field, a verb): each ``Text`` attribute reads as
+    its text in the language of the moment (``field.label`` is a ``str``)."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        return str(value) if type(value) is Text else value
 
 
 register_catalogue(Path(__file__).parent.parent / "locale")

@@ -59,6 +59,27 @@ def sources(directory: Path, domain: str) -> dict[str, Path]:
     return found
 
 
+def translations(directory: Path, domain: str | None) -> list[tuple[str, str, Path | None, Path]]:
+    """(language, domain, source ``.po`` or None, ``.mo``) of each translation in ``directory``: of
+    ``domain``, or of every domain (None: a folder of translations only, which may ship ``.mo`` files
+    without their sources)."""
+    pattern = f"*/LC_MESSAGES/{domain or '*'}"
+    found: dict[tuple[str, str], Path | None] = {}
+    for path in sorted([*directory.glob(pattern + ".po"), *directory.glob(pattern + ".mo")]):
+        found.setdefault((path.parent.parent.name, path.stem), None)
+        if path.suffix == ".po":
+            found[path.parent.parent.name, path.stem] = path
+    out = []
+    for (language, dom), po in sorted(found.items()):
+        if language == SOURCE_LANGUAGE:
+            if po is not None or domain is None:
+                raise ValueError(f"{directory / language}: German is the source language; its texts belong in "
+                                 f"{dom}.pot")
+            continue   # the source's own compiled German
+        out.append((language, dom, po, mo_path(directory, dom, language)))
+    return out
+
+
 def compile_tree(root: Path) -> list[Path]:
     """Compile every catalogue below ``root`` (each ``locale/*.pot`` and its translations); the ``.mo`` files."""
     written = []

@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 
 from ..dice import Roller, dist
 from ..errors import RpgError
-from ..messages import t
+from ..messages import ReadsTexts, Text, t
 from .errors import RulesError
 from .figure import Figure
 from .settings import Settings
@@ -85,12 +85,12 @@ def odds(value: Any) -> Odds | None:
 
 
 @dataclass(frozen=True)
-class EntryField:
+class EntryField(ReadsTexts):
     """One field of an entry: ``read`` gives its checked value (None where it does not fit),
     ``expected`` says in German what fits, ``example`` is a value that fits (for the messages)."""
 
     read: Callable[[Any], Any]
-    expected: str
+    expected: Text
     example: Any
 
 
@@ -100,11 +100,11 @@ def _shown(value: Any, limit: int | None = 60) -> str:
     return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"
 
 
-class AttackData:
+class AttackData(ReadsTexts):
     """The data ``prognose`` as a ruleset reads it: its ``fields``, its ``example`` (a whole data
     entry, for the messages) and ``why`` the forecast needs it (German, the ruleset's catalogue)."""
 
-    def __init__(self, fields: Mapping[str, EntryField], example: Mapping[str, Any], why: str) -> None:
+    def __init__(self, fields: Mapping[str, EntryField], example: Mapping[str, Any], why: Text) -> None:
         self.fields, self.example, self.why = dict(fields), dict(example), why
         self.settings = Settings(DATEN, self._build)
 

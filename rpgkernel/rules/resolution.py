@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from ..dice import Dist, Roll
 from ..dice.roll import Roller
 from ..display import Shown
-from ..messages import t
+from ..messages import ReadsTexts, Text, t
 from ..state.effects import Effect
 from .advice import Advice
 from .figure import Figure, view
@@ -192,7 +192,7 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Verb:
+class Verb(ReadsTexts):
     """A ``%%resolve`` verb: German name, aliases, the procedure, what it takes.
 
     ``procedure(request) -> Resolution`` carries the line out; ``preview(request)``
@@ -216,7 +216,7 @@ class Verb:
 
     name: str
     procedure: Callable[[Request], Resolution] | None
-    help: str
+    help: Text
     aliases: tuple[str, ...] = ()
     targets: str = "none"
     options: dict[str, str] = field(default_factory=dict)

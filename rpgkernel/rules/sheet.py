@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import RpgError
-from ..messages import t
+from ..messages import ReadsTexts, Text, t
 
 MAX_TEXT = 500          # characters in a text field
 MAX_ITEMS = 100         # entries in a list field
@@ -25,19 +25,19 @@ class SheetError(RpgError, ValueError):
 
 
 @dataclass(frozen=True)
-class Field:
+class Field(ReadsTexts):
     """One field of a sheet: ``kind`` is "int", "text", "bool" or "list" (of text); ``label`` its short
-    German name, ``hint`` what helps to fill it in (an example, the format: the editor shows it under
-    the field, an error message quotes it)."""
+    name (a catalogue's ``Text``, read as its text; or a name of the GM's), ``hint`` what helps to fill
+    it in (an example, the format: the editor shows it under the field, an error message quotes it)."""
 
     kind: str
-    label: str
+    label: str | Text
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     required: bool = False
     default: Any = None
-    hint: str = ""
+    hint: str | Text = ""
 
     def described(self) -> str:
         """The label with its hint, as an error message quotes the field."""
@@ -80,6 +80,18 @@ class Sheet:
     fields: Mapping[str, Field] = field(default_factory=dict)
     #: accept fields not declared (numbers, texts, flags, lists of texts)
     open: bool = False
+    #: other names of fields (English: ``"guard": "gd"``), the ruleset's table beside its sheet; a field's
+    #: name and an alias are read in any case (``VIG``, ``Guard``)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def canonical(self, name: str) -> str:
+        """The field ``name`` stands for: itself, the field of that name in another case, or the field
+        of that alias; an unknown name stays as it is."""
+        if name in self.fields:
+            return name
+        folded = name.casefold()
+        found = next((f for f in self.fields if f.casefold() == folded), None)
+        return found or next((f for a, f in self.aliases.items() if a.casefold() == folded), name)
 
     def label(self, name: str) -> str:
         """The German label of the field ``name`` as the sheet shows it (an open sheet's own field:
@@ -93,12 +105,14 @@ class Sheet:
             raise SheetError(t("sheet.not_mapping", type=type(data).__name__))
         out: dict[str, Any] = {}
         for key, value in data.items():
-            name = str(key)
+            name = self.canonical(str(key))
+            if name in out:
+                raise SheetError(t("sheet.field_twice", field=name, key=_short(key)))
             spec = self.fields.get(name)
             if spec is None and self.open:
                 spec = _ANY_FIELD
             if spec is None:
-                close = difflib.get_close_matches(name, list(self.fields), n=1)
+                close = difflib.get_close_matches(name, [*self.fields, *self.aliases], n=1)
                 hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
                 raise SheetError(t("sheet.unknown_field", field=_short(name),
                                    known=", ".join(self.fields) or "–") + hint)

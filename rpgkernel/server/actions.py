@@ -8,7 +8,7 @@ action, and a roll's estimated work), so a refused one costs the campaign nothin
 Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
 and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
 checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
-(German). Each is made from the player's own text and what the player sees, never from hidden data:
+(in the page's language). Each is made from the player's own text and what the player sees, never from hidden data:
 a roll reads nothing of the campaign, a choice is looked up by its resolution's id (one of a
 resolution naming a hidden combatant is refused as one the campaign does not know), so a text naming
 a hidden combatant is answered as one naming nobody. An answer carrying the token says only that it

@@ -38,7 +38,7 @@ from jupyter_server.utils import url_path_join
 from tornado import websocket
 
 from ..errors import RpgError
-from ..messages import labels, t
+from ..messages import DEFAULT_LANGUAGE, labels, languages, t, using
 from ..state import Campaign, player_view, players, registry
 from ..state.address import is_url
 from ..state.events import Event
@@ -128,9 +128,16 @@ class Watcher:
         self.campaign.refresh()
         return players.figure_for(self.campaign.folded, token)
 
-    def frames(self, pages: list[tuple[PlayerSocket, str, str]], always: bool) -> list[tuple[PlayerSocket, str | None]]:
-        """Each page's frame (None: its link no longer holds), when the store changed since the last
-        look (which only a look at every page counts) or ``always``."""
+    def language(self, chosen: str) -> str:
+        """The language of a page: its player's choice, else the campaign's, else German."""
+        assert self.campaign is not None
+        found = chosen or self.campaign.folded["settings"].get("language") or DEFAULT_LANGUAGE
+        return found if found in languages() else DEFAULT_LANGUAGE
+
+    def frames(self, pages: list[tuple[PlayerSocket, str, str, str]],
+               always: bool) -> list[tuple[PlayerSocket, str | None]]:
+        """Each page's frame (None: its link no longer holds), in its language, when the store changed
+        since the last look (which only a look at every page counts) or ``always``."""
         if self.campaign is None:
             return []
         self.report()
@@ -142,12 +149,15 @@ class Watcher:
         self.campaign.refresh()
         folded = self.campaign.folded
         self._read_journal(folded["seq"])
-        texts: dict[str, str] = {}   # pages of one figure share its view
-        for _sock, figure, _token in pages:
-            if figure not in texts:   # the view's own order
-                texts[figure] = json.dumps({"view": view(self.campaign, figure, self.journal)}, ensure_ascii=False)
-        return [(sock, texts[figure] if players.figure_for(folded, token) == figure else None)
-                for sock, figure, token in pages]
+        texts: dict[tuple[str, str], str] = {}   # pages of one figure in one language share its view
+        shown = [(sock, figure, token, self.language(chosen)) for sock, figure, token, chosen in pages]
+        for _sock, figure, _token, lang in shown:
+            if (figure, lang) not in texts:   # the view's own order
+                with using(lang):
+                    texts[figure, lang] = json.dumps({"view": view(self.campaign, figure, self.journal),
+                                                      "sprache": lang}, ensure_ascii=False)
+        return [(sock, texts[figure, lang] if players.figure_for(folded, token) == figure else None)
+                for sock, figure, token, lang in shown]
 
     def _read_journal(self, upto: int) -> None:
         """Read the events the views need once, as they come, up to the folded seq ``upto``."""
@@ -158,11 +168,17 @@ class Watcher:
             self.journal.append(event)
         self.read = upto
 
-    def act(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
+    def act(self, figure: str, token: str, message: str | bytes, chosen: str = "") -> dict[str, str] | None:
         """A player's action as ``figure``, within its link's limit (``quota``; the refusals beyond it
-        journalled at most once a minute); None when the link no longer holds."""
+        journalled at most once a minute), answered in the page's language; None when the link no
+        longer holds."""
         assert self.campaign is not None
         self.campaign.refresh()
+        with using(self.language(chosen)):
+            return self._carry_out(figure, token, message)
+
+    def _carry_out(self, figure: str, token: str, message: str | bytes) -> dict[str, str] | None:
+        assert self.campaign is not None
         folded = self.campaign.folded
         link = players.link_for(folded, token)
         if link is None or folded["players"]["links"][link]["figure"] != figure:
@@ -197,7 +213,7 @@ class Watcher:
     async def push(self, only: PlayerSocket | None = None) -> None:
         """Push each page (or ``only`` that one, whatever changed) its view if it changed; close a page
         whose link no longer holds."""
-        pages = [(s, s.figure, s.token) for s in ([only] if only else self.sockets)]
+        pages = [(s, s.figure, s.token, s.language) for s in ([only] if only else self.sockets)]
         for sock, text in await self.run(self.frames, pages, only is not None):
             if sock not in self.sockets:
                 continue   # closed meanwhile
@@ -257,6 +273,7 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
     figure: str | None = None
     last: str = ""
     watcher: Watcher | None = None
+    language: str = ""   # the player's choice ("": the campaign's language)
 
     @allow_unauthenticated
     async def get(self, *args: Any, **kwargs: Any) -> None:
@@ -323,10 +340,16 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
         return watcher
 
     async def _act(self, message: str | bytes) -> None:
-        """A player's action, as the link's figure; the answer to this page, the new views to all."""
+        """A player's action, as the link's figure; the answer to this page, the new views to all. A
+        language chosen on the page (``{"type": "sprache", "sprache": "en"}``, "" for the campaign's)
+        changes this page only and is no action."""
         watcher = self.watcher
         assert watcher is not None and self.token is not None and self.figure is not None
-        answer = await watcher.run(watcher.act, self.figure, self.token, message)
+        chosen = _language_choice(message)
+        if chosen is not None:
+            self.language = chosen
+            return await watcher.push(self)
+        answer = await watcher.run(watcher.act, self.figure, self.token, message, self.language)
         if self not in watcher.sockets:
             return   # closed meanwhile
         if answer is None:
@@ -345,10 +368,27 @@ class PlayerSocket(WebSocketMixin, websocket.WebSocketHandler, JupyterHandler):
             self.watcher.drop(self)
 
 
+def _language_choice(message: str | bytes) -> str | None:
+    """The language a page's message chooses ("": the campaign's), or None for any other message."""
+    try:
+        data = json.loads(message) if isinstance(message, str) and len(message) < 100 else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "sprache" or len(data) != 2:
+        return None
+    chosen = data.get("sprache")
+    return chosen if isinstance(chosen, str) and (chosen == "" or chosen in languages()) else None
+
+
 def _page() -> dict[str, str]:
+    """The page, the same for every key and language: the labels of every language in it (the page
+    shows those of the language its frames come in)."""
     script, style = (_HERE / "page.js").read_text("utf-8"), (_HERE / "page.css").read_text("utf-8")
-    texts = json.dumps({k[len("page."):]: v for k, v in labels("page.").items()}, ensure_ascii=False)
-    texts = texts.replace("<", "\\u003c")
+    every = {}
+    for lang in languages():
+        with using(lang):
+            every[lang] = {k[len("page."):]: v for k, v in labels("page.").items()}
+    texts = json.dumps(every, ensure_ascii=False).replace("<", "\\u003c")
 
     def digest(text: str) -> str:
         return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()

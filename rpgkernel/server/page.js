@@ -1,7 +1,11 @@
 // The player's page: the token from the address's fragment, sent as the websocket's first message;
 // every pushed view drawn with text nodes only (never HTML).
 "use strict";
-const labels = JSON.parse(document.getElementById("labels").textContent);
+// The labels of every language; those of the language the server's frames come in are shown (the player's
+// choice on the page, else the campaign's).
+const every = JSON.parse(document.getElementById("labels").textContent);
+let labels = every[document.documentElement.lang];
+let chosen = "";   // the language the player chose here ("": the campaign's)
 const token = location.hash.slice(1);
 try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { location.replace("#"); }
 
@@ -327,16 +331,59 @@ function ownSuggestions(list) {
 
 function status(text) { document.getElementById("status").textContent = text; }
 
+/** The switch between the languages: each a button; the server answers with a frame in that language. */
+function languageSwitch() {
+  const names = Object.keys(every);
+  if (names.length < 2) return;
+  const nav = el("nav", "sprachen");
+  nav.id = "sprachen";
+  for (const lang of names) {
+    const button = el("button", "", lang.toUpperCase());
+    button.type = "button";
+    button.lang = lang;
+    button.dataset.sprache = lang;
+    button.addEventListener("click", () => {
+      chosen = lang;
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sprache", sprache: lang }));
+    });
+    nav.append(button);
+  }
+  document.body.prepend(nav);
+  marked();
+}
+
+function marked() {
+  for (const button of document.querySelectorAll("#sprachen button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.sprache === document.documentElement.lang));
+  }
+}
+
+/** Show the page in ``lang``: its labels, and the forms built anew with them. */
+function speak(lang) {
+  if (lang === document.documentElement.lang || !every[lang]) return;
+  labels = every[lang];
+  document.documentElement.lang = lang;
+  document.title = labels.title;
+  for (const id of ["handeln", "wahlformen", "antwort"]) document.getElementById(id)?.remove();
+  shownChoices = "";
+  actions();
+  marked();
+}
+
 const FINAL = new Set([4403, 4429]);
 let wait = 500;
 function connect() {
   if (!token) { status(labels.no_token); return; }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${location.pathname}ws`);
-  ws.onopen = () => { ws.send(token); status(labels.live); wait = 500; socket = ws; answering.length = 0; };
+  ws.onopen = () => {
+    ws.send(token);
+    if (chosen) ws.send(JSON.stringify({ type: "sprache", sprache: chosen }));
+    status(labels.live); wait = 500; socket = ws; answering.length = 0;
+  };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.error) status(msg.error);
-    else if (msg.view) draw(msg.view);
+    else if (msg.view) { if (msg.sprache) { speak(msg.sprache); status(labels.live); } draw(msg.view); }
     else answered(msg);
   };
   ws.onclose = (ev) => {
@@ -350,5 +397,6 @@ function connect() {
     wait = Math.min(wait * 2, 10000);
   };
 }
+languageSwitch();
 actions();
 connect();

@@ -215,6 +215,12 @@ class Campaign:
         return self._state["settings"]["ruleset"]
 
     @property
+    def language(self) -> str | None:
+        """The language the GM plays in (``%rpg --sprache``), which the player pages follow; None: not set."""
+        self.refresh()
+        return self._state["settings"].get("language")
+
+    @property
     def characters(self) -> dict[str, Figure]:
         self.refresh()
         return {name: Figure(self, ["characters", name]) for name in self._state["characters"]}
@@ -306,6 +312,12 @@ class Campaign:
         with self.transaction() as tx:
             tx.set(["settings", "ruleset"], key)
             tx.event("einstellung", t("journal.ruleset", key=key or "–"))
+
+    @retrying
+    def set_language(self, lang: str) -> None:
+        with self.transaction() as tx:
+            tx.set(["settings", "language"], lang)
+            tx.event("einstellung", t("journal.language", lang=lang))
 
     def log_roll(self, roll: Any, figure: str | None = None) -> None:
         """Write a roll into the journal (it changes nothing, so there is nothing to undo)."""

@@ -285,14 +285,14 @@ def test_a_page_joining_takes_no_change_from_the_open_pages(table):
     assert watcher.open(table.store.where, table.store.campaign)
     try:
         open_page, joining = object(), object()
-        assert watcher.frames([(open_page, "Alrik", link.token)], False) == []          # nothing changed
+        assert watcher.frames([(open_page, "Alrik", link.token, "")], False) == []          # nothing changed
         table.change("Alrik", "GD", -1)
-        [(page, text)] = watcher.frames([(joining, "Alrik", link.token)], True)
+        [(page, text)] = watcher.frames([(joining, "Alrik", link.token, "")], True)
         assert page is joining and json.loads(text)["view"]["figur"]["resources"]["GD"]["value"] == 3
-        assert watcher.frames([(open_page, "Alrik", link.token)], False) == [(open_page, text)]
-        assert watcher.frames([(open_page, "Alrik", link.token)], False) == []
+        assert watcher.frames([(open_page, "Alrik", link.token, "")], False) == [(open_page, text)]
+        assert watcher.frames([(open_page, "Alrik", link.token, "")], False) == []
         table.revoke_player_link(link.id)
-        assert watcher.frames([(open_page, "Alrik", link.token)], False) == [(open_page, None)]
+        assert watcher.frames([(open_page, "Alrik", link.token, "")], False) == [(open_page, None)]
     finally:
         watcher.campaign.close()
 

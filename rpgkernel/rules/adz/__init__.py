@@ -26,7 +26,7 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
-from ...messages import t
+from ...messages import Text, Texts
 from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
@@ -53,15 +53,15 @@ __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTI
 
 class AdZ(Ruleset):
     key = "adz"
-    title = t("adz.title")
+    title = Text("adz.title")
     sheet = build(EINSTELLUNGEN.defaults())     # a campaign's follows its GM data (sheet_for)
     settings = EINSTELLUNGEN
-    conditions = {
-        "bewusstlos": t("adz.cond_unconscious"),
-        "dem Tod nahe": t("adz.cond_near_death"),
-        "jenseits der letzten Stufe": t("adz.cond_beyond"),
-        **{f"Reaktionen: {n}": t("adz.cond_reactions", n=n, left=f"1/{2 ** n}") for n in range(1, 6)},
-    }
+    conditions = Texts({
+        "bewusstlos": Text("adz.cond_unconscious"),
+        "dem Tod nahe": Text("adz.cond_near_death"),
+        "jenseits der letzten Stufe": Text("adz.cond_beyond"),
+        **{f"Reaktionen: {n}": Text("adz.cond_reactions", n=n, left=f"1/{2 ** n}") for n in range(1, 6)},
+    })
     verbs = VERBS
     tactics = AdzTactics()
 

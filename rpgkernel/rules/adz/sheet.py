@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ...messages import t
+from ...messages import Text, t
 from ..figure import Figure
 from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
@@ -145,26 +145,34 @@ class Eintraege(Field):
         return entries
 
 
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"strength": "KK", "constitution": "KO", "agility": "GE", "dexterity": "FF", "cleverness": "KL",
+           "willpower": "WK", "intuition": "IN", "charisma": "CH", "luck": "GL", "skills": "fertigkeiten",
+           "magic_areas": "magiebereiche", "specialisations": "spezialisierungen",
+           "specializations": "spezialisierungen", "foci": "foki", "weapons": "waffen", "equipment": "ausruestung",
+           "initiative_base": "initiativebasis", "size": "groesse"}
+
+
 @lru_cache(maxsize=16)
 def build(daten: Daten) -> Sheet:
     """The sheet for the GM's data ``daten`` (built once per data)."""
     fields: dict[str, Field] = {a: Field("int", ATTRIBUT_NAMEN[a], 1, ATTRIBUT_MAX, required=True) for a in ATTRIBUTE}
-    fields.update({tech: Field("int", t("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
+    fields.update({tech: Field("int", Text("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
                    for tech in daten.techniken})
     fields.update({
-        "fertigkeiten": Eintraege("list", t("adz.field_skills"), maximum=LISTEN["fertigkeiten"],
-                                  hint=t("adz.field_skills_hint")),
-        "magiebereiche": Eintraege("list", t("adz.field_areas"), maximum=LISTEN["magiebereiche"],
-                                   hint=t("adz.field_areas_hint")),
-        "spezialisierungen": Eintraege("list", t("adz.field_specs"), maximum=LISTEN["spezialisierungen"],
-                                       hint=t("adz.field_specs_hint")),
-        "foki": Eintraege("list", t("adz.field_foci"), maximum=LISTEN["foki"], hint=t("adz.field_foci_hint")),
-        "waffen": Eintraege("list", t("adz.field_weapons"), daten=daten, hint=t("adz.field_weapons_hint")),
-        "ausruestung": Eintraege("list", t("adz.field_equipment"), daten=daten, hint=t("adz.field_equipment_hint")),
-        "initiativebasis": Field("int", t("adz.field_initiative"), 0, 1000, hint=t("adz.field_initiative_hint")),
-        "groesse": Field("text", t("adz.field_size"), choices=GROESSEN),
+        "fertigkeiten": Eintraege("list", Text("adz.field_skills"), maximum=LISTEN["fertigkeiten"],
+                                  hint=Text("adz.field_skills_hint")),
+        "magiebereiche": Eintraege("list", Text("adz.field_areas"), maximum=LISTEN["magiebereiche"],
+                                   hint=Text("adz.field_areas_hint")),
+        "spezialisierungen": Eintraege("list", Text("adz.field_specs"), maximum=LISTEN["spezialisierungen"],
+                                       hint=Text("adz.field_specs_hint")),
+        "foki": Eintraege("list", Text("adz.field_foci"), maximum=LISTEN["foki"], hint=Text("adz.field_foci_hint")),
+        "waffen": Eintraege("list", Text("adz.field_weapons"), daten=daten, hint=Text("adz.field_weapons_hint")),
+        "ausruestung": Eintraege("list", Text("adz.field_equipment"), daten=daten, hint=Text("adz.field_equipment_hint")),
+        "initiativebasis": Field("int", Text("adz.field_initiative"), 0, 1000, hint=Text("adz.field_initiative_hint")),
+        "groesse": Field("text", Text("adz.field_size"), choices=GROESSEN),
     })
-    return Sheet(fields)
+    return Sheet(fields, aliases=ENGLISH)
 
 
 def ressourcen(bogen: Mapping[str, Any], daten: Daten) -> dict[str, dict[str, int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...messages import t
+from ...messages import Text, t
 from ..resolution import Request, Resolution, Verb
 from .combat import angriff, initiative, kampfplan
 from .core import Seite, auffuellen, probe, probe_plan, vergleich, vergleich_plan
@@ -182,37 +182,37 @@ def _verbs(*verbs: Verb) -> dict[str, Verb]:
 
 
 VERBS: dict[str, Verb] = _verbs(
-    Verb("probe", _probe, t("adz.verb_probe"), ("test",),
+    Verb("probe", _probe, Text("adz.verb_probe"), ("test",),
          options={**_TEST_OPTIONS, "unterstützung": "text", "schwierigkeit": "text", "verwandt": "int",
                   "zulassen": "flag", "reaktion": "flag", "handlung": "text", "entschieden": "flag"},
          example="probe Alrik attribut=GE fertigkeit=Klettern mw=2", actors="one", preview=_probe_vorschau),
-    Verb("vergleich", _vergleich, t("adz.verb_vergleich"), ("opposed",), "one",
+    Verb("vergleich", _vergleich, Text("adz.verb_vergleich"), ("opposed",), "one",
          {**_TEST_OPTIONS, **{f"ziel_{k}": v for k, v in _TEST_OPTIONS.items()}, "gleichwertig": "flag",
           "entschieden": "flag"},
          example="vergleich Alrik -> Ork attribut=KK ziel_attribut=KK gleichwertig", actors="one",
          preview=_vergleich_vorschau),
-    Verb("initiative", _initiative, t("adz.verb_initiative"), ("init",),
+    Verb("initiative", _initiative, Text("adz.verb_initiative"), ("init",),
          options={"modifikator": "int"}, example="initiative Alrik, Ork, Wolf"),
-    Verb("angriff", _angriff, t("adz.verb_angriff"), ("attack",), "one", _ANGRIFF,
+    Verb("angriff", _angriff, Text("adz.verb_angriff"), ("attack",), "one", _ANGRIFF,
          example="angriff Alrik -> Ork verteidigung=parade", actors="one", bounds={"distanz": (0, 10_000)},
          preview=_angriff_vorschau),
-    Verb("zauber", _zauber, t("adz.verb_zauber"), ("cast",), "optional",
+    Verb("zauber", _zauber, Text("adz.verb_zauber"), ("cast",), "optional",
          _ZAUBER, example="zauber Magierin bereich=Feuer technik=erschaffen mw=2 kp=4", actors="one", bounds=_KP,
          preview=_zauber_vorschau),
-    Verb("erneuern", _erneuern, t("adz.verb_erneuern"), ("renew",),
+    Verb("erneuern", _erneuern, Text("adz.verb_erneuern"), ("renew",),
          options={"kp": "int", "stufe": "int", "name": "text", "entschieden": "flag"},
          example="erneuern Magierin kp=2 name=Lichtkugel", actors="one", bounds=_KP),
-    Verb("beenden", _beenden, t("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
+    Verb("beenden", _beenden, Text("adz.verb_beenden"), ("dismiss",), options={"name": "text"},
          example="beenden Magierin name=Lichtkugel", actors="one"),
-    Verb("verteidigen", None, t("adz.verb_verteidigen"), ("defend",), actors="one",
+    Verb("verteidigen", None, Text("adz.verb_verteidigen"), ("defend",), actors="one",
          options={"verteidigung": "text"}, choice="verteidigen", example="verteidigen Ork verteidigung=parade"),
-    Verb("glück", None, t("adz.verb_glueck"),
+    Verb("glück", None, Text("adz.verb_glueck"),
          ("luck",), actors="one", options={"wurf": "text"}, choice="glück", example="glück Alrik"),
-    Verb("auffüllen", _auffuellen, t("adz.verb_auffuellen"), ("refill",), options={"auf": "int"},
+    Verb("auffüllen", _auffuellen, Text("adz.verb_auffuellen"), ("refill",), options={"auf": "int"},
          example="auffüllen Alrik, Betty"),
-    Verb("schaden", _schaden, t("adz.verb_schaden"), ("damage",),
+    Verb("schaden", _schaden, Text("adz.verb_schaden"), ("damage",),
          options={"menge": "int", "leiste": "text"}, example="schaden Alrik menge=2 leiste=geistig", actors="one"),
-    Verb("heilung", _heilung, t("adz.verb_heilung"), ("heal",),
+    Verb("heilung", _heilung, Text("adz.verb_heilung"), ("heal",),
          options={"stufen": "int", "leiste": "text", "phasen": "int", "magisch": "flag"},
          example="heilung Alrik stufen=1 phasen=2", actors="one"),
 )

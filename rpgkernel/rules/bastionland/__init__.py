@@ -20,7 +20,7 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 
 from typing import Any, Mapping, Sequence
 
-from ...messages import t
+from ...messages import Text, Texts
 from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
@@ -48,29 +48,29 @@ __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", 
 
 class Bastionland(Ruleset):
     key = "bastionland"
-    title = t("bastionland.title")
+    title = Text("bastionland.title")
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = BastionlandTactics()
-    conditions = {
-        "Fatigued": t("bastionland.cond_fatigued"),
-        "schutzlos": t("bastionland.cond_schutzlos"),
-        "verwundet": t("bastionland.cond_verwundet"),
-        "Todeswunde": t("bastionland.cond_todeswunde"),
-        "tot": t("bastionland.cond_tot"),
-        "Narbe": t("bastionland.cond_narbe"),
-        "entkräftet": t("bastionland.cond_entkraeftet"),
-        "setzt aus": t("bastionland.cond_setzt_aus"),
-        "flieht oder ergibt sich": t("bastionland.cond_flieht_oder_ergibt_sich"),
-        "vertrieben": t("bastionland.cond_vertrieben"),
-        "vernichtet": t("bastionland.cond_vernichtet"),
-        "gebrochen": t("bastionland.cond_gebrochen"),
-        "führt von vorn": t("bastionland.cond_fuehrt_von_vorn"),
-        "zerstört": t("bastionland.cond_zerstoert"),
-        "abgeworfen": t("bastionland.cond_abgeworfen"),
-        "beeinträchtigt": t("bastionland.cond_beeintraechtigt"),
-    }
+    conditions = Texts({
+        "Fatigued": Text("bastionland.cond_fatigued"),
+        "schutzlos": Text("bastionland.cond_schutzlos"),
+        "verwundet": Text("bastionland.cond_verwundet"),
+        "Todeswunde": Text("bastionland.cond_todeswunde"),
+        "tot": Text("bastionland.cond_tot"),
+        "Narbe": Text("bastionland.cond_narbe"),
+        "entkräftet": Text("bastionland.cond_entkraeftet"),
+        "setzt aus": Text("bastionland.cond_setzt_aus"),
+        "flieht oder ergibt sich": Text("bastionland.cond_flieht_oder_ergibt_sich"),
+        "vertrieben": Text("bastionland.cond_vertrieben"),
+        "vernichtet": Text("bastionland.cond_vernichtet"),
+        "gebrochen": Text("bastionland.cond_gebrochen"),
+        "führt von vorn": Text("bastionland.cond_fuehrt_von_vorn"),
+        "zerstört": Text("bastionland.cond_zerstoert"),
+        "abgeworfen": Text("bastionland.cond_abgeworfen"),
+        "beeinträchtigt": Text("bastionland.cond_beeintraechtigt"),
+    })
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return resources(sheet)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from ...dice import Roller
-from ...messages import t
+from ...messages import Text, Texts, t
 from ..figure import Figure
 from ..limits import spread
 from ..resolution import Effect, Resolution, clauses, listing, sentence
@@ -180,11 +180,11 @@ def calm_moment(figures: Sequence[Figure]) -> Resolution:
 
 
 RESTORE_MEANS = ("stärkungsmittel", "handlung", "jahreszeit")
-FITTING = {  # Erholung: what restores each virtue
-    "VIG": t("bastionland.fitting_vig"),
-    "CLA": t("bastionland.fitting_cla"),
-    "SPI": t("bastionland.fitting_spi"),
-}
+FITTING = Texts({  # Erholung: what restores each virtue
+    "VIG": Text("bastionland.fitting_vig"),
+    "CLA": Text("bastionland.fitting_cla"),
+    "SPI": Text("bastionland.fitting_spi"),
+})
 
 
 def restore(figures: Sequence[Figure], name: str | None, means: str) -> Resolution:

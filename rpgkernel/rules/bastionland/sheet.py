@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...messages import t
+from ...messages import Text, t
 from ..figure import Figure
 from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
@@ -21,22 +21,28 @@ BEINGS = ("Person", "Kriegsschar")
 _WEAPON = re.compile(r"^(?P<name>.*?)\s*\((?P<die>[Ww]\d+)(?:\s*,\s*(?P<qualities>[^)]*))?\)\s*$")
 _MOUNT = re.compile(r"\((?:[^)]*?)(?P<die>[Ww]\d+)")
 
+#: the English names of the fields (Mythic Bastionland's own terms), read as aliases in any case
+ENGLISH = {"vigour": "vig", "clarity": "cla", "spirit": "spi", "guard": "gd", "armour": "ruestung",
+           "armor": "ruestung", "armour_off": "ruestung_aus", "weapons": "waffen",
+           "natural_weapons": "natuerliche_waffen", "mount": "reittier", "kind": "art",
+           "player_character": "spielfigur"}
+
 SHEET = Sheet({
-    "vig": Field("int", t("bastionland.field_vig"), VIRTUE_MIN, VIRTUE_MAX, required=True),
-    "cla": Field("int", t("bastionland.field_cla"), VIRTUE_MIN, VIRTUE_MAX, required=True),
-    "spi": Field("int", t("bastionland.field_spi"), VIRTUE_MIN, VIRTUE_MAX, required=True),
-    "gd": Field("int", t("bastionland.field_gd"), 0, 99, required=True),
-    "ruestung": Field("int", t("bastionland.field_ruestung"), 0, 99, default=0),
-    "ruestung_aus": Field("text", t("bastionland.field_ruestung_aus"), hint=t("bastionland.field_ruestung_aus_hint")),
-    "waffen": Field("list", t("bastionland.field_waffen"), hint=t("bastionland.field_waffen_hint")),
-    "natuerliche_waffen": Field("bool", t("bastionland.field_natuerliche_waffen"),
-                                hint=t("bastionland.field_natuerliche_waffen_hint")),
-    "reittier": Field("text", t("bastionland.field_reittier"), hint=t("bastionland.field_reittier_hint")),
-    "art": Field("text", t("bastionland.field_art"), choices=(*BEINGS, "Schiff", "Bauwerk")),
-    "material": Field("text", t("bastionland.field_material"), choices=("Holz", "Stein"),
-                      hint=t("bastionland.field_material_hint")),
-    "spielfigur": Field("bool", t("bastionland.field_spielfigur"), hint=t("bastionland.field_spielfigur_hint")),
-})
+    "vig": Field("int", Text("bastionland.field_vig"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "cla": Field("int", Text("bastionland.field_cla"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "spi": Field("int", Text("bastionland.field_spi"), VIRTUE_MIN, VIRTUE_MAX, required=True),
+    "gd": Field("int", Text("bastionland.field_gd"), 0, 99, required=True),
+    "ruestung": Field("int", Text("bastionland.field_ruestung"), 0, 99, default=0),
+    "ruestung_aus": Field("text", Text("bastionland.field_ruestung_aus"), hint=Text("bastionland.field_ruestung_aus_hint")),
+    "waffen": Field("list", Text("bastionland.field_waffen"), hint=Text("bastionland.field_waffen_hint")),
+    "natuerliche_waffen": Field("bool", Text("bastionland.field_natuerliche_waffen"),
+                                hint=Text("bastionland.field_natuerliche_waffen_hint")),
+    "reittier": Field("text", Text("bastionland.field_reittier"), hint=Text("bastionland.field_reittier_hint")),
+    "art": Field("text", Text("bastionland.field_art"), choices=(*BEINGS, "Schiff", "Bauwerk")),
+    "material": Field("text", Text("bastionland.field_material"), choices=("Holz", "Stein"),
+                      hint=Text("bastionland.field_material_hint")),
+    "spielfigur": Field("bool", Text("bastionland.field_spielfigur"), hint=Text("bastionland.field_spielfigur_hint")),
+}, aliases=ENGLISH)
 
 
 def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...dice.limits import MAX_SIDES
-from ...messages import t
+from ...messages import Text, t
 from ..resolution import Request, Resolution, Verb
 from .attack import attack, attack_pool, attack_preview
 from .core import calm_moment, morale, probe, reaction, restore, save_chance, surprise, virtue_loss
@@ -126,39 +126,39 @@ _COUNT = (0, 1000)           # members of a group
 _FACE = (1, MAX_SIDES)       # a face of one of the attack dice
 
 VERBS = {
-    "probe": Verb("probe", _probe, t("bastionland.verb_probe"), ("save",), options={"virtue": "text"},
+    "probe": Verb("probe", _probe, Text("bastionland.verb_probe"), ("save",), options={"virtue": "text"},
                   example="probe Ritter virtue=CLA", actors="one", preview=_probe_vorschau),
-    "reaktion": Verb("reaktion", _reaktion, t("bastionland.verb_reaktion"), ("reaction",), example="reaktion Wirt",
+    "reaktion": Verb("reaktion", _reaktion, Text("bastionland.verb_reaktion"), ("reaction",), example="reaktion Wirt",
                      actors="one"),
-    "überraschung": Verb("überraschung", _ueberraschung, t("bastionland.verb_ueberraschung"), ("surprise",),
+    "überraschung": Verb("überraschung", _ueberraschung, Text("bastionland.verb_ueberraschung"), ("surprise",),
                          example="überraschung Söldner, Plänkler"),
-    "angriff": Verb("angriff", _angriff, t("bastionland.verb_angriff"), ("attack",), "required",
+    "angriff": Verb("angriff", _angriff, Text("bastionland.verb_angriff"), ("attack",), "required",
                     {"bonus": "pool", "smite": "text", "fernkampf": "flag", "deckung": "flag", "schildwall": "flag",
                      "speerwall": "flag", "sturmangriff": "flag", "gebunden": "flag", "bewegt": "flag",
                      "beeinträchtigt": "flag", "blast": "flag", "groß": "flag", "ursache": "text",
                      "unblutig": "flag", "entschieden": "flag"},
                     example="angriff Ritter, Knappe -> Söldner bonus=W8", preview=_angriff_vorschau),
-    "moral": Verb("moral", _moral, t("bastionland.verb_moral"), ("morale",),
+    "moral": Verb("moral", _moral, Text("bastionland.verb_moral"), ("morale",),
                   options={"gruppe": "flag", "unorganisiert": "flag", "anführer": "name", "verloren": "int",
                            "größe": "int"}, example="moral Söldner", bounds={"verloren": _COUNT, "größe": _COUNT}),
-    "ruhe": Verb("ruhe", _ruhe, t("bastionland.verb_ruhe"), ("rest",), example="ruhe Ritter, Knappe"),
-    "erholung": Verb("erholung", _erholung, t("bastionland.verb_erholung"), ("recover",),
+    "ruhe": Verb("ruhe", _ruhe, Text("bastionland.verb_ruhe"), ("rest",), example="ruhe Ritter, Knappe"),
+    "erholung": Verb("erholung", _erholung, Text("bastionland.verb_erholung"), ("recover",),
                      options={"virtue": "text", "mittel": "text"},
                      example="erholung Ritter virtue=VIG mittel=handlung"),
-    "verlust": Verb("verlust", _verlust, t("bastionland.verb_verlust"), ("loss",),
+    "verlust": Verb("verlust", _verlust, Text("bastionland.verb_verlust"), ("loss",),
                     options={"virtue": "text", "um": "int", "grund": "text"}, example="verlust Ritter virtue=SPI um=2",
                     actors="one", bounds={"um": (0, VIRTUE_MAX)}),
-    "zusammenstoß": Verb("zusammenstoß", _zusammenstoss, t("bastionland.verb_zusammenstoss"), ("collide",),
+    "zusammenstoß": Verb("zusammenstoß", _zusammenstoss, Text("bastionland.verb_zusammenstoss"), ("collide",),
                          "required", {"größer": "name"}, example="zusammenstoß Kogge -> Galeere größer=Galeere",
                          actors="one"),
-    "reparatur": Verb("reparatur", _reparatur, t("bastionland.verb_reparatur"), ("repair",),
+    "reparatur": Verb("reparatur", _reparatur, Text("bastionland.verb_reparatur"), ("repair",),
                       example="reparatur Kogge", actors="one"),
-    "deny": Verb("deny", None, t("bastionland.verb_deny"), actors="one",
+    "deny": Verb("deny", None, Text("bastionland.verb_deny"), actors="one",
                  targets="optional", options={"würfel": "int"}, choice="deny", example="deny Söldner",
                  bounds={"würfel": _FACE}),
-    "gambit": Verb("gambit", None, t("bastionland.verb_gambit"), actors="one", targets="optional",
+    "gambit": Verb("gambit", None, Text("bastionland.verb_gambit"), actors="one", targets="optional",
                    options={"würfel": "int", "gambit": "text", "stark": "text", "bolster": "int"},
                    choice="gambit", example="gambit Ritter bolster=5", bounds={"würfel": _FACE, "bolster": _FACE}),
-    "focus": Verb("focus", None, t("bastionland.verb_focus"), actors="one",
+    "focus": Verb("focus", None, Text("bastionland.verb_focus"), actors="one",
                   targets="optional", options={"gambit": "text"}, choice="focus", example="focus Ritter gambit=Repel"),
 }

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...messages import t
+from ...messages import Text
 from ..figure import Figure
 from ..forecast_data import AttackData, EntryField, dice, odds
 from ..tactics import Action, Fight, Tactics
@@ -29,10 +29,10 @@ from .sheet import ressource_von
 SCHADEN, TREFFER = "schaden", "treffer"
 
 DATEN = AttackData({
-    SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+1"),
-    TREFFER: EntryField(odds, t("prognose.expect_chance"), "W20>=11"),
+    SCHADEN: EntryField(dice, Text("prognose.expect_dice"), "W6+1"),
+    TREFFER: EntryField(odds, Text("prognose.expect_chance"), "W20>=11"),
 }, example={"alle": {SCHADEN: "W6", TREFFER: "W20>=11"}, "seiten": {"Räuber": {TREFFER: 0.4}},
-            "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=t("frei.forecast_why"))
+            "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=Text("frei.forecast_why"))
 
 
 def angriff(figure: Figure, data: Mapping[str, Any]) -> dict[str, Any]:

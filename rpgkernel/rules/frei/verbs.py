@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...messages import t
+from ...messages import Text, t
 from ..resolution import Request, Resolution, Verb
 from .schaden import FreiError, heilung, schaden, vorschau
 
@@ -33,8 +33,8 @@ def _heilung_vorschau(req: Request) -> Any:
 
 
 VERBS: dict[str, Verb] = {
-    "schaden": Verb("schaden", _schaden, t("frei.verb_schaden"), ("damage",), options={"menge": "dice"},
+    "schaden": Verb("schaden", _schaden, Text("frei.verb_schaden"), ("damage",), options={"menge": "dice"},
                     example="schaden Goblin menge=2W6", preview=_schaden_vorschau),
-    "heilung": Verb("heilung", _heilung, t("frei.verb_heilung"), ("heal",), options={"menge": "dice"},
+    "heilung": Verb("heilung", _heilung, Text("frei.verb_heilung"), ("heal",), options={"menge": "dice"},
                     example="heilung Alrik menge=W8+2", preview=_heilung_vorschau),
 }

@@ -21,7 +21,7 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 
 from typing import Any, Mapping, Sequence
 
-from ...messages import t
+from ...messages import Text, Texts
 from ..base import Ruleset
 from ..figure import Figure, view
 from ..limits import Limits
@@ -43,22 +43,22 @@ __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", 
 
 class Kampfwerte(Ruleset):
     key = "kampfwerte"
-    title = t("kampfwerte.title")
+    title = Text("kampfwerte.title")
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
     #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
     tactics = KampfwerteTactics()
-    conditions = {
-        "niedergeworfen": t("kampfwerte.cond_down"),
-        "entwaffnet": t("kampfwerte.cond_disarmed"),
-        "Finte": t("kampfwerte.cond_feint"),
-        "Klingenschild": t("kampfwerte.cond_blade_shield"),
-        "Riposte": t("kampfwerte.cond_riposte"),
-        "Finte negiert": t("kampfwerte.cond_feint_negated"),
-        "Riposte-Schaden": t("kampfwerte.cond_riposte_damage"),
-        "Initiative": t("kampfwerte.cond_ini"),
-    }
+    conditions = Texts({
+        "niedergeworfen": Text("kampfwerte.cond_down"),
+        "entwaffnet": Text("kampfwerte.cond_disarmed"),
+        "Finte": Text("kampfwerte.cond_feint"),
+        "Klingenschild": Text("kampfwerte.cond_blade_shield"),
+        "Riposte": Text("kampfwerte.cond_riposte"),
+        "Finte negiert": Text("kampfwerte.cond_feint_negated"),
+        "Riposte-Schaden": Text("kampfwerte.cond_riposte_damage"),
+        "Initiative": Text("kampfwerte.cond_ini"),
+    })
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """LP, AD and the BP of a round."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...messages import t
+from ...messages import Text, t
 from ..figure import Figure
 from ..forecast_data import AttackData, Dice, EntryField, Odds, dice, odds
 from .manoever import MAX_STUFE, beherrscht, eintrag, finte_bonus, kosten
@@ -36,11 +36,11 @@ def _wahl(value: Any) -> tuple[tuple[str, int | None], ...] | None:
 
 
 DATEN = AttackData({
-    MANOEVER: EntryField(_wahl, t("kampfwerte.forecast_expect_manoeuvre"), "Gezielte Attacke 2"),
-    SCHADEN: EntryField(dice, t("prognose.expect_dice"), "W6+2"),
-    ABWEHR: EntryField(odds, t("prognose.expect_chance"), "W10>=8"),
+    MANOEVER: EntryField(_wahl, Text("kampfwerte.forecast_expect_manoeuvre"), "Gezielte Attacke 2"),
+    SCHADEN: EntryField(dice, Text("prognose.expect_dice"), "W6+2"),
+    ABWEHR: EntryField(odds, Text("prognose.expect_chance"), "W10>=8"),
 }, example={"alle": {MANOEVER: ["Schadenserhöhung 1", "Wuchtschlag 1"], SCHADEN: "W6+2", ABWEHR: "W10>=8"},
-            "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=t("kampfwerte.forecast_why"))
+            "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=Text("kampfwerte.forecast_why"))
 
 
 @dataclass(frozen=True)

@@ -5,37 +5,44 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...messages import t
+from ...messages import Text
 from ..figure import Figure
 from ..limits import Limits, vorgabe
 from ..sheet import Field, Sheet
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
 
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"awareness": "AUFMERKSAMKEIT", "agility": "GEWANDTHEIT", "instinct": "INSTINKT", "stealth": "HEIMLICHKEIT",
+           "armour_hindrance": "ruestungsbehinderung", "attack_level": "angriffsstufe", "attack": "angriff",
+           "parry": "parade", "armour": "ruestung", "armor": "ruestung", "weapons": "waffen",
+           "manoeuvres": "manoever", "maneuvers": "manoever", "mount_level": "reittier_stufe",
+           "player_character": "spielercharakter"}
+
 SHEET = Sheet({
-    **{name: Field("int", t(f"kampfwerte.field_{name.lower()}"), 0, 30, required=True) for name in TALENTE},
-    "ini_mod": Field("int", t("kampfwerte.field_ini_mod"), -30, 30, default=0),
-    "bp_mod": Field("int", t("kampfwerte.field_bp_mod"), -30, 30, default=0),
-    "ruestungsbehinderung": Field("int", t("kampfwerte.field_ruestungsbehinderung"), 0, 30, default=0),
-    "AD": Field("int", t("kampfwerte.field_ad"), 0, 999, required=True),
-    "LP": Field("int", t("kampfwerte.field_lp"), 1, 999, required=True),
-    "NK": Field("int", t("kampfwerte.field_nk"), 0, 30, default=0),
-    "angriffsstufe": Field("int", t("kampfwerte.field_angriffsstufe"), 0, 30, default=0),
-    "angriff": Field("int", t("kampfwerte.field_angriff"), 0, 30, default=0),
-    "parade": Field("int", t("kampfwerte.field_parade"), 0, 30, default=0),
-    "ruestung": Field("int", t("kampfwerte.field_ruestung"), 0, 99, default=0,
-                      hint=t("kampfwerte.field_ruestung_hint")),
-    "waffen": Field("list", t("kampfwerte.field_waffen"), hint=t("kampfwerte.field_waffen_hint")),
-    "manoever": Field("list", t("kampfwerte.field_manoever"), hint=t("kampfwerte.field_manoever_hint")),
-    "mod_schleichen": Field("int", t("kampfwerte.field_mod_schleichen"), -30, 30, default=0),
-    "mod_klettern": Field("int", t("kampfwerte.field_mod_klettern"), -30, 30, default=0),
-    "mod_schwimmen": Field("int", t("kampfwerte.field_mod_schwimmen"), -30, 30, default=0),
-    "mod_reiten": Field("int", t("kampfwerte.field_mod_reiten"), -30, 30, default=0),
-    "ruestungsmalus_heimlichkeit": Field("int", t("kampfwerte.field_ruestungsmalus_heimlichkeit"), -30, 0, default=0),
-    "reittier_stufe": Field("int", t("kampfwerte.field_reittier_stufe"), 0, 30, default=0),
-    "spielercharakter": Field("bool", t("kampfwerte.field_spielercharakter"), default=False,
-                              hint=t("kampfwerte.field_spielercharakter_hint")),
-})
+    **{name: Field("int", Text(f"kampfwerte.field_{name.lower()}"), 0, 30, required=True) for name in TALENTE},
+    "ini_mod": Field("int", Text("kampfwerte.field_ini_mod"), -30, 30, default=0),
+    "bp_mod": Field("int", Text("kampfwerte.field_bp_mod"), -30, 30, default=0),
+    "ruestungsbehinderung": Field("int", Text("kampfwerte.field_ruestungsbehinderung"), 0, 30, default=0),
+    "AD": Field("int", Text("kampfwerte.field_ad"), 0, 999, required=True),
+    "LP": Field("int", Text("kampfwerte.field_lp"), 1, 999, required=True),
+    "NK": Field("int", Text("kampfwerte.field_nk"), 0, 30, default=0),
+    "angriffsstufe": Field("int", Text("kampfwerte.field_angriffsstufe"), 0, 30, default=0),
+    "angriff": Field("int", Text("kampfwerte.field_angriff"), 0, 30, default=0),
+    "parade": Field("int", Text("kampfwerte.field_parade"), 0, 30, default=0),
+    "ruestung": Field("int", Text("kampfwerte.field_ruestung"), 0, 99, default=0,
+                      hint=Text("kampfwerte.field_ruestung_hint")),
+    "waffen": Field("list", Text("kampfwerte.field_waffen"), hint=Text("kampfwerte.field_waffen_hint")),
+    "manoever": Field("list", Text("kampfwerte.field_manoever"), hint=Text("kampfwerte.field_manoever_hint")),
+    "mod_schleichen": Field("int", Text("kampfwerte.field_mod_schleichen"), -30, 30, default=0),
+    "mod_klettern": Field("int", Text("kampfwerte.field_mod_klettern"), -30, 30, default=0),
+    "mod_schwimmen": Field("int", Text("kampfwerte.field_mod_schwimmen"), -30, 30, default=0),
+    "mod_reiten": Field("int", Text("kampfwerte.field_mod_reiten"), -30, 30, default=0),
+    "ruestungsmalus_heimlichkeit": Field("int", Text("kampfwerte.field_ruestungsmalus_heimlichkeit"), -30, 0, default=0),
+    "reittier_stufe": Field("int", Text("kampfwerte.field_reittier_stufe"), 0, 30, default=0),
+    "spielercharakter": Field("bool", Text("kampfwerte.field_spielercharakter"), default=False,
+                              hint=Text("kampfwerte.field_spielercharakter_hint")),
+}, aliases=ENGLISH)
 
 
 def initiativewert(sheet: Mapping[str, Any]) -> int:

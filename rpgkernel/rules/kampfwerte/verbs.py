@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...messages import t
+from ...messages import Text, t
 from ..resolution import INT_RANGE, Request, Resolution, Verb
 from .bewegung import art, bewegen, neue_runde, platzieren, position, probe_wuerfel
 from .initiative import p_vor, vor
@@ -93,24 +93,24 @@ _STUFE = (1, 5)    # Manöver: "Stufe 1-2 … Stufe 5"
 _W10 = (1, 10)     # a Schwierigkeit is a face of the W10
 
 VERBS = {
-    "manöver": Verb("manöver", _manoever, t("kampfwerte.verb_manoever"),
+    "manöver": Verb("manöver", _manoever, Text("kampfwerte.verb_manoever"),
                     ("manoever", "manoeuvre"), "optional",
                     {"manöver": "text", "stufe": "int", "schaden": "dice", "abgewehrt": "flag", "nach": "text",
                      "gegen": "text", "würfel": "int"},
                     example='manöver Kael -> Ork manöver=Finte stufe=2', actors="one", preview=_manoever_vorschau,
                     bounds={"stufe": _STUFE, "würfel": (0, INT_RANGE[1])}),
-    "bewege": Verb("bewege", _bewege, t("kampfwerte.verb_bewege"), ("move",), "optional",
+    "bewege": Verb("bewege", _bewege, Text("kampfwerte.verb_bewege"), ("move",), "optional",
                    options={"nach": "text", "art": "text", "schwierigkeit": "int"},
                    example="bewege Kael nach=3,2 art=Schleichen", actors="one", preview=_bewege_vorschau,
                    bounds={"schwierigkeit": _W10}),
-    "platziere": Verb("platziere", _platziere, t("kampfwerte.verb_platziere"), ("place",), options={"auf": "text"},
+    "platziere": Verb("platziere", _platziere, Text("kampfwerte.verb_platziere"), ("place",), options={"auf": "text"},
                       example="platziere Kael auf=0,0", actors="one"),
-    "probe": Verb("probe", _probe, t("kampfwerte.verb_probe"), ("test",),
+    "probe": Verb("probe", _probe, Text("kampfwerte.verb_probe"), ("test",),
                   options={"talent": "text", "mod": "int", "schwierigkeit": "int"},
                   example="probe Kael talent=HEIMLICHKEIT mod=1", actors="one", preview=_probe_vorschau,
                   bounds={"schwierigkeit": _W10}),
-    "vor": Verb("vor", _vor, t("kampfwerte.verb_vor"), ("before",), "one",
+    "vor": Verb("vor", _vor, Text("kampfwerte.verb_vor"), ("before",), "one",
                 example="vor Kael -> Ork", actors="one", preview=_vor_vorschau),
-    "bp": Verb("bp", _bp, t("kampfwerte.verb_bp"), ("runde",),
+    "bp": Verb("bp", _bp, Text("kampfwerte.verb_bp"), ("runde",),
                example="bp Kael, Ork"),
 }

@@ -25,7 +25,7 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 
 from typing import Any, Mapping, Sequence
 
-from ...messages import t
+from ...messages import Text, Texts
 from ..advice import Advice
 from ..base import Ruleset
 from ..figure import Figure, view
@@ -74,19 +74,19 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
 
 class Midgard(Ruleset):
     key = "midgard"
-    title = t("midgard.title")
+    title = Text("midgard.title")
     sheet = SHEET
     settings = EINSTELLUNGEN
-    conditions: Mapping[str, str] = {
-        VOLLE_ABWEHR: t("midgard.cond_volle_abwehr"),
-        "1. Abwehr": t("midgard.cond_1_abwehr"),
-        "2. Abwehr": t("midgard.cond_2_abwehr"),
-        "merklich belastet": t("midgard.cond_merklich_belastet"),
-        "schwer belastet": t("midgard.cond_schwer_belastet"),
-        "übermäßig belastet": t("midgard.cond_uebermaessig_belastet"),
-        EIGENE: t("midgard.cond_eigene"),
-        WARTET: t("midgard.cond_wartet"),
-    }
+    conditions: Mapping[str, str] = Texts({
+        VOLLE_ABWEHR: Text("midgard.cond_volle_abwehr"),
+        "1. Abwehr": Text("midgard.cond_1_abwehr"),
+        "2. Abwehr": Text("midgard.cond_2_abwehr"),
+        "merklich belastet": Text("midgard.cond_merklich_belastet"),
+        "schwer belastet": Text("midgard.cond_schwer_belastet"),
+        "übermäßig belastet": Text("midgard.cond_uebermaessig_belastet"),
+        EIGENE: Text("midgard.cond_eigene"),
+        WARTET: Text("midgard.cond_wartet"),
+    })
     verbs = VERBS
     tactics = MidgardTactics()
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...dice import parse
 from ...errors import DiceSyntaxError
-from ...messages import t
+from ...messages import Text, t
 from ..figure import Figure
 from ..limits import Limits
 from ..sheet import Field, Sheet, SheetError
@@ -23,40 +23,40 @@ ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")
 _ENTRY = re.compile(r"^\s*(?P<name>.*?\S)\s*(?P<wert>[+-]\s*\d+)\s*(?:\((?P<schaden>[^()]*)\))?\s*$")
 
 FELDER = {
-    "rasse": Field("text", t("midgard.field_rasse"), hint=t("midgard.field_rasse_hint")),
-    "klasse": Field("text", t("midgard.field_klasse"), hint=t("midgard.field_klasse_hint")),
-    "grad": Field("int", t("midgard.field_grad"), 1, 100),
-    "beruf": Field("text", t("midgard.field_beruf")),
-    "zauberer": Field("bool", t("midgard.field_zauberer")),
-    "sprachen": Field("list", t("midgard.field_sprachen")),
-    "alter": Field("int", t("midgard.field_alter"), 0, 10000),
-    "groesse": Field("text", t("midgard.field_groesse"), choices=("klein", "mittel", "groß")),
-    "gestalt": Field("text", t("midgard.field_gestalt"), choices=("schlank", "normal", "breit")),
-    "st": Field("int", t("midgard.field_st"), -100, 100),
-    "ge": Field("int", t("midgard.field_ge"), -100, 100),
-    "gw": Field("int", t("midgard.field_gw"), -100, 100),
-    "ko": Field("int", t("midgard.field_ko"), -100, 100),
-    "in": Field("int", t("midgard.field_in"), -100, 100),
-    "zt": Field("int", t("midgard.field_zt"), -100, 100),
-    "lp": Field("int", t("midgard.field_lp"), 0, 1000),
-    "ap": Field("int", t("midgard.field_ap"), 0, 10000),
-    "gg": Field("int", t("midgard.field_gg"), 0, 100),
-    "ap_bonus": Field("int", t("midgard.field_ap_bonus"), -100, 100),
-    "rw": Field("int", t("midgard.field_rw"), 0, 200),
-    "rw_ruestung": Field("int", t("midgard.field_rw_ruestung"), -200, 0),
-    "kampftaktik": Field("int", t("midgard.field_kampftaktik"), 0, 20),
-    "angriffsrang": Field("int", t("midgard.field_angriffsrang"), -20, 20),
-    "abwehr": Field("int", t("midgard.field_abwehr"), -20, 60),
-    "resistenz": Field("int", t("midgard.field_resistenz"), -20, 60),
-    "abb": Field("int", t("midgard.field_abb"), -20, 20),
-    "schb": Field("int", t("midgard.field_schb"), -20, 20),
-    "rs": Field("int", t("midgard.field_rs"), 0, 20),
-    "schild": Field("text", t("midgard.field_schild"), choices=("klein", "groß")),
-    "schild_ap": Field("int", t("midgard.field_schild_ap"), 0, 20),
-    "waffen": Field("list", t("midgard.field_waffen"), hint=t("midgard.field_waffen_hint")),
-    "fertigkeiten": Field("list", t("midgard.field_fertigkeiten"), hint=t("midgard.field_fertigkeiten_hint")),
-    "angeboren": Field("list", t("midgard.field_angeboren")),
-    "zaubersprueche": Field("list", t("midgard.field_zaubersprueche")),
+    "rasse": Field("text", Text("midgard.field_rasse"), hint=Text("midgard.field_rasse_hint")),
+    "klasse": Field("text", Text("midgard.field_klasse"), hint=Text("midgard.field_klasse_hint")),
+    "grad": Field("int", Text("midgard.field_grad"), 1, 100),
+    "beruf": Field("text", Text("midgard.field_beruf")),
+    "zauberer": Field("bool", Text("midgard.field_zauberer")),
+    "sprachen": Field("list", Text("midgard.field_sprachen")),
+    "alter": Field("int", Text("midgard.field_alter"), 0, 10000),
+    "groesse": Field("text", Text("midgard.field_groesse"), choices=("klein", "mittel", "groß")),
+    "gestalt": Field("text", Text("midgard.field_gestalt"), choices=("schlank", "normal", "breit")),
+    "st": Field("int", Text("midgard.field_st"), -100, 100),
+    "ge": Field("int", Text("midgard.field_ge"), -100, 100),
+    "gw": Field("int", Text("midgard.field_gw"), -100, 100),
+    "ko": Field("int", Text("midgard.field_ko"), -100, 100),
+    "in": Field("int", Text("midgard.field_in"), -100, 100),
+    "zt": Field("int", Text("midgard.field_zt"), -100, 100),
+    "lp": Field("int", Text("midgard.field_lp"), 0, 1000),
+    "ap": Field("int", Text("midgard.field_ap"), 0, 10000),
+    "gg": Field("int", Text("midgard.field_gg"), 0, 100),
+    "ap_bonus": Field("int", Text("midgard.field_ap_bonus"), -100, 100),
+    "rw": Field("int", Text("midgard.field_rw"), 0, 200),
+    "rw_ruestung": Field("int", Text("midgard.field_rw_ruestung"), -200, 0),
+    "kampftaktik": Field("int", Text("midgard.field_kampftaktik"), 0, 20),
+    "angriffsrang": Field("int", Text("midgard.field_angriffsrang"), -20, 20),
+    "abwehr": Field("int", Text("midgard.field_abwehr"), -20, 60),
+    "resistenz": Field("int", Text("midgard.field_resistenz"), -20, 60),
+    "abb": Field("int", Text("midgard.field_abb"), -20, 20),
+    "schb": Field("int", Text("midgard.field_schb"), -20, 20),
+    "rs": Field("int", Text("midgard.field_rs"), 0, 20),
+    "schild": Field("text", Text("midgard.field_schild"), choices=("klein", "groß")),
+    "schild_ap": Field("int", Text("midgard.field_schild_ap"), 0, 20),
+    "waffen": Field("list", Text("midgard.field_waffen"), hint=Text("midgard.field_waffen_hint")),
+    "fertigkeiten": Field("list", Text("midgard.field_fertigkeiten"), hint=Text("midgard.field_fertigkeiten_hint")),
+    "angeboren": Field("list", Text("midgard.field_angeboren")),
+    "zaubersprueche": Field("list", Text("midgard.field_zaubersprueche")),
 }
 
 
@@ -95,7 +95,12 @@ class MidgardBogen(Sheet):
         return out
 
 
-SHEET = MidgardBogen(FELDER)
+#: English names of the fields, read as aliases in any case
+ENGLISH = {"race": "rasse", "class": "klasse", "level": "grad", "profession": "beruf", "spellcaster": "zauberer",
+           "languages": "sprachen", "age": "alter", "height": "groesse", "build": "gestalt", "hp": "lp",
+           "defence": "abwehr", "defense": "abwehr", "resistance": "resistenz", "shield": "schild",
+           "weapons": "waffen", "skills": "fertigkeiten", "innate": "angeboren", "spells": "zaubersprueche"}
+SHEET = MidgardBogen(FELDER, aliases=ENGLISH)
 
 
 def ressourcen(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:

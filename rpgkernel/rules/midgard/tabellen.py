@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from ...dice import parse
 from ...errors import DiceSyntaxError
-from ...messages import t
+from ...messages import Text, Texts, t
 from ..errors import read_yaml
 from .core import MidgardError
 from .sheet import ATTRIBUTE
@@ -30,13 +30,13 @@ from .sheet import ATTRIBUTE
 KATEGORIEN = ("Grund", "Standard", "Ausnahme")
 GRENZE = 6          # Kauf der Attribute: nobody goes beyond the +/-6 column
 #: the critical tables (section kritisch): situation -> when its table is rolled
-SITUATIONEN = {
-    "treffer": t("midgard.situation_treffer"),
-    "fehler_angriff": t("midgard.situation_fehler_angriff"),
-    "fehler_abwehr": t("midgard.situation_fehler_abwehr"),
-    "erfolg": t("midgard.situation_erfolg"),
-    "fehler": t("midgard.situation_fehler"),
-}
+SITUATIONEN = Texts({
+    "treffer": Text("midgard.situation_treffer"),
+    "fehler_angriff": Text("midgard.situation_fehler_angriff"),
+    "fehler_abwehr": Text("midgard.situation_fehler_abwehr"),
+    "erfolg": Text("midgard.situation_erfolg"),
+    "fehler": Text("midgard.situation_fehler"),
+})
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 

@@ -22,7 +22,7 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...messages import t
+from ...messages import Text, Texts
 from ..base import Ruleset
 from ..figure import Figure, view
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
@@ -51,34 +51,34 @@ __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHE
 
 class Osr(Ruleset):
     key = "osr"
-    title = t("osr.title")
+    title = Text("osr.title")
     segments = SEGMENTE
     initiative_each_round = True
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = OsrTactics()
-    conditions: Mapping[str, str] = {
-        "überrascht": t("osr.cond_ueberrascht"),
-        "liegend": t("osr.cond_liegend"),
-        "betäubt": t("osr.cond_betaeubt"),
-        "unsichtbar": t("osr.cond_unsichtbar"),
-        "schläft": t("osr.cond_schlaeft"),
-        "festgehalten": t("osr.cond_festgehalten"),
-        "zaubert": t("osr.cond_zaubert"),
-        "stürmt": t("osr.cond_stuermt"),
-        "hat gestürmt": t("osr.cond_hat_gestuermt"),
-        "gegen Sturm gestemmt": t("osr.cond_gegen_sturm_gestemmt"),
-        "rückt vor": t("osr.cond_rueckt_vor"),
-        "kein Angriff": t("osr.cond_kein_angriff"),
-        "zieht sich zurück": t("osr.cond_zieht_sich_zurueck"),
-        "pariert": t("osr.cond_pariert"),
-        "flieht": t("osr.cond_flieht"),
-        "verhandelt": t("osr.cond_verhandelt"),
-        "hat gehandelt": t("osr.cond_hat_gehandelt"),
-        "wartet ab": t("osr.cond_wartet_ab"),
-        "tot": t("osr.cond_tot"),
-    }
+    conditions: Mapping[str, str] = Texts({
+        "überrascht": Text("osr.cond_ueberrascht"),
+        "liegend": Text("osr.cond_liegend"),
+        "betäubt": Text("osr.cond_betaeubt"),
+        "unsichtbar": Text("osr.cond_unsichtbar"),
+        "schläft": Text("osr.cond_schlaeft"),
+        "festgehalten": Text("osr.cond_festgehalten"),
+        "zaubert": Text("osr.cond_zaubert"),
+        "stürmt": Text("osr.cond_stuermt"),
+        "hat gestürmt": Text("osr.cond_hat_gestuermt"),
+        "gegen Sturm gestemmt": Text("osr.cond_gegen_sturm_gestemmt"),
+        "rückt vor": Text("osr.cond_rueckt_vor"),
+        "kein Angriff": Text("osr.cond_kein_angriff"),
+        "zieht sich zurück": Text("osr.cond_zieht_sich_zurueck"),
+        "pariert": Text("osr.cond_pariert"),
+        "flieht": Text("osr.cond_flieht"),
+        "verhandelt": Text("osr.cond_verhandelt"),
+        "hat gehandelt": Text("osr.cond_hat_gehandelt"),
+        "wartet ab": Text("osr.cond_wartet_ab"),
+        "tot": Text("osr.cond_tot"),
+    })
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return resources(sheet)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...dice import dist
 from ...errors import DiceSyntaxError, RpgError
-from ...messages import t
+from ...messages import Text, t
 from ..figure import Figure
 from ..sheet import Field, Sheet, SheetError
 from .settings import OsrError
@@ -22,31 +22,39 @@ _WAFFE = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<inhalt>[^()]*)\)\s*$")
 _LAENGE = re.compile(r"^länge\s+(\d+(?:[.,]\d+)?)$", re.IGNORECASE)
 _TRENNER = re.compile(r"(?<!\d),|,(?!\d)")   # a comma between two digits is a decimal comma
 
+#: English names of the fields (the OSR's own terms: HD, AC, HP, THAC0), read as aliases in any case
+ENGLISH = {"level": "stufe", "hd": "tw", "hit_dice": "tw", "attack_level": "angriffsstufe", "level_mod": "stufe_mod",
+           "class": "klasse", "save_as": "rettungsklasse", "save_level_mod": "rettungsstufe_mod", "thac0": "etw0",
+           "ac": "rk", "armour_class": "rk", "armor_class": "rk", "shield": "schild", "total_ac": "ges_rk",
+           "hp": "tp", "hit_points": "tp", "attack_bonus": "angriffsbonus", "damage_bonus": "schadensbonus",
+           "missile_bonus": "fernkampfbonus", "weapons": "waffen", "mounted": "beritten", "warhorse": "schlachtross",
+           "encumbered": "maximal_belastet", "mount_encumbered": "reittier_maximal_belastet"}
+
 SHEET = Sheet({
-    "stufe": Field("int", t("osr.field_stufe"), 0, 40),
-    "tw": Field("text", t("osr.field_tw"), hint=t("osr.field_tw_hint")),
-    "angriffsstufe": Field("int", t("osr.field_angriffsstufe"), 0, 40, hint=t("osr.field_angriffsstufe_hint")),
-    "stufe_mod": Field("int", t("osr.field_stufe_mod"), -20, 20, hint=t("osr.field_stufe_mod_hint")),
-    "klasse": Field("text", t("osr.field_klasse"), hint=t("osr.field_klasse_hint")),
-    "rettungsklasse": Field("text", t("osr.field_rettungsklasse"), hint=t("osr.field_rettungsklasse_hint")),
-    "rettungsstufe_mod": Field("int", t("osr.field_rettungsstufe_mod"), -20, 20,
-                               hint=t("osr.field_rettungsstufe_mod_hint")),
-    "etw0": Field("int", t("osr.field_etw0"), -20, 40, hint=t("osr.field_etw0_hint")),
-    "ab": Field("int", t("osr.field_ab"), -20, 40),
-    "rk": Field("int", t("osr.field_rk"), -20, 30, required=True, hint=t("osr.field_rk_hint")),
-    "schild": Field("int", t("osr.field_schild"), 0, 10, default=0),
-    "ges_rk": Field("int", t("osr.field_ges_rk"), -10, 10, default=0, hint=t("osr.field_ges_rk_hint")),
-    "tp": Field("int", t("osr.field_tp"), 1, 10_000, required=True),
-    "angriffsbonus": Field("int", t("osr.field_angriffsbonus"), -10, 10, default=0),
-    "schadensbonus": Field("int", t("osr.field_schadensbonus"), -10, 20, default=0),
-    "fernkampfbonus": Field("int", t("osr.field_fernkampfbonus"), -10, 10, default=0,
-                            hint=t("osr.field_fernkampfbonus_hint")),
-    "waffen": Field("list", t("osr.field_waffen"), hint=t("osr.field_waffen_hint")),
-    "beritten": Field("bool", t("osr.field_beritten")),
-    "schlachtross": Field("bool", t("osr.field_schlachtross")),
-    "maximal_belastet": Field("bool", t("osr.field_maximal_belastet")),
-    "reittier_maximal_belastet": Field("bool", t("osr.field_reittier_maximal_belastet")),
-})
+    "stufe": Field("int", Text("osr.field_stufe"), 0, 40),
+    "tw": Field("text", Text("osr.field_tw"), hint=Text("osr.field_tw_hint")),
+    "angriffsstufe": Field("int", Text("osr.field_angriffsstufe"), 0, 40, hint=Text("osr.field_angriffsstufe_hint")),
+    "stufe_mod": Field("int", Text("osr.field_stufe_mod"), -20, 20, hint=Text("osr.field_stufe_mod_hint")),
+    "klasse": Field("text", Text("osr.field_klasse"), hint=Text("osr.field_klasse_hint")),
+    "rettungsklasse": Field("text", Text("osr.field_rettungsklasse"), hint=Text("osr.field_rettungsklasse_hint")),
+    "rettungsstufe_mod": Field("int", Text("osr.field_rettungsstufe_mod"), -20, 20,
+                               hint=Text("osr.field_rettungsstufe_mod_hint")),
+    "etw0": Field("int", Text("osr.field_etw0"), -20, 40, hint=Text("osr.field_etw0_hint")),
+    "ab": Field("int", Text("osr.field_ab"), -20, 40),
+    "rk": Field("int", Text("osr.field_rk"), -20, 30, required=True, hint=Text("osr.field_rk_hint")),
+    "schild": Field("int", Text("osr.field_schild"), 0, 10, default=0),
+    "ges_rk": Field("int", Text("osr.field_ges_rk"), -10, 10, default=0, hint=Text("osr.field_ges_rk_hint")),
+    "tp": Field("int", Text("osr.field_tp"), 1, 10_000, required=True),
+    "angriffsbonus": Field("int", Text("osr.field_angriffsbonus"), -10, 10, default=0),
+    "schadensbonus": Field("int", Text("osr.field_schadensbonus"), -10, 20, default=0),
+    "fernkampfbonus": Field("int", Text("osr.field_fernkampfbonus"), -10, 10, default=0,
+                            hint=Text("osr.field_fernkampfbonus_hint")),
+    "waffen": Field("list", Text("osr.field_waffen"), hint=Text("osr.field_waffen_hint")),
+    "beritten": Field("bool", Text("osr.field_beritten")),
+    "schlachtross": Field("bool", Text("osr.field_schlachtross")),
+    "maximal_belastet": Field("bool", Text("osr.field_maximal_belastet")),
+    "reittier_maximal_belastet": Field("bool", Text("osr.field_reittier_maximal_belastet")),
+}, aliases=ENGLISH)
 
 
 def resources(sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:

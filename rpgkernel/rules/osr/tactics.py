@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...errors import RpgError
-from ...messages import t
+from ...messages import Text
 from ..figure import Figure
 from ..registry import get
 from ..tactics import Action, Fight, Tactics
@@ -30,7 +30,7 @@ from .sheet import waffe_von
 
 
 class OsrTactics(Tactics):
-    target_rule = t("osr.forecast_target_rule")
+    target_rule = Text("osr.forecast_target_rule")
 
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         try:

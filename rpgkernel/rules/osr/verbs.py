@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...messages import t
+from ...messages import Text
 from ..resolution import Request, Resolution, Verb
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
                        vorruecken, zaubern)
@@ -108,43 +108,43 @@ _ANGRIFF_OPTIONEN = {"waffe": "text", "deckung": "int", "tarnung": "int", "flank
                      "position_bekannt": "flag", "sieht_unsichtbar": "flag", "toetung": "int"}
 
 VERBS = {
-    "angriff": Verb("angriff", _angriff, t("osr.verb_angriff"),
+    "angriff": Verb("angriff", _angriff, Text("osr.verb_angriff"),
                     ("attack",), "required", _ANGRIFF_OPTIONEN, 'angriff Hauptmann -> "Goblin 1" sturmangriff',
                     "one", preview=_angriff_vorschau, bounds=_ANGRIFF_GRENZEN),
-    "ringen": Verb("ringen", _ringen, t("osr.verb_ringen"),
+    "ringen": Verb("ringen", _ringen, Text("osr.verb_ringen"),
                    ("wrestle",), "required", {k: v for k, v in _ANGRIFF_OPTIONEN.items()
                                               if k not in ("waffe", "zwei_waffen", "routine", "toetung")},
                    'ringen Hauptmann -> "Goblin 2" sturmangriff', "one", preview=_ringen_vorschau,
                    bounds=_ANGRIFF_GRENZEN),
-    "fliehen": Verb("fliehen", _fliehen, t("osr.verb_fliehen"),
+    "fliehen": Verb("fliehen", _fliehen, Text("osr.verb_fliehen"),
                     ("flee",), "optional", example="fliehen Ork -> Hauptmann", actors="one",
                     preview=_fliehen_vorschau),
-    "überraschung": Verb("überraschung", _ueberraschung, t("osr.verb_ueberraschung"), ("surprise",),
+    "überraschung": Verb("überraschung", _ueberraschung, Text("osr.verb_ueberraschung"), ("surprise",),
                          options={"bis": "int"}, example='überraschung Hauptmann, "Goblin 1"', bounds={"bis": (0, 6)},
                          preview=_ueberraschung_vorschau),
-    "initiative": Verb("initiative", _initiative, t("osr.verb_initiative"), ("init",),
+    "initiative": Verb("initiative", _initiative, Text("osr.verb_initiative"), ("init",),
                        example='initiative Hauptmann, "Goblin 1"', preview=_initiative_vorschau),
-    "vorrücken": Verb("vorrücken", _vorruecken, t("osr.verb_vorruecken"), ("advance",), "optional",
+    "vorrücken": Verb("vorrücken", _vorruecken, Text("osr.verb_vorruecken"), ("advance",), "optional",
                       example='vorrücken Hauptmann -> "Goblin 1"', actors="one"),
-    "rückzug": Verb("rückzug", _rueckzug, t("osr.verb_rueckzug"), ("withdraw",),
+    "rückzug": Verb("rückzug", _rueckzug, Text("osr.verb_rueckzug"), ("withdraw",),
                     options={"tausch": "name", "pariert": "flag"}, example="rückzug Hauptmann tausch=Wachmann",
                     actors="one"),
-    "parieren": Verb("parieren", _parieren, t("osr.verb_parieren"), ("parry",), example="parieren Hauptmann",
+    "parieren": Verb("parieren", _parieren, Text("osr.verb_parieren"), ("parry",), example="parieren Hauptmann",
                      actors="one"),
-    "verhandeln": Verb("verhandeln", _verhandeln, t("osr.verb_verhandeln"), ("parley",), "optional",
+    "verhandeln": Verb("verhandeln", _verhandeln, Text("osr.verb_verhandeln"), ("parley",), "optional",
                        example="verhandeln Hauptmann -> Ork"),
-    "abwarten": Verb("abwarten", _abwarten, t("osr.verb_abwarten"), ("delay",), example="abwarten Magier",
+    "abwarten": Verb("abwarten", _abwarten, Text("osr.verb_abwarten"), ("delay",), example="abwarten Magier",
                      actors="one"),
-    "stemmen": Verb("stemmen", _stemmen, t("osr.verb_stemmen"), ("set",), example="stemmen Wachmann",
+    "stemmen": Verb("stemmen", _stemmen, Text("osr.verb_stemmen"), ("set",), example="stemmen Wachmann",
                     actors="one"),
-    "zaubern": Verb("zaubern", _zaubern, t("osr.verb_zaubern"), ("cast",),
+    "zaubern": Verb("zaubern", _zaubern, Text("osr.verb_zaubern"), ("cast",),
                     options={"spruch": "text", "zeit": "int", "segment": "int"},
                     example="zaubern Magier spruch=Schlaf zeit=1 segment=3", actors="one",
                     bounds={"segment": (1, SEGMENTE), "zeit": (0, 1000)}),
-    "rettungswurf": Verb("rettungswurf", _rettungswurf, t("osr.verb_rettungswurf"), ("save",),
+    "rettungswurf": Verb("rettungswurf", _rettungswurf, Text("osr.verb_rettungswurf"), ("save",),
                          options={"kategorie": "text", "bonus": "int"},
                          example="rettungswurf Ork kategorie=Gift", actors="one", preview=_rettungswurf_vorschau),
-    "losreißen": Verb("losreißen", _losreissen, t("osr.verb_losreissen"), ("break",),
+    "losreißen": Verb("losreißen", _losreissen, Text("osr.verb_losreissen"), ("break",),
                       options={"chance": "int"}, example='losreißen "Goblin 2" chance=30', actors="one",
                       bounds={"chance": _PROZENT}, preview=_losreissen_vorschau),
 }

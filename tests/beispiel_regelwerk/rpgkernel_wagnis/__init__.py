@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rpgkernel.messages import t
+from rpgkernel.messages import Text
 from rpgkernel.rules.kit import Ruleset
 
 from . import texts  # noqa: F401  (registers the catalogue before the texts below are read)
@@ -19,7 +19,7 @@ from .verbs import VERBS
 
 class Wagnis(Ruleset):
     key = "wagnis"
-    title = t("wagnis.titel")
+    title = Text("wagnis.titel")
     sheet = BOGEN
     verbs = VERBS
     settings = EINSTELLUNGEN

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rpgkernel.messages import t
+from rpgkernel.messages import Text
 from rpgkernel.rules.kit import Field, Sheet
 
 BOGEN = Sheet({
-    "mut": Field("int", t("wagnis.feld_mut"), 0, 3, required=True, hint=t("wagnis.feld_mut_hint")),
-    "glueck": Field("int", t("wagnis.feld_glueck"), 0, 3, default=1, hint=t("wagnis.feld_glueck_hint")),
+    "mut": Field("int", Text("wagnis.feld_mut"), 0, 3, required=True, hint=Text("wagnis.feld_mut_hint")),
+    "glueck": Field("int", Text("wagnis.feld_glueck"), 0, 3, default=1, hint=Text("wagnis.feld_glueck_hint")),
 })
 
 

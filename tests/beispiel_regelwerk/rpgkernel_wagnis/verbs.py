@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rpgkernel.dice import dist
-from rpgkernel.messages import t
+from rpgkernel.messages import Text, t
 from rpgkernel.rules.kit import Choice, Effect, Request, Resolution, Verb
 
 
@@ -36,8 +36,8 @@ def _wagnis_vorschau(req: Request) -> float:
 
 
 VERBS = {
-    "wagnis": Verb("wagnis", _wagnis, t("wagnis.hilfe"), ("dare",), options={"wm": "int"}, actors="one",
+    "wagnis": Verb("wagnis", _wagnis, Text("wagnis.hilfe"), ("dare",), options={"wm": "int"}, actors="one",
                    example="wagnis Held wm=1", preview=_wagnis_vorschau, bounds={"wm": (-3, 3)}),
-    "glück": Verb("glück", None, t("wagnis.hilfe_glueck"), ("luck",), actors="one", choice="glück",
+    "glück": Verb("glück", None, Text("wagnis.hilfe_glueck"), ("luck",), actors="one", choice="glück",
                   example="glück Held"),
 }

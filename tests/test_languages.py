@@ -1,0 +1,404 @@
+"""A second language: switched without a restart (``%rpg --sprache``, ``Session(language=…)``), numbers by the
+language's locale, languages from packages of their own (entry points, the later registration winning),
+English keys as aliases of the GM's data, and the player page in the campaign's or the player's language."""
+
+from __future__ import annotations
+
+import ast
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from doc_blocks import page, run_python
+from panel_driving import make_campaign
+
+import rpgkernel
+from rpgkernel import display, messages, numerals, rules, statblocks
+from rpgkernel.errors import RpgError
+from rpgkernel.forecast import forecast
+from rpgkernel.messages import t
+from rpgkernel.resolve import resolve
+from rpgkernel.session import Session
+from rpgkernel.state import Campaign
+
+PACKAGE = Path(rpgkernel.__file__).parent
+LOOKUPS = {"t", "labels"}
+
+
+@pytest.fixture
+def english():
+    """English for the test, German again afterwards."""
+    messages.set_language("en")
+    yield
+    messages.set_language("de")
+
+
+# -- no text is looked up at import -----------------------------------------------------------------
+def _import_time_lookups(tree: ast.AST) -> list[int]:
+    """Lines of ``t()``/``labels()`` calls that run when the module is imported (module and class bodies,
+    default arguments, decorators) or whose result a cache keeps (a function decorated with a cache, unless
+    the language is one of its arguments or the text is raised: a cache keeps no exception)."""
+    found = []
+
+    def visit(node: ast.AST, shown: bool) -> None:
+        if isinstance(node, ast.Raise):
+            shown = True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]:
+                visit(default, shown)
+            cached = (any("cache" in ast.unparse(d) for d in getattr(node, "decorator_list", ()))
+                      and not any(a.arg.strip("_") == "language" for a in node.args.args))
+            for part in getattr(node, "decorator_list", ()):
+                visit(part, shown)
+            for part in (node.body if isinstance(node.body, list) else [node.body]):
+                visit(part, not cached)
+            return
+        if (isinstance(node, ast.Call) and not shown and isinstance(node.func, ast.Name)
+                and node.func.id in LOOKUPS):
+            found.append(node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child, shown)
+
+    visit(tree, False)
+    return found
+
+
+def test_no_text_is_looked_up_at_import_or_kept_in_a_cache():
+    found = {str(p.relative_to(PACKAGE)): lines for p in sorted(PACKAGE.rglob("*.py"))
+             if (lines := _import_time_lookups(ast.parse(p.read_text("utf-8"))))}
+    assert found == {}
+
+
+def test_the_scan_finds_a_lookup_at_import():
+    source = ("X = t('a')\nclass A:\n    title = t('b')\ndef f(x=t('c')):\n    return t('d')\n"
+              "@lru_cache\ndef g():\n    return t('e')\n"
+              "@lru_cache\ndef h(language):\n    return t('f')\n"
+              "@lru_cache\ndef k():\n    raise E(t('g'))\n")
+    assert _import_time_lookups(ast.parse(source)) == [1, 3, 4, 8]
+
+
+# -- switching changes every text on a card ---------------------------------------------------------
+def _texts(value: object) -> list[str]:
+    """The text pieces of ``value``'s HTML form, in order (styles left out)."""
+    markup = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", display.forms(value).html(value), flags=re.S)
+    return [text for part in re.split(r"<[^>]+>", markup) if (text := html.unescape(part).strip())]
+
+
+# what stays in every language: names of figures and sides, resource names, verbs as a GM types them,
+# and the texts whose English is the German (the game's own terms: Vigour, Guard, Armour)
+_KEPT = re.compile(r"^(Ritter|Knappe|Söldner|Wache|Spieler|Feinde|GD|VIG|CLA|SPI|\[|,|/ \d+|\d+|"
+                   r"angriff: Söldner → Ritter)$")
+
+
+def _same_in_english() -> set[str]:
+    return {text for key, text in messages._german.items() if messages._table("en")[key] == text}
+
+
+@pytest.fixture
+def ford(tmp_path):
+    camp = make_campaign(tmp_path / "k.sqlite")
+    yield camp
+    camp.close()
+
+
+def _cards(camp: Campaign) -> dict[str, list[str]]:
+    """The text of a roll card, a resolution card, a forecast card and a character sheet, made now."""
+    from rpgkernel.widgets.sheet import CharacterSheet
+    sheet = CharacterSheet(camp, "Ritter")
+    return {"roll": _texts(rpgkernel.roll("2W6+1234", dice=[3, 4])),
+            "resolution": _texts(resolve("angriff Söldner -> Ritter", campaign=camp, preview=True)),
+            "forecast": _texts(forecast(camp, n=50, seed=1)),
+            "sheet": [sheet.ruleset, *(text for f in sheet.fields for text in (f["label"], f["hint"]) if text)]}
+
+
+def test_switching_the_language_changes_every_text_on_a_card_without_a_restart(ford):
+    german = _cards(ford)
+    Session(language="en")            # as %rpg --sprache en
+    try:
+        english = _cards(ford)
+    finally:
+        messages.set_language("de")
+    again = _cards(ford)
+    kept = _same_in_english()
+    for card, texts in german.items():
+        assert len(texts) == len(english[card]) >= 5, card
+        same = [g for g, e in zip(texts, english[card]) if g == e and not _KEPT.match(g) and g not in kept]
+        assert same == [], card
+        assert again[card] == texts, card    # and back
+    assert "Preview only: nothing rolled, nothing changed." in english["resolution"]
+    assert english["roll"][0] == "2W6+1234 · real dice" and "P(≥ 1,241) = 58.33 %" in english["roll"]
+    assert german["roll"][0] == "2W6+1234 · echte Würfel" and "P(≥ 1.241) = 58,33 %" in german["roll"]
+
+
+def test_the_ruleset_texts_declared_at_import_follow_the_language(english):
+    engine = rules.get("bastionland")
+    assert engine.title == t("bastionland.title")
+    assert engine.conditions["Fatigued"] == t("bastionland.cond_fatigued") != messages._german["bastionland.cond_fatigued"]
+    assert engine.verbs["angriff"].help == t("bastionland.verb_angriff")
+    assert engine.sheet.label("waffen") == t("bastionland.field_waffen") != messages._german["bastionland.field_waffen"]
+
+
+def test_an_unknown_language_is_refused_with_the_known_ones():
+    with pytest.raises(RpgError, match=r"Unbekannte Sprache 'xx'\. Verfügbar: de, en"):
+        Session(language="xx")
+    assert messages.language() == "de"
+
+
+def test_a_campaign_keeps_its_language_and_opening_it_takes_it(tmp_path):
+    session = Session()
+    session.open_campaign(tmp_path / "k.sqlite")
+    try:
+        session.set_language("en")
+        assert session.campaign.language == "en"
+        assert session.campaign.journal()[-1].data["text"] == "Language: en"
+        messages.set_language("de")
+        other = Session()
+        other.open_campaign(tmp_path / "k.sqlite")
+        assert messages.language() == "en"
+        other.close_campaign()
+    finally:
+        session.close_campaign()
+        messages.set_language("de")
+
+
+# -- numbers by the language's locale ------------------------------------------------------------------
+@pytest.mark.parametrize("lang, shown", [("de", ("13,04 %", "1.234", "1.234,50", "12,5", "−3")),
+                                         ("en", ("13.04 %", "1,234", "1,234.50", "12.5", "−3"))])
+def test_numbers_follow_the_language(lang, shown):
+    with messages.using(lang):
+        assert (numerals.percent(0.1304), numerals.integer(1234), numerals.number(1234.5), numerals.decimal(12.5),
+                numerals.integer(-3)) == shown
+        assert str(rpgkernel.roll("W6+1234", dice=[3])).startswith(f"W6+1234 = [3] + {shown[1]} = ")
+    assert numerals.percent(0.1304) == "13,04 %"    # outside the block: German again
+
+
+# -- a language from a package of its own -----------------------------------------------------------
+@pytest.fixture
+def catalogues():
+    """The registered catalogues restored after the test (and German again)."""
+    saved = dict(messages._catalogues), dict(messages._added), messages._entry_points_read
+    yield messages
+    messages._catalogues.clear()
+    messages._catalogues.update(saved[0])
+    messages._added.clear()
+    messages._added.update(saved[1])
+    messages._entry_points_read = saved[2]
+    messages._rebuild()
+    messages.set_language("de")
+
+
+def _po(texts: dict[str, str]) -> str:
+    """A translation of today's German texts: key -> translated text."""
+    def q(s: str) -> str:
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    return header + "".join(f"msgctxt {q(k)}\nmsgid {q(messages._german[k])}\nmsgstr {q(v)}\n\n"
+                            for k, v in texts.items())
+
+
+def _language_package(site: Path, dist: str, language: str, texts: dict[str, str]) -> Path:
+    """An installed distribution ``dist`` whose entry point registers its translations into ``language``."""
+    module = dist.replace("-", "_")
+    po = site / module / "locale" / language / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(_po(texts), encoding="utf-8")
+    (site / module / "__init__.py").write_text("from pathlib import Path\n\nLOCALE = Path(__file__).with_name('locale')\n")
+    info = site / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{messages.GROUP}]\n{language} = {module}:LOCALE\n")
+    return po.parent.parent.parent
+
+
+def test_a_language_package_registers_through_an_entry_point_and_the_later_wins(tmp_path, monkeypatch, catalogues):
+    site = tmp_path / "site"
+    _language_package(site, "rpgkernel-en-zz", "en", {"dice.empty": "Nothing to roll (zz)."})
+    _language_package(site, "rpgkernel-en-aa", "en", {"dice.empty": "Nothing to roll (aa).",
+                                                      "rpg.ruleset": "Rules (aa)"})
+    _language_package(site, "rpgkernel-fr", "fr", {"dice.empty": "Rien à lancer."})
+    monkeypatch.syspath_prepend(str(site))
+    catalogues._entry_points_read = False
+    assert catalogues.languages() == ["de", "en", "fr"]
+    with catalogues.using("en"):
+        # by distribution name: aa, then zz; the later wins, and both over the translation beside the source
+        assert t("dice.empty") == "Nothing to roll (zz)."
+        assert t("rpg.ruleset") == "Rules (aa)"
+        assert t("rpg.seed") != catalogues._german["rpg.seed"]   # the rest as the package's own English has it
+    Session(language="fr")
+    assert t("dice.empty") == "Rien à lancer." and t("rpg.ruleset") == catalogues._german["rpg.ruleset"]
+    assert numerals.integer(1234) == "1 234" and numerals.percent(0.1304) == "13,04 %"   # French numbers
+    # a folder registered by a call later still: it wins over every entry point
+    later = tmp_path / "later"
+    (later / "en" / "LC_MESSAGES").mkdir(parents=True)
+    (later / "en" / "LC_MESSAGES" / "extra.po").write_text(_po({"dice.empty": "Nothing to roll (later)."}),
+                                                           encoding="utf-8")
+    catalogues.register_catalogue(later)
+    with catalogues.using("en"):
+        assert t("dice.empty") == "Nothing to roll (later)."
+    # German stays the source: a package cannot bring German texts as a translation
+    german = tmp_path / "german"
+    (german / "de" / "LC_MESSAGES").mkdir(parents=True)
+    (german / "de" / "LC_MESSAGES" / "messages.po").write_text(_po({"dice.empty": "Leer."}), encoding="utf-8")
+    with pytest.raises(ValueError, match="German is the source language"):
+        catalogues.register_catalogue(german)
+
+
+def test_a_translation_of_an_older_german_text_shows_the_german(tmp_path, catalogues):
+    folder = tmp_path / "old"
+    (folder / "en" / "LC_MESSAGES").mkdir(parents=True)
+    text = _po({"dice.empty": "Nothing (old)."}).replace(catalogues._german["dice.empty"], "Ein alter Text.")
+    (folder / "en" / "LC_MESSAGES" / "messages.po").write_text(text, encoding="utf-8")
+    catalogues.register_catalogue(folder)
+    with catalogues.using("en"):
+        assert t("dice.empty") != "Nothing (old)."
+        assert t("dice.empty") == catalogues._table("en")["dice.empty"]
+
+
+# -- English keys as aliases ----------------------------------------------------------------------------
+ENGLISH_BLOCK = """
+characters:
+  - name: Knight
+    stats: {VIG: 13, Clarity: 10, spirit: 13, Guard: 5, weapons: ["Mace (W8)"]}
+encounter:
+  name: Ford
+  combatants:
+    - character: Knight
+      side: Spieler
+    - name: Mercenary
+      side: Feinde
+      count: 2
+      stats: {vig: 13, cla: 10, spi: 10, gd: 4, armour: 2}
+      conditions: {beeinträchtigt: {rounds: 2}}
+"""
+GERMAN_BLOCK = """
+figuren:
+  - name: Knight
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Mace (W8)"]}
+begegnung:
+  name: Ford
+  teilnehmer:
+    - figur: Knight
+      seite: Spieler
+    - name: Mercenary
+      seite: Feinde
+      anzahl: 2
+      werte: {vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 2}
+      zustände: {beeinträchtigt: {runden: 2}}
+"""
+
+
+def _loaded(path: Path, block: str) -> dict:
+    with Campaign.open(path) as camp:
+        camp.set_ruleset("bastionland")
+        statblocks.load(camp, block)
+        state = camp.folded
+        return {"characters": state["characters"], "encounters": state["encounters"]}
+
+
+def test_english_keys_in_a_stat_block_are_the_german_ones(tmp_path):
+    assert _loaded(tmp_path / "en.sqlite", ENGLISH_BLOCK) == _loaded(tmp_path / "de.sqlite", GERMAN_BLOCK)
+
+
+@pytest.mark.parametrize("key, english, german", [
+    ("bastionland", {"VIG": 12, "Clarity": 10, "SPI": 9, "Guard": 4, "armour": 1},
+     {"vig": 12, "cla": 10, "spi": 9, "gd": 4, "ruestung": 1}),
+    ("osr", {"HP": 5, "AC": 6, "HD": "1+1"}, {"tp": 5, "rk": 6, "tw": "1+1"}),
+    ("midgard", {"race": "Mensch", "ST": 80}, {"rasse": "Mensch", "st": 80}),
+    ("kampfwerte", {"awareness": 5, "agility": 5, "instinct": 5, "stealth": 5, "ad": 10, "lp": 10, "nk": 1},
+     {"AUFMERKSAMKEIT": 5, "GEWANDTHEIT": 5, "INSTINKT": 5, "HEIMLICHKEIT": 5, "AD": 10, "LP": 10, "NK": 1}),
+])
+def test_each_ruleset_reads_english_field_names(key, english, german):
+    sheet = rules.get(key).sheet
+    assert sheet.validate(english) == sheet.validate(german)
+
+
+def test_a_field_given_twice_under_two_names_is_refused():
+    with pytest.raises(rules.sheet.SheetError, match=r"Das Feld 'gd' steht zweimal im Bogen \(auch als 'Guard'\)"):
+        rules.get("bastionland").sheet.validate({"vig": 1, "cla": 1, "spi": 1, "gd": 2, "Guard": 3})
+
+
+# -- the player page's language ---------------------------------------------------------------------------
+def test_the_player_page_follows_the_campaign_or_the_players_choice(tmp_path, monkeypatch):
+    from rpgkernel.server import live
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("osr")
+        camp.add_character("Alrik", {"tp": 8, "rk": 5})
+        link = camp.new_player_link("Alrik")
+        watcher = live.Watcher(link.key, {})
+        assert watcher.open(camp.store.where, camp.store.campaign)
+        try:
+            def frame(chosen: str) -> dict:
+                [(_, text)] = watcher.frames([(object(), "Alrik", link.token, chosen)], True)
+                return json.loads(text)
+
+            german, english = frame(""), frame("en")
+            assert (german["sprache"], english["sprache"]) == ("de", "en")
+            assert german["view"]["figur"]["labels"]["tp"] == messages._german["osr.field_tp"]
+            with messages.using("en"):
+                assert english["view"]["figur"]["labels"]["tp"] == t("osr.field_tp") != german["view"]["figur"]["labels"]["tp"]
+            camp.set_language("en")
+            assert frame("")["sprache"] == "en" and frame("")["view"] == english["view"]    # the campaign's
+            assert frame("de")["view"] == german["view"]                                    # the player's choice
+        finally:
+            watcher.campaign.close()
+    assert live._language_choice('{"type": "sprache", "sprache": "en"}') == "en"
+    assert live._language_choice('{"type": "sprache", "sprache": ""}') == ""
+    assert live._language_choice('{"type": "sprache", "sprache": "xx"}') is None
+    assert live._language_choice('{"type": "wurf", "ausdruck": "W6"}') is None
+    page = live._PAGE["html"]
+    every = json.loads(re.search(r'id="labels">(.*?)</script>', page).group(1))
+    assert sorted(every) == messages.languages() and every["en"]["live"] != every["de"]["live"]
+
+
+# -- docs/sprachen.md ---------------------------------------------------------------------------------------
+DOC = page("sprachen.md")
+SWITCH = DOC.block("text", "%rpg --sprache en")
+IN_PYTHON = DOC.block("python", "import rpgkernel")
+DOC_BLOCK = DOC.block("yaml")
+LAYOUT = DOC.block("text", "rpgkernel_fr/")
+MODULE = DOC.block("python", "# rpgkernel_fr/__init__.py")
+ENTRY_POINT = DOC.block("toml")
+
+
+def test_the_docs_switch_the_language():
+    from rpgkernel.magics import rpg_line
+    try:
+        rpg_line(SWITCH.text.strip().removeprefix("%rpg "))
+        assert messages.language() == "en" and numerals.percent(0.1304) == "13.04 %"
+        run_python(IN_PYTHON.text, {})
+        assert messages.language() == "de" and numerals.percent(0.1304) == "13,04 %"
+    finally:
+        messages.set_language("de")
+
+
+def test_the_docs_stat_block_with_english_keys(tmp_path):
+    with Campaign.open(tmp_path / "k.sqlite") as camp:
+        camp.set_ruleset("bastionland")
+        statblocks.load(camp, DOC_BLOCK.text)
+        assert camp.folded["characters"]["Knight"]["sheet"]["gd"] == 5
+        combatants = camp.folded["encounters"]["Ford"]["combatants"]
+        assert [(n, c["side"]) for n, c in combatants.items()] == [("Knight", "Players"), ("Mercenary 1", "Foes"),
+                                                                   ("Mercenary 2", "Foes")]
+
+
+def test_the_docs_language_package_registers_french(tmp_path, monkeypatch, catalogues):
+    import tomllib
+    site = tmp_path / "site"
+    files = LAYOUT.lines
+    assert files == ["rpgkernel_fr/__init__.py", "rpgkernel_fr/locale/fr/LC_MESSAGES/messages.po", "pyproject.toml"]
+    (site / "rpgkernel_fr" / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (site / files[0]).write_text(MODULE.text, encoding="utf-8")
+    (site / files[1]).write_text(_po({"dice.empty": "Rien à lancer."}), encoding="utf-8")
+    points = tomllib.loads(ENTRY_POINT.text)["project"]["entry-points"][messages.GROUP]
+    info = site / "rpgkernel_fr-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rpgkernel-fr\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{messages.GROUP}]\n"
+                                           + "".join(f"{k} = {v}\n" for k, v in points.items()))
+    monkeypatch.syspath_prepend(str(site))
+    catalogues._entry_points_read = False
+    with catalogues.using("fr"):
+        assert t("dice.empty") == "Rien à lancer." and numerals.integer(1234) == "1 234"
