@@ -147,24 +147,13 @@ def _plain(value: Any) -> Any:
 class Request:
     """What a ``%%resolve`` line (or a widget click) asks of a procedure.
 
-    ``actors`` and ``targets`` are the figures (read-only views of their
-    campaign records, ``rules.figure``); ``figures`` every figure the line
-    names (actors, targets, name options); ``options`` the line's options,
-    already checked against the verb ("dice": the expression text, "pool": a
-    list of single dice such as ["W8", "W6"], "int": an int, "text"/"name": a
-    str, "flag": True); ``roller`` the dice (None for a preview).
-
-    ``data`` is the GM's data (tables, maps) the active encounter sees
-    (``Campaign.set_data``), read-only; ``settings`` the ruleset's GM settings
-    built from it (``Ruleset.settings``), checked once.
-
-    ``decisions`` is empty on the first run: a procedure with decisions to
-    take after the roll lists them as ``choices`` and stays open. When a
-    later line closes it, the procedure runs again with the same dice first
-    (``roller`` replays them) and ``decisions`` holds every choice the open
-    resolution offered: a list of the decisions taken (each a dict with
-    ``figures``, ``targets`` and the choice line's options), or [] when
-    declined. It may then close, or offer further choices.
+    ``actors``, ``targets``, ``figures``: read-only figure views; ``options``:
+    the line's options, checked against the verb; ``roller``: the dice (None
+    for a preview); ``data`` and ``settings``: the GM's data and the ruleset's
+    settings, read-only. ``decisions`` is empty on the first run; on a re-run
+    with the same dice it holds the decisions taken on the offered choices
+    (each a dict with ``figures``, ``targets`` and the options), or [] when
+    declined.
     """
 
     actors: list[Figure]
