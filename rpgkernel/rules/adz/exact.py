@@ -123,14 +123,9 @@ def ausgaenge(angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: i
     """Every end of one attack with its chance, exactly: the melee chain's rolls as it calls for them,
     then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf).
 
-    The defence (``verteidigung``; None: the target does not defend) falls once the attack reached its
-    Mindestwurf, the resistance once damage is left after RS. Then luck goes on the roll ``glueck`` names
-    where that roll is offered (``angeboten``) and its figure has a pool (``pools``: the pool of the
-    figure each roll belongs to, by roll): bonus dice as many as the pool, and the defence and resistance
-    the changed result newly calls for fall after them, as the rolled chain carries it on. A chain is its
-    successes so far (attack, defence, resistance; None: not rolled); chains that go on alike are merged:
-    once the defence is rolled only the successes left count (``uebrig``), and once no luck can follow,
-    resistance beyond the damage takes no more off (``endschaden``).
+    ``verteidigung``: the defence's dice, None where the target does not defend; ``pools``: the luck
+    pool of the figure each roll belongs to, by roll. Returns each ``Ausgang`` (hit, final damage,
+    defended) with its chance.
     """
     dfn = verteidigung.pmf() if verteidigung is not None else None
     res = widerstand.pmf()
