@@ -1,11 +1,9 @@
 """The GM's library of figures: templates per ruleset, kept where every campaign of this user finds them.
 
-A template is a figure or a whole side as ``%%figuren`` writes combatants (``name``, ``seite``, ``anzahl``,
-``werte``, ``ressourcen``): one entry or several. Each ruleset's templates are one YAML file in the user's
-data folder (``folder``: ``$RPGKERNEL_BIBLIOTHEK``, else ``jupyter_data_dir()/rpgkernel/bibliothek``), the
-same format that ``export`` writes and ``import_file`` reads. The starter entries are the stat blocks of
-the seed texts (``Ruleset.templates``), read-only. Every entry is checked as ``%%figuren`` checks it
-(``statblocks``) before it is kept; adding a template ×N gives numbered names (``statblocks.free_names``).
+A template is a figure or a side as ``%%figuren`` writes it. Each ruleset's templates are one
+YAML file in ``folder`` (``$RPGKERNEL_BIBLIOTHEK``, else ``jupyter_data_dir()/rpgkernel/bibliothek``),
+the format of ``export`` and ``import_file``; the seed's stat blocks (``Ruleset.templates``) are
+read-only starters. Every entry is checked as ``%%figuren`` checks it.
 """
 
 from __future__ import annotations

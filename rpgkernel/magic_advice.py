@@ -1,8 +1,8 @@
-"""A ``%%resolve`` card whose advice's chances of winning follow it: in a kernel, the card is shown at
-once with "Sieg im Kampf: wird berechnet …" beside each option, and the same output is updated in place
-(an IPython display handle) as each option is weighed in the background (``forecast.weighing``). The
-GM reads the card and may decide at once; the numbers arrive while the table talks, without a click.
-Outside a kernel (a script, a terminal) the card is returned as it is, without the chances.
+"""A ``%%resolve`` card whose advice's chances of winning follow it.
+
+In a kernel the card is shown at once ("Sieg im Kampf: wird berechnet …") and updated in place
+(an IPython display handle) as each option is weighed (``forecast.weighing``); outside a kernel
+the card is returned without the chances.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """YAML stat blocks: characters and combatants written the way a GM reads them.
 
-``load(campaign, yaml_text, encounter=None)`` reads a block (the cell of
-``%%figuren``), checks all of it, and only then creates everything in one
-transaction: a block with an error creates nothing, and one undo takes the
-whole block back. The keys are German; docs/kampagne.md is the reference.
-
-The text is read with ``yaml.safe_load`` only (plain values, nothing is
-executed) after a size check on the composed document, so that anchors and
-aliases cannot blow a short text up into a huge structure.
+``load(campaign, yaml_text, encounter=None)`` reads a block (the cell of ``%%figuren``), checks
+all of it, and creates everything in one transaction, or nothing. The keys are German;
+docs/kampagne.md is the reference. Read with ``yaml.safe_load`` after a size check on the
+composed document.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Pearson's chi-square test of a die against a fair one, with its p-value from the standard library.
 
-The p-value of a statistic ``x`` with ``df`` degrees of freedom is the
-regularized upper incomplete gamma function ``Q(df/2, x/2)``: a power series
-for ``P = 1 - Q`` below ``x = a + 1``, a continued fraction (modified Lentz)
-for ``Q`` above it, so that tiny p-values keep their relative precision. The
-factor ``x**a e**-x / Γ(a)`` is taken through Stirling's series for large
-``a`` (``lgamma`` of a large number would lose the digits it cancels).
+The p-value of a statistic ``x`` with ``df`` degrees of freedom is the regularized upper
+incomplete gamma function ``Q(df/2, x/2)``, computed so that tiny p-values keep their relative
+precision.
 """
 
 from __future__ import annotations

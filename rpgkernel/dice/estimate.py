@@ -1,11 +1,8 @@
 """Estimated distributions: seeded Monte-Carlo rolls, for showing odds where the exact ones are beyond the budget.
 
-``preview`` gives what a card shows: the exact ``Dist`` when it fits the
-budget (``limits.MAX_WORK``), else an ``Estimate``. The rolls are simulated
-with numpy, all samples at once; the generator is seeded from the
-expression's canonical notation, so the same expression gives the same
-estimate in every run. The number of samples follows the die rolls one
-sample needs: at most ``SAMPLES``, within ``limits.MAX_DRAWS`` rolls; an
+``preview`` gives what a card shows: the exact ``Dist`` when it fits the budget
+(``limits.MAX_WORK``), else an ``Estimate``, seeded from the expression's canonical notation
+(the same in every run). At most ``SAMPLES`` samples within ``limits.MAX_DRAWS`` rolls; an
 expression that would leave fewer than ``MIN_SAMPLES`` is refused.
 """
 

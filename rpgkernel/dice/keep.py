@@ -1,14 +1,8 @@
 """Keeping the highest (or lowest) k dice of a pool: its order statistics, face by face.
 
-The faces are visited from the best to the worst. A state is how many dice
-of each kind lie on the faces seen so far (fewer than k in all, so each of
-them is kept) with the distribution of their kept score. At a face, the
-dice of a kind not yet placed are known to show this face or a worse one;
-each shows this face with the chance p(face) / P(this face or worse), so
-how many of them do is binomial. Where that brings the kept dice to k, the
-state's mass is finished: the rest are worse and dropped. The states are
-numpy arrays (an axis per kind, one for the score); one kind of a small
-pool runs in plain Python, which spares numpy's first-call costs.
+The faces are visited from the best to the worst; a state is how many dice of each kind lie on
+the faces seen so far, with the distribution of their kept score (numpy arrays; a small pool of
+one kind in plain Python).
 """
 
 from __future__ import annotations

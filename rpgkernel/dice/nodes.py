@@ -1,14 +1,9 @@
 """The syntax tree of the dice language. All nodes are immutable.
 
-Every node is a named tuple: cheap to build, hashed and compared by value
-in C. The parts of a pool (``Selector``, ``Die``, ``Group``) compare as
-plain tuples; the expression nodes (``Pool``, ``Const``, ``Neg``, ``Chain``,
-``Call``, ``Paren``) compare their kind too, so that nodes of different
-kinds never compare equal (``Neg(x) != Paren(x)``).
-
-Sums and products are flat chains, not nested pairs: a tree is only as deep
-as its parentheses, functions and signs (at most ``limits.MAX_DEPTH``), so
-no function over it comes near Python's recursion limit.
+Every node is a named tuple. The parts of a pool (``Selector``, ``Die``, ``Group``) compare as
+plain tuples; the expression nodes (``Pool``, ``Const``, ``Neg``, ``Chain``, ``Call``,
+``Paren``) compare their kind too. Sums and products are flat chains, so a tree is only as deep
+as its parentheses, functions and signs (``limits.MAX_DEPTH``).
 """
 
 from __future__ import annotations
@@ -63,15 +58,11 @@ OTHERWISE = {"=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 class Die(NamedTuple):
     """One kind of die: ``sides`` faces 1..sides, optional reroll, explosion and bounds.
 
-    ``reroll``: faces to roll again; ``reroll_once`` says whether the second
-    result stands (``r``) or rolling repeats until a face outside the
-    selector shows (``rr``). ``explode``: the number of extra dice at most
-    that an exploding face adds to this die's value (``!3``), or None;
-    ``explode_on``: the faces that explode (None: the maximum face);
-    ``bounded``: no cap was written (``W6!``, ``W6!>=5``), ``explode`` is the
-    bound beyond which less than ``limits.NEGLECTED`` of the probability lies.
-    ``lowest``/``highest``: the least and greatest value the die counts as
-    (``mi2``, ``ma5``), applied last.
+    ``reroll``: faces to roll again (``reroll_once``: ``r``, else ``rr``); ``explode``: the most
+    extra dice an exploding face adds (``!3``), or None; ``explode_on``: the faces that explode
+    (None: the maximum); ``bounded``: no cap was written, ``explode`` is then the bound beyond which
+    less than ``limits.NEGLECTED`` lies; ``lowest``/``highest``: the value bounds (``mi2``,
+    ``ma5``), applied last.
     """
 
     sides: int

@@ -3,17 +3,6 @@ pass into tokens, then recursive descent over them.
 
 The grammar is written down in ``docs/wuerfelsprache.md``. ``parse`` returns
 an immutable tree of ``nodes``; results without variables are cached.
-
-The descent reads the token texts directly: a token is recognised by set
-and dict lookups on its text (keywords in every spelling), and a number is
-the only token that starts with a digit. Each rule takes the index of its
-first token and returns its node with the index after it; positions in the
-source are found again only when an error needs them.
-
-Parsing a short expression for the first time in a process is dominated by
-the first run of each function and line on the way, so the grammar has few
-rules: ``sum`` (with its operands), ``dice`` (one group or a pool in braces,
-with all modifiers) and ``call``; the rarer parts have their own methods.
 """
 
 from __future__ import annotations

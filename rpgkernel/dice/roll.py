@@ -335,14 +335,10 @@ def shown_rerolls(node: Node, n: int = 1) -> int:
 class Roll(Shown):
     """A rolled expression: every die, what was kept, and the result.
 
-    ``total`` is the value (the number of successes for a counting pool);
-    ``dice`` lists every die in the order rolled; ``given`` says whether the
-    faces were entered by hand, ``thrown`` the ``(sides, face)`` of each
-    numbered die thrown by hand for it (``GivenDice.thrown``; a face replayed
-    from an earlier run is not thrown again). ``dist`` is the exact
-    distribution of the expression and ``preview`` what the card shows (the
-    exact one, or an estimate where it is beyond the budget), both computed
-    on first use.
+    ``total`` is the value (successes for a counting pool); ``dice`` every die in the order rolled;
+    ``given`` whether the faces were entered by hand, ``thrown`` the ``(sides, face)`` of each die
+    thrown by hand for it; ``dist`` the exact distribution and ``preview`` what the card shows, both
+    computed on first use.
     """
 
     __slots__ = ("expression", "node", "tree", "given", "thrown", "_dist", "_preview")

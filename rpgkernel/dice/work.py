@@ -1,17 +1,9 @@
 """The work of an exact computation, counted before it is done.
 
-Every operation that can be large charges its steps before it runs: one
-step is about one Python-level operation on a float (a cell of a small
-convolution), about 0.1 µs of CPU (the budget, about 0.2 s); numpy cells are
-cheaper and counted in proportion, so that the count stays within a factor of
-two of the time taken (``benchmarks/bench.py --only sums``). While a
-computation counts (``counter``), the charges of all its steps add up, and
-the charge that would pass ``limits.MAX_WORK`` is refused with a
-``DiceLimitError`` before its work starts; outside, each operation is
-measured alone. Work that the dice limit bounds by itself (a count per die
-of a success pool, the packed sum of one small pool) is not charged. The
-count depends only on the expression, never on a clock or on what was
-cached before, so the same expression is always computed or always refused.
+Each large operation charges its steps (about one float operation, 0.1 µs)
+before it runs; inside ``counter`` the charges add up, and one that would pass
+``limits.MAX_WORK`` raises ``DiceLimitError`` before its work starts. The
+count depends only on the expression, never on a clock or the cache.
 """
 
 from __future__ import annotations

@@ -4,13 +4,10 @@
     angriff Ritter, Knappe -> Söldner bonus=W8 smite
     probe "Sir Aldric" vig
 
-A line is a verb, the acting figures (comma-separated), optionally ``->``
-and the targets, then options: ``key=value`` or a bare flag. Names with
-spaces are quoted. An option value may be a pair of integers (``nach=3,2``),
-the one place where a comma does not separate names. This module only reads
-the text; the verbs, figures and options are checked against a ruleset and a
-campaign by ``resolve.run``. A cell is bounded (``MAX_CHARS``, ``MAX_LINE``,
-``MAX_ACTIONS``) so that no cell can keep the notebook busy for long.
+A line is a verb, the acting figures, optionally ``->`` and the targets, then options
+(``key=value``, a bare flag, or a pair ``nach=3,2``); names with spaces are quoted. Only the
+text is read here (``resolve.run`` checks it); a cell is bounded by ``MAX_CHARS``,
+``MAX_LINE`` and ``MAX_ACTIONS``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Carrying out a ``%%resolve`` cell.
 
-Every line is read and checked (verb, figures, options) before any runs;
-then each line's procedure runs with one dice stream for the whole cell, and
-all closed resolutions are applied to the campaign in one transaction with a
-journal event each, so one undo takes the whole cell back. A cell with an
-error, or with given dice left over or missing, applies nothing.
-
-A resolution with open choices is kept in the campaign state
-(``state["pending"]``, under its id) with the faces it rolled; a later choice
-line (``deny Söldner``) re-runs its procedure with the same faces first and the
-decisions taken. A choice line goes to the resolution its ``auflösung=ID``
-names, or is refused with the reason; without it, to the newest open one that
-offers the choice.
+Every line is checked before any runs; then the procedures run with one dice stream, and all
+closed resolutions are applied in one transaction (one undo). A cell with an error, or with
+given dice left over or missing, applies nothing. Open resolutions wait in ``state["pending"]``
+with their faces; a choice line goes to the one its ``auflösung=ID`` names, else the newest
+offering the choice.
 """
 
 from __future__ import annotations
@@ -67,16 +60,10 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
             dice_by: str | None = None, player: str | None = None) -> Resolution | Resolutions:
     """Carry out the ``%%resolve`` lines of ``source``.
 
-    ``ruleset`` defaults to the campaign's. ``dice`` are given results in
-    the order the procedures roll (over all lines); ``seed`` a random stream
-    of its own; neither: the session's stream. With ``preview`` nothing is
-    rolled or changed and each line shows its preview. Without a campaign,
-    ``figures`` (name -> record with ``sheet``, ``resources``, ``conditions``)
-    are the figures the lines may name, and nothing is stored. ``dice_by``
-    names the figure whose player threw the given ``dice`` (its page sends
-    them); the journal keeps it for the dice check (None: the Spielleitung).
-    ``player`` names the figure whose player's page sent the cell; its journal
-    entries say so (the GM's panel shows them as that player's).
+    ``ruleset`` defaults to the campaign's. ``dice``: given results in the order the procedures
+    roll; ``seed``: a stream of its own; neither: the session's stream. ``preview``: roll and change
+    nothing. Without a campaign, ``figures`` (name -> record) are the figures, and nothing is
+    stored. ``dice_by``: whose player threw the given ``dice``; ``player``: whose page sent the cell.
 
     Returns the resolution of a one-action cell, else a list of them.
     """

@@ -1,13 +1,10 @@
 """Advice on open choices: each option of a choice after the roll with its exact consequences.
 
-A ruleset's ``advice`` slot (``Ruleset.advice``) describes, for an open resolution, every choice
-a figure may take: what the advice optimises (``objective``, German), and per option the choice
-lines that take it (``takes``; the resolve layer writes them as ``%%resolve`` lines into
-``lines``), the damage it leads to (a ``Dist`` over the dice still to roll), named probabilities
-(the target falls, the test succeeds, the feat's user is Fatigued, ...), deterministic
-consequences as German notes, and ``win``: the chance of winning the fight, where a forecast
-fills it after the card (None until then; ``waiting`` while it is being computed). Advice only describes: nothing in it is ever taken without the
-choice line being sent.
+A ruleset's ``advice`` slot describes, for an open resolution, every choice a figure may take:
+the ``objective`` (German) and per option its choice lines (``takes``, ``lines``), the damage it
+leads to (a ``Dist``), named probabilities, German notes, and ``win``, the chance of winning
+the fight, filled in after the card (None until then; ``waiting`` meanwhile). Nothing is
+taken without its choice line.
 """
 
 from __future__ import annotations

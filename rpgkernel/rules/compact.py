@@ -1,19 +1,11 @@
 """A compact model of a fight: the kit slot ``Tactics.compact``.
 
-A forecast (``rpgkernel.forecast``) plays a small fight exactly and a large one fast on it, beside
-the procedure path. Each combatant stands in a small hashable state (Bastionland: GD, VIG and the
-conditions the fight brought); ``turn`` gives the exact chance of each pair of states the actor and
-the target of one turn's action are left in (``hit`` where only the target changes), computed with
-the ruleset's own functions under the same tactics as the procedures; ``new_round`` what the start of
-a round does to a state (reactions counted per round); ``groups`` the groups whose morale wavers
-together once half of them are out (what a turn changes beyond its actor and target). A ruleset offers a model only for fights it
-covers wholly (``Tactics.compact`` returns None otherwise), and tests check it against the procedure
-path statistically. The turn order is not the model's: the forecast takes it from the encounter, with
-the chances of every order the initiative dice can give (``forecast.orders``).
-
-The model reaches the tactics' target picking through ``view``: a figure view of a combatant in a
-state, as the procedures would show it; where the seed picks the target at random among the standing
-foes (OSR's melee), ``random_target`` says so and the tactics' picking is not read.
+Each combatant stands in a small hashable state; ``turn`` gives the exact
+chance of each pair of states actor and target are left in (``hit`` where
+only the target changes), ``new_round`` what a round's start does to a
+state, ``groups`` the groups whose morale wavers together, ``view`` a
+figure view of a state for target picking, ``random_target`` whether the
+seed picks targets at random.
 """
 
 from __future__ import annotations

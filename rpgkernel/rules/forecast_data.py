@@ -1,17 +1,10 @@
-"""The GM's data ``prognose``: what each combatant's attack is in a forecast, where the seed leaves
-an attack's numbers to the GM (Kampfwerte: every attack is a manoeuvre whose damage and defence the
-GM gives; the free mode: no attack at all, only damage in the amount the GM names).
+"""The GM's data ``prognose``: each combatant's attack in a forecast, where
+the seed leaves an attack's numbers to the GM (Kampfwerte, the free mode).
 
-The data is a table of up to three parts: ``alle`` (an entry for every combatant), ``seiten`` (side
--> entry) and ``figuren`` (name -> entry). A combatant's entry is the three merged field by field:
-its own over its side's over ``alle``. A ruleset names the fields it reads and how each is checked
-(``EntryField``); ``AttackData`` checks the data's shape and every field it holds, and ``entry`` gives a
-combatant's fields or a German error naming what to add, with an example. Nothing is filled in
-where the GM's data is silent.
-
-Two kinds of values serve every such ruleset: a dice expression (``dice``: a damage) and odds
-(``odds``: a dice expression that comes out as Erfolg or Fehlschlag, or a probability), both rolled
-through the fight's dice.
+An entry merges ``figuren`` over ``seiten`` over ``alle``, field by field.
+``EntryField`` names a field and its check (``dice`` or ``odds``);
+``AttackData`` checks the table, and ``entry`` gives a combatant's fields
+or a German error naming what to add. Nothing is filled in.
 """
 
 from __future__ import annotations

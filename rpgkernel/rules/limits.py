@@ -1,15 +1,9 @@
 """Resources within their limits: the range a ruleset keeps each resource in, and how a change lands.
 
-Every change of a resource (an effect of a ``%%resolve`` line, ``Campaign.change``, the panel, a
-sheet whose maximum moves) lands within the ``Limits`` the figure's ruleset gives
-(``Ruleset.limits``): a loss stops at the lower bound, a gain at the upper one; where a ruleset
-says so, what a loss leaves beyond the lower bound goes on to another resource (AdZ: mental damage
-beyond the last step onto the physical track). A value already beyond a bound stays where it is:
-a change never moves a value against its sign.
-
-By default a resource stays between its lower bound and its maximum (healing never above it).
-Where a seed names no lower bound (or without a ruleset) it is 0, unless the GM keeps another one
-(``einrichten(untergrenzen={"TP": -10}, kampagne=...)``, campaign data ``untergrenzen``).
+Every change of a resource lands within the ``Limits`` of the figure's ruleset
+(``Ruleset.limits``): a loss stops at the lower bound (or goes on to another resource where the
+ruleset says so), a gain at the maximum; a value beyond a bound never moves further against its
+sign. The lower bound is 0 unless the seed or the GM (data ``untergrenzen``) names one.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """The ruleset registry: every ruleset, built in or from another package, is an entry point.
 
 A distribution declares its rulesets in the entry-point group ``rpgkernel.rulesets``, one line
-``key = package.module:RulesetClass`` each; rpgkernel declares its five the same way in its
-``pyproject.toml``. Finding them reads package metadata only: an engine module is imported when
-``get(key)`` first asks for it, so ``import rpgkernel`` imports no engine.
-
-The metadata is read again where it may have changed: each folder new on ``sys.path`` (folders
-read before are reused while unmodified), and, when the keys are listed or a key is not found, a
-folder holding distributions that was modified since (a package installed while the kernel
-runs). A distribution seen twice on the path counts once, the first, as for
-``importlib.metadata.entry_points``.
+``key = package.module:RulesetClass`` each. Finding them reads package metadata only; an engine
+module is imported when ``get(key)`` first asks for it. Packages installed while the kernel runs
+are found.
 """
 
 from __future__ import annotations

@@ -2,11 +2,8 @@
 effects on the campaign, the preview computed before the dice fell, and the
 choices still open.
 
-A procedure is a function ``(figures, request, roller) -> Resolution``: it
-reads figures, rolls through the ``Roller`` (random or given dice), records
-every step with the rule it applies, and returns effects (``state.effects``,
-which the campaign applies) instead of changing anything. A resolution with open ``choices`` is closed by a later call that
-takes them; only a closed resolution's effects are applied.
+A procedure reads figures, rolls through the ``Roller`` and returns effects instead of changing
+anything; only a closed resolution's effects are applied.
 """
 
 from __future__ import annotations
@@ -43,13 +40,10 @@ class Step:
 class Choice:
     """A decision after the roll that the engine never takes silently (Deny, gambit, luck, grace).
 
-    ``who`` may take it; ``also`` may take it too when the table says they can (allies in reach:
-    the engine knows no positions), ``also_label`` says so to them ("für Ritter, wenn in
-    Armreichweite"). ``options``: the values offered (they go to the choice verb's first option of
-    their kind); ``values``: per option of the choice verb, the closed set it takes (the dice a gambit
-    may spend, the gambits there are), so each is offered as a list. ``lapses``: the offer ends by
-    itself, declined, as soon as the next roll is made (Midgard's grace: only a roll with no further
-    roll as its consequence may be repeated)."""
+    ``who`` may take it; ``also`` may take it too where the table says so (``also_label`` tells
+    them). ``options``: the values offered; ``values``: per option of the choice verb, the closed set
+    it takes. ``lapses``: the offer ends by itself, declined, with the next roll.
+    """
 
     key: str
     label: str
@@ -147,24 +141,13 @@ def _plain(value: Any) -> Any:
 class Request:
     """What a ``%%resolve`` line (or a widget click) asks of a procedure.
 
-    ``actors`` and ``targets`` are the figures (read-only views of their
-    campaign records, ``rules.figure``); ``figures`` every figure the line
-    names (actors, targets, name options); ``options`` the line's options,
-    already checked against the verb ("dice": the expression text, "pool": a
-    list of single dice such as ["W8", "W6"], "int": an int, "text"/"name": a
-    str, "flag": True); ``roller`` the dice (None for a preview).
-
-    ``data`` is the GM's data (tables, maps) the active encounter sees
-    (``Campaign.set_data``), read-only; ``settings`` the ruleset's GM settings
-    built from it (``Ruleset.settings``), checked once.
-
-    ``decisions`` is empty on the first run: a procedure with decisions to
-    take after the roll lists them as ``choices`` and stays open. When a
-    later line closes it, the procedure runs again with the same dice first
-    (``roller`` replays them) and ``decisions`` holds every choice the open
-    resolution offered: a list of the decisions taken (each a dict with
-    ``figures``, ``targets`` and the choice line's options), or [] when
-    declined. It may then close, or offer further choices.
+    ``actors``, ``targets``, ``figures``: read-only figure views; ``options``:
+    the line's options, checked against the verb; ``roller``: the dice (None
+    for a preview); ``data`` and ``settings``: the GM's data and the ruleset's
+    settings, read-only. ``decisions`` is empty on the first run; on a re-run
+    with the same dice it holds the decisions taken on the offered choices
+    (each a dict with ``figures``, ``targets`` and the options), or [] when
+    declined.
     """
 
     actors: list[Figure]
@@ -195,23 +178,11 @@ class Request:
 class Verb(ReadsTexts):
     """A ``%%resolve`` verb: German name, aliases, the procedure, what it takes.
 
-    ``procedure(request) -> Resolution`` carries the line out; ``preview(request)``
-    (request.roller is None) returns what ``--vorschau`` shows: a ``Dist``, a
-    probability or a dict of them, computed without rolling.
-
-    ``actors``: "one" or "many"; ``targets``: "none", "one", "optional" or
-    "required" (one or more). ``options`` maps an option name to its kind:
-    "dice" (an expression), "pool" (single dice: W8, 2W6, {W8,W4}), "int",
-    "text", "name" (a figure) or "flag" (a bare word).
-
-    An "int" option lies within ``bounds[name]`` (the seed's range for it),
-    else within ``INT_RANGE``; ``%%resolve`` refuses any other value before
-    anything is rolled (``range``).
-
-    A verb with ``choice`` set takes that choice (a ``Choice.key``) on the
-    latest open resolution offering it, instead of running a procedure:
-    ``deny Söldner`` or ``gambit Ritter bolster=5``. Consecutive choice lines
-    on one open resolution are decided together.
+    ``procedure(request) -> Resolution`` carries the line out; ``preview(request)`` (no roller)
+    returns what ``--vorschau`` shows. ``actors``: "one" or "many"; ``targets``: "none", "one",
+    "optional" or "required"; ``options``: name -> kind ("dice", "pool", "int", "text", "name",
+    "flag"); an "int" lies within ``bounds[name]``, else ``INT_RANGE``. A verb with ``choice``
+    takes that choice on the latest open resolution offering it.
     """
 
     name: str

@@ -1,14 +1,9 @@
 """A ruleset's GM settings: defaults shipped as data beside the engine, replaced per campaign or
-per encounter through the campaign journal, checked once, read the same way from Python,
-``%%resolve`` and the widgets.
+per encounter through the campaign journal, checked once.
 
-What the GM keeps is plain JSON data in the campaign under the settings' name
-(``Campaign.set_data``), so it survives a restart and every notebook on the
-campaign sees it; an encounter's own data covers the campaign's. A ruleset
-builds its typed settings from that data (``build``: the kept data, ``{}`` for
-the defaults -> the settings, raising the ruleset's error for what does not
-fit); ``of`` caches the result per distinct data, so a verb may ask on every
-line.
+The kept data is plain JSON in the campaign (``Campaign.set_data``), an encounter's covering the
+campaign's; ``build`` turns it (``{}`` for the defaults) into typed settings or raises the
+ruleset's error; ``of`` caches the result per distinct data.
 """
 
 from __future__ import annotations

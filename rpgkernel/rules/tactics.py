@@ -1,13 +1,9 @@
 """The tactics a forecast plays a fight by: the kit slot ``Ruleset.tactics``.
 
-A forecast (``rpgkernel.forecast``) runs a fight through the ruleset's own procedures, as the
-``%%resolve`` lines a GM would type; the tactics only say what a figure does on its turn and how it
-takes the open choices of a resolution and what the rules demand after a turn (``morale``: who flees)
-(each an ``Action``: a verb with figures and options), never how a rule works; the GM can switch the
-morale off (``without_morale``). The GM picks how targets are chosen
-(``ZIELWAHL``, through ``rank``); a ruleset whose seed fixes the target (OSR: random targets in
-melee) says so in ``target``. Where a ruleset can state a whole fight compactly, ``compact`` gives
-its model (``rules.compact``), on which a forecast plays the same tactics exactly or fast.
+The tactics say what a figure does on its turn, how it takes open choices and what the rules
+demand after a turn (``morale``; off with ``without_morale``), each an ``Action``, never how a
+rule works. The GM picks targets (``ZIELWAHL`` through ``rank``) unless the seed fixes them
+(``target``); ``compact`` gives the compact model (``rules.compact``).
 """
 
 from __future__ import annotations

@@ -1,18 +1,11 @@
-"""What a player's page may do once its token holds, always as the link's figure (never a name
-from the message): roll dice into the GM's journal (``wurf``), take the figure's own open choice
-of the open resolution the page names (its id) through ``rpgkernel.resolve`` with the choice verb's
-line naming it, as ``%%resolve`` would (``wahl``), or send the GM a suggestion for what the player may
-not decide alone (``vorschlag``). Each message is spent from the link's limit first (``quota``: an
-action, and a roll's estimated work), so a refused one costs the campaign nothing.
+"""What a player's page may do once its token holds, always as the link's
+figure: roll dice into the journal (``wurf``), take its own open choice
+(``wahl``), or send the GM a suggestion (``vorschlag``).
 
-Every message is JSON of at most ``MAX_MESSAGE`` characters; each field is checked for its type
-and length, a dice expression by the dice parser and its limits, given dice as ``%roll --würfel``
-checks them. Every answer goes to that page only: ``{"result": text}`` or ``{"refused": text}``
-(in the page's language). Each is made from the player's own text and what the player sees, never from hidden data:
-a roll reads nothing of the campaign, a choice is looked up by its resolution's id (one of a
-resolution naming a hidden combatant is refused as one the campaign does not know), so a text naming
-a hidden combatant is answered as one naming nobody. An answer carrying the token says only that it
-did not work.
+Each message is JSON of at most ``MAX_MESSAGE`` characters, spent from the
+link's limit (``quota``) first and checked field by field. The answer,
+``{"result": text}`` or ``{"refused": text}``, goes to that page only, in its language, and is
+made from nothing hidden.
 """
 
 from __future__ import annotations

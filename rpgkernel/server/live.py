@@ -1,19 +1,10 @@
-"""The player pages: ``{base_url}rpgkernel/spieler/<key>/`` (the page) and ``.../<key>/ws`` (its
-websocket). Both are public (``@allow_unauthenticated``): the capability is the link's token,
-which the page sends as the websocket's first message and the socket checks itself
-(``players.figure_for``); no cookie is read, so no other site can act through a player's browser.
+"""The player pages: ``{base_url}rpgkernel/spieler/<key>/`` (the page) and
+``.../<key>/ws`` (its websocket).
 
-The page is sandboxed (``Content-Security-Policy: sandbox allow-scripts``), so its origin is
-opaque and its websocket says ``Origin: null``; the socket takes ``null`` or the server's own
-origin and refuses every other site's. Any site can open a sandboxed frame, whose socket says
-``null`` too: the guard is the token, not the origin. Failed token checks are counted per client
-address and slow its later failures down (``Limiter``); a valid token always passes at once.
-One ``Watcher`` per campaign with open pages reads the store's last seq every ``WATCH_SECONDS``
-and pushes each page its view when it changed (or an advice's chances of winning moved on); a
-revoked link's socket closes. Store reads, views and actions run in the watcher's own thread, never on the event loop. After the token, a
-page's messages are its player's actions (``actions``), within its link's limit (``quota``),
-written through the watcher's campaign; each answer goes to that page only, the changed views to
-every page at once.
+Authentication: both are public (``@allow_unauthenticated``); the
+capability is the link's token, sent as the websocket's first message and
+checked by the socket (``players.figure_for``). No cookie is read. One
+``Watcher`` per campaign pushes each page its view when the store changes.
 """
 
 from __future__ import annotations

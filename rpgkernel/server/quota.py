@@ -1,10 +1,10 @@
 """How much one player link may do: per link a bucket of actions and a bucket of work, each
-refilled over time. Every message is an action; a roll's work is the dice engine's estimate of
-its draws (``dice.estimate.draws``), a choice and a suggestion cost a fixed amount. A player is
-held tighter than the GM: one action may take at most ``WORK`` (the GM's rolls have only the dice
-engine's limits), and beyond the buckets the action is refused in German. Refusals are counted per
-link (``due``: for the GM's journal); the GM lifts a link's limit through the campaign
-(``players.lift``), which ``sync`` sees. Used in one campaign watcher's thread only.
+refilled over time.
+
+Every message is an action; a roll's work is ``dice.estimate.draws``, a choice or suggestion a
+fixed amount, one action at most ``WORK``. Beyond the buckets an action is refused in German and
+counted per link (``due``); the GM lifts a limit through ``players.lift``. Used in one campaign
+watcher's thread only.
 """
 
 from __future__ import annotations

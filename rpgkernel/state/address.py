@@ -1,14 +1,8 @@
 """Where a campaign lives, as messages may show it: never with a password.
 
-A SQLite path is shown as it is. A ``postgresql://`` URL is shown without
-its password, whichever way it is written: in the user part, as a
-``password=`` parameter, raw or percent-encoded. libpq ends the user part at
-the first ``@`` unless a ``/`` comes first, so a password with a raw ``@`` or
-``/`` is read as part of the host or database name, where its error texts
-would echo it: such a URL (more than one raw ``@``, or one after a ``/``) is
-``ambiguous`` and refused before libpq sees it; ``shown`` then keeps only
-what follows the last ``@``. Everything else that reaches a message is
-``scrub``-bed of every spelling of the password (``secrets``).
+``shown`` gives a SQLite path as it is and a ``postgresql://`` URL without its password, however
+written; an ``ambiguous`` URL (a raw ``@`` or ``/`` in the password) is refused before libpq
+sees it. ``scrub`` removes every spelling of the password from a text (``secrets``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """``Campaign``: the GM binder's memory, folded from an append-only journal.
 
-Every change goes through a ``Transaction``: it computes reversible changes
-against a working copy of the state and is appended to the store as one
-atomic write; the campaign then folds it in. Reading first catches up with
-events other notebooks have written to the same store.
-
-A damaged campaign (``damage.py``) does not open: ``CampaignDamaged`` names
-what is damaged. Opened with ``read_only=True`` it shows its intact part: the
-newest readable snapshot and the events after it, folded up to the first
-damaged or missing one (without a readable snapshot, everything before that
-one). The events after it are still listed in the journal and exported, but
-not folded: a state built past a lost event never existed. ``export`` copies
-a campaign (damaged or not) into a new one or into JSON Lines (``rescue.py``).
+Every change goes through a ``Transaction``, appended to the store as one atomic write; reading
+first catches up with other notebooks' events. A damaged campaign raises ``CampaignDamaged``;
+with ``read_only=True`` it shows its intact part. ``export`` copies it into a new campaign or
+JSON Lines (``rescue.py``).
 """
 
 from __future__ import annotations
@@ -451,15 +443,10 @@ class Campaign:
     def set_sheet(self, who: str, sheet: Mapping[str, Any], encounter: str | None = None) -> Figure:
         """Replace the sheet of a figure, validated by the figure's ruleset.
 
-        ``who`` is a character or a combatant of the (active) encounter; a
-        combatant that stands for a character edits the character.
-        Resources follow the ruleset's ``resources(sheet)``: where the
-        derived maximum changes, the resource takes the new maximum and its
-        current value moves by the same difference as the maximum, kept
-        within the ruleset's limits (a knight who has lost 3 VIG still lacks
-        3 after a raise). A derived resource the figure lacks is added as the ruleset
-        gives it; other resources stay as they are. An unchanged sheet
-        writes nothing.
+        ``who`` is a character or a combatant of the (active) encounter (one standing for a character
+        edits the character). Where a derived maximum changes, the resource's current value moves by the
+        same difference, within the ruleset's limits; a missing derived resource is added. An unchanged
+        sheet writes nothing.
         """
         who = check_name(who, "figure")
         with self.transaction() as tx:

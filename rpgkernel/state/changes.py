@@ -1,17 +1,8 @@
 """Reversible changes to the campaign state, a JSON document.
 
-Every event that changes the state carries a list of changes; each names a
-path into the document and says what it did there, including what was there
-before, so that it can be inverted:
-
-- ``{"op": "set", "path": [...], "value": v, "old": o}``: ``old`` is absent
-  when the key did not exist;
-- ``{"op": "del", "path": [...], "old": o}``;
-- ``{"op": "add", "path": [...], "by": n}``: a number changes by ``n``.
-  Additions commute, so two notebooks changing the same resource at the same
-  time both count.
-
-Undo appends the inverse changes; redo appends the original ones again.
+Each change names a path and keeps what was there before: ``{"op": "set", "path", "value",
+"old"}`` (``old`` absent for a new key), ``{"op": "del", "path", "old"}``, ``{"op": "add",
+"path", "by"}`` (additions commute). Undo appends the inverse changes; redo the original ones.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """What is damaged in a campaign, and the error that says so.
 
-A store checks what it reads: each journal row against its checksum and as
-a JSON object, the journal's numbering (no gaps, the end where the head row
-says), snapshots likewise; a SQLite file also for its length. A campaign
-adds what does not fold. Each finding is a ``Damage`` naming the table and
-the seq; ``CampaignDamaged`` is the German error that lists them and says
-how to get at the intact part (``docs/kampagne.md``, "Beschädigte Kampagnen").
+Each finding of a store's or campaign's checks is a ``Damage`` naming the table and the seq;
+``CampaignDamaged`` is the German error that lists them and says how to get at the intact part
+(``docs/kampagne.md``, "Beschädigte Kampagnen").
 """
 
 from __future__ import annotations

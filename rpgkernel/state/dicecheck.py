@@ -1,15 +1,10 @@
-"""The check of echte Würfel: per figure and die size, how often each face came up by hand, tested
-against a fair die (Pearson's chi-square, ``dice.chisquare``).
+"""The check of echte Würfel: per figure and die size, how often each face
+came up by hand, tested against a fair die (Pearson's chi-square,
+``dice.chisquare``).
 
-How the journal keeps them: every entry that used echte Würfel (a roll of ``%roll --würfel``, of
-the dice tray or of a player's page; a ``%%resolve`` cell; an initiative roll) carries
-``real_dice``: ``by``, who threw them (the figure of a player's page, of ``log_roll(...,
-figure=...)`` or of ``resolve(..., dice_by=...)``; None: the Spielleitung at the notebook), and
-``faces``, ``[sides, face]`` of every numbered die thrown by hand, rerolled and exploding throws
-too (``dice.roll.GivenDice.thrown``; Fate dice are no numbered dice, and the faces an open
-resolution replays when it closes were counted when it opened). A roll journalled before entries
-carried it is read from its ``roll`` (its dice when ``given``, without W3: a Fate die was not told
-apart there); older resolutions and initiative rolls do not count.
+It reads the ``real_dice`` of journal entries (``by``: who threw, None for
+the Spielleitung; ``faces``: ``[sides, face]`` of every numbered die thrown
+by hand).
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
-"""What the player of one figure may see: an allow-list, built field by field from the state.
+"""What the player of one figure may see: an allow-list, built field by field
+from the state.
 
-``view(state, figure)`` copies nothing whole: each field it shows is chosen here. Of the active
-encounter: its name, round, segment, whose turn it is (while a hidden combatant acts, the last
-visible one stays current, with its round; before any visible one acted, the first visible one), the visible combatants in order with their side and their state as the
-GM lets players see that side (``SIGHTS``: ``genau`` the resources' value and maximum and why it is
-out of the fight, ``beschreibung`` its ruleset's ``player_state`` words, ``nichts`` nothing), their
-conditions (none naming a hidden combatant, none counting on one's turns). The player's own figure
-in full (``own``: what its sheet shows, with the sheet's German labels; ``sharing`` puts the same,
-without the labels, into player notebooks) and its open choices, with the advice on them where it
-tells nothing the GM hides. Of the journal only the turn lines
-of visible combatants. The player's own suggestions to the GM with the GM's answer (``vorschlaege``),
-never another player's. Hidden combatants appear nowhere, not even counted; GM notes and the GM's
-data never.
+``view(state, figure)`` copies nothing whole: the active encounter's
+visible combatants as ``SIGHTS`` allows, the player's own figure in full
+(``own``) with its open choices, the turn lines of visible combatants and
+the player's own suggestions. Hidden combatants, GM notes and the GM's data
+appear nowhere.
 """
 
 from __future__ import annotations

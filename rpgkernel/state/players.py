@@ -1,13 +1,9 @@
 """Player links: one capability per figure of a campaign, for the player pages the server serves.
 
-A link's token (``secrets.token_urlsafe(32)``, 256 bits) is handed out once, in the
-``PlayerLink`` that creates it; the campaign keeps only its SHA-256 (hex) with the link's short
-public id, the figure and when it was made. Revoking marks the link revoked (it stays listed);
-renewing revokes it and makes a new one for the same figure. The server notes the actions it
-refused beyond a link's limit (``limited``, at most once a minute); the GM lifts the limit
-(``lift``). Each campaign with links has a
-stable random ``key``: it names the campaign in the page's address and in the server's registry
-(``registry``). Journal texts and data name the link's id and figure, never the token.
+A link's token is handed out once, in the ``PlayerLink`` that creates it; the campaign keeps its
+SHA-256 with the link's public id and figure. Links are revoked, renewed, limited (``limited``)
+and lifted (``lift``); each campaign with links has a stable random ``key`` for its address and
+the server's ``registry``. No journal text names a token.
 """
 
 from __future__ import annotations

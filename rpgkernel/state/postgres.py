@@ -1,12 +1,8 @@
 """The server store: campaigns in a PostgreSQL database, through psycopg 3.
 
-Several campaigns share one database (the ``campaign`` column). Appends of one
-campaign are serialised by a transaction-scoped advisory lock on the campaign,
-taken before the next ``seq`` is read: seq order is commit order, so a reader
-polling ``events(after=last)`` never misses an event that commits late.
-Migrations hold a second advisory lock, so concurrent openers migrate once.
-A lock wait longer than ``timeout`` seconds (``lock_timeout``) is a StoreError.
-Install the driver with ``pip install 'rpgkernel[postgres]'``.
+Several campaigns share one database (the ``campaign`` column); an advisory lock per campaign
+keeps seq order equal to commit order. A lock wait longer than ``timeout`` seconds is a
+StoreError. Install the driver with ``pip install 'rpgkernel[postgres]'``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
-"""Where the server finds a campaign by its key: a file in the Jupyter runtime dir,
-``rpgkernel-kampagnen.json`` (``{key: {"address": ..., "campaign": ...}}``), written by the kernel
-whenever a player link is made (atomically, readable by its owner only). A PostgreSQL address is
-kept in full there: the file stays on the server and is never shown.
+"""Where the server finds a campaign by its key: ``rpgkernel-kampagnen.json`` in the Jupyter runtime
+dir (``{key: {"address": ..., "campaign": ...}}``).
 
-Kernels write it at the same time (two notebooks making links): each write reads, changes and
-replaces the file holding an exclusive lock (``filelock``, on every platform) on its lock file ``LOCK`` beside it,
-so no entry is lost; the server only reads, and the atomic replace never shows it half a file."""
+The kernel writes it whenever a player link is made, atomically, owner-readable only, under the
+lock file ``LOCK``; the server only reads it. It holds a PostgreSQL address in full and is never
+shown.
+"""
 
 from __future__ import annotations
 

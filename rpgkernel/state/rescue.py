@@ -1,22 +1,11 @@
-"""Copying a campaign elsewhere: into a new campaign, or every stored row as JSON Lines.
+"""Copying a campaign elsewhere: into a new campaign, or every stored row as
+JSON Lines.
 
-``export(campaign, target)`` never changes the source.
-
-Into a new campaign (a SQLite path or a PostgreSQL URL that holds none
-yet): every event up to the campaign's state, verbatim with its seq, tx and
-time; a sound campaign is copied whole. A damaged or missing entry before
-that point (where a readable snapshot after it kept the state) becomes a
-stand-in of kind ``beschädigt`` under the same number, and if the stand-ins
-change what the journal folds to, one ``reparatur`` event at the end sets
-the state to what the source showed: the new campaign folds to exactly that
-state, and its undo history keeps every readable step. Entries after that
-point are not copied (a state folded past a lost event never existed); the
-report names them, and the JSON Lines export keeps them.
-
-Into ``*.jsonl``: one JSON object per stored row, with its ``table``: each
-readable event as ``Journal.to_jsonl`` writes it, each damaged or missing
-one with its ``damage`` and its columns as far as readable (``raw``), then
-the snapshots.
+``export(campaign, target)`` never changes the source. Into a new campaign
+(a SQLite path or PostgreSQL URL holding none yet) it copies every event up
+to the campaign's state, damaged ones as stand-ins; into ``*.jsonl`` one
+JSON object per stored row, with its ``table``. The report names what was
+not copied.
 """
 
 from __future__ import annotations

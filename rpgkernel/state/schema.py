@@ -1,29 +1,9 @@
 """The store schema and its migrations, for SQLite and PostgreSQL side by side.
 
-Migration ``i`` takes a store from version ``i`` to ``i + 1``; a store is
-brought to ``CURRENT`` on open, each step in one transaction (a step that
-fails leaves the store at the version before it). Never edit a released step:
-append a new one.
-
-Tables (names prefixed, so a shared PostgreSQL database can hold others):
-
-- ``rpg_meta(key, value)``: ``campaign`` (the campaign of a SQLite file) and,
-  in PostgreSQL, ``schema_version`` (SQLite keeps it in ``PRAGMA user_version``
-  and marks its files with ``PRAGMA application_id``).
-- ``rpg_events(seq, campaign, tx, kind, data, at, sum)``: the journal; ``data`` is
-  the JSON text exactly as written, ``at`` an ISO 8601 UTC timestamp.
-- ``rpg_snapshots(campaign, seq, at, state, sum)``: folded state up to ``seq``.
-- ``rpg_heads(campaign, seq, checked_from)``: the last seq of each campaign's
-  journal, moved by every append in the same transaction (a journal that
-  ends earlier has lost its last events), and the first seq whose rows carry
-  a checksum (rows written before schema 3 have none).
-
-``sum`` (schema 3) is a CRC-32 of the row as written (``store.row_sum``,
-``store.snapshot_sum``), checked on every read: damage shows instead of
-folding silently into the state.
-
-SQLite's ``seq`` is the INTEGER PRIMARY KEY (one campaign per file);
-PostgreSQL's key is ``(campaign, seq)``, seq counted per campaign.
+Migration ``i`` takes a store from version ``i`` to ``i + 1``, each step in
+one transaction; a store is brought to ``CURRENT`` on open. Never edit a
+released step: append a new one. Tables: ``rpg_meta``, ``rpg_events``,
+``rpg_snapshots``, ``rpg_heads``; ``sum`` (schema 3) is each row's CRC-32.
 """
 
 from __future__ import annotations

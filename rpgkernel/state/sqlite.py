@@ -1,38 +1,10 @@
 """The embedded store: one campaign in one SQLite file.
 
-Durability: WAL mode with ``synchronous=FULL`` by default. WAL with NORMAL
-already keeps every committed event across a crash or SIGKILL of the process
-(the WAL frames are in the operating system's cache once ``append`` returns),
-but a power cut or an OS crash can lose the last commits. FULL syncs the WAL
-on every commit, so a committed event also survives those; it costs one fsync
-per ``append`` (well under a millisecond to a few milliseconds on an SSD),
-which nobody notices at the pace of a game. ``synchronous="NORMAL"`` is there
-for bulk imports.
-
-Concurrency: readers never block (WAL); writers take the write lock at the
-start of their transaction (``BEGIN IMMEDIATE``), so ``seq`` (the INTEGER
-PRIMARY KEY) follows commit order. A busy lock is retried every few
-milliseconds (with jitter) for up to ``timeout`` seconds: SQLite's own busy
-handler backs off to 100 ms sleeps, so a waiting notebook could starve behind
-a writer in a loop; short polls let two writers interleave.
-Journal mode WAL needs shared memory; where the platform cannot provide it
-(e.g. some network or in-browser file systems) SQLite keeps its rollback
-journal, which is just as atomic; ``journal_mode`` tells which is in use.
-
-A new campaign is built in a hidden file beside its place and linked there
-complete, so a campaign file is never found half made. An empty file is
-refused: it holds no campaign (it may be one cut to nothing by a failed copy).
-
-Damage the file itself shows is found before SQLite opens it: a length that
-is not a whole number of pages (SQLite reads the missing bytes as zeros, and
-its own ``quick_check`` still says "ok"), or fewer pages than its header says.
-
-Reading only (``read_only=True``): SQLite needs the -wal and -shm files
-beside a WAL database even to read it. In a folder where they are missing and
-cannot be created, the file is opened ``immutable`` (no writer can work
-there either); a -wal file with content that could not be read is refused,
-as ``immutable`` would ignore the changes in it. Without ``read_only`` a
-read-only folder or file is an error that says how to read it.
+WAL with ``synchronous=FULL`` by default (``"NORMAL"`` for bulk imports);
+writers take the lock with ``BEGIN IMMEDIATE`` and retry a busy lock for up
+to ``timeout`` seconds. A damaged or empty file is refused before SQLite
+opens it. ``read_only=True`` opens a file in a read-only folder
+(``immutable`` where -wal/-shm cannot be made).
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
 """The journal store: an append-only event log per campaign, plus snapshots.
 
-``open_store(path_or_url)`` (``opening.py``) gives a ``SQLiteStore`` for a file path (the
-default; created if missing) or a ``PostgresStore`` for a ``postgresql://``
-URL (several campaigns may share one database). Both keep the same schema
-(``schema.py``) and the same guarantees:
-
-- ``append(events)`` is one atomic transaction: all events or none.
-- ``seq`` is strictly increasing per campaign, without gaps, and follows
-  commit order, so a reader polling ``events(after=last)`` never misses an
-  event. The head row (``rpg_heads``) holds the last seq, written in the same
-  transaction: a journal that ends earlier has lost events.
-- Events are written with parameterised queries only; ``kind``, ``tx`` and the
-  JSON of ``data`` come back verbatim. Input that cannot be stored verbatim
-  (not JSON, too large, see the limits below) is refused with a
-  ``StoreError`` before anything is written.
-- Every row carries a checksum of what was written (``row_sum``); rows are
-  checked as they are read. What is damaged (``damage.py``) raises
-  ``CampaignDamaged`` naming table and seq; a store opened with
-  ``read_only=True`` skips it instead and lists it in ``damage``, and
-  ``scan`` yields every seq, damaged or not, for whoever rescues the rest.
-- A snapshot is a cache of the folded state at a ``seq``: the JSON object is
-  stored verbatim; the caller puts a format version inside it and ignores
-  snapshots it cannot read. Deleting snapshots never loses anything.
+``open_store(path_or_url)`` gives a ``SQLiteStore`` for a file path or a
+``PostgresStore`` for a ``postgresql://`` URL, with the same schema and
+guarantees: ``append`` is atomic, ``seq`` strictly increasing without gaps,
+data comes back verbatim, every row is checksummed (``CampaignDamaged``, or
+listed in ``damage`` when ``read_only``). Snapshots are a cache.
 """
 
 from __future__ import annotations

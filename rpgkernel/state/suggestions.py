@@ -1,10 +1,9 @@
-"""Players' suggestions: what a player may not decide alone (another figure's choice, an action
-the GM decides) reaches the GM as a suggestion, which the GM accepts or declines.
+"""Players' suggestions: what a player may not decide alone reaches the GM as a suggestion, which
+the GM accepts or declines.
 
-A suggestion keeps its player's figure, the text (checked: at most ``MAX_TEXT`` characters, no
-control characters), when it came and the GM's answer (None while open, else ``angenommen`` or
-``abgelehnt``). Each change is a campaign transaction with a journal event (kind ``vorschlag``),
-so it is undoable; accepting changes nothing else (the GM then does what the suggestion says).
+A suggestion keeps its figure, the text (at most ``MAX_TEXT`` characters, no control
+characters), when it came and the answer (None, ``angenommen`` or ``abgelehnt``). Each change
+is an undoable transaction (event ``vorschlag``); accepting changes nothing else.
 """
 
 from __future__ import annotations

@@ -2,15 +2,8 @@
 running fight, delay and act now, move before or after another, roll one anew, group initiative,
 hide and reveal.
 
-``Tracker`` is part of ``Encounter`` (views.py); each operation is one campaign transaction, so it is
-journalled and undone like every other change. The rules of the order are the encounter's ruleset's
-(``state.rulebook``): where a newcomer stands (``join_initiative``, ``initiative_order``), whom a
-delaying figure waits for (``delay_after``) and which changes its seed forbids (``order_refusal``).
-
-What the encounter record keeps for this (each optional, absent in older campaigns): ``initiative``
-(name -> this round's value), ``held`` (names out of the order until they act now), ``removed``
-(name -> its record and where it stood); on a combatant's record ``group`` (the group whose one roll
-it takes) and ``hidden`` (kept from the players).
+``Tracker`` is part of ``Encounter`` (views.py); each operation is one campaign transaction. The
+rules of the order are the ruleset's (``state.rulebook``).
 """
 
 from __future__ import annotations

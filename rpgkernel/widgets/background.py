@@ -1,12 +1,8 @@
 """A widget's long work in a thread of its own, so that the kernel keeps handling the widget's messages
 (its stop button's too) while the work runs.
 
-A widget's messages are comm messages, which the kernel handles in its main thread one at a time: a
-handler that ran a forecast would hold back every later message until the forecast ended. So the work
-runs in a thread, and whatever it has to show goes back to the main thread through the kernel's event
-loop (tornado's ``IOLoop.add_callback``, safe from any thread), where every change of a widget's traits
-is made: ipywidgets holds back and sends a widget's state without a lock (``hold_sync``), so a change
-from a second thread could get lost. Outside a kernel (a script, a test) it is shown at once.
+What the work shows goes back to the main thread through the kernel's event loop
+(``IOLoop.add_callback``), where every trait change is made. Outside a kernel it is shown at once.
 """
 
 from __future__ import annotations

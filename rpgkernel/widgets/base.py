@@ -22,16 +22,10 @@ from ..messages import labels, t
 class Widget(anywidget.AnyWidget):
     """An anywidget whose front end is built from files in ``widgets/``.
 
-    Subclasses list their files in ``parts`` (JS, the last one exporting
-    ``render``) and ``styles`` (CSS), and handle front-end messages
-    ``{"type": name, ...}`` in methods ``on_<name>(content)``. An
-    ``RpgError`` raised there is shown in the widget as German text.
-
-    A widget of a campaign keeps it in ``campaign`` and follows it with
-    ``_follow``: ``_changed`` after each change. When that campaign is
-    closed, ``closed`` is set at once (a quiet German line; the front end
-    stops polling), the widget stops watching and keeps its last state; a
-    message after that changes nothing.
+    Subclasses list their files in ``parts`` (JS, the last exporting ``render``) and ``styles``
+    (CSS), and handle front-end messages ``{"type": name, ...}`` in ``on_<name>(content)``; an
+    ``RpgError`` there is shown as German text. A campaign's widget follows it (``_follow``,
+    ``_changed``); once the campaign is closed, ``closed`` is set and later messages change nothing.
     """
 
     parts: ClassVar[tuple[str, ...]] = ()

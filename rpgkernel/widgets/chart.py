@@ -34,21 +34,11 @@ def chart_data(dist: Dist, marked: Any = None) -> dict[str, Any]:
     """What the front end's ``drawChart(model, data)`` draws (JSON-able).
 
     ``marked``: None, a value or several values to highlight (values outside
-    the support are left out). The shape::
-
-        {"label": "3W6",                 # the Dist's label ("" if none)
-         "min": 3, "max": 18, "step": 1,  # step: values per bar (> 1 only above MAX_BARS values)
-         "bars": [{"low": 3, "high": 3,   # the values of the bar (low == high when step == 1)
-                   "label": "3",          # "low" or "low–high", German ("1.000–1.009")
-                   "low_text": "3",
-                   "p": 0.00463,          # P(low <= X <= high)
-                   "ge": 1.0,             # P(X >= low), the "mindestens" view
-                   "p_text": "0,46 %", "ge_text": "100,00 %"}, ...],   # ascending, no gaps
-         "ticks": [{"value": 4, "text": "4", "bar": 1}, ...],   # axis labels and the bar they stand under
-         "marked": [11], "marked_bars": [8],        # highlighted values and their bars
-         "mean": 10.5, "sd": 2.958, "mean_text": "10,50", "sd_text": "2,96"}
-
-    Every text is plain text (the front end sets it as text, never as HTML).
+    the support are left out). Keys: ``label``, ``min``, ``max``, ``step``
+    (values per bar), ``bars`` (each ``low``, ``high``, ``label``,
+    ``low_text``, ``p``, ``ge``, ``p_text``, ``ge_text``; ascending, no gaps),
+    ``ticks``, ``marked``, ``marked_bars``, ``mean``, ``sd``, ``mean_text``,
+    ``sd_text``. Every text is plain text, German.
     """
     p = dist.probabilities
     n = len(p)

@@ -1,19 +1,10 @@
 """``EncounterPanel``: the GM's screen during a fight, for any ruleset.
 
-It shows the initiative order with the current turn, each combatant's
-resources and conditions, the open choices and the encounter's journal, and
-runs actions as the ``%%resolve`` lines a GM would type (shown in the panel),
-through ``rpgkernel.resolve`` on the same campaign: the same procedures, the
-same journal. The players' open suggestions stand in it to accept or decline
-(as ``%rpg vorschläge --annehmen ID`` does). Changes from ``%%resolve`` cells in
-this kernel show at once (``Campaign.watch``); other notebooks' and the player
-pages' writes when the front end polls (faster while a player link is valid); what
-a player resolved on their page shows as the result, marked with whose page it was.
-A decision names the open resolution it answers; after an action or a decision
-the panel says so to the front end (``done``), whose decision form waits for it.
-Its forecast runs in a thread of its own (``background``), so that the panel can
-stop it; the open choices' chances of winning are weighed behind the panel (``forecast.weighing``) and
-show in the decision form as each option is weighed.
+It shows the initiative order, each combatant's resources and conditions,
+the open choices, the players' suggestions and the encounter's journal, and
+runs actions as the ``%%resolve`` lines a GM would type, through
+``rpgkernel.resolve`` on the same campaign. Its forecast runs in a thread of
+its own (``background``).
 """
 
 from __future__ import annotations

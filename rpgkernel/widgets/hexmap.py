@@ -1,15 +1,8 @@
 """``HexMap``: the Kampfwerte hex map of the campaign's active encounter.
 
-It shows the map (terrain, obstacles), every combatant on its field, whose
-turn it is and the fields that combatant reaches with its BP left for the
-chosen movement type, with their exact cost, and the test that type needs
-with its exact chance. A click on such a field runs the ``%%resolve`` line
-``bewege FIGUR nach=q,r art=ART`` on the campaign (shown in the widget; the
-physical dice typed into the widget go along as ``--würfel``), so the move
-lands in the journal. The map itself is GM data in the campaign (the active
-encounter's, else the campaign's): it survives a restart and is the same in
-every notebook. Changes from ``%%resolve`` cells, the encounter panel and
-other notebooks show at once (``Campaign.watch``, polling).
+It shows the map, every combatant on its field and the fields the current one reaches with its BP
+left, with their cost and the test's chance. A click runs ``bewege FIGUR nach=q,r art=ART`` on
+the campaign (typed dice go along as ``--würfel``). The map is GM data in the campaign.
 """
 
 from __future__ import annotations

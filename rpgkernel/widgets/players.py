@@ -1,11 +1,8 @@
 """The player links of ``%rpg spieler``: the list, and a new link as a clickable URL and a QR code.
 
-The kernel does not know the address players reach the server by: the front end builds the
-absolute URL (``location.origin`` + JupyterLab's base URL + the link's path) and asks for the QR
-code of exactly that URL (``segno``). Reached by a loopback address, it asks which of the machine's
-network addresses the server answers on (``on_netz``) and offers those, or the start command that
-makes the server answer there. The token travels only in custom messages, never in a
-synced trait or a text output, so it is not written into the notebook file.
+The front end builds the absolute URL and asks for its QR code (``segno``); reached by a
+loopback address, it offers the machine's network addresses (``on_netz``). The token travels
+only in custom messages, never in a trait or an output.
 """
 
 from __future__ import annotations

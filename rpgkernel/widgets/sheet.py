@@ -1,14 +1,9 @@
 """``CharacterSheet``: a figure's sheet as a form, saved through the campaign.
 
-The form follows the ruleset's ``Sheet``: one editor per field (number,
-choice, checkbox, text, list of texts); an open sheet also shows and adds
-fields of its own. ``draft`` holds what the user typed; "Speichern" writes
-it with ``Campaign.set_sheet`` (validated by the ruleset, one undoable
-journal entry). A refused draft stays in the form, and ``error_field`` names
-the field the error is about. Changes from elsewhere (another cell:
-``Campaign.watch``; another notebook: when the front end polls) show at
-once, unless the form holds unsaved edits: then ``stale`` says so, and
-"Neu laden" discards the edits.
+One editor per field of the ruleset's ``Sheet``; ``draft`` holds what the user typed, and
+"Speichern" writes it with ``Campaign.set_sheet``. A refused draft stays, ``error_field`` naming
+the field. Changes from elsewhere show at once unless the form holds unsaved edits: then
+``stale`` says so, and "Neu laden" discards them.
 """
 
 from __future__ import annotations

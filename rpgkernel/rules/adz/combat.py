@@ -2,14 +2,8 @@
 
 Seed sections: "Initiative", "Runden", "Angriffswurf", "Verteidigungswurf",
 "Schadensermittlung", "Widerstandswurf", "Auswirkungen", "Rüstungen,
-Parierwaffen und Schilde", "Beidhändiger Kampf", "Fernkampf".
-
-Order of the dice, for given dice: the attack roll (then the extra roll of
-two-weapon fighting); the defence roll (then its extra roll) if the attack
-reached its Mindestwurf and the defender defends (where it is asked, after
-its decision); the resistance roll if damage is left after RS; then each
-luck decision's dice, each followed by a defence or resistance roll that the
-changed result newly calls for.
+Parierwaffen und Schilde", "Beidhändiger Kampf", "Fernkampf". The order of
+given dice is listed in ``docs/adz.md`` ("Eingegebene Würfel").
 """
 
 from __future__ import annotations
@@ -548,20 +542,13 @@ def _arten(plan: Kampfplan, kwargs: Mapping[str, Any]) -> dict[str, Kampfplan]:
 
 def angriff(angreifer: Figure, verteidiger: Figure, roller: Roller, *, verteidigen: bool | None = True,
             glueck: Sequence[Mapping[str, Any]] | None = None, **kwargs: Any) -> Resolution:
-    """One attack through the whole chain (Nahkampf; Fernkampf; Beidhändiger Kampf).
+    """One attack through the whole chain (Nahkampf; Fernkampf; Beidhändiger Kampf): attack roll,
+    defence, damage, resistance roll.
 
-    Attack: weapon skill + the damage code's attribute − AM (ranged: FF +
-    weapon skill, Mindestwurf by distance and size); a Mindestwurf above 1
-    (a manoeuvre) must be reached, and the defence must still cancel every
-    success. Defence (a reaction): each success cancels one attack success;
-    one left is a hit. Damage: Grundschaden + remaining successes − RS;
-    resistance roll KO + WB, each success −1; the rest goes on the track.
-    ``verteidigen``: whether the target defends (if it can); None: it decides
-    once the attack roll reaches the Mindestwurf (the open choice
-    ``verteidigen``, ``verteidigung_angebot``; a ``%%resolve`` line that does
-    not decide it). ``glueck``: None on the first run (open for
-    the luck pool), else the luck decisions ([]: none). Keyword arguments:
-    see ``kampfplan``.
+    ``verteidigen``: whether the target defends (if it can); None: it decides once the attack roll
+    reaches the Mindestwurf (the open choice ``verteidigen``). ``glueck``: None on the first run
+    (open for the luck pool), else the luck decisions ([]: none). Keyword arguments: see
+    ``kampfplan``.
     """
     plan = kampfplan(angreifer, verteidiger, **kwargs)
     res, a, v = plan.res, plan.angreifer, plan.verteidiger

@@ -448,12 +448,10 @@ def probe(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]]
     """A skill or attribute test (Probenart und Würfelanzahl; Mindestwurf; Erfolge; Unterstützende
     Eigenschaften).
 
-    Skill test: Attribut + Fertigkeit (+ Spezialisierung); attribute test: the attribute alone.
-    ``verwandt``: a related instead of the fitting skill raises the Mindestwurf (at least 1).
-    ``zulassen``: the GM allows a test whose Mindestwurf is above the dice. ``reaktion_``: the test
-    is a reaction (Runden), as is a ``handlung`` the GM's action examples list as one. ``glueck``:
-    None on the first run (a failed test stays open for the luck pool), else the luck decisions
-    ([]: none). ``daten``: the GM's data (default: the defaults). Keyword arguments: see ``probe_plan``.
+    ``verwandt``: a related skill, raising the Mindestwurf; ``zulassen``: the GM allows a Mindestwurf
+    above the dice; ``reaktion_``: the test is a reaction (Runden). ``glueck``: None on the first run
+    (a failed test stays open for the luck pool), else the luck decisions ([]: none). ``daten``: the
+    GM's data (default: the defaults). Keyword arguments: see ``probe_plan``.
     """
     plan = probe_plan(figure, **kwargs)
     res, figur = plan.res, plan.figur

@@ -1,15 +1,9 @@
 """Exact previews (seed 004), computed with the dice core's ``Dist`` before any die falls.
 
-- one test: P(success) for any pool and Mindestwurf (``p_gelingt``), also
-  with the luck pool's dice added;
-- opposed tests: P(win), P(draw), P(loss), P(neither succeeds) (Vergleichende Proben);
-- the melee chain: the full distribution of the final damage from the
-  attack, defence and resistance successes, base damage and RS (Nahkampf),
-  and every end of an attack with the luck pool spent by a rule (``ausgaenge``);
-  its steps (``uebrig``, ``vor_widerstand``, ``endschaden``, ``angeboten``) are
-  the ones the rolled chain (``combat``) takes;
-- spells: the mental damage after the drain roll, whose bonus dice are the
-  surplus successes of the spell test (Krafteinsatz; Triviale Zauber).
+One test's P(success) (``p_gelingt``, also with luck dice); opposed tests' P(win/draw/loss/
+neither); the melee chain's final damage and every end of an attack with the luck pool
+(``ausgaenge``), by the same steps the rolled chain (``combat``) takes; a spell's mental damage
+after the drain roll.
 """
 
 from __future__ import annotations

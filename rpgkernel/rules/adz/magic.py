@@ -2,12 +2,8 @@
 
 Seed sections: "Magiebereich und Technik", "Mindestwurf", "Krafteinsatz",
 "Zauberdauer", "Rettungswurf", "Wirkungsdauer", "Triviale Zauber",
-"Vergleichende Proben" (spells count all their successes).
-
-Order of the dice, for given dice: the spell test; the target's saving
-throw if the test succeeded; the drain roll (WK dice, then one bonus die per surplus success);
-then each luck decision's dice, each followed by the drain dice a changed
-spell test newly calls for (saving throw, more drain dice).
+"Vergleichende Proben". The order of given dice is listed in ``docs/adz.md``
+("Eingegebene Würfel").
 """
 
 from __future__ import annotations
@@ -341,17 +337,12 @@ class _Zauber:
 
 def zaubern(figure: Figure, roller: Roller, *, glueck: Sequence[Mapping[str, Any]] | None = None,
             aufrecht: bool = False, **kwargs: Any) -> Resolution:
-    """Cast a spell (Festlegen der Zauberparameter; Wirken von Zaubern).
+    """Cast a spell (Festlegen der Zauberparameter; Wirken von Zaubern): spell test, the target's saving
+    throw, the drain roll; a trivial spell needs no roll.
 
-    Spell test: Magiebereich + Technik + Fokus against the Mindestwurf. A
-    trivial spell (Mindestwurf and Krafteinsatz at most 1, at least 3 dice;
-    not in combat, not opposed, not asked for) needs no roll: 1 success, no
-    mental damage. Otherwise the drain roll (WK dice + one bonus die per
-    surplus success) takes successes off the KP; the rest is mental damage.
-    A target makes a saving throw (an opposed test the caster initiated).
-    ``aufrecht``: the caster maintains it by concentration (a condition: one
-    die less on every action). ``glueck``: None on the first run, else the
-    luck decisions. Keyword arguments: see ``zauberplan``.
+    ``aufrecht``: the caster maintains it by concentration (one die less on every action).
+    ``glueck``: None on the first run, else the luck decisions. Keyword arguments: see
+    ``zauberplan``.
     """
     plan = zauberplan(figure, **kwargs)
     res, f = plan.test.res, plan.test.figur

@@ -1,14 +1,9 @@
 """The AdZ engine's GM settings: default tables (data/*.yaml), the GM's replacements, AdZ's error.
 
-The seed refers to tables it does not contain (Mindestwurf guideline, damage
-track, range classes, …); their defaults follow the published rules and live
-in ``data/``. ``einrichten(path, …, kampagne=…)`` reads the GM's files, checks
-them merged over the defaults (a file needs only the sections it changes; a
-section's keys replace the default's) and keeps them in the campaign (data
-``adz``, for the campaign or one encounter); the verbs read the result as
-``Request.settings`` (``EINSTELLUNGEN``), the sheet's technique fields follow
-it. Without any, the defaults hold (``EINSTELLUNGEN.defaults()``). Example
-files (``beispiel_*.yaml``) are never loaded unless the GM asks for them.
+``einrichten(path, …, kampagne=…)`` checks the GM's files merged over the defaults (a section's
+keys replace the default's) and keeps them in the campaign (data ``adz``); the verbs read them as
+``Request.settings`` (``EINSTELLUNGEN``). Without any, ``EINSTELLUNGEN.defaults()`` holds.
+Example files (``beispiel_*.yaml``) load only when asked for.
 """
 
 from __future__ import annotations

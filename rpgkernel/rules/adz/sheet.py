@@ -1,16 +1,10 @@
 """The AdZ character sheet (Eigenschaften, Attribute, Techniken), the resources it gives, and
 reading a figure.
 
-The sheet follows the GM's data: its technique fields are the data's
-techniques, and weapons and equipment may name entries of the GM's lists
-(``build(daten)``; ``AdZ.sheet_for`` gives a campaign's). A sheet gives both
-damage tracks, as long as the data has them, and the luck pool
-(``ressourcen``).
-
-Attributes and techniques are number fields; skills, magic areas,
-specialisations and foci are lists of "Name Wert" (``"Beidhändiger Kampf 3"``);
-weapons ``"Langschwert (Schwerter, KK, GS 5, VM -1)"`` and equipment
-``"Kettenhemd (RS 2, WB 1, AM 1)"``, or a bare name from the GM's lists.
+The sheet follows the GM's data (``build(daten)``; ``AdZ.sheet_for`` gives a campaign's): its
+technique fields are the data's techniques. It gives both damage tracks and the luck pool
+(``ressourcen``). Skills and the like are lists of "Name Wert"; weapons and equipment a text with
+their values or a bare name from the GM's lists.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """How a forecast plays an AdZ fight (the kit's ``Tactics``; the rules stay the engine's).
 
-- Every figure attacks its target in melee with its first melee weapon (``angriff``, ``waffe=`` only
-  where another weapon comes first); the forecast knows no distances, so no ranged attack. Every
-  attacked figure defends (``verteidigt`` on the line; an open choice ``verteidigen`` it takes; a
-  reaction: the engine halves the next one's dice, Runden); no manoeuvres, two weapons, specialisations
-  or spells.
-- The luck pool (Glückspool), offered once per attack after its rolls: the attacker spends it on its
-  attack roll when the attack did not hit; the target, when the hit left damage, on its defence roll
-  (its resistance roll if it did not defend). Nobody else, and never on a roll that went their way.
-- The weakest has the fewest free steps on either damage track (the last step of either takes a
-  figure out); the most dangerous does the most damage with its attack on average (``kampfplan``'s
-  exact preview, against each foe it has).
-- A fight it covers has a compact model (``compact.AdzCompact``): the same tactics, played exactly or
-  fast by a forecast.
+Every figure attacks its target in melee with its first melee weapon, every attacked figure
+defends, and the luck pool goes on the own roll that went wrong. The tactics are told on the
+ruleset's page (``docs/adz.md``, "Prognose: die Taktik"); ``compact.AdzCompact`` plays the same
+tactics exactly or fast.
 """
 
 from __future__ import annotations

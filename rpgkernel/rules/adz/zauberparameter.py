@@ -1,21 +1,10 @@
 """An effect's parameters and its Krafteinsatz, computed both ways (Festlegen der Zauberparameter:
 "Krafteinsatz"; Wirkungsdauer).
 
-An effect of the GM's effect lists (``magiebereiche``) may name its ``parameter``; each has one kind:
-
-- ``je_kp``: linear, the amount one KP buys ("kann beliebig skaliert werden"); a text
-  ``"Ein KP pro <Zeitperiode>"`` is the same for a duration;
-- ``basis`` and ``je_weiteren_kp``: the amount at the effect's KP, and what each further KP adds
-  ("für jeden weiteren KP erhöht sich der Radius um 5 m"), and each KP less takes off (not below 1 KP);
-- ``standardskala``: the amount at the effect's KP; each further KP takes it one step up the
-  Standardskala (1, 2, 4, 8, 15 … times the amount), as each further KP adds to a linear rule;
-- ``punkte``: the listed points (amount -> KP) of a non-linear scale; the GM places other values
-  between them, the engine never invents one.
-
-The effect's ``kp`` (default 1) is its listed point: every parameter at its base. Several parameters
-multiply, as the seed's example does ("1 KP = einen Sinn eine Minute" -> "2 KP = zwei Sinne eine
-Minute", "1 KP = zwei Sinne 30 Sekunden"): the KP are the listed KP times each parameter's factor,
-what it costs alone over the listed KP.
+A parameter of the GM's effect lists (``magiebereiche``) has one kind: ``je_kp`` (linear),
+``basis`` with ``je_weiteren_kp``, ``standardskala`` or ``punkte`` (listed points, never
+interpolated). Several parameters multiply: the KP are the listed KP times each parameter's factor.
+The kinds are told in ``docs/adz.md`` ("Krafteinsatz der Effekte").
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """Advice on an attack's open choices (seed 003: "Angriffe", "Feats", "Gambits", "Strong Gambit",
 "Schaden"): Deny, Gambits, Focus.
 
-Each option stands for its choice lines alone (every other open choice of the attack declined), with
-the attack dice as they fell: the damage after armour and what it does to the target (``damage``
-itself applied to each possible amount: Guard, VIG, a scar, a mortal wound, death, out of the fight),
-the chance the feat's user is Fatigued (its save), the chance a gambit takes effect (the target's VIG
-save), all exact over the dice still to roll (the saves, a Dismount's W6). Gambits are offered as the
-rules allow and as they differ: Bolster with the lowest dice of 4+ (one, two, ... of them), every other gambit
-with the lowest such die, and where a melee die shows 8+ each of them as a Strong Gambit with the lowest such
-die: without the target's save (where it has one) and with a bigger effect (the gambit table's ``groesser``,
-named as a note; never for Bolster, whose damage a bigger effect does not raise). A huge pool's advice names at
-most ``SHOWN`` dice to deny and Bolster counts.
+Each option stands alone (every other open choice declined), with the dice as they fell: the
+damage after armour and what it does to the target, the chance of Fatigue and of the gambit's
+effect, exact over the dice still to roll. A huge pool's advice names at most ``SHOWN`` dice to
+deny and Bolster counts.
 """
 
 from __future__ import annotations

@@ -2,16 +2,8 @@
 
 Seed sections: "Angriffe" (steps 1-7), "Besondere Angriffe", "Feats"
 (Smite, Deny, Focus, Fatigued), "Gambits", "Strong Gambit", "Besondere
-Kampfsituationen", "Kriegsscharen", "An vorderster Front".
-
-Order of the dice, for given dice (``Roller(dice=[...])``): the attack dice
-(each attacker's weapons and shield in sheet order, the mount's trample die,
-bonus dice, Smite's W12, a warband's W12); then per target: each Deny's SPI
-save; each gambit's VIG save (and a Dismount's W6); each Focus: its gambit's
-VIG save, then the CLA save; Smite's VIG save; the scar die. Smite's save
-comes after the attack resolves (simpler to play with given dice; its
-effect holds either way). A Blast rolls the attack dice per target, every
-target's before the decisions on the first are carried out.
+Kampfsituationen", "Kriegsscharen", "An vorderster Front". The order of given
+dice is listed in ``docs/bastionland.md`` ("Eingegebene Würfel").
 """
 
 from __future__ import annotations
@@ -64,16 +56,11 @@ def _feat_user(name: str, feat: str, ctx: "_Context") -> bool:
 class Angriff:
     """What is declared for an attack: the keyword arguments of ``attack``.
 
-    ``deny``: a name, or ``{"by": name, "würfel": face}`` (the decider picks
-    the die; default the highest), or a list (each participant once); then
-    the denier's SPI save or Fatigued. ``gambits``: ``{"würfel": face,
-    "gambit": name, "stark": "keine_probe"|"größer"}`` (or tuples);
-    ``bolster``: faces spent on Bolster. ``focus``: ``{"by": name, "gambit":
-    name}`` (CLA save or Fatigued). ``smite``: ``{"by": name, "art":
-    "W12"|"Blast"}`` before a melee attack (VIG save or Fatigued). Blast rolls
-    per target; ``per_target`` holds each target's decisions (deny, gambits,
-    bolster, focus, faces). ``combatants`` (in turn order): the target's
-    allies among them are offered its Deny too (Angriffe, Schritt 2).
+    ``deny``: a name, ``{"by": name, "würfel": face}`` or a list; ``gambits``: ``{"würfel": face,
+    "gambit": name, "stark": "keine_probe"|"größer"}`` (or tuples); ``bolster``: faces spent on
+    Bolster; ``focus``: ``{"by": name, "gambit": name}``; ``smite``: ``{"by": name, "art":
+    "W12"|"Blast"}``. ``per_target`` holds each Blast target's decisions; ``combatants`` (turn
+    order): the target's allies among them are offered its Deny too.
     """
     bonus: Sequence[str] = ()
     deny: Any = None

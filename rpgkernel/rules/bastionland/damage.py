@@ -129,10 +129,9 @@ class Folge:
 
 def folge(amount: int, gd: int, vig: int, *, art: str = "Person", schutzlos: bool = False) -> Folge:
     """What ``amount`` damage does to a figure of kind ``art`` with ``gd`` Guard and ``vig`` Vigour
-    (Schaden): GD left >= 1: avoided; exactly 0: a scar; more: the excess comes off VIG and the target
-    is wounded (its GD gone); losing at least half the remaining VIG: a mortal wound; VIG 0: dead.
-    ``schutzlos``: it counts as 0 GD (Schutzlos). A warband is routed by a mortal wound and destroyed
-    at VIG 0 (Kriegsscharen); a ship or structure is destroyed at 0 GD (Holz und Stein)."""
+    (Schaden; Kriegsscharen; Holz und Stein): avoided, a scar, a wound, a mortal wound or death.
+    ``schutzlos``: it counts as 0 GD (Schutzlos).
+    """
     if amount <= 0:
         return Folge(KEIN_SCHADEN)
     if art in ("Schiff", "Bauwerk"):

@@ -1,12 +1,8 @@
 """What the GM sets for Mythic Bastionland: the scar table and the gambit effects.
 
-The seed names the scar table (Narben) but does not list it: without the GM's
-table a scar is rolled and noted, and the step says the table is missing. The
-gambit effects beyond Bolster and Move come from the published rules
-(``data/gambits.yaml``) and may be replaced. Both are kept in the campaign
-(data ``bastionland``, see ``Campaign.set_data``) through ``einrichten``, so
-``%%resolve``, the panel and Python read the same; the verbs read them as
-``Request.settings``.
+Without the GM's scar table a scar is rolled and noted; the gambit effects beyond Bolster and
+Move default to ``data/gambits.yaml``. ``einrichten`` keeps both in the campaign (data
+``bastionland``); the verbs read them as ``Request.settings``.
 """
 
 from __future__ import annotations

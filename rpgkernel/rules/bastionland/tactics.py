@@ -1,18 +1,9 @@
 """How a forecast plays a Mythic Bastionland fight (the kit's ``Tactics``; the rules stay the engine's).
 
-- Every figure attacks its target in melee with its weapons (Angriffe), nothing else.
-- Deny: a Knight (``spielfigur``) who is not Fatigued denies the highest die of an attack against it
-  when that lowers the damage (Angriffe, Schritt 2; Feats: only Knights master the feats).
-- Gambits and Focus: never; the dice stay for damage (a Bolster would add one, the highest die is
-  worth more).
-- Morale, as the GM plays it after every turn (Wankender Kampfeswille; ``moral`` off: never): an NPC
-  person outside any group who became wounded this turn and still stands saves with SPI or flees
-  (``moral``); a group (``core.gruppen``: the encounter's groups, else each side's NPC persons) that
-  lost at least half its members this turn (out of the fight: fallen or fled) saves once, organised,
-  with the SPI of its first member still standing as its leader, or all who stand flee.
-
-The same tactics on a compact model (``compact``) play persons' fights exactly or fast, an
-individual's morale included; where a group's morale can still waver, the procedures play them.
+Every figure attacks its target in melee; a Knight who is not Fatigued denies the highest die
+where that lowers the damage; no gambits or Focus; morale as the GM plays it after every turn
+(``moral``). Told in ``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact`` plays persons'
+fights exactly or fast.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""Damage and healing without a ruleset: an amount, given or rolled (a dice expression), changes the
-resource that counts for each named figure (``sheet.ressource_von``: the GM's, HP by default) by the
-same amount, within its limits (``rules.limits``: from 0, or the GM's lower bound, to its maximum);
-at 0 or below a figure is out of the fight (``Frei.out_of_fight``), and healing brings it back.
-
-No seed stands behind this: one roll for all the figures of a line (a blast, a potion for each), an
-amount below 0 counts as 0. The card says where a limit held the change back (``resolve``'s last
-step, as for every ruleset).
+"""Damage and healing without a ruleset: an amount, given or rolled, changes the resource that counts
+(``sheet.ressource_von``: HP by default) of each named figure, within its limits
+(``rules.limits``); at 0 or below a figure is out of the fight (``Frei.out_of_fight``).
+One roll for all the figures of a line; an amount below 0 counts as 0.
 """
 
 from __future__ import annotations

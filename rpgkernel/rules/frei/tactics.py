@@ -1,17 +1,9 @@
 """How a forecast plays a fight without a ruleset (the kit's ``Tactics``; the rules stay the verbs').
 
-There is no attack, only damage in the amount the GM names (``schaden``). So the GM's data
-``prognose`` (``rules.forecast_data``) names for each combatant its attack: ``schaden`` (a dice
-expression) and ``treffer`` (the chance it hits).
-
-- On its turn a figure rolls ``treffer`` through the fight's dice; on a hit the line is
-  ``schaden ZIEL menge=<schaden>``, and the verb rolls the amount and takes it off the resource that
-  counts (within its limits; at 0 or below the target is out of the fight). A miss does nothing.
-- The weakest has the least of the resource that counts (``sheet.ressource_von``: the GM's data
-  name it); the most dangerous the highest mean of ``schaden`` (below 0 as 0) times ``treffer``.
-  Every combatant needs the resource that counts (the verb's message otherwise).
-
-The same tactics on a compact model (``compact``) play a fight exactly or fast.
+The GM's data ``prognose`` (``rules.forecast_data``) names each combatant's ``schaden`` (a dice
+expression) and ``treffer`` (the chance it hits); a hit is the line ``schaden ZIEL
+menge=<schaden>``. Every combatant needs the resource that counts. ``compact`` plays the same
+tactics exactly or fast.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 the reachable fields of a figure, a move with the test its movement type requires, and the BP
 refilled each round.
 
-A figure's position is its condition ``"Feld q,r"`` (no rounds), so it lives in the
-campaign, is journalled and undone like every other change; so is the part of a BP paid and not yet
-used (``"BP-Rest 1/2"``), where the GM's ``bp_bruchteile`` adds the fractions of a round's moves up.
+A position is the condition ``"Feld q,r"``, a paid but unused part of a BP the condition
+``"BP-Rest 1/2"``, both journalled and undone like every change.
 """
 
 from __future__ import annotations
@@ -110,11 +109,10 @@ def bewegen(figure: Figure, karte: HexKarte, ziel: Hex, art_name: str, roller: R
             besetzt: Iterable[Hex] = (), schwierigkeit: int | None = None, *,
             daten: Einstellungen | None = None) -> Resolution:
     """Move along the cheapest path (Bewegungskosten): the cost never exceeds the BP left; every type
-    but Gehen needs its test (Würfelprobe) first. A failed test leaves the figure where it stands and
-    spends no BP (the seed names no consequence; the GM decides). BP are whole points: by default the
-    costs of a round's moves add up ("Die Gesamtkosten dürfen die zur Verfügung stehenden BP des
-    Charakters nicht überschreiten"), a fraction of a BP is paid in full and what is left of it pays
-    the next move (``BP-Rest``); with ``bp_bruchteile: aufrunden`` each move rounds up on its own."""
+    but Gehen needs its test (Würfelprobe) first, and a failed test leaves the figure where it stands
+    without spending BP. A fraction of a BP is paid in full and its rest pays the next move
+    (``BP-Rest``), unless ``bp_bruchteile: aufrunden``.
+    """
     daten = daten or EINSTELLUNGEN.defaults()
     name = figure.name
     a = art(art_name, daten=daten)

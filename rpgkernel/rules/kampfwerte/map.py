@@ -2,9 +2,7 @@
 fields (odd rows shifted right), terrain with a cost factor per field, obstacles, and the exact
 path costs and reachable fields of a movement by Dijkstra.
 
-The cost of entering a field is the movement type's BP per field × the field's terrain factor;
-entering an obstacle (umgehen oder überklettern) uses up all remaining BP and ends the movement.
-Costs are exact fractions (Reiten: ½ BP per field); the total never exceeds the BP available.
+Costs are exact fractions (Reiten: ½ BP per field); entering an obstacle uses up all remaining BP.
 """
 
 from __future__ import annotations

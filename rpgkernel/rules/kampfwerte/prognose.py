@@ -1,10 +1,7 @@
 """Each combatant's attack in a forecast, from the GM's data ``prognose`` (``rules.forecast_data``):
-the seed has no ordinary attack, every attack is a manoeuvre costing AD whose damage (``schaden=``)
-and defence (``abgewehrt``) the GM gives. ``manöver`` names one or a list of the catalogue's
-manoeuvres with a target (each with a level or at the sheet's), ``schaden`` the weapon's damage (a
-dice expression), ``abwehr`` the chance that the target defends. What the tactics (``tactics``) and
-the compact model (``compact``) read of it: ``angriff``, the manoeuvre a figure uses now
-(``gewaehlt``) and what goes with it (``schaden_von``, ``abwehr_von``).
+``manöver`` (one or a list of the catalogue's manoeuvres), ``schaden`` (a dice expression) and
+``abwehr`` (the chance the target defends). ``angriff``, ``gewaehlt``, ``schaden_von`` and
+``abwehr_von`` are what the tactics and the compact model read.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
-"""What the GM sets for Kampfwerte: the test mechanic, the movement types, the terrain, the LP at which
-a figure can no longer act, the decisions on ambiguous passages (``data/regeln.yaml``), and the manoeuvre catalogue
-(``data/manoever.yaml``), shipped as the documented defaults (the seed refers to rules it does
-not contain).
+"""What the GM sets for Kampfwerte: the test mechanic, the movement types, the terrain, the LP at
+which a figure can no longer act, the decisions on ambiguous passages (``data/regeln.yaml``) and
+the manoeuvre catalogue (``data/manoever.yaml``), shipped as documented defaults.
 
-``einrichten`` checks the GM's own sections and/or catalogue and keeps them in the campaign
-(data ``kampfwerte``, see ``Campaign.set_data``): they survive a restart and hold in every
-notebook on the campaign. The verbs read them as ``Request.settings``; the procedures take
-them as ``daten`` (default: ``EINSTELLUNGEN.defaults()``, for calling them directly).
+``einrichten`` checks the GM's sections and keeps them in the campaign (data ``kampfwerte``); the
+verbs read them as ``Request.settings``, the procedures as ``daten``.
 """
 
 from __future__ import annotations

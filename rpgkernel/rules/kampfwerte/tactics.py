@@ -1,22 +1,9 @@
 """How a forecast plays a Kampfwerte fight (the kit's ``Tactics``; the rules stay the engine's).
 
-The seed has no ordinary attack: every attack is a manoeuvre costing AD, whose damage (``schaden=``)
-and defence (``abgewehrt``) the GM gives in the data ``prognose`` (``prognose``: ``manöver``,
-``schaden``, ``abwehr`` for each combatant).
-
-- Every figure uses the first manoeuvre of its list whose AD it still has (``kosten``), a Finte only
-  while none of its own is pending, else nothing; the engine's ``manöver`` carries it out: AD,
-  attack test, a pending Finte, bonuses, armour, knock-down. ``schaden=`` goes with a manoeuvre that
-  deals damage; the tactics roll ``abwehr`` through the fight's dice and mark ``abgewehrt`` where
-  the target defended and a defence counts.
-- No positions: a manoeuvre that needs adjacent fields (``angrenzend``, ``stossen``) is refused in the
-  data, one that moves is played without moving; no reactions (``gegen=``), no movement.
-- A knocked-down figure gets up (Wuchtschlag: "Niedergeworfene Gegner brauchen eine Kampfrunde, um
-  wieder aufzustehen"): its turn is skipped, its side still fights and it can be attacked.
-- The weakest has the fewest LP; the most dangerous does the most damage on average: the mean of its
-  ``schaden`` times the chance its manoeuvre hits (the manoeuvre's exact preview) and is not defended.
-
-The same tactics on a compact model (``compact``) play a fight exactly or fast.
+Every attack is a manoeuvre whose damage and defence the GM gives in the data ``prognose``
+(``manöver``, ``schaden``, ``abwehr``): a figure uses the first manoeuvre of its list whose AD it
+still has; no positions, reactions or movement. Told in ``docs/kampfwerte.md`` ("Prognose: die
+Taktik").
 """
 
 from __future__ import annotations

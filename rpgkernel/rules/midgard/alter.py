@@ -1,18 +1,8 @@
 """Aging adventurers (seed 000, "Alternde Abenteurer").
 
-The effects of age are rolled every five years on the GM's table
-``altern`` (from 80 every year, as the last row). An improvement never
-raises an attribute above 100, a loss never lowers it below 1 - except
-Konstitution: at 0 or less the figure dies within 1W6-1 years (the GM's
-secret roll), and the player is told a false value of at least 1. For elves,
-dwarves and other non-humans the ages scale with the race's age multiplier
-(GM data). A skill whose minimum is no longer met stays usable under the
-rule "Lernen von Fertigkeiten". The new values go onto the sheet; a Ko at 0
-or below goes there as the false value the player is told (the true one
-stays in the GM's card and outcome).
-
-Given dice: per check in time order, the row's changes in the table's
-order; then the secret W6 if Ko fell to 0 or below.
+The effects of age are rolled on the GM's table ``altern``; the new values go onto the sheet, a
+Konstitution at 0 or below as the false value the player is told. Given dice: per check in time
+order, the row's changes in the table's order; then the secret W6 if Ko fell to 0 or below.
 """
 
 from __future__ import annotations

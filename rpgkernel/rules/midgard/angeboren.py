@@ -1,11 +1,7 @@
 """Innate abilities (seed 000, "Besondere angeborene Fähigkeiten"; "Die Sinne").
 
-The player rolls W% on the GM's table ``angeboren``; an ability may set a
-sense's Erfolgswert (Kurzsichtigkeit: Sehen +4 instead of +8). A 100 lets
-the player choose any ability freely and roll again (again and again while
-100s fall). The free choices are taken after the roll (choice ``wahl``);
-a choice not taken stays open on the sheet as "freie Wahl". The advice names
-each ability of the table with the senses it sets.
+W% on the GM's table ``angeboren``; an ability may set a sense's Erfolgswert; a 100 gives a free
+choice and another roll. The free choices are taken after the roll (choice ``wahl``).
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""Midgard's basic rolls (seed 000, "Haus der Regeln").
-
-The house rules rest on Midgard's basic rolls without restating them; they
-are implemented as documented, configurable defaults (``data/grundregeln.yaml``):
-
-- EW (Erfolgswurf): W20 + Erfolgswert + WM, succeeds at ``mindestwurf`` (20)
-  or more; a natural 20 is a critical success, a natural 1 a critical failure.
-- WW (Widerstandswurf: Abwehr, Resistenz): W20 + value + WM, succeeds when
-  its total is at least the opposing EW's total; the same criticals.
-- PW (Prüfwurf): W% at or under the attribute.
-
-The engine's error, ``MidgardError``, lives here rather than in ``settings``: the settings are built
-from the basic rolls and the tables, which raise it.
+"""Midgard's basic rolls (seed 000, "Haus der Regeln"): EW, WW and PW as documented, configurable
+defaults (``data/grundregeln.yaml``), and the engine's error, ``MidgardError`` (here, as the
+settings are built from the basic rolls and tables that raise it).
 """
 
 from __future__ import annotations

@@ -1,23 +1,9 @@
 """Character creation and advancement (seed 000: "Kauf der Attribute",
 "Neue Regelung der LP", "Auswürfeln des AP-Maximums").
 
-Attributes: St, Ge, Ko, In and Zt are bought by tier with points (usually
-8-9 to spend). A race shifts the tiers (the seed's list); the shifted tier
-is the race's 0-cost column; nobody goes beyond the +/-6 column, nor above
-100, the natural limit. Then the exact value is rolled within the tier
-(uniformly: the seed names no die). The tiers and the cost of each column
-are the GM's table ``attributkauf``.
-
-LP = LP base + 1W6 + modifiers (GM table ``lp``): humans (and half-humans)
-by size and shape, where "groß & breit" lowers the AbB by 1 and "klein &
-schlank" raises it by 1; other races by their own modifier.
-
-AP maximum per grade: the race's AP die (the seed's list) once per grade,
-plus the fixed part of the GM's table ``ap_fest`` (by class and grade), plus
-the personal AP bonus.
-
-The results go onto the figure's sheet (an ``Effect`` with ``sheet``), the
-derived LP and AP following.
+Attributes bought by tier (GM table ``attributkauf``) and rolled within it; LP from the GM table
+``lp``; the AP maximum per grade from the race's AP die and the GM table ``ap_fest``. The results
+go onto the figure's sheet (an ``Effect`` with ``sheet``).
 """
 
 from __future__ import annotations

@@ -1,30 +1,9 @@
 """Divine grace as rerolls (seed 000, "Neue Regelung der Göttlichen Gnade").
 
-Each point of Göttliche Gnade (resource GG) lets its owner have the last
-roll repeated, his own or one directed against him, as long as that roll
-has no follow-up roll yet; a roll may be repeated several times while the
-points last; a spent point is gone.
-
-A procedure rolls through a ``Wurfkette``: after each roll that a figure
-with points left may have repeated, the resolution stays open (choice
-``gnade``) before the next roll. ``gnade FIGUR`` spends a point and repeats
-the roll; ``verzicht FIGUR`` (the panel's "Verzicht" button) declines: the
-roll stands and the procedure goes on to its next roll, which may open the
-question again. The offer lapses by itself (``Choice.lapses``): the next
-``%%resolve`` action that rolls declines it first, journalled, instead of
-waiting for an answer. The card names both lines with the figures who may write
-them, and the advice gives each holder both ways with what the roll's total
-leads to (``Folgen``: the chance it succeeds, its damage and the chance the
-target falls, the rows of a critical table). Re-running replays the recorded
-dice, so every earlier roll comes out the same.
-
-How a re-run knows what was answered: each pause offers, beside ``gnade``,
-a choice ``weiter:J.C`` (J: the pause's number, C: the grace points taken
-before it) that no verb takes, so only a closing line (any choice line or
-``verzicht``) adds its key to the decisions. A pause whose key is present
-was answered; it was answered with grace when the next pause carries C+1
-(or, when no later pause was answered, when an unused ``gnade`` decision
-exists).
+A procedure rolls through a ``Wurfkette``: after each roll that a figure with points left may
+have repeated, the resolution stays open (choice ``gnade``); ``verzicht`` lets the roll stand,
+and the offer lapses with the next roll (``Choice.lapses``). A re-run replays the recorded dice
+and reads the answers from the ``weiter:J.C`` keys of the decisions.
 """
 
 from __future__ import annotations

@@ -1,23 +1,9 @@
 """Individual initiative every round (seed 000, "Neue Initiativeregelung für Kämpfe").
 
-Initiative = floor(Reaktionswert / 10) (after the armour's change) +
-Kampftaktik + W6, between 2 and 20; optionally the weapon's attack-rank
-modifier, unmodified. Anyone may act later in the order, or not at all
-(``abwarten`` marks it for the round).
-
-A leader with Kampftaktik +1 or more is named in advance (``anfuehrer``):
-his followers carry the condition ``folgt LEADER``. At the start of a round
-he rolls once: his W6 + Kampftaktik goes onto the base of every follower who
-did not opt out before the roll (``eigene``: the condition ``eigene
-Initiative`` until that round begins); the others, and those whose leader is
-not in the fight or cannot lead, roll for themselves without his bonus. The
-encounter does this at every round's start (``Midgard.initiative_rolls``);
-the verb ``initiative`` shows the same roll with its steps and the exact
-order preview. Ties are ordered by name. Given dice: in the order of the
-figures, one W6 per leader or independent figure (followers do not roll).
-In the encounter's order nobody acts earlier than its initiative, later as it
-likes; a group initiative is no part of the rule ("Die Bestimmung einer
-Gruppeninitiative nach den Grundregeln entfällt"): a group follows a leader.
+Initiative = floor(Reaktionswert / 10) + Kampftaktik + W6, between 2 and 20; a leader
+(``anfuehrer``) rolls once for his followers (``folgt LEADER``) unless they opt out (``eigene``).
+The encounter rolls it at every round's start (``Midgard.initiative_rolls``). Given dice: in the
+order of the figures, one W6 per leader or independent figure.
 """
 
 from __future__ import annotations

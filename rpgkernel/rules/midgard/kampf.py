@@ -2,19 +2,9 @@
 "Abwehr mehrerer Angriffe", "Neue Regelung der Göttlichen Gnade",
 "Ersetzen des festen Schadensbonus"; EW/WW as the basic-roll defaults).
 
-An attack: EW: Angriff (W20 + weapon); if it succeeds, the defender's
-WW: Abwehr against its total; then the damage. A critical hit, a critical
-failure of the attack or of the defence rolls the GM's table for it if there
-is one (``kritisch``). Each roll is open to divine grace before the next
-falls. Order of given dice: EW: Angriff, WW: Abwehr, the damage dice, the
-critical tables (each repeated roll right after the grace that asked for it).
-
-Several defences in a round: every WW: Abwehr after the first has a
-cumulative WM -2; a figure in full defence (condition ``volle Abwehr``) gets
-its first -2 at the third; against several ranged attacks from one
-direction while using a large shield the WM do not accumulate (a flat -2).
-The defences made this round are the condition ``N. Abwehr`` (until the
-round ends).
+An attack: EW: Angriff, the defender's WW: Abwehr, the damage, the GM's critical tables
+(``kritisch``), each roll open to divine grace. Order of given dice: EW: Angriff, WW: Abwehr, the
+damage dice, the critical tables.
 """
 
 from __future__ import annotations

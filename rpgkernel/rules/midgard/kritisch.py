@@ -1,12 +1,8 @@
 """Critical results on the GM's tables (basic rolls; seed 000, "Neue Regelung der Göttlichen Gnade").
 
-The seed names the critical tables ("auf der kritischen Tabellen wird eine
-100 gewürfelt (= Tod)") without containing them: they are GM data (section
-``kritisch``), one table per situation (``tabellen.SITUATIONEN``). Where the GM supplies a table for a
-critical result, it is rolled - as a follow-up roll, open to divine grace
-like every other - and its row shown; otherwise the critical is only named.
-The advice on repeating it gives each row's chance: the rows are the GM's
-text (the engine applies none of them), so which is better is his table's to say.
+The critical tables are GM data (section ``kritisch``, one per ``tabellen.SITUATIONEN``). Where
+the GM supplies one, it is rolled as a follow-up roll open to divine grace and its row shown;
+otherwise the critical is only named.
 """
 
 from __future__ import annotations

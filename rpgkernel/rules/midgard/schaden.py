@@ -1,16 +1,9 @@
-"""Damage and what it costs (seed 000: "AP-Verluste bei gelungener Abwehr",
-"Ersetzen des festen Schadensbonus"; the LP/AP of a failed defence are the
-basic rule the seed presupposes, and so is the figure that can no longer act, and what players
-are told of it).
+"""Damage and what it costs (seed 000: "AP-Verluste bei gelungener Abwehr", "Ersetzen des festen
+Schadensbonus"; the basic rules they presuppose).
 
-- Failed defence (schwerer Treffer): LP and AP lost = damage - Rüstungsschutz.
-- Successful defence (leichter Treffer): only AP, reduced by half the
-  difference between WW: Abwehr and EW: Angriff (rounded down) and by the
-  shield; a critical defence loses no AP.
-- A positive damage bonus becomes extra dice from the GM's list
-  (``schadensbonus``); a negative one stays as it was.
-- Out of the fight at ``kampfunfaehig_lp`` LP or fewer (a basic roll of the
-  GM's, default 0: the seed does not say).
+A heavy hit (failed defence) costs LP and AP, a light hit only AP; a positive damage bonus
+becomes extra dice (``schadensbonus``); out of the fight at ``kampfunfaehig_lp`` LP or fewer.
+Told in ``docs/midgard.md``.
 """
 
 from __future__ import annotations

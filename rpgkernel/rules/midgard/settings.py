@@ -1,12 +1,9 @@
-"""What the Midgard procedures read besides the figures: the basic rolls, the
-seed's race list and the GM's tables.
+"""What the Midgard procedures read besides the figures: the basic rolls, the seed's race list and
+the GM's tables.
 
-The GM's choices live in the campaign (data ``midgard``, see
-``Campaign.set_data``): they survive a restart and every notebook on the
-campaign sees them. ``einrichten`` reads and checks the files and puts them
-there; the verbs read them as ``Request.settings`` (``EINSTELLUNGEN``). Without
-any, the defaults hold (``EINSTELLUNGEN.defaults()``): the documented basic rolls, the seed's race list and
-no GM tables (a procedure that needs one says which).
+``einrichten`` checks the files and keeps them in the campaign (data ``midgard``); the verbs read
+them as ``Request.settings`` (``EINSTELLUNGEN``). Without any, ``EINSTELLUNGEN.defaults()``
+holds: no GM tables (a procedure that needs one says which).
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
-"""GM data: the tables the seed refers to but does not contain.
+"""GM data: the tables the seed refers to but does not contain (attribute purchase, LP, AP,
+skills, innate abilities, aging, damage bonus, spells, element star, critical tables).
 
-The point-cost columns of the attribute purchase, the LP base and modifiers,
-the fixed parts of the AP maximum, skill minima and learning costs, the
-sixth sense by Zaubertalent, the innate abilities, the aging table with the
-races' age multipliers, the damage-bonus dice, the spell learning costs, the
-element star and the critical tables. They belong to the GM: a YAML file with one section per
-table (schemas in docs/midgard.md). ``data/beispiel_spielleitung.yaml`` is
-an EXAMPLE to show the format; its numbers are not the published rules.
-
-Every section is checked when the file is read; a procedure that needs a
-section the file lacks says which one and where the schema is described.
+One YAML file with a section per table (schemas in docs/midgard.md), every section checked on
+reading; ``data/beispiel_spielleitung.yaml`` only shows the format, its numbers are not the
+published rules.
 """
 
 from __future__ import annotations

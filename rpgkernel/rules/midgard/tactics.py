@@ -1,16 +1,9 @@
 """How a forecast plays a Midgard fight (the kit's ``Tactics``; the rules stay the engine's).
 
-- Every figure attacks its target with its first weapon (``angriff``, no options); nobody goes into
-  full defence. Defences count as the engine counts them (Abwehr mehrerer Angriffe).
-- Divine grace (Neue Regelung der Göttlichen Gnade): a figure with points has its own roll of an
-  attack repeated when it failed, its EW: Angriff that missed or its WW: Abwehr that let a heavy hit
-  through, one point per roll (a repeated roll stands); the damage, the foe's rolls and the critical
-  tables stand.
-- The weakest has the fewest LP (a figure is out of the fight by its LP alone); the most dangerous
-  takes the most LP with its attack on average (``angriff_vorschau``, against each foe it has).
-
-The same tactics on a compact model (``compact``; each own roll as ``eigener_wurf`` plays it) play a
-fight exactly or fast.
+Every figure attacks its target with its first weapon; a figure with divine grace has its own
+failed attack or defence roll repeated, one point per roll. Told in ``docs/midgard.md``
+("Prognose: die Taktik"); ``compact`` (each own roll as ``eigener_wurf`` plays it) plays a fight
+exactly or fast.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """Spells and summonings (seed 000: "Auswahl von Zaubersprüchen", "Beschwörungen").
 
-Spells: Zauberer, Ordenskrieger and Barden have full access to their spell
-lists; the learning points come from the GM's table ``zauber`` by the
-spell's category for the class and its level (Hexer: Schmerzen, a Grund
-spell of level 2: 2; Zeichen der Macht, an Ausnahme spell of level 3: 5).
-A bard pays level x FP / 100 for a song (Lied der Tanzlust: 3 x 300 / 100
-= 9; rounded up). At creation at most one spell of level 3; an
-Ordenskrieger at most two spells.
-
-Summonings: every Zauberer except the Beschwörer learns summonings,
-banishments and protective circles of one element, of dark demons or of
-sinister demons at standard cost, all others as exceptions. An
-Elementarbeschwörer summons his primary element and its two neighbours in
-the element star, and learns circles and banishments of the antagonistic
-elements and against demons as exceptions. A Dämonenbeschwörer learns the
-circles and banishments concerning elements as exceptions. A double
-(triple, quadruple) sacrifice gives WM +1 (+2, +3) on binding and extension
-rolls; the ritual takes 10 minutes per grade of the being; it lasts 4 hours.
+Learning points of spells from the GM's table ``zauber`` (by category, class and level), a
+bard's songs at level x FP / 100; which summonings a class learns at standard cost; a
+sacrifice's WM and the ritual's time. Told in ``docs/midgard.md`` (``zauber``,
+``beschwörungslehre``, ``beschwörung``).
 """
 
 from __future__ import annotations

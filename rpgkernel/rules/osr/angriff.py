@@ -1,18 +1,9 @@
 """Attacks with their modifiers and exact previews (seed 001).
 
-Seed sections: "Nahkampf-Angriff", "Fernkampf-Angriffe", "Sturmangriff",
-"Waffe gegen einen Sturmangriff positionieren", "Aus dem Kampf fliehen",
-"Parieren", "Unbewaffneter Kampf", "Ringen und Überwältigen", "Zaubersprüche",
-"Modifikatoren im Kampf" (Tarnung, Deckung, Flanke, Unsichtbarer Gegner,
-Liegende Gegner, Rückwärtiger Angriff, Schlafender Gegner, Betäubter Gegner,
-Zwei-Waffen-Kampf).
-
-An attack hits when W20 + modifiers >= the roll needed against the target's
-effective armour class (``core.mindestwurf``); the seed sets no automatic hit
-or miss. Order of the dice, for given dice: the target die (W<n>) when
-several targets are named; in a charge against a longer weapon, the
-defender's first strike (W20, damage on a hit); W% for a sleeping target;
-then per attack the W20 and, on a hit, the damage dice.
+Seed sections: "Nahkampf-Angriff", "Fernkampf-Angriffe", "Sturmangriff", "Waffe gegen einen
+Sturmangriff positionieren", "Aus dem Kampf fliehen", "Parieren", "Unbewaffneter Kampf",
+"Ringen und Überwältigen", "Zaubersprüche", "Modifikatoren im Kampf". An attack hits when W20 +
+modifiers >= ``core.mindestwurf``. The order of given dice is listed in ``docs/osr.md``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """Surprise and side initiative (seed 001, "Kampf"; "Fernkampf-Angriffe").
 
-Surprise: 1W6 per side, surprised on 1 to ``ueberrascht_bis`` (default 2).
-Initiative: 1W6 per side every round; the higher side acts first, each side
-in the segment shown by the other side's die (with more than two sides: the
-highest of the others'). Ties: both sides act at the same time (default) or,
-configured, the tied sides roll again. A figure holding a missile weapon
-adds its missile bonus to its side's die and may act before its side; it acts
-before a side only when its value beats that side's die (``rang``: the order
-and the preview use the same comparison). Given dice: one W6 per side in the
-order the sides first appear. A figure joining a running round takes its
-side's die (a side that comes in rolls its own); a figure that delays waits
-for the other side's last (Initiative verzögern).
+Surprise: 1W6 per side, surprised on 1 to ``ueberrascht_bis``. Initiative: 1W6 per side every
+round, the missile bonus of a figure holding a missile weapon added (``rang`` compares).
+Given dice: one W6 per side in the order the sides first appear.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""What the GM sets for OSR combat: surprise range, ties, AC direction, the hit points at which a figure
-is dead or unconscious (the text does not say), the attack matrices and the saving-throw tables.
+"""What the GM sets for OSR combat: surprise range, ties, AC direction, the hit points at which a
+figure is dead or unconscious, the attack matrices and the saving-throw tables.
 
-The attack matrix and the saving-throw tables are GM data (``data/angriffsmatrix.yaml`` and
-``data/rettungswuerfe.yaml`` are examples). The GM's settings live in the campaign (data ``osr``,
-see ``Campaign.set_data``): ``einrichten`` checks them and puts them there, the verbs read them as
-``Request.settings`` (``EINSTELLUNGEN.of`` of the campaign's data); without any, the defaults hold
-(``EINSTELLUNGEN.defaults()``).
+``einrichten`` checks them and keeps them in the campaign (data ``osr``); the verbs read them as
+``Request.settings``; without any, ``EINSTELLUNGEN.defaults()`` holds.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
 """How a forecast plays an OSR fight (the kit's ``Tactics``; the rules stay the engine's).
 
-- Every figure attacks with the weapon in hand (the first of ``waffen``, unarmed without one):
-  ``angriff`` with no options; no charge, parry, withdrawal, flight, routine or two weapons. Where
-  the rules allow it no attack now (held, set against a charge, ``angriff.darf_angreifen``), its
-  turn passes.
-- The forecast knows no distances: all combatants stand in one melee. The seed then fixes the target
-  ("Nahkampf-Angriff": with several opponents in melee the target of an attack roll is determined at
-  random; "Fernkampf-Angriffe": a missile into a melee hits one of all its participants at random, a
-  friend too), so the GM's target picking (``zielwahl``) has no say: a melee weapon's target is a W<n>
-  among the standing foes, a missile weapon's a W<n> among every other standing combatant, rolled
-  through the fight's dice.
-
-The same tactics on a compact model (``compact``) play melee fights exactly or fast.
+Every figure attacks with the weapon in hand (``angriff``, no options), all in one melee; the seed
+picks the target at random, so the GM's ``zielwahl`` has no say. Told in ``docs/osr.md``
+("Prognose: die Taktik"); ``compact`` plays melee fights exactly or fast.
 """
 
 from __future__ import annotations
