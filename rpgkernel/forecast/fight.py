@@ -243,11 +243,25 @@ class Table:
     def _close_pending(self, tx: Transaction, roller: Roller) -> None:
         """The campaign's open resolutions of this ruleset: taken as the tactics decide before the fight
         goes on (as the GM would take them first)."""
-        stored = [rec for rec in tx.state.get("pending", {}).values() if rec.get("ruleset") == self.engine.key]
+        stored = {k: rec for k, rec in tx.state.get("pending", {}).items() if rec.get("ruleset") == self.engine.key}
         results = [Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
-                              choices=[_choice(c) for c in rec["choices"]]) for rec in stored]
+                              outcome=self._outcome(tx.state, k, rec), choices=[_choice(c) for c in rec["choices"]])
+                   for k, rec in stored.items()]
         if results:
             self._settle(tx, results, self._down(fighting.reasons(tx.state, self.name)), roller)
+
+    def _outcome(self, state: dict[str, Any], key: str, record: Mapping[str, Any]) -> dict[str, Any]:
+        """What an open resolution's dice gave (``Resolution.outcome``, which the tactics read to decide):
+        its line carried out again with its dice on a scratch copy of ``state`` without it; nothing where
+        decisions were taken on it already (the line alone would not reach them)."""
+        if record.get("decisions"):
+            return {}
+        scratch = Transaction({**state, "pending": {k: r for k, r in state["pending"].items() if k != key}})
+        try:
+            done = carry_out(scratch, self.engine, record["source"], Roller(dice=list(record["faces"])))
+        except RpgError:
+            return {}
+        return dict(done[-1].outcome) if done else {}
 
     def _run_all(self, tx: Transaction, actions: list[Action], roller: Roller) -> list[Any]:
         return self._run(tx, actions, roller) if actions else []

@@ -58,12 +58,13 @@ class Mixture:
         self._samplers: dict[int, Sampler] = {}
 
     @classmethod
-    def of(cls, table: Table, rng: np.random.Generator, most: int = MAX_WAYS) -> Mixture | None:
-        """The fight's parts, or None where one has no compact model."""
+    def of(cls, table: Table, rng: np.random.Generator, most: int | None = None) -> Mixture | None:
+        """The fight's parts (closings tried up to ``most`` ways, default ``MAX_WAYS``), or None where
+        one has no compact model."""
         if not table.pending():
             found = board(table, rng)
             return cls(table, rng, [(1.0, found)], found) if found is not None else None
-        closings = table.closings(most)
+        closings = table.closings(MAX_WAYS if most is None else most)
         if closings is None:   # drawn: the first closing tells whether the model covers them at all
             mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
             try:
