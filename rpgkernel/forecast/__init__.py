@@ -117,8 +117,8 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
             raise ForecastError(t("forecast.open_too_many") if mixture.drawn else t("forecast.too_large", max=MAX_STATES))
         if not mixture.drawn:
             notes.append(t("forecast.not_exact", max=MAX_STATES))
-    run = dict(name=name, start_round=record["round"], n=n, precision=precision, progress=progress, stop=stop,
-               notes=notes + left_out, shown=shown)
+    run = {"name": name, "start_round": record["round"], "n": n, "precision": precision, "progress": progress,
+           "stop": stop, "notes": notes + left_out, "shown": shown}
     if mixture is not None:
         try:
             return _sampled(mixture.tally(table.sides), lambda tally, k: mixture.play(tally, k, rng), "kompakt", **run)
