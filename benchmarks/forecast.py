@@ -21,9 +21,17 @@
    (e.g. the main branch before a change). A duel still running after ``--timeout`` seconds (a
    sampled one, say) is cut off.
 
+5. Forecasts with a decision open (``--only-open`` runs this section alone): the ford fight (Ritter
+   and Knappe against three Söldner, ``FORD``) with ``FORD_ATTACK`` open, a Midgard duel with grace
+   points whose attack waits for the grace (``midgard_grace``), and every moment of the example
+   notebooks where a decision stands open (``notebook_points``): the forecast to ±1 % (CPU and wall,
+   against the goal of 2 s CPU, the path taken) beside the procedure path on the same state in the
+   same run (its fights per second, and the CPU time it would take for the fights the precision asks
+   for). A moment no compact model covers stops after its first batch and prints its notice.
+
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
-    python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels]
+    python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels] [--only-open]
                                   [--reference CHECKOUT] [--timeout 60]
 """
 
@@ -40,6 +48,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # notebook_points beside this file
 GOAL_PRECISE = 5.0      # seconds to ±1 % for four against six
 GOAL_EXACT = 1.0        # seconds for an exact duel
 GOAL_DUEL_CPU = 0.3     # CPU seconds for the first exact duel of each ruleset
@@ -210,10 +219,96 @@ def first_duels(reference: Path | None = None, timeout: float = 60.0) -> bool:
     return ok
 
 
+GOAL_OPEN_CPU = 2.0    # CPU seconds to ±1 % with a decision open
+#: the ford fight of the forecast with an open attack: the panel tests' players and three mercenaries
+FORD = """
+figuren:
+  - name: Ritter
+    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
+  - name: Knappe
+    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
+begegnung:
+  name: Furt
+  teilnehmer:
+    - figur: Ritter
+      seite: Spieler
+    - figur: Knappe
+      seite: Spieler
+""" + "".join(f"""    - name: Söldner {i}
+      seite: Feinde
+      werte: {{vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}}
+""" for i in (1, 2, 3))
+FORD_ATTACK, FORD_DICE = 'angriff Ritter, Knappe -> "Söldner 1" bonus=W8', [7, 3, 6, 5, 2]
+
+
+def ford_open():
+    """The ford fight begun (the players first), the players' attack open: its campaign's state."""
+    import rpgkernel
+    from rpgkernel.statblocks import load
+    c = campaign("bastionland")
+    load(c, FORD)
+    c.encounter.start(rolls={n: 10 - i for i, n in enumerate(c.state["encounters"]["Furt"]["combatants"])})
+    rpgkernel.resolve(FORD_ATTACK, campaign=c, dice=FORD_DICE)
+    return c.state, "Furt"
+
+
+def midgard_grace():
+    """The Midgard notebook's duel (``notebook_duel``), Wolfgang Krentz with two points of divine grace,
+    his attack failed and waiting for the grace: its campaign's state."""
+    import rpgkernel
+    enc, keep = notebook_duel("midgard")
+    c = enc.campaign
+    c.set_sheet(keep[0], {**c.figure(keep[0]).sheet, "gg": 2}, encounter=enc.name)
+    enc.start(dice=[4, 2])
+    rpgkernel.resolve(f'angriff "{keep[0]}" -> {keep[1]}', campaign=c, dice=[2])
+    return c.state, enc.name
+
+
+def open_row(label: str, state: dict, encounter: str, fights: int) -> bool:
+    """One moment with a decision open: the forecast to ±1 %, then the procedure path beside it."""
+    import copy
+
+    from rpgkernel.forecast import forecast_state
+    said: list[str] = []
+    cpu, wall = time.process_time(), time.perf_counter()
+    f = forecast_state(copy.deepcopy(state), encounter, seed=1, notice=said.append, stop=lambda: bool(said))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    c = f.win[next(iter(f.win))]
+    met = f.weg != "prozeduren" and cpu <= GOAL_OPEN_CPU and f.precision <= 0.01
+    print(f"   {label}")
+    if said:
+        print(f"      no model: {said[0]}")
+        return False
+    ref_cpu = time.process_time()
+    ref = forecast_state(copy.deepcopy(state), encounter, seed=2, n=fights, weg="prozeduren")
+    ref_cpu = time.process_time() - ref_cpu
+    rate = ref.fights / ref_cpu
+    first = next(iter(ref.win))
+    print(f"      {f.weg:<8} {f.fights:>6} fights  P({first}) = {c.p:.3f} ± {c.margin:.4f}  CPU {cpu:6.2f} s, "
+          f"wall {wall:6.2f} s (goal <= {GOAL_OPEN_CPU:g} s CPU): {'yes' if met else 'NO'}")
+    print(f"      procedure path: {ref.fights} fights, P({first}) = {ref.win[first].p:.3f} "
+          f"[{ref.win[first].low:.3f}, {ref.win[first].high:.3f}], {rate:.1f} fights/s CPU; "
+          f"{max(f.fights, 1):,} fights would take {max(f.fights, 1) / rate:,.0f} s CPU")
+    return met
+
+
+def open_decisions(fights: int) -> bool:
+    import notebook_points
+    print(f"5. Forecasts with a decision open, to ±1 % (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    ok = open_row(f"the ford, {FORD_ATTACK} open", *ford_open(), fights)
+    ok &= open_row("Midgard, Wolfgang Krentz (GG 2) against the Schattenelf, his grace open", *midgard_grace(),
+                   fights)
+    for name in notebook_points.NOTEBOOKS:
+        for point in notebook_points.open_points(name):
+            ok &= open_row(f"{point.label} open", point.state, point.encounter, fights)
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
     parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
+    parser.add_argument("--only-open", action="store_true", help="section 5 alone")
     parser.add_argument("--reference", type=Path, help="section 4: a checkout whose package is timed beside this one")
     parser.add_argument("--timeout", type=float, default=60.0, help="section 4: seconds a duel may take")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
@@ -224,6 +319,8 @@ def main() -> int:
         return 0
     if opts.only_duels:
         return 0 if first_duels(opts.reference, opts.timeout) else 1
+    if opts.only_open:
+        return 0 if open_decisions(opts.procedure_fights) else 1
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")
@@ -265,6 +362,7 @@ def main() -> int:
         print(f"   {key:<11} {len(enc.combatants)} combatants, {f.fights} fights in {seconds:.2f} s: "
               f"{f.fights / seconds:,.1f} fights/s")
     ok &= first_duels(opts.reference, opts.timeout)
+    ok &= open_decisions(opts.procedure_fights)
     return 0 if ok else 1
 
 

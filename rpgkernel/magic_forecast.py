@@ -44,6 +44,12 @@ class Progress:
         if self.handle is not None:
             self.handle.update(_Bar(done, planned, time.perf_counter() - self.start))
 
+    def notice(self, text: str) -> None:
+        """A word said at once while the fights are played (why the forecast is slow), above the bar's end."""
+        if self.handle is not None:
+            from IPython.display import display
+            display(_Done(text))
+
     def close(self, f: Forecast | None) -> None:
         """The last word of the bar: the forecast ``f``, or none (stopped before it had a result)."""
         if self.handle is None:
@@ -131,7 +137,7 @@ def prognose(words: list[str], usage: str) -> Forecast | Notice:
             f = forecast(campaign, rest[0] if rest else None, n=n, seed=s.seed if seed is None else seed,
                          zielwahl=str(opts.get("zielwahl", "schwächste")), precision=precision,
                          progress=progress, stop=stop, weg=str(opts.get("weg", "auto")),
-                         moral=not opts.get("ohne_moral"))
+                         moral=not opts.get("ohne_moral"), notice=progress.notice)
     except KeyboardInterrupt:   # interrupted twice: no result, and no traceback either
         progress.close(None)
         return Notice(t("forecast.interrupted"))

@@ -843,7 +843,8 @@ function panelForecast(model, form, picked) {
       L(model, "widget.panel.forecast_running", { done: f.done, planned: Math.max(f.planned, f.done) }), " ",
       f.stopping ? h("span", { class: "rpgk-muted" }, L(model, "widget.panel.forecast_stopping"))
         : h("button", { type: "button", "data-focus": "forecast_stop", title: L(model, "widget.panel.forecast_stop_help"),
-          onclick: () => form.send("stop_forecast") }, L(model, "widget.panel.forecast_stop"))));
+          onclick: () => form.send("stop_forecast") }, L(model, "widget.panel.forecast_stop"))),
+      f.notice ? h("div", { class: "rpgk-forecast-slow", role: "status" }, f.notice) : null);
   } else if (f.result) {
     const r = f.result;
     body.push(h("div", { class: "rpgk-muted" }, r.head), h("div", { class: "rpgk-outcome" }, r.headline),

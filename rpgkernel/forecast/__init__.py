@@ -22,19 +22,19 @@ with their intervals, and says that it was stopped. ``Encounter.forecast`` is th
 from __future__ import annotations
 
 import math
+import time
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from .. import rules
 from ..messages import t
+from ..rules.tactics import Tactics
 from ..rules.tactics import zielwahl as checked_zielwahl
-from . import duel
-from .board import Board
-from .chain import MAX_STATES, exact_forecast, solve
+from .chain import MAX_STATES, exact_forecast
 from .fight import MAX_ROUNDS, ForecastError, Outcome, Table
-from .sample import Sampler
-from .value import WEGE, Chance, FigureForecast, Forecast, Mean, Tally
+from .mixture import PER_CLOSING, Mixture, NoModel, board
+from .value import WEGE, Z95, Chance, FigureForecast, Forecast, Mean, Tally
 
 if TYPE_CHECKING:
     from ..state import Campaign
@@ -53,7 +53,7 @@ BATCH = {"prozeduren": 50, "kompakt": 1000}
 def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
              zielwahl: str = "schwächste", precision: float = PRECISION,
              progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
-             weg: str = "auto", moral: bool = True) -> Forecast:
+             weg: str = "auto", moral: bool = True, notice: Callable[[str], None] | None = None) -> Forecast:
     """The forecast of ``encounter`` (default: the active one) from where it stands.
 
     ``weg``: "auto", or one of ``WEGE`` (an error where that path cannot take the fight). A sampled
@@ -63,16 +63,18 @@ def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None 
     the precision asks for as far as it can be told yet). ``stop()`` is asked before each batch but the
     first: where it says so, the forecast ends there (``Forecast.stopped``). An exact forecast has no
     batches. ``moral``: False plays no morale (nobody flees or surrenders by the rules' morale,
-    ``Tactics.morale``).
+    ``Tactics.morale``). ``notice(text)`` is told at once, in German, where the forecast goes over the
+    procedures without being asked to (no compact model fits): why it is slow and about how long.
     """
     return forecast_state(campaign.state, encounter, n=n, seed=seed, zielwahl=zielwahl, precision=precision,
-                          progress=progress, stop=stop, weg=weg, moral=moral)
+                          progress=progress, stop=stop, weg=weg, moral=moral, notice=notice)
 
 
 def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
                    zielwahl: str = "schwächste", precision: float = PRECISION,
                    progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
-                   weg: str = "auto", max_states: int = MAX_STATES, moral: bool = True) -> Forecast:
+                   weg: str = "auto", max_states: int = MAX_STATES, moral: bool = True,
+                   notice: Callable[[str], None] | None = None) -> Forecast:
     """``forecast`` of a campaign's state document (a copy the forecast may change: its own); an exact
     forecast's chain may have at most ``max_states`` nodes."""
     name = encounter or state["active_encounter"]
@@ -99,39 +101,87 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
     shown = {"zielwahl": picking, "seed": seed, "target_rule": table.tactics.target_rule, "moral": moral}
     notes: list[str] = []
     left_out = [] if moral else [t("forecast.ohne_moral")]
-    board = _board(table, rng) if weg != "prozeduren" else None
-    if board is None and weg in ("exakt", "kompakt"):
+    mixture = Mixture.of(table, rng) if weg != "prozeduren" else None
+    if mixture is None and weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
-    if board is not None and weg in ("auto", "exakt") and n is None:
-        solution = duel.solve(board, max_states) if duel.fits(board) else solve(board, max_states)
+    if mixture is not None and table.pending():
+        notes.append(t("forecast.closings", ways=len(mixture.parts)) if mixture.parts is not None
+                     else t("forecast.closings_drawn", fights=PER_CLOSING))
+    if mixture is not None and weg in ("auto", "exakt") and n is None:
+        solution = mixture.solve(max_states)
         if solution is not None:
-            exact = exact_forecast(board, solution, name, record["round"], **shown)
-            exact.notes += left_out
+            exact = exact_forecast(mixture.first, solution, name, record["round"], **shown)
+            exact.notes += notes + left_out
             return exact
         if weg == "exakt":
-            raise ForecastError(t("forecast.too_large", max=MAX_STATES))
-        notes.append(t("forecast.not_exact", max=MAX_STATES))
-    path = "kompakt" if board is not None else "prozeduren"
-    tally = Tally(table.sides)
-    if path == "kompakt":
-        sampler = Sampler(board)
-        def batch(k: int) -> None:
-            tally.add_counts(**sampler.counts(sampler.play(k, rng)))
-    else:
-        def batch(k: int) -> None:
-            for _ in range(k):
-                tally.add(table.play(rng))
+            raise ForecastError(t("forecast.open_too_many") if mixture.drawn else t("forecast.too_large", max=MAX_STATES))
+        if not mixture.drawn:
+            notes.append(t("forecast.not_exact", max=MAX_STATES))
+    run = {"name": name, "start_round": record["round"], "n": n, "precision": precision, "progress": progress,
+           "stop": stop, "notes": notes + left_out, "shown": shown}
+    if mixture is not None:
+        try:
+            return _sampled(mixture.tally(table.sides), lambda tally, k: mixture.play(tally, k, rng), "kompakt", **run)
+        except NoModel:   # a closing drawn later leaves the model: the fight goes over the procedures
+            run["notes"] = left_out
+    slow = _Slow(table, rng, run["notes"], notice, n or _fights_for(precision)) if weg == "auto" else None
+
+    def played(tally: Tally, k: int) -> None:
+        for _ in range(k):
+            started = time.perf_counter()
+            tally.add(table.play(rng))
+            if slow is not None and tally.n == 1:
+                slow.say(time.perf_counter() - started)
+    return _sampled(Tally(table.sides), played, "prozeduren", **run)
+
+
+class _Slow:
+    """The notice of a forecast that goes over the procedures where the caller asked for none in
+    particular: why (no compact model, or one that does not cover the fight; where the open decisions
+    lead out of a model that covers the fight as it stands, that deciding first makes it fast) and
+    about how long, from the first fight's time; said at once (``notice``) and on the card."""
+
+    def __init__(self, table: Table, rng: np.random.Generator, notes: list[str],
+                 notice: Callable[[str], None] | None, fights: int) -> None:
+        title = table.engine.title or table.engine.key or "–"
+        own = type(table.tactics).compact is not Tactics.compact
+        self.why = t("forecast.slow_not_covered", ruleset=title) if own else t("forecast.slow_no_model", ruleset=title)
+        self.decide = own and table.pending() and board(table, rng, {**table.state, "pending": {}}) is not None
+        self.notes, self.notice, self.fights = notes, notice, fights
+
+    def say(self, seconds: float) -> None:
+        rate = 1 / max(seconds, 1e-6)
+        left = self.fights / rate
+        duration = (t("forecast.duration_minutes", n=max(1, round(left / 60))) if left >= 90
+                    else t("forecast.duration_seconds", n=max(1, round(left))))
+        text = " ".join([t("forecast.slow", why=self.why, rate=rate, fights=self.fights, duration=duration),
+                         *([t("forecast.slow_decide")] if self.decide else [])])
+        self.notes.insert(0, text)
+        if self.notice is not None:
+            self.notice(text)
+
+
+def _fights_for(precision: float) -> int:
+    """The fights a forecast plays at most to know a chance of one half to ``precision`` (95 %)."""
+    return min(MAX_FIGHTS, math.ceil((Z95 * 0.5 / precision) ** 2))
+
+
+def _sampled(tally: Tally, batch: Callable[[Tally, int], object], path: str, *, name: str, start_round: int,
+             n: int | None, precision: float, progress: Callable[[int, int], None] | None,
+             stop: Callable[[], bool] | None, notes: list[str], shown: dict) -> Forecast:
+    """Fights played in batches on ``path`` and counted in ``tally``: ``n`` of them, or until every
+    side's chance is known to ``precision`` (see ``forecast``)."""
     limit = n if n is not None else MAX_FIGHTS
     stopped = False
     while tally.n < limit and (n is not None or tally.n < BATCH[path] or tally.precision() > precision):
         if tally.n and stop is not None and stop():
             stopped = True
             break
-        batch(min(BATCH[path], limit - tally.n))
+        batch(tally, min(BATCH[path], limit - tally.n))
         if progress is not None:
             progress(tally.n, limit if n is not None else _planned(tally, precision))
-    return tally.forecast(name, record["round"], weg=path, stopped=stopped,
-                          notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes, *left_out], **shown)
+    return tally.forecast(name, start_round, weg=path, stopped=stopped,
+                          notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes], **shown)
 
 
 def _planned(tally: Tally, precision: float) -> int:
@@ -140,12 +190,3 @@ def _planned(tally: Tally, precision: float) -> int:
     if margin <= precision:
         return tally.n
     return min(MAX_FIGHTS, max(tally.n + 1, math.ceil(tally.n * (margin / precision) ** 2)))
-
-
-def _board(table: Table, rng: np.random.Generator) -> Board | None:
-    """The fight on its ruleset's compact model, or None where there is none for it."""
-    opening = table.opening(rng)
-    model = table.tactics.compact(opening.figures, opening.fight.data) if opening is not None else None
-    if model is None or not Board.plays(table.tactics, model):
-        return None
-    return Board(opening, model, table.tactics)

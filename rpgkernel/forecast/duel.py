@@ -238,7 +238,7 @@ class _Pairs:
         return start, len(seen)
 
     def solve(self) -> Solution:
-        b, o = self.b, self.b.opening
+        o = self.b.opening
         start, nodes = self._explore()
         n, turns = len(self.of), len(o.orders[0])
         moves = [tuple(np.asarray(x, dtype=float if k == 2 else np.intp) for k, x in enumerate(m)) for m in self.moves]

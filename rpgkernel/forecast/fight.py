@@ -10,6 +10,7 @@ written anywhere: the fight works in a ``Transaction`` on the campaign's state, 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -27,6 +28,7 @@ from ..rules.tactics import Action, Fight
 from ..state import fighting, model
 from ..state.transaction import Transaction
 from ..state.views import Encounter
+from . import faces
 from .orders import order_chances, together
 
 #: the round after which a fight counts as undecided (a draw)
@@ -132,16 +134,49 @@ class Table:
                     if n not in self._down(fighting.reasons(tx.state, self.name))}) >= 2:
                 enc._advance(tx, False, None, _seed(rng), None)
 
-    def opening(self, rng: np.random.Generator) -> Opening | None:
-        """The fight as its first turn finds it, for a compact model (``rules.compact``), with the
-        chance of every turn order its initiative can give (``orders``); None where the initiative dice
-        fall in too many ways or resolutions of the ruleset are still open."""
+    def pending(self, state: Mapping[str, Any] | None = None) -> bool:
+        """Whether resolutions of the ruleset stand open in ``state`` (default: the campaign's)."""
+        state = self.state if state is None else state
+        return any(rec.get("ruleset") == self.engine.key for rec in state.get("pending", {}).values())
+
+    def closed(self, roller: Roller) -> dict[str, Any]:
+        """The campaign's state once its open resolutions are taken as the tactics decide, with the dice
+        of ``roller`` for what follows the decisions (``_close_pending``; the procedure path does the
+        same before every fight); the campaign's state itself where none is open."""
         tx = Transaction(self.state)
+        self.targeted = {}
+        self._close_pending(tx, roller)
+        return tx.state
+
+    def closings(self, most: int) -> list[tuple[float, dict[str, Any]]] | None:
+        """Every state ``closed`` can give, with its chance (states alike merged), found by trying every
+        way the dice after the decisions can fall (``faces.ways``); None where they fall in more than
+        ``most`` ways."""
+        tried = faces.ways(lambda roller: self.closed(roller), most)
+        if tried is None:
+            return None
+        found: dict[str, list] = {}
+        for p, state in tried[0]:
+            key = self.key(state)
+            if key in found:
+                found[key][0] += p
+            else:
+                found[key] = [p, state]
+        return [(p, state) for p, state in found.values()]
+
+    def key(self, state: Mapping[str, Any]) -> str:
+        """What tells two states of this fight apart: the encounter and the characters."""
+        return json.dumps([state["encounters"][self.name], state["characters"]], sort_keys=True, default=str)
+
+    def opening(self, rng: np.random.Generator, state: dict[str, Any] | None = None) -> Opening | None:
+        """The fight as its first turn finds it in ``state`` (default: the campaign's; with no
+        resolution of the ruleset open: ``closed`` takes them), for a compact model (``rules.compact``),
+        with the chance of every turn order its initiative can give (``orders``); None where the
+        initiative dice fall in too many ways."""
+        tx = Transaction(self.state if state is None else state)
         record = tx.state["encounters"][self.name]
         first = record["round"]
         names = list(record["combatants"])
-        if any(rec.get("ruleset") == self.engine.key for rec in tx.state.get("pending", {}).values()):
-            return None
         rolled = None
         if not first or self.engine.initiative_each_round:
             rolled = order_chances(tx.state, self.name, self.engine)
@@ -208,11 +243,25 @@ class Table:
     def _close_pending(self, tx: Transaction, roller: Roller) -> None:
         """The campaign's open resolutions of this ruleset: taken as the tactics decide before the fight
         goes on (as the GM would take them first)."""
-        stored = [rec for rec in tx.state.get("pending", {}).values() if rec.get("ruleset") == self.engine.key]
+        stored = {k: rec for k, rec in tx.state.get("pending", {}).items() if rec.get("ruleset") == self.engine.key}
         results = [Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
-                              choices=[_choice(c) for c in rec["choices"]]) for rec in stored]
+                              outcome=self._outcome(tx.state, k, rec), choices=[_choice(c) for c in rec["choices"]])
+                   for k, rec in stored.items()]
         if results:
             self._settle(tx, results, self._down(fighting.reasons(tx.state, self.name)), roller)
+
+    def _outcome(self, state: dict[str, Any], key: str, record: Mapping[str, Any]) -> dict[str, Any]:
+        """What an open resolution's dice gave (``Resolution.outcome``, which the tactics read to decide):
+        its line carried out again with its dice on a scratch copy of ``state`` without it; nothing where
+        decisions were taken on it already (the line alone would not reach them)."""
+        if record.get("decisions"):
+            return {}
+        scratch = Transaction({**state, "pending": {k: r for k, r in state["pending"].items() if k != key}})
+        try:
+            done = carry_out(scratch, self.engine, record["source"], Roller(dice=list(record["faces"])))
+        except RpgError:
+            return {}
+        return dict(done[-1].outcome) if done else {}
 
     def _run_all(self, tx: Transaction, actions: list[Action], roller: Roller) -> list[Any]:
         return self._run(tx, actions, roller) if actions else []

@@ -287,11 +287,14 @@ class EncounterPanel(Widget):
         def progress(done: int, planned: int) -> None:
             job.show(lambda: self._forecasting(zielwahl, done, planned))
 
+        def notice(text: str) -> None:
+            job.show(lambda: setattr(self, "forecast", {**self.forecast, "notice": text}))
+
         def work() -> None:
             ended: dict[str, Any] = {}
             try:
                 f = forecast_state(state, enc.name, zielwahl=zielwahl, progress=progress, stop=job.stopped,
-                                   **options)
+                                   notice=notice, **options)
                 ended = {"result": data.forecast_data(f)}
             except RpgError as err:
                 ended = {"error": str(err)}
@@ -309,7 +312,8 @@ class EncounterPanel(Widget):
 
     def _forecasting(self, zielwahl: str, done: int, planned: int) -> None:
         self.forecast = {"running": True, "done": done, "planned": planned, "zielwahl": zielwahl,
-                         "stopping": self.background.stopped()}
+                         "stopping": self.background.stopped(),
+                         **({"notice": self.forecast["notice"]} if "notice" in self.forecast else {})}
 
     def _forecast_ended(self, zielwahl: str, ended: dict[str, Any]) -> None:
         self.forecast = {"zielwahl": zielwahl, **({"result": ended["result"]} if "result" in ended else {})}

@@ -172,7 +172,8 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
         assert deny["id"] == next(iter(pending(camp))) and deny["um"] == "angriff: Söldner → Ritter"
         assert deny["wuerfel"] == ["W8: 6", "W4: 3"]
         assert deny["felder"] == [{"name": "würfel", "kind": "int", "label": "Entfernter Würfel",
-                                   "help": t("option.bastionland.deny.würfel.help"), "values": ["6", "3"]}]
+                                   "help": t("option.bastionland.deny.würfel.help"), "values": ["6", "3"],
+                                   "labels": ["6", "3"]}]
         # the advice in the raw frame: the player's own Deny, each option with what the page fills in
         [advice] = deny["rat"]
         taken = next(o for o in advice["optionen"] if o["label"] == "Deny auf die 6")

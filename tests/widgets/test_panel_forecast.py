@@ -112,3 +112,16 @@ def test_a_bad_target_picking_in_german(camp):
     forecast(panel, zielwahl="<b>zufällig</b>", n=5)
     assert panel.error.startswith("Unbekannte Zielwahl") and not panel.forecast.get("running")
     panel.close()
+
+
+def test_a_fight_no_model_covers_tells_the_panel_why_while_it_runs(camp):
+    """The ford's Wache has a condition that counts down: no compact model. While the fights are played
+    the panel carries the notice (why, about how long), and the card keeps it among its notes."""
+    panel = EncounterPanel(camp.encounter)
+    seen = []
+    panel.observe(lambda change: seen.append(dict(change["new"])), "forecast")
+    forecast(panel, zielwahl="schwächste", n=2, seed=1)
+    noticed = [s["notice"] for s in seen if s.get("running") and s.get("notice")]
+    assert noticed and noticed[0].startswith("Langsam: ") and "Kämpfe je Sekunde" in noticed[0]
+    assert noticed[0] in panel.forecast["result"]["notes"]
+    panel.close()

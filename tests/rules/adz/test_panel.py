@@ -67,7 +67,8 @@ def test_an_attack_from_the_panel_with_preview_and_luck(panel, camp):
     (open_,) = panel.pending
     choice = open_["choices"][0]
     assert choice["verb"] == "glück" and choice["who"] == ["Alrik", "Ork"]
-    assert {"name": "wurf", "kind": "text", "label": "Welcher Wurf", "values": ["angriff", "verteidigung", "widerstand"],
+    rolls = ["angriff", "verteidigung", "widerstand"]
+    assert {"name": "wurf", "kind": "text", "label": "Welcher Wurf", "values": rolls, "labels": rolls,
             "help": t("option.adz.wurf.help")} in choice["fields"]
     assert ["Reaktionen: 1", 1] not in row(panel, "Ork")["cond"]     # nothing applies while open
     set_form(panel, decisions=[{"key": "glück", "who": "Ork", "options": {"wurf": "widerstand"}}],

@@ -1,0 +1,188 @@
+"""A fight on its compact model from any moment, decisions still open or not.
+
+Where resolutions of the ruleset stand open, the tactics take them as they would on the procedure
+path (``fight.Table.closed``, ``Tactics.decide``), and the dice after the decisions fall every way
+they can (``fight.Table.closings``): each state this leads to is a part with its chance, and the
+fight goes on from each on the compact model. An exact forecast mixes the parts' exact results by
+their chances; a sampled one draws each fight's part by its chance. Where the dice after the
+decisions fall in more than ``MAX_WAYS`` ways, each closing is drawn with real dice instead and
+``PER_CLOSING`` fights are played from it; the intervals then come from the spread between these
+groups of fights (a closing is a procedure run, a fight on the model far cheaper).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..dice.roll import Roller
+from . import duel
+from .board import Board
+from .chain import Solution, solve
+from .fight import Table
+from .sample import Sampler
+from .value import Z95, Chance, Forecast, Mean, Tally
+
+#: the most runs of the open decisions' closing tried (each way the dice after them fall takes one)
+MAX_WAYS = 64
+#: fights played from each closing drawn with real dice, where the ways are too many
+PER_CLOSING = 40
+
+
+class NoModel(Exception):
+    """A state the open decisions lead to has no compact model (found while closings are drawn)."""
+
+
+def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None = None) -> Board | None:
+    """The fight in ``state`` (default: the campaign's) on its ruleset's compact model, or None where
+    there is none for it."""
+    opening = table.opening(rng, state)
+    model = table.tactics.compact(opening.figures, opening.fight.data) if opening is not None else None
+    if model is None or not Board.plays(table.tactics, model):
+        return None
+    return Board(opening, model, table.tactics)
+
+
+class Mixture:
+    """The parts of a fight from where it stands: (chance, board) of every state its open decisions lead
+    to (the fight itself where none is open), or ``drawn`` where their closings are drawn one by one."""
+
+    def __init__(self, table: Table, rng: np.random.Generator, parts: list[tuple[float, Board]] | None,
+                 first: Board) -> None:
+        self.table, self.rng, self.parts = table, rng, parts
+        self.drawn = parts is None
+        self.first = first   # a board of the fight (names, sides, the opening's round)
+        self._boards: dict[str, Board | None] = {}
+        self._samplers: dict[int, Sampler] = {}
+
+    @classmethod
+    def of(cls, table: Table, rng: np.random.Generator, most: int | None = None) -> Mixture | None:
+        """The fight's parts (closings tried up to ``most`` ways, default ``MAX_WAYS``), or None where
+        one has no compact model."""
+        if not table.pending():
+            found = board(table, rng)
+            return cls(table, rng, [(1.0, found)], found) if found is not None else None
+        closings = table.closings(MAX_WAYS if most is None else most)
+        if closings is None:   # drawn: the first closing tells whether the model covers them at all
+            mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
+            try:
+                mixture.first = mixture._board(table.closed(Roller(rng=rng)))
+            except NoModel:
+                return None
+            return mixture
+        parts = []
+        for p, state in closings:
+            found = board(table, rng, state)
+            if found is None:
+                return None
+            parts.append((p, found))
+        return cls(table, rng, parts, parts[0][1])
+
+    def _board(self, state: dict[str, Any]) -> Board:
+        key = self.table.key(state)
+        if key not in self._boards:
+            self._boards[key] = board(self.table, self.rng, state)
+        found = self._boards[key]
+        if found is None:
+            raise NoModel
+        return found
+
+    def sampler(self, b: Board) -> Sampler:
+        if id(b) not in self._samplers:
+            self._samplers[id(b)] = Sampler(b)
+        return self._samplers[id(b)]
+
+    def solve(self, max_states: int) -> Solution | None:
+        """The exact result mixed over the parts by their chances; None where a part has none (too many
+        states) or the closings are drawn."""
+        if self.parts is None:
+            return None
+        solutions = []
+        for p, b in self.parts:
+            found = duel.solve(b, max_states) if duel.fits(b) else solve(b, max_states)
+            if found is None:
+                return None
+            solutions.append((p, found))
+        return mixed(solutions)
+
+    def tally(self, sides: dict[str, str]) -> Tally:
+        return Clustered(sides) if self.drawn else Tally(sides)
+
+    def play(self, tally: Tally, k: int, rng: np.random.Generator) -> None:
+        """``k`` fights more, counted in ``tally``: each from a part drawn by its chance, or (drawn
+        closings) in groups of ``PER_CLOSING`` from one closing each."""
+        if self.parts is None:
+            assert isinstance(tally, Clustered)
+            for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
+                b = self._board(self.table.closed(Roller(rng=rng)))
+                tally.add_group(**self.sampler(b).counts(self.sampler(b).play(size, rng)))
+            return
+        often = rng.multinomial(k, [p for p, _ in self.parts]) if len(self.parts) > 1 else [k]
+        for (_, b), count in zip(self.parts, often):
+            if count:
+                tally.add_counts(**self.sampler(b).counts(self.sampler(b).play(int(count), rng)))
+
+
+def mixed(solutions: list[tuple[float, Solution]]) -> Solution:
+    """The exact results of the parts, each weighted by its chance (the chances add up to 1)."""
+    if len(solutions) == 1:
+        return solutions[0][1]
+    first = solutions[0][1]
+    win = [sum(p * s.win[i] for p, s in solutions) for i in range(len(first.win))]
+    rounds: dict[int, float] = {}
+    for p, s in solutions:
+        for r, q in s.rounds.items():
+            rounds[r] = rounds.get(r, 0.0) + p * q
+    falls = [sum(p * s.falls[i] for p, s in solutions) for i in range(len(first.falls))]
+    resources = [{k: sum(p * s.resources[i].get(k, 0.0) for p, s in solutions) for k in first.resources[i]}
+                 for i in range(len(first.resources))]
+    return Solution(win, sum(p * s.draw for p, s in solutions), rounds, falls, resources,
+                    sum(s.nodes for _, s in solutions))
+
+
+class Clustered(Tally):
+    """A tally of fights played in groups, each group from one closing drawn with real dice: the
+    numbers are the tally's, each interval at least as wide as the spread between the groups says
+    (95 %, the groups' means as independent draws)."""
+
+    def __init__(self, sides: dict[str, str]) -> None:
+        super().__init__(sides)
+        self.groups: list[dict[str, float]] = []   # per group: each number's mean in it
+
+    def add_group(self, n: int, wins: dict, draws: int, rounds: dict, falls: dict, sums: dict) -> None:
+        self.add_counts(n, wins, draws, rounds, falls, sums)
+        means = {f"win:{side}": wins.get(side, 0) / n for side in self.wins}
+        means["draw"] = draws / n
+        means |= {f"falls:{name}": falls.get(name, 0) / n for name in self.falls}
+        means |= {f"res:{name}:{key}": v / n for name, values in sums.items() for key, (v, _) in values.items()}
+        self.groups.append(means)
+
+    def margin(self, key: str) -> float:
+        """The half-width of the 95 % interval of the mean of ``key`` over the groups (1 with fewer than
+        two groups)."""
+        m = len(self.groups)
+        if m < 2:
+            return 1.0
+        values = [g.get(key, 0.0) for g in self.groups]
+        mean = sum(values) / m
+        return Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (m - 1) / m)
+
+    def precision(self) -> float:
+        return max([super().precision(), self.margin("draw")] + [self.margin(f"win:{s}") for s in self.wins])
+
+    def forecast(self, encounter: str, start_round: int, **kw: Any) -> Forecast:
+        f = super().forecast(encounter, start_round, **kw)
+
+        def wider(c: Chance, key: str) -> Chance:
+            m = self.margin(key)
+            return Chance(c.p, min(c.low, max(0.0, c.p - m)), max(c.high, min(1.0, c.p + m)))
+
+        f.win = {s: wider(c, f"win:{s}") for s, c in f.win.items()}
+        f.draw = wider(f.draw, "draw")
+        for name, fig in f.figures.items():
+            resources = {k: Mean(m.value, max(m.margin, self.margin(f"res:{name}:{k}")))
+                         for k, m in fig.resources.items()}
+            f.figures[name] = type(fig)(fig.side, wider(fig.falls, f"falls:{name}"), resources)
+        return f

@@ -1,0 +1,116 @@
+"""A forecast with decisions still open: the tactics take them, every way the dice after them fall
+leads to a closed state, and the compact model goes on from each (exact where every part is exact);
+checked against twin campaigns that took the decision with every face of the die, and against the
+procedure path. Where no model fits, the forecast says at once why it is slow and about how long."""
+
+from __future__ import annotations
+
+import pytest
+from panel_driving import FIRST_ATTACK, make_two_mercenaries
+
+import rpgkernel
+from rpgkernel import Campaign
+from rpgkernel.forecast import mixture
+from rpgkernel.messages import t
+
+RITTER = {"vig": 6, "cla": 10, "spi": 10, "gd": 2, "ruestung": 1, "waffen": ["Schwert (W8)"], "spielfigur": True}
+SÖLDNER = {"vig": 5, "cla": 8, "spi": 8, "gd": 2, "ruestung": 1, "waffen": ["Speer (W8)"]}
+
+
+def duel(path):
+    """The Söldner's attack on the Ritter stands open with the Ritter's Deny (the W8 shows 7)."""
+    c = Campaign.open(path)
+    c.set_ruleset("bastionland")
+    enc = c.new_encounter("Furt")
+    enc.add("Ritter", side="Spieler", sheet=RITTER)
+    enc.add("Söldner", side="Söldner", sheet=SÖLDNER)
+    enc.start()
+    enc.next_turn()
+    rpgkernel.resolve("angriff Söldner -> Ritter", campaign=c, dice=[7])
+    assert c.state["pending"]
+    return c
+
+
+def test_an_open_deny_is_forecast_exactly_as_every_face_of_its_save(tmp_path):
+    """The tactics deny the 7 (no damage); the SPI save's W20 follows. Brute force: twenty twin
+    campaigns, each taking the Deny with one face, forecast exactly, averaged."""
+    c = duel(tmp_path / "k.sqlite")
+    f = c.encounter.forecast()
+    assert (f.method, f.weg) == ("exakt", "exakt")
+    assert t("forecast.closings", ways=2) in f.notes   # kept or Fatigued: two closed states
+    twins = []
+    for face in range(1, 21):
+        twin = duel(tmp_path / f"z{face}.sqlite")
+        rpgkernel.resolve("deny Ritter", campaign=twin, dice=[face])
+        assert not twin.state.get("pending")
+        twins.append(twin.encounter.forecast(weg="exakt"))
+    for side, chance in f.win.items():
+        assert chance.p == pytest.approx(sum(x.win[side].p for x in twins) / 20, abs=1e-12)
+    assert f.draw.p == pytest.approx(sum(x.draw.p for x in twins) / 20, abs=1e-12)
+    for name, fig in f.figures.items():
+        assert fig.falls.p == pytest.approx(sum(x.figures[name].falls.p for x in twins) / 20, abs=1e-12)
+        for key, mean in fig.resources.items():
+            assert mean.value == pytest.approx(sum(x.figures[name].resources[key].value for x in twins) / 20,
+                                               abs=1e-9)
+    rounds = {r: sum(x.rounds.pmf().get(r, 0.0) for x in twins) / 20 for x in twins for r in x.rounds.pmf()}
+    assert f.rounds.pmf() == pytest.approx({r: p for r, p in rounds.items() if p >= 1e-12}, abs=1e-9)
+    assert c.state["pending"]   # the campaign itself still waits for the decision
+
+
+def test_an_open_attack_of_the_ford_takes_the_compact_model_within_the_procedures_intervals(tmp_path):
+    """The ford against two mercenaries with the players' attack open (Deny, Gambits, Focus): the
+    compact model's forecast lies within the 95 % intervals of the procedure path, and vice versa."""
+    c = make_two_mercenaries(tmp_path / "k.sqlite")
+    rpgkernel.resolve(FIRST_ATTACK, campaign=c, dice=[7, 3, 6, 5, 2])
+    assert c.state["pending"]
+    fast = c.encounter.forecast(seed=1)
+    assert fast.weg in ("exakt", "kompakt")
+    slow = c.encounter.forecast(n=150, seed=2, weg="prozeduren")
+    for side in fast.win:
+        assert slow.win[side].low <= fast.win[side].p <= slow.win[side].high
+        assert fast.win[side].low - slow.win[side].margin <= slow.win[side].p <= fast.win[side].high + slow.win[side].margin
+    assert slow.draw.low <= fast.draw.p <= slow.draw.high
+
+
+def test_closings_drawn_where_the_dice_fall_in_too_many_ways(tmp_path, monkeypatch):
+    """With room for fewer ways than the save's twenty, the closings are drawn with real dice, groups of
+    fights from each: the exact result lies within the intervals, which carry the groups' spread."""
+    c = duel(tmp_path / "k.sqlite")
+    exact = c.encounter.forecast()
+    monkeypatch.setattr(mixture, "MAX_WAYS", 8)
+    drawn = c.encounter.forecast(n=2000, seed=3)
+    assert drawn.weg == "kompakt" and drawn.fights == 2000
+    assert t("forecast.closings_drawn", fights=mixture.PER_CLOSING) in drawn.notes
+    for side, chance in drawn.win.items():
+        assert chance.low <= exact.win[side].p <= chance.high
+    for name, fig in drawn.figures.items():
+        assert fig.falls.low <= exact.figures[name].falls.p <= fig.falls.high
+    with pytest.raises(rpgkernel.forecast.ForecastError, match="zu viele Arten"):
+        c.encounter.forecast(weg="exakt")
+
+
+def test_a_fight_no_model_covers_says_so_at_once(tmp_path):
+    """A condition that counts down: no compact model. The notice comes after the first fight, before
+    the first batch is done, and stands on the card; a forecast that asked for the procedures gets none."""
+    c = duel(tmp_path / "k.sqlite")
+    c.add_condition("Ritter", "beeinträchtigt", rounds=2)
+    events: list = []
+    f = c.encounter.forecast(n=4, seed=1, notice=lambda text: events.append(("notice", text)),
+                             progress=lambda done, planned: events.append(("progress", done)))
+    assert f.weg == "prozeduren"
+    assert [e[0] for e in events] == ["notice", "progress"]
+    said = events[0][1]
+    assert said.startswith("Langsam: " + t("forecast.slow_not_covered", ruleset="Mythic Bastionland"))
+    assert "4 Kämpfe etwa" in said and "Kämpfe je Sekunde" in said
+    assert t("forecast.slow_decide") not in said   # the fight as it stands is not covered either
+    assert said in f.notes
+    quiet: list = []
+    assert "Langsam" not in " ".join(c.encounter.forecast(n=2, seed=1, weg="prozeduren", notice=quiet.append).notes)
+    assert quiet == []
+
+
+def test_a_fight_on_the_model_says_nothing_slow(tmp_path):
+    c = duel(tmp_path / "k.sqlite")
+    said: list = []
+    f = c.encounter.forecast(n=100, seed=1, notice=said.append)
+    assert f.weg == "kompakt" and said == []
