@@ -27,6 +27,16 @@ def own_library(tmp_path_factory, monkeypatch):
     return folder
 
 
+@pytest.fixture(autouse=True)
+def own_jupyter_dirs(tmp_path_factory, monkeypatch):
+    """Every test keeps Jupyter's data and runtime folders (the registry of player links, kernels'
+    connection files) in a folder of its own, never the user's, and apart from the tests running beside it."""
+    folder = tmp_path_factory.mktemp("jupyter")
+    for var, name in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime")):
+        monkeypatch.setenv(var, str(folder / name))
+    return folder
+
+
 @pytest.fixture
 def add_ruleset(tmp_path_factory, monkeypatch):
     """Register a test's Ruleset subclasses as a package does: as entry points of a distribution in a
