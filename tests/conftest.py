@@ -18,6 +18,26 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
+# -- running in parallel (pytest-xdist, --dist loadgroup): what must run in one process, one after the other --
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Groups for the scheduler: a notebook's cells run in order in its one kernel; the browser tests share
+    one JupyterLab and one Chromium, the server tests their servers, and neither group competes with itself."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        if item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ()):
+            group = "browser"
+        elif item.nodeid.startswith("tests/server/"):
+            group = "server"
+        elif item.nodeid.endswith(".ipynb") or ".ipynb::" in item.nodeid:
+            group = item.nodeid.partition("::")[0]
+        else:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(autouse=True)
 def own_library(tmp_path_factory, monkeypatch):
     """Every test keeps its library of figures in a folder of its own, never the user's."""

@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
 import rpgkernel
@@ -26,7 +26,9 @@ from dice_grammar import NAMES, fuzzed, nested, texts, variables
 from hang_guard import hang_guard
 
 FUZZ = settings(max_examples=200, suppress_health_check=list(HealthCheck))
-DEEP = settings(max_examples=2_000, suppress_health_check=list(HealthCheck))  # the slow run
+#: the slow run: ten times FUZZ's examples, in parts of FUZZ's size with seeds of their own (the parts run
+#: side by side where several workers run the suite, and one part fails and runs again alone)
+DEEP_PARTS = 10
 
 
 def refused(call, *args, **kwargs):
@@ -81,11 +83,15 @@ def test_only_the_projects_errors_come_out_and_everything_finishes(text, names):
 
 
 @pytest.mark.slow
-@DEEP
-@given(fuzzed(), variables())
-def test_ten_times_as_many_texts_of_every_kind(text, names):
-    with hang_guard():
-        show_all(text, names)
+@pytest.mark.parametrize("part", range(DEEP_PARTS))
+def test_ten_times_as_many_texts_of_every_kind(part):
+    @seed(part)
+    @FUZZ
+    @given(fuzzed(), variables())
+    def check(text, names):
+        with hang_guard():
+            show_all(text, names)
+    check()
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
