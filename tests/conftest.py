@@ -23,19 +23,19 @@ settings.load_profile("rpgkernel")
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Groups for the scheduler: a notebook's cells run in order in its one kernel; the browser tests share
-    one JupyterLab and one Chromium, the server tests their servers, and neither group competes with itself."""
+    one JupyterLab and one Chromium, the server tests their servers, and neither group competes with itself.
+    Each of them starts processes: slow (``-m "not slow"`` leaves them out)."""
     for item in items:
-        if item.get_closest_marker("xdist_group"):
-            continue
         if item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ()):
             group = "browser"
         elif item.nodeid.startswith("tests/server/"):
             group = "server"
-        elif item.nodeid.endswith(".ipynb") or ".ipynb::" in item.nodeid:
+        elif ".ipynb::" in item.nodeid:
             group = item.nodeid.partition("::")[0]
         else:
             continue
         item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

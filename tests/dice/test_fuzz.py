@@ -69,6 +69,7 @@ def show_all(text: str, names: dict) -> None:
         assert repr(shown) and shown._repr_mimebundle_()["text/html"]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(fuzzed(), variables())
 @example("+".join(["1"] * 1000), {})
@@ -113,6 +114,7 @@ def _patterns(*keys: str) -> re.Pattern:
 _SYNTAX = _patterns("dice.unexpected", "dice.unexpected_end", "dice.expected", "dice.trailing")
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=list(HealthCheck))
 @given(texts(depth=10, repeat=2), st.fixed_dictionaries({n: st.integers(-5, 5) for n in NAMES if n != "nix"}))
 def test_every_text_of_the_grammar_in_the_docs_is_read_by_the_parser(text, names):
