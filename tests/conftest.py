@@ -22,16 +22,14 @@ settings.load_profile("rpgkernel")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Groups for the scheduler: a notebook's cells run in order in its one kernel; the browser tests share
-    one JupyterLab and one Chromium, the server tests their servers, and neither group competes with itself.
+    """Groups for the scheduler: the browser tests share one JupyterLab and one Chromium, the server tests
+    their servers, and neither group competes with itself (a notebook's cells: the conftest.py above).
     Each of them starts processes: slow (``-m "not slow"`` leaves them out)."""
     for item in items:
         if item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ()):
             group = "browser"
         elif item.nodeid.startswith("tests/server/"):
             group = "server"
-        elif ".ipynb::" in item.nodeid:
-            group = item.nodeid.partition("::")[0]
         else:
             continue
         item.add_marker(pytest.mark.xdist_group(group))
