@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Callable
 
 from . import magic_args as args
 from . import magic_encounter
@@ -169,44 +169,13 @@ def rpg_line(line: str) -> object:
     words = args.split(line, quotes=True)
     s = session.current()
     command = words[0].lower() if words else ""
-    if command in _UNDO | _REDO:
-        if len(words) > 1:
-            raise _too_many(words[1:], _RPG_USAGE)
-        if command in _UNDO:
-            return Notice(t("rpg.undone", what=s.undo()))
-        return Notice(t("rpg.redone", what=s.redo()))
-    if command == "journal":
-        return _journal(s, words[1:])
-    if command in _SHARE:
-        return _share(s, words[1:])
-    if command == "binder":
-        return _binder(s, words[1:])
-    if command in _PLAYERS:
-        return _players(s, words[1:])
-    if command in _SUGGESTIONS:
-        return _suggestions(s, words[1:])
-    if command in _FORECAST:
-        from .magic_forecast import prognose   # the forecast is imported at its first use
-        return prognose(words[1:], _RPG_USAGE)
-    if command in _DICECHECK:
-        return _dice_check(s, words[1:])
+    subcommand = _subcommands().get(command)
+    if subcommand is not None:
+        return subcommand(s, words[1:])
     if command and not command.startswith("-") and command not in rules.rulesets():
         _campaign_without_option(words[:2] if command in ("kampagne", "campaign") else words[:1])
         raise _unknown_word(words[0])
-    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln", "nur_lesen"})
-    _campaign_without_option(words)
-    key = words[0].lower() if words else None
-    if key is not None and key not in rules.rulesets():
-        raise _unknown_word(words[0])
-    if len(words) > 1:
-        raise _too_many(words[1:], _RPG_USAGE)
-    if opts.get("wechseln") and key is None:
-        raise RpgError(t("rpg.switch_needs_ruleset"))
-    lang = str(opts.get("sprache", "")).lower()
-    if "sprache" in opts and lang not in messages.languages():
-        raise RpgError(t("rpg.unknown_language", lang=opts["sprache"], known=", ".join(messages.languages()))
-                       + _suggestion(lang, messages.languages()))
-    seed = args.integer(opts, "seed", "--seed")
+    opts, key, lang, seed = _settings(words)
     if "kampagne" in opts:
         s.open_campaign(str(opts["kampagne"]), read_only=bool(opts.get("nur_lesen")))
     elif opts.get("nur_lesen"):
@@ -220,6 +189,49 @@ def rpg_line(line: str) -> object:
     if "exportieren" in opts:
         return Notice(str(s.need_campaign().export(str(opts["exportieren"]))))
     return Status(s)
+
+
+def _settings(words: list[str]) -> tuple[dict, str | None, str, int | None]:
+    """A settings line's options, ruleset, language and seed, each checked before anything changes."""
+    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln", "nur_lesen"})
+    _campaign_without_option(words)
+    key = words[0].lower() if words else None
+    if key is not None and key not in rules.rulesets():
+        raise _unknown_word(words[0])
+    if len(words) > 1:
+        raise _too_many(words[1:], _RPG_USAGE)
+    if opts.get("wechseln") and key is None:
+        raise RpgError(t("rpg.switch_needs_ruleset"))
+    lang = str(opts.get("sprache", "")).lower()
+    if "sprache" in opts and lang not in messages.languages():
+        raise RpgError(t("rpg.unknown_language", lang=opts["sprache"], known=", ".join(messages.languages()))
+                       + _suggestion(lang, messages.languages()))
+    return opts, key, lang, args.integer(opts, "seed", "--seed")
+
+
+def _subcommands() -> dict[str, Callable[[session.Session, list[str]], object]]:
+    """Every spelling of a subcommand of ``%rpg`` -> what runs it with the session and the words after it."""
+    return {**dict.fromkeys(_UNDO, _undo), **dict.fromkeys(_REDO, _redo), "journal": _journal, "binder": _binder,
+            **dict.fromkeys(_SHARE, _share), **dict.fromkeys(_PLAYERS, _players),
+            **dict.fromkeys(_SUGGESTIONS, _suggestions), **dict.fromkeys(_FORECAST, _forecast),
+            **dict.fromkeys(_DICECHECK, _dice_check)}
+
+
+def _undo(s: session.Session, words: list[str]) -> object:
+    if words:
+        raise _too_many(words, _RPG_USAGE)
+    return Notice(t("rpg.undone", what=s.undo()))
+
+
+def _redo(s: session.Session, words: list[str]) -> object:
+    if words:
+        raise _too_many(words, _RPG_USAGE)
+    return Notice(t("rpg.redone", what=s.redo()))
+
+
+def _forecast(s: session.Session, words: list[str]) -> object:
+    from .magic_forecast import prognose   # the forecast is imported at its first use
+    return prognose(words, _RPG_USAGE)
 
 
 def _campaign_without_option(words: list[str]) -> None:

@@ -12,6 +12,7 @@ import difflib
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
@@ -219,42 +220,59 @@ def _from_templates(raw: Any, kind: str, templates: Templates | None, ruleset: s
         if not isinstance(item, dict) or "vorlage" not in item:
             out.append(item)
             continue
-        label = t("statblock.entry", what=what, index=index, name=_short(item["vorlage"]).strip("'"))
+        fail = partial(_entry_error, t("statblock.entry", what=what, index=index,
+                                       name=_short(item["vorlage"]).strip("'")))
+        entries, count = _template_of(item, kind, templates, ruleset, fail)
+        out += _copies(item, entries, count, used, fail)
+    return out
 
-        def fail(message: str, field: str | None = None) -> StatBlockError:
-            key = "statblock.in_entry" if field is None else "statblock.in_field"
-            return StatBlockError(t(key, entry=label, field=field, message=message))
 
-        for key in item:
-            if key not in TEMPLATE_KEYS or (kind == "figure" and key in ("anzahl", "seite")):
-                raise fail(t("statblock.template_field", field=_short(key).strip("'"),
-                             allowed=", ".join(k for k in TEMPLATE_KEYS if kind == "combatant" or k in ("vorlage", "name"))))
-        if templates is None:
-            raise fail(t("statblock.no_library"), "vorlage")
-        try:
-            entries = templates(str(item["vorlage"]), ruleset)
-        except RpgError as err:
-            raise fail(str(err), "vorlage") from None
-        count = item.get("anzahl", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise fail(t("statblock.bad_count", max=MAX_COUNT, value=_short(count)), "anzahl")
-        if "name" in item and len(entries) > 1:
-            raise fail(t("statblock.template_name"), "name")
-        if kind == "figure" and (len(entries) > 1 or entries[0].get("anzahl", 1) > 1):
-            raise fail(t("statblock.template_side"), "vorlage")
-        for entry in entries:
-            base = item["name"] if "name" in item else entry["name"]
-            if not isinstance(base, str):
-                raise fail(t("statblock.missing_name"), "name")
-            n = entry.get("anzahl", 1) * count
-            if n > MAX_FIGURES:
-                raise StatBlockError(t("statblock.too_many", n=n, max=MAX_FIGURES, entries=MAX_ENTRIES))
-            one = {k: v for k, v in entry.items() if k not in ("name", "anzahl")}
-            if "seite" in item:
-                one["seite"] = item["seite"]
-            for name in free_names(base.strip(), n, used):
-                used.add(name)
-                out.append({**one, "name": name})
+def _entry_error(label: str, message: str, field: str | None = None) -> StatBlockError:
+    """The error of the entry ``label`` (in its ``field``, where one is named)."""
+    key = "statblock.in_entry" if field is None else "statblock.in_field"
+    return StatBlockError(t(key, entry=label, field=field, message=message))
+
+
+def _template_of(item: dict, kind: str, templates: Templates | None, ruleset: str | None,
+                 fail: Callable[..., StatBlockError]) -> tuple[list[dict[str, Any]], int]:
+    """The entries of the template ``item`` names and how many copies it asks for, every field checked."""
+    for key in item:
+        if key not in TEMPLATE_KEYS or (kind == "figure" and key in ("anzahl", "seite")):
+            allowed = [k for k in TEMPLATE_KEYS if kind == "combatant" or k in ("vorlage", "name")]
+            raise fail(t("statblock.template_field", field=_short(key).strip("'"), allowed=", ".join(allowed)))
+    if templates is None:
+        raise fail(t("statblock.no_library"), "vorlage")
+    try:
+        entries = templates(str(item["vorlage"]), ruleset)
+    except RpgError as err:
+        raise fail(str(err), "vorlage") from None
+    count = item.get("anzahl", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise fail(t("statblock.bad_count", max=MAX_COUNT, value=_short(count)), "anzahl")
+    if "name" in item and len(entries) > 1:
+        raise fail(t("statblock.template_name"), "name")
+    if kind == "figure" and (len(entries) > 1 or entries[0].get("anzahl", 1) > 1):
+        raise fail(t("statblock.template_side"), "vorlage")
+    return entries, count
+
+
+def _copies(item: dict, entries: list[dict[str, Any]], count: int, used: set[str],
+            fail: Callable[..., StatBlockError]) -> list[dict[str, Any]]:
+    """``count`` copies of the template's ``entries``, each figure named (``free_names``) beside ``used``."""
+    out = []
+    for entry in entries:
+        base = item["name"] if "name" in item else entry["name"]
+        if not isinstance(base, str):
+            raise fail(t("statblock.missing_name"), "name")
+        n = entry.get("anzahl", 1) * count
+        if n > MAX_FIGURES:
+            raise StatBlockError(t("statblock.too_many", n=n, max=MAX_FIGURES, entries=MAX_ENTRIES))
+        one = {k: v for k, v in entry.items() if k not in ("name", "anzahl")}
+        if "seite" in item:
+            one["seite"] = item["seite"]
+        for name in free_names(base.strip(), n, used):
+            used.add(name)
+            out.append({**one, "name": name})
     return out
 
 

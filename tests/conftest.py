@@ -18,12 +18,40 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
+# -- running in parallel (pytest-xdist, --dist loadgroup): what must run in one process, one after the other --
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Groups for the scheduler: the browser tests share one JupyterLab and one Chromium, the server tests
+    their servers, and neither group competes with itself (a notebook's cells: the conftest.py above).
+    Each of them starts processes: slow (``-m "not slow"`` leaves them out)."""
+    for item in items:
+        if item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ()):
+            group = "browser"
+        elif item.nodeid.startswith("tests/server/"):
+            group = "server"
+        else:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def own_library(tmp_path_factory, monkeypatch):
     """Every test keeps its library of figures in a folder of its own, never the user's."""
     from rpgkernel.library import ENV
     folder = tmp_path_factory.mktemp("bibliothek")
     monkeypatch.setenv(ENV, str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def own_jupyter_dirs(tmp_path_factory, monkeypatch):
+    """Every test keeps Jupyter's data and runtime folders (the registry of player links, kernels'
+    connection files) in a folder of its own, never the user's, and apart from the tests running beside it."""
+    folder = tmp_path_factory.mktemp("jupyter")
+    for var, name in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime")):
+        monkeypatch.setenv(var, str(folder / name))
     return folder
 
 

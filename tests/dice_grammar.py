@@ -18,6 +18,7 @@ expressions, wrong types). ``fuzzed`` mixes them all.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, Callable
 
 from doc_blocks import page
@@ -120,6 +121,7 @@ HEIGHTS = _heights(RULES)
 
 # -- the leaves ----------------------------------------------------------------------
 
+@cache   # one strategy object, drawn from many times (building it anew for each draw costs more than the draw)
 def numbers() -> st.SearchStrategy[str]:
     """Numbers as written: mostly small, often at a limit, sometimes just beyond or absurd."""
     edges = [limits.MAX_DICE, limits.MAX_SIDES, limits.MAX_EXPLODE, limits.MAX_DEPTH, limits.MAX_NUMBER,
@@ -136,12 +138,13 @@ def numbers() -> st.SearchStrategy[str]:
 
 LEXICAL: dict[str, Callable[[], st.SearchStrategy[str]]] = {
     "zahl": numbers,
-    "name": lambda: st.sampled_from(NAMES),
+    "name": cache(lambda: st.sampled_from(NAMES)),
 }
 
 NO_SPACE_AFTER = {"@"}  # ``@name`` is one word
 
 
+@cache
 def spelled(term: str) -> st.SearchStrategy[str]:
     """A terminal in any of its spellings: words in any case (``W``, ``w``, ``KH``, ``Max``)."""
     if not term.isalpha():
@@ -178,7 +181,7 @@ def tokens(draw, rule: str = START, depth: int = 6, repeat: int = 3) -> list[str
             if depth <= 0:  # only the shortest ways out
                 least = min(_height(o) for o in options)
                 options = [o for o in options if _height(o) == least]
-            expand(draw(st.sampled_from(options)), depth)
+            expand(options[draw(st.integers(0, len(options) - 1))], depth)
 
     expand(RULES[rule], depth)
     return out

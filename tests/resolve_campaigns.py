@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-from contextlib import contextmanager
 from pathlib import Path
 
 import rpgkernel
@@ -124,24 +122,3 @@ def figure_names(c: Campaign) -> list[str]:
     return list(dict.fromkeys(list(enc["combatants"] if enc else []) + list(c.state["characters"])))
 
 
-HANG_GUARD = 30  # seconds: far above any budget of one cell, far below "it hangs"
-
-
-class Hang(Exception):
-    """A run went on past the hang guard."""
-
-
-@contextmanager
-def hang_guard(seconds: float = HANG_GUARD):
-    """Raise ``Hang`` in the code running after ``seconds`` (SIGALRM: the main thread, Unix)."""
-    def stop(signum, frame):
-        raise Hang(f"still running after {seconds} s")
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    except Hang as err:  # raised inside whatever ran: a fresh traceback that reports cleanly
-        raise Hang(str(err)) from None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)

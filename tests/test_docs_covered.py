@@ -8,10 +8,11 @@ import pytest
 from doc_blocks import opened, pages_with_blocks
 
 TESTS = Path(__file__).resolve().parent
-#: the modules that read doc blocks, by the name pytest imports them under
+#: the modules that read doc blocks (themselves or through verb_docs), by the name pytest imports them under
 READERS = sorted(".".join(p.relative_to(TESTS).with_suffix("").parts) for p in TESTS.rglob("*.py")
                  if p.name not in ("conftest.py", "doc_blocks.py", Path(__file__).name)
-                 and "from doc_blocks import" in p.read_text(encoding="utf-8"))
+                 and ("from doc_blocks import" in (text := p.read_text(encoding="utf-8"))
+                      or "from verb_docs import" in text))
 for _name in READERS:
     importlib.import_module(_name)
 

@@ -9,7 +9,7 @@ as its parentheses, functions and signs (``limits.MAX_DEPTH``).
 from __future__ import annotations
 
 import operator
-from typing import Callable, NamedTuple, Union
+from typing import Any, Callable, NamedTuple, Union
 
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq,
@@ -251,26 +251,20 @@ def walk(node: Node):
 
 def notation(node: Node) -> str:
     """The canonical German notation of a tree (``4W6kh3+2``)."""
-    if isinstance(node, Const):
-        return str(node.value)
-    if isinstance(node, Paren):
-        return f"({notation(node.inner)})"
-    if isinstance(node, Neg):
-        return f"-{notation(node.operand)}"
-    if isinstance(node, Chain):
-        return notation(node.terms[0]) + "".join(
-            ("/" if op[0] == "/" else op) + notation(t) for op, t in zip(node.ops, node.terms[1:]))
-    if isinstance(node, Call):
-        return f"{node.name}({', '.join(notation(a) for a in node.args)})"
-    if isinstance(node, Label):
-        return f"{notation(node.inner)} {node.text}" if node.comment else f"{notation(node.inner)}[{node.text}]"
-    if isinstance(node, Compare):
-        return f"{notation(node.left)}{'==' if node.op == '=' else node.op}{notation(node.right)}"
-    if isinstance(node, Fate):
-        return f"{node.count if node.count > 1 else ''}WF"
-    if isinstance(node, Set):
-        text = "(" + ", ".join(notation(i) for i in node.items) + ("," if len(node.items) == 1 else "") + ")"
-        return text + _selection(node.keep, node.where)
+    return _NOTATIONS.get(type(node), _pool_notation)(node)
+
+
+def _chain_notation(node: Chain) -> str:
+    return notation(node.terms[0]) + "".join(
+        ("/" if op[0] == "/" else op) + notation(t) for op, t in zip(node.ops, node.terms[1:]))
+
+
+def _set_notation(node: Set) -> str:
+    text = "(" + ", ".join(notation(i) for i in node.items) + ("," if len(node.items) == 1 else "") + ")"
+    return text + _selection(node.keep, node.where)
+
+
+def _pool_notation(node: Pool) -> str:
     items = [f"{g.count if g.count > 1 else ''}{g.die.notation()}" for g in node.groups]
     text = "{" + ",".join(items) + "}" if node.braces else items[0]
     text += _selection(node.keep, node.where)
@@ -279,6 +273,20 @@ def notation(node: Node) -> str:
         if node.fail is not None:
             text += f"cf{node.fail.op}{node.fail.value}"
     return text
+
+
+#: each kind of node as written (pools: ``_pool_notation``)
+_NOTATIONS: dict[type, Callable[[Any], str]] = {
+    Const: lambda node: str(node.value),
+    Paren: lambda node: f"({notation(node.inner)})",
+    Neg: lambda node: f"-{notation(node.operand)}",
+    Chain: _chain_notation,
+    Call: lambda node: f"{node.name}({', '.join(notation(a) for a in node.args)})",
+    Label: lambda node: notation(node.inner) + (f" {node.text}" if node.comment else f"[{node.text}]"),
+    Compare: lambda node: f"{notation(node.left)}{'==' if node.op == '=' else node.op}{notation(node.right)}",
+    Fate: lambda node: f"{node.count if node.count > 1 else ''}WF",
+    Set: _set_notation,
+}
 
 
 def _selection(keep: tuple[str, int] | None, where: Selector | None) -> str:

@@ -137,63 +137,88 @@ def value_range(node: Node) -> tuple[int, int]:
     ±``MAX_VALUE``. Only products and variables' expressions can get there:
     without them, 1,000 dice and 2,000 characters of numbers stay far below.
     """
-    kind = type(node)
-    if kind is Const:
-        return node[0], node[0]
-    if kind is Pool:
-        groups, keep, count, _, fail, where = node
-        kept = keep[1] if keep is not None else node.size
-        if count is not None:
-            return -kept if fail is not None else 0, kept
-        ranges = [g.die.value_range() for g in groups for _ in range(g.count)]
-        if where is not None:
-            ranges = [(min(lo, 0), max(hi, 0)) for lo, hi in ranges]
-        return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
-    if kind is Paren or kind is Label:
-        return value_range(node[0])
-    if kind is Fate:
-        return -node.count, node.count
-    if kind is Compare:
-        value_range(node.left)
-        value_range(node.right)
-        return 0, 1
-    if kind is Set:
-        ranges = [value_range(i) for i in node.items]
-        kept = node.keep[1] if node.keep is not None else len(ranges)
-        if node.where is not None:
-            ranges = [(min(lo, 0), max(hi, 0)) for lo, hi in ranges]
-        return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
-    if kind is Neg:
-        lo, hi = value_range(node[0])
-        return -hi, -lo
-    if kind is Call:
-        ranges = [value_range(a) for a in node.args]
-        if len(ranges) == 1:  # a rounding function
-            return ranges[0]
-        pick = max if node.name == "max" else min
-        return pick(r[0] for r in ranges), pick(r[1] for r in ranges)
+    return _RANGES[type(node)](node)
+
+
+def _kept_range(ranges: list[tuple[int, int]], kept: int, where: object) -> tuple[int, int]:
+    """The range of the sum of the ``kept`` items of ``ranges`` (each 0 too where a comparison counts)."""
+    if where is not None:
+        ranges = [(min(lo, 0), max(hi, 0)) for lo, hi in ranges]
+    return sum(sorted(r[0] for r in ranges)[:kept]), sum(sorted((r[1] for r in ranges), reverse=True)[:kept])
+
+
+def _pool_range(node: Pool) -> tuple[int, int]:
+    groups, keep, count, _, fail, where = node
+    kept = keep[1] if keep is not None else node.size
+    if count is not None:
+        return -kept if fail is not None else 0, kept
+    return _kept_range([g.die.value_range() for g in groups for _ in range(g.count)], kept, where)
+
+
+def _set_range(node: Set) -> tuple[int, int]:
+    ranges = [value_range(i) for i in node.items]
+    return _kept_range(ranges, node.keep[1] if node.keep is not None else len(ranges), node.where)
+
+
+def _compare_range(node: Compare) -> tuple[int, int]:
+    value_range(node.left)
+    value_range(node.right)
+    return 0, 1
+
+
+def _neg_range(node: Neg) -> tuple[int, int]:
+    lo, hi = value_range(node[0])
+    return -hi, -lo
+
+
+def _call_range(node: Call) -> tuple[int, int]:
+    ranges = [value_range(a) for a in node.args]
+    if len(ranges) == 1:  # a rounding function
+        return ranges[0]
+    pick = max if node.name == "max" else min
+    return pick(r[0] for r in ranges), pick(r[1] for r in ranges)
+
+
+def _chain_range(node: Chain) -> tuple[int, int]:
     ops, terms = node
     lo, hi = value_range(terms[0])
     for op, term in zip(ops, terms[1:]):
-        a, b = value_range(term)
-        if op == "+":
-            lo, hi = lo + a, hi + b
-        elif op == "-":
-            lo, hi = lo - b, hi - a
-        elif op == "*":
-            corners = (lo * a, lo * b, hi * a, hi * b)
-            lo, hi = min(corners), max(corners)
-        else:
-            if a <= 0 <= b:
-                raise DiceSyntaxError(t("dice.divide_zero", divisor=notation(term)))
-            if op == "%":
-                lo, hi = (0, b - 1) if a > 0 else (a + 1, 0)
-            else:  # a division: monotone in both operands while the divisor keeps its sign
-                corners = [divide(x, y, op) for x in (lo, hi) for y in (a, b)]
-                lo, hi = min(corners), max(corners)
+        lo, hi = _step_range(op, (lo, hi), value_range(term), term)
         if max(-lo, hi) > limits.MAX_VALUE:
             raise DiceLimitError(t("limit.value", value=max(-lo, hi), max=limits.MAX_VALUE))
     return lo, hi
+
+
+def _step_range(op: str, left: tuple[int, int], right: tuple[int, int], term: Node) -> tuple[int, int]:
+    """The range of ``left op right`` (``term``: the right operand, named when it can be zero in a division)."""
+    (lo, hi), (a, b) = left, right
+    if op == "+":
+        return lo + a, hi + b
+    if op == "-":
+        return lo - b, hi - a
+    if op == "*":
+        corners = (lo * a, lo * b, hi * a, hi * b)
+        return min(corners), max(corners)
+    if a <= 0 <= b:
+        raise DiceSyntaxError(t("dice.divide_zero", divisor=notation(term)))
+    if op == "%":
+        return (0, b - 1) if a > 0 else (a + 1, 0)
+    corners = [divide(x, y, op) for x in (lo, hi) for y in (a, b)]   # monotone while the divisor keeps its sign
+    return min(corners), max(corners)
+
+
+_RANGES = {
+    Const: lambda node: (node[0], node[0]),
+    Pool: _pool_range,
+    Paren: lambda node: value_range(node[0]),
+    Label: lambda node: value_range(node[0]),
+    Fate: lambda node: (-node.count, node.count),
+    Compare: _compare_range,
+    Set: _set_range,
+    Neg: _neg_range,
+    Call: _call_range,
+    Chain: _chain_range,
+}
 
 
 def _explode_chance(die: Die) -> float:
@@ -326,44 +351,16 @@ class _Parser:
         """Terms joined by + and -, each a product of operands: a ``Chain`` of ``Chain``s;
         and, if ``compare``, a comparison with another sum after them (``compared``).
 
-        An operand is a signed number, dice, a pool, or what ``nested`` reads.
-        Signs, numbers and dice are read here, inlined: every expression
-        passes through.
+        An operand (``operand``) is a signed number, dice, a pool, or what
+        ``nested`` reads: every expression passes through.
         """
         toks = self.toks
         terms: list[Node] | None = None  # the terms so far (None while there is one)
         signs: list[str] | None = None  # the + or - before each term after the first (made with terms)
         factors: list[Node] | None = None  # the operands of the product being read
         while True:
-            negs = 0  # minus signs before the operand, each a level of nesting
-            text = toks[k]
-            while True:
-                if text == "-" or text == "−":
-                    negs += 1
-                    self.depth += 1
-                    if self.depth > limits.MAX_DEPTH:
-                        raise self.too_deep(k + 1)
-                elif text != "+":  # a plus sign changes nothing
-                    break
-                k += 1
-                text = toks[k]
-            if text in _DICE or text == "{" or "0" <= text < ":" and toks[k + 1] in _DICE:
-                node, k = self.dice(k, text == "{")
-            elif "0" <= text < ":":  # a number
-                value = _NUMBERS.get(text)
-                node = _new(Const, (self.number(k) if value is None else value,))
-                k += 1
-            else:
-                node, k = self.nested(k)
-            if negs:
-                self.depth -= negs
-                for _ in range(negs):
-                    node = Neg(node)
+            node, k = self.operand(k)
             op = _OPERATORS.get(toks[k])
-            if op is None and toks[k] != _END and toks[k][0] == "[":  # a label: 2W6[Feuer]
-                node = _new(Label, (node, toks[k][1:-1].strip(), False))
-                k += 1
-                op = _OPERATORS.get(toks[k])
             k += 1
             if op in _PRODUCTS:
                 self.wide = True
@@ -389,6 +386,38 @@ class _Parser:
             else:
                 terms.append(node)
                 signs.append(op)
+
+    def operand(self, k: int) -> tuple[Node, int]:
+        """The operand at token ``k`` with the signs before it and a label after it (``-2W6[Feuer]``)."""
+        toks = self.toks
+        negs = 0  # minus signs before the operand, each a level of nesting
+        text = toks[k]
+        while True:
+            if text == "-" or text == "−":
+                negs += 1
+                self.depth += 1
+                if self.depth > limits.MAX_DEPTH:
+                    raise self.too_deep(k + 1)
+            elif text != "+":  # a plus sign changes nothing
+                break
+            k += 1
+            text = toks[k]
+        if text in _DICE or text == "{" or "0" <= text < ":" and toks[k + 1] in _DICE:
+            node, k = self.dice(k, text == "{")
+        elif "0" <= text < ":":  # a number
+            value = _NUMBERS.get(text)
+            node = _new(Const, (self.number(k) if value is None else value,))
+            k += 1
+        else:
+            node, k = self.nested(k)
+        if negs:
+            self.depth -= negs
+            for _ in range(negs):
+                node = Neg(node)
+        if toks[k] not in _OPERATORS and toks[k] != _END and toks[k][0] == "[":  # a label: 2W6[Feuer]
+            node = _new(Label, (node, toks[k][1:-1].strip(), False))
+            k += 1
+        return node, k
 
     def nested(self, k: int) -> tuple[Node, int]:
         """A parenthesis, a function call ``max(…)``/``min(…)`` or a variable at token ``k``."""
@@ -438,8 +467,8 @@ class _Parser:
         """Dice from token ``k``: a pool in braces, or one group ``[count] letter sides``.
 
         Then the modifiers: for every die of a pool after its braces, and
-        keep or count for the whole. One rule, inlined: this is the hot path
-        of nearly every expression.
+        keep or count for the whole. The hot path of nearly every expression:
+        the common cases are inlined in the steps.
         """
         toks = self.toks
         start = k
@@ -452,65 +481,67 @@ class _Parser:
         n = 0  # dice so far
         while True:  # the groups, each from just after "{" or ","
             item = k
-            text = toks[k]
-            count = 1
-            if "0" <= text < ":":
-                count = _NUMBERS.get(text)
-                if count is None:
-                    count = self.number(k)
-                k += 1
-                text = toks[k]
-            if text not in _DIE:
-                if text in _FATE and not braces:
+            count, k = self.group_count(k)
+            if toks[k] not in _DIE:
+                if toks[k] in _FATE and not braces:
                     return self.fate(count, item, k)
                 raise self.missing(k, "dice.pool_item")
-            k += 1
-            die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None, None, False, None, None))
-            k += 1
-            if count < 1 and not braces:  # a single group is refused before its modifiers
-                raise self.fail(item, "dice.no_dice", n=count)
-            if toks[k] in _DIE_MODIFIERS:
-                die, k = self.die_modifiers(die, k)
-                self.settled(die, item)
-            if count < 1:
-                raise self.fail(item, "dice.no_dice", n=count)
-            groups.append(_new(Group, (count, die)))
+            group, k = self.group(count, item, k + 1, braces)
+            groups.append(group)
             n += count
             if not braces or toks[k] != ",":
                 break
             k += 1
         if braces:
-            if toks[k] != "}":
-                raise self.missing(k, "dice.close_brace")
-            self.depth -= 1
-            k += 1
-            if toks[k] in _DIE_MODIFIERS:
-                k = self.share_modifiers(groups, k)
+            k = self.close_braces(groups, k)
         self.count_dice(n, start)
+        keep, where, count_sel, fail, k = self.pool_modifiers(k, n)
+        return _new(Pool, (tuple(groups), keep, count_sel, braces, fail, where)), k
+
+    def group_count(self, k: int) -> tuple[int, int]:
+        """The count of dice before a group's letter at token ``k`` (1 without one), and the next token."""
+        text = self.toks[k]
+        if "0" <= text < ":":
+            count = _NUMBERS.get(text)
+            return (self.number(k) if count is None else count), k + 1
+        return 1, k
+
+    def group(self, count: int, item: int, k: int, braces: bool) -> tuple[Group, int]:
+        """The group of ``count`` dice whose sides stand at token ``k``, with its dice's modifiers."""
+        toks = self.toks
+        die = _PLAIN_DICE.get(toks[k]) or _new(Die, (self.sides(k), None, True, None, None, False, None, None))
+        k += 1
+        if count < 1 and not braces:  # a single group is refused before its modifiers
+            raise self.fail(item, "dice.no_dice", n=count)
+        if toks[k] in _DIE_MODIFIERS:
+            die, k = self.die_modifiers(die, k)
+            self.settled(die, item)
+        if count < 1:
+            raise self.fail(item, "dice.no_dice", n=count)
+        return _new(Group, (count, die)), k
+
+    def close_braces(self, groups: list[Group], k: int) -> int:
+        """The ``}`` at token ``k`` and the modifiers after it, which every die of the pool shares."""
+        if self.toks[k] != "}":
+            raise self.missing(k, "dice.close_brace")
+        self.depth -= 1
+        k += 1
+        if self.toks[k] in _DIE_MODIFIERS:
+            k = self.share_modifiers(groups, k)
+        return k
+
+    def pool_modifiers(self, k: int, n: int) -> tuple[tuple[str, int] | None, Selector | None, Selector | None,
+                                                     Selector | None, int]:
+        """Keep or count for the whole pool of ``n`` dice from token ``k``: (keep, where, count, fail, next)."""
+        toks = self.toks
         keep = where = count_sel = fail = None
         while toks[k] in _POOL_MODIFIERS:
             text = toks[k]
             if text in _CMP or text in _COUNT:
-                if text in _CMP:  # successes: 7W6>=5 (the number inlined: the hot path)
-                    v = _NUMBERS.get(toks[k + 1])
-                    if v is None:
-                        if not _is_number(toks[k + 1]):  # W6 >= W6: the totals compared
-                            break
-                        v = self.number(k + 1)
-                    if count_sel is not None:
-                        raise self.fail(k, "dice.modifier_twice", mod=text)
-                    count_sel = _new(Selector, (text, v))
-                    k += 2
-                else:
-                    if count_sel is not None:
-                        raise self.fail(k, "dice.modifier_twice", mod=text)
-                    if text in _FAILS:  # only failures, each taking one away: 10d6cf1
-                        count_sel = _new(Selector, ("<", 1))
-                        fail, k = self.selector(k + 1, "=")
-                        continue
-                    count_sel, k = self.selector(k + 1, "=")  # Foundry's 10d6cs>=5 (cs6: the sixes)
-                if toks[k] in _FAILS:  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
-                    fail, k = self.selector(k + 1, "=")
+                counted = self.count_modifier(k, count_sel)
+                if counted is None:
+                    break
+                count_sel, fail, k = counted
                 continue
             if keep is not None or where is not None:
                 raise self.fail(k, "dice.keep_one")
@@ -524,7 +555,33 @@ class _Parser:
             if end == k:
                 break
             k = end
-        return _new(Pool, (tuple(groups), keep, count_sel, braces, fail, where)), k
+        return keep, where, count_sel, fail, k
+
+    def count_modifier(self, k: int, before: Selector | None) -> tuple[Selector, Selector | None, int] | None:
+        """Successes (and failures) counted, from token ``k``: (count, fail, next); None where the
+        comparison is of totals (``W6 >= W6``). ``before``: a count already given (refused twice)."""
+        toks = self.toks
+        text = toks[k]
+        fail = None
+        if text in _CMP:  # successes: 7W6>=5 (the number inlined: the hot path)
+            v = _NUMBERS.get(toks[k + 1])
+            if v is None:
+                if not _is_number(toks[k + 1]):
+                    return None
+                v = self.number(k + 1)
+            if before is not None:
+                raise self.fail(k, "dice.modifier_twice", mod=text)
+            count, k = _new(Selector, (text, v)), k + 2
+        else:
+            if before is not None:
+                raise self.fail(k, "dice.modifier_twice", mod=text)
+            if text in _FAILS:  # only failures, each taking one away: 10d6cf1
+                fail, k = self.selector(k + 1, "=")
+                return _new(Selector, ("<", 1)), fail, k
+            count, k = self.selector(k + 1, "=")  # Foundry's 10d6cs>=5 (cs6: the sixes)
+        if toks[k] in _FAILS:  # and failures: Roll20's 8d6>4f1, Foundry's cs>4cf1
+            fail, k = self.selector(k + 1, "=")
+        return count, fail, k
 
     def fate(self, count: int, item: int, k: int) -> tuple[Node, int]:
         """``count`` Fate dice (token ``item`` their count, ``k`` the letters ``WF``); no modifiers."""

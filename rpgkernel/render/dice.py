@@ -66,33 +66,46 @@ def _die_markdown(d: DieRoll) -> str:
 
 def roll_parts(part: Part, die: Callable[[DieRoll], str]) -> str:
     """The rolled expression with each pool's dice, written by ``die``, in brackets."""
-    node = part.node
-    if type(node) is Pool:
-        return "[" + ", ".join([die(d) for d in part.dice]) + "]"
-    if type(node) is Fate:  # Fate dice as their faces are printed
-        return "[" + ", ".join(_FATE_FACES[d.value] for d in part.dice) + "]"
-    if isinstance(node, Const):
-        return integer(node.value)
-    if isinstance(node, Paren):
-        return f"({roll_parts(part.children[0], die)})"
-    if isinstance(node, Neg):
-        return f"−{roll_parts(part.children[0], die)}"
-    if isinstance(node, Chain):
-        first, *rest = (roll_parts(c, die) for c in part.children)
-        return first + "".join(f" {_SYMBOLS[op]} {text}" for op, text in zip(node.ops, rest))
-    if isinstance(node, Call):
-        inner = ", ".join(roll_parts(c, die) for c in part.children)
-        return f"{node.name}({inner})"
-    if isinstance(node, Label):
-        inner = roll_parts(part.children[0], die)
-        return inner if node.comment else f"{inner} [{node.text}]"
-    if isinstance(node, Compare):
-        left, right = (roll_parts(c, die) for c in part.children)
-        return f"{left} {_SYMBOLS[node.op]} {right}"
-    if isinstance(node, Set):
-        items = [roll_parts(c, die) for c in part.children]
-        return "(" + ", ".join(_struck(text, die) if i in part.dropped else text for i, text in enumerate(items)) + ")"
-    return "[" + ", ".join(die(d) for d in part.dice) + "]"
+    return _PARTS.get(type(part.node), _dice_part)(part, die)
+
+
+def _dice_part(part: Part, die: Callable[[DieRoll], str]) -> str:
+    return "[" + ", ".join([die(d) for d in part.dice]) + "]"
+
+
+def _chain_part(part: Part, die: Callable[[DieRoll], str]) -> str:
+    first, *rest = (roll_parts(c, die) for c in part.children)
+    return first + "".join(f" {_SYMBOLS[op]} {text}" for op, text in zip(part.node.ops, rest))
+
+
+def _label_part(part: Part, die: Callable[[DieRoll], str]) -> str:
+    inner = roll_parts(part.children[0], die)
+    return inner if part.node.comment else f"{inner} [{part.node.text}]"
+
+
+def _compare_part(part: Part, die: Callable[[DieRoll], str]) -> str:
+    left, right = (roll_parts(c, die) for c in part.children)
+    return f"{left} {_SYMBOLS[part.node.op]} {right}"
+
+
+def _set_part(part: Part, die: Callable[[DieRoll], str]) -> str:
+    items = [roll_parts(c, die) for c in part.children]
+    return "(" + ", ".join(_struck(text, die) if i in part.dropped else text for i, text in enumerate(items)) + ")"
+
+
+#: how each kind of node shows, rolled (pools and what else holds dice: ``_dice_part``)
+_PARTS: dict[type, Callable[[Part, Callable[[DieRoll], str]], str]] = {
+    Pool: _dice_part,
+    Fate: lambda part, die: "[" + ", ".join(_FATE_FACES[d.value] for d in part.dice) + "]",   # as printed
+    Const: lambda part, die: integer(part.node.value),
+    Paren: lambda part, die: f"({roll_parts(part.children[0], die)})",
+    Neg: lambda part, die: f"−{roll_parts(part.children[0], die)}",
+    Chain: _chain_part,
+    Call: lambda part, die: f"{part.node.name}({', '.join(roll_parts(c, die) for c in part.children)})",
+    Label: _label_part,
+    Compare: _compare_part,
+    Set: _set_part,
+}
 
 
 def _struck(text: str, die: Callable[[DieRoll], str]) -> str:

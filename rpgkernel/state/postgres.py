@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import StoreError
 from ..messages import t
@@ -264,25 +264,35 @@ def _connect_reason(err: Exception, info: dict[str, Any], hidden: frozenset[str]
     text = address.scrub(_one_line(err), set(hidden))
     low = text.lower()
     state = getattr(err, "sqlstate", None)
-    if state == "28P01" or "password authentication failed" in low:
-        return t("store.pg_auth", user=info.get("user") or "–")
-    if "no password supplied" in low:
-        return t("store.pg_no_password")
-    if state == "3D000" or ('database "' in low and "does not exist" in low):
-        return t("store.pg_no_database", name=info.get("dbname") or info.get("user") or "–")
-    if "role" in low and "does not exist" in low:
-        return t("store.pg_no_role", user=info.get("user") or "–")
-    if "no pg_hba.conf entry" in low:
-        return t("store.pg_hba")
-    if "failed to resolve host" in low or "could not translate host name" in low:
-        return t("store.pg_unknown_host", host=info.get("host") or "–")
-    if "connection refused" in low:
-        return t("store.pg_refused")
-    if "no such file or directory" in low and "socket" in low:
-        return t("store.pg_no_socket")
-    if "timeout" in low or "timed out" in low:
-        return t("store.pg_timeout", seconds=info.get("connect_timeout") or "–")
+    for said, key, fields in _REASONS:
+        if said(low, state):
+            return t(key, **fields(info))
     return t("store.pg_other", text=text)
+
+
+def _named(info: dict[str, Any], *keys: str) -> Any:
+    """The first of ``keys`` the connection names, else a dash."""
+    return next((info[k] for k in keys if info.get(k)), "–")
+
+
+#: what the server or libpq says (its text in lower case, its SQLSTATE) -> the German reason and its fields;
+#: the first that matches
+_REASONS: tuple[tuple[Callable[[str, str | None], bool], str, Callable[[dict[str, Any]], dict[str, Any]]], ...] = (
+    (lambda low, state: state == "28P01" or "password authentication failed" in low,
+     "store.pg_auth", lambda info: {"user": _named(info, "user")}),
+    (lambda low, state: "no password supplied" in low, "store.pg_no_password", lambda info: {}),
+    (lambda low, state: state == "3D000" or ('database "' in low and "does not exist" in low),
+     "store.pg_no_database", lambda info: {"name": _named(info, "dbname", "user")}),
+    (lambda low, state: "role" in low and "does not exist" in low,
+     "store.pg_no_role", lambda info: {"user": _named(info, "user")}),
+    (lambda low, state: "no pg_hba.conf entry" in low, "store.pg_hba", lambda info: {}),
+    (lambda low, state: "failed to resolve host" in low or "could not translate host name" in low,
+     "store.pg_unknown_host", lambda info: {"host": _named(info, "host")}),
+    (lambda low, state: "connection refused" in low, "store.pg_refused", lambda info: {}),
+    (lambda low, state: "no such file or directory" in low and "socket" in low, "store.pg_no_socket", lambda info: {}),
+    (lambda low, state: "timeout" in low or "timed out" in low,
+     "store.pg_timeout", lambda info: {"seconds": _named(info, "connect_timeout")}),
+)
 
 
 def _one_line(err: object) -> str:

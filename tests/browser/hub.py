@@ -133,7 +133,8 @@ c.Spawner.http_timeout = c.Spawner.start_timeout = 180
         self.log_path = self.base / "hub.log"
         env = dict(os.environ)
         env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-        env.pop("JUPYTER_RUNTIME_DIR", None)   # each GM's server and kernel keep their own
+        for var in ("JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR"):   # each GM's server and kernel keep their own
+            env.pop(var, None)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen([*command[:-1], str(self.config)], cwd=self.base, env=env,
                                          stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

@@ -11,7 +11,10 @@ from typing import NamedTuple
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT_MS = 90_000
+#: caps in ms, never timings: generous, since a loaded machine takes many times longer, never forever
+TIMEOUT_MS = 600_000   # the kernel starts, a notebook's cells run
+LIVE = 60_000          # a change reaches a player's page and the panel's poll
+DONE = 300_000         # an action the kernel carries out (weighing its advice) has ended
 
 
 class Kernel(NamedTuple):

@@ -18,7 +18,7 @@ from rpgkernel import Campaign
 from rpgkernel.resolve import pending
 
 from .fixtures import expect
-from .notebook import gallery, gallery_dir
+from .notebook import DONE, LIVE, gallery, gallery_dir
 from .panel_view import row
 from .test_players import PHONE, _link, fixture_players  # noqa: F401  (the players fixture)
 
@@ -52,8 +52,6 @@ FIRST_DICE = "7,3,5,1,2"   # Gambits with the 7 and the 5
 SECOND_ATTACK = 'angriff Knappe -> "Söldner 2"'                    # W6 W6
 SECOND_DICE = "6,4"
 SEARCH_CELL, PANEL_CELL, LINK_CELL = 2, 6, 7
-LIVE = 10_000   # ms: a change reaches the player's page and the panel's poll within this
-DONE = 60_000   # ms: an action the kernel carries out (weighing its advice) has ended within this
 
 
 def _cells(path, shelf) -> list[str]:

@@ -16,6 +16,7 @@ from rpgkernel import Campaign
 from rpgkernel.resolve import pending
 
 from .fixtures import expect
+from .notebook import DONE, LIVE
 from .panel_view import row
 from .test_players import PHONE, _link, fixture_players  # noqa: F401  (the players fixture)
 
@@ -23,8 +24,6 @@ pytestmark = pytest.mark.browser
 
 PANEL_CELL, LINK_CELL = 4, 5
 FIRST_DICE = "7,3,5,1,2"   # the Ritter's W8 and W4, the Knappe's W6s, the bonus W8: Gambits with the 7 and the 5
-DONE = 60_000              # ms: an action the kernel carries out (weighing its advice) has ended within this
-LIVE = 10_000              # ms: a change reaches the player's page and the panel's poll within this
 # a cell that keeps the kernel busy until the test writes its flag file (started, not awaited)
 _START = """source => {
   const app = window.jupyterapp;

@@ -20,6 +20,7 @@ from rpgkernel import Campaign
 
 from .fixtures import expect
 from .lab import LabServer
+from .notebook import LIVE
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -83,7 +84,7 @@ def test_a_campaign_shows_once_in_the_file_browser(server, page):
         for name in LOOK_ALIKES:
             (server.root / name).unlink()
         page.goto(server.url("lab?reset"))
-        expect(page.locator(".jp-Launcher")).to_be_visible(timeout=60_000)   # the page has settled
+        expect(page.locator(".jp-Launcher")).to_be_visible(timeout=LIVE)   # the page has settled
         items = page.locator(".jp-DirListing-content .jp-DirListing-itemText")
         expect(items).to_have_text(sorted((n for n in SHOWN if n not in LOOK_ALIKES), key=str.casefold))
         expect(page.locator(".jp-DirListing-content").get_by_text("kampagne.sqlite", exact=True)).to_have_count(1)

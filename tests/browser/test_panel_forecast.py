@@ -12,7 +12,7 @@ from panel_driving import FURT
 from rpgkernel import Campaign
 
 from .fixtures import expect
-from .notebook import gallery, theme
+from .notebook import DONE, gallery, theme
 from .panel_view import illegible
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def test_a_forecast_from_the_panel(notebook, page, lab, tmp_path):
         .observe(el, {childList: true, subtree: true}); }""")
     section.get_by_role("button", name="Prognose berechnen").click()
     headline = section.locator(".rpgk-outcome")
-    expect(headline).to_contain_text("Am wahrscheinlichsten ist ein Sieg für", timeout=120_000)
+    expect(headline).to_contain_text("Am wahrscheinlichsten ist ein Sieg für", timeout=DONE)
     expect(section.locator("progress")).to_have_count(0)
     assert page.evaluate("window.rpgkSawProgress")
     assert "Zielwahl: gefährlichste" in section.locator(".rpgk-muted").first.inner_text()
@@ -82,7 +82,7 @@ def test_a_long_forecast_stopped(notebook, page, lab, tmp_path):
     assert illegible(panel) == []
     section.get_by_role("button", name="Abbrechen").click()
     stopped = section.locator(".rpgk-forecast-stopped")
-    expect(stopped).to_contain_text(re.compile(r"^Abgebrochen nach [\d.]+ Kämpfen: "), timeout=120_000)
+    expect(stopped).to_contain_text(re.compile(r"^Abgebrochen nach [\d.]+ Kämpfen: "), timeout=DONE)
     expect(section.locator("progress")).to_have_count(0)
     expect(section.get_by_role("button", name="Abbrechen")).to_have_count(0)
     expect(section.get_by_role("button", name="Prognose berechnen")).to_be_enabled()

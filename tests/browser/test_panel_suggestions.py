@@ -1,10 +1,9 @@
 """A player's suggestion in the GM's panel in a real JupyterLab: written into the campaign file as the
-server writes it (another Campaign object), it stands in the open panel within 2 s (the panel polls
-fast while a player link is valid); "Annehmen" answers it, the list empties and the journal says so."""
+server writes it (another Campaign object), it stands in the open panel, polled fast while a player link
+is valid (the rate: tests/widgets/test_panel_suggestions.py); "Annehmen" answers it, the list empties and
+the journal says so."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from panel_driving import FURT
@@ -12,6 +11,7 @@ from panel_driving import FURT
 from rpgkernel import Campaign
 
 from .fixtures import expect
+from .notebook import LIVE
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def _cells(path) -> list[str]:
             "from rpgkernel.widgets import EncounterPanel\nEncounterPanel(kampagne)"]
 
 
-def test_a_players_suggestion_shows_at_once_and_is_accepted(notebook, tmp_path):
+def test_a_players_suggestion_shows_and_is_accepted(notebook, tmp_path):
     path = tmp_path / "k.sqlite"
     nb = notebook(_cells(path))
     panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
@@ -39,10 +39,8 @@ def test_a_players_suggestion_shows_at_once_and_is_accepted(notebook, tmp_path):
 
     with Campaign.open(path) as server:   # as the player pages' server writes it
         sid = server.suggest("Ritter", SUGGESTION)
-        written = time.monotonic()
         item = suggestions.locator(f"li[data-id='{sid}']")
-        expect(item).to_be_visible(timeout=2_000)
-        shown_after = time.monotonic() - written
+        expect(item).to_be_visible(timeout=LIVE)
         expect(item).to_contain_text(f"Ritter {SUGGESTION}")   # the markup as text
         expect(item).to_contain_text("gerade eben")
         expect(item.locator("b")).to_have_count(0)
@@ -57,4 +55,3 @@ def test_a_players_suggestion_shows_at_once_and_is_accepted(notebook, tmp_path):
         expect(panel.locator(".rpgk-error")).to_have_count(0)
         server.refresh()
         assert server.player_suggestions(open_only=False)[0]["answer"] == "angenommen"
-    assert shown_after < 2.0, shown_after

@@ -19,7 +19,7 @@ from rpgkernel import Campaign, rules
 from rpgkernel.resolve import pending
 
 from .fixtures import expect
-from .notebook import gallery, theme
+from .notebook import LIVE, gallery, theme
 from .panel_view import CONTRAST, row
 
 pytestmark = pytest.mark.browser
@@ -39,7 +39,6 @@ ATTACK_DICE, DENY = "6,3", "6"   # the ambusher's W8 and W4; the Ritter denies t
 SPI_SAVE = "14"                  # the Ritter's SPI save after the Deny fails: Fatigued
 ALLY_DENY = "Deny für Ritter, wenn in Armreichweite: einen Würfel entfernen"   # an ally's page offers it so
 PANEL_CELL, RITTER_CELL, KNAPPE_CELL, THIRD_CELL, SPARE_CELL = 4, 5, 6, 7, 8
-LIVE = 2_000   # ms: a GM action reaches the open pages within this
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 # the page's text: headings, round and turn, names, sides, states, lines, the status and the journal
 PAGE_TEXT = "h1, h2, h3, .runde, .zug, .kopfzeile strong, .seite, .hinweis, .zustand, .aus, .zeile span, " \

@@ -3,10 +3,10 @@
 import json
 import subprocess
 import sys
-import threading
 import traceback
 
 import pytest
+from hang_guard import finishes
 
 import rpgkernel
 from rpgkernel import DiceLimitError
@@ -19,25 +19,6 @@ from rpgkernel.widgets.tray import DiceTray, RollCard
 #: expressions within every limit of the parser that hung or took many seconds before the budget
 HEAVY = ["4W10000dh1", "3W10000kh2", "{W10000,W10000,W10000}kh2", "50W20!20kh25", "4W10000kh3",
          "10W1000kh5", "100W20kh99", "W1000*W1000", "1000W10000"]
-GUARD = 10.0  # seconds: a hang guard, not a timing (the one-second goal is measured in benchmarks/)
-
-
-def finishes(fn, *args, **kwargs):
-    """``fn(*args, **kwargs)``, failing the test if it has not finished within ``GUARD`` seconds."""
-    out: dict = {}
-
-    def run():
-        try:
-            out["value"] = fn(*args, **kwargs)
-        except BaseException as err:  # handed to the test below
-            out["error"] = err
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(GUARD)
-    assert not worker.is_alive(), f"{getattr(fn, '__name__', fn)}{args} did not finish within {GUARD} s"
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
 
 
 @pytest.mark.parametrize("expr", HEAVY)

@@ -34,6 +34,7 @@ def test_the_pairs_cover_every_region():
     assert min(p) < 1e-250 and max(p) > 1 - 1e-9 and sum(1e-3 < v < 0.999 for v in p) > 1000
 
 
+@pytest.mark.slow
 def test_the_p_value_agrees_with_scipy_to_1e_10():
     worst = max((abs(chi2_sf(x, df) - stats.chi2.sf(x, df)) / stats.chi2.sf(x, df), x, df)
                 for x, df in PAIRS if stats.chi2.sf(x, df) > 0)

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-from contextlib import contextmanager
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
 import rpgkernel
@@ -25,27 +23,12 @@ from rpgkernel.messages import labels
 from rpgkernel.widgets.tray import roll_data
 
 from dice_grammar import NAMES, fuzzed, nested, texts, variables
+from hang_guard import hang_guard
 
-GUARD = 10  # seconds per example: a guard against a hang, not a timing
 FUZZ = settings(max_examples=200, suppress_health_check=list(HealthCheck))
-DEEP = settings(max_examples=2_000, suppress_health_check=list(HealthCheck))  # the slow run
-
-
-class Hang(Exception):
-    """Raised in the test when an example runs past its guard (the dice code catches only its own errors)."""
-
-
-@contextmanager
-def guard(seconds: float = GUARD):
-    def stop(signum, frame):
-        raise Hang(f"still running after {seconds} s")
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+#: the slow run: ten times FUZZ's examples, in parts of FUZZ's size with seeds of their own (the parts run
+#: side by side where several workers run the suite, and one part fails and runs again alone)
+DEEP_PARTS = 10
 
 
 def refused(call, *args, **kwargs):
@@ -86,6 +69,7 @@ def show_all(text: str, names: dict) -> None:
         assert repr(shown) and shown._repr_mimebundle_()["text/html"]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(fuzzed(), variables())
 @example("+".join(["1"] * 1000), {})
@@ -95,22 +79,26 @@ def show_all(text: str, names: dict) -> None:
 @example("*".join(["999999999"] * 40), {})
 @example("@a*@a*@a", {"a": "999W10000!20"})
 def test_only_the_projects_errors_come_out_and_everything_finishes(text, names):
-    with guard():
+    with hang_guard():
         show_all(text, names)
 
 
 @pytest.mark.slow
-@DEEP
-@given(fuzzed(), variables())
-def test_ten_times_as_many_texts_of_every_kind(text, names):
-    with guard():
-        show_all(text, names)
+@pytest.mark.parametrize("part", range(DEEP_PARTS))
+def test_ten_times_as_many_texts_of_every_kind(part):
+    @seed(part)
+    @FUZZ
+    @given(fuzzed(), variables())
+    def check(text, names):
+        with hang_guard():
+            show_all(text, names)
+    check()
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(nested(), variables())
 def test_the_deepest_nesting_finishes_everywhere(text, names):
-    with guard():
+    with hang_guard():
         show_all(text, names)
 
 
@@ -126,11 +114,12 @@ def _patterns(*keys: str) -> re.Pattern:
 _SYNTAX = _patterns("dice.unexpected", "dice.unexpected_end", "dice.expected", "dice.trailing")
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=list(HealthCheck))
 @given(texts(depth=10, repeat=2), st.fixed_dictionaries({n: st.integers(-5, 5) for n in NAMES if n != "nix"}))
 def test_every_text_of_the_grammar_in_the_docs_is_read_by_the_parser(text, names):
     """Refusals of grammatical texts are about meaning (ranges, limits, unknown names), never about form."""
-    with guard():
+    with hang_guard():
         node = refused(parse, text, names)
     if isinstance(node, RpgError):
         assert not _SYNTAX.fullmatch(node.message), (text, node.message)

@@ -43,6 +43,7 @@ dice_like_text = st.lists(
 any_text = st.one_of(st.text(max_size=40), dice_like_text)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
 @given(any_text)
 @example("W²")  # str.isdigit() accepts superscripts, int() refuses them
@@ -372,6 +373,7 @@ expressions = st.recursive(leaves, _extend, max_leaves=5).filter(lambda n: width
 
 # -- 2. rolls lie in the support -------------------------------------------------
 
+@pytest.mark.slow
 @settings(LENIENT, max_examples=250)
 @given(expressions, st.lists(st.integers(0, 2**32 - 1), min_size=3, max_size=3, unique=True))
 def test_rolls_lie_in_the_support_and_the_pmf_sums_to_one(node, seeds):
@@ -405,6 +407,7 @@ def _check_against_icepool(node) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_exact_distributions_match_icepool():
     compared: set[str] = set()
 
@@ -417,6 +420,7 @@ def test_exact_distributions_match_icepool():
     assert len(compared) >= 200, f"only {len(compared)} distinct expressions compared"
 
 
+@pytest.mark.slow
 @settings(LENIENT, max_examples=200)
 @given(expressions)
 @example(Pool(((3, Die(6)),), count=(">=", 1)))  # every die succeeds: only 3 is possible

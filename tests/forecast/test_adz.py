@@ -83,6 +83,7 @@ def test_a_duel_as_a_markov_chain(tmp_path):
     assert f.figures["Alrik"].resources["Glückspool"].value == 0
 
 
+@pytest.mark.slow
 def test_luck_in_a_forecast(tmp_path):
     """The luck pools are spent (and never below 0) and win fights."""
     c, enc = encounter(tmp_path, ("Alrik", "Spieler", ALRIK), ("Ork", "Feinde", {**ORK, "GL": 6}))
@@ -165,6 +166,7 @@ def test_target_picking(tmp_path):
     assert tactics.threat(everyone["Wolf"], fight) == pytest.approx(mean(chain(6 + 5 - 3, 11, 8, 2, 5)))
 
 
+@pytest.mark.slow
 def test_the_target_picking_in_a_forecast(tmp_path):
     """Alrik against a harmless orc with two free mental steps and a wolf with a GS 8 bite: going for the
     weakest first loses more fights than going for the most dangerous (about 0.75 against 0.95)."""

@@ -260,6 +260,7 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path):
         assert f.rounds.p_at_most(r) == pytest.approx(chance(after, lambda o: o[0] <= 0 or o[2] <= 0), abs=1e-9)
 
 
+@pytest.mark.slow
 def test_before_the_fight_either_may_go_first(tmp_path):
     """Initiative still to roll, 2W6 + 2 each, a tie rolled off: either first alike, the exact forecast
     weighs both duels by it; within the procedure path's interval, and sampled on the model."""
@@ -280,6 +281,7 @@ def test_before_the_fight_either_may_go_first(tmp_path):
                 assert abs(got.resources[key].value - mean.value) <= 2 * got.resources[key].margin + 1e-9, (name, key)
 
 
+@pytest.mark.slow
 def test_two_against_two_as_the_procedures_play_it(tmp_path):
     """A fight where a figure defends twice in a round (the second time with half its dice) and the
     weakest is attacked first: sampled on the model as the procedures play it."""

@@ -22,9 +22,11 @@ from rpgkernel.resolve.language import parse, quote
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.resolution import INT_RANGE
 
-from resolve_campaigns import RULESETS, campaign, figure_names, hang_guard
+from hang_guard import hang_guard
+from resolve_campaigns import RULESETS, campaign, figure_names
 
 EXAMPLES = 100   # per ruleset and test
+GUARD = 30      # CPU seconds per cell: far above any budget of one cell, far below "it hangs"
 
 # option values a GM of each ruleset writes (from the ruleset's docs), besides the generated ones
 WORDS = {
@@ -238,7 +240,7 @@ def fuzz(ruleset: str):
         source = data.draw(cells(ruleset, figures), label="cell")
         seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
         dice = data.draw(_mostly(st.none(), st.lists(st.integers(1, 20), max_size=12)), label="dice")
-        with fresh(pristine, ruleset, tmp_path) as camp, hang_guard():
+        with fresh(pristine, ruleset, tmp_path) as camp, hang_guard(GUARD):
             run_cell(camp, source, preview=True)
             run_cell(camp, source, seed=seed, dice=dice)
     return check
@@ -255,7 +257,7 @@ test_fuzz_osr = fuzz("osr")
 @given(st.sampled_from(RULESETS), st.text(alphabet=st.characters(codec="utf-8"), max_size=200))
 def test_any_text_is_refused_in_german_or_runs(ruleset, text):
     """Text that is not built from the grammar: only the project's errors, without a campaign too."""
-    with hang_guard():
+    with hang_guard(GUARD):
         try:
             shown(rpgkernel.resolve(text, ruleset=ruleset, figures={}))
         except RpgError:

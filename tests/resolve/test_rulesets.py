@@ -14,7 +14,8 @@ from rpgkernel import Campaign, ResolveError, RpgError, rules, statblocks
 from rpgkernel.rules.wording import preview_lines
 from rpgkernel.resolve.language import parse, quote
 
-from resolve_campaigns import RULESETS, campaign, figure_names, hang_guard
+from hang_guard import hang_guard
+from resolve_campaigns import RULESETS, campaign, figure_names
 
 # a bad value of every kind an option can have
 BAD = {"int": ["101", "-101", "x", "1" * 400, "2.5"], "text": ["FOO", "<b>x</b>", "", "{0}"],

@@ -19,7 +19,7 @@ from rpgkernel.messages import t
 from rpgkernel.resolve import pending
 from rpgkernel.server import actions
 
-from .test_live import Page, Server, run
+from .test_live import FRAME, Page, Server, run
 
 pytestmark = pytest.mark.slow
 ATTACK, DICE = "angriff Söldner -> Ritter", [6, 3]   # leaves a Deny for the Ritter (and the Söldner's gambit)
@@ -45,7 +45,7 @@ def camp(server, tmp_path, monkeypatch):
         yield opened
 
 
-async def frame(page, kind, timeout=5.0):
+async def frame(page, kind, timeout=FRAME):
     """The next message of ``kind`` ("view", "result", "refused"), skipping pushed views."""
     while True:
         msg = await page.next(timeout)
@@ -183,7 +183,7 @@ def test_a_deny_taken_on_the_phone_closes_the_resolution_as_resolve_would(server
                            wuerfel=[14])   # the SPI save
         assert answer["result"].startswith("Genommen: Deny")
         assert (await frame(phone, "view"))["view"]["wahlen"] == []
-        pushed = (await frame(other, "view", 2.0))["view"]   # the other page follows at once
+        pushed = (await frame(other, "view"))["view"]   # the other page follows
         assert pushed["figur"]["name"] == "Knappe" and pushed["wahlen"] == []
         phone.ws.close()
         other.ws.close()

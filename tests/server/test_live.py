@@ -36,6 +36,8 @@ pytestmark = pytest.mark.slow
 #: the docs' start command for the table: the servers here run with its options
 START = page("kampagne.md").block("bash", after="## Spieler live: Links für Spielerseiten").text.split()
 assert START[:2] == ["jupyter", "lab"], START
+#: seconds: generous caps for a server to answer and for a frame it sends (a loaded machine answers late)
+STARTING, FRAME = 180, 60.0
 
 
 def _free_port() -> int:
@@ -62,8 +64,17 @@ class Server:
         self.root = self.base / "root"
         self.root.mkdir()
         self.log_path = self.base / "server.log"
+        for _ in range(3):   # another process may take the free port first
+            if self._start():
+                return
+        log = self.log()
+        shutil.rmtree(self.base, ignore_errors=True)
+        raise RuntimeError(f"the server did not start:\n{log}")
+
+    def _start(self) -> bool:
+        """Start the server on a free port; True once it answers, False when it ended (the port taken)."""
         self.port = _free_port()
-        with open(self.log_path, "wb") as log:
+        with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", *START[2:],
                  f"--port={self.port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={self.root}",
@@ -71,15 +82,18 @@ class Server:
                  "--log-level=DEBUG"],
                 cwd=self.root, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
-        deadline = time.monotonic() + 60
-        while True:
+        deadline = time.monotonic() + STARTING
+        while self.proc.poll() is None:
             try:
                 self.get(f"api/status?token={self.token}")
-                break
+                return True
             except (OSError, urllib.error.HTTPError):
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(self.log())
+                if time.monotonic() > deadline:
+                    log = self.log()
+                    self.stop()
+                    raise RuntimeError(f"no answer within {STARTING} s:\n{log}") from None
                 time.sleep(0.1)
+        return False
 
     @property
     def runtime(self) -> str:
@@ -134,7 +148,7 @@ class Page:
             await self.ws.write_message(token)
         return self
 
-    async def next(self, timeout: float = 5.0):
+    async def next(self, timeout: float = FRAME):
         """The next message, decoded; None when the server closed the socket."""
         text = await asyncio.wait_for(self.ws.read_message(), timeout)
         return None if text is None else json.loads(text)
@@ -208,16 +222,15 @@ def test_a_gm_action_reaches_the_open_page(server, table):
         assert view["figur"]["labels"]["ruestung"] == rules.get("bastionland").sheet.label("ruestung") != "ruestung"
         assert view["begegnung"]["runde"] == 0
         assert [c["name"] for c in view["begegnung"]["teilnehmer"]] == ["Alrik", "Räuber"]
-        started = time.monotonic()
         enc.start(["Alrik", "Späher Xorg", "Räuber"])
-        frames.append(await page.next(2.0))
-        assert frames[-1]["view"]["begegnung"]["runde"] == 1 and time.monotonic() - started < 2.0
+        frames.append(await page.next())
+        assert frames[-1]["view"]["begegnung"]["runde"] == 1
         table.change("Alrik", "GD", -2)
-        frames.append(await page.next(2.0))
+        frames.append(await page.next())
         assert frames[-1]["view"]["figur"]["resources"]["GD"]["value"] == 2
         enc.next_turn()                                        # the hidden one acts: Alrik stays current
         table.change("Räuber", "GD", -1)                       # a described enemy: no number reaches the page
-        frames.append(await page.next(2.0))
+        frames.append(await page.next())
         shown = frames[-1]["view"]["begegnung"]
         assert shown["am_zug"] == "Alrik" and "ressourcen" not in shown["teilnehmer"][1]
         text = json.dumps(frames, ensure_ascii=False)
@@ -228,24 +241,28 @@ def test_a_gm_action_reaches_the_open_page(server, table):
     assert link.token not in server.log()
 
 
-#: in one server's process: the store of every campaign file named langsam* answers its last seq slowly
-SLOW_STORE = """
-import time
+#: in one server's process: the store of every campaign file named langsam* reads its last seq only once
+#: the file ``release`` exists (until then each read waits, and says so in ``release``.wartet)
+HELD_STORE = """
+import pathlib, time
 from rpgkernel.state.store import Store
 _last_seq = Store.last_seq
 def last_seq(self):
     if "langsam" in self.where:
-        time.sleep(3.0)
+        pathlib.Path({release!r} + ".wartet").touch()
+        while not pathlib.Path({release!r}).exists():
+            time.sleep(0.05)
     return _last_seq(self)
 Store.last_seq = last_seq
 """
 
 
 def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
-    """The watcher reads stores off the event loop: while one campaign's store takes 3 s for each
-    read of its last seq, another campaign's page gets each GM change within a second, and the slow
+    """The watcher reads stores off the event loop: while one campaign's store hangs in each read of its
+    last seq, another campaign's page gets every GM change, and once the slow store answers, the slow
     campaign's page gets its view all the same."""
-    slow_server = Server(config=SLOW_STORE)
+    release = tmp_path / "freigabe"
+    slow_server = Server(config=HELD_STORE.format(release=str(release)))
     try:
         monkeypatch.setenv("JUPYTER_RUNTIME_DIR", slow_server.runtime)
         with Campaign.open(tmp_path / "langsam.sqlite") as slow, Campaign.open(tmp_path / "flink.sqlite") as quick:
@@ -254,27 +271,28 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
                 camp.add_character("Alrik", {"vig": 12, "cla": 10, "spi": 8, "gd": 4})
             slow_link, quick_link = slow.new_player_link("Alrik"), quick.new_player_link("Alrik")
 
-            async def gd(page, value, timeout):
+            async def gd(page, value):
                 while True:
-                    frame = await page.next(timeout)
+                    frame = await page.next()
                     if frame["view"]["figur"]["resources"]["GD"]["value"] == value:
                         return frame
 
             async def play():
                 slow_page = await Page(slow_server, slow_link.key).open(slow_link.token)
                 quick_page = await Page(slow_server, quick_link.key).open(quick_link.token)
-                await gd(quick_page, 4, 5.0)
+                await gd(quick_page, 4)
                 for value in (3, 2, 1, 0):
-                    started = time.monotonic()
                     quick.change("Alrik", "GD", -1)
-                    await gd(quick_page, value, 2.0)
-                    assert time.monotonic() - started < 1.0, value
+                    await gd(quick_page, value)
+                assert Path(f"{release}.wartet").exists() and not release.exists()   # all the while held
                 slow.change("Alrik", "GD", -2)
-                await gd(slow_page, 2, 30.0)
+                release.touch()
+                await gd(slow_page, 2)
                 slow_page.ws.close(), quick_page.ws.close()
 
             run(play())
     finally:
+        release.touch()
         slow_server.stop()
 
 
@@ -343,17 +361,15 @@ def test_the_token_is_the_guard_not_the_origin(server, table):
     run(other_site())
 
 
-def test_a_revoked_link_closes_the_open_page_at_once(server, table):
+def test_a_revoked_link_closes_the_open_page(server, table):
     link = table.new_player_link("Alrik")
 
     async def revoke():
         page = await Page(server, link.key).open(link.token)
         assert (await page.next())["view"]["figur"]["name"] == "Alrik"
-        started = time.monotonic()
         table.revoke_player_link(link.id)
-        assert await page.next(2.0) is None
+        assert await page.next() is None
         assert page.ws.close_code == live.REFUSED and page.ws.close_reason == "Dieser Link wurde widerrufen."
-        assert time.monotonic() - started < 1.0
 
     run(revoke())
 

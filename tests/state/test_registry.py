@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from rpgkernel.state import registry
 
 WRITERS, KEYS = 8, 25
@@ -25,6 +27,7 @@ for i in range(int(sys.argv[4])):
 """
 
 
+@pytest.mark.slow
 def test_kernels_writing_at_once_lose_no_entry(tmp_path, monkeypatch):
     runtime = tmp_path / "runtime"
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))

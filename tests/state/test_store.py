@@ -210,7 +210,7 @@ def test_a_held_write_lock_gives_up_after_the_timeout(backend, target):
             started = time.monotonic()
             with pytest.raises(StoreError, match="gesperrt"):
                 store.append(tx_events("wartet", 1))
-            assert 0.25 < time.monotonic() - started < 5
+            assert time.monotonic() - started > 0.25   # it waited (a loaded machine only waits longer)
             holder.execute("ROLLBACK")
             store.append(tx_events("danach", 1))
             assert [e.tx for e in store.events()] == ["danach"]

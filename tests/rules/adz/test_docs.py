@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-from doc_blocks import assert_shown, page, run_python
-from verb_docs import assert_verb_documented
+from doc_blocks import assert_shown, run_python
+from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
@@ -15,32 +15,23 @@ from rpgkernel.rules.adz import sheet as bogen
 from rpgkernel.rules.adz.verbs import VERBS
 from rpgkernel.rules.figure import view
 
-PAGE = page("adz.md")
-TEXT = PAGE.text
-BLOCKS = PAGE.take("text")
-SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-EXAMPLES = PAGE.examples()
+DOC = VerbDoc("adz.md", VERBS, declines=True)
+PAGE = DOC.page
 YAML = PAGE.block("yaml", "figuren:").text
 
 
 def test_the_doc_has_example_blocks():
-    assert len(BLOCKS) >= 12 and len(EXAMPLES) >= 30
+    assert len(DOC.blocks) >= 12 and len(DOC.examples) >= 30
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_alias_and_option_is_documented(name):
-    assert_verb_documented(VERBS[name], TEXT, EXAMPLES, SPELLINGS)
+    DOC.assert_documented(name)
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_names_known_verbs_and_options(line):
-    cmd = parse(line)[0]
-    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
-    if verb is not None:
-        for key in cmd.options:
-            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
-        for flag in cmd.flags:
-            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+    DOC.assert_valid(line)
 
 
 MORE = """
@@ -79,7 +70,7 @@ def test_the_sheet_example_loads(camp):
     assert camp.figure("Alrik").resources["Glückspool"] == {"value": 3, "max": 3}
 
 
-@pytest.mark.parametrize("line", [x for x in EXAMPLES if SPELLINGS[parse(x)[0].verb.text.lower()] not in
+@pytest.mark.parametrize("line", [x for x in DOC.examples if DOC.spellings[parse(x)[0].verb.text.lower()] not in
                                   ("glück", "verteidigen", PASS)])
 def test_every_action_example_runs(camp, line):
     if line.startswith("beenden"):
@@ -112,10 +103,10 @@ def test_the_choice_examples_close_open_resolutions(camp):
 
 
 def test_gm_data_is_named_plainly():
-    assert "austauschbare Standarddaten" in TEXT and "Beispieldateien" in TEXT
+    assert "austauschbare Standarddaten" in DOC.text and "Beispieldateien" in DOC.text
     for name in ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml", "beispiel_ausruestung.yaml",
                  "beispiel_magiebereiche.yaml", "beispiel_handlungen.yaml"):
-        assert name in TEXT and (rpgkernel.rules.adz.DATA / name).exists()
+        assert name in DOC.text and (rpgkernel.rules.adz.DATA / name).exists()
         text = (rpgkernel.rules.adz.DATA / name).read_text(encoding="utf-8")
         assert ("BEISPIELDATEN" in text) == name.startswith("beispiel")
 

@@ -3,67 +3,39 @@
 import re
 
 import pytest
-from doc_blocks import assert_shown, page, run_python
+from doc_blocks import assert_shown, run_python
+from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.resolve.language import parse
-from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.bastionland import VERBS
 
-PAGE = page("bastionland.md")
-TEXT = PAGE.text
-BLOCKS = PAGE.take("text")
-#: every spelling %%resolve accepts for Bastionland (verzicht/pass is built in)
-SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-EXAMPLES = PAGE.examples(comments=False)
-
-
-def example(line: str) -> str:
-    """``line`` as it stands in the doc (so the doc cannot drift from what is tested)."""
-    assert line in EXAMPLES, f"{line!r} steht nicht als Beispielzeile in docs/bastionland.md"
-    return line
+DOC = VerbDoc("bastionland.md", VERBS, declines=True, comments=False)
+PAGE = DOC.page
 
 
 def test_the_doc_has_example_blocks():
-    assert len(BLOCKS) >= 15 and len(EXAMPLES) >= 30
+    assert len(DOC.blocks) >= 15 and len(DOC.examples) >= 30
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_and_alias_is_documented(name):
-    verb = VERBS[name]
-    heading = re.search(rf"^### `{re.escape(verb.name)}`(.*)$", TEXT, re.M)
-    assert heading, f"kein Abschnitt für {verb.name}"
-    for alias in verb.aliases:
-        assert f"`{alias}`" in heading.group(1), f"Alias {alias} fehlt in der Überschrift von {verb.name}"
-    for option in verb.options:
-        assert f"`{option}" in TEXT, f"Option {option} von {verb.name} fehlt"
-    used = {SPELLINGS[parse(line)[0].verb.text.lower()] for line in EXAMPLES}
-    assert verb.name in used, f"keine Beispielzeile für {verb.name}"
+    DOC.assert_documented(name)
 
 
 def test_pass_is_documented():
-    assert re.search(r"^### `verzicht` \(Alias `pass`\)", TEXT, re.M)
-    assert any(line.startswith("verzicht ") for line in EXAMPLES)
+    assert re.search(r"^### `verzicht` \(Alias `pass`\)", DOC.text, re.M)
+    assert any(line.startswith("verzicht ") for line in DOC.examples)
 
 
 def test_gm_data_is_named_plainly():
-    assert "Die Narbentabelle gehört der Spielleitung" in TEXT
-    assert "austauschbare Standarddaten" in TEXT
+    assert "Die Narbentabelle gehört der Spielleitung" in DOC.text
+    assert "austauschbare Standarddaten" in DOC.text
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_parses_and_names_a_known_verb(line):
-    commands = parse(line)
-    assert len(commands) == 1
-    cmd = commands[0]
-    assert cmd.verb.text.lower() in SPELLINGS, f"unbekanntes Verb in {line!r}"
-    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
-    if verb is not None:  # options and flags the verb knows, with a value where one is needed
-        for key in cmd.options:
-            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
-        for flag in cmd.flags:
-            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+    DOC.assert_valid(line)
 
 
 # -- played against a small campaign, with given dice ------------------------------
@@ -111,15 +83,15 @@ def value(camp, name, resource):
 
 
 def test_a_save(camp):
-    res = rpgkernel.resolve(example("probe Ritter virtue=CLA"), campaign=camp, dice=[12])
+    res = rpgkernel.resolve(DOC.example("probe Ritter virtue=CLA"), campaign=camp, dice=[12])
     assert res.outcome == {"erfolg": True, "wurf": 12, "wert": 12}
 
 
 def test_the_rules_example_with_deny(camp):
-    opened = rpgkernel.resolve(example("angriff Ritter, Knappe -> Söldner bonus=W8"), campaign=camp,
+    opened = rpgkernel.resolve(DOC.example("angriff Ritter, Knappe -> Söldner bonus=W8"), campaign=camp,
                                dice=[7, 3, 1, 5, 2])
     assert opened.open and value(camp, "Söldner", "GD") == 4
-    closing = "\n".join([example("deny Söldner"), example("gambit Ritter bolster=5")])
+    closing = "\n".join([DOC.example("deny Söldner"), DOC.example("gambit Ritter bolster=5")])
     res = rpgkernel.resolve(closing, campaign=camp, dice=[14])  # SPI 10: missed -> Fatigued
     assert not res.open and res.outcome["höchster"] == 3 and res.outcome["schaden"] == 2
     assert value(camp, "Söldner", "GD") == 2 and "Fatigued" in camp.figure("Söldner").conditions
@@ -127,7 +99,7 @@ def test_the_rules_example_with_deny(camp):
 
 def test_the_rules_example_without_deny(camp):
     rpgkernel.resolve("angriff Ritter, Knappe -> Söldner", campaign=camp, dice=[7, 3, 1, 5])
-    res = rpgkernel.resolve("\n".join([example("gambit Ritter bolster=5"), example("verzicht Söldner")]),
+    res = rpgkernel.resolve("\n".join([DOC.example("gambit Ritter bolster=5"), DOC.example("verzicht Söldner")]),
                             campaign=camp)
     assert res.outcome["schaden"] == 6
     assert value(camp, "Söldner", "GD") == 0 and value(camp, "Söldner", "VIG") == 11
@@ -135,30 +107,30 @@ def test_the_rules_example_without_deny(camp):
 
 
 def test_a_warband_attacks_individuals_with_w12_and_blast(camp):
-    opened = rpgkernel.resolve(example("angriff Miliz -> Ritter, Knappe"), campaign=camp, dice=[6, 9, 2, 6])
+    opened = rpgkernel.resolve(DOC.example("angriff Miliz -> Ritter, Knappe"), campaign=camp, dice=[6, 9, 2, 6])
     assert opened.open and opened.outcome["blast"]
-    res = rpgkernel.resolve(example("pass Ritter"), campaign=camp)
+    res = rpgkernel.resolve(DOC.example("pass Ritter"), campaign=camp)
     assert res.outcome["ziele"]["Ritter"]["schaden"] == 7 and res.outcome["ziele"]["Knappe"]["schaden"] == 5
     assert value(camp, "Ritter", "VIG") == 12 and value(camp, "Knappe", "VIG") == 8
-    rpgkernel.resolve(example("ruhe Ritter, Knappe"), campaign=camp)
+    rpgkernel.resolve(DOC.example("ruhe Ritter, Knappe"), campaign=camp)
     assert value(camp, "Ritter", "GD") == 5 and value(camp, "Knappe", "GD") == 3
 
 
 def test_only_blast_hurts_a_warband(camp):
-    rpgkernel.resolve(example("angriff Ritter -> Miliz smite=Blast"), campaign=camp, dice=[8, 4])
+    rpgkernel.resolve(DOC.example("angriff Ritter -> Miliz smite=Blast"), campaign=camp, dice=[8, 4])
     res = rpgkernel.resolve("verzicht Ritter", campaign=camp, dice=[5])  # Smite: VIG save
     assert res.outcome["folge"] == "vertrieben" and "vertrieben" in camp.figure("Miliz").conditions
 
 
 def test_loss_recovery_and_ships(camp):
-    rpgkernel.resolve(example("verlust Ritter virtue=SPI um=2"), campaign=camp)
+    rpgkernel.resolve(DOC.example("verlust Ritter virtue=SPI um=2"), campaign=camp)
     assert value(camp, "Ritter", "SPI") == 11
-    rpgkernel.resolve(example("recover Ritter, Knappe mittel=jahreszeit"), campaign=camp)
+    rpgkernel.resolve(DOC.example("recover Ritter, Knappe mittel=jahreszeit"), campaign=camp)
     assert value(camp, "Ritter", "SPI") == 13
-    res = rpgkernel.resolve(example("zusammenstoß Kogge -> Galeere größer=Galeere"), campaign=camp, dice=[5, 3])
+    res = rpgkernel.resolve(DOC.example("zusammenstoß Kogge -> Galeere größer=Galeere"), campaign=camp, dice=[5, 3])
     assert res.outcome["Kogge"]["schaden"] == 5 and res.outcome["Galeere"]["schaden"] == 3
     assert value(camp, "Kogge", "GD") == 5
-    rpgkernel.resolve(example("reparatur Kogge"), campaign=camp)
+    rpgkernel.resolve(DOC.example("reparatur Kogge"), campaign=camp)
     assert value(camp, "Kogge", "GD") == 10
 
 
@@ -209,7 +181,7 @@ def test_a_scar_table_kept_in_the_campaign_is_read_by_every_attack(tmp_path, mon
 
 
 def test_the_python_only_functions_read_figure_views_as_the_page_shows(tmp_path):
-    call = re.search(r"`(bastionland\.formation\(\[view\(kampagne.*?\)\]\))`", TEXT.replace("\n", " "))
+    call = re.search(r"`(bastionland\.formation\(\[view\(kampagne.*?\)\]\))`", DOC.text.replace("\n", " "))
     assert call, "docs/bastionland.md zeigt keinen Aufruf mit view"
     from rpgkernel.rules import bastionland
     from rpgkernel.rules.figure import view

@@ -6,23 +6,19 @@ from itertools import product
 
 import pytest
 import yaml
-from doc_blocks import assert_shown, page, run_python
-from verb_docs import assert_verb_documented
+from doc_blocks import assert_shown, run_python
+from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, rules, statblocks
 from rpgkernel.errors import RpgError
-from rpgkernel.resolve.language import parse
 from rpgkernel.rules import kampfwerte as kw
 from rpgkernel.rules.kampfwerte.settings import DATA as SHIPPED
 
-PAGE = page("kampfwerte.md")
-TEXT = PAGE.text
 ENGINE = rules.get("kampfwerte")
 VERBS = ENGINE.verbs
-SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)}
-BLOCKS = PAGE.take("text")
-EXAMPLES = PAGE.examples()
+DOC = VerbDoc("kampfwerte.md", VERBS)
+PAGE = DOC.page
 START = PAGE.block("", "%rpg kampfwerte")
 YAML = PAGE.block("yaml", "figuren:")
 GM_DATA = PAGE.block("python", "from rpgkernel.rules import kampfwerte as kw")
@@ -33,36 +29,26 @@ BEFORE_CARD = PAGE.block("", "vor: Kael → Ork")
 RIPOSTE_CARD = PAGE.block("", "Riposte: Ork → Kael")
 
 
-def example(line: str) -> str:
-    """``line`` as it stands in the doc (so the doc cannot drift from what is tested)."""
-    assert line in EXAMPLES, f"{line!r} steht nicht als Beispielzeile in docs/kampfwerte.md"
-    return line
-
 
 def test_the_doc_has_example_blocks():
-    assert len(BLOCKS) >= 6 and len(EXAMPLES) >= 15
+    assert len(DOC.blocks) >= 6 and len(DOC.examples) >= 15
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_alias_and_option_is_documented(name):
-    assert_verb_documented(VERBS[name], TEXT, EXAMPLES, SPELLINGS)
+    DOC.assert_documented(name)
 
 
 def test_every_sheet_field_and_manoeuvre_is_documented():
     for key in ENGINE.sheet.fields:
-        assert f"`{key}`" in TEXT, key
+        assert f"`{key}`" in DOC.text, key
     for name in kw.EINSTELLUNGEN.defaults().manoever:
-        assert name in TEXT, name
+        assert name in DOC.text, name
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_names_known_verbs_and_options(line):
-    [cmd] = parse(line)
-    verb = VERBS[SPELLINGS[cmd.verb.text.lower()]]
-    for key in cmd.options:
-        assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
-    for flag in cmd.flags:
-        assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+    DOC.assert_valid(line)
 
 
 # -- the page's figures, GM data and map -------------------------------------------
@@ -91,7 +77,7 @@ def value(c, name, resource):
     return c.figure(name).resources[resource]["value"]
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_runs_with_a_preview_and_with_dice(camp, line):
     rpgkernel.resolve(line, campaign=camp, preview=True)
     res = rpgkernel.resolve(line, campaign=camp, seed=7)
@@ -140,7 +126,7 @@ def test_without_a_map_placing_and_moving_are_refused_in_german(tmp_path):
     with Campaign.open(tmp_path / "ohne.sqlite") as c:
         c.set_ruleset("kampfwerte")
         statblocks.load(c, YAML.text)
-        for line in (example("platziere Kael auf=0,0"), example("bewege Kael nach=3,2")):
+        for line in (DOC.example("platziere Kael auf=0,0"), DOC.example("bewege Kael nach=3,2")):
             with pytest.raises(RpgError, match="Karte"):
                 rpgkernel.resolve(line, campaign=c)
         assert field(c, "Kael") == []
@@ -158,7 +144,7 @@ def test_a_field_that_is_no_field_names_line_and_column(camp):
 def test_initiative_and_bp_of_the_page_figures(camp):
     # Initiative: AUFMERKSAMKEIT + GEWANDTHEIT + INSTINKT − Rüstungsbehinderung; BP: GEWANDTHEIT − RB + 2
     assert "Kael hat Initiative 3 + 3 + 3 = 9 und 3 + 2 = 5 BP; der Ork 3 + 4 + 3 − 1 = 9 und 4 − 1 + 2 = 5 BP." \
-        in " ".join(TEXT.split())
+        in " ".join(DOC.text.split())
     for name in ("Kael", "Ork"):
         assert kw.initiativewert(camp.figure(name).sheet) == 9
         assert camp.figure(name).resources["BP"] == {"value": 5, "max": 5}
@@ -167,7 +153,7 @@ def test_initiative_and_bp_of_the_page_figures(camp):
 def test_acting_before_is_counted_over_both_w10(camp):
     # equal initiative: of the 100 pairs of W10 Kael is higher in 45 and ties in 10, where the player
     # character goes first ("Bei Gleichstand ist entweder der Spielercharakter zuerst an der Reihe")
-    res = rpgkernel.resolve(example("vor Kael -> Ork"), campaign=camp)
+    res = rpgkernel.resolve(DOC.example("vor Kael -> Ork"), campaign=camp)
     assert res.outcome["p_vor"] == pytest.approx(55 / 100, abs=1e-12)
     assert rpgkernel.resolve("vor Ork -> Kael", campaign=camp).outcome["p_vor"] == pytest.approx(45 / 100, abs=1e-12)
 
@@ -178,7 +164,7 @@ def net(faces, schwierigkeit=7):
 
 
 def test_the_test_counts_as_the_page_says(camp):
-    line = example("probe Kael talent=HEIMLICHKEIT mod=1")
+    line = DOC.example("probe Kael talent=HEIMLICHKEIT mod=1")
     res = rpgkernel.resolve(line, campaign=camp, dice=[10, 1, 7, 3])
     assert res.outcome == {"erfolge": 2, "gelungen": True} == {"erfolge": net([10, 1, 7, 3]), "gelungen": True}
     assert rpgkernel.resolve(line, campaign=camp, dice=[10, 1, 1, 3]).outcome == {"erfolge": 0, "gelungen": False}
@@ -188,26 +174,26 @@ def test_the_test_counts_as_the_page_says(camp):
         counts[net(faces)] = counts.get(net(faces), 0) + 1
     for k, n in counts.items():
         assert exact.p_exactly(k) == pytest.approx(n / 10_000, abs=1e-12)
-    hard = rpgkernel.resolve(example("probe Ork talent=INSTINKT schwierigkeit=8"), campaign=camp, dice=[7, 8, 9])
+    hard = rpgkernel.resolve(DOC.example("probe Ork talent=INSTINKT schwierigkeit=8"), campaign=camp, dice=[7, 8, 9])
     assert hard.outcome == {"erfolge": 2, "gelungen": True} == {"erfolge": net([7, 8, 9], 8), "gelungen": True}
 
 
 def test_moves_cost_what_the_page_says(camp):
     # Gehen 1 BP per field: (0,0) to (3,2) is 5 fields for Kael's 5 BP
-    res = rpgkernel.resolve(example("bewege Kael nach=3,2"), campaign=camp)
+    res = rpgkernel.resolve(DOC.example("bewege Kael nach=3,2"), campaign=camp)
     assert field(camp, "Kael") == ["Feld 3,2"] and value(camp, "Kael", "BP") == 0
     with pytest.raises(RpgError, match="0 BP"):   # "Die Gesamtkosten dürfen die BP nicht überschreiten"
         rpgkernel.resolve("bewege Kael nach=3,3", campaign=camp)
     assert res.steps
-    rpgkernel.resolve(example("bp Kael, Ork") + "\n" + example("platziere Kael auf=0,0"), campaign=camp)
+    rpgkernel.resolve(DOC.example("bp Kael, Ork") + "\n" + DOC.example("platziere Kael auf=0,0"), campaign=camp)
     # the Ork named in the line holds (1,0): around it over (0,1) and (1,1), 3 BP instead of 2
-    rpgkernel.resolve(example("bewege Kael -> Ork nach=2,0"), campaign=camp)
+    rpgkernel.resolve(DOC.example("bewege Kael -> Ork nach=2,0"), campaign=camp)
     assert field(camp, "Kael") == ["Feld 2,0"] and value(camp, "Kael", "BP") == 2
     rpgkernel.resolve("bp Kael\nplatziere Kael auf=0,0\nbewege Kael nach=2,0", campaign=camp)
     assert value(camp, "Kael", "BP") == 3
     # Schleichen 2 BP per field, with a test on HEIMLICHKEIT (3 W10): passed, 2 fields for 4 BP ...
     rpgkernel.resolve("bp Kael\nplatziere Kael auf=0,0", campaign=camp)
-    rpgkernel.resolve(example("bewege Kael nach=0,2 art=Schleichen"), campaign=camp, dice=[8, 8, 2])
+    rpgkernel.resolve(DOC.example("bewege Kael nach=0,2 art=Schleichen"), campaign=camp, dice=[8, 8, 2])
     assert field(camp, "Kael") == ["Feld 0,2"] and value(camp, "Kael", "BP") == 1
     # ... failed: Kael stays and keeps his BP (the page's decision where the seed is silent)
     rpgkernel.resolve("bp Kael\nplatziere Kael auf=0,0", campaign=camp)
@@ -216,7 +202,7 @@ def test_moves_cost_what_the_page_says(camp):
     # Bewuchs (2,1) costs 2 × 1 to enter: three fields for 4 BP; Schwimmen 3 BP per field
     rpgkernel.resolve("bewege Kael nach=2,1", campaign=camp)
     assert field(camp, "Kael") == ["Feld 2,1"] and value(camp, "Kael", "BP") == 1
-    rpgkernel.resolve(example("bewege Ork nach=1,1 art=Schwimmen schwierigkeit=8"), campaign=camp,
+    rpgkernel.resolve(DOC.example("bewege Ork nach=1,1 art=Schwimmen schwierigkeit=8"), campaign=camp,
                       dice=[8, 9, 2, 2])   # GEWANDTHEIT 4: four W10 against 8, two successes
     assert field(camp, "Ork") == ["Feld 1,1"] and value(camp, "Ork", "BP") == 2
     # an obstacle (4,3) takes all BP left
@@ -227,15 +213,15 @@ def test_moves_cost_what_the_page_says(camp):
 def test_manoeuvres_cost_and_hit_as_the_seed_says(camp):
     # Gezielte Attacke: 1 AD per level, +2 damage per level; three W10 (würfel=3), then the W6;
     # the Ork's armour 2 comes off: 3 + 2 × 2 − 2 = 5
-    res = rpgkernel.resolve(example('manöver Kael -> Ork manöver="Gezielte Attacke" stufe=2 schaden=W6 würfel=3'),
+    res = rpgkernel.resolve(DOC.example('manöver Kael -> Ork manöver="Gezielte Attacke" stufe=2 schaden=W6 würfel=3'),
                             campaign=camp, dice=[8, 8, 2, 3])
     assert value(camp, "Kael", "AD") == 38 and value(camp, "Ork", "LP") == 25 and res.outcome["stufe"] == 2
     # Schadenserhöhung level 1: 2 AD ("Stufe 1-2 = 2 AD"); a defence that held does no damage
-    rpgkernel.resolve(example("manöver Kael -> Ork manöver=Schadenserhöhung stufe=1 schaden=W6 abgewehrt"),
+    rpgkernel.resolve(DOC.example("manöver Kael -> Ork manöver=Schadenserhöhung stufe=1 schaden=W6 abgewehrt"),
                       campaign=camp, dice=[8, 8, 2, 2, 2])
     assert value(camp, "Kael", "AD") == 36 and value(camp, "Ork", "LP") == 25
     # Ausweichen Spezial: a change of position up to [Stufe] fields, 1 AD per level and field
-    rpgkernel.resolve(example('manöver Kael manöver="Ausweichen Spezial" stufe=1 nach=0,1'), campaign=camp)
+    rpgkernel.resolve(DOC.example('manöver Kael manöver="Ausweichen Spezial" stufe=1 nach=0,1'), campaign=camp)
     assert field(camp, "Kael") == ["Feld 0,1"] and value(camp, "Kael", "AD") == 35
     with pytest.raises(RpgError):   # Finte does no damage of its own: schaden= is refused
         rpgkernel.resolve("manöver Kael -> Ork manöver=Finte stufe=2 schaden=W6", campaign=camp)
@@ -245,7 +231,7 @@ def test_manoeuvres_cost_and_hit_as_the_seed_says(camp):
 def test_mantel_parade_raises_the_next_initiative(camp):
     camp.encounter.start(dice=[5, 5])
     assert camp.encounter.order == ["Kael", "Ork"]   # 14 against 14: the player character first
-    rpgkernel.resolve(example("manöver Kael manöver=Mantel-Parade stufe=2"), campaign=camp)
+    rpgkernel.resolve(DOC.example("manöver Kael manöver=Mantel-Parade stufe=2"), campaign=camp)
     assert "Initiative +2" in camp.figure("Kael").conditions
     # the raise counts: the Ork acts first only with a W10 three or more above Kael's
     assert rpgkernel.resolve("vor Ork -> Kael", campaign=camp).outcome["p_vor"] == pytest.approx(
@@ -266,7 +252,7 @@ def test_the_page_in_a_notebook(notebook):
     notebook.ok("import rpgkernel\nkampagne = rpgkernel.session.current().campaign")
     notebook.ok(GM_DATA.text)
     notebook.ok("%%resolve\n" + PLACING.text)
-    [card] = notebook.ok("%%resolve\n" + example("vor Kael -> Ork"))
+    [card] = notebook.ok("%%resolve\n" + DOC.example("vor Kael -> Ork"))
     assert_shown(BEFORE_CARD.text, card)
     finte, riposte, konter = (cell.text for cell in CHAIN)
     notebook.ok(finte)
@@ -274,7 +260,7 @@ def test_the_page_in_a_notebook(notebook):
     assert_shown(RIPOSTE_CARD.text, card)
     [card] = notebook.ok(konter)
     said = card.splitlines()[1].strip()
-    assert f"Die Karte: „{said}“" in " ".join(TEXT.split())
+    assert f"Die Karte: „{said}“" in " ".join(DOC.text.split())
     camp = notebook.ns["kampagne"]
     # by hand (seed, Manöver): Finte and Riposte 1 AD per level; the Riposte's 4 LP came back
     assert value(camp, "Kael", "AD") == 40 - 2 - 2 and value(camp, "Ork", "AD") == 10 - 2

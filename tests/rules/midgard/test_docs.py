@@ -6,49 +6,37 @@ import shutil
 from pathlib import Path
 
 import pytest
-from doc_blocks import page, run_python
-from verb_docs import assert_verb_documented
+from doc_blocks import run_python
+from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.resolve.language import parse
-from rpgkernel.resolve.run import PASS
 from rpgkernel.rules.midgard import VERBS, tabellen
 
-PAGE = page("midgard.md")
-TEXT = PAGE.text
-BLOCKS = PAGE.take("text")
-SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)} | {PASS: PASS, "pass": PASS}
-EXAMPLES = PAGE.examples()
+DOC = VerbDoc("midgard.md", VERBS, declines=True)
+PAGE = DOC.page
 YAML = PAGE.block("yaml", "figuren:").text
 CELLS = PAGE.take("", "%%resolve --würfel", count=2)
 
 
 def test_the_doc_has_example_blocks():
-    assert len(BLOCKS) >= 18 and len(EXAMPLES) >= 35
+    assert len(DOC.blocks) >= 18 and len(DOC.examples) >= 35
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_and_alias_is_documented(name):
-    assert_verb_documented(VERBS[name], TEXT, EXAMPLES, SPELLINGS)
+    DOC.assert_documented(name)
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_parses_with_known_options(line):
-    cmd = parse(line)[0]
-    assert cmd.verb.text.lower() in SPELLINGS
-    verb = VERBS.get(SPELLINGS[cmd.verb.text.lower()])
-    if verb is not None:
-        for key in cmd.options:
-            assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
-        for flag in cmd.flags:
-            assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+    DOC.assert_valid(line)
 
 
 def test_gm_data_and_the_example_are_named_plainly():
-    assert "Die Tabellen gehören der Spielleitung" in TEXT and "ein\nBeispiel**" in TEXT
+    assert "Die Tabellen gehören der Spielleitung" in DOC.text and "ein\nBeispiel**" in DOC.text
     for section in tabellen._SECTIONS:
-        assert f"| `{section}` |" in TEXT, f"Tabelle {section} nicht beschrieben"
+        assert f"| `{section}` |" in DOC.text, f"Tabelle {section} nicht beschrieben"
 
 
 def test_the_yaml_example_and_the_grace_walkthrough(tmp_path):
@@ -85,7 +73,7 @@ def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
     own = (data / "grundregeln.yaml").read_text(encoding="utf-8").replace("mindestwurf: 20", "mindestwurf: 21")
     Path("meine_grundwuerfe.yaml").write_text(own, encoding="utf-8")
     for key in ("mindestwurf", "kritischer_erfolg", "kritischer_fehler", "ww_bei_gleichstand", "pw_wuerfel"):
-        assert f"`{key}`" in TEXT and f"\n{key}:" in own
+        assert f"`{key}`" in DOC.text and f"\n{key}:" in own
     with Campaign.open("kampagne.sqlite") as camp:
         camp.set_ruleset("midgard")
         cfg = run_python(SETUP.text, {"kampagne": camp})

@@ -4,29 +4,24 @@ from pathlib import Path
 
 import icepool
 import pytest
-from doc_blocks import page
-from verb_docs import assert_verb_documented
+from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.errors import RpgError
 from rpgkernel.numerals import decimal, percent
-from rpgkernel.resolve.language import parse
 from rpgkernel.rules import osr
 from rpgkernel.rules.osr import VERBS
 
-PAGE = page("osr.md")
-TEXT = PAGE.text
-BLOCKS = PAGE.take("text")
+DOC = VerbDoc("osr.md", VERBS)
+PAGE = DOC.page
 PYTHON = [b.text for b in PAGE.take("python")]
-SPELLINGS = {n.lower(): v.name for v in VERBS.values() for n in (v.name, *v.aliases)}
-EXAMPLES = PAGE.examples()
 YAML = PAGE.block("yaml", "figuren:").text
 
 
 def said(section: str, *parts: str) -> None:
     """Each of ``parts`` stands in the doc's prose under the heading line ``section`` (lines joined)."""
-    prose = " ".join(TEXT.split(section + "\n", 1)[1].split("\n#", 1)[0].split())
+    prose = " ".join(PAGE.text.split(section + "\n", 1)[1].split("\n#", 1)[0].split())
     for part in parts:
         assert part in prose, f"{part!r} steht nicht unter {section!r} in docs/osr.md"
 
@@ -37,42 +32,31 @@ def share(p: float, of: int) -> str:
     return f"{round(p * of)}/{of}"
 
 
-def example(line: str) -> str:
-    """``line`` as it stands in the doc (so the doc cannot drift from what is tested)."""
-    assert line in EXAMPLES, f"{line!r} steht nicht als Beispielzeile in docs/osr.md"
-    return line
-
 
 def test_the_doc_has_example_blocks():
-    assert len(BLOCKS) >= 12 and len(EXAMPLES) >= 25
+    assert len(DOC.blocks) >= 12 and len(DOC.examples) >= 25
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
 def test_every_verb_alias_and_option_is_documented(name):
-    assert_verb_documented(VERBS[name], TEXT, EXAMPLES, SPELLINGS)
+    DOC.assert_documented(name)
 
 
 def test_every_sheet_field_and_condition_is_documented():
     for key in osr.Osr.sheet.fields:
-        assert f"| `{key}` |" in TEXT, key
+        assert f"| `{key}` |" in DOC.text, key
     for condition in osr.Osr.conditions:
-        assert f"| `{condition}` |" in TEXT, condition
+        assert f"| `{condition}` |" in DOC.text, condition
 
 
 def test_gm_data_is_named_plainly():
-    assert "Die Angriffsmatrizen gehören der Spielleitung" in TEXT
+    assert "Die Angriffsmatrizen gehören der Spielleitung" in DOC.text
     assert (Path(osr.settings.DATA) / "angriffsmatrix.yaml").read_text(encoding="utf-8").startswith("# BEISPIEL")
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_names_known_verbs_and_options(line):
-    commands = parse(line)
-    assert len(commands) == 1
-    verb = VERBS[SPELLINGS[commands[0].verb.text.lower()]]
-    for key in commands[0].options:
-        assert verb.options.get(key) not in (None, "flag"), f"{key} in {line!r}"
-    for flag in commands[0].flags:
-        assert verb.options.get(flag.text) == "flag", f"{flag.text} in {line!r}"
+    DOC.assert_valid(line)
 
 
 # -- played against the doc's figures, with given dice -----------------------------
@@ -95,7 +79,7 @@ def hit_chance(res):
     return [v for k, v in res.preview.items() if k.startswith("P(Treffer")]
 
 
-@pytest.mark.parametrize("line", EXAMPLES)
+@pytest.mark.parametrize("line", DOC.examples)
 def test_every_example_line_runs_with_a_preview_and_with_dice(camp, line):
     if "position_bekannt" in line or "sieht_unsichtbar" in line:
         camp.add_condition("Goblin 2", "unsichtbar")
@@ -128,7 +112,7 @@ def test_side_initiative_with_the_missile_bonus(camp):
     # Gruppe 5, Goblins 3: the archer (5 + 2) first, then the rest of the party by name
     assert camp.encounter.order == ["Schütze", "Hauptmann", "Magier", "Reiter", "Wachmann",
                                     "Bär", "Goblin 1", "Goblin 2", "Ork"]
-    res = rpgkernel.resolve(example('initiative Hauptmann, Schütze, "Goblin 1"'), campaign=camp, dice=[2, 5])
+    res = rpgkernel.resolve(DOC.example('initiative Hauptmann, Schütze, "Goblin 1"'), campaign=camp, dice=[2, 5])
     assert res.outcome["segmente"] == {"Gruppe": 5, "Goblins": 2}
     assert res.outcome["reihenfolge"] == ["Goblin 1", "Schütze", "Hauptmann"]   # 5 against 2 + 2
     pv = res.preview
@@ -141,7 +125,7 @@ def test_side_initiative_with_the_missile_bonus(camp):
 
 
 def test_surprise_with_a_wider_range(camp):
-    line = example('surprise Hauptmann, Schütze, Wachmann, Magier, Reiter, "Goblin 1", "Goblin 2", Ork bis=3')
+    line = DOC.example('surprise Hauptmann, Schütze, Wachmann, Magier, Reiter, "Goblin 1", "Goblin 2", Ork bis=3')
     res = rpgkernel.resolve(line, campaign=camp, dice=[3, 4])
     assert res.outcome == {"überrascht": ["Gruppe"]}
     assert all(p == pytest.approx(0.5) for p in res.preview.values())
@@ -149,7 +133,7 @@ def test_surprise_with_a_wider_range(camp):
 
 
 def test_the_charge_preview_of_the_doc_is_exact(camp):
-    res = rpgkernel.resolve(example('angriff Hauptmann -> "Goblin 1" sturmangriff'), campaign=camp, preview=True)
+    res = rpgkernel.resolve(DOC.example('angriff Hauptmann -> "Goblin 1" sturmangriff'), campaign=camp, preview=True)
     # first the goblin's spear (longer): level 1 against AC 5 (charging: no Dex) needs 15, 6/20;
     # W6 cannot take 20 TP, so the Hauptmann always strikes: 9 or more on the W20, 12/20
     assert hit_chance(res) == [pytest.approx(6 / 20, abs=1e-12), pytest.approx(12 / 20, abs=1e-12)]
@@ -167,7 +151,7 @@ def test_the_charge_preview_of_the_doc_is_exact(camp):
 
 
 def test_missile_fire_into_melee_as_in_the_doc(camp):
-    res = rpgkernel.resolve(example('angriff Schütze -> Hauptmann, "Goblin 2"'), campaign=camp, dice=[2, 15, 4])
+    res = rpgkernel.resolve(DOC.example('angriff Schütze -> Hauptmann, "Goblin 2"'), campaign=camp, dice=[2, 15, 4])
     assert res.outcome == {"ziel": "Goblin 2", "treffer": 1, "schaden": 4}
     assert tp(camp, "Goblin 2") == 0 and tp(camp, "Hauptmann") == 20
 
@@ -175,7 +159,7 @@ def test_missile_fire_into_melee_as_in_the_doc(camp):
 def test_a_lance_charge_from_the_warhorse(camp):
     # level 2 against AC 6 needs 14; 12 + 2 (charge) hits; W8 5 doubled + 1: the Ork's 6 TP down to 0,
     # not -5 (the seed names no lower bound: 0, which the card names)
-    res = rpgkernel.resolve(example("attack Reiter -> Ork sturmangriff"), campaign=camp, dice=[12, 5])
+    res = rpgkernel.resolve(DOC.example("attack Reiter -> Ork sturmangriff"), campaign=camp, dice=[12, 5])
     assert res.outcome["schaden"] == 11 and tp(camp, "Ork") == 0
     assert res.steps[-1].text == "TP von Ork: 6 → 0 (mindestens 0: Vorgabe, einstellbar mit untergrenzen)."
     assert ("Ork", "TP", -6) in [(e.figure, e.resource, e.by) for e in res.effects]
@@ -185,7 +169,7 @@ def test_a_lance_charge_from_the_warhorse(camp):
 
 
 def test_a_set_spear_against_a_charge(camp):
-    rpgkernel.resolve(example("stemmen Wachmann"), campaign=camp)
+    rpgkernel.resolve(DOC.example("stemmen Wachmann"), campaign=camp)
     with pytest.raises(RpgError, match="stürmenden"):
         rpgkernel.resolve("angriff Wachmann -> Ork", campaign=camp, dice=[13, 4])
     # the set spear is longer than the scimitar: the Wachmann strikes first. The charging Ork has no
@@ -198,18 +182,18 @@ def test_a_set_spear_against_a_charge(camp):
 
 def test_two_weapons_and_the_modifier_lines(camp):
     # level 3 against AC 6 needs 12; main +1 -2, off hand +1 -4; damage +1 each
-    res = rpgkernel.resolve(example("angriff Hauptmann -> Ork zwei_waffen"), campaign=camp, dice=[13, 4, 15, 3])
+    res = rpgkernel.resolve(DOC.example("angriff Hauptmann -> Ork zwei_waffen"), campaign=camp, dice=[13, 4, 15, 3])
     assert res.outcome == {"ziel": "Ork", "treffer": 2, "schaden": 9}
-    flank = rpgkernel.resolve(example("angriff Hauptmann -> Ork flanke deckung=50"), campaign=camp, preview=True)
+    flank = rpgkernel.resolve(DOC.example("angriff Hauptmann -> Ork flanke deckung=50"), campaign=camp, preview=True)
     assert hit_chance(flank) == [pytest.approx(6 / 20)]          # AC 2: needs 16, +1
-    rear = rpgkernel.resolve(example("angriff Hauptmann -> Ork hinten tarnung=25 bonus=1"), campaign=camp,
+    rear = rpgkernel.resolve(DOC.example("angriff Hauptmann -> Ork hinten tarnung=25 bonus=1"), campaign=camp,
                              preview=True)
     assert hit_chance(rear) == [pytest.approx(12 / 20)]          # AC 5: needs 13, +1 +2 +1
 
 
 def test_fleeing_gives_each_opponent_an_attack_at_plus_four(camp):
     # Hauptmann needs 12: 7 + 1 + 4 hits for W8 3 + 1; Wachmann needs 14: 8 + 4 misses
-    res = rpgkernel.resolve(example("fliehen Ork -> Hauptmann, Wachmann"), campaign=camp, dice=[7, 3, 8])
+    res = rpgkernel.resolve(DOC.example("fliehen Ork -> Hauptmann, Wachmann"), campaign=camp, dice=[7, 3, 8])
     assert res.outcome == {"schaden": 4} and tp(camp, "Ork") == 2
     assert "flieht" in camp.figure("Ork").conditions
     pv = rpgkernel.resolve("fliehen Ork -> Hauptmann, Wachmann", campaign=camp, preview=True)
@@ -218,27 +202,27 @@ def test_fleeing_gives_each_opponent_an_attack_at_plus_four(camp):
 
 def test_overbearing_holds_and_breaking_free(camp):
     # Goblin 2's spear outreaches bare hands: it strikes first, 9 misses (needs 15 against the charging AC 5)
-    res = rpgkernel.resolve(example('wrestle Hauptmann -> "Goblin 2" sturmangriff'), campaign=camp, dice=[9, 9, 2])
+    res = rpgkernel.resolve(DOC.example('wrestle Hauptmann -> "Goblin 2" sturmangriff'), campaign=camp, dice=[9, 9, 2])
     assert res.outcome["schaden"] == 1 and {"festgehalten", "liegend"} <= set(camp.figure("Goblin 2").conditions)
-    assert not rpgkernel.resolve(example('losreißen "Goblin 2" chance=30'), campaign=camp, dice=[31]).outcome["frei"]
+    assert not rpgkernel.resolve(DOC.example('losreißen "Goblin 2" chance=30'), campaign=camp, dice=[31]).outcome["frei"]
     with pytest.raises(RpgError, match="festgehalten"):
         rpgkernel.resolve('angriff "Goblin 2" -> Hauptmann', campaign=camp, dice=[20, 1])
 
 
 def test_parry_withdrawal_and_advance(camp):
-    rpgkernel.resolve(example("parieren Hauptmann"), campaign=camp)
+    rpgkernel.resolve(DOC.example("parieren Hauptmann"), campaign=camp)
     pv = rpgkernel.resolve("angriff Ork -> Hauptmann", campaign=camp, preview=True)
     assert hit_chance(pv) == [pytest.approx(4 / 20)]             # level 2 against AC 4 needs 16, -1
     with pytest.raises(RpgError, match="nicht angreifen"):
         rpgkernel.resolve('angriff Hauptmann -> Ork', campaign=camp, dice=[20, 1])
-    rpgkernel.resolve(example("rückzug Hauptmann tausch=Wachmann pariert"), campaign=camp)
+    rpgkernel.resolve(DOC.example("rückzug Hauptmann tausch=Wachmann pariert"), campaign=camp)
     assert {"zieht sich zurück", "pariert"} <= set(camp.figure("Hauptmann").conditions)
-    rpgkernel.resolve(example('vorrücken Hauptmann -> "Goblin 1", "Goblin 2"'), campaign=camp)
+    rpgkernel.resolve(DOC.example('vorrücken Hauptmann -> "Goblin 1", "Goblin 2"'), campaign=camp)
     assert "kein Angriff" in camp.figure("Goblin 1").conditions
 
 
 def test_a_caster_hit_loses_the_spell(camp):
-    res = rpgkernel.resolve(example("cast Magier spruch=Feuerball zeit=12 segment=5"), campaign=camp)
+    res = rpgkernel.resolve(DOC.example("cast Magier spruch=Feuerball zeit=12 segment=5"), campaign=camp)
     assert res.outcome == {"zauber": "Feuerball", "runden": 2}
     # casting: no Dex bonus, AC 10; level 2 needs 10
     hit = rpgkernel.resolve("angriff Ork -> Magier", campaign=camp, dice=[10, 2])
@@ -249,10 +233,10 @@ def test_invisible_and_sleeping_targets(camp):
     camp.add_condition("Goblin 2", "unsichtbar")
     with pytest.raises(RpgError, match="bekannter Position"):
         rpgkernel.resolve('angriff Hauptmann -> "Goblin 2"', campaign=camp, preview=True)
-    pv = rpgkernel.resolve(example('angriff Hauptmann -> "Goblin 2" position_bekannt'), campaign=camp, preview=True)
+    pv = rpgkernel.resolve(DOC.example('angriff Hauptmann -> "Goblin 2" position_bekannt'), campaign=camp, preview=True)
     assert hit_chance(pv) == [pytest.approx(6 / 20)]             # needs 12, +1 -4
     camp.add_condition("Ork", "schläft")
-    res = rpgkernel.resolve(example("angriff Hauptmann -> Ork toetung=40"), campaign=camp, dice=[40])
+    res = rpgkernel.resolve(DOC.example("angriff Hauptmann -> Ork toetung=40"), campaign=camp, dice=[40])
     assert res.outcome["getötet"] and "tot" in camp.figure("Ork").conditions
 
 
@@ -277,7 +261,7 @@ def test_the_start_line_and_the_preview_cell_in_a_notebook(notebook):
     [card] = notebook.ok(PREVIEW.text)
     assert camp.store.last_seq() == before   # nothing rolled, nothing changed
     # the page's numbers: Goblin 1 first needs 15 (6/20 = 30 %), the Hauptmann 9 or more (12/20 = 60 %)
-    assert "30,00 %" in card and "60,00 %" in card and "P = 12/20 = 60 %" in " ".join(TEXT.split())
+    assert "30,00 %" in card and "60,00 %" in card and "P = 12/20 = 60 %" in " ".join(DOC.text.split())
 
 
 def test_the_gm_files_of_the_page(tmp_path):
