@@ -12,6 +12,7 @@ from browser.notebook import Kernel
 from project_copy import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
+from browser.test_english import BLOCK as ENGLISH_FORD, GERMAN_WORDS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +159,8 @@ def test_installed_wheel_shows_widgets_in_the_browser(wheel, tmp_path, lab, note
         "import rpgkernel, rpgkernel.assets\n"
         "print(rpgkernel.__file__)\nprint(rpgkernel.assets.asset_path('common.js'))",
         'from rpgkernel.widgets import DistributionChart\nDistributionChart(rpgkernel.dist("3W6"))',
+        f"%load_ext rpgkernel\n%rpg bastionland --campaign {tmp_path / 'ford.sqlite'} --language en",
+        "%%figuren\n" + ENGLISH_FORD, "%%resolve --dice 6,3\nattack Mercenary -> Knight",
     ], kernel=kernel)
 
     expect(nb.output(0)).to_contain_text("common.js")
@@ -170,3 +173,9 @@ def test_installed_wheel_shows_widgets_in_the_browser(wheel, tmp_path, lab, note
     box = chart.bounding_box()
     assert box["width"] > 100 and box["height"] > 50
     assert chart.locator("rect, path, polygon").count() >= 16  # 3W6: sixteen values, a bar each
+
+    # a Bastionland round in English from the installed wheel: its English catalogues and key aliases
+    card = nb.output(4).locator(".rpgk-card").first
+    expect(card).to_contain_text("Mercenary attacks Knight")
+    expect(card).to_contain_text("Deny")
+    assert not GERMAN_WORDS.search(card.inner_text()), card.inner_text()

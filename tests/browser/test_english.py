@@ -13,6 +13,7 @@ from rpgkernel.messages import t
 from rpgkernel.resolve import pending
 
 from .fixtures import expect
+from .notebook import LIVE
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,6 @@ encounter:
       stats: {vigour: 13, clarity: 10, spirit: 10, guard: 4, armour: 1, weapons: ["Spear (W8)", "Shield (W4)"]}
 """
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-LIVE = 2_000   # ms
 GERMAN_WORDS = re.compile(r"\b(Würfel|Schaden|Angriff|greift|verliert|bleibt|Ziel|Vorschau|noch offen)\b")
 
 
