@@ -30,7 +30,9 @@ def forecast(campaign: Any, encounter: str, **options: Any) -> Any:
 def weigh(state: dict[str, Any], pending: str, record: dict[str, Any]) -> dict[tuple[str, str, str], float]:
     """Each option of an open resolution's advice weighed by the chance of winning after it
     (``rpgkernel.forecast.options.weigh``)."""
-    return import_module("rpgkernel.forecast.options").weigh(state, pending, record)
+    weighed: dict[tuple[str, str, str], float] = import_module("rpgkernel.forecast.options").weigh(
+        state, pending, record)
+    return weighed
 
 
 def dice_stream() -> Any:

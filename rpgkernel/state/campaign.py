@@ -21,7 +21,7 @@ import json
 import os
 import weakref
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from .rulebook import rulebook
 from ..errors import StoreError
@@ -50,7 +50,7 @@ class Campaign:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._tx: Transaction | None = None
-        self._watchers: list[weakref.ref[Any]] = []
+        self._watchers: list[Callable[[], Any]] = []
         self._since_snapshot = 0
         self._halt: Damage | None = None  # read-only: the fold stopped before this
         self._address: str | None = None   # as opened (the server's registry needs it in full)
@@ -171,7 +171,7 @@ class Campaign:
         state, _ = self._from_snapshot(before=seq)
         events = []
         for item in self.store.scan(after=state["seq"]):
-            if isinstance(item, Damage) or item.seq >= seq:
+            if isinstance(item, Damage) or cast(int, item.seq) >= seq:
                 break
             events.append(item)
         return model.fold(state, events)
@@ -212,7 +212,7 @@ class Campaign:
     @property
     def ruleset(self) -> str | None:
         self.refresh()
-        return self._state["settings"]["ruleset"]
+        return cast("str | None", self._state["settings"]["ruleset"])
 
     @property
     def characters(self) -> dict[str, Figure]:
@@ -348,7 +348,8 @@ class Campaign:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
                 raise CampaignError(t("campaign.bad_resource", name=key, value=repr(value)[:40]))
             res[key] = {"value": value, "max": max(value, res.get(key, {}).get("max", value))}
-        record = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res, "conditions": {}}
+        record: dict[str, Any] = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res,
+                                  "conditions": {}}
         for cname, spec in (conditions or {}).items():
             record["conditions"][check_name(cname, "condition")] = condition_record(spec or {}, name)
         return record
@@ -400,7 +401,7 @@ class Campaign:
                 if resource not in fig.get("resources", {}):
                     raise CampaignError(t("campaign.unknown_resource", name=resource, figure=name,
                                           known=", ".join(fig.get("resources", {})) or "–"))
-                amount = by if to is None else to - fig["resources"][resource]["value"]
+                amount = cast(int, by) if to is None else to - fig["resources"][resource]["value"]
                 landed = resources.change(tx, path, resource, amount)
                 tx.event("ressource", resources.text(name, landed) + (f" ({reason})" if reason else ""),
                          [name], encounter or tx.state["active_encounter"])
@@ -583,11 +584,11 @@ class Campaign:
 
         Returns the journal texts of what was undone.
         """
-        return self._replay("done", model.UNDO, ch.invert)
+        return cast("list[str]", self._replay("done", model.UNDO, ch.invert))
 
     def redo(self) -> list[str]:
         """Redo the last undone change by appending it again; returns its journal texts."""
-        return self._replay("undone", model.REDO, list)
+        return cast("list[str]", self._replay("undone", model.REDO, list))
 
     @retrying
     def _replay(self, stack: str, kind: str, transform: Any) -> list[str]:

@@ -27,12 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
-from ..sheet import Sheet
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, Sheet, view
 from .combat import (angriff, initiative, initiativebasis, kampfplan, reihenfolge, reihenfolge_chancen,
                      umstellung_verweigert)
 from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
@@ -51,6 +46,38 @@ __all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTI
            "verletzungsmalus", "zauberplan", "zaubern"]
 
 
+class AdzInitiative(Initiative):
+    """Initiativebasiswert + 2W6, descending, ties rolled off with W6 (Initiative)."""
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each combatant's ``expression``, its base as the GM's data in ``data`` has it."""
+        daten = EINSTELLUNGEN.of(data or {})
+        rolled = {name: roller.roll(self.expression(c, daten)) for name, c in combatants.items()}
+        return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
+
+    def expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str:
+        """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
+        base = initiativebasis(view(combatant), daten)
+        return f"2W6+{base}" if base else "2W6"
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
+        dice) (Initiative)."""
+        return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
+
+    def chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
+        """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
+        return reihenfolge_chancen({n: rolls[n] for n in combatants})
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """Descending initiative; ties rolled off (Runden, Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+
 class AdZ(Ruleset):
     key = "adz"
     title = t("adz.title")
@@ -64,6 +91,7 @@ class AdZ(Ruleset):
     }
     verbs = VERBS
     tactics = AdzTactics()
+    initiative = AdzInitiative()
 
     def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
         """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""
@@ -96,31 +124,3 @@ class AdZ(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """The states of the damage tracks' steps (``damage.player_state``)."""
         return player_state(view(figure))
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """Each combatant's ``initiative_expression``, its base as the GM's data in ``data`` has it."""
-        daten = EINSTELLUNGEN.of(data or {})
-        rolled = {name: roller.roll(self.initiative_expression(c, daten)) for name, c in combatants.items()}
-        return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
-
-    def initiative_expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str | None:
-        """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
-        base = initiativebasis(view(combatant), daten)
-        return f"2W6+{base}" if base else "2W6"
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
-        dice) (Initiative)."""
-        return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
-
-    def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                           rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
-        """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
-        return reihenfolge_chancen({n: rolls[n] for n in combatants})
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """Descending initiative; ties rolled off (Runden, Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

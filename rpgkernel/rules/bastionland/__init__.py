@@ -20,12 +20,9 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 
 from typing import Any, Mapping, Sequence
 
+from ...dice import Roller
 from ...messages import t
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
 from .advice import advise
 from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
 from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfolge, restore, save_chance, surprise,
@@ -46,6 +43,25 @@ __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", 
            "weapon_dice"]
 
 
+class BastionlandInitiative(Initiative):
+    """No initiative roll: the players' side acts first (Überraschung)."""
+
+    rolled = False
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        return None
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
+        return reihenfolge({n: view(c) for n, c in combatants.items()})
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])
+
+
 class Bastionland(Ruleset):
     key = "bastionland"
     title = t("bastionland.title")
@@ -53,6 +69,7 @@ class Bastionland(Ruleset):
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = BastionlandTactics()
+    initiative = BastionlandInitiative()
     conditions = {
         "Fatigued": t("bastionland.cond_fatigued"),
         "schutzlos": t("bastionland.cond_schutzlos"),
@@ -95,18 +112,3 @@ class Bastionland(Ruleset):
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
         return advise(request, resolution)
-
-    initiative_rolled = False   # the players' side acts first (Überraschung)
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        return None  # no initiative roll: the players' side acts first (Überraschung)
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
-        return reihenfolge({n: view(c) for n, c in combatants.items()})
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..sheet import Sheet
+from rpgkernel.rules.kit import Figure, Ruleset, Sheet, view
 from .schaden import heilung, out_of_fight, player_state, schaden, vorschau
 from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
 from .sheet import UNGENANNT, bogen, ressource_von, ressourcen

@@ -21,10 +21,9 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 
 from typing import Any, Mapping, Sequence
 
+from ...dice import Roller
 from ...messages import t
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
+from rpgkernel.rules.kit import Figure, Initiative, Limits, Ruleset, view
 from .ausser_gefecht import out_of_fight, player_state
 from .bewegung import bewegen, erreichbar, platzieren, position
 from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
@@ -41,6 +40,28 @@ __all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", 
            "platzieren", "position", "spielercharakter", "umstellung_verweigert", "wuerfeln"]
 
 
+class KampfwerteInitiative(Initiative):
+    """Initiativewert + 1W10 at the start of the fight, highest first, the tie rules (Initiative)."""
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
+        the fight and again only when the GM calls for a new initiative (Initiative)."""
+        wert = ini(view(combatant))
+        return f"W10{wert:+d}" if wert else "W10"
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
+        INSTINKT (Initiative), then the name."""
+        figures = {name: view(c) for name, c in combatants.items()}
+        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """The highest value first; ties by the tie rules (Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+
 class Kampfwerte(Ruleset):
     key = "kampfwerte"
     title = t("kampfwerte.title")
@@ -49,6 +70,7 @@ class Kampfwerte(Ruleset):
     verbs = VERBS
     #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
     tactics = KampfwerteTactics()
+    initiative = KampfwerteInitiative()
     conditions = {
         "niedergeworfen": t("kampfwerte.cond_down"),
         "entwaffnet": t("kampfwerte.cond_disarmed"),
@@ -75,21 +97,3 @@ class Kampfwerte(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """kampfunfähig, niedergeworfen, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
-        the fight and again only when the GM calls for a new initiative (Initiative)."""
-        wert = ini(view(combatant))
-        return f"W10{wert:+d}" if wert else "W10"
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
-        INSTINKT (Initiative), then the name."""
-        figures = {name: view(c) for name, c in combatants.items()}
-        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """The highest value first; ties by the tie rules (Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

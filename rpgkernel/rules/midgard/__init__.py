@@ -26,11 +26,8 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import t
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
+from ...dice import Roller
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
 from .alter import altern, pruefungen
 from .angeboren import angeboren
 from .belastung import belastung, tragkraft
@@ -72,6 +69,38 @@ __all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", 
            "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
 
 
+class MidgardInitiative(Initiative):
+    """Neue Initiativeregelung: determined anew at the start of every round, a leader's one W6 for his
+    followers, every other figure its own (``initiative``)."""
+
+    each_round = True
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
+        bonus = eigener_bonus(view(combatant))
+        return f"W6+{bonus}" if bonus else "W6"
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
+        values, rolls, _ = wuerfe([view(c) for c in combatants.values()], roller)
+        return values, {n: r.to_dict() for n, r in rolls.items()}
+
+    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Where nobody follows a leader's roll (``gruppen``)."""
+        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
+
+    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+             data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
+        """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+
 class Midgard(Ruleset):
     key = "midgard"
     title = t("midgard.title")
@@ -89,6 +118,7 @@ class Midgard(Ruleset):
     }
     verbs = VERBS
     tactics = MidgardTactics()
+    initiative = MidgardInitiative()
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return ressourcen(sheet)
@@ -105,38 +135,9 @@ class Midgard(Ruleset):
         """kampfunfähig, verletzt, erschöpft, unversehrt (``schaden.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
 
-    #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
-    initiative_each_round = True
-
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
         with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
         each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
         free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
         return list(resolution.advice)
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
-        bonus = eigener_bonus(view(combatant))
-        return f"W6+{bonus}" if bonus else "W6"
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
-        values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
-        return values, {n: r.to_dict() for n, r in rolls.items()}
-
-    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
-        """Where nobody follows a leader's roll (``gruppen``)."""
-        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
-
-    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
-                        roller: Any, data: Mapping[str, Any] | None = None
-                        ) -> tuple[int, dict[str, Any], str | None]:
-        """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

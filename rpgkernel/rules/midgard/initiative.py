@@ -11,7 +11,7 @@ he rolls once: his W6 + Kampftaktik goes onto the base of every follower who
 did not opt out before the roll (``eigene``: the condition ``eigene
 Initiative`` until that round begins); the others, and those whose leader is
 not in the fight or cannot lead, roll for themselves without his bonus. The
-encounter does this at every round's start (``Midgard.initiative_rolls``);
+encounter does this at every round's start (``MidgardInitiative.rolls``);
 the verb ``initiative`` shows the same roll with its steps and the exact
 order preview. Ties are ordered by name. Given dice: in the order of the
 figures, one W6 per leader or independent figure (followers do not roll).
@@ -28,9 +28,7 @@ from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...errors import DiceLimitError
 from ...messages import t
-from ..base import higher_initiative
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, higher_initiative, listing, sentence
 from .core import MidgardError
 from .sheet import feld
 

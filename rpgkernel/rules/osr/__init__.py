@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...messages import t
-from ..base import Ruleset
-from ..figure import Figure, view
+from ...dice import Roller
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, view
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
                        vorruecken, zaubern)
 from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
@@ -49,15 +49,61 @@ __all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHE
            "vorruecken", "vorschau", "waffe", "wartet_auf", "wuerfeln", "zaubern", "zauberstufe"]
 
 
+class OsrInitiative(Initiative):
+    """1W6 per side every round (Kampf), ten segments a round; ties by the GM's settings."""
+
+    each_round = True
+    segments = SEGMENTE
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
+        the GM's settings in ``data``."""
+        res, rolls = wuerfeln([view(c) for c in combatants.values()], roller, EINSTELLUNGEN.of(data or {}))
+        return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
+
+    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Never: a side rolls one die for all its members (Kampf)."""
+        return False
+
+    def value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                      data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
+        """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
+        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
+        return reihenfolge(seiten([view(c) for c in combatants.values()]), rolls)
+
+    def together(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int]) -> list[frozenset[str]]:
+        """Tied sides act at the same time (Kampf): the figures of equal ``rang`` where they are of more
+        than one side (``gleichzeitig``)."""
+        return gleichzeitig([view(c) for c in combatants.values()], rolls)
+
+    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+             data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
+        """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
+        """It waits until the other side has acted (Initiative verzögern)."""
+        return wartet_auf(view(figure), [view(f) for f in still_to_act])
+
+
 class Osr(Ruleset):
     key = "osr"
     title = t("osr.title")
-    segments = SEGMENTE
-    initiative_each_round = True
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = OsrTactics()
+    initiative = OsrInitiative()
     conditions: Mapping[str, str] = {
         "überrascht": t("osr.cond_ueberrascht"),
         "liegend": t("osr.cond_liegend"),
@@ -90,47 +136,3 @@ class Osr(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """tot, bewusstlos, schläft, flieht, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
-        the GM's settings in ``data``."""
-        figures = [view(c) for n, c in combatants.items()]
-        res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
-        return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
-
-    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
-        """Never: a side rolls one die for all its members (Kampf)."""
-        return False
-
-    def initiative_value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                                 data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
-        """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
-        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
-        figures = [view(c) for n, c in combatants.items()]
-        return reihenfolge(seiten(figures), rolls)
-
-    def acting_together(self, combatants: Mapping[str, Mapping[str, Any]],
-                        rolls: Mapping[str, int]) -> list[frozenset[str]]:
-        """Tied sides act at the same time (Kampf; ``gleichzeitig``): the figures of equal ``rang``
-        where they are of more than one side (``gleichzeitig``)."""
-        return gleichzeitig([view(c) for c in combatants.values()], rolls)
-
-    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
-                        roller: Any, data: Mapping[str, Any] | None = None
-                        ) -> tuple[int, dict[str, Any], str | None]:
-        """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
-
-    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
-        """It waits until the other side has acted (Initiative verzögern)."""
-        return wartet_auf(view(figure), [view(f) for f in still_to_act])

@@ -20,7 +20,7 @@ def test_ini_and_bp_follow_the_seed_formulas():
     assert bewegungspunkte(s) == 5 + 1 - 1 + 2
     res = ENGINE.resources(s)
     assert res == {"LP": {"value": 20, "max": 20}, "AD": {"value": 12, "max": 12}, "BP": {"value": 7, "max": 7}}
-    assert ENGINE.initiative_expression({"sheet": s}) == "W10+13"
+    assert ENGINE.initiative.expression({"sheet": s}) == "W10+13"
 
 
 def test_sheet_refuses_missing_talent_and_unknown_field():
