@@ -238,3 +238,31 @@ def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():
     assert {k for k, i in found.items() if not i.rolled} == {"bastionland"}
     assert {k: i.segments for k, i in found.items() if i.segments} == {"osr": 10}
     assert found["bastionland"].expression({"name": "Ritter"}) is None
+
+
+def _imported_past_the_surface(root: Path, key: str, surface: set[str], modules: set[str]) -> list[str]:
+    """``from rpgkernel.rules.<key> import name`` with a name outside ``surface`` (a module is fine), in the
+    Python files under ``root``."""
+    import ast
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == f"rpgkernel.rules.{key}":
+                found += [f"{path.name}:{a.name}" for a in node.names if a.name not in surface | modules]
+    return found
+
+
+def test_each_ruleset_shows_a_small_documented_surface(tmp_path):
+    """A ruleset package's ``__all__`` is its class and what an outside user calls, each named in its
+    docstring; tests and benchmarks import anything else from the module that defines it."""
+    root = Path(__file__).resolve().parents[2]
+    for key in ("adz", "bastionland", "frei", "kampfwerte", "midgard", "osr"):
+        package = importlib.import_module(f"rpgkernel.rules.{key}")
+        surface = set(package.__all__)
+        assert type(rules.get(None if key == "frei" else key)).__name__ in surface and len(surface) <= 12, key
+        assert all(f"``{name}``" in package.__doc__ for name in surface), key
+        modules = {p.stem for p in Path(package.__file__).parent.glob("*.py")}
+        for part in ("tests", "benchmarks", "rpgkernel"):
+            assert _imported_past_the_surface(root / part, key, surface, modules) == [], (key, part)
+    (tmp_path / "t.py").write_text("from rpgkernel.rules.osr import Osr, angriff, verbs\n", encoding="utf-8")
+    assert _imported_past_the_surface(tmp_path, "osr", {"Osr"}, {"verbs"}) == ["t.py:angriff"]

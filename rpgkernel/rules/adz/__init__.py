@@ -17,6 +17,10 @@ pool, reactions), ``damage`` (damage tracks, healing), ``combat``
 ``zauberparameter`` (an effect's Krafteinsatz both ways, in the units of
 ``einheiten``), ``exact`` (exact distributions for the previews); ``tactics`` (how a
 forecast plays a fight).
+
+The surface (``__all__``): ``AdZ``; the GM's data: ``einrichten``, ``EINSTELLUNGEN``, ``DATA`` (the
+shipped files), ``AdzError``; called from Python: ``probe``, ``zaubern``. Everything else is
+imported from its module (``from rpgkernel.rules.adz.<module> import …``).
 """
 
 from __future__ import annotations
@@ -28,22 +32,16 @@ from typing import Any, Mapping, Sequence
 from ...dice import Roller
 from ...messages import t
 from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, Sheet, view
-from .combat import (angriff, initiative, initiativebasis, kampfplan, reihenfolge, reihenfolge_chancen,
-                     umstellung_verweigert)
-from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
-from .damage import angekreuzt, heilung, out_of_fight, player_state, schaden_nehmen, verletzungsmalus
-from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
-from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
-from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
+from .combat import initiativebasis, reihenfolge, reihenfolge_chancen, umstellung_verweigert
+from .core import probe
+from .damage import out_of_fight, player_state
+from .magic import zaubern
+from .settings import DATA, EINSTELLUNGEN, AdzError, Daten, einrichten
+from .sheet import build, grenzen, ressourcen
 from .tactics import AdzTactics
 from .verbs import VERBS
 
-__all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
-           "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
-           "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
-           "out_of_fight", "p_gelingt", "player_state", "probe", "reihenfolge", "schaden_nehmen", "umstellung_verweigert", "vergleich",
-           "vergleiche",
-           "verletzungsmalus", "zauberplan", "zaubern"]
+__all__ = ["AdZ", "AdzError", "DATA", "EINSTELLUNGEN", "einrichten", "probe", "zaubern"]
 
 
 class AdzInitiative(Initiative):

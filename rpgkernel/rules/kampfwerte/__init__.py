@@ -13,6 +13,11 @@ P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (
 data ``prognose``, read in ``prognose``) and ``compact`` (the same tactics on a compact model).
 The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
 notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
+
+The surface (``__all__``): ``Kampfwerte``; the GM's rules: ``einrichten``, ``EINSTELLUNGEN``,
+``KampfwerteError``; the map: ``HexKarte``, ``karte_setzen``, ``position``, ``erreichbar``; called
+from Python: ``wuerfeln``, ``p_gelingt``. Everything else is imported from its module (``from
+rpgkernel.rules.kampfwerte.<module> import …``).
 """
 
 from __future__ import annotations
@@ -25,19 +30,17 @@ from ...dice import Roller
 from ...messages import t
 from rpgkernel.rules.kit import Figure, Initiative, Limits, Ruleset, view
 from .ausser_gefecht import out_of_fight, player_state
-from .bewegung import bewegen, erreichbar, platzieren, position
-from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
-from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
-from .probe import erfolge_dist, p_gelingt, wuerfeln
-from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
-from .sheet import SHEET, TALENTE, bereich, bewegungspunkte, initiativewert, ressourcen, spielercharakter
+from .bewegung import erreichbar, position
+from .initiative import gleichstand, ini, umstellung_verweigert
+from .map import HexKarte, karte_setzen
+from .probe import p_gelingt, wuerfeln
+from .settings import EINSTELLUNGEN, KampfwerteError, einrichten
+from .sheet import SHEET, bereich, ressourcen
 from .tactics import KampfwerteTactics
 from .verbs import VERBS
 
-__all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
-           "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
-           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor", "player_state",
-           "platzieren", "position", "spielercharakter", "umstellung_verweigert", "wuerfeln"]
+__all__ = ["EINSTELLUNGEN", "HexKarte", "Kampfwerte", "KampfwerteError", "einrichten", "erreichbar", "karte_setzen",
+           "p_gelingt", "position", "wuerfeln"]
 
 
 class KampfwerteInitiative(Initiative):

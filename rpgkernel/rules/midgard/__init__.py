@@ -17,6 +17,10 @@ leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
 ``zauber`` (spells, summonings), ``belastung``, ``tactics`` (how a forecast
 plays a fight) and ``compact`` (its compact model); ``data/`` holds the race list, the basic-roll defaults and an
 EXAMPLE of the GM's tables.
+
+The surface (``__all__``): ``Midgard``; the GM's tables: ``einrichten``, ``EINSTELLUNGEN``,
+``MidgardError``; called from Python: ``pw``, ``kauf``. Everything else is imported from its module
+(``from rpgkernel.rules.midgard.<module> import …``).
 """
 
 from __future__ import annotations
@@ -28,45 +32,18 @@ from typing import Any, Mapping, Sequence
 from ...messages import t
 from ...dice import Roller
 from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
-from .alter import altern, pruefungen
-from .angeboren import angeboren
-from .belastung import belastung, tragkraft
-from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
-from .initiative import (
-    EIGENE,
-    WARTET,
-    abwarten,
-    anfuehrer,
-    eigene,
-    eigener_bonus,
-    gruppen,
-    grundwert,
-    initiative,
-    nachzuegler,
-    reihenfolge_vorschau,
-    umstellung_verweigert,
-    wuerfe,
-)
-from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
-from .lernen import fertigkeit_lernen, wm_unter_mindestwert
-from .proben import ew, pw, ww
-from .schaden import ap_verlust_leicht, out_of_fight, player_state, verlust_schwer
-from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
+from .core import MidgardError
+from .erschaffung import kauf
+from .initiative import EIGENE, WARTET, eigener_bonus, gruppen, nachzuegler, umstellung_verweigert, wuerfe
+from .kampf import VOLLE_ABWEHR
+from .proben import pw
+from .schaden import out_of_fight, player_state
+from .settings import EINSTELLUNGEN, einrichten
 from .sheet import SHEET, grenzen, ressourcen
-from .tabellen import Tabellen, laden
 from .tactics import MidgardTactics
 from .verbs import VERBS
-from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
-__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "SHEET", "Tabellen",
-           "VERBS", "VOLLE_ABWEHR", "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff",
-           "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
-           "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
-           "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "nachzuegler", "null_stufe", "out_of_fight", "p_ew", "player_state", "p_pw", "p_ww", "pruefungen", "pw",
-           "reihenfolge_vorschau", "tragkraft", "umstellung_verweigert", "verlust_schwer", "volle_abwehr",
-           "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
+__all__ = ["EINSTELLUNGEN", "Midgard", "MidgardError", "einrichten", "kauf", "pw"]
 
 
 class MidgardInitiative(Initiative):

@@ -13,6 +13,10 @@ throws), ``ausser_gefecht`` (who is out of the fight), ``verbs``
 (``%%resolve``), ``tactics`` (how a forecast plays a fight); ``data/`` holds
 the seed's hit-dice table, the example attack matrix and the example
 saving-throw tables.
+
+The surface (``__all__``): ``Osr``; the GM's settings: ``einrichten``, ``EINSTELLUNGEN``,
+``OsrError``; called from Python: ``rang``, ``stufe_aus_tw``, ``zauberstufe``. Everything else is
+imported from its module (``from rpgkernel.rules.osr.<module> import …``).
 """
 
 from __future__ import annotations
@@ -25,28 +29,16 @@ from typing import Any
 from ...messages import t
 from ...dice import Roller
 from rpgkernel.rules.kit import Figure, Initiative, Ruleset, view
-from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
-                       vorruecken, zaubern)
-from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
 from .ausser_gefecht import out_of_fight, player_state
-from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
-from .initiative import (gleichzeitig, initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
-                         ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, werte_chancen,
-                         wuerfeln)
-from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
-from .settings import EINSTELLUNGEN, Einstellungen, OsrError, einrichten, matrix_laden, rettung_laden
-from .sheet import SHEET, Waffe, resources, waffe
+from .core import SEGMENTE, stufe_aus_tw, zauberstufe
+from .initiative import (gleichzeitig, nachzuegler, rang, reihenfolge, seiten, umstellung_verweigert, wartet_auf,
+                         werte_chancen, wuerfeln)
+from .settings import EINSTELLUNGEN, OsrError, einrichten
+from .sheet import SHEET, resources
 from .tactics import OsrTactics
 from .verbs import VERBS
 
-__all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
-           "angriff", "angriffsstufe", "einrichten", "erstschlag", "fliehen", "flucht_vorschau", "freie_angriffe",
-           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "nachzuegler",
-           "out_of_fight", "p_treffer", "parieren", "plan", "player_state", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau",
-           "rettungsstufe",
-           "rettungswurf", "rettungsziel", "rueckzug", "schaden_dist", "seiten", "seiteninitiative", "stemmen",
-           "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "umstellung_verweigert", "verhandeln",
-           "vorruecken", "vorschau", "waffe", "wartet_auf", "wuerfeln", "zaubern", "zauberstufe"]
+__all__ = ["EINSTELLUNGEN", "Osr", "OsrError", "einrichten", "rang", "stufe_aus_tw", "zauberstufe"]
 
 
 class OsrInitiative(Initiative):

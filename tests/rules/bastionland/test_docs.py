@@ -9,7 +9,7 @@ import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
-from rpgkernel.rules.bastionland import VERBS
+from rpgkernel.rules.bastionland.verbs import VERBS
 
 PAGE = page("bastionland.md")
 TEXT = PAGE.text

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.kampfwerte import p_vor
+from rpgkernel.rules.kampfwerte.initiative import p_vor
 
 from .test_sheet import ENGINE, KAEL, ORK
 

@@ -4,7 +4,7 @@ Bewegungspunkte)."""
 import pytest
 
 from rpgkernel.rules import get
-from rpgkernel.rules.kampfwerte import bewegungspunkte, initiativewert
+from rpgkernel.rules.kampfwerte.sheet import bewegungspunkte, initiativewert
 from rpgkernel.rules.sheet import SheetError
 
 KAEL = {"AUFMERKSAMKEIT": 4, "GEWANDTHEIT": 5, "INSTINKT": 3, "HEIMLICHKEIT": 4, "ini_mod": 2, "bp_mod": 1,

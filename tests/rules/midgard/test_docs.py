@@ -13,7 +13,8 @@ import rpgkernel
 from rpgkernel import Campaign, statblocks
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
-from rpgkernel.rules.midgard import VERBS, tabellen
+from rpgkernel.rules.midgard import tabellen
+from rpgkernel.rules.midgard.verbs import VERBS
 
 PAGE = page("midgard.md")
 TEXT = PAGE.text

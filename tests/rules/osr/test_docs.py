@@ -12,7 +12,7 @@ from rpgkernel import Campaign, statblocks
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules import osr
 from rpgkernel.errors import RpgError
-from rpgkernel.rules.osr import VERBS
+from rpgkernel.rules.osr.verbs import VERBS
 
 PAGE = page("osr.md")
 TEXT = PAGE.text
