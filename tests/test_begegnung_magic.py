@@ -6,7 +6,6 @@ import pytest
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.magic_encounter import COMMANDS, SHAPES, USAGE
-from rpgkernel.magics import begegnung_line
 from rpgkernel.messages import t
 
 FIGUREN = """

@@ -113,6 +113,11 @@ def _cards(camp: Campaign) -> dict[str, list[str]]:
             "sheet": [sheet.ruleset, *(text for f in sheet.fields for text in (f["label"], f["hint"]) if text)]}
 
 
+def _unmeasured(texts: list[str]) -> list[str]:
+    """``texts`` without their numbers: a forecast through the procedures says how fast it measured them."""
+    return [re.sub(r"\d[\d.,]*", "#", text) for text in texts]
+
+
 def test_switching_the_language_changes_every_text_on_a_card_without_a_restart(ford):
     german = _cards(ford)
     Session(language="en")            # as %rpg --sprache en
@@ -126,7 +131,7 @@ def test_switching_the_language_changes_every_text_on_a_card_without_a_restart(f
         assert len(texts) == len(english[card]) >= 5, card
         same = [g for g, e in zip(texts, english[card]) if g == e and not _KEPT.match(g) and g not in kept]
         assert same == [], card
-        assert again[card] == texts, card    # and back
+        assert _unmeasured(again[card]) == _unmeasured(texts), card    # and back
     assert "Preview only: nothing rolled, nothing changed." in english["resolution"]
     assert english["roll"][0] == "2W6+1234 · real dice" and "P(≥ 1,241) = 58.33 %" in english["roll"]
     assert german["roll"][0] == "2W6+1234 · echte Würfel" and "P(≥ 1.241) = 58,33 %" in german["roll"]

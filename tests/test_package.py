@@ -95,6 +95,12 @@ def test_wheel_carries_package_and_front_end(wheel):
     assert "osr = rpgkernel.rules.osr:Osr\n" in declared
 
 
+def test_wheel_is_marked_typed(wheel):
+    """``py.typed`` (PEP 561): a type checker reads the installed package's annotations."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "rpgkernel/py.typed" in names and "rpgkernel/rules/kit.py" in names
+
+
 def test_wheel_carries_every_catalogue_compiled_from_its_source(wheel):
     """Each messages.pot of the tree, and beside it the .mo the build compiled from exactly that source."""
     import io

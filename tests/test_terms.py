@@ -7,7 +7,6 @@ import pytest
 import rpgkernel
 from rpgkernel.state import model
 from rpgkernel import Campaign, statblocks
-from rpgkernel.magics import rpg_line
 from rpgkernel.messages import labels, t
 from rpgkernel.state.journal import journal_kinds, kind_label
 from rpgkernel.widgets.chart import DistributionChart

@@ -178,7 +178,7 @@ class Table:
         first = record["round"]
         names = list(record["combatants"])
         rolled = None
-        if not first or self.engine.initiative_each_round:
+        if not first or self.engine.initiative.each_round:
             rolled = order_chances(tx.state, self.name, self.engine)
             if rolled is None:
                 return None
@@ -193,7 +193,7 @@ class Table:
             record = tx.state["encounters"][self.name]
         chances = {orders.index((o, at_once)): p for p, o, at_once in rolled or ()}
         starts = chances if not first and rolled else {0: 1.0}
-        each_round = chances if self.engine.initiative_each_round and rolled else None
+        each_round = chances if self.engine.initiative.each_round and rolled else None
         figures = [view(model.seen_by_rules(tx.state, n, self.name, copied=False)) for n in names]
         return Opening(names, figures, [self.sides[n] for n in names],
                        [[names.index(n) for n in o] for o, _ in orders], [at_once for _, at_once in orders],

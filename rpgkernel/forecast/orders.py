@@ -1,15 +1,15 @@
 """The turn orders a fight can take, each with its chance: the initiative dice enumerated.
 
-The encounter rolls initiative through its ruleset: ``Ruleset.initiative_rolls`` for whoever rolls
-(each combatant, or a group's head), then ``initiative_order`` with its roll-offs. Where the
-ruleset lists the values its rolls give itself (``Ruleset.initiative_value_chances``: ties rolled
+The encounter rolls initiative through its ruleset: ``Initiative.rolls`` for whoever rolls
+(each combatant, or a group's head), then ``Initiative.order`` with its roll-offs. Where the
+ruleset lists the values its rolls give itself (``Initiative.value_chances``: ties rolled
 again), those are taken; else every way
 those dice can fall is tried (``faces``; each one's apart where each rolls for itself alone) and
 equal orders are summed; a ruleset whose roll-offs are
-repeated while tied gives the chances of its orders itself (``Ruleset.initiative_chances``), since
+repeated while tied gives the chances of its orders itself (``Initiative.chances``), since
 trying its dice would not end. Where the dice fall in more than ``MAX_WAYS`` ways, there is no list
 (None): the forecast then plays through the procedures. Each order comes with who in it acts at the
-same time as the one before (``Ruleset.acting_together``: a tie the seed plays as simultaneous).
+same time as the one before (``Initiative.together``: a tie the seed plays as simultaneous).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ Together = tuple[bool, ...]
 
 def together(engine: Ruleset, combatants: dict[str, Any], values: dict[str, int], order: Order) -> Together:
     """Whether each place of ``order`` acts at the same time as the one before, by the initiative
-    ``values`` of the ``combatants`` (records; ``Ruleset.acting_together``)."""
-    sets = engine.acting_together(combatants, values)
+    ``values`` of the ``combatants`` (records; ``Initiative.together``)."""
+    sets = engine.initiative.together(combatants, values)
     return tuple(k > 0 and any(order[k - 1] in s and order[k] in s for s in sets) for k in range(len(order)))
 
 
@@ -51,9 +51,9 @@ def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
     left = most - len(rolls)
     found: dict[tuple[Order, Together], float] = {}
     for r, p in rolls.items():
-        orders = engine.initiative_chances(heads, dict(r))
+        orders = engine.initiative.chances(heads, dict(r))
         if orders is None:
-            off = faces.ways(lambda roller: tuple(engine.initiative_order(heads, dict(r), roller)), left)
+            off = faces.ways(lambda roller: tuple(engine.initiative.order(heads, dict(r), roller)), left)
             if off is None:
                 return None
             orders, left = off[0], left - off[1]
@@ -67,17 +67,17 @@ def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
 
 def _rolls(engine: Ruleset, heads: dict[str, Any], data: Any, most: int) -> dict[tuple, float] | None:
     """Every set of initiative values (as sorted items) with its chance: as the ruleset gives them
-    (``Ruleset.initiative_value_chances``), else each head's dice tried apart where each rolls for
-    itself alone (``Ruleset.initiative_alone``), else all together."""
-    given = engine.initiative_value_chances(heads, data)
+    (``Initiative.value_chances``), else each head's dice tried apart where each rolls for
+    itself alone (``Initiative.alone``), else all together."""
+    given = engine.initiative.value_chances(heads, data)
     if given is not None:
         listed: dict[tuple, float] = {}
         for p, v in given:
             key = tuple(sorted(v.items()))
             listed[key] = listed.get(key, 0.0) + p
         return listed or None
-    if not engine.initiative_alone(heads):
-        tried = faces.ways(lambda roller: tuple(sorted(engine.initiative_rolls(heads, roller, data)[0].items())),
+    if not engine.initiative.alone(heads):
+        tried = faces.ways(lambda roller: tuple(sorted(engine.initiative.rolls(heads, roller, data)[0].items())),
                            most)
         if tried is None:
             return None
@@ -87,7 +87,7 @@ def _rolls(engine: Ruleset, heads: dict[str, Any], data: Any, most: int) -> dict
         return together
     each: list[dict[tuple[str, int], float]] = []
     for name, record in heads.items():
-        tried = faces.ways(lambda roller: engine.initiative_rolls({name: record}, roller, data)[0][name], most)
+        tried = faces.ways(lambda roller: engine.initiative.rolls({name: record}, roller, data)[0][name], most)
         if tried is None:
             return None
         values: dict[tuple[str, int], float] = {}

@@ -8,11 +8,11 @@ added by the engines; nothing here knows a particular ruleset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ..dice.roll import Roller
 from . import limits as _limits
 from .figure import Figure, view
+from .initiative import Initiative
 from .limits import Limits
 from .settings import Settings
 from .sheet import Sheet
@@ -32,15 +32,10 @@ class Ruleset:
     sheet: Sheet = Sheet()
     #: condition name -> German description
     conditions: Mapping[str, str] = {}
-    #: whether rounds are split into segments (e.g. ten per round)
-    segments: int | None = None
     #: the %%resolve verbs: German name -> Verb (see rules.resolution)
     verbs: Mapping[str, Verb] = {}
-    #: whether initiative is determined anew at the start of every round
-    initiative_each_round: bool = False
-    #: whether the rules roll an initiative at all; False: the order follows from the rules alone, and
-    #: the tables speak of the order ("Reihenfolge"), not of an initiative
-    initiative_rolled: bool = True
+    #: the order of a fight: whether and when initiative is rolled, the order, joining, moving, delaying
+    initiative: Initiative = Initiative()
     #: the GM's settings (``rules.settings``), None for a ruleset without any
     settings: Settings[Any] | None = None
     #: how a forecast plays this ruleset's fights (``rules.tactics``); None: the ruleset has no forecast
@@ -83,66 +78,6 @@ class Ruleset:
         fig = view(figure)
         return _limits.spread(fig, resource, by, lambda name: self.limits(fig, name, data))
 
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """Each combatant's initiative value, rolled through ``roller`` (a ``dice.Roller``),
-        and the rolls for the journal (name -> ``Roll.to_dict()``). ``data``: the GM's data
-        the encounter sees (``Campaign.data``), for rulesets with settings.
-
-        The default rolls ``initiative_expression`` per combatant (0 where it is None);
-        a ruleset overrides this for shared rolls (a leader's, a side's).
-        """
-        values: dict[str, int] = {}
-        rolled: dict[str, Any] = {}
-        for name, combatant in combatants.items():
-            expr = self.initiative_expression(combatant)
-            if expr is None:
-                values[name] = 0
-                continue
-            r = roller.roll(expr)
-            values[name], rolled[name] = r.total, r.to_dict()
-        return values, rolled
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Roller | None = None) -> list[str]:
-        """The turn order from each combatant's initiative roll (highest first, ties by name).
-
-        ``roller`` (a ``dice.Roller``, given or random dice) serves rulesets that roll off ties.
-        """
-        return sorted(combatants, key=lambda name: (-rolls[name], name))
-
-    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
-        """Whether ``initiative_rolls`` rolls each of ``combatants`` for itself alone (nothing shared),
-        as the default does: a forecast then tries each one's dice apart. A ruleset sharing rolls (a
-        side's, a leader's) says where it does."""
-        return True
-
-    def initiative_value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                                 data: Mapping[str, Any] | None = None
-                                 ) -> list[tuple[float, dict[str, int]]] | None:
-        """The chance of every set of values ``initiative_rolls`` gives, for a forecast, where trying its
-        dice would take long (ties rolled again); an empty list where there are too many to list (the
-        forecast plays the procedures); the default: None, the forecast tries the dice."""
-        return None
-
-    def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                           rolls: Mapping[str, int]) -> list[tuple[float, Sequence[str]]] | None:
-        """The chance of each turn order ``initiative_order`` gives from ``rolls``, for a forecast,
-        where its roll-offs are repeated while tied (trying their dice would not end); the default:
-        None, the forecast tries the dice of the roll-offs (or there are none)."""
-        return None
-
-    def acting_together(self, combatants: Mapping[str, Mapping[str, Any]],
-                        rolls: Mapping[str, int]) -> list[frozenset[str]]:
-        """The sets of ``combatants`` that act at the same time by their initiative values ``rolls``
-        (a tie the seed plays as simultaneous: a blow that fells one of them does not stop its own), for
-        a forecast; the default: none, everybody acts in turn."""
-        return []
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """The dice expression a combatant rolls for initiative; None: no roll."""
-        return "W20"
-
     # -- slots the table reads (the encounter tracker, the player view) -------------------
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Why ``figure`` (a view, or the record the campaign keeps) can no longer act, in the seed's
@@ -164,42 +99,3 @@ class Ruleset:
         ran with (its dice already rolled). Nothing is taken: advice only describes. The default:
         no advice."""
         return []
-
-    # -- slots the encounter's order reads (joining, delaying, moving, groups) -------------
-    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
-                        roller: Roller, data: Mapping[str, Any] | None = None
-                        ) -> tuple[int, dict[str, Any], str | None]:
-        """The initiative of ``name`` (one of ``combatants``, as records) that joins a running fight or
-        has its initiative rolled anew alone: its value, the rolls for the journal and a German note of
-        where the value comes from (None for a plain roll). ``rolls``: the values the others hold this
-        round. The default rolls for it alone (``initiative_rolls``); a ruleset whose initiative is
-        shared (a side's die, a leader's roll) takes it from the others."""
-        values, rolled = self.initiative_rolls({name: combatants[name]}, roller, data)
-        return values[name], rolled, None
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """Why the rules forbid a change of the turn order, in German naming the seed's rule; None where
-        they allow it. ``change``: "vor" (``figure`` moves before others), "jetzt" (it acts now, out of
-        turn), "neu" (its initiative is rolled again alone), "gruppe" (one roll for the group it heads);
-        ``overtaken``: the figures (records) it would now act before that stood ahead of it; ``rolls``:
-        this round's values. The default allows every change."""
-        return None
-
-    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
-        """Whom a delaying ``figure`` waits for: the name of one of ``still_to_act`` (the records of this
-        round's figures after the current turn, in order) after whom it acts; None: it holds until the
-        GM has it act (``Encounter.act_now``). The default holds."""
-        return None
-
-
-def higher_initiative(figure: Mapping[str, Any], others: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> tuple[list[str], list[str]]:
-    """The names of ``others`` whose initiative this round is higher than ``figure``'s, and of those with
-    the same value (a record without a value counts as neither): what a rule of acting in descending
-    order of initiative reads."""
-    mine = rolls.get(view(figure).name)
-    if mine is None:
-        return [], []
-    known = [(n, rolls[n]) for n in (view(o).name for o in others) if n in rolls]
-    return [n for n, v in known if v > mine], [n for n, v in known if v == mine]

@@ -32,7 +32,8 @@ class Figure:
     # -- the record's parts -------------------------------------------------------
     @property
     def name(self) -> str:
-        return self._record["name"]
+        name: str = self._record["name"]
+        return name
 
     @property
     def ruleset(self) -> str | None:
@@ -97,6 +98,6 @@ class Figure:
         return f"Figure({self.name!r})"
 
 
-def view(record: Mapping[str, Any]) -> Figure:
+def view(record: Mapping[str, Any] | Figure) -> Figure:
     """``record`` as a view (a view stays itself)."""
     return record if isinstance(record, Figure) else Figure(record)

@@ -41,7 +41,7 @@ class Field(ReadsTexts):
 
     def described(self) -> str:
         """The label with its hint, as an error message quotes the field."""
-        return t("sheet.label_hint", label=self.label, hint=self.hint) if self.hint else self.label
+        return t("sheet.label_hint", label=self.label, hint=self.hint) if self.hint else str(self.label)
 
     def allowed(self) -> str:
         if self.choices:
@@ -97,7 +97,7 @@ class Sheet:
         """The German label of the field ``name`` as the sheet shows it (an open sheet's own field:
         its name)."""
         spec = self.fields.get(name)
-        return spec.label if spec is not None and spec.label else name
+        return str(spec.label) if spec is not None and spec.label else name
 
     def validate(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A complete, checked copy of ``data`` with defaults filled in."""

@@ -5,19 +5,25 @@ The cards (``render``), the journal (``resolve``) and the panel word a resolutio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..dice import Dist
 from ..messages import known, t
 from ..numerals import decimal, integer, percent
 
+if TYPE_CHECKING:
+    from ..state.effects import Effect
+    from .resolution import Resolution
 
-def preview_lines(preview) -> list[str]:
+
+def preview_lines(preview: Any) -> list[str]:
     """A preview (a Dist, a probability or a dict of them, and of lists of German lines) as German lines."""
     if preview is None:
         return []
     if isinstance(preview, float):
         return [t("resolution.chance", p=percent(preview))]
     items = preview.items() if isinstance(preview, dict) else [("", preview)]
-    out = []
+    out: list[str] = []
     for key, value in items:
         if isinstance(value, Dist):
             out.append(value.summary())
@@ -28,27 +34,27 @@ def preview_lines(preview) -> list[str]:
     return out
 
 
-def head(res) -> str:
+def head(res: Resolution) -> str:
     """The head of a card: ``angriff: Ritter → Söldner``."""
     return f"{res.action}: {', '.join(res.actors)}" + (f" → {', '.join(res.targets)}" if res.targets else "")
 
 
-def effect_text(e) -> str:
+def effect_text(e: Effect) -> str:
     """An effect without its figure: "GD -4", "verwundet", "Bogen: ST 12"."""
     if e.sheet is not None:
-        def shown(v) -> str:
+        def shown(v: Any) -> str:
             if isinstance(v, bool):
                 return t("resolution.yes" if v else "resolution.no")
             return ", ".join(map(str, v)) if isinstance(v, list) else integer(v) if isinstance(v, int) else str(v)
         return t("resolution.sheet", changes="; ".join(f"{k} {shown(v)}" for k, v in e.sheet.items()))
     if e.resource:
         return f"{e.resource} {e.by:+d}"
-    return e.condition if e.on else t("resolution.ends", condition=e.condition)
+    return (e.condition or "") if e.on else t("resolution.ends", condition=e.condition)
 
 
-def outcome_text(res) -> str:
+def outcome_text(res: Resolution) -> str:
     """The outcome's values on one line: ``key value · key value``."""
-    def value(v) -> str:
+    def value(v: Any) -> str:
         if isinstance(v, bool):
             return t("resolution.yes" if v else "resolution.no")
         if v is None:
@@ -61,7 +67,7 @@ def outcome_text(res) -> str:
     return " · ".join(f"{k} {value(v)}" for k, v in res.outcome.items())
 
 
-def journal_line(res) -> str:
+def journal_line(res: Resolution) -> str:
     """One line for the journal: ``angriff: Ritter → Söldner – GD −4, VIG −2, verwundet``."""
     if res.open:
         return f"{head(res)} – {t('resolution.pending')}"

@@ -27,7 +27,8 @@ def looks_like_conninfo(target: str) -> bool:
 
 def ambiguous(url: str) -> bool:
     """Whether libpq would read part of ``url``'s user part as host, port or database."""
-    rest = url[_URL.match(url).end():] if is_url(url) else url
+    found = _URL.match(url) if is_url(url) else None
+    rest = url[found.end():] if found else url
     at, slash = rest.find("@"), rest.find("/")
     return rest.count("@") > 1 or (at >= 0 and 0 <= slash < at)
 

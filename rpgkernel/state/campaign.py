@@ -13,7 +13,7 @@ import json
 import os
 import weakref
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from .rulebook import rulebook
 from ..errors import StoreError
@@ -42,7 +42,7 @@ class Campaign:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._tx: Transaction | None = None
-        self._watchers: list[weakref.ref[Any]] = []
+        self._watchers: list[Callable[[], Any]] = []
         self._since_snapshot = 0
         self._halt: Damage | None = None  # read-only: the fold stopped before this
         self._address: str | None = None   # as opened (the server's registry needs it in full)
@@ -163,7 +163,7 @@ class Campaign:
         state, _ = self._from_snapshot(before=seq)
         events = []
         for item in self.store.scan(after=state["seq"]):
-            if isinstance(item, Damage) or item.seq >= seq:
+            if isinstance(item, Damage) or cast(int, item.seq) >= seq:
                 break
             events.append(item)
         return model.fold(state, events)
@@ -204,13 +204,13 @@ class Campaign:
     @property
     def ruleset(self) -> str | None:
         self.refresh()
-        return self._state["settings"]["ruleset"]
+        return cast("str | None", self._state["settings"]["ruleset"])
 
     @property
     def language(self) -> str | None:
         """The language the GM plays in (``%rpg --sprache``), which the player pages follow; None: not set."""
         self.refresh()
-        return self._state["settings"].get("language")
+        return cast("str | None", self._state["settings"].get("language"))
 
     @property
     def characters(self) -> dict[str, Figure]:
@@ -352,7 +352,8 @@ class Campaign:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
                 raise CampaignError(t("campaign.bad_resource", name=key, value=repr(value)[:40]))
             res[key] = {"value": value, "max": max(value, res.get(key, {}).get("max", value))}
-        record = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res, "conditions": {}}
+        record: dict[str, Any] = {"name": name, "ruleset": ruleset, "sheet": checked, "resources": res,
+                                  "conditions": {}}
         for cname, spec in (conditions or {}).items():
             record["conditions"][check_name(cname, "condition")] = condition_record(spec or {}, name)
         return record
@@ -404,7 +405,7 @@ class Campaign:
                 if resource not in fig.get("resources", {}):
                     raise CampaignError(t("campaign.unknown_resource", name=resource, figure=name,
                                           known=", ".join(fig.get("resources", {})) or "–"))
-                amount = by if to is None else to - fig["resources"][resource]["value"]
+                amount = cast(int, by) if to is None else to - fig["resources"][resource]["value"]
                 landed = resources.change(tx, path, resource, amount)
                 tx.event("ressource", resources.text(name, landed) + (f" ({reason})" if reason else ""),
                          [name], encounter or tx.state["active_encounter"])
@@ -582,11 +583,11 @@ class Campaign:
 
         Returns the journal texts of what was undone.
         """
-        return self._replay("done", model.UNDO, ch.invert)
+        return cast("list[str]", self._replay("done", model.UNDO, ch.invert))
 
     def redo(self) -> list[str]:
         """Redo the last undone change by appending it again; returns its journal texts."""
-        return self._replay("undone", model.REDO, list)
+        return cast("list[str]", self._replay("undone", model.REDO, list))
 
     @retrying
     def _replay(self, stack: str, kind: str, transform: Any) -> list[str]:

@@ -8,13 +8,13 @@ Each change names a path and keeps what was there before: ``{"op": "set", "path"
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Mapping
 
 Change = dict[str, Any]
 Path = list[str]
 
 
-def set_(path: Path, value: Any, state: dict) -> Change:
+def set_(path: Path, value: Any, state: dict[str, Any]) -> Change:
     """A change that puts ``value`` at ``path`` (remembering what was there)."""
     change: Change = {"op": "set", "path": list(path), "value": copy.deepcopy(value)}
     found, old = lookup(state, path)
@@ -23,7 +23,7 @@ def set_(path: Path, value: Any, state: dict) -> Change:
     return change
 
 
-def delete(path: Path, state: dict) -> Change:
+def delete(path: Path, state: dict[str, Any]) -> Change:
     found, old = lookup(state, path)
     if not found:
         raise KeyError("/".join(path))
@@ -34,7 +34,7 @@ def add(path: Path, by: int) -> Change:
     return {"op": "add", "path": list(path), "by": by}
 
 
-def lookup(state: dict, path: Path) -> tuple[bool, Any]:
+def lookup(state: Mapping[str, Any], path: Path) -> tuple[bool, Any]:
     node: Any = state
     for key in path:
         if not isinstance(node, dict) or key not in node:
@@ -47,7 +47,7 @@ class BrokenChange(ValueError):
     """A change record that is not one (no op, an unknown op, a bad path, a missing value)."""
 
 
-def apply(state: dict, change: Change, copy_value: bool = False) -> None:
+def apply(state: dict[str, Any], change: Change, copy_value: bool = False) -> None:
     """Carry out ``change`` on ``state`` in place (missing parents are created).
 
     The fold uses this on events just read from the store, so values are
@@ -81,7 +81,7 @@ def problem(change: object) -> bool:
             or (op == "add" and type(change.get("by")) not in (int, float)))
 
 
-def applied(state: dict, change: Change) -> dict:
+def applied(state: dict[str, Any], change: Change) -> dict[str, Any]:
     """A new state with ``change`` carried out; ``state`` stays as it was.
 
     Only the dictionaries on the change's path are copied; everything else
@@ -97,7 +97,7 @@ def applied(state: dict, change: Change) -> dict:
     return root
 
 
-def _carry_out(node: dict, last: str, change: Change, copy_value: bool = True) -> None:
+def _carry_out(node: dict[str, Any], last: str, change: Change, copy_value: bool = True) -> None:
     op = change["op"]
     if op == "add":
         node[last] = node.get(last, 0) + change["by"]
@@ -109,7 +109,7 @@ def _carry_out(node: dict, last: str, change: Change, copy_value: bool = True) -
         raise BrokenChange()
 
 
-def diff(old: dict, new: dict, path: Path | None = None) -> list[Change]:
+def diff(old: dict[str, Any], new: dict[str, Any], path: Path | None = None) -> list[Change]:
     """Changes that turn the document ``old`` into ``new`` (``set`` and ``del``, as deep as both are dicts)."""
     path = path or []
     out: list[Change] = [{"op": "del", "path": [*path, k], "old": copy.deepcopy(v)}

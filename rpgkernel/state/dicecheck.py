@@ -13,7 +13,7 @@ import difflib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..dice import limits
 from ..dice.chisquare import fair_die
@@ -47,8 +47,8 @@ def _read(event: Event) -> tuple[str | None, list[tuple[int, int]]] | None:
         return (by if isinstance(by, str) else None), _faces(field.get("faces"))
     roll = event.data.get("roll")
     if event.kind == "wurf" and isinstance(roll, Mapping) and roll.get("given"):   # written before FIELD
-        figures = event.data.get("figures") or [None]
-        dice = roll.get("dice") if isinstance(roll.get("dice"), list) else []
+        figures: list[Any] = event.data.get("figures") or [None]
+        dice = cast("list[Any]", roll["dice"]) if isinstance(roll.get("dice"), list) else []
         faces = [[d["sides"], f] for d in dice if isinstance(d, Mapping) and d.get("sides") != 3
                  and isinstance(d.get("faces"), list) for f in d["faces"]]
         return (figures[0] if isinstance(figures[0], str) else None), _faces(faces)

@@ -8,7 +8,7 @@ fight while its setting ``skip_out`` is on (the default); nothing is removed fro
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from . import model
 from .rulebook import rulebook
@@ -39,4 +39,4 @@ def reasons(state: Mapping[str, Any], encounter: str) -> dict[str, str]:
 
 def skips(enc: Mapping[str, Any]) -> bool:
     """Whether the encounter (its record) skips the turns of those out of the fight."""
-    return enc.get(SKIP, True)
+    return cast("bool", enc.get(SKIP, True))

@@ -15,7 +15,7 @@ from .store import Store
 _KIND = "journal.kind_"   # catalogue prefix of the journal kinds' German words
 
 
-class Journal(Shown, tuple):
+class Journal(Shown, tuple[Any, ...]):
     """Journal entries in seq order (a tuple of ``Event``)."""
 
     @classmethod

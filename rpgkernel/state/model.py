@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, cast
 
 from ..messages import t
 from . import changes as ch
@@ -52,17 +52,17 @@ def fold(state: dict[str, Any], events: Iterable[Event], copy_values: bool = Fal
         try:
             if changes:
                 if type(changes) is not list:
-                    raise FoldError(event.seq, t("store.damage_changes"))
+                    raise FoldError(cast(int, event.seq), t("store.damage_changes"))
                 for change in changes:
                     ch.apply(state, change, copy_values)
             _track(state["history"], event)
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
-            raise FoldError(event.seq, _unfit(changes, state)) from None
+            raise FoldError(cast(int, event.seq), _unfit(changes, state)) from None
         state["seq"] = event.seq
     return state
 
 
-def _unfit(changes: list[Any], state: dict[str, Any]) -> str:
+def _unfit(changes: Any, state: dict[str, Any]) -> str:
     """Why an event's changes did not fold (German): the first that is no change record, else
     the first that does not fit the state."""
     changes = changes if type(changes) is list else []
@@ -77,13 +77,13 @@ def _unfit(changes: list[Any], state: dict[str, Any]) -> str:
     return t("store.damage_change", i=max(len(changes), 1), why=t("store.damage_change_state"))
 
 
-def _track(history: dict[str, list], event: Event) -> None:
+def _track(history: dict[str, list[Any]], event: Event) -> None:
     done, undone = history["done"], history["undone"]
     kind = event.kind
     if kind == UNDO or kind == REDO:
         of = event.data.get("of")
         if type(of) is not str:
-            raise FoldError(event.seq, t("store.damage_undo"))
+            raise FoldError(cast(int, event.seq), t("store.damage_undo"))
         if kind == UNDO:
             _move(done, undone, of)
         else:
@@ -97,7 +97,7 @@ def _track(history: dict[str, list], event: Event) -> None:
             undone.clear()
 
 
-def _move(source: list[dict], target: list[dict], tx: str) -> None:
+def _move(source: list[dict[str, Any]], target: list[dict[str, Any]], tx: str) -> None:
     """Move the newest entry of transaction ``tx`` from ``source`` to ``target``."""
     for i in range(len(source) - 1, -1, -1):
         if source[i]["tx"] == tx:
@@ -116,14 +116,14 @@ def snapshot_problem(state: dict[str, Any], seq: int) -> str | None:
     return None if usable else t("store.damage_snapshot_shape")
 
 
-def data(state: dict[str, Any], encounter: str | None = None) -> dict[str, Any]:
+def data(state: Mapping[str, Any], encounter: str | None = None) -> dict[str, Any]:
     """The GM's data as ``encounter`` (default: the active one) sees it: its own over the campaign's."""
     name = encounter or state["active_encounter"]
     enc = state["encounters"].get(name) if name else None
     return {**state.get("data", {}), **(enc or {}).get("data", {})}
 
 
-def figure_path(state: dict[str, Any], name: str, encounter: str | None = None) -> list[str] | None:
+def figure_path(state: Mapping[str, Any], name: str, encounter: str | None = None) -> list[str] | None:
     """Where the figure ``name`` lives: a character, or a combatant of the encounter.
 
     A combatant that stands for a character resolves to the character, so
@@ -140,13 +140,13 @@ def figure_path(state: dict[str, Any], name: str, encounter: str | None = None) 
     return None
 
 
-def figure(state: dict[str, Any], path: list[str]) -> dict[str, Any]:
+def figure(state: Mapping[str, Any], path: list[str]) -> dict[str, Any]:
     found, node = ch.lookup(state, path)
     assert found, path
-    return node
+    return cast("dict[str, Any]", node)
 
 
-def seen_by_rules(state: dict[str, Any], name: str, encounter: str | None = None,
+def seen_by_rules(state: Mapping[str, Any], name: str, encounter: str | None = None,
                   copied: bool = True) -> dict[str, Any] | None:
     """A copy of the record a ruleset reads for ``name``, under that name: a combatant that
     stands for a character is the character's record with the combatant's ``side`` and ``group``.

@@ -38,7 +38,7 @@ def view(state: Mapping[str, Any], figure: str, events: Iterable[Event] = ()) ->
     """What the player of ``figure`` (a character or a combatant of the active encounter) may see,
     as JSON-ready data, the same for the same state; ``events``: the journal, of which the turn lines
     of visible combatants are shown."""
-    if model.figure_path(state, figure) is None:   # type: ignore[arg-type]
+    if model.figure_path(state, figure) is None:
         raise CampaignError(t("campaign.unknown_figure", name=figure))
     secret = hidden(state) - {figure}
     enc = state["encounters"].get(state["active_encounter"] or "")
@@ -56,12 +56,14 @@ def own(state: Mapping[str, Any], name: str, secret: set[str], labels: bool = Fa
     and why it is out of the fight, if it is; nothing of it that names one of ``secret``. ``labels``:
     also each shown sheet field's German label as the GM's sheet shows it (``labels``: field -> label;
     the live page; a player notebook carries the sheet alone)."""
-    record = model.seen_by_rules(state, name)   # type: ignore[arg-type]
+    record = model.seen_by_rules(state, name)
     assert record is not None
-    data = model.data(state)   # type: ignore[arg-type]
+    data = model.data(state)
     engine = rulebook(record.get("ruleset"))
     sheet = engine.sheet_for(data)
-    keep = lambda *values: names_none(secret, *values)   # noqa: E731
+    def keep(*values: Any) -> bool:
+        return names_none(secret, *values)
+
     shown: dict[str, Any] = {
         "name": record["name"], "ruleset": record.get("ruleset"),
         "sheet": {k: v for k, v in record.get("sheet", {}).items() if (sheet.open or k in sheet.fields) and keep(k, v)},
@@ -102,7 +104,7 @@ def _encounter(state: Mapping[str, Any], enc: Mapping[str, Any], figure: str, se
     visible = [n for n in [*order, *held] if n in enc["combatants"] and not enc["combatants"][n].get("hidden")
                or n == figure]
     own_side = _own_side(enc, figure)
-    data = model.data(state, enc["name"])   # type: ignore[arg-type]
+    data = model.data(state, enc["name"])
     current, round_ = (_current(enc, {n for n, c in enc["combatants"].items() if c.get("hidden")} - {figure})
                        if started else (None, enc["round"]))
     return {"name": enc["name"], "runde": round_, "segment": enc.get("segment"), "am_zug": current,
@@ -136,13 +138,13 @@ def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held
         shown["wartet"] = True
     if seen == "nichts":
         return shown
-    record = model.seen_by_rules(state, name, enc["name"], copied=False)   # type: ignore[arg-type]
+    record = model.seen_by_rules(state, name, enc["name"], copied=False)
     assert record is not None
     shown["zustaende"] = {c: _duration(spec) for c, spec in record.get("conditions", {}).items()
                           if names_none(secret, c, spec.get("of", ""))}
     if seen == "genau":
         shown["ressourcen"] = {k: {"value": r["value"], "max": r["max"]} for k, r in record.get("resources", {}).items()}
-        out = fighting.reason(state, name, enc["name"], data)   # type: ignore[arg-type]
+        out = fighting.reason(state, name, enc["name"], data)
         if out is not None:
             shown["ausser_gefecht"] = out
     else:

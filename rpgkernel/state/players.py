@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ..messages import t
 from . import model
@@ -46,7 +46,7 @@ def digest(token: str) -> str:
 
 
 def campaign_key(state: Mapping[str, Any]) -> str | None:
-    return state.get("players", {}).get("key")
+    return cast("str | None", state.get("players", {}).get("key"))
 
 
 def listing(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -80,12 +80,12 @@ def revoke(tx: Transaction, link_id: str, renewing: bool = False) -> str:
     link = _link(tx, link_id)
     if link["revoked"] is not None:
         if renewing:
-            return link["figure"]
+            return cast("str", link["figure"])
         raise CampaignError(t("players.revoked_already", id=link_id, figure=link["figure"]))
     tx.set(["players", "links", link_id, "revoked"], _now())
     tx.event(KIND, t("journal.player_link_revoked", figure=link["figure"], id=link_id), [link["figure"]],
              id=link_id)
-    return link["figure"]
+    return cast("str", link["figure"])
 
 
 def link_for(state: Mapping[str, Any], token: object) -> str | None:
@@ -100,7 +100,7 @@ def link_for(state: Mapping[str, Any], token: object) -> str | None:
             found = link_id
     if found is None or model.figure_path(dict(state), links[found]["figure"]) is None:
         return None
-    return found
+    return cast("str | None", found)
 
 
 def figure_for(state: Mapping[str, Any], token: object) -> str | None:
@@ -138,7 +138,7 @@ def _link(tx: Transaction, link_id: str) -> dict[str, Any]:
     if link is None:
         known = ", ".join(tx.state.get("players", {}).get("links", {})) or "–"
         raise CampaignError(t("players.unknown", id=link_id, known=known))
-    return link
+    return cast("dict[str, Any]", link)
 
 
 def _now() -> str:

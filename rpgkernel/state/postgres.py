@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..errors import StoreError
 from ..messages import t
@@ -155,18 +155,18 @@ class PostgresStore(Store):
     def _read_page(self, after: int, kinds: tuple[str, ...] | None, n: int) -> list[tuple[Any, ...]]:
         columns = f"seq, at, tx, kind, data, {self._sum}"
         if kinds is None:
-            return self._conn.execute(
+            return cast("list[tuple[Any, ...]]", self._conn.execute(
                 f"SELECT {columns} FROM rpg_events WHERE campaign = %s AND seq > %s ORDER BY seq LIMIT %s",
-                (self.campaign, after, n)).fetchall()
-        return self._conn.execute(
+                (self.campaign, after, n)).fetchall())
+        return cast("list[tuple[Any, ...]]", self._conn.execute(
             f"SELECT {columns} FROM rpg_events"
             " WHERE campaign = %s AND kind = ANY(%s) AND seq > %s ORDER BY seq LIMIT %s",
-            (self.campaign, list(kinds), after, n)).fetchall()
+            (self.campaign, list(kinds), after, n)).fetchall())
 
     def _read_row(self, seq: int) -> tuple[Any, ...] | None:
-        return self._conn.execute(
+        return cast("tuple[Any, ...] | None", self._conn.execute(
             f"SELECT seq, at, tx, kind, data, {self._sum} FROM rpg_events WHERE campaign = %s AND seq = %s",
-            (self.campaign, seq)).fetchone()
+            (self.campaign, seq)).fetchone())
 
     def _end(self) -> tuple[int | None, int, int]:
         # one statement, one snapshot: another writer may commit in between two
@@ -179,14 +179,14 @@ class PostgresStore(Store):
         return seq, last, count
 
     def _gaps(self) -> list[tuple[int, int]]:
-        return self._conn.execute(
+        return cast("list[tuple[int, int]]", self._conn.execute(
             "SELECT prev + 1, seq - 1 FROM (SELECT seq, lag(seq, 1, 0::bigint) OVER (ORDER BY seq) AS prev"
             " FROM rpg_events WHERE campaign = %s AND seq >= 1) AS runs WHERE seq > prev + 1",
-            (self.campaign,)).fetchall()
+            (self.campaign,)).fetchall())
 
     def _last_seq(self) -> int:
-        return self._conn.execute("SELECT coalesce(max(seq), 0) FROM rpg_events WHERE campaign = %s",
-                                  (self.campaign,)).fetchone()[0]
+        return cast("int", self._conn.execute("SELECT coalesce(max(seq), 0) FROM rpg_events WHERE campaign = %s",
+                                  (self.campaign,)).fetchone()[0])
 
     def _save_snapshot(self, seq: int, state_json: str, at: str, total: int) -> None:
         with self._conn.transaction():
@@ -204,9 +204,9 @@ class PostgresStore(Store):
             "SELECT seq FROM rpg_snapshots WHERE campaign = %s ORDER BY seq DESC", (self.campaign,)).fetchall()]
 
     def _snapshot_row(self, seq: int) -> tuple[Any, Any, Any] | None:
-        return self._conn.execute(
+        return cast("tuple[Any, Any, Any] | None", self._conn.execute(
             f"SELECT at, state, {self._sum} FROM rpg_snapshots WHERE campaign = %s AND seq = %s",
-            (self.campaign, seq)).fetchone()
+            (self.campaign, seq)).fetchone())
 
     def _schema_version(self) -> int:
         return self._version()

@@ -15,7 +15,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import StoreError
 from ..messages import t
@@ -79,8 +79,9 @@ def _to_campaign(campaign: Campaign, target: str) -> Exported:
         if item.seq > end:
             break
         if isinstance(item, Damage):
-            last = item.seq if item.last is None else min(item.last, end)
-            for seq in range(item.seq, last + 1):
+            first = cast(int, item.seq)    # a damaged run of events names its seqs
+            last = first if item.last is None else min(item.last, end)
+            for seq in range(first, last + 1):
                 kept.append(_stand_in(item, seq))
                 stand_ins.append(seq)
         else:
@@ -164,12 +165,12 @@ def _to_lines(campaign: Campaign, path: Path) -> Exported:
                     damaged += 1
                     rows += 1
                     write(damage.to_dict())
-            for item in source.snapshots():
-                if isinstance(item, Damage):
+            for snapshot in source.snapshots():
+                if isinstance(snapshot, Damage):
                     damaged += 1
-                    write(item.to_dict())
+                    write(snapshot.to_dict())
                 else:
-                    write({"table": SNAPSHOTS, "seq": item[0], "state": item[1]})
+                    write({"table": SNAPSHOTS, "seq": snapshot[0], "state": snapshot[1]})
                 rows += 1
     except OSError as err:
         raise StoreError(t("campaign.export_failed", target=str(path), error=err.strerror or err)) from None

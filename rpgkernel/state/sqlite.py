@@ -16,7 +16,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..errors import StoreError
 from ..messages import t
@@ -211,7 +211,7 @@ class SQLiteStore(Store):
         app_id = c.execute("PRAGMA application_id").fetchone()[0]
         version = c.execute("PRAGMA user_version").fetchone()[0]
         if app_id == SQLITE_APPLICATION_ID:
-            return version
+            return cast("int", version)
         (tables,) = c.execute("SELECT count(*) FROM sqlite_master").fetchone()
         if app_id == 0 and version == 0 and tables == 0:
             return 0
@@ -353,8 +353,8 @@ class SQLiteStore(Store):
             (self.campaign, *kinds, after, n)).fetchall())
 
     def _read_row(self, seq: int) -> tuple[Any, ...] | None:
-        return self._read(lambda: self._conn.execute(
-            f"SELECT seq, at, tx, kind, data, {self._sum} FROM rpg_events WHERE seq = ?", (seq,)).fetchone())
+        return cast("tuple[Any, ...] | None", self._read(lambda: self._conn.execute(
+            f"SELECT seq, at, tx, kind, data, {self._sum} FROM rpg_events WHERE seq = ?", (seq,)).fetchone()))
 
     def _end(self) -> tuple[int | None, int, int]:
         # one statement, one snapshot: another writer may commit in between two
@@ -372,8 +372,8 @@ class SQLiteStore(Store):
             " FROM rpg_events WHERE seq >= 1) WHERE seq > prev + 1").fetchall())
 
     def _last_seq(self) -> int:
-        return self._read(
-            lambda: self._conn.execute("SELECT coalesce(max(seq), 0) FROM rpg_events").fetchone()[0])
+        return cast("int", self._read(
+            lambda: self._conn.execute("SELECT coalesce(max(seq), 0) FROM rpg_events").fetchone()[0]))
 
     def _save_snapshot(self, seq: int, state_json: str, at: str, total: int) -> None:
         c = self._conn
@@ -396,12 +396,12 @@ class SQLiteStore(Store):
             "SELECT seq FROM rpg_snapshots WHERE campaign = ? ORDER BY seq DESC", (self.campaign,)).fetchall())]
 
     def _snapshot_row(self, seq: int) -> tuple[Any, Any, Any] | None:
-        return self._read(lambda: self._conn.execute(
+        return cast("tuple[Any, Any, Any] | None", self._read(lambda: self._conn.execute(
             f"SELECT at, state, {self._sum} FROM rpg_snapshots WHERE campaign = ? AND seq = ?",
-            (self.campaign, seq)).fetchone())
+            (self.campaign, seq)).fetchone()))
 
     def _schema_version(self) -> int:
-        return self._retry(lambda: self._conn.execute("PRAGMA user_version").fetchone()[0])
+        return cast("int", self._retry(lambda: self._conn.execute("PRAGMA user_version").fetchone()[0]))
 
     def _close(self) -> None:
         self._conn.close()
@@ -427,7 +427,7 @@ def sqlite_reason(err: sqlite3.Error) -> str:
 def _primary(err: sqlite3.Error) -> int | None:
     code = getattr(err, "sqlite_errorcode", None)
     if code is not None:
-        return code & 0xFF
+        return cast("int | None", code & 0xFF)
     return _TEXTS.get(str(err).lower())
 
 

@@ -14,10 +14,10 @@ import math
 import threading
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from ..errors import StoreConflict, StoreError
 from ..messages import t
@@ -100,7 +100,7 @@ class Store(ABC):
         rows: list[tuple[str, str, str, str]] = []
         for start in range(0, len(events), RESTORE_PAGE):  # checked in pages, written at once
             chunk = events[start:start + RESTORE_PAGE]
-            rows += [(kind, tx, data, e.at) for (kind, tx, data), e in zip(encode_events(chunk), chunk)]
+            rows += [(kind, tx, data, cast(str, e.at)) for (kind, tx, data), e in zip(encode_events(chunk), chunk)]
         if rows:
             with self._op("write"):
                 self._append_rows(rows, 0)
@@ -396,10 +396,10 @@ class Store(ABC):
                 continue
             if remaining is not None:
                 remaining -= 1
-            item = decode_row(row, self._checked_from)
-            if type(item) is Damage and self._damage(item, damaged) is None:
+            decoded = decode_row(row, self._checked_from)
+            if type(decoded) is Damage and self._damage(decoded, damaged) is None:
                 continue
-            yield item
+            yield decoded
         if run is not None and self._damage(run, damaged) is not None:
             yield run
 
@@ -522,7 +522,7 @@ def check_name(what: str, value: object) -> str:
     return value
 
 
-def encode_events(events: list[object]) -> list[tuple[str, str, str]]:
+def encode_events(events: Sequence[object]) -> list[tuple[str, str, str]]:
     """``(kind, tx, data_json)`` per event, or StoreError for the first refused one."""
     if len(events) > MAX_APPEND_EVENTS:
         raise StoreError(t("store.refused", reason=t("store.append_too_many", n=len(events),
@@ -549,7 +549,7 @@ def encode_events(events: list[object]) -> list[tuple[str, str, str]]:
         if size is None:
             raise StoreError(t("store.refused", reason=t("store.not_json", kind=kind,
                                                           problem=t("store.bad_text"))))
-        size += _utf8_size(kind) + _utf8_size(tx)
+        size += cast(int, _utf8_size(kind)) + cast(int, _utf8_size(tx))
         if size > MAX_EVENT_BYTES:
             raise StoreError(t("store.refused", reason=t("store.too_large", kind=kind, size=size,
                                                           max=MAX_EVENT_BYTES)))

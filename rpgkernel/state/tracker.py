@@ -8,15 +8,16 @@ rules of the order are the ruleset's (``state.rulebook``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from ..messages import t
 from . import dicecheck, model
-from .rulebook import Rulebook, rulebook
+from .rulebook import rulebook
 from .transaction import CampaignError, Transaction, retrying
 
 if TYPE_CHECKING:
     from .campaign import Campaign
+    from .rulebook import Rulebook
 
 MAX_INITIATIVE = 10**9   # an initiative value the GM enters, either way
 
@@ -85,19 +86,22 @@ class Tracker:
     # Encounter's: its campaign and name, a copy of its record, the end of a turn (``_advance(tx)``)
     campaign: Campaign
     name: str
-    record: dict[str, Any]
     _advance: Callable[..., str]
+
+    if TYPE_CHECKING:
+        @property
+        def record(self) -> dict[str, Any]: ...
 
     # -- reading -----------------------------------------------------------------------
     @property
     def initiative(self) -> dict[str, int]:
         """Each combatant's initiative value this round (none for an order given by hand)."""
-        return self.record.get("initiative", {})
+        return cast("dict[str, int]", self.record.get("initiative", {}))
 
     @property
     def held(self) -> list[str]:
         """Who delays and waits out of the order until it acts now (``act_now``)."""
-        return self.record.get("held", [])
+        return cast("list[str]", self.record.get("held", []))
 
     @property
     def removed(self) -> list[str]:
@@ -114,7 +118,7 @@ class Tracker:
         return ["encounters", self.name, *keys]
 
     def _enc(self, tx: Transaction) -> dict[str, Any]:
-        return tx.state["encounters"][self.name]
+        return cast("dict[str, Any]", tx.state["encounters"][self.name])
 
     def _engine(self, tx: Transaction) -> Rulebook:
         return rulebook(self._enc(tx)["ruleset"])
@@ -142,11 +146,11 @@ class Tracker:
         self._combatant(tx, name)
         if name in enc.get("held", []):
             raise CampaignError(t("campaign.held_not_in_order", name=name))
-        return enc["order"].index(name)
+        return cast("int", enc["order"].index(name))
 
     def _refuse(self, tx: Transaction, change: str, name: str, overtaken: Sequence[str]) -> None:
         """Raise the ruleset's German refusal of ``change``, if it has one."""
-        refusal = self._engine(tx).order_refusal(change, self._record(tx, name),
+        refusal = self._engine(tx).initiative.refusal(change, self._record(tx, name),
                                                  [self._record(tx, n) for n in overtaken],
                                                  self._enc(tx).get("initiative", {}))
         if refusal:
@@ -191,7 +195,7 @@ class Tracker:
 
     def _place(self, tx: Transaction, order: Sequence[str], name: str, roller: Any) -> int:
         """Where the ruleset's order puts ``name`` among ``order``: before the first it acts before
-        (``initiative_order`` of the two, so ties follow the ruleset's rule); at the end when the order
+        (``Initiative.order`` of the two, so ties follow the ruleset's rule); at the end when the order
         was given by hand, without values."""
         values = self._enc(tx).get("initiative", {})
         if name not in values or any(n not in values for n in order):
@@ -199,7 +203,7 @@ class Tracker:
         engine, mine = self._engine(tx), self._record(tx, name)
         for k, other in enumerate(order):
             pair = {other: self._record(tx, other), name: mine}
-            if engine.initiative_order(pair, {other: values[other], name: values[name]}, roller)[0] == name:
+            if engine.initiative.order(pair, {other: values[other], name: values[name]}, roller)[0] == name:
                 return k
         return len(order)
 
@@ -214,14 +218,14 @@ class Tracker:
 
     def _roll_for(self, tx: Transaction, head: str, others: Sequence[str], initiative: int | None,
                   roller: Any) -> tuple[int, dict[str, Any], str | None]:
-        """The initiative of ``head`` alone (given, or through the ruleset's ``join_initiative``), with the
+        """The initiative of ``head`` alone (given, or through the ruleset's ``Initiative.join``), with the
         values of everyone but ``others`` (its group) before it."""
         if initiative is not None:
             return given_initiative(initiative), {}, None
         enc = self._enc(tx)
         records = {n: self._record(tx, n) for n in enc["combatants"]}
         values = {n: v for n, v in enc.get("initiative", {}).items() if n not in others and n != head}
-        return self._engine(tx).join_initiative(head, records, values, roller, model.data(tx.state, self.name))
+        return self._engine(tx).initiative.join(head, records, values, roller, model.data(tx.state, self.name))
 
     def _group_of(self, tx: Transaction, name: str) -> list[str]:
         label = self._enc(tx)["combatants"][name].get("group")
@@ -333,7 +337,7 @@ class Tracker:
             if i < turn:
                 raise CampaignError(t("campaign.has_acted", name=name, round=rnd))
             still = [n for n in order[turn:] if n != name]
-            after = self._engine(tx).delay_after(self._record(tx, name), [self._record(tx, n) for n in still])
+            after = self._engine(tx).initiative.delay_after(self._record(tx, name), [self._record(tx, n) for n in still])
             passed = None
             if after is not None:
                 if order.index(after) < i:
@@ -445,7 +449,7 @@ class Tracker:
             for m in members:
                 tx.set(self._path("combatants", m, "group"), label)
             text = t("journal.group", label=label, names=", ".join(members))
-            enc, rolled = self._enc(tx), {}
+            enc, rolled = self._enc(tx), dict[str, Any]()
             roller = Roller(seed, dice)
             if enc["round"]:
                 self._set_held(tx, [n for n in enc.get("held", []) if n not in members])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..errors import RpgError, StoreConflict
 from ..messages import t
@@ -93,7 +93,7 @@ class Transaction:
         for change in changes:
             self._do(change)
 
-    def event(self, kind: str, text: str, figures: list[str] = (), encounter: str | None = None,
+    def event(self, kind: str, text: str, figures: Sequence[str] = (), encounter: str | None = None,
               **data: Any) -> None:
         """Close the changes made since the last event into an event of ``kind``."""
         payload = {"text": text, "figures": list(figures), "encounter": encounter, **data}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from .rulebook import rulebook
 from ..display import Shown
@@ -31,11 +31,11 @@ class Figure(Shown):
 
     @property
     def name(self) -> str:
-        return self.record["name"]
+        return cast("str", self.record["name"])
 
     @property
     def sheet(self) -> dict[str, Any]:
-        return self.record.get("sheet", {})
+        return cast("dict[str, Any]", self.record.get("sheet", {}))
 
     @property
     def ruleset(self) -> str | None:
@@ -44,11 +44,11 @@ class Figure(Shown):
 
     @property
     def resources(self) -> dict[str, dict[str, int]]:
-        return self.record.get("resources", {})
+        return cast("dict[str, dict[str, int]]", self.record.get("resources", {}))
 
     @property
     def conditions(self) -> dict[str, dict[str, Any]]:
-        return self.record.get("conditions", {})
+        return cast("dict[str, dict[str, Any]]", self.record.get("conditions", {}))
 
 
 
@@ -68,11 +68,11 @@ class Encounter(tracker.Tracker, Shown):
 
     @property
     def round(self) -> int:
-        return self.record["round"]
+        return cast("int", self.record["round"])
 
     @property
     def order(self) -> list[str]:
-        return self.record["order"]
+        return cast("list[str]", self.record["order"])
 
     @property
     def current(self) -> str | None:
@@ -81,7 +81,7 @@ class Encounter(tracker.Tracker, Shown):
 
     @property
     def segment(self) -> int | None:
-        return self.record["segment"]
+        return cast("int | None", self.record["segment"])
 
     def data(self, name: str, default: Any = None) -> Any:
         """The GM's data ``name`` as this encounter sees it (see ``Campaign.data``)."""
@@ -94,7 +94,7 @@ class Encounter(tracker.Tracker, Shown):
     @retrying
     def set_segment(self, segment: int | None) -> None:
         """Move to a segment of the round, for rulesets that split rounds (e.g. ten per round)."""
-        parts = rulebook(self.record["ruleset"]).segments
+        parts = rulebook(self.record["ruleset"]).initiative.segments
         if parts is None:
             raise CampaignError(t("campaign.no_segments"))
         if segment is not None and (isinstance(segment, bool) or not isinstance(segment, int)
@@ -211,7 +211,7 @@ class Encounter(tracker.Tracker, Shown):
                 sheet, ruleset, resources, side = self._like(tx, like, side)
             for n in names:
                 if character is not None:
-                    record = {"name": n, "character": character}
+                    record: dict[str, Any] = {"name": n, "character": character}
                 else:
                     record = camp._new_figure(n, sheet, ruleset or enc["ruleset"], resources, conditions,
                                               model.data(tx.state, self.name))
@@ -283,9 +283,9 @@ class Encounter(tracker.Tracker, Shown):
         if order is None:
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             rolling = tracker.groups(enc)
-            heads = {n: combatants[n] for n in rolling}
+            heads = {n: cast("dict[str, Any]", combatants[n]) for n in rolling}
             if rolls is None:
-                rolls, rolled = engine.initiative_rolls(heads, roller, model.data(state, self.name))
+                rolls, rolled = engine.initiative.rolls(heads, roller, model.data(state, self.name))
             unknown = [n for n in rolls if n not in combatants]
             if unknown:
                 raise CampaignError(self.campaign._unknown(unknown[0], self.name, state))
@@ -293,7 +293,7 @@ class Encounter(tracker.Tracker, Shown):
             if missing:
                 raise CampaignError(t("campaign.missing_rolls", names=", ".join(missing)))
             values = {m: rolls[n] for n, members in rolling.items() for m in members}
-            order = tracker.expanded(engine.initiative_order(heads, {n: rolls[n] for n in heads}, roller), rolling)
+            order = tracker.expanded(engine.initiative.order(heads, {n: rolls[n] for n in heads}, roller), rolling)
             roller.finish()
             real = dicecheck.journalled(roller.given, roller.thrown)
         if sorted(order) != sorted(combatants):
@@ -308,7 +308,7 @@ class Encounter(tracker.Tracker, Shown):
                           real: dict[str, Any]) -> None:
         shown = ", ".join(marks.marked(tx.state, self.name, order))
         engine = rulebook(tx.state["encounters"][self.name]["ruleset"])
-        key = "journal.initiative" if engine.initiative_rolled else "journal.order"
+        key = "journal.initiative" if engine.initiative.rolled else "journal.order"
         tx.event("initiative", t(key, order=shown), list(order), self.name, rolls=rolled, **real)
 
     @retrying
@@ -341,7 +341,7 @@ class Encounter(tracker.Tracker, Shown):
                 if rnd != start:
                     break
             tx.event("zug", t("journal.turn", round=rnd, figure=nxt), [nxt], self.name)
-        return rnd
+        return cast("int", rnd)
 
     def _advance(self, tx: Transaction, new_initiative: bool = False,
                  rolls: Mapping[str, int] | None = None, seed: int | None = None,
@@ -382,11 +382,11 @@ class Encounter(tracker.Tracker, Shown):
             tx.extend(model.tick(tx.state, self.name, "round_end", None))
             tx.add(["encounters", self.name, "round"], 1)
             tx.set(["encounters", self.name, "turn"], 0)
-            if new_initiative or rulebook(data["ruleset"]).initiative_each_round:
+            if new_initiative or rulebook(data["ruleset"]).initiative.each_round:
                 order, rolled, real = self._initiative(tx, None, rolls, seed, dice)
                 self._initiative_event(tx, order, rolled, real)
             tx.extend(model.tick(tx.state, self.name, "round_start", None))
             nxt = order[0]
         tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
-        return nxt
+        return cast("str", nxt)
 

@@ -18,6 +18,8 @@ from ..render.base import percent
 from ..resolve import resolve
 from ..resolve.language import quote
 from ..rules import kampfwerte as kw
+from ..rules.kampfwerte.map import KARTE, karte_aus
+from ..rules.kampfwerte.settings import Einstellungen
 from ..rules.figure import Figure, view
 from ..rules.kampfwerte import bewegung
 from ..state import Campaign, model
@@ -70,7 +72,7 @@ class HexMap(Widget):
     def _record(self, name: str) -> Figure:
         return view(model.seen_by_rules(self.campaign.folded, name) or {"name": name})
 
-    def _daten(self) -> kw.Einstellungen:
+    def _daten(self) -> Einstellungen:
         """The Kampfwerte settings the active encounter sees."""
         return kw.EINSTELLUNGEN.of(model.data(self.campaign.folded))
 
@@ -78,11 +80,11 @@ class HexMap(Widget):
         """The fight's map in the campaign (the active encounter's, else the campaign's); None without one.
         Read again only when its data changed."""
         gm = model.data(self.campaign.folded)
-        roh = gm.get(kw.KARTE)
+        roh = gm.get(KARTE)
         if roh != self._roh:
             self._roh, self._karte = copy.deepcopy(roh), None
             if roh is not None:
-                self._karte = kw.karte_aus(gm)
+                self._karte = karte_aus(gm)
         return self._karte
 
     def _changed(self, _campaign: Campaign | None = None) -> None:
@@ -92,7 +94,7 @@ class HexMap(Widget):
         except RpgError as err:  # rule data set by hand that does not fit
             self.error = str(err)
 
-    def _update(self, daten: kw.Einstellungen) -> None:
+    def _update(self, daten: Einstellungen) -> None:
         try:
             k = self._map()
         except RpgError as err:  # data set by hand that is no map

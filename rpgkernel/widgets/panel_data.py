@@ -31,8 +31,8 @@ def rules_info(engine: Ruleset) -> dict[str, Any]:
               "options": [option_field(engine.key, v.name, k, kind) for k, kind in v.options.items()],
               "preview": v.preview is not None}
              for v in engine.verbs.values() if v.choice is None]
-    return {"key": engine.key, "title": engine.title, "segments": engine.segments,
-            "conditions": dict(engine.conditions), "verbs": verbs, "initiative": engine.initiative_rolled}
+    return {"key": engine.key, "title": engine.title, "segments": engine.initiative.segments,
+            "conditions": dict(engine.conditions), "verbs": verbs, "initiative": engine.initiative.rolled}
 
 
 def order(enc: Mapping[str, Any]) -> list[str]:
@@ -58,7 +58,7 @@ def header(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rule
     out of the fight (``out_of``: ``out_of_fight``, when the caller has it), whether their turns
     are skipped, and the campaign's characters who may join."""
     history = state["history"]
-    out = {"name": None, "round": 0, "segment": None, "segments": engine.segments, "current": None,
+    out = {"name": None, "round": 0, "segment": None, "segments": engine.initiative.segments, "current": None,
            "count": 0, "active": False, "undo": bool(history["done"]), "redo": bool(history["undone"]),
            "removed": [], "out": 0, "skip_out": True, "joinable": []}
     if enc is not None:
@@ -92,10 +92,10 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
                "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
         if name in out_of:
             row["out"] = out_of[name]
-        rolled = engine.initiative_expression(fig) is not None   # the ruleset rolls initiative for it
+        rolled = engine.initiative.expression(fig) is not None   # the ruleset rolls initiative for it
         if not enc["round"] and rolled:
             row["roll"] = True  # the GM may enter the roll
-        elif enc["round"] and name not in held and engine.order_refusal("neu", fig, [], rolls) is None:
+        elif enc["round"] and name not in held and engine.initiative.refusal("neu", fig, [], rolls) is None:
             row["reroll"] = True
         if rolled and name in rolls:
             row["ini"] = rolls[name]

@@ -17,7 +17,7 @@ from rpgkernel.forecast import ForecastError
 from rpgkernel.rules import adz
 from rpgkernel.rules.adz import AdZ
 from rpgkernel.rules.adz import sheet as bogen
-from rpgkernel.rules.adz.compact import AdzCompact, Stand, covers
+from rpgkernel.rules.adz.compact import Stand, covers
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.tactics import Fight
 
@@ -67,10 +67,10 @@ def played(model, actor, target, mine, theirs):
     fight = Fight({a.name: a, v.name: v}, {}, 1, {}, Roller(dice=[]))
 
     def run(dice):   # the target defends, as the tactics' line says (``verteidigt``)
-        res = adz.angriff(a, v, Roller(dice=dice), verteidigen=True)
+        res = adz.combat.angriff(a, v, Roller(dice=dice), verteidigen=True)
         if res.open:
             taken = [{"figures": list(x.actors), **x.options} for x in TACTICS.decide(res, fight) if x.verb == "glück"]
-            res = adz.angriff(a, v, Roller(dice=dice), verteidigen=True, glueck=taken)
+            res = adz.combat.angriff(a, v, Roller(dice=dice), verteidigen=True, glueck=taken)
         states = {a.name: mine, v.name: theirs}
         for e in res.effects:
             s = states[e.figure]
@@ -114,7 +114,7 @@ def test_states_views_and_a_new_round():
     assert model.start(0) == Stand(12, 12, 2) and model.start(1) == Stand(12, 12, 1)
     hurt = model.view(1, Stand(3, 12, 0, 2, frozenset()))
     assert (hurt.current("körperlich"), hurt.current("Glückspool")) == (3, 0)
-    assert adz.core.reaktionen(hurt) == 2 and adz.verletzungsmalus(hurt) == 4
+    assert adz.core.reaktionen(hurt) == 2 and adz.damage.verletzungsmalus(hurt) == 4
     assert model.new_round(1, Stand(3, 12, 0, 2)) == Stand(3, 12, 0, 0)
     assert not model.standing(1, Stand(0, 12, 0, 0, frozenset({"bewusstlos", "dem Tod nahe"})))
     assert not model.standing(1, Stand(5, 0, 0)) and model.standing(1, Stand(1, 1, 0))

@@ -14,6 +14,7 @@ import pytest
 
 from rpgkernel import Campaign, rules
 from rpgkernel.rules.frei.compact import FreiCompact
+from rpgkernel.rules.kit import Initiative
 
 icepool = pytest.importorskip("icepool")
 
@@ -53,10 +54,14 @@ class Model(FreiCompact):
         return state._replace(guard=False)
 
 
+class EachRound(Initiative):
+    each_round = True
+
+
 @pytest.fixture
 def fight(tmp_path, monkeypatch):
     engine = rules.get(None)
-    monkeypatch.setattr(type(engine), "initiative_each_round", True)
+    monkeypatch.setattr(engine, "initiative", EachRound())
     monkeypatch.setattr(type(engine.tactics), "compact",
                         lambda self, figures, data: Model(figures, data, [(0.5, "1")] * len(figures)))
     c = Campaign.open(tmp_path / "k.sqlite")

@@ -10,7 +10,7 @@ from rpgkernel.forecast.value import Chance, FigureForecast, Forecast, Mean
 from rpgkernel import session
 from rpgkernel.dice import Dist
 
-from .test_forecast import SÖLDNER, duel
+from .test_forecast import SÖLDNER
 
 
 def made(**kw) -> Forecast:

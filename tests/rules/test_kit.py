@@ -163,9 +163,10 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():
     engine = kit.Ruleset()
     a, b = {"name": "A"}, {"name": "B"}
-    value, rolled, note = engine.join_initiative("A", {"A": a, "B": b}, {"B": 12}, Roller(dice=[7]))
+    value, rolled, note = engine.initiative.join("A", {"A": a, "B": b}, {"B": 12}, Roller(dice=[7]))
     assert (value, rolled["A"]["total"], note) == (7, 7, None)           # W20 alone
-    assert engine.order_refusal("vor", a, [b], {"A": 3, "B": 12}) is None and engine.delay_after(a, [b]) is None
+    assert engine.initiative.refusal("vor", a, [b], {"A": 3, "B": 12}) is None
+    assert engine.initiative.delay_after(a, [b]) is None
     assert kit.higher_initiative(a, [b, {"name": "C"}, {"name": "D"}], {"A": 5, "B": 9, "C": 5}) == (["B"], ["C"])
     assert kit.higher_initiative(a, [b], {"B": 9}) == ([], [])              # no value: nothing to compare
 
@@ -186,3 +187,82 @@ def test_every_built_in_engine_is_built_in_the_kits_layout(key):
                 assert function.__module__ == f"{module.__name__}.verbs" and function.__name__ != "<lambda>", verb.name
         assert verb.preview is None or verb.preview.__name__.endswith("_vorschau"), verb.name
         assert (verb.procedure is None) == (verb.choice is not None), verb.name
+
+
+#: the kit's own modules: a ruleset reaches each of them through ``rpgkernel.rules.kit`` alone
+KIT_MODULES = {"advice", "base", "compact", "errors", "figure", "forecast_data", "limits", "player_words",
+               "registry", "resolution", "settings", "sheet", "tactics", "wording"}
+
+
+def _kit_imports_past_the_kit(package: Path) -> list[str]:
+    """Each import of ``package``'s modules that names a kit module other than ``rpgkernel.rules.kit``."""
+    import ast
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                parts = (node.module or "").split(".")
+                module = parts[0] if node.level == 2 else parts[2] if parts[:2] == ["rpgkernel", "rules"] and \
+                    len(parts) > 2 else None
+                if module in KIT_MODULES:
+                    found.append(f"{path.name}:{node.lineno} {module}")
+    return found
+
+
+def test_the_built_in_rulesets_import_the_kit_as_an_outside_package_does():
+    """Every built-in engine reaches the kit through ``rpgkernel.rules.kit`` (the compact model too), as the
+    worked example does; the reader itself sees an import past it."""
+    rules_dir = Path(rules.__file__).parent
+    for key in ("adz", "bastionland", "frei", "kampfwerte", "midgard", "osr"):
+        assert _kit_imports_past_the_kit(rules_dir / key) == [], key
+    example = Path(__file__).resolve().parents[1] / "beispiel_regelwerk"
+    assert _kit_imports_past_the_kit(example) == []
+    assert kit.Compact is importlib.import_module("rpgkernel.rules.compact").Compact
+    assert kit.ruleset("osr") is rules.get("osr")
+
+
+def test_the_kit_reader_sees_an_import_past_the_kit(tmp_path):
+    (tmp_path / "a.py").write_text("from ..figure import view\nfrom rpgkernel.rules.kit import Figure\n"
+                                   "from rpgkernel.rules.sheet import Sheet\n", encoding="utf-8")
+    assert _kit_imports_past_the_kit(tmp_path) == ["a.py:1 figure", "a.py:3 sheet"]
+
+
+def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():
+    """Initiative is one object (``Ruleset.initiative``): rolled or not, each round, segments, the
+    order, joining, refusing and delaying; the ruleset itself keeps no initiative slot of its own."""
+    assert not [name for name in vars(kit.Ruleset) if "initiative" in name and name != "initiative"]
+    assert not hasattr(kit.Ruleset, "segments") and not hasattr(kit.Ruleset, "order_refusal")
+    found = {key: rules.get(key).initiative for key in ("adz", "bastionland", "kampfwerte", "midgard", "osr")}
+    assert all(isinstance(i, kit.Initiative) for i in found.values())
+    assert {k for k, i in found.items() if i.each_round} == {"midgard", "osr"}
+    assert {k for k, i in found.items() if not i.rolled} == {"bastionland"}
+    assert {k: i.segments for k, i in found.items() if i.segments} == {"osr": 10}
+    assert found["bastionland"].expression({"name": "Ritter"}) is None
+
+
+def _imported_past_the_surface(root: Path, key: str, surface: set[str], modules: set[str]) -> list[str]:
+    """``from rpgkernel.rules.<key> import name`` with a name outside ``surface`` (a module is fine), in the
+    Python files under ``root``."""
+    import ast
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == f"rpgkernel.rules.{key}":
+                found += [f"{path.name}:{a.name}" for a in node.names if a.name not in surface | modules]
+    return found
+
+
+def test_each_ruleset_shows_a_small_documented_surface(tmp_path):
+    """A ruleset package's ``__all__`` is its class and what an outside user calls, each named in its
+    docstring; tests and benchmarks import anything else from the module that defines it."""
+    root = Path(__file__).resolve().parents[2]
+    for key in ("adz", "bastionland", "frei", "kampfwerte", "midgard", "osr"):
+        package = importlib.import_module(f"rpgkernel.rules.{key}")
+        surface = set(package.__all__)
+        assert type(rules.get(None if key == "frei" else key)).__name__ in surface and len(surface) <= 12, key
+        assert all(f"``{name}``" in package.__doc__ for name in surface), key
+        modules = {p.stem for p in Path(package.__file__).parent.glob("*.py")}
+        for part in ("tests", "benchmarks", "rpgkernel"):
+            assert _imported_past_the_surface(root / part, key, surface, modules) == [], (key, part)
+    (tmp_path / "t.py").write_text("from rpgkernel.rules.osr import Osr, angriff, verbs\n", encoding="utf-8")
+    assert _imported_past_the_surface(tmp_path, "osr", {"Osr"}, {"verbs"}) == ["t.py:angriff"]

@@ -7,9 +7,14 @@ import pytest
 
 import rpgkernel
 from rpgkernel.errors import GivenDiceError
-from rpgkernel.rules.base import Ruleset
+from rpgkernel.rules.kit import Initiative, Ruleset
 from rpgkernel.rules.sheet import Field, Sheet, SheetError
 from rpgkernel.state import Campaign, CampaignError, campaign as campaign_module, model
+
+
+class ProbeInitiative(Initiative):
+    def expression(self, combatant):
+        return f"W6+{combatant.get('sheet', {}).get('flink', 0)}"
 
 
 class Probe(Ruleset):
@@ -24,8 +29,7 @@ class Probe(Ruleset):
     def resources(self, sheet):
         return {"LP": {"value": sheet["stärke"] * 2, "max": sheet["stärke"] * 2}}
 
-    def initiative_expression(self, combatant):
-        return f"W6+{combatant.get('sheet', {}).get('flink', 0)}"
+    initiative = ProbeInitiative()
 
 
 @pytest.fixture(autouse=True)
@@ -155,7 +159,7 @@ def test_initiative_anew_each_round_or_on_request(camp, monkeypatch):
     assert enc.next_round(new_initiative=True, dice=[1, 2, 6]) == 3
     assert enc.order == ["Goblin 2", "Ritter", "Goblin 1"] and enc.current == "Goblin 2"   # 6, 1+2=3, 2
     # a ruleset that determines initiative every round: rolled when a round begins, from given values too
-    monkeypatch.setattr(Probe, "initiative_each_round", True)
+    monkeypatch.setattr(Probe.initiative, "each_round", True)
     assert enc.next_turn() == "Ritter" and enc.order == ["Goblin 2", "Ritter", "Goblin 1"]   # same round
     enc.next_turn()
     assert enc.next_turn(rolls={"Ritter": 9, "Goblin 1": 4, "Goblin 2": 7}) == "Ritter"
@@ -345,7 +349,7 @@ def test_journal_filters_and_exports(camp, tmp_path):
 
 
 def test_segments_for_rulesets_that_split_rounds(camp, monkeypatch):
-    monkeypatch.setattr(Probe, "segments", 10)
+    monkeypatch.setattr(Probe.initiative, "segments", 10)
     camp.set_ruleset("probe")
     enc = camp.new_encounter("Gefecht")
     enc.set_segment(4)

@@ -4,10 +4,15 @@ play without a ruleset goes by the hit points (HP, else LP)."""
 
 import pytest
 
-from rpgkernel.rules.base import Ruleset
+from rpgkernel.rules.kit import Initiative, Ruleset
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.sheet import Field, Sheet
 from rpgkernel.state import Campaign, CampaignError
+
+
+class ZaehInitiative(Initiative):
+    def expression(self, combatant):
+        return "W6"
 
 
 class Zaeh(Ruleset):
@@ -20,8 +25,7 @@ class Zaeh(Ruleset):
     def resources(self, sheet):
         return {"LP": {"value": sheet["lp"], "max": sheet["lp"]}}
 
-    def initiative_expression(self, combatant):
-        return "W6"
+    initiative = ZaehInitiative()
 
     def out_of_fight(self, figure, data=None):
         figure = view(figure)
@@ -99,7 +103,7 @@ def test_start_and_next_round_skip_too(camp):
 
 
 def test_a_new_round_rolled_while_skipping_uses_the_given_dice_once(camp, monkeypatch):
-    monkeypatch.setattr(Zaeh, "initiative_each_round", True)
+    monkeypatch.setattr(Zaeh.initiative, "each_round", True)
     enc = fight(camp)
     camp.add_condition("Knappe", "bewusstlos")
     enc.next_turn(), enc.next_turn()

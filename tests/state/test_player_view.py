@@ -16,7 +16,7 @@ from doc_blocks import assert_shown, page
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import rpgkernel
-from rpgkernel import Campaign, statblocks
+from rpgkernel import Campaign
 from rpgkernel.state import CampaignError
 from rpgkernel.state.player_view import view
 

@@ -429,7 +429,7 @@ def test_next_round_with_new_initiative_from_the_panel(camp):
 
 
 def test_segments_are_set_from_the_panel(camp, monkeypatch):
-    monkeypatch.setattr(ruleset("bastionland"), "segments", 10)
+    monkeypatch.setattr(ruleset("bastionland").initiative, "segments", 10)
     panel = EncounterPanel(camp)
     assert panel.panel["segments"] == 10 and panel.panel["segment"] is None
     send(panel, "segment", segment="4")

@@ -17,6 +17,10 @@ pool, reactions), ``damage`` (damage tracks, healing), ``combat``
 ``zauberparameter`` (an effect's Krafteinsatz both ways, in the units of
 ``einheiten``), ``exact`` (exact distributions for the previews); ``tactics`` (how a
 forecast plays a fight).
+
+The surface (``__all__``): ``AdZ``; the GM's data: ``einrichten``, ``EINSTELLUNGEN``, ``DATA`` (the
+shipped files), ``AdzError``; called from Python: ``probe``, ``zaubern``. Everything else is
+imported from its module (``from rpgkernel.rules.adz.<module> import …``).
 """
 
 from __future__ import annotations
@@ -27,28 +31,49 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import Text, Texts
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
-from ..sheet import Sheet
-from .combat import (angriff, initiative, initiativebasis, kampfplan, reihenfolge, reihenfolge_chancen,
-                     umstellung_verweigert)
-from .core import Seite, auffuellen, erfolge_dist, gelingt, p_gelingt, probe, vergleich, vergleiche
-from .damage import angekreuzt, heilung, out_of_fight, player_state, schaden_nehmen, verletzungsmalus
-from .magic import beenden, erneuern, krafteinsatz, zauberplan, zaubern
-from .settings import DATA, DATEN, EINSTELLUNGEN, AdzError, Daten, einrichten
-from .sheet import GEISTIG, GLUECK, KOERPERLICH, build, grenzen, ressourcen
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, Sheet, view
+from .combat import initiativebasis, reihenfolge, reihenfolge_chancen, umstellung_verweigert
+from .core import probe
+from .damage import out_of_fight, player_state
+from .magic import zaubern
+from .settings import DATA, EINSTELLUNGEN, AdzError, Daten, einrichten
+from .sheet import build, grenzen, ressourcen
 from .tactics import AdzTactics
 from .verbs import VERBS
 
-__all__ = ["AdZ", "AdzError", "DATA", "DATEN", "Daten", "EINSTELLUNGEN", "GEISTIG", "GLUECK", "KOERPERLICH",
-           "Seite", "VERBS", "angekreuzt", "angriff", "auffuellen", "beenden", "einrichten", "erneuern",
-           "erfolge_dist", "gelingt", "heilung", "initiative", "initiativebasis", "kampfplan", "krafteinsatz",
-           "out_of_fight", "p_gelingt", "player_state", "probe", "reihenfolge", "schaden_nehmen", "umstellung_verweigert", "vergleich",
-           "vergleiche",
-           "verletzungsmalus", "zauberplan", "zaubern"]
+__all__ = ["AdZ", "AdzError", "DATA", "EINSTELLUNGEN", "einrichten", "probe", "zaubern"]
+
+
+class AdzInitiative(Initiative):
+    """Initiativebasiswert + 2W6, descending, ties rolled off with W6 (Initiative)."""
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each combatant's ``expression``, its base as the GM's data in ``data`` has it."""
+        daten = EINSTELLUNGEN.of(data or {})
+        rolled = {name: roller.roll(self.expression(c, daten)) for name, c in combatants.items()}
+        return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
+
+    def expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str:
+        """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
+        base = initiativebasis(view(combatant), daten)
+        return f"2W6+{base}" if base else "2W6"
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
+        dice) (Initiative)."""
+        return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
+
+    def chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
+        """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
+        return reihenfolge_chancen({n: rolls[n] for n in combatants})
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """Descending initiative; ties rolled off (Runden, Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
 
 
 class AdZ(Ruleset):
@@ -64,6 +89,7 @@ class AdZ(Ruleset):
     })
     verbs = VERBS
     tactics = AdzTactics()
+    initiative = AdzInitiative()
 
     def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
         """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""
@@ -96,31 +122,3 @@ class AdZ(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """The states of the damage tracks' steps (``damage.player_state``)."""
         return player_state(view(figure))
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """Each combatant's ``initiative_expression``, its base as the GM's data in ``data`` has it."""
-        daten = EINSTELLUNGEN.of(data or {})
-        rolled = {name: roller.roll(self.initiative_expression(c, daten)) for name, c in combatants.items()}
-        return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
-
-    def initiative_expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str | None:
-        """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
-        base = initiativebasis(view(combatant), daten)
-        return f"2W6+{base}" if base else "2W6"
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
-        dice) (Initiative)."""
-        return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
-
-    def initiative_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                           rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
-        """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
-        return reihenfolge_chancen({n: rolls[n] for n in combatants})
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """Descending initiative; ties rolled off (Runden, Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

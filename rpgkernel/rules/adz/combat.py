@@ -16,10 +16,8 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..advice import DECLINE, Advice, Option, Take
-from ..base import higher_initiative
-from ..figure import Figure
-from ..resolution import Choice, Resolution, clauses, counted, listing
+from rpgkernel.rules.kit import (DECLINE, Advice, Choice, Figure, Option, Resolution, Take, clauses, counted,
+                                 higher_initiative, listing)
 from . import sheet as bogen
 from .core import (Pool, Wurf, glueck_angebot, glueck_einsetzen, glueck_satz, halbiert, handlungsmali, mit_glueck,
                    reaktion, reaktionen, reaktionswuerfel, wuerfeln, zusammen)

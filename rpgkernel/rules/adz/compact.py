@@ -23,10 +23,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ...dice import Roller
 from ...errors import RpgError
-from ..compact import Compact
-from ..figure import Figure
-from ..resolution import Resolution
-from ..tactics import Fight
+from rpgkernel.rules.kit import Compact, Fight, Figure, Resolution
 from .combat import Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
 from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, schaden, verletzungsmalus

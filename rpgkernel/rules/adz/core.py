@@ -19,9 +19,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from ...dice import Dist, Roll, Roller
 from ...messages import t
 from ...numerals import percent
-from ..advice import DECLINE, Advice, Option, Take
-from ..figure import Figure
-from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
+from rpgkernel.rules.kit import (DECLINE, Advice, Choice, Effect, Figure, Option, Resolution, Take, clauses, counted,
+                                 sentence)
 from .damage import verletzungsmalus
 from .exact import ERFOLG_AB, erfolge_dist, gelingt, p_gelingt, vergleich_chancen
 from . import sheet as bogen

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from ...messages import t
 from ...state.resources import Landed
-from ..figure import Figure
-from ..limits import spread
-from ..player_words import word
-from ..resolution import Effect, Resolution, clauses, counted
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, counted, spread, word
 from .settings import EINSTELLUNGEN, AdzError, Daten
 from .sheet import GEISTIG, KOERPERLICH, leistengrenzen
 

@@ -14,8 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, counted
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, counted
 from . import sheet as bogen
 from .core import (KONZENTRATION, Plan, Pool, Wurf, ergebnis, glueck_angebot, glueck_einsetzen, glueck_satz,
                    handlungsmali, mindestwurf, mit_glueck, vergleiche, wuerfeln, zusammen)

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...messages import t
-from ..errors import RulesError, read_yaml
-from ..settings import Settings, as_json
+from rpgkernel.rules.kit import RulesError, Settings, as_json, read_yaml
 from .einheiten import Einheiten, Ungueltig
 from .zauberparameter import Wirkung, wirkung_lesen
 

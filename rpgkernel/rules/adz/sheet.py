@@ -16,9 +16,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ...messages import Text, t
-from ..figure import Figure
-from ..limits import Limits
-from ..sheet import Field, Sheet, SheetError
+from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError
 from .settings import ATTRIBUTE, Ausruestung, Daten, Waffe
 
 ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit", "FF": "Fingerfertigkeit",

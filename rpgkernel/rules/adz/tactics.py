@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..compact import Compact
-from ..figure import Figure
-from ..resolution import Resolution
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import Action, Compact, Fight, Figure, Resolution, Tactics
 from .combat import kampfplan
 from .compact import AdzCompact, covers
 from .damage import out_of_fight

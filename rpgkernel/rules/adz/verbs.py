@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import Text, t
-from ..resolution import Request, Resolution, Verb
+from rpgkernel.rules.kit import Request, Resolution, Verb
 from .combat import angriff, initiative, kampfplan
 from .core import Seite, auffuellen, probe, probe_plan, vergleich, vergleich_plan
 from .damage import heilung, schaden_nehmen

@@ -12,6 +12,11 @@ recovery, morale), ``attack`` (attacks, feats, gambits, duels, previews),
 ``damage`` (damage, scars, warbands, structures, ships), ``advice`` (the
 options of an attack's open choices with their consequences), ``warfare``
 (example warbands, wall formations), ``verbs`` (``%%resolve``).
+
+The surface (``__all__``): ``Bastionland``; the GM's tables: ``einrichten``, ``EINSTELLUNGEN``,
+``scar_table``, ``load_gambits``, ``BastionlandError``; what has no verb yet: ``duel``,
+``thrown_from_saddle``, ``virtue_gain``, ``formation``, ``warband_templates``. Everything else is
+imported from its module (``from rpgkernel.rules.bastionland.<module> import …``).
 """
 
 from __future__ import annotations
@@ -21,29 +26,39 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import Text, Texts
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
+from ...dice import Roller
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
 from .advice import advise
-from .attack import GAMBIT_MIN, STRONG_GAMBIT_MIN, attack, attack_pool, attack_preview, damage_dist, duel, impaired
-from .core import (calm_moment, change_virtue, morale, probe, reaction, reihenfolge, restore, save_chance, surprise,
-                   umstellung_verweigert, virtue_gain, virtue_loss)
-from .damage import collide, damage, exposed, ignores, out_of_fight, player_state, repair, scar, thrown_from_saddle
-from .settings import EINSTELLUNGEN, BastionlandError, Einstellungen, einrichten, load_gambits, scar_table
-from .sheet import SHEET, VIRTUE_MAX, VIRTUES, Weapon, grenzen, resources, virtue, weapon, weapon_dice
+from .attack import duel
+from .core import reihenfolge, umstellung_verweigert, virtue_gain
+from .damage import out_of_fight, player_state, thrown_from_saddle
+from .settings import EINSTELLUNGEN, BastionlandError, einrichten, load_gambits, scar_table
+from .sheet import SHEET, grenzen, resources
 from .tactics import BastionlandTactics
 from .verbs import VERBS
 from .warfare import formation, warband_templates
 
-__all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "Einstellungen", "GAMBIT_MIN", "SHEET",
-           "STRONG_GAMBIT_MIN", "VERBS", "VIRTUES", "VIRTUE_MAX", "Weapon", "attack", "attack_pool", "attack_preview",
-           "calm_moment", "change_virtue", "collide", "damage", "damage_dist", "duel", "einrichten", "exposed",
-           "formation", "ignores", "impaired", "load_gambits", "morale", "out_of_fight", "player_state", "probe", "reaction",
-           "reihenfolge", "repair", "restore", "save_chance", "scar", "scar_table", "surprise", "thrown_from_saddle",
-           "umstellung_verweigert", "virtue", "virtue_gain", "virtue_loss", "warband_templates", "weapon",
-           "weapon_dice"]
+__all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "duel", "einrichten", "formation", "load_gambits",
+           "scar_table", "thrown_from_saddle", "virtue_gain", "warband_templates"]
+
+
+class BastionlandInitiative(Initiative):
+    """No initiative roll: the players' side acts first (Überraschung)."""
+
+    rolled = False
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        return None
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
+        return reihenfolge({n: view(c) for n, c in combatants.items()})
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])
 
 
 class Bastionland(Ruleset):
@@ -53,6 +68,7 @@ class Bastionland(Ruleset):
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = BastionlandTactics()
+    initiative = BastionlandInitiative()
     conditions = Texts({
         "Fatigued": Text("bastionland.cond_fatigued"),
         "schutzlos": Text("bastionland.cond_schutzlos"),
@@ -95,18 +111,3 @@ class Bastionland(Ruleset):
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
         return advise(request, resolution)
-
-    initiative_rolled = False   # the players' side acts first (Überraschung)
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        return None  # no initiative roll: the players' side acts first (Überraschung)
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
-        return reihenfolge({n: view(c) for n, c in combatants.items()})
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])

@@ -14,10 +14,8 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist
 from ...messages import t
-from ..advice import DECLINE, Advice, Option, Take, mixture
-from ..figure import Figure
-from ..resolution import Request, Resolution, listing
-from ..wording import effect_text
+from rpgkernel.rules.kit import (DECLINE, Advice, Figure, Option, Request, Resolution, Take, effect_text, listing,
+                                 mixture)
 from .attack import GAMBIT_MIN, SAVE_EXEMPT, STRONG, STRONG_GAMBIT_MIN, damage_total
 from .core import save_chance
 from .damage import OUT_OF_FIGHT, damage

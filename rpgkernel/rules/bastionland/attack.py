@@ -16,8 +16,7 @@ from ...dice import Dist, Roll, Roller, dist
 from ...dice.exact import nth_highest, top_two
 from ...errors import DiceLimitError
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Choice, Effect, Resolution, listing, sentence
+from rpgkernel.rules.kit import Choice, Effect, Figure, Resolution, listing, sentence
 from .core import names, save, save_chance
 from .damage import damage, ignores, out_of_fight
 from .settings import EINSTELLUNGEN, BastionlandError

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from ..compact import Compact
-from ..figure import Figure
+from rpgkernel.rules.kit import Compact, Figure
 from .attack import attack_pool, deny_outcomes
 from .core import FLIEHT, einzelne, gruppen, save_chance, wankt
 from .damage import exposed, folge, out_of_fight

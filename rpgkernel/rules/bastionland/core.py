@@ -10,10 +10,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import Text, Texts, t
-from ..figure import Figure
-from ..limits import spread
-from ..resolution import Effect, Resolution, clauses, listing, sentence
-from ..sheet import SheetError
+from rpgkernel.rules.kit import Effect, Figure, Resolution, SheetError, clauses, listing, sentence, spread
 from .settings import BastionlandError
 from .sheet import VIRTUE_LIMITS, VIRTUES, is_player, kind, virtue, virtue_max
 

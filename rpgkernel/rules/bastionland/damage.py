@@ -12,9 +12,7 @@ from typing import Mapping
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..player_words import below_max, word
-from ..resolution import Effect, Resolution
+from rpgkernel.rules.kit import Effect, Figure, Resolution, below_max, word
 from .sheet import BEINGS, kind, virtue, virtue_max
 
 #: what damage of 0 or less does (Schaden): the outcome's ``folge``

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...messages import Text, t
-from ..figure import Figure
-from ..limits import Limits
-from ..sheet import Field, Sheet, SheetError
+from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError
 
 VIRTUES = ("VIG", "CLA", "SPI")
 VIRTUE_MIN, VIRTUE_MAX = 0, 19   # Virtues: never above 19 or below 0

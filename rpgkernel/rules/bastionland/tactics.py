@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..figure import Figure
-from ..resolution import PASS, Resolution
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import PASS, Action, Fight, Figure, Resolution, Tactics
 from .attack import attack_pool, damage_dist
 from .compact import BastionlandCompact, covers
 from .core import einzelne, gruppen, wankt

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ...dice.limits import MAX_SIDES
 from ...messages import Text, t
-from ..resolution import Request, Resolution, Verb
+from rpgkernel.rules.kit import Request, Resolution, Verb
 from .attack import attack, attack_pool, attack_preview
 from .core import calm_moment, morale, probe, reaction, restore, save_chance, surprise, virtue_loss
 from .damage import collide, repair

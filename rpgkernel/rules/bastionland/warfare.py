@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..errors import read_yaml
-from ..figure import Figure
+from rpgkernel.rules.kit import Figure, read_yaml
 from .settings import BastionlandError
 from .sheet import weapons
 

@@ -10,23 +10,23 @@ the verbs ``schaden`` and ``heilung``, ``Campaign.change`` and the panel are kep
 Modules: ``settings`` (the GM's resource), ``sheet`` (the open sheet, which resource counts),
 ``schaden`` (damage and healing with their previews), ``verbs`` (``%%resolve``), ``tactics`` (how a
 forecast plays a fight, from the GM's data ``prognose``).
+
+The surface (``__all__``): ``Frei``; the GM's resource: ``einrichten``, ``EINSTELLUNGEN``.
+Everything else is imported from its module (``from rpgkernel.rules.frei.<module> import …``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..sheet import Sheet
-from .schaden import heilung, out_of_fight, player_state, schaden, vorschau
-from .settings import DATEN, EINSTELLUNGEN, VORGABE, Einstellungen, einrichten
-from .sheet import UNGENANNT, bogen, ressource_von, ressourcen
+from rpgkernel.rules.kit import Figure, Ruleset, Sheet, view
+from .schaden import out_of_fight, player_state
+from .settings import EINSTELLUNGEN, VORGABE, einrichten
+from .sheet import bogen, ressourcen
 from .tactics import FreiTactics
 from .verbs import VERBS
 
-__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Frei", "UNGENANNT", "VERBS", "VORGABE", "bogen",
-           "einrichten", "heilung", "player_state", "ressource_von", "ressourcen", "schaden", "vorschau"]
+__all__ = ["EINSTELLUNGEN", "Frei", "einrichten"]
 
 
 class Frei(Ruleset):

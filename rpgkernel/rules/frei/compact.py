@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..compact import Compact
-from ..figure import Figure
+from rpgkernel.rules.kit import Compact, Figure
 from .schaden import betrag, nach, out_of_fight
 from .sheet import ressource_von
 

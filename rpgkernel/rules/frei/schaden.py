@@ -11,11 +11,7 @@ from typing import Any, Mapping, Sequence
 from ...dice import Dist, Roller, dist
 from ...messages import t
 from ...state.effects import Effect
-from ..errors import RulesError
-from ..figure import Figure
-from ..limits import spread, vorgabe
-from ..player_words import hurt, word
-from ..resolution import Resolution, clauses
+from rpgkernel.rules.kit import Figure, Resolution, RulesError, clauses, hurt, spread, vorgabe, word
 from .settings import DATEN, EINSTELLUNGEN
 from .sheet import UNGENANNT, ressource_von
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..figure import Figure
-from ..sheet import MAX_NUMBER, Field, Sheet
+from rpgkernel.rules.kit import MAX_NUMBER, Field, Figure, Sheet
 from .settings import DATEN, EINSTELLUNGEN, VORGABE
 
 UNGENANNT = (VORGABE, "LP")   # what counts when the GM named none: the first a figure has

@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...messages import Text
-from ..figure import Figure
-from ..forecast_data import AttackData, EntryField, dice, odds
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import Action, AttackData, EntryField, Fight, Figure, Tactics, dice, odds
 from .compact import FreiCompact, covers
 from .schaden import ressource
 from .sheet import ressource_von

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import Text, t
-from ..resolution import Request, Resolution, Verb
+from rpgkernel.rules.kit import Request, Resolution, Verb
 from .schaden import FreiError, heilung, schaden, vorschau
 
 

@@ -13,6 +13,11 @@ P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (
 data ``prognose``, read in ``prognose``) and ``compact`` (the same tactics on a compact model).
 The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
 notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
+
+The surface (``__all__``): ``Kampfwerte``; the GM's rules: ``einrichten``, ``EINSTELLUNGEN``,
+``KampfwerteError``; the map: ``HexKarte``, ``karte_setzen``, ``position``, ``erreichbar``; called
+from Python: ``wuerfeln``, ``p_gelingt``. Everything else is imported from its module (``from
+rpgkernel.rules.kampfwerte.<module> import …``).
 """
 
 from __future__ import annotations
@@ -22,23 +27,42 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import Text, Texts
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
+from ...dice import Roller
+from rpgkernel.rules.kit import Figure, Initiative, Limits, Ruleset, view
 from .ausser_gefecht import out_of_fight, player_state
-from .bewegung import bewegen, erreichbar, platzieren, position
-from .initiative import gleichstand, ini, p_vor, umstellung_verweigert
-from .map import KARTE, HexKarte, abstand, karte_aus, karte_setzen, nachbarn
-from .probe import erfolge_dist, p_gelingt, wuerfeln
-from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError, einrichten
-from .sheet import SHEET, TALENTE, bereich, bewegungspunkte, initiativewert, ressourcen, spielercharakter
+from .bewegung import erreichbar, position
+from .initiative import gleichstand, ini, umstellung_verweigert
+from .map import HexKarte, karte_setzen
+from .probe import p_gelingt, wuerfeln
+from .settings import EINSTELLUNGEN, KampfwerteError, einrichten
+from .sheet import SHEET, bereich, ressourcen
 from .tactics import KampfwerteTactics
 from .verbs import VERBS
 
-__all__ = ["EINSTELLUNGEN", "Einstellungen", "KARTE", "HexKarte", "Kampfwerte", "KampfwerteError", "SHEET",
-           "TALENTE", "VERBS", "abstand", "bewegen", "bewegungspunkte", "einrichten", "erfolge_dist", "erreichbar",
-           "initiativewert", "karte_aus", "karte_setzen", "nachbarn", "out_of_fight", "p_gelingt", "p_vor", "player_state",
-           "platzieren", "position", "spielercharakter", "umstellung_verweigert", "wuerfeln"]
+__all__ = ["EINSTELLUNGEN", "HexKarte", "Kampfwerte", "KampfwerteError", "einrichten", "erreichbar", "karte_setzen",
+           "p_gelingt", "position", "wuerfeln"]
+
+
+class KampfwerteInitiative(Initiative):
+    """Initiativewert + 1W10 at the start of the fight, highest first, the tie rules (Initiative)."""
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
+        the fight and again only when the GM calls for a new initiative (Initiative)."""
+        wert = ini(view(combatant))
+        return f"W10{wert:+d}" if wert else "W10"
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
+        INSTINKT (Initiative), then the name."""
+        figures = {name: view(c) for name, c in combatants.items()}
+        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """The highest value first; ties by the tie rules (Initiative)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
 
 
 class Kampfwerte(Ruleset):
@@ -49,6 +73,7 @@ class Kampfwerte(Ruleset):
     verbs = VERBS
     #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
     tactics = KampfwerteTactics()
+    initiative = KampfwerteInitiative()
     conditions = Texts({
         "niedergeworfen": Text("kampfwerte.cond_down"),
         "entwaffnet": Text("kampfwerte.cond_disarmed"),
@@ -75,21 +100,3 @@ class Kampfwerte(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """kampfunfähig, niedergeworfen, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
-        the fight and again only when the GM calls for a new initiative (Initiative)."""
-        wert = ini(view(combatant))
-        return f"W10{wert:+d}" if wert else "W10"
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
-        INSTINKT (Initiative), then the name."""
-        figures = {name: view(c) for name, c in combatants.items()}
-        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """The highest value first; ties by the tie rules (Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

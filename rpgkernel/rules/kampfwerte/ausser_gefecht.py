@@ -8,8 +8,7 @@ The knock-down lasts until the end of the figure's next turn: that turn is skipp
 from __future__ import annotations
 
 from ...messages import t
-from ..figure import Figure
-from ..player_words import hurt, word
+from rpgkernel.rules.kit import Figure, hurt, word
 from .settings import Einstellungen
 
 

@@ -14,8 +14,7 @@ from typing import Iterable, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, sentence
 from .map import Hex, HexKarte
 from .probe import p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, Bewegungsart, Einstellungen, KampfwerteError

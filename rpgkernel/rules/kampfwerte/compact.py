@@ -26,9 +26,7 @@ import math
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ...dice import dist
-from ..compact import Compact
-from ..figure import Figure
-from ..limits import spread
+from rpgkernel.rules.kit import Compact, Figure, spread
 from .ausser_gefecht import out_of_fight
 from .manoever import (FINTE, FINTE_ERFOLGE, eintrag, finte_bonus, finte_gilt, kosten, lp_verlust, p_pariert,
                        pruefen, ruestung_gegen, schaden_ausdruck, schaden_summe)

@@ -9,9 +9,7 @@ from collections.abc import Mapping, Sequence
 from ...dice import Dist
 from ...messages import t
 from ...numerals import percent
-from ..base import higher_initiative
-from ..figure import Figure
-from ..resolution import Resolution, listing
+from rpgkernel.rules.kit import Figure, Resolution, higher_initiative, listing
 from .sheet import initiativewert, spielercharakter
 
 #: the condition that records a raised initiative (Mantel-Parade: "Erhöht die Initiative um [Stufe]")

@@ -14,8 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, listing, sentence
 from .bewegung import feld_name, position
 from .initiative import INI_BONUS, ini_bonus
 from .map import RICHTUNGEN, Hex, HexKarte, abstand

@@ -11,8 +11,7 @@ from functools import lru_cache
 
 from ...dice import Dist, Roll, Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Resolution
+from rpgkernel.rules.kit import Figure, Resolution
 from .settings import EINSTELLUNGEN, Einstellungen, KampfwerteError
 from .sheet import TALENTE
 

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...messages import Text, t
-from ..figure import Figure
-from ..forecast_data import AttackData, Dice, EntryField, Odds, dice, odds
+from rpgkernel.rules.kit import AttackData, Dice, EntryField, Figure, Odds, dice, odds
 from .manoever import MAX_STUFE, beherrscht, eintrag, finte_bonus, kosten
 from .settings import Einstellungen, KampfwerteError
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...messages import Text
-from ..figure import Figure
-from ..limits import Limits, vorgabe
-from ..sheet import Field, Sheet
+from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, vorgabe
 
 TALENTE = ("AUFMERKSAMKEIT", "GEWANDTHEIT", "INSTINKT", "HEIMLICHKEIT")
 

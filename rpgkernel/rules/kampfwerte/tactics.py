@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...messages import t
-from ..figure import Figure
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import Action, Fight, Figure, Tactics
 from .compact import KampfwerteCompact, covers
 from .manoever import eintrag, vorschau
 from .prognose import abwehr_von, angriff, gewaehlt, schaden_von

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import Text, t
-from ..resolution import INT_RANGE, Request, Resolution, Verb
+from rpgkernel.rules.kit import INT_RANGE, Request, Resolution, Verb
 from .bewegung import art, bewegen, neue_runde, platzieren, position, probe_wuerfel
 from .initiative import p_vor, vor
 from .manoever import Einsatz, ausfuehren, vorschau

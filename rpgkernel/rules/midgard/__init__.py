@@ -17,6 +17,10 @@ leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
 ``zauber`` (spells, summonings), ``belastung``, ``tactics`` (how a forecast
 plays a fight) and ``compact`` (its compact model); ``data/`` holds the race list, the basic-roll defaults and an
 EXAMPLE of the GM's tables.
+
+The surface (``__all__``): ``Midgard``; the GM's tables: ``einrichten``, ``EINSTELLUNGEN``,
+``MidgardError``; called from Python: ``pw``, ``kauf``. Everything else is imported from its module
+(``from rpgkernel.rules.midgard.<module> import …``).
 """
 
 from __future__ import annotations
@@ -26,50 +30,52 @@ from . import texts  # noqa: F401 - registers the catalogue before the modules b
 from typing import Any, Mapping, Sequence
 
 from ...messages import Text, Texts
-from ..advice import Advice
-from ..base import Ruleset
-from ..figure import Figure, view
-from ..limits import Limits
-from ..resolution import Request, Resolution
-from .alter import altern, pruefungen
-from .angeboren import angeboren
-from .belastung import belastung, tragkraft
-from .core import Grundregeln, MidgardError, grundregeln_laden, p_ew, p_pw, p_ww
-from .erschaffung import ap_wurf, attributkauf, kauf, lp_wurf, null_stufe
-from .initiative import (
-    EIGENE,
-    WARTET,
-    abwarten,
-    anfuehrer,
-    eigene,
-    eigener_bonus,
-    gruppen,
-    grundwert,
-    initiative,
-    nachzuegler,
-    reihenfolge_vorschau,
-    umstellung_verweigert,
-    wuerfe,
-)
-from .kampf import VOLLE_ABWEHR, abwehr_wm, angriff, angriff_vorschau, volle_abwehr
-from .lernen import fertigkeit_lernen, wm_unter_mindestwert
-from .proben import ew, pw, ww
-from .schaden import ap_verlust_leicht, out_of_fight, player_state, verlust_schwer
-from .settings import DATEN, EINSTELLUNGEN, Einstellungen, einrichten
+from ...dice import Roller
+from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
+from .core import MidgardError
+from .erschaffung import kauf
+from .initiative import EIGENE, WARTET, eigener_bonus, gruppen, nachzuegler, umstellung_verweigert, wuerfe
+from .kampf import VOLLE_ABWEHR
+from .proben import pw
+from .schaden import out_of_fight, player_state
+from .settings import EINSTELLUNGEN, einrichten
 from .sheet import SHEET, grenzen, ressourcen
-from .tabellen import Tabellen, laden
 from .tactics import MidgardTactics
 from .verbs import VERBS
-from .zauber import beschwoerung, beschwoerung_kategorie, beschwoerungslehre, lernpunkte, zauber_lernen
 
-__all__ = ["DATEN", "EINSTELLUNGEN", "Einstellungen", "Grundregeln", "Midgard", "MidgardError", "SHEET", "Tabellen",
-           "VERBS", "VOLLE_ABWEHR", "abwarten", "abwehr_wm", "altern", "anfuehrer", "angeboren", "angriff",
-           "angriff_vorschau", "ap_verlust_leicht", "ap_wurf", "attributkauf", "belastung", "beschwoerung",
-           "beschwoerung_kategorie", "beschwoerungslehre", "eigene", "eigener_bonus", "einrichten", "ew",
-           "fertigkeit_lernen", "grundregeln_laden", "grundwert", "initiative", "kauf", "laden", "lernpunkte",
-           "lp_wurf", "nachzuegler", "null_stufe", "out_of_fight", "p_ew", "player_state", "p_pw", "p_ww", "pruefungen", "pw",
-           "reihenfolge_vorschau", "tragkraft", "umstellung_verweigert", "verlust_schwer", "volle_abwehr",
-           "wm_unter_mindestwert", "wuerfe", "ww", "zauber_lernen"]
+__all__ = ["EINSTELLUNGEN", "Midgard", "MidgardError", "einrichten", "kauf", "pw"]
+
+
+class MidgardInitiative(Initiative):
+    """Neue Initiativeregelung: determined anew at the start of every round, a leader's one W6 for his
+    followers, every other figure its own (``initiative``)."""
+
+    each_round = True
+
+    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+        """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
+        bonus = eigener_bonus(view(combatant))
+        return f"W6+{bonus}" if bonus else "W6"
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
+        values, rolls, _ = wuerfe([view(c) for c in combatants.values()], roller)
+        return values, {n: r.to_dict() for n, r in rolls.items()}
+
+    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Where nobody follows a leader's roll (``gruppen``)."""
+        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
+
+    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+             data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
+        """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
 
 
 class Midgard(Ruleset):
@@ -89,6 +95,7 @@ class Midgard(Ruleset):
     })
     verbs = VERBS
     tactics = MidgardTactics()
+    initiative = MidgardInitiative()
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         return ressourcen(sheet)
@@ -105,38 +112,9 @@ class Midgard(Ruleset):
         """kampfunfähig, verletzt, erschöpft, unversehrt (``schaden.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
 
-    #: Neue Initiativeregelung: "am Anfang einer Kampfrunde neu bestimmt"
-    initiative_each_round = True
-
     def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
         """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
         with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
         each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
         free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
         return list(resolution.advice)
-
-    def initiative_expression(self, combatant: Mapping[str, Any]) -> str | None:
-        """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
-        bonus = eigener_bonus(view(combatant))
-        return f"W6+{bonus}" if bonus else "W6"
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
-        values, rolls, _ = wuerfe([view(c) for n, c in combatants.items()], roller)
-        return values, {n: r.to_dict() for n, r in rolls.items()}
-
-    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
-        """Where nobody follows a leader's roll (``gruppen``)."""
-        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
-
-    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
-                        roller: Any, data: Mapping[str, Any] | None = None
-                        ) -> tuple[int, dict[str, Any], str | None]:
-        """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)

@@ -11,8 +11,7 @@ from typing import Any
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, counted
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, counted
 from .angeboren import sinnes_eintraege
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen

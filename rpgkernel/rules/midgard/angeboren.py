@@ -10,9 +10,8 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..advice import DECLINE, Advice, Option, Take
-from ..resolution import Choice, Effect, Resolution, clauses, counted, sentence
+from rpgkernel.rules.kit import (DECLINE, Advice, Choice, Effect, Figure, Option, Resolution, Take, clauses, counted,
+                                 sentence)
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .sheet import eintraege

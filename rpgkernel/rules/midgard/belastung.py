@@ -12,8 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses
 from .core import MidgardError
 from .sheet import attribut
 

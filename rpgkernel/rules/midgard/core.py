@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...messages import t
-from ..errors import RulesError, read_yaml
+from rpgkernel.rules.kit import RulesError, read_yaml
 
 DATA = Path(__file__).with_name("data")
 

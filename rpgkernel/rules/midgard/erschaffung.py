@@ -13,8 +13,7 @@ from typing import Any, Mapping
 
 from ...dice import Dist, Roller, dist
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .sheet import attribut, feld

@@ -14,9 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
 from ...messages import t
-from ..advice import DECLINE, Advice, Option, Take
-from ..figure import Figure
-from ..resolution import Choice, Effect, Resolution, clauses, sentence
+from rpgkernel.rules.kit import DECLINE, Advice, Choice, Effect, Figure, Option, Resolution, Take, clauses, sentence
 from .core import MidgardError
 from .sheet import GNADE
 

@@ -14,9 +14,7 @@ from ...dice import Dist, Roll, Roller
 from ...dice.dist import convolve
 from ...errors import DiceLimitError
 from ...messages import t
-from ..base import higher_initiative
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, higher_initiative, listing, sentence
 from .core import MidgardError
 from .sheet import feld
 

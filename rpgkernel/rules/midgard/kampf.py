@@ -19,8 +19,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from ...dice import Dist, Roll, Roller, dist
 from ...errors import DiceLimitError
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Chance, Offen, Wurfkette, gelingen, schadenswurf

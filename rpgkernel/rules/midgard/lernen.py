@@ -12,8 +12,7 @@ import math
 from typing import Mapping
 
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Resolution, clauses
+from rpgkernel.rules.kit import Figure, Resolution, clauses
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .sheet import attribut

@@ -12,8 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roll, Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Resolution, clauses
+from rpgkernel.rules.kit import Figure, Resolution, clauses
 from .core import Grundregeln, MidgardError, ew_gelingt, kritisch, p_ew, p_pw, p_ww, ww_gelingt
 from .settings import EINSTELLUNGEN, Einstellungen
 from .gnade import Offen, Wurfkette, gelingen

@@ -11,8 +11,7 @@ from __future__ import annotations
 from ...dice import dist
 from ...errors import DiceLimitError
 from ...messages import t
-from ..figure import Figure
-from ..player_words import below_max, word
+from rpgkernel.rules.kit import Figure, below_max, word
 from .core import Grundregeln, MidgardError
 from .settings import Einstellungen
 from .sheet import Eintrag, feld

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...messages import t
-from ..errors import read_yaml
-from ..settings import Settings, as_json
+from rpgkernel.rules.kit import Settings, as_json, read_yaml
 from .core import DATA, Grundregeln, MidgardError, grundregeln_pruefen
 from .tabellen import Tabellen, pruefen, rassen_pruefen
 

@@ -14,9 +14,7 @@ from typing import Any, Mapping
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import Text, t
-from ..figure import Figure
-from ..limits import Limits
-from ..sheet import Field, Sheet, SheetError
+from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError
 from .core import MidgardError
 
 ATTRIBUTE = ("st", "ge", "gw", "ko", "in", "zt")

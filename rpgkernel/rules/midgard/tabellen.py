@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import Text, Texts, t
-from ..errors import read_yaml
+from rpgkernel.rules.kit import read_yaml
 from .core import MidgardError
 from .sheet import ATTRIBUTE
 

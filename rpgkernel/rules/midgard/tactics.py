@@ -12,9 +12,7 @@ from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import dist
-from ..figure import Figure
-from ..resolution import Resolution
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import Action, Fight, Figure, Resolution, Tactics
 from .compact import MidgardCompact, modell
 from .core import ew_gelingt, ww_gelingt
 from .gnade import CHOICE

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import Text, t
-from ..resolution import Request, Resolution, Verb
+from rpgkernel.rules.kit import Request, Resolution, Verb
 from .alter import altern
 from .angeboren import CHOICE as WAHL
 from .angeboren import angeboren, angeboren_vorschau

@@ -13,8 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Resolution, clauses, counted, listing
+from rpgkernel.rules.kit import Figure, Resolution, clauses, counted, listing
 from .core import MidgardError
 from .settings import EINSTELLUNGEN, Einstellungen
 from .proben import ew

@@ -13,6 +13,10 @@ throws), ``ausser_gefecht`` (who is out of the fight), ``verbs``
 (``%%resolve``), ``tactics`` (how a forecast plays a fight); ``data/`` holds
 the seed's hit-dice table, the example attack matrix and the example
 saving-throw tables.
+
+The surface (``__all__``): ``Osr``; the GM's settings: ``einrichten``, ``EINSTELLUNGEN``,
+``OsrError``; called from Python: ``rang``, ``stufe_aus_tw``, ``zauberstufe``. Everything else is
+imported from its module (``from rpgkernel.rules.osr.<module> import …``).
 """
 
 from __future__ import annotations
@@ -23,41 +27,75 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...messages import Text, Texts
-from ..base import Ruleset
-from ..figure import Figure, view
-from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
-                       vorruecken, zaubern)
-from .angriff import angriff, erstschlag, flucht_vorschau, fliehen, freie_angriffe, plan, vorschau
+from ...dice import Roller
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, view
 from .ausser_gefecht import out_of_fight, player_state
-from .core import SEGMENTE, angriffsstufe, mindestwurf, p_treffer, schaden_dist, stufe_aus_tw, zauberstufe
-from .initiative import (gleichzeitig, initiative_vorschau, nachzuegler, rang, reihenfolge, seiten, seiteninitiative,
-                         ueberraschung, ueberraschung_vorschau, umstellung_verweigert, wartet_auf, werte_chancen,
-                         wuerfeln)
-from .rettung import rettung_vorschau, rettungsstufe, rettungswurf, rettungsziel
-from .settings import EINSTELLUNGEN, Einstellungen, OsrError, einrichten, matrix_laden, rettung_laden
-from .sheet import SHEET, Waffe, resources, waffe
+from .core import SEGMENTE, stufe_aus_tw, zauberstufe
+from .initiative import (gleichzeitig, nachzuegler, rang, reihenfolge, seiten, umstellung_verweigert, wartet_auf,
+                         werte_chancen, wuerfeln)
+from .settings import EINSTELLUNGEN, OsrError, einrichten
+from .sheet import SHEET, resources
 from .tactics import OsrTactics
 from .verbs import VERBS
 
-__all__ = ["EINSTELLUNGEN", "Einstellungen", "Osr", "OsrError", "SEGMENTE", "SHEET", "VERBS", "Waffe", "abwarten",
-           "angriff", "angriffsstufe", "einrichten", "erstschlag", "fliehen", "flucht_vorschau", "freie_angriffe",
-           "initiative_vorschau", "losreissen", "losreissen_vorschau", "matrix_laden", "mindestwurf", "nachzuegler",
-           "out_of_fight", "p_treffer", "parieren", "plan", "player_state", "rang", "reihenfolge", "rettung_laden", "rettung_vorschau",
-           "rettungsstufe",
-           "rettungswurf", "rettungsziel", "rueckzug", "schaden_dist", "seiten", "seiteninitiative", "stemmen",
-           "stufe_aus_tw", "ueberraschung", "ueberraschung_vorschau", "umstellung_verweigert", "verhandeln",
-           "vorruecken", "vorschau", "waffe", "wartet_auf", "wuerfeln", "zaubern", "zauberstufe"]
+__all__ = ["EINSTELLUNGEN", "Osr", "OsrError", "einrichten", "rang", "stufe_aus_tw", "zauberstufe"]
+
+
+class OsrInitiative(Initiative):
+    """1W6 per side every round (Kampf), ten segments a round; ties by the GM's settings."""
+
+    each_round = True
+    segments = SEGMENTE
+
+    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+              data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
+        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
+        the GM's settings in ``data``."""
+        res, rolls = wuerfeln([view(c) for c in combatants.values()], roller, EINSTELLUNGEN.of(data or {}))
+        return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
+
+    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Never: a side rolls one die for all its members (Kampf)."""
+        return False
+
+    def value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+                      data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
+        """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
+        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
+
+    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+              roller: Roller | None = None) -> list[str]:
+        """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
+        return reihenfolge(seiten([view(c) for c in combatants.values()]), rolls)
+
+    def together(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int]) -> list[frozenset[str]]:
+        """Tied sides act at the same time (Kampf): the figures of equal ``rang`` where they are of more
+        than one side (``gleichzeitig``)."""
+        return gleichzeitig([view(c) for c in combatants.values()], rolls)
+
+    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+             data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
+        """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
+        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+
+    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+                rolls: Mapping[str, int]) -> str | None:
+        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
+        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+
+    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
+        """It waits until the other side has acted (Initiative verzögern)."""
+        return wartet_auf(view(figure), [view(f) for f in still_to_act])
 
 
 class Osr(Ruleset):
     key = "osr"
     title = Text("osr.title")
-    segments = SEGMENTE
-    initiative_each_round = True
     sheet = SHEET
     settings = EINSTELLUNGEN
     verbs = VERBS
     tactics = OsrTactics()
+    initiative = OsrInitiative()
     conditions: Mapping[str, str] = Texts({
         "überrascht": Text("osr.cond_ueberrascht"),
         "liegend": Text("osr.cond_liegend"),
@@ -90,47 +128,3 @@ class Osr(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """tot, bewusstlos, schläft, flieht, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
-
-    def initiative_rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Any,
-                         data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
-        """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
-        the GM's settings in ``data``."""
-        figures = [view(c) for n, c in combatants.items()]
-        res, rolls = wuerfeln(figures, roller, EINSTELLUNGEN.of(data or {}))
-        return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
-
-    def initiative_alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
-        """Never: a side rolls one die for all its members (Kampf)."""
-        return False
-
-    def initiative_value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
-                                 data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
-        """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
-        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
-
-    def initiative_order(self, combatants: Mapping[str, Mapping[str, Any]],
-                         rolls: Mapping[str, int], roller: Any = None) -> list[str]:
-        """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
-        figures = [view(c) for n, c in combatants.items()]
-        return reihenfolge(seiten(figures), rolls)
-
-    def acting_together(self, combatants: Mapping[str, Mapping[str, Any]],
-                        rolls: Mapping[str, int]) -> list[frozenset[str]]:
-        """Tied sides act at the same time (Kampf; ``gleichzeitig``): the figures of equal ``rang``
-        where they are of more than one side (``gleichzeitig``)."""
-        return gleichzeitig([view(c) for c in combatants.values()], rolls)
-
-    def join_initiative(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
-                        roller: Any, data: Mapping[str, Any] | None = None
-                        ) -> tuple[int, dict[str, Any], str | None]:
-        """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
-
-    def order_refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                      rolls: Mapping[str, int]) -> str | None:
-        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
-
-    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
-        """It waits until the other side has acted (Initiative verzögern)."""
-        return wartet_auf(view(figure), [view(f) for f in still_to_act])

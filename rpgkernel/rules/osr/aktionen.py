@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, listing, sentence
 from .core import SEGMENTE
 from .settings import OsrError
 from .sheet import in_der_hand

@@ -14,8 +14,7 @@ from typing import Any
 
 from ...dice import Dist, Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, sentence
 from .core import RINGEN, mindestwurf, p_treffer, schaden_dist
 from .settings import Einstellungen, OsrError
 from .sheet import Waffe, waffe_von, waffen

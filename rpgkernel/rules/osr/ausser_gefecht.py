@@ -9,8 +9,7 @@ stays in the fight.
 from __future__ import annotations
 
 from ...messages import t
-from ..figure import Figure
-from ..player_words import hurt
+from rpgkernel.rules.kit import Figure, hurt
 from .settings import Einstellungen
 
 #: the conditions that take a figure out of the fight, with their catalogue keys (osr.out_<key>)

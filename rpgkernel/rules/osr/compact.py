@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..base import Ruleset
-from ..compact import Compact
-from ..figure import Figure
+from rpgkernel.rules.kit import Compact, Figure, Ruleset
 from ...errors import RpgError
 from .angriff import Plan, angriff_plaene
 from .ausser_gefecht import out_of_fight

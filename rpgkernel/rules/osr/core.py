@@ -14,8 +14,7 @@ from typing import Any
 
 from ...dice import Dist, dist
 from ...messages import t
-from ..errors import read_yaml
-from ..figure import Figure
+from rpgkernel.rules.kit import Figure, read_yaml
 from .settings import DATA, Einstellungen, OsrError
 
 NAHKAMPF_REICHWEITE = 10      # feet (Nahkampf-Angriff)

@@ -15,9 +15,7 @@ from typing import Any
 
 from ...dice import Dist, Roll, Roller
 from ...messages import t
-from ..base import higher_initiative
-from ..figure import Figure
-from ..resolution import Effect, Resolution, clauses, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, higher_initiative, listing, sentence
 from .settings import Einstellungen, OsrError
 from .sheet import in_der_hand
 

@@ -14,8 +14,7 @@ from typing import Any
 
 from ...dice import Roller
 from ...messages import t
-from ..figure import Figure
-from ..resolution import Resolution
+from rpgkernel.rules.kit import Figure, Resolution
 from .core import grundstufe, p_treffer, tabellen, zeile
 from .settings import Einstellungen, OsrError
 

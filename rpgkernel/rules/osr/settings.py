@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...messages import t
-from ..errors import RulesError, read_yaml
-from ..settings import Settings
+from rpgkernel.rules.kit import RulesError, Settings, read_yaml
 
 DATA = Path(__file__).with_name("data")
 

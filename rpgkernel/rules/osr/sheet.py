@@ -13,8 +13,7 @@ from typing import Any
 from ...dice import dist
 from ...errors import DiceSyntaxError, RpgError
 from ...messages import Text, t
-from ..figure import Figure
-from ..sheet import Field, Sheet, SheetError
+from rpgkernel.rules.kit import Field, Figure, Sheet, SheetError
 from .settings import OsrError
 
 WAFFENLOS = "W2"              # Unbewaffneter Kampf

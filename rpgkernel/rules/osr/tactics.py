@@ -11,9 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from ...errors import RpgError
 from ...messages import Text
-from ..figure import Figure
-from ..registry import get
-from ..tactics import Action, Fight, Tactics
+from rpgkernel.rules.kit import Action, Fight, Figure, Tactics, ruleset as get
 from .angriff import darf_angreifen
 from .compact import OsrCompact, covers
 from .settings import OsrError

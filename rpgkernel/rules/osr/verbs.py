@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...messages import Text
-from ..resolution import Request, Resolution, Verb
+from rpgkernel.rules.kit import Request, Resolution, Verb
 from .aktionen import (abwarten, losreissen, losreissen_vorschau, parieren, rueckzug, stemmen, verhandeln,
                        vorruecken, zaubern)
 from .angriff import angriff, flucht_vorschau, fliehen, vorschau

@@ -68,7 +68,7 @@ def hit(res):
 
 
 def test_luck_on_a_missed_attack_calls_for_the_defence_and_the_resistance():
-    advice = agrees(lambda roller, luck: adz.angriff(angreifer(1), verteidiger(0), roller, glueck=luck), [1, 1], hit)
+    advice = agrees(lambda roller, luck: adz.combat.angriff(angreifer(1), verteidiger(0), roller, glueck=luck), [1, 1], hit)
     [alrik] = advice
     assert alrik.objective == "Ork treffen, mit möglichst viel Schaden" and alrik.reads == ("Alrik",)
     none, lucky = alrik.options
@@ -81,7 +81,7 @@ def test_luck_on_a_missed_attack_calls_for_the_defence_and_the_resistance():
 
 def test_after_a_hit_each_side_may_spend_luck_where_it_helps_it():
     # attack 5, 6: two successes; defence 1: none; resistance 1: none; damage 3 + 2 = 5
-    advice = agrees(lambda roller, luck: adz.angriff(angreifer(1), verteidiger(1), roller, glueck=luck),
+    advice = agrees(lambda roller, luck: adz.combat.angriff(angreifer(1), verteidiger(1), roller, glueck=luck),
                     [5, 6, 1, 1], hit)
     assert [(a.who, [o.label for o in a.options]) for a in advice] == [
         ("Alrik", ["Kein Glück einsetzen", "Glück auf angriff (1 Würfel)"]),
@@ -105,7 +105,7 @@ def hauer():   # 2 attack dice (KK 1 + Schwerter 1), Zweihänder GS 10: two succ
 
 def test_luck_after_a_hit_that_takes_the_target_out():
     # attack 5, 6: two successes; defence 1, resistance 1: damage 10 + 2 = 12, the Ork's twelve free steps
-    advice = agrees(lambda roller, luck: adz.angriff(hauer(), verteidiger(1), roller, glueck=luck), [5, 6, 1, 1],
+    advice = agrees(lambda roller, luck: adz.combat.angriff(hauer(), verteidiger(1), roller, glueck=luck), [5, 6, 1, 1],
                     hit)
     [none, defence, resist] = advice[0].options
     assert dict(none.chances)["Ork fällt"] == 1.0
@@ -119,8 +119,8 @@ def betty(luck):   # 1 die (KK 1), Mindestwurf 1
 
 def opposed(gleichwertig):
     def run(roller, luck):
-        return adz.vergleich(figure("Alrik", GE=2, luck=2), betty(1), roller, adz.Seite(attribut="GE"),
-                             adz.Seite(attribut="KK"), gleichwertig=gleichwertig, glueck=luck)
+        return adz.core.vergleich(figure("Alrik", GE=2, luck=2), betty(1), roller, adz.core.Seite(attribut="GE"),
+                             adz.core.Seite(attribut="KK"), gleichwertig=gleichwertig, glueck=luck)
     return run
 
 
@@ -189,7 +189,7 @@ def test_luck_on_the_saving_throw_and_on_a_drain_that_takes_the_caster_out():
 
 def test_luck_on_the_drain_of_a_renewed_spell():
     def renew(roller, luck):   # 12 KP against one drain die: all twelve mental steps unless luck helps
-        return adz.erneuern(magierin(1), roller, kp=12, name="Licht", glueck=luck)
+        return adz.magic.erneuern(magierin(1), roller, kp=12, name="Licht", glueck=luck)
     advice = agrees(renew, [1], lambda res: (res.outcome["geistiger_schaden"],
                                              {"Magierin fällt": falls(res, "Magierin")}))
     [none, lucky] = advice[0].options
@@ -208,7 +208,7 @@ def defended(option):
 def defence(attacker, ork):
     def run(roller, taken):
         defends, how = taken if taken is not None else (None, {})
-        return adz.angriff(attacker, ork, roller, verteidigen=defends, glueck=[] if taken else None, **how)
+        return adz.combat.angriff(attacker, ork, roller, verteidigen=defends, glueck=[] if taken else None, **how)
     return run
 
 
@@ -243,12 +243,12 @@ def test_the_defence_after_a_reaction_is_halved_and_says_what_is_left():
 
 def test_no_question_where_the_attack_missed_or_the_line_decided():
     ork = figure("Ork", GE=1, KO=1, luck=0)
-    assert not adz.angriff(angreifer(0), ork, Roller(dice=[1, 1]), verteidigen=None).open   # a miss
-    opened = adz.angriff(angreifer(0), ork, Roller(dice=[5, 1]), verteidigen=None)
+    assert not adz.combat.angriff(angreifer(0), ork, Roller(dice=[1, 1]), verteidigen=None).open   # a miss
+    opened = adz.combat.angriff(angreifer(0), ork, Roller(dice=[5, 1]), verteidigen=None)
     assert [c.key for c in opened.choices] == ["verteidigen"] and opened.outcome == {"angriff": 1}
     assert opened.summary == "Alrik greift Ork mit 1 Erfolg an; Ork kann sich verteidigen."
     assert not opened.effects
-    declined = adz.angriff(angreifer(0), ork, Roller(dice=[5, 1, 1]), verteidigen=False, glueck=[])
+    declined = adz.combat.angriff(angreifer(0), ork, Roller(dice=[5, 1, 1]), verteidigen=False, glueck=[])
     assert declined.outcome["verteidigung"] is None and not any(e.condition for e in declined.effects)
     assert any(s.text == "Ork verteidigt sich nicht (keine Reaktion)." for s in declined.steps)
 

@@ -52,7 +52,7 @@ def close(dist, die, tol=1e-12):
 def test_the_melee_chain_by_hand():
     # attack KK 5 + Schwerter 6 − AM 1 = 10; defence GE 4 + Verteidigung 3 − VM 1 (axe) + VM 2 (shield) = 8
     dice = [6, 6, 5, 5, 1, 1, 1, 1, 1, 1] + [5, 1, 1, 1, 1, 1, 1, 1] + [6, 1, 1, 1, 1]
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice))
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice))
     o = res.outcome
     assert (o["angriff"], o["verteidigung"], o["übrig"], o["schaden_vor_widerstand"], o["widerstand"], o["schaden"]) \
         == (4, 1, 3, 8, 1, 7)  # 5 + 3 − RS 0 = 8; KO 5 resistance, one success
@@ -64,36 +64,36 @@ def test_the_melee_chain_by_hand():
 def test_armour_and_resistance_bonus():
     # Ork hits Alrik: KK 6 + Äxte 5 − AM 1 = 10; Alrik: GE 6 + Verteidigung 5 + Parade 2 = 13; RS 2, KO 4 + WB 1
     dice = [6] * 6 + [1] * 4 + [5, 5] + [1] * 11 + [6, 1, 1, 1, 1]
-    res = adz.angriff(ork(luck=0), alrik(luck=0), Roller(dice=dice), verteidigung="parade")
+    res = adz.combat.angriff(ork(luck=0), alrik(luck=0), Roller(dice=dice), verteidigung="parade")
     assert res.outcome["schaden_vor_widerstand"] == 6 + 4 - 2 and res.outcome["schaden"] == 7
     assert "GE 6 + Verteidigung 5 + Parade 2 = 13 W6" in " ".join(s.text for s in res.steps)
 
 
 def test_fully_defended_and_missed_attacks_do_no_damage():
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[5] + [1] * 9 + [6] + [1] * 7))
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[5] + [1] * 9 + [6] + [1] * 7))
     assert not res.outcome["treffer"] and res.outcome["schaden"] == 0 and res.outcome["widerstand"] is None
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[1] * 10))   # no success: no defence needed
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[1] * 10))   # no success: no defence needed
     assert res.outcome["verteidigung"] is None and "Reaktionen: 1" not in {e.condition for e in res.effects}
 
 
 def test_a_manoeuvre_must_reach_its_mindestwurf_and_be_fully_negated():
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[5] + [1] * 9), mw=2)
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=[5] + [1] * 9), mw=2)
     assert not res.outcome["treffer"] and res.outcome["verteidigung"] is None
     dice = [5, 5, 5] + [1] * 7 + [6, 6] + [1] * 6 + [1] * 5
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), mw=3)
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), mw=3)
     assert res.outcome["treffer"] and res.outcome["übrig"] == 1
 
 
 def test_the_damage_may_fall_to_zero_before_resistance():
     # GS 3 + 1 − RS 4: nothing left, no resistance roll
     target = ork(luck=0, sheet={"ausruestung": ["Plattenpanzer (RS 4)"]})
-    res = adz.angriff(alrik(luck=0), target, Roller(dice=[5, 5] + [1] * 8 + [6] + [1] * 5), waffe="Kurzschwert")
+    res = adz.combat.angriff(alrik(luck=0), target, Roller(dice=[5, 5] + [1] * 8 + [6] + [1] * 5), waffe="Kurzschwert")
     assert res.outcome["treffer"] and res.outcome["schaden"] == 0 and res.outcome["widerstand"] is None
 
 
 def test_reactions_halve_the_defence():
     dice = [1] * 9 + [5] + [1] * 4
-    res = adz.angriff(alrik(luck=0), ork(luck=0, conditions=["Reaktionen: 1"]), Roller(dice=dice + [1] * 5))
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0, conditions=["Reaktionen: 1"]), Roller(dice=dice + [1] * 5))
     assert any("2. Reaktion in dieser Runde – 8 Würfel werden zu 4" in s.text for s in res.steps)
     marks = {(e.condition, e.on) for e in res.effects if e.condition}
     assert {("Reaktionen: 1", False), ("Reaktionen: 2", True)} <= marks
@@ -101,7 +101,7 @@ def test_reactions_halve_the_defence():
 
 def test_mental_damage_from_a_brawl_and_an_unconscious_defender():
     brawler = figure("Schläger", fertigkeiten=["Raufen 3"], waffen=["Faust (Raufen, KK, GS 1, geistig)"], luck=0)
-    res = adz.angriff(brawler, ork(luck=0, mental=0), Roller(dice=[6, 6] + [1] * 6 + [1] * 5))
+    res = adz.combat.angriff(brawler, ork(luck=0, mental=0), Roller(dice=[6, 6] + [1] * 6 + [1] * 5))
     assert res.outcome["verteidigung"] is None and res.outcome["schaden"] == 3
     assert any(e.resource == "körperlich" and e.by == -3 for e in res.effects)   # mental track full: overflow
 
@@ -110,7 +110,7 @@ def test_mental_damage_from_a_brawl_and_an_unconscious_defender():
 def test_two_weapons_extra_roll_is_limited_and_the_better_counts():
     # main: KK 5 + Schwerter 6 − AM 1 = 10; extra: KK 5 + min(6, BK 2) − AM 1 = 6
     dice = [1] * 10 + [5, 5, 1, 1, 1, 1] + [1] * 8 + [1] * 5
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), beidhaendig=True)
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), beidhaendig=True)
     assert res.outcome["angriff"] == 2 and res.outcome["übrig"] == 2
     assert any("Zusatzwurf mit höchstens 2 Fertigkeitswürfeln" in s.text for s in res.steps)
     assert res.preview["schaden"].isclose(kette(erfolge_dist(10).maximum(erfolge_dist(6)), erfolge_dist(8), 5, 0,
@@ -119,12 +119,12 @@ def test_two_weapons_extra_roll_is_limited_and_the_better_counts():
 
 def test_two_weapons_need_the_skill_the_same_type_and_not_for_dodging():
     with pytest.raises(adz.AdzError, match="Beidhändiger Kampf nicht"):
-        adz.kampfplan(ork(), alrik(), beidhaendig=True)
+        adz.combat.kampfplan(ork(), alrik(), beidhaendig=True)
     with pytest.raises(adz.AdzError, match="desselben Typs"):
-        adz.kampfplan(alrik(), ork(), waffe="Kurzbogen", beidhaendig=True, distanz=5)
+        adz.combat.kampfplan(alrik(), ork(), waffe="Kurzbogen", beidhaendig=True, distanz=5)
     with pytest.raises(adz.AdzError, match="Ausweichen"):
-        adz.kampfplan(ork(), alrik(), verteidigung="ausweichen", v_beidhaendig=True)
-    plan = adz.kampfplan(ork(), alrik(), verteidigung="parade", v_beidhaendig=True)
+        adz.combat.kampfplan(ork(), alrik(), verteidigung="ausweichen", v_beidhaendig=True)
+    plan = adz.combat.kampfplan(ork(), alrik(), verteidigung="parade", v_beidhaendig=True)
     # GE 6 + Verteidigung 5 + Parade 2 = 13; extra: GE 6 + min(5, BK 2) + Parade 2 = 10
     assert (plan.verteidigung, plan.verteidigung2) == (13, 10)
 
@@ -135,11 +135,11 @@ def test_two_weapons_need_the_skill_the_same_type_and_not_for_dodging():
 def test_a_two_weapon_defence_uses_no_shield_or_parrying_weapon():
     gear = ["Kettenhemd (RS 2, WB 1, AM 1)", "Holzschild (VM 2, AM 1)", "Parierdolch (VM 1)", "Helm (RS 1, VM -1)"]
     armed = alrik(sheet={"ausruestung": gear})
-    plan = adz.kampfplan(ork(), armed, verteidigung="parade", v_beidhaendig=True)
+    plan = adz.combat.kampfplan(ork(), armed, verteidigung="parade", v_beidhaendig=True)
     # GE 6 + Verteidigung 5 + Parade 2 − 1 (helm) = 12; extra: GE 6 + min(5, BK 2) + Parade 2 − 1 = 9
     assert (plan.verteidigung, plan.verteidigung2) == (12, 9)
     assert "Holzschild (VM +2), Parierdolch (VM +1) zählt in keinem der beiden Würfe" in str(plan.res)
-    shielded = adz.kampfplan(ork(), armed, verteidigung="parade")     # one weapon and the shield: VM +3 − 1
+    shielded = adz.combat.kampfplan(ork(), armed, verteidigung="parade")     # one weapon and the shield: VM +3 − 1
     assert (shielded.verteidigung, shielded.verteidigung2) == (15, None)
 
 
@@ -147,16 +147,16 @@ def test_a_two_weapon_defence_uses_no_shield_or_parrying_weapon():
 @pytest.mark.parametrize("distanz, groesse, mw", [(12, None, 1), (13, None, 2), (50, None, 3), (100, "klein", 5),
                                                   (30, "riesig", 1), (5, "winzig", 3)])
 def test_ranged_mindestwurf_by_distance_and_size(distanz, groesse, mw):
-    plan = adz.kampfplan(alrik(), ork(), waffe="Kurzbogen", distanz=distanz, groesse=groesse)
+    plan = adz.combat.kampfplan(alrik(), ork(), waffe="Kurzbogen", distanz=distanz, groesse=groesse)
     assert plan.mw == mw and plan.angriff == 3 + 4 - 1   # FF + Bögen − AM
 
 
 def test_ranged_range_and_size_from_the_sheet():
     with pytest.raises(adz.AdzError, match="höchstens 100 m"):
-        adz.kampfplan(alrik(), ork(), waffe="Kurzbogen", distanz=101)
-    assert adz.kampfplan(alrik(), ork(sheet={"groesse": "groß"}), waffe="Kurzbogen", entfernung="weit").mw == 3
+        adz.combat.kampfplan(alrik(), ork(), waffe="Kurzbogen", distanz=101)
+    assert adz.combat.kampfplan(alrik(), ork(sheet={"groesse": "groß"}), waffe="Kurzbogen", entfernung="weit").mw == 3
     with pytest.raises(adz.AdzError, match="Wie weit"):
-        adz.kampfplan(alrik(), ork(), waffe="Kurzbogen")
+        adz.combat.kampfplan(alrik(), ork(), waffe="Kurzbogen")
 
 
 # -- previews against icepool -----------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_chain_with_two_weapons_and_luck_equals_icepool():
 
 
 def test_attack_preview_of_the_plan():
-    plan = adz.kampfplan(alrik(), ork())
+    plan = adz.combat.kampfplan(alrik(), ork())
     p = plan.res.preview
     assert close(p["schaden"], ice_chain(10, 8, 5, 0, 5))
     hit = icepool.map(lambda a, d: a - d >= 1, ice_successes(10), ice_successes(8))
@@ -197,22 +197,22 @@ def test_attack_preview_of_the_plan():
 # -- luck in the chain --------------------------------------------------------------------------
 def test_luck_turns_a_miss_into_a_hit_and_the_defence_follows():
     first = [1] * 10
-    opened = adz.angriff(alrik(), ork(luck=0), Roller(dice=first))
+    opened = adz.combat.angriff(alrik(), ork(luck=0), Roller(dice=first))
     assert opened.open and opened.choices[0].options == ("angriff",)
     # luck: 3 dice, two successes; then the defence (8 dice, none) and resistance (5 dice, none)
     dice = first + [6, 5, 1] + [1] * 8 + [1] * 5
-    res = adz.angriff(alrik(), ork(luck=0), Roller(dice=dice), glueck=[{"figures": ["Alrik"], "wurf": "angriff"}])
+    res = adz.combat.angriff(alrik(), ork(luck=0), Roller(dice=dice), glueck=[{"figures": ["Alrik"], "wurf": "angriff"}])
     assert res.outcome["treffer"] and res.outcome["schaden"] == 5 + 2
     assert ("Alrik", "Glückspool", -1) in {(e.figure, e.resource, e.by) for e in res.effects}
 
 
 def test_the_defender_may_spend_luck_on_defence_or_resistance():
     dice = [6, 6, 5, 5] + [1] * 6 + [5] + [1] * 7 + [6] + [1] * 4
-    opened = adz.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice))
+    opened = adz.combat.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice))
     assert opened.choices[0].who == ("Ork",) and opened.choices[0].options == ("verteidigung", "widerstand")
     with pytest.raises(adz.AdzError, match="Für welchen Wurf"):
-        adz.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice + [1, 1]), glueck=[{"figures": ["Ork"]}])
-    res = adz.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice + [6, 6]),
+        adz.combat.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice + [1, 1]), glueck=[{"figures": ["Ork"]}])
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=2), Roller(dice=dice + [6, 6]),
                       glueck=[{"figures": ["Ork"], "wurf": "widerstand"}])
     assert res.outcome["widerstand"] == 3 and res.outcome["schaden"] == 8 - 3
 
@@ -244,20 +244,20 @@ def test_every_end_of_an_attack_with_a_luck_rule_as_the_procedure_plays_it(regel
     rule = GLUECKSREGELN[regel]
 
     def run(dice):
-        res = adz.angriff(a, v, Roller(dice=dice), mw=mw)
+        res = adz.combat.angriff(a, v, Roller(dice=dice), mw=mw)
         o = res.outcome
         roll = rule(o["treffer"], o["schaden"], o["verteidigung"] is not None)
         who = a.name if roll == "angriff" else v.name
         luck = next((c for c in res.choices if c.key == "glück"), None)
         taken = luck is not None and who in luck.who and roll in luck.options
-        res = adz.angriff(a, v, Roller(dice=dice), mw=mw, glueck=[{"figures": [who], "wurf": roll}] if taken else [])
+        res = adz.combat.angriff(a, v, Roller(dice=dice), mw=mw, glueck=[{"figures": [who], "wurf": roll}] if taken else [])
         reacted = any(e.condition == "Reaktionen: 1" for e in res.effects)
         return res.outcome["schaden"], reacted, roll if taken else None
 
     expected: dict = {}
     for p, end in leaves(run, faces=lambda sides: [(1, 2 / 3), (5, 1 / 3)]):
         expected[end] = expected.get(end, 0.0) + p
-    plan = adz.kampfplan(a, v, mw=mw)
+    plan = adz.combat.kampfplan(a, v, mw=mw)
     got = ausgaenge(erfolge_dist(plan.angriff), erfolge_dist(plan.verteidigung), plan.waffe.grundschaden, plan.rs,
                     erfolge_dist(plan.widerstand), mw, rule,
                     {"angriff": luck_a, "verteidigung": luck_v, "widerstand": luck_v})
@@ -270,12 +270,12 @@ def test_initiative_base_and_ties():
     a = alrik()                               # (IN 5 + Reflexe 3) × 2 = 16
     b = figure("Betty", IN=7)                 # (7 + 0) × 2 = 14
     c = figure("Ork", initiativebasis=12)
-    assert [adz.initiativebasis(x) for x in (a, b, c)] == [16, 14, 12]
+    assert [adz.combat.initiativebasis(x) for x in (a, b, c)] == [16, 14, 12]
     # 2W6: Alrik 1+1 = 18, Betty 2+2 = 18, Ork 6+6 = 24; tie: W6 Alrik 3, Betty 3, again 2, 5
-    res = adz.initiative([a, b, c], Roller(dice=[1, 1, 2, 2, 6, 6, 3, 3, 2, 5]))
+    res = adz.combat.initiative([a, b, c], Roller(dice=[1, 1, 2, 2, 6, 6, 3, 3, 2, 5]))
     assert res.outcome["reihenfolge"] == ["Ork", "Betty", "Alrik"]
     assert res.outcome["initiative"] == {"Alrik": 18, "Betty": 18, "Ork": 24}
-    res = adz.initiative([c], Roller(dice=[3, 3]), modifikator=-4)
+    res = adz.combat.initiative([c], Roller(dice=[3, 3]), modifikator=-4)
     assert res.outcome["initiative"] == {"Ork": 14}
 
 
@@ -292,8 +292,8 @@ begegnung:
       werte: {KK: 6, KO: 5, GE: 4, FF: 2, KL: 2, WK: 3, IN: 3, CH: 1, GL: 1, initiativebasis: 30}
 """)
     engine = rpgkernel.rules.get("adz")
-    assert engine.initiative_expression(camp.figure("Alrik").record) == "2W6+16"
-    assert engine.initiative_expression(camp.figure("Ork").record) == "2W6+30"
+    assert engine.initiative.expression(camp.figure("Alrik").record) == "2W6+16"
+    assert engine.initiative.expression(camp.figure("Ork").record) == "2W6+30"
     assert camp.encounter.start(rolls={"Alrik": 25, "Ork": 33}) == ["Ork", "Alrik"]
     rolled = [e for e in camp.journal() if e.kind == "initiative"][-1].data["rolls"]
     assert rolled == {"Alrik": 25, "Ork": 33}
@@ -303,9 +303,9 @@ begegnung:
 def test_initiative_ties_are_rolled_off_with_the_session_dice():
     rpgkernel.session.current().reseed(5)
     engine = rpgkernel.rules.get("adz")
-    first = engine.initiative_order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21})
+    first = engine.initiative.order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21})
     rpgkernel.session.current().reseed(5)
-    assert engine.initiative_order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21}) == first
+    assert engine.initiative.order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21}) == first
     assert first[0] == "C" and sorted(first[1:]) == ["A", "B"]
     rpgkernel.session.current().reseed(None)
 
@@ -338,7 +338,7 @@ def test_the_procedure_follows_the_distribution_s_rule(a_faces, d_faces, r_faces
     left = a - d if a >= mw else 0
     before = max(0, 5 + left) if left >= 1 else 0     # Langschwert GS 5, the Ork has RS 0
     dice = a_faces + (d_faces if a >= mw else []) + (r_faces if before > 0 else [])
-    res = adz.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), mw=mw)
+    res = adz.combat.angriff(alrik(luck=0), ork(luck=0), Roller(dice=dice), mw=mw)
     final = max(0, before - r) if before else 0
     assert res.outcome["schaden"] == final
     assert kette(erfolge_dist(10), erfolge_dist(8), 5, 0, erfolge_dist(5), mw).p_exactly(final) > 0

@@ -8,7 +8,8 @@ from hypothesis import given, strategies as st
 
 from rpgkernel.dice import Roller
 from rpgkernel.rules import adz
-from rpgkernel.rules.adz import AdZ, Seite
+from rpgkernel.rules.adz import AdZ
+from rpgkernel.rules.adz.core import Seite
 from rpgkernel.rules.adz import sheet as bogen
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.sheet import SheetError
@@ -37,13 +38,13 @@ def successes(n, mw):
 @given(st.integers(0, 40), st.integers(1, 15))
 def test_p_success_equals_icepool(n, mw):
     expected = successes(n, mw) if mw <= n else 0.0
-    assert adz.p_gelingt(n, mw) == pytest.approx(expected, abs=1e-12)
+    assert adz.core.p_gelingt(n, mw) == pytest.approx(expected, abs=1e-12)
 
 
 @given(st.integers(1, 12), st.integers(1, 20))
 def test_an_allowed_impossible_test_needs_every_die(n, mw):
     expected = successes(n, n) if mw > n else successes(n, mw)
-    assert adz.p_gelingt(n, mw, zulassen=True) == pytest.approx(expected, abs=1e-12)
+    assert adz.core.p_gelingt(n, mw, zulassen=True) == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_skill_test_pools_attribute_skill_and_specialisation():
@@ -105,10 +106,10 @@ def test_an_impossible_test_is_not_rolled_unless_allowed():
 def test_the_injury_malus_is_the_higher_of_both_tracks():
     # 3 physical steps marked: malus 1; 5 mental: malus 2 -> 2 dice less
     f = figure(physical=9, mental=7)
-    assert adz.verletzungsmalus(f) == 2
+    assert adz.damage.verletzungsmalus(f) == 2
     res = adz.probe(f, Roller(dice=[1] * 4), attribut="GE", mw=1)
     assert res.outcome["würfel"] == 4 and "Verletzungsmalus 2" in res.steps[0].text
-    assert adz.verletzungsmalus(figure(physical=1)) == 6
+    assert adz.damage.verletzungsmalus(figure(physical=1)) == 6
     with pytest.raises(adz.AdzError, match="bewusstlos"):
         adz.probe(figure(mental=0), Roller(dice=[]), attribut="GE", mw=1)
 
@@ -156,16 +157,16 @@ def test_no_luck_offered_when_the_pool_is_empty_or_the_test_succeeded():
 
 
 def test_refill_to_gl_or_a_value():
-    res = adz.auffuellen([figure(luck=1), figure("Betty", luck=3)])
+    res = adz.core.auffuellen([figure(luck=1), figure("Betty", luck=3)])
     assert [(e.figure, e.by) for e in res.effects] == [("Alrik", 2)]
-    assert adz.auffuellen([figure(luck=1)], auf=5).effects[0].by == 4
+    assert adz.core.auffuellen([figure(luck=1)], auf=5).effects[0].by == 4
 
 
 # -- opposed tests ----------------------------------------------------------------------
 def _opposed(a_dice, b_dice, a_mw=None, b_mw=None, gleichwertig=False, **kw):
     a, b = figure("Alrik", luck=0), figure("Ork", luck=0)
     dice = list(a_dice) + list(b_dice)
-    return adz.vergleich(a, b, Roller(dice=dice), Seite("KK", bonus=len(a_dice) - 5, mw=a_mw),
+    return adz.core.vergleich(a, b, Roller(dice=dice), Seite("KK", bonus=len(a_dice) - 5, mw=a_mw),
                          Seite("KK", bonus=len(b_dice) - 5, mw=b_mw), gleichwertig=gleichwertig, **kw)
 
 
@@ -209,13 +210,13 @@ def test_opposed_preview_is_exact():
 
 def test_the_loser_may_spend_luck_in_an_opposed_test():
     a, b = figure("Alrik"), figure("Ork", luck=2)
-    opened = adz.vergleich(a, b, Roller(dice=[5, 6, 1, 1, 1, 5, 1, 1, 1, 1]), Seite("KK"), Seite("KK"))
+    opened = adz.core.vergleich(a, b, Roller(dice=[5, 6, 1, 1, 1, 5, 1, 1, 1, 1]), Seite("KK"), Seite("KK"))
     assert opened.open and opened.choices[0].who == ("Ork",)
-    res = adz.vergleich(a, b, Roller(dice=[5, 6, 1, 1, 1, 5, 1, 1, 1, 1, 6, 6]), Seite("KK"), Seite("KK"),
+    res = adz.core.vergleich(a, b, Roller(dice=[5, 6, 1, 1, 1, 5, 1, 1, 1, 1, 6, 6]), Seite("KK"), Seite("KK"),
                         glueck=[{"figures": ["Ork"]}])
     assert res.outcome["sieger"] == "Ork" and res.outcome["erfolge"] == {"Alrik": 2, "Ork": 3}
     with pytest.raises(adz.AdzError, match="gegen sich selbst"):
-        adz.vergleich(a, a, Roller(dice=[]), Seite("KK"), Seite("KK"))
+        adz.core.vergleich(a, a, Roller(dice=[]), Seite("KK"), Seite("KK"))
 
 
 SECTIONS = {"Probenart und Würfelanzahl", "Mindestwurf", "Erfolge", "Vergleichende Proben", "Glückspool", "Runden"}

@@ -145,7 +145,7 @@ def test_the_gm_files_go_into_the_campaign(tmp_path, monkeypatch):
         camp.add_character("Magierin", {**base, "erschaffen": 4, "magiebereiche": ["Feuer 5"]})
         camp.add_character("Ritter", {**base, "fertigkeiten": ["Schwerter 5"], "waffen": ["Langschwert"]})
         assert camp.figure("Ritter").resources["körperlich"] == {"value": 7, "max": 7}
-        plan = adz.zauberplan(view(camp.figure("Magierin").record), effekt="Flammenstrahl", daten=d)
+        plan = adz.magic.zauberplan(view(camp.figure("Magierin").record), effekt="Flammenstrahl", daten=d)
         assert (plan.test.mw, plan.kp) == (2, 4)
         w = bogen.waffe_von(view(camp.figure("Ritter").record), None, d)
         assert (w.fertigkeit, w.attribut, w.grundschaden) == ("Schwerter", "KK", 4)
@@ -180,7 +180,7 @@ def test_the_luck_advice_is_quoted_as_the_code_gives_it(camp):
     from fractions import Fraction
 
     from rpgkernel.numerals import percent
-    prose = " ".join(TEXT.split("### Rat zum Glückspool", 1)[1].split("\n#", 1)[0].split())
+    prose = " ".join(DOC.page.text.split("### Rat zum Glückspool", 1)[1].split("\n#", 1)[0].split())
     opened = rpgkernel.resolve("probe Alrik attribut=GE fertigkeit=Klettern mw=3", campaign=camp,
                                dice=[5, 1, 1, 1, 1, 1, 1, 1, 1, 1])
     [advice] = opened.advice

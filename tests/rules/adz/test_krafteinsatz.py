@@ -65,7 +65,7 @@ begegnung:
 """
 
 
-def _data(tmp_path: Path, text: str = EFFECTS) -> adz.Daten:
+def _data(tmp_path: Path, text: str = EFFECTS) -> adz.settings.Daten:
     path = tmp_path / "effekte.yaml"
     path.write_text(text, encoding="utf-8")
     return adz.einrichten(path)
@@ -84,7 +84,7 @@ def magierin():
 
 
 def _plan(magierin, daten, effekt, **kw):
-    plan = adz.zauberplan(magierin, effekt=effekt, daten=daten, **kw)
+    plan = adz.magic.zauberplan(magierin, effekt=effekt, daten=daten, **kw)
     steps = [s.text for s in plan.test.res.steps if s.rule == "Krafteinsatz"]
     return plan, steps
 
@@ -122,7 +122,7 @@ def test_kp_with_some_parameters_named_gives_what_remains(magierin, daten):
     plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=3, parameter="sinne=2 dauer=30s")
     assert plan.kp == 3 and steps[1] == "Eingesetzt sind 3 KP, nötig 1 KP."
     with pytest.raises(adz.AdzError, match="1 KP reichen nicht für sinne 2 Sinne, dauer 1 min: nötig sind 2 KP"):
-        adz.zauberplan(magierin, effekt="Sinne beeinflussen", kp=1, parameter="sinne=2 dauer=1 min", daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sinne beeinflussen", kp=1, parameter="sinne=2 dauer=1 min", daten=daten)
     plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=2, parameter="sinne=3")
     assert plan.kp == 2 and steps[1] == "Mit 2 KP erreicht dauer 40 s, bei sinne 3 Sinne."
 
@@ -135,7 +135,7 @@ def test_the_seeds_example_asked_forward_scales_the_rest_down(magierin, daten):
     plan, steps = _plan(magierin, daten, "Sinne beeinflussen", kp=1, parameter="dauer=30s")
     assert plan.kp == 1 and steps[1] == "Mit 1 KP erreicht sinne 2 Sinne, bei dauer 30 s."
     with pytest.raises(adz.AdzError, match="0 KP reichen nicht für sinne 2 Sinne: nötig sind 2 KP"):
-        adz.zauberplan(magierin, effekt="Sinne beeinflussen", kp=0, parameter="sinne=2", daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sinne beeinflussen", kp=0, parameter="sinne=2", daten=daten)
 
 
 # Seed, "Krafteinsatz": "Solche Angaben können linear sein, z.B. „für jeden weiteren KP erhöht sich der Radius
@@ -150,7 +150,7 @@ def test_per_further_kp_scales_down_both_ways(magierin, daten):
     plan, _ = _plan(magierin, daten, "Feuerring", parameter="schaden=1 radius=2,5 m")
     assert plan.kp == 1                                                # 2 KP × 0,5 × 0,75 = 0,75
     with pytest.raises(adz.AdzError, match="2 KP reichen nicht für schaden 4: nötig sind 4 KP"):
-        adz.zauberplan(magierin, effekt="Feuerring", kp=2, parameter="schaden=4", daten=daten)   # radius 0 m
+        adz.magic.zauberplan(magierin, effekt="Feuerring", kp=2, parameter="schaden=4", daten=daten)   # radius 0 m
 
 
 def test_a_period_per_kp_and_fractions(magierin, daten):
@@ -193,7 +193,7 @@ def test_the_standard_scale_cost_and_its_end(magierin, daten):
     _, steps = _plan(magierin, daten, "Last heben", kp=14)
     assert "über die Standardskala hinaus (bis Stufe 13: 50.000 kg)" in steps[0]
     with pytest.raises(adz.AdzError, match="masse 60 t liegt über der Standardskala"):
-        adz.zauberplan(magierin, effekt="Last heben", parameter="masse=60 t", daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Last heben", parameter="masse=60 t", daten=daten)
 
 
 # -- listed points: never an invented value -----------------------------------------
@@ -216,15 +216,15 @@ def test_between_listed_points_the_gm_chooses(magierin, daten):
     assert _plan(magierin, daten, "Sprung", parameter="weite=20 m")[0].kp == 4
     with pytest.raises(adz.AdzError, match=r"= 2 bis 4 KP: Zwischen gelisteten Punkten wählt die Spielleitung "
                                            r"den Krafteinsatz, kp=2 bis kp=4\."):
-        adz.zauberplan(magierin, effekt="Sprung", parameter="weite=15 m", daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sprung", parameter="weite=15 m", daten=daten)
     plan, steps = _plan(magierin, daten, "Sprung", parameter="weite=15 m", kp=3)
     assert plan.kp == 3 and steps == [
         "Krafteinsatz aus den Parametern: 2 KP × 1 bis 2 (weite 15 m: zwischen den gelisteten Punkten 10 m (2 KP) "
         "und 20 m (4 KP)) = 2 bis 4 KP.", "Die Spielleitung wählt 3 KP; die gelisteten Punkte geben 2 bis 4 KP."]
     with pytest.raises(adz.AdzError, match="nötig sind 2 KP"):
-        adz.zauberplan(magierin, effekt="Sprung", parameter="weite=15 m", kp=1, daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sprung", parameter="weite=15 m", kp=1, daten=daten)
     with pytest.raises(adz.AdzError, match=r"außerhalb der gelisteten Punkte \(10 m bis 50 m\)"):
-        adz.zauberplan(magierin, effekt="Sprung", parameter="weite=60 m", daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sprung", parameter="weite=60 m", daten=daten)
 
 
 # -- what the GM types wrong -----------------------------------------------------------
@@ -241,16 +241,16 @@ def test_between_listed_points_the_gm_chooses(magierin, daten):
 ])
 def test_bad_parameters_are_refused_in_german(magierin, daten, wanted, message):
     with pytest.raises(adz.AdzError) as err:
-        adz.zauberplan(magierin, effekt="Sinne beeinflussen", parameter=wanted, daten=daten)
+        adz.magic.zauberplan(magierin, effekt="Sinne beeinflussen", parameter=wanted, daten=daten)
     assert message in str(err.value)
 
 
 def test_parameter_needs_an_effect_with_parameters(magierin, tmp_path):
     with pytest.raises(adz.AdzError, match=r"parameter= braucht einen Effekt mit Parametern .*effekt=: –"):
-        adz.zauberplan(magierin, bereich="Feuer", technik="erschaffen", mw=1, kp=1, parameter="radius=5m")
+        adz.magic.zauberplan(magierin, bereich="Feuer", technik="erschaffen", mw=1, kp=1, parameter="radius=5m")
     plain = _data(tmp_path, "magiebereiche:\n  Feuer:\n    effekte:\n      Kerze: {technik: erschaffen, mw: 1, kp: 1}\n")
     with pytest.raises(adz.AdzError, match="effekt=: Kerze"):
-        adz.zauberplan(magierin, effekt="Kerze", parameter="radius=5m", daten=plain)
+        adz.magic.zauberplan(magierin, effekt="Kerze", parameter="radius=5m", daten=plain)
 
 
 @pytest.mark.parametrize("entry, why", [

@@ -36,18 +36,18 @@ def gm_data(tmp_path):
 
 
 def test_spell_pool_area_technique_focus():
-    plan = adz.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", fokus="Flammen", mw=2, kp=4)
+    plan = adz.magic.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", fokus="Flammen", mw=2, kp=4)
     assert plan.test.wuerfel == 5 + 4 + 2 and plan.kp == 4 and not plan.trivial
 
 
 def test_the_primary_property_gives_the_dice():
-    plan = adz.zauberplan(magierin(), bereich="Pflanze+Luft", technik="erschaffen+beherrschen", mw=2, kp=2)
+    plan = adz.magic.zauberplan(magierin(), bereich="Pflanze+Luft", technik="erschaffen+beherrschen", mw=2, kp=2)
     assert plan.test.wuerfel == 2 + 4
     assert "Primäreigenschaften sind Pflanze und erschaffen" in plan.test.res.steps[0].text
 
 
 def test_supporting_areas_and_skills():
-    plan = adz.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", unterstuetzung=["Alchemie", "Luft"],
+    plan = adz.magic.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", unterstuetzung=["Alchemie", "Luft"],
                           mw=2, kp=2)
     assert plan.test.wuerfel == 9 + 2 + 2
 
@@ -86,16 +86,16 @@ def test_mental_damage_overflows_from_a_big_spell():
 @pytest.mark.parametrize("step, kp", [(1, 1), (2, 2), (3, 4), (4, 8), (5, 15), (6, 30), (7, 75), (8, 150),
                                       (9, 300), (10, 600), (11, 1200), (12, 2500), (13, 5000)])
 def test_the_standard_scale(step, kp):
-    assert adz.krafteinsatz(None, step) == kp
+    assert adz.magic.krafteinsatz(None, step) == kp
 
 
 def test_krafteinsatz_errors():
     with pytest.raises(adz.AdzError, match="Stufen 1 bis 13"):
-        adz.krafteinsatz(None, 14)
+        adz.magic.krafteinsatz(None, 14)
     with pytest.raises(adz.AdzError, match="nicht beides"):
-        adz.krafteinsatz(3, 2)
+        adz.magic.krafteinsatz(3, 2)
     with pytest.raises(adz.AdzError, match="Welcher Krafteinsatz"):
-        adz.krafteinsatz(None, None)
+        adz.magic.krafteinsatz(None, None)
 
 
 @pytest.mark.parametrize("kw, trivial", [
@@ -107,13 +107,13 @@ def test_krafteinsatz_errors():
     ({"mw": 1, "kp": 1, "wuerfeln_": True}, False),
 ])
 def test_trivial_spells(kw, trivial):
-    assert adz.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", **kw).trivial is trivial
+    assert adz.magic.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", **kw).trivial is trivial
 
 
 def test_a_trivial_spell_needs_three_dice_and_no_target():
     weak = figure("Lehrling", magiebereiche=["Licht 1"], erschaffen=1)
-    assert not adz.zauberplan(weak, bereich="Licht", technik="erschaffen", mw=1, kp=1).trivial
-    assert not adz.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", mw=1, kp=1, ziel=figure("Ork")).trivial
+    assert not adz.magic.zauberplan(weak, bereich="Licht", technik="erschaffen", mw=1, kp=1).trivial
+    assert not adz.magic.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", mw=1, kp=1, ziel=figure("Ork")).trivial
     res = adz.zaubern(magierin(), Roller(dice=[]), bereich="Feuer", technik="erschaffen", mw=1, kp=1)
     assert res.outcome["trivial"] and res.outcome["erfolge"] == 1 and res.effects == [] and not res.open
 
@@ -165,13 +165,13 @@ def test_concentration_renewal_and_ending():
     assert ("Konzentration: Feuerwand", True) in {(e.condition, e.on) for e in res.effects}
     holding = magierin(luck=0, conditions=["Konzentration: Feuerwand"])
     assert adz.probe(holding, Roller(dice=[1] * 5), attribut="GE", mw=1).outcome["würfel"] == 5
-    renewed = adz.erneuern(holding, Roller(dice=[5, 1, 1, 1, 1]), kp=3, name="Feuerwand")
+    renewed = adz.magic.erneuern(holding, Roller(dice=[5, 1, 1, 1, 1]), kp=3, name="Feuerwand")
     assert renewed.outcome == {"kp": 3, "entzug": 1, "geistiger_schaden": 2}
     assert renewed.preview["geistiger_schaden"].isclose((rpgkernel.dist("5W6>=5") * -1 + 3).clip(lower=0))
-    ended = adz.beenden(holding, "Feuerwand")
+    ended = adz.magic.beenden(holding, "Feuerwand")
     assert [(e.condition, e.on) for e in ended.effects] == [("Konzentration: Feuerwand", False)]
     with pytest.raises(adz.AdzError, match="hält keinen Zauber"):
-        adz.beenden(holding, "Lichtkugel")
+        adz.magic.beenden(holding, "Lichtkugel")
 
 
 # -- previews against icepool --------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_drain_distribution_equals_icepool(n, mw, wk, kp):
 
 
 def test_spell_preview_with_a_saving_throw():
-    plan = adz.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", fokus="Flammen", mw=3, kp=6,
+    plan = adz.magic.zauberplan(magierin(), bereich="Feuer", technik="erschaffen", fokus="Flammen", mw=3, kp=6,
                           ziel=figure("Ork", WK=4))
     p = plan.test.res.preview
     spell, save = ice_successes(11), ice_successes(4)
@@ -208,7 +208,7 @@ def test_spell_preview_with_a_saving_throw():
 def test_effects_weapons_and_actions_from_the_example_files():
     daten = adz.einrichten(adz.DATA / "beispiel_magiebereiche.yaml", adz.DATA / "beispiel_ausruestung.yaml",
                            adz.DATA / "beispiel_handlungen.yaml")
-    plan = adz.zauberplan(magierin(), effekt="Flammenstrahl", daten=daten)
+    plan = adz.magic.zauberplan(magierin(), effekt="Flammenstrahl", daten=daten)
     assert (plan.test.mw, plan.kp, plan.name) == (2, 4, "Flammenstrahl")
     assert "Zauberdauer: 1 Runde." in [s.text for s in plan.test.res.steps]
     knight = figure("Ritter", fertigkeiten=["Schwerter 5"], waffen=["Langschwert"], ausruestung=["Kettenhemd"],
@@ -230,7 +230,7 @@ def test_gm_data_replaces_tables_and_is_checked(gm_data):
     assert daten.stufen == 4 and daten.techniken == ("formen", "lösen")
     assert bogen.build(daten).validate({**{k: 3 for k in "KK KO GE FF KL WK IN CH GL".split()},
                                         "formen": 2})["formen"] == 2
-    assert adz.verletzungsmalus(view({"name": "Alrik", "sheet": dict(figure().sheet), "resources": {
+    assert adz.damage.verletzungsmalus(view({"name": "Alrik", "sheet": dict(figure().sheet), "resources": {
         "körperlich": {"value": 2, "max": 4}, "geistig": {"value": 4, "max": 4}}}), daten) == 2
     for bad, message in (("schadensleiste: {malus: [0, 1]}\n", "letzter Eintrag X"),
                          ("initiative: {attribut: XX}\n", "attribut"),
@@ -241,6 +241,6 @@ def test_gm_data_replaces_tables_and_is_checked(gm_data):
 
 def test_the_injury_malus_on_the_drain_roll_is_a_data_switch(gm_data):
     hurt = magierin(luck=0, physical=7)    # 5 steps: malus 2
-    assert adz.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3).entzug_wuerfel == 5
+    assert adz.magic.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3).entzug_wuerfel == 5
     daten = gm_data("schadensleiste: {auf_entzugswurf: true}\n")
-    assert adz.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3, daten=daten).entzug_wuerfel == 3
+    assert adz.magic.zauberplan(hurt, bereich="Feuer", technik="erschaffen", mw=2, kp=3, daten=daten).entzug_wuerfel == 3

@@ -15,7 +15,7 @@ from rpgkernel import rules
 from rpgkernel.dice import Roller
 from rpgkernel.messages import t
 from rpgkernel.rules.advice import DECLINE
-from rpgkernel.rules.bastionland import out_of_fight
+from rpgkernel.rules.bastionland.damage import out_of_fight
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.resolution import Request
 

@@ -22,7 +22,7 @@ TACTICS = Bastionland.tactics
 
 
 def fight_of(*figures):
-    return Fight({f.name: f for f in figures}, {f.name: why for f in figures if (why := bl.out_of_fight(f))}, 1, {},
+    return Fight({f.name: f for f in figures}, {f.name: why for f in figures if (why := bl.damage.out_of_fight(f))}, 1, {},
                  Roller(dice=[]))
 
 
@@ -30,14 +30,14 @@ def enumerated(attacker, target, state, tactics=TACTICS):
     """The target's states after ``attacker``'s attack, by playing every roll through the procedures: the
     attack, then the morale the tactics demand after it."""
     me = target.changed({"GD": state.gd, "VIG": state.vig}, state.zustaende)
-    pool = bl.attack_pool([attacker], me)
+    pool = bl.attack.attack_pool([attacker], me)
     armour = me.value("ruestung", 0)
     found: dict = {}
     for faces in itertools.product(*[range(1, int(d[1:]) + 1) for d in pool]):
         denies = tactics.denies(me, sorted(faces, reverse=True), armour)
         for save in range(1, 21) if denies else [None]:
             dice = [*faces, *([save] if denies else []), 1]   # the scar die last
-            res = bl.attack([attacker], me, Roller(dice=dice), deny=[me.name] if denies else None)
+            res = bl.attack.attack([attacker], me, Roller(dice=dice), deny=[me.name] if denies else None)
             lost = {e.resource: -e.by for e in res.effects if e.figure == me.name and e.resource}
             added = conds(res, me.name) - {"Narbe"}
             hit = Stand(state.gd - lost.get("GD", 0), state.vig - lost.get("VIG", 0), state.zustaende | added)
@@ -46,7 +46,7 @@ def enumerated(attacker, target, state, tactics=TACTICS):
             assert demanded in ([], [Action("moral", (me.name,))])
             p = 1 / math.prod(int(d[1:]) for d in pool) / (20 if denies else 1)
             for face in range(1, 21) if demanded else [None]:
-                fled = conds(bl.morale([after], Roller(dice=[face])), me.name) if demanded else set()
+                fled = conds(bl.core.morale([after], Roller(dice=[face])), me.name) if demanded else set()
                 nxt = hit._replace(zustaende=hit.zustaende | fled)
                 found[nxt] = found.get(nxt, 0.0) + p / (20 if demanded else 1)
     return found

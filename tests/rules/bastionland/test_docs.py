@@ -8,7 +8,7 @@ from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.rules.bastionland import VERBS
+from rpgkernel.rules.bastionland.verbs import VERBS
 
 DOC = VerbDoc("bastionland.md", VERBS, declines=True, comments=False)
 PAGE = DOC.page

@@ -6,7 +6,7 @@ from doc_blocks import page
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.resolve.run import PASS
-from rpgkernel.rules.bastionland import VERBS
+from rpgkernel.rules.bastionland.verbs import VERBS
 
 from saetze import assert_said, each
 

@@ -7,7 +7,7 @@ from rpgkernel import rules
 from rpgkernel.dice import Roller
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.forecast_data import odds
-from rpgkernel.rules.frei import schaden
+from rpgkernel.rules.frei.schaden import schaden
 
 TACTICS = rules.get(None).tactics
 

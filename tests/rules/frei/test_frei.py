@@ -27,7 +27,7 @@ def test_the_resource_comes_from_the_sheet_full_hp_by_default(camp):
 
 
 def test_the_gm_names_the_resource_for_the_campaign_or_an_encounter(camp):
-    assert frei.einrichten("LP", kampagne=camp) == frei.Einstellungen("LP")
+    assert frei.einrichten("LP", kampagne=camp) == frei.settings.Einstellungen("LP")
     camp.add_character("Alrik", {"lp": 14})
     assert camp.figure("Alrik").resources == {"LP": {"value": 14, "max": 14}}
     camp.set_sheet("Alrik", {"lp": 10})                     # the maximum follows the sheet

@@ -10,7 +10,8 @@ from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
 from rpgkernel.resolve.language import parse
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.kampfwerte import HexKarte, einrichten, erreichbar, karte_aus, karte_setzen, p_gelingt
+from rpgkernel.rules.kampfwerte import HexKarte, einrichten, erreichbar, karte_setzen, p_gelingt
+from rpgkernel.rules.kampfwerte.map import karte_aus
 
 from .test_sheet import KAEL, ORK
 

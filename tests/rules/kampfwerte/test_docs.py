@@ -146,7 +146,7 @@ def test_initiative_and_bp_of_the_page_figures(camp):
     assert "Kael hat Initiative 3 + 3 + 3 = 9 und 3 + 2 = 5 BP; der Ork 3 + 4 + 3 − 1 = 9 und 4 − 1 + 2 = 5 BP." \
         in " ".join(DOC.text.split())
     for name in ("Kael", "Ork"):
-        assert kw.initiativewert(camp.figure(name).sheet) == 9
+        assert kw.sheet.initiativewert(camp.figure(name).sheet) == 9
         assert camp.figure(name).resources["BP"] == {"value": 5, "max": 5}
 
 

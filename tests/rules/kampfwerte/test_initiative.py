@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.kampfwerte import p_vor
+from rpgkernel.rules.kampfwerte.initiative import p_vor
 
 from .test_sheet import ENGINE, KAEL, ORK
 
@@ -27,10 +27,10 @@ def test_ties_player_first_then_aufmerksamkeit_gewandtheit_instinkt():
     c = _named({"Kael": _rec(KAEL), "Ork": _rec(npc), "Goblin": _rec({**npc, "GEWANDTHEIT": 4}),
                 "Wolf": _rec({**npc, "GEWANDTHEIT": 4, "INSTINKT": 5}), "Zorn": _rec(ORK)})
     rolls = {"Kael": 15, "Ork": 15, "Goblin": 15, "Wolf": 15, "Zorn": 16}
-    assert ENGINE.initiative_order(c, rolls) == ["Zorn", "Kael", "Wolf", "Goblin", "Ork"]
+    assert ENGINE.initiative.order(c, rolls) == ["Zorn", "Kael", "Wolf", "Goblin", "Ork"]
     # side "Spieler" also marks a player character
     c2 = _named({"A": _rec(ORK), "B": _rec(ORK, "Spieler")})
-    assert ENGINE.initiative_order(c2, {"A": 9, "B": 9}) == ["B", "A"]
+    assert ENGINE.initiative.order(c2, {"A": 9, "B": 9}) == ["B", "A"]
 
 
 def test_initiative_rolled_once_and_held(tmp_path):

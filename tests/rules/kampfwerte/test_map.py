@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.errors import RpgError
-from rpgkernel.rules.kampfwerte import HexKarte, KampfwerteError, abstand, karte_setzen
+from rpgkernel.rules.kampfwerte import HexKarte, KampfwerteError, karte_setzen
+from rpgkernel.rules.kampfwerte.map import abstand
 from rpgkernel.rules.kampfwerte.bewegung import art
 
 from .test_sheet import KAEL

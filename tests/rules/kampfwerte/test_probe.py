@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rpgkernel.dice import Roller
-from rpgkernel.rules.kampfwerte import erfolge_dist, p_gelingt, wuerfeln
+from rpgkernel.rules.kampfwerte import p_gelingt, wuerfeln
+from rpgkernel.rules.kampfwerte.probe import erfolge_dist
 
 
 def _icepool_erfolge(n, sw):

@@ -10,8 +10,9 @@ import rpgkernel
 from rpgkernel import Campaign
 from rpgkernel.dice import Roller
 from rpgkernel.errors import RpgError
-from rpgkernel.rules.kampfwerte import (EINSTELLUNGEN, HexKarte, KampfwerteError, einrichten, erfolge_dist,
-                                        karte_setzen, p_gelingt, wuerfeln)
+from rpgkernel.rules.kampfwerte import (EINSTELLUNGEN, HexKarte, KampfwerteError, einrichten, karte_setzen, p_gelingt,
+                                        wuerfeln)
+from rpgkernel.rules.kampfwerte.probe import erfolge_dist
 
 from .test_sheet import KAEL
 

@@ -11,7 +11,8 @@ from verb_docs import VerbDoc
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.rules.midgard import VERBS, tabellen
+from rpgkernel.rules.midgard import tabellen
+from rpgkernel.rules.midgard.verbs import VERBS
 
 DOC = VerbDoc("midgard.md", VERBS, declines=True)
 PAGE = DOC.page

@@ -12,16 +12,9 @@ from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.midgard import (
-    MidgardError,
-    ap_wurf,
-    attributkauf,
-    fertigkeit_lernen,
-    kauf,
-    lp_wurf,
-    null_stufe,
-    wm_unter_mindestwert,
-)
+from rpgkernel.rules.midgard import MidgardError, kauf
+from rpgkernel.rules.midgard.erschaffung import ap_wurf, attributkauf, lp_wurf, null_stufe
+from rpgkernel.rules.midgard.lernen import fertigkeit_lernen, wm_unter_mindestwert
 from rpgkernel.rules.midgard.tabellen import laden
 
 BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"

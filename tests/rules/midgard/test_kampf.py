@@ -16,15 +16,9 @@ from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.midgard import (
-    abwehr_wm,
-    angriff,
-    angriff_vorschau,
-    ap_verlust_leicht,
-    initiative,
-    reihenfolge_vorschau,
-    verlust_schwer,
-)
+from rpgkernel.rules.midgard.initiative import initiative, reihenfolge_vorschau
+from rpgkernel.rules.midgard.kampf import abwehr_wm, angriff, angriff_vorschau
+from rpgkernel.rules.midgard.schaden import ap_verlust_leicht, verlust_schwer
 
 BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"
 
@@ -192,13 +186,13 @@ def test_bad_critical_tables_are_refused(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text("kritisch: {patzer: {wuerfel: W20, zeilen: [{von: 1, bis: 20, text: x}]}}\n", encoding="utf-8")
     with pytest.raises(midgard.MidgardError, match="unbekannte Situation 'patzer'"):
-        midgard.laden(path)
+        midgard.tabellen.laden(path)
     path.write_text("kritisch: {treffer: {wuerfel: W%, zeilen: [{von: 1, bis: 99, text: x}]}}\n", encoding="utf-8")
     with pytest.raises(midgard.MidgardError, match="1 bis 100 lückenlos"):
-        midgard.laden(path)
+        midgard.tabellen.laden(path)
     path.write_text("kritisch: {treffer: {wuerfel: W6, zeilen: [{von: 1, bis: 6, text: x}]}}\n", encoding="utf-8")
     with pytest.raises(midgard.MidgardError, match="erlaubt sind W% und W20"):
-        midgard.laden(path)
+        midgard.tabellen.laden(path)
 
 
 # -- exact previews -----------------------------------------------------------------------------
@@ -424,7 +418,7 @@ def test_initiative_through_the_encounter(camp):
     enc.add("Wolfgang Krentz", side="Helden", character="Wolfgang Krentz")
     enc.add("Schattenelf", side="Schatten", character="Schattenelf")
     engine = rules.get("midgard")
-    assert engine.initiative_expression(camp.figure("Wolfgang Krentz").record) == "W6+8"
+    assert engine.initiative.expression(camp.figure("Wolfgang Krentz").record) == "W6+8"
     assert enc.start(dice=[1, 2]) == ["Schattenelf", "Wolfgang Krentz"]      # 9 against 10
     preview = rpgkernel.resolve('initiative "Wolfgang Krentz", Schattenelf', campaign=camp, preview=True).preview
     # Wolfgang 8 + W6 before the Schattenelf 8 + W6: higher die, or a tie (by name: Schattenelf first)

@@ -27,7 +27,7 @@ def test_who_is_out_of_the_fight(lp, data, reason):
 
 
 def test_the_basic_roll_is_checked():
-    assert midgard.grundregeln_laden().kampfunfaehig_lp == 0      # the shipped default, as the dataclass has it
+    assert midgard.core.grundregeln_laden().kampfunfaehig_lp == 0      # the shipped default, as the dataclass has it
     with pytest.raises(MidgardError, match="kampfunfaehig_lp"):
         midgard.core.grundregeln_pruefen({"kampfunfaehig_lp": "drei"}, "meine.yaml")
 

@@ -11,16 +11,10 @@ from rpgkernel.dice import Roller
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules import midgard
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.midgard import (
-    MidgardError,
-    altern,
-    belastung,
-    beschwoerung,
-    beschwoerung_kategorie,
-    pruefungen,
-    tragkraft,
-    zauber_lernen,
-)
+from rpgkernel.rules.midgard import MidgardError
+from rpgkernel.rules.midgard.alter import altern, pruefungen
+from rpgkernel.rules.midgard.belastung import belastung, tragkraft
+from rpgkernel.rules.midgard.zauber import beschwoerung, beschwoerung_kategorie, zauber_lernen
 
 BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"
 

@@ -11,7 +11,9 @@ import rpgkernel
 from rpgkernel import Campaign, rules
 from rpgkernel.errors import ResolveError
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.midgard import Grundregeln, MidgardError, einrichten, ew, grundregeln_laden, p_ew, p_pw, p_ww
+from rpgkernel.rules.midgard import MidgardError, einrichten
+from rpgkernel.rules.midgard.core import Grundregeln, grundregeln_laden, p_ew, p_pw, p_ww
+from rpgkernel.rules.midgard.proben import ew
 from rpgkernel.rules.sheet import SheetError
 
 REGELN = Grundregeln()

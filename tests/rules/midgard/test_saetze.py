@@ -15,7 +15,7 @@ from rpgkernel.rules.wording import outcome_text
 from rpgkernel.resolve.language import parse
 from rpgkernel.resolve.run import PASS
 from rpgkernel.rules import midgard
-from rpgkernel.rules.midgard import VERBS
+from rpgkernel.rules.midgard.verbs import VERBS
 
 BEISPIEL = Path(midgard.__file__).with_name("data") / "beispiel_spielleitung.yaml"
 PAGE = page("midgard.md")

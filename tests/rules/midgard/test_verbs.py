@@ -6,7 +6,7 @@ from resolve_campaigns import campaign
 
 import rpgkernel
 from rpgkernel.dice import Dist
-from rpgkernel.rules.midgard import VERBS
+from rpgkernel.rules.midgard.verbs import VERBS
 
 LINES = {
     "ew": "ew Marvelus fertigkeit=Balancieren wm=-3",

@@ -11,7 +11,7 @@ from rpgkernel import Campaign, statblocks
 from rpgkernel.errors import RpgError
 from rpgkernel.numerals import decimal, percent
 from rpgkernel.rules import osr
-from rpgkernel.rules.osr import VERBS
+from rpgkernel.rules.osr.verbs import VERBS
 
 DOC = VerbDoc("osr.md", VERBS)
 PAGE = DOC.page

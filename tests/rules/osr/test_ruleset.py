@@ -14,7 +14,7 @@ from rpgkernel.rules import osr
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.osr import OsrError
 
-S = osr.Einstellungen()
+S = osr.settings.Einstellungen()
 
 
 def fig(name, side="", **sheet):
@@ -32,11 +32,11 @@ def test_hit_dice_to_level_each_row_starts_a_range(tw, stufe):
 
 def test_special_attack_level_and_gm_adjustment():
     midge = fig("Blutmücke", tw="1+1", angriffsstufe=5)
-    assert osr.angriffsstufe(midge) == 5
-    assert osr.angriffsstufe(fig("Ork", tw="1", stufe_mod=1)) == 3
+    assert osr.core.angriffsstufe(midge) == 5
+    assert osr.core.angriffsstufe(fig("Ork", tw="1", stufe_mod=1)) == 3
     assert osr.zauberstufe(fig("Drache", tw="11")) == 12
     with pytest.raises(OsrError, match="weder Stufe"):
-        osr.angriffsstufe(fig("Niemand"))
+        osr.core.angriffsstufe(fig("Niemand"))
     with pytest.raises(OsrError, match="Trefferwürfel"):
         osr.stufe_aus_tw("viele")
 
@@ -46,39 +46,39 @@ def test_special_attack_level_and_gm_adjustment():
                                              (1, -12, 27), (1, 12, 8)])
 def test_the_example_fighter_matrix(stufe, rk, need):
     """1-2 needs 20 vs AC 0 and 10 vs AC 10, 2 better every two levels, 20 six times; beyond: +1 per point."""
-    assert osr.mindestwurf(fig("K", stufe=stufe), rk, S)[0] == need
+    assert osr.core.mindestwurf(fig("K", stufe=stufe), rk, S)[0] == need
 
 
 def test_thac0_and_ascending_ac():
-    assert osr.mindestwurf(fig("K", etw0=19), 5, S)[0] == 14
-    asc = osr.Einstellungen(rk_aufsteigend=True)
-    assert osr.mindestwurf(fig("K", ab=3), 15, asc)[0] == 12
+    assert osr.core.mindestwurf(fig("K", etw0=19), 5, S)[0] == 14
+    asc = osr.settings.Einstellungen(rk_aufsteigend=True)
+    assert osr.core.mindestwurf(fig("K", ab=3), 15, asc)[0] == 12
 
 
 @given(st.integers(-30, 40), st.integers(-20, 20))
 def test_hit_chance_is_exact(need, mod):
     oracle = (icepool.d20 + mod >= need).probability(True)
-    assert osr.p_treffer(need, mod) == pytest.approx(float(oracle), abs=1e-12)
+    assert osr.core.p_treffer(need, mod) == pytest.approx(float(oracle), abs=1e-12)
 
 
 def test_surprise_per_side_with_preview():
     a, b = fig("A", "Gruppe"), fig("B", "Goblins")
-    res = osr.ueberraschung([a, b], Roller(dice=[2, 3]), S)
+    res = osr.initiative.ueberraschung([a, b], Roller(dice=[2, 3]), S)
     assert res.outcome == {"überrascht": ["Gruppe"]}
     assert [e.figure for e in res.effects] == ["A"] and res.effects[0].condition == "überrascht"
     assert all(p == pytest.approx(2 / 6) for p in res.preview.values())
-    assert osr.ueberraschung([a, b], Roller(dice=[3, 3]), S, bis=3).outcome["überrascht"] == ["Gruppe", "Goblins"]
+    assert osr.initiative.ueberraschung([a, b], Roller(dice=[3, 3]), S, bis=3).outcome["überrascht"] == ["Gruppe", "Goblins"]
 
 
 def test_side_initiative_segments_missile_bonus_and_ties():
     archer = fig("Schütze", "Gruppe", fernkampfbonus=2, waffen=["Kurzbogen (W6, Fernkampf)"])
     knight, gob = fig("Ritter", "Gruppe"), fig("Goblin", "Goblins")
-    res = osr.seiteninitiative([knight, archer, gob], Roller(dice=[2, 3]), S)
+    res = osr.initiative.seiteninitiative([knight, archer, gob], Roller(dice=[2, 3]), S)
     assert res.outcome["segmente"] == {"Gruppe": 3, "Goblins": 2}
     assert res.outcome["reihenfolge"] == ["Schütze", "Goblin", "Ritter"]   # 2+2 beats 3
-    tie = osr.seiteninitiative([knight, gob], Roller(dice=[4, 4]), S)
+    tie = osr.initiative.seiteninitiative([knight, gob], Roller(dice=[4, 4]), S)
     assert tie.outcome["gleichzeitig"] == ["Gruppe", "Goblins"]
-    again = osr.seiteninitiative([knight, gob], Roller(dice=[4, 4, 1, 5]), osr.Einstellungen(gleichstand="neu"))
+    again = osr.initiative.seiteninitiative([knight, gob], Roller(dice=[4, 4, 1, 5]), osr.settings.Einstellungen(gleichstand="neu"))
     assert again.outcome["reihenfolge"] == ["Goblin", "Ritter"]
     pv = res.preview
     two = (icepool.d6 > icepool.d6).probability(True)
@@ -91,33 +91,33 @@ def test_side_initiative_segments_missile_bonus_and_ties():
 def test_attack_modifiers_and_armour_losses():
     att = fig("K", stufe=1, angriffsbonus=1, schadensbonus=2, waffen=["Langschwert (W8)"])
     tgt = fig("Z", rk=4, schild=1, ges_rk=2)
-    assert osr.plan(att, tgt, {}, S).mindestwurf == 16 and osr.plan(att, tgt, {}, S).mod == 1
-    rear = osr.plan(att, tgt, {"hinten": True}, S)       # loses shield and Dex: AC 7, +2
+    assert osr.angriff.plan(att, tgt, {}, S).mindestwurf == 16 and osr.angriff.plan(att, tgt, {}, S).mod == 1
+    rear = osr.angriff.plan(att, tgt, {"hinten": True}, S)       # loses shield and Dex: AC 7, +2
     assert (rear.rk, rear.mod) == (7, 3)
-    assert osr.plan(att, tgt, {"flanke": True}, S).rk == 5
-    covered = osr.plan(att, tgt, {"deckung": 75, "tarnung": 50}, S)
+    assert osr.angriff.plan(att, tgt, {"flanke": True}, S).rk == 5
+    covered = osr.angriff.plan(att, tgt, {"deckung": 75, "tarnung": 50}, S)
     assert covered.rk == 4 - 7 - 2 and covered.mindestwurf == 20   # AC -5: the sixth 20
     prone = tgt.with_condition("liegend")
-    assert (osr.plan(att, prone, {}, S).rk, osr.plan(att, prone, {}, S).mod) == (7, 5)
+    assert (osr.angriff.plan(att, prone, {}, S).rk, osr.angriff.plan(att, prone, {}, S).mod) == (7, 5)
     parrying = fig("P", rk=5, angriffsbonus=2).with_condition("pariert")
-    assert osr.plan(att, parrying, {}, S).mod == 1 - 2
+    assert osr.angriff.plan(att, parrying, {}, S).mod == 1 - 2
     charging = fig("C", rk=5).with_condition("stürmt")
-    assert osr.plan(att, charging, {}, S).rk == 6          # no Dex bonus: AC 1 worse
+    assert osr.angriff.plan(att, charging, {}, S).rk == 6          # no Dex bonus: AC 1 worse
     inv = tgt.with_condition("unsichtbar")
     with pytest.raises(OsrError, match="bekannter Position"):
-        osr.plan(att, inv, {}, S)
+        osr.angriff.plan(att, inv, {}, S)
     with pytest.raises(OsrError, match="nicht von hinten"):
-        osr.plan(att, inv, {"position_bekannt": True, "hinten": True}, S)
-    assert osr.plan(att, inv, {"position_bekannt": True}, S).mod == 1 - 4
+        osr.angriff.plan(att, inv, {"position_bekannt": True, "hinten": True}, S)
+    assert osr.angriff.plan(att, inv, {"position_bekannt": True}, S).mod == 1 - 4
     with pytest.raises(OsrError, match="erlaubt sind 25, 50, 75, 90"):
-        osr.plan(att, tgt, {"deckung": 30}, S)
+        osr.angriff.plan(att, tgt, {"deckung": 30}, S)
 
 
 def test_preview_is_exact_and_two_weapons_never_give_a_bonus():
     att = fig("K", stufe=1, angriffsbonus=0, schadensbonus=1, fernkampfbonus=3,
               waffen=["Kurzschwert (W6)", "Dolch (W4)"])
     tgt = fig("Z", rk=6)
-    pv = osr.vorschau(att, [tgt], {"zwei_waffen": True}, S)
+    pv = osr.angriff.vorschau(att, [tgt], {"zwei_waffen": True}, S)
     hits = [v for k, v in pv.items() if k.startswith("P(Treffer")]
     assert hits == [pytest.approx(7 / 20), pytest.approx(6 / 20)]   # need 14: +0 (capped) and -1
     dmg = pv["schaden:Z"]
@@ -126,84 +126,84 @@ def test_preview_is_exact_and_two_weapons_never_give_a_bonus():
     mixed = pv["erwartet:Z"]
     assert mixed.mean == pytest.approx(7 / 20 * 4.5, abs=1e-12)
     with pytest.raises(OsrError, match="Dolch oder eine Handaxt"):
-        osr.vorschau(fig("X", stufe=1, waffen=["Schwert (W8)", "Keule (W6)"]), [tgt], {"zwei_waffen": True}, S)
+        osr.angriff.vorschau(fig("X", stufe=1, waffen=["Schwert (W8)", "Keule (W6)"]), [tgt], {"zwei_waffen": True}, S)
 
 
 def test_attack_rolls_damage_and_a_hit_caster_loses_the_spell():
     att = fig("K", stufe=1, schadensbonus=1, waffen=["Streitaxt (W8)"])
     mage = fig("M", rk=10, tp=5).with_condition("zaubert")
-    res = osr.angriff(att, [mage], Roller(dice=[10, 4]), {}, S)
+    res = osr.angriff.angriff(att, [mage], Roller(dice=[10, 4]), {}, S)
     assert res.outcome == {"ziel": "M", "treffer": 1, "schaden": 5}
     assert [(e.figure, e.resource, e.by, e.condition, e.on) for e in res.effects] == [
         ("K", None, 0, "hat gehandelt", True), ("M", "TP", -5, None, True), ("M", None, 0, "zaubert", False)]
-    miss = osr.angriff(att, [mage], Roller(dice=[9]), {}, S)
+    miss = osr.angriff.angriff(att, [mage], Roller(dice=[9]), {}, S)
     assert miss.outcome["schaden"] == 0 and [e.condition for e in miss.effects] == ["hat gehandelt"]
 
 
 def test_charge_lance_set_spear_and_refusals():
     rider = fig("R", stufe=1, beritten=True, schlachtross=True, schadensbonus=1, waffen=["Lanze (W8, Lanze, Länge 10)"])
     spear = fig("S", stufe=1, rk=7, waffen=["Speer (W6, Länge 8, Sturm)"])
-    lance = osr.plan(rider, spear, {"sturmangriff": True}, S)
+    lance = osr.angriff.plan(rider, spear, {"sturmangriff": True}, S)
     assert lance.faktor == 2 and lance.mod == 2 and lance.schaden.max == 17   # 2×8 + 1, bonus not doubled
-    res = osr.angriff(rider, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+    res = osr.angriff.angriff(rider, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     assert res.outcome["schaden"] == 11
     assert {e.condition for e in res.effects if e.condition} == {"stürmt", "hat gestürmt", "hat gehandelt"}
     done = rider.with_condition("hat gestürmt")
     with pytest.raises(OsrError, match="10 Runden"):
-        osr.angriff(done, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+        osr.angriff.angriff(done, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
     heavy = fig("H", stufe=1, maximal_belastet=True, waffen=["Schwert (W8)"])
     with pytest.raises(OsrError, match="maximal belastet"):
-        osr.angriff(heavy, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
-    set_ = osr.stemmen(spear)
+        osr.angriff.angriff(heavy, [spear], Roller(dice=[11, 5]), {"sturmangriff": True}, S)
+    set_ = osr.aktionen.stemmen(spear)
     braced = spear.with_condition("gegen Sturm gestemmt")
     with pytest.raises(OsrError, match="stürmenden"):
-        osr.angriff(braced, [rider], Roller(dice=[20, 1]), {}, S)
+        osr.angriff.angriff(braced, [rider], Roller(dice=[20, 1]), {}, S)
     charging = rider.with_condition("stürmt")
-    assert osr.plan(braced, charging, {}, S).faktor == 2 and set_.effects[0].condition == "gegen Sturm gestemmt"
+    assert osr.angriff.plan(braced, charging, {}, S).faktor == 2 and set_.effects[0].condition == "gegen Sturm gestemmt"
     with pytest.raises(OsrError, match="stemmen"):
-        osr.stemmen(rider)
+        osr.aktionen.stemmen(rider)
 
 
 def test_flee_wrestle_overbear_break_free_and_random_target():
     ork = fig("Ork", rk=7, tp=6)
     k1 = fig("K1", stufe=1, waffen=["Schwert (W8)"])
-    res = osr.fliehen(ork, [k1], Roller(dice=[9, 3]), S)   # need 13; 9 + 4 = 13 hits
+    res = osr.angriff.fliehen(ork, [k1], Roller(dice=[9, 3]), S)   # need 13; 9 + 4 = 13 hits
     assert res.outcome["schaden"] == 3 and res.effects[0].condition == "flieht"
-    w = osr.angriff(k1, [ork], Roller(dice=[13, 1]), {"ringen": True, "sturmangriff": True}, S)
+    w = osr.angriff.angriff(k1, [ork], Roller(dice=[13, 1]), {"ringen": True, "sturmangriff": True}, S)
     assert w.outcome["schaden"] == 0 and {"festgehalten", "liegend"} <= {e.condition for e in w.effects}
     held = ork.with_condition("festgehalten")
     with pytest.raises(OsrError, match="festgehalten"):
-        osr.angriff(held, [k1], Roller(dice=[20, 1]), {}, S)
-    free = osr.losreissen(held, 30, Roller(dice=[30]))
+        osr.angriff.angriff(held, [k1], Roller(dice=[20, 1]), {}, S)
+    free = osr.aktionen.losreissen(held, 30, Roller(dice=[30]))
     assert free.outcome == {"frei": True} and free.effects[0].on is False
-    rnd = osr.angriff(k1, [ork, fig("Gob", rk=7)], Roller(dice=[2, 1]), {}, S)
+    rnd = osr.angriff.angriff(k1, [ork, fig("Gob", rk=7)], Roller(dice=[2, 1]), {}, S)
     assert rnd.outcome["ziel"] == "Gob"
     sleeping = ork.with_condition("schläft")
     with pytest.raises(OsrError, match="Meuchelmord"):
-        osr.angriff(k1, [sleeping], Roller(dice=[1]), {}, S)
-    assert osr.angriff(k1, [sleeping], Roller(dice=[40]), {"toetung": 45}, S).outcome["getötet"]
+        osr.angriff.angriff(k1, [sleeping], Roller(dice=[1]), {}, S)
+    assert osr.angriff.angriff(k1, [sleeping], Roller(dice=[40]), {"toetung": 45}, S).outcome["getötet"]
 
 
 def test_declared_actions_and_spells():
     k = fig("K", angriffsbonus=2)
-    assert osr.parieren(k).effects[0].condition == "pariert"
-    adv = osr.vorruecken(k, [fig("G")])
+    assert osr.aktionen.parieren(k).effects[0].condition == "pariert"
+    adv = osr.aktionen.vorruecken(k, [fig("G")])
     assert [(e.figure, e.condition) for e in adv.effects] == [("K", "rückt vor"), ("G", "kein Angriff")]
-    cast = osr.zaubern(k, "Schlaf", 12, 5)
+    cast = osr.aktionen.zaubern(k, "Schlaf", 12, 5)
     assert cast.outcome == {"zauber": "Schlaf", "runden": 2}
     with pytest.raises(OsrError, match="kann in dieser Runde nicht angreifen"):
-        osr.angriff(k.with_condition("pariert"), [fig("G")], Roller(dice=[1]), {}, S)
+        osr.angriff.angriff(k.with_condition("pariert"), [fig("G")], Roller(dice=[1]), {}, S)
 
 
 def test_bad_weapons_and_settings_are_refused():
     with pytest.raises(Exception, match="Name \\(Schaden"):
-        osr.waffe("Schwert")
+        osr.sheet.waffe("Schwert")
     with pytest.raises(Exception, match="unbekannte Eigenschaft"):
-        osr.waffe("Schwert (W8, scharf)")
+        osr.sheet.waffe("Schwert (W8, scharf)")
     with pytest.raises(OsrError, match="0 bis 6"):
         osr.einrichten(ueberrascht_bis=9)
     with pytest.raises(OsrError, match="Angriffsmatrix"):
-        osr.matrix_laden(__file__)
+        osr.settings.matrix_laden(__file__)
     with pytest.raises(OsrError, match="'gleichzeitig' oder 'neu'"):
         osr.einrichten(gleichstand="später")
     with pytest.raises(OsrError, match="True oder False"):
@@ -254,25 +254,25 @@ def test_flee_gives_no_free_attack_to_those_who_may_not_attack():
     held = fig("Gehalten", stufe=1, waffen=["Schwert (W8)"]).with_condition("festgehalten")
     parry = fig("Pariert", stufe=1, angriffsbonus=2, waffen=["Schwert (W8)"]).with_condition("pariert")
     spear = fig("Speer", stufe=1, waffen=["Speer (W6, Sturm)"]).with_condition("gegen Sturm gestemmt")
-    res = osr.fliehen(ork, [held, parry, frei, spear], Roller(dice=[9, 3]), S)   # only Frei: 9 + 4 = 13 hits
+    res = osr.angriff.fliehen(ork, [held, parry, frei, spear], Roller(dice=[9, 3]), S)   # only Frei: 9 + 4 = 13 hits
     assert res.outcome == {"schaden": 3}
     texts = [s.text for s in res.steps]
     assert sum("Kein Angriff mit +4" in x for x in texts) == 3
     assert any("festgehalten" in x for x in texts) and any("gestemmt" in x for x in texts)
-    pv = osr.fliehen(ork, [held, parry, frei, spear], None, S).preview
+    pv = osr.angriff.fliehen(ork, [held, parry, frei, spear], None, S).preview
     assert [k for k in pv if k.startswith("P(Treffer")] == [next(k for k in pv if "Frei" in k)]
     # a set spear is not barred against a charging figure that flees: it strikes, for double damage
     stuermt = ork.with_condition("stürmt")
-    res = osr.fliehen(stuermt, [spear], Roller(dice=[8, 2]), S)   # RK 8 (no Dex: 1 worse): needs 12; 8 + 4
+    res = osr.angriff.fliehen(stuermt, [spear], Roller(dice=[8, 2]), S)   # RK 8 (no Dex: 1 worse): needs 12; 8 + 4
     assert res.outcome == {"schaden": 4}
-    pv = osr.fliehen(stuermt, [spear], None, S).preview
+    pv = osr.angriff.fliehen(stuermt, [spear], None, S).preview
     assert [v for k, v in pv.items() if k.startswith("P(Treffer")] == [13 / 20]   # W20 >= 8
 
 
 @pytest.mark.parametrize("entry, laenge", [("Langschwert (W8, Länge 3,5)", 3.5), ("Langschwert (W8, Länge 3.5)", 3.5),
                                            ("Speer (W6,Länge 8,5,Sturm)", 8.5), ("Speer (W6, Sturm, Länge 12)", 12.0)])
 def test_weapon_lengths_with_a_decimal_comma(entry, laenge):
-    w = osr.waffe(entry)
+    w = osr.sheet.waffe(entry)
     assert w.laenge == laenge and w.schaden in ("W8", "W6")
     assert w.sturm == ("Sturm" in entry)
 
@@ -281,7 +281,7 @@ def test_weapon_lengths_with_a_decimal_comma(entry, laenge):
                                    "Speer (W6, Länge -3)"])
 def test_a_malformed_length_is_refused_in_german(entry):
     with pytest.raises(Exception, match="ist keine Länge"):
-        osr.waffe(entry)
+        osr.sheet.waffe(entry)
 
 
 def test_saving_throws_by_the_gm_table(tmp_path):
@@ -289,25 +289,25 @@ def test_saving_throws_by_the_gm_table(tmp_path):
     table.write_text("kategorien: [Gift, Odem]\ntabellen:\n  Kämpfer:\n    - stufen: [0, 2]\n      wurf: [14, 17]\n"
                      "    - stufen: [3, 20]\n      wurf: [11, 13]\n  Kleriker:\n    - stufen: [0, 20]\n"
                      "      wurf: [9, 15]\n", encoding="utf-8")
-    s = osr.Einstellungen(rettung=osr.rettung_laden(table))
+    s = osr.settings.Einstellungen(rettung=osr.settings.rettung_laden(table))
     ork = fig("Ork", tw="1")                                   # 1 TW -> Stufe 2
-    pv = osr.rettungswurf(ork, "gift", None, s, bonus=2).preview
+    pv = osr.rettung.rettungswurf(ork, "gift", None, s, bonus=2).preview
     assert list(pv.values()) == [pytest.approx(float((icepool.d20 + 2 >= 14).probability(True)), abs=1e-12)]
     assert "Stufe 2" in next(iter(pv))
-    assert osr.rettungswurf(fig("Oger", tw="4+1"), "Odem", None, s).preview.popitem()[1] == 8 / 20   # Stufe 6: 13
+    assert osr.rettung.rettungswurf(fig("Oger", tw="4+1"), "Odem", None, s).preview.popitem()[1] == 8 / 20   # Stufe 6: 13
     giant = fig("Riese", tw="2", rettungsstufe_mod=-1)         # 2 TW -> 3, minus 1 -> 2
-    assert osr.rettungsstufe(giant) == 2 and osr.rettungsziel(giant, "Gift", s)[0] == 14
+    assert osr.rettung.rettungsstufe(giant) == 2 and osr.rettung.rettungsziel(giant, "Gift", s)[0] == 14
     shaman = fig("Schamane", tw="1", klasse="Kleriker")
-    assert osr.rettungsziel(shaman, "Gift", s)[0] == 9
-    res = osr.rettungswurf(ork, "Gift", Roller(dice=[12]), s, bonus=2)
+    assert osr.rettung.rettungsziel(shaman, "Gift", s)[0] == 9
+    res = osr.rettung.rettungswurf(ork, "Gift", Roller(dice=[12]), s, bonus=2)
     assert res.outcome == {"gelungen": True, "wurf": 14, "nötig": 14}
-    assert osr.rettungswurf(ork, "Gift", Roller(dice=[11]), s, bonus=2).outcome["gelungen"] is False
+    assert osr.rettung.rettungswurf(ork, "Gift", Roller(dice=[11]), s, bonus=2).outcome["gelungen"] is False
     with pytest.raises(OsrError, match="unbekannte Kategorie"):
-        osr.rettungswurf(ork, "Feuer", None, s)
+        osr.rettung.rettungswurf(ork, "Feuer", None, s)
     with pytest.raises(OsrError, match="Keine Rettungswurftabelle"):
-        osr.rettungswurf(fig("D", tw="1", rettungsklasse="Dieb"), "Gift", None, s)
+        osr.rettung.rettungswurf(fig("D", tw="1", rettungsklasse="Dieb"), "Gift", None, s)
     with pytest.raises(OsrError, match="Rettungswurftabelle"):
-        osr.rettung_laden(__file__)
+        osr.settings.rettung_laden(__file__)
     with pytest.raises(OsrError, match="Rettungswurftabelle"):
         osr.einrichten(rettungswuerfe=__file__)
     example = (osr.settings.DATA / "rettungswuerfe.yaml").read_text(encoding="utf-8")

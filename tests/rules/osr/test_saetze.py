@@ -5,7 +5,7 @@ from doc_blocks import page
 
 import rpgkernel
 from rpgkernel import Campaign, statblocks
-from rpgkernel.rules.osr import VERBS
+from rpgkernel.rules.osr.verbs import VERBS
 
 from saetze import assert_said, each
 from .test_docs import YAML
