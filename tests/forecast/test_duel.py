@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from rpgkernel import Campaign, rules
-from rpgkernel.forecast import _board, chain, duel
+from rpgkernel.forecast import chain, duel
 from rpgkernel.forecast.fight import Table
+from rpgkernel.forecast.mixture import board as compact_board
 from rpgkernel.rules.tactics import zielwahl
 
 from . import test_adz_compact, test_kampfwerte_compact, test_midgard_compact
@@ -47,7 +48,7 @@ def board(c, name="Gasse"):
     state = c.state
     record = state["encounters"][name]
     table = Table(state, name, rules.get(record["ruleset"] or None), zielwahl("schwächste"), True)
-    return _board(table, np.random.default_rng(1))
+    return compact_board(table, np.random.default_rng(1))
 
 
 def assert_same(got, want):

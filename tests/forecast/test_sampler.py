@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from rpgkernel import Campaign, rules
-from rpgkernel.forecast import _board
 from rpgkernel.forecast.fight import Table
+from rpgkernel.forecast.mixture import board
 from rpgkernel.forecast.sample import Sampler
 
 ONES = {"KK": 1, "KO": 1, "GE": 1, "FF": 1, "KL": 1, "WK": 1, "IN": 1, "CH": 1, "GL": 1}
@@ -96,7 +96,7 @@ def test_osr_ties_strike_at_once_on_both_paths(tmp_path):
     """OSR rolls the sides' initiative every round, a tie strikes at once: the sampler plays the blocks
     of those acting together as the chain does (a duel where both may fall in one round: a draw)."""
     enc = fight(tmp_path, "osr_zwei_gegen_einen")
-    sampler = Sampler(_board(Table(enc.campaign.state, "Gefecht", rules.get("osr"), "schwächste"),
+    sampler = Sampler(board(Table(enc.campaign.state, "Gefecht", rules.get("osr"), "schwächste"),
                              np.random.default_rng(0)))
     assert not sampler.begins.all() and sampler.board.opening.each_round is not None
     exact = enc.forecast(weg="exakt")
@@ -106,7 +106,7 @@ def test_osr_ties_strike_at_once_on_both_paths(tmp_path):
 
 def test_a_seed_plays_the_same_fights(tmp_path):
     enc = fight(tmp_path, "bastionland_gruppe")
-    sampler = Sampler(_board(Table(enc.campaign.state, "Gefecht", rules.get("bastionland"), "schwächste"),
+    sampler = Sampler(board(Table(enc.campaign.state, "Gefecht", rules.get("bastionland"), "schwächste"),
                              np.random.default_rng(0)))
     one, again, other = (sampler.play(500, np.random.default_rng(seed)) for seed in (3, 3, 4))
     for field in ("winner", "rounds", "states"):
@@ -137,7 +137,7 @@ def test_every_turn_of_a_batch_draws_in_one_pass(tmp_path, per_side):
         enc.add(f"Held {k}", side="Spieler", sheet={"hp": 14 + k})
         enc.add(f"Feind {k}", side="Feinde", sheet={"hp": 10 + k})
     enc.start(order=[f"{who} {k}" for k in range(per_side) for who in ("Held", "Feind")])
-    sampler = Sampler(_board(Table(c.state, "Gefecht", rules.get(None), "schwächste"), np.random.default_rng(0)))
+    sampler = Sampler(board(Table(c.state, "Gefecht", rules.get(None), "schwächste"), np.random.default_rng(0)))
     rng = Counting(2)
     batch = sampler.play(2000, rng)   # type: ignore[arg-type]
     assert len(np.unique(batch.rounds)) > 3   # the fights went their own ways

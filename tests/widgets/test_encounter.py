@@ -5,7 +5,8 @@ import json
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from panel_driving import FURT_NAMES, make_campaign, row, send, set_form
 
 import rpgkernel
@@ -14,9 +15,9 @@ from rpgkernel.assets import asset
 from rpgkernel.messages import labels, t
 from rpgkernel.resolve import pending
 from rpgkernel.resolve.language import parse, quote
+from rpgkernel.resolve.lines import FREE, option_field
 from rpgkernel.rules import get as ruleset
 from rpgkernel.widgets import EncounterPanel
-from rpgkernel.resolve.lines import FREE, option_field
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -198,10 +199,10 @@ def test_a_click_writes_the_same_journal_as_the_line(panel, camp, tmp_path):
     assert choices["deny"]["also"] == ["Wache"] and choices["gambit"]["also"] == []   # the target's ally
     gambit = choices["gambit"]
     assert gambit["who"] == ["Ritter", "Knappe"] and gambit["values"] == ["7", "5"]
-    assert {"name": "würfel", "kind": "int", "label": "Abgelegter Würfel", "values": ["7", "5"],
+    assert {"name": "würfel", "kind": "int", "label": "Abgelegter Würfel", "values": ["7", "5"], "labels": ["7", "5"],
             "help": "Die Augenzahl des abgelegten Würfels (4 oder mehr)."} in gambit["fields"]
     assert {"name": "gambit", "kind": "text", "label": "Gambit", "values": choices["focus"]["values"],
-            "help": t("option.bastionland.gambit.help")} in choices["focus"]["fields"]
+            "labels": choices["focus"]["values"], "help": t("option.bastionland.gambit.help")} in choices["focus"]["fields"]
     # taking a gambit and declining the rest, as in the cell "gambit Ritter bolster=5 / verzicht Söldner"
     set_form(panel, decisions=[{"key": "gambit", "who": "Ritter", "options": {"bolster": "5"}}])
     assert panel.lines["taken"] == ["gambit Ritter bolster=5"]
@@ -604,10 +605,17 @@ def test_every_option_label_in_the_catalogue_belongs_to_an_option():
     known = {(key, name) for key in KEYS for v in ruleset(key or None).verbs.values() for name in v.options}
     known |= {(key, f"{v.name}.{name}") for key in KEYS for v in ruleset(key or None).verbs.values()
               for name in v.options}
+    values = {}   # a value's own label (``option.<ruleset>.<option>.<value>``, resolve.lines.value_label)
     for catalogue_key in labels("option."):
         _, key, rest = catalogue_key.split(".", 2)
         key = "" if key == FREE else key
-        assert (key, rest.removesuffix(".help")) in known, catalogue_key
+        rest = rest.removesuffix(".help")
+        if (key, rest) not in known and (key, rest.rpartition(".")[0]) in known:
+            values.setdefault((key, rest.rpartition(".")[0]), set()).add(rest.rpartition(".")[2])
+            continue
+        assert (key, rest) in known, catalogue_key
+    from rpgkernel.rules.bastionland.attack import STRONG
+    assert values == {("bastionland", "stark"): set(STRONG)}   # the Strong Gambit's two options, as the seed says
 
 
 def test_the_panel_form_shows_the_labels(panel):
