@@ -80,7 +80,7 @@ def _journal_rows(entries) -> list[tuple[str, str, str, str]]:
     """(number, kind, encounter, text) of each entry, each cell on one line."""
     def line(value: object) -> str:
         return re.sub(r"[\r\n\t\v\f]+", " ", str(value or ""))
-    return [(str(e.seq), kind_label(e.kind), line(e.data.get("encounter")), line(e.data.get("text")))
+    return [(str(e.seq), kind_label(e.kind, e.data), line(e.data.get("encounter")), line(e.data.get("text")))
             for e in entries]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from ..display import Shown
 from ..errors import RpgError
@@ -50,6 +50,10 @@ def journal_kinds() -> dict[str, str]:
     return {key[len(_KIND):]: word for key, word in labels(_KIND).items()}
 
 
-def kind_label(kind: str) -> str:
-    """The German word for a journal kind; a kind the catalogue does not know as it is."""
+def kind_label(kind: str, data: Mapping[str, Any] | None = None) -> str:
+    """The word for a journal kind; a kind the catalogue does not know as it is. An entry of the
+    order that rolled nothing (``data`` without ``rolls``: a ruleset without an initiative roll, a
+    figure moved by hand) reads "Reihenfolge"."""
+    if kind == "initiative" and data is not None and not data.get("rolls"):
+        return t("journal.order_label")
     return journal_kinds().get(kind, kind)

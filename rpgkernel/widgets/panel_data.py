@@ -172,7 +172,7 @@ def card(res: Mapping[str, Any]) -> dict[str, Any]:
 def journal_entry(event: Any) -> dict[str, Any]:
     """A journal line of the panel; ``player``: written by a player on their page (a suggestion), as
     far as the event tells (a player's roll or choice is journalled as the GM's is)."""
-    entry = {"seq": event.seq, "kind": event.kind, "label": kind_label(event.kind),
+    entry = {"seq": event.seq, "kind": event.kind, "label": kind_label(event.kind, event.data),
              "text": str(event.data.get("text", ""))}
     if event.kind == suggestions.KIND and "answer" not in event.data:
         entry["player"] = True
