@@ -32,17 +32,24 @@ if TYPE_CHECKING:
     from babel import Locale
     from babel.numbers import NumberPattern
 
-#: the language of the moment, of texts and numbers alike (a context's own: a server's page has its reader's)
-LANGUAGE: ContextVar[str] = ContextVar("rpgkernel_language", default="de")
+#: a context's own language (``messages.using``: a server's page has its reader's); None: the session's
+LANGUAGE: ContextVar[str | None] = ContextVar("rpgkernel_language", default=None)
+#: the session's language (``messages.set_language``), for every thread of the process
+SESSION = ["de"]
 _LOCALES = {"de": "de_DE"}   # a language -> its CLDR locale where the two names differ
 MINUS = "−"   # the typographic minus of shown numbers
 _MARKS = str.maketrans({"-": MINUS, "\N{NO-BREAK SPACE}": " ", "\N{NARROW NO-BREAK SPACE}": " "})
 _SPEC = re.compile(r"(?P<group>,?)(?:\.(?P<digits>\d+))?(?P<kind>[f%]?)")
 
 
+def current() -> str:
+    """The language of the moment, of texts and numbers alike: the context's own, else the session's."""
+    return LANGUAGE.get() or SESSION[0]
+
+
 def locale() -> Locale:
     """Babel's locale of the shown numbers in the language of the moment."""
-    return _locale(LANGUAGE.get())
+    return _locale(current())
 
 
 @lru_cache(maxsize=None)
@@ -64,7 +71,7 @@ def _locale(language: str) -> Locale:
 def prepare() -> None:
     """Load the locale and the patterns of integer, number, decimal and percent now (``%load_ext
     rpgkernel`` does, so that the first card of a notebook does not wait for them)."""
-    language = LANGUAGE.get()
+    language = current()
     _pattern(language, 0, 0), _pattern(language, 2, 2), _pattern(language, 0, 6)
 
 
@@ -78,7 +85,7 @@ def _pattern(language: str, low: int, high: int) -> NumberPattern:
 
 def _shown(kind: str, low: int, high: int, x: float, grouped: bool = True) -> str:
     """``x`` with ``low`` to ``high`` decimals, a number (``kind`` "") or a percentage ("%")."""
-    return _cached(LANGUAGE.get(), kind, low, high, x, math.copysign(1, x) < 0, grouped)
+    return _cached(current(), kind, low, high, x, math.copysign(1, x) < 0, grouped)
 
 
 @lru_cache(maxsize=8192)

@@ -407,3 +407,21 @@ def test_the_docs_language_package_registers_french(tmp_path, monkeypatch, catal
     catalogues._entry_points_read = False
     with catalogues.using("fr"):
         assert t("dice.empty") == "Rien à lancer." and numerals.integer(1234) == "1 234"
+
+
+def test_a_background_thread_speaks_the_sessions_language():
+    """A card updated from a background weighing is drawn in another thread: it speaks the session's
+    language, while a page rendered for one reader (``using``) keeps its own."""
+    import threading
+    said = {}
+    messages.set_language("en")
+    try:
+        worker = threading.Thread(target=lambda: said.update(text=messages.t("advice.win_waiting"),
+                                                             number=numerals.percent(0.1304)))
+        worker.start()
+        worker.join()
+        with messages.using("de"):
+            assert messages.t("advice.win_waiting") == "Sieg im Kampf: wird berechnet …"
+    finally:
+        messages.set_language("de")
+    assert said == {"text": "Winning the fight: being computed …", "number": "13.04 %"}

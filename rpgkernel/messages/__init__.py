@@ -231,10 +231,11 @@ def languages() -> list[str]:
 
 
 def set_language(lang: str) -> None:
-    """Switch every following text and number to ``lang`` (``%rpg --sprache``)."""
+    """Switch every following text and number to ``lang`` (``%rpg --sprache``), in every thread of the
+    process (a card updated from a background weighing speaks the session's language)."""
     if lang not in languages():
         raise KeyError(lang)
-    numerals.LANGUAGE.set(lang)
+    numerals.SESSION[0] = lang
 
 
 @contextmanager
@@ -250,7 +251,7 @@ def using(lang: str) -> Iterator[None]:
 
 
 def language() -> str:
-    return numerals.LANGUAGE.get()
+    return numerals.current()
 
 
 def labels(prefix: str) -> dict[str, str]:

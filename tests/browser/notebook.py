@@ -9,12 +9,27 @@ from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
+from playwright.sync_api import expect
+
+from rpgkernel import messages
 
 ROOT = Path(__file__).resolve().parents[2]
 #: caps in ms, never timings: generous, since a loaded machine takes many times longer, never forever
 TIMEOUT_MS = 600_000   # the kernel starts, a notebook's cells run
 LIVE = 60_000          # a change reaches a player's page and the panel's poll
 DONE = 300_000         # an action the kernel carries out (weighing its advice) has ended
+
+
+def _weighing() -> re.Pattern[str]:
+    """What an option says while its chance of winning is still weighed, in every language."""
+    said = []
+    for lang in messages.languages():
+        with messages.using(lang):
+            said.append(messages.t("advice.win_waiting").rpartition(":")[2].strip())
+    return re.compile("|".join(map(re.escape, said)))
+
+
+WEIGHING = _weighing()
 
 
 class Kernel(NamedTuple):
@@ -149,6 +164,9 @@ def gallery(locator, name: str, mask: list | None = None) -> Path:
     An element taller than the notebook's view is taken in a window made tall enough for it
     (JupyterLab scrolls the notebook inside the page: a plain element shot would be cut off).
     """
+    # the chances of winning of an open action follow its card: the picture shows them weighed (and the
+    # element is not drawn anew while it is taken)
+    expect(locator.get_by_text(WEIGHING)).to_have_count(0, timeout=DONE)
     folder = gallery_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"

@@ -15,7 +15,7 @@ from rpgkernel.resolve import pending
 from rpgkernel.statblocks import load
 
 from .fixtures import expect
-from .notebook import gallery, tab_into, theme
+from .notebook import DONE, WEIGHING, gallery, tab_into, theme
 from .panel_view import CONTRAST, illegible, illegible_meters, row
 
 pytestmark = pytest.mark.browser
@@ -114,6 +114,7 @@ def test_a_fight_run_from_the_panel(notebook, page, lab, tmp_path):
     deny = choices.get_by_role("group", name=re.compile("^Deny"))
     who = deny.get_by_label("Wer")   # who takes it; the die is a list of the dice there are beside it
     expect(who).to_have_value("Söldner")
+    expect(choices.get_by_text(WEIGHING)).to_have_count(0, timeout=DONE)   # its chances weighed, the form drawn
     # where the GM is looking: the roll right under the button, its open decisions beside the roll
     button = panel.get_by_role("button", name="Würfeln / Ausführen").bounding_box()
     result = panel.get_by_role("region", name="Ergebnis").bounding_box()
