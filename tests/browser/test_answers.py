@@ -24,16 +24,6 @@ pytestmark = pytest.mark.browser
 
 PANEL_CELL, LINK_CELL = 4, 5
 FIRST_DICE = "7,3,5,1,2"   # the Ritter's W8 and W4, the Knappe's W6s, the bonus W8: Gambits with the 7 and the 5
-# a cell that keeps the kernel busy until the test writes its flag file (started, not awaited)
-_START = """source => {
-  const app = window.jupyterapp;
-  const notebook = app.shell.currentWidget.content;
-  notebook.activeCellIndex = notebook.widgets.length - 1;
-  app.commands.execute('notebook:insert-cell-below').then(() => {
-    notebook.activeCell.model.sharedModel.setSource(source);
-    app.commands.execute('notebook:run-cell');
-  });
-}"""
 
 
 def _cells(path, link: bool = False) -> list[str]:
@@ -41,7 +31,7 @@ def _cells(path, link: bool = False) -> list[str]:
     rolls = {n: 10 - i for i, n in enumerate(ZWEI_NAMES)}
     return ["%load_ext rpgkernel", f"%rpg --kampagne {path}\n%rpg bastionland", "%%figuren\n" + ZWEI_SOELDNER,
             f"import rpgkernel\nkampagne = rpgkernel.session.current().campaign\nkampagne.encounter.start(rolls={rolls!r})",
-            "from rpgkernel.widgets import EncounterPanel\nEncounterPanel(kampagne)"] + (
+            "from rpgkernel.widgets import EncounterPanel\npanel = EncounterPanel(kampagne)\npanel"] + (
         ["%rpg spieler Ritter"] if link else [])
 
 
@@ -69,9 +59,12 @@ def test_the_decision_form_names_its_attack_and_waits_while_an_action_runs(noteb
     panel.locator("[data-focus='dice']").fill("6,4")
     line = panel.get_by_text("Als Zelle geschrieben").locator("xpath=following-sibling::pre")
     expect(line).to_have_text(f"%%resolve --würfel 6,4\n{SECOND_ATTACK}")
-    page.evaluate(_START, f"import pathlib, time\nwhile not pathlib.Path({str(flag)!r}).exists():\n    time.sleep(0.05)")
-    expect(page.locator("#jp-main-statusbar")).to_contain_text("Busy")
+    # the panel's next action runs until the flag is there (as a long action would)
+    nb.run_cell(f"import pathlib, time\ndef held(content, act=panel.on_act):\n"
+                f"    while not pathlib.Path({str(flag)!r}).exists():\n        time.sleep(0.05)\n"
+                f"    act(content)\npanel.on_act = held")
     panel.get_by_role("button", name="Würfeln / Ausführen").click()
+    expect(page.locator("#jp-main-statusbar")).to_contain_text("Busy")
     expect(decisions.locator(".rpgk-busy")).to_have_text(
         f"Läuft gerade: {SECOND_ATTACK} – die Entscheidungen warten, bis es fertig ist.")
     expect(decisions.locator("fieldset.rpgk-answers")).to_have_attribute("disabled", "")
