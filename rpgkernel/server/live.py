@@ -110,7 +110,7 @@ class Watcher:
         except RpgError as err:   # its text shows the address without a password (state.address)
             _log.warning("player pages: campaign %s cannot be opened: %s", self.key[:8], err)
             return False
-        self.seen = self.campaign.store.last_seq()
+        self.seen, self.weighed = self.campaign.store.last_seq(), weighing.changes()   # what came before is seen
         return True
 
     def figure_of(self, token: str) -> str | None:

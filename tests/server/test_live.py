@@ -28,6 +28,7 @@ from tornado.websocket import websocket_connect
 from doc_blocks import page
 
 from rpgkernel import rules
+from rpgkernel.forecast import weighing
 from rpgkernel.messages import t
 from rpgkernel.server import live
 from rpgkernel.state import Campaign
@@ -296,10 +297,12 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
         slow_server.stop()
 
 
-def test_a_page_joining_takes_no_change_from_the_open_pages(table):
+def test_a_page_joining_takes_no_change_from_the_open_pages(table, monkeypatch):
     """A joining page's view is made whatever changed; the change still counts for the pages open."""
     link = table.new_player_link("Alrik")
     watcher = live.Watcher(link.key, {})
+    # an advice weighed before the watcher opens (another campaign's, earlier): no change to its pages
+    monkeypatch.setattr(weighing, "_changes", weighing.changes() + 1)
     assert watcher.open(table.store.where, table.store.campaign)
     try:
         open_page, joining = object(), object()
