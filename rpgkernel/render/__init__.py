@@ -14,7 +14,7 @@ from .dicecheck import dicecheck_html, dicecheck_text
 from .dice import (chart_svg, dist_html, dist_text, estimate_html, estimate_summary, estimate_text,
                    roll_html, roll_markdown, roll_text, rolls_html, rolls_text)
 from .resolution import resolution_html, resolution_text
-from . import forms  # registers the forms above with display
+from . import forms  # noqa: F401  (imported for its effect: it registers the forms above with display)
 
 __all__ = ["ErrorBox", "Notice", "chart_svg", "dicecheck_html", "dicecheck_text", "dist_html", "dist_text", "encounter_html",
            "encounter_text", "estimate_html", "estimate_summary", "estimate_text", "figure_html", "figure_text",
