@@ -22,7 +22,7 @@
    sampled one, say) is cut off.
 
 5. Forecasts with a decision open (``--only-open`` runs this section alone): the ford fight (Ritter
-   and Knappe against three Söldner, ``FORD``) with ``FORD_ATTACK`` open, a Midgard duel with grace
+   and Knappe against three Söldner, ``ford_block``) with ``FORD_ATTACK`` open, a Midgard duel with grace
    points whose attack waits for the grace (``midgard_grace``), and every moment of the example
    notebooks where a decision stands open (``notebook_points``): the forecast to ±1 % (CPU and wall,
    against the goal of 2 s CPU, the path taken) beside the procedure path on the same state in the
@@ -220,24 +220,19 @@ def first_duels(reference: Path | None = None, timeout: float = 60.0) -> bool:
 
 
 GOAL_OPEN_CPU = 2.0    # CPU seconds to ±1 % with a decision open
-#: the ford fight of the forecast with an open attack: the panel tests' players and three mercenaries
-FORD = """
-figuren:
-  - name: Ritter
-    werte: {vig: 13, cla: 10, spi: 13, gd: 5, waffen: ["Streitkolben (W8, wuchtig)", "Schild (W4)"]}
-  - name: Knappe
-    werte: {vig: 10, cla: 10, spi: 10, gd: 3, waffen: ["Dolch (W6)", "Dolch (W6)"]}
-begegnung:
-  name: Furt
-  teilnehmer:
-    - figur: Ritter
-      seite: Spieler
-    - figur: Knappe
-      seite: Spieler
-""" + "".join(f"""    - name: Söldner {i}
+
+
+def ford_block() -> str:
+    """The ford fight of the forecast with an open attack: the panel tests' players
+    (``tests/panel_driving.py``) and three mercenaries."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from panel_driving import PLAYERS
+    return PLAYERS + "".join(f"""    - name: Söldner {i}
       seite: Feinde
       werte: {{vig: 13, cla: 10, spi: 10, gd: 4, ruestung: 1, waffen: ["Speer (W8)", "Schild (W4)"]}}
 """ for i in (1, 2, 3))
+
+
 FORD_ATTACK, FORD_DICE = 'angriff Ritter, Knappe -> "Söldner 1" bonus=W8', [7, 3, 6, 5, 2]
 
 
@@ -246,7 +241,7 @@ def ford_open():
     import rpgkernel
     from rpgkernel.statblocks import load
     c = campaign("bastionland")
-    load(c, FORD)
+    load(c, ford_block())
     c.encounter.start(rolls={n: 10 - i for i, n in enumerate(c.state["encounters"]["Furt"]["combatants"])})
     rpgkernel.resolve(FORD_ATTACK, campaign=c, dice=FORD_DICE)
     return c.state, "Furt"
