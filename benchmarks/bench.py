@@ -601,6 +601,10 @@ def bench_sampler(repeat: int) -> list[list[str]]:
     for ruleset in ref.RULESETS:
         for per_side in ref.SIZES:
             print(f"  sampler: {ruleset}, {2 * per_side} combatants", file=sys.stderr)
+            if (ruleset, per_side) in ref.UNBUILT:
+                rows.append([ruleset, str(2 * per_side), "—", "—", "—", f"<= {SAMPLER_GOAL:g}", "NO", "—", "—",
+                             ref.UNBUILT[ruleset, per_side], "—"])
+                continue
             sampler = ref.sampler(ref.encounter(ruleset, per_side))
             rules = ref.REFERENCE[ruleset](per_side)
             rng = np.random.default_rng(per_side)
