@@ -1,4 +1,4 @@
-"""The types: mypy, strict, on the state and the ruleset kit as pyproject.toml configures it."""
+"""The types: mypy, strict, on the dice, the state and the ruleset kit as pyproject.toml configures it."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _mypy(tmp_path: Path, *paths: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True)
 
 
-def test_the_state_and_the_kit_pass_mypy_strict(tmp_path):
+def test_the_dice_the_state_and_the_kit_pass_mypy_strict(tmp_path):
     done = _mypy(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
@@ -37,11 +37,11 @@ def test_the_configuration_is_strict(tmp_path):
     assert "[no-untyped-def]" in done.stdout and "[no-any-return]" in done.stdout
 
 
-def test_the_checked_files_are_the_kit_and_the_state():
-    """Every module the kit re-exports from is among the checked files."""
+def test_the_checked_files_are_the_dice_the_kit_and_the_state():
+    """The dice and the state are checked whole, and every module the kit re-exports from."""
     import rpgkernel.rules.kit as kit
     files = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]["files"])
-    assert "rpgkernel/state" in files and "rpgkernel/rules/kit.py" in files
+    assert {"rpgkernel/dice", "rpgkernel/state", "rpgkernel/rules/kit.py"} <= files
     origins = {getattr(kit, name).__module__ for name in kit.__all__ if hasattr(getattr(kit, name), "__module__")}
     for module in origins:
         path = module.replace(".", "/") + ".py"

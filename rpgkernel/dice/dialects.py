@@ -86,5 +86,6 @@ def _summed_count(node: Node) -> list[str]:
         return []
     last = node.terms[-1]
     sel = last.count
+    assert type(last) is Pool and sel is not None   # as checked above
     whole = notation(node._replace(terms=node.terms[:-1] + (last._replace(count=None, fail=None),)))
     return [t("hint.summed", sel=str(sel), total=f"({whole}){sel.op if sel.op != '=' else '=='}{sel.value}")]

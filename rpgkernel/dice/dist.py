@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from itertools import accumulate
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -62,6 +62,7 @@ def _gaps(p: Sequence[float]) -> bool:
     return 0.0 in p
 
 
+_T = TypeVar("_T")  # a memoised value (``Dist._memoised``)
 _FFT_NOISE = 1e-15  # rounding noise of an FFT's probabilities: smaller ones at the ends become 0
 
 
@@ -72,7 +73,8 @@ def _from_fft(spectrum: np.ndarray, points: int, size: int) -> list[float]:
     above = np.flatnonzero(p > _FFT_NOISE)
     p[:above[0]] = 0.0
     p[above[-1] + 1:] = 0.0
-    return np.maximum(p, 0.0).tolist()
+    kept: list[float] = np.maximum(p, 0.0).tolist()
+    return kept
 
 
 def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
@@ -86,7 +88,8 @@ def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
             size = len(a) + len(b) - 1
             points = _fft_length(size)
             return _from_fft(np.fft.rfft(a, points) * np.fft.rfft(b, points), points, size)
-        return np.convolve(np.asarray(a), np.asarray(b)).tolist()
+        direct: list[float] = np.convolve(np.asarray(a), np.asarray(b)).tolist()
+        return direct
     if len(a) < len(b):
         a, b = b, a
     out = [0.0] * (len(a) + len(b) - 1)
@@ -106,6 +109,10 @@ class Dist(Shown):
 
     __slots__ = ("_offset", "_p", "label", "_memo")  # _memo: derived values (mean, …), or the Dist copied
     hints: tuple[str, ...] = ()  # shown below the summary; only the copy a preview returns has any (``hinted``)
+    _offset: int
+    _p: tuple[float, ...]
+    label: str | None
+    _memo: Dist | dict[str, Any] | None
 
     def __init__(self, offset: int, probs: Iterable[float], label: str | None = None) -> None:
         """From the probabilities of ``offset, offset+1, …``."""
@@ -197,20 +204,21 @@ class Dist(Shown):
         return self._memoised("survival", self._survival)
 
     def _survival(self) -> np.ndarray:
-        ge = np.minimum(np.cumsum(self.probabilities[::-1]), 1.0)[::-1]
+        ge: np.ndarray = np.minimum(np.cumsum(self.probabilities[::-1]), 1.0)[::-1]
         ge.flags.writeable = False
         return ge
 
-    def _memoised(self, key: str, compute: Callable[[], object]):
+    def _memoised(self, key: str, compute: Callable[[], _T]) -> _T:
         """``compute()``, kept for the next call (a Dist never changes; a labelled copy asks its original)."""
         memo = self._memo
-        if type(memo) is Dist:
-            return memo._memoised(key, compute)
         if memo is None:
             memo = self._memo = {}
+        elif not isinstance(memo, dict):
+            return memo._memoised(key, compute)
         if key not in memo:
             memo[key] = compute()
-        return memo[key]
+        found: _T = memo[key]
+        return found
 
     @property
     def min(self) -> int:
@@ -282,13 +290,15 @@ class Dist(Shown):
     def cdf(self) -> list[float]:
         """P(X <= offset + i) for each index i."""
         if len(self._p) >= _NUMPY_FROM:  # a running sum in the same order, as accumulate does
-            return np.minimum(np.cumsum(self.probabilities), 1.0).tolist()
+            below: list[float] = np.minimum(np.cumsum(self.probabilities), 1.0).tolist()
+            return below
         return [min(c, 1.0) for c in accumulate(self._p)]
 
     def sf(self) -> list[float]:
         """P(X >= offset + i) for each index i."""
         if len(self._p) >= _NUMPY_FROM:
-            return self.survival.tolist()
+            above: list[float] = self.survival.tolist()
+            return above
         return [min(c, 1.0) for c in accumulate(self._p[::-1])][::-1]
 
     # -- arithmetic ----------------------------------------------------
@@ -445,7 +455,9 @@ class Dist(Shown):
         lo = first if lower is None or lower < first else lower
         hi = last if upper is None or upper > last else upper
         if lo > hi:  # the bounds cross outside the support: everything lands on one bound
-            return Dist.const(lower if lower is not None and lower > last else upper)
+            bound = lower if lower is not None and lower > last else upper
+            assert bound is not None   # a bound set crossed the support
+            return Dist.const(bound)
         if lo == first and hi == last:
             return self
         i, j = lo - first, hi - first

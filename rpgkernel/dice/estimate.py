@@ -21,7 +21,8 @@ from . import limits
 from .dialects import hints
 from .dist import Dist
 from .exact import exact_cached
-from .nodes import COMPARISONS, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, children, notation
+from .nodes import (COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, children,
+                    notation)
 from .parser import parse
 
 SAMPLES = 20_000       # samples of an estimate at most
@@ -159,13 +160,12 @@ def draws(node: Node) -> int:
     stack = [node]
     while stack:
         node = stack.pop()
-        kind = type(node)
         total += 1
-        if kind is Pool:
+        if type(node) is Pool:
             total += sum(g.count * _rolls(g.die) for g in node.groups)
             if node.keep is not None or node.count is not None:
                 total += node.size
-        elif kind is Fate:
+        elif type(node) is Fate:
             total += node.count
         else:
             stack.extend(children(node))
@@ -176,16 +176,15 @@ def draws(node: Node) -> int:
 
 def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
     """``n`` independent values of ``node`` (int64)."""
-    kind = type(node)
-    if kind is Pool:
+    if type(node) is Pool:
         return _pool(node, rng, n)
-    if kind is Const:
+    if type(node) is Const:
         return np.full(n, node[0], dtype=np.int64)
-    if kind is Paren or kind is Label:
+    if type(node) is Paren or type(node) is Label:
         return sample(node[0], rng, n)
-    if kind is Neg:
+    if type(node) is Neg:
         return -sample(node[0], rng, n)
-    if kind is Chain:
+    if type(node) is Chain:
         ops, terms = node
         acc = sample(terms[0], rng, n)
         for op, term in zip(ops, terms[1:]):
@@ -204,18 +203,23 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
                 q = (2 * np.abs(acc) + np.abs(right)) // (2 * np.abs(right))
                 acc = np.where((acc < 0) == (right < 0), q, -q)
         return acc
-    if kind is Compare:
-        return COMPARISONS[node.op](sample(node.left, rng, n), sample(node.right, rng, n)).astype(np.int64)
-    if kind is Fate:
-        return rng.integers(-1, 2, size=(n, node.count)).sum(axis=1)
-    if kind is Set:
+    if type(node) is Compare:
+        held: np.ndarray = COMPARISONS[node.op](sample(node.left, rng, n), sample(node.right, rng, n))
+        held = held.astype(np.int64)
+        return held
+    if type(node) is Fate:
+        fate: np.ndarray = rng.integers(-1, 2, size=(n, node.count)).sum(axis=1)
+        return fate
+    if type(node) is Set:
         values = np.stack([sample(i, rng, n) for i in node.items], axis=1)
         if node.keep is not None and node.keep[1] < values.shape[1]:
             k, size = node.keep[1], values.shape[1]
             values = np.sort(values, axis=1)[:, size - k:] if node.keep[0] == "h" else np.sort(values, axis=1)[:, :k]
         elif node.where is not None:
             values = np.where(node.where(values), values, 0)
-        return values.sum(axis=1)
+        total: np.ndarray = values.sum(axis=1)
+        return total
+    assert type(node) is Call   # the last kind of node
     if len(node.args) == 1:  # a rounding function
         return sample(node.args[0], rng, n)
     pick = np.maximum if node.name == "max" else np.minimum
@@ -279,4 +283,5 @@ def _faces(die: Die, rng: np.random.Generator, n: int) -> np.ndarray:
         return faces
     staying = np.arange(1, sides + 1)
     staying = staying[~sel(staying)]  # rerolling until another face shows: uniform over those
-    return staying[rng.integers(0, staying.size, size=n)]
+    drawn: np.ndarray = staying[rng.integers(0, staying.size, size=n)]
+    return drawn

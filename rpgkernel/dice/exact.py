@@ -29,7 +29,7 @@ def dist(expr: str, variables: Mapping[str, object] | None = None) -> Dist:
     node = _parse_cached(expr) if variables is None and isinstance(expr, str) else \
         parse(expr, variables)
     result = _exact_or_refusal(node)  # exact_cached, inlined (hot path)
-    if type(result) is DiceLimitError:
+    if isinstance(result, DiceLimitError):
         raise result.with_traceback(None)
     return result.labelled(expr.strip())
 
@@ -40,12 +40,11 @@ def exact(node: Node) -> Dist:
     Constants stay ints where they meet a ``Dist`` (``X-2``, ``max(0, X)``):
     a shift or a clip, without a ``Dist`` of their own.
     """
-    kind = type(node)  # the node classes have no subclasses; fields are unpacked
-    if kind is Pool:
+    if type(node) is Pool:
         return pool_dist(node)
-    if kind is Const:
+    if type(node) is Const:
         return Dist.const(node[0])
-    if kind is Chain:
+    if type(node) is Chain:
         ops, terms = node
         acc = exact(terms[0])
         for i, op in enumerate(ops, 1):
@@ -60,7 +59,7 @@ def exact(node: Node) -> Dist:
             else:
                 acc = _divided(acc, right, op)
         return acc
-    if kind is Call:
+    if type(node) is Call:
         name, args = node
         if len(args) == 1:  # a rounding function: its divisions round already
             return exact(args[0])
@@ -76,24 +75,25 @@ def exact(node: Node) -> Dist:
                 result = d if result is None else \
                     result.maximum(d) if highest else result.minimum(d)
         if result is None:
+            assert bound is not None   # every argument a constant
             return Dist.const(bound)
         if bound is None:
             return result
         return result.clip(lower=bound) if highest else result.clip(upper=bound)
-    if kind is Paren or kind is Label:
+    if type(node) is Paren or type(node) is Label:
         return exact(node[0])
-    if kind is Neg:
+    if type(node) is Neg:
         return -exact(node[0])
-    if kind is Compare:
-        op, left, right = node
+    if type(node) is Compare:
+        op, left, other = node
         holds = COMPARISONS[op]
-        if type(right) is Const:
-            v = right[0]
+        if type(other) is Const:
+            v = other[0]
             return exact(left).map(lambda x: 1 if holds(x, v) else 0)
-        return (exact(left) - exact(right)).map(lambda x: 1 if holds(x, 0) else 0)
-    if kind is Set:
+        return (exact(left) - exact(other)).map(lambda x: 1 if holds(x, 0) else 0)
+    if type(node) is Set:
         return set_dist(node)
-    if kind is Fate:
+    if type(node) is Fate:
         return Dist._owned(-1, [1 / 3] * 3).repeat_sum(node.count)
     raise TypeError(node)
 
@@ -130,7 +130,7 @@ def exact_cached(node: Node) -> Dist:
     A refusal is remembered as well: asking again costs nothing.
     """
     result = _exact_or_refusal(node)
-    if type(result) is DiceLimitError:
+    if isinstance(result, DiceLimitError):
         raise result.with_traceback(None)
     return result
 
@@ -196,6 +196,7 @@ def _exploding(die: Die, p: list[float]) -> Dist:
     last = Dist._owned(1, list(p))
     stays = [0.0 if die.explodes(f) else q for f, q in enumerate(p, 1)]
     rest = last
+    assert die.explode is not None   # an exploding die
     for _ in range(die.explode):
         out: dict[int, float] = {}
         for f, q in enumerate(p, 1):
@@ -217,6 +218,7 @@ def _indicator(sel: Selector) -> Callable[[int], int]:
 def _score(count: Selector | None, fail: Selector | None, where: Selector | None) -> Callable[[int], int]:
     """What one kept die adds: its value if ``where`` selects it; a success 1, a failure -1."""
     if count is None:
+        assert where is not None   # a failure comes with a count
         return lambda v: v if where(v) else 0
     return lambda v: 0 if where is not None and not where(v) else \
         (1 if count(v) else 0) - (1 if fail is not None and fail(v) else 0)
@@ -246,15 +248,16 @@ def pool_dist(pool: Pool) -> Dist:
         score = _score(count, fail, where)
         if keep is not None:
             return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
-        total = None
+        total: Dist | None = None
         for die, c in kinds.items():
             part = die_dist(die).map(score).repeat_sum(c)
             total = part if total is None else total + part
+        assert total is not None
         return total
     if keep is None:
         if count is not None:
             return _binomial_sum(kinds, count, plain)
-        total: Dist | None = None
+        total = None
         for die, c in kinds.items():
             part = _uniform_sum(die.sides, c) if plain or die.plain else die_dist(die).repeat_sum(c)
             total = part if total is None else total + part

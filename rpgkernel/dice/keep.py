@@ -91,7 +91,7 @@ def _binomial(c: int, d: int, shown: np.ndarray, cols: int) -> np.ndarray:
     return np.where(certain, np.where(m == r, 1.0, 0.0), np.where(never, np.where(m == 0, 1.0, 0.0), out))
 
 
-def _many(counts: list[int], k: int, faces, low: int, width: int) -> list[float]:
+def _many(counts: list[int], k: int, faces: list[tuple[int, list[float]]], low: int, width: int) -> list[float]:
     """The programme over numpy arrays: ``states[j_1, …, j_g, u]`` for j_g dice of each kind placed,
     u = their score - J * gain + (k - 1) * (gain - low), J = j_1 + … + j_g, at the face of ``gain``
     (so that placing dice on the face moves a state along its kind's axis only)."""
@@ -130,7 +130,8 @@ def _many(counts: list[int], k: int, faces, low: int, width: int) -> list[float]
             final[gain - low:gain - low + width] += tails[g][f] @ states
             states = _product(matrices[g][f], states.reshape(math.prod(dims[:g]), dims[g], -1))
             states = states.reshape(size, width) * valid
-    return final.tolist()
+    chances: list[float] = final.tolist()
+    return chances
 
 
 def _product(matrix: np.ndarray, states: np.ndarray) -> np.ndarray:
@@ -139,7 +140,8 @@ def _product(matrix: np.ndarray, states: np.ndarray) -> np.ndarray:
     d = matrix.shape[0]
     chunk = max(1, SLICE_PRODUCTS // (d * d))
     if states.shape[-1] <= chunk:
-        return np.matmul(matrix, states)
+        whole: np.ndarray = np.matmul(matrix, states)
+        return whole
     out = np.empty_like(states)
     for i in range(0, states.shape[-1], chunk):
         np.matmul(matrix, states[..., i:i + chunk], out=out[..., i:i + chunk])

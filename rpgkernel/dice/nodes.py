@@ -9,9 +9,13 @@ as its parentheses, functions and signs (``limits.MAX_DEPTH``).
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Union, overload
 
-COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+if TYPE_CHECKING:
+    import numpy as np
+
+#: the comparison operators, on ints and elementwise on numpy arrays (``estimate.sample``)
+COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "=": operator.eq,
     "<": operator.lt,
     "<=": operator.le,
@@ -27,7 +31,14 @@ class Selector(NamedTuple):
     op: str
     value: int
 
-    def __call__(self, face: int) -> bool:
+    @overload
+    def __call__(self, face: int) -> bool: ...
+
+    @overload
+    def __call__(self, face: np.ndarray) -> np.ndarray: ...
+
+    def __call__(self, face: Any) -> Any:
+        """Whether ``face`` satisfies the selector (elementwise for an array of faces)."""
         return COMPARISONS[self.op](face, self.value)
 
     def matches_in(self, lo: int, hi: int) -> int:
@@ -116,7 +127,7 @@ class Die(NamedTuple):
 class Group(NamedTuple):
     """``count`` dice of one kind inside a pool."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # a field shadowing tuple.count, never called on a node
     die: Die
 
 
@@ -132,7 +143,7 @@ class Pool(NamedTuple):
 
     groups: tuple[Group, ...]
     keep: tuple[str, int] | None = None
-    count: Selector | None = None
+    count: Selector | None = None  # type: ignore[assignment]  # a field shadowing tuple.count, never called on a node
     braces: bool = False
     fail: Selector | None = None
     where: Selector | None = None
@@ -174,7 +185,7 @@ class Paren(NamedTuple):
 class Fate(NamedTuple):
     """``count`` Fate dice (``4WF``, ``4dF``), each -1, 0 or +1, summed."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # a field shadowing tuple.count, never called on a node
 
 
 class Label(NamedTuple):
@@ -205,16 +216,17 @@ class Compare(NamedTuple):
     right: Node
 
 
-def _same_node(self: tuple, other: object) -> bool:
+def _same_node(self: tuple[object, ...], other: object) -> bool:
     return type(self) is type(other) and tuple.__eq__(self, other)
 
 
-def _other_node(self: tuple, other: object) -> bool:
+def _other_node(self: tuple[object, ...], other: object) -> bool:
     return not (type(self) is type(other) and tuple.__eq__(self, other))
 
 
 for _kind in (Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare, Fate):
-    _kind.__eq__, _kind.__ne__, _kind.__hash__ = _same_node, _other_node, tuple.__hash__
+    for _name, _method in (("__eq__", _same_node), ("__ne__", _other_node), ("__hash__", tuple.__hash__)):
+        setattr(_kind, _name, _method)
 
 
 Node = Union[Pool, Const, Neg, Chain, Call, Paren, Label, Set, Compare, Fate]
@@ -226,21 +238,20 @@ DIVISION = {"abrunden": "/", "aufrunden": "/^", "runden": "/~"}
 
 def children(node: Node) -> tuple[Node, ...]:
     """The operands of a node, left to right (none for a pool or a number)."""
-    kind = type(node)
-    if kind is Chain:
+    if type(node) is Chain:
         return node.terms
-    if kind is Call:
+    if type(node) is Call:
         return node.args
-    if kind is Neg or kind is Paren or kind is Label:
+    if type(node) is Neg or type(node) is Paren or type(node) is Label:
         return (node[0],)
-    if kind is Set:
+    if type(node) is Set:
         return node.items
-    if kind is Compare:
+    if type(node) is Compare:
         return node.left, node.right
     return ()
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, depth first, parents before children."""
     stack = [node]
     while stack:

@@ -11,7 +11,7 @@ import math
 import re
 from functools import lru_cache
 from numbers import Integral
-from typing import Mapping
+from typing import Mapping, cast
 
 from ..errors import DiceLimitError, DiceSyntaxError
 from ..messages import t
@@ -30,7 +30,7 @@ def _spellings(word: str) -> list[str]:
     return out
 
 
-def _words(*words: str, to: object = None) -> dict[str, object]:
+def _words(*words: str, to: str | None = None) -> dict[str, str]:
     """Every spelling of each word -> ``to`` (or the word itself)."""
     return {s: word if to is None else to for word in words for s in _spellings(word)}
 
@@ -42,7 +42,8 @@ _DROP_LOW = frozenset(_spellings("d"))  # Roll20's and Foundry's 4d6d1: drop the
 # keep and drop: by rank (kh, kl, dh, dl; d20's ph, pl), k N (the N highest), d20's k/p selectors
 _KEEP = {**_words("kh", "kl", "dh", "dl"), **_words("ph", to="dh"), **_words("pl", to="dl"),
          **_words("k"), **_words("p")}
-_REROLL = {**_words("r", "ro", to=True), **_words("rr", to=False)}  # -> reroll once
+_REROLL = {**dict.fromkeys(_spellings("r") + _spellings("ro"), True),
+           **dict.fromkeys(_spellings("rr"), False)}  # -> reroll once
 # explosions: ! (cap N, or a range !>=9), !!, Foundry's x and xo, d20's e and ra; bounds: mi/min, ma/max
 _EXPLODE = {"!": "!", **_words("x", "e", to="x"), **_words("xo"), **_words("ra")}
 _BOUNDS = {**_words("mi", "min", to="mi"), **_words("ma", "max", to="ma")}
@@ -203,8 +204,8 @@ def _step_range(op: str, left: tuple[int, int], right: tuple[int, int], term: No
         raise DiceSyntaxError(t("dice.divide_zero", divisor=notation(term)))
     if op == "%":
         return (0, b - 1) if a > 0 else (a + 1, 0)
-    corners = [divide(x, y, op) for x in (lo, hi) for y in (a, b)]   # monotone while the divisor keeps its sign
-    return min(corners), max(corners)
+    quotients = [divide(x, y, op) for x in (lo, hi) for y in (a, b)]   # monotone while the divisor keeps its sign
+    return min(quotients), max(quotients)
 
 
 _RANGES = {
@@ -246,12 +247,13 @@ def divide(a: int, b: int, op: str) -> int:
 
 def _rounded(node: Node, op: str) -> Node:
     """``node`` with its divisions rounding as ``op`` (not those inside another function, a set or a pool)."""
-    kind = type(node)
-    if kind is Chain:
+    if type(node) is Chain:
         return Chain(tuple(op if o[0] == "/" else o for o in node.ops), tuple(_rounded(t, op) for t in node.terms))
-    if kind is Paren or kind is Neg:
-        return kind(_rounded(node[0], op))
-    if kind is Label:
+    if type(node) is Paren:
+        return Paren(_rounded(node.inner, op))
+    if type(node) is Neg:
+        return Neg(_rounded(node.operand, op))
+    if type(node) is Label:
         return node._replace(inner=_rounded(node.inner, op))
     return node
 
@@ -264,6 +266,12 @@ class _Parser:
     """
 
     __slots__ = ("depth", "n_dice", "src", "toks", "variables", "wide")
+    src: str
+    toks: list[str]
+    depth: int
+    n_dice: int
+    variables: Mapping[str, object] | None
+    wide: bool
 
     # -- errors (kept out of the grammar methods, which stay short) -------
     def position(self, k: int) -> int:
@@ -282,7 +290,7 @@ class _Parser:
 
     def limit(self, at: int, key: str, **fields: object) -> DiceLimitError:
         """The catalogue message ``key`` as a refused request at token ``at``."""
-        return self.error(t(key, **fields), at, cls=DiceLimitError)
+        return cast(DiceLimitError, self.error(t(key, **fields), at, cls=DiceLimitError))
 
     def missing(self, k: int, expected: str, suggestion: str | None = None) -> DiceSyntaxError:
         """Token ``k`` is not what the catalogue key ``expected`` names."""
@@ -356,7 +364,7 @@ class _Parser:
         """
         toks = self.toks
         terms: list[Node] | None = None  # the terms so far (None while there is one)
-        signs: list[str] | None = None  # the + or - before each term after the first (made with terms)
+        signs: list[str] = []  # the + or - before each term after the first (made with terms)
         factors: list[Node] | None = None  # the operands of the product being read
         while True:
             node, k = self.operand(k)

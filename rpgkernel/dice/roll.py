@@ -71,13 +71,15 @@ class RandomDice:
         low = words * s  # the low 64 bits of each product, and below the high ones (sides < 2**32)
         high = ((words >> _32) * s + (((words & _LOW32) * s) >> _32)) >> _32
         threshold = (self._MASK + 1 - sides) % sides
-        rejected = np.flatnonzero(low < np.uint64(threshold)) if threshold else ()
+        rejected = np.flatnonzero(low < np.uint64(threshold)) if threshold else _NO_WORDS
         if len(rejected):  # face() draws again for this word: continue word by word from there
             k = int(rejected[0])
             self._pos += k
-            return (high[:k] + 1).tolist() + [self.face(sides)] + self.faces(sides, n - k - 1)
+            before: list[int] = (high[:k] + 1).tolist()
+            return before + [self.face(sides)] + self.faces(sides, n - k - 1)
         self._pos += n
-        return (high + 1).tolist()
+        faces: list[int] = (high + 1).tolist()
+        return faces
 
     def fate(self) -> int:
         """A Fate die: -1, 0 or +1."""
@@ -89,6 +91,7 @@ class RandomDice:
 
 _VECTOR_FROM = 48  # faces from which RandomDice.faces maps the words in numpy
 _32, _LOW32 = np.uint64(32), np.uint64(0xFFFFFFFF)
+_NO_WORDS = np.empty(0, dtype=np.intp)  # no word rejected (a power of two of sides)
 
 
 class GivenDice:
@@ -147,7 +150,7 @@ class DieRoll(NamedTuple):
     kept: bool = True
     success: bool | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"sides": self.sides, "faces": list(self.faces), "rerolled": list(self.rerolled),
                 "value": self.value, "kept": self.kept, "success": self.success}
 
@@ -196,6 +199,7 @@ def _roll_die(die: Die, source: RandomDice | GivenDice | _Tape, rerolls: int) ->
 
 def _standing(die: Die, i: int) -> int:
     """The ``i``-th face (from 1) of ``die`` that its reroll selector lets stand."""
+    assert die.reroll is not None, die   # called for rerolled dice only
     op, v = die.reroll
     if op == "=":
         return i if i < v else i + 1
@@ -240,12 +244,11 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
 
 def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
     """``node`` rolled from ``source`` (``rerolls``: the rerolls until one random die shows at most)."""
-    kind = type(node)
-    if kind is Pool:
+    if type(node) is Pool:
         return _roll_pool(node, source, rerolls)
-    if kind is Const:
+    if type(node) is Const:
         return _new(Part, (node, node.value, (), (), _NONE))
-    if kind is Chain:
+    if type(node) is Chain:
         parts = [_evaluate(term, source, rerolls) for term in node.terms]
         v = parts[0].value
         for op, part in zip(node.ops, parts[1:]):
@@ -258,21 +261,21 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
             else:
                 v = v % part.value if op == "%" else divide(v, part.value, op)
         return _new(Part, (node, v, (), tuple(parts), _NONE))
-    if kind is Paren or kind is Label:
+    if type(node) is Paren or type(node) is Label:
         inner = _evaluate(node[0], source, rerolls)
         return Part(node, inner.value, (), (inner,))
-    if kind is Compare:
+    if type(node) is Compare:
         left, right = _evaluate(node.left, source, rerolls), _evaluate(node.right, source, rerolls)
         return Part(node, 1 if COMPARISONS[node.op](left.value, right.value) else 0, (), (left, right))
-    if kind is Set:
+    if type(node) is Set:
         return _roll_set(node, source, rerolls)
-    if kind is Fate:
+    if type(node) is Fate:
         dice = tuple(DieRoll(3, (f,), _STANDING, f) for f in (source.fate() for _ in range(node.count)))
         return Part(node, sum(d.value for d in dice), dice)
-    if kind is Neg:
+    if type(node) is Neg:
         inner = _evaluate(node.operand, source, rerolls)
         return Part(node, -inner.value, (), (inner,))
-    if kind is Call:
+    if type(node) is Call:
         parts = [_evaluate(a, source, rerolls) for a in node.args]
         if len(parts) == 1:  # a rounding function
             return Part(node, parts[0].value, (), tuple(parts))
@@ -284,7 +287,7 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
 def _roll_set(node: Set, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
     """A set's items rolled in order; its value the sum of those kept (ties: the item rolled first)."""
     parts = [_evaluate(i, source, rerolls) for i in node.items]
-    kept = range(len(parts))
+    kept: Sequence[int] = range(len(parts))
     if node.keep is not None:
         side, k = node.keep
         rank = [-p.value for p in parts] if side == "h" else [p.value for p in parts]
@@ -446,13 +449,13 @@ class Roll(Shown):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"expression": self.expression, "total": self.total,
                 "successes": self.successes, "given": self.given,
                 "dice": [d.to_dict() for d in self.dice]}
 
 
-class Rolls(Shown, tuple):
+class Rolls(Shown, tuple[Roll, ...]):
     """Several rolls of one expression (``%roll -n 5``)."""
 
 

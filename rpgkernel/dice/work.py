@@ -20,7 +20,7 @@ OUTPUT = 2          # steps per value of a new distribution (building it, and sh
 IDLE = -(2**62)  # the count between computations: what a lone operation adds never reaches the budget
 
 #: this context's count of steps (``counter``): IDLE, or the steps of the computation under way
-COUNT: ContextVar[list | None] = ContextVar("rpgkernel_dice_work", default=None)
+COUNT: ContextVar[list[int] | None] = ContextVar("rpgkernel_dice_work", default=None)
 
 
 def charge(steps: int) -> None:
@@ -31,7 +31,7 @@ def charge(steps: int) -> None:
         raise DiceLimitError(t("limit.exact", size=max(total, steps), max=limits.MAX_WORK))
 
 
-def counter() -> list:
+def counter() -> list[int]:
     """This context's count, ``[steps]``, made on first use (IDLE).
 
     A computation sets it to 0 before it starts (unless a computation is
