@@ -383,15 +383,15 @@ class Store(ABC):
             if run is not None and self._damage(run, damaged) is not None:
                 yield run
             run = None
-            counted, item = self._row_item(seq, row, kinds, damaged)
+            counted, found = self._row_item(seq, row, kinds, damaged)
             if counted and remaining is not None:
                 remaining -= 1
-            if item is not None:
-                yield item
+            if found is not None:
+                yield found
         if run is not None and self._damage(run, damaged) is not None:
             yield run
 
-    def _row_item(self, seq: int, row: tuple | None, kinds: tuple[str, ...] | None,
+    def _row_item(self, seq: int, row: tuple[Any, ...] | None, kinds: tuple[str, ...] | None,
                   damaged: str) -> tuple[bool, Event | Damage | None]:
         """Whether the row ``seq`` counts as one read (it is of ``kinds``), and what it yields: its event, its
         damage, a missing row's gap (when every kind is read), or nothing."""
