@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
-from .rulebook import rulebook
+from .rulebook import figure, rulebook
 from ..display import Shown
 from ..messages import t
 from .. import wiring
@@ -287,7 +287,7 @@ class Encounter(tracker.Tracker, Shown):
         if order is None:
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             rolling = tracker.groups(enc)
-            heads = {n: cast("dict[str, Any]", combatants[n]) for n in rolling}
+            heads = {n: figure(cast("dict[str, Any]", combatants[n])) for n in rolling}
             if rolls is None:
                 rolls, rolled = engine.initiative.rolls(heads, roller, model.data(state, self.name))
             unknown = [n for n in rolls if n not in combatants]
