@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import Text, Texts
@@ -52,10 +52,8 @@ class AdzInitiative(Initiative):
         """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
         return reihenfolge_chancen({n: rolls[n] for n in combatants})
 
-    def refusal(self, change: str, figure: Figure, overtaken: Sequence[Figure],
-                rolls: Mapping[str, int]) -> str | None:
-        """Descending initiative; ties rolled off (Runden, Initiative)."""
-        return umstellung_verweigert(change, figure, list(overtaken), rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class AdZ(Ruleset):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
@@ -44,10 +44,8 @@ class KampfwerteInitiative(Initiative):
         INSTINKT (Initiative), then the name."""
         return sorted(combatants, key=lambda name: (-rolls[name], *gleichstand(combatants[name])))
 
-    def refusal(self, change: str, figure: Figure, overtaken: Sequence[Figure],
-                rolls: Mapping[str, int]) -> str | None:
-        """The highest value first; ties by the tie rules (Initiative)."""
-        return umstellung_verweigert(change, figure, list(overtaken), rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class Kampfwerte(Ruleset):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
@@ -54,10 +54,8 @@ class MidgardInitiative(Initiative):
         """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
         return nachzuegler(combatants[name], list(combatants.values()), rolls, roller)
 
-    def refusal(self, change: str, figure: Figure, overtaken: Sequence[Figure],
-                rolls: Mapping[str, int]) -> str | None:
-        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
-        return umstellung_verweigert(change, figure, list(overtaken), rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class Midgard(Ruleset):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...messages import Text, Texts
@@ -64,14 +64,11 @@ class OsrInitiative(Initiative):
         """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
         return nachzuegler(combatants[name], list(combatants.values()), rolls, roller)
 
-    def refusal(self, change: str, figure: Figure, overtaken: Sequence[Figure],
-                rolls: Mapping[str, int]) -> str | None:
-        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
-        return umstellung_verweigert(change, figure, list(overtaken), rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
-    def delay_after(self, figure: Figure, still_to_act: Sequence[Figure]) -> str | None:
-        """It waits until the other side has acted (Initiative verzögern)."""
-        return wartet_auf(figure, list(still_to_act))
+    #: it waits until the other side has acted (Initiative verzögern)
+    delay_after = staticmethod(wartet_auf)
 
 
 class Osr(Ruleset):
