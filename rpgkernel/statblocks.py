@@ -374,20 +374,38 @@ def _entries(raw: list, kind: str, state: Mapping[str, Any], ruleset: str | None
 
 def _entry(raw: Any, index: int, kind: str, ruleset: str | None, data: Mapping[str, Any],
            known_characters: set[str]) -> Entry:
-    what = t(f"statblock.{kind}")
-    label = f"{what} {index}"
-    if not isinstance(raw, dict):
-        raise StatBlockError(t("statblock.entry_type", entry=label, value=_short(raw)))
-    shown = raw.get("name", raw.get("figur"))
-    if isinstance(shown, str) and shown.strip():
-        shown = shown.strip()
-        label = t("statblock.entry", what=what, index=index, name=shown if len(shown) <= 40 else shown[:39] + "…")
+    label = _entry_label(raw, index, kind)
 
     def fail(message: str, field: str | None = None) -> StatBlockError:
-        if field is None:
-            return StatBlockError(t("statblock.in_entry", entry=label, message=message))
-        return StatBlockError(t("statblock.in_field", entry=label, field=field, message=message))
+        return _entry_error(label, message, field)
 
+    if not isinstance(raw, dict):
+        raise StatBlockError(t("statblock.entry_type", entry=label, value=_short(raw)))
+    fields = _entry_fields(raw, kind, fail)
+    linked = _linked(fields, known_characters, fail)
+    name, count = _name_and_count(fields, linked, fail)
+    side = fields.get("seite")
+    try:
+        side = "" if side is None else check_name(side, "side")
+    except CampaignError as err:
+        raise fail(str(err), "seite") from None
+    if linked is not None:
+        return Entry(label, name, side=side, character=linked)
+    return Entry(label, name, *_own_fields(fields, ruleset, data, fail), side=side, count=count)
+
+
+def _entry_label(raw: Any, index: int, kind: str) -> str:
+    """How messages name an entry: its kind and number, and its name where it has one."""
+    what = t(f"statblock.{kind}")
+    shown = raw.get("name", raw.get("figur")) if isinstance(raw, dict) else None
+    if not (isinstance(shown, str) and shown.strip()):
+        return f"{what} {index}"
+    shown = shown.strip()
+    return t("statblock.entry", what=what, index=index, name=shown if len(shown) <= 40 else shown[:39] + "…")
+
+
+def _entry_fields(raw: Mapping[Any, Any], kind: str, fail) -> dict[str, Any]:  # noqa: ANN001
+    """The entry's fields under their German keys; a key the kind does not take, or one given twice, is refused."""
     allowed = CHARACTER_KEYS if kind == "figure" else COMBATANT_KEYS
     fields: dict[str, Any] = {}
     for key, value in raw.items():
@@ -399,18 +417,25 @@ def _entry(raw: Any, index: int, kind: str, ruleset: str | None, data: Mapping[s
         if canonical in fields:
             raise fail(t("statblock.duplicate_key", key=_short(key)))
         fields[canonical] = value
+    return fields
 
+
+def _linked(fields: Mapping[str, Any], known_characters: set[str], fail) -> str | None:  # noqa: ANN001
+    """``figur``: the campaign's character the entry stands for, which then brings its own sheet."""
     linked = fields.get("figur")
-    if linked is not None:
-        if not isinstance(linked, str) or linked.strip() not in known_characters:
-            close = difflib.get_close_matches(str(linked), sorted(known_characters), n=1)
-            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
-            raise fail(t("statblock.unknown_character", name=_short(linked)) + hint, "figur")
-        linked = linked.strip()
-        for field in OWN_FIELDS:
-            if field in fields:
-                raise fail(t("statblock.linked_field", field=field))
+    if linked is None:
+        return None
+    if not isinstance(linked, str) or linked.strip() not in known_characters:
+        raise fail(t("statblock.unknown_character", name=_short(linked)) + _hint(linked, sorted(known_characters)),
+                   "figur")
+    for field in OWN_FIELDS:
+        if field in fields:
+            raise fail(t("statblock.linked_field", field=field))
+    return linked.strip()
 
+
+def _name_and_count(fields: Mapping[str, Any], linked: str | None, fail) -> tuple[str, int]:  # noqa: ANN001
+    """``name`` (the linked character's by default) and ``anzahl``, checked together: the last copy's name too."""
     name = fields.get("name", linked)
     if name is None:
         raise fail(t("statblock.missing_name"))
@@ -418,7 +443,6 @@ def _entry(raw: Any, index: int, kind: str, ruleset: str | None, data: Mapping[s
         name = check_name(name, "figure")
     except CampaignError as err:
         raise fail(str(err), "name") from None
-
     count = fields.get("anzahl", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
         raise fail(t("statblock.bad_count", max=MAX_COUNT, value=_short(count)), "anzahl")
@@ -426,14 +450,13 @@ def _entry(raw: Any, index: int, kind: str, ruleset: str | None, data: Mapping[s
         check_name(name if count == 1 else f"{name} {count}", "figure")
     except CampaignError as err:
         raise fail(str(err), "name") from None
-    side = fields.get("seite")
-    try:
-        side = "" if side is None else check_name(side, "side")
-    except CampaignError as err:
-        raise fail(str(err), "seite") from None
-    if linked is not None:
-        return Entry(label, name, side=side, character=linked)
-    return Entry(label, name, *_own_fields(fields, ruleset, data, fail), side=side, count=count)
+    return name, count
+
+
+def _hint(value: Any, known: Iterable[str]) -> str:
+    """" Meintest du …?" with the closest known word, or nothing."""
+    close = difflib.get_close_matches(str(value), list(known), n=1)
+    return " " + t("suggest.die", suggestion=close[0]) if close else ""
 
 
 def _own_fields(fields: Mapping[str, Any], ruleset: str | None, data: Mapping[str, Any], fail) -> tuple:  # noqa: ANN001
@@ -444,9 +467,8 @@ def _own_fields(fields: Mapping[str, Any], ruleset: str | None, data: Mapping[st
         try:
             rules.get(key if isinstance(key, str) else repr(key))
         except rules.RulesetError:
-            close = difflib.get_close_matches(str(key), rules.rulesets(), n=1)
-            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
-            raise fail(t("rpg.unknown_ruleset", key=str(key)[:40], known=", ".join(rules.rulesets())) + hint,
+            raise fail(t("rpg.unknown_ruleset", key=str(key)[:40], known=", ".join(rules.rulesets()))
+                       + _hint(key, rules.rulesets()),
                        "regelwerk") from None
         except RpgError as err:  # installed, but it does not load or two packages claim it
             raise fail(str(err), "regelwerk") from None
@@ -490,32 +512,34 @@ def _conditions(raw: Any, fail) -> dict[str, Any]:  # noqa: ANN001
             name = check_name(name, "condition")
         except CampaignError as err:
             raise fail(str(err), "zustände") from None
-        where = f"zustände: {name}"
-        spec = {} if spec is None else spec
-        if not isinstance(spec, dict):
-            raise fail(t("statblock.condition_type", value=_short(spec)), where)
-        spec = _canonical(spec)
-        for key in spec:
-            if key not in CONDITION_KEYS:
-                raise fail(_unknown_key(key, CONDITION_KEYS), where)
-        rounds = spec.get("runden")
-        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
-                                   or not 1 <= rounds <= MAX_ROUNDS):
-            raise fail(t("statblock.bad_rounds", max=MAX_ROUNDS, value=_short(rounds)), where + ", runden")
-        ends = spec.get("endet", "rundenende")
-        if ends not in TICKS:
-            close = difflib.get_close_matches(str(ends), list(TICKS), n=1)
-            hint = " " + t("suggest.die", suggestion=close[0]) if close else ""
-            raise fail(t("statblock.bad_ends", known=", ".join(TICKS), value=_short(ends)) + hint,
-                       where + ", endet")
-        of = spec.get("von")
-        if of is not None:
-            try:
-                check_name(of, "figure")
-            except CampaignError as err:
-                raise fail(str(err), where + ", von") from None
-        out[name] = dict(spec)
+        out[name] = _condition(spec, f"zustände: {name}", fail)
     return out
+
+
+def _condition(spec: Any, where: str, fail) -> dict[str, Any]:  # noqa: ANN001
+    """One condition's {runden, endet, von} (``None`` for none of them), checked."""
+    spec = {} if spec is None else spec
+    if not isinstance(spec, dict):
+        raise fail(t("statblock.condition_type", value=_short(spec)), where)
+    spec = _canonical(spec)
+    for key in spec:
+        if key not in CONDITION_KEYS:
+            raise fail(_unknown_key(key, CONDITION_KEYS), where)
+    rounds = spec.get("runden")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                               or not 1 <= rounds <= MAX_ROUNDS):
+        raise fail(t("statblock.bad_rounds", max=MAX_ROUNDS, value=_short(rounds)), where + ", runden")
+    ends = spec.get("endet", "rundenende")
+    if ends not in TICKS:
+        raise fail(t("statblock.bad_ends", known=", ".join(TICKS), value=_short(ends)) + _hint(ends, TICKS),
+                   where + ", endet")
+    of = spec.get("von")
+    if of is not None:
+        try:
+            check_name(of, "figure")
+        except CampaignError as err:
+            raise fail(str(err), where + ", von") from None
+    return dict(spec)
 
 
 def _canonical(block: Mapping[Any, Any]) -> dict[Any, Any]:

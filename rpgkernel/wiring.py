@@ -22,6 +22,11 @@ def ruleset(key: str | None) -> Any:
     return import_module("rpgkernel.rules.registry").get(key)
 
 
+def figure(record: Any) -> Any:
+    """A record the campaign keeps as the rules read it (``rpgkernel.rules.figure.view``)."""
+    return import_module("rpgkernel.rules.figure").view(record)
+
+
 def forecast(campaign: Any, encounter: str, **options: Any) -> Any:
     """The forecast of ``encounter`` (``rpgkernel.forecast.forecast``)."""
     return import_module("rpgkernel.forecast").forecast(campaign, encounter, **options)

@@ -1,15 +1,9 @@
 """The turn orders a fight can take, each with its chance: the initiative dice enumerated.
 
-The encounter rolls initiative through its ruleset: ``Initiative.rolls`` for whoever rolls
-(each combatant, or a group's head), then ``Initiative.order`` with its roll-offs. Where the
-ruleset lists the values its rolls give itself (``Initiative.value_chances``: ties rolled
-again), those are taken; else every way
-those dice can fall is tried (``faces``; each one's apart where each rolls for itself alone) and
-equal orders are summed; a ruleset whose roll-offs are
-repeated while tied gives the chances of its orders itself (``Initiative.chances``), since
-trying its dice would not end. Where the dice fall in more than ``MAX_WAYS`` ways, there is no list
-(None): the forecast then plays through the procedures. Each order comes with who in it acts at the
-same time as the one before (``Initiative.together``: a tie the seed plays as simultaneous).
+The encounter's ``Initiative`` gives the values (``value_chances``, else its ``rolls`` tried over every
+way the dice fall, ``faces``) and the orders (``chances``, else ``order`` with its roll-offs tried),
+each with who acts at once (``together``). Beyond ``MAX_WAYS`` ways there is no list (None): the
+forecast then plays through the procedures. The steps: docs/mitwirken.md.
 """
 
 from __future__ import annotations
@@ -19,6 +13,7 @@ import math
 from typing import Any
 
 from ..rules.base import Ruleset
+from ..rules.figure import view
 from ..state import model, tracker
 from . import faces
 
@@ -33,7 +28,7 @@ Together = tuple[bool, ...]
 def together(engine: Ruleset, combatants: dict[str, Any], values: dict[str, int], order: Order) -> Together:
     """Whether each place of ``order`` acts at the same time as the one before, by the initiative
     ``values`` of the ``combatants`` (records; ``Initiative.together``)."""
-    sets = engine.initiative.together(combatants, values)
+    sets = engine.initiative.together({n: view(r) for n, r in combatants.items()}, values)
     return tuple(k > 0 and any(order[k - 1] in s and order[k] in s for s in sets) for k in range(len(order)))
 
 
@@ -42,7 +37,7 @@ def order_chances(state: dict[str, Any], encounter: str, engine: Ruleset,
     """Every turn order the encounter's initiative can give, with its chance and who acts at once in
     it (the likeliest first), or None where its dice fall in more than ``most`` ways."""
     rolling = tracker.groups(state["encounters"][encounter])
-    heads = {n: model.seen_by_rules(state, n, encounter) for n in rolling}
+    heads = {n: view(model.seen_by_rules(state, n, encounter)) for n in rolling}
     everyone = {n: model.seen_by_rules(state, n, encounter) for n in state["encounters"][encounter]["combatants"]}
     data = model.data(state, encounter)
     rolls = _rolls(engine, heads, data, most)

@@ -154,13 +154,28 @@ def _unknown(key: str, word: Word, source: str, known: list[str], also: str | No
 
 
 def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign: bool, key: str) -> _Line:
-    src = cmd.source
+    verb = _verb_of(cmd, verbs)
+    _check_arity(cmd, verb, state)
+    for word in cmd.actors + cmd.targets:
+        _check_figure(word, cmd.source, state, campaign, key)
+    answers = cmd.options.get(ANSWERS) if verb.choice is not None else None
+    options = _valued_options(cmd, verb, answers, state, campaign, key)
+    options.update(_flags(cmd, verb, state))
+    return _Line(cmd, verb, options, answers)
+
+
+def _verb_of(cmd: Command, verbs: dict[str, Verb]) -> Verb:
     verb = verbs.get(cmd.verb.text.lower())
     if verb is None:
         names = sorted({v.name for v in verbs.values()})
-        raise _unknown("resolve.unknown_verb", cmd.verb, src, sorted(verbs),
+        raise _unknown("resolve.unknown_verb", cmd.verb, cmd.source, sorted(verbs),
                        t("resolve.known_verbs", verbs=", ".join(names)), verb=cmd.verb.text)
-    end = len(src.rstrip()) + 2
+    return verb
+
+
+def _check_arity(cmd: Command, verb: Verb, state: dict[str, Any]) -> None:
+    """As many actors and targets as the verb takes."""
+    src = cmd.source
     if verb.actors == "one" and len(cmd.actors) > 1:
         raise error(t("resolve.one_actor", verb=verb.name), src, cmd.actors[1])
     if verb.targets == "none" and cmd.targets:
@@ -169,26 +184,42 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
         named = _figure_at(cmd, cmd.flags[0], state) if cmd.flags else None
         hint = (t("resolve.missing_join", join="->", line=_joined(cmd, cmd.flags[0], named)) if named
                 else _arrow_hint(cmd, state))
-        raise error(t("resolve.needs_target", verb=verb.name), src, None, hint, line=cmd.line, col=end)
+        raise error(t("resolve.needs_target", verb=verb.name), src, None, hint, line=cmd.line,
+                    col=len(src.rstrip()) + 2)
     if verb.targets == "one" and len(cmd.targets) > 1:
         raise error(t("resolve.one_target", verb=verb.name), src, cmd.targets[1])
-    for word in cmd.actors + cmd.targets:
-        _check_figure(word, src, state, campaign, key)
-    options: dict[str, Any] = {}
-    answers = cmd.options.get(ANSWERS) if verb.choice is not None else None
+
+
+def _known_options(verb: Verb) -> tuple[list[str], str]:
+    """The verb's options (and the answers' key where it asks), and the sentence that lists them."""
     known = sorted(verb.options) + ([ANSWERS] if verb.choice is not None else [])
     also = (t("resolve.known_options", verb=verb.name, options=", ".join(known)) if known
             else t("resolve.no_options", verb=verb.name))
+    return known, also
+
+
+def _valued_options(cmd: Command, verb: Verb, answers: Any, state: dict[str, Any], campaign: bool,
+                    key: str) -> dict[str, Any]:
+    """The line's ``name=value`` options, each checked against the verb."""
+    options: dict[str, Any] = {}
     for name, value in cmd.options.items():
         if value is answers:
             continue
         at = Word(name, value.line, value.col - len(name) - 1)
         kind = verb.options.get(name)
         if kind is None:
-            raise _unknown("resolve.unknown_option", at, src, known, also, option=name, verb=verb.name)
+            raise _unknown("resolve.unknown_option", at, cmd.source, *_known_options(verb), option=name,
+                           verb=verb.name)
         if kind == "flag":
-            raise error(t("resolve.flag_value", option=name), src, at)
-        options[name] = _value(verb, kind, name, value, src, state, campaign, key)
+            raise error(t("resolve.flag_value", option=name), cmd.source, at)
+        options[name] = _value(verb, kind, name, value, cmd.source, state, campaign, key)
+    return options
+
+
+def _flags(cmd: Command, verb: Verb, state: dict[str, Any]) -> dict[str, bool]:
+    """The line's bare words after its figures: the verb's flags (a figure there lacks its ``->`` or comma)."""
+    src = cmd.source
+    options: dict[str, bool] = {}
     for flag in cmd.flags:
         kind = verb.options.get(flag.text)
         if kind is None:
@@ -197,11 +228,12 @@ def _check(cmd: Command, verbs: dict[str, Verb], state: dict[str, Any], campaign
                 raise error(t("resolve.misplaced", found=named[0]), src, flag,
                             t("resolve.missing_join", join="," if cmd.targets else "->",
                               line=_joined(cmd, flag, named)))
-            raise _unknown("resolve.unknown_flag", flag, src, known, also, flag=flag.text, verb=verb.name)
+            raise _unknown("resolve.unknown_flag", flag, src, *_known_options(verb), flag=flag.text,
+                           verb=verb.name)
         if kind != "flag":
             raise error(t("resolve.needs_value", option=flag.text), src, flag)
         options[flag.text] = True
-    return _Line(cmd, verb, options, answers)
+    return options
 
 
 def _figure_at(cmd: Command, flag: Word, state: dict[str, Any]) -> tuple[str, int] | None:

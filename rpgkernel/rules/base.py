@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ..messages import t
 from . import limits as _limits
+from .errors import RulesError
 from .figure import Figure, view
 from .initiative import Initiative
 from .limits import Limits
-from .settings import Settings
+from .settings import Keeper, Settings
 from .sheet import Sheet
 from .tactics import Tactics
 
@@ -42,6 +44,17 @@ class Ruleset:
     tactics: Tactics | None = None
     #: why a ruleset without ``tactics`` has no forecast (German, a catalogue's text); "": the kit's words
     no_forecast: str = ""
+
+    def einrichten(self, daten: Mapping[str, Any] | None = None, *, kampagne: Keeper | None = None,
+                   begegnung: str | None = None) -> Any:
+        """Check the GM's settings ``daten`` (as the campaign keeps them; None: back to the defaults) and
+        keep them in ``kampagne`` (for ``begegnung`` only, if given): ``settings.keep``. Without
+        ``kampagne`` only checked and returned; a ruleset's own ``einrichten`` reads files into ``daten``."""
+        if self.settings is None:
+            if daten:
+                raise RulesError(t("rules.no_settings", ruleset=str(self.title or self.key)))
+            return None
+        return self.settings.keep(daten, kampagne, begegnung)
 
     def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The resources a validated sheet starts with: name -> {"value", "max"}."""

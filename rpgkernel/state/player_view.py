@@ -241,8 +241,15 @@ def known_fight(state: Mapping[str, Any], figure: str) -> dict[str, Any] | None:
         return None
     if not secret:
         return dict(state)
-    mine = dict(enc)   # new values where they differ; what is shared is never changed
-    out = {**state, "encounters": {**state["encounters"], enc["name"]: mine}}
+    out = {**state, "encounters": {**state["encounters"], enc["name"]: _known_encounter(enc, secret)}}
+    out["pending"] = {pid: r for pid, r in state.get("pending", {}).items()
+                      if names_none(secret, r.get("actors", []), r.get("targets", []))}
+    return out
+
+
+def _known_encounter(enc: Mapping[str, Any], secret: set[str]) -> dict[str, Any]:
+    """``enc`` without the ``secret`` combatants: new values where they differ, what is shared never changed."""
+    mine = dict(enc)
     mine["combatants"] = {n: c for n, c in enc["combatants"].items() if n not in secret}
     for key in ("initiative", "removed"):
         if key in mine:
@@ -253,9 +260,7 @@ def known_fight(state: Mapping[str, Any], figure: str) -> dict[str, Any] | None:
     if enc["round"] and enc["order"]:
         current, mine["round"] = _current(enc, secret)
         mine["turn"] = mine["order"].index(current) if current in mine["order"] else 0
-    out["pending"] = {pid: r for pid, r in state.get("pending", {}).items()
-                      if names_none(secret, r.get("actors", []), r.get("targets", []))}
-    return out
+    return mine
 
 
 def _exact(enc: Mapping[str, Any] | None, name: str, figure: str) -> bool:

@@ -376,32 +376,41 @@ class Store(ABC):
                 with self._op("read"):
                     row = self._read_row(seq)
             except Unreadable as bad:
-                if run is not None and run.reason == bad.reason and run.last == seq - 1:
-                    run = Damage(EVENTS, run.seq, run.reason, last=seq)
-                else:
-                    if run is not None and self._damage(run, damaged) is not None:
-                        yield run
-                    run = Damage(EVENTS, seq, bad.reason, last=seq)
+                run, ended = _unreadable_run(run, seq, bad.reason)
+                if ended is not None and self._damage(ended, damaged) is not None:
+                    yield ended
                 continue
             if run is not None and self._damage(run, damaged) is not None:
                 yield run
             run = None
-            if row is None:
-                if kinds is None:
-                    gap = self._damage(Damage(EVENTS, seq, t("store.damage_missing"), last=seq), damaged)
-                    if gap is not None:
-                        yield gap
-                continue
-            if kinds is not None and row[3] not in kinds:
-                continue
-            if remaining is not None:
+            counted, found = self._row_item(seq, row, kinds, damaged)
+            if counted and remaining is not None:
                 remaining -= 1
-            decoded = decode_row(row, self._checked_from)
-            if type(decoded) is Damage and self._damage(decoded, damaged) is None:
-                continue
-            yield decoded
+            if found is not None:
+                yield found
         if run is not None and self._damage(run, damaged) is not None:
             yield run
+
+    def _row_item(self, seq: int, row: tuple[Any, ...] | None, kinds: tuple[str, ...] | None,
+                  damaged: str) -> tuple[bool, Event | Damage | None]:
+        """Whether the row ``seq`` counts as one read (it is of ``kinds``), and what it yields: its event, its
+        damage, a missing row's gap (when every kind is read), or nothing."""
+        if row is None:
+            return False, None if kinds is not None else self._damage(
+                Damage(EVENTS, seq, t("store.damage_missing"), last=seq), damaged)
+        if kinds is not None and row[3] not in kinds:
+            return False, None
+        decoded = decode_row(row, self._checked_from)
+        if type(decoded) is Damage and self._damage(decoded, damaged) is None:
+            return True, None
+        return True, decoded
+
+
+def _unreadable_run(run: Damage | None, seq: int, reason: str) -> tuple[Damage, Damage | None]:
+    """The run of unreadable rows with ``seq`` (unreadable for ``reason``) added, and the run it ended, if any."""
+    if run is not None and run.reason == reason and run.last == seq - 1:
+        return Damage(EVENTS, run.seq, run.reason, last=seq), None
+    return Damage(EVENTS, seq, reason, last=seq), run
 
 
 # -- checksums and decoding ----------------------------------------------------

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from ..messages import t
 from . import dicecheck, model
-from .rulebook import rulebook
+from .rulebook import figure, rulebook
 from .transaction import CampaignError, Transaction, retrying
 
 if TYPE_CHECKING:
     from .campaign import Campaign
+    from ..rules.figure import Figure
     from .rulebook import Rulebook
 
 MAX_INITIATIVE = 10**9   # an initiative value the GM enters, either way
@@ -123,10 +124,11 @@ class Tracker:
     def _engine(self, tx: Transaction) -> Rulebook:
         return rulebook(self._enc(tx)["ruleset"])
 
-    def _record(self, tx: Transaction, name: str) -> dict[str, Any]:
+    def _figure(self, tx: Transaction, name: str) -> Figure:
+        """The combatant ``name`` as the ruleset's initiative reads it (the kit's view)."""
         record = model.seen_by_rules(tx.state, name, self.name)
         assert record is not None, name
-        return record
+        return figure(record)
 
     def _combatant(self, tx: Transaction, name: str) -> str:
         """``name`` if it is a combatant of this encounter, else a German error with the closest name."""
@@ -150,8 +152,8 @@ class Tracker:
 
     def _refuse(self, tx: Transaction, change: str, name: str, overtaken: Sequence[str]) -> None:
         """Raise the ruleset's German refusal of ``change``, if it has one."""
-        refusal = self._engine(tx).initiative.refusal(change, self._record(tx, name),
-                                                 [self._record(tx, n) for n in overtaken],
+        refusal = self._engine(tx).initiative.refusal(change, self._figure(tx, name),
+                                                 [self._figure(tx, n) for n in overtaken],
                                                  self._enc(tx).get("initiative", {}))
         if refusal:
             raise CampaignError(refusal)
@@ -200,9 +202,9 @@ class Tracker:
         values = self._enc(tx).get("initiative", {})
         if name not in values or any(n not in values for n in order):
             return len(order)
-        engine, mine = self._engine(tx), self._record(tx, name)
+        engine, mine = self._engine(tx), self._figure(tx, name)
         for k, other in enumerate(order):
-            pair = {other: self._record(tx, other), name: mine}
+            pair = {other: self._figure(tx, other), name: mine}
             if engine.initiative.order(pair, {other: values[other], name: values[name]}, roller)[0] == name:
                 return k
         return len(order)
@@ -223,9 +225,9 @@ class Tracker:
         if initiative is not None:
             return given_initiative(initiative), {}, None
         enc = self._enc(tx)
-        records = {n: self._record(tx, n) for n in enc["combatants"]}
+        figures = {n: self._figure(tx, n) for n in enc["combatants"]}
         values = {n: v for n, v in enc.get("initiative", {}).items() if n not in others and n != head}
-        return self._engine(tx).initiative.join(head, records, values, roller, model.data(tx.state, self.name))
+        return self._engine(tx).initiative.join(head, figures, values, roller, model.data(tx.state, self.name))
 
     def _group_of(self, tx: Transaction, name: str) -> list[str]:
         label = self._enc(tx)["combatants"][name].get("group")
@@ -337,7 +339,7 @@ class Tracker:
             if i < turn:
                 raise CampaignError(t("campaign.has_acted", name=name, round=rnd))
             still = [n for n in order[turn:] if n != name]
-            after = self._engine(tx).initiative.delay_after(self._record(tx, name), [self._record(tx, n) for n in still])
+            after = self._engine(tx).initiative.delay_after(self._figure(tx, name), [self._figure(tx, n) for n in still])
             passed = None
             if after is not None:
                 if order.index(after) < i:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
-from .rulebook import rulebook
+from .rulebook import figure, rulebook
 from ..display import Shown
 from ..messages import t
 from .. import wiring
@@ -189,24 +189,13 @@ class Encounter(tracker.Tracker, Shown):
         """
         from ..dice.roll import Roller
         camp = self.campaign
-        name = check_name(name, "figure")
+        names = _numbered(check_name(name, "figure"), count)
         side = check_name(side, "side") if side else ""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
         if initiative is not None:
             tracker.given_initiative(initiative)
-        names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
         with camp.transaction() as tx:
             enc = tx.state["encounters"][self.name]
-            for n in names:
-                if n in enc["combatants"]:
-                    raise CampaignError(t("campaign.duplicate", name=n))
-                if n in enc.get("removed", {}):   # it comes back as it was, with restore
-                    raise CampaignError(camp._unknown(n, self.name, tx.state))
-            if initiative is not None and not enc["round"]:   # before the start, the start rolls
-                raise CampaignError(t("campaign.not_started", name=self.name))
-            if character is not None and character not in tx.state["characters"]:
-                raise CampaignError(camp._unknown(character, None))
+            self._check_newcomers(tx, names, character, initiative)
             if like is not None:
                 sheet, ruleset, resources, side = self._like(tx, like, side)
             for n in names:
@@ -227,6 +216,21 @@ class Encounter(tracker.Tracker, Shown):
                 self._join(tx, names, initiative, group, roller)
             roller.finish()
         return names
+
+    def _check_newcomers(self, tx: Transaction, names: list[str], character: str | None,
+                         initiative: int | None) -> None:
+        """Refuse a name taken or removed here, a given initiative before the start, an unknown character."""
+        camp = self.campaign
+        enc = tx.state["encounters"][self.name]
+        for n in names:
+            if n in enc["combatants"]:
+                raise CampaignError(t("campaign.duplicate", name=n))
+            if n in enc.get("removed", {}):   # it comes back as it was, with restore
+                raise CampaignError(camp._unknown(n, self.name, tx.state))
+        if initiative is not None and not enc["round"]:   # before the start, the start rolls
+            raise CampaignError(t("campaign.not_started", name=self.name))
+        if character is not None and character not in tx.state["characters"]:
+            raise CampaignError(camp._unknown(character, None))
 
     def _like(self, tx: Transaction, like: str, side: str) -> tuple[dict[str, Any], str | None, dict[str, int] | None, str]:
         """What a combatant like ``like`` starts with: sheet, ruleset, resources (free mode: their
@@ -283,7 +287,7 @@ class Encounter(tracker.Tracker, Shown):
         if order is None:
             roller = Roller(seed, dice)   # the rolls, then any roll-off of ties
             rolling = tracker.groups(enc)
-            heads = {n: cast("dict[str, Any]", combatants[n]) for n in rolling}
+            heads = {n: figure(cast("dict[str, Any]", combatants[n])) for n in rolling}
             if rolls is None:
                 rolls, rolled = engine.initiative.rolls(heads, roller, model.data(state, self.name))
             unknown = [n for n in rolls if n not in combatants]
@@ -390,3 +394,9 @@ class Encounter(tracker.Tracker, Shown):
         tx.extend(model.tick(tx.state, self.name, "turn_start", nxt))
         return cast("str", nxt)
 
+
+def _numbered(name: str, count: int) -> list[str]:
+    """``name``, or ``count`` numbered individuals of it ("Goblin 1", "Goblin 2", …)."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise CampaignError(t("campaign.bad_count", value=repr(count)[:40]))
+    return [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]

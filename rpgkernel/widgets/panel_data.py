@@ -13,6 +13,7 @@ from ..forecast.weighing import Weighing, shown_dicts
 from ..state.journal import kind_label
 from ..rules.wording import effect_text, preview_lines
 from ..rules.base import Ruleset
+from ..rules.figure import view
 from ..state import fighting, model, players, suggestions
 from ..state.effects import Effect
 from ..resolve.lines import choice_fields, option_field
@@ -92,10 +93,10 @@ def rows(state: Mapping[str, Any], enc: Mapping[str, Any] | None, engine: Rulese
                "cond": [[k, c.get("remaining")] for k, c in fig.get("conditions", {}).items()]}
         if name in out_of:
             row["out"] = out_of[name]
-        rolled = engine.initiative.expression(fig) is not None   # the ruleset rolls initiative for it
+        rolled = engine.initiative.expression(view(fig)) is not None   # the ruleset rolls initiative for it
         if not enc["round"] and rolled:
             row["roll"] = True  # the GM may enter the roll
-        elif enc["round"] and name not in held and engine.initiative.refusal("neu", fig, [], rolls) is None:
+        elif enc["round"] and name not in held and engine.initiative.refusal("neu", view(fig), [], rolls) is None:
             row["reroll"] = True
         if rolled and name in rolls:
             row["ini"] = rolls[name]

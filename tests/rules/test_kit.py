@@ -162,13 +162,70 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
 
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():
     engine = kit.Ruleset()
-    a, b = {"name": "A"}, {"name": "B"}
+    a, b, c, d = (view({"name": n}) for n in "ABCD")
     value, rolled, note = engine.initiative.join("A", {"A": a, "B": b}, {"B": 12}, Roller(dice=[7]))
     assert (value, rolled["A"]["total"], note) == (7, 7, None)           # W20 alone
     assert engine.initiative.refusal("vor", a, [b], {"A": 3, "B": 12}) is None
     assert engine.initiative.delay_after(a, [b]) is None
-    assert kit.higher_initiative(a, [b, {"name": "C"}, {"name": "D"}], {"A": 5, "B": 9, "C": 5}) == (["B"], ["C"])
+    assert kit.higher_initiative(a, [b, c, d], {"A": 5, "B": 9, "C": 5}) == (["B"], ["C"])
     assert kit.higher_initiative(a, [b], {"B": 9}) == ([], [])              # no value: nothing to compare
+
+
+class Spaeher(kit.Ruleset):
+    """A toy ruleset whose order notes what each part of its initiative is handed."""
+
+    key = "spaeher"
+    handed: list[str] = []
+
+    class Order(kit.Initiative):
+        def _note(self, *figures):
+            Spaeher.handed.extend(type(f).__name__ for f in figures)
+
+        def expression(self, combatant):
+            self._note(combatant)
+            return "W6"
+
+        def order(self, combatants, rolls, roller=None):
+            self._note(*combatants.values())
+            return super().order(combatants, rolls, roller)
+
+        def refusal(self, change, figure, overtaken, rolls):
+            self._note(figure, *overtaken)
+            return None
+
+        def delay_after(self, figure, still_to_act):
+            self._note(figure, *still_to_act)
+            return None
+
+    initiative = Order()
+
+
+def test_the_campaign_hands_the_order_views_not_its_records(tmp_path, add_ruleset):
+    """Every part of ``Initiative`` reads the kit's views: the campaign turns its records into views once,
+    so a ruleset passes them on to its rule as they come."""
+    add_ruleset(Spaeher)
+    camp = Campaign.open(tmp_path / "s.sqlite")
+    try:
+        camp.set_ruleset("spaeher")
+        enc = camp.new_encounter("Hof")
+        enc.add("A")
+        enc.add("B")
+        enc.add("C")
+        enc.start(dice=[3, 2, 1])
+        enc.add("D", initiative=2)          # joins: placed by the order of pairs
+        enc.move("C", before="A")           # refused or not: the rule reads views
+        enc.delay("B")
+    finally:
+        camp.close()
+    assert Spaeher.handed and set(Spaeher.handed) == {"Figure"}
+
+
+def test_the_rulesets_orders_pass_views_on_without_making_them():
+    """No ruleset's ``Initiative`` makes views of its own (``view``): the kit hands them over."""
+    import inspect
+    for key in ("adz", "bastionland", "kampfwerte", "midgard", "osr"):
+        source = inspect.getsource(type(rules.get(key).initiative))
+        assert "view(" not in source, key
 
 
 @pytest.mark.parametrize("key", ["adz", "bastionland", "kampfwerte", "midgard", "osr"])
@@ -237,7 +294,7 @@ def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():
     assert {k for k, i in found.items() if i.each_round} == {"midgard", "osr"}
     assert {k for k, i in found.items() if not i.rolled} == {"bastionland"}
     assert {k: i.segments for k, i in found.items() if i.segments} == {"osr": 10}
-    assert found["bastionland"].expression({"name": "Ritter"}) is None
+    assert found["bastionland"].expression(view({"name": "Ritter"})) is None
 
 
 def _imported_past_the_surface(root: Path, key: str, surface: set[str], modules: set[str]) -> list[str]:
@@ -266,3 +323,30 @@ def test_each_ruleset_shows_a_small_documented_surface(tmp_path):
             assert _imported_past_the_surface(root / part, key, surface, modules) == [], (key, part)
     (tmp_path / "t.py").write_text("from rpgkernel.rules.osr import Osr, angriff, verbs\n", encoding="utf-8")
     assert _imported_past_the_surface(tmp_path, "osr", {"Osr"}, {"verbs"}) == ["t.py:angriff"]
+
+
+def test_einrichten_is_one_slot_with_one_signature(tmp_path):
+    """Every ruleset sets up the GM's settings through the kit's one ``Ruleset.einrichten``: the data as the
+    campaign keeps them, checked by the ruleset's settings, kept only when all of it fits."""
+    import inspect
+    from rpgkernel.errors import RpgError
+    from rpgkernel.rules import frei
+    engines = [rules.get(key) for key in (None, "adz", "bastionland", "kampfwerte", "midgard", "osr")]
+    assert all(type(e).einrichten is kit.Ruleset.einrichten for e in engines)
+    assert list(inspect.signature(kit.Ruleset.einrichten).parameters) == ["self", "daten", "kampagne", "begegnung"]
+    camp = Campaign.open(tmp_path / "e.sqlite")
+    try:
+        kept = rules.get(None).einrichten({"ressource": "LP"}, kampagne=camp)
+        assert kept == frei.einrichten("LP") and camp.data("frei") == {"ressource": "LP"}
+        osr = rules.get("osr")
+        with pytest.raises(RpgError):
+            osr.einrichten({"ueberrascht_bis": "viele"}, kampagne=camp)
+        assert camp.data("osr") is None                                   # nothing kept of bad data
+        osr.einrichten({"ueberrascht_bis": 3}, kampagne=camp, begegnung=None)
+        assert osr.settings.kept_in(camp).ueberrascht_bis == 3
+        assert osr.einrichten(None, kampagne=camp) == osr.settings.defaults() and camp.data("osr") is None
+    finally:
+        camp.close()
+    assert Zaeh().einrichten(None) is None                                  # no settings: nothing to set up
+    with pytest.raises(kit.RulesError, match="keine Einstellungen"):
+        Zaeh().einrichten({"x": 1})

@@ -14,7 +14,7 @@ from rpgkernel.state import Campaign, CampaignError, campaign as campaign_module
 
 class ProbeInitiative(Initiative):
     def expression(self, combatant):
-        return f"W6+{combatant.get('sheet', {}).get('flink', 0)}"
+        return f"W6+{combatant.value('flink')}"
 
 
 class Probe(Ruleset):

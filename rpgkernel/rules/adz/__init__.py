@@ -1,33 +1,15 @@
-"""AdZ – Aera der Zauberey (seed 004_be03011f904181a5.txt).
-
-Procedures read figures (the kit's views: sheet values, resources,
-conditions), roll through a ``Roller`` and return a ``Resolution``; they
-change nothing themselves. The luck pool is a choice after the roll, and so
-is whether an attack's target defends (after the attack roll): while
-undecided the resolution stays open and applies nothing. The GM's data
-(tables, lists) is kept in the campaign (``einrichten``) and reaches the
-verbs as ``Request.settings`` (``EINSTELLUNGEN``); the procedures take it as
-``daten`` (default: the defaults).
-
-Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's data, defaults in
-``data/``), ``sheet`` (the character sheet, its resources, reading a figure),
-``texts`` (the catalogue); the rules: ``core`` (tests, opposed tests, luck
-pool, reactions), ``damage`` (damage tracks, healing), ``combat``
-(initiative, the melee chain, ranged), ``magic`` (spells, drain),
-``zauberparameter`` (an effect's Krafteinsatz both ways, in the units of
-``einheiten``), ``exact`` (exact distributions for the previews); ``tactics`` (how a
-forecast plays a fight).
+"""AdZ – Aera der Zauberey (seed 004_be03011f904181a5.txt): the ruleset's class and its surface.
 
 The surface (``__all__``): ``AdZ``; the GM's data: ``einrichten``, ``EINSTELLUNGEN``, ``DATA`` (the
 shipped files), ``AdzError``; called from Python: ``probe``, ``zaubern``. Everything else is
-imported from its module (``from rpgkernel.rules.adz.<module> import …``).
+imported from its module (``from rpgkernel.rules.adz.<module> import …``; docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import Text, Texts
@@ -47,33 +29,31 @@ __all__ = ["AdZ", "AdzError", "DATA", "EINSTELLUNGEN", "einrichten", "probe", "z
 class AdzInitiative(Initiative):
     """Initiativebasiswert + 2W6, descending, ties rolled off with W6 (Initiative)."""
 
-    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+    def rolls(self, combatants: Mapping[str, Figure], roller: Roller,
               data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each combatant's ``expression``, its base as the GM's data in ``data`` has it."""
         daten = EINSTELLUNGEN.of(data or {})
         rolled = {name: roller.roll(self.expression(c, daten)) for name, c in combatants.items()}
         return {n: r.total for n, r in rolled.items()}, {n: r.to_dict() for n, r in rolled.items()}
 
-    def expression(self, combatant: Mapping[str, Any], daten: Daten | None = None) -> str:
+    def expression(self, combatant: Figure, daten: Daten | None = None) -> str:
         """Initiativebasiswert + 2W6 (Initiative); situational modifiers the GM adds to the entered value."""
-        base = initiativebasis(view(combatant), daten)
+        base = initiativebasis(combatant, daten)
         return f"2W6+{base}" if base else "2W6"
 
-    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+    def order(self, combatants: Mapping[str, Figure], rolls: Mapping[str, int],
               roller: Roller | None = None) -> list[str]:
         """Descending initiative; ties rolled off with W6 through ``roller`` (default: the session's
         dice) (Initiative)."""
         return reihenfolge({n: rolls[n] for n in combatants}, roller or Roller())
 
-    def chances(self, combatants: Mapping[str, Mapping[str, Any]],
+    def chances(self, combatants: Mapping[str, Figure],
                 rolls: Mapping[str, int]) -> list[tuple[float, list[str]]]:
         """Every order of a tied group alike: the roll-off is repeated while tied (Initiative)."""
         return reihenfolge_chancen({n: rolls[n] for n in combatants})
 
-    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                rolls: Mapping[str, int]) -> str | None:
-        """Descending initiative; ties rolled off (Runden, Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class AdZ(Ruleset):

@@ -158,8 +158,8 @@ class AdzCompact(Compact):
     def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
         """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,
         whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
-        key = (plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
-               plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, glueck_a, glueck_v)
+        key = (_Zahlen(plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
+                       plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw), glueck_a, glueck_v)
         if key not in self._ends:
             self._ends[key] = _enden(*key, self.tactics.glueck_wurf)
         return self._ends[key]
@@ -183,15 +183,27 @@ class AdzCompact(Compact):
         return values[KOERPERLICH], values[GEISTIG], frozenset(zustaende)
 
 
+class _Zahlen(NamedTuple):
+    """The numbers of a plan its chain is made of (``Kampfplan``'s pools, the weapon's base damage, armour,
+    resistance and Mindestwurf)."""
+
+    angriff: int
+    angriff2: int | None
+    verteidigt: bool
+    verteidigung: int
+    verteidigung2: int | None
+    grundschaden: int
+    rs: int
+    widerstand: int
+    mw: int
+
+
 @lru_cache(maxsize=4096)
-def _enden(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: int, verteidigung2: int | None,
-           grundschaden: int, rs: int, widerstand: int, mw: int, glueck_a: int, glueck_v: int,
-           glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
+def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
     """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
     forecasts ask the same again and again); the rolls without luck shared by every pool (``_kette``)."""
     pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
-    ends = _kette(angriff, angriff2, verteidigt, verteidigung, verteidigung2, grundschaden, rs, widerstand, mw,
-                  glueck).mit(pools)
+    ends = _kette(zahlen, glueck).mit(pools)
     merged: dict[tuple[int | None, int, bool], float] = {}
     for (final, reacted, roll), p in ends.items():
         key = (EIGNER.get(roll or ""), final, reacted)
@@ -200,11 +212,11 @@ def _enden(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: i
 
 
 @lru_cache(maxsize=1024)
-def _kette(angriff: int, angriff2: int | None, verteidigt: bool, verteidigung: int, verteidigung2: int | None,
-           grundschaden: int, rs: int, widerstand: int, mw: int, glueck: Glueck) -> Enden:
+def _kette(z: _Zahlen, glueck: Glueck) -> Enden:
     """The ends of a plan's chain (``exact.Enden``), whatever the luck pools."""
-    defence = angriff_dist(verteidigung, verteidigung2) if verteidigt else None
-    return Enden(angriff_dist(angriff, angriff2), defence, grundschaden, rs, erfolge_dist(widerstand), mw, glueck)
+    defence = angriff_dist(z.verteidigung, z.verteidigung2) if z.verteidigt else None
+    return Enden(angriff_dist(z.angriff, z.angriff2), defence, z.grundschaden, z.rs, erfolge_dist(z.widerstand),
+                 z.mw, glueck)
 
 
 class _NotCovered(Exception):

@@ -121,15 +121,9 @@ def ausgaenge(angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: i
 
 
 class Enden:
-    """The ends of one attack (``ausgaenge``): the defence (``verteidigung``; None: the target does not
-    defend) falls once the attack reached its Mindestwurf, the resistance once damage is left after RS.
-    Then luck goes on the roll ``glueck`` names where that roll is offered (``angeboten``) and its figure
-    has a pool (``mit``: the pool of the figure each roll belongs to, by roll): bonus dice as many as
-    the pool, and the defence and resistance the changed result newly calls for fall after them, as the
-    rolled chain carries it on. A chain is its successes so far (attack, defence, resistance; None: not
-    rolled); chains that go on alike are merged: once the defence is rolled only the successes left
-    count (``uebrig``), and once no luck can follow, resistance beyond the damage takes no more off
-    (``endschaden``). The rolls without luck are taken once; each roll's luck once per pool size."""
+    """The ends of one attack (``ausgaenge``) with luck on the roll ``glueck`` names, by the luck pools
+    (``mit``). The rolls without luck are taken once, each roll's luck once per pool size; how the chains
+    are rolled and merged: docs/mitwirken.md, "AdZ: die Ausgänge eines Angriffs exakt"."""
 
     def __init__(self, angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist,
                  mw: int, glueck: Glueck) -> None:

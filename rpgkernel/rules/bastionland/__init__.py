@@ -1,22 +1,9 @@
-"""Mythic Bastionland (seed 003_4352dfa8b10f7007.txt).
-
-Procedures read figures through the kit's views (``rules.figure``: sheet
-values, resources, conditions, side), roll through a ``Roller`` and return a
-``Resolution`` with steps, outcome and effects; they change nothing
-themselves. Decisions after the roll (Deny, gambits, Focus) are given by
-the caller; while undecided the resolution stays open and applies nothing.
-
-Modules: ``sheet`` (sheet, resources, weapons, virtues), ``settings`` (the
-GM's scar table and gambit effects, ``data/``), ``core`` (saves, virtues,
-recovery, morale), ``attack`` (attacks, feats, gambits, duels, previews),
-``damage`` (damage, scars, warbands, structures, ships), ``advice`` (the
-options of an attack's open choices with their consequences), ``warfare``
-(example warbands, wall formations), ``verbs`` (``%%resolve``).
+"""Mythic Bastionland (seed 003_4352dfa8b10f7007.txt): the ruleset's class and its surface.
 
 The surface (``__all__``): ``Bastionland``; the GM's tables: ``einrichten``, ``EINSTELLUNGEN``,
 ``scar_table``, ``load_gambits``, ``BastionlandError``; what has no verb yet: ``duel``,
 ``thrown_from_saddle``, ``virtue_gain``, ``formation``, ``warband_templates``. Everything else is
-imported from its module (``from rpgkernel.rules.bastionland.<module> import …``).
+imported from its module (docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations
@@ -47,18 +34,18 @@ class BastionlandInitiative(Initiative):
 
     rolled = False
 
-    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+    def expression(self, combatant: Figure) -> str | None:
         return None
 
-    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+    def order(self, combatants: Mapping[str, Figure], rolls: Mapping[str, int],
               roller: Roller | None = None) -> list[str]:
         """The players' side ("Spieler") first, then the others in the order they joined (Überraschung)."""
-        return reihenfolge({n: view(c) for n, c in combatants.items()})
+        return reihenfolge(combatants)
 
-    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
+    def refusal(self, change: str, figure: Figure, overtaken: Sequence[Figure],
                 rolls: Mapping[str, int]) -> str | None:
         """No initiative to roll anew or for a group; nobody moves before the players (Überraschung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken])
+        return umstellung_verweigert(change, figure, list(overtaken))
 
 
 class Bastionland(Ruleset):

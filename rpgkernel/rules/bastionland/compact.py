@@ -1,16 +1,10 @@
 """The compact model of a Mythic Bastionland fight under the kit's tactics (``rules.compact``).
 
-A combatant's state is its GD, its VIG and the conditions the fight brought it (Fatigued from a failed
-save after a Deny; verwundet, Todeswunde, tot from damage); its other virtues, armour and weapons do
-not change in the fights covered. One turn is the tactics' melee attack: the exact chances of damage
-and Deny (``attack.deny_outcomes`` under ``BastionlandTactics.denies``), the SPI save after a Deny
-(``core.save_chance``), what the damage does (``damage.folge``), and, where the tactics play morale,
-the SPI save of an individual who became wounded (``core.wankt``; flees on a failure) and the groups
-(``core.gruppen``) whose leader saves with SPI once half of them are out (``Compact.groups``). A scar
-rolls the die again for the GM's table and changes nothing a fight reads: the model leaves it out.
+A combatant's state: GD, VIG and the fight's conditions (Fatigued, verwundet, Todeswunde, tot). A turn
+is the tactics' melee attack with its exact damage and Deny, the SPI saves, and morale where the
+tactics play it; a scar changes nothing a fight reads and is left out (docs/mitwirken.md).
 
-Covered: persons of this ruleset without conditions that count down (warbands, ships and structures
-take other rules; a condition that ends changes the fight mid-way).
+Covered: persons of this ruleset without conditions that count down.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
-"""Play without a ruleset (``rules.get(None)``): an open sheet, and one resource the GM names; a
-figure is out of the fight while that resource stands at 0 or below.
-
-The GM names the resource with ``einrichten(ressource="LP", kampagne=...)`` (campaign data
-``frei``; the default is ``HP``); a figure's sheet field of that name in lower case gives it, full
-(``hp: 12``: HP 12 of 12), as ``ressourcen`` give any other. Like every resource it stays between
-its lower bound (0, or the GM's, ``limits.einrichten``) and its maximum: damage and healing through
-the verbs ``schaden`` and ``heilung``, ``Campaign.change`` and the panel are kept within them.
-
-Modules: ``settings`` (the GM's resource), ``sheet`` (the open sheet, which resource counts),
-``schaden`` (damage and healing with their previews), ``verbs`` (``%%resolve``), ``tactics`` (how a
-forecast plays a fight, from the GM's data ``prognose``).
+"""Play without a ruleset (``rules.get(None)``): an open sheet, and one resource the GM names
+(``einrichten``, default ``HP``); a figure is out of the fight while it stands at 0 or below.
 
 The surface (``__all__``): ``Frei``; the GM's resource: ``einrichten``, ``EINSTELLUNGEN``.
-Everything else is imported from its module (``from rpgkernel.rules.frei.<module> import …``).
+Everything else is imported from its module (docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """The compact model of a fight without a ruleset under the free mode's tactics (``rules.compact``).
 
-A combatant's state is the value of the resource that counts for it (``sheet.ressource_von``); its
-other resources do not change in a fight. One turn is the tactics' attack: it hits with the chance of
-``treffer`` from the GM's data ``prognose`` (``tactics.angriff``), and a hit is the verb ``schaden``:
-the amount of ``schaden`` (``schaden.betrag``) off the resource, within its limits (``schaden.nach``);
-who is out of the fight says ``schaden.out_of_fight``.
+A combatant's state is the value of the resource that counts for it (``sheet.ressource_von``). A turn is
+the tactics' attack: a hit with the chance ``treffer`` of the GM's data ``prognose`` is the verb
+``schaden`` within the resource's limits.
 
-Covered: every fight of the free mode's figures that have the resource that counts (nothing else a
-figure has changes what it does or suffers).
+Covered: every fight of figures that have the resource that counts.
 """
 
 from __future__ import annotations

@@ -1,30 +1,16 @@
-"""Kampfwerte: initiative, movement points, movement on hexes and manoeuvres
-(seed 002_63ca833428beccc7.txt).
-
-Procedures read figures through the kit's views (``rules.figure``: sheet values,
-resources, conditions, side), take the GM's settings as ``daten``, roll through
-a ``Roller`` and return a ``Resolution``; they change nothing themselves.
-
-Modules: ``verbs`` (``%%resolve``), ``settings`` (the GM's rule data, defaults in ``data/``),
-``sheet`` (sheet, INI, BP, the resources it gives), ``texts`` (the catalogue); the rules: ``probe``
-(the W10 test and its exact distribution), ``map`` (hex map, Dijkstra), ``initiative`` (INI, ties,
-P(acting before)), ``bewegung`` (positions, moves, BP per round), ``manoever`` (the manoeuvres),
-``ausser_gefecht`` (who is out of the fight); ``tactics`` (how a forecast plays a fight, from the GM's
-data ``prognose``, read in ``prognose``) and ``compact`` (the same tactics on a compact model).
-The fight's map is GM data in the campaign (``karte_setzen``), so it survives a restart and every
-notebook on the campaign sees it; so are the GM's rule sections (``einrichten``).
+"""Kampfwerte: initiative, movement points, hexes and manoeuvres (seed 002_63ca833428beccc7.txt).
 
 The surface (``__all__``): ``Kampfwerte``; the GM's rules: ``einrichten``, ``EINSTELLUNGEN``,
 ``KampfwerteError``; the map: ``HexKarte``, ``karte_setzen``, ``position``, ``erreichbar``; called
-from Python: ``wuerfeln``, ``p_gelingt``. Everything else is imported from its module (``from
-rpgkernel.rules.kampfwerte.<module> import …``).
+from Python: ``wuerfeln``, ``p_gelingt``. Everything else is imported from its module
+(docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
@@ -46,23 +32,20 @@ __all__ = ["EINSTELLUNGEN", "HexKarte", "Kampfwerte", "KampfwerteError", "einric
 class KampfwerteInitiative(Initiative):
     """Initiativewert + 1W10 at the start of the fight, highest first, the tie rules (Initiative)."""
 
-    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+    def expression(self, combatant: Figure) -> str | None:
         """Initiativewert (+ a Mantel-Parade's recorded raise) + 1W10, rolled once at the start of
         the fight and again only when the GM calls for a new initiative (Initiative)."""
-        wert = ini(view(combatant))
+        wert = ini(combatant)
         return f"W10{wert:+d}" if wert else "W10"
 
-    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+    def order(self, combatants: Mapping[str, Figure], rolls: Mapping[str, int],
               roller: Roller | None = None) -> list[str]:
         """Highest first; ties: the player character first, then AUFMERKSAMKEIT, GEWANDTHEIT,
         INSTINKT (Initiative), then the name."""
-        figures = {name: view(c) for name, c in combatants.items()}
-        return sorted(figures, key=lambda name: (-rolls[name], *gleichstand(figures[name])))
+        return sorted(combatants, key=lambda name: (-rolls[name], *gleichstand(combatants[name])))
 
-    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                rolls: Mapping[str, int]) -> str | None:
-        """The highest value first; ties by the tie rules (Initiative)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class Kampfwerte(Ruleset):

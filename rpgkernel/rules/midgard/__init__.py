@@ -1,33 +1,15 @@
-"""Midgard house rules (seed 000_6ea9c01ff655f51f.txt, "Haus der Regeln").
-
-Procedures read figures through the kit's views (``rules.figure``: name,
-sheet values, resources, conditions) and the sheet's accessors (``sheet``),
-take the GM's settings as ``cfg``, roll through a ``Roller`` and return a
-``Resolution``; they change nothing themselves. Divine grace keeps a
-resolution open after each roll that a figure with points may have repeated.
-
-Modules: ``verbs`` (%%resolve), ``settings`` (basic rolls, race list and GM
-tables, kept in the campaign), ``sheet`` (the sheet and its resources),
-``texts`` (the catalogue); the rules by the seed's sections: ``core`` (basic
-rolls, entries), ``tabellen`` (the GM's tables), ``gnade`` (rolls open to
-divine grace), ``kritisch`` (the GM's critical tables), ``proben`` (EW, WW,
-PW, senses), ``lernen`` (learning below the minimum), ``kampf`` and
-``schaden`` (attacks, defences, AP/LP, damage bonus), ``initiative`` (with
-leaders), ``erschaffung`` (attributes, LP, AP), ``angeboren``, ``alter``,
-``zauber`` (spells, summonings), ``belastung``, ``tactics`` (how a forecast
-plays a fight) and ``compact`` (its compact model); ``data/`` holds the race list, the basic-roll defaults and an
-EXAMPLE of the GM's tables.
+"""Midgard house rules (seed 000_6ea9c01ff655f51f.txt, "Haus der Regeln"): the class and its surface.
 
 The surface (``__all__``): ``Midgard``; the GM's tables: ``einrichten``, ``EINSTELLUNGEN``,
 ``MidgardError``; called from Python: ``pw``, ``kauf``. Everything else is imported from its module
-(``from rpgkernel.rules.midgard.<module> import …``).
+(``from rpgkernel.rules.midgard.<module> import …``; docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
@@ -52,30 +34,28 @@ class MidgardInitiative(Initiative):
 
     each_round = True
 
-    def expression(self, combatant: Mapping[str, Any]) -> str | None:
+    def expression(self, combatant: Figure) -> str | None:
         """What a figure rolls for itself: W6 + floor(RW / 10) + Kampftaktik."""
-        bonus = eigener_bonus(view(combatant))
+        bonus = eigener_bonus(combatant)
         return f"W6+{bonus}" if bonus else "W6"
 
-    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+    def rolls(self, combatants: Mapping[str, Figure], roller: Roller,
               data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """Each round: a leader's one W6 for his followers, every other figure its own (``initiative``)."""
-        values, rolls, _ = wuerfe([view(c) for c in combatants.values()], roller)
+        values, rolls, _ = wuerfe(list(combatants.values()), roller)
         return values, {n: r.to_dict() for n, r in rolls.items()}
 
-    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+    def alone(self, combatants: Mapping[str, Figure]) -> bool:
         """Where nobody follows a leader's roll (``gruppen``)."""
-        return all(len(members) == 1 for _, members in gruppen([view(c) for c in combatants.values()])[0])
+        return all(len(members) == 1 for _, members in gruppen(list(combatants.values()))[0])
 
-    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+    def join(self, name: str, combatants: Mapping[str, Figure], rolls: Mapping[str, int], roller: Roller,
              data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
         """A follower takes his leader's roll of this round, anyone else rolls for himself (``nachzuegler``)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+        return nachzuegler(combatants[name], list(combatants.values()), rolls, roller)
 
-    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                rolls: Mapping[str, int]) -> str | None:
-        """Later or not at all, never earlier; no group initiative but a leader's (Neue Initiativeregelung)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
 
 class Midgard(Ruleset):

@@ -1,29 +1,15 @@
-"""OSR combat (seed 001_d04b9d9955bffb89.txt).
-
-Procedures read figures through the kit's views (``rules.figure``: sheet
-values, resources, conditions, side), roll through a ``Roller`` and return a
-``Resolution``; they change nothing themselves; the GM's settings come from
-the campaign (``Request.settings``, ``EINSTELLUNGEN``). Modules: ``sheet``
-(sheet, hit points, weapons), ``settings`` (surprise, ties, AC direction, the
-death and unconsciousness thresholds, the attack matrices and saving-throw
-tables), ``core`` (hit dice, level, the roll needed), ``initiative`` (surprise,
-side initiative), ``angriff`` (attacks, modifiers, fleeing, previews),
-``aktionen`` (declared actions, spells, breaking free), ``rettung`` (saving
-throws), ``ausser_gefecht`` (who is out of the fight), ``verbs``
-(``%%resolve``), ``tactics`` (how a forecast plays a fight); ``data/`` holds
-the seed's hit-dice table, the example attack matrix and the example
-saving-throw tables.
+"""OSR combat (seed 001_d04b9d9955bffb89.txt): the ruleset's class and its surface.
 
 The surface (``__all__``): ``Osr``; the GM's settings: ``einrichten``, ``EINSTELLUNGEN``,
 ``OsrError``; called from Python: ``rang``, ``stufe_aus_tw``, ``zauberstufe``. Everything else is
-imported from its module (``from rpgkernel.rules.osr.<module> import …``).
+imported from its module (``from rpgkernel.rules.osr.<module> import …``; docs/mitwirken.md lists them).
 """
 
 from __future__ import annotations
 
 from . import texts  # noqa: F401 - registers the catalogue before the modules below use it
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...messages import Text, Texts
@@ -47,45 +33,42 @@ class OsrInitiative(Initiative):
     each_round = True
     segments = SEGMENTE
 
-    def rolls(self, combatants: Mapping[str, Mapping[str, Any]], roller: Roller,
+    def rolls(self, combatants: Mapping[str, Figure], roller: Roller,
               data: Mapping[str, Any] | None = None) -> tuple[dict[str, int], dict[str, Any]]:
         """1W6 per side (Kampf); each figure's value is its side's die (+ missile bonus); ties by
         the GM's settings in ``data``."""
-        res, rolls = wuerfeln([view(c) for c in combatants.values()], roller, EINSTELLUNGEN.of(data or {}))
+        res, rolls = wuerfeln(list(combatants.values()), roller, EINSTELLUNGEN.of(data or {}))
         return res.outcome["initiative"], {side: r.to_dict() for side, r in rolls.items()}
 
-    def alone(self, combatants: Mapping[str, Mapping[str, Any]]) -> bool:
+    def alone(self, combatants: Mapping[str, Figure]) -> bool:
         """Never: a side rolls one die for all its members (Kampf)."""
         return False
 
-    def value_chances(self, combatants: Mapping[str, Mapping[str, Any]],
+    def value_chances(self, combatants: Mapping[str, Figure],
                       data: Mapping[str, Any] | None = None) -> list[tuple[float, dict[str, int]]]:
         """Each side's final die, tied sides rolling again where the GM's settings say so (``werte_chancen``)."""
-        return werte_chancen([view(c) for c in combatants.values()], EINSTELLUNGEN.of(data or {}))
+        return werte_chancen(list(combatants.values()), EINSTELLUNGEN.of(data or {}))
 
-    def order(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int],
+    def order(self, combatants: Mapping[str, Figure], rolls: Mapping[str, int],
               roller: Roller | None = None) -> list[str]:
         """The higher value first; a tie keeps the sides together (no roll-off: simultaneous)."""
-        return reihenfolge(seiten([view(c) for c in combatants.values()]), rolls)
+        return reihenfolge(seiten(list(combatants.values())), rolls)
 
-    def together(self, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int]) -> list[frozenset[str]]:
+    def together(self, combatants: Mapping[str, Figure], rolls: Mapping[str, int]) -> list[frozenset[str]]:
         """Tied sides act at the same time (Kampf): the figures of equal ``rang`` where they are of more
         than one side (``gleichzeitig``)."""
-        return gleichzeitig([view(c) for c in combatants.values()], rolls)
+        return gleichzeitig(list(combatants.values()), rolls)
 
-    def join(self, name: str, combatants: Mapping[str, Mapping[str, Any]], rolls: Mapping[str, int], roller: Roller,
+    def join(self, name: str, combatants: Mapping[str, Figure], rolls: Mapping[str, int], roller: Roller,
              data: Mapping[str, Any] | None = None) -> tuple[int, dict[str, Any], str | None]:
         """Its side's die of this round (a side that comes in rolls 1W6), plus its missile bonus (Kampf)."""
-        return nachzuegler(view(combatants[name]), [view(c) for c in combatants.values()], rolls, roller)
+        return nachzuegler(combatants[name], list(combatants.values()), rolls, roller)
 
-    def refusal(self, change: str, figure: Mapping[str, Any], overtaken: Sequence[Mapping[str, Any]],
-                rolls: Mapping[str, int]) -> str | None:
-        """A side rolls, not one figure or a group; nobody moves before a higher value (Kampf)."""
-        return umstellung_verweigert(change, view(figure), [view(o) for o in overtaken], rolls)
+    #: the seed's rule of what may change in the order, as it stands
+    refusal = staticmethod(umstellung_verweigert)
 
-    def delay_after(self, figure: Mapping[str, Any], still_to_act: Sequence[Mapping[str, Any]]) -> str | None:
-        """It waits until the other side has acted (Initiative verzögern)."""
-        return wartet_auf(view(figure), [view(f) for f in still_to_act])
+    #: it waits until the other side has acted (Initiative verzögern)
+    delay_after = staticmethod(wartet_auf)
 
 
 class Osr(Ruleset):

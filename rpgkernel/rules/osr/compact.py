@@ -1,17 +1,11 @@
 """The compact model of an OSR fight under the kit's tactics (``rules.compact``).
 
-A combatant's state is its TP; nothing else of it changes in the fights covered. One turn is the
-tactics' melee attack with the weapon in hand (``angriff`` without options): it hits with the chance
-of its ``angriff.plan`` (the roll needed, every modifier the figures' sheets and conditions give) and
-deals the plan's damage, which lands on the TP within their limits as the campaign applies it
-(``Ruleset.within_limits``: 0, or the GM's ``untergrenzen``); who is out of the fight says
-``ausser_gefecht.out_of_fight`` (dead, unconscious at the GM's thresholds). The seed picks a melee
-target at random among the standing foes (``OsrTactics.target``): ``random_target``.
+A combatant's state is its TP. A turn is the tactics' melee attack with the weapon in hand: the chance
+and damage of its ``angriff.plan``, landing within the TP's limits, on a foe the seed picks at random
+(docs/mitwirken.md).
 
-Covered: figures of this ruleset, none holding a missile weapon (its target is anyone in the melee,
-friends too), no condition that counts down or that a hit ends (``zaubert``: a hit breaks the
-spell), and every attack of a standing figure on a standing foe one the rules allow (a held or
-parrying figure, an invisible foe without a known position: the procedures say why not).
+Covered: figures of this ruleset without a missile weapon or a condition that counts down or that a
+hit ends, where the rules allow every attack.
 """
 
 from __future__ import annotations

@@ -292,8 +292,8 @@ begegnung:
       werte: {KK: 6, KO: 5, GE: 4, FF: 2, KL: 2, WK: 3, IN: 3, CH: 1, GL: 1, initiativebasis: 30}
 """)
     engine = rpgkernel.rules.get("adz")
-    assert engine.initiative.expression(camp.figure("Alrik").record) == "2W6+16"
-    assert engine.initiative.expression(camp.figure("Ork").record) == "2W6+30"
+    assert engine.initiative.expression(view(camp.figure("Alrik").record)) == "2W6+16"
+    assert engine.initiative.expression(view(camp.figure("Ork").record)) == "2W6+30"
     assert camp.encounter.start(rolls={"Alrik": 25, "Ork": 33}) == ["Ork", "Alrik"]
     rolled = [e for e in camp.journal() if e.kind == "initiative"][-1].data["rolls"]
     assert rolled == {"Alrik": 25, "Ork": 33}
@@ -303,9 +303,9 @@ begegnung:
 def test_initiative_ties_are_rolled_off_with_the_session_dice():
     rpgkernel.session.current().reseed(5)
     engine = rpgkernel.rules.get("adz")
-    first = engine.initiative.order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21})
+    first = engine.initiative.order({n: view({"name": n}) for n in "ABC"}, {"A": 20, "B": 20, "C": 21})
     rpgkernel.session.current().reseed(5)
-    assert engine.initiative.order({"A": {}, "B": {}, "C": {}}, {"A": 20, "B": 20, "C": 21}) == first
+    assert engine.initiative.order({n: view({"name": n}) for n in "ABC"}, {"A": 20, "B": 20, "C": 21}) == first
     assert first[0] == "C" and sorted(first[1:]) == ["A", "B"]
     rpgkernel.session.current().reseed(None)
 

@@ -18,8 +18,8 @@ def _rec(sheet, side=""):
 
 
 def _named(combatants):
-    """The records as the encounter hands them to the ruleset: each under its name."""
-    return {name: {**record, "name": name} for name, record in combatants.items()}
+    """The combatants as the encounter hands them to the ruleset: each a view under its name."""
+    return {name: view({**record, "name": name}) for name, record in combatants.items()}
 
 
 def test_ties_player_first_then_aufmerksamkeit_gewandtheit_instinkt():

@@ -5,6 +5,7 @@ import pytest
 
 from rpgkernel.rules import get
 from rpgkernel.rules.kampfwerte.sheet import bewegungspunkte, initiativewert
+from rpgkernel.rules.figure import view
 from rpgkernel.rules.sheet import SheetError
 
 KAEL = {"AUFMERKSAMKEIT": 4, "GEWANDTHEIT": 5, "INSTINKT": 3, "HEIMLICHKEIT": 4, "ini_mod": 2, "bp_mod": 1,
@@ -20,7 +21,7 @@ def test_ini_and_bp_follow_the_seed_formulas():
     assert bewegungspunkte(s) == 5 + 1 - 1 + 2
     res = ENGINE.resources(s)
     assert res == {"LP": {"value": 20, "max": 20}, "AD": {"value": 12, "max": 12}, "BP": {"value": 7, "max": 7}}
-    assert ENGINE.initiative.expression({"sheet": s}) == "W10+13"
+    assert ENGINE.initiative.expression(view({"sheet": s})) == "W10+13"
 
 
 def test_sheet_refuses_missing_talent_and_unknown_field():

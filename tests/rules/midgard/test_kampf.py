@@ -418,7 +418,7 @@ def test_initiative_through_the_encounter(camp):
     enc.add("Wolfgang Krentz", side="Helden", character="Wolfgang Krentz")
     enc.add("Schattenelf", side="Schatten", character="Schattenelf")
     engine = rules.get("midgard")
-    assert engine.initiative.expression(camp.figure("Wolfgang Krentz").record) == "W6+8"
+    assert engine.initiative.expression(view(camp.figure("Wolfgang Krentz").record)) == "W6+8"
     assert enc.start(dice=[1, 2]) == ["Schattenelf", "Wolfgang Krentz"]      # 9 against 10
     preview = rpgkernel.resolve('initiative "Wolfgang Krentz", Schattenelf', campaign=camp, preview=True).preview
     # Wolfgang 8 + W6 before the Schattenelf 8 + W6: higher die, or a tie (by name: Schattenelf first)
