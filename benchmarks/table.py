@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Iterator
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -113,53 +114,64 @@ def _settle() -> None:
         w.wait(300)
 
 
-def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[float]], int]:
-    """Each page gone down in its ruleset's campaign of the resolve tests (one copy per page and
-    round): its stat blocks loaded, each example cell timed with its card (text and HTML); a cell the
-    campaign refuses is counted, not timed."""
+def gone_down(pages: list[dict], folder: Path) -> Iterator[tuple[Any, str, dict]]:
+    """Each page gone down in its ruleset's campaign of the resolve tests (a fresh copy per page and
+    ruleset): its stat blocks loaded, then ``(campaign, ruleset, cell)`` for each example cell, in order."""
     import shutil
 
     from resolve_campaigns import RULESETS, campaign
 
-    import rpgkernel
     from rpgkernel import Campaign, RpgError, statblocks
     pristine = {}
     for key in RULESETS:
         c = campaign(key, folder / f"{key}.sqlite")
         c.close()
         pristine[key] = folder / f"{key}.sqlite"
+    for page in pages:
+        for key in [page["ruleset"]] if page["ruleset"] else RULESETS:
+            target = folder / "lauf.sqlite"
+            shutil.copy(pristine[key], target)
+            camp = Campaign.open(target)
+            try:
+                for step in page["steps"]:
+                    if "figuren" in step:
+                        try:
+                            statblocks.load(camp, step["figuren"])
+                        except RpgError:
+                            pass   # figures the campaign has already
+                        continue
+                    if step["ruleset"] not in (None, key):
+                        continue
+                    for cell in step["cells"]:
+                        yield camp, key, cell
+            finally:
+                camp.close()
+                for side in folder.glob("lauf.sqlite*"):
+                    side.unlink()
+
+
+def card(camp: Any, key: str, cell: dict) -> Any:
+    """The card of an example ``cell`` played in ``camp``, made as a notebook shows it (text and HTML)."""
+    import rpgkernel
+    res = rpgkernel.resolve(cell["source"], ruleset=key, campaign=camp, dice=cell["dice"], seed=cell["seed"],
+                            preview=cell["preview"])
+    repr(res)
+    res._repr_html_()
+    return res
+
+
+def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[float]], int]:
+    """Every example cell of the pages (``gone_down``) timed with its card (``card``); a cell the campaign
+    refuses is counted, not timed."""
+    from rpgkernel import RpgError
     samples, refused = [], 0
     for _ in range(repeat):
-        for page in pages:
-            for key in [page["ruleset"]] if page["ruleset"] else RULESETS:
-                target = folder / "lauf.sqlite"
-                shutil.copy(pristine[key], target)
-                camp = Campaign.open(target)
-                try:
-                    for step in page["steps"]:
-                        if "figuren" in step:
-                            try:
-                                statblocks.load(camp, step["figuren"])
-                            except RpgError:
-                                pass   # figures the campaign has already
-                            continue
-                        if step["ruleset"] not in (None, key):
-                            continue
-                        for cell in step["cells"]:
-                            def run(cell: dict = cell, key: str = key, camp: Campaign = camp) -> None:
-                                res = rpgkernel.resolve(cell["source"], ruleset=key, campaign=camp, dice=cell["dice"],
-                                                        seed=cell["seed"], preview=cell["preview"])
-                                repr(res)
-                                res._repr_html_()
-                            try:
-                                samples.append(list(_timed(run)))
-                            except RpgError:
-                                refused += 1
-                            _settle()
-                finally:
-                    camp.close()
-                    for side in folder.glob("lauf.sqlite*"):
-                        side.unlink()
+        for camp, key, cell in gone_down(pages, folder):
+            try:
+                samples.append(list(_timed(lambda: card(camp, key, cell))))
+            except RpgError:
+                refused += 1
+            _settle()
     return samples, refused
 
 

@@ -21,6 +21,7 @@ from . import rules
 from .display import Shown
 from .errors import RpgError
 from .messages import t
+from .rules.aliases import canonical, renamed
 from .rules.sheet import MAX_NUMBER
 from .state.transaction import MAX_COUNT, MAX_ROUNDS, TICKS, CampaignError, check_name
 from .state.views import Encounter
@@ -409,14 +410,14 @@ def _entry_fields(raw: Mapping[Any, Any], kind: str, fail) -> dict[str, Any]:  #
     allowed = CHARACTER_KEYS if kind == "figure" else COMBATANT_KEYS
     fields: dict[str, Any] = {}
     for key, value in raw.items():
-        canonical = ALIASES.get(key, key) if isinstance(key, str) else key
-        if canonical not in allowed:
-            if canonical in COMBATANT_KEYS:
-                raise fail(t("statblock.combatant_only", field=canonical))
+        german = canonical(key, ALIASES) if isinstance(key, str) else key
+        if german not in allowed:
+            if german in COMBATANT_KEYS:
+                raise fail(t("statblock.combatant_only", field=german))
             raise fail(_unknown_key(key, allowed))
-        if canonical in fields:
+        if german in fields:
             raise fail(t("statblock.duplicate_key", key=_short(key)))
-        fields[canonical] = value
+        fields[german] = value
     return fields
 
 
@@ -545,13 +546,7 @@ def _condition(spec: Any, where: str, fail) -> dict[str, Any]:  # noqa: ANN001
 def _canonical(block: Mapping[Any, Any]) -> dict[Any, Any]:
     """``block`` with each key of another spelling (``ALIASES``) read as its German key; a key given twice
     is refused."""
-    out: dict[Any, Any] = {}
-    for key, value in block.items():
-        name = ALIASES.get(key, key) if isinstance(key, str) else key
-        if name in out:
-            raise StatBlockError(t("statblock.duplicate_key", key=_short(key)))
-        out[name] = value
-    return out
+    return renamed(block, ALIASES, StatBlockError, "statblock.duplicate_key")
 
 
 def _unknown_key(key: Any, allowed: tuple[str, ...], hint: str | None = None) -> str:

@@ -70,3 +70,26 @@ def test_the_english_texts_are_what_t_shows_in_english():
         messages.set_language("de")
     assert {k: shown[k] for k in english} == english
     assert messages.t("dice.empty") == "Der Würfelausdruck ist leer."
+
+
+def _english(key: str) -> str:
+    """Every English text of ruleset ``key``'s catalogue, one after the other."""
+    po = PACKAGE / "rules" / key / "locale" / "en" / "LC_MESSAGES" / "messages.po"
+    return "\n".join(text for _, text, _ in _entries(po, "en").values())
+
+
+@pytest.mark.parametrize("key, originals, german", [
+    ("bastionland", ("VIG", "CLA", "SPI", "Guard", "Deny", "Gambit", "Feat", "Scar", "Fatigue"),
+     ("Narbe", "Todeswunde", "erschöpft")),
+    ("osr", ("AC", "Hit dice", "saving throw", "segment"), ("RK", "Trefferwürfel", "Rettungswurf")),
+])
+def test_games_with_an_english_original_speak_its_terms(key, originals, german):
+    text = _english(key)
+    assert [term for term in originals if not re.search(rf"\b{term}", text)] == []
+    assert [term for term in german if re.search(rf"\b{term}\b", text)] == []
+
+
+@pytest.mark.parametrize("key, glossed", [("midgard", "Göttliche Gnade (divine grace)"),
+                                          ("adz", "Glückspool (luck pool)"), ("kampfwerte", "Finte (feint)")])
+def test_games_without_one_keep_their_german_terms_with_an_english_gloss(key, glossed):
+    assert glossed in _english(key)

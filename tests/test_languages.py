@@ -20,6 +20,9 @@ from rpgkernel.errors import RpgError
 from rpgkernel.forecast import forecast
 from rpgkernel.messages import t
 from rpgkernel.resolve import resolve
+from rpgkernel.rules.frei.tactics import DATEN as FREI_PROGNOSE
+from rpgkernel.rules.kampfwerte.prognose import DATEN as KAMPFWERTE_PROGNOSE
+from rpgkernel.rules.kit import RulesError
 from rpgkernel.session import Session
 from rpgkernel.state import Campaign
 
@@ -324,6 +327,69 @@ def test_a_field_given_twice_under_two_names_is_refused():
         rules.get("bastionland").sheet.validate({"vig": 1, "cla": 1, "spi": 1, "gd": 2, "Guard": 3})
 
 
+# -- English keys in the GM's data: the same aliases as %%figuren and the sheets ------------------------
+_ROWS = [{"stufen": [0, 3], "wurf": [10, 11]}, {"stufen": [4, 99], "wurf": [8, 9]}]
+_ROWS_EN = [{"levels": [0, 3], "roll": [10, 11]}, {"Levels": [4, 99], "roll": [8, 9]}]
+
+
+@pytest.mark.parametrize("key, name, english, german", [
+    ("osr", "osr",
+     {"surprised_up_to": 3, "Tie": "neu", "death_threshold": -3, "unconscious_threshold": 0,
+      "attack_matrix": {"ac": [1, 0], "matrices": {"Kämpfer": _ROWS_EN}}},
+     {"ueberrascht_bis": 3, "gleichstand": "neu", "todesschwelle": -3, "bewusstlos_schwelle": 0,
+      "matrix": {"rk": [1, 0], "matrizen": {"Kämpfer": _ROWS}}}),
+    ("bastionland", "bastionland",
+     {"scars": {"1": "Eine Narbe"}, "gambits": {"Bolster": {"text": "+1"}, "Impair": {"text": "x", "condition": "c"}}},
+     {"narben": {"1": "Eine Narbe"}, "gambits": {"Bolster": {"text": "+1"}, "Impair": {"text": "x", "zustand": "c"}}}),
+    ("midgard", "midgard",
+     {"source": "gm.yaml", "tables": {"critical": {"hit": {"die": "W20", "rows": [
+         {"from": 1, "to": 10, "text": "Streifschuss"}, {"from": 11, "to": 20, "text": "Volltreffer"}]}}}},
+     {"quelle": "gm.yaml", "tabellen": {"kritisch": {"treffer": {"wuerfel": "W20", "zeilen": [
+         {"von": 1, "bis": 10, "text": "Streifschuss"}, {"von": 11, "bis": 20, "text": "Volltreffer"}]}}}}),
+    ("kampfwerte", "kampfwerte",
+     {"rules": {"test": {"difficulty": 7, "min_successes": 2}, "sweep_cost": "stufe", "incapacitated_lp": -5}},
+     {"regeln": {"probe": {"schwierigkeit": 7, "mindest_erfolge": 2}, "rundumschlag_kosten": "stufe",
+                 "kampfunfaehig_lp": -5}}),
+    ("frei", "frei", {"resource": "LP"}, {"ressource": "LP"}),
+    ("frei", "prognose", {"all": {"damage": "W6", "hit": "W20>=11"}, "figures": {"Alrik": {"Damage": "W8+1", "hit": 0.6}}},
+     {"alle": {"schaden": "W6", "treffer": "W20>=11"}, "figuren": {"Alrik": {"schaden": "W8+1", "treffer": 0.6}}}),
+    ("kampfwerte", "prognose", {"sides": {"Feinde": {"manoeuvre": "Wuchtschlag", "damage": "2W6+2", "defence": 0.3}}},
+     {"seiten": {"Feinde": {"manöver": "Wuchtschlag", "schaden": "2W6+2", "abwehr": 0.3}}}),
+])
+def test_the_gms_data_reads_english_keys(key, name, english, german):
+    settings = _data_settings(key, name)
+    from_english, from_german = settings.of({name: english}), settings.of({name: german})
+    assert from_english == from_german and from_german != settings.defaults()
+
+
+def test_the_adz_files_read_english_sections():
+    settings = rules.get("adz").settings
+    weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
+    english = settings.of({"adz": {"files": [{"weapons": {"Kurzschwert": weapon}, "Distance": {"nah": 0}}]}})
+    german = settings.of({"adz": {"dateien": [{"waffen": {"Kurzschwert": weapon}, "distanz": {"nah": 0}}]}})
+    assert english.raw == german.raw and english.waffe("Kurzschwert").grundschaden == 2
+
+
+def _data_settings(key: str, name: str):
+    """The settings that read the GM's data ``name`` for ruleset ``key``."""
+    if name == "prognose":
+        return {"frei": FREI_PROGNOSE, "kampfwerte": KAMPFWERTE_PROGNOSE}[key].settings
+    return rules.get(None if key == "frei" else key).settings
+
+
+def test_a_gm_file_with_english_keys_is_the_german_one(tmp_path):
+    from rpgkernel.rules.midgard import einrichten
+    english, german = tmp_path / "en.yaml", tmp_path / "de.yaml"
+    english.write_text("critical:\n  fumble:\n    die: W20\n    rows:\n      - {from: 1, to: 20, text: Patzer}\n")
+    german.write_text("kritisch:\n  fehler:\n    wuerfel: W20\n    zeilen:\n      - {von: 1, bis: 20, text: Patzer}\n")
+    assert einrichten(tabellen=english).tabellen.daten == einrichten(tabellen=german).tabellen.daten
+
+
+def test_a_key_given_twice_under_two_names_is_refused():
+    with pytest.raises(RulesError, match=r"Der Schlüssel 'gleichstand' steht zweimal in den Daten \(auch als 'tie'\)"):
+        rules.get("osr").settings.of({"osr": {"gleichstand": "neu", "tie": "neu"}})
+
+
 # -- the player page's language ---------------------------------------------------------------------------
 def test_the_player_page_follows_the_campaign_or_the_players_choice(tmp_path, monkeypatch):
     from rpgkernel.server import live
@@ -366,6 +432,7 @@ DOC_BLOCK = DOC.block("yaml")
 LAYOUT = DOC.block("text", "rpgkernel_fr/")
 MODULE = DOC.block("python", "# rpgkernel_fr/__init__.py")
 ENTRY_POINT = DOC.block("toml")
+ENGLISH_DATA = DOC.block("python", 'kampagne.set_data("prognose"')
 
 
 def test_the_docs_switch_the_language():
@@ -387,6 +454,50 @@ def test_the_docs_stat_block_with_english_keys(tmp_path):
         combatants = camp.folded["encounters"]["Ford"]["combatants"]
         assert [(n, c["side"]) for n, c in combatants.items()] == [("Knight", "Players"), ("Mercenary 1", "Foes"),
                                                                    ("Mercenary 2", "Foes")]
+
+
+def test_the_docs_forecast_data_with_english_keys_reads_as_the_german_of_kampagne_md():
+    kept = {}
+
+    class Keeper:
+        def set_data(self, name, value):
+            kept[name] = value
+    run_python(ENGLISH_DATA.text, {"kampagne": Keeper()})
+    german = {"alle": {"schaden": "W6", "treffer": "W20>=11"}, "figuren": {"Alrik": {"schaden": "W8+1", "treffer": 0.6}}}
+    assert FREI_PROGNOSE.settings.of(kept) == FREI_PROGNOSE.settings.of({"prognose": german})
+
+
+def _english_keys_in_code() -> dict[str, set[str]]:
+    """Every English key of the GM's data, by the data's name, from the tables the code reads."""
+    from rpgkernel.rules import forecast_data
+    from rpgkernel.rules.adz import settings as adz
+    from rpgkernel.rules.bastionland import settings as bastionland
+    from rpgkernel.rules.frei import settings as frei
+    from rpgkernel.rules.kampfwerte import settings as kampfwerte
+    from rpgkernel.rules.midgard import settings as midgard, tabellen
+    from rpgkernel.rules.osr import settings as osr
+    tables = {"prognose": (forecast_data.ENGLISH, FREI_PROGNOSE.aliases, KAMPFWERTE_PROGNOSE.aliases),
+              "frei": (frei.ENGLISH,), "osr": (osr.ENGLISH, osr.ENGLISH_TABLES),
+              "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
+              "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL, tabellen.ENGLISH_ROW),
+              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH,)}
+    return {name: {alias for table in found for alias in table} for name, found in tables.items()}
+
+
+@pytest.mark.parametrize("name", ["sprachen.md", "en/index.md"])
+def test_the_docs_list_the_english_keys_the_code_reads(name):
+    """Each row of the pages' tables of English keys names its data and only keys the code reads."""
+    text = (PACKAGE.parent / "docs" / name).read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        cells = line.split(" | ")
+        named = re.findall(r"`([^`]+)`", cells[0])
+        if line.startswith("| ") and len(cells) == 2 and named and named[-1] in _english_keys_in_code():
+            rows[named[-1]] = set(re.findall(r"`([^`]+)`", cells[1]))
+    code = _english_keys_in_code()
+    assert set(rows) == set(code)
+    for data, keys in rows.items():
+        assert keys and keys <= code[data], (data, keys - code[data])
 
 
 def test_the_docs_language_package_registers_french(tmp_path, monkeypatch, catalogues):

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from browser.fixtures import expect, fixture_chromium, fixture_lab, fixture_notebook, fixture_page  # noqa: F401
-from browser.notebook import Kernel
+from browser.lab import LabServer
+from browser.notebook import PYTHON3, Kernel, open_notebook
+from fresh_venv import run, venv_env
 from project_copy import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,3 +187,45 @@ def test_installed_wheel_shows_widgets_in_the_browser(wheel, tmp_path, lab, note
     expect(card).to_contain_text("Mercenary attacks Knight")
     expect(card).to_contain_text("Deny")
     assert not GERMAN_WORDS.search(card.inner_text()), card.inner_text()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_fresh_environment_plays_a_bastionland_round_in_english_in_jupyterlab(wheel, tmp_path, chromium):
+    """The release's done-condition: the built wheel installed with its dependencies from the index into a
+    new environment (``pip install rpgkernel[lab]`` as a user does), JupyterLab started from that
+    environment, and a Bastionland round played in English in Chromium, its panel on screen."""
+    venv = tmp_path / "venv"
+    env = venv_env(tmp_path, venv)
+    run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=tmp_path)
+    python = venv / "bin" / "python"
+    run([python, "-m", "pip", "install", "-q", f"rpgkernel[lab] @ {wheel.as_uri()}"], timeout=1800, env=env,
+        cwd=tmp_path)
+    lab = LabServer(python)
+    for name in ("PYTHONPATH", "PYTHONHOME", "JUPYTER_PATH", "VIRTUAL_ENV"):
+        lab.env.pop(name, None)
+    lab.env["PATH"] = env["PATH"]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    try:
+        lab.start()
+        nb = open_notebook(context.new_page(), lab, "round", [
+            "import sys, jupyterlab, rpgkernel\nprint(sys.prefix, jupyterlab.__file__, rpgkernel.__file__)",
+            "%load_ext rpgkernel",
+            f"%rpg bastionland --campaign {tmp_path / 'ford.sqlite'} --language en",
+            "%%figuren\n" + ENGLISH_FORD,
+            "from rpgkernel.widgets import EncounterPanel\nEncounterPanel(rpgkernel.session.current().campaign)",
+            "%%resolve --dice 6,3\nattack Mercenary -> Knight",
+        ], kernel=PYTHON3)
+        prefix, *files = nb.output(0).inner_text().split()
+        assert Path(prefix).resolve() == venv.resolve()
+        assert all(Path(f).resolve().is_relative_to(venv.resolve()) for f in files), files   # nothing of the checkout
+        panel = nb.output(4).locator(".rpgk-panel")
+        expect(panel).to_contain_text("Mercenary")
+        card = nb.output(5).locator(".rpgk-card").first
+        expect(card).to_contain_text("Mercenary attacks Knight")
+        expect(card).to_contain_text("Deny")
+        for shown in (card, panel):
+            assert not GERMAN_WORDS.search(shown.inner_text()), shown.inner_text()
+    finally:
+        context.close()
+        lab.stop()

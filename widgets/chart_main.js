@@ -11,4 +11,4 @@ function render({ model, el }) {
   });
 }
 
-export default { render };
+export default { render: relabelled(render) };

@@ -34,6 +34,26 @@ function L(model, key, fields) {
   return text;
 }
 
+/**
+ * A widget's render, drawn again whole when its labels change (the language switched, %rpg --sprache):
+ * a view already on screen speaks the new language without its cell running again.
+ */
+function relabelled(render) {
+  return (view) => {
+    let stop = render(view);
+    const again = () => {
+      if (typeof stop === "function") stop();
+      view.el.replaceChildren();
+      stop = render(view);
+    };
+    view.model.on("change:labels", again);
+    return () => {
+      view.model.off("change:labels", again);
+      if (typeof stop === "function") stop();
+    };
+  };
+}
+
 /** Send a message {type, ...payload} to the Python side. */
 function send(model, type, payload) {
   model.send({ type, ...(payload || {}) });

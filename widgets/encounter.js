@@ -1025,4 +1025,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: relabelled(render) };

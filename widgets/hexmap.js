@@ -171,4 +171,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: relabelled(render) };

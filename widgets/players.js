@@ -78,4 +78,4 @@ function render({ model, el }) {
   return () => { stop(); model.off("msg:custom", onMessage); };
 }
 
-export default { render };
+export default { render: relabelled(render) };

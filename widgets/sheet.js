@@ -196,4 +196,4 @@ function render({ model, el }) {
   return () => { stop(); stopPolling(); };
 }
 
-export default { render };
+export default { render: relabelled(render) };

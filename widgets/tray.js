@@ -112,4 +112,4 @@ function render({ model, el }) {
   return redrawOn(model, el, ["entries", "head", "summary", "chart", "chart_view", "error"], () => drawCard(model));
 }
 
-export default { render };
+export default { render: relabelled(render) };

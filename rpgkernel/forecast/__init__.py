@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import time
+from inspect import getattr_static
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -98,7 +99,9 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
     record = state["encounters"][name]
     table = Table(state, name, rules.get(record["ruleset"] or None), picking, moral)
     rng = np.random.default_rng(seed)
-    shown = {"zielwahl": picking, "seed": seed, "target_rule": table.tactics.target_rule, "moral": moral}
+    # the rule as declared (a ``Text``), so the card says it in the language it is shown in
+    shown = {"zielwahl": picking, "seed": seed, "target_rule": getattr_static(table.tactics, "target_rule"),
+             "moral": moral}
     notes: list[str] = []
     left_out = [] if moral else [t("forecast.ohne_moral")]
     mixture = Mixture.of(table, rng) if weg != "prozeduren" else None

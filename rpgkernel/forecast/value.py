@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..dice import Dist
 from ..display import Shown
-from ..messages import t
+from ..messages import Text, t
 from .fight import Outcome
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95 % interval
@@ -92,7 +92,7 @@ class Forecast(Shown):
     fights: int = 0
     zielwahl: str = ""
     seed: int | None = None
-    target_rule: str = ""
+    target_rule: str | Text = ""
     start_round: int = 0
     notes: list[str] = field(default_factory=list)
     weg: str = "prozeduren"
@@ -115,7 +115,7 @@ class Forecast(Shown):
                                 "resources": {k: {"value": m.value, "margin": m.margin}
                                               for k, m in f.resources.items()}}
                             for n, f in self.figures.items()},
-                "target_rule": self.target_rule, "notes": list(self.notes), "stopped": self.stopped}
+                "target_rule": str(self.target_rule), "notes": list(self.notes), "stopped": self.stopped}
 
 
 class Tally:

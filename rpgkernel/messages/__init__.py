@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from .. import numerals
 from ..numerals import fill
@@ -232,10 +232,23 @@ def languages() -> list[str]:
 
 def set_language(lang: str) -> None:
     """Switch every following text and number to ``lang`` (``%rpg --sprache``), in every thread of the
-    process (a card updated from a background weighing speaks the session's language)."""
+    process (a card updated from a background weighing speaks the session's language); what shows texts
+    that stay on screen hears of a change (``when_switched``)."""
     if lang not in languages():
         raise KeyError(lang)
-    numerals.SESSION[0] = lang
+    changed, numerals.SESSION[0] = numerals.SESSION[0] != lang, lang
+    for heard in list(_switched) if changed else ():
+        heard()
+
+
+#: called after the session's language changed: the live widgets' relabelling (``widgets.base``)
+_switched: list[Callable[[], None]] = []
+
+
+def when_switched(heard: Callable[[], None]) -> None:
+    """Call ``heard()`` after every change of the session's language (once, however often asked)."""
+    if heard not in _switched:
+        _switched.append(heard)
 
 
 @contextmanager

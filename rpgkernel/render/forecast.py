@@ -54,7 +54,7 @@ def notes(f: Any) -> list[str]:
     """The card's notes: that it was stopped first (its numbers count the fights played), then the
     forecast's own notes and the rule that picks the targets."""
     stopped = [t("forecast.stopped", fights=f.fights)] if f.stopped else []
-    return [*stopped, *f.notes, *([f.target_rule] if f.target_rule else [])]
+    return [*stopped, *f.notes, *([str(f.target_rule)] if f.target_rule else [])]
 
 
 def rounds_line(f: Any) -> str:

@@ -1,7 +1,8 @@
 """The GM's data ``prognose``: each combatant's attack in a forecast, where
 the seed leaves an attack's numbers to the GM (Kampfwerte, the free mode).
 
-An entry merges ``figuren`` over ``seiten`` over ``alle``, field by field.
+An entry merges ``figuren`` over ``seiten`` over ``alle``, field by field
+(English: ``figures``, ``sides``, ``all``; each ruleset names its fields' English aliases).
 ``EntryField`` names a field and its check (``dice`` or ``odds``);
 ``AttackData`` checks the table, and ``entry`` gives a combatant's fields
 or a German error naming what to add. Nothing is filled in.
@@ -19,10 +20,13 @@ from ..errors import RpgError
 from ..messages import ReadsTexts, Text, t
 from .errors import RulesError
 from .figure import Figure
+from .aliases import renamed
 from .settings import Settings
 
 DATEN = "prognose"
 ALLE, SEITEN, FIGUREN = "alle", "seiten", "figuren"
+#: the English names of the parts, read as aliases (``rules.aliases``)
+ENGLISH = {"all": ALLE, "sides": SEITEN, "figures": FIGUREN}
 #: the largest die a probability is rolled on (four decimals: ``W10000<=3456``)
 MAX_NENNER = 10_000
 
@@ -95,11 +99,14 @@ def _shown(value: Any, limit: int | None = 60) -> str:
 
 class AttackData(ReadsTexts):
     """The data ``prognose`` as a ruleset reads it: its ``fields``, its ``example`` (a whole data
-    entry, for the messages) and ``why`` the forecast needs it (German, the ruleset's catalogue)."""
+    entry, for the messages), ``why`` the forecast needs it (German, the ruleset's catalogue) and the
+    fields' ``aliases`` (English)."""
 
-    def __init__(self, fields: Mapping[str, EntryField], example: Mapping[str, Any], why: Text) -> None:
+    def __init__(self, fields: Mapping[str, EntryField], example: Mapping[str, Any], why: Text,
+                 aliases: Mapping[str, str] | None = None) -> None:
         self.fields, self.example, self.why = dict(fields), dict(example), why
-        self.settings = Settings(DATEN, self._build)
+        self.aliases = dict(aliases or {})
+        self.settings = Settings(DATEN, self._build, aliases=ENGLISH)
 
     def _build(self, kept: Any) -> dict[str, Any]:
         if not isinstance(kept, dict) or set(kept) - {ALLE, SEITEN, FIGUREN}:
@@ -117,7 +124,7 @@ class AttackData(ReadsTexts):
             raise RulesError(t("prognose.bad_entry", where=where, value=_shown(entry),
                                example=_shown(self.example[ALLE], None)))
         out = {}
-        for key, value in entry.items():
+        for key, value in renamed(entry, self.aliases).items():
             if key not in self.fields:
                 raise RulesError(t("prognose.unknown_field", where=where, field=key, known=", ".join(self.fields)))
             out[key] = self.fields[key].read(value)

@@ -8,6 +8,7 @@ user errors are a ``RulesError``; a forecast plays by ``Tactics`` on a ``Compact
 
 from ..state.effects import Effect
 from ..wiring import ruleset
+from .aliases import renamed, renamed_in
 from .advice import DECLINE, Advice, Option, Take, mixture
 from .base import Ruleset
 from .initiative import Initiative, higher_initiative
@@ -27,5 +28,5 @@ __all__ = ["DECLINE", "INT_RANGE", "MAX_NUMBER", "PASS", "ZIELWAHL", "Action", "
            "Compact", "Dice", "Effect", "EntryField", "Field", "Fight", "Figure", "Limits", "Odds", "Option",
            "Request", "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step",
            "Tactics", "Take", "Verb", "as_json", "below_max", "clauses", "counted", "dice", "effect_text",
-           "Initiative", "higher_initiative", "hurt", "listing", "mixture", "odds", "read_yaml", "ruleset", "sentence", "spread",
+           "Initiative", "higher_initiative", "hurt", "listing", "mixture", "odds", "read_yaml", "renamed", "renamed_in", "ruleset", "sentence", "spread",
            "view", "vorgabe", "word"]

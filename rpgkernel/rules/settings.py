@@ -2,7 +2,7 @@
 per encounter through the campaign journal, checked once.
 
 The kept data is plain JSON in the campaign (``Campaign.set_data``), an encounter's covering the
-campaign's; ``build`` turns it (``{}`` for the defaults) into typed settings or raises the
+campaign's, its keys read through the ruleset's ``aliases`` (English); ``build`` turns it (``{}`` for the defaults) into typed settings or raises the
 ruleset's error; ``of`` caches the result per distinct data.
 """
 
@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, Generic, Protocol, TypeVar
+
+from .aliases import renamed_in
 
 T = TypeVar("T")
 
@@ -36,10 +38,12 @@ class Keeper(Protocol):
 class Settings(Generic[T]):
     """The GM settings of one ruleset, kept as campaign data ``name``."""
 
-    def __init__(self, name: str, build: Callable[[Mapping[str, Any]], T], *, sort_keys: bool = True) -> None:
+    def __init__(self, name: str, build: Callable[[Mapping[str, Any]], T], *, sort_keys: bool = True,
+                 aliases: Mapping[str, str] | None = None) -> None:
         self.name = name
         self._sort_keys = sort_keys   # False where the order of the kept data means something
-        self._built = lru_cache(maxsize=16)(lambda text: build(json.loads(text)))
+        table = dict(aliases or {})   # the other names of the data's keys (``rules.aliases``)
+        self._built = lru_cache(maxsize=16)(lambda text: build(renamed_in(json.loads(text), table)))
 
     def of(self, data: Mapping[str, Any]) -> T:
         """The settings the GM's data (``Request.data``, ``Campaign.data``) holds, checked;

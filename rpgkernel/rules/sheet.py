@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from ..errors import RpgError
 from ..messages import ReadsTexts, Text, t
+from .aliases import canonical
 
 MAX_TEXT = 500          # characters in a text field
 MAX_ITEMS = 100         # entries in a list field
@@ -87,11 +88,7 @@ class Sheet:
     def canonical(self, name: str) -> str:
         """The field ``name`` stands for: itself, the field of that name in another case, or the field
         of that alias; an unknown name stays as it is."""
-        if name in self.fields:
-            return name
-        folded = name.casefold()
-        found = next((f for f in self.fields if f.casefold() == folded), None)
-        return found or next((f for a, f in self.aliases.items() if a.casefold() == folded), name)
+        return canonical(name, self.aliases, self.fields)
 
     def label(self, name: str) -> str:
         """The German label of the field ``name`` as the sheet shows it (an open sheet's own field:

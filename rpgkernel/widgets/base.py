@@ -2,6 +2,9 @@
 errors instead of tracebacks, a stable plain-text form; a widget whose campaign
 was closed says so quietly and stops following it.
 
+A widget on screen follows a switch of the language (``%rpg --sprache``): its labels and the texts
+its traits hold are drawn anew (``relabel``), and the front end redraws the whole view.
+
 The front end of a widget is one ES module: the shared helpers
 (``common.js``) followed by its own files, concatenated in order, so a
 widget needs no bundler and no network. Only the last part exports.
@@ -9,6 +12,7 @@ widget needs no bundler and no network. Only the last part exports.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, ClassVar
 
 import anywidget
@@ -16,7 +20,16 @@ import traitlets
 
 from ..assets import asset
 from ..errors import RpgError
-from ..messages import labels, t
+from ..messages import labels, t, when_switched
+
+#: the widgets made in this process and not yet closed or collected (each relabels on a language switch)
+_LIVE: weakref.WeakSet[Widget] = weakref.WeakSet()
+
+
+def relabel_live() -> None:
+    """Every live widget in the language now in force (``messages.when_switched``)."""
+    for widget in list(_LIVE):
+        widget.relabel()
 
 
 class Widget(anywidget.AnyWidget):
@@ -50,9 +63,28 @@ class Widget(anywidget.AnyWidget):
 
     def __init__(self, **kwargs: Any) -> None:
         # the labels go with the first state the front end receives, not in a message of their own
-        kwargs.setdefault("labels", {k: v for p in ("widget.", *self.label_prefixes) for k, v in labels(p).items()})
+        kwargs.setdefault("labels", self._labels())
         super().__init__(**kwargs)
         self.on_msg(self._dispatch)
+        _LIVE.add(self)
+        when_switched(relabel_live)
+
+    def _labels(self) -> dict[str, str]:
+        return {k: v for p in ("widget.", *self.label_prefixes) for k, v in labels(p).items()}
+
+    def relabel(self) -> None:
+        """Every text in the language now in force: the labels, and the traits ``_texts`` fills."""
+        if self._campaign_closed():
+            return
+        with self.hold_sync():
+            self.labels = self._labels()
+            self._texts()
+
+    def _texts(self) -> None:
+        """Fill the traits that hold texts anew; a widget that follows a campaign: its ``_changed``."""
+        changed = getattr(self, "_changed", None)
+        if changed is not None and getattr(self, "campaign", None) is not None:
+            changed(self.campaign)
 
     def _dispatch(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
@@ -106,6 +138,7 @@ class Widget(anywidget.AnyWidget):
 
     def close(self) -> None:
         self._unwatch()
+        _LIVE.discard(self)
         super().close()
 
     def text(self) -> str:

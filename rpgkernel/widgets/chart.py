@@ -87,6 +87,9 @@ class DistributionChart(Widget):
 
     @traitlets.observe("dist", "marked")
     def _update(self, _change: Any) -> None:
+        self._texts()
+
+    def _texts(self) -> None:
         self.data = chart_data(self.dist, self.marked)
         self.hints = list(self.dist.hints)
 

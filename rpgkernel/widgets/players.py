@@ -35,10 +35,13 @@ class PlayerLinks(Widget):
         super().__init__(**kwargs)
         self.campaign = campaign
         self._fresh = fresh
-        self.rows = [{**link, "created": shown_time(link["created"]), "limit": _limit(link["limit"])}
-                     for link in campaign.player_links()]
+        self._texts()
         if fresh is not None:
             self.fresh_id, self.fresh_figure = fresh.id, fresh.figure
+
+    def _texts(self) -> None:
+        self.rows = [{**link, "created": shown_time(link["created"]), "limit": _limit(link["limit"])}
+                     for link in self.campaign.player_links()]
 
     def on_link(self, _content: dict[str, Any]) -> None:
         """The front end asks for the new link's parts (its key and token) to build the URL."""

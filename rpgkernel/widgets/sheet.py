@@ -116,6 +116,12 @@ class CharacterSheet(Widget):
         self.stale, self.error_field = False, ""
         self.revision += 1
 
+    def _texts(self) -> None:
+        """The ruleset's title and the fields' labels and hints anew; the draft stays as typed."""
+        self._changed(self.campaign)
+        spec = self._spec
+        self.fields = [_field(spec, n, f) for n, f in spec.fields.items()] + [f for f in self.fields if f["own"]]
+
     def _typed(self) -> dict[str, Any]:
         """The draft as a sheet. Empty editors are left out: a number or text (also
         a list's entry) always; an unticked box or an empty list only where the

@@ -100,12 +100,19 @@ class RollCard(_RollsView):
 
     def __init__(self, result: Roll | Rolls, **kwargs: Any) -> None:
         self.result = result
-        rolls = list(result) if isinstance(result, Rolls) else [result]
-        head, summary = rolls_frame(result) if isinstance(result, Rolls) and rolls else ("", "")
+        super().__init__(**self._shown(), **kwargs)
+
+    def _shown(self) -> dict[str, Any]:
+        """The traits that show the rolls: entries, chart, head and summary."""
+        rolls = list(self.result) if isinstance(self.result, Rolls) else [self.result]
+        head, summary = rolls_frame(self.result) if isinstance(self.result, Rolls) and rolls else ("", "")
         shared = odds(rolls[0]) if rolls else Odds(None, None, "")
-        super().__init__(entries=[roll_data(r, shared) for r in rolls],
-                         chart=_chart(shared.shown, [r.total for r in rolls]),
-                         head=head, summary=summary, **kwargs)
+        return {"entries": [roll_data(r, shared) for r in rolls],
+                "chart": _chart(shared.shown, [r.total for r in rolls]), "head": head, "summary": summary}
+
+    def _texts(self) -> None:
+        for name, value in self._shown().items():
+            setattr(self, name, value)
 
     def text(self) -> str:
         return str(self.result)
@@ -152,6 +159,12 @@ class DiceTray(_RollsView):
         shared = odds(result)
         self.entries = [roll_data(result, shared), *self.entries][:HISTORY]
         self.chart = _chart(shared.shown, [result.total])
+
+    def _texts(self) -> None:
+        """The history and the last roll's chart anew (the expression field's chart follows it)."""
+        if self.rolls:
+            self.entries = [roll_data(r, odds(r)) for r in reversed(self.rolls[-HISTORY:])]
+            self.chart = _chart(odds(self.rolls[-1]).shown, [self.rolls[-1].total])
 
     @traitlets.observe("expression")
     def _preview(self, change: Any) -> None:

@@ -95,3 +95,20 @@ def test_a_bastionland_round_in_english(notebook, chromium, tmp_path):
     with Campaign.open(path) as camp:
         assert not pending(camp)
         assert camp.figure("Knight").resources["GD"]["value"] == 2   # the 3 left after the Deny, no Armour
+
+
+def test_a_panel_on_screen_follows_a_switch_of_the_language(notebook, tmp_path):
+    """``%rpg --language en`` in a later cell relabels the panel already on screen, its cell not run again."""
+    nb = notebook(["%load_ext rpgkernel", f"%rpg bastionland --campaign {tmp_path / 'ford.sqlite'}",
+                   "%%figuren\n" + BLOCK,
+                   "import rpgkernel\nfrom rpgkernel.widgets import EncounterPanel\n"
+                   "EncounterPanel(rpgkernel.session.current().campaign)"])
+    panel = nb.output(3).locator(".rpgk-panel")
+    german, english = _in("de", "widget.panel.action"), _in("en", "widget.panel.action")
+    expect(panel).to_contain_text(german)
+    prompt = nb.prompts()[3]
+    nb.run_cell("%rpg --language en")
+    expect(panel).to_contain_text(english)
+    expect(panel).not_to_contain_text(german)
+    expect(panel).to_contain_text("Mercenary")
+    assert nb.prompts()[3] == prompt    # the panel's cell did not run again

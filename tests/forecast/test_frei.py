@@ -152,5 +152,6 @@ def test_the_pages_forecast(tmp_path):
     assert c.data("prognose")["figuren"]["Alrik"] == {"schaden": "W8+1", "treffer": 0.6}
     assert 0.3 < p < 0.9 and set(f.figures) == {"Alrik", "Goblin 1", "Goblin 2"}
     table = PAGE.text.partition(HEADING)[2]
-    for key in DATEN.fields:
-        assert f"| `{key}` |" in table
+    for key in DATEN.fields:   # each field with its English alias
+        english = next(alias for alias, german in DATEN.aliases.items() if german == key)
+        assert f"| `{key}` (`{english}`) |" in table

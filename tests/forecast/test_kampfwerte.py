@@ -245,5 +245,6 @@ def test_the_pages_forecast(tmp_path):
     assert kosten("Wuchtschlag", 2) * 5 == everyone["Ork"].current("AD") == 10
     assert f.win["Spieler"].p > f.win["Feinde"].p > 0 and draw > 0 and f.rounds.max == 100
     table = PAGE.text.partition(HEADING)[2]
-    for key in DATEN.fields:
-        assert f"| `{key}` |" in table
+    for key in DATEN.fields:   # each field with its first English alias
+        english = next(alias for alias, german in DATEN.aliases.items() if german == key)
+        assert f"| `{key}` (`{english}`) |" in table

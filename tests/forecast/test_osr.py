@@ -9,6 +9,7 @@ import pytest
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.forecast import ForecastError
+from rpgkernel import messages
 from rpgkernel.messages import t
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.tactics import Fight
@@ -95,9 +96,12 @@ def test_the_rule_overrides_the_gms_target_picking(tmp_path):
     assert shown[0] == shown[1] == shown[2]
     assert rules.get("osr").tactics.target_rule == t("osr.forecast_target_rule")
     f = enc.forecast(n=5, seed=4)
-    assert f.target_rule == t("osr.forecast_target_rule")
+    assert str(f.target_rule) == t("osr.forecast_target_rule")
     assert "die Ziele bestimmt die Regel" in repr(f).splitlines()[0] and "Zielwahl" not in repr(f).splitlines()[0]
-    assert repr(f).splitlines()[-1] == f.target_rule
+    assert repr(f).splitlines()[-1] == str(f.target_rule)
+    german = repr(f).splitlines()[-1]
+    with messages.using("en"):   # the rule in the language the card is shown in, not the one it was made in
+        assert repr(f).splitlines()[-1] == t("osr.forecast_target_rule") != german
 
 
 def test_a_missing_attack_matrix_is_named(tmp_path):

@@ -629,7 +629,7 @@ def test_the_panel_form_shows_the_labels(panel):
 def test_the_front_end_sets_only_text():
     source = asset("encounter.js")
     assert "innerHTML" not in source and "insertAdjacentHTML" not in source and "outerHTML" not in source
-    assert "export default { render }" in source
+    assert "export default { render: relabelled(render) }" in source
     assert EncounterPanel._esm.index("function drawChart") < EncounterPanel._esm.index("function panelTable")
 
 

@@ -200,7 +200,7 @@ def test_hostile_names_stay_data(tmp_path):
 
 def test_front_end_is_assembled_with_its_labels(camp):
     m = HexMap(camp, MAP)
-    assert m._esm.rstrip().endswith("export default { render };") and "function hexSvg" in m._esm
+    assert m._esm.rstrip().endswith("export default { render: relabelled(render) };") and "function hexSvg" in m._esm
     assert "rpgk-hex-reach" in m._css
     used = set(re.findall(r'"(widget\.hexmap\.[a-z_]+)"', asset("hexmap.js")))
     assert used and used <= set(m.labels)

@@ -3,7 +3,8 @@
 ``einrichten(path, …, kampagne=…)`` checks the GM's files merged over the defaults (a section's
 keys replace the default's) and keeps them in the campaign (data ``adz``); the verbs read them as
 ``Request.settings`` (``EINSTELLUNGEN``). Without any, ``EINSTELLUNGEN.defaults()`` holds.
-Example files (``beispiel_*.yaml``) load only when asked for.
+Example files (``beispiel_*.yaml``) load only when asked for. The sections take English keys too
+(``ENGLISH``, ``rules.aliases``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...messages import t
-from rpgkernel.rules.kit import RulesError, Settings, as_json, read_yaml
+from rpgkernel.rules.kit import RulesError, Settings, as_json, read_yaml, renamed_in
 from .einheiten import Einheiten, Ungueltig
 from .zauberparameter import Wirkung, wirkung_lesen
 
@@ -22,6 +23,14 @@ DATA = Path(__file__).with_name("data")
 DEFAULT_FILES = ("regeln.yaml", "fernkampf.yaml", "krafteinsatz.yaml")
 ATTRIBUTE = ("KK", "KO", "GE", "FF", "KL", "WK", "IN", "CH", "GL")
 DATEN = "adz"       # the name of the GM's data in the campaign
+#: the English keys of the kept data and of the files' sections, read as aliases
+ENGLISH = {"files": "dateien", "source": "quelle", "default_data": "standarddaten", "techniques": "techniken",
+           "minimum_roll": "mindestwurf", "damage_track": "schadensleiste", "healing": "heilung",
+           "defence": "verteidigung", "defense": "verteidigung", "resistance": "widerstand",
+           "ambidextrous": "beidhaendig", "drain": "entzug", "saving_throw": "rettungswurf", "distance": "distanz",
+           "size": "groesse", "range_classes": "reichweitenklassen", "standard_scale": "standardskala",
+           "units": "einheiten", "number_words": "zahlwoerter", "magic_areas": "magiebereiche", "weapons": "waffen",
+           "armour": "ruestungen", "armor": "ruestungen", "actions": "handlungen"}
 
 
 class AdzError(RulesError):
@@ -259,7 +268,7 @@ def _merged(files: list[Any]) -> dict[str, Any]:
     """The default data with the files' sections merged over it, in order."""
     merged: dict[str, Any] = {}
     for found in (*_defaults(), *files):
-        for key, value in found.items():
+        for key, value in renamed_in(found, ENGLISH).items():
             if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
                 merged[key] = {**merged[key], **value}
             else:
@@ -275,7 +284,7 @@ def _bauen(kept: Any) -> Daten:
     return Daten(_merged(files), kept.get("quelle") or t("adz.default_source"))
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False)     # key order matters (the distance classes)
+EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False, aliases=ENGLISH)     # key order matters (the distance classes)
 
 
 def einrichten(*paths: str | Path, kampagne: Any = None, begegnung: str | None = None) -> Daten:

@@ -18,7 +18,8 @@ from rpgkernel.rules.kit import (DECLINE, Advice, Figure, Option, Request, Resol
                                  mixture)
 from .attack import GAMBIT_MIN, SAVE_EXEMPT, STRONG, STRONG_GAMBIT_MIN, damage_total
 from .core import save_chance
-from .damage import OUT_OF_FIGHT, damage
+from .damage import FOLGEN, OUT_OF_FIGHT, damage
+from .settings import gambit_text
 from .sheet import virtue
 
 THROWN = Dist.die(6)   # Berittener Kampf: a Dismount's W6 joins the damage dice
@@ -74,7 +75,7 @@ class _Attack:
                 notes.append(t("bastionland.advice.folgen", ziel=name,
                                effekte=", ".join(effect_text(e) for e in sub.effects)))
         chances = [(t("bastionland.advice.faellt", ziel=name), falls),
-                   *((t("bastionland.advice.folge", ziel=name, folge=f), p) for f, p in befalls.items()), *extra]
+                   *((t("bastionland.advice.folge", ziel=name, folge=FOLGEN.get(f, f)), p) for f, p in befalls.items()), *extra]
         return Option(label, tuple(takes), dealt, tuple(chances), (*notes, *more))
 
     def decline(self, who: str, label: str) -> Option:
@@ -117,7 +118,7 @@ def _spent(a: _Attack, who: str, spent: Sequence[int], gambit: str, strong: str 
     p = a.effect(gambit, strong)
     label = t(f"bastionland.advice.gambit_{strong}" if strong else "bastionland.advice.gambit", gambit=gambit,
               face=spent[0])
-    bigger = a.gambits[gambit].get("groesser") if strong == "größer" else None
+    bigger = gambit_text(gambit, a.gambits[gambit], "groesser") if strong == "größer" else None
     return a.option(label, takes, a.damage(kept, thrown=p if a.gambits[gambit].get("abwurf") else 0.0),
                     (t("bastionland.advice.wirkt", gambit=gambit), p),
                     more=[t("bastionland.advice.groesser", gambit=gambit, text=bigger)] if bigger else [])

@@ -19,7 +19,7 @@ from ...messages import t
 from rpgkernel.rules.kit import Choice, Effect, Figure, Resolution, listing, sentence
 from .core import names, save, save_chance
 from .damage import damage, ignores, out_of_fight
-from .settings import EINSTELLUNGEN, BastionlandError
+from .settings import EINSTELLUNGEN, BastionlandError, gambit_text
 from .sheet import kind, mount_die, mounted, virtue, weapons
 
 GAMBIT_MIN = 4                          # Gambits: a discarded die showing 4+
@@ -238,7 +238,7 @@ def _gambit(res: Resolution, ctx: _Context, target: Figure, name: str, face: int
         if face is None or face < STRONG_GAMBIT_MIN or not ctx.melee:
             raise BastionlandError(t("bastionland.not_strong", face=face if face is not None else "–"))
     tname = target.name
-    res.step(t("bastionland.gambit", gambit=name, text=spec.get("text", ""), figure=tname,
+    res.step(t("bastionland.gambit", gambit=name, text=gambit_text(name, spec), figure=tname,
                face=face if face is not None else "Focus", strong=t(f"bastionland.strong_{strong}") if strong else ""),
              "Gambits" + ("; Strong Gambit" if strong else ""))
     resisted = False
@@ -250,8 +250,8 @@ def _gambit(res: Resolution, ctx: _Context, target: Figure, name: str, face: int
         return 0
     res.outcome.setdefault("gambits", []).append({"gambit": name, "widerstanden": False, "von": by,
                                                   "stark": strong})
-    if strong == "größer" and spec.get("groesser"):
-        res.step(t("bastionland.gambit_bigger", text=spec["groesser"]), "Strong Gambit")
+    if strong == "größer" and (bigger := gambit_text(name, spec, "groesser")):
+        res.step(t("bastionland.gambit_bigger", text=bigger), "Strong Gambit")
     if spec.get("zustand"):
         res.effects.append(Effect(tname, condition=spec["zustand"]))
     if spec.get("abwurf"):

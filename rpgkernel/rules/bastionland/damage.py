@@ -11,12 +11,17 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ...dice import Roller
-from ...messages import t
+from ...messages import Text, Texts, t
 from rpgkernel.rules.kit import Effect, Figure, Resolution, below_max, word
 from .sheet import BEINGS, kind, virtue, virtue_max
 
 #: what damage of 0 or less does (Schaden): the outcome's ``folge``
 KEIN_SCHADEN = "kein Schaden"
+#: the words of each ``folge`` (an attack's consequence) as the advice shows it
+FOLGEN = Texts({name: Text(f"bastionland.folge_{key}") for name, key in (
+    (KEIN_SCHADEN, "kein_schaden"), ("entgangen", "entgangen"), ("Narbe", "narbe"), ("verwundet", "verwundet"),
+    ("Todeswunde", "todeswunde"), ("tot", "tot"), ("vertrieben", "vertrieben"), ("vernichtet", "vernichtet"),
+    ("beschädigt", "beschaedigt"), ("zerstört", "zerstoert"), ("unversehrt", "unversehrt"))})
 
 #: causes that hurt wooden structures and ships (Holz und Stein)
 WOOD_CAUSES = ("feuer", "belagerung", "groß")

@@ -2,21 +2,25 @@
 
 Without the GM's scar table a scar is rolled and noted; the gambit effects beyond Bolster and
 Move default to ``data/gambits.yaml``. ``einrichten`` keeps both in the campaign (data
-``bastionland``); the verbs read them as ``Request.settings``.
+``bastionland``); the verbs read them as ``Request.settings``. The data and the files take English keys
+too (``ENGLISH``, ``rules.aliases``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from ...messages import t
-from rpgkernel.rules.kit import RulesError, Settings, read_yaml
+from ...messages import known, t
+from rpgkernel.rules.kit import RulesError, Settings, read_yaml, renamed_in
 
 DATA = Path(__file__).with_name("data")
 DATEN = "bastionland"        # the name of the GM's settings among the campaign's data
 TEILE = ("narben", "gambits")
+#: the English keys of the data and of a gambit's effect, read as aliases
+ENGLISH = {"scars": "narben"}
+ENGLISH_GAMBIT = {"condition": "zustand", "bigger": "groesser", "unhorse": "abwurf"}
 
 
 class BastionlandError(RulesError):
@@ -25,6 +29,7 @@ class BastionlandError(RulesError):
 
 def narben_pruefen(data: Any, where: str) -> dict[int, str]:
     """A scar table (``roll: text``, optionally under ``narben:``), checked."""
+    data = renamed_in(data, ENGLISH)
     table = data.get("narben", data) if isinstance(data, dict) else None
     if not isinstance(table, dict) or not all(_roll(k) is not None for k in table):
         raise BastionlandError(t("bastionland.bad_scar_table", path=where))
@@ -42,11 +47,21 @@ def _roll(key: Any) -> int | None:
 
 def gambits_pruefen(data: Any, where: str) -> dict[str, dict[str, Any]]:
     """The gambit effects (``gambits:`` with at least Bolster), checked."""
-    table = data.get("gambits") if isinstance(data, dict) else None
+    table = renamed_in(data, ENGLISH).get("gambits") if isinstance(data, dict) else None
     if not isinstance(table, dict) or "Bolster" not in table or not all(isinstance(v, (dict, type(None)))
                                                                         for v in table.values()):
         raise BastionlandError(t("bastionland.bad_gambit_table", path=where))
-    return {str(k): dict(v or {}) for k, v in table.items()}
+    return {str(k): renamed_in(dict(v or {}), ENGLISH_GAMBIT) for k, v in table.items()}
+
+
+def gambit_text(name: str, spec: Mapping[str, Any], field: str = "text") -> str:
+    """A gambit's ``text`` or ``groesser``: the GM's own; else, for a gambit of the published rules, the
+    catalogue's in the language of the moment; else ""."""
+    own = spec.get(field)
+    if own:
+        return str(own)
+    key = f"bastionland.gambit_{field}_{name.casefold()}"
+    return t(key) if known(key) else ""
 
 
 def scar_table(path: str | Path) -> dict[int, str]:
@@ -76,7 +91,7 @@ def _bauen(kept: Any) -> Einstellungen:
     return Einstellungen(narben, gambits)
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen)
+EINSTELLUNGEN = Settings(DATEN, _bauen, aliases=ENGLISH)
 
 
 def einrichten(narben: str | Path | None = None, gambits: str | Path | None = None, *,

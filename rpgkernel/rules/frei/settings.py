@@ -1,4 +1,5 @@
-"""The free mode's GM setting: the name of the resource a sheet gives (campaign data ``frei``)."""
+"""The free mode's GM setting: the name of the resource a sheet gives (campaign data ``frei``; English
+key ``resource``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rpgkernel.rules.kit import RulesError, Settings
 
 DATEN = "frei"        # the free mode's settings among the campaign's data
 VORGABE = "HP"        # the resource when the GM names none
+ENGLISH = {"resource": "ressource"}   # the English key, read as an alias
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ def _bauen(kept: Any) -> Einstellungen:
     return Einstellungen(check_name(kept.get("ressource", VORGABE), "resource"))
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen)
+EINSTELLUNGEN = Settings(DATEN, _bauen, aliases=ENGLISH)
 
 
 def einrichten(ressource: str = VORGABE, *, kampagne: Any = None, begegnung: str | None = None) -> Einstellungen:

@@ -22,7 +22,8 @@ DATEN = AttackData({
     SCHADEN: EntryField(dice, Text("prognose.expect_dice"), "W6+1"),
     TREFFER: EntryField(odds, Text("prognose.expect_chance"), "W20>=11"),
 }, example={"alle": {SCHADEN: "W6", TREFFER: "W20>=11"}, "seiten": {"Räuber": {TREFFER: 0.4}},
-            "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=Text("frei.forecast_why"))
+            "figuren": {"Alrik": {SCHADEN: "W8+1"}}}, why=Text("frei.forecast_why"),
+    aliases={"damage": SCHADEN, "hit": TREFFER})
 
 
 def angriff(figure: Figure, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,9 @@ DATEN = AttackData({
     SCHADEN: EntryField(dice, Text("prognose.expect_dice"), "W6+2"),
     ABWEHR: EntryField(odds, Text("prognose.expect_chance"), "W10>=8"),
 }, example={"alle": {MANOEVER: ["Schadenserhöhung 1", "Wuchtschlag 1"], SCHADEN: "W6+2", ABWEHR: "W10>=8"},
-            "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=Text("kampfwerte.forecast_why"))
+            "figuren": {"Ork": {SCHADEN: "W6+1", ABWEHR: 0.2}}}, why=Text("kampfwerte.forecast_why"),
+    aliases={"manoeuvre": MANOEVER, "maneuver": MANOEVER, "manoever": MANOEVER, "damage": SCHADEN,
+             "defence": ABWEHR, "defense": ABWEHR})
 
 
 @dataclass(frozen=True)

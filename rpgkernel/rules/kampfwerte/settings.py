@@ -3,7 +3,8 @@ which a figure can no longer act, the decisions on ambiguous passages (``data/re
 the manoeuvre catalogue (``data/manoever.yaml``), shipped as documented defaults.
 
 ``einrichten`` checks the GM's sections and keeps them in the campaign (data ``kampfwerte``); the
-verbs read them as ``Request.settings``, the procedures as ``daten``.
+verbs read them as ``Request.settings``, the procedures as ``daten``. The data takes English keys
+too (``ENGLISH``, ``rules.aliases``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...messages import t
-from rpgkernel.rules.kit import RulesError, Settings, read_yaml
+from rpgkernel.rules.kit import RulesError, Settings, read_yaml, renamed_in
 
 DATA = Path(__file__).with_name("data")
 DATEN = "kampfwerte"     # the name of the GM's settings among the campaign's data
 TEILE = ("regeln", "manoever")
+#: the English keys of the data, of its rule sections and of a test and a movement type, read as aliases
+ENGLISH = {"rules": "regeln", "manoeuvres": "manoever", "maneuvers": "manoever"}
+ENGLISH_RULES = {"test": "probe", "movement_types": "bewegungsarten", "terrain": "gelaende",
+                 "riding_range": "reiten_reichweite", "bp_fractions": "bp_bruchteile",
+                 "sweep_cost": "rundumschlag_kosten", "heavy_blow_parry": "wuchtschlag_parade",
+                 "incapacitated_lp": "kampfunfaehig_lp", "difficulty": "schwierigkeit",
+                 "min_successes": "mindest_erfolge", "cost": "kosten", "modifier": "modifikator"}
 T = TypeVar("T")
 
 
@@ -81,13 +89,14 @@ def _teil(teil: str, read: Callable[[Any], T | None], value: Any) -> T:
 
 
 def _probe(p: Any) -> tuple[int, int] | None:
+    p = renamed_in(p, ENGLISH_RULES)
     sw, mindest = int(p["schwierigkeit"]), int(p["mindest_erfolge"])
     return (sw, mindest) if 1 <= sw <= 10 and mindest >= 0 else None
 
 
 def _arten(arten: Any) -> dict[str, Bewegungsart] | None:
     found = {name: Bewegungsart(name, Fraction(str(v["kosten"])), v.get("probe"), v.get("modifikator"))
-             for name, v in arten.items()}
+             for name, v in ((name, renamed_in(v, ENGLISH_RULES)) for name, v in arten.items())}
     return found if all(a.kosten > 0 for a in found.values()) else None
 
 
@@ -117,7 +126,7 @@ def _bauen(kept: Any) -> Einstellungen:
     sections of regeln.yaml, its ``manoever`` the whole catalogue."""
     if not isinstance(kept, dict):
         raise _schlecht(type(kept).__name__)
-    vorgabe, eigene = _lesen("regeln.yaml"), kept.get("regeln") or {}
+    vorgabe, eigene = _lesen("regeln.yaml"), renamed_in(kept.get("regeln") or {}, ENGLISH_RULES)
     unbekannt = sorted(set(kept) - set(TEILE)) or (sorted(set(eigene) - set(vorgabe))
                                                    if isinstance(eigene, dict) else ["regeln"])
     if unbekannt:
@@ -137,7 +146,7 @@ def _bauen(kept: Any) -> Einstellungen:
                        else _lesen("manoever.yaml")))
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen)
+EINSTELLUNGEN = Settings(DATEN, _bauen, aliases=ENGLISH)
 
 
 def _als_daten(teil: str, value: Mapping[str, Any] | str | Path) -> Any:

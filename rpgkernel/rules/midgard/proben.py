@@ -55,7 +55,7 @@ def erfolgswert(figure: Figure, fertigkeit: str, cfg: Einstellungen) -> tuple[in
 
 def _krit_text(face: int, regeln: Grundregeln) -> str:
     krit = kritisch(face, regeln)
-    return f" ({krit})" if krit else ""
+    return f" ({t(_KRIT[krit])})" if krit else ""
 
 
 def _signed(n: int) -> str:

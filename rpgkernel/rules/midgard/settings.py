@@ -3,7 +3,8 @@ the GM's tables.
 
 ``einrichten`` checks the files and keeps them in the campaign (data ``midgard``); the verbs read
 them as ``Request.settings`` (``EINSTELLUNGEN``). Without any, ``EINSTELLUNGEN.defaults()``
-holds: no GM tables (a procedure that needs one says which).
+holds: no GM tables (a procedure that needs one says which). The data takes English keys too
+(``ENGLISH``, ``rules.aliases``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from .tabellen import Tabellen, pruefen, rassen_pruefen
 
 DATEN = "midgard"       # the name of the GM's data in the campaign
 TEILE = ("tabellen", "grundregeln", "rassen")
+#: the English keys of the data, read as aliases
+ENGLISH = {"tables": "tabellen", "basic_rules": "grundregeln", "races": "rassen", "source": "quelle"}
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ def _bauen(kept: Any) -> Einstellungen:
     return Einstellungen(regeln, tabellen, rassen)
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False)     # key order matters (the aging rows)
+EINSTELLUNGEN = Settings(DATEN, _bauen, sort_keys=False, aliases=ENGLISH)     # key order matters (the aging rows)
 
 
 @lru_cache(maxsize=None)

@@ -2,7 +2,8 @@
 skills, innate abilities, aging, damage bonus, spells, element star, critical tables).
 
 One YAML file with a section per table (schemas in docs/midgard.md), every section checked on
-reading; ``data/beispiel_spielleitung.yaml`` only shows the format, its numbers are not the
+reading; the sections, the critical tables and the rows take English keys too (``ENGLISH``,
+``rules.aliases``); ``data/beispiel_spielleitung.yaml`` only shows the format, its numbers are not the
 published rules.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Callable
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import Text, Texts, t
-from rpgkernel.rules.kit import read_yaml
+from rpgkernel.rules.kit import read_yaml, renamed_in
 from .core import MidgardError
 from .sheet import ATTRIBUTE
 
@@ -31,6 +32,15 @@ SITUATIONEN = Texts({
     "erfolg": Text("midgard.situation_erfolg"),
     "fehler": Text("midgard.situation_fehler"),
 })
+#: the English keys of the tables, the critical tables and their rows, read as aliases
+ENGLISH = {"attribute_purchase": "attributkauf", "ap_fixed": "ap_fest", "skills": "fertigkeiten",
+           "sixth_sense": "sechster_sinn", "innate": "angeboren", "aging": "altern",
+           "damage_bonus": "schadensbonus", "spells": "zauber", "element_star": "elementarstern",
+           "critical": "kritisch"}
+ENGLISH_CRITICAL = {"hit": "treffer", "attack_fumble": "fehler_angriff", "defence_fumble": "fehler_abwehr",
+                    "defense_fumble": "fehler_abwehr", "success": "erfolg", "fumble": "fehler",
+                    "die": "wuerfel", "rows": "zeilen"}
+ENGLISH_ROW = {"from": "von", "to": "bis"}
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -80,7 +90,7 @@ def pruefen(data: Any, quelle: str) -> Tabellen:
     if not isinstance(data, dict):
         raise MidgardError(t("midgard.bad_table", table="–", path=quelle, detail=t("midgard.detail_mapping")))
     checked = {}
-    for key, value in data.items():
+    for key, value in renamed_in(data, ENGLISH).items():
         check = _SECTIONS.get(key)
         if check is None:
             raise MidgardError(t("midgard.unknown_table", table=key, path=quelle, known=", ".join(_SECTIONS)))
@@ -132,7 +142,7 @@ def _rows(value: Any, key: str, make: Callable[[dict], Any]) -> list:
     """A list of rows ``{bis: N, …}`` in rising order of ``key``."""
     if not isinstance(value, list) or not value:
         raise ValueError(t("midgard.detail_rows"))
-    rows = [make(_mapping(r)) for r in value]
+    rows = [make(renamed_in(_mapping(r), ENGLISH_ROW)) for r in value]
     limits = [r[key] for r in rows]
     if limits != sorted(limits):
         raise ValueError(t("midgard.detail_order", key=key))
@@ -231,10 +241,10 @@ def _luecklos(rows: list[dict[str, Any]], von: int, bis: int) -> bool:
 
 def _kritisch(value: Any) -> dict[str, Any]:
     out = {}
-    for key, table in _mapping(value).items():
+    for key, table in renamed_in(_mapping(value), ENGLISH_CRITICAL).items():
         if key not in SITUATIONEN:
             raise ValueError(t("midgard.detail_crit_key", value=key, known=", ".join(SITUATIONEN)))
-        table = _mapping(table)
+        table = renamed_in(_mapping(table), ENGLISH_CRITICAL)
         die = str(table.get("wuerfel", "W%"))
         sides = {"W%": 100, "W100": 100, "W20": 20}.get(die)
         if sides is None:

@@ -2,7 +2,8 @@
 figure is dead or unconscious, the attack matrices and the saving-throw tables.
 
 ``einrichten`` checks them and keeps them in the campaign (data ``osr``); the verbs read them as
-``Request.settings``; without any, ``EINSTELLUNGEN.defaults()`` holds.
+``Request.settings``; without any, ``EINSTELLUNGEN.defaults()`` holds. The data and the files take
+English keys too (``ENGLISH``, ``rules.aliases``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...messages import t
-from rpgkernel.rules.kit import RulesError, Settings, read_yaml
+from rpgkernel.rules.kit import RulesError, Settings, read_yaml, renamed_in
 
 DATA = Path(__file__).with_name("data")
 
@@ -26,11 +27,18 @@ DATEN = "osr"        # the name of the GM's settings among the campaign's data
 SCHWELLE_MAX = 1000  # TP a threshold may lie above or below 0
 WERTE = ("ueberrascht_bis", "gleichstand", "rk_aufsteigend", "todesschwelle", "bewusstlos_schwelle")
 TEILE = (*WERTE, "matrix", "rettungswuerfe")
+#: the English keys of the settings, the attack matrices and the saving-throw tables, read as aliases
+ENGLISH = {"surprised_up_to": "ueberrascht_bis", "tie": "gleichstand", "ascending_ac": "rk_aufsteigend",
+           "death_threshold": "todesschwelle", "unconscious_threshold": "bewusstlos_schwelle",
+           "attack_matrix": "matrix", "saving_throws": "rettungswuerfe"}
+ENGLISH_TABLES = {"ac": "rk", "matrices": "matrizen", "categories": "kategorien", "tables": "tabellen",
+                  "levels": "stufen", "roll": "wurf"}
 
 
 def _zeilen(zeilen: Any, breite: int) -> list[tuple[int, int, list[int]]]:
     rows = []
     for z in zeilen:
+        z = renamed_in(z, ENGLISH_TABLES)
         lo, hi = (int(x) for x in z["stufen"])
         wurf = [int(x) for x in z["wurf"]]
         if len(wurf) != breite or lo > hi:
@@ -42,6 +50,7 @@ def _zeilen(zeilen: Any, breite: int) -> list[tuple[int, int, list[int]]]:
 def matrix_pruefen(data: Any, where: str) -> dict[str, Any]:
     """The attack matrices of a file's (or the campaign's) data, checked (``where`` names it in errors)."""
     try:
+        data = renamed_in(data, ENGLISH_TABLES)
         spalten = [int(x) for x in data["rk"]]
         matrizen = {str(name): _zeilen(zeilen, len(spalten)) for name, zeilen in data["matrizen"].items()}
         if not matrizen or spalten != sorted(spalten, reverse=True):
@@ -54,6 +63,7 @@ def matrix_pruefen(data: Any, where: str) -> dict[str, Any]:
 def rettung_pruefen(data: Any, where: str) -> dict[str, Any]:
     """The saving-throw tables of a file's (or the campaign's) data, checked."""
     try:
+        data = renamed_in(data, ENGLISH_TABLES)
         kategorien = [str(k) for k in data["kategorien"]]
         tabellen = {str(name): _zeilen(zeilen, len(kategorien)) for name, zeilen in data["tabellen"].items()}
         if not tabellen or not kategorien or len({k.lower() for k in kategorien}) != len(kategorien):
@@ -127,7 +137,7 @@ def _bauen(kept: Any) -> Einstellungen:
     return Einstellungen(**werte, matrix=matrix, rettung=rettung)
 
 
-EINSTELLUNGEN = Settings(DATEN, _bauen)
+EINSTELLUNGEN = Settings(DATEN, _bauen, aliases=ENGLISH)
 
 
 def einrichten(*, ueberrascht_bis: int = 2, gleichstand: str = "gleichzeitig", rk_aufsteigend: bool = False,
