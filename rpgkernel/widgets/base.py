@@ -1,13 +1,7 @@
 """The base of every widget: front end assembled from ``widgets/``, German
 errors instead of tracebacks, a stable plain-text form; a widget whose campaign
-was closed says so quietly and stops following it.
-
-A widget on screen follows a switch of the language (``%rpg --sprache``): its labels and the texts
-its traits hold are drawn anew (``relabel``), and the front end redraws the whole view.
-
-The front end of a widget is one ES module: the shared helpers
-(``common.js``) followed by its own files, concatenated in order, so a
-widget needs no bundler and no network. Only the last part exports.
+was closed says so quietly and stops following it, and a widget on screen is
+drawn anew when the language is switched (``relabel``).
 """
 
 from __future__ import annotations
