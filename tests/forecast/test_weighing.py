@@ -158,7 +158,8 @@ def test_a_decided_action_stops_its_weighing(tmp_path):
     assert w.wait(WAIT) and w.stopped
     assert len(w.weighed) == 1 < len(w.options)
     assert weighing.changes() == changes + 1   # its end told once, no option after the choice
-    assert weighing.ask(state, pid) is not w
+    again = weighing.ask(state, pid, current=lambda: c.folded)   # started anew, and stopped at once
+    assert again is not None and again is not w and again.wait(WAIT) and again.stopped and not again.weighed
     c.close()
 
 
