@@ -24,7 +24,8 @@
 5. Forecasts with a decision open (``--only-open`` runs this section alone): the ford fight (Ritter
    and Knappe against three Söldner, ``ford_block``) with ``FORD_ATTACK`` open, a Midgard duel with grace
    points whose attack waits for the grace (``midgard_grace``), and every moment of the example
-   notebooks where a decision stands open (``notebook_points``): the forecast to ±1 % (CPU and wall,
+   notebooks where a decision stands open (``notebook_points``; the Midgard notebook's are its fight of
+   five, Bilbo with points of grace: the Midgard fight with grace): the forecast to ±1 % (CPU and wall,
    against the goal of 2 s CPU, the path taken) beside the procedure path on the same state in the
    same run (its fights per second, and the CPU time it would take for the fights the precision asks
    for). A moment no compact model covers stops after its first batch and prints its notice.

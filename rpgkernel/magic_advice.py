@@ -7,14 +7,18 @@ the card is returned without the chances.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .rules.resolution import Resolution
 
+if TYPE_CHECKING:
+    from .state import Campaign
 
-def card_later(result: Any, state: dict[str, Any]) -> Any:
-    """Show ``result`` (a resolution or several) and weigh its open resolutions' advice behind it;
-    None once shown that way, else ``result`` for IPython to show."""
+
+def card_later(result: Any, campaign: Campaign) -> Any:
+    """Show ``result`` (a resolution or several) and weigh its open resolutions' advice behind it on
+    ``campaign``'s state (each weighing stops once its resolution is decided there); None once shown
+    that way, else ``result`` for IPython to show."""
     loop = _kernel_loop()
     results = [r for r in (result if isinstance(result, list) else [result]) if isinstance(r, Resolution)]
     if loop is None or not results:
@@ -23,7 +27,8 @@ def card_later(result: Any, state: dict[str, Any]) -> Any:
 
     from .forecast import weighing
     plain = {r.id: r.advice for r in results if r.open and r.id and r.advice}
-    found = {pid: weighing.ask(state, pid) for pid in plain}
+    state = campaign.state
+    found = {pid: weighing.ask(state, pid, current=lambda: campaign.folded) for pid in plain}
     weighings = {pid: w for pid, w in found.items() if w is not None}
     if not weighings:
         return result

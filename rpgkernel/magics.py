@@ -446,7 +446,7 @@ def resolve_cell(line: str, cell: str) -> object:
         example = next((v.example for v in rules.get(key).verbs.values() if v.example), "")
         return Notice(t("resolve.empty") + (" " + t("resolve.empty_example", example=example) if example else ""))
     if s.campaign is not None and not opts.get("vorschau"):   # the advice's chances follow the card
-        return card_later(result, s.campaign.state)
+        return card_later(result, s.campaign)
     return result
 
 

@@ -34,14 +34,20 @@ ADVICE_WAYS, ADVICE_BUDGET, ADVICE_DICE = 64, 400, 24
 ADVICE_STATES = 5_000
 
 
-def ways(state: dict[str, Any], encounter: str, ruleset: str | None,
-         source: str, most: int = MAX_WAYS) -> tuple[dict[str, tuple[float, dict]], int] | None:
+class Stopped(Exception):
+    """A weighing told to stop (``stop()``) between two of its runs."""
+
+
+def ways(state: dict[str, Any], encounter: str, ruleset: str | None, source: str, most: int = MAX_WAYS,
+         stop: Callable[[], bool] | None = None) -> tuple[dict[str, tuple[float, dict]], int] | None:
     """Every state ``source`` (choice lines on an open resolution of ``state``) leads to once the turn
     has passed, by its key, with its chance, and how many ways the dice fell; None where they would
-    fall in more than ``most`` ways."""
+    fall in more than ``most`` ways. ``Stopped`` where ``stop()`` says so before a run."""
     engine = rules.get(ruleset or None)
 
     def run(roller: Roller) -> tuple[str, dict]:
+        if stop is not None and stop():
+            raise Stopped
         tx = Transaction(state)
         carry_out(tx, engine, source, roller)
         Encounter(None, encounter)._advance(tx, False, None, 0, None)  # type: ignore[arg-type]
@@ -65,7 +71,8 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
     """For each option (label -> its choice lines), each side's exact chance of winning the fight after
     it, or None where that is not to be had cheaply (see the module): the dice after it fall in more
     than ``most`` ways, or the options before it took up the ``budget`` of ways. ``each(label, found)``
-    hears of every option as it is weighed; once ``stop()`` says so, the options left are not."""
+    hears of every option as it is weighed; once ``stop()`` says so (asked before each run of the choice
+    lines and each state's forecast), the option being weighed and those left are not."""
     from . import forecast_state
     base = copy.deepcopy(dict(state))
     ruleset = base["encounters"][encounter]["ruleset"]
@@ -73,6 +80,8 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
     known: dict[str, dict[str, float]] = {}   # the exact chances from each state reached, by its key
 
     def chances(key: str, after: dict[str, Any]) -> dict[str, float]:
+        if stop is not None and stop():
+            raise Stopped
         if key not in known:
             f = forecast_state(copy.deepcopy(after), encounter, zielwahl=zielwahl, weg="exakt", max_states=max_states)
             known[key] = {side: c.p for side, c in f.win.items()}
@@ -84,7 +93,7 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
             break
         out[label] = None
         try:
-            found = ways(base, encounter, ruleset, source, most if left is None else min(most, left))
+            found = ways(base, encounter, ruleset, source, most if left is None else min(most, left), stop)
             if found is not None:
                 leaves, runs = found
                 if left is not None:
@@ -96,6 +105,9 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
                 out[label] = wins
         except (ForecastError, RpgError):
             pass
+        except Stopped:
+            del out[label]
+            break
         if each is not None:
             each(label, out[label])
     return out

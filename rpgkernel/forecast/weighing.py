@@ -6,8 +6,10 @@ when the advice is shown and asks for them; in a thread of their own, one open r
 running with the options weighed so far, started where none is known. Its key is the state's
 contents (without its seq and undo history, which an action's chances do not read) and the id, so
 asking again for the same state costs that key and nothing more. A newer state's weighing of the same
-resolution (and ``scope``) stops an older one that is still running. ``shown`` and ``shown_dicts``
-put what is known into the advice (``rules.advice``).
+resolution (and ``scope``) stops an older one that is still running, and a weighing stops by itself
+between two units of its work (an option, a state an option leads to) once its resolution is no longer
+open in the campaign's ``current`` state (decided, undone). ``shown`` and ``shown_dicts`` put what is
+known into the advice (``rules.advice``).
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ Option = tuple[str, str, str]   # (choice key, who, option label)
 class Weighing:
     """The chances of winning after each option of one open resolution's advice on one state."""
 
-    def __init__(self, key: str, scope: str, state: dict[str, Any], pid: str, record: Mapping[str, Any]) -> None:
-        self.key, self.scope, self.pid = key, scope, pid
+    def __init__(self, key: str, scope: str, state: dict[str, Any], pid: str, record: Mapping[str, Any],
+                 current: Callable[[], Mapping[str, Any]] | None = None) -> None:
+        """``current()``: the campaign's state as it is now (read in the weighing's thread, never changed)."""
+        self.key, self.scope, self.pid, self.current = key, scope, pid, current
         self.asked = time.monotonic()
         self.options: tuple[Option, ...] = tuple(weighed_options(record))
         self.wins: dict[Option, float] = {}   # each option weighed so far that has a number
@@ -71,12 +75,23 @@ class Weighing:
             if not self.finished and heard not in self._listeners:
                 self._listeners.append(heard)
 
+    @property
+    def stopped(self) -> bool:
+        """Whether the weighing was stopped before its end (a newer state, its resolution closed)."""
+        return self._stop.is_set()
+
+    def _closed(self) -> bool:
+        """Whether to stop now: asked to, or the resolution is no longer open in the campaign."""
+        if not self._stop.is_set() and self.current is not None and self.pid not in self.current().get("pending", {}):
+            self._stop.set()
+        return self._stop.is_set()
+
     def _run(self) -> None:
         assert self._work is not None
         state, record = self._work
         try:
-            if not self._stop.wait(self.asked + START_AFTER - time.monotonic()):
-                weigh(state, self.pid, record, self._heard, self._stop.is_set)
+            if not self._stop.wait(self.asked + START_AFTER - time.monotonic()) and not self._closed():
+                weigh(state, self.pid, record, self._heard, self._closed)
         except Exception as err:   # a bug: the advice stays without the chances, the log says why
             _log.error("weighing the advice failed: %s", type(err).__name__)
         finally:
@@ -122,10 +137,12 @@ def key(state: Mapping[str, Any], pid: str, scope: str = "") -> str:
     return hashlib.sha256(f"{scope}\x00{pid}\x00{text}".encode()).hexdigest()
 
 
-def ask(state: Mapping[str, Any], pid: str, scope: str = "",
-        heard: Callable[[Weighing], None] | None = None) -> Weighing | None:
+def ask(state: Mapping[str, Any], pid: str, scope: str = "", heard: Callable[[Weighing], None] | None = None,
+        current: Callable[[], Mapping[str, Any]] | None = None) -> Weighing | None:
     """The weighing of the open resolution ``pid`` of ``state`` (started in the background where none
     is known; ``heard`` listens to it); None where it is not open or its advice has nothing to weigh.
+    ``current()`` gives the campaign's state as it is now: the weighing stops once ``pid`` is no longer
+    open there (``Campaign.folded``, read from the weighing's thread).
     ``scope`` keeps weighings apart that must not share their timing (a player's page). ``state`` is
     read, not copied: nobody may change it afterwards (a campaign's ``folded`` state is replaced by a
     change, never changed; ``Campaign.state`` is a copy of its own)."""
@@ -136,7 +153,7 @@ def ask(state: Mapping[str, Any], pid: str, scope: str = "",
     with _lock:
         w = _cache.get(found)
         if w is None:
-            w = _cache[found] = Weighing(found, scope, dict(state), pid, record)
+            w = _cache[found] = Weighing(found, scope, dict(state), pid, record, current)
             while len(_cache) > KEPT:
                 _cache.popitem(last=False)
             older = _running.get((scope, pid))
@@ -147,6 +164,8 @@ def ask(state: Mapping[str, Any], pid: str, scope: str = "",
             _start()
         else:
             _cache.move_to_end(found)
+            if w.current is None:
+                w.current = current
     if heard is not None:
         w.listen(heard)
     return w

@@ -6,7 +6,7 @@ not even how soon a number arrives tells anything the page does not show."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..forecast import weighing
 from ..rules.advice import win_said
@@ -15,10 +15,12 @@ from ..state import player_view
 SCOPE = "spieler"
 
 
-def with_chances(state: Mapping[str, Any], figure: str, choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_chances(state: Mapping[str, Any], figure: str, choices: list[dict[str, Any]],
+                 current: Callable[[], Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The view's open choices (``player_view``'s ``wahlen``), each option of their advice with ``sieg``:
     its line "Sieg im Kampf: …" as far as it is weighed ("wird berechnet …" until then), where the
-    player knows the whole fight; the weighing is started where none is known."""
+    player knows the whole fight; the weighing is started where none is known (and stops once the
+    choice is no longer open in ``current()``, the campaign's state as it is now)."""
     if not any(c.get("rat") for c in choices):
         return choices
     known = player_view.known_fight(state, figure)
@@ -26,7 +28,7 @@ def with_chances(state: Mapping[str, Any], figure: str, choices: list[dict[str, 
         return choices
     out = []
     for c in choices:
-        w = _weighing(known, c["id"], figure) if c.get("rat") else None
+        w = _weighing(known, c["id"], figure, current) if c.get("rat") else None
         if w is None:
             out.append(c)
             continue
@@ -41,11 +43,12 @@ def with_chances(state: Mapping[str, Any], figure: str, choices: list[dict[str, 
     return out
 
 
-def _weighing(known: dict[str, Any], pid: str, figure: str) -> weighing.Weighing | None:
+def _weighing(known: dict[str, Any], pid: str, figure: str,
+              current: Callable[[], Mapping[str, Any]] | None) -> weighing.Weighing | None:
     """The weighing of ``figure``'s own options of the open resolution ``pid`` on the ``known`` state."""
     record = known.get("pending", {}).get(pid)
     if record is None:
         return None
     own = {**known, "pending": {**known["pending"], pid: {
         **record, "advice": [a for a in record.get("advice", []) if a.get("who") == figure]}}}
-    return weighing.ask(own, pid, SCOPE)
+    return weighing.ask(own, pid, SCOPE, current=current)

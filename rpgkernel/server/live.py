@@ -50,7 +50,8 @@ def view(campaign: Campaign, figure: str, events: Iterable[Event]) -> dict[str, 
     with its fields and its advice's chances of winning as far as they are weighed (``chances``)."""
     shown = player_view.view(campaign.folded, figure, events)
     shown["wahlen"] = chances.with_chances(campaign.folded, figure,
-                                           actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"]))
+                                           actions.with_fields(campaign.folded, campaign.ruleset, shown["wahlen"]),
+                                           lambda: campaign.folded)
     return shown
 
 

@@ -107,8 +107,8 @@ class EncounterPanel(Widget):
 
     def _weighed(self, pid: str) -> weighing.Weighing | None:
         """The weighing of the open resolution ``pid``'s advice on the campaign's state (started where none
-        is known); each option it weighs shows in the decision form."""
-        return weighing.ask(self._state(), pid, heard=self._heard)
+        is known); each option it weighs shows in the decision form; it stops once ``pid`` is decided."""
+        return weighing.ask(self._state(), pid, heard=self._heard, current=self._state)
 
     def _heard(self, _w: weighing.Weighing) -> None:   # in the weighing's thread
         self.background.show(self._show_pending)

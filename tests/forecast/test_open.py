@@ -114,3 +114,38 @@ def test_a_fight_on_the_model_says_nothing_slow(tmp_path):
     said: list = []
     f = c.encounter.forecast(n=100, seed=1, notice=said.append)
     assert f.weg == "kompakt" and said == []
+
+
+@pytest.fixture(scope="module")
+def adz_points():
+    """The AdZ example notebook's moments with a decision open (``benchmarks/notebook_points.py``)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "notebook_points.py"
+    spec = importlib.util.spec_from_file_location("rpgkernel_bench_points", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield {p.line.split()[0]: p for p in module.open_points("adz")}
+    sys.modules.pop(spec.name, None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verb", ["verteidigen", "zauber"])
+def test_an_open_adz_moment_of_the_notebook_lies_within_the_procedures_intervals(adz_points, verb):
+    """AdZ's defence and spell left open in the example notebook (reaction, luck): the forecast on the
+    compact model (the spell's exact) and the procedure path differ by less than three standard errors
+    of their difference (each margin is 1.96 of its own)."""
+    import copy
+    import math
+
+    from rpgkernel.forecast import forecast_state
+    from rpgkernel.forecast.value import Z95
+    point = adz_points[verb]
+    fast = forecast_state(copy.deepcopy(point.state), point.encounter, seed=1, n=None if verb == "zauber" else 3000)
+    assert fast.weg == ("exakt" if verb == "zauber" else "kompakt")
+    slow = forecast_state(copy.deepcopy(point.state), point.encounter, seed=2, n=120, weg="prozeduren")
+    for side in fast.win:
+        error = math.hypot(fast.win[side].margin, slow.win[side].margin) / Z95
+        assert abs(fast.win[side].p - slow.win[side].p) <= 3 * error, side

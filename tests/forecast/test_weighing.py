@@ -133,3 +133,43 @@ def test_the_panel_says_while_the_chances_are_weighed(tmp_path, monkeypatch):
     listed = panel_data.pending_list(c.state, get("bastionland"), lambda _pid: w)
     said = [o["said"] for p in listed for ch in p["choices"] for a in ch["advice"] for o in a["options"] if o["lines"]]
     assert said and all(s[-1] == t("advice.win_waiting") for s in said)
+
+
+def test_a_decided_action_stops_its_weighing(tmp_path):
+    """The weighing is held after its first option until the GM has decided the resolution: it weighs
+    nothing more, its work stops growing, and it is started anew when that state is asked for again."""
+    import threading
+    c = duel(tmp_path / "k.sqlite")
+    pid, deny = _deny(c)
+    first, decided = threading.Event(), threading.Event()
+
+    def hold(w):
+        if w.weighed and not first.is_set():
+            first.set()
+            decided.wait(WAIT)
+    state = c.state
+    w = weighing.ask(state, pid, heard=hold, current=lambda: c.folded)
+    assert w is not None and len(w.options) > 1 and first.wait(WAIT)
+    choice = next(o for o in deny["options"] if o["lines"])
+    rpgkernel.resolve("\n".join(choice["lines"]), campaign=c, seed=1)
+    assert pid not in c.folded["pending"]
+    changes = weighing.changes()
+    decided.set()
+    assert w.wait(WAIT) and w.stopped
+    assert len(w.weighed) == 1 < len(w.options)
+    assert weighing.changes() == changes + 1   # its end told once, no option after the choice
+    again = weighing.ask(state, pid, current=lambda: c.folded)   # started anew, and stopped at once
+    assert again is not None and again is not w and again.wait(WAIT) and again.stopped and not again.weighed
+    c.close()
+
+
+def test_a_weighing_asked_after_its_action_was_decided_weighs_nothing(tmp_path, weighed_calls):
+    c = duel(tmp_path / "k.sqlite")
+    pid, deny = _deny(c)
+    state = c.state
+    choice = next(o for o in deny["options"] if o["lines"])
+    rpgkernel.resolve("\n".join(choice["lines"]), campaign=c, seed=1)
+    w = weighing.ask(state, pid, current=lambda: c.folded)
+    assert w is not None and w.wait(WAIT) and w.stopped
+    assert weighed_calls == [] and not w.weighed
+    c.close()
