@@ -69,10 +69,8 @@ def option_wins(state: Mapping[str, Any], encounter: str, options: Mapping[str, 
                 budget: int | None = None, each: Callable[[str, dict[str, float] | None], None] | None = None,
                 stop: Callable[[], bool] | None = None) -> dict[str, dict[str, float] | None]:
     """For each option (label -> its choice lines), each side's exact chance of winning the fight after
-    it, or None where that is not to be had cheaply (see the module): the dice after it fall in more
-    than ``most`` ways, or the options before it took up the ``budget`` of ways. ``each(label, found)``
-    hears of every option as it is weighed; once ``stop()`` says so (asked before each run of the choice
-    lines and each state's forecast), the option being weighed and those left are not."""
+    it, or None where that is not to be had cheaply (see the module). ``each(label, found)`` hears of
+    every option as it is weighed; ``stop()`` ends the weighing between two units of work."""
     from . import forecast_state
     base = copy.deepcopy(dict(state))
     ruleset = base["encounters"][encounter]["ruleset"]

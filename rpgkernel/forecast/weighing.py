@@ -140,12 +140,9 @@ def key(state: Mapping[str, Any], pid: str, scope: str = "") -> str:
 def ask(state: Mapping[str, Any], pid: str, scope: str = "", heard: Callable[[Weighing], None] | None = None,
         current: Callable[[], Mapping[str, Any]] | None = None) -> Weighing | None:
     """The weighing of the open resolution ``pid`` of ``state`` (started in the background where none
-    is known; ``heard`` listens to it); None where it is not open or its advice has nothing to weigh.
-    ``current()`` gives the campaign's state as it is now: the weighing stops once ``pid`` is no longer
-    open there (``Campaign.folded``, read from the weighing's thread).
-    ``scope`` keeps weighings apart that must not share their timing (a player's page). ``state`` is
-    read, not copied: nobody may change it afterwards (a campaign's ``folded`` state is replaced by a
-    change, never changed; ``Campaign.state`` is a copy of its own)."""
+    is known; ``heard`` listens to it); None where it is not open or has nothing to weigh. It stops once
+    ``pid`` is no longer open in ``current()``, the campaign's state now. ``scope`` keeps apart weighings
+    that must not share their timing (a player's page). ``state`` is read, not copied: it must not change."""
     record = state.get("pending", {}).get(pid)
     if record is None or not weighed_options(record):
         return None
