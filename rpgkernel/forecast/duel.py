@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board, States
+from .board import Board
 from .chain import MAX_STATES, Solution
 from .fight import MAX_ROUNDS, rounds_played
 
