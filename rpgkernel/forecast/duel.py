@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.compact import Compact
 from .board import Board
 from .chain import MAX_STATES, Solution
 from .fight import MAX_ROUNDS, rounds_played
@@ -153,37 +154,38 @@ class _Pairs:
 
     def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
-        self.index: list[dict] = [{}, {}]                # per combatant: state -> its number
-        self.states: list[list] = [[], []]
-        self.up: list[list[bool]] = [[], []]
         self.pairs: dict[tuple, int] = {}               # (state of 0, state of 1) -> pair
-        self.of: list[tuple[int, int]] = []             # pair -> the numbers of its states
+        self.of: list[tuple] = []                       # pair -> its states
         self.live: list[bool] = []                      # per pair: both standing
         self.fresh: list[int] = []                      # per pair: the pair a new round makes of it
         self.moves = [([], [], []), ([], [], [])]       # per actor: from pair, to pair, chance
-
-    def _number(self, i: int, state) -> int:
-        found = self.index[i].get(state)
-        if found is None:
-            self.index[i][state] = found = len(self.states[i])
-            self.states[i].append(state)
-            self.up[i].append(self.b.standing(i, state))
-        return found
+        #: whether a new round can change a state (``Compact.new_round`` filled)
+        self.renews = type(board.model).new_round is not Compact.new_round
 
     def _pair(self, states: tuple) -> int:
         """The number of a new pair of states (and of the pair a new round makes of it)."""
         self.pairs[states] = found = len(self.of)
         if found >= self.most:
             raise _TooLarge
-        key = (self._number(0, states[0]), self._number(1, states[1]))
-        self.of.append(key)
-        self.live.append(self.up[0][key[0]] and self.up[1][key[1]])
+        b = self.b
+        self.of.append(states)
+        self.live.append(b.standing(0, states[0]) and b.standing(1, states[1]))
         self.fresh.append(found)
-        renewed = tuple(self.b.new_round(i, s) for i, s in enumerate(states))
-        if renewed != states:
-            known = self.pairs.get(renewed)
-            self.fresh[found] = self._pair(renewed) if known is None else known
+        if self.renews:
+            renewed = (b.new_round(0, states[0]), b.new_round(1, states[1]))
+            if renewed != states:
+                known = self.pairs.get(renewed)
+                self.fresh[found] = self._pair(renewed) if known is None else known
         return found
+
+    def _numbered(self) -> tuple[list[list], list[np.ndarray]]:
+        """Each combatant's states in the pairs, and each pair's number of its state in them."""
+        states, at = [], []
+        for i in (0, 1):
+            index: dict = {}
+            at.append(np.array([index.setdefault(pair[i], len(index)) for pair in self.of], dtype=np.intp))
+            states.append(list(index))
+        return states, at
 
     def _follows(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """For each actor: who can act next in the same round after its turn, and who first in the next
@@ -201,7 +203,7 @@ class _Pairs:
         """Every pair the duel reaches from its opening and each turn's moves from it; the start pair."""
         b, o = self.b, self.b.opening
         follows = self._follows()
-        pairs, live, fresh, states = self.pairs, self.live, self.fresh, self.states
+        pairs, live, fresh = self.pairs, self.live, self.fresh
         start = self._pair(b.start())
         todo = [(start, o.orders[k][o.turn]) for k in o.starts]
         due: list[set[int]] = [set(), set()]            # per actor: the pairs where its turn is worked out
@@ -212,9 +214,9 @@ class _Pairs:
             pair, actor = todo.pop()
             x, y = self.of[pair]
             if actor == 0:
-                outcomes = turn(0, 1, states[0][x], states[1][y])
+                outcomes = turn(0, 1, x, y)
             else:
-                outcomes = [(p, one, two) for p, two, one in turn(1, 0, states[1][y], states[0][x])]
+                outcomes = [(p, one, two) for p, two, one in turn(1, 0, y, x)]
             within, after = follows[actor]
             src, dst, chance = self.moves[actor]
             src += [pair] * len(outcomes)
@@ -237,12 +239,12 @@ class _Pairs:
         return start
 
     def solve(self) -> Solution:
-        o = self.b.opening
+        b, o = self.b, self.b.opening
         start = self._explore()
         n, turns = len(self.of), len(o.orders[0])
         moves = [tuple(np.asarray(x, dtype=float if k == 2 else np.intp) for k, x in enumerate(m)) for m in self.moves]
-        self.at = [np.array([pair[i] for pair in self.of], dtype=np.intp) for i in (0, 1)]
-        up = [np.array(self.up[i], dtype=bool)[self.at[i]] for i in (0, 1)]
+        self.states, self.at = self._numbered()
+        up = [np.array([b.standing(i, s) for s in self.states[i]], dtype=bool)[self.at[i]] for i in (0, 1)]
         live = up[0] & up[1]
         fresh = np.asarray(self.fresh, dtype=np.intp)
         chance = np.zeros((len(o.orders), n))
