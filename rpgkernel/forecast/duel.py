@@ -218,6 +218,7 @@ class _Pairs:
             else:
                 outcomes = [(p, one, two) for p, two, one in turn(1, 0, y, x)]
             within, after = follows[actor]
+            covered = set(after) <= set(within)
             src, dst, chance = self.moves[actor]
             src += [pair] * len(outcomes)
             for p, one, two in outcomes:
@@ -232,6 +233,8 @@ class _Pairs:
                             due[who].add(nxt)
                             todo.append((nxt, who))
                     new = fresh[nxt]
+                    if new == nxt and covered:   # a new round that changes nothing, its actors due already
+                        continue
                     for who in after:
                         if new not in due[who]:
                             due[who].add(new)
