@@ -12,7 +12,8 @@ takes no more AP than are left), and a defence made counts for the round. Who is
 says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has grace, a turn changes
 its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
 the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
-model is offered only while those pairs stay within ``MAX_PAIRS``.
+model is offered only while those pairs stay within ``MAX_PAIRS``: with the AP where they do, else
+without them (nothing in a fight reads the AP; the forecast then gives none).
 
 A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
 applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
