@@ -10,18 +10,19 @@ and the sums the ``Solution`` needs are taken from the two vectors.
 
 Where a turn changes its actor too (``Board.pair``: a luck pool, AD, grace spent), the two move
 together: the pairs of states they reach are found from the start (``_Pairs``), each actor's turn
-worked out once per pair (the chain works it out once per node: per order and place), and the
-chances are carried over the pairs turn by turn, one vector per order. A round that leaves every
+worked out once per pair it can act in (not once per order and place), each pair's new round once, and
+the chances are carried over the pairs turn by turn, one vector per order. A round that leaves every
 chance as it was and ends nothing (nobody can act any more: no AD left) repeats to ``MAX_ROUNDS``, so
 it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
-up to ``MAX_ROUNDS``.
+up to ``MAX_ROUNDS``; ``Solution.nodes`` counts the pairs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .board import Board, States
+from ..rules.compact import Compact
+from .board import Board
 from .chain import MAX_STATES, Solution
 from .fight import MAX_ROUNDS, rounds_played
 
@@ -74,7 +75,7 @@ class _Marginal:
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     """The exact result of a duel that ``fits``; None where its turns change the actor too and the
-    nodes it stands for (orders, places, pairs of states) pass ``max_states``."""
+    pairs of states it reaches pass ``max_states``."""
     if board.pair:
         try:
             return _Pairs(board, max_states).solve()
@@ -143,108 +144,112 @@ def _apart(board: Board) -> Solution:
 
 
 class _TooLarge(Exception):
-    """The duel passed its most nodes while its pairs were found."""
+    """The duel passed its most pairs while they were found."""
 
 
 class _Pairs:
-    """A duel whose turns change the actor too, over the pairs of states (numbers into each one's
-    states found so far) it reaches."""
+    """A duel whose turns change the actor too, over the pairs of states it reaches (numbered as found):
+    each actor's turn worked out once for each pair it can act in (``_follows``), each pair's new
+    round once."""
 
     def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
-        self.index: list[dict] = [{}, {}]
-        self.states: list[list] = [[], []]
-        self.pairs: dict[tuple[int, int], int] = {}
-        self.of: list[tuple[int, int]] = []
-        self.won: list[int | None] = []                 # each pair's winning side (-1 none), None while both stand
+        self.pairs: dict[tuple, int] = {}               # (state of 0, state of 1) -> pair
+        self.of: list[tuple] = []                       # pair -> its states
+        self.live: list[bool] = []                      # per pair: both standing
+        self.fresh: list[int] = []                      # per pair: the pair a new round makes of it
         self.moves = [([], [], []), ([], [], [])]       # per actor: from pair, to pair, chance
-        self.after: list[dict[int, list[int]]] = [{}, {}]   # per actor: pair -> the pairs its turn leads to
-        self.round: dict[int, int] = {}                 # pair -> the pair a new round makes of it
+        #: whether a new round can change a state (``Compact.new_round`` filled)
+        self.renews = type(board.model).new_round is not Compact.new_round
 
-    def _number(self, i: int, state) -> int:
-        found = self.index[i].get(state)
-        if found is None:
-            found = self.index[i][state] = len(self.states[i])
-            self.states[i].append(state)
+    def _pair(self, states: tuple) -> int:
+        """The number of a new pair of states (and of the pair a new round makes of it)."""
+        self.pairs[states] = found = len(self.of)
+        if found >= self.most:
+            raise _TooLarge
+        b = self.b
+        self.of.append(states)
+        self.live.append(b.standing(0, states[0]) and b.standing(1, states[1]))
+        self.fresh.append(found)
+        if self.renews:
+            renewed = (b.new_round(0, states[0]), b.new_round(1, states[1]))
+            if renewed != states:
+                known = self.pairs.get(renewed)
+                self.fresh[found] = self._pair(renewed) if known is None else known
         return found
 
-    def _pair(self, states: States) -> int:
-        key = (self._number(0, states[0]), self._number(1, states[1]))
-        found = self.pairs.get(key)
-        if found is None:
-            found = self.pairs[key] = len(self.of)
-            self.of.append(key)
-            self.won.append(self.b.winner(states))
-        return found
+    def _numbered(self) -> tuple[list[list], list[np.ndarray]]:
+        """Each combatant's states in the pairs, and each pair's number of its state in them."""
+        states, at = [], []
+        for i in (0, 1):
+            index: dict = {}
+            at.append(np.array([index.setdefault(pair[i], len(index)) for pair in self.of], dtype=np.intp))
+            states.append(list(index))
+        return states, at
 
-    def _turn(self, actor: int, pair: int) -> list[int]:
-        """The pairs ``actor``'s turn leads to from ``pair`` (both standing), its moves recorded once."""
-        known = self.after[actor].get(pair)
-        if known is None:
-            one, two = self.of[pair]
-            mine, theirs = (self.states[0][one], self.states[1][two])[::1 if actor == 0 else -1]
-            src, dst, chance = self.moves[actor]
-            known = []
-            for p, me, it in self.b.turn(actor, 1 - actor, mine, theirs):
-                nxt = self.pairs.get((self.index[0].get(me if actor == 0 else it, -1),
-                                      self.index[1].get(it if actor == 0 else me, -1)))
-                if nxt is None:
-                    nxt = self._pair((me, it) if actor == 0 else (it, me))
-                known.append(nxt)
-                chance.append(p)
-            src += [pair] * len(known)
-            dst += known
-            self.after[actor][pair] = known
-        return known
-
-    def _new_round(self, pair: int) -> int:
-        found = self.round.get(pair)
-        if found is None:
-            one, two = self.of[pair]
-            found = self.round[pair] = self._pair((self.b.new_round(0, self.states[0][one]),
-                                                   self.b.new_round(1, self.states[1][two])))
-        return found
-
-    def _explore(self) -> tuple[int, int]:
-        """Every node (order, place, pair) the duel reaches from its opening, each pair's turns and new
-        rounds worked out on the way; the start pair and the nodes' count."""
+    def _follows(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """For each actor: who can act next in the same round after its turn, and who first in the next
+        round where its turn can end one."""
         o = self.b.opening
-        turns = len(o.orders[0])
-        kinds = len(o.orders) * turns   # a node as one number: pair * kinds + order * turns + place
-        start = self._pair(self.b.start())
-        seen = {start * kinds + k * turns + o.turn for k in o.starts}
-        todo = list(seen)
-        won, after = self.won, self.after
-        rolled = list(o.each_round or ())
+        within: list[set[int]] = [set(), set()]
+        after: list[set[int]] = [set(), set()]
+        for order in o.orders:
+            for place, actor in enumerate(order[:-1]):
+                within[actor].add(order[place + 1])
+            after[order[-1]] |= {o.orders[r][0] for r in o.each_round} if o.each_round is not None else {order[0]}
+        return [(tuple(within[a]), tuple(after[a])) for a in (0, 1)]
+
+    def _explore(self) -> int:
+        """Every pair the duel reaches from its opening and each turn's moves from it; the start pair."""
+        b, o = self.b, self.b.opening
+        follows = self._follows()
+        pairs, live, fresh = self.pairs, self.live, self.fresh
+        start = self._pair(b.start())
+        todo = [(start, o.orders[k][o.turn]) for k in o.starts]
+        due: list[set[int]] = [set(), set()]            # per actor: the pairs where its turn is worked out
+        for pair, actor in todo:
+            due[actor].add(pair)
+        turn = b.model.turn
         while todo:
-            node = todo.pop()
-            pair, kind = divmod(node, kinds)
-            order, place = divmod(kind, turns)
-            actor = o.orders[order][place]
-            for nxt in after[actor].get(pair) or self._turn(actor, pair):
-                if won[nxt] is not None:
-                    continue
-                if place + 1 < turns:
-                    found = [nxt * kinds + kind + 1]
-                else:
-                    fresh = self._new_round(nxt) * kinds
-                    found = [fresh + k * turns for k in rolled] if rolled else [fresh + order * turns]
-                for node2 in found:
-                    if node2 not in seen:
-                        seen.add(node2)
-                        todo.append(node2)
-                if len(seen) > self.most:
-                    raise _TooLarge
-        return start, len(seen)
+            pair, actor = todo.pop()
+            x, y = self.of[pair]
+            if actor == 0:
+                outcomes = turn(0, 1, x, y)
+            else:
+                outcomes = [(p, one, two) for p, two, one in turn(1, 0, y, x)]
+            within, after = follows[actor]
+            covered = set(after) <= set(within)
+            src, dst, chance = self.moves[actor]
+            src += [pair] * len(outcomes)
+            for p, one, two in outcomes:
+                nxt = pairs.get((one, two))
+                if nxt is None:
+                    nxt = self._pair((one, two))
+                dst.append(nxt)
+                chance.append(p)
+                if live[nxt]:
+                    for who in within:
+                        if nxt not in due[who]:
+                            due[who].add(nxt)
+                            todo.append((nxt, who))
+                    new = fresh[nxt]
+                    if new == nxt and covered:   # a new round that changes nothing, its actors due already
+                        continue
+                    for who in after:
+                        if new not in due[who]:
+                            due[who].add(new)
+                            todo.append((new, who))
+        return start
 
     def solve(self) -> Solution:
-        o = self.b.opening
-        start, nodes = self._explore()
+        b, o = self.b, self.b.opening
+        start = self._explore()
         n, turns = len(self.of), len(o.orders[0])
         moves = [tuple(np.asarray(x, dtype=float if k == 2 else np.intp) for k, x in enumerate(m)) for m in self.moves]
-        live = np.array([w is None for w in self.won])
-        fresh = np.arange(n)
-        fresh[list(self.round)] = list(self.round.values())
+        self.states, self.at = self._numbered()
+        up = [np.array([b.standing(i, s) for s in self.states[i]], dtype=bool)[self.at[i]] for i in (0, 1)]
+        live = up[0] & up[1]
+        fresh = np.asarray(self.fresh, dtype=np.intp)
         chance = np.zeros((len(o.orders), n))
         for k, p in o.starts.items():
             chance[k, start] = p
@@ -286,22 +291,24 @@ class _Pairs:
         if open_.any():
             key = rounds_played(o.first, round_)
             rounds[key] = rounds.get(key, 0.0) + float(open_.sum())
-        return self._solution(ended, open_, rounds, nodes)
+        return self._solution(ended, open_, rounds, up)
 
-    def _solution(self, ended: np.ndarray, open_: np.ndarray, rounds: dict[int, float], nodes: int) -> Solution:
-        """Sum what each pair ended or left open holds, by its chance."""
+    def _solution(self, ended: np.ndarray, open_: np.ndarray, rounds: dict[int, float], up: list[np.ndarray]
+                  ) -> Solution:
+        """Sum what each pair ended or left open holds, by its chance: a pair with one standing is its
+        side's win, one with none standing or left open a draw."""
         b = self.b
         mass = ended + open_
-        one, two = (np.array([pair[i] for pair in self.of], dtype=np.intp) for i in (0, 1))
-        won = np.array([-1 if w is None else w for w in self.won])
-        win = [float(mass[won == side].sum()) for side in range(len(b.side_names))]
-        draw = float(mass[won == -1].sum())   # none standing, or open after the last round
+        alone = up[0] != up[1]
+        win = [0.0] * len(b.side_names)
+        for i in (0, 1):
+            win[b.side[i]] += float(mass[alone & up[i]].sum())
+        draw = float(mass[~alone].sum())   # none standing, or open after the last round (both standing)
         falls, res = [], []
-        for i, at in enumerate((one, two)):
+        for i, at in enumerate(self.at):
             states = self.states[i]
-            up = np.array([b.standing(i, s) for s in states])
-            falls.append(float(mass[~up[at]].sum()))
+            falls.append(float(mass[~up[i]].sum()))
             names = list(b.resources(i, b.model.start(i)))
             values = np.array([[b.resources(i, s).get(k, 0) for k in names] for s in states], dtype=float)
             res.append(dict(zip(names, map(float, mass @ values[at]))))
-        return Solution(win, draw, rounds, falls, res, nodes)
+        return Solution(win, draw, rounds, falls, res, len(self.of))

@@ -114,7 +114,6 @@ def test_a_duel_whose_turns_change_the_actor_too_as_the_joint_chain_finds_it(tmp
     got, want = duel.solve(b), chain.solve(b, 10**6)
     assert want is not None and got is not None and 0.01 < want.win[0] < 0.99
     assert_same(got, want)
-    assert got.nodes == want.nodes
 
 
 def test_a_duel_of_pairs_gives_up_at_its_node_limit(tmp_path):

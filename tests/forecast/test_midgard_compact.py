@@ -316,6 +316,30 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path, icepool_duel, first):
         assert f.rounds.p_at_most(r) == pytest.approx(chance(by, lambda o: o[0] <= 0 or o[3] <= 0), abs=1e-9)
 
 
+def test_a_duel_with_grace_too_large_with_its_ap_is_exact_without_them(tmp_path):
+    """Nothing in a fight reads the AP: where with them the pairs of states pass ``MAX_PAIRS`` (here some
+    two million), the model leaves them out and the duel is exact, as icepool finds it with no AP to
+    lose; the forecast gives no AP then. Before: played through the procedures."""
+    alrik, bork = {**ALRIK, "lp": 8, "ap": 60, "gg": 2}, {**BORK, "lp": 11, "ap": 60}
+    _, enc = encounter(tmp_path, ("Alrik", "Helden", alrik), ("Bork", "Feinde", bork), begun=False)
+    f = enc.forecast()
+    assert (f.method, f.weg) == ("exakt", "exakt")
+    round_, start = rounds({**alrik, "ap": 0}, {**bork, "ap": 0})
+    end = icepool.map(round_, (*start, -1), repeat="inf")
+    won = chance(end, lambda o: o[3] <= 0)
+    assert 0.2 < won < 0.9
+    assert f.win["Helden"].p == pytest.approx(won, abs=1e-9)
+    assert f.win["Feinde"].p == pytest.approx(1 - won, abs=1e-9) and f.draw.p == pytest.approx(0, abs=1e-9)
+    for name, slots in (("Alrik", {"LP": 0, "GG": 2}), ("Bork", {"LP": 3})):
+        assert set(f.figures[name].resources) == set(slots)
+        for key, slot in slots.items():
+            assert f.figures[name].resources[key].value == pytest.approx(end.marginals[slot].mean(), abs=1e-9)
+    assert 0.1 < f.figures["Alrik"].resources["GG"].value < 1.9   # grace spent in some fights
+    for r in (1, 2, 4):
+        by = icepool.map(round_, (*start, -1), repeat=r)
+        assert f.rounds.p_at_most(r) == pytest.approx(chance(by, lambda o: o[0] <= 0 or o[3] <= 0), abs=1e-9)
+
+
 def test_exact_within_the_procedure_paths_interval(tmp_path):
     """The duel above before it begins, played 300 times through the procedures (seeded)."""
     c, enc = encounter(tmp_path, ("Alrik", "Helden", ALRIK), ("Bork", "Feinde", BORK), begun=False)

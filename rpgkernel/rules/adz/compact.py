@@ -89,7 +89,9 @@ class AdzCompact(Compact):
         #: already and one in each foe's turn but the last (a count above is never read, and the bound
         #: keeps the states a forecast enumerates finite and few: none in a duel)
         self.most = [reaktionen(f) + sum(1 for g in figures if g.side != f.side) - 1 for f in figures]
-        self._plans: dict[tuple[int, ...], Kampfplan] = {}
+        self._plans: dict[tuple, Kampfplan] = {}
+        self._mali: dict[tuple[int, int, int], int | None] = {}
+        self._turns: dict[tuple, list[tuple[float, bool, Stand]]] = {}
         self._ends: dict[tuple, list[tuple[float, int | None, int, bool]]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
 
@@ -125,26 +127,36 @@ class AdzCompact(Compact):
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
         """The tactics' attack of ``actor`` on ``target``: every end of the chain, the luck pool spent by
-        the tactics' rule (``exact.Enden``), a defence rolled counted as a reaction, the damage."""
+        the tactics' rule (``exact.Enden``), a defence rolled counted as a reaction, the damage. Of the
+        actor it reads the injury malus and the luck pool alone, so each is worked out once for those
+        and the target's state (``_struck``)."""
+        spent = Stand(mine.koerperlich, mine.geistig, mine.glueck - 1, mine.reaktionen, mine.zustaende)
+        return [(p, spent if paid else mine, it) for p, paid, it in self._struck(actor, target, mine, theirs)]
+
+    def _struck(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, bool, Stand]]:
+        """The target's states after the attack, with whether the actor spent its luck pool."""
+        key = (actor, target, self._malus(actor, mine), mine.glueck, theirs)
+        if key in self._turns:
+            return self._turns[key]
         plan = self._plan(actor, target, mine, theirs)
         hurt = self._hurt(target, theirs, plan.leiste)
-        spent = Stand(mine.koerperlich, mine.geistig, mine.glueck - 1, mine.reaktionen, mine.zustaende)
         most = self.most[target]
-        out: dict[tuple[Stand, Stand], float] = {}
+        out: dict[tuple[bool, Stand], float] = {}
         for p, who, final, reacted in self._chain(plan, mine.glueck, theirs.glueck):
             if final not in hurt:
                 hurt[final] = self._damaged(target, theirs, final, plan.leiste)
             k, g, zustaende = hurt[final]
             it = Stand(k, g, theirs.glueck - (who == 1), min(theirs.reaktionen + reacted, most), zustaende)
-            key = (spent if who == 0 else mine, it)
-            out[key] = out.get(key, 0.0) + p
-        return [(p, me, it) for (me, it), p in out.items()]
+            out[who == 0, it] = out.get((who == 0, it), 0.0) + p
+        self._turns[key] = found = [(p, paid, it) for (paid, it), p in out.items()]
+        return found
 
     def _plan(self, actor: int, target: int, mine: Stand, theirs: Stand) -> Kampfplan:
         """The pools of ``actor``'s attack on ``target`` as they stand: both standing (no condition of
-        damage), by their tracks and the target's reactions (the luck pools are not read, nor the
-        actor's reactions: an action's dice are not halved, Runden)."""
-        key = (actor, target, mine.koerperlich, mine.geistig, theirs.koerperlich, theirs.geistig, theirs.reaktionen)
+        damage), by their injury malus (the tracks are read through it alone, ``core.handlungsmali``)
+        and the target's reactions (the luck pools are not read, nor the actor's reactions: an action's
+        dice are not halved, Runden)."""
+        key = (actor, target, self._malus(actor, mine), self._malus(target, theirs), theirs.reaktionen)
         if key not in self._plans:
             a, v = self.view(actor, mine), self.view(target, theirs)
             action = self.tactics.action(a, v, self.fight)
@@ -154,6 +166,13 @@ class AdzCompact(Compact):
             weapon = {k: w for k, w in action.options.items() if k == "waffe"}
             self._plans[key] = kampfplan(a, v, daten=self.daten, vorschau=False, **weapon)
         return self._plans[key]
+
+    def _malus(self, i: int, state: Stand) -> int | None:
+        """The injury malus of ``i`` in ``state`` (``damage.verletzungsmalus``)."""
+        key = (i, state.koerperlich, state.geistig)
+        if key not in self._mali:
+            self._mali[key] = verletzungsmalus(self.view(i, state), self.daten)
+        return self._mali[key]
 
     def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
         """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,

@@ -12,7 +12,8 @@ takes no more AP than are left), and a defence made counts for the round. Who is
 says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has grace, a turn changes
 its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
 the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
-model is offered only while those pairs stay within ``MAX_PAIRS``.
+model is offered only while those pairs stay within ``MAX_PAIRS``: with the AP where they do, else
+without them (nothing in a fight reads the AP; the forecast then gives none).
 
 A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
 applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
@@ -84,20 +85,28 @@ def covers(figures: Sequence[Figure], data: Mapping[str, Any]) -> bool:
 
 
 def modell(figures: Sequence[Figure], data: Mapping[str, Any], wurf: Callable[[int], Wurf]) -> MidgardCompact | None:
-    """The model of a fight it covers (``covers``): ``MidgardGnade`` where a combatant has grace and the
-    pairs of states stay within ``MAX_PAIRS``, ``MidgardCompact`` where none has grace; else None."""
+    """The model of a fight it covers (``covers``): ``MidgardCompact`` where none has grace; where one
+    has, ``MidgardGnade`` while the pairs of states stay within ``MAX_PAIRS``, with the AP where they
+    do with them, else without (nothing in a fight reads the AP: neither EW: Angriff, WW: Abwehr nor
+    who is out); else None."""
     if not covers(figures, data):
         return None
     if not any(f.current("GG") > 0 for f in figures):
         return MidgardCompact(figures, data, wurf)
-    model = MidgardGnade(figures, data, wurf)
-    sizes = [model.groesse(i) for i in range(len(figures))]
-    pairs = sum(sizes[a] * sizes[t] for a, f in enumerate(figures) for t, g in enumerate(figures) if f.side != g.side)
-    return model if pairs <= MAX_PAIRS else None
+    for ap in (True, False):
+        model = MidgardGnade(figures, data, wurf, ap)
+        sizes = [model.groesse(i) for i in range(len(figures))]
+        if sum(sizes[a] * sizes[t] for a, f in enumerate(figures) for t, g in enumerate(figures)
+               if f.side != g.side) <= MAX_PAIRS:
+            return model
+    return None
 
 
 class MidgardCompact(Compact):
     """The model where no combatant has grace: a turn changes its target alone (``hit``)."""
+
+    #: whether the states carry the AP (``MidgardGnade`` may leave them out, ``modell``)
+    ap = True
 
     def __init__(self, figures: Sequence[Figure], data: Mapping[str, Any], wurf: Callable[[int], Wurf]) -> None:
         """``wurf(punkte)``: how a figure with ``punkte`` of grace rolls its own roll of an attack."""
@@ -120,7 +129,7 @@ class MidgardCompact(Compact):
         f, start = self.figures[i], self.start(i)
         low = self.engine.limits(f, "LP", self.data).low if "LP" in f.resources else None
         lp = start.lp - low + 1 if low is not None and low <= start.lp else 1
-        return lp * (start.ap + 1) * (start.gg + 1) * (self.lesbar[i] + 1) * (start.volle + 1)
+        return lp * (start.ap + 1 if self.ap else 1) * (start.gg + 1) * (self.lesbar[i] + 1) * (start.volle + 1)
 
     def start(self, i: int) -> Stand:
         f = self.figures[i]
@@ -137,6 +146,13 @@ class MidgardCompact(Compact):
 
     def standing(self, i: int, state: Stand) -> bool:  # type: ignore[override]
         return out_of_fight(self.view(i, state), self.cfg.regeln) is None
+
+    def resources(self, i: int, state: Stand) -> dict[str, int]:  # type: ignore[override]
+        """Each resource in ``state``; the AP only where the states carry them."""
+        found = super().resources(i, state)
+        if not self.ap:
+            found.pop("AP", None)
+        return found
 
     def new_round(self, i: int, state: Stand) -> Stand:
         """The defences of the round and full defence end with it."""
@@ -160,8 +176,8 @@ class MidgardCompact(Compact):
 
         for f, p in self._attack(actor, target, mine, theirs).items():
             me = mine._replace(gg=nach(actor, mine, "GG", -f.gnade_angreifer)) if f.gnade_angreifer else mine
-            them = Stand(nach(target, theirs, "LP", -f.lp), nach(target, theirs, "AP", -f.ap),
-                         nach(target, theirs, "GG", -f.gnade_verteidiger),
+            ap = nach(target, theirs, "AP", -f.ap) if self.ap else theirs.ap
+            them = Stand(nach(target, theirs, "LP", -f.lp), ap, nach(target, theirs, "GG", -f.gnade_verteidiger),
                          min(theirs.abwehren + f.abgewehrt, self.lesbar[target]), theirs.volle)
             out[me, them] = out.get((me, them), 0.0) + p
         return [(p, me, them) for (me, them), p in out.items()]
@@ -190,7 +206,13 @@ class MidgardCompact(Compact):
 
 class MidgardGnade(MidgardCompact):
     """The model where a combatant has grace: a turn changes its actor too (the grace it spends on its
-    own EW: Angriff)."""
+    own EW: Angriff). Without ``ap`` the states keep the AP each had at the start, and no resource of
+    the forecast is AP."""
+
+    def __init__(self, figures: Sequence[Figure], data: Mapping[str, Any], wurf: Callable[[int], Wurf],
+                 ap: bool = True) -> None:
+        super().__init__(figures, data, wurf)
+        self.ap = ap
 
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Stand, Stand]]:
         return self._turn(actor, target, mine, theirs)
