@@ -258,15 +258,7 @@ class _Pairs:
         turn, round_ = o.turn, o.round
         begun = None   # the chances at the start of the last round, where it ended nothing
         while True:
-            stopped = 0.0
-            for k, order in enumerate(o.orders):
-                if chance[k].any():
-                    src, dst, p = moves[order[turn]]
-                    moved = np.bincount(dst, weights=chance[k][src] * p, minlength=n)
-                    out = np.where(live, 0.0, moved)
-                    ended += out
-                    stopped += float(out.sum())
-                    chance[k] = np.where(live, moved, 0.0)
+            stopped = self._turn(chance, moves, live, turn, ended)
             if stopped:
                 key = rounds_played(o.first, round_)
                 rounds[key] = rounds.get(key, 0.0) + stopped
@@ -274,11 +266,7 @@ class _Pairs:
             turn = (turn + 1) % turns
             if turn == 0:
                 round_ += 1
-                for k in range(len(o.orders)):
-                    chance[k] = np.bincount(fresh, weights=chance[k], minlength=n)
-                if o.each_round is not None:
-                    total = chance.sum(0)
-                    chance = np.array([o.each_round.get(k, 0.0) * total for k in range(len(o.orders))])
+                chance = self._new_round(chance, fresh)
                 if round_ > MAX_ROUNDS:
                     break
                 if begun is not None and np.array_equal(begun, chance):
@@ -292,6 +280,31 @@ class _Pairs:
             key = rounds_played(o.first, round_)
             rounds[key] = rounds.get(key, 0.0) + float(open_.sum())
         return self._solution(ended, open_, rounds, up)
+
+    def _turn(self, chance: np.ndarray, moves: list[tuple[np.ndarray, ...]], live: np.ndarray, turn: int,
+              ended: np.ndarray) -> float:
+        """One turn of every order: ``chance`` moved on in place, what ends added to ``ended``; its mass."""
+        stopped = 0.0
+        for k, order in enumerate(self.b.opening.orders):
+            if chance[k].any():
+                src, dst, p = moves[order[turn]]
+                moved = np.bincount(dst, weights=chance[k][src] * p, minlength=len(live))
+                out = np.where(live, 0.0, moved)
+                ended += out
+                stopped += float(out.sum())
+                chance[k] = np.where(live, moved, 0.0)
+        return stopped
+
+    def _new_round(self, chance: np.ndarray, fresh: np.ndarray) -> np.ndarray:
+        """The chances by order after a new round: each pair's new round, then the order rolled anew
+        where it is rolled each round."""
+        o = self.b.opening
+        for k in range(len(o.orders)):
+            chance[k] = np.bincount(fresh, weights=chance[k], minlength=chance.shape[1])
+        if o.each_round is None:
+            return chance
+        total = chance.sum(0)
+        return np.array([o.each_round.get(k, 0.0) * total for k in range(len(o.orders))])
 
     def _solution(self, ended: np.ndarray, open_: np.ndarray, rounds: dict[int, float], up: list[np.ndarray]
                   ) -> Solution:
