@@ -1,33 +1,34 @@
 """How the suite runs in parallel (pytest-xdist, one worker per core), for every test path.
 
-The scheduler below groups tests by their path, since an ``xdist_group`` mark no longer reaches the
-scheduler (pytest 9.2 ignores the node id xdist rewrites for it):
-- an example notebook's cells (nbval) run in one worker, in order, in the notebook's one kernel;
-- a module that starts processes (``TOGETHER``: JupyterLab and Chromium, servers, a built wheel, a fresh
-  environment) runs in one worker, so its module fixtures start once; each worker starts its own
-  JupyterLab and Chromium (session fixtures) for the browser modules it gets;
-- every other test is a unit of its own.
-The groups go out first, browser modules before servers before notebooks, larger before smaller, so the
-many quick tests fill both workers up to the end.
+The scheduler below makes units of work by a test's path, since an ``xdist_group`` mark no longer
+reaches the scheduler (pytest 9.2 ignores the node id xdist rewrites for it):
+- an example notebook's cells (nbval) are one unit: one worker runs them in order in one kernel;
+- a module in ``TOGETHER`` is one unit, so its module fixtures (a server, a built wheel, the built
+  documentation, an environment) start once;
+- every other test is a unit of its own; each worker starts its own JupyterLab and Chromium (session
+  fixtures) for the browser tests it gets.
+The units go out by ``RANKS`` (what starts processes first), larger before smaller, so that the many
+quick tests fill both workers up to the end.
 """
 
 import pytest
 
-#: path prefixes of the modules whose tests run together in one worker (the rank orders them)
-TOGETHER = {"tests/browser/": 0, "tests/test_package.py": 0, "tests/server/": 1, "tests/test_docs_site.py": 1}
-NOTEBOOK_RANK = 2
-SINGLE_RANK = 3
+#: the rank of a test by its path: browser tests first, then servers, the built documentation and fresh
+#: environments, then the example notebooks; every other test after them
+RANKS = {"tests/browser/": 0, "tests/test_package.py": 0, "tests/server/": 1, "tests/test_docs_site.py": 1,
+         "tests/test_binder.py": 1, "tests/test_ruleset_package.py": 1, "example_notebooks/": 2}
+LAST = 3
+#: modules whose tests share a module fixture that starts a process or builds something: one unit each
+TOGETHER = ("tests/browser/test_file_browser.py", "tests/browser/test_links.py", "tests/test_package.py",
+            "tests/server/", "tests/test_docs_site.py")
 
 
 def unit_of(nodeid: str) -> tuple[str, int]:
     """The unit a test runs in (a path, or its own id) and the rank of that unit in the queue."""
     path = nodeid.partition("::")[0]
-    if path.endswith(".ipynb"):
-        return path, NOTEBOOK_RANK
-    for prefix, rank in TOGETHER.items():
-        if path.startswith(prefix):
-            return path, rank
-    return nodeid, SINGLE_RANK
+    rank = next((r for prefix, r in RANKS.items() if path.startswith(prefix)), LAST)
+    together = path.endswith(".ipynb") or path.startswith(TOGETHER)
+    return (path if together else nodeid), rank
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -18,7 +18,7 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
-# -- what starts processes (the root conftest.py schedules these modules each in one worker) --
+# -- what starts processes (the root conftest.py sends these tests out first) --
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
