@@ -1,22 +1,55 @@
-"""How the suite runs in parallel (pytest-xdist; pyproject.toml: --dist=loadgroup), for every test path.
+"""How the suite runs in parallel (pytest-xdist, one worker per core), for every test path.
 
-An example notebook's cells (nbval) run in one worker, in order, in the notebook's one kernel: they keep
-their own test ids, so a notebook is a group by its path (the marks of tests/conftest.py group the rest).
+The scheduler below makes units of work by a test's path, since an ``xdist_group`` mark no longer
+reaches the scheduler (pytest 9.2 ignores the node id xdist rewrites for it):
+- an example notebook's cells (nbval) are one unit: one worker runs them in order in one kernel;
+- a module in ``TOGETHER`` is one unit, so its module fixtures (a server, a built wheel, the built
+  documentation, an environment) start once;
+- every other test is a unit of its own; each worker starts its own JupyterLab and Chromium (session
+  fixtures) for the browser tests it gets.
+The units go out by ``RANKS`` (what starts processes first), larger before smaller, so that the many
+quick tests fill both workers up to the end.
 """
 
 import pytest
 
+#: the rank of a test by its path: browser tests first, then servers, the built documentation and fresh
+#: environments, then the example notebooks; every other test after them
+RANKS = {"tests/browser/": 0, "tests/test_package.py": 0, "tests/server/": 1, "tests/test_docs_site.py": 1,
+         "tests/test_binder.py": 1, "tests/test_ruleset_package.py": 1, "example_notebooks/": 2}
+LAST = 3
+#: modules whose tests share a module fixture that starts a process or builds something: one unit each
+TOGETHER = ("tests/browser/test_file_browser.py", "tests/browser/test_links.py", "tests/test_package.py",
+            "tests/server/", "tests/test_docs_site.py")
+
+
+def unit_of(nodeid: str) -> tuple[str, int]:
+    """The unit a test runs in (a path, or its own id) and the rank of that unit in the queue."""
+    path = nodeid.partition("::")[0]
+    rank = next((r for prefix, r in RANKS.items() if path.startswith(prefix)), LAST)
+    together = path.endswith(".ipynb") or path.startswith(TOGETHER)
+    return (path if together else nodeid), rank
+
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    from xdist.scheduler import LoadGroupScheduling
+    from xdist.scheduler import LoadScopeScheduling
 
-    class NotebooksTogether(LoadGroupScheduling):
+    class ByPath(LoadScopeScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
-            if ".ipynb::" in nodeid:
-                return nodeid.partition("::")[0]
-            return super()._split_scope(nodeid)
-    return NotebooksTogether(config, log)
+            return unit_of(nodeid)[0]
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:   # the queue is complete before the first unit goes out
+                self.ordered = True
+                units = sorted(self.workqueue.items(),
+                               key=lambda unit: (unit_of(next(iter(unit[1])))[1], -len(unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+            super()._assign_work_unit(node)
+    return ByPath(config, log)
 
 
 def pytest_collection_modifyitems(items):

@@ -18,22 +18,16 @@ settings.register_profile("rpgkernel", derandomize=True, deadline=None, print_bl
 settings.load_profile("rpgkernel")
 
 
-# -- running in parallel (pytest-xdist, --dist loadgroup): what must run in one process, one after the other --
+# -- what starts processes (the root conftest.py sends these tests out first) --
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Groups for the scheduler: the browser tests share one JupyterLab and one Chromium, the server tests
-    their servers, and neither group competes with itself (a notebook's cells: the conftest.py above).
-    Each of them starts processes: slow (``-m "not slow"`` leaves them out)."""
+    """The browser tests (JupyterLab in Chromium) and the server tests start processes: slow
+    (``-m "not slow"`` leaves them out)."""
     for item in items:
-        if item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ()):
-            group = "browser"
-        elif item.nodeid.startswith("tests/server/"):
-            group = "server"
-        else:
-            continue
-        item.add_marker(pytest.mark.xdist_group(group))
-        item.add_marker(pytest.mark.slow)
+        if (item.get_closest_marker("browser") or "lab" in getattr(item, "fixturenames", ())
+                or item.nodeid.startswith("tests/server/")):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

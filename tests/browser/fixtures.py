@@ -1,8 +1,8 @@
-"""pytest fixtures of the browser tests: one JupyterLab and one Chromium per run, a page per test.
+"""pytest fixtures of the browser tests: one JupyterLab and one Chromium per worker process, a page per test.
 
 Import them where they are needed (``tests/browser/conftest.py``, ``tests/test_package.py``):
 each import is a fixture of its own, but the server and the browser are kept in
-``config.stash`` and so started once per run. Without Chromium, Playwright or
+``config.stash`` and so started once per process. Without Chromium, Playwright or
 JupyterLab the tests skip with the reason; under CI (``CI`` set) they fail instead.
 """
 

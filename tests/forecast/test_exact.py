@@ -167,6 +167,7 @@ def test_two_against_one_with_every_target_picking(tmp_path, moral):
     assert len(seen) > 1   # the target picking matters
 
 
+@pytest.mark.slow
 def test_a_groups_morale_exactly_as_the_procedures_play_it(tmp_path):
     """The two Söldner are a group: once one is out, the first still standing saves with SPI for both
     or flees. Exact, within the procedure path's interval, and it matters."""

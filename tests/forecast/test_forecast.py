@@ -24,6 +24,7 @@ def duel(tmp_path, **ritter):
     return c, enc
 
 
+@pytest.mark.slow
 def test_a_duel_won_by_the_first_to_hit(tmp_path):
     """The players act first (Überraschung) and each hit ends the fight: P = p / (1 - (1-p)²)."""
     _, enc = duel(tmp_path)
@@ -66,6 +67,7 @@ def test_from_where_the_fight_stands(tmp_path, path):
     assert tuple(f.rounds.support) == (1,) and f.start_round == 1
 
 
+@pytest.mark.slow
 def test_until_precise(tmp_path):
     """Without n, fights are played until every side's chance is known to the precision asked."""
     _, enc = duel(tmp_path)

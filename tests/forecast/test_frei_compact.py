@@ -83,6 +83,7 @@ def test_which_path(tmp_path):
     assert enc.forecast(zielwahl="gefährlichste").weg == "exakt"
 
 
+@pytest.mark.slow
 def test_before_the_fight_every_initiative_with_its_chance(tmp_path):
     """Before the fight begins, the initiative is still to roll (W20 each, ties by name): the exact
     forecast weighs the duel with each first actor by its chance, 210/400 for Alrik."""
@@ -104,6 +105,7 @@ def test_before_the_fight_every_initiative_with_its_chance(tmp_path):
     assert sampled.weg == "kompakt" and sampled.win["Spieler"].low <= won <= sampled.win["Spieler"].high
 
 
+@pytest.mark.slow
 def test_two_against_three_as_the_procedures_play_it(tmp_path):
     c = Campaign.open(tmp_path / "k.sqlite")
     enc = c.new_encounter("Hohlweg")

@@ -67,6 +67,7 @@ def w6s(n: int, plus: int) -> dict[int, float]:
     return out
 
 
+@pytest.mark.slow
 def test_a_duel_as_a_markov_chain(tmp_path):
     """Kael: Gezielte Attacke 2 with a W6, +2 per level, against RS 2: W6+2 LP; the orc: Schadenserhöhung 1
     with W6+1 and +1W6, against RS 1: 2W6 LP. Each hits on its attack test and when the target does not
@@ -229,6 +230,7 @@ def test_target_picking(tmp_path):
                                 "resources": {"AD": {"value": 1, "max": 200}}}), fight) == 0   # no AD left
 
 
+@pytest.mark.slow
 def test_the_pages_forecast(tmp_path):
     """The page's block on the page's figures: 30 % defence for all but Kael's attacks (0.25), the orc's
     Wuchtschlag at the level on its sheet, five of them for its 10 AD; a fight without AD is undecided."""

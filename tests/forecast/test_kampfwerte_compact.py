@@ -262,6 +262,7 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path):
                                                       abs=1e-9)
 
 
+@pytest.mark.slow
 def test_exact_and_compact_within_the_procedure_paths_interval(tmp_path):
     enc = duel(tmp_path)
     exact, played = enc.forecast(), enc.forecast(n=300, seed=3, weg="prozeduren")

@@ -191,6 +191,7 @@ def test_ranged_attacks_offer_no_strong_gambit_and_a_warband_is_unhurt_by_a_sing
     assert dict(gambit.options[0].chances)["Schar: unversehrt"] == 1.0
 
 
+@pytest.mark.slow
 def test_a_blast_advises_each_target_apart():
     advice = agrees([RITTER], [SOELDNER, WACHE], [6, 2, 7, 1], {"blast": True})
     assert {a.key for a in advice} == {"deny:Söldner", "deny:Wache", "gambit:Söldner", "gambit:Wache",
