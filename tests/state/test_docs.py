@@ -296,7 +296,7 @@ def test_undo_redo_and_the_journal_magics(notebook):
 
 def test_the_journal_and_export_block(notebook, tmp_path):
     notebook.ok(SQLITE.text)
-    notebook.ok("kampagne = rpgkernel.session.current().campaign")
+    notebook.ok("import rpgkernel\nkampagne = rpgkernel.session.current().campaign")
     notebook.ok("%roll --würfel 6,2,5 3W6")
     notebook.ok("%roll --vorschau 3W6")   # a preview is no roll
     notebook.ok(JOURNAL.text)
