@@ -362,6 +362,53 @@ def test_the_gms_data_reads_english_keys(key, name, english, german):
     assert from_english == from_german and from_german != settings.defaults()
 
 
+_MIDGARD_TABLES = {
+    "attributkauf": {"stufen": ["01-50", "51-99", "100"], "null_stufe": "51-99", "spalten": {0: 0, 1: 2}},
+    "lp": {"basis": {"attribut": "ko", "werte": [{"bis": 50, "lp": 4}, {"bis": 100, "lp": 6}]},
+           "groesse": {"klein": -1}, "gestalt": {"breit": 1}, "rassen": {"Zwerg": 1}},
+    "fertigkeiten": {"Klettern": {"mindestwert": {"st": 31}, "kosten": {"Grund": 50}}},
+    "sechster_sinn": [{"bis": 100, "wert": 2}],
+    "angeboren": [{"von": 1, "bis": 99, "faehigkeit": "Nachtsicht", "sinne": {"Sehen": 10}}],
+    "altern": {"zeilen": [{"bis": 99, "aenderungen": {"st": "-W3"}}], "multiplikator": {"Elf": 10}},
+    "zauber": {"kosten": {"Grund": {1: 1}}, "sprueche": {"Schmerzen": {"stufe": 2, "fp": 100}},
+               "kategorien": {"Hexer": {"Schmerzen": "Grund"}}},
+    "elementarstern": {"ring": ["Luft", "Feuer", "Erde"], "gegensatz": {"Luft": "Erde"}},
+    "kritisch": {"treffer": {"wuerfel": "W20", "zeilen": [{"von": 1, "bis": 20, "text": "Prellung"}]}},
+}
+_MIDGARD_TABLES_EN = {
+    "attribute_purchase": {"Tiers": ["01-50", "51-99", "100"], "zero_tier": "51-99", "columns": {0: 0, 1: 2}},
+    "lp": {"base": {"attribute": "ko", "values": [{"to": 50, "lp": 4}, {"To": 100, "lp": 6}]},
+           "size": {"klein": -1}, "build": {"breit": 1}, "races": {"Zwerg": 1}},
+    "skills": {"Klettern": {"minimum": {"st": 31}, "cost": {"Grund": 50}}},
+    "sixth_sense": [{"to": 100, "value": 2}],
+    "innate": [{"from": 1, "to": 99, "ability": "Nachtsicht", "senses": {"Sehen": 10}}],
+    "aging": {"rows": [{"to": 99, "changes": {"st": "-W3"}}], "multiplier": {"Elf": 10}},
+    "spells": {"cost": {"Grund": {1: 1}}, "spells": {"Schmerzen": {"level": 2, "fp": 100}},
+               "categories": {"Hexer": {"Schmerzen": "Grund"}}},
+    "element_star": {"ring": ["Luft", "Feuer", "Erde"], "opposite": {"Luft": "Erde"}},
+    "critical": {"hit": {"die": "W20", "rows": [{"from": 1, "to": 20, "text": "Prellung"}]}},
+}
+
+
+def test_the_midgard_tables_read_english_fields():
+    settings = rules.get("midgard").settings
+    english, german = settings.of({"midgard": {"tables": _MIDGARD_TABLES_EN}}), settings.of(
+        {"midgard": {"tabellen": _MIDGARD_TABLES}})
+    assert english.tabellen.daten == german.tabellen.daten and set(german.tabellen.daten) == set(_MIDGARD_TABLES)
+    assert german != settings.defaults() and german.tabellen.daten["zauber"]["sprueche"]["Schmerzen"]["stufe"] == 2
+
+
+def test_a_midgard_data_key_named_like_an_english_field_stays():
+    from rpgkernel.rules.midgard.tabellen import pruefen
+    skills = {"Cost": {"kosten": {"Grund": 50}}, "minimum": {"mindestwert": {"ge": 61}}}
+    spells = {"sprueche": {"Level": {"stufe": 1}}, "kategorien": {"Spells": {"Level": "Grund"}}}
+    races = {"basis": 5, "rassen": {"size": 1}, "groesse": {"Base": -1}}
+    tables = pruefen({"fertigkeiten": skills, "zauber": spells, "lp": races}, "").daten
+    assert list(tables["fertigkeiten"]) == ["Cost", "minimum"] and tables["fertigkeiten"]["Cost"]["kosten"] == {"Grund": 50}
+    assert list(tables["zauber"]["sprueche"]) == ["Level"] and list(tables["zauber"]["kategorien"]) == ["Spells"]
+    assert tables["lp"]["rassen"] == {"size": 1} and tables["lp"]["groesse"] == {"Base": -1}
+
+
 def test_the_adz_files_read_english_sections():
     settings = rules.get("adz").settings
     weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
@@ -479,7 +526,8 @@ def _english_keys_in_code() -> dict[str, set[str]]:
     tables = {"prognose": (forecast_data.ENGLISH, FREI_PROGNOSE.aliases, KAMPFWERTE_PROGNOSE.aliases),
               "frei": (frei.ENGLISH,), "osr": (osr.ENGLISH, osr.ENGLISH_TABLES),
               "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
-              "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL, tabellen.ENGLISH_ROW),
+              "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL,
+                          tabellen.ENGLISH_FIELDS),
               "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH,)}
     return {name: {alias for table in found for alias in table} for name, found in tables.items()}
 
