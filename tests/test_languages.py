@@ -417,6 +417,57 @@ def test_the_adz_files_read_english_sections():
     assert english.raw == german.raw and english.waffe("Kurzschwert").grundschaden == 2
 
 
+_ADZ_FILE = {
+    "initiative": {"attribut": "GE", "fertigkeit": "Reflexe", "faktor": 3},
+    "mindestwurf": {"leicht": {"fertigkeit": 2, "attribut": 2}},
+    "schadensleiste": {"malus": [0, 2, "X"], "auf_entzugswurf": True},
+    "heilung": {"koerperlich_phasen": [2, 4], "geistig_minuten": 10},
+    "verteidigung": {"fertigkeit": "Abwehr", "attribut": "KK", "spezialisierungen": ["Parade"]},
+    "widerstand": {"attribut": "WK"}, "beidhaendig": {"fertigkeit": "Zwei Waffen"},
+    "entzug": {"attribut": "KO", "bonus_je_erfolg": 2, "bei_misslingen": False}, "rettungswurf": {"attribut": "KO"},
+    "waffen": {"Kurzbogen": {"fertigkeit": "Bögen", "attribut": "FF", "grundschaden": 3, "vm": 1,
+                             "reichweitenklasse": "C", "geistig": True}},
+    "ruestungen": {"Kettenhemd": {"rs": 2, "wb": 1}},
+    "handlungen": {"aktionen": ["Angriff"], "reaktionen": ["Parade"]},
+    "magiebereiche": {"Feuer": {"effekte": {"Funke": {"technik": "erschaffen", "mw": 1, "kp": 2,
+                                                      "zauberdauer": "1 Runde", "parameter": {"schaden": {"je_kp": 1}}}}}},
+}
+_ADZ_FILE_EN = {
+    "initiative": {"Attribute": "GE", "skill": "Reflexe", "factor": 3},
+    "minimum_roll": {"leicht": {"skill": 2, "attribute": 2}},
+    "damage_track": {"penalties": [0, 2, "X"], "on_drain_roll": True},
+    "healing": {"physical_phases": [2, 4], "mental_minutes": 10},
+    "defence": {"skill": "Abwehr", "attribute": "KK", "specialisations": ["Parade"]},
+    "resistance": {"attribute": "WK"}, "ambidextrous": {"skill": "Zwei Waffen"},
+    "drain": {"attribute": "KO", "bonus_per_success": 2, "on_failure": False}, "saving_throw": {"attribute": "KO"},
+    "weapons": {"Kurzbogen": {"skill": "Bögen", "attribute": "FF", "base_damage": 3, "vm": 1,
+                              "range_class": "C", "mental": True}},
+    "armour": {"Kettenhemd": {"rs": 2, "wb": 1}},
+    "actions": {"actions": ["Angriff"], "reactions": ["Parade"]},
+    "magic_areas": {"Feuer": {"effects": {"Funke": {"technique": "erschaffen", "mw": 1, "kp": 2,
+                                                    "casting_time": "1 Runde", "parameters": {"schaden": {"je_kp": 1}}}}}},
+}
+
+
+def test_the_adz_files_read_english_fields():
+    settings = rules.get("adz").settings
+    english = settings.of({"adz": {"files": [_ADZ_FILE_EN]}})
+    german = settings.of({"adz": {"dateien": [_ADZ_FILE]}})
+    assert english.raw == german.raw and german.raw != settings.defaults().raw
+    assert english.initiative["attribut"] == "GE" and english.malus_auf_entzug and english.beidhaendig == "Zwei Waffen"
+    assert english.waffe("Kurzbogen").grundschaden == 3 and english.waffe("Kurzbogen").geistig
+    assert english.effekt("Funke")[1]["zauberdauer"] == "1 Runde" and english.wirkung("Funke") is not None
+
+
+def test_an_adz_name_like_an_english_field_stays():
+    settings = rules.get("adz").settings
+    weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
+    found = settings.of({"adz": {"dateien": [{"waffen": {"Skill": weapon}, "ruestungen": {"Mental": {"rs": 1}},
+                                              "magiebereiche": {"Effects": {"effekte": {"Technique": {"kp": 1}}}}}]}})
+    assert "Skill" in found.raw["waffen"] and "Mental" in found.raw["ruestungen"]
+    assert found.waffe("Skill").fertigkeit == "Klingenwaffen" and found.effekt("Technique") == ("Effects", {"kp": 1})
+
+
 def _data_settings(key: str, name: str):
     """The settings that read the GM's data ``name`` for ruleset ``key``."""
     if name == "prognose":
@@ -528,7 +579,7 @@ def _english_keys_in_code() -> dict[str, set[str]]:
               "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
               "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL,
                           tabellen.ENGLISH_FIELDS),
-              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH,)}
+              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS)}
     return {name: {alias for table in found for alias in table} for name, found in tables.items()}
 
 
