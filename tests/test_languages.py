@@ -468,6 +468,42 @@ def test_an_adz_name_like_an_english_field_stays():
     assert found.waffe("Skill").fertigkeit == "Klingenwaffen" and found.effekt("Technique") == ("Effects", {"kp": 1})
 
 
+_MANOEUVRES = {
+    "Rundumschlag": {"gruppe": "Athletik", "kosten": "stufe", "ziele": "stufe", "angrenzend": True,
+                     "schaden_geteilt": True, "reaktion": "Verteidigung", "beschreibung": "Trifft [Stufe] Ziele.",
+                     "felder": "stufe", "bonus_wuerfel": {1: 1}, "bedingung": "nk", "schaden": False,
+                     "schaden_pro_stufe": 2, "keine_verteidigung": True, "multiplikator": {3: 2},
+                     "niederwerfen": True, "waffe": "Dolch", "waffe_art": "Wurfwaffe", "ruestung_ignorieren": 3},
+    "Riposte": {"gruppe": "Kampf", "kosten": {1: 2}, "ziele": "eins", "stossen": True, "entwaffnen": True,
+                "paraden": "stufe", "finte": True, "antwort_auf": ["Finte"], "negiert_finte": True, "wehrt_ab": True,
+                "reaktion": None},
+}
+_MANOEUVRES_EN = {
+    "Rundumschlag": {"group": "Athletik", "Cost": "stufe", "targets": "stufe", "adjacent": True,
+                     "damage_split": True, "reaction": "Verteidigung", "description": "Trifft [Stufe] Ziele.",
+                     "fields": "stufe", "bonus_dice": {1: 1}, "condition": "nk", "damage": False,
+                     "damage_per_level": 2, "no_defence": True, "multiplier": {3: 2},
+                     "knock_down": True, "weapon": "Dolch", "weapon_type": "Wurfwaffe", "ignore_armour": 3},
+    "Riposte": {"group": "Kampf", "cost": {1: 2}, "targets": "eins", "push": True, "disarm": True,
+                "parries": "stufe", "feint": True, "answers": ["Finte"], "negates_feint": True, "fends_off": True,
+                "reaction": None},
+}
+
+
+def test_the_kampfwerte_manoeuvres_read_english_fields():
+    settings = rules.get("kampfwerte").settings
+    english, german = settings.of({"kampfwerte": {"manoeuvres": _MANOEUVRES_EN}}), settings.of(
+        {"kampfwerte": {"manoever": _MANOEUVRES}})
+    assert english == german and german != settings.defaults() and german.manoever == _MANOEUVRES
+
+
+def test_a_manoeuvre_named_like_an_english_field_stays():
+    from rpgkernel.rules.kampfwerte.manoever import kosten
+    found = rules.get("kampfwerte").settings.of({"kampfwerte": {"manoever": {"Damage": {"kosten": "stufe"},
+                                                                            "cost": {"Kosten": {1: 3}}}}})
+    assert list(found.manoever) == ["Damage", "cost"] and kosten("cost", 1, daten=found) == 3
+
+
 def _data_settings(key: str, name: str):
     """The settings that read the GM's data ``name`` for ruleset ``key``."""
     if name == "prognose":
@@ -579,7 +615,7 @@ def _english_keys_in_code() -> dict[str, set[str]]:
               "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
               "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL,
                           tabellen.ENGLISH_FIELDS),
-              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS)}
+              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES, kampfwerte.ENGLISH_MANOEUVRE), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS)}
     return {name: {alias for table in found for alias in table} for name, found in tables.items()}
 
 
