@@ -409,6 +409,26 @@ def test_a_midgard_data_key_named_like_an_english_field_stays():
     assert tables["lp"]["rassen"] == {"size": 1} and tables["lp"]["groesse"] == {"Base": -1}
 
 
+def test_the_midgard_race_list_reads_english_fields():
+    from rpgkernel.rules.midgard.tabellen import rassen_pruefen
+    german = {"Arracht": {"stufen": {"st": 2}, "ap": "1W6+2 / +5", "ap_wuerfel": "W6+2", "ap_zusatz": "/ +5"},
+              "Mensch": {"stufen": {}, "ap": "1W6", "ap_wuerfel": "W6", "gestalt_abb": True}}
+    english = {"Arracht": {"tiers": {"st": 2}, "ap": "1W6+2 / +5", "ap_die": "W6+2", "ap_extra": "/ +5"},
+               "Mensch": {"Tiers": {}, "ap": "1W6", "AP_die": "W6", "size_and_build": True}}
+    read = rassen_pruefen(english, "")
+    assert read == rassen_pruefen(german, "") and read["Arracht"]["stufen"] == {"st": 2}
+    assert read["Mensch"]["gestalt_abb"] and not read["Arracht"]["gestalt_abb"]
+
+
+def test_an_adz_effects_parameters_read_english_fields():
+    from rpgkernel.rules.adz.zauberparameter import wirkung_lesen
+    daten = rules.get("adz").settings.defaults()
+    german = {"kp": 4, "parameter": {"schaden": {"je_kp": 1}, "dauer": {"basis": "1 Runde", "je_weiteren_kp": "1 Runde"}}}
+    english = {"kp": 4, "parameter": {"schaden": {"per_kp": 1}, "dauer": {"base": "1 Runde", "Per_Further_KP": "1 Runde"}}}
+    read = [wirkung_lesen("Flammenstrahl", "Feuer", row, daten.standardskala, daten.einheiten) for row in (english, german)]
+    assert read[0] == read[1] and set(read[0].parameter) == {"schaden", "dauer"}
+
+
 def test_the_adz_files_read_english_sections():
     settings = rules.get("adz").settings
     weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
@@ -604,7 +624,7 @@ def test_the_docs_forecast_data_with_english_keys_reads_as_the_german_of_kampagn
 def _english_keys_in_code() -> dict[str, set[str]]:
     """Every English key of the GM's data, by the data's name, from the tables the code reads."""
     from rpgkernel.rules import forecast_data
-    from rpgkernel.rules.adz import settings as adz
+    from rpgkernel.rules.adz import settings as adz, zauberparameter
     from rpgkernel.rules.bastionland import settings as bastionland
     from rpgkernel.rules.frei import settings as frei
     from rpgkernel.rules.kampfwerte import settings as kampfwerte
@@ -615,7 +635,7 @@ def _english_keys_in_code() -> dict[str, set[str]]:
               "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
               "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL,
                           tabellen.ENGLISH_FIELDS),
-              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES, kampfwerte.ENGLISH_MANOEUVRE), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS)}
+              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES, kampfwerte.ENGLISH_MANOEUVRE), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS, zauberparameter.ENGLISH_PARAMETER)}
     return {name: {alias for table in found for alias in table} for name, found in tables.items()}
 
 

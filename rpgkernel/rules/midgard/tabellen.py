@@ -45,7 +45,8 @@ ENGLISH_FIELDS = {"tiers": "stufen", "zero_tier": "null_stufe", "columns": "spal
                   "races": "rassen", "minimum": "mindestwert", "cost": "kosten", "value": "wert",
                   "ability": "faehigkeit", "senses": "sinne", "changes": "aenderungen", "rows": "zeilen",
                   "multiplier": "multiplikator", "spells": "sprueche", "categories": "kategorien",
-                  "level": "stufe", "opposite": "gegensatz", "die": "wuerfel", "from": "von", "to": "bis"}
+                  "level": "stufe", "opposite": "gegensatz", "die": "wuerfel", "from": "von", "to": "bis",
+                  "ap_die": "ap_wuerfel", "ap_extra": "ap_zusatz", "size_and_build": "gestalt_abb"}
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -322,6 +323,7 @@ def rassen_pruefen(data: Any, quelle: str) -> dict[str, dict[str, Any]]:
     out = {}
     try:
         for race, row in _mapping(data).items():
+            row = _fields(row)
             shifts = _mapping(row.get("stufen", {}))
             out[str(race)] = {"stufen": {_attribute_key(k): _int(x) for k, x in shifts.items()},
                               "ap": str(row["ap"]), "ap_wuerfel": _dice(row["ap_wuerfel"]),
