@@ -544,6 +544,41 @@ def test_a_key_given_twice_under_two_names_is_refused():
         rules.get("osr").settings.of({"osr": {"gleichstand": "neu", "tie": "neu"}})
 
 
+@pytest.mark.parametrize("key, magic_options, commands", [
+    ("magic.usage_roll", "magics._ROLL_OPTIONS", None),
+    ("magic.usage_resolve", "magics._RESOLVE_OPTIONS", None),
+    ("magic.usage_figuren", "magics._FIGUREN_OPTIONS", None),
+    ("magic.usage_search", "magics._FIGUREN_OPTIONS", None),
+    ("magic.usage_rpg", "magics._RPG_OPTIONS magics._JOURNAL_OPTIONS magics._SHARE_OPTIONS magics._BINDER_OPTIONS "
+     "magics._PLAYERS_OPTIONS magics._SUGGESTIONS_OPTIONS magics._DICECHECK_OPTIONS magic_forecast.OPTIONS",
+     "magics._SPELLINGS"),
+    ("magic.usage_begegnung", "magic_encounter.OPTIONS", "magic_encounter.COMMANDS"),
+])
+def test_each_usage_line_speaks_the_language_and_names_only_what_the_magic_reads(key, magic_options, commands):
+    """A usage line shown with an error is the catalogue's: in English it names the English spellings,
+    and in both languages only options (and subcommands) the magic reads."""
+    import importlib
+    def table(name):
+        module, attr = name.split(".")
+        return getattr(importlib.import_module(f"rpgkernel.{module}"), attr)
+    options = {o for name in magic_options.split() for o in table(name)}
+    german = t(key)
+    with messages.using("en"):
+        english = t(key)
+    assert english != german and "--sprache" not in english and "REGELWERK" not in english
+    for text in (german, english):
+        assert set(re.findall(r"(?<![\w-])(--?[a-zäöüß][\w-]*)", text)) <= options | {"-n"}, text
+    if commands is not None:
+        spelled = set(table(commands))
+        first = set(re.findall(r"(?:^|\| )(?:%\w+ )?\[?([a-zäöüß]+)(?= |\]|$)", english)) - {"start"}
+        assert {"undo", "forecast"} & first or {"next", "remove"} & first
+        assert all(word in spelled for word in first & {"undo", "redo", "share", "players", "suggestions",
+                                                         "forecast", "dicecheck", "next", "round", "remove",
+                                                         "restore", "join", "delay", "now", "before", "after",
+                                                         "reroll", "group", "hide", "reveal", "skip", "sight",
+                                                         "value"})
+
+
 # -- the player page's language ---------------------------------------------------------------------------
 def test_the_player_page_follows_the_campaign_or_the_players_choice(tmp_path, monkeypatch):
     from rpgkernel.server import live
