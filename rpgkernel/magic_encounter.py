@@ -19,14 +19,6 @@ from .render import Notice
 from .state import Encounter, resources
 from .state.marks import marked
 
-USAGE = ("%begegnung [start | zug | runde [--neu] | entfernen NAME | zurück NAME"
-         " | dazu NAME [--initiative N] [--seite SEITE] [--wie VORBILD] | später NAME | jetzt NAME"
-         " | vor NAME ZIEL | nach NAME ZIEL | neu NAME [--initiative N] | gruppe NAME … [--initiative N]"
-         " | gruppe --auflösen NAME … | verbergen NAME | zeigen NAME | überspringen [an | aus]"
-         " | sicht SEITE genau|beschreibung|nichts | wert NAME … RESSOURCE -5|+3|=7]"
-         " [--begegnung NAME] [--würfel 6,2]"
-         " [--seed N]")
-
 OPTIONS = {
     "--begegnung": "begegnung", "--encounter": "begegnung", "--seed": "seed",
     "--würfel": "würfel", "--wuerfel": "würfel", "--dice": "würfel", "--initiative": "initiative",
@@ -92,23 +84,23 @@ def order_line(enc: Encounter) -> str:
 def run(line: str) -> object:
     """Carry out one ``%begegnung`` line on the session's campaign; without a subcommand, show it."""
     words = args.split(line, quotes=True)
-    opts, rest = args.options(words, OPTIONS, USAGE, flags=FLAGS)
+    opts, rest = args.options(words, OPTIONS, t("magic.usage_begegnung"), flags=FLAGS)
     s = session.current()
     camp = s.need_campaign()
     enc = _encounter(camp, opts.get("begegnung"))
     if not rest:
         if set(opts) - {"begegnung"}:
-            raise RpgError(t("magic.usage", usage=USAGE))
+            raise RpgError(t("magic.usage", usage=t("magic.usage_begegnung")))
         return Done([], enc)
     command = COMMANDS.get(rest[0].lower())
     if command is None:
         raise RpgError(t("begegnung.unknown_command", word=rest[0], known=", ".join(SHAPES))
-                       + "\n" + t("magic.usage", usage=USAGE))
+                       + "\n" + t("magic.usage", usage=t("magic.usage_begegnung")))
     names = rest[1:]
     fewest, most, allowed = SHAPES[command]
     if not fewest <= len(names) <= most:
         shape = command if command == "wert" else "many" if most > fewest else str(fewest)
-        raise RpgError(t(f"begegnung.names_{shape}", command=command) + "\n" + t("magic.usage", usage=USAGE))
+        raise RpgError(t(f"begegnung.names_{shape}", command=command) + "\n" + t("magic.usage", usage=t("magic.usage_begegnung")))
     for key in set(opts) - {"begegnung", *allowed}:
         raise RpgError(t("begegnung.option_not_here", option=_spelled(key), command=command))
     seq = camp.store.last_seq()

@@ -35,7 +35,6 @@ _ROLL_OPTIONS = {
     "--vorschau": "vorschau", "--preview": "vorschau",
     "--würfel": "würfel", "--wuerfel": "würfel", "--dice": "würfel",
 }
-_ROLL_USAGE = "%roll [--seed N] [-n ANZAHL] [--vorschau] [--würfel 6,2,5] AUSDRUCK"
 
 
 def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
@@ -43,7 +42,7 @@ def roll_line(line: str, user_ns: Mapping[str, object] | None = None):
 
     Rolls (not previews) are written into the session's open campaign.
     """
-    opts, words = args.options(args.split(line), _ROLL_OPTIONS, _ROLL_USAGE, flags={"vorschau"})
+    opts, words = args.options(args.split(line), _ROLL_OPTIONS, t("magic.usage_roll"), flags={"vorschau"})
     expr = " ".join(words)
     if not expr:
         raise RpgError(t("magic.no_expression"))
@@ -69,16 +68,6 @@ _RPG_OPTIONS = {
     "--sprache": "sprache", "--language": "sprache", "--wechseln": "wechseln", "--switch": "wechseln",
     "--nur-lesen": "nur_lesen", "--read-only": "nur_lesen", "--exportieren": "exportieren", "--export": "exportieren",
 }
-_RPG_USAGE = ("%rpg [REGELWERK [--wechseln]] [--seed N] [--sprache de] [--kampagne DATEI_ODER_URL [--nur-lesen]"
-              " [--exportieren ZIEL]]"
-              " | %rpg rückgängig | %rpg wiederholen | %rpg journal [N] [--art ART] [--figur NAME]"
-              " [--begegnung NAME] | %rpg binder BESITZER/NAME [REF] [--server URL]"
-              " | %rpg teilen FIGUR [--ordner ORDNER]"
-              " | %rpg spieler [FIGUR | --widerrufen ID | --erneuern ID | --freigeben ID]"
-              " | %rpg vorschläge [--alle | --annehmen ID | --ablehnen ID]"
-              " | %rpg prognose [BEGEGNUNG] [-n ANZAHL] [--seed N] [--zielwahl schwächste|verteilen|gefährlichste]"
-              " [--genauigkeit 1%] [--weg auto|exakt|kompakt|prozeduren] [--ohne-moral]"
-              " | %rpg würfelcheck [--figur NAME] [--begegnung NAME] [--würfel W6]")
 _JOURNAL_OPTIONS = {
     "--art": "art", "--kind": "art", "--figur": "figur", "--figure": "figur",
     "--begegnung": "begegnung", "--encounter": "begegnung",
@@ -193,13 +182,13 @@ def rpg_line(line: str) -> object:
 
 def _settings(words: list[str]) -> tuple[dict, str | None, str, int | None]:
     """A settings line's options, ruleset, language and seed, each checked before anything changes."""
-    opts, words = args.options(words, _RPG_OPTIONS, _RPG_USAGE, flags={"wechseln", "nur_lesen"})
+    opts, words = args.options(words, _RPG_OPTIONS, t("magic.usage_rpg"), flags={"wechseln", "nur_lesen"})
     _campaign_without_option(words)
     key = words[0].lower() if words else None
     if key is not None and key not in rules.rulesets():
         raise _unknown_word(words[0])
     if len(words) > 1:
-        raise _too_many(words[1:], _RPG_USAGE)
+        raise _too_many(words[1:], t("magic.usage_rpg"))
     if opts.get("wechseln") and key is None:
         raise RpgError(t("rpg.switch_needs_ruleset"))
     lang = str(opts.get("sprache", "")).lower()
@@ -219,19 +208,19 @@ def _subcommands() -> dict[str, Callable[[session.Session, list[str]], object]]:
 
 def _undo(s: session.Session, words: list[str]) -> object:
     if words:
-        raise _too_many(words, _RPG_USAGE)
+        raise _too_many(words, t("magic.usage_rpg"))
     return Notice(t("rpg.undone", what=s.undo()))
 
 
 def _redo(s: session.Session, words: list[str]) -> object:
     if words:
-        raise _too_many(words, _RPG_USAGE)
+        raise _too_many(words, t("magic.usage_rpg"))
     return Notice(t("rpg.redone", what=s.redo()))
 
 
 def _forecast(s: session.Session, words: list[str]) -> object:
     from .magic_forecast import prognose   # the forecast is imported at its first use
-    return prognose(words, _RPG_USAGE)
+    return prognose(words, t("magic.usage_rpg"))
 
 
 def _campaign_without_option(words: list[str]) -> None:
@@ -244,11 +233,11 @@ def _campaign_without_option(words: list[str]) -> None:
 
 
 def _share(s: session.Session, words: list[str]) -> object:
-    opts, rest = args.options(words, _SHARE_OPTIONS, _RPG_USAGE)
+    opts, rest = args.options(words, _SHARE_OPTIONS, t("magic.usage_rpg"))
     if not rest:
-        raise RpgError(t("magic.usage", usage=_RPG_USAGE))
+        raise RpgError(t("magic.usage", usage=t("magic.usage_rpg")))
     if len(rest) > 1:
-        raise _too_many(rest[1:], _RPG_USAGE)
+        raise _too_many(rest[1:], t("magic.usage_rpg"))
     return sharing.share(s.need_campaign(), rest[0], str(opts.get("ordner", "spieler")))
 
 
@@ -256,9 +245,9 @@ def _players(s: session.Session, words: list[str]) -> object:
     """List the player links, make one for a figure, revoke or renew one, or lift one's limit (the
     widget shows them)."""
     from .widgets.players import PlayerLinks
-    opts, rest = args.options(words, _PLAYERS_OPTIONS, _RPG_USAGE)
+    opts, rest = args.options(words, _PLAYERS_OPTIONS, t("magic.usage_rpg"))
     if len(rest) > 1 or (rest and opts) or len(opts) > 1:
-        raise _too_many(words, _RPG_USAGE)
+        raise _too_many(words, t("magic.usage_rpg"))
     campaign = s.need_campaign()
     fresh = None
     if rest:
@@ -287,9 +276,9 @@ class Suggestions:
 
 def _suggestions(s: session.Session, words: list[str]) -> object:
     """List the players' suggestions (``--alle``: the answered ones too), or accept or decline one."""
-    opts, rest = args.options(words, _SUGGESTIONS_OPTIONS, _RPG_USAGE, flags={"alle"})
+    opts, rest = args.options(words, _SUGGESTIONS_OPTIONS, t("magic.usage_rpg"), flags={"alle"})
     if rest or len(opts) > 1:
-        raise _too_many(words, _RPG_USAGE)
+        raise _too_many(words, t("magic.usage_rpg"))
     campaign = s.need_campaign()
     for option, accepted in (("annehmen", True), ("ablehnen", False)):
         if option in opts:
@@ -302,17 +291,17 @@ def _suggestions(s: session.Session, words: list[str]) -> object:
 def _dice_check(s: session.Session, words: list[str]) -> object:
     """The test of the echte Würfel in the journal (``Campaign.dice_check``), filtered by figure,
     encounter and die size."""
-    opts, rest = args.options(words, _DICECHECK_OPTIONS, _RPG_USAGE)
+    opts, rest = args.options(words, _DICECHECK_OPTIONS, t("magic.usage_rpg"))
     if rest:
-        raise _too_many(rest, _RPG_USAGE)
+        raise _too_many(rest, t("magic.usage_rpg"))
     figure, encounter = (None if k not in opts else str(opts[k]) for k in ("figur", "begegnung"))
     return s.need_campaign().dice_check(figure, encounter, args.die_size(opts, "würfel", "--würfel"))
 
 
 def _binder(s: session.Session, words: list[str]) -> object:
-    opts, rest = args.options(words, _BINDER_OPTIONS, _RPG_USAGE)
+    opts, rest = args.options(words, _BINDER_OPTIONS, t("magic.usage_rpg"))
     if len(rest) > 2:
-        raise _too_many(rest[2:], _RPG_USAGE)
+        raise _too_many(rest[2:], t("magic.usage_rpg"))
     campaign = s.need_campaign()
     if rest:
         binder = sharing.configure(campaign, rest[0], rest[1] if len(rest) > 1 else None,
@@ -325,9 +314,9 @@ def _binder(s: session.Session, words: list[str]) -> object:
 
 
 def _journal(s: session.Session, words: list[str]) -> object:
-    opts, rest = args.options(words, _JOURNAL_OPTIONS, _RPG_USAGE)
+    opts, rest = args.options(words, _JOURNAL_OPTIONS, t("magic.usage_rpg"))
     if len(rest) > 1:
-        raise _too_many(rest[1:], _RPG_USAGE)
+        raise _too_many(rest[1:], t("magic.usage_rpg"))
     last = _JOURNAL_DEFAULT
     if rest:
         last = args.integer({"n": rest[0]}, "n", "journal N", t("rpg.journal_count", max=_JOURNAL_MAX),
@@ -375,26 +364,24 @@ def begegnung_line(line: str) -> object:
 _FIGUREN_OPTIONS = {"--begegnung": "begegnung", "--encounter": "begegnung", "--als-vorlage": "als_vorlage",
                     "--as-template": "als_vorlage", "--ersetzen": "ersetzen", "--replace": "ersetzen",
                     "--regelwerk": "regelwerk", "--ruleset": "regelwerk"}
-_FIGUREN_USAGE = "%%figuren [--begegnung NAME] | %%figuren --als-vorlage NAME [--ersetzen] [--regelwerk R]"
-_SEARCH_USAGE = "%figuren [SUCHE] [--regelwerk R]"
 
 
 def figuren_cell(line: str, cell: str) -> object:
     """Create the characters and combatants of the YAML stat block in ``cell`` (``vorlage:`` entries from
     the library of figures); ``--als-vorlage NAME``: keep the block's combatants there as a template."""
-    opts, rest = args.options(args.split(line, quotes=True), _FIGUREN_OPTIONS, _FIGUREN_USAGE, flags={"ersetzen"})
+    opts, rest = args.options(args.split(line, quotes=True), _FIGUREN_OPTIONS, t("magic.usage_figuren"), flags={"ersetzen"})
     if rest:
-        raise _too_many(rest, _FIGUREN_USAGE)
+        raise _too_many(rest, t("magic.usage_figuren"))
     s = session.current()
     shelf = library.Library()
     if "als_vorlage" in opts:
         if "begegnung" in opts:
-            raise RpgError(t("magic.usage", usage=_FIGUREN_USAGE))
+            raise RpgError(t("magic.usage", usage=t("magic.usage_figuren")))
         kept = shelf.save(str(opts["als_vorlage"]), _template_entries(cell), _ruleset_of(s, opts),
                           replace=bool(opts.get("ersetzen")))
         return Notice(library.saved_text(kept, shelf))
     if {"ersetzen", "regelwerk"} & set(opts):
-        raise RpgError(t("magic.usage", usage=_FIGUREN_USAGE))
+        raise RpgError(t("magic.usage", usage=t("magic.usage_figuren")))
     encounter = opts.get("begegnung")
     return shelf.load(s.need_campaign(), cell, encounter=None if encounter is None else str(encounter))
 
@@ -404,7 +391,7 @@ def figuren_cell(line: str, cell: str) -> object:
 def figuren_line(line: str) -> object:
     """Search the library of figures: the templates of the ruleset whose name holds the words given."""
     opts, rest = args.options(args.split(line, quotes=True), {"--regelwerk": "regelwerk", "--ruleset": "regelwerk"},
-                              _SEARCH_USAGE)
+                              t("magic.usage_search"))
     return library.Library().search(" ".join(rest), _ruleset_of(session.current(), opts))
 
 
@@ -428,14 +415,13 @@ _RESOLVE_OPTIONS = {
     "--seed": "seed", "--vorschau": "vorschau", "--preview": "vorschau",
     "--würfel": "würfel", "--wuerfel": "würfel", "--dice": "würfel",
 }
-_RESOLVE_USAGE = "%%resolve [REGELWERK] [--seed N] [--vorschau] [--würfel 7,3,1,5]"
 
 
 def resolve_cell(line: str, cell: str) -> object:
     """Carry out the ``%%resolve`` lines of ``cell`` with the session's ruleset and campaign."""
-    opts, words = args.options(args.split(line), _RESOLVE_OPTIONS, _RESOLVE_USAGE, flags={"vorschau"})
+    opts, words = args.options(args.split(line), _RESOLVE_OPTIONS, t("magic.usage_resolve"), flags={"vorschau"})
     if len(words) > 1:
-        raise _too_many(words[1:], _RESOLVE_USAGE)
+        raise _too_many(words[1:], t("magic.usage_resolve"))
     s = session.current()
     key = words[0].lower() if words else s.ruleset or (s.campaign.ruleset if s.campaign is not None else None)
     seed = args.integer(opts, "seed", "--seed")

@@ -5,7 +5,7 @@ import pytest
 
 import rpgkernel
 from rpgkernel import Campaign
-from rpgkernel.magic_encounter import COMMANDS, SHAPES, USAGE
+from rpgkernel.magic_encounter import COMMANDS, SHAPES
 from rpgkernel.messages import t
 
 FIGUREN = """
@@ -234,7 +234,7 @@ def test_registered_with_the_extension_and_documented(shell):
     assert doc == t("magic.help_begegnung")
     for command in SHAPES:
         assert f"%begegnung {command}" in doc or f"| {command}" in doc, command
-        assert command in USAGE
+        assert command in t("magic.usage_begegnung")
     shell.run_line_magic("unload_ext", "rpgkernel")
     assert "begegnung" not in shell.magics_manager.magics["line"]
     shell.run_line_magic("load_ext", "rpgkernel")

@@ -362,12 +362,166 @@ def test_the_gms_data_reads_english_keys(key, name, english, german):
     assert from_english == from_german and from_german != settings.defaults()
 
 
+_MIDGARD_TABLES = {
+    "attributkauf": {"stufen": ["01-50", "51-99", "100"], "null_stufe": "51-99", "spalten": {0: 0, 1: 2}},
+    "lp": {"basis": {"attribut": "ko", "werte": [{"bis": 50, "lp": 4}, {"bis": 100, "lp": 6}]},
+           "groesse": {"klein": -1}, "gestalt": {"breit": 1}, "rassen": {"Zwerg": 1}},
+    "fertigkeiten": {"Klettern": {"mindestwert": {"st": 31}, "kosten": {"Grund": 50}}},
+    "sechster_sinn": [{"bis": 100, "wert": 2}],
+    "angeboren": [{"von": 1, "bis": 99, "faehigkeit": "Nachtsicht", "sinne": {"Sehen": 10}}],
+    "altern": {"zeilen": [{"bis": 99, "aenderungen": {"st": "-W3"}}], "multiplikator": {"Elf": 10}},
+    "zauber": {"kosten": {"Grund": {1: 1}}, "sprueche": {"Schmerzen": {"stufe": 2, "fp": 100}},
+               "kategorien": {"Hexer": {"Schmerzen": "Grund"}}},
+    "elementarstern": {"ring": ["Luft", "Feuer", "Erde"], "gegensatz": {"Luft": "Erde"}},
+    "kritisch": {"treffer": {"wuerfel": "W20", "zeilen": [{"von": 1, "bis": 20, "text": "Prellung"}]}},
+}
+_MIDGARD_TABLES_EN = {
+    "attribute_purchase": {"Tiers": ["01-50", "51-99", "100"], "zero_tier": "51-99", "columns": {0: 0, 1: 2}},
+    "lp": {"base": {"attribute": "ko", "values": [{"to": 50, "lp": 4}, {"To": 100, "lp": 6}]},
+           "size": {"klein": -1}, "build": {"breit": 1}, "races": {"Zwerg": 1}},
+    "skills": {"Klettern": {"minimum": {"st": 31}, "cost": {"Grund": 50}}},
+    "sixth_sense": [{"to": 100, "value": 2}],
+    "innate": [{"from": 1, "to": 99, "ability": "Nachtsicht", "senses": {"Sehen": 10}}],
+    "aging": {"rows": [{"to": 99, "changes": {"st": "-W3"}}], "multiplier": {"Elf": 10}},
+    "spells": {"cost": {"Grund": {1: 1}}, "spells": {"Schmerzen": {"level": 2, "fp": 100}},
+               "categories": {"Hexer": {"Schmerzen": "Grund"}}},
+    "element_star": {"ring": ["Luft", "Feuer", "Erde"], "opposite": {"Luft": "Erde"}},
+    "critical": {"hit": {"die": "W20", "rows": [{"from": 1, "to": 20, "text": "Prellung"}]}},
+}
+
+
+def test_the_midgard_tables_read_english_fields():
+    settings = rules.get("midgard").settings
+    english, german = settings.of({"midgard": {"tables": _MIDGARD_TABLES_EN}}), settings.of(
+        {"midgard": {"tabellen": _MIDGARD_TABLES}})
+    assert english.tabellen.daten == german.tabellen.daten and set(german.tabellen.daten) == set(_MIDGARD_TABLES)
+    assert german != settings.defaults() and german.tabellen.daten["zauber"]["sprueche"]["Schmerzen"]["stufe"] == 2
+
+
+def test_a_midgard_data_key_named_like_an_english_field_stays():
+    from rpgkernel.rules.midgard.tabellen import pruefen
+    skills = {"Cost": {"kosten": {"Grund": 50}}, "minimum": {"mindestwert": {"ge": 61}}}
+    spells = {"sprueche": {"Level": {"stufe": 1}}, "kategorien": {"Spells": {"Level": "Grund"}}}
+    races = {"basis": 5, "rassen": {"size": 1}, "groesse": {"Base": -1}}
+    tables = pruefen({"fertigkeiten": skills, "zauber": spells, "lp": races}, "").daten
+    assert list(tables["fertigkeiten"]) == ["Cost", "minimum"] and tables["fertigkeiten"]["Cost"]["kosten"] == {"Grund": 50}
+    assert list(tables["zauber"]["sprueche"]) == ["Level"] and list(tables["zauber"]["kategorien"]) == ["Spells"]
+    assert tables["lp"]["rassen"] == {"size": 1} and tables["lp"]["groesse"] == {"Base": -1}
+
+
+def test_the_midgard_race_list_reads_english_fields():
+    from rpgkernel.rules.midgard.tabellen import rassen_pruefen
+    german = {"Arracht": {"stufen": {"st": 2}, "ap": "1W6+2 / +5", "ap_wuerfel": "W6+2", "ap_zusatz": "/ +5"},
+              "Mensch": {"stufen": {}, "ap": "1W6", "ap_wuerfel": "W6", "gestalt_abb": True}}
+    english = {"Arracht": {"tiers": {"st": 2}, "ap": "1W6+2 / +5", "ap_die": "W6+2", "ap_extra": "/ +5"},
+               "Mensch": {"Tiers": {}, "ap": "1W6", "AP_die": "W6", "size_and_build": True}}
+    read = rassen_pruefen(english, "")
+    assert read == rassen_pruefen(german, "") and read["Arracht"]["stufen"] == {"st": 2}
+    assert read["Mensch"]["gestalt_abb"] and not read["Arracht"]["gestalt_abb"]
+
+
+def test_an_adz_effects_parameters_read_english_fields():
+    from rpgkernel.rules.adz.zauberparameter import wirkung_lesen
+    daten = rules.get("adz").settings.defaults()
+    german = {"kp": 4, "parameter": {"schaden": {"je_kp": 1}, "dauer": {"basis": "1 Runde", "je_weiteren_kp": "1 Runde"}}}
+    english = {"kp": 4, "parameter": {"schaden": {"per_kp": 1}, "dauer": {"base": "1 Runde", "Per_Further_KP": "1 Runde"}}}
+    read = [wirkung_lesen("Flammenstrahl", "Feuer", row, daten.standardskala, daten.einheiten) for row in (english, german)]
+    assert read[0] == read[1] and set(read[0].parameter) == {"schaden", "dauer"}
+
+
 def test_the_adz_files_read_english_sections():
     settings = rules.get("adz").settings
     weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
     english = settings.of({"adz": {"files": [{"weapons": {"Kurzschwert": weapon}, "Distance": {"nah": 0}}]}})
     german = settings.of({"adz": {"dateien": [{"waffen": {"Kurzschwert": weapon}, "distanz": {"nah": 0}}]}})
     assert english.raw == german.raw and english.waffe("Kurzschwert").grundschaden == 2
+
+
+_ADZ_FILE = {
+    "initiative": {"attribut": "GE", "fertigkeit": "Reflexe", "faktor": 3},
+    "mindestwurf": {"leicht": {"fertigkeit": 2, "attribut": 2}},
+    "schadensleiste": {"malus": [0, 2, "X"], "auf_entzugswurf": True},
+    "heilung": {"koerperlich_phasen": [2, 4], "geistig_minuten": 10},
+    "verteidigung": {"fertigkeit": "Abwehr", "attribut": "KK", "spezialisierungen": ["Parade"]},
+    "widerstand": {"attribut": "WK"}, "beidhaendig": {"fertigkeit": "Zwei Waffen"},
+    "entzug": {"attribut": "KO", "bonus_je_erfolg": 2, "bei_misslingen": False}, "rettungswurf": {"attribut": "KO"},
+    "waffen": {"Kurzbogen": {"fertigkeit": "Bögen", "attribut": "FF", "grundschaden": 3, "vm": 1,
+                             "reichweitenklasse": "C", "geistig": True}},
+    "ruestungen": {"Kettenhemd": {"rs": 2, "wb": 1}},
+    "handlungen": {"aktionen": ["Angriff"], "reaktionen": ["Parade"]},
+    "magiebereiche": {"Feuer": {"effekte": {"Funke": {"technik": "erschaffen", "mw": 1, "kp": 2,
+                                                      "zauberdauer": "1 Runde", "parameter": {"schaden": {"je_kp": 1}}}}}},
+}
+_ADZ_FILE_EN = {
+    "initiative": {"Attribute": "GE", "skill": "Reflexe", "factor": 3},
+    "minimum_roll": {"leicht": {"skill": 2, "attribute": 2}},
+    "damage_track": {"penalties": [0, 2, "X"], "on_drain_roll": True},
+    "healing": {"physical_phases": [2, 4], "mental_minutes": 10},
+    "defence": {"skill": "Abwehr", "attribute": "KK", "specialisations": ["Parade"]},
+    "resistance": {"attribute": "WK"}, "ambidextrous": {"skill": "Zwei Waffen"},
+    "drain": {"attribute": "KO", "bonus_per_success": 2, "on_failure": False}, "saving_throw": {"attribute": "KO"},
+    "weapons": {"Kurzbogen": {"skill": "Bögen", "attribute": "FF", "base_damage": 3, "vm": 1,
+                              "range_class": "C", "mental": True}},
+    "armour": {"Kettenhemd": {"rs": 2, "wb": 1}},
+    "actions": {"actions": ["Angriff"], "reactions": ["Parade"]},
+    "magic_areas": {"Feuer": {"effects": {"Funke": {"technique": "erschaffen", "mw": 1, "kp": 2,
+                                                    "casting_time": "1 Runde", "parameters": {"schaden": {"je_kp": 1}}}}}},
+}
+
+
+def test_the_adz_files_read_english_fields():
+    settings = rules.get("adz").settings
+    english = settings.of({"adz": {"files": [_ADZ_FILE_EN]}})
+    german = settings.of({"adz": {"dateien": [_ADZ_FILE]}})
+    assert english.raw == german.raw and german.raw != settings.defaults().raw
+    assert english.initiative["attribut"] == "GE" and english.malus_auf_entzug and english.beidhaendig == "Zwei Waffen"
+    assert english.waffe("Kurzbogen").grundschaden == 3 and english.waffe("Kurzbogen").geistig
+    assert english.effekt("Funke")[1]["zauberdauer"] == "1 Runde" and english.wirkung("Funke") is not None
+
+
+def test_an_adz_name_like_an_english_field_stays():
+    settings = rules.get("adz").settings
+    weapon = {"fertigkeit": "Klingenwaffen", "attribut": "KK", "grundschaden": 2}
+    found = settings.of({"adz": {"dateien": [{"waffen": {"Skill": weapon}, "ruestungen": {"Mental": {"rs": 1}},
+                                              "magiebereiche": {"Effects": {"effekte": {"Technique": {"kp": 1}}}}}]}})
+    assert "Skill" in found.raw["waffen"] and "Mental" in found.raw["ruestungen"]
+    assert found.waffe("Skill").fertigkeit == "Klingenwaffen" and found.effekt("Technique") == ("Effects", {"kp": 1})
+
+
+_MANOEUVRES = {
+    "Rundumschlag": {"gruppe": "Athletik", "kosten": "stufe", "ziele": "stufe", "angrenzend": True,
+                     "schaden_geteilt": True, "reaktion": "Verteidigung", "beschreibung": "Trifft [Stufe] Ziele.",
+                     "felder": "stufe", "bonus_wuerfel": {1: 1}, "bedingung": "nk", "schaden": False,
+                     "schaden_pro_stufe": 2, "keine_verteidigung": True, "multiplikator": {3: 2},
+                     "niederwerfen": True, "waffe": "Dolch", "waffe_art": "Wurfwaffe", "ruestung_ignorieren": 3},
+    "Riposte": {"gruppe": "Kampf", "kosten": {1: 2}, "ziele": "eins", "stossen": True, "entwaffnen": True,
+                "paraden": "stufe", "finte": True, "antwort_auf": ["Finte"], "negiert_finte": True, "wehrt_ab": True,
+                "reaktion": None},
+}
+_MANOEUVRES_EN = {
+    "Rundumschlag": {"group": "Athletik", "Cost": "stufe", "targets": "stufe", "adjacent": True,
+                     "damage_split": True, "reaction": "Verteidigung", "description": "Trifft [Stufe] Ziele.",
+                     "fields": "stufe", "bonus_dice": {1: 1}, "condition": "nk", "damage": False,
+                     "damage_per_level": 2, "no_defence": True, "multiplier": {3: 2},
+                     "knock_down": True, "weapon": "Dolch", "weapon_type": "Wurfwaffe", "ignore_armour": 3},
+    "Riposte": {"group": "Kampf", "cost": {1: 2}, "targets": "eins", "push": True, "disarm": True,
+                "parries": "stufe", "feint": True, "answers": ["Finte"], "negates_feint": True, "fends_off": True,
+                "reaction": None},
+}
+
+
+def test_the_kampfwerte_manoeuvres_read_english_fields():
+    settings = rules.get("kampfwerte").settings
+    english, german = settings.of({"kampfwerte": {"manoeuvres": _MANOEUVRES_EN}}), settings.of(
+        {"kampfwerte": {"manoever": _MANOEUVRES}})
+    assert english == german and german != settings.defaults() and german.manoever == _MANOEUVRES
+
+
+def test_a_manoeuvre_named_like_an_english_field_stays():
+    from rpgkernel.rules.kampfwerte.manoever import kosten
+    found = rules.get("kampfwerte").settings.of({"kampfwerte": {"manoever": {"Damage": {"kosten": "stufe"},
+                                                                            "cost": {"Kosten": {1: 3}}}}})
+    assert list(found.manoever) == ["Damage", "cost"] and kosten("cost", 1, daten=found) == 3
 
 
 def _data_settings(key: str, name: str):
@@ -388,6 +542,41 @@ def test_a_gm_file_with_english_keys_is_the_german_one(tmp_path):
 def test_a_key_given_twice_under_two_names_is_refused():
     with pytest.raises(RulesError, match=r"Der Schlüssel 'gleichstand' steht zweimal in den Daten \(auch als 'tie'\)"):
         rules.get("osr").settings.of({"osr": {"gleichstand": "neu", "tie": "neu"}})
+
+
+@pytest.mark.parametrize("key, magic_options, commands", [
+    ("magic.usage_roll", "magics._ROLL_OPTIONS", None),
+    ("magic.usage_resolve", "magics._RESOLVE_OPTIONS", None),
+    ("magic.usage_figuren", "magics._FIGUREN_OPTIONS", None),
+    ("magic.usage_search", "magics._FIGUREN_OPTIONS", None),
+    ("magic.usage_rpg", "magics._RPG_OPTIONS magics._JOURNAL_OPTIONS magics._SHARE_OPTIONS magics._BINDER_OPTIONS "
+     "magics._PLAYERS_OPTIONS magics._SUGGESTIONS_OPTIONS magics._DICECHECK_OPTIONS magic_forecast.OPTIONS",
+     "magics._SPELLINGS"),
+    ("magic.usage_begegnung", "magic_encounter.OPTIONS", "magic_encounter.COMMANDS"),
+])
+def test_each_usage_line_speaks_the_language_and_names_only_what_the_magic_reads(key, magic_options, commands):
+    """A usage line shown with an error is the catalogue's: in English it names the English spellings,
+    and in both languages only options (and subcommands) the magic reads."""
+    import importlib
+    def table(name):
+        module, attr = name.split(".")
+        return getattr(importlib.import_module(f"rpgkernel.{module}"), attr)
+    options = {o for name in magic_options.split() for o in table(name)}
+    german = t(key)
+    with messages.using("en"):
+        english = t(key)
+    assert english != german and "--sprache" not in english and "REGELWERK" not in english
+    for text in (german, english):
+        assert set(re.findall(r"(?<![\w-])(--?[a-zäöüß][\w-]*)", text)) <= options | {"-n"}, text
+    if commands is not None:
+        spelled = set(table(commands))
+        first = set(re.findall(r"(?:^|\| )(?:%\w+ )?\[?([a-zäöüß]+)(?= |\]|$)", english)) - {"start"}
+        assert {"undo", "forecast"} & first or {"next", "remove"} & first
+        assert all(word in spelled for word in first & {"undo", "redo", "share", "players", "suggestions",
+                                                         "forecast", "dicecheck", "next", "round", "remove",
+                                                         "restore", "join", "delay", "now", "before", "after",
+                                                         "reroll", "group", "hide", "reveal", "skip", "sight",
+                                                         "value"})
 
 
 # -- the player page's language ---------------------------------------------------------------------------
@@ -470,7 +659,7 @@ def test_the_docs_forecast_data_with_english_keys_reads_as_the_german_of_kampagn
 def _english_keys_in_code() -> dict[str, set[str]]:
     """Every English key of the GM's data, by the data's name, from the tables the code reads."""
     from rpgkernel.rules import forecast_data
-    from rpgkernel.rules.adz import settings as adz
+    from rpgkernel.rules.adz import settings as adz, zauberparameter
     from rpgkernel.rules.bastionland import settings as bastionland
     from rpgkernel.rules.frei import settings as frei
     from rpgkernel.rules.kampfwerte import settings as kampfwerte
@@ -479,8 +668,9 @@ def _english_keys_in_code() -> dict[str, set[str]]:
     tables = {"prognose": (forecast_data.ENGLISH, FREI_PROGNOSE.aliases, KAMPFWERTE_PROGNOSE.aliases),
               "frei": (frei.ENGLISH,), "osr": (osr.ENGLISH, osr.ENGLISH_TABLES),
               "bastionland": (bastionland.ENGLISH, bastionland.ENGLISH_GAMBIT),
-              "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL, tabellen.ENGLISH_ROW),
-              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES), "adz": (adz.ENGLISH,)}
+              "midgard": (midgard.ENGLISH, tabellen.ENGLISH, tabellen.ENGLISH_CRITICAL,
+                          tabellen.ENGLISH_FIELDS),
+              "kampfwerte": (kampfwerte.ENGLISH, kampfwerte.ENGLISH_RULES, kampfwerte.ENGLISH_MANOEUVRE), "adz": (adz.ENGLISH, adz.ENGLISH_FIELDS, zauberparameter.ENGLISH_PARAMETER)}
     return {name: {alias for table in found for alias in table} for name, found in tables.items()}
 
 

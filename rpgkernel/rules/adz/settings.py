@@ -3,8 +3,9 @@
 ``einrichten(path, …, kampagne=…)`` checks the GM's files merged over the defaults (a section's
 keys replace the default's) and keeps them in the campaign (data ``adz``); the verbs read them as
 ``Request.settings`` (``EINSTELLUNGEN``). Without any, ``EINSTELLUNGEN.defaults()`` holds.
-Example files (``beispiel_*.yaml``) load only when asked for. The sections take English keys too
-(``ENGLISH``, ``rules.aliases``).
+Example files (``beispiel_*.yaml``) load only when asked for. The sections and their fields take
+English keys too (``ENGLISH``, ``ENGLISH_FIELDS``, ``rules.aliases``), names of weapons, areas and
+effects do not.
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ ENGLISH = {"files": "dateien", "source": "quelle", "default_data": "standarddate
            "size": "groesse", "range_classes": "reichweitenklassen", "standard_scale": "standardskala",
            "units": "einheiten", "number_words": "zahlwoerter", "magic_areas": "magiebereiche", "weapons": "waffen",
            "armour": "ruestungen", "armor": "ruestungen", "actions": "handlungen"}
+#: the English names of the fields inside the sections and inside each entry of a name -> entry section
+ENGLISH_FIELDS = {"attribute": "attribut", "skill": "fertigkeit", "factor": "faktor", "penalties": "malus",
+                  "on_drain_roll": "auf_entzugswurf", "physical_phases": "koerperlich_phasen",
+                  "mental_minutes": "geistig_minuten", "specialisations": "spezialisierungen",
+                  "specializations": "spezialisierungen", "bonus_per_success": "bonus_je_erfolg",
+                  "on_failure": "bei_misslingen", "actions": "aktionen", "reactions": "reaktionen",
+                  "base_damage": "grundschaden", "range_class": "reichweitenklasse", "mental": "geistig",
+                  "effects": "effekte", "technique": "technik", "casting_time": "zauberdauer",
+                  "parameters": "parameter"}
+#: the sections that are fields, and those whose entries (by name) are
+FIELD_SECTIONS = ("initiative", "schadensleiste", "heilung", "verteidigung", "widerstand", "beidhaendig", "entzug",
+                  "rettungswurf", "handlungen")
+ENTRY_SECTIONS = ("mindestwurf", "waffen", "ruestungen")
 
 
 class AdzError(RulesError):
@@ -269,11 +283,32 @@ def _merged(files: list[Any]) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for found in (*_defaults(), *files):
         for key, value in renamed_in(found, ENGLISH).items():
+            value = _fields_in(key, value)
             if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
                 merged[key] = {**merged[key], **value}
             else:
                 merged[key] = value
     return merged
+
+
+def _fields_in(section: str, value: Any) -> Any:
+    """A section with its English field names read as the German ones (entries' names as they are)."""
+    if section in FIELD_SECTIONS:
+        return renamed_in(value, ENGLISH_FIELDS)
+    if section in ENTRY_SECTIONS:
+        return _entries(value)
+    if section == "magiebereiche" and isinstance(value, Mapping):
+        areas = {area: renamed_in(spec, ENGLISH_FIELDS) for area, spec in value.items()}
+        return {area: {**spec, "effekte": _entries(spec["effekte"])} if isinstance(spec, Mapping) and "effekte" in spec
+                else spec for area, spec in areas.items()}
+    return value
+
+
+def _entries(value: Any) -> Any:
+    """A name -> entry section with each entry's English field names read as the German ones."""
+    if not isinstance(value, Mapping):
+        return value
+    return {name: renamed_in(row, ENGLISH_FIELDS) for name, row in value.items()}
 
 
 def _bauen(kept: Any) -> Daten:

@@ -16,10 +16,14 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from ...messages import t
+from rpgkernel.rules.kit import renamed
 from .einheiten import Einheit, Einheiten, Menge, Ungueltig, zeigen
 
 LINEAR, ZUWACHS, SKALA, PUNKTE = "je_kp", "je_weiteren_kp", "standardskala", "punkte"
 _KEYS = {LINEAR: {LINEAR}, ZUWACHS: {"basis", ZUWACHS}, SKALA: {SKALA}, PUNKTE: {PUNKTE}}
+#: the English names of a parameter's fields, read as aliases (the parameters' own names stay as written)
+ENGLISH_PARAMETER = {"per_kp": LINEAR, "base": "basis", "per_further_kp": ZUWACHS, "standard_scale": SKALA,
+                     "points": PUNKTE, "unit": "einheit"}
 _PRO = re.compile(r"(?P<n>.*?)\s*KP\s+(?:pro|je)\s+(?P<per>.+)", re.I)
 _PAIR = re.compile(r"([^\W\d][\w-]*)\s*=")
 
@@ -80,7 +84,7 @@ def _parameter(name: str, entry: Any, kp: int, einheiten: Einheiten) -> Paramete
         return _pro(name, entry, kp, einheiten)
     if not isinstance(entry, Mapping):
         raise Ungueltig(t("adz.param_text", text=str(entry)))
-    entry = dict(entry)
+    entry = renamed(entry, ENGLISH_PARAMETER)
     wort = _wort(entry.pop("einheit", None))
     kinds = [k for k, keys in _KEYS.items() if keys & set(entry)]
     if len(kinds) != 1 or set(entry) != _KEYS[kinds[0]]:

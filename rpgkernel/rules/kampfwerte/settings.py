@@ -3,8 +3,8 @@ which a figure can no longer act, the decisions on ambiguous passages (``data/re
 the manoeuvre catalogue (``data/manoever.yaml``), shipped as documented defaults.
 
 ``einrichten`` checks the GM's sections and keeps them in the campaign (data ``kampfwerte``); the
-verbs read them as ``Request.settings``, the procedures as ``daten``. The data takes English keys
-too (``ENGLISH``, ``rules.aliases``).
+verbs read them as ``Request.settings``, the procedures as ``daten``. The data and the fields of
+each manoeuvre take English keys too (``ENGLISH``, ``ENGLISH_MANOEUVRE``, ``rules.aliases``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,16 @@ ENGLISH_RULES = {"test": "probe", "movement_types": "bewegungsarten", "terrain":
                  "sweep_cost": "rundumschlag_kosten", "heavy_blow_parry": "wuchtschlag_parade",
                  "incapacitated_lp": "kampfunfaehig_lp", "difficulty": "schwierigkeit",
                  "min_successes": "mindest_erfolge", "cost": "kosten", "modifier": "modifikator"}
+#: the English names of a manoeuvre's fields (its name and the values stay German)
+ENGLISH_MANOEUVRE = {"group": "gruppe", "cost": "kosten", "targets": "ziele", "adjacent": "angrenzend",
+                     "damage_split": "schaden_geteilt", "reaction": "reaktion", "description": "beschreibung",
+                     "fields": "felder", "bonus_dice": "bonus_wuerfel", "condition": "bedingung", "damage": "schaden",
+                     "damage_per_level": "schaden_pro_stufe", "no_defence": "keine_verteidigung",
+                     "no_defense": "keine_verteidigung", "multiplier": "multiplikator", "knock_down": "niederwerfen",
+                     "weapon": "waffe", "weapon_type": "waffe_art", "ignore_armour": "ruestung_ignorieren",
+                     "ignore_armor": "ruestung_ignorieren", "push": "stossen", "disarm": "entwaffnen",
+                     "parries": "paraden", "feint": "finte", "answers": "antwort_auf", "negates_feint": "negiert_finte",
+                     "fends_off": "wehrt_ab"}
 T = TypeVar("T")
 
 
@@ -118,7 +128,8 @@ def _lp(v: Any) -> int | None:
 
 
 def _katalog(m: Any) -> dict[str, dict[str, Any]] | None:
-    return dict(m) if all(isinstance(e, Mapping) and "kosten" in e for e in m.values()) else None
+    found = {name: renamed_in(e, ENGLISH_MANOEUVRE) for name, e in m.items()}
+    return found if all(isinstance(e, Mapping) and "kosten" in e for e in found.values()) else None
 
 
 def _bauen(kept: Any) -> Einstellungen:

@@ -2,9 +2,9 @@
 skills, innate abilities, aging, damage bonus, spells, element star, critical tables).
 
 One YAML file with a section per table (schemas in docs/midgard.md), every section checked on
-reading; the sections, the critical tables and the rows take English keys too (``ENGLISH``,
-``rules.aliases``); ``data/beispiel_spielleitung.yaml`` only shows the format, its numbers are not the
-published rules.
+reading; sections and their fields take English keys too (``ENGLISH``, ``ENGLISH_FIELDS``,
+``rules.aliases``), data keys (skills, spells, races) do not; ``data/beispiel_spielleitung.yaml``
+only shows the format, its numbers are not the published rules.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ...dice import parse
 from ...errors import DiceSyntaxError
 from ...messages import Text, Texts, t
-from rpgkernel.rules.kit import read_yaml, renamed_in
+from rpgkernel.rules.kit import read_yaml, renamed, renamed_in
 from .core import MidgardError
 from .sheet import ATTRIBUTE
 
@@ -32,15 +32,21 @@ SITUATIONEN = Texts({
     "erfolg": Text("midgard.situation_erfolg"),
     "fehler": Text("midgard.situation_fehler"),
 })
-#: the English keys of the tables, the critical tables and their rows, read as aliases
+#: the English keys of the tables and the critical tables, read as aliases
 ENGLISH = {"attribute_purchase": "attributkauf", "ap_fixed": "ap_fest", "skills": "fertigkeiten",
            "sixth_sense": "sechster_sinn", "innate": "angeboren", "aging": "altern",
            "damage_bonus": "schadensbonus", "spells": "zauber", "element_star": "elementarstern",
            "critical": "kritisch"}
 ENGLISH_CRITICAL = {"hit": "treffer", "attack_fumble": "fehler_angriff", "defence_fumble": "fehler_abwehr",
-                    "defense_fumble": "fehler_abwehr", "success": "erfolg", "fumble": "fehler",
-                    "die": "wuerfel", "rows": "zeilen"}
-ENGLISH_ROW = {"from": "von", "to": "bis"}
+                    "defense_fumble": "fehler_abwehr", "success": "erfolg", "fumble": "fehler"}
+#: the English names of the fields inside the sections and their rows (never of data keys)
+ENGLISH_FIELDS = {"tiers": "stufen", "zero_tier": "null_stufe", "columns": "spalten", "base": "basis",
+                  "attribute": "attribut", "values": "werte", "size": "groesse", "build": "gestalt",
+                  "races": "rassen", "minimum": "mindestwert", "cost": "kosten", "value": "wert",
+                  "ability": "faehigkeit", "senses": "sinne", "changes": "aenderungen", "rows": "zeilen",
+                  "multiplier": "multiplikator", "spells": "sprueche", "categories": "kategorien",
+                  "level": "stufe", "opposite": "gegensatz", "die": "wuerfel", "from": "von", "to": "bis",
+                  "ap_die": "ap_wuerfel", "ap_extra": "ap_zusatz", "size_and_build": "gestalt_abb"}
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -109,6 +115,11 @@ def _mapping(value: Any) -> dict:
     return value
 
 
+def _fields(value: Any) -> dict:
+    """A mapping of fields (not of data keys), its English field names read as the German ones."""
+    return renamed(_mapping(value), ENGLISH_FIELDS)
+
+
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(t("midgard.detail_int", value=repr(value)[:30]))
@@ -142,7 +153,7 @@ def _rows(value: Any, key: str, make: Callable[[dict], Any]) -> list:
     """A list of rows ``{bis: N, …}`` in rising order of ``key``."""
     if not isinstance(value, list) or not value:
         raise ValueError(t("midgard.detail_rows"))
-    rows = [make(renamed_in(_mapping(r), ENGLISH_ROW)) for r in value]
+    rows = [make(_fields(r)) for r in value]
     limits = [r[key] for r in rows]
     if limits != sorted(limits):
         raise ValueError(t("midgard.detail_order", key=key))
@@ -150,7 +161,7 @@ def _rows(value: Any, key: str, make: Callable[[dict], Any]) -> list:
 
 
 def _attributkauf(value: Any) -> dict[str, Any]:
-    v = _mapping(value)
+    v = _fields(value)
     tiers = [stufe(x) for x in v["stufen"]]
     for a, b in pairwise(tiers):
         if b.von != a.bis + 1:
@@ -174,9 +185,10 @@ def _attributkauf(value: Any) -> dict[str, Any]:
 
 
 def _lp(value: Any) -> dict[str, Any]:
-    v = _mapping(value)
+    v = _fields(value)
     basis = v["basis"]
     if isinstance(basis, dict):
+        basis = _fields(basis)
         basis = {"attribut": _attribute_key(basis["attribut"]),
                  "werte": _rows(basis["werte"], "bis", lambda r: {"bis": _int(r["bis"]), "lp": _int(r["lp"])})}
     else:
@@ -194,7 +206,7 @@ def _ap_fest(value: Any) -> dict[str, dict[int, int]]:
 def _fertigkeiten(value: Any) -> dict[str, dict[str, Any]]:
     out = {}
     for k, row in _mapping(value).items():
-        row = _mapping(row)
+        row = _fields(row)
         minimum = {_attribute_key(a): _int(x) for a, x in _mapping(row.get("mindestwert", {})).items()}
         costs = {}
         for cat, x in _mapping(row.get("kosten", {})).items():
@@ -219,7 +231,7 @@ def _angeboren(value: Any) -> list[dict[str, Any]]:
 
 
 def _altern(value: Any) -> dict[str, Any]:
-    v = _mapping(value)
+    v = _fields(value)
 
     def row(r: dict) -> dict[str, Any]:
         return {"bis": _int(r["bis"]), "aenderungen": {str(k).lower(): _dice(x) for k, x in
@@ -244,7 +256,7 @@ def _kritisch(value: Any) -> dict[str, Any]:
     for key, table in renamed_in(_mapping(value), ENGLISH_CRITICAL).items():
         if key not in SITUATIONEN:
             raise ValueError(t("midgard.detail_crit_key", value=key, known=", ".join(SITUATIONEN)))
-        table = renamed_in(_mapping(table), ENGLISH_CRITICAL)
+        table = _fields(table)
         die = str(table.get("wuerfel", "W%"))
         sides = {"W%": 100, "W100": 100, "W20": 20}.get(die)
         if sides is None:
@@ -258,14 +270,16 @@ def _kritisch(value: Any) -> dict[str, Any]:
 
 
 def _zauber(value: Any) -> dict[str, Any]:
-    v = _mapping(value)
+    v = _fields(value)
     costs = {}
     for cat, row in _mapping(v.get("kosten", {})).items():
         if cat not in KATEGORIEN:
             raise ValueError(t("midgard.detail_category", value=cat, known=", ".join(KATEGORIEN)))
         costs[cat] = {_nummer(level): _int(x) for level, x in _mapping(row).items()}
-    spells = {str(k): {"stufe": _int(_mapping(r)["stufe"]), **({"fp": _int(r["fp"])} if "fp" in r else {})}
-              for k, r in _mapping(v.get("sprueche", {})).items()}
+    spells = {}
+    for k, r in _mapping(v.get("sprueche", {})).items():
+        r = _fields(r)
+        spells[str(k)] = {"stufe": _int(r["stufe"]), **({"fp": _int(r["fp"])} if "fp" in r else {})}
     classes = {}
     for cls, row in _mapping(v.get("kategorien", {})).items():
         classes[str(cls)] = {}
@@ -277,7 +291,7 @@ def _zauber(value: Any) -> dict[str, Any]:
 
 
 def _elementarstern(value: Any) -> dict[str, Any]:
-    v = _mapping(value)
+    v = _fields(value)
     ring = [str(x) for x in v["ring"]]
     if len(ring) < 3 or len(set(ring)) != len(ring):
         raise ValueError(t("midgard.detail_ring"))
@@ -309,6 +323,7 @@ def rassen_pruefen(data: Any, quelle: str) -> dict[str, dict[str, Any]]:
     out = {}
     try:
         for race, row in _mapping(data).items():
+            row = _fields(row)
             shifts = _mapping(row.get("stufen", {}))
             out[str(race)] = {"stufen": {_attribute_key(k): _int(x) for k, x in shifts.items()},
                               "ap": str(row["ap"]), "ap_wuerfel": _dice(row["ap_wuerfel"]),
