@@ -311,11 +311,11 @@ def _sections(data: Any, encounter: str | None) -> tuple[list, dict | None]:
         raise StatBlockError(t("statblock.empty"))
     if not isinstance(data, dict):
         raise StatBlockError(t("statblock.top_type", value=_short(data)))
-    data = _canonical(data)
     for key in data:
-        if key not in TOP_KEYS:
-            hint = t("statblock.single_figure") if "name" in data else None
-            raise StatBlockError(_unknown_key(key, TOP_KEYS, hint))
+        german = canonical(key, ALIASES) if isinstance(key, str) else key
+        if german not in TOP_KEYS:
+            raise StatBlockError(_unknown_key(key, TOP_KEYS, _top_hint(german, data)))
+    data = _canonical(data)
     entries = data.get("figuren")
     if entries is None:
         entries = []
@@ -547,6 +547,13 @@ def _canonical(block: Mapping[Any, Any]) -> dict[Any, Any]:
     """``block`` with each key of another spelling (``ALIASES``) read as its German key; a key given twice
     is refused."""
     return renamed(block, ALIASES, StatBlockError, "statblock.duplicate_key")
+
+
+def _top_hint(german: Any, data: Mapping[Any, Any]) -> str | None:
+    """Why a key does not stand at the top of a block: a single figure, or a field of the encounter."""
+    if "name" in data:
+        return t("statblock.single_figure")
+    return t("statblock.under_encounter") if german == "teilnehmer" else None
 
 
 def _unknown_key(key: Any, allowed: tuple[str, ...], hint: str | None = None) -> str:

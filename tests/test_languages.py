@@ -579,6 +579,18 @@ def test_each_usage_line_speaks_the_language_and_names_only_what_the_magic_reads
                                                          "value"})
 
 
+@pytest.mark.parametrize("language, says", [
+    ("de", "Unbekanntes Feld 'combatants'. Erlaubt sind: figuren, begegnung. Die Teilnehmer gehören unter 'begegnung:'"),
+    ("en", "Unknown field 'combatants'. Allowed are: figuren, begegnung. The participants belong under 'encounter:'"),
+])
+def test_a_misplaced_key_is_named_as_typed_and_where_it_belongs(language, says):
+    """Participants written at the top of a block: the message names the key as typed and says where the
+    participants belong."""
+    with messages.using(language), pytest.raises(statblocks.StatBlockError) as err:
+        statblocks._sections({"combatants": [{"character": "Knight"}]}, None)
+    assert str(err.value).startswith(says)
+
+
 # -- the player page's language ---------------------------------------------------------------------------
 def test_the_player_page_follows_the_campaign_or_the_players_choice(tmp_path, monkeypatch):
     from rpgkernel.server import live
