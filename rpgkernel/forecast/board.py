@@ -8,12 +8,15 @@ lowest, ties to the first in the encounter's order), unless the seed picks it at
 the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
 who act at the same time (``Opening.together``: a tie the seed plays as simultaneous) act if they stood
 when their turns began, even felled by one of them, and the fight ends only after the last of them.
-Everything asked is cached: a fight asks the same few questions again and again.
+A turn that hits others besides its target (``Compact.area``: a Blast, each rolled for on its own)
+is the turn on each of them in turn (``area``). Everything asked is cached: a fight asks the same
+few questions again and again.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from typing import Sequence
 
 from ..rules.compact import Compact, State
@@ -172,3 +175,20 @@ class Board:
                             add(i, mine)
                             add(j, after)
         return found
+
+    @cached_property
+    def spread(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For each attacker and target whose turn hits others too (``Compact.area``), those others;
+        empty where every turn hits its target alone."""
+        found = {}
+        for a in range(self.size):
+            for t in self.foes[a]:
+                others = tuple(j for j in self.model.area(a, t, self.foes[a]) if j != t)
+                if others:
+                    found[(a, t)] = others
+        return found
+
+    def area(self, actor: int, target: int, states: States) -> list[int]:
+        """Whom ``actor``'s turn on ``target`` hits in ``states``: the target, then the others of its
+        area (``spread``) who stand."""
+        return [target, *(j for j in self.spread.get((actor, target), ()) if self.standing(j, states[j]))]

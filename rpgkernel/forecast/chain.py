@@ -71,8 +71,9 @@ def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
     its target alone, the bound refuses a large chain before it is explored (every state a combatant
     can reach is found cheaply then); where it changes its actor too, the states reached by pairs
-    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
-    if board.counts and len(board.side_names) > 2:
+    would cost more than the chain itself, so the chain is explored and given up at ``max_states``.
+    A fight where a turn hits several (``board.Board.area``) is left to the sampler."""
+    if board.counts and len(board.side_names) > 2 or board.spread:   # a turn on several: sampled
         return None
     if not board.pair and bound(board, board.reach()) > max_states:
         return None

@@ -8,8 +8,8 @@ too), summed up row after row. A fight is a row of state numbers; the fights of 
 step, turn by turn, with a few numpy calls a turn whatever their number: each draws its turn order
 from the opening's chances (again at every round where initiative is rolled each round); in each fight
 the actor, if standing, picks the standing foe of the lowest rank (the first of equals), or one at
-random where the seed says so, and the next states are drawn from the table with one uniform number;
-a group that came to lose half then tests its morale. Those who act at the same time
+random where the seed says so, and the next states are drawn from the table with one uniform number
+(where the turn hits others too, ``board.Board.area``, theirs after, each with one of its own); a group that came to lose half then tests its morale. Those who act at the same time
 (``board.Board.block``) act if they stood when the first of them began, and a fight is looked at only
 after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a draw after
 ``MAX_ROUNDS``); the fights that ended leave the arrays now and then.
@@ -18,6 +18,7 @@ after the last of them. A fight ends as on the procedure path (``board.Board.win
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -169,6 +170,29 @@ class Sampler:
         if self.board.pair:
             states[k, actors] = self.actor[found]
 
+    @cached_property
+    def others(self) -> np.ndarray:
+        """By attacker, target and combatant: whether the turn hits that combatant too where it stands
+        (``board.Board.spread``)."""
+        b = self.board
+        found = np.zeros((b.size, b.size, b.size), dtype=bool)
+        for (a, t), others in b.spread.items():
+            found[a, t, list(others)] = True
+        return found
+
+    def _blast(self, k: np.ndarray, actors: np.ndarray, targets: np.ndarray, states: np.ndarray,
+               rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+        """After the turns of ``actors`` on ``targets`` in fights ``k``: the turns on the others they
+        hit (``others``) who stand, each drawn on its own; per combatant hit, the fights and who."""
+        hit = []
+        for j in range(self.board.size):
+            mine = self.others[actors, targets, j] & self.standing[states[k, j]]
+            if mine.any():
+                kj = k[mine]
+                self._turn(kj, actors[mine], np.full(kj.size, j), states, rng)
+                hit.append((kj, np.full(kj.size, j)))
+        return hit
+
     def _rout(self, k: np.ndarray, who: np.ndarray, states: np.ndarray, rolled: np.ndarray,
               rng: np.random.Generator) -> None:
         """After turns in fights ``k`` that changed ``who``: each group of them not yet tested with at
@@ -237,10 +261,13 @@ class Sampler:
             if k.size:
                 actors, targets = actors[k], targets[k]
                 self._turn(k, actors, targets, states, rng)
+                others = self._blast(k, actors, targets, states, rng) if b.spread else []
                 if b.counts:
                     drawn[k, targets] += 1
                 if b.groups:
                     self._rout(k, targets, states, rolled, rng)
+                    for kj, j in others:
+                        self._rout(kj, j, states, rolled, rng)
                     if b.pair:
                         self._rout(k, actors, states, rolled, rng)
                 looked[k] = True

@@ -1,10 +1,13 @@
 """The compact model of a Mythic Bastionland fight under the kit's tactics (``rules.compact``).
 
-A combatant's state: GD, VIG and the fight's conditions (Fatigued, verwundet, Todeswunde, tot). A turn
-is the tactics' melee attack with its exact damage and Deny, the SPI saves, and morale where the
-tactics play it; a scar changes nothing a fight reads and is left out (docs/mitwirken.md).
+A combatant's state: GD, VIG and the fight's conditions (Fatigued, verwundet, Todeswunde, tot; a
+warband's vertrieben, vernichtet). A turn is the tactics' melee attack with its exact damage and Deny,
+the SPI saves, and morale where the tactics play it; a scar changes nothing a fight reads and is left
+out (docs/mitwirken.md). A warband's attack on individuals adds its W12 and causes Blast: it hits
+everyone of the tactics' area (``area``), each target rolled for on its own, so each one's ``hit``
+in turn; an individual's attack leaves a warband unhurt (Kriegsscharen).
 
-Covered: persons of this ruleset without conditions that count down.
+Covered: persons and warbands of this ruleset without conditions that count down.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 from rpgkernel.rules.kit import Compact, Figure
 from .attack import attack_pool, deny_outcomes
 from .core import FLIEHT, einzelne, gruppen, save_chance, wankt
-from .damage import exposed, folge, out_of_fight
+from .damage import exposed, folge, ignores, out_of_fight
 from .sheet import kind, virtue
 
 if TYPE_CHECKING:
@@ -30,9 +33,9 @@ class Stand(NamedTuple):
 
 
 def covers(figures: Sequence[Figure]) -> bool:
-    """Whether the model covers a fight of ``figures``: persons of this ruleset, no condition that
-    counts down."""
-    return all(f.ruleset in (None, "bastionland") and kind(f) == "Person"
+    """Whether the model covers a fight of ``figures``: persons and warbands of this ruleset, no
+    condition that counts down."""
+    return all(f.ruleset in (None, "bastionland") and kind(f) in ("Person", "Kriegsschar")
                and all(c.get("remaining") is None for c in f.conditions.values()) for f in figures)
 
 
@@ -53,14 +56,17 @@ class BastionlandCompact(Compact):
         return out_of_fight(self.view(i, state)) is None
 
     def hit(self, actor: int, target: int, state: Stand) -> list[tuple[float, Stand]]:  # type: ignore[override]
-        """The target's states after a melee attack (Angriffe; Deny; Schaden)."""
+        """The target's states after a melee attack (Angriffe; Deny; Schaden; Kriegsscharen: a warband's
+        attack on an individual adds its W12, an individual's leaves a warband unhurt)."""
         me = self.view(target, state)
         armour = me.value("ruestung", 0)
+        warband = kind(self.figures[actor]) == "Kriegsschar"
+        unhurt = ignores(me, blast=warband and kind(me) == "Person", large_scale=warband) is not None
         kept = save_chance(virtue(me, "SPI"))   # the SPI save after a Deny (Feats)
         out: dict[Stand, float] = {}
         for (amount, denied), p in deny_outcomes(attack_pool([self.figures[actor]], me), armour,
                                                  lambda faces: self.tactics.denies(me, faces, armour)).items():
-            f = folge(amount, state.gd, state.vig, art=kind(me), schutzlos=exposed(me))
+            f = folge(0 if unhurt else amount, state.gd, state.vig, art=kind(me), schutzlos=exposed(me))
             after = state.zustaende | set(f.zustaende)
             for q, zustaende in ((kept, after), (1 - kept, after | {"Fatigued"})) if denied else ((1.0, after),):
                 if q:
@@ -68,6 +74,13 @@ class BastionlandCompact(Compact):
                     for r, last in self.morale(target, state, nxt):
                         out[last] = out.get(last, 0.0) + p * q * r
         return list((p, s) for s, p in out.items())
+
+    def area(self, actor: int, target: int, foes: Sequence[int]) -> tuple[int, ...]:
+        """Whom ``actor``'s turn on ``target`` hits, of ``foes``: the tactics' area (a warband's Blast
+        on individuals: every individual among them)."""
+        hit = {f.name for f in self.tactics.area(self.figures[actor], self.figures[target],
+                                                 [self.figures[j] for j in foes])}
+        return tuple(j for j in foes if self.figures[j].name in hit)
 
     def groups(self) -> list[tuple[int, ...]]:
         """The groups whose morale wavers together (``core.gruppen``), where morale is played."""

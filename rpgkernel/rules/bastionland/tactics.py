@@ -1,9 +1,11 @@
 """How a forecast plays a Mythic Bastionland fight (the kit's ``Tactics``; the rules stay the engine's).
 
-Every figure attacks its target in melee; a Knight who is not Fatigued denies the highest die
-where that lowers the damage; no gambits or Focus; morale as the GM plays it after every turn
-(``moral``). Told in ``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact`` plays persons'
-fights exactly or fast.
+Every figure attacks its target in melee; a warband's attack on an individual causes Blast and hits
+every individual of its foes still standing, each rolled for on its own (Kriegsscharen; Besondere
+Angriffe); a Knight who is not Fatigued denies the highest die where that lowers the damage; no
+gambits or Focus; morale as the GM plays it after every turn (``moral``). Told in
+``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact`` plays the fights of persons and
+warbands exactly or fast.
 """
 
 from __future__ import annotations
@@ -14,11 +16,22 @@ from rpgkernel.rules.kit import PASS, Action, Fight, Figure, Resolution, Tactics
 from .attack import attack_pool, damage_dist
 from .compact import BastionlandCompact, covers
 from .core import einzelne, gruppen, wankt
+from .sheet import kind
 
 
 class BastionlandTactics(Tactics):
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
-        return Action("angriff", (actor.name,), (target.name,))
+        hit = self.area(actor, target, fight.standing(foes_of=actor.side))
+        return Action("angriff", (actor.name,), tuple(f.name for f in hit))
+
+    @staticmethod
+    def area(actor: Figure, target: Figure, foes: Sequence[Figure]) -> list[Figure]:
+        """Whom ``actor``'s attack on ``target`` hits, of the standing ``foes`` (in order): a warband's
+        attack on an individual causes Blast, which hits everyone in the area (Kriegsscharen;
+        Besondere Angriffe): every individual among the foes; any other attack the target alone."""
+        if kind(actor) == "Kriegsschar" and kind(target) == "Person":
+            return [f for f in foes if kind(f) == "Person"]
+        return [target]
 
     def denies(self, who: Figure, faces: Sequence[int], armour: int) -> bool:
         """Whether ``who`` denies the highest of ``faces`` (highest first) of an attack against it with
@@ -27,15 +40,20 @@ class BastionlandTactics(Tactics):
             and faces[0] > max(faces[1] if len(faces) > 1 else 0, armour)
 
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
-        """A Deny where it lowers the damage (one line decides the whole attack), else a pass."""
-        faces = sorted(resolution.outcome.get("würfel", ()), reverse=True) or [0]
+        """A Deny by each target where it lowers its damage (a Blast offers one per target, ``deny:Name``;
+        the lines decide the whole attack at once), else a pass."""
+        taken = []
         for choice in resolution.choices:
+            verb, _, aim = choice.key.partition(":")
             who = fight.combatants.get(choice.who[0]) if choice.who else None
-            if choice.key.partition(":")[0] != "deny" or who is None or not resolution.targets:
+            target = fight.combatants.get(aim or (resolution.targets[0] if resolution.targets else ""))
+            if verb != "deny" or who is None or target is None:
                 continue
-            if self.denies(who, faces, fight.combatants[resolution.targets[0]].value("ruestung", 0)):
-                return [Action("deny", (who.name,))]
-        return [Action(PASS, (next(n for c in resolution.choices for n in c.who[:1]),))]
+            rolled = resolution.outcome.get("ziele", {}).get(aim, {}) if aim else resolution.outcome
+            faces = sorted(rolled.get("würfel", ()), reverse=True) or [0]
+            if self.denies(who, faces, target.value("ruestung", 0)):
+                taken.append(Action("deny", (who.name,), (aim,) if aim else ()))
+        return taken or [Action(PASS, (next(n for c in resolution.choices for n in c.who[:1]),))]
 
     def morale(self, before: Fight, after: Fight) -> list[Action]:
         """Wankender Kampfeswille after a turn: the individuals who became wounded and still stand,
@@ -63,5 +81,5 @@ class BastionlandTactics(Tactics):
         return damage_dist(attack_pool([figure], figure), 0).mean
 
     def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> BastionlandCompact | None:
-        """Persons without conditions that count down (``compact.covers``)."""
+        """Persons and warbands without conditions that count down (``compact.covers``)."""
         return BastionlandCompact(figures, self) if covers(figures) else None

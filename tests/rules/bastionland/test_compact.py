@@ -1,7 +1,8 @@
 """The compact model of a fight (``rules.bastionland.compact``) against the attack procedure itself: every
 face of the attack dice and of the save, played through ``attack`` with given dice under the tactics'
 Deny, then every face of the morale save the tactics demand after it, played through ``morale``, gives
-the model's chances exactly."""
+the model's chances exactly; a warband's Blast on two individuals, decided as the procedure path
+decides it, gives the product of each target's turn."""
 
 import itertools
 import math
@@ -12,7 +13,7 @@ from rpgkernel.dice import Roller
 from rpgkernel.rules import bastionland as bl
 from rpgkernel.rules.bastionland import Bastionland
 from rpgkernel.rules.bastionland.compact import Stand, covers
-from rpgkernel.rules.bastionland.sheet import weapon_dice
+from rpgkernel.rules.bastionland.sheet import virtue, weapon_dice
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.tactics import Action, Fight
 
@@ -54,6 +55,7 @@ def enumerated(attacker, target, state, tactics=TACTICS):
 
 KNIGHT = figure("Ritter", vig=6, spi=13, gd=3, armour=2, extra={"spielfigur": True}, **RITTER)
 SÖLDNER = figure("Söldner", vig=5, spi=9, gd=2, armour=2, weapons=["Speer (W8)", "Schild (W4)"])
+MILIZ = figure("Miliz", vig=6, spi=7, gd=2, weapons=["Knüppel (W4)"], side="Haufen", extra={"art": "Kriegsschar"})
 
 
 @pytest.mark.parametrize("attacker, target, state", [
@@ -65,7 +67,12 @@ SÖLDNER = figure("Söldner", vig=5, spi=9, gd=2, armour=2, weapons=["Speer (W8)
     (figure("Bandit", weapons=["Knüppel (W6)"]), KNIGHT, Stand(3, 6)),   # one die: a Deny leaves nothing
     (figure("Bandit", spi=0, weapons=["Axt (W10)"], side="Banditen"), SÖLDNER, Stand(2, 5)),   # SPI 0: impaired, a W4
     (KNIGHT, figure("Wache", cla=0, gd=4, vig=7, weapons=["Speer (W8)"]), Stand(4, 7)),   # CLA 0: exposed
-])
+    (MILIZ, KNIGHT, Stand(3, 6)),                                     # a warband on an individual: +W12, Deny
+    (MILIZ, SÖLDNER, Stand(2, 5)),                                    # the same, no Deny; morale
+    (KNIGHT, MILIZ, Stand(2, 6)),                                     # an individual's attack: unhurt
+    (figure("Haufen", weapons=["Spieß (W8)"], extra={"art": "Kriegsschar"}), MILIZ, Stand(2, 6)),   # warband on
+    (figure("Haufen", weapons=["Spieß (W8)"], extra={"art": "Kriegsschar"}), MILIZ, Stand(0, 2)),   # warband:
+])                                                                    # hurt, vertrieben, vernichtet
 @pytest.mark.parametrize("tactics", [TACTICS, TACTICS.without_morale()], ids=["moral", "ohne_moral"])
 def test_one_attack_as_the_procedure_plays_it(attacker, target, state, tactics):
     model = tactics.compact([attacker, target], {})
@@ -101,9 +108,88 @@ def test_states_views_and_who_stands():
     assert model.resources(1, Stand(1, 4)) == {"GD": 1, "VIG": 4, "CLA": 10, "SPI": 9}
 
 
+def blasted(attacker, targets, states, tactics=TACTICS):
+    """The targets' joint states after ``attacker``'s Blast on all of them, by playing every face of every
+    attack die through the open attack, the tactics' decisions on it (``decide``: a Deny per target),
+    the closing attack, then the morale the tactics demand. A Deny's SPI save is played with the lowest
+    failing face and with every succeeding face, weighted by their number."""
+    us = [t.changed({"GD": s.gd, "VIG": s.vig}, s.zustaende) for t, s in zip(targets, states)]
+    pools = [bl.attack.attack_pool([attacker], me) for me in us]
+    faces_of = [list(itertools.product(*[range(1, int(d[1:]) + 1) for d in pool])) for pool in pools]
+    everyone = [attacker, *us]
+    found: dict = {}
+    for faces in itertools.product(*faces_of):
+        p = 1 / math.prod(len(f) for f in faces_of)
+        rolled = bl.attack.attack([attacker], us, Roller(dice=[x for f in faces for x in f]), decided=False,
+                                  combatants=everyone)
+        taken = tactics.decide(rolled, fight_of(*everyone))
+        denied = {a.targets[0] for a in taken if a.verb == "deny"}
+        assert all(a.actors == a.targets for a in taken if a.verb == "deny")   # each denies for itself
+        saves = [[(q, [face]) for q, face in ((virtue(me, "SPI") / 20, virtue(me, "SPI")),
+                                              (1 - virtue(me, "SPI") / 20, virtue(me, "SPI") + 1)) if q]
+                 if me.name in denied else [(1.0, [])] for me in us]
+        for chosen in itertools.product(*saves):
+            q = math.prod(c[0] for c in chosen)
+            dice = [x for c in chosen for x in (*c[1], 1)]   # each target's save, then its scar die
+            res = bl.attack.attack([attacker], us, Roller(dice=dice), per_target={
+                me.name: {"faces": list(f), "deny": [me.name] if me.name in denied else []}
+                for me, f in zip(us, faces)}, combatants=everyone)
+            hit = []
+            for me, state in zip(us, states):
+                lost = {e.resource: -e.by for e in res.effects if e.figure == me.name and e.resource}
+                hit.append(Stand(state.gd - lost.get("GD", 0), state.vig - lost.get("VIG", 0),
+                                 state.zustaende | (conds(res, me.name) - {"Narbe"})))
+            after = [t.changed({"GD": h.gd, "VIG": h.vig}, h.zustaende) for t, h in zip(targets, hit)]
+            demanded = tactics.morale(fight_of(attacker, *us), fight_of(attacker, *after)) if tactics.moral else []
+            wavering = [n for a in demanded for n in a.actors]
+            for fates in itertools.product(*[range(1, 21) if me.name in wavering else [None] for me in us]):
+                nxt = tuple(h._replace(zustaende=h.zustaende | (conds(bl.core.morale([a], Roller(dice=[face])), a.name)
+                                                                 if face else set()))
+                            for h, a, face in zip(hit, after, fates))
+                found[nxt] = found.get(nxt, 0.0) + p * q / 20 ** sum(f is not None for f in fates)
+    return found
+
+
+LEADER = figure("Ritter", vig=6, spi=13, gd=3, armour=2, side="Spieler", extra={"spielfigur": True}, **RITTER)
+KNAPPE = figure("Knappe", vig=5, spi=8, gd=2, armour=1, weapons=["Dolch (W6)"], side="Spieler")
+
+
+def test_a_warbands_blast_on_two_individuals_as_the_procedure_plays_it(tactics=TACTICS):
+    """The Miliz's attack (a W2 and the warband's W12, few faces) on the Knight (Deny, its save) and the
+    squire (wounded: morale) hits both, each rolled for on its own: the joint chances are the product
+    of each target's turn."""
+    miliz = figure("Miliz", vig=6, spi=7, gd=2, weapons=["Stock (W2)"], side="Haufen", extra={"art": "Kriegsschar"})
+    model = tactics.compact([miliz, LEADER, KNAPPE], {})
+    assert model.area(0, 1, [1, 2]) == (1, 2) and model.area(1, 0, [0]) == (0,)
+    states = (Stand(3, 6), Stand(2, 5))
+    expected = blasted(miliz, [LEADER, KNAPPE], states, tactics)
+    got: dict = {}
+    for p, a in model.hit(0, 1, states[0]):
+        for q, b in model.hit(0, 2, states[1]):
+            got[(a, b)] = got.get((a, b), 0.0) + p * q
+    assert set(got) == set(expected)
+    assert all(got[s] == pytest.approx(p, abs=1e-12) for s, p in expected.items())
+    assert sum(expected.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_tactics_attack_every_individual_with_a_warbands_blast():
+    """A warband's attack on an individual names every standing foe individual (a Blast); on a warband,
+    or any individual's attack, the target alone."""
+    haufen = figure("Haufen", weapons=["Spieß (W8)"], side="Spieler", extra={"art": "Kriegsschar"})
+    fight = fight_of(MILIZ, LEADER, haufen, KNAPPE)
+    assert TACTICS.action(MILIZ, KNAPPE, fight).targets == ("Ritter", "Knappe")
+    fallen = fight_of(MILIZ, LEADER.changed({"VIG": 0}, {"tot"}), haufen, KNAPPE)
+    assert TACTICS.action(MILIZ, KNAPPE, fallen).targets == ("Knappe",)
+    assert TACTICS.action(MILIZ, haufen, fight).targets == ("Haufen",)
+    assert TACTICS.action(KNAPPE, MILIZ, fight).targets == ("Miliz",)
+
+
 def test_what_the_model_covers():
     assert covers([KNIGHT, SÖLDNER, figure("Wache", conditions=("schutzlos", "beeinträchtigt"), side="Wache")])
-    assert not covers([KNIGHT, figure("Miliz", extra={"art": "Kriegsschar"})])   # warbands take other rules
+    assert covers([KNIGHT, MILIZ])   # warbands: Blast, +W12, unhurt by individuals
+    for art in ("Schiff", "Bauwerk"):   # ships and structures take rules of their own (Holz und Stein)
+        assert not covers([KNIGHT, figure("Kogge", extra={"art": art})])
+        assert TACTICS.compact([KNIGHT, figure("Kogge", extra={"art": art})], {}) is None
     späher = figure("Späher")
     timed = view({"name": "Späher", "sheet": dict(späher.sheet), "resources": {k: {"value": r.value, "max": r.max}
                   for k, r in späher.resources.items()}, "conditions": {"setzt aus": {"remaining": 1}}})
