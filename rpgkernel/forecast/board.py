@@ -1,16 +1,15 @@
 """A fight on a ruleset's compact model (``rules.compact``): what the exact and the fast path share.
 
 The opening (``fight.Table.opening``) gives the combatants and every turn order the fight can take
-with its chances; the model gives each combatant's state and the exact consequences of a turn; the
-tactics pick the target by their ``rank`` on the model's figure views, as on the procedure path (the
-lowest, ties to the first in the encounter's order), unless the seed picks it at random
+with its chances; the model gives each combatant's state and the exact consequences of a turn (of one
+that hits others besides its target, a Blast, ``Compact.area``: the turn on each, one by one,
+``outcomes``); the tactics pick the target by their ``rank`` on the model's figure views, as on the
+procedure path (the lowest, ties to the first in the encounter's order), unless the seed picks it at random
 (``Compact.random_target``: every standing foe alike). A turn of a combatant out of the fight passes;
 the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
 who act at the same time (``Opening.together``: a tie the seed plays as simultaneous) act if they stood
 when their turns began, even felled by one of them, and the fight ends only after the last of them.
-A turn that hits others besides its target (``Compact.area``: a Blast, each rolled for on its own)
-is the turn on each of them in turn (``area``). Everything asked is cached: a fight asks the same
-few questions again and again.
+Everything asked is cached: a fight asks the same few questions again and again.
 """
 
 from __future__ import annotations
@@ -108,6 +107,32 @@ class Board:
             return []
         return [(1.0, min(up, key=lambda j: self.rank(j, states[j], drawn[j] if self.counts else 0)))]
 
+    @cached_property
+    def spread(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For each attacker and target whose turn hits others too (``Compact.area``), those others;
+        empty where every turn hits its target alone."""
+        found = {}
+        for a in range(self.size):
+            for t in self.foes[a]:
+                others = tuple(j for j in self.model.area(a, t, self.foes[a]) if j != t)
+                if others:
+                    found[(a, t)] = others
+        return found
+
+    def area(self, actor: int, target: int, states: States) -> list[int]:
+        """Whom ``actor``'s turn on ``target`` hits in ``states``: the target, then the others of its
+        area (``spread``) who stand."""
+        return [target, *(j for j in self.spread.get((actor, target), ()) if self.standing(j, states[j]))]
+
+    def outcomes(self, actor: int, target: int, states: States) -> list[tuple[float, States]]:
+        """The chances of everyone's states after ``actor``'s turn on ``target`` in ``states``: the
+        turn on each one its ``area`` hits, one after the other, each rolled for on its own."""
+        found = [(1.0, states)]
+        for j in self.area(actor, target, states):
+            found = [(p * q, tuple(mine if i == actor else theirs if i == j else s for i, s in enumerate(now)))
+                     for p, now in found for q, mine, theirs in self.turn(actor, j, now[actor], now[j])]
+        return found
+
     def rolled(self, states: States) -> tuple[bool, ...]:
         """For each group, whether its morale was tested already: where at least half of it is out
         (before the forecast, that happened at the table)."""
@@ -175,20 +200,3 @@ class Board:
                             add(i, mine)
                             add(j, after)
         return found
-
-    @cached_property
-    def spread(self) -> dict[tuple[int, int], tuple[int, ...]]:
-        """For each attacker and target whose turn hits others too (``Compact.area``), those others;
-        empty where every turn hits its target alone."""
-        found = {}
-        for a in range(self.size):
-            for t in self.foes[a]:
-                others = tuple(j for j in self.model.area(a, t, self.foes[a]) if j != t)
-                if others:
-                    found[(a, t)] = others
-        return found
-
-    def area(self, actor: int, target: int, states: States) -> list[int]:
-        """Whom ``actor``'s turn on ``target`` hits in ``states``: the target, then the others of its
-        area (``spread``) who stand."""
-        return [target, *(j for j in self.spread.get((actor, target), ()) if self.standing(j, states[j]))]

@@ -71,9 +71,8 @@ def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
     its target alone, the bound refuses a large chain before it is explored (every state a combatant
     can reach is found cheaply then); where it changes its actor too, the states reached by pairs
-    would cost more than the chain itself, so the chain is explored and given up at ``max_states``.
-    A fight where a turn hits several (``board.Board.area``) is left to the sampler."""
-    if board.counts and len(board.side_names) > 2 or board.spread:   # a turn on several: sampled
+    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
+    if board.counts and len(board.side_names) > 2:
         return None
     if not board.pair and bound(board, board.reach()) > max_states:
         return None
@@ -149,13 +148,11 @@ class _Chain:
             after: list[tuple[float, States, list[int], tuple[bool, ...]]] = []
             if actor in owed:
                 for q, target in b.targets(actor, states, drawn):
-                    for p, mine, theirs in b.turn(actor, target, states[actor], states[target]):
-                        nxt = list(states)
-                        nxt[actor], nxt[target] = mine, theirs
+                    for p, nxt in b.outcomes(actor, target, states):   # a Blast: on each it hits
                         count = list(drawn)
                         if b.counts:
                             count[target] += 1
-                        after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(tuple(nxt), rolled)]
+                        after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(nxt, rolled)]
             if not after:
                 after = [(1.0, states, list(drawn), rolled)]
             last = turn == block[-1]

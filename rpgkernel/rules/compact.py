@@ -5,7 +5,7 @@ chance of each pair of states actor and target are left in (``hit`` where
 only the target changes), ``new_round`` what a round's start does to a
 state, ``groups`` the groups whose morale wavers together, ``view`` a
 figure view of a state for target picking, ``random_target`` whether the
-seed picks targets at random, ``area`` whom a turn hits besides its target.
+seed picks targets at random.
 """
 
 from __future__ import annotations
@@ -43,12 +43,6 @@ class Compact:
         The default: ``hit``, the actor unchanged."""
         return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
 
-    def area(self, actor: int, target: int, foes: Sequence[int]) -> tuple[int, ...]:
-        """Whom ``actor``'s turn on ``target`` hits, of its foes ``foes`` (in order; the target among
-        them): the target alone (the default), or everyone an attack hits at once where each is rolled
-        for on its own (a Blast): the turn is then ``turn`` on each of them that stands, one by one."""
-        return (target,)
-
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
         return state
@@ -78,3 +72,9 @@ class Compact:
     def resources(self, i: int, state: State) -> dict[str, int]:
         """Each of combatant ``i``'s resources in ``state``."""
         return {k: r.value for k, r in self.view(i, state).resources.items()}
+
+    def area(self, actor: int, target: int, foes: Sequence[int]) -> tuple[int, ...]:
+        """Whom ``actor``'s turn on ``target`` hits, of its foes ``foes`` (in order; the target among
+        them): the target alone (the default), or everyone an attack hits at once where each is rolled
+        for on its own (a Blast): the turn is then ``turn`` on each of them that stands, one by one."""
+        return (target,)

@@ -51,7 +51,7 @@ def agree(fast, slow) -> None:
 def test_a_warbands_turn_hits_every_individual_on_the_sampler(tmp_path, monkeypatch):
     """The Miliz alone against Ritter and Knappe, one round played: its Blast hits both, each rolled for
     on its own (how often each is hurt, and both, are the model's ``hit`` chances and their product);
-    their attacks leave it unhurt; the exact chain leaves the fight to the sampler."""
+    their attacks leave it unhurt; the exact chain plays the same fight."""
     c = Campaign.open(tmp_path / "k.sqlite")
     c.set_ruleset("bastionland")
     enc = c.new_encounter("Furt")
@@ -60,9 +60,14 @@ def test_a_warbands_turn_hits_every_individual_on_the_sampler(tmp_path, monkeypa
     enc.add("Miliz", side="Söldner", sheet=MILIZ)
     rng = np.random.default_rng(5)
     b = mixture.board(Table(c.state, "Furt", rules.get("bastionland"), "schwächste"), rng)
-    assert b is not None and b.spread == {(2, 0): (1,), (2, 1): (0,)} and solve(b) is None
-    monkeypatch.setattr(sample, "MAX_ROUNDS", 1)
+    assert b is not None and b.spread == {(2, 0): (1,), (2, 1): (0,)}
     n = 40_000
+    exact = solve(b)   # the chain plays the Blast too: the fights' lengths agree with the sampler's
+    assert exact is not None and exact.win[b.side_names.index("Söldner")] == pytest.approx(1.0, abs=1e-12)
+    mean = sum(r * p for r, p in exact.rounds.items())
+    spread = math.sqrt(sum((r - mean) ** 2 * p for r, p in exact.rounds.items()))
+    assert abs(sample.Sampler(b).play(n, rng).rounds.mean() - mean) <= 4 * spread / math.sqrt(n)
+    monkeypatch.setattr(sample, "MAX_ROUNDS", 1)
     batch = sample.Sampler(b).play(n, rng)
     start = b.start()
     hurt = [1 - sum(p for p, s in b.model.hit(2, i, start[i]) if s == start[i]) for i in (0, 1)]
