@@ -9,7 +9,8 @@ step, turn by turn, with a few numpy calls a turn whatever their number: each dr
 from the opening's chances (again at every round where initiative is rolled each round); in each fight
 the actor, if standing, picks the standing foe of the lowest rank (the first of equals), or one at
 random where the seed says so, and the next states are drawn from the table with one uniform number
-(where the turn hits others too, ``board.Board.area``, theirs after, each with one of its own); a group that came to lose half then tests its morale. Those who act at the same time
+(where the turn hits others too, ``board.Board.area``, theirs after, each with one of its own); a
+group that came to lose half then tests its morale. Those who act at the same time
 (``board.Board.block``) act if they stood when the first of them began, and a fight is looked at only
 after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a draw after
 ``MAX_ROUNDS``); the fights that ended leave the arrays now and then.

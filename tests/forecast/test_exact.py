@@ -198,8 +198,7 @@ def test_which_path_and_why(tmp_path):
 
 def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path):
     c, enc = fight(tmp_path, [("Ritter", RITTER)], [("Söldner", SÖLDNER)])
-    enc.add("Miliz", side="Söldner", sheet={"art": "Kriegsschar", "vig": 10, "cla": 10, "spi": 7, "gd": 3,
-                                            "waffen": ["Rohe Stangenwaffe (W8, lang)"]})
+    c.add_condition("Söldner", "beeinträchtigt", rounds=2)   # a condition that counts down
     f = enc.forecast(n=3, seed=1)
     assert (f.method, f.weg, f.fights) == ("simuliert", "prozeduren", 3)
     with pytest.raises(ForecastError, match="kein kompaktes Modell"):
