@@ -99,13 +99,22 @@ class Board:
 
     def targets(self, actor: int, states: States, drawn: Sequence[int]) -> list[tuple[float, int]]:
         """Whom ``actor`` attacks, with the chances: every standing foe alike where the seed picks at
-        random, else the standing foe of the lowest rank, the first of equals; none where none stands."""
+        random, else the standing foe of the lowest rank among those it can hurt (``hurts``; among all
+        where it can hurt none), the first of equals; none where none stands."""
         up = [j for j in self.foes[actor] if self.standing(j, states[j])]
         if self.model.random_target:
             return [(1 / len(up), j) for j in up]
         if not up:
             return []
+        up = [j for j in up if self.hurts[actor][j]] or up
         return [(1.0, min(up, key=lambda j: self.rank(j, states[j], drawn[j] if self.counts else 0)))]
+
+    @cached_property
+    def hurts(self) -> list[list[bool]]:
+        """By attacker and combatant: whether the attacker's turn can hurt it (``Tactics.hurts`` on their
+        views at the start: what their sheets say, as on the procedure path)."""
+        views = [self.model.view(i, self.model.start(i)) for i in range(self.size)]
+        return [[self.tactics.hurts(a, j) for j in views] for a in views]
 
     @cached_property
     def spread(self) -> dict[tuple[int, int], tuple[int, ...]]:

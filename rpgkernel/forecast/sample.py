@@ -146,13 +146,15 @@ class Sampler:
 
     def _targets(self, actors: np.ndarray, states: np.ndarray, drawn: np.ndarray, rng: np.random.Generator
                  ) -> tuple[np.ndarray, np.ndarray]:
-        """Each fight's target (a combatant) of its actor, and whether it has one (a standing foe)."""
+        """Each fight's target (a combatant) of its actor, and whether it has one (a standing foe); the
+        target picking passes over the foes it cannot hurt while another stands (``hurts``)."""
         up = self.standing[states] & self.foe[actors]
         if self.board.model.random_target:
             pick = (rng.random(len(actors)) * up.sum(1)).astype(np.int64)
             found = np.minimum((np.cumsum(up, 1) <= pick[:, None]).sum(1), self.board.size - 1)
         else:
-            found = np.where(up, self._rank(states, drawn), np.inf).argmin(1)
+            can = up & self.hurts[actors]
+            found = np.where(np.where(can.any(1)[:, None], can, up), self._rank(states, drawn), np.inf).argmin(1)
         return found, up[np.arange(len(actors)), found]
 
     def _turn(self, k: np.ndarray, actors: np.ndarray, targets: np.ndarray, states: np.ndarray,
@@ -170,6 +172,11 @@ class Sampler:
         states[k, targets] = self.target[found]
         if self.board.pair:
             states[k, actors] = self.actor[found]
+
+    @cached_property
+    def hurts(self) -> np.ndarray:
+        """By attacker and combatant: whether its turn can hurt it (``board.Board.hurts``)."""
+        return np.array(self.board.hurts, dtype=bool)
 
     @cached_property
     def others(self) -> np.ndarray:

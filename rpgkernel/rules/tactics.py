@@ -2,8 +2,9 @@
 
 The tactics say what a figure does on its turn, how it takes open choices and what the rules
 demand after a turn (``morale``; off with ``without_morale``), each an ``Action``, never how a
-rule works. The GM picks targets (``ZIELWAHL`` through ``rank``) unless the seed fixes them
-(``target``); ``compact`` gives the compact model (``rules.compact``).
+rule works. The GM picks targets (``ZIELWAHL`` through ``rank``, among the foes an attack can
+``hurts``) unless the seed fixes them (``target``); ``compact`` gives the compact model
+(``rules.compact``).
 """
 
 from __future__ import annotations
@@ -116,10 +117,16 @@ class Tactics:
             return -self.threat(figure, fight)
         return self.vitality(figure)
 
+    def hurts(self, actor: Figure, target: Figure) -> bool:
+        """Whether ``actor``'s attack can hurt ``target`` at all, by what their sheets say (never by what
+        the fight changed); the default: always."""
+        return True
+
     def target(self, actor: Figure, foes: Sequence[Figure], fight: Fight) -> Figure:
-        """Whom ``actor`` attacks among ``foes`` (standing, non-empty): the lowest ``rank``; ties go to
-        the first in the turn order."""
-        return min(foes, key=lambda f: self.rank(f, fight))
+        """Whom ``actor`` attacks among ``foes`` (standing, non-empty): the lowest ``rank`` among those its
+        attack can hurt (``hurts``; among all where it can hurt none); ties go to the first in the turn
+        order."""
+        return min([f for f in foes if self.hurts(actor, f)] or foes, key=lambda f: self.rank(f, fight))
 
     def compact(self, figures: Sequence[Figure], data: Mapping[str, Any]) -> Compact | None:
         """The compact model of a fight of ``figures`` (all combatants at the start, in the encounter's

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import math
 import runpy
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +77,31 @@ def test_a_warbands_turn_hits_every_individual_on_the_sampler(tmp_path, monkeypa
     for seen, p in ((ritter, hurt[0]), (knappe, hurt[1]), (ritter & knappe, hurt[0] * hurt[1])):
         assert abs(seen.mean() - p) <= 4 * math.sqrt(p * (1 - p) / n)
     assert 0.3 < hurt[0] * hurt[1] < 0.99
+
+
+def test_the_model_picks_the_targets_the_tactics_pick(tmp_path):
+    """Board and sampler pick as the tactics do on the model's views: the persons pass over the Miliz,
+    which their attacks cannot hurt, while a Söldner stands, and attack it once none does; the
+    warbands attack the weakest."""
+    c = both_sides(tmp_path / "k.sqlite")
+    b = mixture.board(Table(c.state, "Furt", rules.get("bastionland"), "schwächste"), np.random.default_rng(1))
+    assert b is not None and b.opening.names == ["Ritter", "Knappe", "Landwehr", "Söldner 1", "Söldner 2", "Miliz"]
+    sampler = sample.Sampler(b)
+    start = b.start()
+    felled = [next(s for s in sampler.reach[i] if not b.standing(i, s)) for i in (3, 4)]
+    moments = [start, (*start[:3], *felled, start[5])]
+    for states in moments:
+        views = [b.model.view(i, s) for i, s in enumerate(states)]
+        fight = replace(b.opening.fight, targeted={})
+        for actor in range(b.size):
+            foes = [views[j] for j in b.foes[actor] if b.standing(j, states[j])]
+            picked = b.opening.names.index(b.tactics.target(views[actor], foes, fight).name)
+            assert b.targets(actor, states, [0] * b.size) == [(1.0, picked)]
+            row = np.array([[sampler.index[i][s] for i, s in enumerate(states)]])
+            found, has = sampler._targets(np.array([actor]), row, np.zeros((1, b.size), dtype=np.int64), None)
+            assert found[0] == picked and has[0]
+    assert [b.targets(a, start, [0] * b.size)[0][1] for a in range(b.size)] == [3, 3, 5, 1, 1, 2]
+    assert [b.targets(a, moments[1], [0] * b.size)[0][1] for a in (0, 1)] == [5, 5]
 
 
 @pytest.mark.slow

@@ -5,7 +5,7 @@ warband's vertrieben, vernichtet). A turn is the tactics' melee attack with its 
 the SPI saves, and morale where the tactics play it; a scar changes nothing a fight reads and is left
 out (docs/mitwirken.md). A warband's attack on individuals adds its W12 and causes Blast: it hits
 everyone of the tactics' area (``area``), each target rolled for on its own, so each one's ``hit``
-in turn; an individual's attack leaves a warband unhurt (Kriegsscharen).
+in turn; an individual's attack leaves a warband unhurt (Kriegsscharen; the tactics' ``hurts``).
 
 Covered: persons and warbands of this ruleset without conditions that count down.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 from rpgkernel.rules.kit import Compact, Figure
 from .attack import attack_pool, deny_outcomes
 from .core import FLIEHT, einzelne, gruppen, save_chance, wankt
-from .damage import exposed, folge, ignores, out_of_fight
+from .damage import exposed, folge, out_of_fight
 from .sheet import kind, virtue
 
 if TYPE_CHECKING:
@@ -60,8 +60,7 @@ class BastionlandCompact(Compact):
         attack on an individual adds its W12, an individual's leaves a warband unhurt)."""
         me = self.view(target, state)
         armour = me.value("ruestung", 0)
-        warband = kind(self.figures[actor]) == "Kriegsschar"
-        unhurt = ignores(me, blast=warband and kind(me) == "Person", large_scale=warband) is not None
+        unhurt = not self.tactics.hurts(self.figures[actor], me)
         kept = save_chance(virtue(me, "SPI"))   # the SPI save after a Deny (Feats)
         out: dict[Stand, float] = {}
         for (amount, denied), p in deny_outcomes(attack_pool([self.figures[actor]], me), armour,

@@ -2,10 +2,11 @@
 
 Every figure attacks its target in melee; a warband's attack on an individual causes Blast and hits
 every individual of its foes still standing, each rolled for on its own (Kriegsscharen; Besondere
-Angriffe); a Knight who is not Fatigued denies the highest die where that lowers the damage; no
-gambits or Focus; morale as the GM plays it after every turn (``moral``). Told in
-``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact`` plays the fights of persons and
-warbands exactly or fast.
+Angriffe); the GM's target picking passes over the foes an attack cannot hurt (``hurts``: an
+individual's attack leaves a warband unhurt) while any other stands; a Knight who is not Fatigued
+denies the highest die where that lowers the damage; no gambits or Focus; morale as the GM plays it
+after every turn (``moral``). Told in ``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact``
+plays the fights of persons and warbands exactly or fast.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rpgkernel.rules.kit import PASS, Action, Fight, Figure, Resolution, Tactics
 from .attack import attack_pool, damage_dist
 from .compact import BastionlandCompact, covers
 from .core import einzelne, gruppen, wankt
+from .damage import ignores
 from .sheet import kind
 
 
@@ -32,6 +34,12 @@ class BastionlandTactics(Tactics):
         if kind(actor) == "Kriegsschar" and kind(target) == "Person":
             return [f for f in foes if kind(f) == "Person"]
         return [target]
+
+    def hurts(self, actor: Figure, target: Figure) -> bool:
+        """Whether ``actor``'s attack can hurt ``target``: a warband's attack (large scale, with Blast on an
+        individual) can; an individual's leaves a warband unhurt (Kriegsscharen; ``damage.ignores``)."""
+        warband = kind(actor) == "Kriegsschar"
+        return ignores(target, blast=warband and kind(target) == "Person", large_scale=warband) is None
 
     def denies(self, who: Figure, faces: Sequence[int], armour: int) -> bool:
         """Whether ``who`` denies the highest of ``faces`` (highest first) of an attack against it with

@@ -184,6 +184,19 @@ def test_the_tactics_attack_every_individual_with_a_warbands_blast():
     assert TACTICS.action(KNAPPE, MILIZ, fight).targets == ("Miliz",)
 
 
+def test_the_target_picking_passes_over_a_warband_an_individual_cannot_hurt():
+    """"schwächste": the Knight's attack cannot hurt the Miliz, the weakest, so it picks the Söldner while
+    he stands and the Miliz once nobody else does; a warband's attack hurts anyone, so it picks the weakest."""
+    miliz = figure("Miliz", vig=2, spi=7, gd=1, weapons=["Knüppel (W4)"], side="Haufen", extra={"art": "Kriegsschar"})
+    haufen = figure("Haufen", weapons=["Spieß (W8)"], side="Spieler", extra={"art": "Kriegsschar"})
+    fight = fight_of(KNIGHT, haufen, miliz, SÖLDNER)
+    assert TACTICS.rank(miliz, fight) < TACTICS.rank(SÖLDNER, fight)
+    assert not TACTICS.hurts(KNIGHT, miliz) and TACTICS.hurts(KNIGHT, SÖLDNER) and TACTICS.hurts(haufen, miliz)
+    assert TACTICS.target(KNIGHT, [miliz, SÖLDNER], fight) is SÖLDNER
+    assert TACTICS.target(KNIGHT, [miliz], fight) is miliz
+    assert TACTICS.target(haufen, [miliz, SÖLDNER], fight) is miliz
+
+
 def test_what_the_model_covers():
     assert covers([KNIGHT, SÖLDNER, figure("Wache", conditions=("schutzlos", "beeinträchtigt"), side="Wache")])
     assert covers([KNIGHT, MILIZ])   # warbands: Blast, +W12, unhurt by individuals
