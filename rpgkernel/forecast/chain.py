@@ -1,7 +1,10 @@
 """The exact forecast of a small fight: an absorbing Markov chain over the compact states.
 
-A node is the turn order, whose turn in it, and every combatant's state (with the attacks each has
-drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
+A node is the turn orders the round can still take (those with its places so far, each with its chance:
+the order is told place by place, so states reached alike under orders that begin alike are one node;
+each order alone where some act at the same time), whose turn in it, and every combatant's state (with
+the attacks each has drawn, relative to its side's least attacked, where the target picking reads
+them); the nodes are
 found by exploring from the opening's orders, and one turn moves the chance on each node to the next
 turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
 came to lose half (``board.Board.rout``; the node keeps whether each group was tested); where several
@@ -38,8 +41,9 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-#: the order, the states, the attacks drawn, the groups tested, who of those acting at the same time
-#: stood when their turns began (None: to be read at this turn, the first of them)
+#: the orders the round can still take (a class, ``_Chain.members``), the states, the attacks drawn, the
+#: groups tested, who of those acting at the same time stood when their turns began (None: to be read
+#: at this turn, the first of them)
 Node = tuple[int, States, tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
 
 
@@ -96,6 +100,39 @@ class _Chain:
         # per turn: moves (from, to, chance) to the next turn's nodes, ends (from, end, chance)
         self.moves: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
         self.stops: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
+        #: per class of orders: its orders (the first one's places are the class's so far) and their chances
+        self.members: list[tuple[int, ...]] = []
+        self.weights: list[tuple[float, ...]] = []
+        self._classes: dict[tuple, int] = {}
+        self._splits: dict[tuple[int, int], list[tuple[float, int]]] = {}
+        # orders with places that act at the same time are never merged (a block reads the order's ties)
+        self.singly = any(any(at_once) for at_once in board.opening.together)
+
+    def _split(self, chances: dict[int, float], orders: tuple[int, ...], place: int) -> list[tuple[float, int]]:
+        """``orders`` (of ``chances``) split by their places up to ``place``: each class with its chance
+        among them."""
+        groups: dict[tuple, list[int]] = {}
+        for o in orders:
+            groups.setdefault((o,) if self.singly else tuple(self.board.opening.orders[o][:place + 1]), []).append(o)
+        total = sum(chances[o] for o in orders)
+        found = []
+        for group in groups.values():
+            weights = tuple(chances[o] for o in group)
+            key = tuple(group) if len(group) == 1 else tuple(zip(group, weights))
+            if key not in self._classes:
+                self._classes[key] = len(self.members)
+                self.members.append(tuple(group))
+                self.weights.append(weights)
+            found.append((sum(weights) / total, self._classes[key]))
+        return found
+
+    def _onward(self, c: int, nxt: int) -> list[tuple[float, int]]:
+        """The classes class ``c`` goes on to at place ``nxt`` of its round (not a new round's), with their
+        chances."""
+        key = (c, nxt)
+        if key not in self._splits:
+            self._splits[key] = self._split(dict(zip(self.members[c], self.weights[c])), self.members[c], nxt)
+        return self._splits[key]
 
     def _node(self, turn: int, node: Node, todo: list[tuple[int, Node]]) -> int:
         known = self.nodes[turn]
@@ -125,11 +162,14 @@ class _Chain:
         return tuple(up)
 
     def _start(self, todo: list[tuple[int, Node]]) -> dict[int, float]:
-        """The opening's nodes with their chances (one per turn order)."""
+        """The opening's nodes with their chances (one per class of its turn orders)."""
         b = self.board
         start = b.start()
-        return {self._node(b.opening.turn, (o, start, (0,) * b.size if b.counts else (), b.rolled(start), None),
-                           todo): p for o, p in b.opening.starts.items()}
+        if b.opening.each_round is not None:
+            self._round = self._split(b.opening.each_round, tuple(b.opening.each_round), 0)
+        return {self._node(b.opening.turn, (c, start, (0,) * b.size if b.counts else (), b.rolled(start), None),
+                           todo): p
+                for p, c in self._split(b.opening.starts, tuple(b.opening.starts), b.opening.turn)}
 
     def explore(self) -> dict[int, float]:
         b = self.board
@@ -138,8 +178,9 @@ class _Chain:
         start = self._start(todo)
         while todo:
             turn, node = todo.pop()
-            o, states, drawn, rolled, owed = node
+            c, states, drawn, rolled, owed = node
             here = self.nodes[turn][node]
+            o = self.members[c][0]   # its places up to this turn are the class's
             actor = opening.orders[o][turn]
             block = b.block(o, turn)
             if owed is None:   # the first of a block: who stands now acts in it
@@ -165,23 +206,26 @@ class _Chain:
                     stops[1].append(self._end(nxt_states))
                     stops[2].append(p)
                 else:
-                    self._next(turn, here, (o, nxt_states, self._relative(nxt_states, count), done,
+                    self._next(turn, here, (c, nxt_states, self._relative(nxt_states, count), done,
                                             None if last else owed), p, todo)
         return start
 
     def _next(self, turn: int, here: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
-        """Move ``p`` from node ``here`` to ``node`` at the next turn: in the same order, or after a new
-        round (its states as the model starts a round) to every order it can roll."""
+        """Move ``p`` from node ``here`` to ``node`` at the next turn: to each class of its orders by who
+        acts next, or after a new round (its states as the model starts a round) to each class of the
+        orders it can roll (the same order where initiative is not rolled again)."""
         b = self.board
-        o, states, drawn, rolled, owed = node
+        c, states, drawn, rolled, owed = node
         nxt = (turn + 1) % self.turns
         if nxt == 0:
             states = tuple(b.new_round(i, s) for i, s in enumerate(states))
-        orders = b.opening.each_round if nxt == 0 and b.opening.each_round is not None else {o: 1.0}
+            onward = self._round if b.opening.each_round is not None else [(1.0, c)]
+        else:
+            onward = self._onward(c, nxt)
         moves = self.moves[turn]
-        for o2, q in orders.items():
+        for q, c2 in onward:
             moves[0].append(here)
-            moves[1].append(self._node(nxt, (o2, states, drawn, rolled, owed), todo))
+            moves[1].append(self._node(nxt, (c2, states, drawn, rolled, owed), todo))
             moves[2].append(p * q)
 
     def run(self) -> Solution:
