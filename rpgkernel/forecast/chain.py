@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -41,10 +41,11 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-#: the orders the round can still take (a class, ``_Chain.members``), the states, the attacks drawn, the
-#: groups tested, who of those acting at the same time stood when their turns began (None: to be read
+#: the orders the round can still take (a class, ``_Chain.members``), the states (each combatant's by its
+#: number, ``_Chain.found``), the attacks drawn, the groups tested, who of those acting at the same time stood when their turns began (None: to be read
 #: at this turn, the first of them)
-Node = tuple[int, States, tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
+Node = tuple[int, tuple[int, ...], tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
+Numbers = tuple[int, ...]   # each combatant's state by its number
 
 
 @dataclass
@@ -104,7 +105,21 @@ class _Chain:
         self.members: list[tuple[int, ...]] = []
         self.weights: list[tuple[float, ...]] = []
         self._classes: dict[tuple, int] = {}
-        self._splits: dict[tuple[int, int], list[tuple[float, int]]] = {}
+        self._splits: dict[tuple[int, int], list[tuple[float, int, tuple[int, ...]]]] = {}
+        #: the classes a new round's roll gives, with their chances (none quiet: a new round forgot it all)
+        self._each: list[tuple[float, int, tuple[int, ...]]] = []
+        self._quiet: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: each combatant's states numbered as found (a node holds their numbers), whether each stands
+        self.found: list[list[State]] = [[] for _ in range(board.size)]
+        self.up: list[list[bool]] = [[] for _ in range(board.size)]
+        self._numbers: list[dict[State, int]] = [{} for _ in range(board.size)]
+        # asked again and again of the same states: the targets, the turns, the winner, a new round's
+        # states, states forgotten
+        self._targets: dict[tuple, list[tuple[float, int]]] = {}
+        self._turns: dict[tuple[int, int, int, int], list[tuple[float, int, int]]] = {}
+        self._winners: dict[Numbers, int | None] = {}
+        self._rounds: dict[Numbers, Numbers] = {}
+        self._forgot: dict[tuple[tuple[int, ...], Numbers], Numbers] = {}
         # orders with places that act at the same time are never merged (a block reads the order's ties)
         self.singly = any(any(at_once) for at_once in board.opening.together)
 
@@ -126,12 +141,62 @@ class _Chain:
             found.append((sum(weights) / total, self._classes[key]))
         return found
 
-    def _onward(self, c: int, nxt: int) -> list[tuple[float, int]]:
+    def quiet(self, c: int, place: int) -> tuple[int, ...]:
+        """The combatants no foe of whom acts at ``place`` or later in any order of class ``c``: their
+        states as nothing of this round reads them (``Compact.unread``)."""
+        key = (c, place)
+        if key not in self._quiet:
+            b = self.board
+            later = {b.opening.orders[o][k] for o in self.members[c] for k in range(place, self.turns)}
+            self._quiet[key] = tuple(i for i in range(b.size) if not later.intersection(b.foes[i]))
+        return self._quiet[key]
+
+    def _number(self, i: int, state: State) -> int:
+        known = self._numbers[i]
+        if state not in known:
+            known[state] = len(self.found[i])
+            self.found[i].append(state)
+            self.up[i].append(self.board.standing(i, state))
+        return known[state]
+
+    def _states(self, numbers: Numbers) -> States:
+        return tuple(self.found[i][k] for i, k in enumerate(numbers))
+
+    def _picked(self, actor: int, states: Numbers, drawn: tuple[int, ...]) -> list[tuple[float, int]]:
+        key = (actor, states, drawn)
+        if key not in self._targets:
+            self._targets[key] = self.board.targets(actor, self._states(states), drawn)
+        return self._targets[key]
+
+    def _turn(self, actor: int, target: int, mine: int, theirs: int) -> list[tuple[float, int, int]]:
+        key = (actor, target, mine, theirs)
+        if key not in self._turns:
+            self._turns[key] = [(p, self._number(actor, a), self._number(target, t)) for p, a, t in
+                                self.board.turn(actor, target, self.found[actor][mine], self.found[target][theirs])]
+        return self._turns[key]
+
+    def _unread(self, quiet: tuple[int, ...], states: Numbers) -> Numbers:
+        """``states`` with those of ``quiet`` as nothing of this round reads them (``Compact.unread``)."""
+        key = (quiet, states)
+        found = self._forgot.get(key)
+        if found is None:
+            model = self.board.model
+            found = self._forgot[key] = tuple(self._number(i, model.unread(i, self.found[i][k])) if i in quiet
+                                              else k for i, k in enumerate(states))
+        return found
+
+    def _winner(self, states: Numbers) -> int | None:
+        if states not in self._winners:
+            self._winners[states] = self.board.winner(self._states(states))
+        return self._winners[states]
+
+    def _onward(self, c: int, nxt: int) -> list[tuple[float, int, tuple[int, ...]]]:
         """The classes class ``c`` goes on to at place ``nxt`` of its round (not a new round's), with their
-        chances."""
+        chances and who is quiet in each (``quiet``)."""
         key = (c, nxt)
         if key not in self._splits:
-            self._splits[key] = self._split(dict(zip(self.members[c], self.weights[c])), self.members[c], nxt)
+            self._splits[key] = [(q, c2, self.quiet(c2, nxt)) for q, c2 in
+                                 self._split(dict(zip(self.members[c], self.weights[c])), self.members[c], nxt)]
         return self._splits[key]
 
     def _node(self, turn: int, node: Node, todo: list[tuple[int, Node]]) -> int:
@@ -147,7 +212,7 @@ class _Chain:
     def _end(self, states: States) -> int:
         return self.ends.setdefault(states, len(self.ends))
 
-    def _relative(self, states: States, drawn: list[int]) -> tuple[int, ...]:
+    def _relative(self, states: Numbers, drawn: Sequence[int]) -> tuple[int, ...]:
         """The attacks drawn, relative to the least attacked standing combatant of each side (their
         order is all the target picking reads); 0 for those out of the fight."""
         if not self.board.counts:
@@ -155,7 +220,7 @@ class _Chain:
         b = self.board
         up = [0] * b.size
         for side in range(len(b.side_names)):
-            members = [i for i in range(b.size) if b.side[i] == side and b.standing(i, states[i])]
+            members = [i for i in range(b.size) if b.side[i] == side and self.up[i][states[i]]]
             low = min((drawn[i] for i in members), default=0)
             for i in members:
                 up[i] = drawn[i] - low
@@ -165,9 +230,10 @@ class _Chain:
         """The opening's nodes with their chances (one per class of its turn orders)."""
         b = self.board
         start = b.start()
+        numbers = tuple(self._number(i, s) for i, s in enumerate(start))
         if b.opening.each_round is not None:
-            self._round = self._split(b.opening.each_round, tuple(b.opening.each_round), 0)
-        return {self._node(b.opening.turn, (c, start, (0,) * b.size if b.counts else (), b.rolled(start), None),
+            self._each = [(q, c, ()) for q, c in self._split(b.opening.each_round, tuple(b.opening.each_round), 0)]
+        return {self._node(b.opening.turn, (c, numbers, (0,) * b.size if b.counts else (), b.rolled(start), None),
                            todo): p
                 for p, c in self._split(b.opening.starts, tuple(b.opening.starts), b.opening.turn)}
 
@@ -185,48 +251,60 @@ class _Chain:
             block = b.block(o, turn)
             if owed is None:   # the first of a block: who stands now acts in it
                 owed = frozenset(opening.orders[o][k] for k in block
-                                 if b.standing(opening.orders[o][k], states[opening.orders[o][k]]))
-            after: list[tuple[float, States, list[int], tuple[bool, ...]]] = []
+                                 if self.up[opening.orders[o][k]][states[opening.orders[o][k]]])
+            after: list[tuple[float, Numbers, Sequence[int], tuple[bool, ...]]] = []
             if actor in owed:
-                for q, target in b.targets(actor, states, drawn):
-                    for p, mine, theirs in b.turn(actor, target, states[actor], states[target]):
+                for q, target in self._picked(actor, states, drawn):
+                    for p, mine, theirs in self._turn(actor, target, states[actor], states[target]):
                         nxt = list(states)
                         nxt[actor], nxt[target] = mine, theirs
-                        count = list(drawn)
+                        count: Sequence[int] = drawn
                         if b.counts:
+                            count = list(drawn)
                             count[target] += 1
-                        after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(tuple(nxt), rolled)]
+                        if b.groups:
+                            after += [(q * p * r, tuple(self._number(i, s) for i, s in enumerate(routed)), count, done)
+                                      for r, routed, done in b.rout(self._states(tuple(nxt)), rolled)]
+                        else:
+                            after.append((q * p, tuple(nxt), count, rolled))
             if not after:
-                after = [(1.0, states, list(drawn), rolled)]
+                after = [(1.0, states, drawn, rolled)]
             last = turn == block[-1]
             for p, nxt_states, count, done in after:
-                if last and b.winner(nxt_states) is not None:
+                if last and self._winner(nxt_states) is not None:
                     stops = self.stops[turn]
                     stops[0].append(here)
-                    stops[1].append(self._end(nxt_states))
+                    stops[1].append(self._end(self._states(nxt_states)))
                     stops[2].append(p)
                 else:
-                    self._next(turn, here, (c, nxt_states, self._relative(nxt_states, count), done,
-                                            None if last else owed), p, todo)
+                    self._next(turn, here, (c, nxt_states, self._relative(nxt_states, count) if b.counts else (),
+                                            done, None if last else owed), p, todo)
         return start
 
     def _next(self, turn: int, here: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
         """Move ``p`` from node ``here`` to ``node`` at the next turn: to each class of its orders by who
-        acts next, or after a new round (its states as the model starts a round) to each class of the
-        orders it can roll (the same order where initiative is not rolled again)."""
-        b = self.board
+        acts next (the states of those no foe of whom acts again this round as nothing reads them, which
+        merges nodes), or after a new round (its states as the model starts a round) to each class of
+        the orders it can roll (the same order where initiative is not rolled again)."""
         c, states, drawn, rolled, owed = node
-        nxt = (turn + 1) % self.turns
-        if nxt == 0:
-            states = tuple(b.new_round(i, s) for i, s in enumerate(states))
-            onward = self._round if b.opening.each_round is not None else [(1.0, c)]
-        else:
+        nxt = turn + 1 if turn + 1 < self.turns else 0
+        if nxt:
             onward = self._onward(c, nxt)
-        moves = self.moves[turn]
-        for q, c2 in onward:
-            moves[0].append(here)
-            moves[1].append(self._node(nxt, (c2, states, drawn, rolled, owed), todo))
-            moves[2].append(p * q)
+        else:
+            if states not in self._rounds:
+                b = self.board
+                self._rounds[states] = tuple(self._number(i, b.new_round(i, self.found[i][k]))
+                                             for i, k in enumerate(states))
+            states = self._rounds[states]
+            onward = self._each or [(1.0, c, ())]
+        src, dst, chance = self.moves[turn]
+        known = self.nodes[nxt]
+        for q, c2, quiet in onward:
+            after = (c2, self._unread(quiet, states) if quiet else states, drawn, rolled, owed)
+            k = known.get(after)
+            src.append(here)
+            dst.append(self._node(nxt, after, todo) if k is None else k)
+            chance.append(p * q)
 
     def run(self) -> Solution:
         b = self.board
@@ -278,7 +356,7 @@ class _Chain:
         res: list[dict[str, float]] = [dict.fromkeys(b.resources(i, b.model.start(i)), 0.0)
                                        for i in range(b.size)]
         by_index = {i: s for s, i in self.ends.items()}
-        nodes0 = {i: node[1] for node, i in self.nodes[0].items()}
+        nodes0 = {i: self._states(node[1]) for node, i in self.nodes[0].items()}
         draw = 0.0
         weighted = [(by_index[i], q) for i, q in ended.items()] + [(nodes0[i], q) for i, q in open_.items()]
         for states, q in weighted:
