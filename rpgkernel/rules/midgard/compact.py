@@ -13,7 +13,11 @@ says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has 
 its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
 the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
 model is offered only while those pairs stay within ``MAX_PAIRS``: with the AP where they do, else
-without them (nothing in a fight reads the AP; the forecast then gives none).
+without them (nothing in a fight reads the AP; the forecast then gives none). An attack is worked out
+once per part of the two states it reads (``reads``: the attacker's grace left; the defender's
+defences, full defence and grace left) as what it costs each (``moves``), made states once per state
+and cost (``moved``); the defences of the round and full defence are read by a foe's attack alone
+(``unread``).
 
 A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
 applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
@@ -132,6 +136,7 @@ class MidgardCompact(Compact):
         self._views: dict[tuple[int, Stand], Figure] = {}
         self._moves: dict[tuple, list[tuple[float, Verlust, Verlust]]] = {}
         self._moved: dict[tuple[int, Stand, Verlust], Stand] = {}
+        self._turns: dict[tuple[int, int, int, Stand], list[tuple[float, int, Stand]]] = {}
         self._nach: dict[tuple[int, str, int, int], int] = {}
 
     def groesse(self, i: int) -> int:
@@ -209,12 +214,17 @@ class MidgardCompact(Compact):
         return self._moved[key]
 
     def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Stand, Stand]]:
-        """The actor's attack on the target with its first weapon (``moves``, ``moved``)."""
-        out: dict[tuple[Stand, Stand], float] = {}
-        for p, me, them in self.moves(actor, target, mine, theirs):
-            after = (self.moved(actor, mine, me), self.moved(target, theirs, them))
-            out[after] = out.get(after, 0.0) + p
-        return [(p, me, them) for (me, them), p in out.items()]
+        """The actor's attack on the target with its first weapon (``moves``, ``moved``): worked out once
+        per grace of the actor and state of the target (an attack changes nothing of the actor but its
+        grace)."""
+        key = (actor, target, mine.gg, theirs)
+        if key not in self._turns:
+            out: dict[tuple[int, Stand], float] = {}
+            for p, me, them in self.moves(actor, target, mine, theirs):
+                after = (self._landed(actor, mine, "GG", -me.gg), self.moved(target, theirs, them))
+                out[after] = out.get(after, 0.0) + p
+            self._turns[key] = [(p, gg, them) for (gg, them), p in out.items()]
+        return [(p, mine if gg == mine.gg else mine._replace(gg=gg), them) for p, gg, them in self._turns[key]]
 
     def _landed(self, i: int, state: Stand, resource: str, by: int) -> int:
         """Combatant ``i``'s ``resource`` after a change by ``by`` within the ruleset's limits (the
