@@ -22,13 +22,15 @@ solved without the chain (``duel``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..dice import Dist
 from ..messages import t
+from ..rules.compact import State
 from .board import Board, States
 from .fight import MAX_ROUNDS, rounds_played
 from .value import Chance, FigureForecast, Forecast, Mean
