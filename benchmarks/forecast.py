@@ -28,14 +28,13 @@
    five, Bilbo with points of grace: the Midgard fight with grace): the forecast to ±1 % (CPU and wall,
    against the goal of 2 s CPU, the path taken) beside the procedure path on the same state in the
    same run (its fights per second, and the CPU time it would take for the fights the precision asks
-   for). A moment no compact model covers stops after its first batch and prints its notice.
+   for). A moment no compact model covers stops after its first batch and prints its notice;
+   ``--notebook NAME`` plays that example notebook's moments alone.
 
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
     python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels] [--only-open]
                                   [--notebook NAME] [--reference CHECKOUT] [--timeout 60]
-
-``--notebook NAME`` (with ``--only-open``) plays only that example notebook's moments.
 """
 
 from __future__ import annotations
@@ -291,6 +290,7 @@ def open_row(label: str, state: dict, encounter: str, fights: int) -> bool:
 
 
 def open_decisions(fights: int, notebook: str | None = None) -> bool:
+    """Section 5; with ``notebook`` that notebook's moments alone."""
     import notebook_points
     print(f"5. Forecasts with a decision open, to ±1 % (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     ok = True
@@ -298,18 +298,20 @@ def open_decisions(fights: int, notebook: str | None = None) -> bool:
         ok &= open_row(f"the ford, {FORD_ATTACK} open", *ford_open(), fights)
         ok &= open_row("Midgard, Wolfgang Krentz (GG 2) against the Schattenelf, his grace open", *midgard_grace(),
                        fights)
-    for name in notebook_points.NOTEBOOKS if notebook is None else (notebook,):   # a name it does not know: none
+    for name in (notebook,) if notebook else notebook_points.NOTEBOOKS:
         for point in notebook_points.open_points(name):
             ok &= open_row(f"{point.label} open", point.state, point.encounter, fights)
     return ok
 
 
 def main() -> int:
+    from notebook_points import NOTEBOOKS
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
     parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
     parser.add_argument("--only-open", action="store_true", help="section 5 alone")
-    parser.add_argument("--notebook", help="section 5: that example notebook's moments alone")
+    parser.add_argument("--notebook", choices=NOTEBOOKS,
+                        help="section 5: that example notebook's open moments alone (implies --only-open)")
     parser.add_argument("--reference", type=Path, help="section 4: a checkout whose package is timed beside this one")
     parser.add_argument("--timeout", type=float, default=60.0, help="section 4: seconds a duel may take")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
@@ -320,7 +322,7 @@ def main() -> int:
         return 0
     if opts.only_duels:
         return 0 if first_duels(opts.reference, opts.timeout) else 1
-    if opts.only_open:
+    if opts.only_open or opts.notebook:
         return 0 if open_decisions(opts.procedure_fights, opts.notebook) else 1
     ok = True
 

@@ -2,8 +2,7 @@
 
 The opening (``fight.Table.opening``) gives the combatants and every turn order the fight can take
 with its chances; the model gives each combatant's state and the exact consequences of a turn (of one
-that hits others besides its target, a Blast, ``Compact.area``: the turn on each, one by one,
-``outcomes``); the tactics pick the target by their ``rank`` on the model's figure views, as on the
+that hits others besides its target, a Blast, ``Compact.area``: the turn on each, one by one); the tactics pick the target by their ``rank`` on the model's figure views, as on the
 procedure path (the lowest, ties to the first in the encounter's order), unless the seed picks it at random
 (``Compact.random_target``: every standing foe alike). A turn of a combatant out of the fight passes;
 the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
@@ -132,15 +131,6 @@ class Board:
         """Whom ``actor``'s turn on ``target`` hits in ``states``: the target, then the others of its
         area (``spread``) who stand."""
         return [target, *(j for j in self.spread.get((actor, target), ()) if self.standing(j, states[j]))]
-
-    def outcomes(self, actor: int, target: int, states: States) -> list[tuple[float, States]]:
-        """The chances of everyone's states after ``actor``'s turn on ``target`` in ``states``: the
-        turn on each one its ``area`` hits, one after the other, each rolled for on its own."""
-        found = [(1.0, states)]
-        for j in self.area(actor, target, states):
-            found = [(p * q, tuple(mine if i == actor else theirs if i == j else s for i, s in enumerate(now)))
-                     for p, now in found for q, mine, theirs in self.turn(actor, j, now[actor], now[j])]
-        return found
 
     def rolled(self, states: States) -> tuple[bool, ...]:
         """For each group, whether its morale was tested already: where at least half of it is out

@@ -1,7 +1,10 @@
 """The exact forecast of a small fight: an absorbing Markov chain over the compact states.
 
-A node is the turn order, whose turn in it, and every combatant's state (with the attacks each has
-drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
+A node is the turn orders the round can still take (those with its places so far, each with its chance:
+the order is told place by place, so states reached alike under orders that begin alike are one node;
+each order alone where some act at the same time), whose turn in it, and every combatant's state (with
+the attacks each has drawn, relative to its side's least attacked, where the target picking reads
+them); the nodes are
 found by exploring from the opening's orders, and one turn moves the chance on each node to the next
 turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
 came to lose half (``board.Board.rout``; the node keeps whether each group was tested); where several
@@ -19,6 +22,7 @@ solved without the chain (``duel``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +30,7 @@ import numpy as np
 
 from ..dice import Dist
 from ..messages import t
+from ..rules.compact import State
 from .board import Board, States
 from .fight import MAX_ROUNDS, rounds_played
 from .value import Chance, FigureForecast, Forecast, Mean
@@ -38,9 +43,11 @@ MAX_STATES = 100_000
 #: a fight that could go on to ``MAX_ROUNDS`` almost never lasts that long
 LEAST = 1e-12
 
-#: the order, the states, the attacks drawn, the groups tested, who of those acting at the same time
-#: stood when their turns began (None: to be read at this turn, the first of them)
-Node = tuple[int, States, tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
+#: the orders the round can still take (a class, ``_Chain.members``), the states (each combatant's by its
+#: number, ``_Chain.found``), the attacks drawn, the groups tested, who of those acting at the same time stood when their turns began (None: to be read
+#: at this turn, the first of them)
+Node = tuple[int, tuple[int, ...], tuple[int, ...], tuple[bool, ...], frozenset[int] | None]
+Numbers = tuple[int, ...]   # each combatant's state by its number
 
 
 @dataclass
@@ -96,6 +103,112 @@ class _Chain:
         # per turn: moves (from, to, chance) to the next turn's nodes, ends (from, end, chance)
         self.moves: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
         self.stops: list[tuple[list[int], list[int], list[float]]] = [([], [], []) for _ in range(self.turns)]
+        #: per class of orders: its orders (the first one's places are the class's so far) and their chances
+        self.members: list[tuple[int, ...]] = []
+        self.weights: list[tuple[float, ...]] = []
+        self._classes: dict[tuple, int] = {}
+        self._splits: dict[tuple[int, int], list[tuple[float, int, tuple[int, ...]]]] = {}
+        #: the classes a new round's roll gives, with their chances (none quiet: a new round forgot it all)
+        self._each: list[tuple[float, int, tuple[int, ...]]] = []
+        self._quiet: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: each combatant's states numbered as found (a node holds their numbers), whether each stands
+        self.found: list[list[State]] = [[] for _ in range(board.size)]
+        self.up: list[list[bool]] = [[] for _ in range(board.size)]
+        self._numbers: list[dict[State, int]] = [{} for _ in range(board.size)]
+        # asked again and again of the same states: the targets, the turns, the winner, a new round's
+        # states, states forgotten
+        self._targets: dict[tuple, list[tuple[float, int]]] = {}
+        self._turns: dict[tuple[int, int, int, int], list[tuple[float, int, int]]] = {}
+        self._winners: dict[Numbers, int | None] = {}
+        self._rounds: dict[Numbers, Numbers] = {}
+        self._forgot: dict[tuple[tuple[int, ...], Numbers], Numbers] = {}
+        # orders with places that act at the same time are never merged (a block reads the order's ties)
+        self.singly = any(any(at_once) for at_once in board.opening.together)
+
+    def _split(self, chances: dict[int, float], orders: tuple[int, ...], place: int) -> list[tuple[float, int]]:
+        """``orders`` (of ``chances``) split by their places up to ``place``: each class with its chance
+        among them."""
+        groups: dict[tuple, list[int]] = {}
+        for o in orders:
+            groups.setdefault((o,) if self.singly else tuple(self.board.opening.orders[o][:place + 1]), []).append(o)
+        total = sum(chances[o] for o in orders)
+        found = []
+        for group in groups.values():
+            weights = tuple(chances[o] for o in group)
+            key = tuple(group) if len(group) == 1 else tuple(zip(group, weights))
+            if key not in self._classes:
+                self._classes[key] = len(self.members)
+                self.members.append(tuple(group))
+                self.weights.append(weights)
+            found.append((sum(weights) / total, self._classes[key]))
+        return found
+
+    def quiet(self, c: int, place: int) -> tuple[int, ...]:
+        """The combatants no foe of whom acts at ``place`` or later in any order of class ``c``: their
+        states as nothing of this round reads them (``Compact.unread``)."""
+        key = (c, place)
+        if key not in self._quiet:
+            b = self.board
+            later = {b.opening.orders[o][k] for o in self.members[c] for k in range(place, self.turns)}
+            self._quiet[key] = tuple(i for i in range(b.size) if not later.intersection(b.foes[i]))
+        return self._quiet[key]
+
+    def _number(self, i: int, state: State) -> int:
+        known = self._numbers[i]
+        if state not in known:
+            known[state] = len(self.found[i])
+            self.found[i].append(state)
+            self.up[i].append(self.board.standing(i, state))
+        return known[state]
+
+    def _states(self, numbers: Numbers) -> States:
+        return tuple(self.found[i][k] for i, k in enumerate(numbers))
+
+    def _picked(self, actor: int, states: Numbers, drawn: tuple[int, ...]) -> list[tuple[float, int]]:
+        key = (actor, states, drawn)
+        if key not in self._targets:
+            self._targets[key] = self.board.targets(actor, self._states(states), drawn)
+        return self._targets[key]
+
+    def _turn(self, actor: int, target: int, mine: int, theirs: int) -> list[tuple[float, int, int]]:
+        key = (actor, target, mine, theirs)
+        if key not in self._turns:
+            self._turns[key] = [(p, self._number(actor, a), self._number(target, t)) for p, a, t in
+                                self.board.turn(actor, target, self.found[actor][mine], self.found[target][theirs])]
+        return self._turns[key]
+
+    def _outcomes(self, actor: int, target: int, states: Numbers) -> list[tuple[float, Numbers]]:
+        """The chances of everyone's states after ``actor``'s turn on ``target``: the turn on each one
+        its area hits (``Board.area``: a Blast), one after the other, each rolled for on its own."""
+        found = [(1.0, states)]
+        for j in self.board.area(actor, target, self._states(states)):
+            found = [(p * q, tuple(mine if i == actor else theirs if i == j else s for i, s in enumerate(now)))
+                     for p, now in found for q, mine, theirs in self._turn(actor, j, now[actor], now[j])]
+        return found
+
+    def _unread(self, quiet: tuple[int, ...], states: Numbers) -> Numbers:
+        """``states`` with those of ``quiet`` as nothing of this round reads them (``Compact.unread``)."""
+        key = (quiet, states)
+        found = self._forgot.get(key)
+        if found is None:
+            model = self.board.model
+            found = self._forgot[key] = tuple(self._number(i, model.unread(i, self.found[i][k])) if i in quiet
+                                              else k for i, k in enumerate(states))
+        return found
+
+    def _winner(self, states: Numbers) -> int | None:
+        if states not in self._winners:
+            self._winners[states] = self.board.winner(self._states(states))
+        return self._winners[states]
+
+    def _onward(self, c: int, nxt: int) -> list[tuple[float, int, tuple[int, ...]]]:
+        """The classes class ``c`` goes on to at place ``nxt`` of its round (not a new round's), with their
+        chances and who is quiet in each (``quiet``)."""
+        key = (c, nxt)
+        if key not in self._splits:
+            self._splits[key] = [(q, c2, self.quiet(c2, nxt)) for q, c2 in
+                                 self._split(dict(zip(self.members[c], self.weights[c])), self.members[c], nxt)]
+        return self._splits[key]
 
     def _node(self, turn: int, node: Node, todo: list[tuple[int, Node]]) -> int:
         known = self.nodes[turn]
@@ -110,7 +223,7 @@ class _Chain:
     def _end(self, states: States) -> int:
         return self.ends.setdefault(states, len(self.ends))
 
-    def _relative(self, states: States, drawn: list[int]) -> tuple[int, ...]:
+    def _relative(self, states: Numbers, drawn: Sequence[int]) -> tuple[int, ...]:
         """The attacks drawn, relative to the least attacked standing combatant of each side (their
         order is all the target picking reads); 0 for those out of the fight."""
         if not self.board.counts:
@@ -118,18 +231,22 @@ class _Chain:
         b = self.board
         up = [0] * b.size
         for side in range(len(b.side_names)):
-            members = [i for i in range(b.size) if b.side[i] == side and b.standing(i, states[i])]
+            members = [i for i in range(b.size) if b.side[i] == side and self.up[i][states[i]]]
             low = min((drawn[i] for i in members), default=0)
             for i in members:
                 up[i] = drawn[i] - low
         return tuple(up)
 
     def _start(self, todo: list[tuple[int, Node]]) -> dict[int, float]:
-        """The opening's nodes with their chances (one per turn order)."""
+        """The opening's nodes with their chances (one per class of its turn orders)."""
         b = self.board
         start = b.start()
-        return {self._node(b.opening.turn, (o, start, (0,) * b.size if b.counts else (), b.rolled(start), None),
-                           todo): p for o, p in b.opening.starts.items()}
+        numbers = tuple(self._number(i, s) for i, s in enumerate(start))
+        if b.opening.each_round is not None:
+            self._each = [(q, c, ()) for q, c in self._split(b.opening.each_round, tuple(b.opening.each_round), 0)]
+        return {self._node(b.opening.turn, (c, numbers, (0,) * b.size if b.counts else (), b.rolled(start), None),
+                           todo): p
+                for p, c in self._split(b.opening.starts, tuple(b.opening.starts), b.opening.turn)}
 
     def explore(self) -> dict[int, float]:
         b = self.board
@@ -138,49 +255,65 @@ class _Chain:
         start = self._start(todo)
         while todo:
             turn, node = todo.pop()
-            o, states, drawn, rolled, owed = node
+            c, states, drawn, rolled, owed = node
             here = self.nodes[turn][node]
+            o = self.members[c][0]   # its places up to this turn are the class's
             actor = opening.orders[o][turn]
             block = b.block(o, turn)
             if owed is None:   # the first of a block: who stands now acts in it
                 owed = frozenset(opening.orders[o][k] for k in block
-                                 if b.standing(opening.orders[o][k], states[opening.orders[o][k]]))
-            after: list[tuple[float, States, list[int], tuple[bool, ...]]] = []
+                                 if self.up[opening.orders[o][k]][states[opening.orders[o][k]]])
+            after: list[tuple[float, Numbers, Sequence[int], tuple[bool, ...]]] = []
             if actor in owed:
-                for q, target in b.targets(actor, states, drawn):
-                    for p, nxt in b.outcomes(actor, target, states):   # a Blast: on each it hits
-                        count = list(drawn)
+                for q, target in self._picked(actor, states, drawn):
+                    for p, nxt in self._outcomes(actor, target, states):   # a Blast: on each it hits
+                        count: Sequence[int] = drawn
                         if b.counts:
+                            count = list(drawn)
                             count[target] += 1
-                        after += [(q * p * r, routed, count, done) for r, routed, done in b.rout(nxt, rolled)]
+                        if b.groups:
+                            after += [(q * p * r, tuple(self._number(i, s) for i, s in enumerate(routed)), count, done)
+                                      for r, routed, done in b.rout(self._states(nxt), rolled)]
+                        else:
+                            after.append((q * p, nxt, count, rolled))
             if not after:
-                after = [(1.0, states, list(drawn), rolled)]
+                after = [(1.0, states, drawn, rolled)]
             last = turn == block[-1]
             for p, nxt_states, count, done in after:
-                if last and b.winner(nxt_states) is not None:
+                if last and self._winner(nxt_states) is not None:
                     stops = self.stops[turn]
                     stops[0].append(here)
-                    stops[1].append(self._end(nxt_states))
+                    stops[1].append(self._end(self._states(nxt_states)))
                     stops[2].append(p)
                 else:
-                    self._next(turn, here, (o, nxt_states, self._relative(nxt_states, count), done,
-                                            None if last else owed), p, todo)
+                    self._next(turn, here, (c, nxt_states, self._relative(nxt_states, count) if b.counts else (),
+                                            done, None if last else owed), p, todo)
         return start
 
     def _next(self, turn: int, here: int, node: Node, p: float, todo: list[tuple[int, Node]]) -> None:
-        """Move ``p`` from node ``here`` to ``node`` at the next turn: in the same order, or after a new
-        round (its states as the model starts a round) to every order it can roll."""
-        b = self.board
-        o, states, drawn, rolled, owed = node
-        nxt = (turn + 1) % self.turns
-        if nxt == 0:
-            states = tuple(b.new_round(i, s) for i, s in enumerate(states))
-        orders = b.opening.each_round if nxt == 0 and b.opening.each_round is not None else {o: 1.0}
-        moves = self.moves[turn]
-        for o2, q in orders.items():
-            moves[0].append(here)
-            moves[1].append(self._node(nxt, (o2, states, drawn, rolled, owed), todo))
-            moves[2].append(p * q)
+        """Move ``p`` from node ``here`` to ``node`` at the next turn: to each class of its orders by who
+        acts next (the states of those no foe of whom acts again this round as nothing reads them, which
+        merges nodes), or after a new round (its states as the model starts a round) to each class of
+        the orders it can roll (the same order where initiative is not rolled again)."""
+        c, states, drawn, rolled, owed = node
+        nxt = turn + 1 if turn + 1 < self.turns else 0
+        if nxt:
+            onward = self._onward(c, nxt)
+        else:
+            if states not in self._rounds:
+                b = self.board
+                self._rounds[states] = tuple(self._number(i, b.new_round(i, self.found[i][k]))
+                                             for i, k in enumerate(states))
+            states = self._rounds[states]
+            onward = self._each or [(1.0, c, ())]
+        src, dst, chance = self.moves[turn]
+        known = self.nodes[nxt]
+        for q, c2, quiet in onward:
+            after = (c2, self._unread(quiet, states) if quiet else states, drawn, rolled, owed)
+            k = known.get(after)
+            src.append(here)
+            dst.append(self._node(nxt, after, todo) if k is None else k)
+            chance.append(p * q)
 
     def run(self) -> Solution:
         b = self.board
@@ -232,7 +365,7 @@ class _Chain:
         res: list[dict[str, float]] = [dict.fromkeys(b.resources(i, b.model.start(i)), 0.0)
                                        for i in range(b.size)]
         by_index = {i: s for s, i in self.ends.items()}
-        nodes0 = {i: node[1] for node, i in self.nodes[0].items()}
+        nodes0 = {i: self._states(node[1]) for node, i in self.nodes[0].items()}
         draw = 0.0
         weighted = [(by_index[i], q) for i, q in ended.items()] + [(nodes0[i], q) for i, q in open_.items()]
         for states, q in weighted:

@@ -3,7 +3,7 @@
 Each combatant stands in a small hashable state; ``turn`` gives the exact
 chance of each pair of states actor and target are left in (``hit`` where
 only the target changes), ``new_round`` what a round's start does to a
-state, ``groups`` the groups whose morale wavers together, ``view`` a
+state (``unread`` what no foe's turn reads any more this round), ``groups`` the groups whose morale wavers together, ``view`` a
 figure view of a state for target picking, ``random_target`` whether the
 seed picks targets at random.
 """
@@ -45,6 +45,11 @@ class Compact:
 
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
+        return state
+
+    def unread(self, i: int, state: State) -> State:
+        """Combatant ``i``'s state once no foe of it acts again this round: what only a foe's turn of this
+        round reads of it forgotten (the default: nothing)."""
         return state
 
     def groups(self) -> list[tuple[int, ...]]:

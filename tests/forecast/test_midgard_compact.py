@@ -4,18 +4,24 @@ what it covers, and whole fights against the procedure path."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.dice.roll import GivenDice
 from rpgkernel.errors import GivenDiceError
+from rpgkernel.forecast import chain
 from rpgkernel.forecast.fight import ForecastError, Table
+from rpgkernel.forecast.mixture import board
 from rpgkernel.rules.figure import view
-from rpgkernel.rules.midgard.compact import Stand, covers
-from rpgkernel.rules.midgard.kampf import abwehren
+from rpgkernel.rules.midgard.compact import MidgardGnade, Stand, covers
+from rpgkernel.rules.midgard.kampf import abwehren, angriffslage, folgen
+from rpgkernel.rules.midgard.settings import EINSTELLUNGEN
+from rpgkernel.rules.midgard.tactics import eigener_wurf
 from rpgkernel.state import model
 from rpgkernel.state.transaction import Transaction
 
@@ -373,3 +379,114 @@ def test_a_fight_the_model_does_not_cover_plays_the_procedures(tmp_path):
     assert (f.weg, f.fights) == ("prozeduren", 3) and "Prozeduren" in f.notes[0]
     with pytest.raises(ForecastError, match="kein kompaktes Modell"):
         enc.forecast(weg="kompakt")
+
+
+# -- what the model keeps of a turn, and what the exact chain merges --------------------------------------
+def grace_fight(tmp_path, lp: int = 5):
+    """Two against two, Wolfgang (``lp``) with two points of grace and his first defence of the round made,
+    the Ork in full defence this round: every part an attack reads (grace, defences, full defence) varies."""
+    c, enc = encounter(tmp_path, ("Wolfgang", "Helden", {**WOLFGANG, "lp": lp, "ap": 3, "gg": 2}),
+                       ("Elanor", "Helden", {**ORK, "waffen": ["Dolch +8 (W3)"], "abwehr": 12, "lp": 3, "ap": 3}),
+                       ("Ork", "Feinde", {**ORK, "lp": 4}), ("Goblin", "Feinde", {**ORK, "lp": 3, "rw": 60}))
+    c.add_condition("Wolfgang", "1. Abwehr", rounds=1, ends="rundenende")
+    c.add_condition("Ork", "volle Abwehr", rounds=1, ends="rundenende")
+    return c, enc
+
+
+def anew(figures, data, m, actor: int, target: int, mine: Stand, theirs: Stand, seen: dict) -> dict[tuple, float]:
+    """The actor's attack on the target worked out from the rules alone: ``kampf.folgen`` on the two
+    figures in their states (``seen``: folgen by everything it is given), each loss landing within the
+    ruleset's limits (the AP where the model keeps them)."""
+    engine, cfg = rules.get("midgard"), EINSTELLUNGEN.of(data)
+    keep = abwehren(figures[target]) + sum(g.side != figures[target].side for g in figures) - 1
+
+    def landed(i, state, resource, by):
+        value = getattr(state, resource.lower())
+        if not by or resource not in figures[i].resources:
+            return value
+        return next(s.new for s in engine.within_limits(m.view(i, state), resource, by, data) if s.resource == resource)
+
+    found: dict[tuple, float] = {}
+    lage = angriffslage(m.view(actor, mine), m.view(target, theirs), cfg=cfg)
+    key = (repr(lage), mine.gg, theirs.gg)
+    if key not in seen:
+        seen[key] = folgen(lage, eigener_wurf(mine.gg), eigener_wurf(theirs.gg))
+    for f, p in seen[key].items():
+        me = mine._replace(gg=landed(actor, mine, "GG", -f.gnade_angreifer))
+        them = Stand(landed(target, theirs, "LP", -f.lp), landed(target, theirs, "AP", -f.ap) if m.ap else theirs.ap,
+                     landed(target, theirs, "GG", -f.gnade_verteidiger), min(theirs.abwehren + f.abgewehrt, keep),
+                     theirs.volle)
+        found[me, them] = found.get((me, them), 0.0) + p
+    return found
+
+
+@pytest.mark.parametrize("ap", [True, False])
+def test_every_turn_as_worked_out_anew(tmp_path, ap):
+    """The model keeps an attack's outcome once per part of the states it reads (the attacker's grace, the
+    defender's defences, full defence and grace) and each loss once per value: every turn of every pair
+    of states the fight reaches is the one worked out anew. Fails where a key leaves out what a turn
+    reads."""
+    c, _ = grace_fight(tmp_path)
+    names, figures, data = opening(c)
+    assert isinstance(TACTICS.compact(figures, data), MidgardGnade)
+    m, seen = MidgardGnade(figures, data, eigener_wurf, ap), {}
+    foes = [[j for j in range(len(names)) if figures[j].side != figures[i].side] for i in range(len(names))]
+    reached = [{m.start(i)} for i in range(len(names))]
+    todo, pairs = [(i, m.start(i)) for i in range(len(names))], 0
+    while todo:   # every state reached, every turn between states reached (both ways) checked
+        i, state = todo.pop()
+        for s in [m.new_round(i, state), m.unread(i, state)]:
+            if s not in reached[i]:
+                reached[i].add(s)
+                todo.append((i, s))
+        if not m.standing(i, state):
+            continue
+        for j in foes[i]:
+            for a, t, mine, theirs in [(i, j, state, s) for s in list(reached[j])] + \
+                                      [(j, i, s, state) for s in list(reached[j])]:
+                if not m.standing(a, mine) or not m.standing(t, theirs):
+                    continue
+                got: dict[tuple, float] = {}
+                for p, me, them in m.turn(a, t, mine, theirs):
+                    got[me, them] = got.get((me, them), 0.0) + p
+                expected = anew(figures, data, m, a, t, mine, theirs, seen)
+                assert set(got) == set(expected), (a, t, mine, theirs)
+                assert all(got[k] == pytest.approx(p, abs=1e-12) for k, p in expected.items())
+                pairs += 1
+                for me, them in got:
+                    for k, s in ((a, me), (t, them)):
+                        if s not in reached[k]:
+                            reached[k].add(s)
+                            todo.append((k, s))
+    assert pairs > 500
+    assert len({s.gg for s in reached[0]}) == 3   # the parts a turn reads took more than one value each
+    assert all(len({s.abwehren for s in r}) > 1 for r in reached) and {s.volle for s in reached[2]} == {True, False}
+    assert len({s.ap for s in reached[2]}) == (3 if ap else 1)
+
+
+def test_the_chain_merges_nothing_a_fight_reads(tmp_path):
+    """The exact chain tells the round's order place by place (orders that begin alike share their nodes)
+    and forgets the defences of the round where no foe acts again in it: the result is the one of the
+    chain that keeps every order apart and forgets nothing, on far fewer nodes."""
+    c, _ = grace_fight(tmp_path, lp=3)
+    table = Table(copy.deepcopy(c.state), "Gasse", rules.get("midgard"), "schwächste")
+    b = board(table, np.random.default_rng(1))
+    assert b is not None and b.opening.each_round is not None and len(b.opening.orders) > 2
+    merged = chain._Chain(b, 10**6)
+    merged_solution = merged.run()
+    kept = chain._Chain(b, 10**6)
+    kept.singly = True   # every order alone, as where some act at the same time
+    unread, b.model.unread = b.model.unread, lambda i, state: state
+    try:
+        kept_solution = kept.run()
+    finally:
+        b.model.unread = unread
+    assert merged_solution.nodes < 0.7 * kept_solution.nodes
+    assert merged_solution.win == pytest.approx(kept_solution.win, abs=1e-12)
+    assert merged_solution.draw == pytest.approx(kept_solution.draw, abs=1e-12)
+    assert merged_solution.falls == pytest.approx(kept_solution.falls, abs=1e-12)
+    assert set(merged_solution.rounds) == set(kept_solution.rounds)
+    assert all(merged_solution.rounds[r] == pytest.approx(p, abs=1e-12) for r, p in kept_solution.rounds.items())
+    for got, expected in zip(merged_solution.resources, kept_solution.resources):
+        assert got == pytest.approx(expected, abs=1e-12)
+    assert 0.01 < merged_solution.win[0] < 0.99

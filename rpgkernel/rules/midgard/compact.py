@@ -13,7 +13,11 @@ says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has 
 its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
 the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
 model is offered only while those pairs stay within ``MAX_PAIRS``: with the AP where they do, else
-without them (nothing in a fight reads the AP; the forecast then gives none).
+without them (nothing in a fight reads the AP; the forecast then gives none). An attack is worked out
+once per part of the two states it reads (``reads``: the attacker's grace left; the defender's
+defences, full defence and grace left) as what it costs each (``moves``), made states once per state
+and cost (``moved``); the defences of the round and full defence are read by a foe's attack alone
+(``unread``).
 
 A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
 applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
@@ -38,7 +42,7 @@ from ...errors import RpgError
 from ...state.transaction import TICKS
 from rpgkernel.rules.kit import Compact, Figure, ruleset as get
 from .initiative import EIGENE
-from .kampf import PREVIEW_VALUES, VOLLE_ABWEHR, Folge, Wurf, abwehr_zustand, abwehren, angriffslage, folgen
+from .kampf import PREVIEW_VALUES, VOLLE_ABWEHR, Wurf, abwehr_zustand, abwehren, angriffslage, folgen
 from .schaden import out_of_fight
 from .settings import EINSTELLUNGEN
 
@@ -46,6 +50,16 @@ RESSOURCEN = ("LP", "AP", "GG")
 #: the most pairs of states (an attacker's and its target's, over every attacker and target) a model
 #: with grace may have: a turn that changes its actor too is taken by the pair of states
 MAX_PAIRS = 50_000
+
+
+class Verlust(NamedTuple):
+    """What an attack costs one combatant: LP, AP (0 where the states carry none), points of grace, and
+    whether it made a defence."""
+
+    lp: int
+    ap: int
+    gg: int
+    abgewehrt: bool
 
 
 class Stand(NamedTuple):
@@ -120,7 +134,9 @@ class MidgardCompact(Compact):
         self.has = [set(f.resources) for f in figures]
         self.eigene = [[c for c in f.conditions if c == VOLLE_ABWEHR or abwehr_zustand(c)] for f in figures]
         self._views: dict[tuple[int, Stand], Figure] = {}
-        self._folgen: dict[tuple, dict[Folge, float]] = {}
+        self._moves: dict[tuple, list[tuple[float, Verlust, Verlust]]] = {}
+        self._moved: dict[tuple[int, Stand, Verlust], Stand] = {}
+        self._turns: dict[tuple[int, int, int, Stand], list[tuple[float, int, Stand]]] = {}
         self._nach: dict[tuple[int, str, int, int], int] = {}
 
     def groesse(self, i: int) -> int:
@@ -158,38 +174,57 @@ class MidgardCompact(Compact):
         """The defences of the round and full defence end with it."""
         return state._replace(abwehren=0, volle=False)
 
+    def unread(self, i: int, state: Stand) -> Stand:
+        """The defences of the round and full defence: read by a foe's attack alone (its WW: Abwehr)."""
+        return state._replace(abwehren=0, volle=False)
+
     def hit(self, actor: int, target: int, state: Stand) -> list[tuple[float, Stand]]:  # type: ignore[override]
         """The target's states after the actor's attack, where no combatant has grace (the attack then
         reads the actor's sheet alone and changes the target alone)."""
         return [(p, them) for p, _, them in self._turn(actor, target, self.start(actor), state)]
 
+    def reads(self, i: int, state: Stand) -> tuple[bool, tuple[int, bool, bool]]:
+        """What an attack reads of a combatant's state: as the attacker whether it has grace left, as the
+        defender its defences this round, full defence and whether it has grace left."""
+        return state.gg > 0, (state.abwehren, state.volle, state.gg > 0)
+
+    def moves(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Verlust, Verlust]]:
+        """The actor's attack on the target as what it costs each (``Verlust``), once per pair of their
+        parts (``reads``)."""
+        key = (actor, target, *self.reads(actor, mine)[:1], *self.reads(target, theirs)[1])
+        if key not in self._moves:
+            out: dict[tuple[Verlust, Verlust], float] = {}
+            for f, p in folgen(angriffslage(self.view(actor, mine), self.view(target, theirs), cfg=self.cfg),
+                               self.wurf(mine.gg), self.wurf(theirs.gg)).items():
+                change = (Verlust(0, 0, f.gnade_angreifer, False),
+                          Verlust(f.lp, f.ap if self.ap else 0, f.gnade_verteidiger, f.abgewehrt))
+                out[change] = out.get(change, 0.0) + p
+            self._moves[key] = [(p, me, them) for (me, them), p in out.items()]
+        return self._moves[key]
+
+    def moved(self, i: int, state: Stand, change: Verlust) -> Stand:
+        """Combatant ``i``'s state after ``change``: the LP, AP and grace it costs land within the
+        ruleset's limits, a defence made counts for the round (as far as a later attack reads it)."""
+        key = (i, state, change)
+        if key not in self._moved:
+            self._moved[key] = Stand(self._landed(i, state, "LP", -change.lp),
+                                     self._landed(i, state, "AP", -change.ap) if self.ap else state.ap,
+                                     self._landed(i, state, "GG", -change.gg),
+                                     min(state.abwehren + change.abgewehrt, self.lesbar[i]), state.volle)
+        return self._moved[key]
+
     def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, Stand, Stand]]:
-        """The actor's attack on the target with its first weapon: the grace both spend, the LP and
-        AP the target loses, the defence it made."""
-        out: dict[tuple[Stand, Stand], float] = {}
-        landed: dict[tuple[int, str, int], int] = {}
-
-        def nach(i: int, state: Stand, resource: str, by: int) -> int:
-            if (i, resource, by) not in landed:
-                landed[i, resource, by] = self._landed(i, state, resource, by)
-            return landed[i, resource, by]
-
-        for f, p in self._attack(actor, target, mine, theirs).items():
-            me = mine._replace(gg=nach(actor, mine, "GG", -f.gnade_angreifer)) if f.gnade_angreifer else mine
-            ap = nach(target, theirs, "AP", -f.ap) if self.ap else theirs.ap
-            them = Stand(nach(target, theirs, "LP", -f.lp), ap, nach(target, theirs, "GG", -f.gnade_verteidiger),
-                         min(theirs.abwehren + f.abgewehrt, self.lesbar[target]), theirs.volle)
-            out[me, them] = out.get((me, them), 0.0) + p
-        return [(p, me, them) for (me, them), p in out.items()]
-
-    def _attack(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
-        """``kampf.folgen`` of the attack; it reads of the states the target's defences this round and
-        full defence, and whether either has grace left."""
-        key = (actor, target, theirs.abwehren, theirs.volle, mine.gg > 0, theirs.gg > 0)
-        if key not in self._folgen:
-            lage = angriffslage(self.view(actor, mine), self.view(target, theirs), cfg=self.cfg)
-            self._folgen[key] = folgen(lage, self.wurf(mine.gg), self.wurf(theirs.gg))
-        return self._folgen[key]
+        """The actor's attack on the target with its first weapon (``moves``, ``moved``): worked out once
+        per grace of the actor and state of the target (an attack changes nothing of the actor but its
+        grace)."""
+        key = (actor, target, mine.gg, theirs)
+        if key not in self._turns:
+            out: dict[tuple[int, Stand], float] = {}
+            for p, me, them in self.moves(actor, target, mine, theirs):
+                after = (self._landed(actor, mine, "GG", -me.gg), self.moved(target, theirs, them))
+                out[after] = out.get(after, 0.0) + p
+            self._turns[key] = [(p, gg, them) for (gg, them), p in out.items()]
+        return [(p, mine if gg == mine.gg else mine._replace(gg=gg), them) for p, gg, them in self._turns[key]]
 
     def _landed(self, i: int, state: Stand, resource: str, by: int) -> int:
         """Combatant ``i``'s ``resource`` after a change by ``by`` within the ruleset's limits (the
