@@ -190,7 +190,14 @@ class _Chain:
         start = b.start()
         if b.winner(start) is not None:   # decided before any turn
             return self._solution({self._end(start): 1.0}, {rounds_played(opening.first, opening.round): 1.0}, {}, 0)
-        begin = self.explore()
+        ended, rounds, open_ = self._flow(self.explore())
+        return self._solution({i: float(q) for i, q in enumerate(ended) if q}, rounds, open_,
+                              sum(len(n) for n in self.nodes))
+
+    def _flow(self, begin: dict[int, float]) -> tuple[np.ndarray, dict[int, float], dict[int, float]]:
+        """The chance carried turn by turn from ``begin`` until none is left or ``MAX_ROUNDS`` have passed:
+        what reached each end, in which round each fight ended, and the nodes still open after the last."""
+        opening = self.board.opening
         moves = [tuple(np.asarray(x) for x in m) for m in self.moves]
         stops = [tuple(np.asarray(x) for x in m) for m in self.stops]
         ended = np.zeros(len(self.ends))
@@ -200,17 +207,12 @@ class _Chain:
         for k, p in begin.items():
             chance[k] += p
         while True:
-            src, dst, p = moves[turn]
-            s_src, s_end, s_p = stops[turn]
             nxt = (turn + 1) % self.turns
-            stopped = np.bincount(s_end, weights=chance[s_src] * s_p, minlength=len(self.ends)) if len(s_src) \
-                else np.zeros(len(self.ends))
+            stopped = _carried(chance, stops[turn], len(self.ends))
             ended += stopped
             if stopped.any():
-                key = rounds_played(opening.first, round_)
-                rounds[key] = rounds.get(key, 0.0) + float(stopped.sum())
-            chance = np.bincount(dst, weights=chance[src] * p, minlength=len(self.nodes[nxt])) if len(src) \
-                else np.zeros(len(self.nodes[nxt]))
+                _count(rounds, rounds_played(opening.first, round_), float(stopped.sum()))
+            chance = _carried(chance, moves[turn], len(self.nodes[nxt]))
             turn = nxt
             if turn == 0:
                 round_ += 1
@@ -220,10 +222,8 @@ class _Chain:
                 break
         open_ = {i: float(q) for i, q in enumerate(chance) if q} if turn == 0 and round_ > MAX_ROUNDS else {}
         if open_:
-            key = rounds_played(opening.first, round_)
-            rounds[key] = rounds.get(key, 0.0) + sum(open_.values())
-        return self._solution({i: float(q) for i, q in enumerate(ended) if q}, rounds, open_,
-                              sum(len(n) for n in self.nodes))
+            _count(rounds, rounds_played(opening.first, round_), sum(open_.values()))
+        return ended, rounds, open_
 
     def _solution(self, ended: dict[int, float], rounds: dict[int, float], open_: dict[int, float],
                   nodes: int) -> Solution:
@@ -249,6 +249,16 @@ class _Chain:
                 for k, v in b.resources(i, states[i]).items():
                     res[i][k] += q * v
         return Solution(win, draw, rounds, falls, res, nodes)
+
+
+def _carried(chance: np.ndarray, arrows: tuple[np.ndarray, ...], size: int) -> np.ndarray:
+    """The chance of ``size`` targets after ``arrows`` (sources, targets, chances) carry ``chance`` over."""
+    src, dst, p = arrows
+    return np.bincount(dst, weights=chance[src] * p, minlength=size) if len(src) else np.zeros(size)
+
+
+def _count(rounds: dict[int, float], key: int, p: float) -> None:
+    rounds[key] = rounds.get(key, 0.0) + p
 
 
 def exact_forecast(board: Board, solution: Solution, encounter: str, start_round: int, **kw: Any) -> Forecast:

@@ -182,12 +182,7 @@ class Table:
             rolled = order_chances(tx.state, self.name, self.engine)
             if rolled is None:
                 return None
-        orders: list[tuple[tuple[str, ...], tuple[bool, ...]]] = []
-        if first:
-            now = tuple(record["order"])
-            everyone = {n: model.seen_by_rules(tx.state, n, self.name) for n in names}
-            orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
-        orders += [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
+        orders = self._orders(tx.state, rolled)
         if not first:
             Encounter(None, self.name)._begin(tx, list(orders[0][0]), None, None, None)  # type: ignore[arg-type]
             record = tx.state["encounters"][self.name]
@@ -199,6 +194,18 @@ class Table:
                        [[names.index(n) for n in o] for o, _ in orders], [at_once for _, at_once in orders],
                        starts, each_round, 0 if not first else record["turn"], record["round"], first,
                        self._fight(tx.state, {}, Roller(rng=rng)))
+
+    def _orders(self, state: dict[str, Any], rolled: list[tuple[float, tuple[str, ...], tuple[bool, ...]]] | None
+                ) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
+        """Every turn order the fight can take, each once: the running one first (in a started fight),
+        then those ``rolled`` (with who acts at once with the one before)."""
+        record = state["encounters"][self.name]
+        orders: list[tuple[tuple[str, ...], tuple[bool, ...]]] = []
+        if record["round"]:
+            now = tuple(record["order"])
+            everyone = {n: model.seen_by_rules(state, n, self.name) for n in record["combatants"]}
+            orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
+        return orders + [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
 
     def _down(self, out: Mapping[str, str]) -> dict[str, str]:
         """Those of ``out`` who do not come back by themselves (``Tactics.gets_up``): out for good."""
