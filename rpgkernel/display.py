@@ -1,12 +1,9 @@
 """How values show themselves without knowing the renderer.
 
-The renderer, above every value, registers a plain-text and an HTML form
-(and a Markdown one where a value has it) per type, named by its import path
-so that it needs none of the types; ``Shown`` gives a value ``repr``,
-``_repr_html_`` and ``_repr_mimebundle_`` from them. This module imports no other
-part: ``wiring`` hands it the renderer's loader (``shown_by``), called when the
-first value is shown. A type without forms shows as Python shows any object.
-"""
+The renderer registers a text and an HTML form (a Markdown one where a value has it) per type, named by
+its import path; ``Shown`` gives a value ``repr``, ``_repr_html_`` and ``_repr_mimebundle_`` from them.
+This module imports no other part: ``wiring`` hands it the renderer's loader (``shown_by``), called
+when the first value is shown. A type without forms shows as any object."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """The one place where the layers are composed.
 
-A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, a value
-its renderer, an encounter its forecast, the dice the session's stream), it
-asks here, and the part is imported when it is first asked for: this module names each part and imports
-none of them before. ``display`` imports nothing: it is handed its renderer here, when this module is
-first imported (by the dice, the state and the kit, so before any value exists).
-"""
+A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, an
+encounter its forecast, the dice the session's stream), it asks here, and the part is imported when
+first asked for. ``display`` is handed its renderer here, when this module is first imported (by the
+dice, the state and the kit, so before any value exists)."""
 
 from __future__ import annotations
 

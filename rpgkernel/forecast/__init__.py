@@ -1,23 +1,9 @@
-"""Forecasts of a fight: who wins, in how many rounds, who falls, what is left; never written anywhere.
+"""Forecasts of a fight from where it stands: who wins, in how many rounds, who falls, what is left;
+never written anywhere.
 
-``forecast(campaign, encounter)`` plays the encounter from where it stands to its end under the
-ruleset's stated tactics (``rules.tactics``, the GM's target picking ``zielwahl``). Three paths
-(``weg``), the same rules on each:
-
-- "exakt": where the ruleset has a compact model of the fight (``rules.compact``) and its chain is
-  small (``chain.MAX_STATES``), the exact chances of an absorbing Markov chain (``chain``);
-- "kompakt": fights sampled many at once on the compact model (``sample``), with a 95 % interval on
-  every number;
-- "prozeduren": fights played one by one through the ruleset's own procedures, as ``%%resolve``
-  lines (``fight``), with a 95 % interval on every number.
-
-Without ``weg`` ("auto") a forecast is exact where it can be and ``n`` is not given, else sampled on
-the compact model where the ruleset covers the fight, else through the procedures. A sampled forecast
-plays ``n`` fights, or until every side's chance is known to ``precision``; it is reproducible with
-``seed``. The rules' morale is played as the tactics state it (``Tactics.morale``) unless ``moral``
-is False. A ``stop`` hook ends it between two batches of fights: the result counts the fights played,
-with their intervals, and says that it was stopped. ``Encounter.forecast`` is the same call.
-"""
+Three paths (``weg``), the same rules on each: "exakt" (``chain``), "kompakt" (``sample``) and
+"prozeduren" (``fight``). How "auto" picks one and when a sampled forecast stops: docs/mitwirken.md,
+"Die drei Wege der Prognose"."""
 
 from __future__ import annotations
 

@@ -1,20 +1,8 @@
 """The exact forecast of a small fight: an absorbing Markov chain over the compact states.
 
-A node is the turn order, whose turn in it, and every combatant's state (with the attacks each has
-drawn, relative to its side's least attacked, where the target picking reads them); the nodes are
-found by exploring from the opening's orders, and one turn moves the chance on each node to the next
-turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
-came to lose half (``board.Board.rout``; the node keeps whether each group was tested); where several
-act at the same time (``board.Board.block``) the node keeps who of them stood when their turns began,
-and an end is taken after the last of them; a new round
-changes the states as the model says and, where initiative is rolled each round, moves to every
-order with its chance. The chances are carried turn by turn, round by round, as
-numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
-the draw, as on the procedure path. A chain that passes ``MAX_STATES`` nodes is refused: before it is
-explored where a turn changes its target alone (the product of the states each combatant can reach
-bounds it), while it is explored where a turn changes its actor too. A duel of the first kind is
-solved without the chain (``duel``).
-"""
+A node is the turn order, whose turn it is and every combatant's state; the chance is carried turn by
+turn as numpy sums, and what is open after ``MAX_ROUNDS`` is the draw. The nodes and why a large chain
+is refused: docs/mitwirken.md, "Die exakte Kette"."""
 
 from __future__ import annotations
 
@@ -68,10 +56,7 @@ def bound(board: Board, reach: list[list]) -> int:
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     """The exact forecast, or None where the chain passes ``max_states`` nodes (or the attacks drawn
-    are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
-    its target alone, the bound refuses a large chain before it is explored (every state a combatant
-    can reach is found cheaply then); where it changes its actor too, the states reached by pairs
-    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
+    are read in a fight of more than two sides, which no bounded chain holds)."""
     if board.counts and len(board.side_names) > 2:
         return None
     if not board.pair and bound(board, board.reach()) > max_states:

@@ -1,12 +1,7 @@
-"""One fight played to its end on a state of its own, through the ruleset's procedures.
+"""One fight played to its end through the ruleset's procedures, on a state of its own.
 
-Every turn is what the GM would do at the table: the tactics (``rules.tactics``) name the action as
-a ``%%resolve`` line, ``resolve.run.carry_out`` carries it out with the ruleset's procedures, the
-tactics take the open choices as choice lines, then name what the rules demand after the turn
-(``Tactics.morale``, unless the GM switched it off), and the encounter's own turn order moves on
-(``state.views.Encounter``: conditions count down, those out of the fight are skipped). Nothing is
-written anywhere: the fight works in a ``Transaction`` on the campaign's state, which stays as it was.
-"""
+Each turn is a ``%%resolve`` line carried out as the GM would (docs/mitwirken.md, "Ein Kampf über die
+Prozeduren"); the campaign's state stays as it was."""
 
 from __future__ import annotations
 
@@ -56,12 +51,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Opening:
-    """A fight as its first turn finds it: the combatants (names, views, sides) in the encounter's
-    order, every turn order it can take (indices into it) with whether each place acts at the same
-    time as the one before (``together``, ``orders.together``), the chance of each at the first turn
-    (``starts``: order index -> chance) and at the start of every later round where initiative is
-    rolled each round (``each_round``; None: the order stays), whose turn it is in which round, the
-    round the forecast began in (0 before the fight), and what tactics read of the fight then."""
+    """A fight as its first turn finds it, for a compact model: the combatants in the encounter's order,
+    every turn order it can take (indices) with who acts at the same time as the one before, the chance of
+    each at the first turn (``starts``) and at each later round (``each_round``; None: the order stays),
+    and where it stands (``turn``, ``round``; ``first``: the round the forecast began in, 0 before the fight)."""
 
     names: list[str]
     figures: list[Figure]
