@@ -1,19 +1,14 @@
 """How values show themselves without knowing the renderer.
 
-The renderer, above every value, registers a plain-text and an HTML form
-(and a Markdown one where a value has it) per type, named by its import path
-so that it needs none of the types; ``Shown`` gives a value ``repr``,
-``_repr_html_`` and ``_repr_mimebundle_`` from them. The renderer is imported
-(``wiring.renderer``) when the first value is shown. A type without forms shows
-as Python shows any object.
-"""
+The renderer registers a text and an HTML form (a Markdown one where a value has it) per type, named by
+its import path; ``Shown`` gives a value ``repr``, ``_repr_html_`` and ``_repr_mimebundle_`` from them.
+This module imports no other part: ``wiring`` hands it the renderer's loader (``shown_by``), called
+when the first value is shown. A type without forms shows as any object."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
-
-from . import wiring
 
 
 class Forms(NamedTuple):
@@ -23,7 +18,13 @@ class Forms(NamedTuple):
 
 
 _forms: dict[str, Forms] = {}
-_loaded: list[bool] = []
+#: what loads the renderer (``shown_by``), until it has run
+_loader: list[Callable[[], None]] = []
+
+
+def shown_by(load: Callable[[], None]) -> None:
+    """Let ``load()`` import the renderer when the first value is shown (``wiring`` composes this)."""
+    _loader[:] = [load]
 
 
 def register(name: str, text: Callable[[Any], str], html: Callable[[Any], str],
@@ -38,9 +39,8 @@ def forms(value: object) -> Forms | None:
 
 
 def forms_for(kind: type) -> Forms | None:
-    if not _loaded:
-        _loaded.append(True)
-        wiring.renderer()
+    if _loader:
+        _loader.pop()()
     for cls in kind.__mro__:
         found = _forms.get(f"{cls.__module__}.{cls.__qualname__}")
         if found is not None:

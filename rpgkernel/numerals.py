@@ -1,21 +1,9 @@
 """Numbers for users: the one place a number becomes text, through Babel, by the locale of the
-language of the moment (``LANGUAGE``; German: CLDR's de_DE, English: en).
+language of the moment (``LANGUAGE``).
 
-German: ``integer(2512225)`` -> ``2.512.225``, ``number(10.5)`` -> ``10,50``,
-``percent(0.125)`` -> ``12,50 %``, ``decimal(12.5)`` -> ``12,5``; English: ``2,512,225``,
-``10.50``, ``12.50 %``, ``12.5``.
-``fill`` (what ``t()`` calls) fills the catalogue's templates the same way: a float field
-follows the locale, and a format spec with ``,``, ``.`` or ``%`` (``{n:,}``,
-``{x:.1f}``, ``{p:.1%}``) gives the locale's separators. Plain ints (``{seq}``,
-``{wm:+d}``) stay as they are: numbers, seeds and modifiers a user types back.
-
-Two marks differ from CLDR on purpose: a negative number has the typographic
-minus ``−`` (the dice language's ``-`` is what a user types: ``W20-30 = [3] − 30 = −27``),
-and a percentage has a plain space before ``%`` (``12,5 %``, ``12.5 %``) in
-every language, as the docs show it and a user types it. A float is rounded as ``format(x, ".2f")`` and
-``format(p, ".2%")`` round it. No imports from the package, so engines, the
-catalogue and the renderers can all use it; the catalogues (``rpgkernel.messages``) set ``LANGUAGE``.
-"""
+German: ``integer(2512225)`` -> ``2.512.225``, ``number(10.5)`` -> ``10,50``, ``percent(0.125)`` ->
+``12,50 %``; ``fill`` (what ``t()`` calls) fills templates the same way. No imports from the package.
+Where it differs from CLDR, and why: docs/mitwirken.md, "Texte und Zahlen"."""
 
 from __future__ import annotations
 

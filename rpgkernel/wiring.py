@@ -1,15 +1,16 @@
 """The one place where the layers are composed.
 
-A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, a value
-its renderer, an encounter its forecast, the dice the session's stream), it
-asks here, and the part is imported when it is first asked for: this module names each part and imports
-none of them before.
-"""
+A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, an
+encounter its forecast, the dice the session's stream), it asks here, and the part is imported when
+first asked for. ``display`` is handed its renderer here, when this module is first imported (by the
+dice, the state and the kit, so before any value exists)."""
 
 from __future__ import annotations
 
 from importlib import import_module
 from typing import Any
+
+from . import display
 
 
 def renderer() -> None:
@@ -35,3 +36,6 @@ def forecast(campaign: Any, encounter: str, **options: Any) -> Any:
 def dice_stream() -> Any:
     """The dice stream rolls draw from by default: the current session's."""
     return import_module("rpgkernel.session").current().dice
+
+
+display.shown_by(renderer)   # values are shown through the renderer, imported when the first is shown

@@ -139,6 +139,13 @@ def test_the_graph_sees_what_it_must():
     assert _floor("rpgkernel.dice.roll") < _floor("rpgkernel.state.campaign") < _floor("rpgkernel.render.base")
 
 
+def test_display_imports_no_part_of_the_package():
+    """``wiring`` hands ``display`` its renderer, so no import circle runs from the values through it."""
+    inside, _ = _graph()
+    assert inside["rpgkernel.display"] == set()
+    assert "rpgkernel.display" in inside["rpgkernel.wiring"]
+
+
 def test_engines_and_values_import_no_front_end():
     _, outside = _graph()
     for module, packages in outside.items():

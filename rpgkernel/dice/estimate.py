@@ -185,24 +185,7 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
     if type(node) is Neg:
         return -sample(node[0], rng, n)
     if type(node) is Chain:
-        ops, terms = node
-        acc = sample(terms[0], rng, n)
-        for op, term in zip(ops, terms[1:]):
-            right = sample(term, rng, n)
-            if op == "+":
-                acc = acc + right
-            elif op == "-":
-                acc = acc - right
-            elif op == "*":
-                acc = acc * right
-            elif op == "%" or op == "/":
-                acc = acc % right if op == "%" else acc // right
-            elif op == "/^":
-                acc = -(-acc // right)
-            else:  # to the nearest, halves away from zero
-                q = (2 * np.abs(acc) + np.abs(right)) // (2 * np.abs(right))
-                acc = np.where((acc < 0) == (right < 0), q, -q)
-        return acc
+        return _chain(node, rng, n)
     if type(node) is Compare:
         held: np.ndarray = COMPARISONS[node.op](sample(node.left, rng, n), sample(node.right, rng, n))
         held = held.astype(np.int64)
@@ -211,15 +194,47 @@ def sample(node: Node, rng: np.random.Generator, n: int) -> np.ndarray:
         fate: np.ndarray = rng.integers(-1, 2, size=(n, node.count)).sum(axis=1)
         return fate
     if type(node) is Set:
-        values = np.stack([sample(i, rng, n) for i in node.items], axis=1)
-        if node.keep is not None and node.keep[1] < values.shape[1]:
-            k, size = node.keep[1], values.shape[1]
-            values = np.sort(values, axis=1)[:, size - k:] if node.keep[0] == "h" else np.sort(values, axis=1)[:, :k]
-        elif node.where is not None:
-            values = np.where(node.where(values), values, 0)
-        total: np.ndarray = values.sum(axis=1)
-        return total
+        return _set(node, rng, n)
     assert type(node) is Call   # the last kind of node
+    return _call(node, rng, n)
+
+
+def _chain(node: Chain, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Terms sampled in order and joined left to right, each division rounded as its operator says."""
+    ops, terms = node
+    acc = sample(terms[0], rng, n)
+    for op, term in zip(ops, terms[1:]):
+        right = sample(term, rng, n)
+        if op == "+":
+            acc = acc + right
+        elif op == "-":
+            acc = acc - right
+        elif op == "*":
+            acc = acc * right
+        elif op == "%" or op == "/":
+            acc = acc % right if op == "%" else acc // right
+        elif op == "/^":
+            acc = -(-acc // right)
+        else:  # to the nearest, halves away from zero
+            q = (2 * np.abs(acc) + np.abs(right)) // (2 * np.abs(right))
+            acc = np.where((acc < 0) == (right < 0), q, -q)
+    return acc
+
+
+def _set(node: Set, rng: np.random.Generator, n: int) -> np.ndarray:
+    """The sum of a set's kept items: the highest/lowest few, those ``where`` selects, or all."""
+    values = np.stack([sample(i, rng, n) for i in node.items], axis=1)
+    if node.keep is not None and node.keep[1] < values.shape[1]:
+        k, size = node.keep[1], values.shape[1]
+        values = np.sort(values, axis=1)[:, size - k:] if node.keep[0] == "h" else np.sort(values, axis=1)[:, :k]
+    elif node.where is not None:
+        values = np.where(node.where(values), values, 0)
+    total: np.ndarray = values.sum(axis=1)
+    return total
+
+
+def _call(node: Call, rng: np.random.Generator, n: int) -> np.ndarray:
+    """``max``/``min`` of the arguments; a rounding function its one argument."""
     if len(node.args) == 1:  # a rounding function
         return sample(node.args[0], rng, n)
     pick = np.maximum if node.name == "max" else np.minimum

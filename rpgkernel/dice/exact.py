@@ -45,57 +45,72 @@ def exact(node: Node) -> Dist:
     if type(node) is Const:
         return Dist.const(node[0])
     if type(node) is Chain:
-        ops, terms = node
-        acc = exact(terms[0])
-        for i, op in enumerate(ops, 1):
-            term = terms[i]
-            right = term[0] if type(term) is Const else exact(term)
-            if op == "+":
-                acc = acc + right
-            elif op == "-":
-                acc = acc - right
-            elif op == "*":
-                acc = acc * right
-            else:
-                acc = _divided(acc, right, op)
-        return acc
+        return _chain_dist(node)
     if type(node) is Call:
-        name, args = node
-        if len(args) == 1:  # a rounding function: its divisions round already
-            return exact(args[0])
-        highest = name == "max"
-        result: Dist | None = None
-        bound: int | None = None  # the extreme of the constant arguments
-        for arg in args:
-            if type(arg) is Const:
-                v = arg[0]
-                bound = v if bound is None else max(bound, v) if highest else min(bound, v)
-            else:
-                d = exact(arg)
-                result = d if result is None else \
-                    result.maximum(d) if highest else result.minimum(d)
-        if result is None:
-            assert bound is not None   # every argument a constant
-            return Dist.const(bound)
-        if bound is None:
-            return result
-        return result.clip(lower=bound) if highest else result.clip(upper=bound)
+        return _call_dist(node)
     if type(node) is Paren or type(node) is Label:
         return exact(node[0])
     if type(node) is Neg:
         return -exact(node[0])
     if type(node) is Compare:
-        op, left, other = node
-        holds = COMPARISONS[op]
-        if type(other) is Const:
-            v = other[0]
-            return exact(left).map(lambda x: 1 if holds(x, v) else 0)
-        return (exact(left) - exact(other)).map(lambda x: 1 if holds(x, 0) else 0)
+        return _compare_dist(node)
     if type(node) is Set:
         return set_dist(node)
     if type(node) is Fate:
         return Dist._owned(-1, [1 / 3] * 3).repeat_sum(node.count)
     raise TypeError(node)
+
+
+def _chain_dist(node: Chain) -> Dist:
+    """Terms joined left to right by ``+ - * /`` (and the rounded divisions, ``%``)."""
+    ops, terms = node
+    acc = exact(terms[0])
+    for i, op in enumerate(ops, 1):
+        term = terms[i]
+        right = term[0] if type(term) is Const else exact(term)
+        if op == "+":
+            acc = acc + right
+        elif op == "-":
+            acc = acc - right
+        elif op == "*":
+            acc = acc * right
+        else:
+            acc = _divided(acc, right, op)
+    return acc
+
+
+def _call_dist(node: Call) -> Dist:
+    """``max``/``min`` of their arguments (the constant ones a clip); a rounding function its argument."""
+    name, args = node
+    if len(args) == 1:  # a rounding function: its divisions round already
+        return exact(args[0])
+    highest = name == "max"
+    result: Dist | None = None
+    bound: int | None = None  # the extreme of the constant arguments
+    for arg in args:
+        if type(arg) is Const:
+            v = arg[0]
+            bound = v if bound is None else max(bound, v) if highest else min(bound, v)
+        else:
+            d = exact(arg)
+            result = d if result is None else \
+                result.maximum(d) if highest else result.minimum(d)
+    if result is None:
+        assert bound is not None   # every argument a constant
+        return Dist.const(bound)
+    if bound is None:
+        return result
+    return result.clip(lower=bound) if highest else result.clip(upper=bound)
+
+
+def _compare_dist(node: Compare) -> Dist:
+    """1 where the comparison holds, else 0."""
+    op, left, other = node
+    holds = COMPARISONS[op]
+    if type(other) is Const:
+        v = other[0]
+        return exact(left).map(lambda x: 1 if holds(x, v) else 0)
+    return (exact(left) - exact(other)).map(lambda x: 1 if holds(x, 0) else 0)
 
 
 def _divided(acc: Dist, right: Dist | int, op: str) -> Dist:
@@ -230,6 +245,24 @@ _EXACT_DICE = 100  # the highest of at most this many plain dice is counted in i
 def pool_dist(pool: Pool) -> Dist:
     """The distribution of a pool's value: sum or success count of the kept dice."""
     groups, keep, count, _, fail, where = pool
+    kinds, n, plain = _kinds(groups)
+    if keep is not None and keep[1] >= n:
+        keep = None
+    if fail is not None or where is not None:
+        return _scored_pool(kinds, keep, _score(count, fail, where))
+    if keep is None:
+        return _binomial_sum(kinds, count, plain) if count is not None else _plain_sum(kinds, plain)
+    highest = keep[0] == "h"
+    if keep[1] == 1:
+        single = _plain_highest(kinds) if highest and plain and n <= _EXACT_DICE else \
+            _extreme(kinds, highest)
+        return single.map(_indicator(count)) if count is not None else single
+    return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], highest,
+                    _indicator(count) if count is not None else None)
+
+
+def _kinds(groups: Sequence[tuple[int, Die]]) -> tuple[dict[Die, int], int, bool]:
+    """How many dice of each kind, how many in all, and whether every die is plain."""
     kinds: dict[Die, int] = {}
     n = 0
     plain = True  # every die plain
@@ -242,34 +275,29 @@ def pool_dist(pool: Pool) -> Dist:
         kinds[die] = c  # a new kind: is it plain? (a reroll, explosion or bound; Die.plain by index: hot path)
         if die[1] is not None or die[3] is not None or die[6] is not None or die[7] is not None:
             plain = False
-    if keep is not None and keep[1] >= n:
-        keep = None
-    if fail is not None or where is not None:
-        score = _score(count, fail, where)
-        if keep is not None:
-            return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
-        total: Dist | None = None
-        for die, c in kinds.items():
-            part = die_dist(die).map(score).repeat_sum(c)
-            total = part if total is None else total + part
-        assert total is not None
-        return total
-    if keep is None:
-        if count is not None:
-            return _binomial_sum(kinds, count, plain)
-        total = None
-        for die, c in kinds.items():
-            part = _uniform_sum(die.sides, c) if plain or die.plain else die_dist(die).repeat_sum(c)
-            total = part if total is None else total + part
-        assert total is not None
-        return total
-    highest = keep[0] == "h"
-    if keep[1] == 1:
-        single = _plain_highest(kinds) if highest and plain and n <= _EXACT_DICE else \
-            _extreme(kinds, highest)
-        return single.map(_indicator(count)) if count is not None else single
-    return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], highest,
-                    _indicator(count) if count is not None else None)
+    return kinds, n, plain
+
+
+def _scored_pool(kinds: dict[Die, int], keep: tuple[str, int] | None, score: Callable[[int], int]) -> Dist:
+    """The sum of each kept die's score (successes less failures, or the faces ``where`` selects)."""
+    if keep is not None:
+        return kept([(die_dist(die), c) for die, c in kinds.items()], keep[1], keep[0] == "h", score)
+    total: Dist | None = None
+    for die, c in kinds.items():
+        part = die_dist(die).map(score).repeat_sum(c)
+        total = part if total is None else total + part
+    assert total is not None
+    return total
+
+
+def _plain_sum(kinds: dict[Die, int], plain: bool) -> Dist:
+    """The sum of every die of the pool."""
+    total: Dist | None = None
+    for die, c in kinds.items():
+        part = _uniform_sum(die.sides, c) if plain or die.plain else die_dist(die).repeat_sum(c)
+        total = part if total is None else total + part
+    assert total is not None
+    return total
 
 
 _PACKED_BITS = 1 << 13  # size of the big integer _uniform_sum builds; beyond, convolution is faster

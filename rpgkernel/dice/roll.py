@@ -14,7 +14,7 @@ from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
 from . import limits
 from .dist import Dist
-from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, walk
+from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Selector, Set, walk
 from .parser import divide, parse
 
 if TYPE_CHECKING:
@@ -214,6 +214,20 @@ _new = tuple.__new__  # a DieRoll or Part without its Python-level __new__, ever
 
 
 def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
+    """A pool's dice rolled in order, kept as ``where`` and ``keep`` say; its value their sum or successes."""
+    dice = _pool_dice(pool, source, rerolls)
+    keep, sel, where = pool.keep, pool.count, pool.where
+    if where is not None:
+        dice = [d if where(d.value) else d._replace(kept=False) for d in dice]
+    if keep is not None:
+        _drop(dice, keep)
+    if sel is not None:
+        return _counted(pool, dice, sel)
+    return _new(Part, (pool, sum(d.value for d in dice if d.kept), tuple(dice), (), _NONE))
+
+
+def _pool_dice(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int) -> list[DieRoll]:
+    """Every die of the pool, group by group (plain dice drawn at once: hot path)."""
     dice: list[DieRoll] = []
     for g in pool.groups:
         d = g.die
@@ -223,23 +237,23 @@ def _roll_pool(pool: Pool, source: RandomDice | GivenDice | _Tape, rerolls: int)
             dice += [_new(DieRoll, (sides, (f,), _STANDING, f, True, None)) for f in faces]
         else:
             dice.extend(_roll_die(d, source, rerolls) for _ in range(g.count))
-    keep, sel, where = pool.keep, pool.count, pool.where
-    if where is not None:
-        dice = [d if where(d.value) else d._replace(kept=False) for d in dice]
-    if keep is not None:
-        # the highest (lowest) first; among equal values the one rolled first (a stable sort)
-        rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
-        order = sorted(range(len(dice)), key=rank.__getitem__)
-        dropped = order[keep[1]:]
-        for i in dropped:
-            dice[i] = dice[i]._replace(kept=False)
-    if sel is not None:
-        dice = [DieRoll(d.sides, d.faces, d.rerolled, d.value, d.kept, d.kept and sel(d.value))
-                for d in dice]
-        fail = pool.fail
-        failures = 0 if fail is None else sum(1 for d in dice if d.kept and fail(d.value))
-        return Part(pool, sum(1 for d in dice if d.success) - failures, tuple(dice))
-    return _new(Part, (pool, sum(d.value for d in dice if d.kept), tuple(dice), (), _NONE))
+    return dice
+
+
+def _drop(dice: list[DieRoll], keep: tuple[str, int]) -> None:
+    """Mark all but the ``keep`` highest (lowest) dice not kept; among equal values the one rolled first stays."""
+    rank = [-d.value for d in dice] if keep[0] == "h" else [d.value for d in dice]
+    order = sorted(range(len(dice)), key=rank.__getitem__)   # a stable sort
+    for i in order[keep[1]:]:
+        dice[i] = dice[i]._replace(kept=False)
+
+
+def _counted(pool: Pool, dice: list[DieRoll], sel: Selector) -> Part:
+    """The pool's successes among its kept dice, less its failures (``fail``)."""
+    dice = [DieRoll(d.sides, d.faces, d.rerolled, d.value, d.kept, d.kept and sel(d.value)) for d in dice]
+    fail = pool.fail
+    failures = 0 if fail is None else sum(1 for d in dice if d.kept and fail(d.value))
+    return Part(pool, sum(1 for d in dice if d.success) - failures, tuple(dice))
 
 
 def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
@@ -249,18 +263,7 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
     if type(node) is Const:
         return _new(Part, (node, node.value, (), (), _NONE))
     if type(node) is Chain:
-        parts = [_evaluate(term, source, rerolls) for term in node.terms]
-        v = parts[0].value
-        for op, part in zip(node.ops, parts[1:]):
-            if op == "+":
-                v += part.value
-            elif op == "-":
-                v -= part.value
-            elif op == "*":
-                v *= part.value
-            else:
-                v = v % part.value if op == "%" else divide(v, part.value, op)
-        return _new(Part, (node, v, (), tuple(parts), _NONE))
+        return _roll_chain(node, source, rerolls)
     if type(node) is Paren or type(node) is Label:
         inner = _evaluate(node[0], source, rerolls)
         return Part(node, inner.value, (), (inner,))
@@ -276,12 +279,33 @@ def _evaluate(node: Node, source: RandomDice | GivenDice | _Tape, rerolls: int) 
         inner = _evaluate(node.operand, source, rerolls)
         return Part(node, -inner.value, (), (inner,))
     if type(node) is Call:
-        parts = [_evaluate(a, source, rerolls) for a in node.args]
-        if len(parts) == 1:  # a rounding function
-            return Part(node, parts[0].value, (), tuple(parts))
-        pick = max if node.name == "max" else min
-        return Part(node, pick(p.value for p in parts), (), tuple(parts))
+        return _roll_call(node, source, rerolls)
     raise TypeError(node)
+
+
+def _roll_chain(node: Chain, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
+    """Every term rolled in order, then joined left to right."""
+    parts = [_evaluate(term, source, rerolls) for term in node.terms]
+    v = parts[0].value
+    for op, part in zip(node.ops, parts[1:]):
+        if op == "+":
+            v += part.value
+        elif op == "-":
+            v -= part.value
+        elif op == "*":
+            v *= part.value
+        else:
+            v = v % part.value if op == "%" else divide(v, part.value, op)
+    return _new(Part, (node, v, (), tuple(parts), _NONE))
+
+
+def _roll_call(node: Call, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:
+    """``max``/``min`` of the rolled arguments; a rounding function its one argument."""
+    parts = [_evaluate(a, source, rerolls) for a in node.args]
+    if len(parts) == 1:  # a rounding function
+        return Part(node, parts[0].value, (), tuple(parts))
+    pick = max if node.name == "max" else min
+    return Part(node, pick(p.value for p in parts), (), tuple(parts))
 
 
 def _roll_set(node: Set, source: RandomDice | GivenDice | _Tape, rerolls: int) -> Part:

@@ -1,133 +1,112 @@
-"""Forecasts of a fight: who wins, in how many rounds, who falls, what is left; never written anywhere.
+"""Forecasts of a fight from where it stands: who wins, in how many rounds, who falls, what is left;
+never written anywhere.
 
-``forecast(campaign, encounter)`` plays the encounter from where it stands to its end under the
-ruleset's stated tactics (``rules.tactics``, the GM's target picking ``zielwahl``). Three paths
-(``weg``), the same rules on each:
-
-- "exakt": where the ruleset has a compact model of the fight (``rules.compact``) and its chain is
-  small (``chain.MAX_STATES``), the exact chances of an absorbing Markov chain (``chain``);
-- "kompakt": fights sampled many at once on the compact model (``sample``), with a 95 % interval on
-  every number;
-- "prozeduren": fights played one by one through the ruleset's own procedures, as ``%%resolve``
-  lines (``fight``), with a 95 % interval on every number.
-
-Without ``weg`` ("auto") a forecast is exact where it can be and ``n`` is not given, else sampled on
-the compact model where the ruleset covers the fight, else through the procedures. A sampled forecast
-plays ``n`` fights, or until every side's chance is known to ``precision``; it is reproducible with
-``seed``. The rules' morale is played as the tactics state it (``Tactics.morale``) unless ``moral``
-is False. A ``stop`` hook ends it between two batches of fights: the result counts the fights played,
-with their intervals, and says that it was stopped. ``Encounter.forecast`` is the same call.
-"""
+Three paths (``weg``), the same rules on each: "exakt" (``chain``), "kompakt" (``sample``) and
+"prozeduren" (``fight``). How "auto" picks one and when a sampled forecast stops: docs/mitwirken.md,
+"Die drei Wege der Prognose"."""
 
 from __future__ import annotations
 
 import math
 import time
 from inspect import getattr_static
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .. import rules
 from ..messages import t
 from ..rules.tactics import Tactics
-from ..rules.tactics import zielwahl as checked_zielwahl
 from .chain import MAX_STATES, exact_forecast
 from .fight import MAX_ROUNDS, ForecastError, Outcome, Table
 from .mixture import PER_CLOSING, Mixture, NoModel, board
+from .request import MAX_FIGHTS, PRECISION, Request
 from .value import WEGE, Z95, Chance, FigureForecast, Forecast, Mean, Tally
 
 if TYPE_CHECKING:
     from ..state import Campaign
 
 __all__ = ["MAX_FIGHTS", "MAX_ROUNDS", "MAX_STATES", "PRECISION", "WEGE", "Chance", "FigureForecast", "Forecast",
-           "ForecastError", "Mean", "Outcome", "forecast"]
+           "ForecastError", "Mean", "Outcome", "Request", "forecast"]
 
-#: the half-width of the 95 % interval of every side's chance that a forecast without ``n`` plays to
-PRECISION = 0.01
-#: the most fights one forecast plays
-MAX_FIGHTS = 20_000
 #: fights played between two looks at the precision (and two calls of ``progress``), per path
 BATCH = {"prozeduren": 50, "kompakt": 1000}
 
 
-def forecast(campaign: Campaign, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
-             zielwahl: str = "schwächste", precision: float = PRECISION,
-             progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
-             weg: str = "auto", moral: bool = True, notice: Callable[[str], None] | None = None) -> Forecast:
+def forecast(campaign: Campaign, encounter: str | None = None, request: Request | None = None,
+             **options: Any) -> Forecast:
     """The forecast of ``encounter`` (default: the active one) from where it stands.
 
-    ``weg``: "auto", or one of ``WEGE`` (an error where that path cannot take the fight). A sampled
-    forecast plays ``n`` fights; without it, fights until every side's chance of winning is known to
-    ``precision`` (95 % interval), at most ``MAX_FIGHTS``. ``seed`` makes it reproducible.
-    ``progress(done, planned)`` is called between batches of sampled fights (``planned``: the fights
-    the precision asks for as far as it can be told yet). ``stop()`` is asked before each batch but the
-    first: where it says so, the forecast ends there (``Forecast.stopped``). An exact forecast has no
-    batches. ``moral``: False plays no morale (nobody flees or surrenders by the rules' morale,
-    ``Tactics.morale``). ``notice(text)`` is told at once, in German, where the forecast goes over the
-    procedures without being asked to (no compact model fits): why it is slow and about how long.
+    The options, a ``Request`` or its fields as keywords: ``weg`` ("auto" or one of ``WEGE``), ``n``
+    fights or until every side's chance is known to ``precision``, ``seed``, ``zielwahl``, ``moral``,
+    and the hooks ``progress(done, planned)``, ``stop()`` and ``notice(text)``.
     """
-    return forecast_state(campaign.state, encounter, n=n, seed=seed, zielwahl=zielwahl, precision=precision,
-                          progress=progress, stop=stop, weg=weg, moral=moral, notice=notice)
+    return forecast_state(campaign.state, encounter, request, **options)
 
 
-def forecast_state(state: dict, encounter: str | None = None, *, n: int | None = None, seed: int | None = None,
-                   zielwahl: str = "schwächste", precision: float = PRECISION,
-                   progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
-                   weg: str = "auto", max_states: int = MAX_STATES, moral: bool = True,
-                   notice: Callable[[str], None] | None = None) -> Forecast:
+def forecast_state(state: dict, encounter: str | None = None, request: Request | None = None,
+                   **options: Any) -> Forecast:
     """``forecast`` of a campaign's state document (a copy the forecast may change: its own); an exact
     forecast's chain may have at most ``max_states`` nodes."""
+    asked = Request.of(request, options)
     name = encounter or state["active_encounter"]
     if name is None or name not in state["encounters"]:
         raise ForecastError(t("forecast.no_encounter", name=name or "–"))
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_FIGHTS):
-        raise ForecastError(t("forecast.bad_n", value=repr(n)[:40], max=MAX_FIGHTS))
-    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0.001 <= precision <= 0.5:
-        raise ForecastError(t("forecast.bad_precision", value=repr(precision)[:40]))
-    if weg not in ("auto", *WEGE):
-        raise ForecastError(t("forecast.bad_weg", value=repr(weg)[:40], known=", ".join(("auto", *WEGE))))
-    if weg == "exakt" and n is not None:
-        raise ForecastError(t("forecast.exact_no_n"))
-    if not isinstance(moral, bool):
-        raise ForecastError(t("forecast.bad_moral", value=repr(moral)[:40]))
-    try:
-        picking = checked_zielwahl(zielwahl)
-    except ValueError as err:
-        raise ForecastError(str(err)) from None
+    picking = asked.checked()
     state["active_encounter"] = name
     record = state["encounters"][name]
-    table = Table(state, name, rules.get(record["ruleset"] or None), picking, moral)
-    rng = np.random.default_rng(seed)
+    table = Table(state, name, rules.get(record["ruleset"] or None), picking, asked.moral)
+    rng = np.random.default_rng(asked.seed)
     # the rule as declared (a ``Text``), so the card says it in the language it is shown in
-    shown = {"zielwahl": picking, "seed": seed, "target_rule": getattr_static(table.tactics, "target_rule"),
-             "moral": moral}
-    notes: list[str] = []
-    left_out = [] if moral else [t("forecast.ohne_moral")]
-    mixture = Mixture.of(table, rng) if weg != "prozeduren" else None
-    if mixture is None and weg in ("exakt", "kompakt"):
+    shown = {"zielwahl": picking, "seed": asked.seed, "target_rule": getattr_static(table.tactics, "target_rule"),
+             "moral": asked.moral}
+    left_out = [] if asked.moral else [t("forecast.ohne_moral")]
+    mixture = Mixture.of(table, rng) if asked.weg != "prozeduren" else None
+    if mixture is None and asked.weg in ("exakt", "kompakt"):
         raise ForecastError(t("forecast.no_compact", ruleset=table.engine.title or table.engine.key))
-    if mixture is not None and table.pending():
-        notes.append(t("forecast.closings", ways=len(mixture.parts)) if mixture.parts is not None
-                     else t("forecast.closings_drawn", fights=PER_CLOSING))
-    if mixture is not None and weg in ("auto", "exakt") and n is None:
-        solution = mixture.solve(max_states)
-        if solution is not None:
-            exact = exact_forecast(mixture.first, solution, name, record["round"], **shown)
+    notes = _closings(table, mixture)
+    if mixture is not None and asked.weg in ("auto", "exakt") and asked.n is None:
+        exact = _exact(mixture, asked, name, record["round"], notes, shown)
+        if exact is not None:
             exact.notes += notes + left_out
             return exact
-        if weg == "exakt":
-            raise ForecastError(t("forecast.open_too_many") if mixture.drawn else t("forecast.too_large", max=MAX_STATES))
-        if not mixture.drawn:
-            notes.append(t("forecast.not_exact", max=MAX_STATES))
-    run = {"name": name, "start_round": record["round"], "n": n, "precision": precision, "progress": progress,
-           "stop": stop, "notes": notes + left_out, "shown": shown}
+    run = {"name": name, "start_round": record["round"], "notes": notes + left_out, "shown": shown}
     if mixture is not None:
         try:
-            return _sampled(mixture.tally(table.sides), lambda tally, k: mixture.play(tally, k, rng), "kompakt", **run)
+            return _sampled(mixture.tally(table.sides), lambda tally, k: mixture.play(tally, k, rng), "kompakt",
+                            asked, **run)
         except NoModel:   # a closing drawn later leaves the model: the fight goes over the procedures
             run["notes"] = left_out
-    slow = _Slow(table, rng, run["notes"], notice, n or _fights_for(precision)) if weg == "auto" else None
+    return _sampled(Tally(table.sides), _played(table, rng, asked, run["notes"]), "prozeduren", asked, **run)
+
+
+def _closings(table: Table, mixture: Mixture | None) -> list[str]:
+    """The note on the open resolutions a compact forecast closes first, in every way or drawn."""
+    if mixture is None or not table.pending():
+        return []
+    return [t("forecast.closings", ways=len(mixture.parts)) if mixture.parts is not None
+            else t("forecast.closings_drawn", fights=PER_CLOSING)]
+
+
+def _exact(mixture: Mixture, asked: Request, name: str, start_round: int, notes: list[str],
+           shown: dict) -> Forecast | None:
+    """The exact forecast, or None where the chain is too large (a note says so unless asked for "exakt",
+    which is refused then)."""
+    solution = mixture.solve(asked.max_states)
+    if solution is not None:
+        return exact_forecast(mixture.first, solution, name, start_round, **shown)
+    if asked.weg == "exakt":
+        raise ForecastError(t("forecast.open_too_many") if mixture.drawn else t("forecast.too_large", max=MAX_STATES))
+    if not mixture.drawn:
+        notes.append(t("forecast.not_exact", max=MAX_STATES))
+    return None
+
+
+def _played(table: Table, rng: np.random.Generator, asked: Request, notes: list[str]) -> Callable[[Tally, int], None]:
+    """A batch of fights played through the procedures; the first one timed for the notice of a slow
+    forecast where no path was asked for."""
+    slow = _Slow(table, rng, notes, asked.notice, asked.n or _fights_for(asked.precision)) \
+        if asked.weg == "auto" else None
 
     def played(tally: Tally, k: int) -> None:
         for _ in range(k):
@@ -135,7 +114,7 @@ def forecast_state(state: dict, encounter: str | None = None, *, n: int | None =
             tally.add(table.play(rng))
             if slow is not None and tally.n == 1:
                 slow.say(time.perf_counter() - started)
-    return _sampled(Tally(table.sides), played, "prozeduren", **run)
+    return played
 
 
 class _Slow:
@@ -169,11 +148,11 @@ def _fights_for(precision: float) -> int:
     return min(MAX_FIGHTS, math.ceil((Z95 * 0.5 / precision) ** 2))
 
 
-def _sampled(tally: Tally, batch: Callable[[Tally, int], object], path: str, *, name: str, start_round: int,
-             n: int | None, precision: float, progress: Callable[[int, int], None] | None,
-             stop: Callable[[], bool] | None, notes: list[str], shown: dict) -> Forecast:
+def _sampled(tally: Tally, batch: Callable[[Tally, int], object], path: str, asked: Request, *, name: str,
+             start_round: int, notes: list[str], shown: dict) -> Forecast:
     """Fights played in batches on ``path`` and counted in ``tally``: ``n`` of them, or until every
     side's chance is known to ``precision`` (see ``forecast``)."""
+    n, precision, progress, stop = asked.n, asked.precision, asked.progress, asked.stop
     limit = n if n is not None else MAX_FIGHTS
     stopped = False
     while tally.n < limit and (n is not None or tally.n < BATCH[path] or tally.precision() > precision):

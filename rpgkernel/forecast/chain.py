@@ -1,23 +1,9 @@
 """The exact forecast of a small fight: an absorbing Markov chain over the compact states.
 
-A node is the turn orders the round can still take (those with its places so far, each with its chance:
-the order is told place by place, so states reached alike under orders that begin alike are one node;
-each order alone where some act at the same time), whose turn in it, and every combatant's state (with
-the attacks each has drawn, relative to its side's least attacked, where the target picking reads
-them); the nodes are
-found by exploring from the opening's orders, and one turn moves the chance on each node to the next
-turn's nodes or to an end (a side alone, ``board.Board.winner``), through the morale of a group that
-came to lose half (``board.Board.rout``; the node keeps whether each group was tested); where several
-act at the same time (``board.Board.block``) the node keeps who of them stood when their turns began,
-and an end is taken after the last of them; a new round
-changes the states as the model says and, where initiative is rolled each round, moves to every
-order with its chance. The chances are carried turn by turn, round by round, as
-numpy sums, so the rounds' distribution comes with them; what is still open after ``MAX_ROUNDS`` is
-the draw, as on the procedure path. A chain that passes ``MAX_STATES`` nodes is refused: before it is
-explored where a turn changes its target alone (the product of the states each combatant can reach
-bounds it), while it is explored where a turn changes its actor too. A duel of the first kind is
-solved without the chain (``duel``).
-"""
+A node is the turn orders the round can still take (told place by place), whose turn it is and every
+combatant's state; the chance is carried turn by turn as numpy sums, and what is open after
+``MAX_ROUNDS`` is the draw. The nodes and why a large chain is refused: docs/mitwirken.md, "Die exakte
+Kette"."""
 
 from __future__ import annotations
 
@@ -75,10 +61,7 @@ def bound(board: Board, reach: list[list]) -> int:
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     """The exact forecast, or None where the chain passes ``max_states`` nodes (or the attacks drawn
-    are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
-    its target alone, the bound refuses a large chain before it is explored (every state a combatant
-    can reach is found cheaply then); where it changes its actor too, the states reached by pairs
-    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
+    are read in a fight of more than two sides, which no bounded chain holds)."""
     if board.counts and len(board.side_names) > 2:
         return None
     if not board.pair and bound(board, board.reach()) > max_states:
@@ -321,7 +304,14 @@ class _Chain:
         start = b.start()
         if b.winner(start) is not None:   # decided before any turn
             return self._solution({self._end(start): 1.0}, {rounds_played(opening.first, opening.round): 1.0}, {}, 0)
-        begin = self.explore()
+        ended, rounds, open_ = self._flow(self.explore())
+        return self._solution({i: float(q) for i, q in enumerate(ended) if q}, rounds, open_,
+                              sum(len(n) for n in self.nodes))
+
+    def _flow(self, begin: dict[int, float]) -> tuple[np.ndarray, dict[int, float], dict[int, float]]:
+        """The chance carried turn by turn from ``begin`` until none is left or ``MAX_ROUNDS`` have passed:
+        what reached each end, in which round each fight ended, and the nodes still open after the last."""
+        opening = self.board.opening
         moves = [tuple(np.asarray(x) for x in m) for m in self.moves]
         stops = [tuple(np.asarray(x) for x in m) for m in self.stops]
         ended = np.zeros(len(self.ends))
@@ -331,17 +321,12 @@ class _Chain:
         for k, p in begin.items():
             chance[k] += p
         while True:
-            src, dst, p = moves[turn]
-            s_src, s_end, s_p = stops[turn]
             nxt = (turn + 1) % self.turns
-            stopped = np.bincount(s_end, weights=chance[s_src] * s_p, minlength=len(self.ends)) if len(s_src) \
-                else np.zeros(len(self.ends))
+            stopped = _carried(chance, stops[turn], len(self.ends))
             ended += stopped
             if stopped.any():
-                key = rounds_played(opening.first, round_)
-                rounds[key] = rounds.get(key, 0.0) + float(stopped.sum())
-            chance = np.bincount(dst, weights=chance[src] * p, minlength=len(self.nodes[nxt])) if len(src) \
-                else np.zeros(len(self.nodes[nxt]))
+                _count(rounds, rounds_played(opening.first, round_), float(stopped.sum()))
+            chance = _carried(chance, moves[turn], len(self.nodes[nxt]))
             turn = nxt
             if turn == 0:
                 round_ += 1
@@ -351,10 +336,8 @@ class _Chain:
                 break
         open_ = {i: float(q) for i, q in enumerate(chance) if q} if turn == 0 and round_ > MAX_ROUNDS else {}
         if open_:
-            key = rounds_played(opening.first, round_)
-            rounds[key] = rounds.get(key, 0.0) + sum(open_.values())
-        return self._solution({i: float(q) for i, q in enumerate(ended) if q}, rounds, open_,
-                              sum(len(n) for n in self.nodes))
+            _count(rounds, rounds_played(opening.first, round_), sum(open_.values()))
+        return ended, rounds, open_
 
     def _solution(self, ended: dict[int, float], rounds: dict[int, float], open_: dict[int, float],
                   nodes: int) -> Solution:
@@ -380,6 +363,16 @@ class _Chain:
                 for k, v in b.resources(i, states[i]).items():
                     res[i][k] += q * v
         return Solution(win, draw, rounds, falls, res, nodes)
+
+
+def _carried(chance: np.ndarray, arrows: tuple[np.ndarray, ...], size: int) -> np.ndarray:
+    """The chance of ``size`` targets after ``arrows`` (sources, targets, chances) carry ``chance`` over."""
+    src, dst, p = arrows
+    return np.bincount(dst, weights=chance[src] * p, minlength=size) if len(src) else np.zeros(size)
+
+
+def _count(rounds: dict[int, float], key: int, p: float) -> None:
+    rounds[key] = rounds.get(key, 0.0) + p
 
 
 def exact_forecast(board: Board, solution: Solution, encounter: str, start_round: int, **kw: Any) -> Forecast:

@@ -1,12 +1,7 @@
-"""One fight played to its end on a state of its own, through the ruleset's procedures.
+"""One fight played to its end through the ruleset's procedures, on a state of its own.
 
-Every turn is what the GM would do at the table: the tactics (``rules.tactics``) name the action as
-a ``%%resolve`` line, ``resolve.run.carry_out`` carries it out with the ruleset's procedures, the
-tactics take the open choices as choice lines, then name what the rules demand after the turn
-(``Tactics.morale``, unless the GM switched it off), and the encounter's own turn order moves on
-(``state.views.Encounter``: conditions count down, those out of the fight are skipped). Nothing is
-written anywhere: the fight works in a ``Transaction`` on the campaign's state, which stays as it was.
-"""
+Each turn is a ``%%resolve`` line carried out as the GM would (docs/mitwirken.md, "Ein Kampf über die
+Prozeduren"); the campaign's state stays as it was."""
 
 from __future__ import annotations
 
@@ -56,12 +51,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Opening:
-    """A fight as its first turn finds it: the combatants (names, views, sides) in the encounter's
-    order, every turn order it can take (indices into it) with whether each place acts at the same
-    time as the one before (``together``, ``orders.together``), the chance of each at the first turn
-    (``starts``: order index -> chance) and at the start of every later round where initiative is
-    rolled each round (``each_round``; None: the order stays), whose turn it is in which round, the
-    round the forecast began in (0 before the fight), and what tactics read of the fight then."""
+    """A fight as its first turn finds it, for a compact model: the combatants in the encounter's order,
+    every turn order it can take (indices) with who acts at the same time as the one before, the chance of
+    each at the first turn (``starts``) and at each later round (``each_round``; None: the order stays),
+    and where it stands (``turn``, ``round``; ``first``: the round the forecast began in, 0 before the fight)."""
 
     names: list[str]
     figures: list[Figure]
@@ -182,12 +175,7 @@ class Table:
             rolled = order_chances(tx.state, self.name, self.engine)
             if rolled is None:
                 return None
-        orders: list[tuple[tuple[str, ...], tuple[bool, ...]]] = []
-        if first:
-            now = tuple(record["order"])
-            everyone = {n: model.seen_by_rules(tx.state, n, self.name) for n in names}
-            orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
-        orders += [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
+        orders = self._orders(tx.state, rolled)
         if not first:
             Encounter(None, self.name)._begin(tx, list(orders[0][0]), None, None, None)  # type: ignore[arg-type]
             record = tx.state["encounters"][self.name]
@@ -199,6 +187,18 @@ class Table:
                        [[names.index(n) for n in o] for o, _ in orders], [at_once for _, at_once in orders],
                        starts, each_round, 0 if not first else record["turn"], record["round"], first,
                        self._fight(tx.state, {}, Roller(rng=rng)))
+
+    def _orders(self, state: dict[str, Any], rolled: list[tuple[float, tuple[str, ...], tuple[bool, ...]]] | None
+                ) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
+        """Every turn order the fight can take, each once: the running one first (in a started fight),
+        then those ``rolled`` (with who acts at once with the one before)."""
+        record = state["encounters"][self.name]
+        orders: list[tuple[tuple[str, ...], tuple[bool, ...]]] = []
+        if record["round"]:
+            now = tuple(record["order"])
+            everyone = {n: model.seen_by_rules(state, n, self.name) for n in record["combatants"]}
+            orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
+        return orders + [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
 
     def _down(self, out: Mapping[str, str]) -> dict[str, str]:
         """Those of ``out`` who do not come back by themselves (``Tactics.gets_up``): out for good."""

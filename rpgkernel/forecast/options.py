@@ -1,12 +1,7 @@
 """What an option of an open choice means for the whole fight: the chance of winning after taking it.
 
-The option's choice lines are carried out on a copy of the campaign's state once for every way the
-dice still to roll can fall (each with its chance: the saves and rolls that follow the decision);
-the turn then passes, as the GM would pass it. From every state this leads to the fight is forecast
-exactly, and the option's chance of winning is their sum weighted by those chances. Only where the
-forecast is exact (a small fight on its ruleset's compact model) and the dice after the decision
-are few: elsewhere there is no such number, and None says so.
-"""
+Exact only, from every way the dice after the decision can fall (docs/mitwirken.md, "Die Siegchance
+einer Möglichkeit"); where that is not cheap, None says so."""
 
 from __future__ import annotations
 

@@ -74,14 +74,10 @@ class FigureForecast:
 
 @dataclass(repr=False)
 class Forecast(Shown):
-    """The forecast of an encounter from where it stands: ``win`` (side -> chance), ``draw``, the
-    distribution of the rounds the fight still lasts, each figure's ``FigureForecast``; ``method``
-    "exakt" or "simuliert" (with ``fights`` played) and ``weg``, the path it took (``WEGE``: the
-    chain of the compact model, fights on the compact model, or through the procedures), the tactics'
-    target picking (``target_rule``: the seed's rule where it picks the targets instead,
-    ``Tactics.target_rule``), whether the rules' morale was played (``moral``), the seed, German
-    ``notes`` (the path first), and whether it was ``stopped`` before it had played all its fights
-    (its numbers count the fights played)."""
+    """The forecast of an encounter from where it stands: each side's chance (``win``, ``draw``), the rounds
+    the fight still lasts, each figure's ``FigureForecast``; how it was made (``method``, ``weg``, ``fights``,
+    ``zielwahl``, ``target_rule``, ``moral``, ``seed``), German ``notes`` (the path first), and whether it
+    was ``stopped`` early (its numbers count the fights played)."""
 
     encounter: str
     method: str

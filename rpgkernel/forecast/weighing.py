@@ -1,16 +1,9 @@
-"""The advice's chances of winning, weighed after the card: never while an action is carried out, but
-when the advice is shown and asks for them; in a thread of their own, one open resolution at a time
-(the newest asked first), option by option, kept by the state they were weighed on.
+"""The advice's chances of winning, weighed after the card in a thread of their own, one open
+resolution at a time, kept by the state they were weighed on.
 
-``ask(state, pid)`` gives the ``Weighing`` of the open resolution ``pid`` on ``state``: finished, or
-running with the options weighed so far, started where none is known. Its key is the state's
-contents (without its seq and undo history, which an action's chances do not read) and the id, so
-asking again for the same state costs that key and nothing more. A newer state's weighing of the same
-resolution (and ``scope``) stops an older one that is still running, and a weighing stops by itself
-between two units of its work (an option, a state an option leads to) once its resolution is no longer
-open in the campaign's ``current`` state (decided, undone). ``shown`` and ``shown_dicts`` put what is
-known into the advice (``rules.advice``).
-"""
+``ask(state, pid)`` gives the ``Weighing`` of the open resolution ``pid``; ``shown`` and ``shown_dicts``
+put what is known into the advice. When a weighing stops: docs/mitwirken.md, "Die Siegchance einer
+Möglichkeit"."""
 
 from __future__ import annotations
 

@@ -1,24 +1,8 @@
 """The texts users read: gettext catalogues, one for each package that owns texts.
 
-Engines and renderers never hold user text themselves; they call
-``t("key", **fields)`` when a text is shown (``Text`` for a text declared at
-import: it is looked up each time it is read). Each package with texts ships a
-catalogue in a folder of its own (the core's is ``rpgkernel/locale``, each
-ruleset's ``rpgkernel/rules/<key>/locale``) and registers it once, on import,
-with ``register_catalogue``::
-
-    locale/messages.pot                      German, the source: msgctxt = key, msgid = German text
-    locale/<lang>/LC_MESSAGES/messages.po    a translation into <lang>
-    locale/<lang>/LC_MESSAGES/messages.mo    compiled by the build (never in the repository)
-
-German is the default; another language is a translation of the German
-source, shipped beside it or by a package of its own (entry-point group
-``rpgkernel.catalogues``, see ``register_catalogue``). The compiled catalogues
-are read by the standard library's ``gettext``; a key missing in a translation
-(or translated from an older German text: gettext looks up msgctxt and msgid
-together) shows in German. The language is per context (``using``), so a
-server renders each page in its reader's language.
-"""
+Code holds no user text: it calls ``t("key", **fields)`` when a text is shown (``Text`` for a text
+declared at import). German is the source and the default; the language is per context (``using``).
+The layout of a catalogue: docs/mitwirken.md, "Texte und Zahlen"."""
 
 from __future__ import annotations
 
@@ -130,42 +114,10 @@ _entry_points_read = False
 def register_catalogue(directory: str | os.PathLike[str], domain: str = "messages") -> None:
     """Make the texts of the catalogue in ``directory`` available to ``t`` and ``labels``.
 
-    A package with texts (a ruleset, built in or from another package) calls
-    this once in its ``__init__``, before any of its texts are shown::
-
-        from pathlib import Path
-        from rpgkernel.messages import register_catalogue
-
-        register_catalogue(Path(__file__).with_name("locale"))
-
-    ``directory`` holds ``<domain>.pot``, the German texts: each entry has its
-    key as msgctxt and the German text as msgid, with fields written as for
-    ``str.format`` (``{figure}``; ``{n:,}`` for a count with thousands
-    separators; a float field follows the language's locale, see ``rpgkernel.numerals``)::
-
-        msgctxt "meinspiel.treffer"
-        msgid "{figure} trifft: {schaden} Schaden."
-        msgstr ""
-
-    Translations are ``<lang>/LC_MESSAGES/<domain>.po`` beside it (``pybabel
-    init -i messages.pot -d locale -l en``). Compiled ``.mo`` files are read
-    where they match their source (rpgkernel's build writes them; see
-    ``rpgkernel.messages.build``); otherwise the source is compiled in memory
-    with Babel, which gives the same texts and costs time at its first use only.
-
-    All catalogues share one set of keys, so prefix yours with your ruleset's
-    key. A key another catalogue already holds is refused (``ValueError``), as
-    is an entry without a key; registering the same catalogue again reloads it.
-
-    A folder without ``<domain>.pot`` holds translations only (every
-    ``<lang>/LC_MESSAGES/*.po`` or ``*.mo`` in it, of any key): a language
-    package registers its folder so, through the entry-point group
-    ``rpgkernel.catalogues`` (see ``docs/sprachen.md``). The rule when several
-    translate one key into one language: a translation registered later wins;
-    the translations beside a German source come first, then the entry points
-    in the order of (distribution name, entry-point name), then the folders
-    registered by calls, in the order of the calls.
-    """
+    A package with texts calls this once in its ``__init__``:
+    ``register_catalogue(Path(__file__).with_name("locale"))``. A key another catalogue holds is refused
+    (``ValueError``); the same catalogue again is reloaded. A folder without ``<domain>.pot`` holds
+    translations only. The format and which translation wins: docs/mitwirken.md, "Texte und Zahlen"."""
     path = Path(directory).resolve()
     own = (path / f"{domain}.pot").is_file()
     catalogue = _Catalogue(path, domain, own)

@@ -1,17 +1,8 @@
-"""Compiling gettext catalogues to ``.mo`` files, with Babel.
+"""Compiling gettext catalogues to ``.mo`` files, with Babel; no imports from the package.
 
-The build (``hatch_build.py``, loading this file by its path) compiles every
-catalogue of the package; the catalogue loader compiles in memory when a
-``.mo`` is missing or was compiled from another source (an edited tree, or a
-ruleset package that ships only its ``.pot``). No imports from the package.
-
-German is the source language: ``messages.pot`` holds the German texts as
-msgids (msgctxt: the key); it compiles to ``de/LC_MESSAGES/messages.mo`` with
-each msgstr equal to its msgid. A translation ``<lang>/LC_MESSAGES/messages.po``
-compiles to the ``.mo`` beside it (fuzzy and empty entries left out). Each
-``.mo`` records the SHA-256 of its source in its ``Project-Id-Version``
-header, so a reader can tell whether it is current.
-"""
+The build (``hatch_build.py``) compiles every catalogue; the loader compiles in memory where a ``.mo``
+is missing or stale. Each ``.mo`` records the SHA-256 of its source (docs/mitwirken.md, "Texte und
+Zahlen")."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence, cast
 
 from .rulebook import figure, rulebook
 from ..display import Shown
@@ -50,6 +50,17 @@ class Figure(Shown):
     def conditions(self) -> dict[str, dict[str, Any]]:
         return cast("dict[str, dict[str, Any]]", self.record.get("conditions", {}))
 
+
+
+class Joining(NamedTuple):
+    """How newcomers join the initiative (``Encounter.add``): in a running fight it is rolled (``seed``,
+    ``dice`` as for ``start``) or ``initiative`` given, and they stand where the ruleset's order puts
+    them; ``group``: they take one roll (``Tracker.group``)."""
+
+    initiative: int | None = None
+    group: bool = False
+    seed: int | None = None
+    dice: Sequence[int] | None = None
 
 
 class Encounter(tracker.Tracker, Shown):
@@ -176,18 +187,14 @@ class Encounter(tracker.Tracker, Shown):
     def add(self, name: str, side: str = "", character: str | None = None,
             sheet: Mapping[str, Any] | None = None, resources: Mapping[str, int] | None = None,
             conditions: Mapping[str, Any] | None = None, count: int = 1,
-            ruleset: str | None = None, *, like: str | None = None, initiative: int | None = None,
-            group: bool = False, seed: int | None = None, dice: Sequence[int] | None = None) -> list[str]:
+            ruleset: str | None = None, *, like: str | None = None, **joining: Any) -> list[str]:
         """Add a combatant: a character (``character=``), a monster/group from a stat block, or one
         like a combatant of this encounter (``like=``: its sheet and ruleset, its resources at their
-        maximum, its side unless ``side`` is given).
-
-        ``count`` > 1 adds numbered individuals ("Goblin 1", "Goblin 2", …); ``group``: they take one
-        initiative roll (``Tracker.group``). In a running fight the newcomers' initiative is rolled
-        (``seed``, ``dice`` as for ``start``) or ``initiative`` given, and they stand where the
-        ruleset's order puts them.
+        maximum, its side unless ``side`` is given). ``count`` > 1 adds numbered individuals ("Goblin 1",
+        "Goblin 2", …); how they join the initiative: ``Joining``'s fields as keywords.
         """
         from ..dice.roll import Roller
+        initiative, group, seed, dice = Joining(**joining)
         camp = self.campaign
         names = _numbered(check_name(name, "figure"), count)
         side = check_name(side, "side") if side else ""

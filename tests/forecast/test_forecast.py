@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rpgkernel import Campaign
-from rpgkernel.forecast import MAX_ROUNDS, ForecastError, forecast
+from rpgkernel.forecast import MAX_ROUNDS, ForecastError, Request, forecast
 
 SÖLDNER = {"vig": 2, "cla": 8, "spi": 8, "gd": 0, "ruestung": 3, "waffen": ["Knüppel (W4)"]}
 
@@ -51,6 +51,19 @@ def test_reproducible_and_nothing_written(tmp_path, weg):
     assert enc.forecast(n=200, seed=4, weg=weg).to_dict() != a.to_dict()
     assert enc.forecast().to_dict() == forecast(c, "Furt").to_dict()   # the exact path
     assert (len(c.journal()), json.dumps(c.state, sort_keys=True)) == before
+
+
+def test_the_options_as_one_request(tmp_path):
+    """A ``Request`` gives what its keywords give; keywords beside it win; an unknown option is refused."""
+    c, _ = duel(tmp_path)
+    asked = Request(n=100, seed=5, weg="kompakt")
+    assert forecast(c, "Furt", asked).to_dict() == forecast(c, "Furt", n=100, seed=5, weg="kompakt").to_dict()
+    assert forecast(c, "Furt", asked, seed=6).to_dict() == forecast(c, "Furt", n=100, seed=6, weg="kompakt").to_dict()
+    assert forecast(c, "Furt", asked, seed=6).to_dict() != forecast(c, "Furt", asked).to_dict()
+    with pytest.raises(ForecastError):
+        forecast(c, "Furt", Request(n=0))
+    with pytest.raises(TypeError):
+        forecast(c, "Furt", anzahl=10)
 
 
 PATHS = [{"weg": "prozeduren", "n": 20, "seed": 1}, {"weg": "kompakt", "n": 20, "seed": 1}, {"weg": "exakt"}]

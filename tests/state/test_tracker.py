@@ -153,6 +153,8 @@ def test_a_newcomer_stands_where_its_initiative_puts_it(camp):
         enc.add("Geist", dice=[3, 4])
     with pytest.raises(RpgError, match="noch nicht begonnen"):     # before the start, the start rolls
         camp.new_encounter("Später").add("Geist", initiative=3)
+    with pytest.raises(TypeError):                                  # how a newcomer joins: ``Joining``'s fields
+        enc.add("Geist", initiativ=3)
 
 
 def test_a_newcomer_like_another_takes_its_sheet_side_and_full_resources(camp):
