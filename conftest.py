@@ -3,8 +3,9 @@
 The scheduler below makes units of work by a test's path, since an ``xdist_group`` mark no longer
 reaches the scheduler (pytest 9.2 ignores the node id xdist rewrites for it):
 - an example notebook's cells (nbval) are one unit: one worker runs them in order in one kernel;
-- a module in ``TOGETHER`` is one unit, so its module fixtures (a server, a built wheel, the built
-  documentation, an environment) start once;
+- a module in ``TOGETHER`` is one unit, so its module fixtures (a server, the built documentation, an
+  environment) start once; the modules in ``FRESH`` that share a fresh environment (a session fixture:
+  the README's start command, the Binder build) are one unit, so that environment is made once;
 - every other test is a unit of its own; each worker starts its own JupyterLab and Chromium (session
   fixtures) for the browser tests it gets.
 The units go out by ``RANKS`` (what starts processes first), larger before smaller, so that the many
@@ -19,14 +20,20 @@ RANKS = {"tests/browser/": 0, "tests/test_package.py": 0, "tests/server/": 1, "t
          "tests/test_binder.py": 1, "tests/test_ruleset_package.py": 1, "example_notebooks/": 2}
 LAST = 3
 #: modules whose tests share a module fixture that starts a process or builds something: one unit each
-TOGETHER = ("tests/browser/test_file_browser.py", "tests/browser/test_links.py", "tests/test_package.py",
-            "tests/server/", "tests/test_docs_site.py")
+TOGETHER = ("tests/browser/test_file_browser.py", "tests/browser/test_links.py", "tests/server/",
+            "tests/test_docs_site.py")
+#: modules whose tests share one of the run's fresh environments (session fixtures of tests/conftest.py):
+#: one unit each, by its name
+FRESH = {"tests/test_package.py": "README environment", "tests/browser/test_walkthrough.py": "README environment",
+         "tests/test_binder.py": "Binder environment", "tests/test_ruleset_package.py": "Binder environment"}
 
 
 def unit_of(nodeid: str) -> tuple[str, int]:
-    """The unit a test runs in (a path, or its own id) and the rank of that unit in the queue."""
+    """The unit a test runs in (a path, a name, or its own id) and the rank of that unit in the queue."""
     path = nodeid.partition("::")[0]
     rank = next((r for prefix, r in RANKS.items() if path.startswith(prefix)), LAST)
+    if path in FRESH:
+        return FRESH[path], rank
     together = path.endswith(".ipynb") or path.startswith(TOGETHER)
     return (path if together else nodeid), rank
 

@@ -4,6 +4,7 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -80,6 +81,45 @@ def notebook(shell, tmp_path, monkeypatch):
     yield Notebook(shell)
     session.current().close_campaign()
     session._current = None
+
+
+# -- one fresh environment per run (the root conftest.py runs the tests that use it in one worker) --
+
+@pytest.fixture(scope="session")
+def readme_project(tmp_path_factory) -> Path:
+    """A fresh copy of the project in which the README's start command has installed, as a new user
+    (home and Jupyter folders of their own) runs it, verbatim up to where it starts JupyterLab: its
+    ``.venv`` holds rpgkernel (editable) with JupyterLab, everything from the index. Built once: the
+    README walkthrough and the wheel's English round in JupyterLab both start from it."""
+    from browser.readme_server import ReadmeServer, readme_install_command
+    from project_copy import copy_project
+
+    repo = copy_project(tmp_path_factory.mktemp("readme") / "repo")
+    ReadmeServer(readme_install_command(), repo, tmp_path_factory.mktemp("user")).run()
+    assert (repo / ".venv" / "bin" / "jupyter").exists()
+    return repo
+
+
+@pytest.fixture(scope="session")
+def binder_env(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
+    """repo2docker's steps for ``binder/`` in a fresh virtual environment, on a fresh copy of the project:
+    Binder's base packages (ipykernel, nbclient), ``pip install -r binder/requirements.txt`` at the repo
+    root, ``binder/postBuild``. Built once: the Binder test and the ruleset package's test (which adds its
+    package beside rpgkernel) both start from it. The copy, the environment and its variables."""
+    from fresh_venv import run, venv_env
+    from project_copy import copy_project
+
+    base = tmp_path_factory.mktemp("binder")
+    repo, venv = copy_project(base / "repo"), base / "venv"
+    env = venv_env(base, venv)
+    python = venv / "bin" / "python"
+    run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=base)
+    run([python, "-m", "pip", "install", "ipykernel", "nbclient"], timeout=900, env=env, cwd=base)
+    run([python, "-m", "pip", "install", "-r", "binder/requirements.txt"], timeout=900, env=env, cwd=repo)
+    postbuild = repo / "binder" / "postBuild"
+    postbuild.chmod(postbuild.stat().st_mode | 0o111)
+    run(["./binder/postBuild"], timeout=120, env=env, cwd=repo)
+    return repo, venv, env
 
 
 # -- campaign stores: SQLite in tmp_path, PostgreSQL in a throwaway cluster --

@@ -1,9 +1,9 @@
 """The Binder configuration in binder/: what repo2docker generates, and a simulated build.
 
-The simulated build follows repo2docker's steps for ``binder/`` in a fresh
-virtual environment: install from ``binder/requirements.txt`` at the repo
-root, run ``binder/postBuild``, then execute every example notebook with
-that environment's own kernel.
+The simulated build (the ``binder_env`` fixture of tests/conftest.py) follows
+repo2docker's steps for ``binder/`` in a fresh virtual environment: install
+from ``binder/requirements.txt`` at the repo root, run ``binder/postBuild``;
+then every example notebook runs with that environment's own kernel.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from fresh_venv import cell, errors, execute, plain, run, venv_env
+from fresh_venv import cell, errors, execute, plain
 from project_copy import copy_project
 
 
@@ -58,20 +58,9 @@ def test_repo2docker_dockerfile_order_and_python(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_binder_build_in_fresh_venv(tmp_path: Path) -> None:
-    repo = copy_project(tmp_path / "repo")
-    venv = tmp_path / "venv"
-    env = venv_env(tmp_path, venv)
+def test_binder_build_in_fresh_venv(binder_env, tmp_path: Path) -> None:
+    repo, venv, env = binder_env
     python = venv / "bin" / "python"
-
-    run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=tmp_path)
-    # Binder's base environment has these already.
-    run([python, "-m", "pip", "install", "ipykernel", "nbclient"], timeout=900, env=env, cwd=tmp_path)
-    run([python, "-m", "pip", "install", "-r", "binder/requirements.txt"], timeout=900, env=env, cwd=repo)
-    postbuild = repo / "binder" / "postBuild"
-    postbuild.chmod(postbuild.stat().st_mode | 0o111)
-    run(["./binder/postBuild"], timeout=120, env=env, cwd=repo)
-
     config = venv / "etc" / "ipython" / "ipython_config.py"
     assert config.is_file(), f"postBuild wrote no {config}"
     assert 'c.InteractiveShellApp.extensions.append("rpgkernel")' in config.read_text()

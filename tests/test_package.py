@@ -1,5 +1,6 @@
 """The built wheel: it carries the front-end files and works without the source tree."""
 
+import json
 import subprocess
 import sys
 import sysconfig
@@ -191,16 +192,21 @@ def test_installed_wheel_shows_widgets_in_the_browser(wheel, tmp_path, lab, note
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_a_fresh_environment_plays_a_bastionland_round_in_english_in_jupyterlab(wheel, tmp_path, chromium):
+def test_a_fresh_environment_plays_a_bastionland_round_in_english_in_jupyterlab(wheel, readme_project, tmp_path,
+                                                                                  chromium):
     """The release's done-condition: the built wheel installed with its dependencies from the index into a
     new environment (``pip install rpgkernel[lab]`` as a user does), JupyterLab started from that
-    environment, and a Bastionland round played in English in Chromium, its panel on screen."""
-    venv = tmp_path / "venv"
+    environment, and a Bastionland round played in English in Chromium, its panel on screen. The new
+    environment is the one the README's start command made (``readme_project``, shared with the README
+    walkthrough): the wheel takes the editable install's place, its dependencies already there."""
+    venv = readme_project / ".venv"
     env = venv_env(tmp_path, venv)
-    run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=tmp_path)
     python = venv / "bin" / "python"
     run([python, "-m", "pip", "install", "-q", f"rpgkernel[lab] @ {wheel.as_uri()}"], timeout=1800, env=env,
         cwd=tmp_path)
+    origin = "import importlib.metadata as m; print(m.distribution('rpgkernel').read_text('direct_url.json'))"
+    origin = run([python, "-c", origin], timeout=300, env=env, cwd=tmp_path)
+    assert json.loads(origin)["url"] == wheel.as_uri() and "dir_info" not in origin, origin   # the wheel, not editable
     lab = LabServer(python)
     for name in ("PYTHONPATH", "PYTHONHOME", "JUPYTER_PATH", "VIRTUAL_ENV"):
         lab.env.pop(name, None)

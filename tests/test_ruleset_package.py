@@ -6,14 +6,12 @@ example's files word for word."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from doc_blocks import page
-from fresh_venv import cell, errors, execute, plain, run, venv_env
-from project_copy import copy_project
+from fresh_venv import cell, errors, execute, plain, run
 
 GUIDE = page("regelwerk-schreiben.md")
 EXAMPLE = Path(__file__).resolve().parent / "beispiel_regelwerk"
@@ -42,14 +40,13 @@ def test_the_guide_plays_the_example_in_order():
 
 
 @pytest.mark.slow
-def test_a_ruleset_package_installs_and_plays_in_a_real_kernel(tmp_path: Path) -> None:
-    repo = copy_project(tmp_path / "repo")
-    venv = tmp_path / "venv"
-    env = venv_env(tmp_path, venv)
+def test_a_ruleset_package_installs_and_plays_in_a_real_kernel(binder_env, tmp_path: Path) -> None:
+    """In the fresh environment of the Binder build (rpgkernel and a kernel installed there), the guide's
+    install line, then its cells."""
+    repo, venv, env = binder_env
     python = venv / "bin" / "python"
-    run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=tmp_path)
-    run([python, "-m", "pip", "install", "-q", str(repo), str(repo / "tests" / "beispiel_regelwerk"),
-         "ipykernel", "nbclient"], timeout=1200, env=env, cwd=tmp_path)
+    run([python, "-m", "pip", "install", "-q", *INSTALL.lines[0].split()[2:]], timeout=1200, env=env,
+        cwd=repo / "tests")
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in PLAYED])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -39,6 +39,11 @@ def readme_lab_command() -> str:
     return readme_start_command().split("&&")[-1].strip()
 
 
+def readme_install_command() -> str:
+    """The part of the start command before it starts JupyterLab: the virtual environment and the install."""
+    return readme_start_command().rsplit("&&", 1)[0].strip()
+
+
 def _free_port() -> int:
     """A free port below the kernel's range of ephemeral ports, so that no kernel's socket (bound
     to port 0 while the command still installs) takes it before the server does."""
@@ -74,9 +79,18 @@ class ReadmeServer:
         news.mkdir(parents=True)
         (news / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        if os.geteuid() == 0:  # as the README says for root
+        if os.geteuid() == 0 and "jupyter lab" in command:  # as the README says for root
             self.command += " --allow-root"
         self._proc: subprocess.Popen | None = None
+
+    def run(self) -> None:
+        """Run the command to its end (one that starts no server); fail with its output on an error."""
+        with open(self.log, "wb") as out:
+            done = subprocess.run(["bash", "-c", self.command], cwd=self.folder, env=self.env,
+                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                  timeout=START_TIMEOUT, check=False)
+        if done.returncode:
+            pytest.fail(f"the README's command ended with exit {done.returncode}:\n{self.output()}")
 
     def __enter__(self) -> ReadmeServer:
         with open(self.log, "wb") as out:

@@ -1,8 +1,10 @@
 """The journal store, against SQLite and PostgreSQL alike (fixtures in tests/conftest.py)."""
 
+import contextlib
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -460,25 +462,53 @@ from rpgkernel.state import Event, open_store
 mode, target, name, count = sys.argv[1:5]
 store = open_store(target)
 print("bereit", flush=True)
-if mode == "kill":  # transactions of 5 events, until killed
-    n = 0
-    while True:
-        tx = f"{name}-{n}"
-        store.append([Event("test.tx", {"tx": tx, "i": i, "von": 5, "text": "x" * 200}, tx) for i in range(5)])
-        print(tx, flush=True)
-        n += 1
-else:  # one event per append, after the start signal on stdin
-    sys.stdin.readline()
-    for i in range(int(count)):
-        store.append([Event("test.race", {"writer": name, "i": i}, f"{name}-{i}")])
-    store.close()
-    print("fertig", flush=True)
+sys.stdin.readline()  # one event per append, after the start signal on stdin
+for i in range(int(count)):
+    store.append([Event("test.race", {"writer": name, "i": i}, f"{name}-{i}")])
+store.close()
+print("fertig", flush=True)
 """
 
 
-def writer(mode, target, name, count=0, **kw):
-    return subprocess.Popen([sys.executable, "-c", WRITER, mode, str(target), name, str(count)],
+def writer(target, name, count, **kw):
+    return subprocess.Popen([sys.executable, "-c", WRITER, "race", str(target), name, str(count)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+# Forks a writer for each name read on stdin: Python and the store's modules (the PostgreSQL driver too)
+# load once here, not in each of the hundred writers. A writer appends transactions of 5 events until
+# killed, each line one write below PIPE_BUF (it arrives whole or not at all); after a writer has died,
+# "tot <wait status>" on a line of its own.
+FORKING_WRITER = r"""
+import os, sys, traceback
+from rpgkernel.state import Event, open_store
+try:
+    import psycopg, psycopg.conninfo  # noqa: F401
+except ImportError:
+    pass
+
+target = sys.argv[1]
+os.write(1, b"bereit\n")
+for name in iter(sys.stdin.readline, ""):
+    name = name.strip()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            store = open_store(target)
+            os.write(1, f"offen {os.getpid()}\n".encode())
+            n = 0
+            while True:
+                tx = f"{name}-{n}"
+                store.append([Event("test.tx", {"tx": tx, "i": i, "von": 5, "text": "x" * 200}, tx)
+                              for i in range(5)])
+                os.write(1, f"{tx}\n".encode())
+                n += 1
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+    os.write(1, f"tot {os.waitpid(pid, 0)[1]}\n".encode())
+"""
 
 
 @pytest.mark.slow
@@ -489,51 +519,72 @@ def test_writer_killed_at_random_points_loses_no_committed_transaction(backend, 
     rng = random.Random(20240531)
     reported: set[str] = set()
     runs_with_commits = 0
-    for run in range(100):
-        proc = writer("kill", target, f"r{run}")
-        ready = proc.stdout.readline()
-        assert ready == "bereit\n", proc.stderr.read()
-        # a random number of commits first (however fast this machine is), then a random moment
-        committed = [proc.stdout.readline().rstrip("\n") for _ in range(rng.randint(0, 12))]
-        time.sleep(rng.uniform(0.0, 0.01))
-        os.kill(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
-        assert proc.returncode == -signal.SIGKILL, err
-        committed += out.split("\n")[:-1]  # complete lines only
-        runs_with_commits += bool(committed)
-        reported.update(committed)
+    writers = subprocess.Popen([sys.executable, "-c", FORKING_WRITER, str(target)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-        with open_store(target) as store:  # opens (recovering the WAL) after every kill
-            # a COMMIT the killed PostgreSQL client had already sent may still land while we read: read
-            # the journal and its end row until no commit fell between them
-            for _ in range(100):
-                end = store.last_seq()
-                events = list(store.events())
-                if store.last_seq() == end:
-                    break
-                time.sleep(0.05)
-            assert store.check() == [] and end == len(events)
-        if backend == "sqlite":
-            conn = sqlite3.connect(target)
-            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-            conn.close()
-        seqs = [e.seq for e in events]
-        assert seqs == sorted(set(seqs))
-        by_tx: dict[str, list[Event]] = defaultdict(list)
-        for e in events:
-            by_tx[e.tx].append(e)
-        for tx, group in by_tx.items():  # no transaction half present
-            assert [e.data["i"] for e in group] == [0, 1, 2, 3, 4], tx
-            assert [e.seq for e in group] == list(range(group[0].seq, group[0].seq + 5)), tx
-        missing = reported - set(by_tx)
-        assert not missing, f"run {run}: committed but lost: {sorted(missing)[:5]}"
+    def line(expected: str) -> str:
+        got = writers.stdout.readline()
+        if not re.fullmatch(expected, got.rstrip("\n")):
+            writers.kill()
+            pytest.fail(f"expected {expected!r}, got {got!r}:\n{writers.communicate()[1]}")
+        return got.rstrip("\n")
+    pid = None
+    try:
+        line("bereit")
+        for run in range(100):
+            writers.stdin.write(f"r{run}\n")
+            writers.stdin.flush()
+            pid = int(line(r"offen \d+").split()[1])
+            # a random number of commits first (however fast this machine is), then a random moment
+            committed = [line(rf"r{run}-\d+") for _ in range(rng.randint(0, 12))]
+            time.sleep(rng.uniform(0.0, 0.01))
+            os.kill(pid, signal.SIGKILL)
+            while not (shown := line(rf"r{run}-\d+|tot \d+")).startswith("tot "):
+                committed.append(shown)
+            status, pid = int(shown.split()[1]), None
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+            runs_with_commits += bool(committed)
+            reported.update(committed)
+
+            with open_store(target) as store:  # opens (recovering the WAL) after every kill
+                # a COMMIT the killed PostgreSQL client had already sent may still land while we read: read
+                # the journal and its end row until no commit fell between them
+                for _ in range(100):
+                    end = store.last_seq()
+                    events = list(store.events())
+                    if store.last_seq() == end:
+                        break
+                    time.sleep(0.05)
+                assert store.check() == [] and end == len(events)
+            if backend == "sqlite":
+                conn = sqlite3.connect(target)
+                assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+                conn.close()
+            seqs = [e.seq for e in events]
+            assert seqs == sorted(set(seqs))
+            by_tx: dict[str, list[Event]] = defaultdict(list)
+            for e in events:
+                by_tx[e.tx].append(e)
+            for tx, group in by_tx.items():  # no transaction half present
+                assert [e.data["i"] for e in group] == [0, 1, 2, 3, 4], tx
+                assert [e.seq for e in group] == list(range(group[0].seq, group[0].seq + 5)), tx
+            missing = reported - set(by_tx)
+            assert not missing, f"run {run}: committed but lost: {sorted(missing)[:5]}"
+    finally:
+        if pid is not None:   # a writer still running when the test failed
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        writers.kill()
+        writers.wait(timeout=30)
+        for stream in (writers.stdin, writers.stdout, writers.stderr):
+            stream.close()
     assert runs_with_commits >= 80 and len(reported) >= 500
 
 
 @pytest.mark.slow
 def test_two_processes_writing_at_once(target):
     open_store(target).close()
-    procs = [writer("race", target, name, 1000, stdin=subprocess.PIPE) for name in ("A", "B")]
+    procs = [writer(target, name, 1000, stdin=subprocess.PIPE) for name in ("A", "B")]
     try:
         for proc in procs:
             assert proc.stdout.readline() == "bereit\n", proc.stderr.read()
