@@ -1,12 +1,8 @@
 """A compact model of a fight: the kit slot ``Tactics.compact``.
 
-Each combatant stands in a small hashable state; ``turn`` gives the exact
-chance of each pair of states actor and target are left in (``hit`` where
-only the target changes), ``new_round`` what a round's start does to a
-state (``unread`` what no foe's turn reads any more this round), ``groups`` the groups whose morale wavers together, ``view`` a
-figure view of a state for target picking, ``random_target`` whether the
-seed picks targets at random.
-"""
+Each combatant stands in a small hashable state; ``turn`` gives the chance of each pair of states
+actor and target are left in, ``new_round`` a round's start, ``groups`` whose morale wavers together,
+``view`` a figure view for target picking. The other hooks: docs/mitwirken.md, "Das kompakte Modell"."""
 
 from __future__ import annotations
 

@@ -1,14 +1,10 @@
 """The compact model of a Mythic Bastionland fight under the kit's tactics (``rules.compact``).
 
-A combatant's state: GD, VIG and the fight's conditions (Fatigued, verwundet, Todeswunde, tot; a
-warband's vertrieben, vernichtet). A turn is the tactics' melee attack with its exact damage and Deny,
-the SPI saves, and morale where the tactics play it; a scar changes nothing a fight reads and is left
-out (docs/mitwirken.md). A warband's attack on individuals adds its W12 and causes Blast: it hits
-everyone of the tactics' area (``area``), each target rolled for on its own, so each one's ``hit``
-in turn; an individual's attack leaves a warband unhurt (Kriegsscharen; the tactics' ``hurts``).
+A combatant's state: GD, VIG and the fight's conditions. A turn is the tactics' melee attack with its
+exact damage and Deny, the SPI saves and morale; a warband's Blast hits everyone of its ``area``, each
+target rolled for on its own. Why scars are left out: docs/mitwirken.md.
 
-Covered: persons and warbands of this ruleset without conditions that count down.
-"""
+Covered: persons and warbands of this ruleset without conditions that count down."""
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
 """How a forecast plays a Mythic Bastionland fight (the kit's ``Tactics``; the rules stay the engine's).
 
-Every figure attacks its target in melee; a warband's attack on an individual causes Blast and hits
-every individual of its foes still standing, each rolled for on its own (Kriegsscharen; Besondere
-Angriffe); the GM's target picking passes over the foes an attack cannot hurt (``hurts``: an
-individual's attack leaves a warband unhurt) while any other stands; a Knight who is not Fatigued
-denies the highest die where that lowers the damage; no gambits or Focus; morale as the GM plays it
-after every turn (``moral``). Told in ``docs/bastionland.md`` ("Prognose: die Taktik"); ``compact``
-plays the fights of persons and warbands exactly or fast.
-"""
+Melee attacks on the weakest foe the attack can hurt (``hurts``), a warband's Blast on every standing
+individual, Deny where it lowers the damage, no gambits or Focus, morale after every turn. Told in
+``docs/bastionland.md`` ("Prognose: die Taktik")."""
 
 from __future__ import annotations
 
