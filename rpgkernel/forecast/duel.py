@@ -407,7 +407,7 @@ class _States:
         k = self.index.get(state)
         if k is not None:
             return k
-        k = self.index[state] = len(self.states)
+        k = len(self.states)
         self.states.append(state)
         self.up.append(self.b.standing(self.i, state))
         for role in self.fields:
@@ -415,6 +415,7 @@ class _States:
             self.part[role].append(part)
             self.rest[role].append(rest)
             self.joined[role][rest, part] = k
+        self.index[state] = k
         self.renewed.append(k)
         renewed = self.add(self.b.new_round(self.i, state))
         self.renewed.a[k] = renewed
@@ -422,6 +423,9 @@ class _States:
 
     def split(self, role: bool, state: State) -> tuple[int, int]:
         """The numbers of ``state``'s part and rest as actor (``role``) or target."""
+        k = self.index.get(state)
+        if k is not None:
+            return int(self.part[role].a[k]), int(self.rest[role].a[k])
         fields = self.fields[role]
         part = tuple(state[j] for j in fields)
         rest = tuple(v for j, v in enumerate(state) if j not in fields)
@@ -448,7 +452,7 @@ class _States:
             values = dict(zip(fields, parts[part]))
             others = iter(rests[rest])
             whole = [values[j] if j in values else next(others) for j in range(len(first))]
-            k = self.add(tuple(whole) if type(first) is tuple else type(first)(*whole))
+            k = self.add(tuple(whole))
         return k
 
 

@@ -44,9 +44,9 @@ class Compact:
         return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
 
     def turn_fields(self, acting: bool) -> tuple[int, ...] | None:
-        """The positions of a (tuple) state that a turn reads and changes of its actor (``acting``) or of
-        its target, the same in every state; the others it neither reads nor changes, so a turn is
-        worked out once per pair of those parts (``forecast.duel``). None (the default): the whole."""
+        """The positions of a state (a plain tuple) that a turn reads and changes of its actor (``acting``)
+        or of its target; the others it neither reads nor changes, so a turn is worked out once per pair
+        of those parts (``forecast.duel``). None (the default): the whole state."""
         return None
 
     def new_round(self, i: int, state: State) -> State:
