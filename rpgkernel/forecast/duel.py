@@ -176,6 +176,34 @@ class _Found(NamedTuple):
     moves: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
+class _Onward:
+    """One actor's moves (from pair, to pair, chance) as the carrying uses them: those to a pair where
+    both stand, and what ends, as each pair's chance to end at the actor's turn there; the chances the
+    turns started from are summed, so what ends is spread over its pairs once, at the end."""
+
+    def __init__(self, moves: tuple[np.ndarray, np.ndarray, np.ndarray], live: np.ndarray) -> None:
+        src, dst, p = moves
+        on = live[dst]
+        self.src, self.dst, self.p = src[on], dst[on], p[on]
+        self.end = (src[~on], dst[~on], p[~on])
+        self.ends = np.bincount(self.end[0], weights=self.end[2], minlength=len(live))
+        self.started = np.zeros(len(live))
+
+    def turn(self, chance: np.ndarray, k: int) -> float:
+        """Move order ``k``'s chances on by a turn, in place; the mass that ends."""
+        w = chance[k]
+        stopped = float(w @ self.ends)
+        if stopped:
+            self.started += w
+        chance[k] = np.bincount(self.dst, weights=w[self.src] * self.p, minlength=len(w))
+        return stopped
+
+    def ended(self) -> np.ndarray:
+        """Each pair's chance to be where the duel ended at this actor's turn."""
+        src, dst, p = self.end
+        return np.bincount(dst, weights=self.started[src] * p, minlength=len(self.started))
+
+
 class _Pairs:
     """A duel whose turns change the actor too, over the pairs of states it reaches: found pair by pair
     (``_walk``), or by the parts of the states a turn reads and changes where the model names them
@@ -272,12 +300,12 @@ class _Pairs:
         chance = np.zeros((len(o.orders), n))
         for k, p in o.starts.items():
             chance[k, start] = p
-        ended = np.zeros(n)
+        on = [_Onward(m, live) for m in moves]
         rounds: dict[int, float] = {}
         turn, round_ = o.turn, o.round
         begun = None   # the chances at the start of the last round, where it ended nothing
         while True:
-            stopped = self._turn(chance, moves, live, turn, ended)
+            stopped = self._turn(chance, on, turn)
             if stopped:
                 key = rounds_played(o.first, round_)
                 rounds[key] = rounds.get(key, 0.0) + stopped
@@ -294,24 +322,19 @@ class _Pairs:
                 begun = chance.copy()
             if not chance.any():
                 break
+        ended = sum(m.ended() for m in on)
         open_ = chance.sum(0) if round_ > MAX_ROUNDS else np.zeros(n)
         if open_.any():
             key = rounds_played(o.first, round_)
             rounds[key] = rounds.get(key, 0.0) + float(open_.sum())
         return self._solution(ended, open_, rounds, up)
 
-    def _turn(self, chance: np.ndarray, moves: list[tuple[np.ndarray, ...]], live: np.ndarray, turn: int,
-              ended: np.ndarray) -> float:
-        """One turn of every order: ``chance`` moved on in place, what ends added to ``ended``; its mass."""
+    def _turn(self, chance: np.ndarray, on: list[_Onward], turn: int) -> float:
+        """One turn of every order: ``chance`` moved on in place; the mass that ends in it."""
         stopped = 0.0
         for k, order in enumerate(self.b.opening.orders):
             if chance[k].any():
-                src, dst, p = moves[order[turn]]
-                moved = np.bincount(dst, weights=chance[k][src] * p, minlength=len(live))
-                out = np.where(live, 0.0, moved)
-                ended += out
-                stopped += float(out.sum())
-                chance[k] = np.where(live, moved, 0.0)
+                stopped += on[order[turn]].turn(chance, k)
         return stopped
 
     def _new_round(self, chance: np.ndarray, fresh: np.ndarray) -> np.ndarray:
