@@ -192,7 +192,7 @@ class _Onward:
     def turn(self, chance: np.ndarray, k: int) -> float:
         """Move order ``k``'s chances on by a turn, in place; the mass that ends."""
         w = chance[k]
-        stopped = float(w @ self.ends)
+        stopped = float((w * self.ends).sum())   # not ``@``: a BLAS thread per product costs more here
         if stopped:
             self.started += w
         chance[k] = np.bincount(self.dst, weights=w[self.src] * self.p, minlength=len(w))
