@@ -11,7 +11,9 @@ and the sums the ``Solution`` needs are taken from the two vectors.
 Where a turn changes its actor too (``Board.pair``: a luck pool, AD, grace spent), the two move
 together: the pairs of states they reach are found from the start (``_Pairs``), each actor's turn
 worked out once per pair it can act in (not once per order and place), each pair's new round once, and
-the chances are carried over the pairs turn by turn, one vector per order. A round that leaves every
+the chances are carried over the pairs turn by turn, one vector per order. Where the model names the
+parts of a state a turn reads and changes (``Compact.turn_fields``), a turn is worked out once per pair
+of parts and the pairs are found batch by batch with numpy (``_Split``). A round that leaves every
 chance as it was and ends nothing (nobody can act any more: no AD left) repeats to ``MAX_ROUNDS``, so
 it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
 up to ``MAX_ROUNDS``; ``Solution.nodes`` counts the pairs.
@@ -19,12 +21,15 @@ up to ``MAX_ROUNDS``; ``Solution.nodes`` counts the pairs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 import numpy as np
 
-from ..rules.compact import Compact
+from ..rules.compact import Compact, State
 from .board import Board
 from .chain import MAX_STATES, Solution
-from .fight import MAX_ROUNDS, rounds_played
+from .fight import MAX_ROUNDS, Opening, rounds_played
 
 
 def fits(board: Board) -> bool:
@@ -147,10 +152,62 @@ class _TooLarge(Exception):
     """The duel passed its most pairs while they were found."""
 
 
+def _follows(o: Opening) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """For each actor: who can act next in the same round after its turn, and who first in the next
+    round where its turn can end one."""
+    within: list[set[int]] = [set(), set()]
+    after: list[set[int]] = [set(), set()]
+    for order in o.orders:
+        for place, actor in enumerate(order[:-1]):
+            within[actor].add(order[place + 1])
+        after[order[-1]] |= {o.orders[r][0] for r in o.each_round} if o.each_round is not None else {order[0]}
+    return [(tuple(within[a]), tuple(after[a])) for a in (0, 1)]
+
+
+class _Found(NamedTuple):
+    """The pairs a duel reaches: the start pair, each combatant's states and each pair's number of its
+    state in them, the pair a new round makes of each, and each actor's moves (from pair, to pair,
+    chance)."""
+
+    start: int
+    states: list[list]
+    at: list[np.ndarray]
+    fresh: np.ndarray
+    moves: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+class _Onward:
+    """One actor's moves (from pair, to pair, chance) as the carrying uses them: those to a pair where
+    both stand, and what ends, as each pair's chance to end at the actor's turn there; the chances the
+    turns started from are summed, so what ends is spread over its pairs once, at the end."""
+
+    def __init__(self, moves: tuple[np.ndarray, np.ndarray, np.ndarray], live: np.ndarray) -> None:
+        src, dst, p = moves
+        on = live[dst]
+        self.src, self.dst, self.p = src[on], dst[on], p[on]
+        self.end = (src[~on], dst[~on], p[~on])
+        self.ends = np.bincount(self.end[0], weights=self.end[2], minlength=len(live))
+        self.started = np.zeros(len(live))
+
+    def turn(self, chance: np.ndarray, k: int) -> float:
+        """Move order ``k``'s chances on by a turn, in place; the mass that ends."""
+        w = chance[k]
+        stopped = float((w * self.ends).sum())   # not ``@``: a BLAS thread per product costs more here
+        if stopped:
+            self.started += w
+        chance[k] = np.bincount(self.dst, weights=w[self.src] * self.p, minlength=len(w))
+        return stopped
+
+    def ended(self) -> np.ndarray:
+        """Each pair's chance to be where the duel ended at this actor's turn."""
+        src, dst, p = self.end
+        return np.bincount(dst, weights=self.started[src] * p, minlength=len(self.started))
+
+
 class _Pairs:
-    """A duel whose turns change the actor too, over the pairs of states it reaches (numbered as found):
-    each actor's turn worked out once for each pair it can act in (``_follows``), each pair's new
-    round once."""
+    """A duel whose turns change the actor too, over the pairs of states it reaches: found pair by pair
+    (``_walk``), or by the parts of the states a turn reads and changes where the model names them
+    (``_Split``); then the chances carried over them turn by turn."""
 
     def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
@@ -187,22 +244,10 @@ class _Pairs:
             states.append(list(index))
         return states, at
 
-    def _follows(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """For each actor: who can act next in the same round after its turn, and who first in the next
-        round where its turn can end one."""
-        o = self.b.opening
-        within: list[set[int]] = [set(), set()]
-        after: list[set[int]] = [set(), set()]
-        for order in o.orders:
-            for place, actor in enumerate(order[:-1]):
-                within[actor].add(order[place + 1])
-            after[order[-1]] |= {o.orders[r][0] for r in o.each_round} if o.each_round is not None else {order[0]}
-        return [(tuple(within[a]), tuple(after[a])) for a in (0, 1)]
-
-    def _explore(self) -> int:
-        """Every pair the duel reaches from its opening and each turn's moves from it; the start pair."""
+    def _walk(self) -> _Found:
+        """Every pair the duel reaches from its opening and each turn's moves from it, pair by pair."""
         b, o = self.b, self.b.opening
-        follows = self._follows()
+        follows = _follows(o)
         pairs, live, fresh = self.pairs, self.live, self.fresh
         start = self._pair(b.start())
         todo = [(start, o.orders[k][o.turn]) for k in o.starts]
@@ -239,26 +284,28 @@ class _Pairs:
                         if new not in due[who]:
                             due[who].add(new)
                             todo.append((new, who))
-        return start
+        moves = [(np.asarray(s, dtype=np.intp), np.asarray(d, dtype=np.intp), np.asarray(p, dtype=float))
+                 for s, d, p in self.moves]
+        states, at = self._numbered()
+        return _Found(start, states, at, np.asarray(fresh, dtype=np.intp), moves)
 
     def solve(self) -> Solution:
         b, o = self.b, self.b.opening
-        start = self._explore()
-        n, turns = len(self.of), len(o.orders[0])
-        moves = [tuple(np.asarray(x, dtype=float if k == 2 else np.intp) for k, x in enumerate(m)) for m in self.moves]
-        self.states, self.at = self._numbered()
+        fields = b.model.turn_fields(True), b.model.turn_fields(False)
+        found = self._walk() if None in fields else _Split(b, self.most, fields).walk()
+        start, self.states, self.at, fresh, moves = found
+        n, turns = len(fresh), len(o.orders[0])
         up = [np.array([b.standing(i, s) for s in self.states[i]], dtype=bool)[self.at[i]] for i in (0, 1)]
         live = up[0] & up[1]
-        fresh = np.asarray(self.fresh, dtype=np.intp)
         chance = np.zeros((len(o.orders), n))
         for k, p in o.starts.items():
             chance[k, start] = p
-        ended = np.zeros(n)
+        on = [_Onward(m, live) for m in moves]
         rounds: dict[int, float] = {}
         turn, round_ = o.turn, o.round
         begun = None   # the chances at the start of the last round, where it ended nothing
         while True:
-            stopped = self._turn(chance, moves, live, turn, ended)
+            stopped = self._turn(chance, on, turn)
             if stopped:
                 key = rounds_played(o.first, round_)
                 rounds[key] = rounds.get(key, 0.0) + stopped
@@ -275,24 +322,19 @@ class _Pairs:
                 begun = chance.copy()
             if not chance.any():
                 break
+        ended = sum(m.ended() for m in on)
         open_ = chance.sum(0) if round_ > MAX_ROUNDS else np.zeros(n)
         if open_.any():
             key = rounds_played(o.first, round_)
             rounds[key] = rounds.get(key, 0.0) + float(open_.sum())
         return self._solution(ended, open_, rounds, up)
 
-    def _turn(self, chance: np.ndarray, moves: list[tuple[np.ndarray, ...]], live: np.ndarray, turn: int,
-              ended: np.ndarray) -> float:
-        """One turn of every order: ``chance`` moved on in place, what ends added to ``ended``; its mass."""
+    def _turn(self, chance: np.ndarray, on: list[_Onward], turn: int) -> float:
+        """One turn of every order: ``chance`` moved on in place; the mass that ends in it."""
         stopped = 0.0
         for k, order in enumerate(self.b.opening.orders):
             if chance[k].any():
-                src, dst, p = moves[order[turn]]
-                moved = np.bincount(dst, weights=chance[k][src] * p, minlength=len(live))
-                out = np.where(live, 0.0, moved)
-                ended += out
-                stopped += float(out.sum())
-                chance[k] = np.where(live, moved, 0.0)
+                stopped += on[order[turn]].turn(chance, k)
         return stopped
 
     def _new_round(self, chance: np.ndarray, fresh: np.ndarray) -> np.ndarray:
@@ -324,4 +366,236 @@ class _Pairs:
             names = list(b.resources(i, b.model.start(i)))
             values = np.array([[b.resources(i, s).get(k, 0) for k in names] for s in states], dtype=float)
             res.append(dict(zip(names, map(float, mass @ values[at]))))
-        return Solution(win, draw, rounds, falls, res, len(self.of))
+        return Solution(win, draw, rounds, falls, res, len(mass))
+
+
+#: the bits of a pair's code (or a key) that hold its second number
+_LOW = 32
+
+
+class _Grown:
+    """A numpy array that grows by one value at a time (``view``: the values so far)."""
+
+    def __init__(self, dtype: type) -> None:
+        self.a = np.zeros(1024, dtype=dtype)
+        self.n = 0
+
+    def append(self, value: Any) -> None:
+        if self.n == len(self.a):
+            self.a = np.concatenate([self.a, np.zeros_like(self.a)])
+        self.a[self.n] = value
+        self.n += 1
+
+    def extend(self, values: np.ndarray) -> None:
+        if self.n + len(values) > len(self.a):
+            self.a = np.concatenate([self.a, np.zeros(max(len(self.a), len(values)), dtype=self.a.dtype)])
+        self.a[self.n:self.n + len(values)] = values
+        self.n += len(values)
+
+    @property
+    def view(self) -> np.ndarray:
+        return self.a[:self.n]
+
+
+def _numbers(codes: np.ndarray, number: Callable[[int, int], int]) -> np.ndarray:
+    """``number(high, low)`` of each code (two numbers in one), worked out once per distinct code."""
+    distinct, where = np.unique(codes, return_inverse=True)
+    mask = (1 << _LOW) - 1
+    return np.fromiter((number(int(c) >> _LOW, int(c) & mask) for c in distinct), np.intp, len(distinct))[where]
+
+
+def _code(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    return high.astype(np.int64) << _LOW | low
+
+
+class _States:
+    """One combatant's states as the walk finds them, numbered, each split into the part a turn reads and
+    changes and the rest, as actor (True) and as target (False), both numbered."""
+
+    def __init__(self, board: Board, i: int, fields: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        self.b, self.i = board, i
+        self.fields = {True: fields[0], False: fields[1]}
+        self.index: dict = {}
+        self.states: list = []
+        self.up, self.renewed = _Grown(bool), _Grown(np.intp)
+        self.part = {r: _Grown(np.intp) for r in (True, False)}     # per state: its part's number
+        self.rest = {r: _Grown(np.intp) for r in (True, False)}     # per state: its rest's number
+        self.parts: dict[bool, dict[tuple, int]] = {True: {}, False: {}}
+        self.rests: dict[bool, dict[tuple, int]] = {True: {}, False: {}}
+        self.values: dict[bool, tuple[list, list]] = {True: ([], []), False: ([], [])}   # by number: parts, rests
+        self.joined: dict[bool, dict[tuple[int, int], int]] = {True: {}, False: {}}   # (rest, part) -> state
+
+    def add(self, state: State) -> int:
+        """The number of ``state`` (and of the state a new round makes of it)."""
+        k = self.index.get(state)
+        if k is not None:
+            return k
+        k = len(self.states)
+        self.states.append(state)
+        self.up.append(self.b.standing(self.i, state))
+        for role in self.fields:
+            part, rest = self.split(role, state)
+            self.part[role].append(part)
+            self.rest[role].append(rest)
+            self.joined[role][rest, part] = k
+        self.index[state] = k
+        self.renewed.append(k)
+        renewed = self.add(self.b.new_round(self.i, state))
+        self.renewed.a[k] = renewed
+        return k
+
+    def split(self, role: bool, state: State) -> tuple[int, int]:
+        """The numbers of ``state``'s part and rest as actor (``role``) or target."""
+        k = self.index.get(state)
+        if k is not None:
+            return int(self.part[role].a[k]), int(self.rest[role].a[k])
+        fields = self.fields[role]
+        part = tuple(state[j] for j in fields)
+        rest = tuple(v for j, v in enumerate(state) if j not in fields)
+        return self._number(self.parts[role], self.values[role][0], part), \
+            self._number(self.rests[role], self.values[role][1], rest)
+
+    @staticmethod
+    def _number(numbers: dict[tuple, int], values: list, value: tuple) -> int:
+        k = numbers.get(value)
+        if k is None:
+            k = numbers[value] = len(values)
+            values.append(value)
+        return k
+
+    def join(self, role: bool, rests: np.ndarray, parts: np.ndarray) -> np.ndarray:
+        """The numbers of the states of these rests with these parts (as ``role``)."""
+        return _numbers(_code(rests, parts), lambda rest, part: self._joined(role, rest, part))
+
+    def _joined(self, role: bool, rest: int, part: int) -> int:
+        k = self.joined[role].get((rest, part))
+        if k is None:
+            fields, first = self.fields[role], self.states[0]
+            parts, rests = self.values[role]
+            values = dict(zip(fields, parts[part]))
+            others = iter(rests[rest])
+            whole = [values[j] if j in values else next(others) for j in range(len(first))]
+            k = self.add(tuple(whole))
+        return k
+
+
+class _Split:
+    """The pairs of a duel whose model names the parts of a state a turn reads and changes
+    (``Compact.turn_fields``), found batch by batch: each actor's turn worked out once per pair of parts
+    (its own and its target's) in an actual pair, and a batch's moves assembled from those with numpy
+    (each new state once per rest and part, each new pair once)."""
+
+    def __init__(self, board: Board, most: int, fields: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        self.b, self.most = board, most
+        self.regs = [_States(board, i, fields) for i in (0, 1)]
+        self.index: dict[int, int] = {}                 # a pair's code -> pair
+        self.x = [_Grown(np.intp), _Grown(np.intp)]     # per pair: each one's state
+        self.live, self.fresh = _Grown(bool), _Grown(np.intp)
+        self.due = [_Grown(bool), _Grown(bool)]         # per actor and pair: its turn worked out there
+        # per actor: (its part, the target's part) -> its turns' outcomes (first, count), and those as
+        # chance, the actor's new part, the target's new part
+        self.keys: list[dict[int, int]] = [{}, {}]
+        self.outcomes: list[tuple[list, ...]] = [([], [], [], [], []), ([], [], [], [], [])]
+        self.arrays: list[tuple[np.ndarray, ...] | None] = [None, None]
+
+    def _pairs(self, codes: np.ndarray) -> np.ndarray:
+        """The numbers of the pairs of states of ``codes`` (distinct), the new ones (and the pairs a new
+        round makes of them) numbered in turn."""
+        index = self.index
+        found = np.fromiter((index.get(c, -1) for c in codes.tolist()), np.intp, len(codes))
+        new = found < 0
+        if not new.any():
+            return found
+        codes = codes[new]
+        n, m = len(index), len(codes)
+        if n + m > self.most:
+            raise _TooLarge
+        found[new] = numbers = np.arange(n, n + m)
+        index.update(zip(codes.tolist(), numbers.tolist()))
+        x0, x1 = codes >> _LOW, codes & ((1 << _LOW) - 1)
+        r0, r1 = self.regs
+        self.x[0].extend(x0)
+        self.x[1].extend(x1)
+        self.live.extend(r0.up.view[x0] & r1.up.view[x1])
+        for due in self.due:
+            due.extend(np.zeros(m, dtype=bool))
+        self.fresh.extend(numbers)
+        renewed = _code(r0.renewed.view[x0], r1.renewed.view[x1])
+        changed = renewed != codes
+        if changed.any():
+            distinct, where = np.unique(renewed[changed], return_inverse=True)
+            self.fresh.a[numbers[changed]] = self._pairs(distinct)[where]
+        return found
+
+    def walk(self) -> _Found:
+        b, o = self.b, self.b.opening
+        start = int(self._pairs(_code(*(np.array([r.add(s)]) for r, s in zip(self.regs, b.start()))))[0])
+        follows = _follows(o)
+        todo: list[list[np.ndarray]] = [[], []]
+        for k in o.starts:
+            self._due(o.orders[k][o.turn], np.array([start], dtype=np.intp), todo)
+        moves: list[list[tuple[np.ndarray, ...]]] = [[], []]
+        while todo[0] or todo[1]:
+            for a in (0, 1):
+                if not todo[a]:
+                    continue
+                batch = np.concatenate(todo[a])
+                todo[a] = []
+                src, dst, p = self._turns(a, batch)
+                moves[a].append((src, dst, p))
+                reached = np.unique(dst[self.live.view[dst]])
+                within, after = follows[a]
+                for who in within:
+                    self._due(who, reached, todo)
+                renewed = np.unique(self.fresh.view[reached])
+                for who in after:
+                    self._due(who, renewed, todo)
+        none = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), np.zeros(0))
+        return _Found(start, [r.states for r in self.regs], [x.view.copy() for x in self.x], self.fresh.view.copy(),
+                      [tuple(map(np.concatenate, zip(*m))) if m else none for m in moves])
+
+    def _due(self, who: int, pairs: np.ndarray, todo: list[list[np.ndarray]]) -> None:
+        """Mark ``who``'s turn due in ``pairs`` (distinct) where it is not yet."""
+        due = self.due[who].view
+        new = pairs[~due[pairs]]
+        if len(new):
+            due[new] = True
+            todo[who].append(new)
+
+    def _turns(self, a: int, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Actor ``a``'s moves from the pairs ``batch``: from pair, to pair, chance."""
+        t = 1 - a
+        mine, theirs = self.regs[a], self.regs[t]
+        xa, xt = self.x[a].view[batch], self.x[t].view[batch]
+        keys = _code(mine.part[True].view[xa], theirs.part[False].view[xt])
+        distinct, first, where = np.unique(keys, return_index=True, return_inverse=True)
+        known = self.keys[a]
+        new = [(key, k) for key, k in zip(distinct.tolist(), first.tolist()) if key not in known]
+        for key, k in new:
+            self._outcomes(a, key, mine.states[xa[k]], theirs.states[xt[k]])
+        if new:
+            self.arrays[a] = (np.asarray(self.outcomes[a][0], dtype=np.intp), np.asarray(self.outcomes[a][1], dtype=np.intp),
+                              np.asarray(self.outcomes[a][2]), *(np.asarray(x, dtype=np.intp) for x in self.outcomes[a][3:]))
+        kind = np.fromiter((known[key] for key in distinct.tolist()), np.intp, len(distinct))[where]
+        start, count, p, part_a, part_t = self.arrays[a]
+        n = count[kind]
+        which = np.repeat(np.arange(len(batch)), n)
+        at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(start[kind], n)
+        after_a = mine.join(True, mine.rest[True].view[xa][which], part_a[at])
+        after_t = theirs.join(False, theirs.rest[False].view[xt][which], part_t[at])
+        pair = (after_a, after_t) if a == 0 else (after_t, after_a)
+        distinct, where = np.unique(_code(*pair), return_inverse=True)
+        return batch[which], self._pairs(distinct)[where], p[at]
+
+    def _outcomes(self, a: int, key: int, mine: State, theirs: State) -> None:
+        """Work out actor ``a``'s turn for the parts ``key`` on an actual pair ``mine``, ``theirs``."""
+        t = 1 - a
+        starts, counts, chances, parts_a, parts_t = self.outcomes[a]
+        turns = self.b.turn(a, t, mine, theirs)
+        self.keys[a][key] = len(starts)
+        starts.append(len(chances))
+        counts.append(len(turns))
+        for p, one, two in turns:
+            chances.append(p)
+            parts_a.append(self.regs[a].split(True, one)[0])
+            parts_t.append(self.regs[t].split(False, two)[0])

@@ -39,6 +39,12 @@ class Compact:
         The default: ``hit``, the actor unchanged."""
         return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
 
+    def turn_fields(self, acting: bool) -> tuple[int, ...] | None:
+        """The positions of a state (a plain tuple) that a turn reads and changes of its actor (``acting``)
+        or of its target; the others it neither reads nor changes, so a turn is worked out once per pair
+        of those parts (``forecast.duel``). None (the default): the whole state."""
+        return None
+
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
         return state

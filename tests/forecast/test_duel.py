@@ -153,3 +153,39 @@ def test_a_midgard_duel_too_large_for_the_chain_is_exact(tmp_path):
     assert f.win["Helden"].p + f.win["Feinde"].p + f.draw.p == pytest.approx(1, abs=1e-12)
     sampled = enc.forecast(weg="kompakt", n=4000, seed=5)
     assert_within(f, sampled, keys=("LP", "AP"))
+
+
+def _pairs_and_moves(found):
+    """The pairs a walk found (as states), the pair a new round makes of each, and each actor's moves
+    summed by (from pair, to pair), all by states (their numbers differ from walk to walk)."""
+    pair = [(found.states[0][x0], found.states[1][x1]) for x0, x1 in zip(*found.at)]
+    moves = []
+    for src, dst, p in found.moves:
+        summed: dict = {}
+        for s, d, q in zip(src.tolist(), dst.tolist(), p.tolist()):
+            summed[pair[s], pair[d]] = summed.get((pair[s], pair[d]), 0.0) + q
+        moves.append(summed)
+    return pair[found.start], set(pair), {pair[k]: pair[r] for k, r in enumerate(found.fresh.tolist())}, moves
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
+def test_a_duel_walked_by_the_parts_a_turn_reads_as_pair_by_pair(tmp_path, monkeypatch, started):
+    """Kampfwerte names the parts a turn reads and changes (``Compact.turn_fields``): the pairs found batch
+    by batch, each turn once per pair of parts, are the pairs found pair by pair, with the same moves, and
+    the duel's result is the same (the icepool duel above goes this way)."""
+    enc = kampfwerte_duel(tmp_path, started)
+    b = board(enc.campaign, enc.name)
+    fields = b.model.turn_fields(True), b.model.turn_fields(False)
+    assert None not in fields
+    split = duel._Split(b, 10**6, fields).walk()
+    whole = duel._Pairs(b, 10**6)._walk()
+    got, want = _pairs_and_moves(split), _pairs_and_moves(whole)
+    assert got[:3] == want[:3] and len(got[1]) == len(split.fresh) > 100
+    for mine, theirs in zip(got[3], want[3]):
+        assert mine.keys() == theirs.keys()
+        assert all(mine[k] == pytest.approx(theirs[k], abs=1e-15) for k in mine)
+    solved = duel.solve(b)
+    monkeypatch.setattr(type(b.model), "turn_fields", lambda self, acting: None)
+    walked = duel.solve(b)
+    assert solved.nodes == walked.nodes == len(got[1])
+    assert_same(solved, walked)

@@ -142,6 +142,7 @@ class Enden:
             ohne = self.ohne.setdefault(key, {})
             ohne[final, d is not None, None] = ohne.get((final, d is not None, None), 0.0) + p
         self._mit: dict[tuple[str, int], dict[Ausgang, float]] = {}
+        self._plus: dict[tuple[str, int], dict[Ausgang, float]] = {}
 
     def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
         """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
@@ -153,22 +154,31 @@ class Enden:
         return out
 
     def _glueck(self, roll: str, n: int) -> dict[Ausgang, float]:
-        """The ends of the chains whose luck goes on ``roll``, with ``n`` bonus dice on it."""
+        """The ends of the chains whose luck goes on ``roll``, with ``n`` bonus dice on it: those with each
+        number of bonus successes (``_mehr``, shared by every pool size), by its chance."""
         if (roll, n) not in self._mit:
-            dice = erfolge_dist(n).pmf()
+            out: dict[Ausgang, float] = {}
+            for k, q in erfolge_dist(n).pmf().items():
+                for key, p in self._mehr(roll, k).items():
+                    out[key] = out.get(key, 0.0) + p * q
+            self._mit[roll, n] = out
+        return self._mit[roll, n]
+
+    def _mehr(self, roll: str, k: int) -> dict[Ausgang, float]:
+        """The ends of the chains whose luck goes on ``roll``, with ``k`` successes more on it."""
+        if (roll, k) not in self._plus:
             chains: dict[tuple[int, int | None, int | None], float] = {}
             for (a, d, r), p in self.kettenenden[roll]:
-                for k, q in dice.items():
-                    key = self._merged(a + k, d, r, True) if roll == "angriff" else \
-                        self._merged(a, (d or 0) + k, r, True) if roll == "verteidigung" else \
-                        self._merged(a, d, (r or 0) + k, True)
-                    chains[key] = chains.get(key, 0.0) + p * q
+                key = self._merged(a + k, d, r, True) if roll == "angriff" else \
+                    self._merged(a, (d or 0) + k, r, True) if roll == "verteidigung" else \
+                    self._merged(a, d, (r or 0) + k, True)
+                chains[key] = chains.get(key, 0.0) + p
             out: dict[Ausgang, float] = {}
             for (a, d, r), p in self._rolled(chains, True).items():
                 key2 = (self._schaden(a, d, r)[1], d is not None, roll)
                 out[key2] = out.get(key2, 0.0) + p
-            self._mit[roll, n] = out
-        return self._mit[roll, n]
+            self._plus[roll, k] = out
+        return self._plus[roll, k]
 
     def _merged(self, a: int, d: int | None, r: int | None, last: bool) -> tuple[int, int | None, int | None]:
         left = uebrig(a, d or 0, self.mw)

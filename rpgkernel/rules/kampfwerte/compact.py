@@ -137,6 +137,10 @@ class KampfwerteCompact(Compact):
         why = out_of_fight(self.view(i, state), self.daten)
         return why is None or self.tactics.gets_up(why)
 
+    def turn_fields(self, acting: bool) -> tuple[int, ...]:
+        """A turn reads and changes its actor's AD, Finte and knock-down, its target's LP and knock-down."""
+        return (1, 2, 3) if acting else (0, 3)
+
     def turn(self, actor: int, target: int, mine: Stand,  # type: ignore[override]
              theirs: Stand) -> list[tuple[float, Stand, Stand]]:
         """The states of ``actor`` and ``target`` after the actor's turn: a knocked-down actor stands up;
