@@ -2,7 +2,9 @@
 
 Each combatant stands in a small hashable state; ``turn`` gives the exact
 chance of each pair of states actor and target are left in (``hit`` where
-only the target changes), ``new_round`` what a round's start does to a
+only the target changes), ``reads``/``moves``/``moved`` the parts of a state
+a turn reads and what it changes (so a fight works a turn out once for all
+states alike in those parts), ``new_round`` what a round's start does to a
 state, ``groups`` the groups whose morale wavers together, ``view`` a
 figure view of a state for target picking, ``random_target`` whether the
 seed picks targets at random.
@@ -10,7 +12,7 @@ seed picks targets at random.
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 from .figure import Figure
 
@@ -42,6 +44,23 @@ class Compact:
         ``theirs``) are left in after the actor's turn against the target; a turn changes nobody else.
         The default: ``hit``, the actor unchanged."""
         return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
+
+    def reads(self, i: int, state: State) -> tuple[Hashable, Hashable]:
+        """What a turn reads of combatant ``i`` (standing, in ``state``): its part as the actor and as
+        the target. Two turns whose actors' and targets' parts are equal have equal ``moves``. The
+        default: the whole state, both ways."""
+        return state, state
+
+    def moves(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, Any, Any]]:
+        """``turn`` as changes: the chance of each pair of changes to the actor and the target, which
+        ``moved`` makes states of; the same for every pair of states with the same parts (``reads``).
+        The default: the next states themselves."""
+        return self.turn(actor, target, mine, theirs)
+
+    def moved(self, i: int, state: State, change: Any) -> State:
+        """Combatant ``i``'s state after ``change`` (one of ``moves``) from ``state``; the default: the
+        change is the next state."""
+        return change
 
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""
