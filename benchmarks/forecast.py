@@ -33,7 +33,7 @@
 Every forecast starts from a fresh campaign (nothing cached of the fight). Run:
 
     python benchmarks/forecast.py [--repeat 3] [--procedure-fights 30] [--only-duels] [--only-open]
-                                  [--reference CHECKOUT] [--timeout 60]
+                                  [--notebook adz] [--reference CHECKOUT] [--timeout 60]
 """
 
 from __future__ import annotations
@@ -288,23 +288,28 @@ def open_row(label: str, state: dict, encounter: str, fights: int) -> bool:
     return met
 
 
-def open_decisions(fights: int) -> bool:
+def open_decisions(fights: int, notebook: str | None = None) -> bool:
+    """Section 5: every moment, or the moments of ``notebook`` alone."""
     import notebook_points
     print(f"5. Forecasts with a decision open, to ±1 % (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    ok = open_row(f"the ford, {FORD_ATTACK} open", *ford_open(), fights)
-    ok &= open_row("Midgard, Wolfgang Krentz (GG 2) against the Schattenelf, his grace open", *midgard_grace(),
-                   fights)
-    for name in notebook_points.NOTEBOOKS:
+    ok = True
+    if notebook is None:
+        ok &= open_row(f"the ford, {FORD_ATTACK} open", *ford_open(), fights)
+        ok &= open_row("Midgard, Wolfgang Krentz (GG 2) against the Schattenelf, his grace open", *midgard_grace(),
+                       fights)
+    for name in notebook_points.NOTEBOOKS if notebook is None else (notebook,):
         for point in notebook_points.open_points(name):
             ok &= open_row(f"{point.label} open", point.state, point.encounter, fights)
     return ok
 
 
 def main() -> int:
+    import notebook_points
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--duel", choices=DUELS, help=argparse.SUPPRESS)   # one duel (section 4's child)
     parser.add_argument("--only-duels", action="store_true", help="section 4 alone")
     parser.add_argument("--only-open", action="store_true", help="section 5 alone")
+    parser.add_argument("--notebook", choices=notebook_points.NOTEBOOKS, help="section 5: the moments of this notebook alone")
     parser.add_argument("--reference", type=Path, help="section 4: a checkout whose package is timed beside this one")
     parser.add_argument("--timeout", type=float, default=60.0, help="section 4: seconds a duel may take")
     parser.add_argument("--repeat", type=int, default=3, help="forecasts per measure (median)")
@@ -315,8 +320,8 @@ def main() -> int:
         return 0
     if opts.only_duels:
         return 0 if first_duels(opts.reference, opts.timeout) else 1
-    if opts.only_open:
-        return 0 if open_decisions(opts.procedure_fights) else 1
+    if opts.only_open or opts.notebook:
+        return 0 if open_decisions(opts.procedure_fights, opts.notebook) else 1
     ok = True
 
     print("1. An exact duel (the example notebook's Ritter against its Söldner)")

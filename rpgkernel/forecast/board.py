@@ -40,6 +40,7 @@ class Board:
         self._turns: dict[tuple[int, int, State, State], list[tuple[float, State, State]]] = {}
         self._parts: dict[tuple[int, State], tuple] = {}
         self._moves: dict[tuple, list[tuple[float, object, object]]] = {}
+        self._changes: dict[tuple, tuple[tuple, tuple]] = {}
         self._moved: dict[tuple[int, State, object], State] = {}
         self._ranks: dict[tuple[int, State, int], float] = {}
         self._rounds: dict[tuple[int, State], State] = {}
@@ -89,6 +90,15 @@ class Board:
         if key not in self._moves:
             self._moves[key] = self.model.moves(actor, target, mine, theirs)
         return self._moves[key]
+
+    def changes(self, actor: int, target: int, mine: State, theirs: State) -> tuple[tuple, tuple]:
+        """The distinct changes of the actor's turn (``moves``) to the actor and to the target."""
+        key = (actor, target, self.parts(actor, mine)[0], self.parts(target, theirs)[1])
+        if key not in self._changes:
+            found = self.moves(actor, target, mine, theirs)
+            self._changes[key] = (tuple(dict.fromkeys(c for _, c, _ in found)),
+                                  tuple(dict.fromkeys(h for _, _, h in found)))
+        return self._changes[key]
 
     def moved(self, i: int, state: State, change: object) -> State:
         key = (i, state, change)
@@ -245,12 +255,15 @@ class _Closure:
     def _learn(self, actor: int, target: int, mine: State, theirs: State) -> None:
         """The changes of the actor's turn on the target: each new one made to every state with the part."""
         b = self.board
-        for _, change, hit in b.moves(actor, target, mine, theirs):
-            for i, role, part, c in ((actor, 0, b.parts(actor, mine)[0], change), (target, 1, b.parts(target, theirs)[1], hit)):
-                if role == 0 and not b.pair:
-                    continue
-                known = self.changes[i][role].setdefault(part, {})
-                if c not in known:
-                    known[c] = None
-                    for s in list(self.filed[i][role].get(part, ())):
-                        self.add(i, b.moved(i, s, c))
+        changes, hits = b.changes(actor, target, mine, theirs)
+        if b.pair:
+            self._made(actor, 0, b.parts(actor, mine)[0], changes)
+        self._made(target, 1, b.parts(target, theirs)[1], hits)
+
+    def _made(self, i: int, role: int, part: object, changes: tuple) -> None:
+        known = self.changes[i][role].setdefault(part, {})
+        for c in changes:
+            if c not in known:
+                known[c] = None
+                for s in list(self.filed[i][role].get(part, ())):
+                    self.add(i, self.board.moved(i, s, c))

@@ -68,13 +68,12 @@ def bound(board: Board, reach: list[list]) -> int:
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     """The exact forecast, or None where the chain passes ``max_states`` nodes (or the attacks drawn
-    are read in a fight of more than two sides, which no bounded chain holds). Where a turn changes
-    its target alone, the bound refuses a large chain before it is explored (every state a combatant
-    can reach is found cheaply then); where it changes its actor too, the states reached by pairs
-    would cost more than the chain itself, so the chain is explored and given up at ``max_states``."""
+    are read in a fight of more than two sides, which no bounded chain holds). The bound refuses a
+    large chain before it is explored (the states each combatant can reach are found cheaply, over
+    the parts of the states a turn reads: ``Board.reach``)."""
     if board.counts and len(board.side_names) > 2:
         return None
-    if not board.pair and bound(board, board.reach()) > max_states:
+    if bound(board, board.reach()) > max_states:
         return None
     try:
         return _Chain(board, max_states).run()

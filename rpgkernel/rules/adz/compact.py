@@ -102,7 +102,7 @@ class AdzCompact(Compact):
         self._plans: dict[tuple, Kampfplan] = {}
         self._mali: dict[tuple[int, int, int], int | None] = {}
         self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
-        self._ends: dict[tuple, list[tuple[float, int | None, int, bool]]] = {}
+        self._ends: dict[tuple, tuple[tuple[float, int | None, int, bool], ...]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
 
     def attacks(self) -> bool:
@@ -159,11 +159,7 @@ class AdzCompact(Compact):
         if key in self._turns:
             return self._turns[key]
         plan = self._plan(actor, target, mine, theirs)
-        out: dict[tuple[Folge, Folge], float] = {}
-        for p, who, final, reacted in self._chain(plan, mine.glueck, theirs.glueck):
-            changes = (Folge(None, 0, who == 0, False), Folge(plan.leiste, final, who == 1, bool(reacted)))
-            out[changes] = out.get(changes, 0.0) + p
-        self._turns[key] = found = [(p, a, v) for (a, v), p in out.items()]
+        self._turns[key] = found = _folgen(self._chain(plan, mine.glueck, theirs.glueck), plan.leiste)
         return found
 
     def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
@@ -201,7 +197,7 @@ class AdzCompact(Compact):
             self._mali[key] = verletzungsmalus(self.view(i, state), self.daten)
         return self._mali[key]
 
-    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
+    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> tuple[tuple[float, int | None, int, bool], ...]:
         """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,
         whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
         key = (_Zahlen(plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
@@ -245,7 +241,18 @@ class _Zahlen(NamedTuple):
 
 
 @lru_cache(maxsize=4096)
-def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
+def _folgen(ends: tuple[tuple[float, int | None, int, bool], ...], leiste: str) -> list[tuple[float, Folge, Folge]]:
+    """The ends of a chain (``AdzCompact._chain``) as the changes to the actor and the target (``Folge``):
+    the luck pool of whom it spent, the damage on ``leiste``, whether the target reacted."""
+    out: dict[tuple[Folge, Folge], float] = {}
+    for p, who, final, reacted in ends:
+        changes = (Folge(None, 0, who == 0, False), Folge(leiste, final, who == 1, bool(reacted)))
+        out[changes] = out.get(changes, 0.0) + p
+    return [(p, a, v) for (a, v), p in out.items()]
+
+
+@lru_cache(maxsize=4096)
+def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> tuple[tuple[float, int | None, int, bool], ...]:
     """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
     forecasts ask the same again and again); the rolls without luck shared by every pool (``_kette``)."""
     pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
@@ -254,7 +261,7 @@ def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> lis
     for (final, reacted, roll), p in ends.items():
         key = (EIGNER.get(roll or ""), final, reacted)
         merged[key] = merged.get(key, 0.0) + p
-    return [(p, who, final, reacted) for (who, final, reacted), p in merged.items()]
+    return tuple((p, who, final, reacted) for (who, final, reacted), p in merged.items())
 
 
 @lru_cache(maxsize=1024)
