@@ -111,15 +111,16 @@ class Sampler:
 
     def _tables(self) -> None:
         """Every turn's changes, one row per pair of the attacker's and the target's parts of each
-        attacker and foe: ``base + actor's part * step + target's part`` finds a row, ``start`` its first
-        place, ``cdf`` the row's number plus the chances added up to each place; ``change`` the actor's
-        and the target's change at each place, which ``_moves`` makes the next state."""
+        attacker and foe, as alias tables (``_alias``): ``base + actor's part * step + target's part``
+        finds a row, ``start`` and ``width`` its places; ``changes`` the actor's and the target's change
+        at each place, which ``_moves`` makes the next state."""
         b = self.board
         self.base = np.zeros((b.size, b.size), dtype=np.int64)
         self.step = np.zeros((b.size, b.size), dtype=np.int64)
         #: per role and combatant: part -> change -> its number among the part's changes (from 1)
         numbers: list[list[dict]] = [[{} for _ in range(b.size)] for _ in (0, 1)]
-        chances: list[float] = []
+        keep: list[float] = []
+        alias: list[int] = []
         changes: list[tuple[int, int]] = []
         start: list[int] = []
         for a in range(b.size):
@@ -129,18 +130,18 @@ class Sampler:
                 for mine, x in self.known[0][a]:
                     for theirs, y in self.known[1][t]:
                         turn = [m for m in b.moves(a, t, x, y) if m[0] > 0] or b.moves(a, t, x, y)[:1]
-                        start.append(len(chances))
-                        chances += [p for p, _, _ in turn]
-                        ours, others = numbers[0][a].setdefault(mine, {}), numbers[1][t].setdefault(theirs, {})
-                        changes += [(ours.setdefault(c, len(ours) + 1), others.setdefault(h, len(others) + 1))
+                        start.append(len(keep))
+                        shares, others = _alias([p for p, _, _ in turn])
+                        keep += shares
+                        alias += [start[-1] + k for k in others]
+                        ours, theirs_ = numbers[0][a].setdefault(mine, {}), numbers[1][t].setdefault(theirs, {})
+                        changes += [(ours.setdefault(c, len(ours) + 1), theirs_.setdefault(h, len(theirs_) + 1))
                                     for _, c, h in turn]
-        self.start = np.array(start + [len(chances)], dtype=np.int64)
-        rows = np.repeat(np.arange(len(start)), np.diff(self.start))
-        total = np.cumsum(chances)
-        before = np.concatenate(([0.0], total))[self.start[:-1]]
-        self.cdf = rows + (total - before[rows]) / (total[self.start[1:] - 1] - before)[rows]
-        self.cdf[self.start[1:] - 1] = np.arange(1, len(start) + 1)   # each row's last place ends it exactly
-        self.change = np.array(changes, dtype=np.int64).reshape(-1, 2)
+        self.start = np.array(start, dtype=np.int64)
+        self.width = np.diff(np.array(start + [len(keep)], dtype=np.int64))
+        self.keep, self.alias = np.array(keep), np.array(alias, dtype=np.int64)
+        found = np.array(changes, dtype=np.int64).reshape(-1, 2)
+        self.changes = (found[:, 0].copy(), found[:, 1].copy())
         self._moves(numbers)
 
     def _moves(self, numbers: list[list[dict]]) -> None:
@@ -205,12 +206,18 @@ class Sampler:
         ks = np.arange(len(k))
         mine, theirs = now[ks, actors], now[ks, targets]
         row = self.base[actors, targets] + self.part[0, mine] * self.step[actors, targets] + self.part[1, theirs]
-        at = np.minimum(np.searchsorted(self.cdf, row + rng.random(len(k)), side="right"), self.start[row + 1] - 1)
+        width = self.width[row]
+        x = rng.random(len(k)) * width
+        place = np.minimum(x.astype(np.int64), width - 1)
+        at = self.start[row] + place
+        found = np.where(x - place < self.keep[at], at, self.alias[at])
         acts = self.standing[mine] if self.board.pair else self.acts[actors]
-        change = np.where(acts[:, None], self.change[at], 0)
-        states[k, targets] = self.to[1][self.at[1, theirs] + change[:, 1]]
+        hit = self.changes[1][found]
+        if not acts.all():
+            hit = np.where(acts, hit, 0)
+        states[k, targets] = self.to[1][self.at[1, theirs] + hit]
         if self.board.pair:
-            states[k, actors] = self.to[0][self.at[0, mine] + change[:, 0]]
+            states[k, actors] = self.to[0][self.at[0, mine] + np.where(acts, self.changes[0][found], 0)]
 
     def _rout(self, k: np.ndarray, who: np.ndarray, states: np.ndarray, rolled: np.ndarray,
               rng: np.random.Generator) -> None:
@@ -322,3 +329,18 @@ class Sampler:
                 "falls": {names[i]: int((~standing[:, i]).sum()) for i in range(b.size)},
                 "sums": sums}
 
+
+def _alias(chances: list[float]) -> tuple[list[float], list[int]]:
+    """Vose's alias table of ``chances`` (adding up to 1): place ``k`` is drawn with ``1 / len``, then
+    kept with chance ``shares[k]``, else it gives ``others[k]``; one uniform number draws both."""
+    n = len(chances)
+    scaled = [p * n for p in chances]
+    shares, others = [1.0] * n, list(range(n))
+    small = [k for k, x in enumerate(scaled) if x < 1.0]
+    large = [k for k, x in enumerate(scaled) if x >= 1.0]
+    while small and large:
+        less, more = small.pop(), large.pop()
+        shares[less], others[less] = scaled[less], more
+        scaled[more] -= 1.0 - scaled[less]
+        (small if scaled[more] < 1.0 else large).append(more)
+    return shares, others

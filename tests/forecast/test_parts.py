@@ -54,7 +54,8 @@ def _pairs(b: Board):
                         yield a, t, mine, theirs
 
 
-@pytest.mark.parametrize("case", list(FIGHTS_HERE))
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c == "adz_zwei_gegen_einen" else c
+                                  for c in FIGHTS_HERE])   # a fresh model for each of its pairs: minutes
 def test_turns_by_parts_equal_turns_of_whole_states(tmp_path, case):
     b, table = _board(tmp_path, case)
     opening = b.opening
