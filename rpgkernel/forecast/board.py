@@ -8,7 +8,10 @@ procedure path (the lowest, ties to the first in the encounter's order), unless 
 the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
 who act at the same time (``Opening.together``: a tie the seed plays as simultaneous) act if they stood
 when their turns began, even felled by one of them, and the fight ends only after the last of them.
-Everything asked is cached: a fight asks the same few questions again and again.
+Everything asked is cached: a fight asks the same few questions again and again. A turn is worked out
+once for each pair of the parts of the actor's and the target's states it reads (``Compact.reads``) as
+changes (``Compact.moves``), made states for each pair of states alike in those parts
+(``Compact.moved``); the states a fight can reach are closed over these parts (``Board.reach``).
 """
 
 from __future__ import annotations
@@ -36,10 +39,15 @@ class Board:
         self.pair = type(model).turn is not Compact.turn
         self._standing: dict[tuple[int, State], bool] = {}
         self._turns: dict[tuple[int, int, State, State], list[tuple[float, State, State]]] = {}
+        self._parts: dict[tuple[int, State], tuple] = {}
+        self._moves: dict[tuple, list[tuple[float, object, object]]] = {}
+        self._changes: dict[tuple, tuple[tuple, tuple]] = {}
+        self._moved: dict[tuple[int, State, object], State] = {}
         self._ranks: dict[tuple[int, State, int], float] = {}
         self._rounds: dict[tuple[int, State], State] = {}
         self._resources: dict[tuple[int, State], dict[str, int]] = {}
         self._reach: list[list[State]] | None = None
+        self._known: list[tuple[dict, dict]] = []
         self.groups = [tuple(g) for g in model.groups()]
 
     @staticmethod
@@ -68,13 +76,48 @@ class Board:
             self._standing[key] = self.model.standing(i, state)
         return self._standing[key]
 
+    def parts(self, i: int, state: State) -> tuple:
+        """What a turn reads of combatant ``i`` in ``state`` as the actor (None where turns leave the
+        actor as it is: nothing) and as the target (``Compact.reads``)."""
+        key = (i, state)
+        if key not in self._parts:
+            mine, theirs = self.model.reads(i, state)
+            self._parts[key] = (mine if self.pair else None, theirs)
+        return self._parts[key]
+
+    def moves(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, object, object]]:
+        """The actor's turn on the target as changes (``Compact.moves``), once per pair of parts."""
+        key = (actor, target, self.parts(actor, mine)[0], self.parts(target, theirs)[1])
+        if key not in self._moves:
+            self._moves[key] = self.model.moves(actor, target, mine, theirs)
+        return self._moves[key]
+
+    def changes(self, actor: int, target: int, mine: State, theirs: State) -> tuple[tuple, tuple]:
+        """The distinct changes of the actor's turn (``moves``) to the actor and to the target."""
+        key = (actor, target, self.parts(actor, mine)[0], self.parts(target, theirs)[1])
+        if key not in self._changes:
+            found = self.moves(actor, target, mine, theirs)
+            self._changes[key] = (tuple(dict.fromkeys(c for _, c, _ in found)),
+                                  tuple(dict.fromkeys(h for _, _, h in found)))
+        return self._changes[key]
+
+    def moved(self, i: int, state: State, change: object) -> State:
+        key = (i, state, change)
+        if key not in self._moved:
+            self._moved[key] = self.model.moved(i, state, change)
+        return self._moved[key]
+
     def turn(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, State, State]]:
-        key = (actor, target, mine if self.pair else None, theirs)
+        """The chances of the states actor and target are left in (the actor as it is where turns leave
+        it so), alike ones merged."""
+        key = (actor, target, mine, theirs)
         if key not in self._turns:
-            self._turns[key] = self.model.turn(actor, target, mine, theirs)
-        if self.pair:
-            return self._turns[key]
-        return [(p, mine, s) for p, _, s in self._turns[key]]   # the actor as it is
+            out: dict[tuple[State, State], float] = {}
+            for p, change, hit in self.moves(actor, target, mine, theirs):
+                after = (self.moved(actor, mine, change) if self.pair else mine, self.moved(target, theirs, hit))
+                out[after] = out.get(after, 0.0) + p
+            self._turns[key] = [(p, a, v) for (a, v), p in out.items()]
+        return self._turns[key]
 
     def resources(self, i: int, state: State) -> dict[str, int]:
         key = (i, state)
@@ -162,40 +205,92 @@ class Board:
         return left.pop() if left else -1
 
     def reach(self) -> list[list[State]]:
-        """Every state each combatant can come to in this fight, its start first: closed under the
-        turns of every pair of foes (in every pair of states they can be in) and under new rounds."""
+        """Every state each combatant can come to in this fight, its start first: closed under new
+        rounds, flight and the turns of every pair of foes, over the parts of their states
+        (``_Closure``): each change a turn can make to a part is made to every state with that part."""
         if self._reach is None:
-            self._reach = self._closure()
+            closure = _Closure(self)
+            self._reach, self._known = closure.found, closure.known()
         return self._reach
 
-    def _closure(self) -> list[list[State]]:
-        found = [[s] for s in self.start()]
-        seen = [set(r) for r in found]
-        todo = [(i, found[i][0]) for i in range(self.size)]
+    def known(self, i: int, role: int) -> dict:
+        """The parts combatant ``i``'s standing states reached have as the actor (``role`` 0) or the
+        target (1), each with the first state found with it."""
+        self.reach()
+        return self._known[i][role]
 
-        def add(i: int, state: State) -> None:
-            if state not in seen[i]:
-                seen[i].add(state)
-                found[i].append(state)
-                todo.append((i, state))
 
-        fleeing = {i for g in self.groups for i in g}
-        while todo:
-            i, state = todo.pop()
-            add(i, self.new_round(i, state))
-            if not self.standing(i, state):
+class _Closure:
+    """The states of ``Board.reach``: each state found is filed under its parts (``Board.parts``); a new
+    part meets every part of each foe in the other role (its turn worked out once, ``Board.moves``),
+    and every change found for a part is made to every state filed under it (``Board.moved``)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = b = board
+        self.found = [[s] for s in b.start()]
+        self.seen = [set(r) for r in self.found]
+        #: per combatant and role (0: actor, 1: target): part -> its states, part -> its changes
+        self.filed: list[tuple[dict, dict]] = [({}, {}) for _ in range(b.size)]
+        self.changes: list[tuple[dict, dict]] = [({}, {}) for _ in range(b.size)]
+        self.fleeing = {i for g in b.groups for i in g}
+        self.todo = [(i, self.found[i][0]) for i in range(b.size)]
+        while self.todo:
+            self._take(*self.todo.pop())
+
+    def known(self) -> list[tuple[dict, dict]]:
+        """Per combatant and role, each part filed with its first state."""
+        return [tuple({part: states[0] for part, states in self.filed[i][role].items()}  # type: ignore[misc]
+                      for role in (0, 1)) for i in range(self.board.size)]
+
+    def add(self, i: int, state: State) -> None:
+        if state not in self.seen[i]:
+            self.seen[i].add(state)
+            self.found[i].append(state)
+            self.todo.append((i, state))
+
+    def _take(self, i: int, state: State) -> None:
+        b = self.board
+        self.add(i, b.new_round(i, state))
+        if not b.standing(i, state):
+            return
+        if i in self.fleeing:
+            self.add(i, b.model.flees(i, state))
+        for role, part in enumerate(b.parts(i, state)):
+            if role == 0 and not b.pair:
                 continue
-            if i in fleeing:
-                add(i, self.model.flees(i, state))
-            for j in self.foes[i]:
-                for actor in found[j] if self.pair else found[j][:1]:   # j's turn against i (any state
-                    if self.standing(j, actor) or not self.pair:         # of j where only i changes)
-                        for _, after, mine in self.turn(j, i, actor, state):
-                            add(j, after)
-                            add(i, mine)
-                if self.pair:                                             # i's turn against j
-                    for other in [s for s in found[j] if self.standing(j, s)]:
-                        for _, mine, after in self.turn(i, j, state, other):
-                            add(i, mine)
-                            add(j, after)
-        return found
+            states = self.filed[i][role].setdefault(part, [])
+            states.append(state)
+            for change in list(self.changes[i][role].get(part, ())):
+                self.add(i, b.moved(i, state, change))
+            if len(states) == 1:
+                self._meet(i, role, state)
+
+    def _meet(self, i: int, role: int, state: State) -> None:
+        """A new part of ``i`` in ``role``: every turn it takes part in with a part of a foe found so far
+        (where turns leave the actor as it is, a foe's turn from its start)."""
+        b = self.board
+        for j in b.foes[i]:
+            if role == 1 and not b.pair:
+                self._learn(j, i, self.found[j][0], state)
+            elif role == 1:
+                for other in [states[0] for states in self.filed[j][0].values()]:
+                    self._learn(j, i, other, state)
+            else:
+                for other in [states[0] for states in self.filed[j][1].values()]:
+                    self._learn(i, j, state, other)
+
+    def _learn(self, actor: int, target: int, mine: State, theirs: State) -> None:
+        """The changes of the actor's turn on the target: each new one made to every state with the part."""
+        b = self.board
+        changes, hits = b.changes(actor, target, mine, theirs)
+        if b.pair:
+            self._made(actor, 0, b.parts(actor, mine)[0], changes)
+        self._made(target, 1, b.parts(target, theirs)[1], hits)
+
+    def _made(self, i: int, role: int, part: object, changes: tuple) -> None:
+        known = self.changes[i][role].setdefault(part, {})
+        for c in changes:
+            if c not in known:
+                known[c] = None
+                for s in list(self.filed[i][role].get(part, ())):
+                    self.add(i, self.board.moved(i, s, c))

@@ -61,10 +61,12 @@ def bound(board: Board, reach: list[list]) -> int:
 
 def solve(board: Board, max_states: int = MAX_STATES) -> Solution | None:
     """The exact forecast, or None where the chain passes ``max_states`` nodes (or the attacks drawn
-    are read in a fight of more than two sides, which no bounded chain holds)."""
+    are read in a fight of more than two sides, which no bounded chain holds). The bound refuses a
+    large chain before it is explored (the states each combatant can reach are found cheaply, over
+    the parts of the states a turn reads: ``Board.reach``)."""
     if board.counts and len(board.side_names) > 2:
         return None
-    if not board.pair and bound(board, board.reach()) > max_states:
+    if bound(board, board.reach()) > max_states:
         return None
     try:
         return _Chain(board, max_states).run()

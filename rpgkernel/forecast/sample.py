@@ -3,8 +3,9 @@
 Every combatant's states (``Board.reach``) get a number of their own among all the fight's states, and
 what the fight asks of them becomes a flat table once: standing or not, the rank as a target, the
 resources, what a new round makes of each, the morale of the groups, and for each attacker and
-target the chances of their next states (by the pair of states where a turn changes the attacker
-too), summed up row after row. A fight is a row of state numbers; the fights of a batch move in
+target the chances of the changes a turn makes, one row per pair of the parts of their states it reads
+(``Compact.reads``: rows shared by every pair of states alike in them), summed up row after row, with
+the next state of each state and change of its part beside them. A fight is a row of state numbers; the fights of a batch move in
 step, turn by turn, with a few numpy calls a turn whatever their number: each draws its turn order
 from the opening's chances (again at every round where initiative is rolled each round); in each fight
 the actor, if standing, picks the standing foe of the lowest rank (the first of equals), or one at
@@ -41,30 +42,42 @@ class Batch:
 
 class Sampler:
     def __init__(self, board: Board) -> None:
-        self.board = b = board
+        self.board = board
         self.reach = board.reach()
+        self._numbers()
+        self._orders()
+        self._morale()
+        self._parts()
+        self._tables()
+
+    def _numbers(self) -> None:
+        """Every state's number, and by number: standing or not, the rank as a target, the state a new
+        round makes of it; each combatant's resources by its own states."""
+        b = self.board
         sizes = [len(r) for r in self.reach]
         #: where each combatant's states begin among all states (a state's number: offset + index)
         self.offset = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         self.index = [{s: int(self.offset[i]) + k for k, s in enumerate(r)} for i, r in enumerate(self.reach)]
-        every = [(i, s) for i, r in enumerate(self.reach) for s in r]
+        self.every = every = [(i, s) for i, r in enumerate(self.reach) for s in r]
         self.standing = np.array([b.standing(i, s) for i, s in every])
         self.keys = [list(b.resources(i, r[0])) for i, r in enumerate(self.reach)]
         self.resources = [np.array([[b.resources(i, s)[k] for k in self.keys[i]] for s in r], dtype=float)
                           for i, r in enumerate(self.reach)]
         self.ranks = np.array([[b.rank(i, s, 0)] for i, s in every])
         self.rounds = np.array([self.index[i][b.new_round(i, s)] for i, s in every])
+
+    def _orders(self) -> None:
+        """The turn orders, per order and place whether a block of those acting at once begins or ends
+        there, who is whose foe, and each one's side."""
+        b = self.board
         self.orders = np.array(b.opening.orders)
         turns = range(self.orders.shape[1])
-        #: per order and place: whether a block of those acting at once begins there, ends there
         self.begins = np.array([[b.block(o, k)[0] == k for k in turns] for o in range(len(self.orders))])
         self.ends = np.array([[b.block(o, k)[-1] == k for k in turns] for o in range(len(self.orders))])
         self.foe = np.array([[j in b.foes[i] for j in range(b.size)] for i in range(b.size)])
         self.sides = np.array([[b.side[i] == s for s in range(len(b.side_names))] for i in range(b.size)])
-        self._morale(every)
-        self._tables()
 
-    def _morale(self, every: list) -> None:
+    def _morale(self) -> None:
         """Each combatant's group (-1: none), the groups' members and their places in the group, and
         by state number the chance its group holds when it leads and the state it flees to."""
         b = self.board
@@ -74,48 +87,81 @@ class Sampler:
         for k, g in enumerate(b.groups):
             for p, i in enumerate(g):
                 self.group[i], self.members[k, i], self.place[k, i] = k, True, p
-        self.holds = np.ones(len(every))
-        self.flees = np.arange(len(every))
-        for n, (i, s) in enumerate(every):
+        self.holds = np.ones(len(self.every))
+        self.flees = np.arange(len(self.every))
+        for n, (i, s) in enumerate(self.every):
             if self.group[i] >= 0 and b.standing(i, s):
                 self.holds[n] = b.model.holds(i, s)
                 self.flees[n] = self.index[i][b.model.flees(i, s)]
 
-    def _tables(self) -> None:
-        """Every turn's next states, one row per state of the target (per pair of states where the
-        attacker changes too) of each attacker and foe, as alias tables (``_alias``): ``base + actor's
-        * step + target's`` state number finds a row, ``start`` and ``width`` its places, ``target`` and
-        ``actor`` the next state numbers at each place."""
+    def _parts(self) -> None:
+        """The parts of each combatant's standing states as the actor and the target (``Board.known``;
+        where turns leave the actor as it is, its start alone), numbered per combatant; by state number
+        the number of its parts (0 where it does not stand: it never takes a turn then)."""
         b = self.board
-        rows: list[tuple[int, int, list[tuple[float, object, object]]]] = []
+        self.known = [[list(b.known(i, 0).items()) if b.pair else [(None, self.reach[i][0])] for i in range(b.size)],
+                      [list(b.known(i, 1).items()) for i in range(b.size)]]
+        self.part = np.zeros((2, len(self.every)), dtype=np.int64)
+        numbers = [[{part: k for k, (part, _) in enumerate(self.known[role][i])} for i in range(b.size)]
+                   for role in (0, 1)]
+        for n, (i, s) in enumerate(self.every):
+            if b.standing(i, s):
+                for role, part in enumerate(b.parts(i, s)):
+                    self.part[role, n] = numbers[role][i].get(part, 0)
+        #: whether an actor acts where turns leave it as it is (it stood at the start)
+        self.acts = np.array([b.standing(a, self.reach[a][0]) for a in range(b.size)])
+
+    def _tables(self) -> None:
+        """Every turn's changes, one row per pair of the attacker's and the target's parts of each
+        attacker and foe, as alias tables (``_alias``): ``base + actor's part * step + target's part``
+        finds a row, ``start`` and ``width`` its places; ``changes`` the actor's and the target's change
+        at each place, which ``_moves`` makes the next state."""
+        b = self.board
         self.base = np.zeros((b.size, b.size), dtype=np.int64)
         self.step = np.zeros((b.size, b.size), dtype=np.int64)
-        for a in range(b.size):
-            mine = self.reach[a] if b.pair else self.reach[a][:1]
-            for t in b.foes[a]:
-                theirs = self.reach[t]
-                self.step[a, t] = len(theirs) if b.pair else 0
-                self.base[a, t] = len(rows) - self.offset[t] - (self.offset[a] * len(theirs) if b.pair else 0)
-                rows += [(a, t, b.turn(a, t, sa, st) if b.standing(a, sa) and b.standing(t, st) else [(1.0, sa, st)])
-                         for sa in mine for st in theirs]
-        start: list[int] = []
-        width: list[int] = []
+        #: per role and combatant: part -> change -> its number among the part's changes (from 1)
+        numbers: list[list[dict]] = [[{} for _ in range(b.size)] for _ in (0, 1)]
         keep: list[float] = []
         alias: list[int] = []
-        target: list[int] = []
-        actor: list[int] = []
-        for a, t, turn in rows:
-            turn = [x for x in turn if x[0] > 0] or turn[:1]
-            start.append(len(target))
-            width.append(len(turn))
-            shares, others = _alias([p for p, _, _ in turn])
-            keep += shares
-            alias += [len(target) + k for k in others]
-            target += [self.index[t][s] for _, _, s in turn]
-            actor += [self.index[a][s] for _, s, _ in turn]
-        self.start, self.width = np.array(start, dtype=np.int64), np.array(width, dtype=np.int64)
+        changes: list[tuple[int, int]] = []
+        start: list[int] = []
+        for a in range(b.size):
+            for t in b.foes[a]:
+                self.step[a, t] = len(self.known[1][t]) if b.pair else 0
+                self.base[a, t] = len(start)
+                for mine, x in self.known[0][a]:
+                    for theirs, y in self.known[1][t]:
+                        turn = [m for m in b.moves(a, t, x, y) if m[0] > 0] or b.moves(a, t, x, y)[:1]
+                        start.append(len(keep))
+                        shares, others = _alias([p for p, _, _ in turn])
+                        keep += shares
+                        alias += [start[-1] + k for k in others]
+                        ours, theirs_ = numbers[0][a].setdefault(mine, {}), numbers[1][t].setdefault(theirs, {})
+                        changes += [(ours.setdefault(c, len(ours) + 1), theirs_.setdefault(h, len(theirs_) + 1))
+                                    for _, c, h in turn]
+        self.start = np.array(start, dtype=np.int64)
+        self.width = np.diff(np.array(start + [len(keep)], dtype=np.int64))
         self.keep, self.alias = np.array(keep), np.array(alias, dtype=np.int64)
-        self.target, self.actor = np.array(target, dtype=np.int64), np.array(actor, dtype=np.int64)
+        found = np.array(changes, dtype=np.int64).reshape(-1, 2)
+        self.changes = (found[:, 0].copy(), found[:, 1].copy())
+        self._moves(numbers)
+
+    def _moves(self, numbers: list[list[dict]]) -> None:
+        """Per role (0: actor, 1: target) the next state's number of each state and change of its parts:
+        ``at[role][state] + change`` in ``to[role]``; change 0 leaves the state as it is."""
+        b = self.board
+        self.at = np.zeros((2, len(self.every)), dtype=np.int64)
+        self.to: list[np.ndarray] = []
+        for role in (0, 1):
+            to: list[int] = []
+            for n, (i, s) in enumerate(self.every):
+                self.at[role, n] = len(to)
+                to.append(n)
+                if role == 0 and not b.pair or not b.standing(i, s):
+                    continue
+                part = self.known[role][i][self.part[role, n]][0]
+                to += [self.index[i][b.moved(i, s, c)] for c in numbers[role][i].get(part, {})]
+            self.to.append(np.array(to, dtype=np.int64))
 
     def _rank(self, states: np.ndarray, drawn: np.ndarray) -> np.ndarray:
         """The ranks of the combatants in ``states`` having drawn ``drawn`` attacks (a table widened as
@@ -125,8 +171,7 @@ class Sampler:
         top = int(drawn.max()) if drawn.size else 0
         if top >= self.ranks.shape[1]:
             more = range(self.ranks.shape[1], max(top + 1, 2 * self.ranks.shape[1]))
-            every = [(i, s) for i, r in enumerate(self.reach) for s in r]
-            self.ranks = np.hstack([self.ranks, [[self.board.rank(i, s, d) for d in more] for i, s in every]])
+            self.ranks = np.hstack([self.ranks, [[self.board.rank(i, s, d) for d in more] for i, s in self.every]])
         return self.ranks[states, drawn]
 
     def _decided(self, states: np.ndarray) -> np.ndarray:
@@ -159,19 +204,24 @@ class Sampler:
 
     def _turn(self, k: np.ndarray, actors: np.ndarray, targets: np.ndarray, states: np.ndarray,
               rng: np.random.Generator) -> None:
-        """The turns of ``actors`` on ``targets`` in fights ``k``: their next states drawn."""
+        """The turns of ``actors`` on ``targets`` in fights ``k``: their next states drawn (an actor
+        felled before its turn, in a block acting at once, changes nobody where its turns change it)."""
         now = states[k]
         ks = np.arange(len(k))
         mine, theirs = now[ks, actors], now[ks, targets]
-        row = self.base[actors, targets] + mine * self.step[actors, targets] + theirs
+        row = self.base[actors, targets] + self.part[0, mine] * self.step[actors, targets] + self.part[1, theirs]
         width = self.width[row]
         x = rng.random(len(k)) * width
         place = np.minimum(x.astype(np.int64), width - 1)
         at = self.start[row] + place
         found = np.where(x - place < self.keep[at], at, self.alias[at])
-        states[k, targets] = self.target[found]
+        acts = self.standing[mine] if self.board.pair else self.acts[actors]
+        hit = self.changes[1][found]
+        if not acts.all():
+            hit = np.where(acts, hit, 0)
+        states[k, targets] = self.to[1][self.at[1, theirs] + hit]
         if self.board.pair:
-            states[k, actors] = self.actor[found]
+            states[k, actors] = self.to[0][self.at[0, mine] + np.where(acts, self.changes[0][found], 0)]
 
     @cached_property
     def hurts(self) -> np.ndarray:

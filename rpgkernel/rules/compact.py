@@ -6,7 +6,7 @@ actor and target are left in, ``new_round`` a round's start, ``groups`` whose mo
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 from .figure import Figure
 
@@ -44,6 +44,23 @@ class Compact:
         or of its target; the others it neither reads nor changes, so a turn is worked out once per pair
         of those parts (``forecast.duel``). None (the default): the whole state."""
         return None
+
+    def reads(self, i: int, state: State) -> tuple[Hashable, Hashable]:
+        """What a turn reads of combatant ``i`` (standing, in ``state``): its part as the actor and as
+        the target. Two turns whose actors' and targets' parts are equal have equal ``moves``. The
+        default: the whole state, both ways."""
+        return state, state
+
+    def moves(self, actor: int, target: int, mine: State, theirs: State) -> list[tuple[float, Any, Any]]:
+        """``turn`` as changes: the chance of each pair of changes to the actor and the target, which
+        ``moved`` makes states of; the same for every pair of states with the same parts (``reads``).
+        The default: the next states themselves."""
+        return self.turn(actor, target, mine, theirs)
+
+    def moved(self, i: int, state: State, change: Any) -> State:
+        """Combatant ``i``'s state after ``change`` (one of ``moves``) from ``state``; the default: the
+        change is the next state."""
+        return change
 
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""

@@ -40,6 +40,16 @@ FOLGEN = frozenset({BEWUSSTLOS, TOD_NAHE, JENSEITS})
 EIGNER = {"angriff": 0, "verteidigung": 1, "widerstand": 1}
 
 
+class Folge(NamedTuple):
+    """What a turn changes of a combatant (``AdzCompact.moves``): the damage on a track (None: none),
+    whether its luck pool was spent, whether it reacted (a defence rolled)."""
+
+    leiste: str | None
+    menge: int
+    glueck: bool
+    reaktion: bool
+
+
 class Stand(NamedTuple):
     """A combatant's state: the free steps of each track, its luck pool, its reactions this round and
     the conditions damage gave it."""
@@ -91,8 +101,8 @@ class AdzCompact(Compact):
         self.most = [reaktionen(f) + sum(1 for g in figures if g.side != f.side) - 1 for f in figures]
         self._plans: dict[tuple, Kampfplan] = {}
         self._mali: dict[tuple[int, int, int], int | None] = {}
-        self._turns: dict[tuple, list[tuple[float, bool, Stand]]] = {}
-        self._ends: dict[tuple, list[tuple[float, int | None, int, bool]]] = {}
+        self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
+        self._ends: dict[tuple, tuple[tuple[float, int | None, int, bool], ...]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
 
     def attacks(self) -> bool:
@@ -124,32 +134,45 @@ class AdzCompact(Compact):
         """Runden: a reaction's dice are whole again at the start of the next round."""
         return state._replace(reaktionen=0)
 
+    def reads(self, i: int, state: Stand) -> tuple[tuple, tuple]:  # type: ignore[override]
+        """Of the actor a turn reads the injury malus and the luck pool (an action's dice are not halved,
+        Runden); of the target also its reactions this round (``_plan``, ``_chain``). What the damage
+        does with the tracks and conditions is read when a change is made a state (``moved``)."""
+        malus = self._malus(i, state)
+        return (malus, state.glueck), (malus, state.reaktionen, state.glueck)
+
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
-        """The tactics' attack of ``actor`` on ``target``: every end of the chain, the luck pool spent by
-        the tactics' rule (``exact.Enden``), a defence rolled counted as a reaction, the damage. Of the
-        actor it reads the injury malus and the luck pool alone, so each is worked out once for those
-        and the target's state (``_struck``)."""
-        spent = Stand(mine.koerperlich, mine.geistig, mine.glueck - 1, mine.reaktionen, mine.zustaende)
-        return [(p, spent if paid else mine, it) for p, paid, it in self._struck(actor, target, mine, theirs)]
+        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states, alike ones merged."""
+        out: dict[tuple[Stand, Stand], float] = {}
+        for p, change, hit in self.moves(actor, target, mine, theirs):
+            key = (self.moved(actor, mine, change), self.moved(target, theirs, hit))
+            out[key] = out.get(key, 0.0) + p
+        return [(p, a, v) for (a, v), p in out.items()]
 
-    def _struck(self, actor: int, target: int, mine: Stand, theirs: Stand) -> list[tuple[float, bool, Stand]]:
-        """The target's states after the attack, with whether the actor spent its luck pool."""
-        key = (actor, target, self._malus(actor, mine), mine.glueck, theirs)
+    def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
+              ) -> list[tuple[float, Folge, Folge]]:
+        """The tactics' attack as changes: every end of the chain, the luck pool spent by the tactics'
+        rule (``exact.Enden``), a defence rolled counted as a reaction, the damage on the plan's track;
+        worked out once for each pair of parts (``reads``)."""
+        key = (actor, target, self.reads(actor, mine)[0], self.reads(target, theirs)[1])
         if key in self._turns:
             return self._turns[key]
         plan = self._plan(actor, target, mine, theirs)
-        hurt = self._hurt(target, theirs, plan.leiste)
-        most = self.most[target]
-        out: dict[tuple[bool, Stand], float] = {}
-        for p, who, final, reacted in self._chain(plan, mine.glueck, theirs.glueck):
-            if final not in hurt:
-                hurt[final] = self._damaged(target, theirs, final, plan.leiste)
-            k, g, zustaende = hurt[final]
-            it = Stand(k, g, theirs.glueck - (who == 1), min(theirs.reaktionen + reacted, most), zustaende)
-            out[who == 0, it] = out.get((who == 0, it), 0.0) + p
-        self._turns[key] = found = [(p, paid, it) for (paid, it), p in out.items()]
+        self._turns[key] = found = _folgen(self._chain(plan, mine.glueck, theirs.glueck), plan.leiste)
         return found
+
+    def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
+        """``state`` after ``change``: the damage's effects (``_damaged``), the luck pool spent, a reaction
+        counted (as far as ``most``)."""
+        k, g, zustaende = state.koerperlich, state.geistig, state.zustaende
+        if change.leiste is not None:
+            hurt = self._hurt(i, state, change.leiste)
+            if change.menge not in hurt:
+                hurt[change.menge] = self._damaged(i, state, change.menge, change.leiste)
+            k, g, zustaende = hurt[change.menge]
+        return Stand(k, g, state.glueck - change.glueck, min(state.reaktionen + change.reaktion, self.most[i]),
+                     zustaende)
 
     def _plan(self, actor: int, target: int, mine: Stand, theirs: Stand) -> Kampfplan:
         """The pools of ``actor``'s attack on ``target`` as they stand: both standing (no condition of
@@ -174,7 +197,7 @@ class AdzCompact(Compact):
             self._mali[key] = verletzungsmalus(self.view(i, state), self.daten)
         return self._mali[key]
 
-    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> list[tuple[float, int | None, int, bool]]:
+    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> tuple[tuple[float, int | None, int, bool], ...]:
         """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,
         whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
         key = (_Zahlen(plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
@@ -218,7 +241,18 @@ class _Zahlen(NamedTuple):
 
 
 @lru_cache(maxsize=4096)
-def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> list[tuple[float, int | None, int, bool]]:
+def _folgen(ends: tuple[tuple[float, int | None, int, bool], ...], leiste: str) -> list[tuple[float, Folge, Folge]]:
+    """The ends of a chain (``AdzCompact._chain``) as the changes to the actor and the target (``Folge``):
+    the luck pool of whom it spent, the damage on ``leiste``, whether the target reacted."""
+    out: dict[tuple[Folge, Folge], float] = {}
+    for p, who, final, reacted in ends:
+        changes = (Folge(None, 0, who == 0, False), Folge(leiste, final, who == 1, bool(reacted)))
+        out[changes] = out.get(changes, 0.0) + p
+    return [(p, a, v) for (a, v), p in out.items()]
+
+
+@lru_cache(maxsize=4096)
+def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> tuple[tuple[float, int | None, int, bool], ...]:
     """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
     forecasts ask the same again and again); the rolls without luck shared by every pool (``_kette``)."""
     pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
@@ -227,7 +261,7 @@ def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> lis
     for (final, reacted, roll), p in ends.items():
         key = (EIGNER.get(roll or ""), final, reacted)
         merged[key] = merged.get(key, 0.0) + p
-    return [(p, who, final, reacted) for (who, final, reacted), p in merged.items()]
+    return tuple((p, who, final, reacted) for (who, final, reacted), p in merged.items())
 
 
 @lru_cache(maxsize=1024)
