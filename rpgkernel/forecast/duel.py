@@ -12,10 +12,10 @@ Where a turn changes its actor too (``Board.pair``: a luck pool, AD, grace spent
 together: the pairs of states they reach are found from the start (``_Pairs``), each actor's turn
 worked out once per pair it can act in (not once per order and place), each pair's new round once, and
 the chances are carried over the pairs turn by turn, one vector per order. Where the model names the
-parts of a state a turn reads and changes (``Compact.turn_fields``), a turn is worked out once per pair
-of parts and the pairs are found batch by batch with numpy (``_Split``). A round that leaves every
-chance as it was and ends nothing (nobody can act any more: no AD left) repeats to ``MAX_ROUNDS``, so
-it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
+parts of a state a turn reads (``Compact.reads``), a turn is worked out once per pair of parts as
+changes (``Compact.moves``) and the pairs are found batch by batch with numpy (``_Split``). A round
+that leaves every chance as it was and ends nothing (nobody can act any more: no AD left) repeats to
+``MAX_ROUNDS``, so it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
 up to ``MAX_ROUNDS``; ``Solution.nodes`` counts the pairs.
 """
 
@@ -206,8 +206,8 @@ class _Onward:
 
 class _Pairs:
     """A duel whose turns change the actor too, over the pairs of states it reaches: found pair by pair
-    (``_walk``), or by the parts of the states a turn reads and changes where the model names them
-    (``_Split``); then the chances carried over them turn by turn."""
+    (``_walk``), or by the parts of the states a turn reads where the model names them (``_Split``);
+    then the chances carried over them turn by turn."""
 
     def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
@@ -218,6 +218,8 @@ class _Pairs:
         self.moves = [([], [], []), ([], [], [])]       # per actor: from pair, to pair, chance
         #: whether a new round can change a state (``Compact.new_round`` filled)
         self.renews = type(board.model).new_round is not Compact.new_round
+        #: whether the pairs are found by the parts of the states a turn reads (``_Split``)
+        self.split = type(board.model).reads is not Compact.reads
 
     def _pair(self, states: tuple) -> int:
         """The number of a new pair of states (and of the pair a new round makes of it)."""
@@ -291,8 +293,7 @@ class _Pairs:
 
     def solve(self) -> Solution:
         b, o = self.b, self.b.opening
-        fields = b.model.turn_fields(True), b.model.turn_fields(False)
-        found = self._walk() if None in fields else _Split(b, self.most, fields).walk()
+        found = _Split(b, self.most).walk() if self.split else self._walk()
         start, self.states, self.at, fresh, moves = found
         n, turns = len(fresh), len(o.orders[0])
         up = [np.array([b.standing(i, s) for s in self.states[i]], dtype=bool)[self.at[i]] for i in (0, 1)]
@@ -409,21 +410,20 @@ def _code(high: np.ndarray, low: np.ndarray) -> np.ndarray:
 
 
 class _States:
-    """One combatant's states as the walk finds them, numbered, each split into the part a turn reads and
-    changes and the rest, as actor (True) and as target (False), both numbered."""
+    """One combatant's states as the walk finds them, numbered, with the numbers of their parts as actor
+    (True) and as target (False) (``Compact.reads``), of the changes turns make (``Compact.moves``), and
+    of the state each change makes of each state (``Compact.moved``)."""
 
-    def __init__(self, board: Board, i: int, fields: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    def __init__(self, board: Board, i: int) -> None:
         self.b, self.i = board, i
-        self.fields = {True: fields[0], False: fields[1]}
         self.index: dict = {}
         self.states: list = []
         self.up, self.renewed = _Grown(bool), _Grown(np.intp)
         self.part = {r: _Grown(np.intp) for r in (True, False)}     # per state: its part's number
-        self.rest = {r: _Grown(np.intp) for r in (True, False)}     # per state: its rest's number
-        self.parts: dict[bool, dict[tuple, int]] = {True: {}, False: {}}
-        self.rests: dict[bool, dict[tuple, int]] = {True: {}, False: {}}
-        self.values: dict[bool, tuple[list, list]] = {True: ([], []), False: ([], [])}   # by number: parts, rests
-        self.joined: dict[bool, dict[tuple[int, int], int]] = {True: {}, False: {}}   # (rest, part) -> state
+        self.parts: dict[bool, dict] = {True: {}, False: {}}
+        self.changes: dict = {}                                      # a change -> its number
+        self.values: list = []                                       # by number: the changes
+        self.after: dict[tuple[int, int], int] = {}                  # (state, change) -> state
 
     def add(self, state: State) -> int:
         """The number of ``state`` (and of the state a new round makes of it)."""
@@ -433,67 +433,48 @@ class _States:
         k = len(self.states)
         self.states.append(state)
         self.up.append(self.b.standing(self.i, state))
-        for role in self.fields:
-            part, rest = self.split(role, state)
-            self.part[role].append(part)
-            self.rest[role].append(rest)
-            self.joined[role][rest, part] = k
+        for role, part in zip((True, False), self.b.model.reads(self.i, state)):
+            self.part[role].append(self.parts[role].setdefault(part, len(self.parts[role])))
         self.index[state] = k
         self.renewed.append(k)
         renewed = self.add(self.b.new_round(self.i, state))
         self.renewed.a[k] = renewed
         return k
 
-    def split(self, role: bool, state: State) -> tuple[int, int]:
-        """The numbers of ``state``'s part and rest as actor (``role``) or target."""
-        k = self.index.get(state)
-        if k is not None:
-            return int(self.part[role].a[k]), int(self.rest[role].a[k])
-        fields = self.fields[role]
-        part = tuple(state[j] for j in fields)
-        rest = tuple(v for j, v in enumerate(state) if j not in fields)
-        return self._number(self.parts[role], self.values[role][0], part), \
-            self._number(self.rests[role], self.values[role][1], rest)
-
-    @staticmethod
-    def _number(numbers: dict[tuple, int], values: list, value: tuple) -> int:
-        k = numbers.get(value)
+    def change(self, change: Any) -> int:
+        """The number of ``change``."""
+        k = self.changes.get(change)
         if k is None:
-            k = numbers[value] = len(values)
-            values.append(value)
+            k = self.changes[change] = len(self.values)
+            self.values.append(change)
         return k
 
-    def join(self, role: bool, rests: np.ndarray, parts: np.ndarray) -> np.ndarray:
-        """The numbers of the states of these rests with these parts (as ``role``)."""
-        return _numbers(_code(rests, parts), lambda rest, part: self._joined(role, rest, part))
+    def moved(self, states: np.ndarray, changes: np.ndarray) -> np.ndarray:
+        """The numbers of the states these changes make of these states."""
+        return _numbers(_code(states, changes), self._moved)
 
-    def _joined(self, role: bool, rest: int, part: int) -> int:
-        k = self.joined[role].get((rest, part))
+    def _moved(self, state: int, change: int) -> int:
+        k = self.after.get((state, change))
         if k is None:
-            fields, first = self.fields[role], self.states[0]
-            parts, rests = self.values[role]
-            values = dict(zip(fields, parts[part]))
-            others = iter(rests[rest])
-            whole = [values[j] if j in values else next(others) for j in range(len(first))]
-            k = self.add(tuple(whole))
+            k = self.after[state, change] = self.add(self.b.model.moved(self.i, self.states[state], self.values[change]))
         return k
 
 
 class _Split:
-    """The pairs of a duel whose model names the parts of a state a turn reads and changes
-    (``Compact.turn_fields``), found batch by batch: each actor's turn worked out once per pair of parts
-    (its own and its target's) in an actual pair, and a batch's moves assembled from those with numpy
-    (each new state once per rest and part, each new pair once)."""
+    """The pairs of a duel whose model names the parts of a state a turn reads (``Compact.reads``), found
+    batch by batch: each actor's turn worked out once per pair of parts (its own and its target's) as
+    changes (``Compact.moves``), and a batch's moves assembled from those with numpy (each new state once
+    per state and change, each new pair once)."""
 
-    def __init__(self, board: Board, most: int, fields: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
-        self.regs = [_States(board, i, fields) for i in (0, 1)]
+        self.regs = [_States(board, i) for i in (0, 1)]
         self.index: dict[int, int] = {}                 # a pair's code -> pair
         self.x = [_Grown(np.intp), _Grown(np.intp)]     # per pair: each one's state
         self.live, self.fresh = _Grown(bool), _Grown(np.intp)
         self.due = [_Grown(bool), _Grown(bool)]         # per actor and pair: its turn worked out there
         # per actor: (its part, the target's part) -> its turns' outcomes (first, count), and those as
-        # chance, the actor's new part, the target's new part
+        # chance, the actor's change, the target's change
         self.keys: list[dict[int, int]] = [{}, {}]
         self.outcomes: list[tuple[list, ...]] = [([], [], [], [], []), ([], [], [], [], [])]
         self.arrays: list[tuple[np.ndarray, ...] | None] = [None, None]
@@ -577,12 +558,12 @@ class _Split:
             self.arrays[a] = (np.asarray(self.outcomes[a][0], dtype=np.intp), np.asarray(self.outcomes[a][1], dtype=np.intp),
                               np.asarray(self.outcomes[a][2]), *(np.asarray(x, dtype=np.intp) for x in self.outcomes[a][3:]))
         kind = np.fromiter((known[key] for key in distinct.tolist()), np.intp, len(distinct))[where]
-        start, count, p, part_a, part_t = self.arrays[a]
+        start, count, p, change_a, change_t = self.arrays[a]
         n = count[kind]
         which = np.repeat(np.arange(len(batch)), n)
         at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(start[kind], n)
-        after_a = mine.join(True, mine.rest[True].view[xa][which], part_a[at])
-        after_t = theirs.join(False, theirs.rest[False].view[xt][which], part_t[at])
+        after_a = mine.moved(xa[which], change_a[at])
+        after_t = theirs.moved(xt[which], change_t[at])
         pair = (after_a, after_t) if a == 0 else (after_t, after_a)
         distinct, where = np.unique(_code(*pair), return_inverse=True)
         return batch[which], self._pairs(distinct)[where], p[at]
@@ -590,12 +571,12 @@ class _Split:
     def _outcomes(self, a: int, key: int, mine: State, theirs: State) -> None:
         """Work out actor ``a``'s turn for the parts ``key`` on an actual pair ``mine``, ``theirs``."""
         t = 1 - a
-        starts, counts, chances, parts_a, parts_t = self.outcomes[a]
-        turns = self.b.turn(a, t, mine, theirs)
+        starts, counts, chances, changes_a, changes_t = self.outcomes[a]
+        moves = self.b.model.moves(a, t, mine, theirs)
         self.keys[a][key] = len(starts)
         starts.append(len(chances))
-        counts.append(len(turns))
-        for p, one, two in turns:
+        counts.append(len(moves))
+        for p, one, two in moves:
             chances.append(p)
-            parts_a.append(self.regs[a].split(True, one)[0])
-            parts_t.append(self.regs[t].split(False, two)[0])
+            changes_a.append(self.regs[a].change(one))
+            changes_t.append(self.regs[t].change(two))

@@ -39,12 +39,6 @@ class Compact:
         The default: ``hit``, the actor unchanged."""
         return [(p, mine, s) for p, s in self.hit(actor, target, theirs)]
 
-    def turn_fields(self, acting: bool) -> tuple[int, ...] | None:
-        """The positions of a state (a plain tuple) that a turn reads and changes of its actor (``acting``)
-        or of its target; the others it neither reads nor changes, so a turn is worked out once per pair
-        of those parts (``forecast.duel``). None (the default): the whole state."""
-        return None
-
     def reads(self, i: int, state: State) -> tuple[Hashable, Hashable]:
         """What a turn reads of combatant ``i`` (standing, in ``state``): its part as the actor and as
         the target. Two turns whose actors' and targets' parts are equal have equal ``moves``. The
@@ -61,6 +55,16 @@ class Compact:
         """Combatant ``i``'s state after ``change`` (one of ``moves``) from ``state``; the default: the
         change is the next state."""
         return change
+
+    def turn_of_moves(self, actor: int, target: int, mine: State, theirs: State
+                      ) -> list[tuple[float, State, State]]:
+        """``turn`` for a model that fills ``moves`` and ``moved``: its moves made states, alike ones
+        merged."""
+        out: dict[tuple[State, State], float] = {}
+        for p, change, hit in self.moves(actor, target, mine, theirs):
+            key = (self.moved(actor, mine, change), self.moved(target, theirs, hit))
+            out[key] = out.get(key, 0.0) + p
+        return [(p, a, v) for (a, v), p in out.items()]
 
     def new_round(self, i: int, state: State) -> State:
         """Combatant ``i``'s state when a new round begins (the default: unchanged)."""

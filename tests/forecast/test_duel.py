@@ -170,22 +170,23 @@ def _pairs_and_moves(found):
 
 @pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
 def test_a_duel_walked_by_the_parts_a_turn_reads_as_pair_by_pair(tmp_path, monkeypatch, started):
-    """Kampfwerte names the parts a turn reads and changes (``Compact.turn_fields``): the pairs found batch
-    by batch, each turn once per pair of parts, are the pairs found pair by pair, with the same moves, and
-    the duel's result is the same (the icepool duel above goes this way)."""
+    """Kampfwerte names the parts a turn reads (``Compact.reads``): the pairs found batch by batch, each
+    turn once per pair of parts as changes (``Compact.moves``, ``moved``), are the pairs found pair by
+    pair, with the same moves, and the duel's result is the same (the icepool duel above goes this way)."""
     enc = kampfwerte_duel(tmp_path, started)
     b = board(enc.campaign, enc.name)
-    fields = b.model.turn_fields(True), b.model.turn_fields(False)
-    assert None not in fields
-    split = duel._Split(b, 10**6, fields).walk()
-    whole = duel._Pairs(b, 10**6)._walk()
+    pairs = duel._Pairs(b, 10**6)
+    assert pairs.split
+    split = duel._Split(b, 10**6).walk()
+    whole = pairs._walk()
     got, want = _pairs_and_moves(split), _pairs_and_moves(whole)
     assert got[:3] == want[:3] and len(got[1]) == len(split.fresh) > 100
     for mine, theirs in zip(got[3], want[3]):
         assert mine.keys() == theirs.keys()
         assert all(mine[k] == pytest.approx(theirs[k], abs=1e-15) for k in mine)
     solved = duel.solve(b)
-    monkeypatch.setattr(type(b.model), "turn_fields", lambda self, acting: None)
-    walked = duel.solve(b)
+    by_pairs = duel._Pairs(b, 10**6)
+    by_pairs.split = False
+    walked = by_pairs.solve()
     assert solved.nodes == walked.nodes == len(got[1])
     assert_same(solved, walked)

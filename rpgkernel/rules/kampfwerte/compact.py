@@ -57,6 +57,9 @@ Stand = tuple[int, int, int, bool]
 #: what one turn does, as the model keeps it: the actor's AD and Finte after it, the target's LP (or the
 #: LP it loses, ``KampfwerteCompact._effects``) and whether the turn knocked it down
 Folge = tuple[int, int, int, bool]
+#: a turn's change to a combatant (``KampfwerteCompact.moves``): the positions of its ``Stand`` it sets,
+#: with their new values
+Setzt = tuple[tuple[int, Any], ...]
 
 
 def _own_conditions(figure: Figure) -> list[str]:
@@ -120,7 +123,7 @@ class KampfwerteCompact(Compact):
         self.angriffe = [angriff(f, self.daten, data) for f in self.figures]
         self.bare = [f.changed({}, without=_own_conditions(f)) for f in self.figures]
         self._landed: dict[tuple[int, str, int, int], int] = {}
-        self._turns: dict[tuple[int, int, int, int, int], dict[Folge, float]] = {}
+        self._moves: dict[tuple, list[tuple[float, Setzt, Setzt]]] = {}
         self._effekte: dict[tuple[int, int, int, int], dict[Folge, float]] = {}
 
     def start(self, i: int) -> Stand:
@@ -137,29 +140,39 @@ class KampfwerteCompact(Compact):
         why = out_of_fight(self.view(i, state), self.daten)
         return why is None or self.tactics.gets_up(why)
 
-    def turn_fields(self, acting: bool) -> tuple[int, ...]:
-        """A turn reads and changes its actor's AD, Finte and knock-down, its target's LP and knock-down."""
-        return (1, 2, 3) if acting else (0, 3)
+    def reads(self, i: int, state: Stand) -> tuple[tuple[int, int, bool], tuple[int, bool]]:  # type: ignore[override]
+        """A turn reads its actor's AD, Finte and knock-down and its target's LP and knock-down."""
+        lp, ad, finte, nieder = state
+        return (ad, finte, nieder), (lp, nieder)
 
     def turn(self, actor: int, target: int, mine: Stand,  # type: ignore[override]
              theirs: Stand) -> list[tuple[float, Stand, Stand]]:
-        """The states of ``actor`` and ``target`` after the actor's turn: a knocked-down actor stands up;
-        else the tactics' manoeuvre (none where it can pay for none). What a turn does depends on the
-        actor's AD and Finte and the target's LP alone (``_turn``, kept for each)."""
-        lp, ad, finte, nieder = mine
-        if nieder:
-            return [(1.0, (lp, ad, finte, False), theirs)]
-        its_lp, its_ad, its_finte, down = theirs
-        key = (actor, target, ad, finte, its_lp)
-        if key not in self._turns:
-            self._turns[key] = self._turn(actor, target, mine, theirs)
-        if not down:
-            return [(p, (lp, a, f, False), (l, its_ad, its_finte, n)) for (a, f, l, n), p in self._turns[key].items()]
-        out: dict[tuple[Stand, Stand], float] = {}   # knocked down again: down as before
-        for (a, f, l, _), p in self._turns[key].items():
-            pair = (lp, a, f, False), (l, its_ad, its_finte, True)
-            out[pair] = out.get(pair, 0.0) + p
-        return [(p, one, other) for (one, other), p in out.items()]
+        return self.turn_of_moves(actor, target, mine, theirs)
+
+    def moves(self, actor: int, target: int, mine: Stand,  # type: ignore[override]
+              theirs: Stand) -> list[tuple[float, Setzt, Setzt]]:
+        """The actor's turn as the fields it sets of each: a knocked-down actor stands up; else the
+        tactics' manoeuvre (``_turn``), a target knocked down before staying down. Once per pair of parts."""
+        key = (actor, target, *self.reads(actor, mine)[0], *self.reads(target, theirs)[1])
+        if key in self._moves:
+            return self._moves[key]
+        if mine[3]:
+            found = [(1.0, ((3, False),), ())]
+        else:
+            out: dict[tuple[Setzt, Setzt], float] = {}
+            for (a, f, l, n), p in self._turn(actor, target, mine, theirs).items():
+                change = ((1, a), (2, f), (3, False)), ((0, l), (3, n or theirs[3]))
+                out[change] = out.get(change, 0.0) + p
+            found = [(p, me, it) for (me, it), p in out.items()]
+        self._moves[key] = found
+        return found
+
+    def moved(self, i: int, state: Stand, change: Setzt) -> Stand:  # type: ignore[override]
+        """``state`` with the fields ``change`` sets."""
+        fields = list(state)
+        for j, value in change:
+            fields[j] = value
+        return tuple(fields)  # type: ignore[return-value]
 
     def _turn(self, actor: int, target: int, mine: Stand, theirs: Stand) -> dict[Folge, float]:
         """The chances of what the actor's turn (standing) does: its effects (``_effects``) with the LP
