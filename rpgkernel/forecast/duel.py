@@ -148,6 +148,11 @@ def _apart(board: Board) -> Solution:
     return Solution(win, draw, rounds, falls, resources, nodes)
 
 
+#: the pairs past which a duel's pairs are found by parts where the model names them (``_Pairs.split``):
+#: in fewer, the batches' numpy calls cost more than the turns they share (Midgard with grace: 329 pairs)
+SPLIT_FROM = 400
+
+
 class _TooLarge(Exception):
     """The duel passed its most pairs while they were found."""
 
@@ -246,6 +251,15 @@ class _Pairs:
             states.append(list(index))
         return states, at
 
+    def _found(self) -> _Found:
+        """The pairs and moves: found pair by pair, or by parts (``_Split``) once they pass ``SPLIT_FROM``."""
+        if not self.split or self.most <= SPLIT_FROM:
+            return self._walk()
+        try:
+            return _Pairs(self.b, SPLIT_FROM)._walk()
+        except _TooLarge:
+            return _Split(self.b, self.most).walk()
+
     def _walk(self) -> _Found:
         """Every pair the duel reaches from its opening and each turn's moves from it, pair by pair."""
         b, o = self.b, self.b.opening
@@ -293,7 +307,7 @@ class _Pairs:
 
     def solve(self) -> Solution:
         b, o = self.b, self.b.opening
-        found = _Split(b, self.most).walk() if self.split else self._walk()
+        found = self._found()
         start, self.states, self.at, fresh, moves = found
         n, turns = len(fresh), len(o.orders[0])
         up = [np.array([b.standing(i, s) for s in self.states[i]], dtype=bool)[self.at[i]] for i in (0, 1)]
