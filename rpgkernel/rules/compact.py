@@ -6,7 +6,7 @@ actor and target are left in, ``new_round`` a round's start, ``groups`` whose mo
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, Sequence, cast
 
 from .figure import Figure
 
@@ -54,7 +54,7 @@ class Compact:
     def moved(self, i: int, state: State, change: Any) -> State:
         """Combatant ``i``'s state after ``change`` (one of ``moves``) from ``state``; the default: the
         change is the next state."""
-        return change
+        return cast(State, change)
 
     def turn_of_moves(self, actor: int, target: int, mine: State, theirs: State
                       ) -> list[tuple[float, State, State]]:
