@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ...dice import Roller
 from ...errors import RpgError
-from rpgkernel.rules.kit import Compact, Fight, Figure, Resolution
+from rpgkernel.rules.kit import Compact, Fight, Figure
 from .combat import Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
-from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, schaden, verletzungsmalus
+from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, verletzungsmalus, wirkung
 from .exact import Enden, Glueck, angriff_dist, erfolge_dist
 from .settings import EINSTELLUNGEN, Daten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
@@ -143,11 +143,19 @@ class AdzCompact(Compact):
 
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
-        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states, alike ones merged."""
+        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states (each change once),
+        alike ones merged."""
         out: dict[tuple[Stand, Stand], float] = {}
+        mine_after: dict[Folge, Stand] = {}
+        theirs_after: dict[Folge, Stand] = {}
         for p, change, hit in self.moves(actor, target, mine, theirs):
-            key = (self.moved(actor, mine, change), self.moved(target, theirs, hit))
-            out[key] = out.get(key, 0.0) + p
+            a = mine_after.get(change)
+            if a is None:
+                a = mine_after[change] = self.moved(actor, mine, change)
+            v = theirs_after.get(hit)
+            if v is None:
+                v = theirs_after[hit] = self.moved(target, theirs, hit)
+            out[a, v] = out.get((a, v), 0.0) + p
         return [(p, a, v) for (a, v), p in out.items()]
 
     def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
@@ -212,12 +220,10 @@ class AdzCompact(Compact):
 
     def _damaged(self, i: int, state: Stand, menge: int, track: str) -> tuple[int, int, frozenset[str]]:
         """Both tracks and the conditions of ``i`` in ``state`` after ``menge`` steps of damage on ``track``
-        (``damage.schaden``'s effects)."""
-        res = Resolution("adz", "schaden", (self.figures[i].name,))
-        schaden(res, self.view(i, state), menge, track)
+        (``damage.wirkung``, the numbers of ``damage.schaden``)."""
         values = {KOERPERLICH: state.koerperlich, GEISTIG: state.geistig}
         zustaende = set(state.zustaende)
-        for e in res.effects:
+        for e in (wirkung(self.view(i, state), menge, track).effekte if menge else ()):
             if e.resource is not None:
                 values[e.resource] += e.by
             elif e.condition is not None and e.on:
