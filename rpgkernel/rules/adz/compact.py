@@ -104,6 +104,8 @@ class AdzCompact(Compact):
         self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
         self._ends: dict[tuple, tuple[tuple[float, int | None, int, bool], ...]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
+        #: by combatant and state: the state after each change made of it so far (``moved``)
+        self._after: dict[tuple[int, Stand], dict[Folge, Stand]] = {}
 
     def attacks(self) -> bool:
         """Whether every combatant can attack each foe as the tactics have it: a plain attack whose
@@ -143,11 +145,11 @@ class AdzCompact(Compact):
 
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
-        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states (each change once),
-        alike ones merged."""
+        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states (each change of a
+        combatant's state once, ``_after``), alike ones merged."""
         out: dict[tuple[Stand, Stand], float] = {}
-        mine_after: dict[Folge, Stand] = {}
-        theirs_after: dict[Folge, Stand] = {}
+        mine_after = self._after.setdefault((actor, mine), {})
+        theirs_after = self._after.setdefault((target, theirs), {})
         for p, change, hit in self.moves(actor, target, mine, theirs):
             a = mine_after.get(change)
             if a is None:
