@@ -7,8 +7,9 @@ jenseits der letzten Stufe); nothing else a figure has changes in the fights cov
 One turn is the tactics' attack (``AdzTactics.action``, the target defending where it can): the pools
 of ``combat.kampfplan`` for the two as they stand (the injury malus, the defence halved per earlier
 reaction), every end of the melee chain with its chance and the luck pool spent by the tactics' rule
-(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.schaden``).
-A defence rolled is a reaction, a luck pool spent drops by one; a new round clears the reactions.
+(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.wirkung``, the
+numbers of ``damage.schaden``). A defence rolled is a reaction, a luck pool spent drops by one; a new
+round clears the reactions.
 
 Covered: figures of this ruleset with both damage tracks and the luck pool, each able to attack every
 foe in melee as the tactics have it (a melee weapon; a ranged one alone needs a distance), with an
