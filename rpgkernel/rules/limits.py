@@ -65,33 +65,46 @@ def vorgabe(figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
     return Limits(low, None if found is None else found.max, rule)
 
 
-def spread(figure: Figure, resource: str, by: int, limits: Callable[[str], Limits]) -> list[Landed]:
+def spread(figure: Figure, resource: str, by: int, limits: Callable[[str], Limits], noted: bool = True
+           ) -> list[Landed]:
     """How a change of ``figure``'s ``resource`` by ``by`` lands within ``limits`` (resource ->
     its ``Limits``): on the resource, and, for a loss beyond its lower bound with an ``overflow``,
-    on the next one (each resource once). A resource the figure lacks takes nothing."""
+    on the next one (each resource once). A resource the figure lacks takes nothing. ``noted``: each
+    landing's German ``note`` (False: the numbers alone, no note)."""
     out: list[Landed] = []
     while resource not in (s.resource for s in out):
         found = figure.resource(resource)
         if found is None:
             break
         lim, old = limits(resource), found.value
-        new, note, rule = old + by, "", ""
+        new, held = old + by, None
         if by < 0 and lim.low is not None and new < lim.low:
-            new = max(new, min(old, lim.low))
-            note, rule = t("limits.low", bound=lim.low, rule=lim.low_rule), lim.low_rule
+            new, held = max(new, min(old, lim.low)), "low"
         elif by > 0 and lim.high is not None and new > lim.high:
-            new = min(new, max(old, lim.high))
-            note = t("limits.high_rule", bound=lim.high, rule=lim.high_rule) if lim.high_rule \
-                else t("limits.high", bound=lim.high)
-            rule = lim.high_rule
+            new, held = min(new, max(old, lim.high)), "high"
         rest = by - (new - old)
-        if rest < 0 and lim.overflow is not None and figure.resource(lim.overflow) is not None:
-            note = "; ".join(filter(None, [note, t("limits.overflow", n=-rest, resource=lim.overflow)]))
+        carried = rest < 0 and lim.overflow is not None and figure.resource(lim.overflow) is not None
+        note = _note(lim, held, rest, carried) if noted else ""
+        rule = "" if held is None else lim.low_rule if held == "low" else lim.high_rule
         out.append(Landed(resource, old, new - old, by, note, rule))
         if not (rest < 0 and lim.overflow):
             break
         resource, by = lim.overflow, rest
     return out
+
+
+def _note(lim: Limits, held: str | None, rest: int, carried: bool) -> str:
+    """What held a change back at a bound of ``lim`` (``held``: "low", "high" or None) and carried
+    ``rest`` on to the overflow (``carried``), in German."""
+    note = ""
+    if held == "low":
+        note = t("limits.low", bound=lim.low, rule=lim.low_rule)
+    elif held == "high":
+        note = t("limits.high_rule", bound=lim.high, rule=lim.high_rule) if lim.high_rule \
+            else t("limits.high", bound=lim.high)
+    if carried:
+        note = "; ".join(filter(None, [note, t("limits.overflow", n=-rest, resource=lim.overflow)]))
+    return note
 
 
 def einrichten(untergrenzen: Mapping[str, int] | None = None, *, kampagne: Any = None,

@@ -52,6 +52,18 @@ def test_a_loss_beyond_the_lower_bound_goes_on_to_the_overflow_resource_once():
     assert spread(figure(), "LP", -1, table.get) == []                      # no such resource: nothing lands
 
 
+def test_a_change_landed_without_notes_lands_alike_and_says_nothing():
+    fig = figure(geistig=(2, 12), körperlich=(4, 12), LP=(2, 5))
+    table = {"geistig": Limits(0, 12, "Geistiger Schaden", overflow="körperlich"),
+             "körperlich": Limits(0, 12, "Körperlicher Schaden"), "LP": WITHIN}
+    for resource, by in (("geistig", -9), ("geistig", -1), ("LP", -15), ("LP", 20), ("LP", -1)):
+        noted, bare = spread(fig, resource, by, table.get), spread(fig, resource, by, table.get, noted=False)
+        assert [(s.resource, s.old, s.by, s.asked, s.rule) for s in bare] == \
+            [(s.resource, s.old, s.by, s.asked, s.rule) for s in noted]
+        assert all(s.note == "" for s in bare)
+    assert any(s.note for s in spread(fig, "geistig", -9, table.get))
+
+
 def test_the_default_runs_from_the_gms_lower_bound_to_the_maximum():
     fig = figure(TP=(3, 8))
     assert Ruleset().limits(fig, "TP", {}) == Limits(0, 8, "Vorgabe, einstellbar mit untergrenzen")

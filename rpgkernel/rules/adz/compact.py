@@ -7,8 +7,9 @@ jenseits der letzten Stufe); nothing else a figure has changes in the fights cov
 One turn is the tactics' attack (``AdzTactics.action``, the target defending where it can): the pools
 of ``combat.kampfplan`` for the two as they stand (the injury malus, the defence halved per earlier
 reaction), every end of the melee chain with its chance and the luck pool spent by the tactics' rule
-(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.schaden``).
-A defence rolled is a reaction, a luck pool spent drops by one; a new round clears the reactions.
+(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.wirkung``, the
+numbers of ``damage.schaden``). A defence rolled is a reaction, a luck pool spent drops by one; a new
+round clears the reactions.
 
 Covered: figures of this ruleset with both damage tracks and the luck pool, each able to attack every
 foe in melee as the tactics have it (a melee weapon; a ranged one alone needs a distance), with an
@@ -23,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ...dice import Roller
 from ...errors import RpgError
-from rpgkernel.rules.kit import Compact, Fight, Figure, Resolution
+from rpgkernel.rules.kit import Compact, Fight, Figure
 from .combat import Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
-from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, schaden, verletzungsmalus
+from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, verletzungsmalus, wirkung
 from .exact import Enden, Glueck, angriff_dist, erfolge_dist
 from .settings import EINSTELLUNGEN, Daten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
@@ -104,6 +105,8 @@ class AdzCompact(Compact):
         self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
         self._ends: dict[tuple, tuple[tuple[float, int | None, int, bool], ...]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
+        #: by combatant and state: the state after each change made of it so far (``moved``)
+        self._after: dict[tuple[int, Stand], dict[Folge, Stand]] = {}
 
     def attacks(self) -> bool:
         """Whether every combatant can attack each foe as the tactics have it: a plain attack whose
@@ -143,11 +146,19 @@ class AdzCompact(Compact):
 
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
-        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states, alike ones merged."""
+        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states (each change of a
+        combatant's state once, ``_after``), alike ones merged."""
         out: dict[tuple[Stand, Stand], float] = {}
+        mine_after = self._after.setdefault((actor, mine), {})
+        theirs_after = self._after.setdefault((target, theirs), {})
         for p, change, hit in self.moves(actor, target, mine, theirs):
-            key = (self.moved(actor, mine, change), self.moved(target, theirs, hit))
-            out[key] = out.get(key, 0.0) + p
+            a = mine_after.get(change)
+            if a is None:
+                a = mine_after[change] = self.moved(actor, mine, change)
+            v = theirs_after.get(hit)
+            if v is None:
+                v = theirs_after[hit] = self.moved(target, theirs, hit)
+            out[a, v] = out.get((a, v), 0.0) + p
         return [(p, a, v) for (a, v), p in out.items()]
 
     def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
@@ -212,12 +223,10 @@ class AdzCompact(Compact):
 
     def _damaged(self, i: int, state: Stand, menge: int, track: str) -> tuple[int, int, frozenset[str]]:
         """Both tracks and the conditions of ``i`` in ``state`` after ``menge`` steps of damage on ``track``
-        (``damage.schaden``'s effects)."""
-        res = Resolution("adz", "schaden", (self.figures[i].name,))
-        schaden(res, self.view(i, state), menge, track)
+        (``damage.wirkung``, the numbers of ``damage.schaden``)."""
         values = {KOERPERLICH: state.koerperlich, GEISTIG: state.geistig}
         zustaende = set(state.zustaende)
-        for e in res.effects:
+        for e in (wirkung(self.view(i, state), menge, track).effekte if menge else ()):
             if e.resource is not None:
                 values[e.resource] += e.by
             elif e.condition is not None and e.on:

@@ -9,6 +9,8 @@ malus per step are GM data (``schadensleiste``, default 12 steps).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...messages import t
 from ...state.resources import Landed
 from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, counted, spread, word
@@ -54,59 +56,80 @@ def verletzungsmalus(figur: Figure, daten: Daten | None = None) -> int | None:
 def verteilen(figur: Figure, track: str, menge: int) -> list[Landed]:
     """How ``menge`` steps of damage land on the tracks: marked on ``track`` down to its last step,
     mental damage beyond it on the physical track; the physical share's cut is what goes beyond its
-    last step. The campaign lands every change of a track so (``sheet.leistengrenzen``)."""
-    return spread(figur, track, -menge, lambda name: leistengrenzen(figur, name))
+    last step. The campaign lands every change of a track so (``sheet.leistengrenzen``); the numbers
+    alone, without the notes (``limits.spread``)."""
+    return spread(figur, track, -menge, lambda name: leistengrenzen(figur, name), noted=False)
+
+
+class Wirkung(NamedTuple):
+    """What ``menge`` > 0 steps of damage on a track do (``wirkung``): how they land (``verteilen``: the
+    track's share, then the physical track's of mental damage beyond the last step), the effects in
+    order, and the physical track's end reached (``TOD_NAHE`` or ``JENSEITS``, with the steps beyond)."""
+
+    anteile: list[Landed]
+    effekte: list[Effect]
+    ende: tuple[str, int] | None
+
+
+def wirkung(figur: Figure, menge: int, track: str = KOERPERLICH) -> Wirkung:
+    """The numbers of ``schaden`` (``menge`` > 0 steps on ``track``, a track's name), no words: the
+    effects of Körperlicher Schaden and Geistiger Schaden (``Wirkung``)."""
+    anteile = verteilen(figur, track, menge)
+    effekte: list[Effect] = []
+    share = anteile[0]
+    if share.by:
+        effekte.append(Effect(figur.name, track, share.by))
+    if track == GEISTIG:
+        if share.new == 0:
+            _condition(effekte, figur, BEWUSSTLOS)
+        if len(anteile) == 1:
+            return Wirkung(anteile, effekte, None)
+        share = anteile[1]
+        if share.by:
+            effekte.append(Effect(figur.name, KOERPERLICH, share.by))
+    if share.new > 0:
+        return Wirkung(anteile, effekte, None)
+    beyond = share.by - share.asked
+    _condition(effekte, figur, BEWUSSTLOS)
+    ende = JENSEITS if beyond > 0 or figur.has(JENSEITS) else TOD_NAHE
+    _condition(effekte, figur, ende)
+    return Wirkung(anteile, effekte, (ende, beyond))
 
 
 def schaden(res: Resolution, figur: Figure, menge: int, track: str = KOERPERLICH, rule: str = "") -> None:
-    """Mark ``menge`` steps on a track (Körperlicher Schaden; Geistiger Schaden).
-
-    Mental damage beyond the last mental step goes on the physical track; the
-    last step of either means unconsciousness; beyond the last physical step
-    only immediate healing magic can save the figure.
-    """
+    """Mark ``menge`` steps on a track (Körperlicher Schaden; Geistiger Schaden): the effects of
+    ``wirkung``, told. Mental damage beyond the last mental step goes on the physical track; the
+    last step of either means unconsciousness; beyond the last physical step only immediate healing
+    magic can save the figure."""
     track = leiste(track)
     if menge < 0:
         raise AdzError(t("adz.bad_amount", value=menge))
     if menge == 0:
         res.step(t("adz.no_damage", figure=figur.name), rule or "Auswirkungen", value=0)
         return
-    share, *over = verteilen(figur, track, menge)
-    if share.by:
-        res.effects.append(Effect(figur.name, track, share.by))
+    found = wirkung(figur, menge, track)
+    for effect in found.effekte:
+        if effect.condition is None:
+            res.effects.append(effect)
+        else:
+            _condition(res.effects, figur, effect.condition)
+    share, *over = found.anteile
     res.step(t("adz.damage", figure=figur.name, n=menge, track=t(f"adz.track_{track}"), left=share.new),
              rule or ("Körperlicher Schaden" if track == KOERPERLICH else "Geistiger Schaden"), value=menge)
-    if track == GEISTIG:
-        if share.new == 0:
-            _condition(res, figur, BEWUSSTLOS)
-            res.step(t("adz.mental_unconscious", figure=figur.name), "Geistiger Schaden")
-        if not over:
-            return
-        share = over[0]
-        res.step(t("adz.mental_overflow", figure=figur.name, n=-share.asked), "Geistiger Schaden")
-        if share.by:
-            res.effects.append(Effect(figur.name, KOERPERLICH, share.by))
-    _koerperlich(res, figur, share)
+    if track == GEISTIG and share.new == 0:
+        res.step(t("adz.mental_unconscious", figure=figur.name), "Geistiger Schaden")
+    if track == GEISTIG and over:
+        res.step(t("adz.mental_overflow", figure=figur.name, n=-over[0].asked), "Geistiger Schaden")
+    if found.ende is not None:
+        ende, beyond = found.ende
+        res.step(t("adz.beyond_last", figure=figur.name, n=beyond) if ende == JENSEITS
+                 else t("adz.last_step", figure=figur.name), "Körperlicher Schaden")
 
 
-def _koerperlich(res: Resolution, figur: Figure, share: Landed) -> None:
-    """What the physical track's ``share`` of the damage leaves: its last step, or beyond it (the
-    share's cut)."""
-    if share.new > 0:
-        return
-    beyond = share.by - share.asked
-    _condition(res, figur, BEWUSSTLOS)
-    if beyond > 0 or figur.has(JENSEITS):
-        _condition(res, figur, JENSEITS)
-        res.step(t("adz.beyond_last", figure=figur.name, n=beyond), "Körperlicher Schaden")
-    else:
-        _condition(res, figur, TOD_NAHE)
-        res.step(t("adz.last_step", figure=figur.name), "Körperlicher Schaden")
-
-
-def _condition(res: Resolution, figur: Figure, name: str) -> None:
-    if not figur.has(name) and not any(e.condition == name and e.figure == figur.name for e in res.effects):
-        res.effects.append(Effect(figur.name, condition=name))
+def _condition(effects: list[Effect], figur: Figure, name: str) -> None:
+    """``name`` given to ``figur`` among ``effects``, unless it has it or is given it there already."""
+    if not figur.has(name) and not any(e.condition == name and e.figure == figur.name for e in effects):
+        effects.append(Effect(figur.name, condition=name))
 
 
 def out_of_fight(figur: Figure) -> str | None:

@@ -20,6 +20,16 @@ def test_injury_malus_per_marked_step(marked):
     assert malus == (0 if marked == 0 else None if marked == 12 else MALUS[marked - 1])
 
 
+@pytest.mark.parametrize("track", ["körperlich", "geistig"])
+def test_the_numbers_of_damage_are_the_effects_the_rolled_damage_lands(track):
+    for fig in (figure("Ork", physical=3, mental=2), figure("Ork", physical=0, conditions=["bewusstlos"])):
+        for menge in range(1, 8):
+            res = adz.damage.Resolution("adz", "schaden", ("Ork",))
+            adz.damage.schaden(res, fig, menge, track)
+            assert adz.damage.wirkung(fig, menge, track).effekte == res.effects
+            assert res.steps and not any(s.note for s in adz.damage.wirkung(fig, menge, track).anteile)
+
+
 def test_physical_damage_marks_steps():
     res = adz.damage.schaden_nehmen(figure("Ork", physical=12), 4)
     assert effects(res) == ({("Ork", "körperlich", -4)}, set())
