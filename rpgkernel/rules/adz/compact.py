@@ -146,20 +146,8 @@ class AdzCompact(Compact):
 
     def turn(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
              ) -> list[tuple[float, Stand, Stand]]:
-        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states (each change of a
-        combatant's state once, ``_after``), alike ones merged."""
-        out: dict[tuple[Stand, Stand], float] = {}
-        mine_after = self._after.setdefault((actor, mine), {})
-        theirs_after = self._after.setdefault((target, theirs), {})
-        for p, change, hit in self.moves(actor, target, mine, theirs):
-            a = mine_after.get(change)
-            if a is None:
-                a = mine_after[change] = self.moved(actor, mine, change)
-            v = theirs_after.get(hit)
-            if v is None:
-                v = theirs_after[hit] = self.moved(target, theirs, hit)
-            out[a, v] = out.get((a, v), 0.0) + p
-        return [(p, a, v) for (a, v), p in out.items()]
+        """The tactics' attack of ``actor`` on ``target``: its ``moves`` made states, alike ones merged."""
+        return self.turn_of_moves(actor, target, mine, theirs)
 
     def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
               ) -> list[tuple[float, Folge, Folge]]:
@@ -175,7 +163,13 @@ class AdzCompact(Compact):
 
     def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
         """``state`` after ``change``: the damage's effects (``_damaged``), the luck pool spent, a reaction
-        counted (as far as ``most``)."""
+        counted (as far as ``most``); each change of a combatant's state worked out once."""
+        after = self._after.setdefault((i, state), {})
+        if change not in after:
+            after[change] = self._moved(i, state, change)
+        return after[change]
+
+    def _moved(self, i: int, state: Stand, change: Folge) -> Stand:
         k, g, zustaende = state.koerperlich, state.geistig, state.zustaende
         if change.leiste is not None:
             hurt = self._hurt(i, state, change.leiste)
