@@ -12,8 +12,9 @@ groups of fights (a closing is a procedure run, a fight on the model far cheaper
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -45,6 +46,16 @@ def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None =
     return Board(opening, model, table.tactics)
 
 
+def played(b: Board) -> Hashable | None:
+    """What the fights on ``b`` hang on (``Compact.played`` and the opening's turn orders and place), or
+    None where the model does not say: boards alike in it play the same fights."""
+    found = b.model.played()
+    o = b.opening
+    return None if found is None else (found, json.dumps(
+        [o.names, o.sides, o.orders, o.together, sorted(o.starts.items()), sorted((o.each_round or {}).items()),
+         o.turn, o.round, o.first, o.fight.zielwahl], default=str))
+
+
 class Mixture:
     """The parts of a fight from where it stands: (chance, board) of every state its open decisions lead
     to (the fight itself where none is open), or ``drawn`` where their closings are drawn one by one."""
@@ -55,6 +66,7 @@ class Mixture:
         self.drawn = parts is None
         self.first = first   # a board of the fight (names, sides, the opening's round)
         self._boards: dict[str, Board | None] = {}
+        self._alike: dict[Hashable, Board] = {}   # by ``played``: one board of the closings alike
         self._samplers: dict[int, Sampler] = {}
 
     @classmethod
@@ -72,18 +84,27 @@ class Mixture:
             except NoModel:
                 return None
             return mixture
-        parts = []
+        mixture = cls(table, rng, [], None)  # type: ignore[arg-type]
+        merged: dict[int, list] = {}   # closings whose boards play alike as one part
         for p, state in closings:
-            found = board(table, rng, state)
-            if found is None:
+            try:
+                found = mixture._board(state)
+            except NoModel:
                 return None
-            parts.append((p, found))
-        return cls(table, rng, parts, parts[0][1])
+            merged.setdefault(id(found), [0.0, found])[0] += p
+        mixture.parts = [(p, b) for p, b in merged.values()]
+        mixture.first = mixture.parts[0][1]
+        return mixture
 
     def _board(self, state: dict[str, Any]) -> Board:
+        """The board of the fight from ``state``: one for every state whose boards play alike."""
         key = self.table.key(state)
         if key not in self._boards:
-            self._boards[key] = board(self.table, self.rng, state)
+            found = board(self.table, self.rng, state)
+            alike = played(found) if found is not None else None
+            if alike is not None and alike not in self._alike and self._alike:
+                found.model.learn(next(iter(self._alike.values())).model)   # type: ignore[union-attr]
+            self._boards[key] = found if alike is None else self._alike.setdefault(alike, found)
         found = self._boards[key]
         if found is None:
             raise NoModel
