@@ -19,11 +19,11 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..dice.roll import Roller
-from . import duel
+from . import duel, faces
 from .board import Board
 from .chain import Solution, solve
 from .fight import Table
-from .sample import Sampler
+from .sample import Batch, Sampler
 from .value import Z95, Chance, Forecast, Mean, Tally
 
 #: the most runs of the open decisions' closing tried (each way the dice after them fall takes one)
@@ -67,6 +67,8 @@ class Mixture:
         self.first = first   # a board of the fight (names, sides, the opening's round)
         self._boards: dict[str, Board | None] = {}
         self._alike: dict[Hashable, Board] = {}   # by ``played``: one board of the closings alike
+        #: where drawn: (chance, state, ()) of each way tried, (chance, None, faces chosen) of each left
+        self.ways: list[tuple[float, dict[str, Any] | None, tuple[int, ...]]] = []
         self._samplers: dict[int, Sampler] = {}
 
     @classmethod
@@ -76,11 +78,12 @@ class Mixture:
         if not table.pending():
             found = board(table, rng)
             return cls(table, rng, [(1.0, found)], found) if found is not None else None
-        closings = table.closings(MAX_WAYS if most is None else most)
-        if closings is None:   # drawn: the first closing tells whether the model covers them at all
+        closings, left = table.closings(MAX_WAYS if most is None else most)
+        if left:   # drawn: the first closing tells whether the model covers them at all
             mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
+            mixture.ways = [(p, state, ()) for p, state in closings] + [(p, None, chosen) for chosen, p in left]
             try:
-                mixture.first = mixture._board(table.closed(Roller(rng=rng)))
+                mixture.first = mixture._board(mixture._closing(rng))
             except NoModel:
                 return None
             return mixture
@@ -95,6 +98,13 @@ class Mixture:
         mixture.parts = [(p, b) for p, b in merged.values()]
         mixture.first = mixture.parts[0][1]
         return mixture
+
+    def _closing(self, rng: np.random.Generator) -> dict[str, Any]:
+        """A closing drawn by its chance: a state the ways tried gave, or a way left untried rolled on
+        with real dice (``faces.Then``)."""
+        chances = np.array([p for p, _, _ in self.ways])
+        _, state, chosen = self.ways[int(rng.choice(len(self.ways), p=chances / chances.sum()))]
+        return state if state is not None else self.table.closed(Roller.over(faces.Then(chosen, rng)))
 
     def _board(self, state: dict[str, Any]) -> Board:
         """The board of the fight from ``state``: one for every state whose boards play alike."""
@@ -136,14 +146,27 @@ class Mixture:
         closings) in groups of ``PER_CLOSING`` from one closing each."""
         if self.parts is None:
             assert isinstance(tally, Clustered)
-            for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
-                b = self._board(self.table.closed(Roller(rng=rng)))
-                tally.add_group(**self.sampler(b).counts(self.sampler(b).play(size, rng)))
+            self._drawn(tally, k, rng)
             return
         often = rng.multinomial(k, [p for p, _ in self.parts]) if len(self.parts) > 1 else [k]
         for (_, b), count in zip(self.parts, often):
             if count:
                 tally.add_counts(**self.sampler(b).counts(self.sampler(b).play(int(count), rng)))
+
+    def _drawn(self, tally: Clustered, k: int, rng: np.random.Generator) -> None:
+        """``k`` fights in groups of ``PER_CLOSING``, each group from a closing drawn with real dice; the
+        groups of closings on one board played at once and counted apart."""
+        drawn: dict[int, tuple[Board, list[int]]] = {}
+        for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
+            b = self._board(self._closing(rng))
+            drawn.setdefault(id(b), (b, []))[1].append(size)
+        for b, sizes in drawn.values():
+            sampler = self.sampler(b)
+            batch, at = sampler.play(sum(sizes), rng), 0
+            for size in sizes:
+                part = slice(at, at + size)
+                tally.add_group(**sampler.counts(Batch(batch.winner[part], batch.rounds[part], batch.states[part])))
+                at += size
 
 
 def mixed(solutions: list[tuple[float, Solution]]) -> Solution:
