@@ -141,21 +141,19 @@ class Table:
         self._close_pending(tx, roller)
         return tx.state
 
-    def closings(self, most: int) -> list[tuple[float, dict[str, Any]]] | None:
-        """Every state ``closed`` can give, with its chance (states alike merged), found by trying every
-        way the dice after the decisions can fall (``faces.ways``); None where they fall in more than
-        ``most`` ways."""
-        tried = faces.ways(lambda roller: self.closed(roller), most)
-        if tried is None:
-            return None
+    def closings(self, most: int) -> tuple[list[tuple[float, dict[str, Any]]], list[tuple[tuple[int, ...], float]]]:
+        """The states ``closed`` gives, with their chances (states alike merged), by trying the ways the
+        dice after the decisions can fall (``faces.explore``) in at most ``most`` runs; and the ways left
+        untried (the faces chosen so far, their chance), none where every way was tried."""
+        tried, left, _ = faces.explore(self.closed, most)
         found: dict[str, list] = {}
-        for p, state in tried[0]:
+        for p, state in tried:
             key = self.key(state)
             if key in found:
                 found[key][0] += p
             else:
                 found[key] = [p, state]
-        return [(p, state) for p, state in found.values()]
+        return [(p, state) for p, state in found.values()], left
 
     def key(self, state: Mapping[str, Any]) -> str:
         """What tells two states of this fight apart: the encounter and the characters."""

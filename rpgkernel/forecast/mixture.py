@@ -12,17 +12,18 @@ groups of fights (a closing is a procedure run, a fight on the model far cheaper
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
 from ..dice.roll import Roller
-from . import duel
+from . import duel, faces
 from .board import Board
 from .chain import Solution, solve
 from .fight import Table
-from .sample import Sampler
+from .sample import Batch, Sampler
 from .value import Z95, Chance, Forecast, Mean, Tally
 
 #: the most runs of the open decisions' closing tried (each way the dice after them fall takes one)
@@ -45,6 +46,16 @@ def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None =
     return Board(opening, model, table.tactics)
 
 
+def played(b: Board) -> Hashable | None:
+    """What the fights on ``b`` hang on (``Compact.played`` and the opening's turn orders and place), or
+    None where the model does not say: boards alike in it play the same fights."""
+    found = b.model.played()
+    o = b.opening
+    return None if found is None else (found, json.dumps(
+        [o.names, o.sides, o.orders, o.together, sorted(o.starts.items()), sorted((o.each_round or {}).items()),
+         o.turn, o.round, o.first, o.fight.zielwahl], default=str))
+
+
 class Mixture:
     """The parts of a fight from where it stands: (chance, board) of every state its open decisions lead
     to (the fight itself where none is open), or ``drawn`` where their closings are drawn one by one."""
@@ -55,6 +66,9 @@ class Mixture:
         self.drawn = parts is None
         self.first = first   # a board of the fight (names, sides, the opening's round)
         self._boards: dict[str, Board | None] = {}
+        self._alike: dict[Hashable, Board] = {}   # by ``played``: one board of the closings alike
+        #: where drawn: (chance, state, ()) of each way tried, (chance, None, faces chosen) of each left
+        self.ways: list[tuple[float, dict[str, Any] | None, tuple[int, ...]]] = []
         self._samplers: dict[int, Sampler] = {}
 
     @classmethod
@@ -64,26 +78,43 @@ class Mixture:
         if not table.pending():
             found = board(table, rng)
             return cls(table, rng, [(1.0, found)], found) if found is not None else None
-        closings = table.closings(MAX_WAYS if most is None else most)
-        if closings is None:   # drawn: the first closing tells whether the model covers them at all
+        closings, left = table.closings(MAX_WAYS if most is None else most)
+        if left:   # drawn: the first closing tells whether the model covers them at all
             mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
+            mixture.ways = [(p, state, ()) for p, state in closings] + [(p, None, chosen) for chosen, p in left]
             try:
-                mixture.first = mixture._board(table.closed(Roller(rng=rng)))
+                mixture.first = mixture._board(mixture._closing(rng))
             except NoModel:
                 return None
             return mixture
-        parts = []
+        mixture = cls(table, rng, [], None)  # type: ignore[arg-type]
+        merged: dict[int, list] = {}   # closings whose boards play alike as one part
         for p, state in closings:
-            found = board(table, rng, state)
-            if found is None:
+            try:
+                found = mixture._board(state)
+            except NoModel:
                 return None
-            parts.append((p, found))
-        return cls(table, rng, parts, parts[0][1])
+            merged.setdefault(id(found), [0.0, found])[0] += p
+        mixture.parts = [(p, b) for p, b in merged.values()]
+        mixture.first = mixture.parts[0][1]
+        return mixture
+
+    def _closing(self, rng: np.random.Generator) -> dict[str, Any]:
+        """A closing drawn by its chance: a state the ways tried gave, or a way left untried rolled on
+        with real dice (``faces.Then``)."""
+        chances = np.array([p for p, _, _ in self.ways])
+        _, state, chosen = self.ways[int(rng.choice(len(self.ways), p=chances / chances.sum()))]
+        return state if state is not None else self.table.closed(Roller.over(faces.Then(chosen, rng)))
 
     def _board(self, state: dict[str, Any]) -> Board:
+        """The board of the fight from ``state``: one for every state whose boards play alike."""
         key = self.table.key(state)
         if key not in self._boards:
-            self._boards[key] = board(self.table, self.rng, state)
+            found = board(self.table, self.rng, state)
+            alike = played(found) if found is not None else None
+            if alike is not None and alike not in self._alike and self._alike:
+                found.model.learn(next(iter(self._alike.values())).model)   # type: ignore[union-attr]
+            self._boards[key] = found if alike is None else self._alike.setdefault(alike, found)
         found = self._boards[key]
         if found is None:
             raise NoModel
@@ -115,14 +146,27 @@ class Mixture:
         closings) in groups of ``PER_CLOSING`` from one closing each."""
         if self.parts is None:
             assert isinstance(tally, Clustered)
-            for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
-                b = self._board(self.table.closed(Roller(rng=rng)))
-                tally.add_group(**self.sampler(b).counts(self.sampler(b).play(size, rng)))
+            self._drawn(tally, k, rng)
             return
         often = rng.multinomial(k, [p for p, _ in self.parts]) if len(self.parts) > 1 else [k]
         for (_, b), count in zip(self.parts, often):
             if count:
                 tally.add_counts(**self.sampler(b).counts(self.sampler(b).play(int(count), rng)))
+
+    def _drawn(self, tally: Clustered, k: int, rng: np.random.Generator) -> None:
+        """``k`` fights in groups of ``PER_CLOSING``, each group from a closing drawn with real dice; the
+        groups of closings on one board played at once and counted apart."""
+        drawn: dict[int, tuple[Board, list[int]]] = {}
+        for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
+            b = self._board(self._closing(rng))
+            drawn.setdefault(id(b), (b, []))[1].append(size)
+        for b, sizes in drawn.values():
+            sampler = self.sampler(b)
+            batch, at = sampler.play(sum(sizes), rng), 0
+            for size in sizes:
+                part = slice(at, at + size)
+                tally.add_group(**sampler.counts(Batch(batch.winner[part], batch.rounds[part], batch.states[part])))
+                at += size
 
 
 def mixed(solutions: list[tuple[float, Solution]]) -> Solution:

@@ -106,3 +106,12 @@ class Compact:
         them): the target alone (the default), or everyone an attack hits at once where each is rolled
         for on its own (a Blast): the turn is then ``turn`` on each of them that stands, one by one."""
         return (target,)
+
+    def played(self) -> Hashable | None:
+        """What the fights it plays hang on: two models of a fight with the same (not None) play the same
+        fights, so one board serves both; None (the default) where the kit does not say."""
+        return None
+
+    def learn(self, other: Compact) -> None:
+        """Take over what ``other`` (a model of the same fight from another closing of its open
+        resolutions) has worked out that holds for this one too; the default: nothing."""

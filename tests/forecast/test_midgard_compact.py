@@ -14,9 +14,9 @@ from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
 from rpgkernel.dice.roll import GivenDice
 from rpgkernel.errors import GivenDiceError
-from rpgkernel.forecast import chain
+from rpgkernel.forecast import chain, mixture
 from rpgkernel.forecast.fight import ForecastError, Table
-from rpgkernel.forecast.mixture import board
+from rpgkernel.forecast.mixture import Mixture, board
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard.compact import MidgardGnade, Stand, covers
 from rpgkernel.rules.midgard.kampf import abwehren, angriffslage, folgen
@@ -490,3 +490,32 @@ def test_the_chain_merges_nothing_a_fight_reads(tmp_path):
     for got, expected in zip(merged_solution.resources, kept_solution.resources):
         assert got == pytest.approx(expected, abs=1e-12)
     assert 0.01 < merged_solution.win[0] < 0.99
+
+
+def closing(c, name: str, change: dict) -> dict:
+    """The campaign's state with combatant ``name``'s record changed: ``change`` maps a resource to its
+    value, or "sheet" to values of its sheet (a closing of an open resolution, as the forecast draws it)."""
+    state = copy.deepcopy(c.state)
+    record = state["encounters"]["Gasse"]["combatants"][name]
+    record["sheet"].update(change.pop("sheet", {}))
+    for key, value in change.items():
+        record["resources"][key]["value"] = value
+    return state
+
+
+@pytest.mark.parametrize("lp", [5, 30])
+def test_closings_share_a_board_only_where_the_model_plays_them_alike(tmp_path, lp):
+    """Closings of an open resolution share one board (and so one sampler) where the model plays the same
+    fights from them: they differ in the AP alone and the model leaves the AP out (Wolfgang with 30 LP);
+    a closing with other AP where the model keeps them, other LP or another sheet gets its own."""
+    c, _ = grace_fight(tmp_path, lp=lp)
+    table = Table(copy.deepcopy(c.state), "Gasse", rules.get("midgard"), "schwächste")
+    mixed = Mixture(table, np.random.default_rng(1), None, None)
+    first = mixed._board(closing(c, "Wolfgang", {}))
+    assert first.model.ap == (lp == 5)
+    for name in ("Wolfgang", "Ork"):
+        fewer_ap = mixed._board(closing(c, name, {"AP": 1}))
+        assert (fewer_ap is first) == (not first.model.ap), name
+    for change in ({"LP": lp - 1}, {"GG": 1}, {"sheet": {"abwehr": 6}}):
+        other = mixed._board(closing(c, "Wolfgang", change))
+        assert other is not first and mixture.played(other) != mixture.played(first), change

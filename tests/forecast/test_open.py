@@ -89,6 +89,39 @@ def test_closings_drawn_where_the_dice_fall_in_too_many_ways(tmp_path, monkeypat
         c.encounter.forecast(weg="exakt")
 
 
+def test_drawn_closings_keep_the_ways_tried_before():
+    """Where the ways are too many, those tried before the enumeration stopped are kept (``faces.explore``):
+    a closing is drawn from them by their chance without a new run, or from a way left untried rolled on
+    with real dice (``faces.Then``); each result comes as often as its chance says (four standard errors)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from rpgkernel.forecast import faces
+    runs = []
+
+    def closed(roller):   # a W2; on a 1 a W6 besides
+        runs.append(1)
+        first = roller.roll("W2").total
+        return ("b",) if first == 2 else ("a", roller.roll("W6").total)
+
+    tried, left, _ = faces.explore(closed, 5)
+    assert tried == [(0.5, ("b",))] and sorted(left) == [((1, f), 1 / 12) for f in range(1, 7)]
+    assert faces.ways(closed, 5) is None and len(faces.ways(closed, 9)[0]) == 7
+    drawn = mixture.Mixture(SimpleNamespace(closed=closed), np.random.default_rng(1), None, None)
+    drawn.ways = [(p, state, ()) for p, state in tried] + [(p, None, chosen[:1]) for chosen, p in left]
+    runs.clear()
+    n, rng, seen = 1200, np.random.default_rng(2), {}
+    for _ in range(n):
+        key = drawn._closing(rng)
+        seen[key] = seen.get(key, 0) + 1
+    assert 0.4 * n < len(runs) < 0.6 * n   # the tried half is drawn without a run
+    exact = {("b",): 0.5} | {("a", f): 1 / 12 for f in range(1, 7)}
+    assert set(seen) == set(exact)
+    for key, p in exact.items():
+        assert abs(seen[key] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5, key
+
+
 def test_a_fight_no_model_covers_says_so_at_once(tmp_path):
     """A condition that counts down: no compact model. The notice comes after the first fight, before
     the first batch is done, and stands on the card; a forecast that asked for the procedures gets none."""

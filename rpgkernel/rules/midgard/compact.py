@@ -35,6 +35,7 @@ missing).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...dice import dist
@@ -150,6 +151,25 @@ class MidgardCompact(Compact):
     def start(self, i: int) -> Stand:
         f = self.figures[i]
         return Stand(*(f.current(k) for k in RESSOURCEN), abwehren(f), f.has(VOLLE_ABWEHR))
+
+    def played(self) -> tuple:
+        """The fights it plays hang on: ``kin`` and each start (without the AP where the states leave them
+        out: nothing reads them then)."""
+        return self.kin(), tuple(s if self.ap else s._replace(ap=0) for s in map(self.start, range(len(self.figures))))
+
+    def kin(self) -> str:
+        """What its turns hang on besides the starts: the model, the AP kept or not, all else a figure view
+        shows (``view`` sets the rest) and the data."""
+        rest = [[f.name, f.ruleset, f.side, f.group, dict(f.sheet),
+                 {k: r.max if k in RESSOURCEN else tuple(r) for k, r in f.resources.items()},
+                 {c: dict(r) for c, r in f.conditions.items() if c not in self.eigene[i]}]
+                for i, f in enumerate(self.figures)]
+        return json.dumps([type(self).__name__, self.ap, rest, self.data], sort_keys=True, default=str)
+
+    def learn(self, other: Compact) -> None:
+        """A model of kin (``kin``) shares its views, attacks and limits: they read no start."""
+        if isinstance(other, MidgardCompact) and other.wurf is self.wurf and other.kin() == self.kin():
+            self._views, self._moves, self._nach = other._views, other._moves, other._nach
 
     def view(self, i: int, state: Stand) -> Figure:  # type: ignore[override]
         key = (i, state)
