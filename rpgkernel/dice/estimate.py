@@ -21,8 +21,8 @@ from . import limits
 from .dialects import hints
 from .dist import Dist
 from .exact import exact_cached
-from .nodes import (COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set, children,
-                    notation)
+from .nodes import (ARITHMETIC, COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Set,
+                    children, notation)
 from .parser import parse
 
 SAMPLES = 20_000       # samples of an estimate at most
@@ -205,12 +205,8 @@ def _chain(node: Chain, rng: np.random.Generator, n: int) -> np.ndarray:
     acc = sample(terms[0], rng, n)
     for op, term in zip(ops, terms[1:]):
         right = sample(term, rng, n)
-        if op == "+":
-            acc = acc + right
-        elif op == "-":
-            acc = acc - right
-        elif op == "*":
-            acc = acc * right
+        if op in ARITHMETIC:
+            acc = ARITHMETIC[op](acc, right)
         elif op == "%" or op == "/":
             acc = acc % right if op == "%" else acc // right
         elif op == "/^":

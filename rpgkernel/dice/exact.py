@@ -18,7 +18,8 @@ from typing import Callable, Mapping, Sequence
 from ..errors import DiceLimitError
 from .dist import Dist
 from .keep import kept
-from .nodes import COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool, Selector, Set
+from .nodes import (ARITHMETIC, COMPARISONS, Call, Chain, Compare, Const, Die, Fate, Label, Neg, Node, Paren, Pool,
+                    Selector, Set)
 from .parser import _parse_cached, divide, parse
 from .work import COUNT, IDLE, OUTPUT, charge, counter
 
@@ -68,14 +69,7 @@ def _chain_dist(node: Chain) -> Dist:
     for i, op in enumerate(ops, 1):
         term = terms[i]
         right = term[0] if type(term) is Const else exact(term)
-        if op == "+":
-            acc = acc + right
-        elif op == "-":
-            acc = acc - right
-        elif op == "*":
-            acc = acc * right
-        else:
-            acc = _divided(acc, right, op)
+        acc = ARITHMETIC[op](acc, right) if op in ARITHMETIC else _divided(acc, right, op)
     return acc
 
 

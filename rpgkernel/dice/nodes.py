@@ -23,6 +23,8 @@ COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
     "!=": operator.ne,
 }
+#: the operators of a chain that need no rounding, on ints, distributions and numpy arrays alike
+ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 class Selector(NamedTuple):
