@@ -6,11 +6,21 @@ from __future__ import annotations
 # WCAG contrast of text against the colour behind it, from computed styles: translucent colours are
 # laid over the backgrounds of the element and its ancestors
 COLOURS = """
+  const pixel = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
   const parse = (text) => {
-    const m = /rgba?\\(([^)]*)\\)/.exec(text || "");
-    if (!m) return null;
-    const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
-    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+    if (!text) return null;
+    const m = /^rgba?\\(([^)]*)\\)$/.exec(text);
+    if (m) {
+      const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+      return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+    }
+    // any other form the browser computes (color(srgb …), oklab(…) while a colour is mixed or in
+    // transition): painted on one pixel and read back
+    pixel.clearRect(0, 0, 1, 1);
+    pixel.fillStyle = text;
+    pixel.fillRect(0, 0, 1, 1);
+    const d = pixel.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
   };
   const over = (top, below) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3])).concat(1);
   const behind = (el) => {
