@@ -1,18 +1,8 @@
 """A fight on a ruleset's compact model (``rules.compact``): what the exact and the fast path share.
 
-The opening (``fight.Table.opening``) gives the combatants and every turn order the fight can take
-with its chances; the model gives each combatant's state and the exact consequences of a turn (of one
-that hits others besides its target, a Blast, ``Compact.area``: the turn on each, one by one); the tactics pick the target by their ``rank`` on the model's figure views, as on the
-procedure path (the lowest, ties to the first in the encounter's order), unless the seed picks it at random
-(``Compact.random_target``: every standing foe alike). A turn of a combatant out of the fight passes;
-the fight ends when one side (or none) is left standing, or as a draw after ``MAX_ROUNDS``. Those
-who act at the same time (``Opening.together``: a tie the seed plays as simultaneous) act if they stood
-when their turns began, even felled by one of them, and the fight ends only after the last of them.
-Everything asked is cached: a fight asks the same few questions again and again. A turn is worked out
-once for each pair of the parts of the actor's and the target's states it reads (``Compact.reads``) as
-changes (``Compact.moves``), made states for each pair of states alike in those parts
-(``Compact.moved``); the states a fight can reach are closed over these parts (``Board.reach``).
-"""
+The opening's combatants and turn orders, the model's turns (worked out once per pair of the parts
+they read), the tactics' target picking, the ends of a fight, the morale of groups; everything asked
+is cached. The rules of play: docs/mitwirken.md, "Das Brett"."""
 
 from __future__ import annotations
 

@@ -1,14 +1,8 @@
 """A fight on its compact model from any moment, decisions still open or not.
 
-Where resolutions of the ruleset stand open, the tactics take them as they would on the procedure
-path (``fight.Table.closed``, ``Tactics.decide``), and the dice after the decisions fall every way
-they can (``fight.Table.closings``): each state this leads to is a part with its chance, and the
-fight goes on from each on the compact model. An exact forecast mixes the parts' exact results by
-their chances; a sampled one draws each fight's part by its chance. Where the dice after the
-decisions fall in more than ``MAX_WAYS`` ways, each closing is drawn with real dice instead and
-``PER_CLOSING`` fights are played from it; the intervals then come from the spread between these
-groups of fights (a closing is a procedure run, a fight on the model far cheaper).
-"""
+The tactics take the open decisions, the dice after them fall every way (or are drawn), and the fight
+goes on from each closing on the model, mixed or drawn by their chances. How: docs/mitwirken.md, "Mit
+offenen Entscheidungen"."""
 
 from __future__ import annotations
 

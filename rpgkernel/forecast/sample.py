@@ -1,21 +1,8 @@
 """The fast sampled forecast: many fights at once on the compact model, in numpy.
 
-Every combatant's states (``Board.reach``) get a number of their own among all the fight's states, and
-what the fight asks of them becomes a flat table once: standing or not, the rank as a target, the
-resources, what a new round makes of each, the morale of the groups, and for each attacker and
-target the chances of the changes a turn makes, one row per pair of the parts of their states it reads
-(``Compact.reads``: rows shared by every pair of states alike in them), summed up row after row, with
-the next state of each state and change of its part beside them. A fight is a row of state numbers; the fights of a batch move in
-step, turn by turn, with a few numpy calls a turn whatever their number: each draws its turn order
-from the opening's chances (again at every round where initiative is rolled each round); in each fight
-the actor, if standing, picks the standing foe of the lowest rank (the first of equals), or one at
-random where the seed says so, and the next states are drawn from the table with one uniform number
-(where the turn hits others too, ``board.Board.area``, theirs after, each with one of its own); a
-group that came to lose half then tests its morale. Those who act at the same time
-(``board.Board.block``) act if they stood when the first of them began, and a fight is looked at only
-after the last of them. A fight ends as on the procedure path (``board.Board.winner``, a draw after
-``MAX_ROUNDS``); the fights that ended leave the arrays now and then.
-"""
+Every state gets a number and what a fight asks becomes flat tables once (the turns as alias tables
+per pair of parts); the fights of a batch move turn by turn with a few numpy calls. How:
+docs/mitwirken.md, "Die Stichprobe"."""
 
 from __future__ import annotations
 
