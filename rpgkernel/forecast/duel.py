@@ -1,23 +1,8 @@
 """The exact forecast of a duel, without the joint chain's nodes of every order and place.
 
-Where a turn changes its target alone by the actor's sheet (not ``Board.pair``), each one's state
-moves by its foe's attacks and the new rounds alone, whatever the other's state: while both stand,
-their chances are the product of one vector per combatant (one per opening order, each starting
-order its own product), and the order of a round decides only which of them falls first. The chain's
-nodes (orders, turns, every pair of states) are never built: each turn moves one vector by the
-target's transitions (found once per state), what falls ends there with the other's vector beside it,
-and the sums the ``Solution`` needs are taken from the two vectors.
-
-Where a turn changes its actor too (``Board.pair``: a luck pool, AD, grace spent), the two move
-together: the pairs of states they reach are found from the start (``_Pairs``), each actor's turn
-worked out once per pair it can act in (not once per order and place), each pair's new round once, and
-the chances are carried over the pairs turn by turn, one vector per order. Where the model names the
-parts of a state a turn reads (``Compact.reads``), a turn is worked out once per pair of parts as
-changes (``Compact.moves``) and the pairs are found batch by batch with numpy (``_Split``). A round
-that leaves every chance as it was and ends nothing (nobody can act any more: no AD left) repeats to
-``MAX_ROUNDS``, so it ends the carrying there. Either result is the chain's (``chain``), turn by turn and round by round
-up to ``MAX_ROUNDS``; ``Solution.nodes`` counts the pairs.
-"""
+Where a turn changes its target alone, one vector per combatant; where it changes its actor too, the
+pairs of states they reach, each turn once per pair (or per pair of parts, ``_Split``). How:
+docs/mitwirken.md, "Das Duell"."""
 
 from __future__ import annotations
 
