@@ -50,18 +50,30 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
+def _package(name: str, path: Path) -> list[str]:
+    """The package a module's relative imports start from, as its parts."""
+    return name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+
+
+def _source(here: list[str], node: ast.ImportFrom) -> str:
+    """The module an ``from ... import`` statement in package ``here`` reads from."""
+    if not node.level:
+        return node.module or ""
+    return ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+
+
 def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """module -> package modules it imports; module -> other top-level packages it imports."""
     modules = _modules()
     inside: dict[str, set[str]] = {m: set() for m in modules}
     outside: dict[str, set[str]] = {m: set() for m in modules}
     for name, path in modules.items():
-        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        here = _package(name, path)
         for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif node.level:
-                base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+                base = _source(here, node)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
             else:
                 targets = [node.module or ""]
@@ -170,6 +182,20 @@ def test_the_registry_imports_no_engine_until_asked():
     loaded = _loaded_after("import rpgkernel.rules")
     assert not {m for m in loaded if m.startswith(("rpgkernel.rules.frei", "rpgkernel.rules.osr"))}
     assert "rpgkernel.rules.frei" in _loaded_after("import rpgkernel.rules; rpgkernel.rules.get(None)")
+
+
+def test_no_part_imports_a_private_name_of_another():
+    """A part uses another through its public names (``forecast.fight`` the verbs of ``resolve.run``)."""
+    found = []
+    for name, path in _modules().items():
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            source = _source(_package(name, path), node)
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            if private and source.startswith("rpgkernel.") and source.split(".")[:2] != name.split(".")[:2]:
+                found.append((name, source, private))
+    assert found == []
 
 
 def test_display_imports_no_part_of_the_package():

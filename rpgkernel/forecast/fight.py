@@ -15,7 +15,7 @@ from ..dice.roll import Roller
 from ..errors import RpgError
 from ..messages import t
 from ..resolve.lines import line
-from ..resolve.run import _verbs, carry_out
+from ..resolve.run import carry_out, verbs
 from ..rules.base import Ruleset
 from ..rules.figure import Figure, view
 from ..rules.resolution import Choice, Resolution
@@ -81,7 +81,7 @@ class Table:
     def __init__(self, state: dict[str, Any], encounter: str, engine: Ruleset, zielwahl: str,
                  moral: bool = True) -> None:
         self.state, self.name, self.engine, self.zielwahl = state, encounter, engine, zielwahl
-        self.verbs = {v.name: v for v in _verbs(engine).values()}
+        self.verbs = verbs(engine)
         enc = state["encounters"][encounter]
         names = list(enc["combatants"])
         self.sides = {n: model.seen_by_rules(state, n, encounter, copied=False).get("side") or "" for n in names}
