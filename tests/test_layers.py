@@ -198,6 +198,17 @@ def test_no_part_imports_a_private_name_of_another():
     assert found == []
 
 
+def test_a_ruleset_is_reached_through_the_registry_alone():
+    """Outside ``rules`` no module imports an engine (a ruleset's package); it asks ``rules.get(key)``."""
+    inside, _ = _graph()
+    engines = {m for m in inside if m.count(".") == 2 and m.startswith("rpgkernel.rules.")
+               and _modules()[m].name == "__init__.py"}
+    assert {"rpgkernel.rules.kampfwerte", "rpgkernel.rules.frei"} <= engines
+    reached = sorted((m, t) for m, targets in inside.items() if not m.startswith("rpgkernel.rules")
+                     for t in targets if t.rpartition(".")[0] in engines or t in engines)
+    assert reached == []
+
+
 def test_display_imports_no_part_of_the_package():
     """``wiring`` hands ``display`` its renderer, so no import circle runs from the values through it."""
     inside, _ = _graph()
