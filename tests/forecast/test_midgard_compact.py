@@ -358,6 +358,7 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
             assert abs(got.value - mean.value) <= max(2 * got.margin, 1e-12), (name, key)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("zielwahl", ["schwächste", "gefährlichste"])
 def test_one_against_two_as_the_procedures_play_it(tmp_path, zielwahl):
     """A second defence in a round costs WM -2: one against two, sampled on the model as the procedures
