@@ -17,6 +17,7 @@ from ..messages import t
 from ..resolve.lines import line
 from ..resolve.run import _verbs, carry_out
 from ..rules.base import Ruleset
+from ..rules.compact import Compact
 from ..rules.figure import Figure, view
 from ..rules.resolution import Choice, Resolution
 from ..rules.tactics import Action, Fight
@@ -185,6 +186,12 @@ class Table:
                        [[names.index(n) for n in o] for o, _ in orders], [at_once for _, at_once in orders],
                        starts, each_round, 0 if not first else record["turn"], record["round"], first,
                        self._fight(tx.state, {}, Roller(rng=rng)))
+
+    def compact(self) -> Compact | None:
+        """The ruleset's compact model of the fight as the campaign's state shows it (its turn orders not
+        worked out; a fight not yet begun before its start), or None where there is none for it."""
+        fight = self._fight(self.state, {}, Roller(dice=[]))
+        return self.tactics.compact(list(fight.combatants.values()), fight.data)
 
     def _orders(self, state: dict[str, Any], rolled: list[tuple[float, tuple[str, ...], tuple[bool, ...]]] | None
                 ) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
