@@ -40,6 +40,19 @@ def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None =
     return Board(opening, model, table.tactics)
 
 
+def closed_board(table: Table, rng: np.random.Generator) -> Board | None:
+    """The fight with its open resolutions closed on its compact model (``Compact.closings``): a board
+    beginning in every state they leave, by its chance; None where the model does not carry them (asked
+    first of the model as the state shows it, ``Table.compact``, before the turn orders are worked out)."""
+    pending = table.open()
+    trial = table.compact()
+    if trial is None or trial.closings(pending) is None:
+        return None
+    found = board(table, rng)
+    starts = found.model.closings(pending) if found is not None else None
+    return Board(found.opening, found.model, found.tactics, starts) if found is not None and starts else None
+
+
 def played(b: Board) -> Hashable | None:
     """What the fights on ``b`` hang on (``Compact.played`` and the opening's turn orders and place), or
     None where the model does not say: boards alike in it play the same fights."""
@@ -52,7 +65,8 @@ def played(b: Board) -> Hashable | None:
 
 class Mixture:
     """The parts of a fight from where it stands: (chance, board) of every state its open decisions lead
-    to (the fight itself where none is open), or ``drawn`` where their closings are drawn one by one."""
+    to (the fight itself where none is open; one board beginning in each where the model closes them),
+    or ``drawn`` where their closings are drawn one by one."""
 
     def __init__(self, table: Table, rng: np.random.Generator, parts: list[tuple[float, Board]] | None,
                  first: Board) -> None:
@@ -72,6 +86,9 @@ class Mixture:
         if not table.pending():
             found = board(table, rng)
             return cls(table, rng, [(1.0, found)], found) if found is not None else None
+        found = closed_board(table, rng)
+        if found is not None:
+            return cls(table, rng, [(1.0, found)], found)
         closings, left = table.closings(MAX_WAYS if most is None else most)
         if left:   # drawn: the first closing tells whether the model covers them at all
             mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
@@ -114,6 +131,11 @@ class Mixture:
             raise NoModel
         return found
 
+    @property
+    def closings(self) -> int:
+        """How many states the open decisions lead to (where they are not drawn)."""
+        return sum(len(b.starts) for _, b in self.parts or ())
+
     def sampler(self, b: Board) -> Sampler:
         if id(b) not in self._samplers:
             self._samplers[id(b)] = Sampler(b)
@@ -126,10 +148,12 @@ class Mixture:
             return None
         solutions = []
         for p, b in self.parts:
-            found = duel.solve(b, max_states) if duel.fits(b) else solve(b, max_states)
-            if found is None:
-                return None
-            solutions.append((p, found))
+            for q, start in b.starts:
+                one = b.at(start) if len(b.starts) > 1 else b
+                found = duel.solve(one, max_states) if duel.fits(one) else solve(one, max_states)
+                if found is None:
+                    return None
+                solutions.append((p * q, found))
         return mixed(solutions)
 
     def tally(self, sides: dict[str, str]) -> Tally:

@@ -52,6 +52,10 @@ class Sampler:
                           for i, r in enumerate(self.reach)]
         self.ranks = np.array([[b.rank(i, s, 0)] for i, s in every])
         self.rounds = np.array([self.index[i][b.new_round(i, s)] for i, s in every])
+        #: each start's states by number, whether each of its groups was tested, and its chance
+        self.begin = np.array([[self.index[i][s] for i, s in enumerate(start)] for _, start in b.starts])
+        self.tested = np.array([b.rolled(start) for _, start in b.starts], dtype=bool)
+        self.chances = np.array([p for p, _ in b.starts])
 
     def _orders(self) -> None:
         """The turn orders, per order and place whether a block of those acting at once begins or ends
@@ -271,9 +275,11 @@ class Sampler:
         final = np.zeros((n, b.size), dtype=np.int64)
         # the fights still played (rows), their numbers among the n, and what each carries along
         fights = np.arange(n)
-        states = np.tile(self.offset, (n, 1))   # every start is its reach's first state
+        begun = rng.choice(len(self.chances), n, p=self.chances / self.chances.sum()) if len(self.chances) > 1 \
+            else np.zeros(n, dtype=np.int64)   # the start of each fight, drawn where there are several
+        states = self.begin[begun]
         drawn = np.zeros((n, b.size), dtype=np.int64)
-        rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
+        rolled = self.tested[begun]
         order = self._draw(opening.starts, n, rng)
         stood = self.standing[states]   # at a block's start
         looked = np.ones(n, dtype=bool)   # whether a fight is to be looked at when its block ends
