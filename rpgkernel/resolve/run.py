@@ -398,8 +398,8 @@ def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, engine: Rule
     for name, record in (figures or {}).items():
         fig = {"sheet": {}, "conditions": {}, "ruleset": engine.key, **copy.deepcopy(dict(record)), "name": name}
         data = model.data(state)   # none: a scratch state keeps no GM data
-        fig["sheet"] = engine.sheet_for(data).validate(fig["sheet"])
-        fig["resources"] = {**engine.resources_for(fig["sheet"], data), **fig.get("resources", {})}
+        fig["sheet"] = engine.sheet.for_data(data).validate(fig["sheet"])
+        fig["resources"] = {**engine.sheet.resources(fig["sheet"], data), **fig.get("resources", {})}
         state["characters"][name] = fig
     return state
 

@@ -1,7 +1,8 @@
 """The ruleset kit: everything an engine is built from, in one place.
 
 Every ruleset, the built-in ones too, imports the kit from here alone. It subclasses ``Ruleset`` and
-fills its slots (see ``docs/regelwerk-schreiben.md``): procedures read ``Figure`` views, roll through
+fills its slots, each one object (``Sheet``, ``Status``, ``Initiative``, ``Settings``, ``Tactics``; see
+``docs/regelwerk-schreiben.md``): procedures read ``Figure`` views, roll through
 ``Request.roller``, record ``Step``s and return a ``Resolution`` with ``Effect``s and open ``Choice``s;
 user errors are a ``RulesError``; a forecast plays by ``Tactics`` on a ``Compact`` model.
 """
@@ -21,12 +22,13 @@ from .player_words import below_max, hurt, word
 from .resolution import INT_RANGE, PASS, Choice, Request, Resolution, Step, Verb, clauses, counted, listing, sentence
 from .settings import Settings, as_json
 from .sheet import MAX_NUMBER, Field, Sheet, SheetError
+from .status import Status
 from .tactics import ZIELWAHL, Action, Fight, Tactics
 from .wording import effect_text
 
 __all__ = ["DECLINE", "INT_RANGE", "MAX_NUMBER", "PASS", "ZIELWAHL", "Action", "Advice", "AttackData", "Choice",
            "Compact", "Dice", "Effect", "EntryField", "Field", "Fight", "Figure", "Limits", "Odds", "Option",
-           "Request", "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step",
+           "Request", "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Status", "Step",
            "Tactics", "Take", "Verb", "as_json", "below_max", "clauses", "counted", "dice", "effect_text",
            "Initiative", "higher_initiative", "hurt", "listing", "mixture", "odds", "read_yaml", "renamed", "renamed_in", "ruleset", "sentence", "spread",
            "view", "vorgabe", "word"]

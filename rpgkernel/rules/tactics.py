@@ -77,7 +77,7 @@ class Tactics:
         (``fight.data``) is missing or does not fit, naming what to add; the default reads none."""
 
     def gets_up(self, why: str) -> bool:
-        """Whether a figure out of the fight for ``why`` (``Ruleset.out_of_fight``) comes back by itself
+        """Whether a figure out of the fight for ``why`` (``Status.out_of_fight``) comes back by itself
         (knocked down: it stands up), so that its side still fights and its foes still attack it; the
         default: never."""
         return False

@@ -15,7 +15,7 @@ from rpgkernel.resolve import pending
 from rpgkernel.resolve.lines import choice_line
 from rpgkernel.rules import kit
 from rpgkernel.rules.advice import DECLINE
-from rpgkernel.rules.sheet import Field, Sheet
+from rpgkernel.rules.sheet import Field
 
 
 def attack(req):
@@ -34,16 +34,18 @@ def attack(req):
     return res
 
 
+class RatBogen(kit.Sheet):
+    def resources(self, sheet, data):
+        return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
+
+
 class Rat(kit.Ruleset):
     key = "rat"
     title = "Rat"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True)})
+    sheet = RatBogen({"stärke": Field("int", "Stärke", 1, 20, required=True)})
     verbs = {"angriff": kit.Verb("angriff", attack, "Angriff", targets="one"),
              "deny": kit.Verb("deny", None, "Deny", actors="one", targets="optional", options={"würfel": "int"},
                               choice="deny")}
-
-    def resources(self, sheet):
-        return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
 
     def advice(self, request, resolution):
         """Deny each die or none: the damage left (exact: nothing is rolled after the choice)."""

@@ -96,20 +96,24 @@ def test_the_rulesets_on_the_kit_share_its_error_base_and_settings():
         assert isinstance(engine.settings, kit.Settings) and engine.settings.defaults() is engine.settings.of({})
 
 
+class GabenBogen(kit.Sheet):
+    """The sheet of Gaben: the gifts of the GM's settings are extra fields, LP per Stärke as they say."""
+
+    def for_data(self, data):
+        gaben, _ = Gaben.settings.of(data)
+        return GabenBogen({**self.fields, **{g: kit.Field("int", g, 0, 5) for g in gaben}})
+
+    def resources(self, values, data):
+        lp = values["stärke"] * Gaben.settings.of(data)[1]
+        return {"LP": {"value": lp, "max": lp}}
+
+
 class Gaben(kit.Ruleset):
     """A toy ruleset whose GM settings name extra sheet fields (gifts) and the LP per Stärke."""
 
     key = "gaben"
     settings = kit.Settings("gaben", lambda kept: (tuple(kept.get("gaben", ())), kept.get("lp_je", 1)))
-    sheet = kit.Sheet({"stärke": kit.Field("int", "Stärke", 1, 20, required=True)})
-
-    def sheet_for(self, data):
-        gaben, _ = self.settings.of(data)
-        return kit.Sheet({**self.sheet.fields, **{g: kit.Field("int", g, 0, 5) for g in gaben}})
-
-    def resources_for(self, sheet, data):
-        lp = sheet["stärke"] * self.settings.of(data)[1]
-        return {"LP": {"value": lp, "max": lp}}
+    sheet = GabenBogen({"stärke": kit.Field("int", "Stärke", 1, 20, required=True)})
 
 
 def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_path, add_ruleset):
@@ -136,28 +140,35 @@ def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_pat
         camp.close()
 
 
-class Zaeh(kit.Ruleset):
-    """A toy ruleset that fills the table's slots: out of the fight at 0 LP, "angeschlagen" below half."""
+class ZaehStatus(kit.Status):
+    """Out of the fight at 0 LP, "angeschlagen" below half."""
 
-    key = "zaeh"
-
-    def out_of_fight(self, figure):
+    def out_of_fight(self, figure, data=None):
         return "kampfunfähig" if figure.current("LP", 1) <= 0 else None
 
-    def player_state(self, figure):
+    def player_state(self, figure, data=None):
         lp = figure.resource("LP")
         return None if lp is None else "angeschlagen" if 2 * lp.value < lp.max else "unversehrt"
+
+
+class Zaeh(kit.Ruleset):
+    """A toy ruleset that fills the state's slots."""
+
+    key = "zaeh"
+    status = ZaehStatus()
 
 
 def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
     fallen, hurt = view({"name": "A", "resources": {"LP": {"value": 0, "max": 6}}}), \
         view({"name": "B", "resources": {"LP": {"value": 2, "max": 6}}})
-    assert [Zaeh().out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
-    assert [Zaeh().player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
-    assert kit.Ruleset().player_state(hurt) is None                     # the default: nothing
+    assert [Zaeh().status.out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
+    assert [Zaeh().status.player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
+    assert kit.Ruleset().status.player_state(hurt) is None              # the default: nothing
+    assert kit.Ruleset().status.out_of_fight(fallen) is None and kit.Ruleset().status.conditions == {}
     for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
-        assert engine.out_of_fight is not kit.Ruleset.out_of_fight      # each fills both from its seed
-        assert engine.player_state is not kit.Ruleset.player_state
+        status = type(engine.status)                                    # each fills both from its seed
+        assert status.out_of_fight is not kit.Status.out_of_fight and status.player_state is not kit.Status.player_state
+        assert engine.status.conditions
 
 
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():

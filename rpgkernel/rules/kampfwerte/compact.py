@@ -228,7 +228,7 @@ class KampfwerteCompact(Compact):
 
     def _lands(self, i: int, resource: str, value: int, by: int) -> int:
         """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits
-        (``Kampfwerte.within_limits``, as the campaign applies a resolution's effects)."""
+        (``Sheet.within_limits``, as the campaign applies a resolution's effects)."""
         key = (i, resource, value, by)
         if key not in self._landed:
             figure = self.bare[i].changed({resource: value})

@@ -227,7 +227,7 @@ class MidgardCompact(Compact):
             return value
         key = (i, resource, value, by)
         if key not in self._nach:
-            landed = self.engine.within_limits(self.view(i, state), resource, by, self.data)
+            landed = self.engine.sheet.within_limits(self.view(i, state), resource, by, self.data)
             self._nach[key] = next((s.new for s in landed if s.resource == resource), value)
         return self._nach[key]
 

@@ -31,7 +31,7 @@ def resolutions_speak_german():
 def figure(name, side="", **sheet):
     checked = ENGINE.sheet.validate(sheet)
     return {"name": name, "ruleset": "bastionland", "side": side, "sheet": checked,
-            "resources": ENGINE.resources(checked), "conditions": {}}
+            "resources": ENGINE.sheet.resources(checked, {}), "conditions": {}}
 
 
 RITTER = figure("Ritter", "Spieler", vig=13, cla=10, spi=13, gd=5, waffen=["Streitkolben (W8)", "Schild (W4)"])
