@@ -731,7 +731,7 @@ class _Cell:
         in a cell nobody sees (a forecast's fights)."""
         if not self.advised:
             return
-        res.advice = written(_call(lambda req: self.engine.advice(req, res), request, cmd), self.by_name.values())
+        res.advice = written(_call(lambda req: self.engine.tactics.advice(req, res), request, cmd), self.by_name.values())
 
     def close(self, res: Resolution, pending: str | None = None, thrown: Sequence[tuple[int, int]] = ()) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""

@@ -2,7 +2,7 @@
 
 A ruleset fills a few slots, each one object: its sheet (``Sheet``: the fields and what a sheet gives
 a figure), a figure's state (``Status``), the order of a fight (``Initiative``), the GM's settings
-(``Settings``), its verbs and the forecast's tactics. Nothing here knows a particular ruleset.
+(``Settings``), its verbs and its tactics (``Tactics``: the forecast, the advice). Nothing here knows a particular ruleset.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from .status import Status
 from .tactics import Tactics
 
 if TYPE_CHECKING:
-    from .advice import Advice
-    from .resolution import Request, Resolution, Verb
+    from .resolution import Verb
 
 
 class Ruleset:
@@ -37,10 +36,9 @@ class Ruleset:
     initiative: Initiative = Initiative()
     #: the GM's settings (``rules.settings``), None for a ruleset without any
     settings: Settings[Any] | None = None
-    #: how a forecast plays this ruleset's fights (``rules.tactics``); None: the ruleset has no forecast
-    tactics: Tactics | None = None
-    #: why a ruleset without ``tactics`` has no forecast (German, a catalogue's text); "": the kit's words
-    no_forecast: str = ""
+    #: how a forecast plays its fights and the table's advice on open choices (``rules.tactics``); the
+    #: default plays no fight
+    tactics: Tactics = Tactics()
 
     def einrichten(self, daten: Mapping[str, Any] | None = None, *, kampagne: Keeper | None = None,
                    begegnung: str | None = None) -> Any:
@@ -52,10 +50,3 @@ class Ruleset:
                 raise RulesError(t("rules.no_settings", ruleset=str(self.title or self.key)))
             return None
         return self.settings.keep(daten, kampagne, begegnung)
-
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """The options of ``resolution``'s open choices with their exact consequences (``rules.advice``),
-        one ``Advice`` per choice and figure who may take it; ``request``: the request the procedure
-        ran with (its dice already rolled). Nothing is taken: advice only describes. The default:
-        no advice."""
-        return []

@@ -171,6 +171,37 @@ def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
         assert engine.status.conditions
 
 
+class Stumm(kit.Tactics):
+    """Tactics without an action that say why: no fight to play."""
+
+    no_forecast = "Stumm kennt keinen Angriff."
+
+
+class Ohne(Zaeh):
+    key = "ohne"
+
+
+class StummesRegelwerk(Zaeh):
+    key = "stumm"
+    tactics = Stumm()
+
+
+@pytest.mark.parametrize("ruleset, message", [(Ohne, "keine Taktik"), (StummesRegelwerk, "Stumm kennt keinen Angriff")])
+def test_tactics_without_an_action_play_no_forecast_and_say_why(tmp_path, add_ruleset, ruleset, message):
+    from rpgkernel.forecast import ForecastError, forecast
+
+    add_ruleset(ruleset)
+    assert not ruleset.tactics.plays() and ruleset.tactics.advice(kit.Request([], [], {}, None), None) == []
+    with Campaign.open(tmp_path / "o.sqlite") as camp:
+        camp.set_ruleset(ruleset.key)
+        enc = camp.new_encounter("Zank")
+        enc.add("A", "Links", resources={"LP": 3})
+        enc.add("B", "Rechts", resources={"LP": 3})
+        with pytest.raises(ForecastError, match=message):
+            forecast(camp, "Zank")
+    assert rules.get("bastionland").tactics.plays()
+
+
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():
     engine = kit.Ruleset()
     a, b, c, d = (view({"name": n}) for n in "ABCD")

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import Text, Texts
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Request, Resolution, Ruleset, Status, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .combat import initiativebasis, reihenfolge, reihenfolge_chancen, umstellung_verweigert
 from .core import probe
 from .damage import out_of_fight, player_state
@@ -86,10 +86,3 @@ class AdZ(Ruleset):
     verbs = VERBS
     tactics = AdzTactics()
     initiative = AdzInitiative()
-
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """The luck pool's options for each holder, no luck or luck on each offered roll, with what each
-        leads to (the test's chance, an opposed test's, the hit, the damage or mental damage and the chance
-        to fall); an attack's target's, to defend or not; recorded as the choice is offered
-        (``core.glueck_angebot``, ``combat.verteidigung_angebot``)."""
-        return list(resolution.advice)

@@ -14,8 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Request, Resolution, Ruleset, Status, view
-from .advice import advise
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .attack import duel
 from .core import reihenfolge, umstellung_verweigert, virtue_gain
 from .damage import out_of_fight, player_state, thrown_from_saddle
@@ -89,7 +88,3 @@ class Bastionland(Ruleset):
     verbs = VERBS
     tactics = BastionlandTactics()
     initiative = BastionlandInitiative()
-
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
-        return advise(request, resolution)

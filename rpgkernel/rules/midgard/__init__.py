@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Request, Resolution, Ruleset, Status, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .core import MidgardError
 from .erschaffung import kauf
 from .initiative import EIGENE, WARTET, eigener_bonus, gruppen, nachzuegler, umstellung_verweigert, wuerfe
@@ -91,10 +91,3 @@ class Midgard(Ruleset):
     verbs = VERBS
     tactics = MidgardTactics()
     initiative = MidgardInitiative()
-
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
-        with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
-        each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
-        free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
-        return list(resolution.advice)
