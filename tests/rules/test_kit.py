@@ -289,22 +289,28 @@ def test_every_built_in_engine_is_built_in_the_kits_layout(key):
 
 
 #: the kit's own modules: a ruleset reaches each of them through ``rpgkernel.rules.kit`` alone
-KIT_MODULES = {"advice", "base", "compact", "errors", "figure", "forecast_data", "limits", "player_words",
-               "registry", "resolution", "settings", "sheet", "tactics", "wording"}
+KIT_MODULES = {"advice", "aliases", "base", "compact", "errors", "figure", "forecast_data", "initiative", "limits",
+               "player_words", "registry", "resolution", "settings", "sheet", "status", "tactics", "wording"}
 
 
 def _kit_imports_past_the_kit(package: Path) -> list[str]:
-    """Each import of ``package``'s modules that names a kit module other than ``rpgkernel.rules.kit``."""
+    """Each import of ``package``'s modules that names a kit module other than ``rpgkernel.rules.kit``, a
+    module of the store (``state``) or a module inside the dice (``rpgkernel.dice`` itself is public)."""
     import ast
     found = []
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 parts = (node.module or "").split(".")
-                module = parts[0] if node.level == 2 else parts[2] if parts[:2] == ["rpgkernel", "rules"] and \
-                    len(parts) > 2 else None
-                if module in KIT_MODULES:
-                    found.append(f"{path.name}:{node.lineno} {module}")
+                if node.level == 0 and parts[0] == "rpgkernel":
+                    parts, level = parts[1:], 3
+                else:
+                    level = node.level
+                module = parts[0] if level == 2 else parts[1] if level == 3 and parts[0] == "rules" and \
+                    len(parts) > 1 else None
+                inside = level == 3 and (parts[0] == "state" or parts[0] == "dice" and len(parts) > 1)
+                if module in KIT_MODULES or inside:
+                    found.append(f"{path.name}:{node.lineno} {module or '.'.join(parts)}")
     return found
 
 
@@ -322,8 +328,11 @@ def test_the_built_in_rulesets_import_the_kit_as_an_outside_package_does():
 
 def test_the_kit_reader_sees_an_import_past_the_kit(tmp_path):
     (tmp_path / "a.py").write_text("from ..figure import view\nfrom rpgkernel.rules.kit import Figure\n"
-                                   "from rpgkernel.rules.sheet import Sheet\n", encoding="utf-8")
-    assert _kit_imports_past_the_kit(tmp_path) == ["a.py:1 figure", "a.py:3 sheet"]
+                                   "from rpgkernel.rules.sheet import Sheet\nfrom ...state.effects import Effect\n"
+                                   "from rpgkernel.dice.exact import top_two\nfrom ...dice import dist\n"
+                                   "from rpgkernel.messages import t\n", encoding="utf-8")
+    assert _kit_imports_past_the_kit(tmp_path) == ["a.py:1 figure", "a.py:3 sheet", "a.py:4 state.effects",
+                                                   "a.py:5 dice.exact"]
 
 
 def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():

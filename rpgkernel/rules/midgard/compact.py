@@ -13,8 +13,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...dice import dist
 from ...errors import RpgError
-from ...state.transaction import TICKS
-from rpgkernel.rules.kit import Compact, Figure, ruleset as get
+from rpgkernel.rules.kit import TICKS, Compact, Figure, ruleset as get
 from .initiative import EIGENE
 from .kampf import PREVIEW_VALUES, VOLLE_ABWEHR, Wurf, abwehr_zustand, abwehren, angriffslage, folgen
 from .schaden import out_of_fight
