@@ -1,11 +1,9 @@
 """The ruleset kit: everything an engine is built from, in one place.
 
 Every ruleset, the built-in ones too, imports the kit from here alone. It subclasses ``Ruleset`` and
-fills its slots, each one object (``Sheet``, ``Status``, ``Initiative``, ``Settings``, ``Tactics``; see
-``docs/regelwerk-schreiben.md``): procedures read ``Figure`` views, roll through
-``Request.roller``, record ``Step``s and return a ``Resolution`` with ``Effect``s and open ``Choice``s;
-user errors are a ``RulesError``; a forecast plays by ``Tactics`` on a ``Compact`` model. The few parts
-of the dice and the store an engine needs (exact dice helpers, a landed change, names) come from here too.
+fills its slots, each one object (``Sheet``, ``Status``, ``Initiative``, ``Settings``, ``Tactics``);
+procedures read ``Figure`` views, roll through ``Request.roller`` and return a ``Resolution``; the
+parts of the dice and the store an engine needs come from here too (docs/regelwerk-schreiben.md).
 """
 
 from ..dice.dist import convolve

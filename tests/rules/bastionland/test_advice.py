@@ -53,7 +53,7 @@ def opened(attackers, targets, faces, options=None, combatants=()):
     req = request(attackers, targets, options, roller=Roller(dice=faces), combatants=combatants)
     res = ENGINE.verbs["angriff"].procedure(req)
     assert res.open
-    res.advice = ENGINE.advice(req, res)
+    res.advice = ENGINE.tactics.advice(req, res)
     assert not english_in_bundle(res)
     return res, res.advice
 
