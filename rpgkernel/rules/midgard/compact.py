@@ -116,7 +116,7 @@ class MidgardCompact(Compact):
         """How many states combatant ``i`` can come to at most: its LP down to their lower bound, its
         AP and grace down to 0, its defences of the round, full defence or not."""
         f, start = self.figures[i], self.start(i)
-        low = self.engine.limits(f, "LP", self.data).low if "LP" in f.resources else None
+        low = self.engine.sheet.limits(f, "LP", self.data).low if "LP" in f.resources else None
         lp = start.lp - low + 1 if low is not None and low <= start.lp else 1
         return lp * (start.ap + 1 if self.ap else 1) * (start.gg + 1) * (self.lesbar[i] + 1) * (start.volle + 1)
 
