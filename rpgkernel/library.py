@@ -2,7 +2,7 @@
 
 A template is a figure or a side as ``%%figuren`` writes it. Each ruleset's templates are one
 YAML file in ``folder`` (``$RPGKERNEL_BIBLIOTHEK``, else ``jupyter_data_dir()/rpgkernel/bibliothek``),
-the format of ``export`` and ``import_file``; the seed's stat blocks (``Ruleset.templates``) are
+the format of ``export`` and ``import_file``; the seed's stat blocks (``Sheet.templates``) are
 read-only starters. Every entry is checked as ``%%figuren`` checks it.
 """
 
@@ -125,7 +125,7 @@ class Library:
         """The ruleset's templates by name: the seed's stat blocks, then the GM's own."""
         key = _key(ruleset)
         seed = {name: Template(name, key, ({"name": name, "werte": dict(sheet)},), SEED)
-                for name, sheet in (rules.get(key).templates() if key else {}).items()}
+                for name, sheet in (rules.get(key).sheet.templates() if key else {}).items()}
         return {**seed, **self._own(key)}
 
     def search(self, text: str = "", ruleset: str | None = None) -> Listing:

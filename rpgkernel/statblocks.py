@@ -479,7 +479,7 @@ def _own_fields(fields: Mapping[str, Any], ruleset: str | None, data: Mapping[st
     if not isinstance(sheet, dict):
         raise fail(t("statblock.field_mapping", example="st: 12", value=_short(sheet)), "werte")
     try:
-        sheet = rules.get(engine_key).sheet_for(data).validate(sheet)
+        sheet = rules.get(engine_key).sheet.for_data(data).validate(sheet)
     except RpgError as err:
         raise fail(str(err), "werte") from None
 

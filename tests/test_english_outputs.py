@@ -65,7 +65,7 @@ def _kept(camp: Any) -> list[str]:
         state = camp.folded
         stored = json.dumps([state["characters"], state["encounters"], state.get("data", {})], ensure_ascii=False)
     engines = [rules.get(key) for key in rules.rulesets()]
-    values = {*re.findall(r'"((?:[^"\\]|\\.)*)"', stored), *(c for e in engines for c in e.conditions),
+    values = {*re.findall(r'"((?:[^"\\]|\\.)*)"', stored), *(c for e in engines for c in e.status.conditions),
               *(e.title for e in engines)}
     return sorted((v for v in values if v.strip()), key=len, reverse=True)
 

@@ -143,7 +143,7 @@ def test_switching_the_language_changes_every_text_on_a_card_without_a_restart(f
 def test_the_ruleset_texts_declared_at_import_follow_the_language(english):
     engine = rules.get("bastionland")
     assert engine.title == t("bastionland.title")
-    assert engine.conditions["Fatigued"] == t("bastionland.cond_fatigued") != messages._german["bastionland.cond_fatigued"]
+    assert engine.status.conditions["Fatigued"] == t("bastionland.cond_fatigued") != messages._german["bastionland.cond_fatigued"]
     assert engine.verbs["angriff"].help == t("bastionland.verb_angriff")
     assert engine.sheet.label("waffen") == t("bastionland.field_waffen") != messages._german["bastionland.field_waffen"]
 

@@ -93,7 +93,7 @@ def figures(draw):
         checked = rules.get(ruleset).sheet.validate(sheet)
     except RpgError:   # a combination the ruleset refuses (e.g. an AdZ pool over its limit): another one
         reject()
-    damage = {k: draw(st.integers(0, 3)) for k in rules.get(ruleset).resources(checked)}
+    damage = {k: draw(st.integers(0, 3)) for k in rules.get(ruleset).sheet.resources(checked, {})}
     conditions = draw(st.dictionaries(names, st.one_of(st.just({}), st.fixed_dictionaries({
         "runden": st.integers(1, 9), "endet": st.sampled_from(["rundenbeginn", "rundenende", "zugbeginn", "zugende"])})),
         max_size=3))

@@ -91,8 +91,8 @@ class Table:
             raise ForecastError(t("forecast.no_side", names=", ".join(lone)))
         if len(set(self.sides.values())) < 2:
             raise ForecastError(t("forecast.one_side", name=encounter))
-        if engine.tactics is None:
-            raise ForecastError(engine.no_forecast
+        if not engine.tactics.plays():
+            raise ForecastError(engine.tactics.no_forecast
                                 or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
         self.tactics = engine.tactics if moral else engine.tactics.without_morale()
         self.targeted: dict[str, int] = {}

@@ -404,8 +404,8 @@ def _scratch_state(figures: Mapping[str, Mapping[str, Any]] | None, engine: Rule
     for name, record in (figures or {}).items():
         fig = {"sheet": {}, "conditions": {}, "ruleset": engine.key, **copy.deepcopy(dict(record)), "name": name}
         data = model.data(state)   # none: a scratch state keeps no GM data
-        fig["sheet"] = engine.sheet_for(data).validate(fig["sheet"])
-        fig["resources"] = {**engine.resources_for(fig["sheet"], data), **fig.get("resources", {})}
+        fig["sheet"] = engine.sheet.for_data(data).validate(fig["sheet"])
+        fig["resources"] = {**engine.sheet.resources(fig["sheet"], data), **fig.get("resources", {})}
         state["characters"][name] = fig
     return state
 
@@ -737,7 +737,7 @@ class _Cell:
         in a cell nobody sees (a forecast's fights)."""
         if not self.advised:
             return
-        res.advice = written(_call(lambda req: self.engine.advice(req, res), request, cmd), self.by_name.values())
+        res.advice = written(_call(lambda req: self.engine.tactics.advice(req, res), request, cmd), self.by_name.values())
 
     def close(self, res: Resolution, pending: str | None = None, thrown: Sequence[tuple[int, int]] = ()) -> None:
         """Apply a closed resolution's effects (sheets first) and journal it."""

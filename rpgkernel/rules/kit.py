@@ -1,12 +1,17 @@
 """The ruleset kit: everything an engine is built from, in one place.
 
 Every ruleset, the built-in ones too, imports the kit from here alone. It subclasses ``Ruleset`` and
-fills its slots (see ``docs/regelwerk-schreiben.md``): procedures read ``Figure`` views, roll through
-``Request.roller``, record ``Step``s and return a ``Resolution`` with ``Effect``s and open ``Choice``s;
-user errors are a ``RulesError``; a forecast plays by ``Tactics`` on a ``Compact`` model.
+fills its slots, each one object (``Sheet``, ``Status``, ``Initiative``, ``Settings``, ``Tactics``);
+procedures read ``Figure`` views, roll through ``Request.roller`` and return a ``Resolution``; the
+parts of the dice and the store an engine needs come from here too (docs/regelwerk-schreiben.md).
 """
 
+from ..dice.dist import convolve
+from ..dice.exact import nth_highest, top_two
+from ..dice.limits import MAX_SIDES
 from ..state.effects import Effect
+from ..state.resources import Landed
+from ..state.transaction import TICKS, check_name
 from .aliases import renamed, renamed_in
 from .advice import DECLINE, Advice, Option, Take, mixture
 from .base import Ruleset
@@ -21,12 +26,15 @@ from .player_words import below_max, hurt, word
 from .resolution import INT_RANGE, PASS, Choice, Request, Resolution, Step, Verb, clauses, counted, listing, sentence
 from .settings import Settings, as_json
 from .sheet import MAX_NUMBER, Field, Sheet, SheetError
+from .status import Status
 from .tactics import ZIELWAHL, Action, Fight, Tactics
 from .wording import effect_text
 
-__all__ = ["DECLINE", "INT_RANGE", "MAX_NUMBER", "PASS", "ZIELWAHL", "Action", "Advice", "AttackData", "Choice",
-           "Compact", "Dice", "Effect", "EntryField", "Field", "Fight", "Figure", "Limits", "Odds", "Option",
-           "Request", "Resolution", "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Step",
-           "Tactics", "Take", "Verb", "as_json", "below_max", "clauses", "counted", "dice", "effect_text",
-           "Initiative", "higher_initiative", "hurt", "listing", "mixture", "odds", "read_yaml", "renamed", "renamed_in", "ruleset", "sentence", "spread",
-           "view", "vorgabe", "word"]
+__all__ = ["DECLINE", "INT_RANGE", "MAX_NUMBER", "MAX_SIDES", "PASS", "TICKS", "ZIELWAHL", "Action",
+           "Advice", "AttackData", "Choice", "Compact", "Dice", "Effect", "EntryField", "Field", "Fight",
+           "Figure", "Initiative", "Landed", "Limits", "Odds", "Option", "Request", "Resolution",
+           "Resource", "RulesError", "Ruleset", "Settings", "Sheet", "SheetError", "Status", "Step",
+           "Tactics", "Take", "Verb", "as_json", "below_max", "check_name", "clauses", "convolve",
+           "counted", "dice", "effect_text", "higher_initiative", "hurt", "listing", "mixture",
+           "nth_highest", "odds", "read_yaml", "renamed", "renamed_in", "ruleset", "sentence", "spread",
+           "top_two", "view", "vorgabe", "word"]

@@ -1,7 +1,7 @@
 """Resources within their limits: the range a ruleset keeps each resource in, and how a change lands.
 
 Every change of a resource lands within the ``Limits`` of the figure's ruleset
-(``Ruleset.limits``): a loss stops at the lower bound (or goes on to another resource where the
+(``Sheet.limits``): a loss stops at the lower bound (or goes on to another resource where the
 ruleset says so), a gain at the maximum; a value beyond a bound never moves further against its
 sign. The lower bound is 0 unless the seed or the GM (data ``untergrenzen``) names one.
 """

@@ -1,4 +1,4 @@
-"""The words players read of a figure's state where its seed has none (``Ruleset.player_state``).
+"""The words players read of a figure's state where its seed has none (``Status.player_state``).
 
 Each is a default, named in the ruleset's docs; the GM replaces any word players read with the
 campaign data ``spielersicht`` (word -> the GM's word, ``state.player_view``).

@@ -1,20 +1,23 @@
-"""Character sheets as data: a ruleset declares its fields, ``Sheet`` validates.
-
-A validation error names the field and what is allowed, in German, and
-suggests the nearest known field for a misspelt one. Input is never
-executed or stored unchecked: unknown fields, wrong types and out-of-range
-values are refused.
+"""A ruleset's sheet, one slot of it (``Ruleset.sheet``): the fields ``Sheet`` validates, and what a
+sheet gives a figure (its resources and their limits, the seed's stat blocks), which a ruleset fills
+by subclassing ``Sheet``. A validation error names the field and what is allowed, in German; input is
+never executed or stored unchecked.
 """
 
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import RpgError
 from ..messages import ReadsTexts, Text, t
+from . import limits as _limits
 from .aliases import canonical
+from .figure import Figure, view
+
+if TYPE_CHECKING:
+    from ..state.resources import Landed
 
 MAX_TEXT = 500          # characters in a text field
 MAX_ITEMS = 100         # entries in a list field
@@ -76,7 +79,8 @@ class Field(ReadsTexts):
 
 @dataclass(frozen=True)
 class Sheet:
-    """The fields of a ruleset's character sheet."""
+    """The fields of a ruleset's character sheet, and what a sheet gives a figure (the methods below,
+    which a ruleset's subclass overrides where its seed says so)."""
 
     fields: Mapping[str, Field] = field(default_factory=dict)
     #: accept fields not declared (numbers, texts, flags, lists of texts)
@@ -122,6 +126,34 @@ class Sheet:
                 if spec.default is not None:
                     out[name] = spec.default
         return out
+
+    def for_data(self, data: Mapping[str, Any]) -> Sheet:
+        """This sheet as the GM's ``data`` a figure's encounter sees (``state.model.data``) shapes it;
+        the default: itself. A ruleset whose fields follow its settings (AdZ's techniques) builds it."""
+        return self
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The resources a sheet's checked ``values`` start with (name -> {"value", "max"}), as the GM's
+        ``data`` shapes them; the default: none."""
+        return {}
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> _limits.Limits:
+        """The range ``figure``'s ``resource`` stays within (``rules.limits``) under the GM's ``data``.
+        The default: from the GM's lower bound (0 unless kept, ``limits.untergrenze``) to its maximum."""
+        return _limits.vorgabe(figure, resource, data)
+
+    def within_limits(self, figure: Mapping[str, Any] | Figure, resource: str, by: int,
+                      data: Mapping[str, Any]) -> list[Landed]:
+        """How a change of ``resource`` by ``by`` lands within ``limits``: the campaign applies every
+        change of a resource this way (``state.resources``)."""
+        fig = view(figure)
+        return _limits.spread(fig, resource, by, lambda name: self.limits(fig, name, data))
+
+    def templates(self) -> dict[str, dict[str, Any]]:
+        """The stat blocks the seed text itself contains, the starter entries of the GM's library of
+        figures (``rpgkernel.library``): name -> values (``werte:``); only what the text gives. The
+        default: none."""
+        return {}
 
 
 class _AnyField(Field):

@@ -1,10 +1,9 @@
-"""The tactics a forecast plays a fight by: the kit slot ``Ruleset.tactics``.
+"""The tactics, one slot of a ruleset (``Ruleset.tactics``): how a forecast plays its fights and how
+open choices are weighed at the table (``advice``).
 
-The tactics say what a figure does on its turn, how it takes open choices and what the rules
-demand after a turn (``morale``; off with ``without_morale``), each an ``Action``, never how a
-rule works. The GM picks targets (``ZIELWAHL`` through ``rank``, among the foes an attack can
-``hurts``) unless the seed fixes them (``target``); ``compact`` gives the compact model
-(``rules.compact``).
+The tactics say what a figure does on its turn, how it takes open choices and what the rules demand
+after a turn, each an ``Action``, never how a rule works; targets follow the GM's ``ZIELWAHL`` unless
+the seed fixes them; ``compact`` gives the compact model (``rules.compact``).
 """
 
 from __future__ import annotations
@@ -19,8 +18,9 @@ from .resolution import PASS
 
 if TYPE_CHECKING:
     from ..dice.roll import Roller
+    from .advice import Advice
     from .compact import Compact
-    from .resolution import Resolution
+    from .resolution import Request, Resolution
 
 #: how a figure picks its target: the weakest first, spread over the foes, the most dangerous first
 ZIELWAHL = ("schwächste", "verteilen", "gefährlichste")
@@ -60,11 +60,13 @@ class Fight:
 class Tactics:
     """The default tactics of a ruleset; a ruleset subclasses it and fills what its seed needs.
 
-    ``action`` is the only slot without a default: without it the ruleset has no forecast.
+    ``action`` is the only slot without a default: without it the ruleset has no forecast (``plays``).
     """
 
     #: the seed's rule where it fixes whom a figure attacks (shown in the forecast), else ""
     target_rule: str = ""
+    #: why tactics without ``action`` play no fight (German, a catalogue's text); "": the kit's words
+    no_forecast: str = ""
     #: whether the forecast plays the morale the rules demand (``morale``; off: ``without_morale``)
     moral: bool = True
 
@@ -72,12 +74,22 @@ class Tactics:
         """What ``actor`` does on its turn against ``target``; None: nothing."""
         return None
 
+    def plays(self) -> bool:
+        """Whether a forecast can play fights by these tactics: they fill ``action``."""
+        return type(self).action is not Tactics.action
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """The options of ``resolution``'s open choices with their exact consequences (``rules.advice``),
+        one ``Advice`` per choice and figure who may take it; ``request``: the request the procedure
+        ran with (its dice already rolled). Nothing is taken: advice only describes. The default: none."""
+        return []
+
     def check(self, fight: Fight) -> None:
         """Before the first fight: raise a ``RulesError`` (German) where the GM's data the tactics read
         (``fight.data``) is missing or does not fit, naming what to add; the default reads none."""
 
     def gets_up(self, why: str) -> bool:
-        """Whether a figure out of the fight for ``why`` (``Ruleset.out_of_fight``) comes back by itself
+        """Whether a figure out of the fight for ``why`` (``Status.out_of_fight``) comes back by itself
         (knocked down: it stands up), so that its side still fights and its foes still attack it; the
         default: never."""
         return False

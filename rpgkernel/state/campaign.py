@@ -345,8 +345,8 @@ class Campaign:
                     data: Mapping[str, Any]) -> dict[str, Any]:
         """A new figure's record, its sheet checked as the GM's ``data`` its encounter sees shapes it."""
         engine = rulebook(ruleset)
-        checked = engine.sheet_for(data).validate(sheet or {})
-        res = engine.resources_for(checked, data)
+        checked = engine.sheet.for_data(data).validate(sheet or {})
+        res = engine.sheet.resources(checked, data)
         for key, value in (resources or {}).items():
             key = check_name(key, "resource")
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
@@ -383,7 +383,7 @@ class Campaign:
     def change(self, who: str | Sequence[str], resource: str, by: int | None = None, reason: str | None = None, *,
                to: int | None = None, encounter: str | None = None) -> Figure | list[Figure]:
         """Change a resource of a figure by ``by`` (negative: damage, loss) or to the value ``to``, within
-        the limits of the figure's ruleset (``Ruleset.limits``); the journal says where they held the
+        the limits of the figure's ruleset (``Sheet.limits``); the journal says where they held the
         change back. ``who`` a list of names: each of them, in one step that one undo takes back (a list
         of their figures is returned). ``encounter``: whose combatants the names are (default: the active one)."""
         names = [who] if isinstance(who, str) else list(dict.fromkeys(who)) if isinstance(who, (list, tuple)) else []
@@ -633,15 +633,15 @@ def write_sheet(tx: Transaction, path: list[str], sheet: Mapping[str, Any], who:
     derived resources following, journalled as ``bogen``."""
     fig = model.figure(tx.state, path)
     engine, data = rulebook(fig.get("ruleset")), model.data(tx.state, encounter)
-    form = engine.sheet_for(data)
+    form = engine.sheet.for_data(data)
     new, old = form.validate(sheet), fig.get("sheet", {})
     gone = object()
     changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k, gone) != new.get(k, gone)]
     if not changed:
         return
     tx.set(path + ["sheet"], new)
-    before = engine.resources_for(old, data)
-    for key, derived in engine.resources_for(new, data).items():
+    before = engine.sheet.resources(old, data)
+    for key, derived in engine.sheet.resources(new, data).items():
         current = fig.get("resources", {}).get(key)
         if current is None:
             tx.set(path + ["resources", key], dict(derived))

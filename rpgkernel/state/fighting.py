@@ -1,6 +1,6 @@
 """Who is out of the fight: read from the state as it stands, never stored.
 
-Each combatant's ruleset says whether it can still act (``Rulebook.out_of_fight``: "tot",
+Each combatant's ruleset says whether it can still act (``Ruleset.status.out_of_fight``: "tot",
 "bewusstlos", …); the answer follows the state, so a figure healed, or brought back by an undo,
 is in the fight again without anything written. An encounter skips the turns of those out of the
 fight while its setting ``skip_out`` is on (the default); nothing is removed from its order.
@@ -23,7 +23,7 @@ def reason(state: Mapping[str, Any], name: str, encounter: str, data: Mapping[st
     if record is None:
         return None
     ruleset = record.get("ruleset", state["encounters"][encounter]["ruleset"])
-    return rulebook(ruleset).out_of_fight(record, model.data(state, encounter) if data is None else data)
+    return rulebook(ruleset).status.out_of_fight(record, model.data(state, encounter) if data is None else data)
 
 
 def reasons(state: Mapping[str, Any], encounter: str) -> dict[str, str]:

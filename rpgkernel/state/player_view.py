@@ -60,7 +60,7 @@ def own(state: Mapping[str, Any], name: str, secret: set[str], labels: bool = Fa
     assert record is not None
     data = model.data(state)
     engine = rulebook(record.get("ruleset"))
-    sheet = engine.sheet_for(data)
+    sheet = engine.sheet.for_data(data)
     def keep(*values: Any) -> bool:
         return names_none(secret, *values)
 
@@ -72,7 +72,7 @@ def own(state: Mapping[str, Any], name: str, secret: set[str], labels: bool = Fa
         "conditions": {c: _duration(spec) for c, spec in record.get("conditions", {}).items() if keep(c)}}
     if labels:
         shown["labels"] = {k: sheet.label(k) for k in shown["sheet"]}
-    out = engine.out_of_fight(record, data)
+    out = engine.status.out_of_fight(record, data)
     if out is not None:
         shown["ausser_gefecht"] = out
     return shown
@@ -148,7 +148,7 @@ def _combatant(state: Mapping[str, Any], enc: Mapping[str, Any], name: str, held
         if out is not None:
             shown["ausser_gefecht"] = out
     else:
-        said = rulebook(record.get("ruleset", enc["ruleset"])).player_state(record, data)
+        said = rulebook(record.get("ruleset", enc["ruleset"])).status.player_state(record, data)
         if said is not None:
             words = data.get(WORDS)
             chosen = words.get(said) if isinstance(words, dict) else None

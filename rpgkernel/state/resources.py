@@ -1,7 +1,7 @@
 """A resource changes within its ruleset's limits: every change of a figure's resource goes here.
 
 ``Campaign.change`` and the effects of a resolution (``effects.apply``) ask the figure's ruleset
-how a change lands (``Rulebook.within_limits``: clamped to its limits, a loss beyond the lower
+how a change lands (``Ruleset.sheet.within_limits``: clamped to its limits, a loss beyond the lower
 bound carried over where the ruleset says so) and add what landed. The GM's own call is journalled
 with what held it back ("Alrik: LP 5 → 5 (höchstens 5)").
 """
@@ -75,7 +75,7 @@ def change(tx: Transaction, path: list[str], resource: str, by: int) -> list[Lan
 
     A change held back to nothing is still recorded (as 0): it stays the GM's last undoable step."""
     fig = model.figure(tx.state, path)
-    landed = rulebook(fig.get("ruleset")).within_limits(fig, resource, by, model.data(tx.state))
+    landed = rulebook(fig.get("ruleset")).sheet.within_limits(fig, resource, by, model.data(tx.state))
     for share in landed:
         tx.add(path + ["resources", share.resource, "value"], share.by)
     return landed

@@ -33,7 +33,7 @@ def rules_info(engine: Ruleset) -> dict[str, Any]:
               "preview": v.preview is not None}
              for v in engine.verbs.values() if v.choice is None]
     return {"key": engine.key, "title": engine.title, "segments": engine.initiative.segments,
-            "conditions": dict(engine.conditions), "verbs": verbs, "initiative": engine.initiative.rolled}
+            "conditions": dict(engine.status.conditions), "verbs": verbs, "initiative": engine.initiative.rolled}
 
 
 def order(enc: Mapping[str, Any]) -> list[str]:

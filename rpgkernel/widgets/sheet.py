@@ -92,7 +92,7 @@ class CharacterSheet(Widget):
         data = self.campaign.figure(self._name, self._encounter).record
         key = data.get("ruleset")
         engine = rules.get(key)
-        spec = engine.sheet_for(model.data(self.campaign.folded, self._encounter))   # the GM's data may add fields
+        spec = engine.sheet.for_data(model.data(self.campaign.folded, self._encounter))   # the GM's data may add fields
         sheet = data.get("sheet", {})
         with self.hold_sync():
             self.figure, self.extensible = data["name"], spec.open

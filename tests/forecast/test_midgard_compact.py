@@ -405,7 +405,7 @@ def anew(figures, data, m, actor: int, target: int, mine: Stand, theirs: Stand, 
         value = getattr(state, resource.lower())
         if not by or resource not in figures[i].resources:
             return value
-        return next(s.new for s in engine.within_limits(m.view(i, state), resource, by, data) if s.resource == resource)
+        return next(s.new for s in engine.sheet.within_limits(m.view(i, state), resource, by, data) if s.resource == resource)
 
     found: dict[tuple, float] = {}
     lage = angriffslage(m.view(actor, mine), m.view(target, theirs), cfg=cfg)

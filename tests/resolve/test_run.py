@@ -81,10 +81,15 @@ def attack_preview(req):
     return dist("{" + ",".join(attack_pool(req)) + "}kh1")
 
 
+class UebungBogen(Sheet):
+    def resources(self, sheet, data):
+        return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
+
+
 class Uebung(Ruleset):
     key = "übung"
     title = "Übung"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True)})
+    sheet = UebungBogen({"stärke": Field("int", "Stärke", 1, 20, required=True)})
     verbs = {
         "probe": Verb("probe", probe, "Probe", aliases=("check",), actors="one",
                       options={"bonus": "int", "schwer": "flag", "art": "text", "würfel": "int"},
@@ -97,9 +102,6 @@ class Uebung(Ruleset):
         "deny": Verb("deny", None, "Deny", aliases=("abwehr",), actors="one", choice="deny"),
         "gambit": Verb("gambit", None, "Gambit", actors="one", options={"bolster": "int"}, choice="gambit"),
     }
-
-    def resources(self, sheet):
-        return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
 
 
 class Zweit(Uebung):

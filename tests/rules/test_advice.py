@@ -15,7 +15,7 @@ from rpgkernel.resolve import pending
 from rpgkernel.resolve.lines import choice_line
 from rpgkernel.rules import kit
 from rpgkernel.rules.advice import DECLINE
-from rpgkernel.rules.sheet import Field, Sheet
+from rpgkernel.rules.sheet import Field
 
 
 def attack(req):
@@ -34,17 +34,12 @@ def attack(req):
     return res
 
 
-class Rat(kit.Ruleset):
-    key = "rat"
-    title = "Rat"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True)})
-    verbs = {"angriff": kit.Verb("angriff", attack, "Angriff", targets="one"),
-             "deny": kit.Verb("deny", None, "Deny", actors="one", targets="optional", options={"würfel": "int"},
-                              choice="deny")}
-
-    def resources(self, sheet):
+class RatBogen(kit.Sheet):
+    def resources(self, sheet, data):
         return {"LP": {"value": sheet["stärke"], "max": sheet["stärke"]}}
 
+
+class RatTaktik(kit.Tactics):
     def advice(self, request, resolution):
         """Deny each die or none: the damage left (exact: nothing is rolled after the choice)."""
         faces, target = resolution.outcome["würfel"], request.targets[0]
@@ -61,6 +56,16 @@ class Rat(kit.Ruleset):
         return [kit.Advice("deny", target.name, "möglichst wenig Schaden", tuple(options), (target.name,))]
 
 
+class Rat(kit.Ruleset):
+    key = "rat"
+    title = "Rat"
+    sheet = RatBogen({"stärke": Field("int", "Stärke", 1, 20, required=True)})
+    verbs = {"angriff": kit.Verb("angriff", attack, "Angriff", targets="one"),
+             "deny": kit.Verb("deny", None, "Deny", actors="one", targets="optional", options={"würfel": "int"},
+                              choice="deny")}
+    tactics = RatTaktik()
+
+
 @pytest.fixture
 def camp(tmp_path, add_ruleset):
     add_ruleset(Rat)
@@ -74,7 +79,7 @@ def camp(tmp_path, add_ruleset):
 
 def test_the_default_slot_gives_no_advice():
     res = kit.Resolution("x", "y", choices=[kit.Choice("deny", "Deny")])
-    assert kit.Ruleset().advice(kit.Request([], [], {}, None), res) == []
+    assert kit.Ruleset().tactics.advice(kit.Request([], [], {}, None), res) == []
     assert res.to_dict()["advice"] == []
 
 

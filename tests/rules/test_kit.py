@@ -97,20 +97,24 @@ def test_the_rulesets_on_the_kit_share_its_error_base_and_settings():
         assert isinstance(engine.settings, kit.Settings) and engine.settings.defaults() is engine.settings.of({})
 
 
+class GabenBogen(kit.Sheet):
+    """The sheet of Gaben: the gifts of the GM's settings are extra fields, LP per Stärke as they say."""
+
+    def for_data(self, data):
+        gaben, _ = Gaben.settings.of(data)
+        return GabenBogen({**self.fields, **{g: kit.Field("int", g, 0, 5) for g in gaben}})
+
+    def resources(self, values, data):
+        lp = values["stärke"] * Gaben.settings.of(data)[1]
+        return {"LP": {"value": lp, "max": lp}}
+
+
 class Gaben(kit.Ruleset):
     """A toy ruleset whose GM settings name extra sheet fields (gifts) and the LP per Stärke."""
 
     key = "gaben"
     settings = kit.Settings("gaben", lambda kept: (tuple(kept.get("gaben", ())), kept.get("lp_je", 1)))
-    sheet = kit.Sheet({"stärke": kit.Field("int", "Stärke", 1, 20, required=True)})
-
-    def sheet_for(self, data):
-        gaben, _ = self.settings.of(data)
-        return kit.Sheet({**self.sheet.fields, **{g: kit.Field("int", g, 0, 5) for g in gaben}})
-
-    def resources_for(self, sheet, data):
-        lp = sheet["stärke"] * self.settings.of(data)[1]
-        return {"LP": {"value": lp, "max": lp}}
+    sheet = GabenBogen({"stärke": kit.Field("int", "Stärke", 1, 20, required=True)})
 
 
 def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_path, add_ruleset):
@@ -137,28 +141,66 @@ def test_a_sheet_and_its_resources_follow_the_gm_data_its_encounter_sees(tmp_pat
         camp.close()
 
 
-class Zaeh(kit.Ruleset):
-    """A toy ruleset that fills the table's slots: out of the fight at 0 LP, "angeschlagen" below half."""
+class ZaehStatus(kit.Status):
+    """Out of the fight at 0 LP, "angeschlagen" below half."""
 
-    key = "zaeh"
-
-    def out_of_fight(self, figure):
+    def out_of_fight(self, figure, data=None):
         return "kampfunfähig" if figure.current("LP", 1) <= 0 else None
 
-    def player_state(self, figure):
+    def player_state(self, figure, data=None):
         lp = figure.resource("LP")
         return None if lp is None else "angeschlagen" if 2 * lp.value < lp.max else "unversehrt"
+
+
+class Zaeh(kit.Ruleset):
+    """A toy ruleset that fills the state's slots."""
+
+    key = "zaeh"
+    status = ZaehStatus()
 
 
 def test_the_slots_the_table_reads_answer_per_figure_and_default_to_nothing():
     fallen, hurt = view({"name": "A", "resources": {"LP": {"value": 0, "max": 6}}}), \
         view({"name": "B", "resources": {"LP": {"value": 2, "max": 6}}})
-    assert [Zaeh().out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
-    assert [Zaeh().player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
-    assert kit.Ruleset().player_state(hurt) is None                     # the default: nothing
+    assert [Zaeh().status.out_of_fight(f) for f in (fallen, hurt)] == ["kampfunfähig", None]
+    assert [Zaeh().status.player_state(f) for f in (fallen, hurt)] == ["angeschlagen", "angeschlagen"]
+    assert kit.Ruleset().status.player_state(hurt) is None              # the default: nothing
+    assert kit.Ruleset().status.out_of_fight(fallen) is None and kit.Ruleset().status.conditions == {}
     for engine in (osr.Osr, midgard.Midgard, bastionland.Bastionland, adz.AdZ, kampfwerte.Kampfwerte):
-        assert engine.out_of_fight is not kit.Ruleset.out_of_fight      # each fills both from its seed
-        assert engine.player_state is not kit.Ruleset.player_state
+        status = type(engine.status)                                    # each fills both from its seed
+        assert status.out_of_fight is not kit.Status.out_of_fight and status.player_state is not kit.Status.player_state
+        assert engine.status.conditions
+
+
+class Stumm(kit.Tactics):
+    """Tactics without an action that say why: no fight to play."""
+
+    no_forecast = "Stumm kennt keinen Angriff."
+
+
+class Ohne(Zaeh):
+    key = "ohne"
+
+
+class StummesRegelwerk(Zaeh):
+    key = "stumm"
+    tactics = Stumm()
+
+
+@pytest.mark.parametrize("ruleset, message", [(Ohne, "keine Taktik"), (StummesRegelwerk, "Stumm kennt keinen Angriff")])
+def test_tactics_without_an_action_play_no_forecast_and_say_why(tmp_path, add_ruleset, ruleset, message):
+    from rpgkernel.forecast import ForecastError, forecast
+
+    add_ruleset(ruleset)
+    assert not ruleset.tactics.plays() and ruleset.tactics.advice(kit.Request([], [], {}, None), None) == []
+    with Campaign.open(tmp_path / "o.sqlite") as camp:
+        camp.set_ruleset(ruleset.key)
+        enc = camp.new_encounter("Zank")
+        enc.add("A", "Links", resources={"LP": 3})
+        enc.add("B", "Rechts", resources={"LP": 3})
+        with pytest.raises(ForecastError, match=message):
+            forecast(camp, "Zank")
+    assert rules.get("bastionland").tactics.plays()
 
 
 def test_the_slots_of_the_order_default_to_a_roll_alone_and_allow_everything():
@@ -248,22 +290,28 @@ def test_every_built_in_engine_is_built_in_the_kits_layout(key):
 
 
 #: the kit's own modules: a ruleset reaches each of them through ``rpgkernel.rules.kit`` alone
-KIT_MODULES = {"advice", "base", "compact", "errors", "figure", "forecast_data", "limits", "player_words",
-               "registry", "resolution", "settings", "sheet", "tactics", "wording"}
+KIT_MODULES = {"advice", "aliases", "base", "compact", "errors", "figure", "forecast_data", "initiative", "limits",
+               "player_words", "registry", "resolution", "settings", "sheet", "status", "tactics", "wording"}
 
 
 def _kit_imports_past_the_kit(package: Path) -> list[str]:
-    """Each import of ``package``'s modules that names a kit module other than ``rpgkernel.rules.kit``."""
+    """Each import of ``package``'s modules that names a kit module other than ``rpgkernel.rules.kit``, a
+    module of the store (``state``) or a module inside the dice (``rpgkernel.dice`` itself is public)."""
     import ast
     found = []
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 parts = (node.module or "").split(".")
-                module = parts[0] if node.level == 2 else parts[2] if parts[:2] == ["rpgkernel", "rules"] and \
-                    len(parts) > 2 else None
-                if module in KIT_MODULES:
-                    found.append(f"{path.name}:{node.lineno} {module}")
+                if node.level == 0 and parts[0] == "rpgkernel":
+                    parts, level = parts[1:], 3
+                else:
+                    level = node.level
+                module = parts[0] if level == 2 else parts[1] if level == 3 and parts[0] == "rules" and \
+                    len(parts) > 1 else None
+                inside = level == 3 and (parts[0] == "state" or parts[0] == "dice" and len(parts) > 1)
+                if module in KIT_MODULES or inside:
+                    found.append(f"{path.name}:{node.lineno} {module or '.'.join(parts)}")
     return found
 
 
@@ -281,8 +329,11 @@ def test_the_built_in_rulesets_import_the_kit_as_an_outside_package_does():
 
 def test_the_kit_reader_sees_an_import_past_the_kit(tmp_path):
     (tmp_path / "a.py").write_text("from ..figure import view\nfrom rpgkernel.rules.kit import Figure\n"
-                                   "from rpgkernel.rules.sheet import Sheet\n", encoding="utf-8")
-    assert _kit_imports_past_the_kit(tmp_path) == ["a.py:1 figure", "a.py:3 sheet"]
+                                   "from rpgkernel.rules.sheet import Sheet\nfrom ...state.effects import Effect\n"
+                                   "from rpgkernel.dice.exact import top_two\nfrom ...dice import dist\n"
+                                   "from rpgkernel.messages import t\n", encoding="utf-8")
+    assert _kit_imports_past_the_kit(tmp_path) == ["a.py:1 figure", "a.py:3 sheet", "a.py:4 state.effects",
+                                                   "a.py:5 dice.exact"]
 
 
 def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():

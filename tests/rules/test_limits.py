@@ -66,11 +66,11 @@ def test_a_change_landed_without_notes_lands_alike_and_says_nothing():
 
 def test_the_default_runs_from_the_gms_lower_bound_to_the_maximum():
     fig = figure(TP=(3, 8))
-    assert Ruleset().limits(fig, "TP", {}) == Limits(0, 8, "Vorgabe, einstellbar mit untergrenzen")
+    assert Ruleset().sheet.limits(fig, "TP", {}) == Limits(0, 8, "Vorgabe, einstellbar mit untergrenzen")
     kept = {"untergrenzen": limits.einrichten({"TP": -10})}
-    assert Ruleset().limits(fig, "TP", kept) == Limits(-10, 8, "Einstellung untergrenzen")
-    assert Ruleset().limits(fig, "LP", kept).low == 0
-    assert [(s.by, s.note) for s in Ruleset().within_limits(fig, "TP", -20, kept)] == \
+    assert Ruleset().sheet.limits(fig, "TP", kept) == Limits(-10, 8, "Einstellung untergrenzen")
+    assert Ruleset().sheet.limits(fig, "LP", kept).low == 0
+    assert [(s.by, s.note) for s in Ruleset().sheet.within_limits(fig, "TP", -20, kept)] == \
         [(-13, "mindestens −10: Einstellung untergrenzen")]
 
 

@@ -50,7 +50,7 @@ CASES = [
 
 @pytest.mark.parametrize("key, record, said", CASES)
 def test_each_ruleset_tells_players_its_seeds_word_and_no_number(key, record, said):
-    text = rules.get(key).player_state(record, {})
+    text = rules.get(key).status.player_state(record, {})
     assert text == said
     assert text is None or not re.search(r"\d", text)
 
@@ -58,5 +58,5 @@ def test_each_ruleset_tells_players_its_seeds_word_and_no_number(key, record, sa
 def test_the_gms_thresholds_move_the_state_as_they_move_the_fight():
     """Midgard's basic roll and OSR's setting, read from the GM's data as out_of_fight reads them."""
     hurt = fig(TP=(2, 6))
-    assert rules.get("osr").player_state(hurt, {"osr": {"bewusstlos_schwelle": 2}}) == "bewusstlos"
-    assert rules.get("osr").out_of_fight(hurt, {"osr": {"bewusstlos_schwelle": 2}}).startswith("bewusstlos (TP 2")
+    assert rules.get("osr").status.player_state(hurt, {"osr": {"bewusstlos_schwelle": 2}}) == "bewusstlos"
+    assert rules.get("osr").status.out_of_fight(hurt, {"osr": {"bewusstlos_schwelle": 2}}).startswith("bewusstlos (TP 2")

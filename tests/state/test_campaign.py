@@ -17,17 +17,19 @@ class ProbeInitiative(Initiative):
         return f"W6+{combatant.value('flink')}"
 
 
+class ProbeBogen(Sheet):
+    def resources(self, sheet, data):
+        return {"LP": {"value": sheet["stärke"] * 2, "max": sheet["stärke"] * 2}}
+
+
 class Probe(Ruleset):
     """A ruleset for tests: two fields, resources from them, initiative W6+flink."""
 
     key = "probe"
     title = "Probe"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True),
-                   "flink": Field("int", "Flink", 0, 5, default=0),
-                   "klasse": Field("text", "Klasse", choices=("Krieger", "Magier"))})
-
-    def resources(self, sheet):
-        return {"LP": {"value": sheet["stärke"] * 2, "max": sheet["stärke"] * 2}}
+    sheet = ProbeBogen({"stärke": Field("int", "Stärke", 1, 20, required=True),
+                        "flink": Field("int", "Flink", 0, 5, default=0),
+                        "klasse": Field("text", "Klasse", choices=("Krieger", "Magier"))})
 
     initiative = ProbeInitiative()
 

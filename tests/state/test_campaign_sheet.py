@@ -10,25 +10,27 @@ from rpgkernel.state import Campaign, CampaignError
 INTERLUDE = []
 
 
-class Probe(Ruleset):
-    """A test ruleset: LP = 2 × Stärke, MP = Geist (only with Geist)."""
-
-    key = "probe"
-    title = "Probe"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True),
-                   "geist": Field("int", "Geist", 0, 10),
-                   "klasse": Field("text", "Klasse", choices=("Krieger", "Magier")),
-                   "held": Field("bool", "Held"),
-                   "talente": Field("list", "Talente"),
-                   "notiz": Field("text", "Notiz")})
-
-    def resources(self, sheet):
+class ProbeBogen(Sheet):
+    def resources(self, sheet, data):
         while INTERLUDE:
             INTERLUDE.pop()()
         res = {"LP": {"value": sheet["stärke"] * 2, "max": sheet["stärke"] * 2}}
         if "geist" in sheet:
             res["MP"] = {"value": sheet["geist"], "max": sheet["geist"]}
         return res
+
+
+class Probe(Ruleset):
+    """A test ruleset: LP = 2 × Stärke, MP = Geist (only with Geist)."""
+
+    key = "probe"
+    title = "Probe"
+    sheet = ProbeBogen({"stärke": Field("int", "Stärke", 1, 20, required=True),
+                        "geist": Field("int", "Geist", 0, 10),
+                        "klasse": Field("text", "Klasse", choices=("Krieger", "Magier")),
+                        "held": Field("bool", "Held"),
+                        "talente": Field("list", "Talente"),
+                        "notiz": Field("text", "Notiz")})
 
 
 @pytest.fixture(autouse=True)

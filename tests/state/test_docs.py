@@ -410,7 +410,7 @@ def test_the_limits_table_names_the_rules_the_rulesets_apply():
                                  ("AdZ", "adz", "geistig"), ("AdZ", "adz", "Glückspool"), ("Midgard", "midgard", "GG"),
                                  ("Midgard", "midgard", "LP"), ("Midgard", "midgard", "AP"), ("OSR", "osr", "TP"), ("Kampfwerte", "kampfwerte", "AD"),
                                  ("Kampfwerte", "kampfwerte", "BP"), ("Kampfwerte", "kampfwerte", "LP")]:
-        lim = rules.get(key).limits(view({"name": "A", "resources": {resource: {"value": 3, "max": 7}}}), resource, {})
+        lim = rules.get(key).sheet.limits(view({"name": "A", "resources": {resource: {"value": 3, "max": 7}}}), resource, {})
         [row] = [r for r in rows[title] if resource in r[0]]
         rule = lim.low_rule if lim.low_rule != rules.limits.untergrenze(resource, {})[1] else "–"
         assert rule.split(":")[0] in row[2] and (lim.high is None) == ("ohne Obergrenze" in row[1]), (key, resource)

@@ -24,14 +24,16 @@ def training(req):
     return res
 
 
+class BogenprobeBogen(Sheet):
+    def resources(self, sheet, data):
+        return {"LP": {"value": 2 * sheet["stärke"], "max": 2 * sheet["stärke"]}}
+
+
 class Bogenprobe(Ruleset):
     key = "bogenprobe"
     title = "Bogenprobe"
-    sheet = Sheet({"stärke": Field("int", "Stärke", 1, 20, required=True), "notiz": Field("text", "Notiz")})
+    sheet = BogenprobeBogen({"stärke": Field("int", "Stärke", 1, 20, required=True), "notiz": Field("text", "Notiz")})
     verbs = {"training": Verb("training", training, "Training", actors="one", options={"um": "int"})}
-
-    def resources(self, sheet):
-        return {"LP": {"value": 2 * sheet["stärke"], "max": 2 * sheet["stärke"]}}
 
 
 @pytest.fixture(autouse=True)

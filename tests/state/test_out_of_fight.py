@@ -4,7 +4,7 @@ play without a ruleset goes by the hit points (HP, else LP)."""
 
 import pytest
 
-from rpgkernel.rules.kit import Initiative, Ruleset
+from rpgkernel.rules.kit import Initiative, Ruleset, Status
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.sheet import Field, Sheet
 from rpgkernel.state import Campaign, CampaignError
@@ -15,23 +15,27 @@ class ZaehInitiative(Initiative):
         return "W6"
 
 
-class Zaeh(Ruleset):
-    """A ruleset for tests: out of the fight at 0 LP or below, while "bewusstlos", and while "liegt"
-    (which a knock-down gives until the end of the figure's own next turn); W6 initiative."""
-
-    key = "zaeh"
-    sheet = Sheet({"lp": Field("int", "LP", 1, 99, required=True)})
-
-    def resources(self, sheet):
+class ZaehBogen(Sheet):
+    def resources(self, sheet, data):
         return {"LP": {"value": sheet["lp"], "max": sheet["lp"]}}
 
-    initiative = ZaehInitiative()
 
+class ZaehStatus(Status):
     def out_of_fight(self, figure, data=None):
         figure = view(figure)
         if figure.current("LP", 1) <= 0:
             return "kampfunfähig"
         return next((c for c in ("bewusstlos", "liegt") if figure.has(c)), None)
+
+
+class Zaeh(Ruleset):
+    """A ruleset for tests: out of the fight at 0 LP or below, while "bewusstlos", and while "liegt"
+    (which a knock-down gives until the end of the figure's own next turn); W6 initiative."""
+
+    key = "zaeh"
+    sheet = ZaehBogen({"lp": Field("int", "LP", 1, 99, required=True)})
+    initiative = ZaehInitiative()
+    status = ZaehStatus()
 
 
 @pytest.fixture(autouse=True)

@@ -18,19 +18,21 @@ def _treffer(req):
     return res
 
 
+class GrenzeBogen(Sheet):
+    def resources(self, sheet, data):
+        return {"LP": {"value": sheet["lp"], "max": sheet["lp"]}, "Mut": {"value": 1, "max": 9}}
+
+    def limits(self, figure, resource, data):
+        return Limits(0, 3, "Mutregel", "Mutregel") if resource == "Mut" else super().limits(figure, resource, data)
+
+
 class Grenze(Ruleset):
     """A toy ruleset: LP from the sheet, Mut between 0 and 3 whatever its maximum; a verb that hits."""
 
     key = "grenze"
     title = "Grenze"
-    sheet = Sheet({"lp": Field("int", "LP", 1, 100, required=True)})
+    sheet = GrenzeBogen({"lp": Field("int", "LP", 1, 100, required=True)})
     verbs = {"treffer": Verb("treffer", _treffer, "Treffer", targets="required", options={"schaden": "int"})}
-
-    def resources(self, sheet):
-        return {"LP": {"value": sheet["lp"], "max": sheet["lp"]}, "Mut": {"value": 1, "max": 9}}
-
-    def limits(self, figure, resource, data):
-        return Limits(0, 3, "Mutregel", "Mutregel") if resource == "Mut" else super().limits(figure, resource, data)
 
 
 @pytest.fixture

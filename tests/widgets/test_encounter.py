@@ -64,7 +64,7 @@ def test_panel_data_of_a_bastionland_fight(panel):
     assert {o["name"]: o["kind"] for o in verbs["moral"]["options"]} == engine.verbs["moral"].options
     assert verbs["moral"]["options"][0] == {"name": "gruppe", "kind": "flag", "label": "Als Gruppe",
                                             "help": "Die Handelnden sind eine Gruppe."}
-    assert panel.rules["conditions"] == dict(engine.conditions)
+    assert panel.rules["conditions"] == dict(engine.status.conditions)
     assert panel.rules["title"] == "Mythic Bastionland"
     kinds = [e["kind"] for e in panel.journal]
     assert kinds[0] == "begegnung" and kinds[-1] == "initiative" and "einstellung" not in kinds

@@ -13,13 +13,13 @@ from typing import Any, Mapping
 
 from ...dice import Roller
 from ...messages import Text, Texts
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, Sheet, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .combat import initiativebasis, reihenfolge, reihenfolge_chancen, umstellung_verweigert
 from .core import probe
 from .damage import out_of_fight, player_state
 from .magic import zaubern
 from .settings import DATA, EINSTELLUNGEN, AdzError, Daten, einrichten
-from .sheet import build, grenzen, ressourcen
+from .sheet import build
 from .tactics import AdzTactics
 from .verbs import VERBS
 
@@ -56,43 +56,16 @@ class AdzInitiative(Initiative):
     refusal = staticmethod(umstellung_verweigert)
 
 
-class AdZ(Ruleset):
-    key = "adz"
-    title = Text("adz.title")
-    sheet = build(EINSTELLUNGEN.defaults())     # a campaign's follows its GM data (sheet_for)
-    settings = EINSTELLUNGEN
+class AdzStatus(Status):
+    """The conditions of the damage tracks and of reactions; who is out of the fight and what players
+    are told (``damage``)."""
+
     conditions = Texts({
         "bewusstlos": Text("adz.cond_unconscious"),
         "dem Tod nahe": Text("adz.cond_near_death"),
         "jenseits der letzten Stufe": Text("adz.cond_beyond"),
         **{f"Reaktionen: {n}": Text("adz.cond_reactions", n=n, left=f"1/{2 ** n}") for n in range(1, 6)},
     })
-    verbs = VERBS
-    tactics = AdzTactics()
-    initiative = AdzInitiative()
-
-    def sheet_for(self, data: Mapping[str, Any]) -> Sheet:
-        """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""
-        return build(EINSTELLUNGEN.of(data))
-
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        return self.resources_for(sheet, {})
-
-    def resources_for(self, sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        """Both damage tracks, as long as the GM's data in ``data`` has them, and the luck pool (GL)."""
-        return ressourcen(sheet, EINSTELLUNGEN.of(data))
-
-    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """The damage tracks between their last step and unhurt, mental damage beyond its last step
-        onto the physical track; the luck pool from 0 up (``sheet.grenzen``)."""
-        return grenzen(figure, resource) or super().limits(figure, resource, data)
-
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """The luck pool's options for each holder, no luck or luck on each offered roll, with what each
-        leads to (the test's chance, an opposed test's, the hit, the damage or mental damage and the chance
-        to fall); an attack's target's, to defend or not; recorded as the choice is offered
-        (``core.glueck_angebot``, ``combat.verteidigung_angebot``)."""
-        return list(resolution.advice)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Unconscious at the last step of either track, near death at the last physical one, beyond it
@@ -102,3 +75,14 @@ class AdZ(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """The states of the damage tracks' steps (``damage.player_state``)."""
         return player_state(view(figure))
+
+
+class AdZ(Ruleset):
+    key = "adz"
+    title = Text("adz.title")
+    sheet = build(EINSTELLUNGEN.defaults())     # a campaign's follows its GM data (Sheet.for_data)
+    status = AdzStatus()
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+    tactics = AdzTactics()
+    initiative = AdzInitiative()

@@ -1,20 +1,8 @@
 """The compact model of an AdZ fight under the kit's tactics (``rules.compact``).
 
-A combatant's state is the free steps of both damage tracks, its luck pool, the reactions it has made
-this round (Runden: each halves the dice of the next; counted as far as a later defence of the round
-can read them, ``AdzCompact.most``) and the conditions damage gave it (bewusstlos, dem Tod nahe,
-jenseits der letzten Stufe); nothing else a figure has changes in the fights covered.
-One turn is the tactics' attack (``AdzTactics.action``, the target defending where it can): the pools
-of ``combat.kampfplan`` for the two as they stand (the injury malus, the defence halved per earlier
-reaction), every end of the melee chain with its chance and the luck pool spent by the tactics' rule
-(``exact.Enden`` under ``AdzTactics.glueck_wurf``), and what the damage does (``damage.wirkung``, the
-numbers of ``damage.schaden``). A defence rolled is a reaction, a luck pool spent drops by one; a new
-round clears the reactions.
-
-Covered: figures of this ruleset with both damage tracks and the luck pool, each able to attack every
-foe in melee as the tactics have it (a melee weapon; a ranged one alone needs a distance), with an
-injury malus that leaves every standing figure its dice (the GM's "X" on the last step alone), no
-maintained spell (Konzentration) and no condition that counts down but the reactions of this round.
+A combatant's state is the free steps of both damage tracks, its luck pool, this round's reactions and
+the conditions damage gave it; one turn is the tactics' attack through ``combat.kampfplan``,
+``exact.Enden`` and ``damage.wirkung``. What it covers and why: docs/adz.md ("Das kompakte Modell").
 """
 
 from __future__ import annotations

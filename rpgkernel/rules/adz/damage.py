@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...messages import t
-from ...state.resources import Landed
-from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, counted, spread, word
+from rpgkernel.rules.kit import Effect, Figure, Landed, Resolution, clauses, counted, spread, word
 from .settings import EINSTELLUNGEN, AdzError, Daten
 from .sheet import GEISTIG, KOERPERLICH, leistengrenzen
 

@@ -1,7 +1,7 @@
 """The AdZ character sheet (Eigenschaften, Attribute, Techniken), the resources it gives, and
 reading a figure.
 
-The sheet follows the GM's data (``build(daten)``; ``AdZ.sheet_for`` gives a campaign's): its
+The sheet follows the GM's data (``build(daten)``; ``AdzSheet.for_data`` gives a campaign's): its
 technique fields are the data's techniques. It gives both damage tracks and the luck pool
 (``ressourcen``). Skills and the like are lists of "Name Wert"; weapons and equipment a text with
 their values or a bare name from the GM's lists.
@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from ...messages import Text, t
 from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError
-from .settings import ATTRIBUTE, Ausruestung, Daten, Waffe
+from .settings import ATTRIBUTE, EINSTELLUNGEN, Ausruestung, Daten, Waffe
 
 ATTRIBUT_NAMEN = {"KK": "Körperkraft", "KO": "Konstitution", "GE": "Gewandtheit", "FF": "Fingerfertigkeit",
                   "KL": "Klugheit", "WK": "Willenskraft", "IN": "Intuition", "CH": "Charisma", "GL": "Glück"}
@@ -145,8 +145,23 @@ ENGLISH = {"strength": "KK", "constitution": "KO", "agility": "GE", "dexterity":
            "initiative_base": "initiativebasis", "size": "groesse"}
 
 
+class AdzSheet(Sheet):
+    """A sheet ``build`` makes; the GM's data shape its fields (``for_data``) and its resources."""
+
+    def for_data(self, data: Mapping[str, Any]) -> Sheet:
+        """The sheet with the techniques of the GM's data (``einrichten``) in ``data``."""
+        return build(EINSTELLUNGEN.of(data))
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """Both damage tracks, as long as the GM's data in ``data`` has them, and the luck pool (GL)."""
+        return ressourcen(values, EINSTELLUNGEN.of(data))
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+
 @lru_cache(maxsize=16)
-def build(daten: Daten) -> Sheet:
+def build(daten: Daten) -> AdzSheet:
     """The sheet for the GM's data ``daten`` (built once per data)."""
     fields: dict[str, Field] = {a: Field("int", ATTRIBUT_NAMEN[a], 1, ATTRIBUT_MAX, required=True) for a in ATTRIBUTE}
     fields.update({tech: Field("int", Text("adz.field_technique", name=tech), 0, ATTRIBUT_MAX, default=0)
@@ -164,7 +179,7 @@ def build(daten: Daten) -> Sheet:
         "initiativebasis": Field("int", Text("adz.field_initiative"), 0, 1000, hint=Text("adz.field_initiative_hint")),
         "groesse": Field("text", Text("adz.field_size"), choices=GROESSEN),
     })
-    return Sheet(fields, aliases=ENGLISH)
+    return AdzSheet(fields, aliases=ENGLISH)
 
 
 def ressourcen(bogen: Mapping[str, Any], daten: Daten) -> dict[str, dict[str, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from rpgkernel.rules.kit import Action, Compact, Fight, Figure, Resolution, Tactics
+from rpgkernel.rules.kit import Action, Advice, Compact, Fight, Figure, Request, Resolution, Tactics
 from .combat import VERTEIDIGEN, kampfplan
 from .compact import AdzCompact, covers
 from .damage import out_of_fight
@@ -39,6 +39,12 @@ class AdzTactics(Tactics):
         if roll is not None and who in luck.who and roll in luck.options:
             return [Action(LUCK, (who,), (), {"wurf": roll})]
         return super().decide(resolution, fight)
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """The luck pool's options for each holder (no luck, luck on each offered roll) and an attack's
+        target's (to defend or not), each with what it leads to; recorded as the choice is offered
+        (``core.glueck_angebot``, ``combat.verteidigung_angebot``)."""
+        return list(resolution.advice)
 
     def glueck_wurf(self, treffer: bool, schaden: int, verteidigt: bool) -> str | None:
         """The roll of an attack the luck pool goes on (its figure's), from whether it hit, its final

@@ -14,16 +14,15 @@ from typing import Any, Mapping, Sequence
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
-from .advice import advise
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .attack import duel
 from .core import reihenfolge, umstellung_verweigert, virtue_gain
 from .damage import out_of_fight, player_state, thrown_from_saddle
 from .settings import EINSTELLUNGEN, BastionlandError, einrichten, load_gambits, scar_table
-from .sheet import SHEET, grenzen, resources
+from .sheet import SHEET, warband_templates
 from .tactics import BastionlandTactics
 from .verbs import VERBS
-from .warfare import formation, warband_templates
+from .warfare import formation
 
 __all__ = ["Bastionland", "BastionlandError", "EINSTELLUNGEN", "duel", "einrichten", "formation", "load_gambits",
            "scar_table", "thrown_from_saddle", "virtue_gain", "warband_templates"]
@@ -48,14 +47,9 @@ class BastionlandInitiative(Initiative):
         return umstellung_verweigert(change, figure, list(overtaken))
 
 
-class Bastionland(Ruleset):
-    key = "bastionland"
-    title = Text("bastionland.title")
-    sheet = SHEET
-    settings = EINSTELLUNGEN
-    verbs = VERBS
-    tactics = BastionlandTactics()
-    initiative = BastionlandInitiative()
+class BastionlandStatus(Status):
+    """The seed's conditions; who is out of the fight and what players are told (``damage``)."""
+
     conditions = Texts({
         "Fatigued": Text("bastionland.cond_fatigued"),
         "schutzlos": Text("bastionland.cond_schutzlos"),
@@ -75,17 +69,6 @@ class Bastionland(Ruleset):
         "beeinträchtigt": Text("bastionland.cond_beeintraechtigt"),
     })
 
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        return resources(sheet)
-
-    def templates(self) -> dict[str, dict[str, Any]]:
-        """The example warbands (Beispielhafte Kriegsscharen, ``warfare.warband_templates``)."""
-        return warband_templates()
-
-    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """The virtues 0 to 19, Guard 0 to its maximum (``sheet.grenzen``)."""
-        return grenzen(figure, resource) or super().limits(figure, resource, data)
-
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Dead, dying, a warband routed, destroyed or broken, fled or surrendered, a ship or
         structure destroyed, the first turn lost (``damage.out_of_fight``)."""
@@ -95,6 +78,13 @@ class Bastionland(Ruleset):
         """unversehrt, GD verloren, verwundet, Todeswunde, tot (``damage.player_state``)."""
         return player_state(view(figure))
 
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
-        return advise(request, resolution)
+
+class Bastionland(Ruleset):
+    key = "bastionland"
+    title = Text("bastionland.title")
+    sheet = SHEET
+    status = BastionlandStatus()
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+    tactics = BastionlandTactics()
+    initiative = BastionlandInitiative()

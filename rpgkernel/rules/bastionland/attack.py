@@ -13,10 +13,9 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller, dist
-from ...dice.exact import nth_highest, top_two
 from ...errors import DiceLimitError
 from ...messages import t
-from rpgkernel.rules.kit import Choice, Effect, Figure, Resolution, listing, sentence
+from rpgkernel.rules.kit import Choice, Effect, Figure, Resolution, listing, nth_highest, sentence, top_two
 from .core import names, save, save_chance
 from .damage import damage, ignores, out_of_fight
 from .settings import EINSTELLUNGEN, BastionlandError, gambit_text

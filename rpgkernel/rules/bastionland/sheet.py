@@ -1,16 +1,20 @@
-"""The Mythic Bastionland character sheet, the resources it gives, and its accessors over a figure view.
+"""The Mythic Bastionland character sheet, the resources it gives, the example warbands, and its
+accessors over a figure view.
 
-Seed sections: "Virtues", "Guard", "Waffen", "Berittener Kampf", "Kriegsscharen", "Holz und Stein".
+Seed sections: "Virtues", "Guard", "Waffen", "Berittener Kampf", "Kriegsscharen", "Beispielhafte
+Kriegsscharen", "Holz und Stein".
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
 from ...messages import Text, t
-from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError
+from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError, read_yaml
+from .settings import DATA, BastionlandError
 
 VIRTUES = ("VIG", "CLA", "SPI")
 VIRTUE_MIN, VIRTUE_MAX = 0, 19   # Virtues: never above 19 or below 0
@@ -25,7 +29,21 @@ ENGLISH = {"vigour": "vig", "clarity": "cla", "spirit": "spi", "guard": "gd", "a
            "natural_weapons": "natuerliche_waffen", "mount": "reittier", "kind": "art",
            "player_character": "spielfigur"}
 
-SHEET = Sheet({
+class BastionlandSheet(Sheet):
+    """The fields below; Guard and the virtues as resources (``resources``, ``grenzen``), the seed's
+    example warbands as templates (``warband_templates``)."""
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return resources(values)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
+
+    def templates(self) -> dict[str, dict[str, Any]]:
+        return warband_templates()
+
+
+SHEET = BastionlandSheet({
     "vig": Field("int", Text("bastionland.field_vig"), VIRTUE_MIN, VIRTUE_MAX, required=True),
     "cla": Field("int", Text("bastionland.field_cla"), VIRTUE_MIN, VIRTUE_MAX, required=True),
     "spi": Field("int", Text("bastionland.field_spi"), VIRTUE_MIN, VIRTUE_MAX, required=True),
@@ -60,6 +78,12 @@ def grenzen(figure: Figure, resource: str) -> Limits | None:
         return VIRTUE_LIMITS
     found = figure.resource(resource) if resource == "GD" else None
     return None if found is None else Limits(0, found.max, "Schaden")
+
+
+def warband_templates(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The example warbands, exactly as the seed lists them (data/kriegsscharen.yaml): name -> sheet."""
+    data = read_yaml(Path(path or DATA / "kriegsscharen.yaml"), BastionlandError)
+    return {str(k): dict(v) for k, v in data.items()}
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from rpgkernel.rules.kit import PASS, Action, Fight, Figure, Resolution, Tactics
+from rpgkernel.rules.kit import PASS, Action, Advice, Fight, Figure, Request, Resolution, Tactics
+from .advice import advise
 from .attack import attack_pool, damage_dist
 from .compact import BastionlandCompact, covers
 from .core import einzelne, gruppen, wankt
@@ -20,6 +21,10 @@ class BastionlandTactics(Tactics):
     def action(self, actor: Figure, target: Figure, fight: Fight) -> Action | None:
         hit = self.area(actor, target, fight.standing(foes_of=actor.side))
         return Action("angriff", (actor.name,), tuple(f.name for f in hit))
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """Deny, Gambits and Focus of an open attack, each option with its exact consequences (``advice``)."""
+        return advise(request, resolution)
 
     @staticmethod
     def area(actor: Figure, target: Figure, foes: Sequence[Figure]) -> list[Figure]:

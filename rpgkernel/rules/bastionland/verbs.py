@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...dice.limits import MAX_SIDES
 from ...messages import Text, t
-from rpgkernel.rules.kit import Request, Resolution, Verb
+from rpgkernel.rules.kit import MAX_SIDES, Request, Resolution, Verb
 from .attack import attack, attack_pool, attack_preview
 from .core import calm_moment, morale, probe, reaction, restore, save_chance, surprise, virtue_loss
 from .damage import collide, repair

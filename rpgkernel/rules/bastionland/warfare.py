@@ -1,28 +1,19 @@
-"""Warfare (seed 003): the example warbands and wall formations.
+"""Warfare (seed 003): wall formations (the example warbands are the sheet's templates).
 
-Seed sections: "Beispielhafte Kriegsscharen", "Schild- und Speerwälle".
+Seed sections: "Schild- und Speerwälle".
 Warband damage, Blast and leading from the front live in ``damage`` and
 ``attack``; ships and structures in ``damage``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
-from rpgkernel.rules.kit import Figure, read_yaml
-from .settings import BastionlandError
+from rpgkernel.rules.kit import Figure
 from .sheet import weapons
 
-DATA = Path(__file__).with_name("data")
 #: weapons that count as spears for a spear wall ("Speere oder vergleichbare Waffen")
 SPEAR_WORDS = ("speer", "lanze", "pike", "stangenwaffe")
-
-
-def warband_templates(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
-    """The example warbands, exactly as the seed lists them (data/kriegsscharen.yaml): name -> sheet."""
-    data = read_yaml(Path(path or DATA / "kriegsscharen.yaml"), BastionlandError)
-    return {str(k): dict(v) for k, v in data.items()}
 
 
 def formation(members: Sequence[Figure]) -> dict[str, bool]:

@@ -10,8 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roller, dist
 from ...messages import t
-from ...state.effects import Effect
-from rpgkernel.rules.kit import Figure, Resolution, RulesError, clauses, hurt, spread, vorgabe, word
+from rpgkernel.rules.kit import Effect, Figure, Resolution, RulesError, clauses, hurt, spread, vorgabe, word
 from .settings import DATEN, EINSTELLUNGEN
 from .sheet import UNGENANNT, ressource_von
 

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...messages import t
-from ...state.transaction import check_name
-from rpgkernel.rules.kit import RulesError, Settings
+from rpgkernel.rules.kit import RulesError, Settings, check_name
 
 DATEN = "frei"        # the free mode's settings among the campaign's data
 VORGABE = "HP"        # the resource when the GM names none

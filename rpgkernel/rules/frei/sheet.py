@@ -11,10 +11,20 @@ from .settings import DATEN, EINSTELLUNGEN, VORGABE
 UNGENANNT = (VORGABE, "LP")   # what counts when the GM named none: the first a figure has
 
 
+class FreiSheet(Sheet):
+    """An open sheet ``bogen`` makes; the GM's data name the field and the resource it gives."""
+
+    def for_data(self, data: Mapping[str, Any]) -> Sheet:
+        return bogen(EINSTELLUNGEN.of(data).ressource)
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return ressourcen(values, data)
+
+
 @lru_cache(maxsize=16)
-def bogen(ressource: str) -> Sheet:
+def bogen(ressource: str) -> FreiSheet:
     """The open sheet, with the field that gives ``ressource`` checked as a whole number."""
-    return Sheet({ressource.lower(): Field("int", ressource, 0, MAX_NUMBER)}, open=True)
+    return FreiSheet({ressource.lower(): Field("int", ressource, 0, MAX_NUMBER)}, open=True)
 
 
 def ressourcen(sheet: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:

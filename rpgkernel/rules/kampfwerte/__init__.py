@@ -14,14 +14,14 @@ from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Figure, Initiative, Limits, Ruleset, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .ausser_gefecht import out_of_fight, player_state
 from .bewegung import erreichbar, position
 from .initiative import gleichstand, ini, umstellung_verweigert
 from .map import HexKarte, karte_setzen
 from .probe import p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, KampfwerteError, einrichten
-from .sheet import SHEET, bereich, ressourcen
+from .sheet import SHEET
 from .spielfeld import Spielfeld
 from .tactics import KampfwerteTactics
 from .verbs import VERBS
@@ -49,17 +49,10 @@ class KampfwerteInitiative(Initiative):
     refusal = staticmethod(umstellung_verweigert)
 
 
-class Kampfwerte(Ruleset):
-    key = "kampfwerte"
-    title = Text("kampfwerte.title")
-    sheet = SHEET
-    settings = EINSTELLUNGEN
-    verbs = VERBS
-    #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
-    tactics = KampfwerteTactics()
-    initiative = KampfwerteInitiative()
-    #: the hex map as a view reads it (the hex map widget, through the registry)
-    spielfeld = Spielfeld()
+class KampfwerteStatus(Status):
+    """The conditions of the manoeuvres; who is out of the fight and what players are told
+    (``ausser_gefecht``)."""
+
     conditions = Texts({
         "niedergeworfen": Text("kampfwerte.cond_down"),
         "entwaffnet": Text("kampfwerte.cond_disarmed"),
@@ -71,14 +64,6 @@ class Kampfwerte(Ruleset):
         "Initiative": Text("kampfwerte.cond_ini"),
     })
 
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        """LP, AD and the BP of a round."""
-        return ressourcen(sheet)
-
-    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """AD and BP 0 to their maximum (``sheet.grenzen``); LP the kit's default (``sheet.bereich``)."""
-        return bereich(figure, resource, data)
-
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Knocked down, or at the LP the GM's rules in ``data`` name (``ausser_gefecht``)."""
         return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
@@ -86,3 +71,17 @@ class Kampfwerte(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """kampfunfähig, niedergeworfen, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
+
+
+class Kampfwerte(Ruleset):
+    key = "kampfwerte"
+    title = Text("kampfwerte.title")
+    sheet = SHEET
+    status = KampfwerteStatus()
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+    #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
+    tactics = KampfwerteTactics()
+    initiative = KampfwerteInitiative()
+    #: the hex map as a view reads it (the hex map widget, through the registry)
+    spielfeld = Spielfeld()

@@ -1,23 +1,8 @@
 """The compact model of a Kampfwerte fight under the kit's tactics (``rules.compact``, ``tactics``).
 
-A combatant's state (``Stand``) is its LP, its AD, the level of its pending Finte (0: none) and
-whether it is knocked down; its sheet and its other conditions do not change what the fights covered
-read (a disarmed figure fights on as before: nothing reads ``entwaffnet``; positions are not played).
-
-One turn is the tactics': the first manoeuvre of the figure's list it can pay (``gewaehlt``), its AD
-paid (``kosten``), the target's defence from the GM's data ``abwehr``, the attack test's exact
-outcomes (``probe.ausgaenge``; a pending Finte instead gives 6 successes and is used up), a Finte
-set by a hit, the damage of a hit (``schaden_ausdruck``, ``schaden_summe``, ``ruestung_gegen``,
-``lp_verlust``) landing within the LP's limits, and a Wuchtschlag's parry (``p_pariert``) or the
-target knocked down. A knocked-down figure still counts and is attacked (``Tactics.gets_up``); its
-next turn is lost and ends the knock-down (the engine's condition ends at the end of its turn).
-Nothing comes back at a new round (the seed names no AD regained in a fight).
-
-Covered: figures of this ruleset whose every manoeuvre of the GM's data the engine carries out
-against every foe (``pruefen``: ``[Stufe] > NK``, the weapon it needs, Entwaffnen's Angriffsstufe),
-with no countdown on a pending Finte and none but the engine's own (to the end of the figure's next
-turn) on a knock-down, whose states are few enough (``MAX_PAARE``, ``MAX_PAARE_DUELL`` for a duel: many
-AD make many states).
+A combatant's state (``Stand``) is its LP, its AD, its pending Finte's level and whether it is knocked
+down; one turn is the tactics' manoeuvre, worked out by the engine's steps. What it covers and why:
+docs/kampfwerte.md ("Das kompakte Modell").
 """
 
 from __future__ import annotations
@@ -243,7 +228,7 @@ class KampfwerteCompact(Compact):
 
     def _lands(self, i: int, resource: str, value: int, by: int) -> int:
         """Combatant ``i``'s ``resource`` at ``value`` after a change by ``by``, within its limits
-        (``Kampfwerte.within_limits``, as the campaign applies a resolution's effects)."""
+        (``Sheet.within_limits``, as the campaign applies a resolution's effects)."""
         key = (i, resource, value, by)
         if key not in self._landed:
             figure = self.bare[i].changed({resource: value})

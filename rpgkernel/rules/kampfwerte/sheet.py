@@ -17,7 +17,17 @@ ENGLISH = {"awareness": "AUFMERKSAMKEIT", "agility": "GEWANDTHEIT", "instinct": 
            "manoeuvres": "manoever", "maneuvers": "manoever", "mount_level": "reittier_stufe",
            "player_character": "spielercharakter"}
 
-SHEET = Sheet({
+class KampfwerteSheet(Sheet):
+    """The fields below; LP, AD and the BP of a round as resources (``ressourcen``, ``bereich``)."""
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return ressourcen(values)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        return bereich(figure, resource, data)
+
+
+SHEET = KampfwerteSheet({
     **{name: Field("int", Text(f"kampfwerte.field_{name.lower()}"), 0, 30, required=True) for name in TALENTE},
     "ini_mod": Field("int", Text("kampfwerte.field_ini_mod"), -30, 30, default=0),
     "bp_mod": Field("int", Text("kampfwerte.field_bp_mod"), -30, 30, default=0),
@@ -77,7 +87,7 @@ def grenzen(figure: Figure, resource: str) -> Limits | None:
 
 
 def bereich(figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-    """The range ``figure``'s ``resource`` stays within (``Kampfwerte.limits``): AD and BP per
+    """The range ``figure``'s ``resource`` stays within (``KampfwerteSheet.limits``): AD and BP per
     ``grenzen``, LP the kit's default (from the GM's lower bound, ``rules.limits.vorgabe``)."""
     return grenzen(figure, resource) or vorgabe(figure, resource, data)
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Advice, Figure, Initiative, Limits, Request, Resolution, Ruleset, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .core import MidgardError
 from .erschaffung import kauf
 from .initiative import EIGENE, WARTET, eigener_bonus, gruppen, nachzuegler, umstellung_verweigert, wuerfe
@@ -21,7 +21,7 @@ from .kampf import VOLLE_ABWEHR
 from .proben import pw
 from .schaden import out_of_fight, player_state
 from .settings import EINSTELLUNGEN, einrichten
-from .sheet import SHEET, grenzen, ressourcen
+from .sheet import SHEET
 from .tactics import MidgardTactics
 from .verbs import VERBS
 
@@ -58,12 +58,11 @@ class MidgardInitiative(Initiative):
     refusal = staticmethod(umstellung_verweigert)
 
 
-class Midgard(Ruleset):
-    key = "midgard"
-    title = Text("midgard.title")
-    sheet = SHEET
-    settings = EINSTELLUNGEN
-    conditions: Mapping[str, str] = Texts({
+class MidgardStatus(Status):
+    """The conditions of defence, load and initiative; who is out of the fight and what players are told
+    (``schaden``)."""
+
+    conditions = Texts({
         VOLLE_ABWEHR: Text("midgard.cond_volle_abwehr"),
         "1. Abwehr": Text("midgard.cond_1_abwehr"),
         "2. Abwehr": Text("midgard.cond_2_abwehr"),
@@ -73,16 +72,6 @@ class Midgard(Ruleset):
         EIGENE: Text("midgard.cond_eigene"),
         WARTET: Text("midgard.cond_wartet"),
     })
-    verbs = VERBS
-    tactics = MidgardTactics()
-    initiative = MidgardInitiative()
-
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        return ressourcen(sheet)
-
-    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
-        """GG 0 to the points awarded, AP 0 to their maximum (``sheet.grenzen``); LP the kit's default."""
-        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Kampfunfähig at the LP the GM's basic rolls in ``data`` name (``schaden.out_of_fight``)."""
@@ -92,9 +81,13 @@ class Midgard(Ruleset):
         """kampfunfähig, verletzt, erschöpft, unversehrt (``schaden.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}).regeln)
 
-    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
-        """At a pause for divine grace, each holder's two ways: let the roll stand or have it repeated,
-        with what each leads to (the chance it succeeds; the damage and the chance the defender falls;
-        each row of a critical table), recorded by the roll chain as it pauses (``gnade.advice``); at a
-        free choice of an innate ability, each ability with what it writes into the sheet (``angeboren``)."""
-        return list(resolution.advice)
+
+class Midgard(Ruleset):
+    key = "midgard"
+    title = Text("midgard.title")
+    sheet = SHEET
+    status = MidgardStatus()
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+    tactics = MidgardTactics()
+    initiative = MidgardInitiative()

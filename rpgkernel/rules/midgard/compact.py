@@ -1,36 +1,9 @@
 """The compact model of a Midgard fight under the kit's tactics (``rules.compact``).
 
-A combatant's state (``Stand``) is its LP, AP and points of divine grace (GG), the defences it has
-made this round (``N. Abwehr``; kept up to the last one a later attack of the round can read: as many
-as it has foes, less one, beyond those it had made when the forecast began) and whether it is in full
-defence this round (only from before the forecast: the tactics never choose it); a new round clears
-the last two. One turn is the tactics' attack with the first weapon: the exact chances of what it
-leaves (``kampf.folgen``: EW: Angriff, WW: Abwehr, the damage, ``kampf.verluste``), each figure's own
-roll as the tactics play it (``eigener_wurf``: a failed one repeated with a point of grace where it
-has one, once); the LP, AP and grace it costs land within the ruleset's limits (AP from 0: an attack
-takes no more AP than are left), and a defence made counts for the round. Who is out of the fight
-says ``schaden.out_of_fight`` (the GM's ``kampfunfaehig_lp``). Where nobody has grace, a turn changes
-its target alone (``MidgardCompact``); where someone has, it changes its actor too (``MidgardGnade``:
-the grace it spends on its own EW), and the forecast takes each turn by the pair of states, so the
-model is offered only while those pairs stay within ``MAX_PAIRS``: with the AP where they do, else
-without them (nothing in a fight reads the AP; the forecast then gives none). An attack is worked out
-once per part of the two states it reads (``reads``: the attacker's grace left; the defender's
-defences, full defence and grace left) as what it costs each (``moves``), made states once per state
-and cost (``moved``); the defences of the round and full defence are read by a foe's attack alone
-(``unread``).
-
-A critical hit or fumble rolls the GM's critical table where there is one: its row is shown and never
-applied (the GM applies it by hand), and the tactics never spend grace on it, so nothing a fight
-reads changes; the model covers fights with and without the GM's tables alike. The initiative is the
-forecast's (rolled every round): it reads the sheets (RW, Kampftaktik) and who follows a leader,
-nothing a turn changes; an ``eigene Initiative`` that ends at the next round's start would change it
-mid-fight.
-
-Covered (``covers``): figures of this ruleset whose every attack on a foe can be played (a weapon, the
-foe's Abwehr, the GM's damage-bonus dice where a bonus needs them, a damage roll whose exact preview
-is not refused), whose full defence and defences of the round end with this round as the attack sets
-them, and with no ``eigene Initiative`` that ends. Elsewhere the procedures play (and name what is
-missing).
+A combatant's state (``Stand``) is its LP, AP and divine grace, this round's defences and full defence;
+one turn is the tactics' attack with the first weapon (``kampf.folgen``). ``MidgardCompact`` where
+nobody has grace, ``MidgardGnade`` where someone has. What it covers and why: docs/midgard.md
+("Das kompakte Modell").
 """
 
 from __future__ import annotations
@@ -40,8 +13,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...dice import dist
 from ...errors import RpgError
-from ...state.transaction import TICKS
-from rpgkernel.rules.kit import Compact, Figure, ruleset as get
+from rpgkernel.rules.kit import TICKS, Compact, Figure, ruleset as get
 from .initiative import EIGENE
 from .kampf import PREVIEW_VALUES, VOLLE_ABWEHR, Wurf, abwehr_zustand, abwehren, angriffslage, folgen
 from .schaden import out_of_fight
@@ -144,7 +116,7 @@ class MidgardCompact(Compact):
         """How many states combatant ``i`` can come to at most: its LP down to their lower bound, its
         AP and grace down to 0, its defences of the round, full defence or not."""
         f, start = self.figures[i], self.start(i)
-        low = self.engine.limits(f, "LP", self.data).low if "LP" in f.resources else None
+        low = self.engine.sheet.limits(f, "LP", self.data).low if "LP" in f.resources else None
         lp = start.lp - low + 1 if low is not None and low <= start.lp else 1
         return lp * (start.ap + 1 if self.ap else 1) * (start.gg + 1) * (self.lesbar[i] + 1) * (start.volle + 1)
 
@@ -254,7 +226,7 @@ class MidgardCompact(Compact):
             return value
         key = (i, resource, value, by)
         if key not in self._nach:
-            landed = self.engine.within_limits(self.view(i, state), resource, by, self.data)
+            landed = self.engine.sheet.within_limits(self.view(i, state), resource, by, self.data)
             self._nach[key] = next((s.new for s in landed if s.resource == resource), value)
         return self._nach[key]
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...dice import Dist, Roll, Roller
-from ...dice.dist import convolve
 from ...errors import DiceLimitError
 from ...messages import t
-from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, higher_initiative, listing, sentence
+from rpgkernel.rules.kit import Effect, Figure, Resolution, clauses, convolve, higher_initiative, listing, sentence
 from .core import MidgardError
 from .sheet import feld
 

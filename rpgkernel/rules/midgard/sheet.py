@@ -83,7 +83,8 @@ def eintrag(text: str, waffe: bool = False) -> Eintrag:
 
 
 class MidgardBogen(Sheet):
-    """The fields above; skill and weapon entries must read as such."""
+    """The fields above; skill and weapon entries must read as such; LP, AP and GG as resources
+    (``ressourcen``, ``grenzen``)."""
 
     def validate(self, data: Mapping[str, Any]) -> dict[str, Any]:
         out = super().validate(data)
@@ -91,6 +92,13 @@ class MidgardBogen(Sheet):
             for text in out.get(key, ()):
                 eintrag(text, waffe=key == "waffen")
         return out
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return ressourcen(values)
+
+    def limits(self, figure: Figure, resource: str, data: Mapping[str, Any]) -> Limits:
+        """GG 0 to the points awarded, AP 0 to their maximum (``grenzen``); LP the kit's default."""
+        return grenzen(figure, resource) or super().limits(figure, resource, data)
 
 
 #: English names of the fields, read as aliases in any case

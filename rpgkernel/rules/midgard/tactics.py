@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
 from ...dice import dist
-from rpgkernel.rules.kit import Action, Fight, Figure, Resolution, Tactics
+from rpgkernel.rules.kit import Action, Advice, Fight, Figure, Request, Resolution, Tactics
 from .compact import MidgardCompact, modell
 from .core import ew_gelingt, ww_gelingt
 from .gnade import CHOICE
@@ -30,6 +30,12 @@ class MidgardTactics(Tactics):
         grace = next((c for c in resolution.choices if c.key == CHOICE), None)
         who = _failed_own_roll(resolution, fight) if grace is not None else None
         return [Action(CHOICE, (who,))] if who is not None and who in grace.who else super().decide(resolution, fight)
+
+    def advice(self, request: Request, resolution: Resolution) -> list[Advice]:
+        """At a pause for divine grace, each holder's two ways (the roll stands or is repeated) with what
+        each leads to, recorded by the roll chain as it pauses (``gnade.advice``); at a free choice of an
+        innate ability, each ability with what it writes into the sheet (``angeboren``)."""
+        return list(resolution.advice)
 
     def vitality(self, figure: Figure) -> float:
         return float(figure.current("LP"))

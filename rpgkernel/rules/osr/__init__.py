@@ -14,13 +14,13 @@ from typing import Any
 
 from ...messages import Text, Texts
 from ...dice import Roller
-from rpgkernel.rules.kit import Figure, Initiative, Ruleset, view
+from rpgkernel.rules.kit import Figure, Initiative, Ruleset, Status, view
 from .ausser_gefecht import out_of_fight, player_state
 from .core import SEGMENTE, stufe_aus_tw, zauberstufe
 from .initiative import (gleichzeitig, nachzuegler, rang, reihenfolge, seiten, umstellung_verweigert, wartet_auf,
                          werte_chancen, wuerfeln)
 from .settings import EINSTELLUNGEN, OsrError, einrichten
-from .sheet import SHEET, resources
+from .sheet import SHEET
 from .tactics import OsrTactics
 from .verbs import VERBS
 
@@ -71,15 +71,10 @@ class OsrInitiative(Initiative):
     delay_after = staticmethod(wartet_auf)
 
 
-class Osr(Ruleset):
-    key = "osr"
-    title = Text("osr.title")
-    sheet = SHEET
-    settings = EINSTELLUNGEN
-    verbs = VERBS
-    tactics = OsrTactics()
-    initiative = OsrInitiative()
-    conditions: Mapping[str, str] = Texts({
+class OsrStatus(Status):
+    """The seed's conditions; who is out of the fight and what players are told (``ausser_gefecht``)."""
+
+    conditions = Texts({
         "überrascht": Text("osr.cond_ueberrascht"),
         "liegend": Text("osr.cond_liegend"),
         "betäubt": Text("osr.cond_betaeubt"),
@@ -101,9 +96,6 @@ class Osr(Ruleset):
         "tot": Text("osr.cond_tot"),
     })
 
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        return resources(sheet)
-
     def out_of_fight(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """Killed, asleep, fleeing, or at the TP the GM's settings in ``data`` name (``ausser_gefecht``)."""
         return out_of_fight(view(figure), EINSTELLUNGEN.of(data or {}))
@@ -111,3 +103,14 @@ class Osr(Ruleset):
     def player_state(self, figure: Figure | Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
         """tot, bewusstlos, schläft, flieht, verletzt, unversehrt (``ausser_gefecht.player_state``)."""
         return player_state(view(figure), EINSTELLUNGEN.of(data or {}))
+
+
+class Osr(Ruleset):
+    key = "osr"
+    title = Text("osr.title")
+    sheet = SHEET
+    status = OsrStatus()
+    settings = EINSTELLUNGEN
+    verbs = VERBS
+    tactics = OsrTactics()
+    initiative = OsrInitiative()

@@ -81,7 +81,7 @@ class OsrCompact(Compact):
         me = self.view(target, state)
         out = {state: 1 - attack.p}
         for amount, q in attack.schaden.pmf().items():
-            landed = self.engine.within_limits(me, TP, -amount, self.data) if amount > 0 else []
+            landed = self.engine.sheet.within_limits(me, TP, -amount, self.data) if amount > 0 else []
             nxt = state + sum(s.by for s in landed if s.resource == TP)
             out[nxt] = out.get(nxt, 0.0) + attack.p * q
         return [(q, s) for s, q in out.items() if q]

@@ -29,7 +29,14 @@ ENGLISH = {"level": "stufe", "hd": "tw", "hit_dice": "tw", "attack_level": "angr
            "missile_bonus": "fernkampfbonus", "weapons": "waffen", "mounted": "beritten", "warhorse": "schlachtross",
            "encumbered": "maximal_belastet", "mount_encumbered": "reittier_maximal_belastet"}
 
-SHEET = Sheet({
+class OsrSheet(Sheet):
+    """The fields below; hit points (TP) as the resource (``resources``)."""
+
+    def resources(self, values: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        return resources(values)
+
+
+SHEET = OsrSheet({
     "stufe": Field("int", Text("osr.field_stufe"), 0, 40),
     "tw": Field("text", Text("osr.field_tw"), hint=Text("osr.field_tw_hint")),
     "angriffsstufe": Field("int", Text("osr.field_angriffsstufe"), 0, 40, hint=Text("osr.field_angriffsstufe_hint")),

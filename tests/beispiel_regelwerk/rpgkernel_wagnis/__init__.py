@@ -6,14 +6,12 @@ spend a point of Glück to roll the W6 again (an open choice).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from rpgkernel.messages import Text
 from rpgkernel.rules.kit import Ruleset
 
 from . import texts  # noqa: F401  (registers the catalogue before the texts below are read)
 from .settings import EINSTELLUNGEN
-from .sheet import BOGEN, ressourcen
+from .sheet import BOGEN
 from .verbs import VERBS
 
 
@@ -23,6 +21,3 @@ class Wagnis(Ruleset):
     sheet = BOGEN
     verbs = VERBS
     settings = EINSTELLUNGEN
-
-    def resources(self, sheet: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-        return ressourcen(sheet)

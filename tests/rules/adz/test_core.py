@@ -21,7 +21,7 @@ def figure(name="Alrik", conditions=(), physical=None, mental=None, luck=None, d
     """A campaign-like record's view; ``physical``/``mental``: free steps left, ``luck``: the pool now;
     the sheet checked as the GM's ``daten`` (default: the defaults) have it."""
     checked = bogen.build(daten or adz.EINSTELLUNGEN.defaults()).validate({**BASE, **sheet})
-    res = AdZ().resources(checked)
+    res = AdZ().sheet.resources(checked, {})
     for key, value in (("körperlich", physical), ("geistig", mental), ("Glückspool", luck)):
         if value is not None:
             res[key]["value"] = value

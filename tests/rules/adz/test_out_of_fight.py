@@ -29,7 +29,7 @@ def figure(koerperlich=12, geistig=12, conditions=()):
     (view({"name": "Ohne Leisten", "resources": {}}), None),
 ])
 def test_who_is_out_of_the_fight(fig, reason):
-    assert ENGINE.out_of_fight(fig) == reason
+    assert ENGINE.status.out_of_fight(fig) == reason
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def test_missing_attribute_is_refused():
 
 
 def test_resources_are_the_tracks_and_the_luck_pool():
-    assert AdZ().resources(AdZ.sheet.validate(BASE)) == {
+    assert AdZ().sheet.resources(AdZ.sheet.validate(BASE), {}) == {
         "körperlich": {"value": 12, "max": 12}, "geistig": {"value": 12, "max": 12},
         "Glückspool": {"value": 3, "max": 3}}
 

@@ -31,7 +31,7 @@ def resolutions_speak_german():
 def figure(name, side="", **sheet):
     checked = ENGINE.sheet.validate(sheet)
     return {"name": name, "ruleset": "bastionland", "side": side, "sheet": checked,
-            "resources": ENGINE.resources(checked), "conditions": {}}
+            "resources": ENGINE.sheet.resources(checked, {}), "conditions": {}}
 
 
 RITTER = figure("Ritter", "Spieler", vig=13, cla=10, spi=13, gd=5, waffen=["Streitkolben (W8)", "Schild (W4)"])
@@ -53,7 +53,7 @@ def opened(attackers, targets, faces, options=None, combatants=()):
     req = request(attackers, targets, options, roller=Roller(dice=faces), combatants=combatants)
     res = ENGINE.verbs["angriff"].procedure(req)
     assert res.open
-    res.advice = ENGINE.advice(req, res)
+    res.advice = ENGINE.tactics.advice(req, res)
     assert not english_in_bundle(res)
     return res, res.advice
 

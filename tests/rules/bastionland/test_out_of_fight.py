@@ -36,7 +36,7 @@ def figure(kind="Person", conditions=(), **values):
     (figure("Schiff", GD=1), None),
 ])
 def test_who_is_out_of_the_fight(fig, reason):
-    assert ENGINE.out_of_fight(fig) == reason
+    assert ENGINE.status.out_of_fight(fig) == reason
 
 
 @pytest.fixture

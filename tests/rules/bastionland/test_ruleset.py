@@ -12,7 +12,7 @@ from rpgkernel.rules.figure import view
 def figure(name, vig=12, cla=10, spi=10, gd=5, armour=0, weapons=(), conditions=(), side="", **current):
     sheet = Bastionland.sheet.validate({"vig": vig, "cla": cla, "spi": spi, "gd": gd, "ruestung": armour,
                                         "waffen": list(weapons)})
-    res = Bastionland().resources(sheet)
+    res = Bastionland().sheet.resources(sheet, {})
     for k, v in current.items():
         res[k.upper()]["value"] = v
     return view({"name": name, "sheet": sheet, "resources": res, "conditions": {c: {} for c in conditions},

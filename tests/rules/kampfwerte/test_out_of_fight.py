@@ -25,7 +25,7 @@ ENGINE = rules.get("kampfwerte")
 def test_who_is_out_of_the_fight(lp, conditions, data, reason):
     fig = view({"name": "X", "resources": {"LP": {"value": lp, "max": 30}, "AD": {"value": 0, "max": 10}},
                 "conditions": {c: {} for c in conditions}})
-    assert ENGINE.out_of_fight(fig, data) == reason
+    assert ENGINE.status.out_of_fight(fig, data) == reason
 
 
 def test_the_rule_is_checked():

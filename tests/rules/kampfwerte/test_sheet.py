@@ -19,7 +19,7 @@ def test_ini_and_bp_follow_the_seed_formulas():
     s = ENGINE.sheet.validate(KAEL)
     assert initiativewert(s) == 4 + 5 + 3 + 2 - 1
     assert bewegungspunkte(s) == 5 + 1 - 1 + 2
-    res = ENGINE.resources(s)
+    res = ENGINE.sheet.resources(s, {})
     assert res == {"LP": {"value": 20, "max": 20}, "AD": {"value": 12, "max": 12}, "BP": {"value": 7, "max": 7}}
     assert ENGINE.initiative.expression(view({"sheet": s})) == "W10+13"
 

@@ -23,7 +23,7 @@ ENGINE = rules.get("midgard")
 ])
 def test_who_is_out_of_the_fight(lp, data, reason):
     resources = {} if lp is None else {"LP": {"value": lp, "max": 8}, "AP": {"value": 0, "max": 12}}
-    assert ENGINE.out_of_fight(view({"name": "X", "resources": resources}), data) == reason
+    assert ENGINE.status.out_of_fight(view({"name": "X", "resources": resources}), data) == reason
 
 
 def test_the_basic_roll_is_checked():

@@ -42,9 +42,9 @@ def camp(tmp_path):
 def test_registered_with_sheet_resources_and_verbs():
     engine = rules.get("midgard")
     sheet = engine.sheet.validate({"st": 80, "lp": 14, "ap": 22, "gg": 1, "waffen": ["Langschwert +10 (W6+2)"]})
-    assert engine.resources(sheet) == {"LP": {"value": 14, "max": 14}, "AP": {"value": 22, "max": 22},
+    assert engine.sheet.resources(sheet, {}) == {"LP": {"value": 14, "max": 14}, "AP": {"value": 22, "max": 22},
                                        "GG": {"value": 1, "max": 1}}
-    assert engine.resources({"st": 80}) == {}
+    assert engine.sheet.resources({"st": 80}, {}) == {}
     for verb in ("ew", "ww", "pw", "gnade"):
         assert verb in engine.verbs
 

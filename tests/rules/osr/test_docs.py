@@ -45,7 +45,7 @@ def test_every_verb_alias_and_option_is_documented(name):
 def test_every_sheet_field_and_condition_is_documented():
     for key in osr.Osr.sheet.fields:
         assert f"| `{key}` |" in DOC.text, key
-    for condition in osr.Osr.conditions:
+    for condition in osr.Osr.status.conditions:
         assert f"| `{condition}` |" in DOC.text, condition
 
 

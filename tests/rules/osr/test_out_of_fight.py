@@ -31,7 +31,7 @@ def figure(tp=4, conditions=()):
     (figure(conditions=["betäubt", "liegend"]), {}, None),
 ])
 def test_who_is_out_of_the_fight(fig, data, reason):
-    assert ENGINE.out_of_fight(fig, data) == reason
+    assert ENGINE.status.out_of_fight(fig, data) == reason
 
 
 def test_the_thresholds_are_checked_and_kept(tmp_path):
