@@ -21,6 +21,18 @@ if TYPE_CHECKING:
     from .resolution import Verb
 
 
+MOVED = {"resources": "sheet", "resources_for": "sheet", "sheet_for": "sheet", "templates": "sheet",
+         "limits": "sheet", "within_limits": "sheet", "conditions": "status", "out_of_fight": "status",
+         "player_state": "status", "advice": "tactics", "no_forecast": "tactics"}
+"""slots an engine filled on ``Ruleset`` itself before they were grouped -> the object that holds them now"""
+
+
+def moved(cls: type) -> list[str]:
+    """The slots of ``MOVED`` a ``Ruleset`` subclass still fills on itself ("name -> slot")."""
+    own = {name for klass in cls.__mro__ if klass not in (Ruleset, object) for name in vars(klass)}
+    return [f"{name} -> {slot}" for name, slot in MOVED.items() if name in own]
+
+
 class Ruleset:
     """Base class of a ruleset engine; subclasses set the class attributes."""
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import RpgError
 from ..messages import t
-from .base import Ruleset
+from .base import Ruleset, moved
 from .resolution import listing
 
 GROUP = "rpgkernel.rulesets"
@@ -50,6 +50,8 @@ class Entry:
             raise self._broken(t("rpg.ruleset_not_ruleset", target=self.target))
         if cls.key != self.key:
             raise self._broken(t("rpg.ruleset_other_key", own=cls.key))
+        if old := moved(cls):
+            raise self._broken(t("rpg.ruleset_old_slots", slots=", ".join(old)))
         try:
             engine = cls()
             if engine.settings is not None:

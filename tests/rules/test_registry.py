@@ -45,6 +45,16 @@ class Kaputt(Spielzeug):
     settings = Settings("kaputt", lambda kept: read_yaml("fehlt.yaml"))
 
 
+class Alt(Spielzeug):
+    key = "kaputt"
+
+    def resources(self, sheet):
+        return {}
+
+    def out_of_fight(self, figure, data=None):
+        return None
+
+
 def keine_klasse():
     return Spielzeug
 '''
@@ -142,6 +152,8 @@ def test_a_package_installed_into_a_folder_on_the_path_is_found(install):
     ("spielzeug_regeln:Fehlt", "der Import scheitert mit AttributeError: module 'spielzeug_regeln' has no attribute 'Fehlt'"),
     ("spielzeug_regeln:keine_klasse", "spielzeug_regeln:keine_klasse ist keine Unterklasse von rpgkernel.rules.Ruleset"),
     ("spielzeug_regeln:Anders", "die Klasse trägt den Schlüssel 'anders', nicht den Namen ihres Einstiegspunkts"),
+    ("spielzeug_regeln:Alt", "die Klasse füllt noch Slots, die jetzt zu sheet, status oder tactics gehören: "
+                             "resources -> sheet, out_of_fight -> status"),
     ("spielzeug_regeln:Kaputt", "der Import scheitert mit RulesError: Die Datei fehlt.yaml lässt sich nicht lesen: "
                                 "No such file or directory"),   # its shipped settings, read as it loads
 ])
