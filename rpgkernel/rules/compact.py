@@ -112,11 +112,9 @@ class Compact:
 
     def closings(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]
                  ) -> list[tuple[float, tuple[State, ...]]] | None:
-        """The states every combatant is left in once the open resolutions ``pending`` (each as the tactics
-        read it, its outcome so far, with the options of its line) are taken as the tactics decide and
-        the dice after the decisions fall, each with its chance (adding up to 1); the model may count
-        in them what it bounds (call it before the model plays). None (the default) where the model does
-        not carry them: the forecast closes them through the procedures."""
+        """The combatants' states once the open resolutions ``pending`` (with their lines' options) close
+        as the tactics decide, each with its chance; None (the default): the procedures close them
+        (docs/mitwirken.md, "Mit offenen Entscheidungen")."""
         return None
 
     def played(self) -> Hashable | None:
