@@ -18,8 +18,9 @@ States = tuple[State, ...]
 
 
 class Board:
-    def __init__(self, opening: Opening, model: Compact, tactics: Tactics) -> None:
-        self.opening, self.model, self.tactics = opening, model, tactics
+    def __init__(self, opening: Opening, model: Compact, tactics: Tactics, also: Sequence[States] = ()) -> None:
+        """``also``: the starts of models of kin (``Compact.kin``) the reach takes in besides its own."""
+        self.opening, self.model, self.tactics, self.also = opening, model, tactics, also
         self.size = len(opening.names)
         self.side_names = list(dict.fromkeys(opening.sides))   # in the order their first combatant joined
         self.side = [self.side_names.index(s) for s in opening.sides]
@@ -195,9 +196,10 @@ class Board:
         return left.pop() if left else -1
 
     def reach(self) -> list[list[State]]:
-        """Every state each combatant can come to in this fight, its start first: closed under new
-        rounds, flight and the turns of every pair of foes, over the parts of their states
-        (``_Closure``): each change a turn can make to a part is made to every state with that part."""
+        """Every state each combatant can come to in this fight from its start (first) and those of
+        ``also``: closed under new rounds, flight and the turns of every pair of foes, over the parts of
+        their states (``_Closure``): each change a turn can make to a part is made to every state with
+        that part."""
         if self._reach is None:
             closure = _Closure(self)
             self._reach, self._known = closure.found, closure.known()
@@ -224,6 +226,9 @@ class _Closure:
         self.changes: list[tuple[dict, dict]] = [({}, {}) for _ in range(b.size)]
         self.fleeing = {i for g in b.groups for i in g}
         self.todo = [(i, self.found[i][0]) for i in range(b.size)]
+        for states in b.also:
+            for i, state in enumerate(states):
+                self.add(i, state)
         while self.todo:
             self._take(*self.todo.pop())
 

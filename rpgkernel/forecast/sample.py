@@ -261,7 +261,19 @@ class Sampler:
         k, members = k[fled], members[fled]
         states[k] = np.where(members, self.flees[states[k]], states[k])
 
-    def play(self, n: int, rng: np.random.Generator) -> Batch:
+    def numbers(self, states: tuple) -> np.ndarray | None:
+        """The numbers of ``states`` (each combatant's start in a model of kin, ``Compact.kin``), or None
+        where one is not reached, or where turns leave the actor as it is and one stands where its own
+        start does not or the other way (the tables take such an actor's turn from its own start)."""
+        b = self.board
+        if not all(s in self.index[i] for i, s in enumerate(states)) or not b.pair and any(
+                b.standing(i, s) != b.standing(i, self.reach[i][0]) for i, s in enumerate(states)):
+            return None
+        return np.array([self.index[i][s] for i, s in enumerate(states)], dtype=np.int64)
+
+    def play(self, n: int, rng: np.random.Generator, starts: np.ndarray | None = None) -> Batch:
+        """``n`` fights, each from the board's start or from its row of ``starts`` (state numbers,
+        ``numbers``)."""
         b = self.board
         opening = b.opening
         turns = self.orders.shape[1]
@@ -271,9 +283,15 @@ class Sampler:
         final = np.zeros((n, b.size), dtype=np.int64)
         # the fights still played (rows), their numbers among the n, and what each carries along
         fights = np.arange(n)
-        states = np.tile(self.offset, (n, 1))   # every start is its reach's first state
+        if starts is None:
+            states = np.tile(self.offset, (n, 1))   # every start is its reach's first state
+            rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
+        else:
+            states = starts.copy()
+            rows, inverse = np.unique(starts, axis=0, return_inverse=True)
+            rolled = np.array([b.rolled(tuple(self.every[x][1] for x in row)) for row in rows],
+                              dtype=bool).reshape(len(rows), len(b.groups))[inverse.reshape(-1)]
         drawn = np.zeros((n, b.size), dtype=np.int64)
-        rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
         order = self._draw(opening.starts, n, rng)
         stood = self.standing[states]   # at a block's start
         looked = np.ones(n, dtype=bool)   # whether a fight is to be looked at when its block ends
