@@ -165,8 +165,9 @@ def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[f
     refuses is counted, not timed."""
     from rpgkernel import RpgError
     samples, refused = [], 0
-    for _ in range(repeat):
-        for camp, key, cell in gone_down(pages, folder):
+    for k in range(repeat):   # each round's campaigns fresh, in a folder of their own
+        (folder / f"runde{k}").mkdir()
+        for camp, key, cell in gone_down(pages, folder / f"runde{k}"):
             try:
                 samples.append(list(_timed(lambda: card(camp, key, cell))))
             except RpgError:
