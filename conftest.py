@@ -8,8 +8,9 @@ reaches the scheduler (pytest 9.2 ignores the node id xdist rewrites for it):
   the README's start command, the Binder build) are one unit, so that environment is made once;
 - every other test is a unit of its own; each worker starts its own JupyterLab and Chromium (session
   fixtures) for the browser tests it gets.
-The units go out by ``RANKS`` (what starts processes first), larger before smaller, so that the many
-quick tests fill both workers up to the end.
+The units go out by ``RANKS`` (what starts processes first), larger before smaller, the slow tests
+before the others (each worker lists them first), so that the many quick tests fill both workers up to
+the end.
 """
 
 import pytest
@@ -59,8 +60,12 @@ def pytest_xdist_make_scheduler(config, log):
     return ByPath(config, log)
 
 
-def pytest_collection_modifyitems(items):
-    """A notebook's cells start a kernel and run its campaign: slow (``-m "not slow"`` leaves them out)."""
+def pytest_collection_modifyitems(config, items):
+    """A notebook's cells start a kernel and run its campaign: slow (``-m "not slow"`` leaves them out).
+    In a worker of a parallel run the slow tests come first: the scheduler keeps this order within a rank,
+    so that no test of a minute is the last to start while the other worker has nothing left."""
     for item in items:
         if ".ipynb::" in item.nodeid:
             item.add_marker(pytest.mark.slow)
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -26,7 +26,10 @@ __all__ = [
     "roll_many", "rulesets", "unload_ipython_extension",
 ]
 
+from .wiring import compose  # noqa: E402
 from .resolve import resolve  # noqa: E402 - light; bound here so that the name is the function, not the package
+
+compose()   # the layers get what they use from above, here and nowhere else (each part imported when first used)
 
 if TYPE_CHECKING:
     from .dice import Dist, Roll, Rolls, dist, roll, roll_many

@@ -1,41 +1,44 @@
 """The one place where the layers are composed.
 
-A lower layer never imports a higher one. Where it needs one at run time (the state a ruleset, an
-encounter its forecast, the dice the session's stream), it asks here, and the part is imported when
-first asked for. ``display`` is handed its renderer here, when this module is first imported (by the
-dice, the state and the kit, so before any value exists)."""
+A lower layer never imports a higher one. What it needs of one (the dice the session's stream, the state
+a ruleset and its figure views, an encounter its forecast, ``display`` its renderer) the top hands down:
+``compose``, called once by the package's ``__init__``, gives them to ``parts`` and ``display``. Each part
+is imported when first used, so that composing loads nothing."""
 
 from __future__ import annotations
 
-from importlib import import_module
+from collections.abc import Mapping
 from typing import Any
 
-from . import display
+from . import display, parts
 
 
-def renderer() -> None:
+def compose() -> None:
+    """Hand every lower layer the parts it uses from above."""
+    display.shown_by(_renderer)
+    parts.hand_down(parts.Parts(dice_stream=_dice_stream, ruleset=_ruleset, figure=_figure, forecast=_forecast))
+
+
+def _renderer() -> None:
     """Import the renderer, which registers the forms of every value (``display.register``)."""
-    import_module("rpgkernel.render")
+    from . import render  # noqa: F401 - registers the forms
 
 
-def ruleset(key: str | None) -> Any:
-    """The ruleset for ``key`` (None: play without one), found through the ruleset registry."""
-    return import_module("rpgkernel.rules.registry").get(key)
+def _dice_stream() -> Any:
+    from .session import current
+    return current().dice
 
 
-def figure(record: Any) -> Any:
-    """A record the campaign keeps as the rules read it (``rpgkernel.rules.figure.view``)."""
-    return import_module("rpgkernel.rules.figure").view(record)
+def _ruleset(key: str | None) -> Any:
+    from .rules.registry import get
+    return get(key)
 
 
-def forecast(campaign: Any, encounter: str, **options: Any) -> Any:
-    """The forecast of ``encounter`` (``rpgkernel.forecast.forecast``)."""
-    return import_module("rpgkernel.forecast").forecast(campaign, encounter, **options)
+def _figure(record: Mapping[str, Any]) -> Any:
+    from .rules.figure import view
+    return view(record)
 
 
-def dice_stream() -> Any:
-    """The dice stream rolls draw from by default: the current session's."""
-    return import_module("rpgkernel.session").current().dice
-
-
-display.shown_by(renderer)   # values are shown through the renderer, imported when the first is shown
+def _forecast(campaign: Any, encounter: str, **options: Any) -> Any:
+    from .forecast import forecast
+    return forecast(campaign, encounter, **options)

@@ -10,8 +10,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rpgkernel"
 
 #: floor of each top-level part; a module may import its own floor and those below.
 #: Everything not named (session, magics, widgets, server, ...) sits above the render floor.
-#: ``wiring`` composes the layers: it imports no part before it is asked for one (by name, at run time)
-FLOORS = {"errors": 0, "numerals": 0, "messages": 0, "display": 0, "assets": 0, "wiring": 0,
+#: ``parts`` holds what the top (``wiring``, above every layer) hands down
+FLOORS = {"errors": 0, "numerals": 0, "messages": 0, "display": 0, "assets": 0, "parts": 0,
           "dice": 1, "state": 2, "rules": 3, "resolve": 4, "render": 5}
 TOP = 6
 FRONT_ENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
@@ -29,8 +29,9 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement outside ``if TYPE_CHECKING:`` blocks."""
-    found = []
+    """Every import outside ``if TYPE_CHECKING:`` blocks: statements, and ``import_module`` calls of a
+    module named in the code (``import_module("rpgkernel.x")``, ``import_module(".x", __name__)``)."""
+    found: list[ast.Import | ast.ImportFrom] = []
     todo = [tree]
     while todo:
         node = todo.pop()
@@ -39,8 +40,26 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             found.append(node)
+        elif (isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            name = node.args[0].value
+            level = len(name) - len(name.lstrip("."))
+            found.append(ast.ImportFrom(module=name[level:] or None, names=[ast.alias("*")], level=level) if level
+                         else ast.Import(names=[ast.alias(name)]))
         todo += ast.iter_child_nodes(node)
     return found
+
+
+def _package(name: str, path: Path) -> list[str]:
+    """The package a module's relative imports start from, as its parts."""
+    return name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+
+
+def _source(here: list[str], node: ast.ImportFrom) -> str:
+    """The module an ``from ... import`` statement in package ``here`` reads from."""
+    if not node.level:
+        return node.module or ""
+    return ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
 
 
 def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -49,12 +68,12 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     inside: dict[str, set[str]] = {m: set() for m in modules}
     outside: dict[str, set[str]] = {m: set() for m in modules}
     for name, path in modules.items():
-        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        here = _package(name, path)
         for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif node.level:
-                base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+                base = _source(here, node)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
             else:
                 targets = [node.module or ""]
@@ -137,6 +156,57 @@ def test_the_graph_sees_what_it_must():
     assert "IPython" in outside["rpgkernel.magics"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
     assert _floor("rpgkernel.dice.roll") < _floor("rpgkernel.state.campaign") < _floor("rpgkernel.render.base")
+
+
+def test_the_parts_are_composed_in_one_place_at_the_top():
+    """The lower layers read what they use from above in ``parts``, which imports nothing of the package;
+    ``wiring`` hands the parts down and is imported by the package's ``__init__`` alone."""
+    inside, _ = _graph()
+    assert inside["rpgkernel.parts"] == set()
+    assert {m for m, targets in inside.items() if "rpgkernel.wiring" in targets} == {"rpgkernel"}
+    assert _floor("rpgkernel.wiring") == TOP
+    assert {"rpgkernel.session", "rpgkernel.rules.registry", "rpgkernel.forecast", "rpgkernel.render"} <= inside[
+        "rpgkernel.wiring"]
+
+
+def test_the_state_without_the_extension_gets_its_parts(tmp_path):
+    """A script that opens a campaign gets the composition by importing the package (no extension)."""
+    loaded = _loaded_after("from rpgkernel.state import Campaign\n"
+                           f"with Campaign.open({str(tmp_path / 'k.sqlite')!r}) as c:\n"
+                           "    print('tp-' + str(c.add_character('Ritter', resources={'TP': 3}).resources['TP']['value']))")
+    assert {"rpgkernel.rules.frei", "tp-3"} <= loaded
+
+
+def test_the_registry_imports_no_engine_until_asked():
+    """The free mode too is loaded by its target when ``get(None)`` first asks for it."""
+    loaded = _loaded_after("import rpgkernel.rules")
+    assert not {m for m in loaded if m.startswith(("rpgkernel.rules.frei", "rpgkernel.rules.osr"))}
+    assert "rpgkernel.rules.frei" in _loaded_after("import rpgkernel.rules; rpgkernel.rules.get(None)")
+
+
+def test_no_part_imports_a_private_name_of_another():
+    """A part uses another through its public names (``forecast.fight`` the verbs of ``resolve.run``)."""
+    found = []
+    for name, path in _modules().items():
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            source = _source(_package(name, path), node)
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            if private and source.startswith("rpgkernel.") and source.split(".")[:2] != name.split(".")[:2]:
+                found.append((name, source, private))
+    assert found == []
+
+
+def test_a_ruleset_is_reached_through_the_registry_alone():
+    """Outside ``rules`` no module imports an engine (a ruleset's package); it asks ``rules.get(key)``."""
+    inside, _ = _graph()
+    engines = {m for m in inside if m.count(".") == 2 and m.startswith("rpgkernel.rules.")
+               and _modules()[m].name == "__init__.py"}
+    assert {"rpgkernel.rules.kampfwerte", "rpgkernel.rules.frei"} <= engines
+    reached = sorted((m, t) for m, targets in inside.items() if not m.startswith("rpgkernel.rules")
+                     for t in targets if t.rpartition(".")[0] in engines or t in engines)
+    assert reached == []
 
 
 def test_display_imports_no_part_of_the_package():

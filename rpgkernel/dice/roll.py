@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .. import wiring
+from .. import parts
 from ..display import Shown
 from ..errors import DiceLimitError, DiceSyntaxError, GivenDiceError
 from ..messages import t
@@ -621,8 +621,8 @@ class _Tape:
 
 
 def default_stream() -> RandomDice:
-    """The stream rolls without ``seed``, ``rng`` or given dice draw from: the session's (``wiring``)."""
-    stream: RandomDice = wiring.dice_stream()
+    """The stream rolls without ``seed``, ``rng`` or given dice draw from: the session's (handed down by the top, ``parts``)."""
+    stream: RandomDice = parts.dice_stream()
     return stream
 
 

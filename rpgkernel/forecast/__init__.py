@@ -84,7 +84,7 @@ def _closings(table: Table, mixture: Mixture | None) -> list[str]:
     """The note on the open resolutions a compact forecast closes first, in every way or drawn."""
     if mixture is None or not table.pending():
         return []
-    return [t("forecast.closings", ways=len(mixture.parts)) if mixture.parts is not None
+    return [t("forecast.closings", ways=mixture.closings) if mixture.parts is not None
             else t("forecast.closings_drawn", fights=PER_CLOSING)]
 
 

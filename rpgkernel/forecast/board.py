@@ -6,6 +6,7 @@ is cached. The rules of play: docs/mitwirken.md, "Das Brett"."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from functools import cached_property
 from typing import Sequence
@@ -18,10 +19,12 @@ States = tuple[State, ...]
 
 
 class Board:
-    def __init__(self, opening: Opening, model: Compact, tactics: Tactics, also: Sequence[States] = ()) -> None:
-        """``also``: the starts of models of kin (``Compact.kin``) the reach takes in besides its own."""
-        self.opening, self.model, self.tactics, self.also = opening, model, tactics, also
+    def __init__(self, opening: Opening, model: Compact, tactics: Tactics,
+                 starts: Sequence[tuple[float, States]] | None = None) -> None:
+        self.opening, self.model, self.tactics = opening, model, tactics
         self.size = len(opening.names)
+        #: the states the fight begins in, each with its chance (default: the model's start, certain)
+        self.starts = list(starts or [(1.0, tuple(model.start(i) for i in range(self.size)))])
         self.side_names = list(dict.fromkeys(opening.sides))   # in the order their first combatant joined
         self.side = [self.side_names.index(s) for s in opening.sides]
         self.foes = [[j for j in range(self.size) if self.side[j] != self.side[i]] for i in range(self.size)]
@@ -59,7 +62,17 @@ class Board:
         return tuple(range(first, last + 1))
 
     def start(self) -> States:
-        return tuple(self.model.start(i) for i in range(self.size))
+        """The states the fight begins in, where it begins in one (``at`` splits a board of several)."""
+        assert len(self.starts) == 1
+        return self.starts[0][1]
+
+    def at(self, start: States) -> Board:
+        """The fight from ``start`` (one of ``starts``) alone, sharing all this board has worked out (its
+        reach covers every start)."""
+        self.reach()
+        found = copy.copy(self)
+        found.starts = [(1.0, start)]
+        return found
 
     def standing(self, i: int, state: State) -> bool:
         key = (i, state)
@@ -196,10 +209,9 @@ class Board:
         return left.pop() if left else -1
 
     def reach(self) -> list[list[State]]:
-        """Every state each combatant can come to in this fight from its start (first) and those of
-        ``also``: closed under new rounds, flight and the turns of every pair of foes, over the parts of
-        their states (``_Closure``): each change a turn can make to a part is made to every state with
-        that part."""
+        """Every state each combatant can come to in this fight, its first start first: closed under new
+        rounds, flight and the turns of every pair of foes, over the parts of their states
+        (``_Closure``): each change a turn can make to a part is made to every state with that part."""
         if self._reach is None:
             closure = _Closure(self)
             self._reach, self._known = closure.found, closure.known()
@@ -219,16 +231,17 @@ class _Closure:
 
     def __init__(self, board: Board) -> None:
         self.board = b = board
-        self.found = [[s] for s in b.start()]
+        (_, first), *others = b.starts
+        self.found = [[s] for s in first]
         self.seen = [set(r) for r in self.found]
         #: per combatant and role (0: actor, 1: target): part -> its states, part -> its changes
         self.filed: list[tuple[dict, dict]] = [({}, {}) for _ in range(b.size)]
         self.changes: list[tuple[dict, dict]] = [({}, {}) for _ in range(b.size)]
         self.fleeing = {i for g in b.groups for i in g}
         self.todo = [(i, self.found[i][0]) for i in range(b.size)]
-        for states in b.also:
-            for i, state in enumerate(states):
-                self.add(i, state)
+        for _, states in others:
+            for i, s in enumerate(states):
+                self.add(i, s)
         while self.todo:
             self._take(*self.todo.pop())
 

@@ -15,8 +15,9 @@ from ..dice.roll import Roller
 from ..errors import RpgError
 from ..messages import t
 from ..resolve.lines import line
-from ..resolve.run import _verbs, carry_out
+from ..resolve.run import carry_out, verbs
 from ..rules.base import Ruleset
+from ..rules.compact import Compact
 from ..rules.figure import Figure, view
 from ..rules.resolution import Choice, Resolution
 from ..rules.tactics import Action, Fight
@@ -81,7 +82,7 @@ class Table:
     def __init__(self, state: dict[str, Any], encounter: str, engine: Ruleset, zielwahl: str,
                  moral: bool = True) -> None:
         self.state, self.name, self.engine, self.zielwahl = state, encounter, engine, zielwahl
-        self.verbs = {v.name: v for v in _verbs(engine).values()}
+        self.verbs = verbs(engine)
         enc = state["encounters"][encounter]
         names = list(enc["combatants"])
         self.sides = {n: model.seen_by_rules(state, n, encounter, copied=False).get("side") or "" for n in names}
@@ -188,6 +189,12 @@ class Table:
                        starts, each_round, 0 if not first else record["turn"], record["round"], first,
                        self._fight(tx.state, {}, Roller(rng=rng)))
 
+    def compact(self) -> Compact | None:
+        """The ruleset's compact model of the fight as the campaign's state shows it (its turn orders not
+        worked out; a fight not yet begun before its start), or None where there is none for it."""
+        fight = self._fight(self.state, {}, Roller(dice=[]))
+        return self.tactics.compact(list(fight.combatants.values()), fight.data)
+
     def _orders(self, state: dict[str, Any], rolled: list[tuple[float, tuple[str, ...], tuple[bool, ...]]] | None
                 ) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
         """Every turn order the fight can take, each once: the running one first (in a started fight),
@@ -240,13 +247,19 @@ class Table:
         if still:
             raise ForecastError(t("forecast.still_open", action=still[0].action))
 
+    def open(self, state: dict[str, Any] | None = None) -> list[tuple[Resolution, dict[str, Any]]]:
+        """The open resolutions of this ruleset in ``state`` (default: the campaign's) as the tactics read
+        them (what their dice gave so far, their choices), each with the options of its line."""
+        state = self.state if state is None else state
+        stored = {k: rec for k, rec in state.get("pending", {}).items() if rec.get("ruleset") == self.engine.key}
+        return [(Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
+                            outcome=self._outcome(state, k, rec), choices=[_choice(c) for c in rec["choices"]]),
+                 dict(rec.get("options") or {})) for k, rec in stored.items()]
+
     def _close_pending(self, tx: Transaction, roller: Roller) -> None:
         """The campaign's open resolutions of this ruleset: taken as the tactics decide before the fight
         goes on (as the GM would take them first)."""
-        stored = {k: rec for k, rec in tx.state.get("pending", {}).items() if rec.get("ruleset") == self.engine.key}
-        results = [Resolution(self.engine.key, rec["verb"], tuple(rec["actors"]), tuple(rec["targets"]),
-                              outcome=self._outcome(tx.state, k, rec), choices=[_choice(c) for c in rec["choices"]])
-                   for k, rec in stored.items()]
+        results = [res for res, _ in self.open(tx.state)]
         if results:
             self._settle(tx, results, self._down(fighting.reasons(tx.state, self.name)), roller)
 

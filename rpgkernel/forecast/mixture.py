@@ -40,6 +40,19 @@ def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None =
     return Board(opening, model, table.tactics)
 
 
+def closed_board(table: Table, rng: np.random.Generator) -> Board | None:
+    """The fight with its open resolutions closed on its compact model (``Compact.closings``): a board
+    beginning in every state they leave, by its chance; None where the model does not carry them (asked
+    first of the model as the state shows it, ``Table.compact``, before the turn orders are worked out)."""
+    pending = table.open()
+    trial = table.compact()
+    if trial is None or trial.closings(pending) is None:
+        return None
+    found = board(table, rng)
+    starts = found.model.closings(pending) if found is not None else None
+    return Board(found.opening, found.model, found.tactics, starts) if found is not None and starts else None
+
+
 def played(b: Board) -> Hashable | None:
     """What the fights on ``b`` hang on (``Compact.played`` and the opening's turn orders and place), or
     None where the model does not say: boards alike in it play the same fights."""
@@ -63,7 +76,8 @@ def _opening(b: Board) -> str:
 
 class Mixture:
     """The parts of a fight from where it stands: (chance, board) of every state its open decisions lead
-    to (the fight itself where none is open), or ``drawn`` where their closings are drawn one by one."""
+    to (the fight itself where none is open; one board beginning in each where the model closes them),
+    or ``drawn`` where their closings are drawn one by one."""
 
     def __init__(self, table: Table, rng: np.random.Generator, parts: list[tuple[float, Board]] | None,
                  first: Board) -> None:
@@ -84,6 +98,9 @@ class Mixture:
         if not table.pending():
             found = board(table, rng)
             return cls(table, rng, [(1.0, found)], found) if found is not None else None
+        found = closed_board(table, rng)
+        if found is not None:
+            return cls(table, rng, [(1.0, found)], found)
         closings, left = table.closings(MAX_WAYS if most is None else most)
         if left:   # drawn: the first closing tells whether the model covers them at all
             mixture = cls(table, rng, None, None)  # type: ignore[arg-type]
@@ -126,6 +143,11 @@ class Mixture:
             raise NoModel
         return found
 
+    @property
+    def closings(self) -> int:
+        """How many states the open decisions lead to (where they are not drawn)."""
+        return sum(len(b.starts) for _, b in self.parts or ())
+
     def sampler(self, b: Board) -> Sampler:
         if id(b) not in self._samplers:
             self._samplers[id(b)] = Sampler(b)
@@ -138,10 +160,12 @@ class Mixture:
             return None
         solutions = []
         for p, b in self.parts:
-            found = duel.solve(b, max_states) if duel.fits(b) else solve(b, max_states)
-            if found is None:
-                return None
-            solutions.append((p, found))
+            for q, start in b.starts:
+                one = b.at(start) if len(b.starts) > 1 else b
+                found = duel.solve(one, max_states) if duel.fits(one) else solve(one, max_states)
+                if found is None:
+                    return None
+                solutions.append((p * q, found))
         return mixed(solutions)
 
     def tally(self, sides: dict[str, str]) -> Tally:
@@ -178,18 +202,18 @@ class Mixture:
 
     def _host(self, boards: list[Board]) -> tuple[Sampler, np.ndarray | None]:
         """A sampler that plays from the start of each of ``boards`` (one board, or boards of kin), and the
-        numbers of those starts (None: the board's own): one that has them all in its reach, else one
-        of a board whose reach takes them in."""
+        place of each one's start among its board's starts (None: the board's own): one whose board
+        begins in them all, else one of a board beginning in each of them."""
         if all(b is boards[0] for b in boards):
             return self.sampler(boards[0]), None
         hosts = self._hosts.setdefault(kin(boards[0]), [])
         for sampler in hosts:
-            starts = [sampler.numbers(b.start()) for b in boards]
-            if all(x is not None for x in starts):
-                return sampler, np.array(starts)
-        first = boards[0]
-        hosts.append(Sampler(Board(first.opening, first.model, first.tactics, [b.start() for b in boards[1:]])))
-        return hosts[-1], np.array([hosts[-1].numbers(b.start()) for b in boards])
+            starts = [s for _, s in sampler.board.starts]
+            if all(b.start() in starts for b in boards):
+                return sampler, np.array([starts.index(b.start()) for b in boards])
+        first, starts = boards[0], list(dict.fromkeys(b.start() for b in boards))
+        hosts.append(Sampler(Board(first.opening, first.model, first.tactics, [(1 / len(starts), s) for s in starts])))
+        return hosts[-1], np.array([starts.index(b.start()) for b in boards])
 
 
 def mixed(solutions: list[tuple[float, Solution]]) -> Solution:

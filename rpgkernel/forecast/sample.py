@@ -52,6 +52,10 @@ class Sampler:
                           for i, r in enumerate(self.reach)]
         self.ranks = np.array([[b.rank(i, s, 0)] for i, s in every])
         self.rounds = np.array([self.index[i][b.new_round(i, s)] for i, s in every])
+        #: each start's states by number, whether each of its groups was tested, and its chance
+        self.begin = np.array([[self.index[i][s] for i, s in enumerate(start)] for _, start in b.starts])
+        self.tested = np.array([b.rolled(start) for _, start in b.starts], dtype=bool)
+        self.chances = np.array([p for p, _ in b.starts])
 
     def _orders(self) -> None:
         """The turn orders, per order and place whether a block of those acting at once begins or ends
@@ -261,19 +265,9 @@ class Sampler:
         k, members = k[fled], members[fled]
         states[k] = np.where(members, self.flees[states[k]], states[k])
 
-    def numbers(self, states: tuple) -> np.ndarray | None:
-        """The numbers of ``states`` (each combatant's start in a model of kin, ``Compact.kin``), or None
-        where one is not reached, or where turns leave the actor as it is and one stands where its own
-        start does not or the other way (the tables take such an actor's turn from its own start)."""
-        b = self.board
-        if not all(s in self.index[i] for i, s in enumerate(states)) or not b.pair and any(
-                b.standing(i, s) != b.standing(i, self.reach[i][0]) for i, s in enumerate(states)):
-            return None
-        return np.array([self.index[i][s] for i, s in enumerate(states)], dtype=np.int64)
-
-    def play(self, n: int, rng: np.random.Generator, starts: np.ndarray | None = None) -> Batch:
-        """``n`` fights, each from the board's start or from its row of ``starts`` (state numbers,
-        ``numbers``)."""
+    def play(self, n: int, rng: np.random.Generator, begun: np.ndarray | None = None) -> Batch:
+        """``n`` fights, each from a start of the board drawn by its chance, or from the one ``begun`` names
+        (its place among ``Board.starts``)."""
         b = self.board
         opening = b.opening
         turns = self.orders.shape[1]
@@ -283,15 +277,12 @@ class Sampler:
         final = np.zeros((n, b.size), dtype=np.int64)
         # the fights still played (rows), their numbers among the n, and what each carries along
         fights = np.arange(n)
-        if starts is None:
-            states = np.tile(self.offset, (n, 1))   # every start is its reach's first state
-            rolled = np.tile(np.array(b.rolled(b.start()), dtype=bool), (n, 1))
-        else:
-            states = starts.copy()
-            rows, inverse = np.unique(starts, axis=0, return_inverse=True)
-            rolled = np.array([b.rolled(tuple(self.every[x][1] for x in row)) for row in rows],
-                              dtype=bool).reshape(len(rows), len(b.groups))[inverse.reshape(-1)]
+        if begun is None:   # the start of each fight, drawn where there are several
+            begun = rng.choice(len(self.chances), n, p=self.chances / self.chances.sum()) if len(self.chances) > 1 \
+                else np.zeros(n, dtype=np.int64)
+        states = self.begin[begun]
         drawn = np.zeros((n, b.size), dtype=np.int64)
+        rolled = self.tested[begun]
         order = self._draw(opening.starts, n, rng)
         stood = self.standing[states]   # at a block's start
         looked = np.ones(n, dtype=bool)   # whether a fight is to be looked at when its block ends

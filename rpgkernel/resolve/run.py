@@ -72,13 +72,13 @@ def resolve(source: str, *, ruleset: str | Ruleset | None = None, campaign: Camp
         dice_by = check_name(dice_by, "figure")
     if campaign is not None:
         _same_ruleset(engine, campaign.state)
-    verbs = _verbs(engine)
+    spellings = _spellings(engine)
     commands = _parse(source, lambda: campaign.state if campaign is not None else _scratch_state(figures, engine))
     if campaign is None or preview:
         state = campaign.state if campaign is not None else _scratch_state(figures, engine)
-        return _cell(commands, engine, verbs, Transaction(state), campaign is not None, seed, dice, preview)
+        return _cell(commands, engine, spellings, Transaction(state), campaign is not None, seed, dice, preview)
     with campaign.transaction() as tx:
-        return _cell(commands, engine, verbs, tx, True, seed, dice, preview,
+        return _cell(commands, engine, spellings, tx, True, seed, dice, preview,
                      _Who(dice_by, player and check_name(player, "figure"), campaign.store.events))
 
 
@@ -112,13 +112,19 @@ def _same_ruleset(engine: Ruleset, state: dict[str, Any]) -> None:
                          key=key, other=engine.key, other_title=engine.title or engine.key))
 
 
-def _verbs(engine: Ruleset) -> dict[str, Verb]:
-    """Every spelling (German name, aliases; lower case) -> its verb."""
+def verbs(engine: Ruleset) -> dict[str, Verb]:
+    """The verbs a ``%%resolve`` line of ``engine`` may name, by name: its own, and ``verzicht`` where
+    one of them offers a choice."""
     table = dict(engine.verbs)
     if any(v.choice for v in table.values()) and PASS not in table:
         table[PASS] = Verb(PASS, None, t("resolve.pass_help"), aliases=("pass",), choice=DECLINE,
                            example="verzicht Söldner")
-    return {n.lower(): v for v in table.values() for n in (v.name, *v.aliases)}
+    return {v.name: v for v in table.values()}
+
+
+def _spellings(engine: Ruleset) -> dict[str, Verb]:
+    """Every spelling (German name, aliases; lower case) -> its verb."""
+    return {n.lower(): v for v in verbs(engine).values() for n in (v.name, *v.aliases)}
 
 
 # -- checking ---------------------------------------------------------------------
@@ -496,9 +502,9 @@ def carry_out(work: Transaction, engine: Ruleset, source: str, roller: Roller) -
     """Carry out the ``%%resolve`` lines ``source`` in ``work`` (a transaction on a state of its own,
     as a forecast plays a fight), rolling through ``roller``: as a cell of a campaign does, without
     a campaign to write to."""
-    verbs = _verbs(engine)
-    lines = [_check(cmd, verbs, work.state, True, engine.key) for cmd in _parse(source, lambda: work.state)]
-    return _carried_out(lines, engine, verbs, work, roller)
+    spellings = _spellings(engine)
+    lines = [_check(cmd, spellings, work.state, True, engine.key) for cmd in _parse(source, lambda: work.state)]
+    return _carried_out(lines, engine, spellings, work, roller)
 
 
 def _result(results: list[Resolution]) -> Resolution | Resolutions:

@@ -6,9 +6,12 @@ actor and target are left in, ``new_round`` a round's start, ``groups`` whose mo
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence, cast
 
 from .figure import Figure
+
+if TYPE_CHECKING:
+    from .resolution import Resolution
 
 State = Hashable
 
@@ -106,6 +109,15 @@ class Compact:
         them): the target alone (the default), or everyone an attack hits at once where each is rolled
         for on its own (a Blast): the turn is then ``turn`` on each of them that stands, one by one."""
         return (target,)
+
+    def closings(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]
+                 ) -> list[tuple[float, tuple[State, ...]]] | None:
+        """The states every combatant is left in once the open resolutions ``pending`` (each as the tactics
+        read it, its outcome so far, with the options of its line) are taken as the tactics decide and
+        the dice after the decisions fall, each with its chance (adding up to 1); the model may count
+        in them what it bounds (call it before the model plays). None (the default) where the model does
+        not carry them: the forecast closes them through the procedures."""
+        return None
 
     def played(self) -> Hashable | None:
         """What the fights it plays hang on: two models of a fight with the same (not None) play the same

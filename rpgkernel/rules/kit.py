@@ -7,10 +7,10 @@ user errors are a ``RulesError``; a forecast plays by ``Tactics`` on a ``Compact
 """
 
 from ..state.effects import Effect
-from ..wiring import ruleset
 from .aliases import renamed, renamed_in
 from .advice import DECLINE, Advice, Option, Take, mixture
 from .base import Ruleset
+from .registry import get as ruleset
 from .initiative import Initiative, higher_initiative
 from .compact import Compact
 from .errors import RulesError, read_yaml

@@ -12,12 +12,12 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..errors import RpgError
 from ..messages import t
 from .base import Ruleset
-from .frei import Frei
 from .resolution import listing
 
 GROUP = "rpgkernel.rulesets"
@@ -63,7 +63,8 @@ class Entry:
                           reason=reason.rstrip(".")))
 
 
-_FREE = Frei()
+FREE = "rpgkernel.rules.frei:Frei"
+"""the free mode (``get(None)``): loaded by its target like every engine, at its first use"""
 
 _folders: dict[str, tuple[int | None, bool, tuple[tuple[str, tuple[Entry, ...]], ...]]] = {}
 """sys.path entry -> (its mtime, whether it holds distributions, (distribution, its entries) found)"""
@@ -83,7 +84,7 @@ def rulesets() -> list[str]:
 def get(key: str | None) -> Ruleset:
     """The engine for ``key`` (imported at its first use); for None the free mode (``rules.frei``)."""
     if key is None:
-        return _FREE
+        return _free()
     if key in _ready and _read_from is not None and sys.path == _read_from[0]:
         return _ready[key]
     claims = _current(modified=False).get(key) or _current().get(key)   # or installed meanwhile
@@ -96,6 +97,13 @@ def get(key: str | None) -> Ruleset:
         _loaded[entry] = entry.load()
     _ready[key] = _loaded[entry]
     return _ready[key]
+
+
+@cache
+def _free() -> Ruleset:
+    from importlib.metadata import EntryPoint  # here: see _read
+
+    return Entry("", FREE, "rpgkernel", "", EntryPoint("", FREE, GROUP)).load()
 
 
 def title(key: str | None) -> str:

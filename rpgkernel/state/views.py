@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence, cast
 from .rulebook import figure, rulebook
 from ..display import Shown
 from ..messages import t
-from .. import wiring
+from .. import parts
 from . import dicecheck, fighting, marks, model, player_view, tracker
 from .transaction import MAX_COUNT, CampaignError, Transaction, check_name, retrying
 
@@ -145,7 +145,7 @@ class Encounter(tracker.Tracker, Shown):
         """Who wins this fight from where it stands, in how many rounds, who falls, what is left: a
         ``Forecast`` (``rpgkernel.forecast.forecast``: ``n`` fights or until precise, ``zielwahl``,
         ``precision``, ``progress``); nothing is written to the campaign."""
-        return wiring.forecast(self.campaign, self.name, n=n, seed=seed, **options)
+        return parts.forecast(self.campaign, self.name, n=n, seed=seed, **options)
 
     # -- what players see (``state.player_view``) ------------------------------------
     @property

@@ -17,11 +17,8 @@ from ..messages import t
 from ..render.base import percent
 from ..resolve import resolve
 from ..resolve.language import quote
-from ..rules import kampfwerte as kw
-from ..rules.kampfwerte.map import KARTE, karte_aus
-from ..rules.kampfwerte.settings import Einstellungen
+from ..rules import get
 from ..rules.figure import Figure, view
-from ..rules.kampfwerte import bewegung
 from ..state import Campaign, model
 from . import panel_data
 from . import panel_lines as lines
@@ -48,16 +45,17 @@ class HexMap(Widget):
     dice = traitlets.Unicode("").tag(sync=True)  # physical dice for the move's test (written by the front end)
     result = traitlets.Dict().tag(sync=True)     # the last move: its cell and card
 
-    def __init__(self, campaign: Campaign, karte: kw.HexKarte | None = None, **kwargs: Any) -> None:
+    def __init__(self, campaign: Campaign, karte: Any = None, **kwargs: Any) -> None:
         if not isinstance(campaign, Campaign):
             raise RpgError(t("widget.hexmap.bad_input", type=type(campaign).__name__))
+        self.spielfeld = get(RULESET).spielfeld   # the map's rules, as the engine gives them
         if karte is not None:
             enc = campaign.encounter
-            kw.karte_setzen(campaign if enc is None else enc, karte)
+            self.spielfeld.setzen(campaign if enc is None else enc, karte)
         super().__init__(**kwargs)
         self.campaign = campaign
         self._roh: Any = None
-        self._karte: kw.HexKarte | None = None
+        self._karte: Any = None   # the fight's HexKarte
         self.observe(self._on_art, "art")
         self._follow(self.campaign)
         campaign.refresh()
@@ -72,19 +70,19 @@ class HexMap(Widget):
     def _record(self, name: str) -> Figure:
         return view(model.seen_by_rules(self.campaign.folded, name) or {"name": name})
 
-    def _daten(self) -> Einstellungen:
+    def _daten(self) -> Any:
         """The Kampfwerte settings the active encounter sees."""
-        return kw.EINSTELLUNGEN.of(model.data(self.campaign.folded))
+        return self.spielfeld.daten(model.data(self.campaign.folded))
 
-    def _map(self) -> kw.HexKarte | None:
+    def _map(self) -> Any:
         """The fight's map in the campaign (the active encounter's, else the campaign's); None without one.
         Read again only when its data changed."""
         gm = model.data(self.campaign.folded)
-        roh = gm.get(KARTE)
+        roh = self.spielfeld.roh(gm)
         if roh != self._roh:
             self._roh, self._karte = copy.deepcopy(roh), None
             if roh is not None:
-                self._karte = karte_aus(gm)
+                self._karte = self.spielfeld.karte(gm)
         return self._karte
 
     def _changed(self, _campaign: Campaign | None = None) -> None:
@@ -94,7 +92,7 @@ class HexMap(Widget):
         except RpgError as err:  # rule data set by hand that does not fit
             self.error = str(err)
 
-    def _update(self, daten: Einstellungen) -> None:
+    def _update(self, daten: Any) -> None:
         try:
             k = self._map()
         except RpgError as err:  # data set by hand that is no map
@@ -104,7 +102,7 @@ class HexMap(Widget):
         figures, turn = [], {}
         for name in panel_data.order(enc) if enc else []:
             rec = self._record(name)
-            pos = kw.position(rec)
+            pos = self.spielfeld.position(rec)
             if name == current:
                 bp = rec.current("BP")
                 turn = {"figure": name, "bp": bp, "q": pos[0] if pos else None, "r": pos[1] if pos else None}
@@ -143,13 +141,12 @@ class HexMap(Widget):
         """The fields the active combatant reaches with the chosen movement type (not those others hold),
         and the test that type needs (Bewegungskosten: Würfelprobe) with its exact chance."""
         daten = self._daten()
-        a = bewegung.art(self.art, daten=daten)
+        a = self.spielfeld.art(self.art, daten)
         name = self.turn.get("figure")
         self.probe = ""
         if name and a.probe:
-            n = bewegung.probe_wuerfel(self._record(name), a)
-            self.probe = t("widget.hexmap.probe", talent=a.probe, n=n, sw=daten.schwierigkeit,
-                           p=percent(kw.p_gelingt(n, daten=daten)))
+            n, p = self.spielfeld.probe(self._record(name), a, daten)
+            self.probe = t("widget.hexmap.probe", talent=a.probe, n=n, sw=daten.schwierigkeit, p=percent(p))
         elif name:
             self.probe = t("widget.hexmap.no_probe", art=a.name)
         if not name or self.turn.get("q") is None or self._karte is None:
@@ -157,7 +154,7 @@ class HexMap(Widget):
             return
         held = {(f["q"], f["r"]) for f in self.figures if f["name"] != name}
         start = (self.turn["q"], self.turn["r"])
-        costs = kw.erreichbar(self._record(name), self._karte, self.art, daten=daten)
+        costs = self.spielfeld.erreichbar(self._record(name), self._karte, self.art, daten)
         self.reachable = [[q, r, str(c)] for (q, r), c in sorted(costs.items())
                           if (q, r) != start and (q, r) not in held]
 

@@ -230,7 +230,6 @@ def test_target_picking(tmp_path):
                                 "resources": {"AD": {"value": 1, "max": 200}}}), fight) == 0   # no AD left
 
 
-@pytest.mark.slow
 def test_the_pages_forecast(tmp_path):
     """The page's block on the page's figures: 30 % defence for all but Kael's attacks (0.25), the orc's
     Wuchtschlag at the level on its sheet, five of them for its 10 AD; a fight without AD is undecided."""

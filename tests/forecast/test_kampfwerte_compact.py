@@ -279,6 +279,7 @@ def test_exact_and_compact_within_the_procedure_paths_interval(tmp_path):
     assert_agree(played, fast)
 
 
+@pytest.mark.slow
 def test_two_against_one_as_the_procedures_play_it(tmp_path):
     """Kael feints and strikes, Mira stabs with Schattenhieb, the orc knocks down with Wuchtschlag 1; the
     orc attacks the most dangerous first (its threat reads the AD left and a pending Finte)."""

@@ -359,6 +359,7 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
             assert abs(got.value - mean.value) <= max(2 * got.margin, 1e-12), (name, key)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("zielwahl", ["schwächste", "gefährlichste"])
 def test_one_against_two_as_the_procedures_play_it(tmp_path, zielwahl):
     """A second defence in a round costs WM -2: one against two, sampled on the model as the procedures
@@ -524,7 +525,7 @@ def test_closings_share_a_board_only_where_the_model_plays_them_alike(tmp_path, 
 
 def test_closings_of_kin_play_on_one_sampler_each_from_its_start(tmp_path):
     """Closings whose models differ in their starts alone (``Compact.kin``) play on one sampler, whose
-    reach takes in every start: the fights from each start win as often as those on that closing's own
+    board begins in each of them: the fights from each start win as often as those on that closing's own
     board (4.5 standard errors of the difference); a closing with another sheet is no kin."""
     c, _ = grace_fight(tmp_path, lp=5)
     table = Table(copy.deepcopy(c.state), "Gasse", rules.get("midgard"), "schwächste")
@@ -533,11 +534,11 @@ def test_closings_of_kin_play_on_one_sampler_each_from_its_start(tmp_path):
     assert len({id(b) for b in boards}) == 3 and len({mixture.kin(b) for b in boards}) == 1
     assert mixture.kin(mixed._board(closing(c, "Wolfgang", {"sheet": {"abwehr": 6}}))) != mixture.kin(boards[0])
     host, starts = mixed._host(boards)
-    assert starts.shape == (3, 4) and mixed._host(boards[1:])[0] is host   # the reach has them all already
+    assert mixed._host(boards[1:])[0] is host   # its board begins in them all already
     n = 20_000
-    batch = host.play(3 * n, np.random.default_rng(2), np.repeat(starts, n, axis=0))
+    batch = host.play(3 * n, np.random.default_rng(2), np.repeat(starts, n))
     for k, b in enumerate(boards):
-        assert [host.reach[i][x - host.offset[i]] for i, x in enumerate(starts[k])] == list(b.start())
+        assert host.board.starts[starts[k]][1] == b.start()
         won = float(np.mean(batch.winner[k * n:(k + 1) * n] == 0))
         own = float(np.mean(Sampler(b).play(n, np.random.default_rng(3 + k)).winner == 0))
         assert 0.01 < own < 0.99 and abs(won - own) <= 4.5 * (2 * own * (1 - own) / n) ** 0.5, (k, won, own)

@@ -188,11 +188,11 @@ def adz_points():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("verb", ["verteidigen", "zauber"])
+@pytest.mark.parametrize("verb", ["angriff", "verteidigen", "zauber"])
 def test_an_open_adz_moment_of_the_notebook_lies_within_the_procedures_intervals(adz_points, verb):
-    """AdZ's defence and spell left open in the example notebook (reaction, luck): the forecast on the
-    compact model and the procedure path differ by less than three standard errors
-    of their difference (each margin is 1.96 of its own)."""
+    """AdZ's attack, defence and spell left open in the example notebook (the defence closed on the model,
+    luck): the forecast on the compact model and the procedure path differ by less than three standard
+    errors of their difference (each margin is 1.96 of its own)."""
     import copy
     import math
 

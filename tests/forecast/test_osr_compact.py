@@ -199,6 +199,7 @@ def test_exact_within_the_procedure_paths_interval(tmp_path):
     assert_within(exact, played, ["TP"])
 
 
+@pytest.mark.slow
 def test_two_against_three_as_the_procedures_play_it(tmp_path):
     """Targets at random among the standing foes: the goblins' chances to fall are the model's."""
     _, enc = encounter(tmp_path, ("Hauptmann", "Gruppe", HAUPTMANN),

@@ -68,6 +68,7 @@ def assert_within(exact, played, keys=()):
             assert abs(got.value - fig.resources[key].value) <= got.margin, (name, key)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moral", [True, False], ids=["moral", "ohne_moral"])
 def test_two_against_three_as_the_procedures_play_it(bande, moral):
     played = bande.forecast(n=400, seed=21, weg="prozeduren", moral=moral)
@@ -77,6 +78,7 @@ def test_two_against_three_as_the_procedures_play_it(bande, moral):
     assert fast.figures["Knappe"].falls.margin < 0.01 < played.figures["Knappe"].falls.margin
 
 
+@pytest.mark.slow
 def test_morale_of_a_lone_foe_as_the_procedures_play_it(tmp_path):
     """The chief is an individual: wounded, he saves with SPI 9 or flees, on both paths alike."""
     c = Campaign.open(tmp_path / "k.sqlite")

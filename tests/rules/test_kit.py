@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from pathlib import Path
 
@@ -300,13 +301,20 @@ def test_the_order_of_a_fight_is_one_slot_of_the_ruleset():
 def _imported_past_the_surface(root: Path, key: str, surface: set[str], modules: set[str]) -> list[str]:
     """``from rpgkernel.rules.<key> import name`` with a name outside ``surface`` (a module is fine), in the
     Python files under ``root``."""
-    import ast
     found = []
     for path in sorted(root.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == f"rpgkernel.rules.{key}":
-                found += [f"{path.name}:{a.name}" for a in node.names if a.name not in surface | modules]
+        for module, names in _imports_from(path, path.stat().st_mtime_ns):
+            if module == f"rpgkernel.rules.{key}":
+                found += [f"{path.name}:{name}" for name in names if name not in surface | modules]
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_from(path: Path, mtime_ns: int) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+    """Every ``from module import names`` of a Python file, parsed once for all rulesets (by its time of change)."""
+    import ast
+    return tuple((node.module, tuple(a.name for a in node.names))
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ImportFrom))
 
 
 def test_each_ruleset_shows_a_small_documented_surface(tmp_path):

@@ -47,6 +47,7 @@ def forecast(panel, **content):
     done(panel, queued)
 
 
+@pytest.mark.slow
 def test_the_panel_forecasts_as_the_encounter_does(camp):
     panel = EncounterPanel(camp.encounter)
     seen = []

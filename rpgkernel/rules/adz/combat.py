@@ -28,6 +28,8 @@ from .settings import EINSTELLUNGEN, AdzError, Ausruestung, Daten, Waffe
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
 
 VERTEIDIGUNGSARTEN = ("ausweichen", "parade", "schildblock")
+#: the open choice whether the target defends (Verteidigungswurf: a reaction to the attack roll)
+VERTEIDIGEN = "verteidigen"
 
 
 # -- initiative ---------------------------------------------------------------------------
@@ -500,8 +502,8 @@ def verteidigung_angebot(res: Resolution, chain: _Kette, arten: Mapping[str, Kam
     reactions this round (Runden)."""
     p, v = chain.plan, chain.plan.verteidiger
     before = reaktionen(v)
-    res.choices.append(Choice("verteidigen", t("adz.choice_defend", figure=v.name, dice=p.verteidigung,
-                                               erfolge=chain.angriff.erfolge), (v.name,), VERTEIDIGUNGSARTEN))
+    res.choices.append(Choice(VERTEIDIGEN, t("adz.choice_defend", figure=v.name, dice=p.verteidigung,
+                                             erfolge=chain.angriff.erfolge), (v.name,), VERTEIDIGUNGSARTEN))
     cost = t("adz.advice.reaktion", figure=v.name, n=before + 1, teil=2 ** (before + 1))
     spared = t("adz.advice.keine_reaktion", figure=v.name, teil=2 ** before) if before else t(
         "adz.advice.keine_reaktion_voll", figure=v.name)

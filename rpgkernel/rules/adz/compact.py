@@ -22,15 +22,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
-from ...dice import Roller
+from ...dice import Dist, Roller
 from ...errors import RpgError
-from rpgkernel.rules.kit import Compact, Fight, Figure
-from .combat import Kampfplan, kampfplan
+from rpgkernel.rules.kit import Action, Compact, Fight, Figure, Resolution
+from .combat import VERTEIDIGEN, Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
 from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, verletzungsmalus, wirkung
 from .exact import Enden, Glueck, angriff_dist, erfolge_dist
 from .settings import EINSTELLUNGEN, Daten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
+from .verbs import angriff_args
 
 if TYPE_CHECKING:
     from .tactics import AdzTactics
@@ -99,7 +100,7 @@ class AdzCompact(Compact):
         #: the most reactions of a combatant a later defence in the same round can read: those it made
         #: already and one in each foe's turn but the last (a count above is never read, and the bound
         #: keeps the states a forecast enumerates finite and few: none in a duel)
-        self.most = [reaktionen(f) + sum(1 for g in figures if g.side != f.side) - 1 for f in figures]
+        self.most = [self._most(i) for i in range(len(figures))]
         self._plans: dict[tuple, Kampfplan] = {}
         self._mali: dict[tuple[int, int, int], int | None] = {}
         self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
@@ -107,6 +108,10 @@ class AdzCompact(Compact):
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
         #: by combatant and state: the state after each change made of it so far (``moved``)
         self._after: dict[tuple[int, Stand], dict[Folge, Stand]] = {}
+
+    def _most(self, i: int) -> int:
+        f = self.figures[i]
+        return reaktionen(f) + sum(1 for g in self.figures if g.side != f.side) - 1
 
     def attacks(self) -> bool:
         """Whether every combatant can attack each foe as the tactics have it: a plain attack whose
@@ -161,6 +166,38 @@ class AdzCompact(Compact):
         self._turns[key] = found = _folgen(self._chain(plan, mine.glueck, theirs.glueck), plan.leiste)
         return found
 
+    def closings(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]  # type: ignore[override]
+                 ) -> list[tuple[float, tuple[Stand, ...]]] | None:
+        """An attack alone open, its target still to decide whether to defend (``combat.VERTEIDIGEN``)
+        and the tactics defending (``AdzTactics.decide``): the rest of its chain from the attack's
+        successes (``_chain``: the defence, a reaction, the resistance, the luck pools by the tactics'
+        rule) on the plan of its line, as a turn changes the two; the target's reaction counted in
+        ``most``. None for anything else."""
+        names = [f.name for f in self.figures]
+        if len(pending) != 1:
+            return None
+        res, options = pending[0]
+        if res.action != "angriff" or set(res.outcome) != {"angriff"} or [c.key for c in res.choices] != [VERTEIDIGEN] \
+                or len(res.actors) != 1 or len(res.targets) != 1 or not {*res.actors, *res.targets} <= set(names) \
+                or self.tactics.decide(res, self.fight) != [Action(VERTEIDIGEN, res.targets)]:
+            return None
+        actor, target = names.index(res.actors[0]), names.index(res.targets[0])
+        start = tuple(self.start(i) for i in range(len(self.figures)))
+        mine, theirs = start[actor], start[target]
+        try:
+            plan = kampfplan(self.view(actor, mine), self.view(target, theirs), **angriff_args(options, self.daten),
+                             vorschau=False)
+        except RpgError:
+            return None
+        self.most[target] = self._most(target) + 1
+        out: dict[tuple[Stand, ...], float] = {}
+        for p, change, hit in _folgen(self._chain(plan, mine.glueck, theirs.glueck, res.outcome["angriff"]),
+                                      plan.leiste):
+            after = list(start)
+            after[actor], after[target] = self.moved(actor, mine, change), self.moved(target, theirs, hit)
+            out[tuple(after)] = out.get(tuple(after), 0.0) + p
+        return [(p, states) for states, p in out.items()]
+
     def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
         """``state`` after ``change``: the damage's effects (``_damaged``), the luck pool spent, a reaction
         counted (as far as ``most``); each change of a combatant's state worked out once."""
@@ -202,11 +239,13 @@ class AdzCompact(Compact):
             self._mali[key] = verletzungsmalus(self.view(i, state), self.daten)
         return self._mali[key]
 
-    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int) -> tuple[tuple[float, int | None, int, bool], ...]:
-        """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``): each one's chance,
-        whose pool it spent (``EIGNER``; None: nobody's), the final damage, whether the target reacted."""
+    def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int, erfolge: int | None = None
+               ) -> tuple[tuple[float, int | None, int, bool], ...]:
+        """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``), from the attack roll
+        or from its ``erfolge`` where it is rolled: each one's chance, whose pool it spent (``EIGNER``;
+        None: nobody's), the final damage, whether the target reacted."""
         key = (_Zahlen(plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
-                       plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw), glueck_a, glueck_v)
+                       plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, erfolge), glueck_a, glueck_v)
         if key not in self._ends:
             self._ends[key] = _enden(*key, self.tactics.glueck_wurf)
         return self._ends[key]
@@ -230,7 +269,7 @@ class AdzCompact(Compact):
 
 class _Zahlen(NamedTuple):
     """The numbers of a plan its chain is made of (``Kampfplan``'s pools, the weapon's base damage, armour,
-    resistance and Mindestwurf)."""
+    resistance and Mindestwurf) and the attack's successes where it is rolled already."""
 
     angriff: int
     angriff2: int | None
@@ -241,6 +280,7 @@ class _Zahlen(NamedTuple):
     rs: int
     widerstand: int
     mw: int
+    erfolge: int | None = None
 
 
 @lru_cache(maxsize=4096)
@@ -271,7 +311,8 @@ def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> tup
 def _kette(z: _Zahlen, glueck: Glueck) -> Enden:
     """The ends of a plan's chain (``exact.Enden``), whatever the luck pools."""
     defence = angriff_dist(z.verteidigung, z.verteidigung2) if z.verteidigt else None
-    return Enden(angriff_dist(z.angriff, z.angriff2), defence, z.grundschaden, z.rs, erfolge_dist(z.widerstand),
+    attack = angriff_dist(z.angriff, z.angriff2) if z.erfolge is None else Dist.const(z.erfolge)
+    return Enden(attack, defence, z.grundschaden, z.rs, erfolge_dist(z.widerstand),
                  z.mw, glueck)
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from rpgkernel.rules.kit import Action, Compact, Fight, Figure, Resolution, Tactics
-from .combat import kampfplan
+from .combat import VERTEIDIGEN, kampfplan
 from .compact import AdzCompact, covers
 from .damage import out_of_fight
 from .settings import EINSTELLUNGEN
 from .sheet import GEISTIG, KOERPERLICH, waffen
 
 LUCK = "glück"
-DEFEND = "verteidigen"
 
 
 class AdzTactics(Tactics):
@@ -28,9 +27,9 @@ class AdzTactics(Tactics):
     def decide(self, resolution: Resolution, fight: Fight) -> list[Action]:
         """The target defends; the luck pool where an attack did not go one's way (``glueck_wurf``), else
         nobody spends it."""
-        defend = next((c for c in resolution.choices if c.key == DEFEND), None)
+        defend = next((c for c in resolution.choices if c.key == VERTEIDIGEN), None)
         if defend is not None:
-            return [Action(DEFEND, defend.who[:1])]
+            return [Action(VERTEIDIGEN, defend.who[:1])]
         luck = next((c for c in resolution.choices if c.key == LUCK), None)
         o = resolution.outcome
         if luck is None or resolution.action != "angriff" or "treffer" not in o:

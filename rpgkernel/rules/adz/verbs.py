@@ -9,7 +9,7 @@ target defends), asked after the attack roll where the line does not decide it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...messages import Text, t
 from rpgkernel.rules.kit import Request, Resolution, Verb
@@ -17,7 +17,7 @@ from .combat import angriff, initiative, kampfplan
 from .core import Seite, auffuellen, probe, probe_plan, vergleich, vergleich_plan
 from .damage import heilung, schaden_nehmen
 from .magic import beenden, erneuern, zauberplan, zaubern
-from .settings import AdzError
+from .settings import AdzError, Daten
 
 
 def _luck(req: Request) -> list[dict[str, Any]] | None:
@@ -68,9 +68,11 @@ _FLAGS = {"beidhändig": "beidhaendig", "v_beidhändig": "v_beidhaendig", "keine
 _RENAMED = {"größe": "groesse"}
 
 
-def _angriff_args(req: Request) -> dict[str, Any]:
-    out: dict[str, Any] = {"daten": req.settings}
-    for key, value in req.options.items():
+def angriff_args(options: Mapping[str, Any], daten: Daten) -> dict[str, Any]:
+    """The keyword arguments of ``combat.kampfplan`` an ``angriff`` line's ``options`` give, with the GM's
+    ``daten``."""
+    out: dict[str, Any] = {"daten": daten}
+    for key, value in options.items():
         if key in _FLAGS:
             out[_FLAGS[key]] = True
         elif key not in ("entschieden", "verteidigt"):
@@ -138,11 +140,11 @@ def _initiative(req: Request) -> Resolution:
 def _angriff(req: Request) -> Resolution:
     defends, how = _defends(req)
     return angriff(req.actors[0], req.targets[0], req.roller, verteidigen=defends, glueck=_luck(req),
-                   **{**_angriff_args(req), **how})
+                   **{**angriff_args(req.options, req.settings), **how})
 
 
 def _angriff_vorschau(req: Request) -> Any:
-    return kampfplan(req.actors[0], req.targets[0], **_angriff_args(req)).res.preview
+    return kampfplan(req.actors[0], req.targets[0], **angriff_args(req.options, req.settings)).res.preview
 
 
 def _zauber(req: Request) -> Resolution:

@@ -22,6 +22,7 @@ from .map import HexKarte, karte_setzen
 from .probe import p_gelingt, wuerfeln
 from .settings import EINSTELLUNGEN, KampfwerteError, einrichten
 from .sheet import SHEET, bereich, ressourcen
+from .spielfeld import Spielfeld
 from .tactics import KampfwerteTactics
 from .verbs import VERBS
 
@@ -57,6 +58,8 @@ class Kampfwerte(Ruleset):
     #: every attack a manoeuvre whose damage and defence come from the GM's data ``prognose``
     tactics = KampfwerteTactics()
     initiative = KampfwerteInitiative()
+    #: the hex map as a view reads it (the hex map widget, through the registry)
+    spielfeld = Spielfeld()
     conditions = Texts({
         "niedergeworfen": Text("kampfwerte.cond_down"),
         "entwaffnet": Text("kampfwerte.cond_disarmed"),
