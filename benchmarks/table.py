@@ -53,8 +53,9 @@ def doc_actions() -> list[dict]:
     from doc_blocks import DOCS, blocks_of
 
     from rpgkernel import rules
-    from rpgkernel.resolve.run import _verbs
-    verbs = {v for key in rules.rulesets() for v in _verbs(rules.get(key))}   # every spelling, as a cell reads it
+    from rpgkernel.resolve.run import verbs as verbs_of
+    verbs = {n.lower() for key in rules.rulesets() for v in verbs_of(rules.get(key)).values()
+             for n in (v.name, *v.aliases)}   # every spelling, as a cell reads it
     pages = []
     for path in sorted(DOCS.glob("*.md")):
         steps: list[dict] = []
