@@ -53,8 +53,9 @@ def doc_actions() -> list[dict]:
     from doc_blocks import DOCS, blocks_of
 
     from rpgkernel import rules
-    from rpgkernel.resolve.run import _verbs
-    verbs = {v for key in rules.rulesets() for v in _verbs(rules.get(key))}   # every spelling, as a cell reads it
+    from rpgkernel.resolve.run import verbs as verbs_of
+    verbs = {n.lower() for key in rules.rulesets() for v in verbs_of(rules.get(key)).values()
+             for n in (v.name, *v.aliases)}   # every spelling, as a cell reads it
     pages = []
     for path in sorted(DOCS.glob("*.md")):
         steps: list[dict] = []
@@ -165,8 +166,9 @@ def work_docs(pages: list[dict], repeat: int, folder: Path) -> tuple[list[list[f
     refuses is counted, not timed."""
     from rpgkernel import RpgError
     samples, refused = [], 0
-    for _ in range(repeat):
-        for camp, key, cell in gone_down(pages, folder):
+    for k in range(repeat):   # each round's campaigns fresh, in a folder of their own
+        (folder / f"runde{k}").mkdir()
+        for camp, key, cell in gone_down(pages, folder / f"runde{k}"):
             try:
                 samples.append(list(_timed(lambda: card(camp, key, cell))))
             except RpgError:

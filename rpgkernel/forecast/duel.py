@@ -133,8 +133,9 @@ def _apart(board: Board) -> Solution:
     return Solution(win, draw, rounds, falls, resources, nodes)
 
 
-#: the pairs past which a duel's pairs are found by parts where the model names them (``_Pairs.split``):
-#: in fewer, the batches' numpy calls cost more than the turns they share (Midgard with grace: 329 pairs)
+#: the pairs from which on a duel's pairs are found by parts where the model names them (``_Pairs.split``),
+#: the pairs found so far going on: in fewer, the batches' numpy calls cost more than the turns they share
+#: (Midgard with grace: 329 pairs)
 SPLIT_FROM = 400
 
 
@@ -196,8 +197,8 @@ class _Onward:
 
 class _Pairs:
     """A duel whose turns change the actor too, over the pairs of states it reaches: found pair by pair
-    (``_walk``), or by the parts of the states a turn reads where the model names them (``_Split``);
-    then the chances carried over them turn by turn."""
+    (``_walk``), going on by the parts of the states a turn reads where the model names them
+    (``_Split``); then the chances carried over them turn by turn."""
 
     def __init__(self, board: Board, most: int) -> None:
         self.b, self.most = board, most
@@ -237,16 +238,12 @@ class _Pairs:
         return states, at
 
     def _found(self) -> _Found:
-        """The pairs and moves: found pair by pair, or by parts (``_Split``) once they pass ``SPLIT_FROM``."""
-        if not self.split or self.most <= SPLIT_FROM:
-            return self._walk()
-        try:
-            return _Pairs(self.b, SPLIT_FROM)._walk()
-        except _TooLarge:
-            return _Split(self.b, self.most).walk()
+        """The pairs and moves: found pair by pair, by parts (``_Split``) from ``SPLIT_FROM`` pairs on."""
+        return self._walk(SPLIT_FROM if self.split else None)
 
-    def _walk(self) -> _Found:
-        """Every pair the duel reaches from its opening and each turn's moves from it, pair by pair."""
+    def _walk(self, upto: int | None = None) -> _Found:
+        """Every pair the duel reaches from its opening and each turn's moves from it, pair by pair; from
+        ``upto`` pairs on by parts (``_Split``), from the pairs, moves and turns due found so far."""
         b, o = self.b, self.b.opening
         follows = _follows(o)
         pairs, live, fresh = self.pairs, self.live, self.fresh
@@ -257,6 +254,8 @@ class _Pairs:
             due[actor].add(pair)
         turn = b.model.turn
         while todo:
+            if upto is not None and len(self.of) >= upto:
+                return _Split(b, self.most).walk(self, due, todo)
             pair, actor = todo.pop()
             x, y = self.of[pair]
             if actor == 0:
@@ -507,14 +506,20 @@ class _Split:
             self.fresh.a[numbers[changed]] = self._pairs(distinct)[where]
         return found
 
-    def walk(self) -> _Found:
-        b, o = self.b, self.b.opening
-        start = int(self._pairs(_code(*(np.array([r.add(s)]) for r, s in zip(self.regs, b.start()))))[0])
-        follows = _follows(o)
+    def walk(self, walked: _Pairs, due: list[set[int]], todo_walked: list[tuple[int, int]]) -> _Found:
+        """Go on from the pairs ``walked`` found pair by pair (numbered alike here), their moves, the pairs
+        where each actor's turn is ``due`` and those where it is still to be worked out (``todo_walked``)."""
+        numbers = [np.array([r.add(states[i]) for states in walked.of], dtype=np.intp) for i, r in enumerate(self.regs)]
+        self._pairs(_code(*numbers))
         todo: list[list[np.ndarray]] = [[], []]
-        for k in o.starts:
-            self._due(o.orders[k][o.turn], np.array([start], dtype=np.intp), todo)
-        moves: list[list[tuple[np.ndarray, ...]]] = [[], []]
+        for a in (0, 1):
+            self.due[a].view[list(due[a])] = True
+            left = [pair for pair, who in todo_walked if who == a]
+            todo[a] = [np.array(left, dtype=np.intp)] if left else []
+        moves: list[list[tuple[np.ndarray, ...]]] = [
+            [(np.asarray(src, dtype=np.intp), np.asarray(dst, dtype=np.intp), np.asarray(p, dtype=float))]
+            for src, dst, p in walked.moves]
+        follows = _follows(self.b.opening)
         while todo[0] or todo[1]:
             for a in (0, 1):
                 if not todo[a]:
@@ -530,9 +535,8 @@ class _Split:
                 renewed = np.unique(self.fresh.view[reached])
                 for who in after:
                     self._due(who, renewed, todo)
-        none = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), np.zeros(0))
-        return _Found(start, [r.states for r in self.regs], [x.view.copy() for x in self.x], self.fresh.view.copy(),
-                      [tuple(map(np.concatenate, zip(*m))) if m else none for m in moves])
+        return _Found(0, [r.states for r in self.regs], [x.view.copy() for x in self.x], self.fresh.view.copy(),
+                      [tuple(map(np.concatenate, zip(*m))) for m in moves])
 
     def _due(self, who: int, pairs: np.ndarray, todo: list[list[np.ndarray]]) -> None:
         """Mark ``who``'s turn due in ``pairs`` (distinct) where it is not yet."""

@@ -25,7 +25,7 @@ from ..state import fighting, model
 from ..state.transaction import Transaction
 from ..state.views import Encounter
 from . import faces
-from .orders import order_chances, together
+from .orders import Kept, order_chances, together
 
 #: the round after which a fight counts as undecided (a draw)
 MAX_ROUNDS = 100
@@ -96,6 +96,8 @@ class Table:
                                 or t("forecast.no_tactics", ruleset=engine.title or engine.key or "–"))
         self.tactics = engine.tactics if moral else engine.tactics.without_morale()
         self.targeted: dict[str, int] = {}
+        self.kept = Kept()   # the turn orders of the openings so far
+        self._outcomes: dict[str, dict[str, Any]] = {}   # of the open resolutions in ``state``, by key
         try:   # the GM's data the tactics read: what is missing stops the forecast before it plays
             self.tactics.check(self._fight(state, self._down(fighting.reasons(state, encounter)), Roller(dice=[])))
         except RpgError as err:
@@ -171,7 +173,7 @@ class Table:
         names = list(record["combatants"])
         rolled = None
         if not first or self.engine.initiative.each_round:
-            rolled = order_chances(tx.state, self.name, self.engine)
+            rolled = order_chances(tx.state, self.name, self.engine, kept=self.kept)
             if rolled is None:
                 return None
         orders = self._orders(tx.state, rolled)
@@ -264,9 +266,17 @@ class Table:
     def _outcome(self, state: dict[str, Any], key: str, record: Mapping[str, Any]) -> dict[str, Any]:
         """What an open resolution's dice gave (``Resolution.outcome``, which the tactics read to decide):
         its line carried out again with its dice on a scratch copy of ``state`` without it; nothing where
-        decisions were taken on it already (the line alone would not reach them)."""
+        decisions were taken on it already (the line alone would not reach them). Worked out once for
+        the campaign's state (every closing starts from it)."""
         if record.get("decisions"):
             return {}
+        if state is self.state:
+            if key not in self._outcomes:
+                self._outcomes[key] = self._carried_out(state, key, record)
+            return dict(self._outcomes[key])
+        return self._carried_out(state, key, record)
+
+    def _carried_out(self, state: dict[str, Any], key: str, record: Mapping[str, Any]) -> dict[str, Any]:
         scratch = Transaction({**state, "pending": {k: r for k, r in state["pending"].items() if k != key}})
         try:
             done = carry_out(scratch, self.engine, record["source"], Roller(dice=list(record["faces"])))

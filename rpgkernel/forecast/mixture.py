@@ -57,10 +57,21 @@ def played(b: Board) -> Hashable | None:
     """What the fights on ``b`` hang on (``Compact.played`` and the opening's turn orders and place), or
     None where the model does not say: boards alike in it play the same fights."""
     found = b.model.played()
+    return None if found is None else (found, _opening(b))
+
+
+def kin(b: Board) -> Hashable | None:
+    """What the turns on ``b`` hang on besides the starts (``Compact.kin`` and the opening; where turns
+    leave the actor as it is, who stands at the start too: a sampler takes such an actor's turn from
+    its own start), or None where the model does not say: boards alike in it play on one sampler."""
+    found = b.model.kin()
+    return None if found is None else (found, _opening(b), b.pair or [b.standing(i, s) for i, s in enumerate(b.start())])
+
+
+def _opening(b: Board) -> str:
     o = b.opening
-    return None if found is None else (found, json.dumps(
-        [o.names, o.sides, o.orders, o.together, sorted(o.starts.items()), sorted((o.each_round or {}).items()),
-         o.turn, o.round, o.first, o.fight.zielwahl], default=str))
+    return json.dumps([o.names, o.sides, o.orders, o.together, sorted(o.starts.items()),
+                       sorted((o.each_round or {}).items()), o.turn, o.round, o.first, o.fight.zielwahl], default=str)
 
 
 class Mixture:
@@ -78,6 +89,7 @@ class Mixture:
         #: where drawn: (chance, state, ()) of each way tried, (chance, None, faces chosen) of each left
         self.ways: list[tuple[float, dict[str, Any] | None, tuple[int, ...]]] = []
         self._samplers: dict[int, Sampler] = {}
+        self._hosts: dict[Hashable, list[Sampler]] = {}   # by ``kin``: samplers over several starts
 
     @classmethod
     def of(cls, table: Table, rng: np.random.Generator, most: int | None = None) -> Mixture | None:
@@ -173,18 +185,35 @@ class Mixture:
 
     def _drawn(self, tally: Clustered, k: int, rng: np.random.Generator) -> None:
         """``k`` fights in groups of ``PER_CLOSING``, each group from a closing drawn with real dice; the
-        groups of closings on one board played at once and counted apart."""
-        drawn: dict[int, tuple[Board, list[int]]] = {}
+        groups of closings on boards of kin (``kin``) played at once and counted apart."""
+        drawn: dict[Hashable, list[tuple[Board, int]]] = {}
         for size in [PER_CLOSING] * (k // PER_CLOSING) + ([k % PER_CLOSING] if k % PER_CLOSING else []):
             b = self._board(self._closing(rng))
-            drawn.setdefault(id(b), (b, []))[1].append(size)
-        for b, sizes in drawn.values():
-            sampler = self.sampler(b)
-            batch, at = sampler.play(sum(sizes), rng), 0
-            for size in sizes:
+            drawn.setdefault(kin(b) or id(b), []).append((b, size))
+        for groups in drawn.values():
+            sampler, starts = self._host([b for b, _ in groups])
+            batch = sampler.play(sum(size for _, size in groups), rng,
+                                 None if starts is None else np.repeat(starts, [size for _, size in groups], axis=0))
+            at = 0
+            for _, size in groups:
                 part = slice(at, at + size)
                 tally.add_group(**sampler.counts(Batch(batch.winner[part], batch.rounds[part], batch.states[part])))
                 at += size
+
+    def _host(self, boards: list[Board]) -> tuple[Sampler, np.ndarray | None]:
+        """A sampler that plays from the start of each of ``boards`` (one board, or boards of kin), and the
+        place of each one's start among its board's starts (None: the board's own): one whose board
+        begins in them all, else one of a board beginning in each of them."""
+        if all(b is boards[0] for b in boards):
+            return self.sampler(boards[0]), None
+        hosts = self._hosts.setdefault(kin(boards[0]), [])
+        for sampler in hosts:
+            starts = [s for _, s in sampler.board.starts]
+            if all(b.start() in starts for b in boards):
+                return sampler, np.array([starts.index(b.start()) for b in boards])
+        first, starts = boards[0], list(dict.fromkeys(b.start() for b in boards))
+        hosts.append(Sampler(Board(first.opening, first.model, first.tactics, [(1 / len(starts), s) for s in starts])))
+        return hosts[-1], np.array([starts.index(b.start()) for b in boards])
 
 
 def mixed(solutions: list[tuple[float, Solution]]) -> Solution:

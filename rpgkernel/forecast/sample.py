@@ -265,7 +265,9 @@ class Sampler:
         k, members = k[fled], members[fled]
         states[k] = np.where(members, self.flees[states[k]], states[k])
 
-    def play(self, n: int, rng: np.random.Generator) -> Batch:
+    def play(self, n: int, rng: np.random.Generator, begun: np.ndarray | None = None) -> Batch:
+        """``n`` fights, each from a start of the board drawn by its chance, or from the one ``begun`` names
+        (its place among ``Board.starts``)."""
         b = self.board
         opening = b.opening
         turns = self.orders.shape[1]
@@ -275,8 +277,9 @@ class Sampler:
         final = np.zeros((n, b.size), dtype=np.int64)
         # the fights still played (rows), their numbers among the n, and what each carries along
         fights = np.arange(n)
-        begun = rng.choice(len(self.chances), n, p=self.chances / self.chances.sum()) if len(self.chances) > 1 \
-            else np.zeros(n, dtype=np.int64)   # the start of each fight, drawn where there are several
+        if begun is None:   # the start of each fight, drawn where there are several
+            begun = rng.choice(len(self.chances), n, p=self.chances / self.chances.sum()) if len(self.chances) > 1 \
+                else np.zeros(n, dtype=np.int64)
         states = self.begin[begun]
         drawn = np.zeros((n, b.size), dtype=np.int64)
         rolled = self.tested[begun]

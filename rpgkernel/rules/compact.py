@@ -122,6 +122,12 @@ class Compact:
         fights, so one board serves both; None (the default) where the kit does not say."""
         return None
 
+    def kin(self) -> Hashable | None:
+        """What its turns hang on besides the starts: two models of a fight with the same (not None) kin
+        play the same turns from every state, so one board can play both, each fight from its own
+        start; None (the default) where the kit does not say."""
+        return None
+
     def learn(self, other: Compact) -> None:
         """Take over what ``other`` (a model of the same fight from another closing of its open
         resolutions) has worked out that holds for this one too; the default: nothing."""

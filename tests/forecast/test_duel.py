@@ -171,19 +171,22 @@ def _pairs_and_moves(found):
 @pytest.mark.parametrize("started", [False, True], ids=["davor", "begonnen"])
 def test_a_duel_walked_by_the_parts_a_turn_reads_as_pair_by_pair(tmp_path, monkeypatch, started):
     """Kampfwerte names the parts a turn reads (``Compact.reads``): the pairs found batch by batch, each
-    turn once per pair of parts as changes (``Compact.moves``, ``moved``), are the pairs found pair by
-    pair, with the same moves, and the duel's result is the same (the icepool duel above goes this way)."""
+    turn once per pair of parts as changes (``Compact.moves``, ``moved``), from the start or going on from
+    the pairs found pair by pair so far, are the pairs found pair by pair, with the same moves, and the
+    duel's result is the same (the icepool duel above goes this way)."""
     enc = kampfwerte_duel(tmp_path, started)
     b = board(enc.campaign, enc.name)
     pairs = duel._Pairs(b, 10**6)
     assert pairs.split
-    split = duel._Split(b, 10**6).walk()
     whole = pairs._walk()
-    got, want = _pairs_and_moves(split), _pairs_and_moves(whole)
-    assert got[:3] == want[:3] and len(got[1]) == len(split.fresh) > 100
-    for mine, theirs in zip(got[3], want[3]):
-        assert mine.keys() == theirs.keys()
-        assert all(mine[k] == pytest.approx(theirs[k], abs=1e-15) for k in mine)
+    want = _pairs_and_moves(whole)
+    for upto in (0, 37):
+        split = duel._Pairs(b, 10**6)._walk(upto)
+        got = _pairs_and_moves(split)
+        assert got[:3] == want[:3] and len(got[1]) == len(split.fresh) > 100
+        for mine, theirs in zip(got[3], want[3]):
+            assert mine.keys() == theirs.keys()
+            assert all(mine[k] == pytest.approx(theirs[k], abs=1e-15) for k in mine)
     solved = duel.solve(b)
     by_pairs = duel._Pairs(b, 10**6)
     by_pairs.split = False

@@ -17,6 +17,7 @@ from rpgkernel.errors import GivenDiceError
 from rpgkernel.forecast import chain, mixture
 from rpgkernel.forecast.fight import ForecastError, Table
 from rpgkernel.forecast.mixture import Mixture, board
+from rpgkernel.forecast.sample import Sampler
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.midgard.compact import MidgardGnade, Stand, covers
 from rpgkernel.rules.midgard.kampf import abwehren, angriffslage, folgen
@@ -520,3 +521,24 @@ def test_closings_share_a_board_only_where_the_model_plays_them_alike(tmp_path, 
     for change in ({"LP": lp - 1}, {"GG": 1}, {"sheet": {"abwehr": 6}}):
         other = mixed._board(closing(c, "Wolfgang", change))
         assert other is not first and mixture.played(other) != mixture.played(first), change
+
+
+def test_closings_of_kin_play_on_one_sampler_each_from_its_start(tmp_path):
+    """Closings whose models differ in their starts alone (``Compact.kin``) play on one sampler, whose
+    board begins in each of them: the fights from each start win as often as those on that closing's own
+    board (4.5 standard errors of the difference); a closing with another sheet is no kin."""
+    c, _ = grace_fight(tmp_path, lp=5)
+    table = Table(copy.deepcopy(c.state), "Gasse", rules.get("midgard"), "schwächste")
+    mixed = Mixture(table, np.random.default_rng(1), None, None)
+    boards = [mixed._board(closing(c, "Wolfgang", change)) for change in ({"GG": 1, "LP": 3}, {}, {"LP": 2})]
+    assert len({id(b) for b in boards}) == 3 and len({mixture.kin(b) for b in boards}) == 1
+    assert mixture.kin(mixed._board(closing(c, "Wolfgang", {"sheet": {"abwehr": 6}}))) != mixture.kin(boards[0])
+    host, starts = mixed._host(boards)
+    assert mixed._host(boards[1:])[0] is host   # its board begins in them all already
+    n = 20_000
+    batch = host.play(3 * n, np.random.default_rng(2), np.repeat(starts, n))
+    for k, b in enumerate(boards):
+        assert host.board.starts[starts[k]][1] == b.start()
+        won = float(np.mean(batch.winner[k * n:(k + 1) * n] == 0))
+        own = float(np.mean(Sampler(b).play(n, np.random.default_rng(3 + k)).winner == 0))
+        assert 0.01 < own < 0.99 and abs(won - own) <= 4.5 * (2 * own * (1 - own) / n) ** 0.5, (k, won, own)

@@ -89,6 +89,29 @@ def test_closings_drawn_where_the_dice_fall_in_too_many_ways(tmp_path, monkeypat
         c.encounter.forecast(weg="exakt")
 
 
+def test_closings_carry_the_open_line_out_again_once(tmp_path, monkeypatch):
+    """What the open attack's dice gave (which the tactics read to decide) is worked out once for all
+    closings: its line carried out again once, not once per way the save falls; the closings are those
+    of a table that works it out anew for each."""
+    from rpgkernel import rules
+    from rpgkernel.forecast import fight
+
+    c = duel(tmp_path / "k.sqlite")
+    lines = []
+    carry_out = fight.carry_out
+    monkeypatch.setattr(fight, "carry_out", lambda tx, engine, source, roller: lines.append(source)
+                        or carry_out(tx, engine, source, roller))
+    table = fight.Table(c.state, "Furt", rules.get("bastionland"), "schwächste")
+    closings, left = table.closings(64)
+    assert not left and len(closings) == 2
+    assert lines.count("angriff Söldner -> Ritter") == 1 and len(lines) > 20
+    anew = fight.Table(c.state, "Furt", rules.get("bastionland"), "schwächste")
+    monkeypatch.setattr(anew, "_outcomes", type("Forgetful", (dict,), {"__contains__": lambda self, k: False})())
+    again, _ = anew.closings(64)
+    assert lines.count("angriff Söldner -> Ritter") > 1 + 20   # once per run: 21 runs for a W20
+    assert [(p, table.key(s)) for p, s in closings] == [(p, anew.key(s)) for p, s in again]
+
+
 def test_drawn_closings_keep_the_ways_tried_before():
     """Where the ways are too many, those tried before the enumeration stopped are kept (``faces.explore``):
     a closing is drawn from them by their chance without a new run, or from a way left untried rolled on

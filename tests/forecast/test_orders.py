@@ -3,6 +3,7 @@ own initiative procedures with every way their dice fall, against counting by ha
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import Counter
 
@@ -10,7 +11,7 @@ import pytest
 
 from rpgkernel import Campaign, rules
 from rpgkernel.dice import Roller
-from rpgkernel.forecast.orders import order_chances
+from rpgkernel.forecast.orders import Kept, order_chances
 from rpgkernel.rules.adz.combat import reihenfolge, reihenfolge_chancen
 
 
@@ -92,3 +93,27 @@ def test_too_many_ways_is_none(tmp_path):
     assert len(order_chances(state, "Lager", engine)) == 6
     state, engine = encounter(tmp_path, None, [(f"F{i}", "AB"[i % 2], {"hp": 3}) for i in range(5)], "fünf.sqlite")
     assert order_chances(state, "Lager", engine) is None
+
+
+def test_a_fights_lists_are_taken_again_where_what_the_initiative_read_is_alike(tmp_path, monkeypatch):
+    """Midgard's initiative reads the sheets and the conditions, never the resources: a state with other
+    LP takes the fight's kept list (the initiative not run), one with another RW works it out anew;
+    each as the list worked out without a kept one."""
+    state, engine = encounter(tmp_path, "midgard", [
+        ("Wolfgang", "Helden", {"rw": 50, "waffen": ["Langschwert +10 (W6+2)"], "abwehr": 5, "lp": 8, "ap": 20}),
+        ("Ork", "Feinde", {"rw": 40, "waffen": ["Keule +9 (W6+1)"], "abwehr": 4, "lp": 9, "ap": 20}),
+        ("Ork 2", "Feinde", {"rw": 70, "waffen": ["Keule +9 (W6+1)"], "abwehr": 4, "lp": 9, "ap": 20})])
+    kept = Kept()
+    first = order_chances(state, "Lager", engine, kept=kept)
+    assert first == order_chances(state, "Lager", engine) and len(first) > 3
+    assert {"sheet", "conditions"} <= kept.parts and "resources" not in kept.parts
+    hurt = copy.deepcopy(state)
+    hurt["encounters"]["Lager"]["combatants"]["Ork"]["resources"]["LP"]["value"] = 2
+    quicker = copy.deepcopy(state)
+    quicker["encounters"]["Lager"]["combatants"]["Ork"]["sheet"]["rw"] = 90
+    fresh = {"hurt": order_chances(hurt, "Lager", engine), "quicker": order_chances(quicker, "Lager", engine)}
+    ran = []
+    rolls = type(engine.initiative).rolls
+    monkeypatch.setattr(type(engine.initiative), "rolls", lambda self, *a, **k: ran.append(1) or rolls(self, *a, **k))
+    assert order_chances(hurt, "Lager", engine, kept=kept) == fresh["hurt"] == first and not ran
+    assert order_chances(quicker, "Lager", engine, kept=kept) == fresh["quicker"] != first and ran

@@ -133,7 +133,7 @@ class Enden:
         #: by the roll luck would go on (None: none): the chains that end there, and those ends without luck
         self.kettenenden: dict[str | None, list[tuple[tuple[int, int | None, int | None], float]]] = {}
         self.ohne: dict[str | None, dict[Ausgang, float]] = {}
-        for (a, d, r), p in self._rolled({(a, None, None): p for a, p in angriff.pmf().items()}, False).items():
+        for (a, d, r), p in self._rolled({(a, None, None): p for a, p in angriff.pmf().items()}).items():
             left, final = self._schaden(a, d, r)
             roll = glueck(left >= 1, final, d is not None)
             made = roll == "angriff" or roll == "verteidigung" and d is not None or roll == "widerstand" and r is not None
@@ -143,6 +143,7 @@ class Enden:
             ohne[final, d is not None, None] = ohne.get((final, d is not None, None), 0.0) + p
         self._mit: dict[tuple[str, int], dict[Ausgang, float]] = {}
         self._plus: dict[tuple[str, int], dict[Ausgang, float]] = {}
+        self._nach: dict[int, dict[int, float]] = {}   # by the damage before the resistance roll
 
     def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
         """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
@@ -165,31 +166,55 @@ class Enden:
         return self._mit[roll, n]
 
     def _mehr(self, roll: str, k: int) -> dict[Ausgang, float]:
-        """The ends of the chains whose luck goes on ``roll``, with ``k`` successes more on it."""
+        """The ends of the chains whose luck goes on ``roll``, with ``k`` successes more on it, the defence
+        and resistance the new result calls for fallen (each chain on its own: they end in few rolls)."""
         if (roll, k) not in self._plus:
-            chains: dict[tuple[int, int | None, int | None], float] = {}
-            for (a, d, r), p in self.kettenenden[roll]:
-                key = self._merged(a + k, d, r, True) if roll == "angriff" else \
-                    self._merged(a, (d or 0) + k, r, True) if roll == "verteidigung" else \
-                    self._merged(a, d, (r or 0) + k, True)
-                chains[key] = chains.get(key, 0.0) + p
             out: dict[Ausgang, float] = {}
-            for (a, d, r), p in self._rolled(chains, True).items():
-                key2 = (self._schaden(a, d, r)[1], d is not None, roll)
-                out[key2] = out.get(key2, 0.0) + p
+            for (a, d, r), p in self.kettenenden[roll]:
+                if roll == "angriff":
+                    a += k
+                elif roll == "verteidigung":
+                    d = (d or 0) + k
+                else:
+                    r = (r or 0) + k
+                if d is None and self.dfn is not None and a >= self.mw:
+                    for x, q in self.dfn.items():
+                        self._ende(out, a, x, r, p * q, roll)
+                else:
+                    self._ende(out, a, d, r, p, roll)
             self._plus[roll, k] = out
         return self._plus[roll, k]
 
-    def _merged(self, a: int, d: int | None, r: int | None, last: bool) -> tuple[int, int | None, int | None]:
-        left = uebrig(a, d or 0, self.mw)
+    def _ende(self, out: dict[Ausgang, float], a: int, d: int | None, r: int | None, p: float, roll: str) -> None:
+        """Add the ends of the chain ``a``, ``d``, ``r`` with chance ``p`` to ``out``, its resistance rolled
+        where damage is left after RS and it was not yet."""
+        vor = vor_widerstand(uebrig(a, d or 0, self.mw), self.grundschaden, self.rs)
+        defended = d is not None
+        if r is None and vor:
+            for final, q in self._widerstanden(vor).items():
+                out[final, defended, roll] = out.get((final, defended, roll), 0.0) + p * q
+        else:
+            final = endschaden(vor, r or 0)
+            out[final, defended, roll] = out.get((final, defended, roll), 0.0) + p
+
+    def _widerstanden(self, vor: int) -> dict[int, float]:
+        """The final damage after the resistance roll from ``vor`` (``endschaden``), by its chance."""
+        if vor not in self._nach:
+            found: dict[int, float] = {}
+            for x, q in self.res.items():
+                found[endschaden(vor, x)] = found.get(endschaden(vor, x), 0.0) + q
+            self._nach[vor] = found
+        return self._nach[vor]
+
+    def _merged(self, a: int, d: int | None, r: int | None) -> tuple[int, int | None, int | None]:
+        """A chain as those that go on alike: once the defence is rolled, only the successes left count."""
         if d is not None:
+            left = uebrig(a, d, self.mw)
             a, d = max(self.mw, left), max(self.mw, left) - left
-        if r is not None and last:
-            r = min(r, vor_widerstand(left, self.grundschaden, self.rs))
         return a, d, r
 
-    def _rolled(self, chains: dict, last: bool) -> dict:
-        """The chains once every roll they call for has fallen (``last``: no luck follows)."""
+    def _rolled(self, chains: dict) -> dict:
+        """The chains once every roll they call for has fallen (the luck after them still to come)."""
         done: dict = {}
         mw, dfn = self.mw, self.dfn
         while chains:
@@ -203,7 +228,7 @@ class Enden:
                     done[a, d, r] = done.get((a, d, r), 0.0) + p
                     continue
                 for chain, q in falls:
-                    key = self._merged(*chain, last)
+                    key = self._merged(*chain)
                     more[key] = more.get(key, 0.0) + p * q
             chains = more
         return done

@@ -130,8 +130,8 @@ class MidgardCompact(Compact):
         return self.kin(), tuple(s if self.ap else s._replace(ap=0) for s in map(self.start, range(len(self.figures))))
 
     def kin(self) -> str:
-        """What its turns hang on besides the starts: the model, the AP kept or not, all else a figure view
-        shows (``view`` sets the rest) and the data."""
+        """What its turns hang on besides the starts (``Compact.kin``): the model, the AP kept or not, all
+        else a figure view shows (``view`` sets the rest) and the data."""
         rest = [[f.name, f.ruleset, f.side, f.group, dict(f.sheet),
                  {k: r.max if k in RESSOURCEN else tuple(r) for k, r in f.resources.items()},
                  {c: dict(r) for c, r in f.conditions.items() if c not in self.eigene[i]}]
