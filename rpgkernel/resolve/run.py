@@ -608,7 +608,8 @@ class _Cell:
         self.by_name = {v.name: v for v in verbs.values()}
         self.results: list[Resolution] = []
         stored = work.state.get("pending", {})
-        self.pending = [_Pending(pid, copy.deepcopy(rec), True) for pid, rec in
+        # a shallow copy: ``flush`` only replaces a record's fields, never changes them in place
+        self.pending = [_Pending(pid, dict(rec), True) for pid, rec in
                         sorted(stored.items(), key=lambda kv: (kv[1].get("order", []), kv[0]))
                         if rec.get("ruleset") == engine.key]
         self.block: _Pending | None = None
