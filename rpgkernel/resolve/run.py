@@ -515,7 +515,7 @@ def _result(results: list[Resolution]) -> Resolution | Resolutions:
 def _records(state: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     out = {}
     for name in names:
-        record = model.seen_by_rules(state, name)
+        record = model.seen_by_rules(state, name, copied=False)   # a procedure reads it through a view
         if record is None:
             raise CampaignError(t("campaign.unknown_figure", name=name))
         out[name] = record
