@@ -98,15 +98,16 @@ class Table:
         self.targeted: dict[str, int] = {}
         self.kept = Kept()   # the turn orders of the openings so far
         self._outcomes: dict[str, dict[str, Any]] = {}   # of the open resolutions in ``state``, by key
+        self._asked: tuple[dict[str, Any], dict[str, str]] | None = None
         try:   # the GM's data the tactics read: what is missing stops the forecast before it plays
-            self.tactics.check(self._fight(state, self._down(fighting.reasons(state, encounter)), Roller(dice=[])))
+            self.tactics.check(self._fight(state, self._down(self._reasons(state)), Roller(dice=[])))
         except RpgError as err:
             raise ForecastError(str(err)) from None
 
     def play(self, rng: np.random.Generator) -> Outcome:
         """Play the fight from the encounter as it stands to its end."""
         roller = Roller(rng=rng)
-        self.targeted = {}
+        self.targeted, self._asked = {}, None
         tx = Transaction(self.state)
         enc = Encounter(None, self.name)  # type: ignore[arg-type]  # its turn order works on tx alone
         first = tx.state["encounters"][self.name]["round"]
@@ -115,7 +116,7 @@ class Table:
         self._close_pending(tx, roller)
         while True:
             record = tx.state["encounters"][self.name]
-            out = fighting.reasons(tx.state, self.name)
+            out = self._reasons(tx.state)
             down = self._down(out)
             standing = {self.sides[n] for n in record["combatants"] if n not in down}
             if len(standing) < 2 or record["round"] > MAX_ROUNDS:
@@ -127,7 +128,7 @@ class Table:
                 continue
             self._turn(tx, actor, down, roller)
             if len({self.sides[n] for n in record["combatants"]
-                    if n not in self._down(fighting.reasons(tx.state, self.name))}) >= 2:
+                    if n not in self._down(self._reasons(tx.state))}) >= 2:
                 enc._advance(tx, False, None, _seed(rng), None)
 
     def pending(self, state: Mapping[str, Any] | None = None) -> bool:
@@ -207,6 +208,13 @@ class Table:
             orders.append((now, together(self.engine, everyone, record.get("initiative") or {}, now)))
         return orders + [(o, at_once) for _, o, at_once in rolled or () if (o, at_once) not in orders]
 
+    def _reasons(self, state: dict[str, Any]) -> dict[str, str]:
+        """Who is out of the fight in ``state`` and why (``fighting.reasons``), kept for the state last
+        asked about: a transaction replaces its working state with each change, never alters it."""
+        if self._asked is None or self._asked[0] is not state:
+            self._asked = (state, fighting.reasons(state, self.name))
+        return self._asked[1]
+
     def _down(self, out: Mapping[str, str]) -> dict[str, str]:
         """Those of ``out`` who do not come back by themselves (``Tactics.gets_up``): out for good."""
         return {n: why for n, why in out.items() if not self.tactics.gets_up(why)}
@@ -232,7 +240,7 @@ class Table:
         if action is not None:
             self._settle(tx, self._run(tx, action, roller), out, roller)
             if self.tactics.moral:   # what the rules demand after the turn, as the GM would carry it out
-                after = self._fight(tx.state, self._down(fighting.reasons(tx.state, self.name)), roller)
+                after = self._fight(tx.state, self._down(self._reasons(tx.state)), roller)
                 self._settle(tx, self._run_all(tx, self.tactics.morale(fight, after), roller), after.out, roller)
 
     def _settle(self, tx: Transaction, results: list[Any], out: Mapping[str, str], roller: Roller) -> None:
@@ -261,7 +269,7 @@ class Table:
         goes on (as the GM would take them first)."""
         results = [res for res, _ in self.open(tx.state)]
         if results:
-            self._settle(tx, results, self._down(fighting.reasons(tx.state, self.name)), roller)
+            self._settle(tx, results, self._down(self._reasons(tx.state)), roller)
 
     def _outcome(self, state: dict[str, Any], key: str, record: Mapping[str, Any]) -> dict[str, Any]:
         """What an open resolution's dice gave (``Resolution.outcome``, which the tactics read to decide):

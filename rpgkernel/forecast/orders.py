@@ -1,11 +1,8 @@
 """The turn orders a fight can take, each with its chance: the initiative dice enumerated.
 
-The encounter's ``Initiative`` gives the values (``value_chances``, else its ``rolls`` tried over every
-way the dice fall, ``faces``) and the orders (``chances``, else ``order`` with its roll-offs tried),
-each with who acts at once (``together``). Beyond ``MAX_WAYS`` ways there is no list (None): the
-forecast then plays through the procedures. A fight keeps its lists (``Kept``) by the parts of the
-records the initiative read to make them (``_Reading``): a state alike in those (another closing of an
-open attack, mostly) takes its list again. The steps: docs/mitwirken.md.
+The encounter's ``Initiative`` gives the values and the orders, each with who acts at once; beyond
+``MAX_WAYS`` ways there is no list (None). A fight keeps its lists by what the initiative read
+(``Kept``). The steps: docs/mitwirken.md.
 """
 
 from __future__ import annotations

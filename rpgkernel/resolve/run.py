@@ -488,7 +488,8 @@ def _cell(commands: list[Command], engine: Ruleset, verbs: dict[str, Verb], work
 def _carried_out(lines: list[_Line], engine: Ruleset, verbs: dict[str, Verb], work: Any,
                  roller: Roller, who: _Who = _Who(), advised: bool = False) -> list[Resolution]:
     """Run ``lines`` as one cell; ``advised``: a cell the GM or a player sees, whose open resolutions
-    get the ruleset's advice (a forecast's fights get none)."""
+    get the ruleset's advice and whose resolutions are journalled (a forecast's fights get neither:
+    their transactions are never written)."""
     cell = _Cell(engine, verbs, work, roller, who, advised)
     for line in lines:
         cell.run(line)
@@ -514,7 +515,7 @@ def _result(results: list[Resolution]) -> Resolution | Resolutions:
 def _records(state: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     out = {}
     for name in names:
-        record = model.seen_by_rules(state, name)
+        record = model.seen_by_rules(state, name, copied=False)   # a procedure reads it through a view
         if record is None:
             raise CampaignError(t("campaign.unknown_figure", name=name))
         out[name] = record
@@ -607,7 +608,8 @@ class _Cell:
         self.by_name = {v.name: v for v in verbs.values()}
         self.results: list[Resolution] = []
         stored = work.state.get("pending", {})
-        self.pending = [_Pending(pid, copy.deepcopy(rec), True) for pid, rec in
+        # a shallow copy: ``flush`` only replaces a record's fields, never changes them in place
+        self.pending = [_Pending(pid, dict(rec), True) for pid, rec in
                         sorted(stored.items(), key=lambda kv: (kv[1].get("order", []), kv[0]))
                         if rec.get("ruleset") == engine.key]
         self.block: _Pending | None = None
@@ -745,7 +747,10 @@ class _Cell:
         self._event(res, pending, thrown)
 
     def _event(self, res: Resolution, pending: str | None, thrown: Sequence[tuple[int, int]]) -> None:
-        """Journal a resolution, with the echte Würfel thrown for it since it was last journalled."""
+        """Journal a resolution, with the echte Würfel thrown for it since it was last journalled; nothing
+        in a cell nobody sees (a forecast's fights: their transaction is never written)."""
+        if not self.advised:
+            return
         figures = list(dict.fromkeys(res.actors + res.targets))
         extra: dict[str, Any] = {"pending": pending} if pending else {}
         if self.who.player:

@@ -286,7 +286,7 @@ class Encounter(tracker.Tracker, Shown):
         state = tx.state
         enc = state["encounters"][self.name]
         names = list(enc["combatants"])
-        combatants = {n: model.seen_by_rules(state, n, self.name) for n in names}
+        combatants = {n: model.seen_by_rules(state, n, self.name, copied=False) for n in names}   # read as views
         engine = rulebook(enc["ruleset"])
         rolled: dict[str, Any] = {}
         values: dict[str, int] = {}
