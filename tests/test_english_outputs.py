@@ -21,7 +21,7 @@ import pytest
 
 from rpgkernel import RpgError, messages, rules
 from rpgkernel.resolve.language import parse
-from rpgkernel.resolve.run import _verbs
+from rpgkernel.resolve.run import verbs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -72,7 +72,8 @@ def _kept(camp: Any) -> list[str]:
 
 def _spellings() -> set[str]:
     """Every spelling of every ruleset's verbs, as a cell reads it."""
-    return {spelling for key in rules.rulesets() for spelling in _verbs(rules.get(key))}
+    return {spelling.lower() for key in rules.rulesets() for verb in verbs(rules.get(key)).values()
+            for spelling in (verb.name, *verb.aliases)}
 
 
 def german_lines(lines: list[str], source: str, kept: list[str], spellings: set[str]) -> list[str]:

@@ -22,6 +22,9 @@ WAIT = 120   # seconds a weighing may take on a loaded machine before the test g
 @pytest.fixture
 def weighed_calls(monkeypatch):
     """Every call of the weighing (``options.weigh``), as (pending id, option count)."""
+    for earlier in list(weighing._running.values()):   # other tests' weighings, still in the background
+        earlier._stop.set()                               # thread, would otherwise be counted here
+        earlier.wait(WAIT)
     calls = []
     real = options.weigh
 
