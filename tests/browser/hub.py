@@ -69,6 +69,14 @@ class SystemUser:
                 pass   # ended meanwhile
         return found
 
+    def left(self, within: float = 60.0) -> list[int]:
+        """The user's processes still running once they had ``within`` seconds to end (a stopped server's
+        kernel exits a moment after it, later on a loaded machine)."""
+        end = time.monotonic() + within
+        while (found := self.pids()) and time.monotonic() < end:
+            time.sleep(0.2)
+        return found
+
     def remove(self) -> None:
         for pid in self.pids():   # what the hub left of this user's server, if anything
             try:

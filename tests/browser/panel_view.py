@@ -39,8 +39,9 @@ COLOURS = """
   };
 """
 CONTRAST = "(elements) => {" + COLOURS + """
-  return elements.map((el) => ({ text: el.innerText.trim().slice(0, 40), ratio: ratio(el, behind(el)),
-    light: lum(behind(el)) > 0.5 }));
+  // an element re-rendered away meanwhile has no computed colour: it is not shown
+  return elements.filter((el) => getComputedStyle(el).color).map((el) => ({
+    text: el.innerText.trim().slice(0, 40), ratio: ratio(el, behind(el)), light: lum(behind(el)) > 0.5 }));
 }"""
 # a meter's text against every colour the meter paints (backgrounds and gradients of it and its parts)
 METER_CONTRAST = "(meters) => {" + COLOURS + """

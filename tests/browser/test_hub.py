@@ -80,7 +80,7 @@ def fixture_club(pg_cluster):
         leftover = []
         if hub is not None:
             hub.stop()
-            leftover = [(u.name, u.pids()) for u in users if u.pids()]
+            leftover = [(u.name, pids) for u in users if (pids := u.left())]
         for user in users:
             user.remove()
         shutil.rmtree(base, ignore_errors=True)
