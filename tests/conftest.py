@@ -142,6 +142,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: a throwaway cluster writes nothing through to the disk: the tests kill clients, never the server, so
+#: what a commit made is seen all the same; a database created (a copy of its template) and the cluster's
+#: removal at the end take a fifth and a fiftieth of the time
+UNSYNCED = "-c fsync=off -c full_page_writes=off"
+
+
 class PgCluster:
     """A PostgreSQL cluster in a temp dir, run by a non-root user, on a free port."""
 
@@ -179,7 +185,8 @@ class PgCluster:
             self.port = _free_port()
             try:
                 self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "60",
-                          "-o", f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1", "start")
+                          "-o", f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 {UNSYNCED}",
+                          "start")
                 return
             except RuntimeError:
                 if attempt == 4:
