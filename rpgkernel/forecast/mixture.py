@@ -42,11 +42,12 @@ def board(table: Table, rng: np.random.Generator, state: dict[str, Any] | None =
 
 def closed_board(table: Table, rng: np.random.Generator) -> Board | None:
     """The fight with its open resolutions closed on its compact model (``Compact.closings``): a board
-    beginning in every state they leave, by its chance; None where the model does not carry them (asked
-    first of the model as the state shows it, ``Table.compact``, before the turn orders are worked out)."""
+    beginning in every state they leave, by its chance; None where the model does not carry them
+    (``Compact.carries``, asked first of the model as the state shows it, ``Table.compact``, before the turn
+    orders are worked out)."""
     pending = table.open()
     trial = table.compact()
-    if trial is None or trial.closings(pending) is None:
+    if trial is None or not trial.carries(pending):
         return None
     found = board(table, rng)
     starts = found.model.closings(pending) if found is not None else None

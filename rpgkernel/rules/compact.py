@@ -110,6 +110,11 @@ class Compact:
         for on its own (a Blast): the turn is then ``turn`` on each of them that stands, one by one."""
         return (target,)
 
+    def carries(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]) -> bool:
+        """Whether ``closings(pending)`` closes the open resolutions on the model: asked of the model as the
+        state shows it, before a board's model is built; False (the default)."""
+        return False
+
     def closings(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]
                  ) -> list[tuple[float, tuple[State, ...]]] | None:
         """The combatants' states once the open resolutions ``pending`` (with their lines' options) close

@@ -187,3 +187,19 @@ def test_what_the_model_does_not_carry_closes_through_the_procedures(tmp_path):
     assert mixture.closed_board(table(c), np.random.default_rng(0)) is None
     f = c.encounter.forecast()
     assert f.weg == "exakt" and t("forecast.closings", ways=len(procedure_closings(c))) in f.notes
+
+
+def test_the_model_is_asked_whether_it_carries_then_closes_once(tmp_path, monkeypatch):
+    """The forecast asks the model as the state shows it whether it carries the open attack
+    (``Compact.carries``, cheap), and only the board's model closes it: one chain of closings per forecast."""
+    c = opened(campaign(tmp_path), 'angriff Alrik -> Ork', [6, 5, 1])
+    calls = []
+    closings = AdzCompact.closings
+    monkeypatch.setattr(AdzCompact, "closings", lambda self, pending: calls.append(self) or closings(self, pending))
+    assert mixture.closed_board(table(c), np.random.default_rng(0)) is not None
+    assert len(calls) == 1
+    tab = table(c)
+    opening = tab.opening(np.random.default_rng(0))
+    model = tab.tactics.compact(opening.figures, opening.fight.data)
+    before = copy.deepcopy(model.most)
+    assert model.carries(tab.open()) and model.most == before   # asking changes nothing

@@ -154,13 +154,35 @@ class AdzCompact(Compact):
         self._turns[key] = found = _folgen(self._chain(plan, mine.glueck, theirs.glueck), plan.leiste)
         return found
 
+    def carries(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]) -> bool:  # type: ignore[override]
+        """An attack alone open, its target still to decide whether to defend (``combat.VERTEIDIGEN``), the
+        tactics defending (``AdzTactics.decide``) and its line's plan valid."""
+        return self._opened(pending) is not None
+
     def closings(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]  # type: ignore[override]
                  ) -> list[tuple[float, tuple[Stand, ...]]] | None:
-        """An attack alone open, its target still to decide whether to defend (``combat.VERTEIDIGEN``)
-        and the tactics defending (``AdzTactics.decide``): the rest of its chain from the attack's
-        successes (``_chain``: the defence, a reaction, the resistance, the luck pools by the tactics'
-        rule) on the plan of its line, as a turn changes the two; the target's reaction counted in
-        ``most``. None for anything else."""
+        """The attack ``carries`` closes: the rest of its chain from the attack's successes (``_chain``:
+        the defence, a reaction, the resistance, the luck pools by the tactics' rule) on the plan of its
+        line, as a turn changes the two; the target's reaction counted in ``most``. None for anything else."""
+        opened = self._opened(pending)
+        if opened is None:
+            return None
+        res, plan = opened
+        names = [f.name for f in self.figures]
+        actor, target = names.index(res.actors[0]), names.index(res.targets[0])
+        start = tuple(self.start(i) for i in range(len(self.figures)))
+        mine, theirs = start[actor], start[target]
+        self.most[target] = self._most(target) + 1
+        out: dict[tuple[Stand, ...], float] = {}
+        for p, change, hit in _folgen(self._chain(plan, mine.glueck, theirs.glueck, res.outcome["angriff"]),
+                                      plan.leiste):
+            after = list(start)
+            after[actor], after[target] = self.moved(actor, mine, change), self.moved(target, theirs, hit)
+            out[tuple(after)] = out.get(tuple(after), 0.0) + p
+        return [(p, states) for states, p in out.items()]
+
+    def _opened(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]) -> tuple[Resolution, Kampfplan] | None:
+        """The one open attack the model carries and its plan (``kampfplan`` from its line's options), or None."""
         names = [f.name for f in self.figures]
         if len(pending) != 1:
             return None
@@ -170,21 +192,12 @@ class AdzCompact(Compact):
                 or self.tactics.decide(res, self.fight) != [Action(VERTEIDIGEN, res.targets)]:
             return None
         actor, target = names.index(res.actors[0]), names.index(res.targets[0])
-        start = tuple(self.start(i) for i in range(len(self.figures)))
-        mine, theirs = start[actor], start[target]
         try:
-            plan = kampfplan(self.view(actor, mine), self.view(target, theirs), **angriff_args(options, self.daten),
-                             vorschau=False)
+            plan = kampfplan(self.view(actor, self.start(actor)), self.view(target, self.start(target)),
+                             **angriff_args(options, self.daten), vorschau=False)
         except RpgError:
             return None
-        self.most[target] = self._most(target) + 1
-        out: dict[tuple[Stand, ...], float] = {}
-        for p, change, hit in _folgen(self._chain(plan, mine.glueck, theirs.glueck, res.outcome["angriff"]),
-                                      plan.leiste):
-            after = list(start)
-            after[actor], after[target] = self.moved(actor, mine, change), self.moved(target, theirs, hit)
-            out[tuple(after)] = out.get(tuple(after), 0.0) + p
-        return [(p, states) for states, p in out.items()]
+        return res, plan
 
     def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
         """``state`` after ``change``: the damage's effects (``_damaged``), the luck pool spent, a reaction
