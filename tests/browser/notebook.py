@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_MS = 600_000   # the kernel starts, a notebook's cells run
 LIVE = 60_000          # a change reaches a player's page and the panel's poll
 DONE = 300_000         # an action the kernel carries out (weighing its advice) has ended
+#: how often a page's wait_for_function looks, in ms (Playwright's default, every animation frame,
+#: keeps Chromium drawing: some 0.1 s of CPU per second waited, this a fifth of it)
+POLL = 100
 
 
 def _weighing() -> re.Pattern[str]:
@@ -84,7 +87,8 @@ class Notebook:
 
     def wait_idle(self) -> None:
         """Wait for the status bar's "<kernel> | Idle": only then does the kernel exist."""
-        self.page.wait_for_function(_STATUS, arg=f"{self.kernel.display_name} | Idle", timeout=TIMEOUT_MS)
+        self.page.wait_for_function(_STATUS, arg=f"{self.kernel.display_name} | Idle", timeout=TIMEOUT_MS,
+                                    polling=POLL)
 
     def prompts(self) -> list[str]:
         return self.page.evaluate(_PROMPTS)
@@ -160,7 +164,8 @@ def tab_into(widget, presses: int = 8) -> None:
 
 def _switch_theme(page, name: str) -> None:
     page.evaluate(_THEME, name)
-    page.wait_for_function("name => document.body.dataset.jpThemeName === name", arg=name, timeout=TIMEOUT_MS)
+    page.wait_for_function("name => document.body.dataset.jpThemeName === name", arg=name, timeout=TIMEOUT_MS,
+                           polling=POLL)
 
 
 @contextmanager
