@@ -117,10 +117,34 @@ class Server:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+#: in one server's process: the store of every campaign file named langsam* reads its last seq only once
+#: the file ``release`` exists (until then each read waits, and says so in ``release``.wartet)
+HELD_STORE = """
+import pathlib, time
+from rpgkernel.state.store import Store
+_last_seq = Store.last_seq
+def last_seq(self):
+    if "langsam" in self.where:
+        pathlib.Path({release!r} + ".wartet").touch()
+        while not pathlib.Path({release!r}).exists():
+            time.sleep(0.05)
+    return _last_seq(self)
+Store.last_seq = last_seq
+"""
+
+
 @pytest.fixture(scope="module")
-def server():
-    running = Server()
+def release(tmp_path_factory) -> Path:
+    """The file that lets the module's server read the stores named langsam* (HELD_STORE)."""
+    return tmp_path_factory.mktemp("langsam") / "freigabe"
+
+
+@pytest.fixture(scope="module")
+def server(release):
+    """The module's server; it holds the stores named langsam* (no other test's campaign is named so)."""
+    running = Server(config=HELD_STORE.format(release=str(release)))
     yield running
+    release.touch()
     running.stop()
 
 
@@ -242,30 +266,12 @@ def test_a_gm_action_reaches_the_open_page(server, table):
     assert link.token not in server.log()
 
 
-#: in one server's process: the store of every campaign file named langsam* reads its last seq only once
-#: the file ``release`` exists (until then each read waits, and says so in ``release``.wartet)
-HELD_STORE = """
-import pathlib, time
-from rpgkernel.state.store import Store
-_last_seq = Store.last_seq
-def last_seq(self):
-    if "langsam" in self.where:
-        pathlib.Path({release!r} + ".wartet").touch()
-        while not pathlib.Path({release!r}).exists():
-            time.sleep(0.05)
-    return _last_seq(self)
-Store.last_seq = last_seq
-"""
-
-
-def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
+def test_a_slow_campaign_delays_no_other_campaigns_page(server, release, tmp_path, monkeypatch):
     """The watcher reads stores off the event loop: while one campaign's store hangs in each read of its
     last seq, another campaign's page gets every GM change, and once the slow store answers, the slow
     campaign's page gets its view all the same."""
-    release = tmp_path / "freigabe"
-    slow_server = Server(config=HELD_STORE.format(release=str(release)))
     try:
-        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", slow_server.runtime)
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
         with Campaign.open(tmp_path / "langsam.sqlite") as slow, Campaign.open(tmp_path / "flink.sqlite") as quick:
             for camp in (slow, quick):
                 camp.set_ruleset("bastionland")
@@ -279,8 +285,8 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
                         return frame
 
             async def play():
-                slow_page = await Page(slow_server, slow_link.key).open(slow_link.token)
-                quick_page = await Page(slow_server, quick_link.key).open(quick_link.token)
+                slow_page = await Page(server, slow_link.key).open(slow_link.token)
+                quick_page = await Page(server, quick_link.key).open(quick_link.token)
                 await gd(quick_page, 4)
                 for value in (3, 2, 1, 0):
                     quick.change("Alrik", "GD", -1)
@@ -294,7 +300,6 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
             run(play())
     finally:
         release.touch()
-        slow_server.stop()
 
 
 def test_a_page_joining_takes_no_change_from_the_open_pages(table, monkeypatch):
