@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_MS = 600_000   # the kernel starts, a notebook's cells run
 LIVE = 60_000          # a change reaches a player's page and the panel's poll
 DONE = 300_000         # an action the kernel carries out (weighing its advice) has ended
+#: how often a page's wait_for_function looks, in ms (Playwright's default, every animation frame,
+#: keeps Chromium drawing: some 0.1 s of CPU per second waited, this a fifth of it)
+POLL = 100
 
 
 def _weighing() -> re.Pattern[str]:
@@ -58,6 +61,17 @@ _RUN_NEW = """([source, ms]) => {
     }),
     new Promise((_, fail) => setTimeout(() => fail(new Error(`cell still running after ${ms} ms`)), ms))]);
 }"""
+# closes every tab of the main area without asking to save (a test's notebook is rewritten by the next
+# test anyway); true when none is left and no dialog stands over the page
+_CLOSE_ALL = """() => {
+  const app = window.jupyterapp;
+  for (const widget of [...app.shell.widgets('main')]) {
+    if (widget.context) widget.context.model.dirty = false;
+    widget.dispose();
+  }
+  return [...app.shell.widgets('main')].length === 0 && !document.querySelector('.jp-Dialog');
+}"""
+_OPEN = "path => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => undefined)"
 _THEME = """name => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"""
 
 
@@ -73,7 +87,8 @@ class Notebook:
 
     def wait_idle(self) -> None:
         """Wait for the status bar's "<kernel> | Idle": only then does the kernel exist."""
-        self.page.wait_for_function(_STATUS, arg=f"{self.kernel.display_name} | Idle", timeout=TIMEOUT_MS)
+        self.page.wait_for_function(_STATUS, arg=f"{self.kernel.display_name} | Idle", timeout=TIMEOUT_MS,
+                                    polling=POLL)
 
     def prompts(self) -> list[str]:
         return self.page.evaluate(_PROMPTS)
@@ -107,10 +122,28 @@ def write_notebook(path: Path, cells: list[str], kernel: Kernel = PYTHON3) -> Pa
     return path
 
 
+def shows_lab(page, lab) -> bool:
+    """Whether ``page`` shows ``lab``'s JupyterLab, started."""
+    return (page.url.startswith(lab.url("lab").partition("?")[0])
+            and page.evaluate("() => Boolean(window.jupyterapp?.shell)"))
+
+
+def close_all(page) -> bool:
+    """Close every tab of the JupyterLab on ``page`` without saving; whether the page is left clean."""
+    return page.evaluate(_CLOSE_ALL)
+
+
 def open_notebook(page, lab, name: str, cells: list[str], kernel: Kernel = PYTHON3) -> Notebook:
-    """Write ``name``.ipynb into the server's root, open it, run all cells; the open notebook."""
+    """Write ``name``.ipynb into the server's root, open it, run all cells; the open notebook.
+
+    A page that already shows this server's JupyterLab opens it as its only tab (JupyterLab's page
+    load costs several seconds of CPU, a notebook's tab a fraction); any other page loads it.
+    """
     path = write_notebook(lab.root / f"{name}.ipynb", cells, kernel)
-    page.goto(lab.url(f"lab/tree/{path.name}?reset"))
+    if shows_lab(page, lab) and close_all(page):
+        page.evaluate(_OPEN, path.name)
+    else:
+        page.goto(lab.url(f"lab/tree/{path.name}?reset"))
     notebook = Notebook(page, path, kernel)
     notebook.wait_idle()
     notebook.run_all()
@@ -131,7 +164,8 @@ def tab_into(widget, presses: int = 8) -> None:
 
 def _switch_theme(page, name: str) -> None:
     page.evaluate(_THEME, name)
-    page.wait_for_function("name => document.body.dataset.jpThemeName === name", arg=name, timeout=TIMEOUT_MS)
+    page.wait_for_function("name => document.body.dataset.jpThemeName === name", arg=name, timeout=TIMEOUT_MS,
+                           polling=POLL)
 
 
 @contextmanager

@@ -9,7 +9,7 @@ import pytest
 import rpgkernel
 
 from .fixtures import expect
-from .notebook import LIVE, gallery
+from .notebook import LIVE, POLL, gallery
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ def test_hostile_text_shows_literally_and_runs_nothing(notebook, page):
         f"from IPython.display import HTML\nHTML({_PROBE!r})",
     ])
     page.wait_for_function("() => window.__probe_img && window.__probe_details && window.__probe_script",
-                           timeout=LIVE)
+                           timeout=LIVE, polling=POLL)
     for cell, key, message in ((2, "img", "@x muss eine ganze Zahl oder ein Würfelausdruck sein, nicht "),
                                (3, "details", "Hier wird eine Zahl, ein Würfel oder eine Klammer erwartet"),
                                (4, "script", "Unbekanntes Regelwerk oder unbekannter Befehl")):

@@ -8,7 +8,7 @@ import pytest
 import rpgkernel
 
 from .fixtures import expect
-from .notebook import LIVE, gallery, tab_into
+from .notebook import LIVE, POLL, gallery, tab_into
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +105,6 @@ def test_sheet_saves_by_keyboard_and_keeps_a_refused_value(notebook, page, tmp_p
     panel = nb.output(5).locator(".rpgk-panel")
     expect(panel.get_by_role("rowheader")).to_have_text([HOSTILE, "Ritter"])
     expect(panel.locator("td.rpgk-side").first).to_have_text(HOSTILE)
-    page.wait_for_function("() => window.__probe === 1", timeout=LIVE)
+    page.wait_for_function("() => window.__probe === 1", timeout=LIVE, polling=POLL)
     expect(page.locator(".rpgk-w img, .rpgk-w script")).to_have_count(0)
     assert page.evaluate("() => typeof window.__pwned") == "undefined"

@@ -117,10 +117,34 @@ class Server:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+#: in one server's process: the store of every campaign file named langsam* reads its last seq only once
+#: the file ``release`` exists (until then each read waits, and says so in ``release``.wartet)
+HELD_STORE = """
+import pathlib, time
+from rpgkernel.state.store import Store
+_last_seq = Store.last_seq
+def last_seq(self):
+    if "langsam" in self.where:
+        pathlib.Path({release!r} + ".wartet").touch()
+        while not pathlib.Path({release!r}).exists():
+            time.sleep(0.05)
+    return _last_seq(self)
+Store.last_seq = last_seq
+"""
+
+
 @pytest.fixture(scope="module")
-def server():
-    running = Server()
+def release(tmp_path_factory) -> Path:
+    """The file that lets the module's server read the stores named langsam* (HELD_STORE)."""
+    return tmp_path_factory.mktemp("langsam") / "freigabe"
+
+
+@pytest.fixture(scope="module")
+def server(release):
+    """The module's server; it holds the stores named langsam* (no other test's campaign is named so)."""
+    running = Server(config=HELD_STORE.format(release=str(release)))
     yield running
+    release.touch()
     running.stop()
 
 
@@ -138,13 +162,13 @@ def table(server, tmp_path, monkeypatch):
 class Page:
     """A player's page: its websocket (Origin ``null``, as the sandboxed page sends)."""
 
-    def __init__(self, server: Server, key: str, origin: str | None = "null") -> None:
+    def __init__(self, server: Server, key: str, origin: str | None = "null", source: str = "127.0.0.1") -> None:
         self.url = f"ws://127.0.0.1:{server.port}/rpgkernel/spieler/{key}/ws"
-        self.origin = origin
+        self.origin, self.source = origin, source
 
     async def open(self, token: str | None = None):
         headers = {} if self.origin is None else {"Origin": self.origin}
-        self.ws = await websocket_connect(HTTPRequest(self.url, headers=headers))
+        self.ws = await websocket_connect(HTTPRequest(self.url, headers=headers, network_interface=self.source))
         if token is not None:
             await self.ws.write_message(token)
         return self
@@ -242,30 +266,12 @@ def test_a_gm_action_reaches_the_open_page(server, table):
     assert link.token not in server.log()
 
 
-#: in one server's process: the store of every campaign file named langsam* reads its last seq only once
-#: the file ``release`` exists (until then each read waits, and says so in ``release``.wartet)
-HELD_STORE = """
-import pathlib, time
-from rpgkernel.state.store import Store
-_last_seq = Store.last_seq
-def last_seq(self):
-    if "langsam" in self.where:
-        pathlib.Path({release!r} + ".wartet").touch()
-        while not pathlib.Path({release!r}).exists():
-            time.sleep(0.05)
-    return _last_seq(self)
-Store.last_seq = last_seq
-"""
-
-
-def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
+def test_a_slow_campaign_delays_no_other_campaigns_page(server, release, tmp_path, monkeypatch):
     """The watcher reads stores off the event loop: while one campaign's store hangs in each read of its
     last seq, another campaign's page gets every GM change, and once the slow store answers, the slow
     campaign's page gets its view all the same."""
-    release = tmp_path / "freigabe"
-    slow_server = Server(config=HELD_STORE.format(release=str(release)))
     try:
-        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", slow_server.runtime)
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.runtime)
         with Campaign.open(tmp_path / "langsam.sqlite") as slow, Campaign.open(tmp_path / "flink.sqlite") as quick:
             for camp in (slow, quick):
                 camp.set_ruleset("bastionland")
@@ -279,8 +285,8 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
                         return frame
 
             async def play():
-                slow_page = await Page(slow_server, slow_link.key).open(slow_link.token)
-                quick_page = await Page(slow_server, quick_link.key).open(quick_link.token)
+                slow_page = await Page(server, slow_link.key).open(slow_link.token)
+                quick_page = await Page(server, quick_link.key).open(quick_link.token)
                 await gd(quick_page, 4)
                 for value in (3, 2, 1, 0):
                     quick.change("Alrik", "GD", -1)
@@ -294,7 +300,6 @@ def test_a_slow_campaign_delays_no_other_campaigns_page(tmp_path, monkeypatch):
             run(play())
     finally:
         release.touch()
-        slow_server.stop()
 
 
 def test_a_page_joining_takes_no_change_from_the_open_pages(table, monkeypatch):
@@ -377,32 +382,28 @@ def test_a_revoked_link_closes_the_open_page(server, table):
     run(revoke())
 
 
-def test_guessing_is_slowed_down_and_the_right_token_always_works(table, monkeypatch):
+def test_guessing_is_slowed_down_and_the_right_token_always_works(server, table):
     """Behind a hub's proxy every player has the proxy's address: ten wrong guesses from it leave the
     right token working at once; the guesses after them are answered late, saying so."""
-    fresh = Server()   # its own server: a fresh count for this client address
-    try:
-        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", fresh.runtime)
-        link = table.new_player_link("Alrik")
+    link = table.new_player_link("Alrik")
+    proxy = "127.0.0.2"   # a loopback address no other test here connects from: a fresh count for it
 
-        async def hammer():
-            for _ in range(10):
-                page = await Page(fresh, link.key).open(secrets.token_urlsafe(32))
-                assert "gilt nicht" in (await page.next())["error"]
-            page = await Page(fresh, link.key).open(link.token)   # the right token, from the same address
-            assert (await page.next())["view"]["figur"]["name"] == "Alrik"
-            page.ws.close()
-            guess = await Page(fresh, link.key).open(secrets.token_urlsafe(32))
-            assert (await guess.next())["error"] == t("page.too_many")
-            assert await guess.next() is None and guess.ws.close_code == live.TOO_MANY
-            page = await Page(fresh, link.key).open(link.token)   # and still after the slowed guess
-            assert (await page.next())["view"]["figur"]["name"] == "Alrik"
-            page.ws.close()
+    async def hammer():
+        for _ in range(10):
+            page = await Page(server, link.key, source=proxy).open(secrets.token_urlsafe(32))
+            assert "gilt nicht" in (await page.next())["error"]
+        page = await Page(server, link.key, source=proxy).open(link.token)   # the right token, same address
+        assert (await page.next())["view"]["figur"]["name"] == "Alrik"
+        page.ws.close()
+        guess = await Page(server, link.key, source=proxy).open(secrets.token_urlsafe(32))
+        assert (await guess.next())["error"] == t("page.too_many")
+        assert await guess.next() is None and guess.ws.close_code == live.TOO_MANY
+        page = await Page(server, link.key, source=proxy).open(link.token)   # and still after the slowed guess
+        assert (await page.next())["view"]["figur"]["name"] == "Alrik"
+        page.ws.close()
 
-        run(hammer())
-        assert link.token not in fresh.log()
-    finally:
-        fresh.stop()
+    run(hammer())
+    assert link.token not in server.log()
 
 
 def test_the_limiter_doubles_its_pause_and_forgets_after_its_window(monkeypatch):
