@@ -4,6 +4,7 @@ function-level imports; ``if TYPE_CHECKING:`` blocks are not imports at run time
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rpgkernel"
@@ -20,6 +21,7 @@ FRONT_ENDS = ("IPython", "ipywidgets", "anywidget", "traitlets")
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
 
 
+@cache
 def _modules() -> dict[str, Path]:
     found = {}
     for path in PACKAGE.rglob("*.py"):
@@ -50,6 +52,12 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, read once for all the tests (they only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _package(name: str, path: Path) -> list[str]:
     """The package a module's relative imports start from, as its parts."""
     return name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
@@ -62,14 +70,16 @@ def _source(here: list[str], node: ast.ImportFrom) -> str:
     return ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
 
 
+@cache
 def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """module -> package modules it imports; module -> other top-level packages it imports."""
+    """module -> package modules it imports; module -> other top-level packages it imports (built once: the
+    tests only read it)."""
     modules = _modules()
     inside: dict[str, set[str]] = {m: set() for m in modules}
     outside: dict[str, set[str]] = {m: set() for m in modules}
     for name, path in modules.items():
         here = _package(name, path)
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _imports(_tree(path)):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif node.level:
@@ -188,7 +198,7 @@ def test_no_part_imports_a_private_name_of_another():
     """A part uses another through its public names (``forecast.fight`` the verbs of ``resolve.run``)."""
     found = []
     for name, path in _modules().items():
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _imports(_tree(path)):
             if not isinstance(node, ast.ImportFrom):
                 continue
             source = _source(_package(name, path), node)

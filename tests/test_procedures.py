@@ -27,11 +27,11 @@ def _sources() -> tuple[tuple[str, str], ...]:
                  for path in sorted(PACKAGE.rglob("*.py")))
 
 
-def _functions():
-    for name, text in _sources():
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield name, node
+@cache
+def _functions() -> tuple[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef], ...]:
+    """(file, node) of every function and method, parsed once for all the tests."""
+    return tuple((name, node) for name, text in _sources() for node in ast.walk(ast.parse(text))
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
 def _lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:

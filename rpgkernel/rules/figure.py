@@ -66,14 +66,15 @@ class Figure:
     # -- the accessors every ruleset uses -----------------------------------------
     def value(self, key: str, default: Any = 0) -> Any:
         """The sheet value ``key``; ``default`` where the sheet has none (or None)."""
-        found = self.sheet.get(key)
+        found = (self._record.get("sheet") or {}).get(key)
         return default if found is None else found
 
     def has(self, condition: str) -> bool:
-        return condition in self.conditions
+        return condition in (self._record.get("conditions") or {})
 
     def resource(self, key: str) -> Resource | None:
-        return self.resources.get(key)
+        found = (self._record.get("resources") or {}).get(key)   # the one entry, not the whole mapping
+        return None if found is None else Resource(found["value"], found["max"])
 
     def current(self, key: str, default: int = 0) -> int:
         """The value a resource stands at; ``default`` for a figure without it."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 from ...messages import Text, t
-from rpgkernel.rules.kit import Field, Figure, Limits, Sheet, SheetError, read_yaml
+from rpgkernel.rules.kit import Field, Figure, Limits, Resource, Sheet, SheetError, read_yaml
 from .settings import DATA, BastionlandError
 
 VIRTUES = ("VIG", "CLA", "SPI")
@@ -107,6 +108,7 @@ class Weapon:
         return "buckler" in self.name.lower()
 
 
+@lru_cache(maxsize=256)
 def weapon(entry: str) -> Weapon:
     m = _WEAPON.match(entry)
     if m is None:
@@ -145,8 +147,15 @@ def is_player(figure: Figure) -> bool:
 
 def virtue(figure: Figure, name: str) -> int:
     """What a virtue (or Guard, ``GD``) stands at."""
-    return figure.resources[name].value
+    return _resource(figure, name).value
 
 
 def virtue_max(figure: Figure, name: str) -> int:
-    return figure.resources[name].max
+    return _resource(figure, name).max
+
+
+def _resource(figure: Figure, name: str) -> Resource:
+    found = figure.resource(name)
+    if found is None:
+        raise KeyError(name)
+    return found

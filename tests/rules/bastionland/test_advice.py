@@ -4,8 +4,6 @@ still to roll (the saves, a Dismount's W6, the scar die), and the outcomes count
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from brute_force import leaves
 from german_numbers import english_in_bundle
@@ -71,7 +69,8 @@ def decisions(res, option):
 
 def applied(record, effects):
     """The record with the effects on it folded in (resources within 0 and their maximum)."""
-    out = copy.deepcopy(record)
+    out = {**record, "resources": {k: dict(v) for k, v in record["resources"].items()},
+           "conditions": dict(record["conditions"])}
     for e in effects:
         if e.figure != record["name"]:
             continue
@@ -86,23 +85,28 @@ def applied(record, effects):
     return out
 
 
-def brute(attackers, targets, faces, res, option, target, options=None, combatants=()):
-    """What the option's decisions lead to, counted over every remaining die: damage, the target's
-    consequence, whether it falls, who is Fatigued, which gambits took effect."""
+def played(attackers, targets, faces, res, option, options=None, combatants=()):
+    """(probability, closed resolution) of the option's decisions over every remaining die."""
     def run(more):
         req = request(attackers, targets, options, decisions(res, option), Roller(dice=[*faces, *more]), combatants)
         closed = ENGINE.verbs["angriff"].procedure(req)
         assert not closed.open
         return closed
+    return leaves(run)
+
+
+def brute(outcomes, target):
+    """What the outcomes (``played``) mean for the target: damage, its consequence, whether it falls, who is
+    Fatigued, which gambits took effect."""
     damage, chances = {}, {}
+    falls = t("bastionland.advice.faellt", ziel=target["name"])
 
     def count(name, p):
         chances[name] = chances.get(name, 0.0) + p
-    for p, closed in leaves(run):
+    for p, closed in outcomes:
         seen = closed.outcome["ziele"][target["name"]] if "ziele" in closed.outcome else closed.outcome
         damage[seen["schaden"]] = damage.get(seen["schaden"], 0.0) + p
-        count(t("bastionland.advice.faellt", ziel=target["name"]),
-              p * (out_of_fight(view(applied(target, closed.effects))) is not None))
+        count(falls, p * (out_of_fight(view(applied(target, closed.effects))) is not None))
         count(t("bastionland.advice.folge", ziel=target["name"], folge=seen["folge"]), p)
         for e in closed.effects:
             if e.condition == "Fatigued":
@@ -118,13 +122,18 @@ def agrees(attackers, targets, faces, options=None, combatants=()):
     attacker who may take them: another's differ only in the name the lines write); returns the advice."""
     res, advice = opened(attackers, targets, faces, options, combatants)
     everyone = {f["name"]: f for f in (*attackers, *targets)}
-    firsts = {}
+    firsts, enumerated = {}, {}
     for a in advice:
         if firsts.setdefault(a.key, a.who) != a.who and not a.key.startswith("deny"):
             continue
         target = everyone[a.key.partition(":")[2] or targets[0]["name"]]
         for option in a.options:
-            damage, chances = brute(attackers, targets, faces, res, option, target, options, combatants)
+            # options standing for the same decisions (each "none" declines everything) are played once
+            key = repr(decisions(res, option))
+            if key not in enumerated:
+                outcomes = played(attackers, targets, faces, res, option, options, combatants)
+                enumerated[key] = {f["name"]: brute(outcomes, f) for f in targets}
+            damage, chances = enumerated[key][target["name"]]
             assert option.damage.pmf() == pytest.approx(damage, abs=1e-12), (a.key, a.who, option.label)
             said = {name: p for name, p in option.chances if p}
             assert said == pytest.approx({k: p for k, p in chances.items() if p > 1e-15}, abs=1e-12), \
