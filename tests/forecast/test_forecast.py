@@ -46,9 +46,10 @@ def test_a_duel_won_by_the_first_to_hit(tmp_path):
 def test_reproducible_and_nothing_written(tmp_path, weg):
     c, enc = duel(tmp_path)
     before = (len(c.journal()), json.dumps(c.state, sort_keys=True))
-    a, b = enc.forecast(n=200, seed=3, weg=weg), forecast(c, "Furt", n=200, seed=3, weg=weg)
+    # 40 fights show it: another seed gives other wins, rounds or VIG left (the procedures play few per second)
+    a, b = enc.forecast(n=40, seed=3, weg=weg), forecast(c, "Furt", n=40, seed=3, weg=weg)
     assert a.to_dict() == b.to_dict() and a.weg == weg
-    assert enc.forecast(n=200, seed=4, weg=weg).to_dict() != a.to_dict()
+    assert enc.forecast(n=40, seed=4, weg=weg).to_dict() != a.to_dict()
     assert enc.forecast().to_dict() == forecast(c, "Furt").to_dict()   # the exact path
     assert (len(c.journal()), json.dumps(c.state, sort_keys=True)) == before
 

@@ -5,6 +5,7 @@ fight of two against three sampled on the model as the procedures play it."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -33,6 +34,7 @@ def duel(tmp_path, low=None):
     return enc
 
 
+@cache   # the tests ask for some duels more than once
 def ends(low: int, alrik_first: bool):
     """The duel in icepool: a state is (Alrik's HP, the robber's HP, whose turn: 0 Alrik). Alrik hits on
     W20>=11 for W6, the robber with 2 in 5 for W4+1; the HP stop at ``low``, at 0 or below a figure falls."""

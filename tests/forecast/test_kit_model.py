@@ -82,55 +82,55 @@ def orders():
 
 
 def reference():
-    """The fight in icepool: a state is every figure's (hp, shot, guard), the order and whose turn."""
+    """The fight in icepool, one step a round: a state is every figure's (hp, shot) as a round begins (no
+    guard yet); a round plays the three turns in each order its W20 give (the guards drop at its end)."""
     by_order = orders()
-    listed = list(by_order)
-    total = sum(by_order.values())
 
-    def standing(state, i):
-        return state[3 * i] > 0
+    def standing(fig, i):
+        return fig[3 * i] > 0
 
-    def over(state):
-        return not standing(state, 0) or not (standing(state, 1) or standing(state, 2))
+    def over(fig):
+        return not standing(fig, 0) or not (standing(fig, 1) or standing(fig, 2))
 
-    def turn(state):
-        if over(state):
-            return state
-        *fig, o, pos = state
-        actor = NAMES.index(listed[o][pos])
-        outcomes = Counter()   # weights over 8 * total
-        if not standing(state, actor):
-            outcomes[tuple(fig)] += 8 * total
-        elif not fig[3 * actor + 1]:
+    def turn(fig, actor):
+        """The figures after ``actor``'s turn, with weights over 8."""
+        if over(fig) or not standing(fig, actor):
+            return {fig: 8}
+        if not fig[3 * actor + 1]:
             after = list(fig)
             after[3 * actor + 1] = True
-            outcomes[tuple(after)] += 8 * total
-        else:
-            foes = [j for j in ((1, 2) if actor == 0 else (0,)) if standing(state, j)]
-            for j in foes:
-                share = 8 * total // len(foes)
-                guard = fig[3 * j + 2]
-                hit = share // 4 if guard else share // 2
-                after = list(fig)
-                after[3 * actor + 1] = False
-                outcomes[tuple(after)] += share - hit
-                after[3 * j] -= 1
-                after[3 * j + 2] = True
-                outcomes[tuple(after)] += hit
-        result = Counter()
-        for fig_after, w in outcomes.items():
-            if pos + 1 < 3 and not over((*fig_after, 0, 0)):
-                result[(*fig_after, o, pos + 1)] += w * total
-            elif over((*fig_after, 0, 0)):
-                result[(*fig_after, o, pos)] += w * total
-            else:   # a new round: the guards drop, the order is rolled anew
-                fresh = tuple(False if k % 3 == 2 else v for k, v in enumerate(fig_after))
-                for o2, q in enumerate(by_order.values()):
-                    result[(*fresh, o2, 0)] += w * q
+            return {tuple(after): 8}
+        outcomes: Counter = Counter()
+        foes = [j for j in ((1, 2) if actor == 0 else (0,)) if standing(fig, j)]
+        for j in foes:
+            share = 8 // len(foes)
+            hit = share // 4 if fig[3 * j + 2] else share // 2
+            after = list(fig)
+            after[3 * actor + 1] = False
+            outcomes[tuple(after)] += share - hit
+            after[3 * j] -= 1
+            after[3 * j + 2] = True
+            outcomes[tuple(after)] += hit
+        return outcomes
+
+    def round_(fig):
+        if over(fig):
+            return fig
+        result: Counter = Counter()
+        for order, q in by_order.items():
+            now = {fig: q}
+            for name in order:   # every turn's weights over 8, each step
+                step: Counter = Counter()
+                for f, w in now.items():
+                    for after, v in turn(f, NAMES.index(name)).items():
+                        step[after] += w * v
+                now = step
+            for f, w in now.items():   # the guards drop
+                result[tuple(False if k % 3 == 2 else v for k, v in enumerate(f))] += w
         return icepool.Die(result)
 
     start = tuple(v for n in NAMES for v in (HP[n], True, False))
-    return icepool.Die({(*start, o, 0): q for o, q in enumerate(by_order.values())}).map(turn, repeat="inf")
+    return icepool.Die([start]).map(round_, repeat="inf")
 
 
 def chance(die, test) -> float:

@@ -114,13 +114,13 @@ HIT_HAUPTMANN, HIT_ORK = 21 - (12 - 1), 21 - 14       # faces of the W20 that hi
 
 
 def attack(hp, hits, damage, low):
-    """The target's TP after one attack: ``hits`` faces of 20 hit for each of ``damage`` (equally
-    likely); the TP stop at ``low`` (a value already below stays)."""
+    """The target's TP after one attack, with weights: ``hits`` faces of 20 hit for each of ``damage``
+    (equally likely); the TP stop at ``low`` (a value already below stays)."""
     out: dict[int, int] = {hp: (20 - hits) * len(damage)}
     for x in damage:
         after = max(hp - x, min(hp, low))
         out[after] = out.get(after, 0) + hits
-    return icepool.Die(out)
+    return out
 
 
 def duel_ends(low, first_round):
@@ -128,29 +128,40 @@ def duel_ends(low, first_round):
     ``first_round`` says ("Hauptmann", "Ork" first, or "beide" at once), then every round the sides
     roll 1W6 each: the higher side strikes first, and a figure at 0 TP or below is out and does not
     strike back; a tie (15 + 15 + 6 of 36) and both strike at once, each at the TP the round found
-    (seed, Kampf; the engine's ``gleichzeitig``): both blows land, both may fall."""
+    (seed, Kampf; the engine's ``gleichzeitig``): both blows land, both may fall. Each attack's weights
+    add up to 160, so every way through a round weighs 160 * 160."""
     def hauptmann_hits(ha, hb):
-        return attack(hb, HIT_HAUPTMANN, range(2, 10), low).map(lambda b: (ha, b, True))
+        return {(ha, b): w for b, w in attack(hb, HIT_HAUPTMANN, range(2, 10), low).items()}
 
     def ork_hits(ha, hb):
-        return attack(ha, HIT_ORK, range(1, 9), low).map(lambda a: (a, hb, True))
+        return {(a, hb): w for a, w in attack(ha, HIT_ORK, range(1, 9), low).items()}
 
     def then(first, second, ha, hb):
-        return first(ha, hb).map(lambda s: s if min(s[:2]) <= 0 else second(*s[:2]))
+        out: dict[tuple[int, int], int] = {}
+        for s, w in first(ha, hb).items():
+            for s2, w2 in (second(*s) if min(s) > 0 else {s: 160}).items():
+                out[s2] = out.get(s2, 0) + w * w2
+        return out
 
     def at_once(ha, hb):
-        return icepool.map(lambda a, b: (a, b, True), attack(ha, HIT_ORK, range(1, 9), low),
-                           attack(hb, HIT_HAUPTMANN, range(2, 10), low))
+        return {(a, b): wa * wb for a, wa in attack(ha, HIT_ORK, range(1, 9), low).items()
+                for b, wb in attack(hb, HIT_HAUPTMANN, range(2, 10), low).items()}
 
     def rnd(state):
         ha, hb, begun = state
         if ha <= 0 or hb <= 0:
             return state
         if not begun:
-            return {"Hauptmann": then(hauptmann_hits, ork_hits, ha, hb), "Ork": then(ork_hits, hauptmann_hits, ha, hb),
-                    "beide": at_once(ha, hb)}[first_round]
-        return icepool.Die([then(hauptmann_hits, ork_hits, ha, hb), then(ork_hits, hauptmann_hits, ha, hb),
-                            at_once(ha, hb)], times=[15, 15, 6])
+            ways = [({"Hauptmann": then(hauptmann_hits, ork_hits, ha, hb), "Ork": then(ork_hits, hauptmann_hits, ha, hb),
+                      "beide": at_once(ha, hb)}[first_round], 1)]
+        else:
+            ways = [(then(hauptmann_hits, ork_hits, ha, hb), 15), (then(ork_hits, hauptmann_hits, ha, hb), 15),
+                    (at_once(ha, hb), 6)]
+        out: dict[tuple, int] = {}
+        for way, times in ways:
+            for (a, b), w in way.items():
+                out[a, b, True] = out.get((a, b, True), 0) + times * w
+        return icepool.Die(out)
     return icepool.map(rnd, (HAUPTMANN["tp"], ORK["tp"], False), repeat="inf")
 
 
