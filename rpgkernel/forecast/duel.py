@@ -403,6 +403,14 @@ def _numbers(codes: np.ndarray, number: Callable[[int, int], int]) -> np.ndarray
     return np.fromiter((number(int(c) >> _LOW, int(c) & mask) for c in distinct), np.intp, len(distinct))[where]
 
 
+def _distinct(pairs: np.ndarray, n: int) -> np.ndarray:
+    """The distinct numbers of ``pairs`` (each below ``n``), in order: ``np.unique`` without the import of
+    ``numpy.ma`` its plain form makes at its first call."""
+    seen = np.zeros(n, dtype=bool)
+    seen[pairs] = True
+    return np.flatnonzero(seen)
+
+
 def _code(high: np.ndarray, low: np.ndarray) -> np.ndarray:
     return high.astype(np.int64) << _LOW | low
 
@@ -528,11 +536,11 @@ class _Split:
                 todo[a] = []
                 src, dst, p = self._turns(a, batch)
                 moves[a].append((src, dst, p))
-                reached = np.unique(dst[self.live.view[dst]])
+                reached = _distinct(dst[self.live.view[dst]], self.live.n)
                 within, after = follows[a]
                 for who in within:
                     self._due(who, reached, todo)
-                renewed = np.unique(self.fresh.view[reached])
+                renewed = _distinct(self.fresh.view[reached], self.live.n)
                 for who in after:
                     self._due(who, renewed, todo)
         return _Found(0, [r.states for r in self.regs], [x.view.copy() for x in self.x], self.fresh.view.copy(),
