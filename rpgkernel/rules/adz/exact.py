@@ -126,15 +126,18 @@ Kette = tuple[int, "int | None", "int | None"]
 
 
 class Rest:
-    """What follows an attack's defence (Schadensermittlung, Widerstandswurf, Glückspool), by the attack
-    successes the defence left (``enden``): the same for every attack with these numbers, whatever the dice
-    of its attack and defence (a malus changes those alone, Umstandsmodifikatoren, never the resistance's
-    or the luck pool's), so each is worked out once for all of them (``angriff``)."""
+    """What follows an attack's roll (Verteidigungswurf, Schadensermittlung, Widerstandswurf, Glückspool):
+    by the attack successes the defence left (``enden``), or by those of an attack without a defence roll
+    and its defence's dice (``ohne_abwehr``); the same for every attack with these numbers, whatever the dice
+    of its attack (and, after the defence, of its defence: a malus changes those alone,
+    Umstandsmodifikatoren, never the resistance's or the luck pool's), so each is worked out once for all
+    of them (``angriff``)."""
 
     def __init__(self, grundschaden: int, rs: int, widerstand: Dist, mw: int, glueck: Glueck) -> None:
         self.mw = mw
         self.zahlen = (grundschaden, rs, widerstand, mw, glueck)
         self._enden: dict[int, Enden] = {}
+        self._ohne_abwehr: dict[tuple[int, Dist | None], Enden] = {}
 
     def angriff(self, angriff: Dist, verteidigung: Dist | None) -> Ausgaenge:
         """The ends of an attack with these attack and defence successes (None: no defence), by the pools."""
@@ -149,31 +152,39 @@ class Rest:
             found = self._enden[uebrig_] = Enden({(a, a - uebrig_, None): 1.0}, None, *self.zahlen)
         return found
 
+    def ohne_abwehr(self, angriff: int, verteidigung: Dist | None) -> Enden:
+        """The ends of ``angriff`` attack successes without a defence roll: below the Mindestwurf (the
+        defence ``verteidigung`` falls where luck lifts the attack to it) or with no defence (None)."""
+        key = (angriff, verteidigung)
+        found = self._ohne_abwehr.get(key)
+        if found is None:
+            found = self._ohne_abwehr[key] = Enden({(angriff, None, None): 1.0}, verteidigung, *self.zahlen)
+        return found
+
 
 class Ausgaenge:
     """The ends of one attack by the luck pools (``mit``): its chains once the attack has fallen and, where it
-    reached its Mindestwurf, the defence: those the defence fell in by the successes left, each one's ends
-    those of the ``Rest`` every such attack shares; the others (no defence rolled) as ``Enden`` of their own."""
+    reached its Mindestwurf, the defence, each one's ends those of the ``Rest`` every such attack shares."""
 
     def __init__(self, rest: Rest, angriff: Dist, verteidigung: Dist | None) -> None:
-        self.rest = rest
         mw, dfn = rest.mw, verteidigung.pmf() if verteidigung is not None else None
-        offen: dict[Kette, float] = {}
         #: by the attack successes the defence left, the chance
-        self.uebrig: dict[int, float] = {}
+        uebrig_: dict[int, float] = {}
+        #: each chain's ends and chance: those without a defence roll, then by the successes left
+        self.teile: list[tuple[Enden, float]] = []
         for a, p in angriff.pmf().items():
             if dfn is None or a < mw:
-                offen[a, None, None] = p
+                self.teile.append((rest.ohne_abwehr(a, verteidigung), p))
                 continue
             for d, q in dfn.items():
-                self.uebrig[a - d] = self.uebrig.get(a - d, 0.0) + p * q
-        self.offen = Enden(offen, verteidigung, *rest.zahlen) if offen else None
+                uebrig_[a - d] = uebrig_.get(a - d, 0.0) + p * q
+        self.teile += [(rest.enden(left), p) for left, p in uebrig_.items()]
 
     def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
         """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
-        out = dict(self.offen.mit(pools)) if self.offen is not None else {}
-        for left, p in self.uebrig.items():
-            for key, q in self.rest.enden(left).mit(pools).items():
+        out: dict[Ausgang, float] = {}
+        for enden, p in self.teile:
+            for key, q in enden.mit(pools).items():
                 out[key] = out.get(key, 0.0) + p * q
         return out
 
