@@ -283,12 +283,14 @@ def _folgen(zahlen: _Zahlen, glueck_a: int, glueck_v: int, leiste: str, glueck: 
     for (final, reacted, roll), p in _kette(zahlen, glueck).mit(pools).items():
         key = (EIGNER.get(roll or ""), final, reacted)
         merged[key] = merged.get(key, 0.0) + p
-    return [(p, _folge(None, 0, who == 0, False), _folge(leiste, final, who == 1, reacted))
-            for (who, final, reacted), p in merged.items()]
+    return [(p, *_paar(leiste, *key)) for key, p in merged.items()]
 
 
-#: each change once (``_folgen`` makes the same again and again; ``moved`` finds it the faster)
-_folge = lru_cache(maxsize=None)(Folge)
+@lru_cache(maxsize=None)
+def _paar(leiste: str, who: int | None, final: int, reacted: bool) -> tuple[Folge, Folge]:
+    """The changes to the actor and the target of an end (``_folgen``), each made once (``moved`` finds
+    them the faster)."""
+    return Folge(None, 0, who == 0, False), Folge(leiste, final, who == 1, reacted)
 
 
 @lru_cache(maxsize=1024)

@@ -183,9 +183,10 @@ class Ausgaenge:
     def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
         """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
         out: dict[Ausgang, float] = {}
+        get = out.get
         for enden, p in self.teile:
             for key, q in enden.mit(pools).items():
-                out[key] = out.get(key, 0.0) + p * q
+                out[key] = get(key, 0.0) + p * q
         return out
 
 
