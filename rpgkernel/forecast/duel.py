@@ -588,7 +588,7 @@ class _Split:
         self.keys[a][key] = len(starts)
         starts.append(len(chances))
         counts.append(len(moves))
-        for p, one, two in moves:
-            chances.append(p)
-            changes_a.append(self.regs[a].change(one))
-            changes_t.append(self.regs[t].change(two))
+        number_a, number_t = self.regs[a].change, self.regs[t].change
+        chances += [p for p, _, _ in moves]
+        changes_a += [number_a(one) for _, one, _ in moves]
+        changes_t += [number_t(two) for _, _, two in moves]
