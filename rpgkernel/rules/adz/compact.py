@@ -2,7 +2,7 @@
 
 A combatant's state is the free steps of both damage tracks, its luck pool, this round's reactions and
 the conditions damage gave it; one turn is the tactics' attack through ``combat.kampfplan``,
-``exact.Enden`` and ``damage.wirkung``. What it covers and why: docs/adz.md ("Das kompakte Modell").
+``exact.Ausgaenge`` and ``damage.wirkung``. What it covers and why: docs/adz.md ("Das kompakte Modell").
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class AdzCompact(Compact):
     def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
               ) -> list[tuple[float, Folge, Folge]]:
         """The tactics' attack as changes: every end of the chain, the luck pool spent by the tactics'
-        rule (``exact.Enden``), a defence rolled counted as a reaction, the damage on the plan's track;
+        rule (``exact.Ausgaenge``), a defence rolled counted as a reaction, the damage on the plan's track;
         worked out once for each pair of parts (``reads``)."""
         key = (actor, target, self.reads(actor, mine)[0], self.reads(target, theirs)[1])
         if key in self._turns:
