@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .. import rules
-from ..messages import t
+from ..messages import Text, t
 from ..rules.tactics import Tactics
 from .chain import MAX_STATES, exact_forecast
 from .fight import MAX_ROUNDS, ForecastError, Outcome, Table
@@ -68,7 +68,7 @@ def forecast_state(state: dict, encounter: str | None = None, request: Request |
     if mixture is not None and asked.weg in ("auto", "exakt") and asked.n is None:
         exact = _exact(mixture, asked, name, record["round"], notes, shown)
         if exact is not None:
-            exact.notes += notes + left_out
+            exact.noted += notes + left_out
             return exact
     run = {"name": name, "start_round": record["round"], "notes": notes + left_out, "shown": shown}
     if mixture is not None:
@@ -163,7 +163,7 @@ def _sampled(tally: Tally, batch: Callable[[Tally, int], object], path: str, ask
         if progress is not None:
             progress(tally.n, limit if n is not None else _planned(tally, precision))
     return tally.forecast(name, start_round, weg=path, stopped=stopped,
-                          notes=[t(f"forecast.weg_{path}", fights=tally.n), *notes], **shown)
+                          noted=[Text(f"forecast.weg_{path}", fights=tally.n), *notes], **shown)
 
 
 def _planned(tally: Tally, precision: float) -> int:

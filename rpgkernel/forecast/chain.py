@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..dice import Dist
-from ..messages import t
+from ..messages import Text, t
 from ..rules.compact import State
 from .board import Board, States
 from .fight import MAX_ROUNDS, rounds_played
@@ -387,4 +387,4 @@ def exact_forecast(board: Board, solution: Solution, encounter: str, start_round
         t("forecast.rounds_label"))
     return Forecast(encounter, "exakt", {s: Chance.exact(p) for s, p in zip(board.side_names, solution.win)},
                     Chance.exact(solution.draw), rounds, figures, start_round=start_round, weg="exakt",
-                    notes=[t("forecast.weg_exakt", nodes=solution.nodes)], **kw)
+                    noted=[Text("forecast.weg_exakt", nodes=solution.nodes)], **kw)

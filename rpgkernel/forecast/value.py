@@ -76,8 +76,8 @@ class FigureForecast:
 class Forecast(Shown):
     """The forecast of an encounter from where it stands: each side's chance (``win``, ``draw``), the rounds
     the fight still lasts, each figure's ``FigureForecast``; how it was made (``method``, ``weg``, ``fights``,
-    ``zielwahl``, ``target_rule``, ``moral``, ``seed``), German ``notes`` (the path first), and whether it
-    was ``stopped`` early (its numbers count the fights played)."""
+    ``zielwahl``, ``target_rule``, ``moral``, ``seed``), German ``notes`` (the path first; made of ``noted``
+    as they are read), and whether it was ``stopped`` early (its numbers count the fights played)."""
 
     encounter: str
     method: str
@@ -90,10 +90,16 @@ class Forecast(Shown):
     seed: int | None = None
     target_rule: str | Text = ""
     start_round: int = 0
-    notes: list[str] = field(default_factory=list)
+    #: the notes as made: texts, or ``Text``s looked up (their numbers by the locale) when read (``notes``)
+    noted: list[str | Text] = field(default_factory=list)
     weg: str = "prozeduren"
     moral: bool = True
     stopped: bool = False
+
+    @property
+    def notes(self) -> list[str]:
+        """The notes in the language of the moment: a forecast formats no number before it is shown."""
+        return [str(n) for n in self.noted]
 
     @property
     def precision(self) -> float:

@@ -17,7 +17,9 @@ from rpgkernel.forecast import ForecastError
 from rpgkernel.rules import adz
 from rpgkernel.rules.adz import AdZ
 from rpgkernel.rules.adz import sheet as bogen
+from rpgkernel.rules.adz import compact
 from rpgkernel.rules.adz.compact import Stand, covers
+from rpgkernel.rules.adz.exact import Enden, angriff_dist, erfolge_dist
 from rpgkernel.rules.figure import view
 from rpgkernel.rules.tactics import Fight
 
@@ -258,6 +260,39 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path):
     for r in (1, 2, 4):   # a round is two turns
         after = icepool.map(duel_turn, start, repeat=2 * r)
         assert f.rounds.p_at_most(r) == pytest.approx(chance(after, lambda o: o[0] <= 0 or o[2] <= 0), abs=1e-9)
+
+
+@pytest.mark.parametrize("short", [True, False], ids=["short_track", "whole_track"])
+def test_the_plans_of_every_malus_share_what_follows_the_defence(tmp_path, monkeypatch, short):
+    """Every plan's chain a duel's forecast asks for (``compact._folgen``), what follows its defence shared by
+    the plans of every malus (``exact.Rest``), has the ends of the chain rolled for that plan alone from its
+    attack roll (``exact.Enden``), with each pair of luck pools it was asked with."""
+    asked: list = []
+    real = compact._folgen
+    monkeypatch.setattr(compact, "_folgen", lambda *key: asked.append(key) or real(*key))
+    if short:
+        enc = duel(tmp_path)
+    else:
+        c = Campaign.open(tmp_path / "k.sqlite")
+        c.set_ruleset("adz")
+        enc = c.new_encounter("Hohlweg")
+        enc.add("Alrik", side="Spieler", sheet={**SHEETS["Alrik"], "KO": 2, "GL": 3})
+        enc.add("Ork", side="Orks", sheet={**SHEETS["Ork"], "GL": 2, "fertigkeiten": ["Hiebwaffen 2", "Verteidigung 2"]})
+        enc.start(seed=3)
+    assert enc.forecast().weg == "exakt"
+    plans = {z for z, *_ in asked}
+    shared: dict = {}
+    for z in plans:
+        shared.setdefault((z.grundschaden, z.rs, z.widerstand, z.mw), set()).add((z.angriff, z.verteidigung))
+    assert len(shared) == 2 and all(len(pools) >= (6 if short else 12) for pools in shared.values())   # malus
+    for z, luck_a, luck_v, _, rule in asked:
+        pools = {"angriff": luck_a, "verteidigung": luck_v, "widerstand": luck_v}
+        attack, defence = angriff_dist(z.angriff), angriff_dist(z.verteidigung) if z.verteidigt else None
+        alone = Enden({(a, None, None): p for a, p in attack.pmf().items()}, defence, z.grundschaden, z.rs,
+                      erfolge_dist(z.widerstand), z.mw, rule).mit(pools)
+        got = compact._kette(z, rule).mit(pools)
+        assert got.keys() == alone.keys()
+        assert all(got[k] == pytest.approx(q, rel=0, abs=1e-15) for k, q in alone.items()), (z, luck_a, luck_v)
 
 
 @pytest.mark.slow

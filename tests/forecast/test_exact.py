@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from rpgkernel import Campaign
+from rpgkernel import Campaign, messages, numerals
 from rpgkernel.forecast import MAX_STATES, ForecastError
 
 from .test_sampled import assert_within
@@ -110,6 +110,22 @@ def test_a_duel_exactly_as_icepool_finds_it(tmp_path, icepool_end):
     for r in (1, 2, 3, 5):
         after = icepool.map(turn, START, repeat=2 * r)
         assert f.rounds.p_at_most(r) == pytest.approx(chance(after, lambda o: o[6]), abs=1e-12)
+
+
+def test_the_paths_note_is_read_in_the_language_it_is_shown_in(tmp_path):
+    """A forecast formats no number of its notes as it is made (the locale's number data need not load
+    for it): the path's note with its number of states is looked up as the notes are read."""
+    _, enc = fight(tmp_path, [("Ritter", RITTER)], [("Söldner", SÖLDNER)])
+    numerals._cached.cache_clear()
+    f = enc.forecast()
+    assert numerals._cached.cache_info().misses == 0
+    german = f.notes[0]
+    assert "Markow-Kette" in german and numerals._cached.cache_info().misses == 1
+    with messages.using("en"):
+        english = f.notes[0]
+        assert f.to_dict()["notes"][0] == english
+    assert english.startswith("Exact: an absorbing Markov chain over ") and german != english == english.strip()
+    assert f.notes[0] == german
 
 
 def test_morale_changes_the_duel(tmp_path):

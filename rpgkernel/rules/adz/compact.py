@@ -2,7 +2,7 @@
 
 A combatant's state is the free steps of both damage tracks, its luck pool, this round's reactions and
 the conditions damage gave it; one turn is the tactics' attack through ``combat.kampfplan``,
-``exact.Enden`` and ``damage.wirkung``. What it covers and why: docs/adz.md ("Das kompakte Modell").
+``exact.Ausgaenge`` and ``damage.wirkung``. What it covers and why: docs/adz.md ("Das kompakte Modell").
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rpgkernel.rules.kit import Action, Compact, Fight, Figure, Resolution
 from .combat import VERTEIDIGEN, Kampfplan, kampfplan
 from .core import KONZENTRATION, REAKTION, reaktionen
 from .damage import BEWUSSTLOS, JENSEITS, LEISTEN, TOD_NAHE, out_of_fight, verletzungsmalus, wirkung
-from .exact import Enden, Glueck, angriff_dist, erfolge_dist
+from .exact import Ausgaenge, Glueck, Rest, angriff_dist, erfolge_dist
 from .settings import EINSTELLUNGEN, Daten
 from .sheet import GEISTIG, GLUECK, KOERPERLICH
 from .verbs import angriff_args
@@ -92,7 +92,7 @@ class AdzCompact(Compact):
         self._plans: dict[tuple, Kampfplan] = {}
         self._mali: dict[tuple[int, int, int], int | None] = {}
         self._turns: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
-        self._ends: dict[tuple, tuple[tuple[float, int | None, int, bool], ...]] = {}
+        self._ends: dict[tuple, list[tuple[float, Folge, Folge]]] = {}
         self._damage: dict[tuple, dict[int, tuple[int, int, frozenset[str]]]] = {}
         #: by combatant and state: the state after each change made of it so far (``moved``)
         self._after: dict[tuple[int, Stand], dict[Folge, Stand]] = {}
@@ -145,13 +145,13 @@ class AdzCompact(Compact):
     def moves(self, actor: int, target: int, mine: Stand, theirs: Stand  # type: ignore[override]
               ) -> list[tuple[float, Folge, Folge]]:
         """The tactics' attack as changes: every end of the chain, the luck pool spent by the tactics'
-        rule (``exact.Enden``), a defence rolled counted as a reaction, the damage on the plan's track;
+        rule (``exact.Ausgaenge``), a defence rolled counted as a reaction, the damage on the plan's track;
         worked out once for each pair of parts (``reads``)."""
         key = (actor, target, self.reads(actor, mine)[0], self.reads(target, theirs)[1])
         if key in self._turns:
             return self._turns[key]
         plan = self._plan(actor, target, mine, theirs)
-        self._turns[key] = found = _folgen(self._chain(plan, mine.glueck, theirs.glueck), plan.leiste)
+        self._turns[key] = found = self._chain(plan, mine.glueck, theirs.glueck)
         return found
 
     def carries(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]) -> bool:  # type: ignore[override]
@@ -174,8 +174,7 @@ class AdzCompact(Compact):
         mine, theirs = start[actor], start[target]
         self.most[target] = self._most(target) + 1
         out: dict[tuple[Stand, ...], float] = {}
-        for p, change, hit in _folgen(self._chain(plan, mine.glueck, theirs.glueck, res.outcome["angriff"]),
-                                      plan.leiste):
+        for p, change, hit in self._chain(plan, mine.glueck, theirs.glueck, res.outcome["angriff"]):
             after = list(start)
             after[actor], after[target] = self.moved(actor, mine, change), self.moved(target, theirs, hit)
             out[tuple(after)] = out.get(tuple(after), 0.0) + p
@@ -241,14 +240,15 @@ class AdzCompact(Compact):
         return self._mali[key]
 
     def _chain(self, plan: Kampfplan, glueck_a: int, glueck_v: int, erfolge: int | None = None
-               ) -> tuple[tuple[float, int | None, int, bool], ...]:
-        """The ends of the chain of ``plan`` with these luck pools (``exact.Enden``), from the attack roll
-        or from its ``erfolge`` where it is rolled: each one's chance, whose pool it spent (``EIGNER``;
-        None: nobody's), the final damage, whether the target reacted."""
+               ) -> list[tuple[float, Folge, Folge]]:
+        """The ends of the chain of ``plan`` with these luck pools (``exact.Ausgaenge``), from the attack
+        roll or from its ``erfolge`` where it is rolled, as the changes to the actor and the target
+        (``_folgen``)."""
         key = (_Zahlen(plan.angriff, plan.angriff2, plan.verteidigt, plan.verteidigung, plan.verteidigung2,
-                       plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, erfolge), glueck_a, glueck_v)
+                       plan.waffe.grundschaden, plan.rs, plan.widerstand, plan.mw, erfolge), glueck_a, glueck_v,
+               plan.leiste)
         if key not in self._ends:
-            self._ends[key] = _enden(*key, self.tactics.glueck_wurf)
+            self._ends[key] = _folgen(*key, self.tactics.glueck_wurf)
         return self._ends[key]
 
     def _hurt(self, i: int, state: Stand, track: str) -> dict[int, tuple[int, int, frozenset[str]]]:
@@ -285,36 +285,40 @@ class _Zahlen(NamedTuple):
 
 
 @lru_cache(maxsize=4096)
-def _folgen(ends: tuple[tuple[float, int | None, int, bool], ...], leiste: str) -> list[tuple[float, Folge, Folge]]:
-    """The ends of a chain (``AdzCompact._chain``) as the changes to the actor and the target (``Folge``):
-    the luck pool of whom it spent, the damage on ``leiste``, whether the target reacted."""
-    out: dict[tuple[Folge, Folge], float] = {}
-    for p, who, final, reacted in ends:
-        changes = (Folge(None, 0, who == 0, False), Folge(leiste, final, who == 1, bool(reacted)))
-        out[changes] = out.get(changes, 0.0) + p
-    return [(p, a, v) for (a, v), p in out.items()]
-
-
-@lru_cache(maxsize=4096)
-def _enden(zahlen: _Zahlen, glueck_a: int, glueck_v: int, glueck: Glueck) -> tuple[tuple[float, int | None, int, bool], ...]:
-    """``AdzCompact._chain`` by the numbers of a plan, for every fight of the process (the advice's
-    forecasts ask the same again and again); the rolls without luck shared by every pool (``_kette``)."""
+def _folgen(zahlen: _Zahlen, glueck_a: int, glueck_v: int, leiste: str, glueck: Glueck
+            ) -> list[tuple[float, Folge, Folge]]:
+    """The ends of a plan's chain with these luck pools (``_kette``) as the changes to the actor and the
+    target (``Folge``): the luck pool of whom it spent (``EIGNER``), the damage on ``leiste``, whether the
+    target reacted; by the numbers of the plan, for every fight of the process (the advice's forecasts
+    ask the same again and again)."""
     pools = {roll: (glueck_a, glueck_v)[who] for roll, who in EIGNER.items()}
-    ends = _kette(zahlen, glueck).mit(pools)
     merged: dict[tuple[int | None, int, bool], float] = {}
-    for (final, reacted, roll), p in ends.items():
+    for (final, reacted, roll), p in _kette(zahlen, glueck).mit(pools).items():
         key = (EIGNER.get(roll or ""), final, reacted)
         merged[key] = merged.get(key, 0.0) + p
-    return tuple((p, who, final, reacted) for (who, final, reacted), p in merged.items())
+    return [(p, *_paar(leiste, *key)) for key, p in merged.items()]
+
+
+@lru_cache(maxsize=None)
+def _paar(leiste: str, who: int | None, final: int, reacted: bool) -> tuple[Folge, Folge]:
+    """The changes to the actor and the target of an end (``_folgen``), each made once (``moved`` finds
+    them the faster)."""
+    return Folge(None, 0, who == 0, False), Folge(leiste, final, who == 1, reacted)
 
 
 @lru_cache(maxsize=1024)
-def _kette(z: _Zahlen, glueck: Glueck) -> Enden:
-    """The ends of a plan's chain (``exact.Enden``), whatever the luck pools."""
+def _kette(z: _Zahlen, glueck: Glueck) -> Ausgaenge:
+    """The ends of a plan's chain (``exact.Ausgaenge``), whatever the luck pools; what follows its defence
+    shared by the plans of every malus (``_rest``)."""
     defence = angriff_dist(z.verteidigung, z.verteidigung2) if z.verteidigt else None
     attack = angriff_dist(z.angriff, z.angriff2) if z.erfolge is None else Dist.const(z.erfolge)
-    return Enden(attack, defence, z.grundschaden, z.rs, erfolge_dist(z.widerstand),
-                 z.mw, glueck)
+    return _rest(z.grundschaden, z.rs, z.widerstand, z.mw, glueck).angriff(attack, defence)
+
+
+@lru_cache(maxsize=256)
+def _rest(grundschaden: int, rs: int, widerstand: int, mw: int, glueck: Glueck) -> Rest:
+    """What follows the defence of every plan with these numbers (``exact.Rest``), whatever its malus."""
+    return Rest(grundschaden, rs, erfolge_dist(widerstand), mw, glueck)
 
 
 class _NotCovered(Exception):

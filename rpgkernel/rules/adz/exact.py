@@ -115,25 +115,96 @@ Glueck = Callable[[bool, int, bool], "str | None"]
 def ausgaenge(angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist, mw: int,
               glueck: Glueck, pools: Mapping[str, int]) -> dict[Ausgang, float]:
     """Every end of one attack with its chance, exactly: the melee chain's rolls as it calls for them,
-    then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf;
-    ``Enden``, whose rolls without luck serve every pool alike)."""
-    return Enden(angriff, verteidigung, grundschaden, rs, widerstand, mw, glueck).mit(pools)
+    then the luck pool (Glückspool) as ``glueck`` spends it (Angriffswurf to Widerstandswurf; ``Rest``
+    and ``Ausgaenge``, whose rolls after the defence serve every attack with these numbers alike)."""
+    return Rest(grundschaden, rs, widerstand, mw, glueck).angriff(angriff, verteidigung).mit(pools)
+
+
+#: a chain of an attack (``Enden``): its successes so far, of the attack, the defence and the resistance
+#: (None: not rolled)
+Kette = tuple[int, "int | None", "int | None"]
+
+
+class Rest:
+    """What follows an attack's roll (Verteidigungswurf, Schadensermittlung, Widerstandswurf, Glückspool):
+    by the attack successes the defence left (``enden``), or by those of an attack without a defence roll
+    and its defence's dice (``ohne_abwehr``); the same for every attack with these numbers, whatever the dice
+    of its attack (and, after the defence, of its defence: a malus changes those alone,
+    Umstandsmodifikatoren, never the resistance's or the luck pool's), so each is worked out once for all
+    of them (``angriff``)."""
+
+    def __init__(self, grundschaden: int, rs: int, widerstand: Dist, mw: int, glueck: Glueck) -> None:
+        self.mw = mw
+        self.zahlen = (grundschaden, rs, widerstand, mw, glueck)
+        self._enden: dict[int, Enden] = {}
+        self._ohne_abwehr: dict[tuple[int, Dist | None], Enden] = {}
+
+    def angriff(self, angriff: Dist, verteidigung: Dist | None) -> Ausgaenge:
+        """The ends of an attack with these attack and defence successes (None: no defence), by the pools."""
+        return Ausgaenge(self, angriff, verteidigung)
+
+    def enden(self, uebrig_: int) -> Enden:
+        """The ends after a defence that left ``uebrig_`` attack successes (``uebrig``; fewer than one: a
+        parry), the chain as those that go on alike (``Enden._merged``)."""
+        found = self._enden.get(uebrig_)
+        if found is None:
+            a = max(self.mw, uebrig_)
+            found = self._enden[uebrig_] = Enden({(a, a - uebrig_, None): 1.0}, None, *self.zahlen)
+        return found
+
+    def ohne_abwehr(self, angriff: int, verteidigung: Dist | None) -> Enden:
+        """The ends of ``angriff`` attack successes without a defence roll: below the Mindestwurf (the
+        defence ``verteidigung`` falls where luck lifts the attack to it) or with no defence (None)."""
+        key = (angriff, verteidigung)
+        found = self._ohne_abwehr.get(key)
+        if found is None:
+            found = self._ohne_abwehr[key] = Enden({(angriff, None, None): 1.0}, verteidigung, *self.zahlen)
+        return found
+
+
+class Ausgaenge:
+    """The ends of one attack by the luck pools (``mit``): its chains once the attack has fallen and, where it
+    reached its Mindestwurf, the defence, each one's ends those of the ``Rest`` every such attack shares."""
+
+    def __init__(self, rest: Rest, angriff: Dist, verteidigung: Dist | None) -> None:
+        mw, dfn = rest.mw, verteidigung.pmf() if verteidigung is not None else None
+        #: by the attack successes the defence left, the chance
+        uebrig_: dict[int, float] = {}
+        #: each chain's ends and chance: those without a defence roll, then by the successes left
+        self.teile: list[tuple[Enden, float]] = []
+        for a, p in angriff.pmf().items():
+            if dfn is None or a < mw:
+                self.teile.append((rest.ohne_abwehr(a, verteidigung), p))
+                continue
+            for d, q in dfn.items():
+                uebrig_[a - d] = uebrig_.get(a - d, 0.0) + p * q
+        self.teile += [(rest.enden(left), p) for left, p in uebrig_.items()]
+
+    def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
+        """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
+        out: dict[Ausgang, float] = {}
+        get = out.get
+        for enden, p in self.teile:
+            for key, q in enden.mit(pools).items():
+                out[key] = get(key, 0.0) + p * q
+        return out
 
 
 class Enden:
-    """The ends of one attack (``ausgaenge``) with luck on the roll ``glueck`` names, by the luck pools
-    (``mit``). The rolls without luck are taken once, each roll's luck once per pool size; how the chains
-    are rolled and merged: docs/mitwirken.md, "AdZ: die Ausgänge eines Angriffs exakt"."""
+    """The ends of an attack's chains ``ketten`` (each with its chance; the rolls they still call for fall
+    here) with luck on the roll ``glueck`` names, by the luck pools (``mit``). The rolls without luck are
+    taken once, each roll's luck once per pool size; how the chains are rolled and merged: docs/mitwirken.md,
+    "AdZ: die Ausgänge eines Angriffs exakt"."""
 
-    def __init__(self, angriff: Dist, verteidigung: Dist | None, grundschaden: int, rs: int, widerstand: Dist,
-                 mw: int, glueck: Glueck) -> None:
+    def __init__(self, ketten: Mapping[Kette, float], verteidigung: Dist | None, grundschaden: int, rs: int,
+                 widerstand: Dist, mw: int, glueck: Glueck) -> None:
         self.dfn = verteidigung.pmf() if verteidigung is not None else None
         self.res = widerstand.pmf()
         self.grundschaden, self.rs, self.mw = grundschaden, rs, mw
         #: by the roll luck would go on (None: none): the chains that end there, and those ends without luck
-        self.kettenenden: dict[str | None, list[tuple[tuple[int, int | None, int | None], float]]] = {}
+        self.kettenenden: dict[str | None, list[tuple[Kette, float]]] = {}
         self.ohne: dict[str | None, dict[Ausgang, float]] = {}
-        for (a, d, r), p in self._rolled({(a, None, None): p for a, p in angriff.pmf().items()}).items():
+        for (a, d, r), p in self._rolled(dict(ketten)).items():
             left, final = self._schaden(a, d, r)
             roll = glueck(left >= 1, final, d is not None)
             made = roll == "angriff" or roll == "verteidigung" and d is not None or roll == "widerstand" and r is not None
@@ -141,29 +212,32 @@ class Enden:
             self.kettenenden.setdefault(key, []).append(((a, d, r), p))
             ohne = self.ohne.setdefault(key, {})
             ohne[final, d is not None, None] = ohne.get((final, d is not None, None), 0.0) + p
-        self._mit: dict[tuple[str, int], dict[Ausgang, float]] = {}
+        self._mit: dict[tuple[int, ...], dict[Ausgang, float]] = {}   # by the pool on each roll of ``kettenenden``
+        self._je_pool: dict[tuple[str, int], dict[Ausgang, float]] = {}
         self._plus: dict[tuple[str, int], dict[Ausgang, float]] = {}
         self._nach: dict[int, dict[int, float]] = {}   # by the damage before the resistance roll
 
     def mit(self, pools: Mapping[str, int]) -> dict[Ausgang, float]:
-        """The ends with these luck pools (by roll; a roll without a pool: no luck on it)."""
-        out: dict[Ausgang, float] = {}
-        for roll in self.kettenenden:
-            n = pools.get(roll, 0) if roll is not None else 0
-            for key, p in (self._glueck(roll, n) if n > 0 else self.ohne[roll]).items():
-                out[key] = out.get(key, 0.0) + p
-        return out
+        """The ends with these luck pools (by roll; a roll without a pool: no luck on it); not to be changed."""
+        sizes = tuple(pools.get(roll, 0) if roll is not None else 0 for roll in self.kettenenden)
+        found = self._mit.get(sizes)
+        if found is None:
+            found = self._mit[sizes] = {}
+            for roll, n in zip(self.kettenenden, sizes):
+                for key, p in (self._glueck(roll, n) if roll is not None and n > 0 else self.ohne[roll]).items():
+                    found[key] = found.get(key, 0.0) + p
+        return found
 
     def _glueck(self, roll: str, n: int) -> dict[Ausgang, float]:
         """The ends of the chains whose luck goes on ``roll``, with ``n`` bonus dice on it: those with each
         number of bonus successes (``_mehr``, shared by every pool size), by its chance."""
-        if (roll, n) not in self._mit:
+        if (roll, n) not in self._je_pool:
             out: dict[Ausgang, float] = {}
             for k, q in erfolge_dist(n).pmf().items():
                 for key, p in self._mehr(roll, k).items():
                     out[key] = out.get(key, 0.0) + p * q
-            self._mit[roll, n] = out
-        return self._mit[roll, n]
+            self._je_pool[roll, n] = out
+        return self._je_pool[roll, n]
 
     def _mehr(self, roll: str, k: int) -> dict[Ausgang, float]:
         """The ends of the chains whose luck goes on ``roll``, with ``k`` successes more on it, the defence
