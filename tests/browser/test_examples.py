@@ -64,11 +64,16 @@ def all_on_screen(page, count: int):
     size again. JupyterLab lays out cells far from the view only roughly: the height is found in steps."""
     size = page.viewport_size
     try:
-        while missing := page.evaluate(_MISSING, [CAMPAIGN_WIDGETS, count]):
-            height = page.viewport_size["height"] + missing
-            assert height <= TALLEST, f"the widgets need a page taller than {TALLEST} px to be on screen at once"
-            page.set_viewport_size({"width": size["width"], "height": height})
-            page.wait_for_timeout(150)
+        settled = 0   # checks in a row that found every widget on screen: two, half a second apart
+        while settled < 2:
+            if missing := page.evaluate(_MISSING, [CAMPAIGN_WIDGETS, count]):
+                settled = 0
+                height = page.viewport_size["height"] + missing + 500   # room for cells still drawn taller
+                assert height <= TALLEST, f"the widgets need a page taller than {TALLEST} px to be on screen at once"
+                page.set_viewport_size({"width": size["width"], "height": height})
+            else:
+                settled += 1
+            page.wait_for_timeout(500)
         yield
         assert not page.evaluate(_MISSING, [CAMPAIGN_WIDGETS, count]), "a widget left the screen meanwhile"
     finally:
