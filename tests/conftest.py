@@ -105,7 +105,7 @@ def binder_env(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     """repo2docker's steps for ``binder/`` in a fresh virtual environment, on a fresh copy of the project:
     Binder's base packages (ipykernel, nbclient), ``pip install -r binder/requirements.txt`` at the repo
     root, ``binder/postBuild``. Built once: the Binder test and the ruleset package's test (which adds its
-    package beside rpgkernel) both start from it. The copy, the environment and its variables."""
+    package beside rpgkernel for its run) both start from it. The copy, the environment and its variables."""
     from fresh_venv import run, venv_env
     from project_copy import copy_project
 
@@ -113,6 +113,7 @@ def binder_env(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     repo, venv = copy_project(base / "repo"), base / "venv"
     env = venv_env(base, venv)
     python = venv / "bin" / "python"
+    run(["git", "init", "-q", repo], timeout=60, env=env, cwd=base)   # Binder builds from a clone
     run([sys.executable, "-m", "venv", venv], timeout=300, env=env, cwd=base)
     run([python, "-m", "pip", "install", "ipykernel", "nbclient"], timeout=900, env=env, cwd=base)
     run([python, "-m", "pip", "install", "-r", "binder/requirements.txt"], timeout=900, env=env, cwd=repo)

@@ -45,14 +45,16 @@ def test_a_ruleset_package_installs_and_plays_in_a_real_kernel(binder_env, tmp_p
     install line, then its cells."""
     repo, venv, env = binder_env
     python = venv / "bin" / "python"
-    run([python, "-m", "pip", "install", "-q", *INSTALL.lines[0].split()[2:]], timeout=1200, env=env,
-        cwd=repo / "tests")
-
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in PLAYED])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path = tmp_path / "wagnis.ipynb"
     nbformat.write(nb, path)
-    done = execute(python, path, tmp_path, env, tmp_path)
+    run([python, "-m", "pip", "install", "-q", *INSTALL.lines[0].split()[2:]], timeout=1200, env=env,
+        cwd=repo / "tests")
+    try:
+        done = execute(python, path, tmp_path, env, tmp_path)
+    finally:   # the environment as the Binder build left it (the example notebooks list the rulesets)
+        run([python, "-m", "pip", "uninstall", "-y", "-q", "rpgkernel-wagnis"], timeout=300, env=env, cwd=tmp_path)
     assert not errors(done), "\n".join(errors(done))
 
     def shown(first: str, nth: int = 0) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from contextlib import contextmanager
 
 import pytest
 
@@ -41,6 +42,44 @@ def bring_into_view(widget) -> None:
     raise AssertionError("the widget did not come into view")
 
 
+#: how much taller the page must be for all ``count`` widgets (argument: their selector, count) to be
+#: on screen at once, with the notebook scrolled to its top; 0: they are
+_MISSING = """([selector, count]) => {
+  const outer = document.querySelector(".jp-Notebook .jp-WindowedPanel-outer");
+  outer.scrollTop = 0;
+  const widgets = [...document.querySelectorAll(selector)];
+  if (widgets.length < count) return innerHeight;
+  const end = outer.getBoundingClientRect().bottom;
+  return Math.max(0, ...widgets.map(el => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 ? Math.ceil(r.bottom - end) + 20 : innerHeight;
+  }));
+}"""
+TALLEST = 30000   # px: the tallest page tried
+
+
+@contextmanager
+def all_on_screen(page, count: int):
+    """The page made tall enough for all its ``count`` campaign widgets to be on screen at once, then its
+    size again. JupyterLab lays out cells far from the view only roughly: the height is found in steps."""
+    size = page.viewport_size
+    try:
+        settled = 0   # checks in a row that found every widget on screen: two, half a second apart
+        while settled < 2:
+            if missing := page.evaluate(_MISSING, [CAMPAIGN_WIDGETS, count]):
+                settled = 0
+                height = page.viewport_size["height"] + missing + 500   # room for cells still drawn taller
+                assert height <= TALLEST, f"the widgets need a page taller than {TALLEST} px to be on screen at once"
+                page.set_viewport_size({"width": size["width"], "height": height})
+            else:
+                settled += 1
+            page.wait_for_timeout(500)
+        yield
+        assert not page.evaluate(_MISSING, [CAMPAIGN_WIDGETS, count]), "a widget left the screen meanwhile"
+    finally:
+        page.set_viewport_size(size)
+
+
 def deliberate_errors(path) -> int:
     """The error boxes the notebook shows on purpose: those in its stored outputs."""
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -70,8 +109,7 @@ def closed_quietly(page, notebook, path, server) -> None:
                 widgets.first.screenshot(path=str(shot), animations="disabled")
         # no more polls once closed: nothing arrives from the front ends
         counter = notebook.run_cell(COUNT_MESSAGES)
-        for i in range(count):   # each one on screen longer than its poll period: none polls
-            bring_into_view(widgets.nth(i))
+        with all_on_screen(page, count):   # all on screen longer than the longest poll period: none polls
             page.wait_for_timeout(5500)
         shown = notebook.run_cell("nachrichten")
         expect(notebook.output(shown)).to_have_text("[]")
