@@ -1,4 +1,4 @@
-"""pytest fixtures of the browser tests: one JupyterLab, one Chromium and one JupyterLab page per worker process.
+"""pytest fixtures of the browser tests: one JupyterLab and one Chromium per worker process, a page per test.
 
 Import them where they are needed (``tests/browser/conftest.py``, ``tests/test_package.py``):
 each import is a fixture of its own, but the server and the browser are kept in
@@ -22,14 +22,11 @@ else:
     expect.set_options(timeout=60_000)  # a cap, not a timing: widgets render after their cell has run, late on a loaded machine
 
 from .lab import CHROMIUM_FLAGS, SETUP_NOTE, LabServer, find_chromium
-from .notebook import ROOT, close_all, open_notebook, shows_lab
+from .notebook import ROOT, open_notebook
 
 _LAB = pytest.StashKey[object]()
 _CHROMIUM = pytest.StashKey[object]()
-_DESK = pytest.StashKey[object]()
 _SEEN = pytest.StashKey["Seen"]()
-_FAILED = pytest.StashKey[bool]()
-VIEWPORT = {"width": 1280, "height": 900}
 
 
 def unavailable(reason: str) -> None:
@@ -101,8 +98,6 @@ class _FailureReport:
     def pytest_runtest_makereport(self, item, call):
         report = yield
         seen = item.stash.get(_SEEN, None)
-        if report.failed:
-            item.stash[_FAILED] = True
         if seen is not None and report.failed:
             report.sections.append(("JupyterLab server log", seen.lab.log(seen.log_from) or "(empty)"))
             report.sections.append(("browser console", "\n".join(seen.console) or "(empty)"))
@@ -119,41 +114,18 @@ class _FailureReport:
 
 @pytest.fixture(name="page")
 def fixture_page(request, chromium, lab):
-    """The worker's browser page, handed from test to test: JupyterLab loads on it once (its page load
-    costs several seconds of CPU) and each test's notebook opens in it as its only tab.
-
-    After each test its tabs are closed and its kernels shut down; a test that failed, or left a dialog
-    or another site on the page, leaves the next test a fresh page in a context of its own.
-    """
+    """A fresh browser page (own context: no storage left over from other tests)."""
     plugins = request.config.pluginmanager
     if plugins.get_plugin("rpgkernel-browser-report") is None:
         plugins.register(_FailureReport(), "rpgkernel-browser-report")
-    page = request.config.stash.get(_DESK, None)
-    if page is None:
-        context = chromium.new_context(viewport=VIEWPORT, locale="de-DE")
-        request.config.add_cleanup(context.close)
-        page = request.config.stash[_DESK] = context.new_page()
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+    page = context.new_page()
     seen = Seen(lab, page, lab.log_size())
-
-    def console(msg):
-        seen.console.append(f"{msg.type}: {msg.text}")
-
-    def error(err):
-        seen.console.append(f"page error: {err}")
-    page.on("console", console)
-    page.on("pageerror", error)
+    page.on("console", lambda msg: seen.console.append(f"{msg.type}: {msg.text}"))
+    page.on("pageerror", lambda err: seen.console.append(f"page error: {err}"))
     request.node.stash[_SEEN] = seen
     yield page
-    page.remove_listener("console", console)
-    page.remove_listener("pageerror", error)
-    clean = not request.node.stash.get(_FAILED, False) and page.viewport_size == VIEWPORT
-    try:
-        clean = clean and shows_lab(page, lab) and close_all(page)
-    except Exception:  # noqa: BLE001  (a crashed or closed page: a fresh one follows)
-        clean = False
-    if not clean:
-        del request.config.stash[_DESK]
-        page.context.close()
+    context.close()
     lab.shutdown_kernels()
 
 

@@ -61,17 +61,6 @@ _RUN_NEW = """([source, ms]) => {
     }),
     new Promise((_, fail) => setTimeout(() => fail(new Error(`cell still running after ${ms} ms`)), ms))]);
 }"""
-# closes every tab of the main area without asking to save (a test's notebook is rewritten by the next
-# test anyway); true when none is left and no dialog stands over the page
-_CLOSE_ALL = """() => {
-  const app = window.jupyterapp;
-  for (const widget of [...app.shell.widgets('main')]) {
-    if (widget.context) widget.context.model.dirty = false;
-    widget.dispose();
-  }
-  return [...app.shell.widgets('main')].length === 0 && !document.querySelector('.jp-Dialog');
-}"""
-_OPEN = "path => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => undefined)"
 _THEME = """name => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"""
 
 
@@ -122,28 +111,10 @@ def write_notebook(path: Path, cells: list[str], kernel: Kernel = PYTHON3) -> Pa
     return path
 
 
-def shows_lab(page, lab) -> bool:
-    """Whether ``page`` shows ``lab``'s JupyterLab, started."""
-    return (page.url.startswith(lab.url("lab").partition("?")[0])
-            and page.evaluate("() => Boolean(window.jupyterapp?.shell)"))
-
-
-def close_all(page) -> bool:
-    """Close every tab of the JupyterLab on ``page`` without saving; whether the page is left clean."""
-    return page.evaluate(_CLOSE_ALL)
-
-
 def open_notebook(page, lab, name: str, cells: list[str], kernel: Kernel = PYTHON3) -> Notebook:
-    """Write ``name``.ipynb into the server's root, open it, run all cells; the open notebook.
-
-    A page that already shows this server's JupyterLab opens it as its only tab (JupyterLab's page
-    load costs several seconds of CPU, a notebook's tab a fraction); any other page loads it.
-    """
+    """Write ``name``.ipynb into the server's root, open it, run all cells; the open notebook."""
     path = write_notebook(lab.root / f"{name}.ipynb", cells, kernel)
-    if shows_lab(page, lab) and close_all(page):
-        page.evaluate(_OPEN, path.name)
-    else:
-        page.goto(lab.url(f"lab/tree/{path.name}?reset"))
+    page.goto(lab.url(f"lab/tree/{path.name}?reset"))
     notebook = Notebook(page, path, kernel)
     notebook.wait_idle()
     notebook.run_all()
