@@ -167,9 +167,7 @@ class AdzCompact(Compact):
         opened = self._opened(pending)
         if opened is None:
             return None
-        res, plan = opened
-        names = [f.name for f in self.figures]
-        actor, target = names.index(res.actors[0]), names.index(res.targets[0])
+        res, actor, target, plan = opened
         start = tuple(self.start(i) for i in range(len(self.figures)))
         mine, theirs = start[actor], start[target]
         self.most[target] = self._most(target) + 1
@@ -180,8 +178,10 @@ class AdzCompact(Compact):
             out[tuple(after)] = out.get(tuple(after), 0.0) + p
         return [(p, states) for states, p in out.items()]
 
-    def _opened(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]) -> tuple[Resolution, Kampfplan] | None:
-        """The one open attack the model carries and its plan (``kampfplan`` from its line's options), or None."""
+    def _opened(self, pending: Sequence[tuple[Resolution, Mapping[str, Any]]]
+                ) -> tuple[Resolution, int, int, Kampfplan] | None:
+        """The one open attack the model carries, its actor and target and its plan (``kampfplan`` from its
+        line's options), or None."""
         names = [f.name for f in self.figures]
         if len(pending) != 1:
             return None
@@ -196,7 +196,7 @@ class AdzCompact(Compact):
                              **angriff_args(options, self.daten), vorschau=False)
         except RpgError:
             return None
-        return res, plan
+        return res, actor, target, plan
 
     def moved(self, i: int, state: Stand, change: Folge) -> Stand:  # type: ignore[override]
         """``state`` after ``change``: the damage's effects (``_damaged``), the luck pool spent, a reaction
