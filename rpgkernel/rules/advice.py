@@ -59,10 +59,9 @@ class Option:
         return out + ([won] if won else [])
 
     def to_dict(self) -> dict[str, Any]:
+        """The option as it is kept with its open resolution and shown: its consequences as their lines."""
         return {"label": self.label, "takes": [x.to_dict() for x in self.takes], "lines": list(self.lines),
-                "damage": None if self.damage is None else {"pmf": {str(k): v for k, v in self.damage.pmf().items()}},
-                "chances": [[name, p] for name, p in self.chances], "notes": list(self.notes), "win": self.win,
-                "waiting": self.waiting, "said": self.said()}
+                "said": self.said()}
 
 
 def win_said(win: float | None, waiting: bool = False) -> str | None:

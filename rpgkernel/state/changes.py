@@ -81,11 +81,12 @@ def problem(change: object) -> bool:
             or (op == "add" and type(change.get("by")) not in (int, float)))
 
 
-def applied(state: dict[str, Any], change: Change) -> dict[str, Any]:
+def applied(state: dict[str, Any], change: Change, copy_value: bool = True) -> dict[str, Any]:
     """A new state with ``change`` carried out; ``state`` stays as it was.
 
     Only the dictionaries on the change's path are copied; everything else
-    is shared, so a transaction's working state costs what it touches.
+    is shared, so a transaction's working state costs what it touches
+    (``copy_value=False``: the change's value too, for a change made here).
     """
     *parents, last = change["path"]
     root = dict(state)
@@ -93,7 +94,7 @@ def applied(state: dict[str, Any], change: Change) -> dict[str, Any]:
     for key in parents:
         child = node.get(key)
         node[key] = node = dict(child) if isinstance(child, dict) else {}
-    _carry_out(node, last, change)
+    _carry_out(node, last, change, copy_value)
     return root
 
 

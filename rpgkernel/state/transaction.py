@@ -77,7 +77,7 @@ class Transaction:
         self._pending: list[ch.Change] = []
 
     def set(self, path: list[str], value: Any) -> None:
-        self._do(ch.set_(path, value, self.state))
+        self._do(ch.set_(path, value, self.state), copy_value=False)   # set_ made the value's copy
 
     def delete(self, path: list[str]) -> None:
         self._do(ch.delete(path, self.state))
@@ -85,8 +85,8 @@ class Transaction:
     def add(self, path: list[str], by: int) -> None:
         self._do(ch.add(path, by))
 
-    def _do(self, change: ch.Change) -> None:
-        self.state = ch.applied(self.state, change)
+    def _do(self, change: ch.Change, copy_value: bool = True) -> None:
+        self.state = ch.applied(self.state, change, copy_value)
         self._pending.append(change)
 
     def extend(self, changes: list[ch.Change]) -> None:
