@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
@@ -72,7 +73,26 @@ def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 
     and the distributions of AP and LP lost (AP capped at the ``ap`` the defender has)."""
     if damage.max - damage.min + 1 > PREVIEW_VALUES:
         raise DiceLimitError(t("midgard.preview_too_costly", n=damage.max - damage.min + 1, max=PREVIEW_VALUES))
-    regeln = regeln or Grundregeln()
+    w = _treffer(ew_wert, abwehr_wert, rs, schild_ap, regeln or Grundregeln())
+    return {t("midgard.p_attack"): w.hit, t("midgard.p_defence"): w.light / w.hit if w.hit else 0.0,
+            t("midgard.p_heavy"): w.heavy, t("midgard.p_light"): w.light,
+            "ap": _zero_or_shift(dict(w.ap), damage, ap).labelled(t("midgard.ap_lost")),
+            "lp": _zero_or_shift(dict(w.lp), damage, None).labelled(t("midgard.lp_lost"))}
+
+
+class Treffer(NamedTuple):
+    """An attack's two W20 over every face: P(hit), P(schwerer/leichter Treffer), and the chance of
+    each shift of the damage into AP and LP lost (None: nothing lost)."""
+
+    hit: float
+    heavy: float
+    light: float
+    ap: tuple[tuple[int | None, float], ...]
+    lp: tuple[tuple[int | None, float], ...]
+
+
+@lru_cache(maxsize=1024)
+def _treffer(ew_wert: int, abwehr_wert: int, rs: int, schild_ap: int, regeln: Grundregeln) -> Treffer:
     ap_w: dict[int | None, float] = defaultdict(float)
     lp_w: dict[int | None, float] = defaultdict(float)
     hit = heavy = light = 0.0
@@ -97,10 +117,7 @@ def angriff_vorschau(ew_wert: int, abwehr_wert: int, damage: Dist, *, rs: int = 
                 heavy += p
                 ap_w[rs] += p
                 lp_w[rs] += p
-    return {t("midgard.p_attack"): hit, t("midgard.p_defence"): light / hit if hit else 0.0,
-            t("midgard.p_heavy"): heavy, t("midgard.p_light"): light,
-            "ap": _zero_or_shift(ap_w, damage, ap).labelled(t("midgard.ap_lost")),
-            "lp": _zero_or_shift(lp_w, damage, None).labelled(t("midgard.lp_lost"))}
+    return Treffer(hit, heavy, light, tuple(ap_w.items()), tuple(lp_w.items()))
 
 
 @dataclass(frozen=True)
