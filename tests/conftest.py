@@ -143,6 +143,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _remove_in_background(folder: Path) -> None:
+    """Delete ``folder`` in a process this run does not wait for. A cluster's folder holds a copy of the
+    template per test database and what the store tests wrote (about 700 MB after the 67 PostgreSQL store
+    tests): removing it took 8 s (load 2) to 45 s (load 4.5) where pg_ctl's stop takes 0.1 s, and up to
+    91 s in a full run, charged to the last test of the worker that had the cluster. The shell returns at
+    once; ``rm`` goes on alone (stdin and outputs are /dev/null) and ends by itself."""
+    subprocess.run(["sh", "-c", 'rm -rf -- "$1" &', "sh", str(folder)], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=60)
+
+
 #: a throwaway cluster writes nothing through to the disk: the tests kill clients, never the server, so
 #: what a commit made is seen all the same; a database created (a copy of its template) and the cluster's
 #: removal at the end take a fifth and a fiftieth of the time
@@ -198,7 +208,7 @@ class PgCluster:
         try:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            _remove_in_background(self.root)
 
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://{self.user}:{self.password}@127.0.0.1:{self.port}/{db}"
