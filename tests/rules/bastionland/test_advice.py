@@ -202,7 +202,11 @@ def test_ranged_attacks_offer_no_strong_gambit_and_a_warband_is_unhurt_by_a_sing
 
 @pytest.mark.slow
 def test_a_blast_advises_each_target_apart():
-    advice = agrees([RITTER], [SOELDNER, WACHE], [6, 2, 7, 1], {"blast": True})
+    # 5, 2 leave the Söldner 3 short of its GD 4 and 7, 3 wound the Wache (GD 3), so a scar die joins only the
+    # options that move a damage onto the GD (Focus: Bolster on the Söldner; the Wache's Deny or gambit with
+    # the 7), not every Focus's two W20 saves: 7,448 outcomes instead of the 48,396 of 6, 2, 7, 1 (the Söldner
+    # scarred by every option), and the branches of rpgkernel reached are the same 5,576 (branch coverage).
+    advice = agrees([RITTER], [SOELDNER, WACHE], [5, 2, 7, 3], {"blast": True})
     assert {a.key for a in advice} == {"deny:Söldner", "deny:Wache", "gambit:Söldner", "gambit:Wache",
                                        "focus:Söldner", "focus:Wache"}
 
