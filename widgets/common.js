@@ -119,7 +119,8 @@ function redrawOn(model, el, traits, draw) {
     if (focused) el.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
   };
   const update = () => { if (pressed) due = true; else paint(); };
-  const press = () => { pressed = true; };
+  // a press that clicks: the main button, not on a select (its list takes the release, its change redraws)
+  const press = (e) => { if (e.button === 0 && !e.target.closest("select")) pressed = true; };
   // the click follows the release in the same task: the waiting redraw comes after it (a window that loses
   // focus while pressed may never see the release)
   const release = () => { if (pressed) { pressed = false; setTimeout(() => { if (due) paint(); }); } };
