@@ -103,15 +103,38 @@ function pollWhileShown(model, el, ms) {
   return stop;
 }
 
-/** Re-render `el` with `draw()` whenever one of `traits` changes; keeps focus on the same control. */
+/**
+ * Re-render `el` with `draw()` whenever one of `traits` changes; keeps focus on the same control. While a
+ * pointer is pressed inside `el` the redraw waits until after its release: a button replaced between press
+ * and release would get no click, and the user's click would be lost.
+ */
 function redrawOn(model, el, traits, draw) {
-  const update = () => {
+  let pressed = false;   // a pointer went down inside el and is not released yet
+  let due = false;       // a change came while pressed: drawn once the click is through
+  const paint = () => {
+    due = false;
     const focused = document.activeElement && el.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-focus") : null;
     el.replaceChildren(draw());
     if (focused) el.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
   };
+  const update = () => { if (pressed) due = true; else paint(); };
+  // a press that clicks: the main button, not on a select (its list takes the release, its change redraws)
+  const press = (e) => { if (e.button === 0 && !e.target.closest("select")) pressed = true; };
+  // the click follows the release in the same task: the waiting redraw comes after it (a window that loses
+  // focus while pressed may never see the release)
+  const release = () => { if (pressed) { pressed = false; setTimeout(() => { if (due) paint(); }); } };
+  el.addEventListener("pointerdown", press);
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+  window.addEventListener("blur", release);
   for (const trait of traits) model.on(`change:${trait}`, update);
-  update();
-  return () => { for (const trait of traits) model.off(`change:${trait}`, update); };
+  paint();
+  return () => {
+    for (const trait of traits) model.off(`change:${trait}`, update);
+    el.removeEventListener("pointerdown", press);
+    document.removeEventListener("pointerup", release, true);
+    document.removeEventListener("pointercancel", release, true);
+    window.removeEventListener("blur", release);
+  };
 }

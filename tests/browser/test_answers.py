@@ -1,5 +1,6 @@
 """Several resolutions open at once, in a real JupyterLab: the panel's decision form says which attack it
-answers and waits (disabled, saying what runs) while the kernel carries out an action; a decision taken over
+answers and waits (disabled, saying what runs) while the kernel carries out an action; a press on "Entscheiden"
+counts even when the open resolutions are re-sent before its release (the form is drawn after it); a decision taken over
 from the older attack before a newer one was rolled goes to the older one. On the Ritter's phone (390×844),
 after an undo reopened the older attack and a newer one was rolled, the page offers the older attack's
 Gambits with what they answer and every die, and "Nehmen" takes it there; the panel's result shows what the
@@ -36,7 +37,7 @@ def _cells(path, link: bool = False) -> list[str]:
 
 
 def test_the_decision_form_names_its_attack_and_waits_while_an_action_runs(notebook, page, lab, tmp_path):
-    path, flag = tmp_path / "k.sqlite", tmp_path / "weiter"
+    path, flag, pressed = tmp_path / "k.sqlite", tmp_path / "weiter", tmp_path / "gedrückt"
     nb = notebook(_cells(path))
     panel = nb.output(PANEL_CELL).locator(".rpgk-panel")
     nb.run_cell(f"%%resolve --würfel {FIRST_DICE}\n{FIRST_ATTACK}")
@@ -79,7 +80,19 @@ def test_the_decision_form_names_its_attack_and_waits_while_an_action_runs(noteb
     expect(decisions.locator(".rpgk-answers-head")).to_have_text(
         "Die Entscheidungen gelten: angriff: Knappe → Söldner 2")
     expect(decisions.locator(".rpgk-taken code")).to_have_text([taken])
-    decisions.get_by_role("button", name="Entscheiden").click()
+    # the GM presses "Entscheiden" while the advice's weighing re-sends the open resolutions (as its progress
+    # does, from its thread): the form is due to be drawn anew between press and release, and the click counts
+    nb.run_cell(f"import threading\ndef resend():\n    while not pathlib.Path({str(pressed)!r}).exists():\n"
+                f"        time.sleep(0.05)\n    def show():\n        with panel.hold_sync():\n"
+                f"            panel.pending = [{{**p, 'neu': True}} for p in panel.pending]\n"
+                f"            panel.journal = [*panel.journal, {{'seq': 99, 'label': '', 'text': 'neu gewogen'}}]\n"
+                f"    panel.background.show(show)\nthreading.Thread(target=resend, daemon=True).start()")
+    decisions.get_by_role("button", name="Entscheiden").hover()
+    page.mouse.down()
+    pressed.write_text("")
+    # arrived with the press held (the journal, under the form: the button stays where it was pressed)
+    expect(panel.get_by_role("region", name="Journal").locator("li").last).to_have_text("neu gewogen")
+    page.mouse.up()
     expect(panel.get_by_role("region", name="Ergebnis").locator(".rpgk-head").first).to_have_text(
         "angriff: Ritter, Knappe → Söldner 1", timeout=DONE)
     with Campaign.open(path) as camp:
